@@ -1,0 +1,1 @@
+"""The course kit: build notebooks from assignments/, check steps, grade with nbgrader."""

@@ -1,0 +1,48 @@
+"""The one call a notebook's hidden test makes: check_step("stable_softmax", globals())."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from autograder.judge import fresh_generator, step_problems
+from autograder.steps import STEPS
+
+MAX_LISTED = 6
+
+
+def check_step(name, namespace):
+    """Raise AssertionError listing what is wrong with the notebook's `name`, if anything."""
+    step = STEPS[name]
+    subject = namespace.get(name)
+    if subject is None:
+        raise AssertionError(
+            f"{name} is not defined: run the cell that defines it, and keep its name"
+        )
+    helpers = {used: STEPS[used].reference for used in step.uses}
+    with references_in(namespace, helpers):
+        problems = step_problems(step, subject, helpers, fresh_generator())
+    if problems:
+        listed = problems[:MAX_LISTED]
+        more = len(problems) - len(listed)
+        lines = [f"{name} does not pass the hidden checks:", *(f"  - {p}" for p in listed)]
+        if more:
+            lines.append(f"  ... and {more} more")
+        raise AssertionError("\n".join(lines))
+    print(f"{name}: every hidden check passed")
+
+
+@contextmanager
+def references_in(namespace, helpers):
+    """Put the reference versions of earlier steps into the notebook's namespace for a while,
+    so that a step that calls them is judged on its own work alone."""
+    missing = object()
+    saved = {name: namespace.get(name, missing) for name in helpers}
+    namespace.update(helpers)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is missing:
+                namespace.pop(name, None)
+            else:
+                namespace[name] = value
