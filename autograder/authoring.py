@@ -55,7 +55,9 @@ def parse_cell(path, number, marker, body):
     kind = (match.group(1) or match.group(2)) if match else None
     if kind not in KINDS:
         markers = ", ".join("# %% [markdown]" if k == "markdown" else f"# %% {k}" for k in KINDS)
-        raise AuthoringError(f"{path}:{number}: unknown cell marker {marker!r}; use one of {markers}")
+        raise AuthoringError(
+            f"{path}:{number}: unknown cell marker {marker!r}; use one of {markers}"
+        )
     words = match.group(3).split()
     names = tuple(w for w in words if "=" not in w)
     options = dict(w.split("=", 1) for w in words if "=" in w)

@@ -22,7 +22,7 @@ from solutions.cross_attention import cross_attention
 from solutions.loops import loop_attention, vectorized_attention
 from solutions.masks import causal_mask, masked_scaled_softmax
 from solutions.multi_head import concat_heads, multihead_attention, multihead_project
-from solutions.multihead_module import MultiHeadAttention
+from solutions.multihead_module import MultiHeadAttention, as_additive
 from solutions.scaled_dot_product import (
     project,
     scaled_dot_product_attention,
@@ -51,6 +51,7 @@ __all__ = [
     "multihead_attention",
     "concat_heads",
     "MultiHeadAttention",
+    "as_additive",
     "dot_score",
     "scaled_dot_score",
     "additive_score",
