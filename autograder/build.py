@@ -7,19 +7,15 @@ gradebook behind. Every write replaces a finished file, never half of one.
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 import nbformat
 
 from autograder.authoring import read_assignment
+from autograder.course import CONFIG, run_nbgrader
 from autograder.notebook import render
-
-CONFIG = "nbgrader_config.py"
 
 
 class BuildError(RuntimeError):
@@ -74,28 +70,6 @@ def generate_release(root: Path, assignment_id: str, into: Path) -> Path:
         shutil.rmtree(target, ignore_errors=True)
         staged.replace(target)
         return target
-
-
-def run_nbgrader(course: Path, *args):
-    result = subprocess.run(
-        [sys.executable, "-m", "nbgrader", *args],
-        cwd=course,
-        env=nbgrader_env(),
-        capture_output=True,
-        text=True,
-    )
-    if result.returncode != 0:
-        tail = "\n".join((result.stdout + result.stderr).strip().splitlines()[-15:])
-        raise BuildError(f"nbgrader {' '.join(args)} failed in {course}:\n{tail}")
-    return result
-
-
-def nbgrader_env():
-    """The environment nbgrader needs: it runs the `alembic` executable to create a gradebook,
-    so the virtualenv's bin folder must be on PATH even when it is not activated."""
-    env = dict(os.environ)
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    return env
 
 
 def build(root: Path, ids=(), log=print):

@@ -6,15 +6,21 @@ from pathlib import Path
 
 import nbformat
 
+from autograder.authoring import AuthoringError
+from autograder.steps import STEPS
 from autograder.stubs import given_code, solution_code
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+# The hidden part opens the test cell, so that in grading it runs (and names a known mistake)
+# even when a public assert below it would fail first; the release keeps only the public part.
 HIDDEN_TESTS = (
     "### BEGIN HIDDEN TESTS\n"
-    "from autograder.hidden import check_step\n"
+    "from autograder.hidden import check_step, use_references\n"
+    "{prologue}"
     'check_step("{name}", globals())\n'
     "### END HIDDEN TESTS"
 )
+USE_REFERENCES = 'use_references("{name}", globals())\n'
 
 
 def nbgrader_metadata(grade_id, *, solution=False, grade=False, locked=False, points=None):
@@ -70,7 +76,13 @@ def render_cell(spec, index, total):
         return code_cell(solution_code(spec.names), meta)
     if spec.kind == "tests":
         name = spec.names[0]
-        text = spec.text + "\n\n" + HIDDEN_TESTS.format(name=name)
+        if name not in STEPS:
+            raise AuthoringError(
+                f"line {spec.line}: no hidden checks are declared for {name!r}; "
+                "add its Step to a module of autograder/steps/"
+            )
+        prologue = USE_REFERENCES.format(name=name) if STEPS[name].uses else ""
+        text = HIDDEN_TESTS.format(name=name, prologue=prologue) + "\n" + spec.text
         meta = nbgrader_metadata(f"test_{name}", grade=True, locked=True, points=spec.points)
         return code_cell(text.strip("\n"), meta)
     return code_cell(spec.text, {})
