@@ -37,8 +37,9 @@ def encode(sentence, vocab):
 def embed(token_ids, vocab_size, dim, seed=123):
     """Look the ids up in a freshly seeded embedding table.
 
-    torch.manual_seed(seed) comes first, so that the table nn.Embedding(vocab_size, dim)
-    draws is the one the documents print. token_ids: (seq,). Returns (seq, dim), detached.
+    PyTorch's generator is seeded with `seed` before the table nn.Embedding(vocab_size, dim)
+    is made, so that the table it draws is the one the documents print.
+    token_ids: (seq,). Returns (seq, dim), detached.
     """
     torch.manual_seed(seed)
     table = nn.Embedding(vocab_size, dim)
