@@ -26,13 +26,18 @@ def assignment_ids(root: Path) -> list[str]:
     return sorted(p.stem for p in (root / "assignments").glob("[0-9][0-9]_*.py"))
 
 
-def check_ids(root: Path, ids):
-    known = assignment_ids(root)
+def course_ids(root: Path) -> list[str]:
+    """The assignments a course can grade: its master notebooks in source/."""
+    return sorted(p.name for p in (root / "source").glob("[0-9][0-9]_*") if p.is_dir())
+
+
+def check_ids(root: Path, ids, known=None):
+    """The ids asked for (all known ones when none), or a BuildError naming the known ids."""
+    known = assignment_ids(root) if known is None else known
     unknown = [i for i in ids if i not in known]
     if unknown:
         raise BuildError(
-            f"unknown assignment id {unknown[0]!r}: the ids are {', '.join(known)} "
-            "(one per file in assignments/)"
+            f"unknown assignment id {unknown[0]!r}: the ids are {', '.join(known)}"
         )
     return list(ids) or known
 

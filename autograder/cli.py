@@ -3,48 +3,144 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 from autograder.authoring import AuthoringError
-from autograder.build import BuildError, build
+from autograder.build import BuildError, assignment_ids, build, course_ids
+from autograder.collect import CollectError, collect
 from autograder.course import NbgraderError
 
 DESCRIPTION = """\
 Build, check and grade the self-attention course with nbgrader.
 
-Run it from the repository root (nbgrader reads nbgrader_config.py from there).
-  build [ID ...]   assignments/<id>.py -> source/<id>/<id>.ipynb -> release/<id>/
-                   (all assignments when no id is given)
+Run it from the course root, the folder holding nbgrader_config.py (nbgrader reads its
+configuration from the current directory). A typical week:
+
+  python -m autograder build                     assignments/ -> source/ -> release/
+  python -m autograder validate                  solutions earn full marks, stubs zero
+  python -m autograder collect 01_attention_by_hand --from lms-export.zip
+  python -m autograder grade --workers 2         autograde everything not graded yet
+  python -m autograder feedback                  one HTML page per student and assignment
+  python -m autograder export --to grades.csv    a row per student and assignment, totals
+  python -m autograder report --to report.html   plots: scores, steps, named mistakes
+  python -m autograder demo                      all of the above on a simulated class
+
+nbgrader itself stays usable in the same folder: nbgrader generate_assignment, autograde,
+generate_feedback and export read the same nbgrader_config.py.
 """
 
 
+def add_ids(command, what="assignment ids (all when none is given)"):
+    command.add_argument("ids", nargs="*", metavar="ID", help=what)
+
+
 def parser():
-    top = argparse.ArgumentParser(
-        prog="python -m autograder",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    top = argparse.ArgumentParser(prog="python -m autograder", description=DESCRIPTION,
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    top.add_argument("--root", type=Path, default=Path.cwd(),
+                     help="the course root (default: the current folder)")
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    build_cmd = commands.add_parser(
-        "build",
-        help="render master notebooks from assignments/ and student notebooks with nbgrader",
-        description="Render source/<id>/<id>.ipynb from assignments/<id>.py (solution code "
-        "from solutions/), then run `nbgrader generate_assignment` to write release/<id>/.",
-    )
-    build_cmd.add_argument(
-        "ids", nargs="*", metavar="ID", help="assignment ids, e.g. 01_attention_by_hand"
-    )
-    build_cmd.add_argument("--root", type=Path, default=Path.cwd(), help="the repository root")
+
+    cmd = commands.add_parser("build", help="render source/ from assignments/ and release/ "
+                              "with nbgrader generate_assignment")
+    add_ids(cmd)
+
+    cmd = commands.add_parser("validate", help="grade the solutions (full marks expected) and "
+                              "the stubs (zero expected); exit 1 otherwise")
+    add_ids(cmd)
+    cmd.add_argument("--workers", type=int, default=None, help="parallel graders")
+
+    cmd = commands.add_parser("collect", help="copy notebooks from a folder or an LMS zip into "
+                              "submitted/ (nbgrader zip_collect)")
+    cmd.add_argument("id", metavar="ID", help="the assignment the files belong to")
+    cmd.add_argument("--from", dest="source", type=Path, required=True,
+                     help="a folder of notebooks or a zip file")
+    cmd.add_argument("--pattern", default=None, help="regular expression for file names with "
+                     "groups student_id and file_id (default: FileNameCollectorPlugin.named_regexp "
+                     "in nbgrader_config.py)")
+
+    cmd = commands.add_parser("grade", help="autograde submitted/ in parallel; a re-run skips "
+                              "what is graded")
+    add_ids(cmd)
+    cmd.add_argument("--workers", type=int, default=os.cpu_count(),
+                     help="parallel workers, each owning a disjoint set of students "
+                     "(default: the number of cores)")
+    cmd.add_argument("--force", action="store_true", help="grade again what is already graded")
+    cmd.add_argument("--timeout", type=int, default=None,
+                     help="seconds a cell may run (default: nbgrader_config.py)")
+
+    cmd = commands.add_parser("feedback", help="one HTML page per student and assignment, "
+                              "hidden tests removed")
+    add_ids(cmd)
+
+    cmd = commands.add_parser("export", help="CSV: a row per student and assignment, totals")
+    cmd.add_argument("--to", type=Path, default=Path("grades.csv"))
+
+    cmd = commands.add_parser("report", help="self-contained HTML class report with plots")
+    add_ids(cmd)
+    cmd.add_argument("--to", type=Path, default=Path("report.html"))
+
+    cmd = commands.add_parser("demo", help="a simulated class of 42 students through build, "
+                              "collect, grade, feedback, export and report")
+    cmd.add_argument("--out", type=Path, default=Path("demo"), help="the demo course folder")
+    cmd.add_argument("--workers", type=int, default=os.cpu_count())
+    cmd.add_argument("--timeout", type=int, default=10, help="seconds a cell may run")
     return top
+
+
+def run(args):
+    root = args.root.resolve()
+    if args.command not in ("build", "demo") and not (root / "nbgrader_config.py").exists():
+        raise BuildError(f"{root} has no nbgrader_config.py: run from the course root or "
+                         "pass --root")
+    if args.command == "build":
+        build(root, args.ids)
+    elif args.command == "validate":
+        from autograder.validate import validate
+
+        return 1 if validate(root, args.ids or assignment_ids(root), args.workers) else 0
+    elif args.command == "collect":
+        from autograder.build import check_ids
+
+        check_ids(root, [args.id], course_ids(root))
+        collect(root, args.id, args.source, args.pattern)
+    elif args.command == "grade":
+        from autograder.grade import grade
+
+        result = grade(root, args.ids, args.workers, args.force, args.timeout)
+        print(f"graded {len(result.graded)}, already graded {len(result.skipped)}, "
+              f"not graded {len(result.failed)}, input problems {len(result.problems)}")
+        return 1 if result.failed else 0
+    elif args.command == "feedback":
+        from autograder.build import check_ids
+        from autograder.feedback import write_feedback
+
+        write_feedback(root, check_ids(root, args.ids, course_ids(root)))
+    elif args.command == "export":
+        from autograder.feedback import export_grades
+
+        export_grades(root, args.to)
+    elif args.command == "report":
+        from autograder.build import check_ids
+        from autograder.report import write_report
+
+        write_report(root, check_ids(root, args.ids, course_ids(root)), args.to)
+    elif args.command == "demo":
+        from autograder.demo import run_demo
+
+        run_demo(root, (root / args.out).resolve(), args.workers, args.timeout)
+    return 0
 
 
 def main(argv=None):
     args = parser().parse_args(argv)
     try:
-        if args.command == "build":
-            build(args.root, args.ids)
-    except (AuthoringError, BuildError, NbgraderError) as error:
+        return run(args)
+    except (AuthoringError, BuildError, CollectError, NbgraderError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    return 0
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

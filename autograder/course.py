@@ -15,6 +15,8 @@ from pathlib import Path
 
 import nbformat
 from nbgrader.api import Gradebook
+from traitlets.config import Config
+from traitlets.config.loader import PyFileConfigLoader
 
 CONFIG = "nbgrader_config.py"
 
@@ -29,6 +31,31 @@ def nbgrader_env():
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     return env
+
+
+def course_config(root: Path, **overrides) -> Config:
+    """The course's nbgrader_config.py, with overrides such as
+    {"ExecutePreprocessor": {"timeout": 10}} on top."""
+    config = PyFileConfigLoader(CONFIG, path=str(root)).load_config()
+    config.merge(Config(overrides))
+    return config
+
+
+def db_url(root: Path) -> str:
+    """The gradebook's SQLAlchemy URL from the course's config (CourseDirectory.db_url); a
+    relative SQLite path is taken from the course root, as nbgrader does."""
+    url = course_config(root).CourseDirectory.get("db_url", "sqlite:///gradebook.db")
+    prefix = "sqlite:///"
+    if url.startswith(prefix) and not url.startswith(prefix + "/"):
+        return prefix + str(root / url[len(prefix):])
+    return url
+
+
+def open_gradebook(root: Path) -> Gradebook:
+    """The course's gradebook. Creating one runs the `alembic` executable, so the
+    virtualenv's bin folder goes on this process's PATH first."""
+    os.environ["PATH"] = nbgrader_env()["PATH"]
+    return Gradebook(db_url(root))
 
 
 def run_nbgrader(root: Path, *args, timeout=None):
@@ -69,9 +96,6 @@ class Course:
                             dirs_exist_ok=True)
         return cls(root)
 
-    def db_url(self):
-        return f"sqlite:///{self.root / 'gradebook.db'}"
-
     def generate(self, assignment_id):
         """Register the assignment in the gradebook and write its student version."""
         run_nbgrader(self.root, "generate_assignment", assignment_id, "--force")
@@ -94,7 +118,7 @@ class Course:
 
     def cell_scores(self, assignment_id, student):
         """The score of every graded cell of one student's submission."""
-        with Gradebook(self.db_url()) as gradebook:
+        with open_gradebook(self.root) as gradebook:
             submission = gradebook.find_submission_notebook(assignment_id, assignment_id, student)
             return {
                 grade.name: CellScore(grade.name, grade.score, grade.max_score)

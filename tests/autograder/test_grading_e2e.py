@@ -1,46 +1,33 @@
 """Does real nbgrader, on real kernels, grade every assignment as the kit promises?
 
 One course is built in a scratch folder from the committed source/ notebooks. Per assignment
-it receives the solved master notebook, the unmodified release, and one submission per
-catalogued mistake (the solved notebook with that step redefined the wrong way); nbgrader
-generate_assignment, autograde and generate_feedback then run as an instructor runs them.
+it receives the release filled in with the solutions, the unmodified release, and one
+submission per catalogued mistake (solved, with that step redefined the wrong way); nbgrader
+generate_assignment, then the kit's parallel grade and feedback, run as an instructor runs
+them.
 """
 
 from __future__ import annotations
 
-import copy
 import json
+import os
 from pathlib import Path
 
 import nbformat
 import pytest
 
+from autograder import simulate
 from autograder.build import assignment_ids
 from autograder.course import Course
-from autograder.steps import ASSIGNMENTS
+from autograder.feedback import write_feedback
+from autograder.grade import grade
 
 ROOT = Path(__file__).resolve().parents[2]
 IDS = assignment_ids(ROOT)
 
 
-def mistakes_of(assignment_id):
-    return [m for step in ASSIGNMENTS[assignment_id] for m in step.mistakes]
-
-
 def student_for(index):
     return f"mistake{index:02d}"
-
-
-def with_mistake(notebook, mistake):
-    """The solved notebook with the mistake's code in a new cell right after the step's
-    solution cell, as a student who rewrote the step would leave it."""
-    wrong = copy.deepcopy(notebook)
-    position = next(
-        i for i, cell in enumerate(wrong.cells)
-        if cell.metadata.get("nbgrader", {}).get("grade_id") == mistake.step
-    )
-    wrong.cells.insert(position + 1, nbformat.v4.new_code_cell(mistake.code))
-    return wrong
 
 
 @pytest.fixture(scope="module")
@@ -48,14 +35,16 @@ def course(tmp_path_factory):
     course = Course.create(tmp_path_factory.mktemp("course"), ROOT, IDS)
     for assignment_id in IDS:
         course.generate(assignment_id)
-        solved = nbformat.read(ROOT / "source" / assignment_id / f"{assignment_id}.ipynb", 4)
+        source = nbformat.read(ROOT / "source" / assignment_id / f"{assignment_id}.ipynb", 4)
         blank = nbformat.read(course.root / "release" / assignment_id / f"{assignment_id}.ipynb", 4)
-        course.submit("solved", assignment_id, solved)
+        course.submit("solved", assignment_id, simulate.correct(blank, source))
         course.submit("blank", assignment_id, blank)
-        for index, mistake in enumerate(mistakes_of(assignment_id)):
-            course.submit(student_for(index), assignment_id, with_mistake(solved, mistake))
-        course.autograde(assignment_id)
-        course.generate_feedback(assignment_id)
+        for index, mistake in enumerate(simulate.mistakes_of(assignment_id)):
+            course.submit(student_for(index), assignment_id,
+                          simulate.with_mistake(blank, source, mistake))
+    run = grade(course.root, IDS, workers=os.cpu_count())
+    assert not run.failed, f"notebooks that could not be graded: {run.failed}"
+    write_feedback(course.root, IDS)
     return course
 
 
@@ -80,7 +69,7 @@ def mistake_params():
     return [
         pytest.param(assignment_id, index, mistake, id=f"{assignment_id}:{mistake.name}")
         for assignment_id in IDS
-        for index, mistake in enumerate(mistakes_of(assignment_id))
+        for index, mistake in enumerate(simulate.mistakes_of(assignment_id))
     ]
 
 
@@ -95,6 +84,15 @@ def test_mistake_loses_only_its_step_and_is_named(course, assignment_id, index, 
     others = {g: s.score for g, s in scores.items() if g != step_cell and s.score != s.max_score}
     assert not others, f"{mistake.name} also cost {others}"
     assert mistake.name in course.feedback_html(student, assignment_id)
+
+
+@pytest.mark.parametrize("assignment_id", IDS)
+def test_feedback_shows_no_hidden_test(course, assignment_id):
+    """Is every feedback page free of hidden-test code and its tracebacks?"""
+    for page in (course.root / "feedback").glob(f"*/{assignment_id}/*.html"):
+        text = page.read_text()
+        for secret in ("BEGIN HIDDEN", "check_step", "use_references", "autograder/"):
+            assert secret not in text, f"{page} shows {secret!r}"
 
 
 @pytest.mark.parametrize("assignment_id", IDS)

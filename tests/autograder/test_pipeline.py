@@ -1,0 +1,156 @@
+"""Does the instructor's pipeline (collect, grade, feedback, export, report) work on a small
+class, keep going past bad input, and resume instead of grading twice?
+
+Real nbgrader, real kernels, a real SQLite gradebook, on assignment 01 (the quickest)."""
+
+from __future__ import annotations
+
+import csv
+import shutil
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder import simulate
+from autograder.collect import collect
+from autograder.course import Course
+from autograder.feedback import export_grades, write_feedback
+from autograder.grade import grade, marker_path, submission_scores
+from autograder.report import write_report
+
+ROOT = Path(__file__).resolve().parents[2]
+ID = "01_attention_by_hand"
+
+
+def notebooks():
+    release = nbformat.read(ROOT / "release" / ID / f"{ID}.ipynb", as_version=4)
+    source = nbformat.read(ROOT / "source" / ID / f"{ID}.ipynb", as_version=4)
+    return release, source
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    """A course whose inbox is an LMS zip with good, blank, mistaken and bad files."""
+    tmp = tmp_path_factory.mktemp("pipeline")
+    course = Course.create(tmp / "course", ROOT, [ID])
+    shutil.copytree(ROOT / "release", course.root / "release")
+    release, source = notebooks()
+    inbox = tmp / "inbox"
+    inbox.mkdir()
+    mistake = simulate.mistakes_of(ID)[0]
+    deleted = simulate.correct(release, source)
+    deleted.cells = [c for c in deleted.cells
+                     if c.metadata.get("nbgrader", {}).get("grade_id") != "test_context_vectors"]
+    handed_in = {
+        "ada": simulate.correct(release, source),
+        "bob": release,
+        "cy": simulate.with_mistake(release, source, mistake),
+        "dee": deleted,
+    }
+    for student, notebook in handed_in.items():
+        nbformat.write(notebook, inbox / f"{student}_{ID}.ipynb")
+    (inbox / f"eve_{ID}.ipynb").write_text("not json at all")
+    (inbox / "final version.ipynb").write_text("{}")
+    archive = tmp / "lms.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for path in inbox.iterdir():
+            zipped.write(path, f"export/{path.name}")
+    messages = []
+    problems = collect(course.root, ID, archive, log=messages.append)
+    first = grade(course.root, [ID], workers=2, log=messages.append)
+    second = grade(course.root, [ID], workers=2, log=messages.append)
+    write_feedback(course.root, [ID], log=messages.append)
+    csv_path = export_grades(course.root, course.root / "grades.csv", log=messages.append)
+    report = write_report(course.root, [ID], course.root / "report.html",
+                          problems + first.problems, first.failed, log=messages.append)
+    return {"course": course, "problems": problems, "first": first, "second": second,
+            "csv": csv_path, "report": report, "messages": messages, "mistake": mistake}
+
+
+def test_collect_reports_unparsable_names(course):
+    """Is a file whose name does not follow the pattern named, with the fix, and skipped?"""
+    [problem] = course["problems"]
+    assert problem.path.name == "final version.ipynb" and "rename it" in problem.fix
+
+
+def test_collected_students(course):
+    """Are the parsable files in submitted/<student>/<id>/<id>.ipynb?"""
+    submitted = course["course"].root / "submitted"
+    assert sorted(p.name for p in submitted.iterdir()) == ["ada", "bob", "cy", "dee", "eve"]
+
+
+def test_broken_notebook_is_reported_and_the_batch_goes_on(course):
+    """Is a file that is not a notebook refused with a one-line error, the rest graded?"""
+    first = course["first"]
+    broken = [p for p in first.problems if p.path.parts[-3] == "eve"]
+    assert broken and "not a Jupyter notebook" in broken[0].reason
+    assert sorted(s.student for s, _ in first.graded) == ["ada", "bob", "cy", "dee"]
+
+
+def test_deleted_test_cell_is_flagged(course):
+    """Is a notebook with a deleted test cell flagged, naming the cell, and still graded?"""
+    flagged = [p for p in course["first"].problems if p.path.parts[-3] == "dee"]
+    assert flagged and "test_context_vectors" in flagged[0].reason
+    assert submission_scores(course["course"].root, ID, "dee") is not None
+
+
+def test_scores(course):
+    """Do the correct, blank and mistaken notebooks get full, zero and all-but-one-step?"""
+    root = course["course"].root
+    ada, bob, cy = (submission_scores(root, ID, s) for s in ("ada", "bob", "cy"))
+    assert all(s == m for s, m in ada.values())
+    assert not any(s for s, _ in bob.values())
+    lost = [cell for cell, (s, m) in cy.items() if s != m]
+    assert lost == [f"test_{course['mistake'].step}"]
+
+
+def test_second_run_skips_graded_notebooks(course):
+    """Does a re-run grade nothing that is already graded?"""
+    second = course["second"]
+    assert not second.graded and len(second.skipped) == 4
+
+
+def test_changed_submission_is_graded_again(course, tmp_path):
+    """Is a resubmitted (changed) notebook graded again, and only that one?"""
+    root = course["course"].root
+    release, source = notebooks()
+    nbformat.write(simulate.correct(release, source), root / "submitted" / "bob" / ID /
+                   f"{ID}.ipynb")
+    run = grade(root, [ID], workers=1, log=lambda _: None)
+    assert [s.student for s, _ in run.graded] == ["bob"]
+    assert all(s == m for s, m in submission_scores(root, ID, "bob").values())
+
+
+def test_unfinished_grading_is_not_counted(course):
+    """Is a submission without a finished marker dropped from the gradebook, to be graded
+    again, so a half-written result never counts?"""
+    root = course["course"].root
+    marker_path(root, "ada", ID).unlink()
+    run = grade(root, [ID], workers=1, log=lambda _: None)
+    assert [s.student for s, _ in run.graded] == ["ada"]
+
+
+def test_feedback_pages(course):
+    """Is there one feedback page per graded student, naming the mistake, hiding tests?"""
+    root = course["course"].root
+    pages = {p.parts[-3]: p.read_text() for p in (root / "feedback").glob(f"*/{ID}/*.html")}
+    assert set(pages) >= {"ada", "bob", "cy", "dee"}
+    assert course["mistake"].name in pages["cy"]
+    assert not any("BEGIN HIDDEN" in t or "check_step" in t for t in pages.values())
+
+
+def test_export_has_a_row_per_student_and_assignment_and_totals(course):
+    """Does the CSV hold a row per student and assignment plus a TOTAL row each?"""
+    rows = list(csv.DictReader(course["csv"].open()))
+    ada = [r for r in rows if r["student_id"] == "ada"]
+    assert [r["assignment"] for r in ada] == [ID, "TOTAL"]
+    assert ada[0]["score"] == ada[0]["max_score"] == "10"
+
+
+def test_report_is_self_contained_with_plots(course):
+    """Is the report one HTML page with embedded PNG plots and the named mistake?"""
+    page = course["report"].read_text()
+    assert page.count("data:image/png;base64,") == 3
+    assert course["mistake"].name in page and "final version.ipynb" in page
