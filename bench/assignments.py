@@ -1,0 +1,71 @@
+"""Per assignment: points, number of hidden checks, and the time one autograde takes.
+
+Hidden checks are counted per step as document cases + random cases + properties + rules.
+The time is the wall time of nbgrader autograding the solved notebook (kernel start and
+torch import included), measured with the kit's grade on one worker.
+
+    .venv/bin/python bench/assignments.py
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from autograder import simulate  # noqa: E402
+from autograder.build import assignment_ids  # noqa: E402
+from autograder.course import Course  # noqa: E402
+from autograder.grade import grade, register_assignments  # noqa: E402
+from autograder.steps import ASSIGNMENTS  # noqa: E402
+from autograder.submissions import grade_ids  # noqa: E402
+
+
+def hidden_checks(step):
+    generator = torch.Generator().manual_seed(0)
+    cases = len(step.document_cases()) + len(step.random_cases(generator))
+    return cases + len(step.properties) + len(step.rules)
+
+
+def points(source):
+    return sum(c.metadata["nbgrader"].get("points", 0) for c in source.cells
+               if c.metadata.get("nbgrader", {}).get("grade"))
+
+
+def autograde_seconds(assignment_id, release, source):
+    with tempfile.TemporaryDirectory(prefix="kit-time-") as scratch:
+        course = Course.create(Path(scratch), ROOT, [assignment_id])
+        shutil.copytree(ROOT / "release" / assignment_id, course.root / "release" /
+                        assignment_id)
+        register_assignments(course.root, [assignment_id], log=lambda _: None)
+        course.submit("solved", assignment_id, simulate.correct(release, source))
+        started = time.monotonic()
+        grade(course.root, [assignment_id], workers=1, log=lambda _: None)
+        return time.monotonic() - started
+
+
+def main():
+    print(f"{'assignment':32} {'points':>6} {'steps':>5} {'hidden checks':>13} "
+          f"{'mistakes':>8} {'autograde s':>11}")
+    for assignment_id in assignment_ids(ROOT):
+        source = nbformat.read(ROOT / "source" / assignment_id / f"{assignment_id}.ipynb", 4)
+        release = nbformat.read(ROOT / "release" / assignment_id / f"{assignment_id}.ipynb", 4)
+        steps = ASSIGNMENTS[assignment_id]
+        assert len(steps) == len(grade_ids(source))
+        checks = sum(hidden_checks(step) for step in steps)
+        mistakes = sum(len(step.mistakes) for step in steps)
+        seconds = autograde_seconds(assignment_id, release, source)
+        print(f"{assignment_id:32} {points(source):6} {len(steps):5} {checks:13} "
+              f"{mistakes:8} {seconds:11.1f}")
+
+
+if __name__ == "__main__":
+    main()
