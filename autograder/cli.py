@@ -11,6 +11,7 @@ from autograder.authoring import AuthoringError
 from autograder.build import BuildError, assignment_ids, build, course_ids
 from autograder.collect import CollectError, collect
 from autograder.course import NbgraderError
+from autograder.grade import GradeError
 
 DESCRIPTION = """\
 Build, check and grade the self-attention course with nbgrader.
@@ -138,7 +139,7 @@ def main(argv=None):
     args = parser().parse_args(argv)
     try:
         return run(args)
-    except (AuthoringError, BuildError, CollectError, NbgraderError) as error:
+    except (AuthoringError, BuildError, CollectError, GradeError, NbgraderError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

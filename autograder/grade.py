@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -121,10 +122,26 @@ def _grade_student(root, submissions):
     return results
 
 
+class GradeError(RuntimeError):
+    """Grading cannot start; the message says why and what to do."""
+
+
+def check_kernel(name="python3"):
+    """nbgrader runs every notebook in the course's kernel; without it nothing can be graded."""
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+
+    try:
+        KernelSpecManager().get_kernel_spec(name)
+    except NoSuchKernel as error:
+        raise GradeError(f"no Jupyter kernel named {name!r}: install ipykernel in this "
+                         f"environment ({sys.executable} -m pip install ipykernel)") from error
+
+
 def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print):
     """Autograde every submission of the given assignments (all when none given)."""
     root = root.resolve()
     ids = check_ids(root, ids, course_ids(root))
+    check_kernel()
     run = GradeRun()
     register_assignments(root, ids, log)
     forget_unfinished(root, ids)

@@ -154,3 +154,19 @@ def test_report_is_self_contained_with_plots(course):
     page = course["report"].read_text()
     assert page.count("data:image/png;base64,") == 3
     assert course["mistake"].name in page and "final version.ipynb" in page
+
+
+def test_missing_kernel_is_a_clear_error():
+    """Does grading without a python3 kernel stop with an error that says what to install?"""
+    from autograder.grade import GradeError, check_kernel
+
+    with pytest.raises(GradeError, match="pip install ipykernel"):
+        check_kernel("no-such-kernel-here")
+
+
+def test_cli_unknown_assignment_exits_1_naming_the_ids(capsys):
+    """Does the CLI refuse an unknown assignment id with exit 1 and the list of ids?"""
+    from autograder.cli import main
+
+    assert main(["--root", str(ROOT), "report", "99_nope"]) == 1
+    assert "01_attention_by_hand" in capsys.readouterr().err
