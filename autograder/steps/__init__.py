@@ -16,16 +16,8 @@ MODULES = {
 }
 
 
-def _load():
-    assignments = {}
-    for assignment_id, module in MODULES.items():
-        try:
-            assignments[assignment_id] = import_module(f"autograder.steps.{module}").STEPS
-        except ModuleNotFoundError as error:
-            if error.name != f"autograder.steps.{module}":
-                raise
-    return assignments
-
-
-ASSIGNMENTS = _load()
+ASSIGNMENTS = {
+    assignment_id: import_module(f"autograder.steps.{module}").STEPS
+    for assignment_id, module in MODULES.items()
+}
 STEPS = {step.name: step for steps in ASSIGNMENTS.values() for step in steps}
