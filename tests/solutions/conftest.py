@@ -4,6 +4,9 @@ Each fixture repeats its document's own torch calls (seed, embedding, weight dra
 document's order), not the functions under test, so a test of one step does not depend on the
 others. Weights of documents 000 and 002 are (d_out, d) as printed; the row-convention
 functions take ``W.T``.
+
+Every tensor here is tiny, so the tests run torch on one thread: a second one only adds
+hand-offs, which cost many times the work itself once other jobs share the cores.
 """
 
 from types import SimpleNamespace
@@ -13,6 +16,15 @@ import torch
 from torch import nn
 
 from tests.solutions.documents import DOC000_IDS, DOC001_IDS, DOC002_IDS
+
+
+@pytest.fixture(scope="package", autouse=True)
+def one_torch_thread():
+    """Run this package's tests with torch on one thread, and restore the count afterwards."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ from tests.solutions.documents import (
     DOC_TOLERANCE,
 )
 from tests.solutions.strategies import (
+    NEAR,
     PROPERTIES,
     attention_sizes,
     generator,
@@ -117,7 +118,7 @@ def test_project_is_x_at_W(sizes, seed):
     x = randn(gen, sizes.batch, sizes.n_keys, sizes.d_in)
     W = randn(gen, sizes.d_in, sizes.d_k)
     expected = torch.einsum("bsi,io->bso", x, W)
-    assert_close(project(x, W), expected)
+    assert_close(project(x, W), expected, **NEAR)
 
 
 @PROPERTIES
@@ -127,8 +128,8 @@ def test_scaled_softmax_divides_by_sqrt_d_k(sizes, seed):
     scores = 3.0 * randn(generator(seed), sizes.batch, sizes.n_queries, sizes.n_keys)
     weights = scaled_softmax(scores, sizes.d_k)
     exps = torch.exp(scores / math.sqrt(sizes.d_k))
-    assert_close(weights, exps / exps.sum(dim=-1, keepdim=True))
-    assert_close(weights.sum(dim=-1), torch.ones(sizes.batch, sizes.n_queries))
+    assert_close(weights, exps / exps.sum(dim=-1, keepdim=True), **NEAR)
+    assert_close(weights.sum(dim=-1), torch.ones(sizes.batch, sizes.n_queries), **NEAR)
 
 
 def qkv(sizes, gen):
@@ -148,10 +149,10 @@ def test_sdpa_equals_torch_without_mask(sizes, seed):
     context, weights = scaled_dot_product_attention(queries, keys, values)
     assert context.shape == (sizes.batch, sizes.heads, sizes.n_queries, sizes.d_v)
     assert weights.shape == (sizes.batch, sizes.heads, sizes.n_queries, sizes.n_keys)
-    assert_close(context, F.scaled_dot_product_attention(queries, keys, values))
+    assert_close(context, F.scaled_dot_product_attention(queries, keys, values), **NEAR)
     expected_weights = torch.softmax(queries @ keys.transpose(-2, -1) / sizes.d_k**0.5, dim=-1)
-    assert_close(weights, expected_weights)
-    assert_close(weights.sum(dim=-1), torch.ones(weights.shape[:-1]))
+    assert_close(weights, expected_weights, **NEAR)
+    assert_close(weights.sum(dim=-1), torch.ones(weights.shape[:-1]), **NEAR)
 
 
 @PROPERTIES
@@ -167,9 +168,9 @@ def test_sdpa_with_causal_mask_equals_torch_is_causal(sizes, seed):
     mask = causal_mask(n)
     context, weights = scaled_dot_product_attention(queries, keys, values, mask=mask)
     expected = F.scaled_dot_product_attention(queries, keys, values, is_causal=True)
-    assert_close(context, expected)
+    assert_close(context, expected, **NEAR)
     assert torch.all(weights[..., mask] == 0)
-    assert_close(weights.sum(dim=-1), torch.ones(weights.shape[:-1]))
+    assert_close(weights.sum(dim=-1), torch.ones(weights.shape[:-1]), **NEAR)
 
 
 @PROPERTIES
@@ -184,9 +185,9 @@ def test_sdpa_with_bool_mask_equals_torch_attn_mask(sizes, seed):
     mask = random_mask(gen, sizes.n_queries, sizes.n_keys)
     context, weights = scaled_dot_product_attention(queries, keys, values, mask=mask)
     expected = F.scaled_dot_product_attention(queries, keys, values, attn_mask=~mask)
-    assert_close(context, expected)
+    assert_close(context, expected, **NEAR)
     assert torch.all(weights[..., mask] == 0)
-    assert_close(weights.sum(dim=-1), torch.ones(weights.shape[:-1]))
+    assert_close(weights.sum(dim=-1), torch.ones(weights.shape[:-1]), **NEAR)
 
 
 @PROPERTIES
@@ -204,7 +205,7 @@ def test_sdpa_all_masked_row_gives_zeros_not_nan(sizes, seed):
     assert torch.all(context[..., 1, :] == 0)
     others = [i for i in range(sizes.n_queries) if i != 1]
     expected = F.scaled_dot_product_attention(queries, keys, values, attn_mask=~mask)
-    assert_close(context[..., others, :], expected[..., others, :])
+    assert_close(context[..., others, :], expected[..., others, :], **NEAR)
 
 
 @PROPERTIES
@@ -219,4 +220,4 @@ def test_sdpa_one_query_reads_d_k_from_keys(sizes, seed):
     assert context.shape == (sizes.d_v,)
     assert weights.shape == (sizes.n_keys,)
     expected = F.scaled_dot_product_attention(query[None], keys, values)[0]
-    assert_close(context, expected)
+    assert_close(context, expected, **NEAR)
