@@ -183,6 +183,7 @@ plt.show()
 # %% solution concat_heads
 
 # %% tests concat_heads points=1
+context = torch.randn(3, 6, 28)  # 3 heads, 6 positions, d_v = 28
 merged = concat_heads(context)
 expect_tensor(merged, (6, 84), "the three heads side by side")
 expect_close(merged[:, 28:56], context[1], "columns 28 to 55: head 1")

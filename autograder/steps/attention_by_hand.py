@@ -6,6 +6,20 @@ import torch
 
 import solutions
 from autograder.checking import Case, Mistake, Rule, Step
+from autograder.documents import (
+    DOC004_INPUTS,
+    DOC004_KEYS,
+    DOC004_OUTPUTS,
+    DOC004_QUERIES,
+    DOC004_ROUNDED_WEIGHTS,
+    DOC004_SCORES,
+    DOC004_SOFTMAX,
+    DOC004_VALUES,
+    DOC004_W_KEY,
+    DOC004_W_QUERY,
+    DOC004_W_VALUE,
+    DOC004_WEIGHTED_VALUES,
+)
 from autograder.steps.common import (
     SOFTMAX_ENTRY_POINTS,
     calling,
@@ -15,33 +29,6 @@ from autograder.steps.common import (
     rows_sum_to_one,
     sizes,
 )
-
-# Document 004: three 4-d inputs and the given key, query and value weights.
-X = torch.tensor([[1, 0, 1, 0], [0, 2, 0, 2], [1, 1, 1, 1]], dtype=torch.float32)
-W_KEY = torch.tensor([[0, 0, 1], [1, 1, 0], [0, 1, 0], [1, 1, 0]], dtype=torch.float32)
-W_QUERY = torch.tensor([[1, 0, 1], [1, 0, 0], [0, 0, 1], [0, 1, 1]], dtype=torch.float32)
-W_VALUE = torch.tensor([[0, 2, 0], [0, 3, 0], [1, 0, 3], [1, 1, 0]], dtype=torch.float32)
-# ... and what it prints.
-KEYS = torch.tensor([[0.0, 1.0, 1.0], [4.0, 4.0, 0.0], [2.0, 3.0, 1.0]])
-QUERIES = torch.tensor([[1.0, 0.0, 2.0], [2.0, 2.0, 2.0], [2.0, 1.0, 3.0]])
-VALUES = torch.tensor([[1.0, 2.0, 3.0], [2.0, 8.0, 0.0], [2.0, 6.0, 3.0]])
-SCORES = torch.tensor([[2.0, 4.0, 4.0], [4.0, 16.0, 12.0], [4.0, 12.0, 10.0]])
-SOFTMAX = torch.tensor(
-    [
-        [6.3379e-02, 4.6831e-01, 4.6831e-01],
-        [6.0337e-06, 9.8201e-01, 1.7986e-02],
-        [2.9539e-04, 8.8054e-01, 1.1917e-01],
-    ]
-)
-ROUNDED_WEIGHTS = torch.tensor([[0.0, 0.5, 0.5], [0.0, 1.0, 0.0], [0.0, 0.9, 0.1]])
-WEIGHTED_VALUES = torch.tensor(
-    [
-        [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]],
-        [[1.0, 4.0, 0.0], [2.0, 8.0, 0.0], [1.8, 7.2, 0.0]],
-        [[1.0, 3.0, 1.5], [0.0, 0.0, 0.0], [0.2, 0.6, 0.3]],
-    ]
-)
-OUTPUTS = torch.tensor([[2.0, 7.0, 1.5], [2.0, 8.0, 0.0], [2.0, 7.8, 0.3]])
 
 
 def random_inputs(gen):
@@ -59,8 +46,9 @@ def random_weights(gen, n_queries, n_keys):
 
 
 def project_qkv_documents():
-    run = calling(X, W_QUERY, W_KEY, W_VALUE)
-    return [Case("document 004: queries, keys and values", run, (QUERIES, KEYS, VALUES))]
+    run = calling(DOC004_INPUTS, DOC004_W_QUERY, DOC004_W_KEY, DOC004_W_VALUE)
+    expected = (DOC004_QUERIES, DOC004_KEYS, DOC004_VALUES)
+    return [Case("document 004: queries, keys and values", run, expected)]
 
 
 def project_qkv_random(gen):
@@ -95,8 +83,10 @@ PROJECT_QKV = Step(
 
 def attention_scores_documents():
     return [
-        Case("document 004: scores of all three queries", calling(QUERIES, KEYS), SCORES),
-        Case("document 004: scores of query 1", calling(QUERIES[0], KEYS), SCORES[0]),
+        Case("document 004: scores of all three queries", calling(DOC004_QUERIES, DOC004_KEYS),
+             DOC004_SCORES),
+        Case("document 004: scores of query 1", calling(DOC004_QUERIES[0], DOC004_KEYS),
+             DOC004_SCORES[0]),
     ]
 
 
@@ -139,7 +129,7 @@ ATTENTION_SCORES = Step(
 
 
 def stable_softmax_documents():
-    return [Case("document 004: softmax of the scores", calling(SCORES), SOFTMAX)]
+    return [Case("document 004: softmax of the scores", calling(DOC004_SCORES), DOC004_SOFTMAX)]
 
 
 def stable_softmax_random(gen):
@@ -218,8 +208,8 @@ STABLE_SOFTMAX = Step(
 
 
 def weighted_values_documents():
-    run = calling(ROUNDED_WEIGHTS, VALUES)
-    return [Case("document 004: weighted values (rounded weights)", run, WEIGHTED_VALUES)]
+    run = calling(DOC004_ROUNDED_WEIGHTS, DOC004_VALUES)
+    return [Case("document 004: weighted values (rounded weights)", run, DOC004_WEIGHTED_VALUES)]
 
 
 def weighted_values_random(gen):
@@ -252,8 +242,10 @@ WEIGHTED_VALUES_STEP = Step(
 
 def context_vectors_documents():
     return [
-        Case("document 004: outputs (rounded weights)", calling(ROUNDED_WEIGHTS, VALUES), OUTPUTS),
-        Case("document 004: output 1", calling(ROUNDED_WEIGHTS[0], VALUES), OUTPUTS[0]),
+        Case("document 004: outputs (rounded weights)",
+             calling(DOC004_ROUNDED_WEIGHTS, DOC004_VALUES), DOC004_OUTPUTS),
+        Case("document 004: output 1",
+             calling(DOC004_ROUNDED_WEIGHTS[0], DOC004_VALUES), DOC004_OUTPUTS[0]),
     ]
 
 

@@ -7,75 +7,29 @@ import torch
 
 import solutions
 from autograder.checking import Case, Mistake, Step
+from autograder.documents import (
+    DOC000_EMBEDDING,
+    DOC000_IDS,
+    DOC000_SENTENCE,
+    DOC000_VOCAB,
+    DOC001_EMBEDDING,
+    DOC001_IDS,
+    DOC001_SENTENCE,
+    DOC001_VOCAB,
+    DOC001_VOCAB_SIZE,
+    DOC002_EMBEDDING,
+    DOC002_IDS,
+    DOC002_SENTENCE,
+    DOC002_VOCAB,
+    DOC002_X_2,
+)
 from autograder.steps.common import sizes
 
-# Document 000: 'Life is short, eat dessert first'.
-SENTENCE_000 = "Life is short, eat dessert first"
-VOCAB_000 = {"Life": 0, "dessert": 1, "eat": 2, "first": 3, "is": 4, "short": 5}
-IDS_000 = torch.tensor([0, 4, 5, 2, 1, 3])
-EMBEDDING_000 = torch.tensor(
-    [
-        [0.3374, -0.1778, -0.3035, -0.5880, 0.3486, 0.6603, -0.2196, -0.3792,
-         0.7671, -1.1925, 0.6984, -1.4097, 0.1794, 1.8951, 0.4954, 0.2692],
-        [0.5146, 0.9938, -0.2587, -1.0826, -0.0444, 1.6236, -2.3229, 1.0878,
-         0.6716, 0.6933, -0.9487, -0.0765, -0.1526, 0.1167, 0.4403, -1.4465],
-        [0.2553, -0.5496, 1.0042, 0.8272, -0.3948, 0.4892, -0.2168, -1.7472,
-         -1.6025, -1.0764, 0.9031, -0.7218, -0.5951, -0.7112, 0.6230, -1.3729],
-        [-1.3250, 0.1784, -2.1338, 1.0524, -0.3885, -0.9343, -0.4991, -1.0867,
-         0.8805, 1.5542, 0.6266, -0.1755, 0.0983, -0.0935, 0.2662, -0.5850],
-        [-0.0770, -1.0205, -0.1690, 0.9178, 1.5810, 1.3010, 1.2753, -0.2010,
-         0.4965, -1.5723, 0.9666, -1.1481, -1.1589, 0.3255, -0.6315, -2.8400],
-        [0.8768, 1.6221, -1.4779, 1.1331, -1.2203, 1.3139, 1.0533, 0.1388,
-         2.2473, -0.8036, -0.2808, 0.7697, -0.6596, -0.7979, 0.1838, 0.2293],
-    ]
-)
-
-# Document 001: 'The sun rises in the east', nn.Embedding(50000, 3) under seed 123.
-SENTENCE_001 = "The sun rises in the east"
-VOCAB_001 = {"The": 0, "east": 1, "in": 2, "rises": 3, "sun": 4, "the": 5}
-IDS_001 = torch.tensor([0, 4, 3, 2, 5, 1])
-VOCAB_SIZE_001 = 50_000
-EMBEDDING_001 = torch.tensor(
-    [
-        [0.3374, -0.1778, -0.3035],
-        [0.1794, 1.8951, 0.4954],
-        [-1.1925, 0.6984, -1.4097],
-        [-0.2196, -0.3792, 0.7671],
-        [0.2692, -0.0770, -1.0205],
-        [-0.5880, 0.3486, 0.6603],
-    ]
-)
-
-# Document 002: 'Life is short, eat dessert last'.
-SENTENCE_002 = "Life is short, eat dessert last"
-VOCAB_002 = {"Life": 0, "dessert": 1, "eat": 2, "is": 3, "last": 4, "short": 5}
-IDS_002 = torch.tensor([0, 3, 5, 2, 1, 4])
-EMBEDDING_002 = torch.tensor(
-    [
-        [0.3374, -0.1778, -0.3035, -0.5880, 0.3486, 0.6603, -0.2196, -0.3792,
-         0.7671, -1.1925, 0.6984, -1.4097, 0.1794, 1.8951, 0.4954, 0.2692],
-        [0.8768, 1.6221, -1.4779, 1.1331, -1.2203, 1.3139, 1.0533, 0.1388,
-         2.2473, -0.8036, -0.2808, 0.7697, -0.6596, -0.7979, 0.1838, 0.2293],
-        [0.2553, -0.5496, 1.0042, 0.8272, -0.3948, 0.4892, -0.2168, -1.7472,
-         -1.6025, -1.0764, 0.9031, -0.7218, -0.5951, -0.7112, 0.6230, -1.3729],
-        [-1.3250, 0.1784, -2.1338, 1.0524, -0.3885, -0.9343, -0.4991, -1.0867,
-         0.8805, 1.5542, 0.6266, -0.1755, 0.0983, -0.0935, 0.2662, -0.5850],
-        [-0.0770, -1.0205, -0.1690, 0.9178, 1.5810, 1.3010, 1.2753, -0.2010,
-         0.4965, -1.5723, 0.9666, -1.1481, -1.1589, 0.3255, -0.6315, -2.8400],
-        [0.5146, 0.9938, -0.2587, -1.0826, -0.0444, 1.6236, -2.3229, 1.0878,
-         0.6716, 0.6933, -0.9487, -0.0765, -0.1526, 0.1167, 0.4403, -1.4465],
-    ]
-)
-# ... and its x_2, printed on its own.
-X_2_002 = torch.tensor(
-    [0.8768, 1.6221, -1.4779, 1.1331, -1.2203, 1.3139, 1.0533, 0.1388,
-     2.2473, -0.8036, -0.2808, 0.7697, -0.6596, -0.7979, 0.1838, 0.2293]
-)
-
+# Documents 000, 001 and 002: each sentence with its printed vocabulary and token ids.
 DOCUMENTS = (
-    ("000", SENTENCE_000, VOCAB_000, IDS_000),
-    ("001", SENTENCE_001, VOCAB_001, IDS_001),
-    ("002", SENTENCE_002, VOCAB_002, IDS_002),
+    ("000", DOC000_SENTENCE, DOC000_VOCAB, DOC000_IDS),
+    ("001", DOC001_SENTENCE, DOC001_VOCAB, DOC001_IDS),
+    ("002", DOC002_SENTENCE, DOC002_VOCAB, DOC002_IDS),
 )
 
 # Words for random sentences: capitals beside lower case, near-duplicates, no apostrophes.
@@ -206,7 +160,7 @@ def encode_random(gen):
     cases = [
         Case(
             "a short sentence with document 000's vocabulary",
-            with_fresh_copy("dessert first, Life!", VOCAB_000),
+            with_fresh_copy("dessert first, Life!", DOC000_VOCAB),
         )
     ]
     for i, length in enumerate(sizes_of_sentences(gen)):
@@ -222,7 +176,7 @@ def encode_random(gen):
 def unknown_word_raises_key_error(subject, gen):
     unknown = "zzyzx"
     try:
-        subject(f"Life is {unknown}, eat dessert", dict(VOCAB_000))
+        subject(f"Life is {unknown}, eat dessert", dict(DOC000_VOCAB))
     except KeyError as error:
         assert unknown in str(error), (
             f"the KeyError for an unknown word should name the word, but it says {error}"
@@ -289,17 +243,17 @@ def embedding(token_ids, vocab_size, dim, *seed, extract=None):
 
 def embed_documents():
     return [
-        Case("document 000: the 6x16 embedding", embedding(IDS_000, 6, 16), EMBEDDING_000),
+        Case("document 000: the 6x16 embedding", embedding(DOC000_IDS, 6, 16), DOC000_EMBEDDING),
         Case(
             "document 001: the 6x3 embedding (vocab_size 50000)",
-            embedding(IDS_001, VOCAB_SIZE_001, 3),
-            EMBEDDING_001,
+            embedding(DOC001_IDS, DOC001_VOCAB_SIZE, 3),
+            DOC001_EMBEDDING,
         ),
-        Case("document 002: the 6x16 embedding", embedding(IDS_002, 6, 16), EMBEDDING_002),
+        Case("document 002: the 6x16 embedding", embedding(DOC002_IDS, 6, 16), DOC002_EMBEDDING),
         Case(
             "document 002: the embedding of word 2",
-            embedding(IDS_002, 6, 16, extract=lambda out: out[1]),
-            X_2_002,
+            embedding(DOC002_IDS, 6, 16, extract=lambda out: out[1]),
+            DOC002_X_2,
         ),
     ]
 

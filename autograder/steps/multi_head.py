@@ -13,33 +13,23 @@ from torch import nn
 
 import solutions
 from autograder.checking import Case, Mistake, Rule, Step
+from autograder.documents import (
+    DOC000_IDS,
+    DOC000_MULTIHEAD_KEYS_SHAPE,
+    DOC000_MULTIHEAD_QUERY_2_SHAPE,
+    DOC000_MULTIHEAD_VALUES_SHAPE,
+    DOC000_WEIGHTS_2,
+    DOC002_IDS,
+    DOC002_MULTIHEAD_CONTEXT_2_SHAPE,
+    DOC002_MULTIHEAD_OMEGA_2_SHAPE,
+    DOC002_MULTIHEAD_QUERY_2_SHAPE,
+    DOC002_MULTIHEAD_WEIGHT_SHAPES,
+    DOC002_OMEGA_24,
+    DOC003_MHA_OUTPUT_SHAPE,
+    DOC003_MHA_SIZES,
+    DOC003_MHA_WEIGHTS_SHAPE,
+)
 from autograder.steps.common import calls_during, forbids_loops, forbids_names, randn, sizes
-
-# Document 000, In [18]: the ids of 'Life is short, eat dessert first'.
-IDS_000 = torch.tensor([0, 4, 5, 2, 1, 3])
-# Document 000, In [16]: attention_weights_2 of its single head, printed before the multi-head
-# weights are drawn from the same random stream (here it only proves the stream is right).
-WEIGHTS_2_000 = torch.tensor([0.2912, 0.0106, 0.0982, 0.0625, 0.4917, 0.0458])
-# Document 000, In [10] and In [15]: the multi-head shapes, h = 3 heads.
-QUERY_2_SHAPE_000 = (3, 24)  # multihead_query_2
-KEYS_SHAPE_000 = (3, 6, 24)  # multihead_keys
-VALUES_SHAPE_000 = (3, 6, 28)  # multihead_values
-
-# Document 002, In [3]: the ids of 'Life is short, eat dessert last'.
-IDS_002 = torch.tensor([0, 3, 5, 2, 1, 4])
-# Document 002, In [10]: omega_24 of its single head (again only a check of the stream).
-OMEGA_24_002 = 58.9875
-# Document 002, In [15], [16], [20], [22]: the multi-head shapes, h = 3 heads.
-WEIGHT_SHAPES_002 = ((3, 24, 16), (3, 24, 16), (3, 28, 16))
-QUERY_2_SHAPE_002 = (3, 24)  # q_2
-OMEGA_2_SHAPE_002 = (3, 6)  # omega_2
-CONTEXT_2_SHAPE_002 = (3, 28)  # context_vector_2
-
-# Document 003, In [5] and In [6]: L, N, E, S = 3, 4, 10, 6 and num_heads=10; In [11], [12]:
-# the shapes of attn_output (L, N, E) and attn_output_weights (N, L, S).
-SIZES_003 = {"L": 3, "N": 4, "E": 10, "S": 6, "num_heads": 10}
-OUTPUT_SHAPE_003 = (3, 4, 10)
-WEIGHTS_SHAPE_003 = (4, 3, 6)
 
 
 def stream(seed):
@@ -53,12 +43,14 @@ def document_000():
     Embedding(6, 16); seed 123 again, the single-head rand(24, 16), rand(24, 16), rand(28, 16),
     then, continuing the stream, rand(3, 24, 16), rand(3, 24, 16), rand(3, 28, 16)."""
     gen = stream(123)
-    x = torch.randn(6, 16, generator=gen)[IDS_000]  # nn.Embedding's normal_ init
+    x = torch.randn(6, 16, generator=gen)[DOC000_IDS]  # nn.Embedding's normal_ init
     gen.manual_seed(123)
     W_query, W_key = torch.rand(24, 16, generator=gen), torch.rand(24, 16, generator=gen)
     torch.rand(28, 16, generator=gen)  # W_value, unused here
+    # 000's attention_weights_2 of its single head (In [16]), printed before the multi-head
+    # weights are drawn from the same stream, only proves the stream is right.
     weights_2 = torch.softmax(W_query @ x[1] @ (x @ W_key.T).T / math.sqrt(24), dim=0)
-    assert torch.allclose(weights_2, WEIGHTS_2_000, atol=1e-4), "document 000's stream drifted"
+    assert torch.allclose(weights_2, DOC000_WEIGHTS_2, atol=1e-4), "document 000's stream drifted"
     return (
         x,
         torch.rand(3, 24, 16, generator=gen),
@@ -73,10 +65,12 @@ def document_002():
     Embedding(6, 16), then with no reseed the single-head randn(24, 16), randn(24, 16),
     randn(28, 16) and the multi-head randn(3, 24, 16), randn(3, 24, 16), randn(3, 28, 16)."""
     gen = stream(123)
-    x = torch.randn(6, 16, generator=gen)[IDS_002]
+    x = torch.randn(6, 16, generator=gen)[DOC002_IDS]
     W_q, W_k = torch.randn(24, 16, generator=gen), torch.randn(24, 16, generator=gen)
     torch.randn(28, 16, generator=gen)  # W_v, unused here
-    assert math.isclose(float(W_q @ x[1] @ (W_k @ x[4])), OMEGA_24_002, rel_tol=1e-4), (
+    # 002's omega_24 of its single head (In [10]) only checks the stream here.
+    omega_24 = float(W_q @ x[1] @ (W_k @ x[4]))
+    assert math.isclose(omega_24, float(DOC002_OMEGA_24), rel_tol=1e-4), (
         "document 002's stream drifted"
     )
     weights = (
@@ -84,7 +78,7 @@ def document_002():
         torch.randn(3, 24, 16, generator=gen),
         torch.randn(3, 28, 16, generator=gen),
     )
-    assert tuple(tuple(w.shape) for w in weights) == WEIGHT_SHAPES_002
+    assert tuple(tuple(w.shape) for w in weights) == DOC002_MULTIHEAD_WEIGHT_SHAPES
     return (x, *weights)
 
 
@@ -136,13 +130,13 @@ def multihead_project_documents():
     keys_002 = torch.bmm(W_k, x2.T.repeat(3, 1, 1)).transpose(1, 2)  # 002, In [18]
     return [
         Case("document 000: multi-head keys", calling_then(whole, x, W_key),
-             with_shape(per_head(x, W_key), KEYS_SHAPE_000)),
+             with_shape(per_head(x, W_key), DOC000_MULTIHEAD_KEYS_SHAPE)),
         Case("document 000: multi-head values", calling_then(whole, x, W_value),
-             with_shape(per_head(x, W_value), VALUES_SHAPE_000)),
+             with_shape(per_head(x, W_value), DOC000_MULTIHEAD_VALUES_SHAPE)),
         Case("document 000: query 2 in every head", calling_then(query_2, x, W_query),
-             with_shape(W_query.matmul(x[1]), QUERY_2_SHAPE_000)),  # 000, In [10]
+             with_shape(W_query.matmul(x[1]), DOC000_MULTIHEAD_QUERY_2_SHAPE)),  # 000, In [10]
         Case("document 002: query 2 in every head", calling_then(query_2, x2, W_q),
-             with_shape(W_q.matmul(x2[1]), QUERY_2_SHAPE_002)),  # 002, In [16]
+             with_shape(W_q.matmul(x2[1]), DOC002_MULTIHEAD_QUERY_2_SHAPE)),  # 002, In [16]
         Case("document 002: multi-head keys", calling_then(whole, x2, W_k), keys_002),
     ]
 
@@ -218,7 +212,7 @@ def multihead_attention_documents():
     q_2 = W_q.matmul(x2[1]).unsqueeze(-1).swapaxes(-1, -2)  # (3, 1, 24)
     stacked = x2.T.repeat(3, 1, 1)  # (3, 16, 6)
     keys, values = torch.bmm(W_k, stacked), torch.bmm(W_v, stacked)  # (3, 24, 6), (3, 28, 6)
-    omega_2 = with_shape(torch.bmm(q_2, keys).squeeze(), OMEGA_2_SHAPE_002)
+    omega_2 = with_shape(torch.bmm(q_2, keys).squeeze(), DOC002_MULTIHEAD_OMEGA_2_SHAPE)
     attention_2 = torch.softmax(omega_2 / 24**0.5, dim=1)  # (3, 6)
     context_2 = torch.bmm(values, attention_2.unsqueeze(-1)).squeeze()  # (3, 28)
     contexts_000 = attention_per_head(x, W_query, W_key, W_value)  # (3, 6, 28)
@@ -229,7 +223,8 @@ def multihead_attention_documents():
              calling_then(query_2, x, W_query, W_key, W_value),
              with_shape(contexts_000[:, 1], (3, 28))),
         Case("document 002: context of query 2 in every head",
-             calling_then(query_2, x2, W_q, W_k, W_v), with_shape(context_2, CONTEXT_2_SHAPE_002)),
+             calling_then(query_2, x2, W_q, W_k, W_v),
+             with_shape(context_2, DOC002_MULTIHEAD_CONTEXT_2_SHAPE)),
     ]
 
 
@@ -393,17 +388,17 @@ def copied(seed, E, h, inputs, **masks):
 
 
 def document_003_shapes(cls):
-    L, N, E, S = (SIZES_003[k] for k in "LNES")
+    L, N, E, S = (DOC003_MHA_SIZES[k] for k in "LNES")
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(3)
-        module = cls(E, SIZES_003["num_heads"])
+        module = cls(E, DOC003_MHA_SIZES["num_heads"])
         query, key, value = torch.rand(L, N, E), torch.rand(S, N, E), torch.rand(S, N, E)
     output, weights = module(query, key, value, key_padding_mask=None, attn_mask=None)
     return tuple(output.shape), tuple(weights.shape)
 
 
 def document_003_inputs():
-    L, N, E, S = (SIZES_003[k] for k in "LNES")
+    L, N, E, S = (DOC003_MHA_SIZES[k] for k in "LNES")
     gen = stream(3)
     return torch.rand(L, N, E, generator=gen), torch.rand(S, N, E, generator=gen), torch.rand(
         S, N, E, generator=gen
@@ -411,10 +406,10 @@ def document_003_inputs():
 
 
 def multihead_module_documents():
-    E, h = SIZES_003["E"], SIZES_003["num_heads"]
+    E, h = DOC003_MHA_SIZES["E"], DOC003_MHA_SIZES["num_heads"]
     return [
         Case("document 003: MultiHeadAttention(10, 10): the shapes of output and weights",
-             document_003_shapes, (OUTPUT_SHAPE_003, WEIGHTS_SHAPE_003)),
+             document_003_shapes, (DOC003_MHA_OUTPUT_SHAPE, DOC003_MHA_WEIGHTS_SHAPE)),
         Case("document 003: a copy of nn.MultiheadAttention(10, 10)",
              copied(3, E, h, document_003_inputs())),
     ]

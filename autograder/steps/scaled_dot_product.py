@@ -10,34 +10,22 @@ import torch.nn.functional as F
 
 import solutions
 from autograder.checking import Case, Mistake, Step
+from autograder.documents import (
+    DOC000_CONTEXT_2,
+    DOC000_IDS,
+    DOC000_WEIGHTS_2,
+    DOC001_CONTEXT_3,
+    DOC001_IDS,
+    DOC001_OMEGA_3,
+    DOC001_VOCAB_SIZE,
+    DOC001_WEIGHTS_3,
+    DOC002_ATTENTION_2,
+    DOC002_CONTEXT_2,
+    DOC002_IDS,
+    DOC002_OMEGA_2,
+    DOC002_OMEGA_24,
+)
 from autograder.steps.common import calling, randn, rows_sum_to_one, sizes
-
-# Document 001 ('The sun rises in the east', d_k = 2, d_v = 4): query 3.
-OMEGA_3_001 = torch.tensor([0.4344, -2.5037, 0.9265, -0.3509, 1.0740, -0.9315])
-WEIGHTS_3_001 = torch.tensor([0.1973, 0.0247, 0.2794, 0.1132, 0.3102, 0.0751])
-CONTEXT_3_001 = torch.tensor([-0.5296, -0.2799, -0.4107, -0.6006])
-
-# Document 000 ('Life is short, eat dessert first', d_k = 24, d_v = 28): query 2.
-WEIGHTS_2_000 = torch.tensor([0.2912, 0.0106, 0.0982, 0.0625, 0.4917, 0.0458])
-CONTEXT_2_000 = torch.tensor(
-    [-1.5993, 0.0156, 1.2670, 0.0032, -0.6460, -1.1407, -0.4908, -1.4632,
-     0.4747, 1.1926, 0.4506, -0.7110, 0.0602, 0.7125, -0.1628, -2.0184,
-     0.3838, -2.1188, -0.8136, -1.5694, 0.7934, -0.2911, -1.3640, -0.2366,
-     -0.9564, -0.5265, 0.0624, 1.7084]
-)
-
-# Document 002 ('Life is short, eat dessert last', torch.randn weights, d_k = 24, d_v = 28):
-# query 2. The document prints -144.2133 and -80.1705; torch 2.13 gives ...32 and ...06.
-OMEGA_24_002 = torch.tensor(58.9875)
-OMEGA_2_002 = torch.tensor([-57.1016, -85.4889, 160.1854, -144.2133, 58.9875, -80.1705])
-ATTENTION_2_002 = torch.tensor([5.4640e-20, 1.6633e-22, 1.0000e00, 1.0353e-27, 1.0686e-09,
-                                4.9255e-22])
-CONTEXT_2_002 = torch.tensor(
-    [-4.6812, 4.3038, -5.0492, -2.6208, -2.4619, -0.3670, -1.0982, 3.0041,
-     -2.2975, 3.9133, -3.7064, -1.8859, 3.9662, -4.3787, -1.7991, 4.1266,
-     -2.3905, 2.7373, 2.9809, 6.5839, 0.3691, -6.0942, 3.2605, -3.9929,
-     6.6571, 1.6524, -4.1800, 2.8630]
-)
 
 
 def seeded(seed=123):
@@ -50,7 +38,7 @@ def seeded(seed=123):
 def document_001():
     """query 3, keys and values: nn.Embedding(50000, 3) and then torch.rand(d, d_out) weights,
     each under seed 123, in the row convention."""
-    x = torch.randn(50_000, 3, generator=seeded())[torch.tensor([0, 4, 3, 2, 5, 1])]
+    x = torch.randn(DOC001_VOCAB_SIZE, 3, generator=seeded())[DOC001_IDS]
     gen = seeded()
     W_query, W_key, W_value = (torch.rand(3, n, generator=gen) for n in (2, 2, 4))
     return x[2] @ W_query, x @ W_key, x @ W_value
@@ -60,7 +48,7 @@ def document_001():
 def document_000():
     """query 2, keys and values: nn.Embedding(6, 16), then torch.rand(d_out, d) weights, each
     under seed 123; the document computes W @ x, which is x @ W.T."""
-    x = torch.randn(6, 16, generator=seeded())[torch.tensor([0, 4, 5, 2, 1, 3])]
+    x = torch.randn(6, 16, generator=seeded())[DOC000_IDS]
     gen = seeded()
     W_query, W_key, W_value = (torch.rand(n, 16, generator=gen) for n in (24, 24, 28))
     return x[1] @ W_query.T, x @ W_key.T, x @ W_value.T
@@ -73,7 +61,7 @@ def document_002():
     gen = seeded()
     table = torch.randn(6, 16, generator=gen)
     W_query, W_key, W_value = (torch.randn(n, 16, generator=gen) for n in (24, 24, 28))
-    x = table[torch.tensor([0, 3, 5, 2, 1, 4])]
+    x = table[DOC002_IDS]
     return x[1] @ W_query.T, x @ W_key.T, x @ W_value.T
 
 
@@ -87,17 +75,17 @@ def project_documents():
         Case(
             "document 001: query 3's scores, project(query_3, keys.T)",
             calling(query_3, keys_001.T),
-            OMEGA_3_001,
+            DOC001_OMEGA_3,
         ),
         Case(
             "document 002: omega_24, project(q_2, keys[4:5].T)",
             calling(query_2, keys_002[4:5].T),
-            OMEGA_24_002.reshape(1),
+            DOC002_OMEGA_24.reshape(1),
         ),
         Case(
             "document 002: omega_2, project(q_2, keys.T)",
             calling(query_2, keys_002.T),
-            OMEGA_2_002,
+            DOC002_OMEGA_2,
         ),
     ]
 
@@ -153,12 +141,12 @@ PROJECT = Step(
 def scaled_softmax_documents():
     query_2, keys_000, _ = document_000()
     return [
-        Case("document 001: query 3's weights (d_k = 2)", calling(OMEGA_3_001, 2),
-             WEIGHTS_3_001),
+        Case("document 001: query 3's weights (d_k = 2)", calling(DOC001_OMEGA_3, 2),
+             DOC001_WEIGHTS_3),
         Case("document 000: query 2's weights (d_k = 24)", calling(query_2 @ keys_000.T, 24),
-             WEIGHTS_2_000),
+             DOC000_WEIGHTS_2),
         Case("document 002: attention_2, a saturated softmax (d_k = 24)",
-             calling(OMEGA_2_002, 24), ATTENTION_2_002),
+             calling(DOC002_OMEGA_2, 24), DOC002_ATTENTION_2),
     ]
 
 
@@ -235,11 +223,11 @@ SCALED_SOFTMAX = Step(
 def sdpa_documents():
     return [
         Case("document 001: query 3's context and weights", calling(*document_001()),
-             (CONTEXT_3_001, WEIGHTS_3_001)),
+             (DOC001_CONTEXT_3, DOC001_WEIGHTS_3)),
         Case("document 000: query 2's context and weights", calling(*document_000()),
-             (CONTEXT_2_000, WEIGHTS_2_000)),
+             (DOC000_CONTEXT_2, DOC000_WEIGHTS_2)),
         Case("document 002: query 2's context and weights", calling(*document_002()),
-             (CONTEXT_2_002, ATTENTION_2_002)),
+             (DOC002_CONTEXT_2, DOC002_ATTENTION_2)),
     ]
 
 

@@ -10,6 +10,7 @@ import torch.nn.functional as F
 
 import solutions
 from autograder.checking import Case, Mistake, Rule, Step
+from autograder.documents import DOC003_D2, DOC003_D3, DOC003_INPUT, DOC003_LOOP_OUTPUT
 from autograder.steps.common import (
     LOOP_NODES,
     attribute_names,
@@ -20,33 +21,6 @@ from autograder.steps.common import (
     sizes,
     source_tree,
 )
-
-# Document 003, In [3]: torch.manual_seed(0); data = torch.randn((4, 4)), the input X (d1, N).
-DOC003_INPUT = torch.tensor(
-    [
-        [-1.1258, -1.1524, -0.2506, -0.4339],
-        [0.8487, 0.6920, -0.3160, -2.1152],
-        [0.3223, -1.2633, 0.3500, 0.3081],
-        [0.1198, 1.2377, 1.1168, -0.2473],
-    ]
-)
-# Document 003, In [4]: afd(data), the loop module's output H (d2 = 10, N = 4). Its forward
-# draws WQ = randn(10, 4), WK = randn(10, 4), WV = randn(10, 4) right after the input.
-DOC003_OUTPUT = torch.tensor(
-    [
-        [0.5689, 0.6598, 1.5184, 0.9254],
-        [-0.2293, -0.4523, -2.2452, -1.1773],
-        [-0.7210, -0.8249, -0.7496, -1.3198],
-        [-0.2952, -0.1535, -0.0277, 0.3204],
-        [0.9266, 0.9983, 1.2646, 1.3426],
-        [-0.2005, -0.2239, -0.0952, -0.3015],
-        [1.1224, 1.0853, -0.0742, 1.0859],
-        [0.8179, 0.6819, 0.3794, -0.0328],
-        [0.1456, 0.1609, 1.5256, 0.2119],
-        [0.1954, -0.0705, -0.0035, -1.1535],
-    ]
-)
-DOC003_D2 = DOC003_D3 = 10
 
 
 def document_inputs():
@@ -269,7 +243,8 @@ def column_inputs(gen):
 
 def attention_documents():
     run = calling(*document_inputs())
-    return [Case("document 003: the loop module's output on the seed-0 input", run, DOC003_OUTPUT)]
+    label = "document 003: the loop module's output on the seed-0 input"
+    return [Case(label, run, DOC003_LOOP_OUTPUT)]
 
 
 def attention_random(gen):

@@ -10,34 +10,14 @@ import torch.nn.functional as F
 
 import solutions
 from autograder.checking import Case, Mistake, Step
+from autograder.documents import (
+    DOC001_CONTEXT_3,
+    DOC001_EMBEDDING,
+    DOC001_IDS,
+    DOC001_SELF_ATTENTION_OUTPUT,
+    DOC001_VOCAB_SIZE,
+)
 from autograder.steps.common import forbids_loops, randn, sizes
-
-# Document 001: the sentence's ids (cell In [2]) and its 6x3 embedding, Embedding(50_000, 3)
-# under torch.manual_seed(123) (cell In [16]); the inputs of every case below.
-IDS_001 = torch.tensor([0, 4, 3, 2, 5, 1])
-EMBEDDING_001 = torch.tensor(
-    [
-        [0.3374, -0.1778, -0.3035],
-        [0.1794, 1.8951, 0.4954],
-        [-1.1925, 0.6984, -1.4097],
-        [-0.2196, -0.3792, 0.7671],
-        [0.2692, -0.0770, -1.0205],
-        [-0.5880, 0.3486, 0.6603],
-    ]
-)
-# Document 001, cell In [17]: context_vector_3, the context of query 3 (index 2).
-CONTEXT_3_001 = torch.tensor([-0.5296, -0.2799, -0.4107, -0.6006])
-# Document 001, cell In [21]: SelfAttention(3, 2, 4) under torch.manual_seed(123), its output.
-OUTPUT_001 = torch.tensor(
-    [
-        [-0.1564, 0.1028, -0.0763, -0.0764],
-        [0.5313, 1.3607, 0.7891, 1.3110],
-        [-0.5296, -0.2799, -0.4107, -0.6006],
-        [0.0071, 0.3345, 0.0969, 0.1998],
-        [-0.3542, -0.1234, -0.2626, -0.3706],
-        [0.1008, 0.4780, 0.2021, 0.3674],
-    ]
-)
 
 
 @cache
@@ -46,8 +26,8 @@ def document_001():
     them: seed 123, Embedding(50_000, 3); then seed 123 again and torch.rand in that order.
     A private generator gives the same numbers as the global seed and leaves it alone."""
     gen = torch.Generator().manual_seed(123)
-    x = torch.randn(50_000, 3, generator=gen)[IDS_001]  # nn.Embedding's normal_ init
-    assert torch.allclose(x, EMBEDDING_001, atol=1e-4), "document 001's embedding drifted"
+    x = torch.randn(DOC001_VOCAB_SIZE, 3, generator=gen)[DOC001_IDS]  # nn.Embedding's normal_ init
+    assert torch.allclose(x, DOC001_EMBEDDING, atol=1e-4), "document 001's embedding drifted"
     gen.manual_seed(123)
     W_query = torch.rand(3, 2, generator=gen)
     W_key = torch.rand(3, 2, generator=gen)
@@ -86,8 +66,9 @@ def row_2(result):
 def self_attention_documents():
     args = document_001()
     return [
-        Case("document 001: the contexts of all six words", calling_then(whole, *args), OUTPUT_001),
-        Case("document 001: context_3 (row index 2)", calling_then(row_2, *args), CONTEXT_3_001),
+        Case("document 001: the contexts of all six words", calling_then(whole, *args),
+             DOC001_SELF_ATTENTION_OUTPUT),
+        Case("document 001: context_3 (row index 2)", calling_then(row_2, *args), DOC001_CONTEXT_3),
     ]
 
 
@@ -239,7 +220,7 @@ def self_attention_module_documents():
     x = document_001()[0]
     return [
         Case("document 001: SelfAttention(3, 2, 4) under seed 123", built(123, (3, 2, 4), x),
-             OUTPUT_001),
+             DOC001_SELF_ATTENTION_OUTPUT),
         Case("document 001: the weights SelfAttention(3, 2, 4) draws under seed 123",
              built(123, (3, 2, 4))),
     ]

@@ -23,7 +23,9 @@ from autograder.feedback import write_feedback
 from autograder.grade import grade
 
 ROOT = Path(__file__).resolve().parents[2]
-IDS = assignment_ids(ROOT)
+# KIT_E2E_ONLY=05_multi_head,07_cross_attention_and_masks narrows a local run; CI runs all.
+IDS = [i for i in assignment_ids(ROOT)
+       if i in os.environ.get("KIT_E2E_ONLY", i).split(",")]
 
 
 def student_for(index):

@@ -7,14 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from torch.testing import assert_close
 
-from solutions import (
-    attention_scores,
-    context_vectors,
-    project_qkv,
-    stable_softmax,
-    weighted_values,
-)
-from tests.solutions.documents import (
+from autograder.documents import (
     DOC004_INPUTS,
     DOC004_KEYS,
     DOC004_OUTPUTS,
@@ -28,6 +21,13 @@ from tests.solutions.documents import (
     DOC004_W_VALUE,
     DOC004_WEIGHTED_VALUES,
     DOC_TOLERANCE,
+)
+from solutions import (
+    attention_scores,
+    context_vectors,
+    project_qkv,
+    stable_softmax,
+    weighted_values,
 )
 from tests.solutions.strategies import (
     NEAR,

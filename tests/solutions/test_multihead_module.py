@@ -6,12 +6,12 @@ from hypothesis import given
 from torch import nn
 from torch.testing import assert_close
 
-from solutions import MultiHeadAttention
-from tests.solutions.documents import (
+from autograder.documents import (
     DOC003_MHA_OUTPUT_SHAPE,
     DOC003_MHA_SIZES,
     DOC003_MHA_WEIGHTS_SHAPE,
 )
+from solutions import MultiHeadAttention
 from tests.solutions.strategies import (
     NEAR,
     PROPERTIES,

@@ -7,14 +7,7 @@ import torch.nn.functional as F
 from hypothesis import given
 from torch.testing import assert_close
 
-from solutions import (
-    attention_scores,
-    causal_mask,
-    project,
-    scaled_dot_product_attention,
-    scaled_softmax,
-)
-from tests.solutions.documents import (
+from autograder.documents import (
     DOC000_CONTEXT_2,
     DOC000_WEIGHTS_2,
     DOC001_CONTEXT_3,
@@ -25,6 +18,13 @@ from tests.solutions.documents import (
     DOC002_OMEGA_2,
     DOC002_OMEGA_24,
     DOC_TOLERANCE,
+)
+from solutions import (
+    attention_scores,
+    causal_mask,
+    project,
+    scaled_dot_product_attention,
+    scaled_softmax,
 )
 from tests.solutions.strategies import (
     NEAR,

@@ -5,12 +5,12 @@ import torch.nn.functional as F
 from hypothesis import given
 from torch.testing import assert_close
 
-from solutions import SelfAttention, self_attention
-from tests.solutions.documents import (
+from autograder.documents import (
     DOC001_CONTEXT_3,
     DOC001_SELF_ATTENTION_OUTPUT,
     DOC_TOLERANCE,
 )
+from solutions import SelfAttention, self_attention
 from tests.solutions.strategies import (
     NEAR,
     PROPERTIES,

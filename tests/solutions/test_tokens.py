@@ -9,8 +9,7 @@ from hypothesis import strategies as st
 from torch import nn
 from torch.testing import assert_close
 
-from solutions import build_vocab, embed, encode
-from tests.solutions.documents import (
+from autograder.documents import (
     DOC000_EMBEDDING,
     DOC000_IDS,
     DOC000_SENTENCE,
@@ -26,6 +25,7 @@ from tests.solutions.documents import (
     DOC002_X_2,
     DOC_TOLERANCE,
 )
+from solutions import build_vocab, embed, encode
 from tests.solutions.strategies import PROPERTIES
 
 # --- documents 000, 001, 002 -----------------------------------------------------------------

@@ -1,10 +1,14 @@
 """The tensors the five source documents print, typed in as the documents print them.
 
+The one home of every printed document value: the hidden checks (``autograder/steps/``) and
+the tests of ``solutions`` (``tests/solutions/``) both import them from here.
+
 One constant per printed value; the comment above each names the document (a file of
 ``../shared/seeds/``) and the cell or step that prints it. Inputs the documents state (004's
-integer inputs and weights, the sentences) are here too, so that a test reads the whole worked
-example from one place. Tests compare with ``DOC_TOLERANCE``, the course contract's tolerance
-(``../shared/CURRICULUM.md``): the printed digits are the expected values.
+integer inputs and weights, the sentences, vocabulary and layer sizes) are here too, so that a
+check reads the whole worked example from one place. Tests compare with ``DOC_TOLERANCE``, the
+course contract's tolerance (``../shared/CURRICULUM.md``): the printed digits are the expected
+values.
 
 Measured against ``solutions`` under torch 2.13.0 CPU (a one-off script, not a test), the
 largest absolute deviation from these digits is 6.9e-05: 002's omega_2[5], printed -80.1705
@@ -152,6 +156,9 @@ DOC001_VOCAB = {"The": 0, "east": 1, "in": 2, "rises": 3, "sun": 4, "the": 5}
 # 001, cell In [2]: print(sentence_int)
 DOC001_IDS = torch.tensor([0, 4, 3, 2, 5, 1])
 
+# 001, cell In [16]: vocab_size = 50_000, the rows of its nn.Embedding(vocab_size, 3)
+DOC001_VOCAB_SIZE = 50_000
+
 # 001, cell In [16]: Embedding(50_000, 3) under torch.manual_seed(123), print(embedded_sentence)
 DOC001_EMBEDDING = torch.tensor(
     [
@@ -228,6 +235,9 @@ DOC000_CONTEXT_2 = torch.tensor(
     ]
 )  # fmt: skip
 
+# 000, In [10]: multihead_query_2.shape (h = 3 heads)
+DOC000_MULTIHEAD_QUERY_2_SHAPE = (3, 24)
+
 # 000, In [15]: multihead_keys.shape, multihead_values.shape (h = 3 heads)
 DOC000_MULTIHEAD_KEYS_SHAPE = (3, 6, 24)
 DOC000_MULTIHEAD_VALUES_SHAPE = (3, 6, 28)
@@ -294,6 +304,8 @@ DOC002_CONTEXT_2 = torch.tensor(
 
 # 002, In [15], [20], [22]: the multi-head shapes, h = 3 heads
 DOC002_MULTIHEAD_WEIGHT_SHAPES = ((3, 24, 16), (3, 24, 16), (3, 28, 16))
+# 002, In [16]: print(q_2.shape), query 2 in every head
+DOC002_MULTIHEAD_QUERY_2_SHAPE = (3, 24)
 DOC002_MULTIHEAD_OMEGA_2_SHAPE = (3, 6)
 DOC002_MULTIHEAD_CONTEXT_2_SHAPE = (3, 28)
 
@@ -310,6 +322,10 @@ DOC003_INPUT = torch.tensor(
         [0.1198, 1.2377, 1.1168, -0.2473],
     ]
 )
+
+# 003, In [2]: d2, d3 = 10, 10 in the loop module's forward, the sizes of the values (d2)
+# and of the queries and keys (d3)
+DOC003_D2 = DOC003_D3 = 10
 
 # 003, In [4]: afd(data), the loop module's output H (d2 = 10, N = 4); its forward draws
 # WQ = randn(10, 4), WK = randn(10, 4), WV = randn(10, 4) after data, d3 = 10
