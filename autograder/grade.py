@@ -101,6 +101,11 @@ def _start_worker(root, timeout):
     workers already fill the cores."""
     global _API
     os.environ["OMP_NUM_THREADS"] = "1"
+    # Kernels and nbgrader write warnings to stderr; keep them in the course's grade.log so
+    # the progress bar stays readable.
+    log = os.open(Path(root) / "grade.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    os.dup2(log, 2)
+    os.close(log)
     overrides = {"ExecutePreprocessor": {"timeout": timeout}} if timeout else {}
     from autograder.nbgrader_api import course_api
 

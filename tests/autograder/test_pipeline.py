@@ -170,3 +170,28 @@ def test_cli_unknown_assignment_exits_1_naming_the_ids(capsys):
 
     assert main(["--root", str(ROOT), "report", "99_nope"]) == 1
     assert "01_attention_by_hand" in capsys.readouterr().err
+
+
+def test_nbgrader_commands_work_directly(tmp_path):
+    """Do plain `nbgrader autograde`, `generate_feedback` and `export` work in a kit course,
+    with the kit's feedback stage and export plugin taken from nbgrader_config.py?"""
+    course = Course.create(tmp_path / "course", ROOT, [ID])
+    course.generate(ID)
+    release, source = notebooks()
+    course.submit("ada", ID, simulate.correct(release, source))
+    course.autograde(ID)
+    course.generate_feedback(ID)
+    from autograder.course import run_nbgrader
+
+    run_nbgrader(course.root, "export", "--to=grades.csv")
+    assert all(s.score == s.max_score for s in course.cell_scores(ID, "ada").values())
+    assert "check_step" not in course.feedback_html("ada", ID)
+    rows = list(csv.DictReader((course.root / "grades.csv").open()))
+    assert [r["assignment"] for r in rows] == [ID, "TOTAL"]
+
+
+def test_validate_passes_the_committed_assignment():
+    """Does `validate` find the solutions at full marks and the stubs at zero?"""
+    from autograder.validate import validate
+
+    assert validate(ROOT, [ID], workers=2, log=lambda _: None) == []
