@@ -34,6 +34,19 @@ def calling(*args, **kwargs):
     return run
 
 
+def calling_then(pick, *args):
+    """A case's run: call the subject on fresh copies of args, then `pick` from the result."""
+
+    def run(subject):
+        return pick(subject(*[a.clone() for a in args]))
+
+    return run
+
+
+def whole(result):
+    return result
+
+
 def source_tree(subject):
     """The parsed source of a student's function or class (None when it has none)."""
     try:

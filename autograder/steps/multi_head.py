@@ -29,7 +29,15 @@ from autograder.documents import (
     DOC003_MHA_SIZES,
     DOC003_MHA_WEIGHTS_SHAPE,
 )
-from autograder.steps.common import calls_during, forbids_loops, forbids_names, randn, sizes
+from autograder.steps.common import (
+    calling_then,
+    calls_during,
+    forbids_loops,
+    forbids_names,
+    randn,
+    sizes,
+    whole,
+)
 
 
 def stream(seed):
@@ -101,19 +109,6 @@ def attention_per_head(x, W_query, W_key, W_value):
 def with_shape(tensor, shape):
     assert tuple(tensor.shape) == shape, f"expected {shape}, computed {tuple(tensor.shape)}"
     return tensor
-
-
-def calling_then(pick, *args):
-    """A case's run: call the subject on fresh copies of args, then `pick` from the result."""
-
-    def run(subject):
-        return pick(subject(*[a.clone() for a in args]))
-
-    return run
-
-
-def whole(result):
-    return result
 
 
 def query_2(result):

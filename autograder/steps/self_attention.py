@@ -17,7 +17,7 @@ from autograder.documents import (
     DOC001_SELF_ATTENTION_OUTPUT,
     DOC001_VOCAB_SIZE,
 )
-from autograder.steps.common import forbids_loops, randn, sizes
+from autograder.steps.common import calling_then, forbids_loops, randn, sizes, whole
 
 
 @cache
@@ -41,19 +41,6 @@ def random_inputs(gen, *batch):
     seq, d_in, d_k, d_v = sizes(gen, 4)
     x = randn(gen, *batch, seq, d_in)
     return x, randn(gen, d_in, d_k), randn(gen, d_in, d_k), randn(gen, d_in, d_v)
-
-
-def calling_then(pick, *args):
-    """A case's run: call the subject on fresh copies of args, then `pick` from the result."""
-
-    def run(subject):
-        return pick(subject(*[a.clone() for a in args]))
-
-    return run
-
-
-def whole(result):
-    return result
 
 
 def row_2(result):
