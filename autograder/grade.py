@@ -122,9 +122,25 @@ def _grade_student(root, submissions):
             write_marker(Path(root), submission)
             results.append((submission, True, ""))
         else:
-            last = (outcome.get("error") or outcome.get("log") or "").strip().splitlines()
-            results.append((submission, False, last[-1] if last else "autograde failed"))
+            results.append((submission, False, failure_reason(outcome)))
     return results
+
+
+KNOWN_FAILURES = {
+    "DeadKernelError": "the kernel died (os._exit, a crash or memory exhausted)",
+    "CellTimeoutError": "a cell ran past the timeout and could not be interrupted",
+    "NoSuchKernel": "the notebook's kernel is not installed",
+}
+
+
+def failure_reason(outcome):
+    """Why nbgrader could not grade a notebook, in a few words."""
+    text = (outcome.get("error") or "") + (outcome.get("log") or "")
+    for name, reason in KNOWN_FAILURES.items():
+        if name in text:
+            return reason
+    lines = [line.strip() for line in text.splitlines() if "Error" in line]
+    return lines[-1] if lines else "nbgrader's autograde failed"
 
 
 class GradeError(RuntimeError):
@@ -180,7 +196,7 @@ def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print
             raise
     forget_unfinished(root, ids)
     for submission, message in run.failed:
-        log(f"error: {submission.notebook}: not graded ({message}); fix the notebook and run "
+        log(f"error: {submission.notebook}: not graded: {message}; fix the notebook, then run "
             "grade again")
     return run
 
