@@ -77,6 +77,14 @@ def randn(gen, *shape):
     return torch.randn(*shape, generator=gen)
 
 
+def weights_for(sizes, gen):
+    """W_query, W_key (d_in, d_k) and W_value (d_in, d_v) for these sizes."""
+    W_query = randn(gen, sizes.d_in, sizes.d_k)
+    W_key = randn(gen, sizes.d_in, sizes.d_k)
+    W_value = randn(gen, sizes.d_in, sizes.d_v)
+    return W_query, W_key, W_value
+
+
 def random_mask(gen, *shape, keep_one=True):
     """A random bool mask (True = masked) of the given shape, about half True.
 

@@ -13,14 +13,8 @@ from tests.solutions.strategies import (
     generator,
     randn,
     seeds,
+    weights_for,
 )
-
-
-def weights_for(sizes, gen):
-    W_query = randn(gen, sizes.d_in, sizes.d_k)
-    W_key = randn(gen, sizes.d_in, sizes.d_k)
-    W_value = randn(gen, sizes.d_in, sizes.d_v)
-    return W_query, W_key, W_value
 
 
 @PROPERTIES

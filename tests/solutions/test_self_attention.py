@@ -18,6 +18,7 @@ from tests.solutions.strategies import (
     generator,
     randn,
     seeds,
+    weights_for,
 )
 
 # --- document 001 ----------------------------------------------------------------------------
@@ -49,13 +50,6 @@ def test_doc001_module_draws_w_query_w_key_w_value_in_order(doc001):
 
 
 # --- properties ------------------------------------------------------------------------------
-
-
-def weights_for(sizes, gen):
-    W_query = randn(gen, sizes.d_in, sizes.d_k)
-    W_key = randn(gen, sizes.d_in, sizes.d_k)
-    W_value = randn(gen, sizes.d_in, sizes.d_v)
-    return W_query, W_key, W_value
 
 
 @PROPERTIES
