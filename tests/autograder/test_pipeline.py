@@ -195,3 +195,25 @@ def test_validate_passes_the_committed_assignment():
     from autograder.validate import validate
 
     assert validate(ROOT, [ID], workers=2, log=lambda _: None) == []
+
+
+def test_collect_from_a_folder(tmp_path):
+    """Does collecting from a plain folder put each parsable notebook in submitted/ and name
+    the file that is for another assignment?"""
+    course = Course.create(tmp_path / "course", ROOT, [ID])
+    shutil.copytree(ROOT / "release", course.root / "release")
+    release, _ = notebooks()
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    nbformat.write(release, inbox / f"zoe_{ID}.ipynb")
+    nbformat.write(release, inbox / "zoe_02_embeddings.ipynb")
+    problems = collect(course.root, ID, inbox, log=lambda _: None)
+    assert (course.root / "submitted" / "zoe" / ID / f"{ID}.ipynb").exists()
+    assert [p.path.name for p in problems] == ["zoe_02_embeddings.ipynb"]
+    assert f"not a notebook of {ID}" in problems[0].reason
+
+
+def test_force_grades_again(course):
+    """Does --force grade a notebook that is already graded?"""
+    run = grade(course["course"].root, [ID], workers=1, force=True, log=lambda _: None)
+    assert sorted(s.student for s, _ in run.graded) == ["ada", "bob", "cy", "dee"]
