@@ -212,7 +212,8 @@ def weighted_values_documents():
     return [Case("document 004: weighted values (rounded weights)", run, DOC004_WEIGHTED_VALUES)]
 
 
-def weighted_values_random(gen):
+def weights_and_values_random(gen):
+    """Three random (weights, values) pairs of distinct sizes: the cases of steps 4 and 5."""
     cases = []
     for i in range(3):
         n_queries, n_keys, d_v = sizes(gen, 3)
@@ -225,7 +226,7 @@ WEIGHTED_VALUES_STEP = Step(
     name="weighted_values",
     reference=solutions.weighted_values,
     document_cases=weighted_values_documents,
-    random_cases=weighted_values_random,
+    random_cases=weights_and_values_random,
     mistakes=(
         Mistake(
             "weights not transposed",
@@ -249,20 +250,11 @@ def context_vectors_documents():
     ]
 
 
-def context_vectors_random(gen):
-    cases = []
-    for i in range(3):
-        n_queries, n_keys, d_v = sizes(gen, 3)
-        weights, values = random_weights(gen, n_queries, n_keys), randn(gen, n_keys, d_v)
-        cases.append(Case(f"random case {i + 1}", calling(weights, values)))
-    return cases
-
-
 CONTEXT_VECTORS = Step(
     name="context_vectors",
     reference=solutions.context_vectors,
     document_cases=context_vectors_documents,
-    random_cases=context_vectors_random,
+    random_cases=weights_and_values_random,
     mistakes=(
         Mistake(
             "weights transposed when weighting the values",

@@ -58,7 +58,8 @@ def close(got, want, what):
 # dot_score -------------------------------------------------------------------------------
 
 
-def dot_score_random(gen):
+def vector_pairs_random(gen):
+    """Three random (k, q) pairs of distinct lengths: the cases of both dot scores."""
     cases = []
     for i, d in enumerate(sizes(gen, 3)):
         cases.append(Case(f"random case {i + 1} (d = {d})", calling(randn(gen, d), randn(gen, d))))
@@ -77,7 +78,7 @@ def dot_score_properties(subject, gen):
 DOT_SCORE = Step(
     name="dot_score",
     reference=solutions.dot_score,
-    random_cases=dot_score_random,
+    random_cases=vector_pairs_random,
     properties=(dot_score_properties,),
     mistakes=(
         Mistake(
@@ -90,13 +91,6 @@ DOT_SCORE = Step(
 )
 
 # scaled_dot_score ------------------------------------------------------------------------
-
-
-def scaled_dot_score_random(gen):
-    cases = []
-    for i, d in enumerate(sizes(gen, 3)):
-        cases.append(Case(f"random case {i + 1} (d = {d})", calling(randn(gen, d), randn(gen, d))))
-    return cases
 
 
 def scaled_dot_score_properties(subject, gen):
@@ -114,7 +108,7 @@ def scaled_dot_score_properties(subject, gen):
 SCALED_DOT_SCORE = Step(
     name="scaled_dot_score",
     reference=solutions.scaled_dot_score,
-    random_cases=scaled_dot_score_random,
+    random_cases=vector_pairs_random,
     properties=(scaled_dot_score_properties,),
     mistakes=(
         Mistake(
