@@ -14,7 +14,7 @@ from pathlib import Path
 import nbformat
 
 from autograder.authoring import read_assignment
-from autograder.course import CONFIG, run_nbgrader
+from autograder.course import CONFIG, run_nbgrader, write_atomically
 from autograder.notebook import render
 
 
@@ -49,9 +49,7 @@ def master_notebook(root: Path, assignment_id: str):
 def write_notebook(notebook, path: Path):
     """Write atomically: a reader sees the old notebook or the new one, never a torn file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".partial")
-    nbformat.write(notebook, partial)
-    partial.replace(path)
+    write_atomically(path, nbformat.writes(notebook) + "\n")  # as nbformat.write ends it
 
 
 def build_source(root: Path, assignment_id: str) -> Path:

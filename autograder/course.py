@@ -25,6 +25,13 @@ class NbgraderError(RuntimeError):
     """An nbgrader command that failed; the message holds the end of its output."""
 
 
+def write_atomically(path: Path, text: str):
+    """Write a file so that a reader sees the old content or the new, never a torn file."""
+    partial = path.with_suffix(".partial")
+    partial.write_text(text, encoding="utf-8")
+    partial.replace(path)
+
+
 def nbgrader_env():
     """The environment nbgrader needs: it runs the `alembic` executable to create a gradebook,
     so the virtualenv's bin folder must be on PATH even when it is not activated."""

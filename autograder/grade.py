@@ -18,10 +18,11 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import nbformat
 from nbgrader.api import MissingEntry
 
 from autograder.build import check_ids, course_ids
-from autograder.course import Course, open_gradebook
+from autograder.course import Course, open_gradebook, write_atomically
 from autograder.progress import Progress
 from autograder.submissions import find_submissions, grade_ids
 
@@ -54,14 +55,10 @@ def is_graded(root: Path, submission) -> bool:
 
 def write_marker(root: Path, submission):
     marker = marker_path(root, submission.student, submission.assignment)
-    partial = marker.with_suffix(".partial")
-    partial.write_text(json.dumps({"submitted_sha256": digest(submission.notebook)}))
-    partial.replace(marker)
+    write_atomically(marker, json.dumps({"submitted_sha256": digest(submission.notebook)}))
 
 
 def expected_tests(root: Path, ids):
-    import nbformat
-
     return {
         i: grade_ids(nbformat.read(root / "source" / i / f"{i}.ipynb", as_version=4))
         for i in ids

@@ -22,7 +22,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import nbformat  # noqa: E402
 
-from autograder.course import open_gradebook  # noqa: E402
+from autograder.course import open_gradebook, write_atomically  # noqa: E402
 
 MISTAKE = re.compile(r"known mistake '([^']+)'")
 
@@ -149,8 +149,6 @@ def render_report(results, problems=(), failed=()):
 
 def write_report(root: Path, ids, destination: Path, problems=(), failed=(), log=print):
     page = render_report(read_results(root, ids), problems, failed)
-    partial = destination.with_suffix(".partial")
-    partial.write_text(page, encoding="utf-8")
-    partial.replace(destination)
+    write_atomically(destination, page)
     log(f"report: {destination}")
     return destination
