@@ -1,0 +1,227 @@
+"""The grader's agent inside the student's kernel, and the wire format both sides share.
+
+The grader sends this file's text into the sandboxed kernel and then, for every call it wants
+made, one line `__kit__.serve('<json request>')`. The agent calls the student's function on the
+inputs in the request and sends back plain data: numbers, strings, shapes, flat lists of
+floats. Objects that cannot be sent as data (a module instance, a bound method) stay in the
+kernel behind a numbered handle.
+
+Nothing here is trusted: the student's code runs in the same interpreter and can change any of
+it. It does not need to be trusted. The grader chose the inputs afresh for this grading, knows
+the right outputs, and reads the reply as data only (see remote.py); a tampered agent can make
+the student's own answer wrong, never right.
+
+This module imports only json and torch, so the grader can use the same codec.
+"""
+
+import json
+
+import torch
+
+RESULT = "\x00kit-result:"  # the prompt of the input request that carries a reply
+CALLBACK = "\x00kit-callback:"  # the prompt of one that asks the grader for a reference
+
+
+# The wire format ----------------------------------------------------------------------------
+# JSON, with tensors, tuples, dicts, dtypes and handles as one-key objects. The same functions
+# run on both sides; `handle_of` says what to do with an object that is not data.
+
+
+def encode(value, handle_of):
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, torch.Tensor):
+        flat = value.detach().cpu().reshape(-1)  # (numel,)
+        return {"tensor": [str(value.dtype).removeprefix("torch."), list(value.shape),
+                           flat.tolist(), bool(value.requires_grad)]}
+    if isinstance(value, torch.dtype):
+        return {"dtype": str(value).removeprefix("torch.")}
+    if isinstance(value, torch.Size):
+        return {"tuple": [int(n) for n in value]}
+    if isinstance(value, tuple):
+        return {"tuple": [encode(v, handle_of) for v in value]}
+    if isinstance(value, list):
+        return [encode(v, handle_of) for v in value]
+    if isinstance(value, dict):
+        return {"dict": [[encode(k, handle_of), encode(v, handle_of)] for k, v in value.items()]}
+    return handle_of(value)
+
+
+def decode(data, from_handle, from_module=None):
+    if data is None or isinstance(data, bool | int | float | str):
+        return data
+    if isinstance(data, list):
+        return [decode(v, from_handle, from_module) for v in data]
+    if not isinstance(data, dict) or len(data) != 1:
+        raise ValueError("malformed reply")
+    (kind, body), = data.items()
+    if kind == "tensor":
+        return tensor_from(*body)
+    if kind == "dtype":
+        return getattr(torch, dtype_name(body))
+    if kind == "tuple":
+        return tuple(decode(v, from_handle, from_module) for v in body)
+    if kind == "dict":
+        return {decode(k, from_handle, from_module): decode(v, from_handle, from_module)
+                for k, v in body}
+    if kind == "handle":
+        return from_handle(body)
+    if kind == "module" and from_module is not None:
+        return from_module(body)
+    raise ValueError(f"malformed reply ({kind!r})")
+
+
+DTYPES = ("float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8",
+          "uint8", "bool")
+
+
+def dtype_name(name):
+    if name not in DTYPES:
+        raise ValueError(f"unexpected dtype {name!r}")
+    return name
+
+
+def tensor_from(dtype, shape, flat, requires_grad=False):
+    """A tensor built from plain numbers, after checking that they are plain numbers."""
+    if not (isinstance(shape, list) and all(type(n) is int and n >= 0 for n in shape)):
+        raise ValueError("malformed shape")
+    if not (isinstance(flat, list) and all(type(v) in (int, float, bool) for v in flat)):
+        raise ValueError("malformed tensor data")
+    numel = 1
+    for n in shape:
+        numel *= n
+    if len(flat) != numel:
+        raise ValueError("tensor data does not fill its shape")
+    tensor = torch.tensor(flat, dtype=getattr(torch, dtype_name(dtype))).reshape(shape)
+    if requires_grad is True and tensor.is_floating_point():
+        tensor.requires_grad_()  # a check may ask whether a result was detached
+    return tensor
+
+
+# The kernel side -----------------------------------------------------------------------------
+
+
+def resolve(dotted):
+    """torch.Tensor.softmax -> (torch.Tensor, 'softmax'), importing what is needed."""
+    import importlib
+
+    parts = dotted.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            owner = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for name in parts[cut:-1]:
+            owner = getattr(owner, name)
+        return owner, parts[-1]
+    raise ValueError(f"cannot watch {dotted}")
+
+
+class Agent:
+    """Serves the grader's requests in the kernel's namespace."""
+
+    def __init__(self, namespace):
+        self.namespace = namespace
+        self.handles = {}
+        self.saved = {}
+
+    def handle_of(self, value):
+        number = len(self.handles) + 1
+        self.handles[number] = value
+        return {"handle": number}
+
+    def module_from(self, recipe):
+        module = getattr(torch.nn, recipe["class"])(*recipe["args"], **recipe["kwargs"])
+        module.load_state_dict(self.decoded(recipe["state"]))
+        return module
+
+    def decoded(self, data):
+        return decode(data, self.handles.__getitem__, self.module_from)
+
+    def target(self, ref):
+        if "global" in ref:
+            if ref["global"] not in self.namespace:
+                raise NameError(f"name '{ref['global']}' is not defined")
+            return self.namespace[ref["global"]]
+        return self.handles[ref["handle"]]
+
+    def run(self, request):
+        op = request["op"]
+        if op == "defined":
+            return request["name"] in self.namespace
+        target = self.target(request["target"])
+        if op == "getattr":
+            return getattr(target, request["name"])
+        if op == "list":
+            return list(target)
+        if op == "install":
+            return self.install(request["names"])
+        if op == "restore":
+            return self.restore()
+        args = self.decoded(request["args"])
+        kwargs = self.decoded(request["kwargs"])
+        seed = request.get("seed")
+        if seed is None:
+            return target(*args, **kwargs)
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed)
+            if request.get("burn"):
+                torch.rand(request["burn"])  # other draws came first
+            return target(*args, **kwargs)
+
+    def install(self, names):
+        """Put stand-ins for earlier steps in the namespace: each asks the grader to run the
+        reference on its inputs, so no reference code enters the kernel."""
+        for name in names:
+            self.saved[name] = self.namespace.get(name, self)
+            self.namespace[name] = self.stand_in(name)
+
+    def restore(self):
+        for name, value in self.saved.items():
+            if value is self:
+                self.namespace.pop(name, None)
+            else:
+                self.namespace[name] = value
+        self.saved = {}
+
+    def stand_in(self, name):
+        agent = self
+
+        def reference(*args, **kwargs):
+            request = {"name": name, "args": encode(args, agent.handle_of),
+                       "kwargs": encode(kwargs, agent.handle_of)}
+            reply = json.loads(input(CALLBACK + json.dumps(request)))
+            if "error" in reply:
+                raise RuntimeError(reply["error"])
+            return agent.decoded(reply["ok"])
+
+        reference.__name__ = name
+        return reference
+
+    def watched_run(self, request):
+        calls = []
+        patched = []
+        for dotted in request.get("watch", []):
+            owner, attribute = resolve(dotted)
+            original = getattr(owner, attribute)
+
+            def counted(*args, _original=original, _name=attribute, **kwargs):
+                calls.append(_name)
+                return _original(*args, **kwargs)
+
+            setattr(owner, attribute, counted)
+            patched.append((owner, attribute, original))
+        try:
+            return self.run(request), calls
+        finally:
+            for owner, attribute, original in reversed(patched):
+                setattr(owner, attribute, original)
+
+    def serve(self, line):
+        try:
+            result, calls = self.watched_run(json.loads(line))
+            reply = {"ok": encode(result, self.handle_of), "calls": calls}
+        except BaseException as error:  # noqa: BLE001 - every error is the student's answer
+            reply = {"error": type(error).__name__, "message": str(error)[:300]}
+        input(RESULT + json.dumps(reply))
+

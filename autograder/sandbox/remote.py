@@ -1,0 +1,187 @@
+"""The grader's side of a call into the student's kernel.
+
+`Remote` stands for something the student defined (a function, a class, an instance). Calling
+it, reading an attribute or iterating sends one request to the agent in the kernel and reads
+the reply as data: tensors are rebuilt here from plain numbers after their shape and dtype are
+checked, and anything else comes back as another Remote. So a hidden check written for a local
+function runs unchanged on the student's code, with every comparison made here.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextvars
+import functools
+import json
+from pathlib import Path
+
+from torch import nn
+
+from autograder.sandbox.agent import CALLBACK, RESULT, decode, encode
+
+AGENT_SOURCE = Path(__file__).with_name("agent.py").read_text()
+BOOT = ("__kit__ = (lambda ns: (exec({source!r}, ns), ns['Agent'](globals()))[1])"
+        "({{'__name__': 'kit_agent'}})")
+MAX_REPLY = 64 << 20
+
+# (dotted names of torch functions to count, the list the calls go to), set by calls_during
+WATCH = contextvars.ContextVar("watch", default=None)
+
+
+class StudentError(Exception):
+    """Student code raised `kind` in the kernel. For a built-in kind (KeyError ...) the error
+    is also an instance of that class, so a check can expect it."""
+
+    def __init__(self, kind, message):
+        super().__init__(message)
+        self.kind = kind
+
+
+@functools.cache
+def error_class(kind):
+    builtin = getattr(builtins, kind, None)
+    if not (isinstance(builtin, type) and issubclass(builtin, Exception)):
+        return StudentError
+    try:
+        return type(kind, (StudentError, builtin), {})
+    except TypeError:  # a built-in whose layout cannot be mixed in (OSError ...)
+        return StudentError
+
+
+def student_error(kind, message):
+    return error_class(kind)(kind, message)
+
+
+def error_kind(error):
+    return getattr(error, "kind", type(error).__name__)
+
+
+def module_recipe(module):
+    """A torch module the grader made, sent as its class, sizes and weights."""
+    if not isinstance(module, nn.MultiheadAttention):
+        raise TypeError(f"cannot send a {type(module).__name__} into the kernel")
+    kwargs = {"bias": module.in_proj_bias is not None, "batch_first": module.batch_first,
+              "kdim": module.kdim, "vdim": module.vdim}
+    state = encode(dict(module.state_dict()), lambda v: None)
+    return {"module": {"class": "MultiheadAttention", "args": [module.embed_dim,
+                                                               module.num_heads],
+                       "kwargs": kwargs, "state": state}}
+
+
+class Link:
+    """Requests to one kernel's agent; `references` answers the agent's stand-ins for
+    earlier steps (name -> reference callable) while a step is judged."""
+
+    def __init__(self, kernel, timeout):
+        self.kernel = kernel
+        self.timeout = timeout  # a callable: seconds left for the next request
+        self.references = {}
+
+    def boot(self):
+        self.kernel.execute(BOOT.format(source=AGENT_SOURCE), self.timeout(), silent=True)
+
+    def to_wire(self, value):
+        def handle_of(obj):
+            if isinstance(obj, Remote):
+                return {"handle": obj._ref["handle"]}
+            if isinstance(obj, nn.Module):
+                return module_recipe(obj)
+            raise TypeError(f"cannot send a {type(obj).__name__} into the kernel")
+
+        return encode(value, handle_of)
+
+    def from_wire(self, data):
+        return decode(data, lambda number: Remote(self, {"handle": int(number)}))
+
+    def request(self, op, ref, **fields):
+        watch = WATCH.get()
+        payload = {"op": op, "target": ref, **fields}
+        if watch is not None:
+            payload["watch"] = watch[0]
+        replies = []
+
+        def on_input(prompt):
+            if prompt.startswith(RESULT) and not replies:
+                replies.append(prompt[len(RESULT):])
+                return ""
+            if prompt.startswith(CALLBACK):
+                return self.answer_callback(prompt[len(CALLBACK):])
+            return ""
+
+        line = json.dumps(payload)
+        self.kernel.execute(f"__kit__.serve({line!r})", self.timeout(), stdin_hook=on_input,
+                            silent=True)
+        if not replies:
+            raise StudentError("NoReply", "the grader got no answer from the kernel (was "
+                                          "__kit__ or input() changed?)")
+        return self.read_reply(replies[0], watch)
+
+    def read_reply(self, text, watch):
+        if len(text) > MAX_REPLY:
+            raise StudentError("TooLarge", "the result is too large")
+        try:
+            reply = json.loads(text)
+            failed = "error" in reply
+            if failed:
+                kind, message = str(reply["error"]), str(reply.get("message", ""))
+            else:
+                value = self.from_wire(reply["ok"])
+                calls = [str(c) for c in reply.get("calls", [])]
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            raise StudentError("BadReply", f"the kernel's answer is not plain data ({error})") \
+                from None
+        if failed:
+            raise student_error(kind, message)
+        if watch is not None:
+            watch[1].extend(calls)
+        return value
+
+    def answer_callback(self, text):
+        try:
+            request = json.loads(text)
+            reference = self.references[request["name"]]
+            args = self.from_wire(request["args"])
+            kwargs = self.from_wire(request["kwargs"])
+            return json.dumps({"ok": self.to_wire(reference(*args, **kwargs))})
+        except Exception as error:  # noqa: BLE001 - told to the stand-in, which raises it
+            return json.dumps({"error": f"{type(error).__name__}: {error}"})
+
+    def install(self, references):
+        """Stand-ins for earlier steps, answered here by the reference package."""
+        self.references = dict(references)
+        self.request("install", {"global": "__kit__"}, names=sorted(references))
+
+    def restore(self):
+        self.request("restore", {"global": "__kit__"})
+        self.references = {}
+
+
+class Remote:
+    """Something in the kernel. `source` is the student's code for it, when known."""
+
+    def __init__(self, link, ref, source=None):
+        object.__setattr__(self, "_link", link)
+        object.__setattr__(self, "_ref", ref)
+        object.__setattr__(self, "source", source)
+
+    def __call__(self, *args, **kwargs):
+        link = self._link
+        return link.request("call", self._ref, args=link.to_wire(args),
+                            kwargs=link.to_wire(kwargs))
+
+    def seeded(self, seed, *args, burn=0, **kwargs):
+        """Call under torch.manual_seed(seed) in the kernel (after `burn` other draws)."""
+        link = self._link
+        return link.request("call", self._ref, args=link.to_wire(args),
+                            kwargs=link.to_wire(kwargs), seed=seed, burn=burn)
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self._link.request("getattr", self._ref, name=name)
+
+    def __iter__(self):
+        return iter(self._link.request("list", self._ref))
+
+    def __repr__(self):
+        return f"<student's {self._ref}>"
