@@ -1,4 +1,8 @@
-"""The one call a notebook's hidden test makes: check_step("stable_softmax", globals())."""
+"""The one call a notebook's hidden test makes: check_step("stable_softmax", globals()).
+
+Run as written when a master notebook is executed by itself (the checks then run in that
+kernel). In grading the test cell is not run: GradeInSandbox reads which steps it names and
+judges them in the grader, with the student's code in a sandboxed kernel."""
 
 from __future__ import annotations
 
@@ -21,14 +25,23 @@ def check_step(name, namespace):
     helpers = {used: STEPS[used].reference for used in step.uses}
     with references_in(namespace, helpers):
         problems = step_problems(step, subject, helpers, fresh_generator())
-    if problems:
-        listed = problems[:MAX_LISTED]
-        more = len(problems) - len(listed)
-        lines = [f"{name} does not pass the hidden checks:", *(f"  - {p}" for p in listed)]
-        if more:
-            lines.append(f"  ... and {more} more")
-        raise AssertionError("\n".join(lines))
+    message = verdict_message(name, problems)
+    if message:
+        raise AssertionError(message)
     print(f"{name}: every hidden check passed")
+
+
+def verdict_message(name, problems):
+    """What a failed step's test cell says (None when nothing is wrong): the step, then the
+    first problems, known mistakes first; never an expected value."""
+    if not problems:
+        return None
+    listed = problems[:MAX_LISTED]
+    more = len(problems) - len(listed)
+    lines = [f"{name} does not pass the hidden checks:", *(f"  - {p}" for p in listed)]
+    if more:
+        lines.append(f"  ... and {more} more")
+    return "\n".join(lines)
 
 
 def use_references(name, namespace):

@@ -7,6 +7,7 @@ import secrets
 import torch
 
 from autograder.checking import Mismatch, compare, expected_output, recognise
+from autograder.sandbox.remote import error_kind
 
 
 def fresh_generator():
@@ -27,7 +28,7 @@ def step_problems(step, subject, helpers, gen):
             problems.append("not implemented yet (the stub still raises NotImplementedError)")
             return problems
         except Exception as error:  # noqa: BLE001 - any error of student code is a finding
-            problems.append(f"{case.label}: raised {type(error).__name__}: {error}")
+            problems.append(f"{case.label}: raised {error_kind(error)}: {error}")
             continue
         try:
             compare(got, want)
@@ -42,6 +43,6 @@ def step_problems(step, subject, helpers, gen):
         except AssertionError as error:
             problems.append(f"property: {error}")
         except Exception as error:  # noqa: BLE001
-            problems.append(f"property {prop.__name__}: raised {type(error).__name__}: {error}")
+            problems.append(f"property {prop.__name__}: raised {error_kind(error)}: {error}")
     named = [f"known mistake '{m.name}': {m.hint}" for m in recognised]
     return named + problems

@@ -11,6 +11,7 @@ import torch
 import torch.nn.functional as F
 
 from autograder.checking import Rule
+from autograder.sandbox.remote import WATCH, Remote
 
 
 def sizes(gen, count, low=2, high=9):
@@ -47,10 +48,23 @@ def whole(result):
     return result
 
 
+def seeded(subject, seed, *args, burn=0):
+    """subject(*args) under torch.manual_seed(seed), after `burn` other random draws, leaving
+    the caller's random state as it was; in the student's kernel when the subject is there."""
+    if isinstance(subject, Remote):
+        return subject.seeded(seed, *args, burn=burn)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        if burn:
+            torch.rand(burn)  # something else drew random numbers before
+        return subject(*args)
+
+
 def source_tree(subject):
     """The parsed source of a student's function or class (None when it has none)."""
     try:
-        return ast.parse(textwrap.dedent(inspect.getsource(subject)))
+        source = subject.source if isinstance(subject, Remote) else inspect.getsource(subject)
+        return ast.parse(textwrap.dedent(source))
     except (OSError, TypeError, SyntaxError):
         return None
 
@@ -123,9 +137,26 @@ SOFTMAX_ENTRY_POINTS = [
 ]
 
 
+def dotted(owner, attribute):
+    """(torch.Tensor, "softmax") -> "torch.Tensor.softmax"."""
+    prefix = owner.__name__ if inspect.ismodule(owner) else \
+        f"{owner.__module__}.{owner.__qualname__}"
+    return f"{prefix}.{attribute}"
+
+
 def calls_during(entry_points, run):
-    """Which of the entry points `run()` calls (errors of the run itself are ignored)."""
+    """Which of the entry points `run()` calls (errors of the run itself are ignored). In the
+    student's kernel the agent counts them and reports them with each reply."""
     calls = []
+    token = WATCH.set(([dotted(*point) for point in entry_points], calls))
+    try:
+        _run_watched(entry_points, run, calls)
+    finally:
+        WATCH.reset(token)
+    return calls
+
+
+def _run_watched(entry_points, run, calls):
     with _watching_all(entry_points, calls):
         try:
             run()

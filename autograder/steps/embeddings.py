@@ -23,7 +23,7 @@ from autograder.documents import (
     DOC002_VOCAB,
     DOC002_X_2,
 )
-from autograder.steps.common import sizes
+from autograder.steps.common import seeded, sizes
 
 # Documents 000, 001 and 002: each sentence with its printed vocabulary and token ids.
 DOCUMENTS = (
@@ -232,10 +232,8 @@ def embedding(token_ids, vocab_size, dim, *seed, extract=None):
     as it was."""
 
     def run(subject):
-        with torch.random.fork_rng(devices=[]):
-            torch.manual_seed(EARLIER_SEED)
-            torch.rand(7)  # something else drew random numbers before
-            out = subject(token_ids.clone(), vocab_size, dim, *seed)
+        # something else drew 7 random numbers before
+        out = seeded(subject, EARLIER_SEED, token_ids.clone(), vocab_size, dim, *seed, burn=7)
         return extract(out) if extract else out
 
     return run

@@ -35,6 +35,7 @@ from autograder.steps.common import (
     forbids_loops,
     forbids_names,
     randn,
+    seeded,
     sizes,
     whole,
 )
@@ -384,10 +385,9 @@ def copied(seed, E, h, inputs, **masks):
 
 def document_003_shapes(cls):
     L, N, E, S = (DOC003_MHA_SIZES[k] for k in "LNES")
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(3)
-        module = cls(E, DOC003_MHA_SIZES["num_heads"])
-        query, key, value = torch.rand(L, N, E), torch.rand(S, N, E), torch.rand(S, N, E)
+    module = seeded(cls, 3, E, DOC003_MHA_SIZES["num_heads"])
+    gen = stream(3)
+    query, key, value = (torch.rand(n, N, E, generator=gen) for n in (L, S, S))
     output, weights = module(query, key, value, key_padding_mask=None, attn_mask=None)
     return tuple(output.shape), tuple(weights.shape)
 

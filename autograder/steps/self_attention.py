@@ -17,7 +17,7 @@ from autograder.documents import (
     DOC001_SELF_ATTENTION_OUTPUT,
     DOC001_VOCAB_SIZE,
 )
-from autograder.steps.common import calling_then, forbids_loops, randn, sizes, whole
+from autograder.steps.common import calling_then, forbids_loops, randn, seeded, sizes, whole
 
 
 @cache
@@ -189,9 +189,7 @@ def built(seed, sizes_in, x=None):
     state is restored afterwards."""
 
     def run(cls):
-        with torch.random.fork_rng(devices=[]):
-            torch.manual_seed(seed)
-            module = cls(*sizes_in)
+        module = seeded(cls, seed, *sizes_in)
         if x is None:
             return tuple(getattr(module, n).detach() for n in ("W_query", "W_key", "W_value"))
         return module(x.clone())
