@@ -11,7 +11,33 @@ c.CourseDirectory.submitted_directory = "submitted"
 c.CourseDirectory.autograded_directory = "autograded"
 c.CourseDirectory.feedback_directory = "feedback"
 
-# A notebook's cells may not run longer than this; the kernel is stopped at once afterwards.
+# Autograde: the submission's graded cells are made the source's again (RestoreTestCells),
+# then, in place of nbgrader's Execute, student code runs in a sandboxed kernel and every
+# verdict is computed outside it (GradeInSandbox); nbgrader's stages do the rest.
+c.Autograde.sanitize_preprocessors = [
+    "autograder.preprocessors.RestoreTestCells",
+    "nbgrader.preprocessors.ClearOutput",
+    "nbgrader.preprocessors.DeduplicateIds",
+    "nbgrader.preprocessors.OverwriteKernelspec",
+    "nbgrader.preprocessors.OverwriteCells",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+c.Autograde.autograde_preprocessors = [
+    "autograder.preprocessors.GradeInSandbox",
+    "nbgrader.preprocessors.IgnorePattern",
+    "nbconvert.preprocessors.ClearMetadataPreprocessor",
+    "nbgrader.preprocessors.LimitOutput",
+    "nbgrader.preprocessors.SaveAutoGrades",
+    "nbgrader.preprocessors.AssignLatePenalties",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+# 'full' isolation (own user, no network, course files hidden) when grading as root, else
+# resource limits only, with a warning. A cell or a check may run 10 s, a notebook 60 s.
+c.GradeInSandbox.isolation = "auto"
+c.GradeInSandbox.cell_timeout = 10
+c.GradeInSandbox.notebook_timeout = 60
+
+# Kernels nbgrader itself starts (validate, the source notebooks) stop at once when done.
 c.ExecutePreprocessor.timeout = 60
 c.ExecutePreprocessor.interrupt_on_timeout = True
 c.ExecutePreprocessor.shutdown_kernel = "immediate"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing.util
 import os
 import sys
 from collections import defaultdict
@@ -24,6 +25,7 @@ from nbgrader.api import MissingEntry
 from autograder.build import check_ids, course_ids
 from autograder.course import Course, open_gradebook, write_atomically
 from autograder.progress import Progress
+from autograder.sandbox.kernel import Zygote
 from autograder.submissions import find_submissions, grade_ids
 
 MARKER = ".kit-graded.json"
@@ -93,7 +95,7 @@ def forget_unfinished(root: Path, ids):
 _API = None
 
 
-def _start_worker(root, timeout):
+def _start_worker(root, timeout, isolation):
     """Worker start-up: one nbgrader API per process; kernels use one thread each, since the
     workers already fill the cores."""
     global _API
@@ -103,7 +105,13 @@ def _start_worker(root, timeout):
     log = os.open(Path(root) / "grade.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     os.dup2(log, 2)
     os.close(log)
-    overrides = {"ExecutePreprocessor": {"timeout": timeout}} if timeout else {}
+    sandbox = {"cell_timeout": timeout} if timeout else {}
+    if isolation:
+        sandbox["isolation"] = isolation
+    overrides = {"GradeInSandbox": sandbox} if sandbox else {}
+    # The kernel template ends with the worker, after its kernels (so their CPU time is
+    # accounted to the worker, and nothing is left behind).
+    multiprocessing.util.Finalize(None, Zygote.close_shared, exitpriority=10)
     from autograder.nbgrader_api import course_api
 
     _API = course_api(Path(root), **overrides)
@@ -155,8 +163,11 @@ def check_kernel(name="python3"):
                          f"environment ({sys.executable} -m pip install ipykernel)") from error
 
 
-def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print):
-    """Autograde every submission of the given assignments (all when none given)."""
+def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print,
+          isolation=None):
+    """Autograde every submission of the given assignments (all when none given).
+    `timeout`: seconds a cell or check may run; `isolation`: the sandbox's, when not the
+    course's configured one ("full" or "limits")."""
     root = root.resolve()
     ids = check_ids(root, ids, course_ids(root))
     check_kernel()
@@ -179,7 +190,7 @@ def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print
     log(f"grading {len(todo)} notebooks of {len(by_student)} students with {workers} workers")
     progress = Progress(len(todo))
     with ProcessPoolExecutor(workers, initializer=_start_worker,
-                             initargs=(str(root), timeout)) as pool:
+                             initargs=(str(root), timeout, isolation)) as pool:
         futures = [pool.submit(_grade_student, str(root), subs) for subs in by_student.values()]
         try:
             for future in as_completed(futures):
