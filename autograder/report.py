@@ -1,8 +1,8 @@
 """The class report: one self-contained HTML page with PNG plots.
 
-Score distribution per assignment, pass rate per step, the most frequent named mistakes, and
-the notebooks that could not be graded. Everything is read back from the gradebook and the
-autograded notebooks, so the report shows what nbgrader recorded.
+Score distribution per assignment, pass rate per step, the most frequent named mistakes, the
+integrity flags, and the notebooks that could not be graded. Everything is read back from the
+gradebook and the autograded notebooks, so the report shows what nbgrader recorded.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ class ClassResults:
     max_scores: dict = field(default_factory=dict)  # assignment -> max
     steps: dict = field(default_factory=dict)  # (assignment, cell) -> [passed?]
     mistakes: Counter = field(default_factory=Counter)
+    integrity: dict = field(default_factory=dict)  # (student, assignment) -> [flag]
 
 
 def read_results(root: Path, ids) -> ClassResults:
@@ -50,7 +51,26 @@ def read_results(root: Path, ids) -> ClassResults:
                         results.steps.setdefault(key, []).append(grade.score == grade.max_score)
     for path in sorted((root / "autograded").glob("*/*/*.ipynb")):
         results.mistakes.update(named_mistakes(path))
+    results.integrity = {(student, assignment_id): found
+                         for assignment_id in ids
+                         for student, found in integrity_flags(root, [assignment_id]).items()}
     return results
+
+
+def integrity_flags(root: Path, ids):
+    """{student: [{"cell", "kind", "reason"}]} of the flagged submissions of the given
+    assignments: suspicious code, forbidden shortcuts and tampered cells, as the grader wrote
+    them in the autograded notebooks' metadata (a student cannot: the grader overwrites it)."""
+    flags = {}
+    for assignment_id in ids:
+        for path in sorted((root / "autograded").glob(f"*/{assignment_id}/{assignment_id}.ipynb")):
+            kit = nbformat.read(path, as_version=4).metadata.get("kit", {})
+            found = list(kit.get("integrity", [])) + [
+                {"cell": "", "kind": "tampered cells", "reason": change}
+                for change in kit.get("tampering", [])]
+            if found:
+                flags[path.parts[-3]] = found
+    return flags
 
 
 def named_mistakes(path: Path):
@@ -136,6 +156,15 @@ def render_report(results, problems=(), failed=()):
         "<h2>Most frequent named mistakes</h2>",
         f"<p><img alt='named mistakes' src='data:image/png;base64,{mistake_plot(results)}'>",
         table(["mistake", "notebooks"], results.mistakes.most_common()),
+        "<h2>Integrity</h2>",
+        "<p>Submissions to look at: code that reaches into the grader (it cannot change a "
+        "score: verdicts are computed outside the student's kernel), a shortcut a notebook "
+        "forbids, or graded cells changed by the student (each was graded as the release has "
+        "it).</p>",
+        table(["student", "assignment", "cell", "kind", "reason"],
+              [(student, assignment_id, f["cell"], f["kind"], f["reason"])
+               for (student, assignment_id), found in sorted(results.integrity.items())
+               for f in found]) if results.integrity else "<p>Nothing flagged.</p>",
         "<h2>Input problems</h2>",
         table(["file", "problem", "fix"], [(p.path, p.reason, p.fix) for p in problems])
         if problems else "<p>None.</p>",

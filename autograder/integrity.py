@@ -1,0 +1,92 @@
+"""What in a submission an instructor should look at: code that reaches into the grader's
+machinery. A flag does not change a score (the sandbox and the outside verdicts already make
+such code useless); it tells the instructor where to look, for the class report."""
+
+from __future__ import annotations
+
+import ast
+
+SUSPICIOUS_CALLS = {
+    "exec": "exec of a string",
+    "eval": "eval of a string",
+    "compile": "compile of a string",
+    "get_ipython": "get_ipython (IPython hooks)",
+    "__import__": "__import__",
+    "_exit": "os._exit",
+    "getattr": "getattr with a computed name",
+}
+SUSPICIOUS_NAMES = {
+    "__torch_function__": "__torch_function__ (tensor subclass that intercepts torch)",
+    "TorchFunctionMode": "TorchFunctionMode (intercepts every torch call)",
+    "subprocess": "subprocess",
+    "signal": "signal handlers",
+    "ctypes": "ctypes",
+    "modules": "sys.modules",
+    "__builtins__": "__builtins__",
+    "builtins": "builtins",
+    "input_transformers_post": "IPython input transformers",
+    "input_transformers_cleanup": "IPython input transformers",
+    "socket": "socket",
+    "fork": "os.fork",
+    "setsid": "os.setsid",
+}
+
+
+def without_magics(source):
+    return "\n".join("" if line.lstrip().startswith(("%", "!")) else line
+                     for line in source.splitlines())
+
+
+def opened_paths(tree):
+    """String paths given to open() that leave the notebook's folder."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "open" and node.args:
+            first = node.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                path = first.value
+                if path.startswith(("/", "~")) or ".." in path.split("/"):
+                    yield path
+
+
+def suspicious(source):
+    """Sorted reasons this cell's code is suspicious (empty when it is not)."""
+    try:
+        tree = ast.parse(without_magics(source))
+    except SyntaxError:
+        return []
+    reasons = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            if name == "getattr" and len(node.args) >= 2 and isinstance(
+                    node.args[1], ast.Constant):
+                continue  # getattr(x, "literal") is just an attribute
+            if name in SUSPICIOUS_CALLS:
+                reasons.add(SUSPICIOUS_CALLS[name])
+        names = [node.id] if isinstance(node, ast.Name) else [node.attr] if isinstance(
+            node, ast.Attribute) else [a.name.split(".")[0] for a in node.names] if isinstance(
+            node, ast.Import | ast.ImportFrom) else []
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.append(node.module.split(".")[0])
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            names.append(node.name)
+        reasons.update(SUSPICIOUS_NAMES[n] for n in names if n in SUSPICIOUS_NAMES)
+    reasons.update(f"opens {path} (outside the notebook's folder)" for path in opened_paths(tree))
+    return sorted(reasons)
+
+
+def is_student_code(cell):
+    meta = cell.metadata.get("nbgrader", {})
+    return cell.cell_type == "code" and not meta.get("locked") and not meta.get("grade")
+
+
+def scan(notebook):
+    """[{"cell": where, "kind": "suspicious code", "reason": ...}] over the student's cells."""
+    flags = []
+    for index, cell in enumerate(notebook.cells):
+        if not is_student_code(cell):
+            continue
+        where = cell.metadata.get("nbgrader", {}).get("grade_id") or f"cell {index + 1}"
+        flags.extend({"cell": where, "kind": "suspicious code", "reason": reason}
+                     for reason in suspicious(cell.source))
+    return flags
