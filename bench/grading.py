@@ -1,10 +1,13 @@
 """Benchmark: plain sequential `nbgrader autograde` against the kit's parallel `grade`.
 
 One simulated class (default 100 notebooks of assignment 01: correct, partly done, blank and
-each catalogued mistake) is graded twice from identical copies of the course: once by
-nbgrader's own command, once by the kit. Prints notebooks per minute for both and their
-ratio, CPU seconds per notebook beside a bare `python -c "import torch"`, and the peak
-memory of each kit worker (the worker process plus the kernels it started).
+each catalogued mistake) is graded from identical copies of the course: by nbgrader's own
+command with nbgrader's own autograde pipeline (a fresh kernel per notebook, the checks in
+it), then by the kit (warm kernels forked from a template, verdicts outside the kernel) in
+its full sandbox and with limits only. Prints notebooks per minute and their ratio, CPU
+seconds per notebook beside a bare `python -c "import torch"`, the sandbox's cost per
+notebook (full minus limits only), and the peak memory of each kit worker (the worker, its
+kernel template and the kernels forked from it; shared pages are counted in each).
 
     .venv/bin/python bench/grading.py [--students 100] [--workers 2] [--assignment ID]
 """
@@ -32,6 +35,19 @@ sys.path.insert(0, str(ROOT))
 from autograder import simulate  # noqa: E402
 from autograder.course import Course, run_nbgrader  # noqa: E402
 from autograder.grade import grade, register_assignments  # noqa: E402
+
+NBGRADER_PIPELINE = """
+# The benchmark's baseline: nbgrader's own autograde stages, checks run in the kernel.
+c.Autograde.sanitize_preprocessors = [
+    "nbgrader.preprocessors.ClearOutput", "nbgrader.preprocessors.DeduplicateIds",
+    "nbgrader.preprocessors.OverwriteKernelspec", "nbgrader.preprocessors.OverwriteCells",
+    "nbgrader.preprocessors.CheckCellMetadata"]
+c.Autograde.autograde_preprocessors = [
+    "nbgrader.preprocessors.Execute", "nbgrader.preprocessors.IgnorePattern",
+    "nbconvert.preprocessors.ClearMetadataPreprocessor", "nbgrader.preprocessors.LimitOutput",
+    "nbgrader.preprocessors.SaveAutoGrades", "nbgrader.preprocessors.AssignLatePenalties",
+    "nbgrader.preprocessors.CheckCellMetadata"]
+"""
 
 
 def children_cpu():
@@ -111,7 +127,10 @@ def main():
     n, assignment_id = args.students, args.assignment
     with tempfile.TemporaryDirectory(prefix="kit-bench-") as scratch:
         plain = make_class(Path(scratch) / "plain", assignment_id, n, random.Random(0))
+        with open(plain.root / "nbgrader_config.py", "a") as config:
+            config.write(NBGRADER_PIPELINE)
         kit = make_class(Path(scratch) / "kit", assignment_id, n, random.Random(0))
+        limits = make_class(Path(scratch) / "limits", assignment_id, n, random.Random(0))
         print(f"{n} notebooks of {assignment_id}; {os.cpu_count()} cores")
         plain_wall, plain_cpu = timed(lambda: run_nbgrader(plain.root, "autograde",
                                                             assignment_id))
@@ -119,14 +138,22 @@ def main():
         with PeakMemory() as memory:
             kit_wall, kit_cpu = timed(lambda: grade(kit.root, [assignment_id],
                                                     workers=args.workers, log=lambda _: None))
-        print(f"kit grade --workers {args.workers}: {kit_wall:.0f} s")
+        print(f"kit grade --workers {args.workers} (full sandbox): {kit_wall:.0f} s")
+        limits_wall, limits_cpu = timed(lambda: grade(
+            limits.root, [assignment_id], workers=args.workers, log=lambda _: None,
+            isolation="limits"))
+        print(f"kit grade --workers {args.workers} (limits only): {limits_wall:.0f} s")
         torch_cpu = import_torch_cpu()
     plain_rate, kit_rate = 60 * n / plain_wall, 60 * n / kit_wall
+    per_worker = args.workers / n  # each worker grades n / workers notebooks in a row
     print()
     print(f"notebooks per minute   plain nbgrader {plain_rate:6.1f}   kit {kit_rate:6.1f}   "
           f"ratio {kit_rate / plain_rate:.2f}x")
     print(f"CPU s per notebook     plain nbgrader {plain_cpu / n:6.2f}   kit {kit_cpu / n:6.2f}"
           f"   bare `python -c 'import torch'` {torch_cpu:.2f}")
+    print(f"sandbox cost per notebook (full minus limits only): "
+          f"{(kit_wall - limits_wall) * per_worker:+.2f} s wall, "
+          f"{(kit_cpu - limits_cpu) / n:+.2f} CPU s")
     peaks = sorted(memory.peaks.values(), reverse=True)[: args.workers]
     print("peak memory per worker (worker + its kernel): "
           + ", ".join(f"{p / 2**20:.0f} MiB" for p in peaks))
