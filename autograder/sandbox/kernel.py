@@ -26,6 +26,7 @@ from pathlib import Path
 from queue import Empty
 
 import nbformat
+import zmq
 from jupyter_client import BlockingKernelClient
 from jupyter_client.connect import write_connection_file
 
@@ -140,6 +141,16 @@ class Zygote:
         if "error" in answer:
             raise RuntimeError(f"kernel template: {answer['error']}")
         return answer
+
+
+def _forget_after_fork():
+    """A forked process (a grading worker) gets a template and a sandbox user of its own: it
+    must not talk to its parent's template, nor kill its parent's kernels."""
+    Zygote._instance = None
+    _claimed.clear()
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
 
 
 def kernel_env(scratch):
@@ -260,6 +271,12 @@ class SandboxedKernel:
         msg_id = client.execute(code, silent=silent, store_history=not silent,
                                 allow_stdin=True)
         deadline = time.monotonic() + timeout
+        poller = zmq.Poller()
+        channels = {client.iopub_channel.socket: client.iopub_channel,
+                    client.stdin_channel.socket: client.stdin_channel,
+                    client.shell_channel.socket: client.shell_channel}
+        for socket in channels:
+            poller.register(socket, zmq.POLLIN)
         outputs, status, idle = [], None, False
         while status is None or not idle:
             if time.monotonic() > deadline:
@@ -268,32 +285,28 @@ class SandboxedKernel:
             if not self.alive():
                 self.stop()
                 raise KernelGone("the kernel died (os._exit, a crash, or out of memory)")
-            self._answer_input(stdin_hook)
-            try:
-                message = client.get_iopub_msg(timeout=0.05)
-            except Empty:
-                message = None
-            if message and message["parent_header"].get("msg_id") == msg_id:
-                kind = message["msg_type"]
-                if kind == "status" and message["content"]["execution_state"] == "idle":
-                    idle = True
-                elif kind == "clear_output":
-                    outputs.clear()
-                elif kind in ("stream", "display_data", "execute_result", "error"):
-                    outputs.append(nbformat.v4.output_from_msg(message))
-            if status is None:
-                try:
-                    reply = client.get_shell_msg(timeout=0)
-                except Empty:
+            for socket, _ in poller.poll(50):  # ms; wakes as soon as any channel has a message
+                channel = channels[socket]
+                message = channel.get_msg(timeout=0)
+                if channel is client.stdin_channel:
+                    prompt = message["content"].get("prompt", "")
+                    client.input(stdin_hook(prompt) if stdin_hook else "")
+                elif message["parent_header"].get("msg_id") != msg_id:
                     continue
-                if reply["parent_header"].get("msg_id") == msg_id:
-                    status = reply["content"]["status"]
+                elif channel is client.shell_channel:
+                    status = message["content"]["status"]
+                else:
+                    idle = self._collect(message, outputs) or idle
         return outputs, status
 
-    def _answer_input(self, stdin_hook):
-        try:
-            request = self.client.get_stdin_msg(timeout=0)
-        except Empty:
-            return
-        prompt = request["content"].get("prompt", "")
-        self.client.input(stdin_hook(prompt) if stdin_hook else "")
+    @staticmethod
+    def _collect(message, outputs):
+        """Add an iopub message to the outputs; True when it says the kernel is idle."""
+        kind = message["msg_type"]
+        if kind == "status":
+            return message["content"]["execution_state"] == "idle"
+        if kind == "clear_output":
+            outputs.clear()
+        elif kind in ("stream", "display_data", "execute_result", "error"):
+            outputs.append(nbformat.v4.output_from_msg(message))
+        return False

@@ -224,3 +224,27 @@ def test_limits_mode_warns_without_root(monkeypatch, tmp_path):
     monkeypatch.setattr(kernel_module, "_warned_weak", False)
     with pytest.warns(UserWarning, match="limits only"):
         assert not SandboxedKernel(tmp_path, Settings()).full
+
+
+def _child_state(queue):
+    from autograder.sandbox import kernel as kernel_module
+
+    queue.put((kernel_module.Zygote._instance is None, kernel_module.claimed_uid(61000)))
+
+
+@ROOT_ONLY
+def test_a_forked_worker_gets_its_own_template_and_user(kernel):
+    """Does a grading worker forked from a process with a kernel template start its own, under
+    another sandbox user (two workers sharing one would kill each other's kernels)?"""
+    import multiprocessing
+
+    from autograder.sandbox.kernel import Zygote, claimed_uid
+
+    assert Zygote._instance is not None
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_child_state, args=(queue,))
+    child.start()
+    fresh, uid = queue.get(timeout=30)
+    child.join()
+    assert fresh and uid != claimed_uid(61000)
