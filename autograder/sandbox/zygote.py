@@ -8,7 +8,7 @@ per line on stdin and answers one JSON line on stdout:
 It is a child subreaper, so processes the kernel leaves behind (daemons) become its children
 and are reaped here; none outlive the kill.
 
-Only torch, ipykernel, IPython and matplotlib are imported before the fork: nothing of the
+Only torch, numpy, ipykernel, IPython and matplotlib are imported before the fork: nothing of the
 grader's (its checks, the reference package, the documents' values) is in a kernel's memory.
 """
 
@@ -27,6 +27,8 @@ os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
 import ipykernel.ipkernel  # noqa: E402,F401
 import IPython  # noqa: E402,F401 - imported once here, inherited by every kernel
 import matplotlib  # noqa: E402,F401
+import matplotlib.pyplot  # noqa: E402,F401 - the notebooks draw heatmaps
+import matplotlib_inline.backend_inline  # noqa: E402,F401
 import numpy  # noqa: E402,F401
 import torch  # noqa: E402,F401
 from ipykernel.kernelapp import IPKernelApp  # noqa: E402
