@@ -2,4 +2,5 @@ import sys
 
 from autograder.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # not when a grading worker is spawned
+    sys.exit(main())

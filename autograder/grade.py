@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import multiprocessing.util
 import os
 import sys
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
+import torch
 from nbgrader.api import MissingEntry
 
 from autograder.build import check_ids, course_ids
@@ -100,6 +102,7 @@ def _start_worker(root, timeout, isolation):
     workers already fill the cores."""
     global _API
     os.environ["OMP_NUM_THREADS"] = "1"
+    torch.set_num_threads(1)
     # Kernels and nbgrader write warnings to stderr; keep them in the course's grade.log so
     # the progress bar stays readable.
     log = os.open(Path(root) / "grade.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
@@ -189,7 +192,10 @@ def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print
     workers = max(1, min(workers or os.cpu_count() or 1, len(by_student)))
     log(f"grading {len(todo)} notebooks of {len(by_student)} students with {workers} workers")
     progress = Progress(len(todo))
-    with ProcessPoolExecutor(workers, initializer=_start_worker,
+    # Workers are spawned, not forked: the checks run torch in the worker, and torch's
+    # OpenMP threads, once started in this process, would deadlock a forked child.
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=_start_worker,
                              initargs=(str(root), timeout, isolation)) as pool:
         futures = [pool.submit(_grade_student, str(root), subs) for subs in by_student.values()]
         try:

@@ -1,8 +1,9 @@
 """Per assignment: points, number of hidden checks, and the time one autograde takes.
 
 Hidden checks are counted per step as document cases + random cases + properties + rules.
-The time is the wall time of nbgrader autograding the solved notebook (kernel start and
-torch import included), measured with the kit's grade on one worker.
+The time is the wall time of nbgrader autograding the solved notebook in a warm grading
+process (its kernel template started by a first notebook): sanitizing, a kernel forked and
+sandboxed, the student's cells, every hidden check, the gradebook written.
 
     .venv/bin/python bench/assignments.py
 """
@@ -24,7 +25,8 @@ sys.path.insert(0, str(ROOT))
 from autograder import simulate  # noqa: E402
 from autograder.build import assignment_ids  # noqa: E402
 from autograder.course import Course  # noqa: E402
-from autograder.grade import grade, register_assignments  # noqa: E402
+from autograder.grade import register_assignments  # noqa: E402
+from autograder.nbgrader_api import course_api  # noqa: E402
 from autograder.steps import ASSIGNMENTS  # noqa: E402
 from autograder.submissions import grade_ids  # noqa: E402
 
@@ -46,9 +48,13 @@ def autograde_seconds(assignment_id, release, source):
         shutil.copytree(ROOT / "release" / assignment_id, course.root / "release" /
                         assignment_id)
         register_assignments(course.root, [assignment_id], log=lambda _: None)
-        course.submit("solved", assignment_id, simulate.correct(release, source))
+        for student in ("warm-up", "solved"):
+            course.submit(student, assignment_id, simulate.correct(release, source))
+        api = course_api(course.root)
+        api.autograde(assignment_id, "warm-up", force=True, create=True)
         started = time.monotonic()
-        grade(course.root, [assignment_id], workers=1, log=lambda _: None)
+        outcome = api.autograde(assignment_id, "solved", force=True, create=True)
+        assert outcome["success"], outcome.get("log")
         return time.monotonic() - started
 
 
