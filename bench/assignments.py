@@ -10,14 +10,17 @@ sandboxed, the student's cells, every hidden check, the gradebook written.
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 import nbformat
 import torch
+from sqlalchemy.exc import SAWarning
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -59,6 +62,11 @@ def autograde_seconds(assignment_id, release, source):
 
 
 def main():
+    argparse.ArgumentParser(description=__doc__,
+                            formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
+    # nbgrader 0.9.6 warns on every first autograde of a submission (a known, harmless
+    # SAWarning); the table is the point here.
+    warnings.filterwarnings("ignore", category=SAWarning)
     print(f"{'assignment':32} {'points':>6} {'steps':>5} {'hidden checks':>13} "
           f"{'mistakes':>8} {'autograde s':>11}")
     for assignment_id in assignment_ids(ROOT):
