@@ -98,6 +98,17 @@ def tensor_from(dtype, shape, flat, requires_grad=False):
     return tensor
 
 
+def call_seeded(function, seed, burn, *args, **kwargs):
+    """function(*args, **kwargs) under torch.manual_seed(seed), after `burn` other random
+    draws, leaving the caller's random state as it was. The grader calls its own subjects
+    with it, the agent the student's: both draw the same numbers."""
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        if burn:
+            torch.rand(burn)  # something else drew random numbers before
+        return function(*args, **kwargs)
+
+
 # The kernel side -----------------------------------------------------------------------------
 
 
@@ -160,14 +171,9 @@ class Agent:
             return self.restore()
         args = self.decoded(request["args"])
         kwargs = self.decoded(request["kwargs"])
-        seed = request.get("seed")
-        if seed is None:
+        if request.get("seed") is None:
             return target(*args, **kwargs)
-        with torch.random.fork_rng(devices=[]):
-            torch.manual_seed(seed)
-            if request.get("burn"):
-                torch.rand(request["burn"])  # other draws came first
-            return target(*args, **kwargs)
+        return call_seeded(target, request["seed"], request.get("burn", 0), *args, **kwargs)
 
     def install(self, names):
         """Put stand-ins for earlier steps in the namespace: each asks the grader to run the

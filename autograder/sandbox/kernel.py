@@ -207,10 +207,10 @@ class SandboxedKernel:
         limits = dict(vars(self.settings.limits))
         if uid is None:
             limits.pop("processes")  # would count all of this user's processes
+        kept = kept_folders(self.scratch)
         self.pid = Zygote.shared().ask({
             "op": "spawn", "connection_file": connection, "cwd": self.scratch, "uid": uid,
-            "hide": hidden_folders(self.settings, kept_folders(self.scratch)),
-            "keep": kept_folders(self.scratch), "limits": limits,
+            "hide": hidden_folders(self.settings, kept), "keep": kept, "limits": limits,
             "env": kernel_env(self.scratch),
         })["pid"]
         self.client = BlockingKernelClient()

@@ -165,15 +165,16 @@ class Remote:
         object.__setattr__(self, "source", source)
 
     def __call__(self, *args, **kwargs):
-        link = self._link
-        return link.request("call", self._ref, args=link.to_wire(args),
-                            kwargs=link.to_wire(kwargs))
+        return self._call(args, kwargs)
 
     def seeded(self, seed, *args, burn=0, **kwargs):
         """Call under torch.manual_seed(seed) in the kernel (after `burn` other draws)."""
+        return self._call(args, kwargs, seed=seed, burn=burn)
+
+    def _call(self, args, kwargs, **fields):
         link = self._link
         return link.request("call", self._ref, args=link.to_wire(args),
-                            kwargs=link.to_wire(kwargs), seed=seed, burn=burn)
+                            kwargs=link.to_wire(kwargs), **fields)
 
     def __getattr__(self, name):
         if name.startswith("__"):

@@ -19,6 +19,7 @@ import time
 import nbformat
 
 from autograder.hidden import verdict_message
+from autograder.integrity import without_magics
 from autograder.judge import fresh_generator, step_problems
 from autograder.sandbox.kernel import KernelGone, SandboxedKernel
 from autograder.sandbox.remote import Link, Remote, StudentError
@@ -34,8 +35,7 @@ def steps_checked(source):
 def definitions(source):
     """{name: source} of the top-level functions and classes a cell defines (magics and
     shell lines are left out before parsing)."""
-    text = "\n".join("" if line.lstrip().startswith(("%", "!")) else line
-                     for line in source.splitlines())
+    text = without_magics(source)
     try:
         tree = ast.parse(text)
     except SyntaxError:
