@@ -50,32 +50,27 @@ def read_results(root: Path, ids) -> ClassResults:
                         key = (assignment_id, grade.name.removeprefix("test_"))
                         results.steps.setdefault(key, []).append(grade.score == grade.max_score)
     for path in sorted((root / "autograded").glob("*/*/*.ipynb")):
-        results.mistakes.update(named_mistakes(path))
-    results.integrity = {(student, assignment_id): found
-                         for assignment_id in ids
-                         for student, found in integrity_flags(root, [assignment_id]).items()}
+        notebook = nbformat.read(path, as_version=4)
+        results.mistakes.update(named_mistakes(notebook))
+        student, assignment_id = path.parts[-3], path.parts[-2]
+        flags = integrity_flags(notebook)
+        if flags and assignment_id in ids:
+            results.integrity[(student, assignment_id)] = flags
     return results
 
 
-def integrity_flags(root: Path, ids):
-    """{student: [{"cell", "kind", "reason"}]} of the flagged submissions of the given
-    assignments: suspicious code, forbidden shortcuts and tampered cells, as the grader wrote
-    them in the autograded notebooks' metadata (a student cannot: the grader overwrites it)."""
-    flags = {}
-    for assignment_id in ids:
-        for path in sorted((root / "autograded").glob(f"*/{assignment_id}/{assignment_id}.ipynb")):
-            kit = nbformat.read(path, as_version=4).metadata.get("kit", {})
-            found = list(kit.get("integrity", [])) + [
-                {"cell": "", "kind": "tampered cells", "reason": change}
-                for change in kit.get("tampering", [])]
-            if found:
-                flags[path.parts[-3]] = found
-    return flags
+def integrity_flags(notebook):
+    """[{"cell", "kind", "reason"}] of one autograded notebook: suspicious code, forbidden
+    shortcuts and tampered cells, as the grader wrote them in its metadata (a student cannot:
+    the grader overwrites it)."""
+    kit = notebook.metadata.get("kit", {})
+    return list(kit.get("integrity", [])) + [
+        {"cell": "", "kind": "tampered cells", "reason": change}
+        for change in kit.get("tampering", [])]
 
 
-def named_mistakes(path: Path):
+def named_mistakes(notebook):
     """The known mistakes the hidden checks named in one autograded notebook."""
-    notebook = nbformat.read(path, as_version=4)
     found = set()
     for cell in notebook.cells:
         for output in cell.get("outputs", []):

@@ -21,7 +21,7 @@ import pytest
 from autograder.course import Course
 from autograder.feedback import write_feedback
 from autograder.grade import grade, submission_scores
-from autograder.report import integrity_flags
+from autograder.report import read_results
 from tests.autograder.attacks import ATTACKS, ID
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,8 +157,9 @@ def test_feedback_carries_no_secret(batch):
 def test_integrity_report_flags_the_tricks(batch):
     """Are the submissions using grader-facing tricks flagged, with their reason, and the
     honest noisy one not flagged for tampering?"""
-    flags = integrity_flags(batch["course"].root, [ID])
-    reasons = {student: " ".join(f["reason"] for f in found) for student, found in flags.items()}
+    flags = read_results(batch["course"].root, [ID]).integrity
+    reasons = {student: " ".join(f["reason"] for f in found)
+               for (student, _), found in flags.items()}
     expected = {"function_mode": "TorchFunctionMode", "tensor_subclass": "__torch_function__",
                 "exec_source": "exec", "input_transformer": "get_ipython",
                 "os_exit": "os._exit", "uninterruptible": "signal",
