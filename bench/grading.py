@@ -28,6 +28,7 @@ from pathlib import Path
 
 import nbformat
 import psutil
+from nbgrader.converters import Autograde
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -36,18 +37,16 @@ from autograder import simulate  # noqa: E402
 from autograder.course import Course, run_nbgrader  # noqa: E402
 from autograder.grade import grade, register_assignments  # noqa: E402
 
-NBGRADER_PIPELINE = """
-# The benchmark's baseline: nbgrader's own autograde stages, checks run in the kernel.
-c.Autograde.sanitize_preprocessors = [
-    "nbgrader.preprocessors.ClearOutput", "nbgrader.preprocessors.DeduplicateIds",
-    "nbgrader.preprocessors.OverwriteKernelspec", "nbgrader.preprocessors.OverwriteCells",
-    "nbgrader.preprocessors.CheckCellMetadata"]
-c.Autograde.autograde_preprocessors = [
-    "nbgrader.preprocessors.Execute", "nbgrader.preprocessors.IgnorePattern",
-    "nbconvert.preprocessors.ClearMetadataPreprocessor", "nbgrader.preprocessors.LimitOutput",
-    "nbgrader.preprocessors.SaveAutoGrades", "nbgrader.preprocessors.AssignLatePenalties",
-    "nbgrader.preprocessors.CheckCellMetadata"]
-"""
+
+def nbgrader_pipeline():
+    """Config lines that put back nbgrader's own autograde stages (the checks then run in the
+    student's kernel): the benchmark's baseline, read from nbgrader's defaults."""
+    traits = Autograde.class_traits()
+    lines = ["# The benchmark's baseline: nbgrader's own autograde stages."]
+    for name in ("sanitize_preprocessors", "autograde_preprocessors"):
+        stages = [f"{stage.__module__}.{stage.__name__}" for stage in traits[name].default()]
+        lines.append(f"c.Autograde.{name} = {stages!r}")
+    return "\n".join(lines) + "\n"
 
 
 def children_cpu():
@@ -128,7 +127,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="kit-bench-") as scratch:
         plain = make_class(Path(scratch) / "plain", assignment_id, n, random.Random(0))
         with open(plain.root / "nbgrader_config.py", "a") as config:
-            config.write(NBGRADER_PIPELINE)
+            config.write(nbgrader_pipeline())
         kit = make_class(Path(scratch) / "kit", assignment_id, n, random.Random(0))
         limits = make_class(Path(scratch) / "limits", assignment_id, n, random.Random(0))
         print(f"{n} notebooks of {assignment_id}; {os.cpu_count()} cores")
