@@ -15,7 +15,7 @@ c.CourseDirectory.feedback_directory = "feedback"
 # then, in place of nbgrader's Execute, student code runs in a sandboxed kernel and every
 # verdict is computed outside it (GradeInSandbox); nbgrader's stages do the rest.
 c.Autograde.sanitize_preprocessors = [
-    "autograder.preprocessors.RestoreTestCells",
+    "autograder.grading.restore_test_cells.RestoreTestCells",
     "nbgrader.preprocessors.ClearOutput",
     "nbgrader.preprocessors.DeduplicateIds",
     "nbgrader.preprocessors.OverwriteKernelspec",
@@ -23,7 +23,7 @@ c.Autograde.sanitize_preprocessors = [
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 c.Autograde.autograde_preprocessors = [
-    "autograder.preprocessors.GradeInSandbox",
+    "autograder.grading.grade_in_sandbox.GradeInSandbox",
     "nbgrader.preprocessors.IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",
@@ -46,12 +46,12 @@ c.ExecutePreprocessor.shutdown_kernel = "immediate"
 # tracebacks (the check's message, written for students, stays).
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
-    "autograder.preprocessors.HideHiddenTests",
+    "autograder.outputs.hide_hidden_tests.HideHiddenTests",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
 
 # `nbgrader export`: a row per student and assignment, then a TOTAL row per student.
-c.ExportApp.plugin_class = "autograder.export.ClassCsvExport"
+c.ExportApp.plugin_class = "autograder.outputs.export.ClassCsvExport"
 
 # Collecting from an LMS: a file "<student>_<assignment id>.ipynb" (in a zip or a folder).
 # nbgrader matches the pattern against the file's whole path, hence the leading ".*/".

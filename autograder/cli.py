@@ -7,11 +7,11 @@ import os
 import sys
 from pathlib import Path
 
-from autograder.authoring import AuthoringError
 from autograder.build import BuildError, assignment_ids, build, course_ids
-from autograder.collect import CollectError, collect
+from autograder.build.authoring import AuthoringError
 from autograder.course import NbgraderError
-from autograder.grade import GradeError
+from autograder.grading.parallel import GradeError
+from autograder.outputs.collect import CollectError, collect
 
 DESCRIPTION = """\
 Build, check and grade the self-attention course with nbgrader.
@@ -99,7 +99,7 @@ def run(args):
     if args.command == "build":
         build(root, args.ids)
     elif args.command == "validate":
-        from autograder.validate import validate
+        from autograder.tools.validate import validate
 
         return 1 if validate(root, args.ids or assignment_ids(root), args.workers) else 0
     elif args.command == "collect":
@@ -108,7 +108,7 @@ def run(args):
         check_ids(root, [args.id], course_ids(root))
         collect(root, args.id, args.source, args.pattern)
     elif args.command == "grade":
-        from autograder.grade import grade
+        from autograder.grading.parallel import grade
 
         result = grade(root, args.ids, args.workers, args.force, args.timeout)
         print(f"graded {len(result.graded)}, already graded {len(result.skipped)}, "
@@ -116,20 +116,20 @@ def run(args):
         return 1 if result.failed else 0
     elif args.command == "feedback":
         from autograder.build import check_ids
-        from autograder.feedback import write_feedback
+        from autograder.outputs.feedback import write_feedback
 
         write_feedback(root, check_ids(root, args.ids, course_ids(root)))
     elif args.command == "export":
-        from autograder.feedback import export_grades
+        from autograder.outputs.feedback import export_grades
 
         export_grades(root, args.to)
     elif args.command == "report":
         from autograder.build import check_ids
-        from autograder.report import write_report
+        from autograder.outputs.report import write_report
 
         write_report(root, check_ids(root, args.ids, course_ids(root)), args.to)
     elif args.command == "demo":
-        from autograder.demo import run_demo
+        from autograder.tools.demo import run_demo
 
         run_demo(root, (root / args.out).resolve(), args.workers, args.timeout)
     return 0

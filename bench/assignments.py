@@ -25,13 +25,13 @@ from sqlalchemy.exc import SAWarning
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from autograder import simulate  # noqa: E402
 from autograder.build import assignment_ids  # noqa: E402
+from autograder.checks.steps import ASSIGNMENTS  # noqa: E402
 from autograder.course import Course  # noqa: E402
-from autograder.grade import register_assignments  # noqa: E402
-from autograder.nbgrader_api import course_api  # noqa: E402
-from autograder.steps import ASSIGNMENTS  # noqa: E402
-from autograder.submissions import grade_ids  # noqa: E402
+from autograder.grading.nbgrader_api import course_api  # noqa: E402
+from autograder.grading.parallel import register_assignments  # noqa: E402
+from autograder.grading.submissions import grade_ids  # noqa: E402
+from autograder.tools import simulate  # noqa: E402
 
 
 def hidden_checks(step):

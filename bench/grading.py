@@ -33,9 +33,9 @@ from nbgrader.converters import Autograde
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from autograder import simulate  # noqa: E402
 from autograder.course import Course, run_nbgrader  # noqa: E402
-from autograder.grade import grade, register_assignments  # noqa: E402
+from autograder.grading.parallel import grade, register_assignments  # noqa: E402
+from autograder.tools import simulate  # noqa: E402
 
 
 def nbgrader_pipeline():

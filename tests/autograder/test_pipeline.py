@@ -13,12 +13,12 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder import simulate
-from autograder.collect import collect
 from autograder.course import Course
-from autograder.feedback import export_grades, write_feedback
-from autograder.grade import grade, marker_path, submission_scores
-from autograder.report import write_report
+from autograder.grading.parallel import grade, marker_path, submission_scores
+from autograder.outputs.collect import collect
+from autograder.outputs.feedback import export_grades, write_feedback
+from autograder.outputs.report import write_report
+from autograder.tools import simulate
 
 ROOT = Path(__file__).resolve().parents[2]
 ID = "01_attention_by_hand"
@@ -158,7 +158,7 @@ def test_report_is_self_contained_with_plots(course):
 
 def test_missing_kernel_is_a_clear_error():
     """Does grading without a python3 kernel stop with an error that says what to install?"""
-    from autograder.grade import GradeError, check_kernel
+    from autograder.grading.parallel import GradeError, check_kernel
 
     with pytest.raises(GradeError, match="pip install ipykernel"):
         check_kernel("no-such-kernel-here")
@@ -192,7 +192,7 @@ def test_nbgrader_commands_work_directly(tmp_path):
 
 def test_validate_passes_the_committed_assignment():
     """Does `validate` find the solutions at full marks and the stubs at zero?"""
-    from autograder.validate import validate
+    from autograder.tools.validate import validate
 
     assert validate(ROOT, [ID], workers=2, log=lambda _: None) == []
 

@@ -15,7 +15,7 @@ import pytest
 import torch
 from torch import nn
 
-from autograder.documents import DOC000_IDS, DOC001_IDS, DOC002_IDS
+from autograder.checks.documents import DOC000_IDS, DOC001_IDS, DOC002_IDS
 
 
 @pytest.fixture(scope="package", autouse=True)

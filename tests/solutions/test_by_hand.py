@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from torch.testing import assert_close
 
-from autograder.documents import (
+from autograder.checks.documents import (
     DOC004_INPUTS,
     DOC004_KEYS,
     DOC004_OUTPUTS,

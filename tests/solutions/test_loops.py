@@ -3,7 +3,7 @@
 from hypothesis import given
 from torch.testing import assert_close
 
-from autograder.documents import DOC003_INPUT, DOC003_LOOP_OUTPUT, DOC_TOLERANCE
+from autograder.checks.documents import DOC003_INPUT, DOC003_LOOP_OUTPUT, DOC_TOLERANCE
 from solutions import loop_attention, self_attention, vectorized_attention
 from tests.solutions.strategies import (
     NEAR,

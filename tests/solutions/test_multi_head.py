@@ -4,7 +4,7 @@ import torch
 from hypothesis import given
 from torch.testing import assert_close
 
-from autograder.documents import (
+from autograder.checks.documents import (
     DOC000_MULTIHEAD_KEYS_SHAPE,
     DOC000_MULTIHEAD_VALUES_SHAPE,
     DOC002_MULTIHEAD_CONTEXT_2_SHAPE,

@@ -6,7 +6,7 @@ from hypothesis import given
 from torch import nn
 from torch.testing import assert_close
 
-from autograder.documents import (
+from autograder.checks.documents import (
     DOC003_MHA_OUTPUT_SHAPE,
     DOC003_MHA_SIZES,
     DOC003_MHA_WEIGHTS_SHAPE,

@@ -7,7 +7,7 @@ import torch.nn.functional as F
 from hypothesis import given
 from torch.testing import assert_close
 
-from autograder.documents import (
+from autograder.checks.documents import (
     DOC000_CONTEXT_2,
     DOC000_WEIGHTS_2,
     DOC001_CONTEXT_3,

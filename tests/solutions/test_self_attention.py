@@ -5,7 +5,7 @@ import torch.nn.functional as F
 from hypothesis import given
 from torch.testing import assert_close
 
-from autograder.documents import (
+from autograder.checks.documents import (
     DOC001_CONTEXT_3,
     DOC001_SELF_ATTENTION_OUTPUT,
     DOC_TOLERANCE,

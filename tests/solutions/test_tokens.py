@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from torch import nn
 from torch.testing import assert_close
 
-from autograder.documents import (
+from autograder.checks.documents import (
     DOC000_EMBEDDING,
     DOC000_IDS,
     DOC000_SENTENCE,

@@ -1,0 +1,97 @@
+"""Render an assignment's cell specs as nbgrader's master notebook (source/<id>/<id>.ipynb)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+
+from autograder.build.authoring import AuthoringError
+from autograder.build.stubs import given_code, solution_code
+from autograder.checks.steps import STEPS
+
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+# The hidden part opens the test cell, so that in grading it runs (and names a known mistake)
+# even when a public assert below it would fail first; the release keeps only the public part.
+HIDDEN_TESTS = (
+    "### BEGIN HIDDEN TESTS\n"
+    "from autograder.checks.hidden import check_step, use_references\n"
+    "{prologue}"
+    'check_step("{name}", globals())\n'
+    "### END HIDDEN TESTS"
+)
+USE_REFERENCES = 'use_references("{name}", globals())\n'
+
+
+def nbgrader_metadata(grade_id, *, solution=False, grade=False, locked=False, points=None):
+    meta = {
+        "grade": grade,
+        "grade_id": grade_id,
+        "locked": locked,
+        "schema_version": 3,
+        "solution": solution,
+        "task": False,
+    }
+    if points is not None:
+        meta["points"] = points
+    return {"nbgrader": meta}
+
+
+def total_points(specs):
+    return sum(spec.points for spec in specs if spec.kind == "tests")
+
+
+def render(specs):
+    """The master notebook: prose, read-only setup, solution cells and graded test cells."""
+    cells = []
+    total = total_points(specs)
+    for index, spec in enumerate(specs):
+        cells.append(render_cell(spec, index, total))
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    notebook.metadata = {
+        "kernelspec": KERNELSPEC,
+        "language_info": {"name": "python"},
+    }
+    for cell in notebook.cells:
+        cell.pop("id", None)
+    notebook.nbformat_minor = 4
+    return notebook
+
+
+def render_cell(spec, index, total):
+    if spec.kind == "markdown":
+        text = spec.text.replace("{total_points}", str(total))
+        return nbformat.v4.new_markdown_cell(
+            text, metadata=nbgrader_metadata(f"prose_{index:02d}", locked=True)
+        )
+    if spec.kind == "setup":
+        return code_cell(spec.text, nbgrader_metadata(f"setup_{index:02d}", locked=True))
+    if spec.kind == "checks":
+        return code_cell(public_checks_code(), nbgrader_metadata("public_checks", locked=True))
+    if spec.kind == "given":
+        meta = nbgrader_metadata(f"given_{'_'.join(spec.names)}", locked=True)
+        return code_cell(given_code(spec.names), meta)
+    if spec.kind == "solution":
+        meta = nbgrader_metadata(spec.names[0], solution=True)
+        return code_cell(solution_code(spec.names), meta)
+    if spec.kind == "tests":
+        name = spec.names[0]
+        if name not in STEPS:
+            raise AuthoringError(
+                f"line {spec.line}: no hidden checks are declared for {name!r}; "
+                "add its Step to a module of autograder/checks/steps/"
+            )
+        prologue = USE_REFERENCES.format(name=name) if STEPS[name].uses else ""
+        text = HIDDEN_TESTS.format(name=name, prologue=prologue) + "\n" + spec.text
+        meta = nbgrader_metadata(f"test_{name}", grade=True, locked=True, points=spec.points)
+        return code_cell(text.strip("\n"), meta)
+    return code_cell(spec.text, {})
+
+
+def code_cell(text, metadata):
+    return nbformat.v4.new_code_cell(text, metadata=metadata)
+
+
+def public_checks_code():
+    source = (Path(__file__).parent / "public_checks.py").read_text(encoding="utf-8")
+    return source.strip()

@@ -1,0 +1,270 @@
+"""Hidden checks of 01_attention_by_hand: document 004's integer example, step by step."""
+
+from __future__ import annotations
+
+import torch
+
+import solutions
+from autograder.checks.common import (
+    SOFTMAX_ENTRY_POINTS,
+    calling,
+    calls_during,
+    forbids_names,
+    randn,
+    rows_sum_to_one,
+    sizes,
+)
+from autograder.checks.documents import (
+    DOC004_INPUTS,
+    DOC004_KEYS,
+    DOC004_OUTPUTS,
+    DOC004_QUERIES,
+    DOC004_ROUNDED_WEIGHTS,
+    DOC004_SCORES,
+    DOC004_SOFTMAX,
+    DOC004_VALUES,
+    DOC004_W_KEY,
+    DOC004_W_QUERY,
+    DOC004_W_VALUE,
+    DOC004_WEIGHTED_VALUES,
+)
+from autograder.checks.model import Case, Mistake, Rule, Step
+
+
+def random_inputs(gen):
+    """x (seq, d_in) and weights with distinct sizes: seq, d_in, d_k, d_v."""
+    seq, d_in, d_k, d_v = sizes(gen, 4)
+    x = randn(gen, seq, d_in)
+    return x, randn(gen, d_in, d_k), randn(gen, d_in, d_k), randn(gen, d_in, d_v)
+
+
+def random_weights(gen, n_queries, n_keys):
+    return torch.softmax(randn(gen, n_queries, n_keys), dim=-1)
+
+
+# project_qkv -----------------------------------------------------------------------------
+
+
+def project_qkv_documents():
+    run = calling(DOC004_INPUTS, DOC004_W_QUERY, DOC004_W_KEY, DOC004_W_VALUE)
+    expected = (DOC004_QUERIES, DOC004_KEYS, DOC004_VALUES)
+    return [Case("document 004: queries, keys and values", run, expected)]
+
+
+def project_qkv_random(gen):
+    return [Case(f"random case {i + 1}", calling(*random_inputs(gen))) for i in range(3)]
+
+
+PROJECT_QKV = Step(
+    name="project_qkv",
+    reference=solutions.project_qkv,
+    document_cases=project_qkv_documents,
+    random_cases=project_qkv_random,
+    mistakes=(
+        Mistake(
+            "weights applied from the left",
+            "project_qkv",
+            "in the row convention each input is a row, so multiply x @ W, not W @ x",
+            "def project_qkv(x, W_query, W_key, W_value):\n"
+            "    return (W_query.T @ x.T).T.T, (W_key.T @ x.T).T.T, (W_value.T @ x.T).T.T\n",
+        ),
+        Mistake(
+            "query and key weights swapped",
+            "project_qkv",
+            "queries come from W_query and keys from W_key; check the order you return",
+            "def project_qkv(x, W_query, W_key, W_value):\n"
+            "    return x @ W_key, x @ W_query, x @ W_value\n",
+        ),
+    ),
+)
+
+# attention_scores ------------------------------------------------------------------------
+
+
+def attention_scores_documents():
+    return [
+        Case("document 004: scores of all three queries", calling(DOC004_QUERIES, DOC004_KEYS),
+             DOC004_SCORES),
+        Case("document 004: scores of query 1", calling(DOC004_QUERIES[0], DOC004_KEYS),
+             DOC004_SCORES[0]),
+    ]
+
+
+def attention_scores_random(gen):
+    cases = []
+    for i in range(3):
+        n, seq, d_k = sizes(gen, 3)
+        queries, keys = randn(gen, n, d_k), randn(gen, seq, d_k)
+        cases.append(Case(f"random case {i + 1} ({n} queries, {seq} keys)", calling(queries, keys)))
+    batch, n, seq, d_k = sizes(gen, 4)
+    queries, keys = randn(gen, batch, n, d_k), randn(gen, batch, seq, d_k)
+    cases.append(Case("random batched case", calling(queries, keys)))
+    return cases
+
+
+ATTENTION_SCORES = Step(
+    name="attention_scores",
+    reference=solutions.attention_scores,
+    document_cases=attention_scores_documents,
+    random_cases=attention_scores_random,
+    mistakes=(
+        Mistake(
+            "queries and keys swapped",
+            "attention_scores",
+            "row i belongs to query i: compute queries @ keys^T, not keys @ queries^T",
+            "def attention_scores(queries, keys):\n"
+            "    return keys @ queries.transpose(-2, -1)\n",
+        ),
+        Mistake(
+            "scores scaled too early",
+            "attention_scores",
+            "this step returns the raw dot products; the 1/sqrt(d_k) comes later",
+            "def attention_scores(queries, keys):\n"
+            "    return queries @ keys.transpose(-2, -1) / math.sqrt(keys.shape[-1])\n",
+        ),
+    ),
+)
+
+# stable_softmax --------------------------------------------------------------------------
+
+
+def stable_softmax_documents():
+    return [Case("document 004: softmax of the scores", calling(DOC004_SCORES), DOC004_SOFTMAX)]
+
+
+def stable_softmax_random(gen):
+    cases = []
+    for i, dim in enumerate((-1, 0, 1)):
+        rows, cols, depth = sizes(gen, 3)
+        scores = 3 * randn(gen, rows, cols, depth)
+        cases.append(Case(f"random case {i + 1} (dim={dim})", calling(scores, dim=dim)))
+    large = 1e4 * randn(gen, *sizes(gen, 2))
+    cases.append(Case("scores of size 1e4", calling(large)))
+    return cases
+
+
+def softmax_rows_sum_to_one(subject, gen):
+    rows, cols = sizes(gen, 2)
+    rows_sum_to_one(subject(randn(gen, rows, cols), dim=0), dim=0)
+
+
+def softmax_finite_for_large_scores(subject, gen):
+    weights = subject(1e4 * randn(gen, *sizes(gen, 2)))
+    assert torch.isfinite(weights).all(), "scores of 1e4 must give finite weights (no nan, no inf)"
+
+
+def no_builtin_softmax(subject):
+    calls = calls_during(SOFTMAX_ENTRY_POINTS, lambda: subject(torch.randn(3, 5)))
+    if calls:
+        return f"stable_softmax calls PyTorch's {calls[0]}: write it with torch.exp and a sum"
+    return None
+
+
+STABLE_SOFTMAX = Step(
+    name="stable_softmax",
+    reference=solutions.stable_softmax,
+    document_cases=stable_softmax_documents,
+    random_cases=stable_softmax_random,
+    properties=(softmax_rows_sum_to_one, softmax_finite_for_large_scores),
+    rules=(
+        forbids_names(
+            "no built-in softmax",
+            {"softmax", "log_softmax", "Softmax", "LogSoftmax"},
+            "this step is about writing softmax yourself",
+        ),
+        Rule("no built-in softmax at run time", no_builtin_softmax),
+    ),
+    mistakes=(
+        Mistake(
+            "softmax without max-subtraction",
+            "stable_softmax",
+            "exp of a large score overflows to inf and inf/inf is nan; subtract the maximum "
+            "along dim first",
+            "def stable_softmax(scores, dim=-1):\n"
+            "    e = torch.exp(scores)\n"
+            "    return e / e.sum(dim=dim, keepdim=True)\n",
+        ),
+        Mistake(
+            "softmax over the wrong dim",
+            "stable_softmax",
+            "take the maximum and the sum along `dim`, the dimension the caller names",
+            "def stable_softmax(scores, dim=-1):\n"
+            "    other = 0 if dim in (-1, scores.dim() - 1) else -1\n"
+            "    e = torch.exp(scores - scores.amax(dim=other, keepdim=True))\n"
+            "    return e / e.sum(dim=other, keepdim=True)\n",
+        ),
+        Mistake(
+            "normalised over the whole tensor",
+            "stable_softmax",
+            "each slice along dim sums to 1 on its own; sum with keepdim=True along dim only",
+            "def stable_softmax(scores, dim=-1):\n"
+            "    e = torch.exp(scores - scores.max())\n"
+            "    return e / e.sum()\n",
+        ),
+    ),
+)
+
+# weighted_values -------------------------------------------------------------------------
+
+
+def weighted_values_documents():
+    run = calling(DOC004_ROUNDED_WEIGHTS, DOC004_VALUES)
+    return [Case("document 004: weighted values (rounded weights)", run, DOC004_WEIGHTED_VALUES)]
+
+
+def weights_and_values_random(gen):
+    """Three random (weights, values) pairs of distinct sizes: the cases of steps 4 and 5."""
+    cases = []
+    for i in range(3):
+        n_queries, n_keys, d_v = sizes(gen, 3)
+        weights, values = random_weights(gen, n_queries, n_keys), randn(gen, n_keys, d_v)
+        cases.append(Case(f"random case {i + 1}", calling(weights, values)))
+    return cases
+
+
+WEIGHTED_VALUES_STEP = Step(
+    name="weighted_values",
+    reference=solutions.weighted_values,
+    document_cases=weighted_values_documents,
+    random_cases=weights_and_values_random,
+    mistakes=(
+        Mistake(
+            "weights not transposed",
+            "weighted_values",
+            "element [j, i] uses weights[i, j]: key j's value times query i's weight for it",
+            "def weighted_values(weights, values):\n"
+            "    return values[:, None, :] * weights[:, :, None]\n",
+        ),
+    ),
+)
+
+# context_vectors -------------------------------------------------------------------------
+
+
+def context_vectors_documents():
+    return [
+        Case("document 004: outputs (rounded weights)",
+             calling(DOC004_ROUNDED_WEIGHTS, DOC004_VALUES), DOC004_OUTPUTS),
+        Case("document 004: output 1",
+             calling(DOC004_ROUNDED_WEIGHTS[0], DOC004_VALUES), DOC004_OUTPUTS[0]),
+    ]
+
+
+CONTEXT_VECTORS = Step(
+    name="context_vectors",
+    reference=solutions.context_vectors,
+    document_cases=context_vectors_documents,
+    random_cases=weights_and_values_random,
+    mistakes=(
+        Mistake(
+            "weights transposed when weighting the values",
+            "context_vectors",
+            "row i of the weights belongs to query i: compute weights @ values",
+            "def context_vectors(weights, values):\n"
+            "    return weights.transpose(-2, -1) @ values if weights.dim() > 1 "
+            "else weights @ values\n",
+        ),
+    ),
+)
+
+STEPS = (PROJECT_QKV, ATTENTION_SCORES, STABLE_SOFTMAX, WEIGHTED_VALUES_STEP, CONTEXT_VECTORS)

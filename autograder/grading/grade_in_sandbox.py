@@ -1,0 +1,74 @@
+"""Autograde's execution stage: student code in a sandboxed kernel, verdicts in the grader."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from nbgrader.coursedir import CourseDirectory
+from nbgrader.preprocessors import NbGraderPreprocessor
+from traitlets import Float, Integer, Unicode
+
+import autograder
+import solutions
+from autograder.grading.integrity import scan
+from autograder.grading.restore_test_cells import kit_metadata
+from autograder.grading.session import Session, steps_checked
+from autograder.sandbox.kernel import Limits, Settings
+
+
+def kit_folders():
+    """Where the grader's code and the reference package are (the repository, or
+    site-packages): a student's kernel must not see them."""
+    packages = [Path(solutions.__file__).resolve().parent,
+                Path(autograder.__file__).resolve().parent]
+    return sorted({str(p) for p in packages} | {str(p.parent) for p in packages
+                                                if (p.parent / "pyproject.toml").exists()})
+
+
+class GradeInSandbox(NbGraderPreprocessor):
+    """Autograde's execution stage, in place of nbgrader's Execute: student code runs in a
+    sandboxed kernel, and every verdict is computed here (see autograder/grading/session.py).
+    nbgrader's SaveAutoGrades then scores each test cell by the output written here."""
+
+    isolation = Unicode("auto", help="'full' (separate user, no network, hidden files; needs "
+                        "root), 'limits' (resource limits only) or 'auto' (full when root)"
+                        ).tag(config=True)
+    notebook_timeout = Float(60.0, help="seconds one notebook may take in all").tag(config=True)
+    cell_timeout = Float(10.0, help="seconds one cell or one check may run").tag(config=True)
+    sandbox_uid = Integer(61000, help="the first sandbox user id; each grading process "
+                          "takes the next free one").tag(config=True)
+    memory_limit_mb = Integer(6144, help="address space of one kernel, in MiB (RLIMIT_AS)"
+                              ).tag(config=True)
+    cpu_limit_seconds = Integer(120, help="CPU seconds one kernel may use in all "
+                                "(RLIMIT_CPU)").tag(config=True)
+    file_limit_mb = Integer(64, help="largest file a kernel may write, in MiB (RLIMIT_FSIZE)"
+                            ).tag(config=True)
+    process_limit = Integer(128, help="processes the sandbox user may run at once "
+                            "(RLIMIT_NPROC)").tag(config=True)
+
+    def settings(self):
+        limits = Limits(cpu_seconds=self.cpu_limit_seconds,
+                        memory_bytes=self.memory_limit_mb << 20,
+                        file_bytes=self.file_limit_mb << 20, processes=self.process_limit)
+        root = CourseDirectory(config=self.config).root
+        return Settings(isolation=self.isolation, uid=self.sandbox_uid, limits=limits,
+                        hidden=(root, os.getcwd(), *kit_folders()))
+
+    def preprocess(self, nb, resources):
+        folder = resources.get("metadata", {}).get("path") or "."
+        with Session(folder, self.settings(), self.notebook_timeout,
+                     self.cell_timeout) as session:
+            for cell in nb.cells:
+                if cell.cell_type != "code":
+                    continue
+                if cell.metadata.get("nbgrader", {}).get("grade"):
+                    names = steps_checked(cell.source)
+                    cell.outputs = session.test_cell_outputs(names)
+                    cell.execution_count = None
+                else:
+                    cell.outputs, cell.execution_count = session.run_cell(cell.source)
+        kit_metadata(nb)["integrity"] = scan(nb) + [
+            {"cell": cell, "kind": "forbidden shortcut", "reason": reason}
+            for cell, reason in session.rule_breaks]
+        return nb, resources

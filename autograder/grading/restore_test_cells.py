@@ -1,0 +1,86 @@
+"""Autograde's first sanitizing stage: the submission's graded cells become the release's."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import nbformat
+from nbgrader.coursedir import CourseDirectory
+from nbgrader.preprocessors import NbGraderPreprocessor
+
+
+class RestoreTestCells(NbGraderPreprocessor):
+    """First of autograde's sanitizing stages: make the submission's graded structure the
+    release's again, whatever the student did to it, so that each step gets its true score.
+
+    - a cell whose nbgrader id the release does not have (forged or renamed) becomes plain
+      student code;
+    - a second cell with an id already seen loses its nbgrader metadata;
+    - a cell whose type or nbgrader metadata (points ...) was changed gets the release's back;
+    - a test cell that was deleted (or renamed) is put back at the end of the notebook.
+    What was changed is kept in the notebook's metadata for the integrity report.
+    """
+
+    def preprocess(self, nb, resources):
+        source = release_notebook(self.config, resources)
+        known = {c.metadata["nbgrader"]["grade_id"]: c for c in source.cells
+                 if "nbgrader" in c.metadata}
+        seen, changes = set(), []
+        for index, cell in enumerate(nb.cells):
+            meta = cell.metadata.get("nbgrader")
+            if meta is None:
+                continue
+            grade_id = meta.get("grade_id")
+            if grade_id not in known or grade_id in seen:
+                del cell.metadata["nbgrader"]
+                why = "a second copy of" if grade_id in seen else "nbgrader metadata forged on"
+                changes.append(f"{why} cell {grade_id!r} (cell {index + 1}): graded as "
+                               "student code")
+                continue
+            seen.add(grade_id)
+            original = known[grade_id]
+            if cell.cell_type != original.cell_type:
+                changes.append(f"cell {grade_id!r} retyped to {cell.cell_type}: restored")
+                restore_type(cell, original.cell_type)
+            if dict(meta) != dict(original.metadata["nbgrader"]):
+                if meta.get("points") != original.metadata["nbgrader"].get("points"):
+                    changes.append(f"points of {grade_id!r} changed: restored")
+                cell.metadata["nbgrader"] = copy.deepcopy(original.metadata["nbgrader"])
+        for grade_id, original in known.items():
+            if grade_id not in seen and original.metadata["nbgrader"].get("grade"):
+                changes.append(f"test cell {grade_id!r} deleted or renamed: restored at the end")
+                nb.cells.append(fresh_copy(original))
+        kit_metadata(nb)["tampering"] = changes
+        return nb, resources
+
+
+def kit_metadata(nb):
+    return nb.metadata.setdefault("kit", {})
+
+
+def release_notebook(config, resources):
+    """The notebook as students received it: its graded cells are what a submission must
+    have (nbgrader then restores their source from the gradebook)."""
+    info = resources["nbgrader"]
+    coursedir = CourseDirectory(config=config)
+    folder = coursedir.format_path(coursedir.release_directory, ".", info["assignment"])
+    return nbformat.read(Path(folder) / f"{info['notebook']}.ipynb", as_version=4)
+
+
+def restore_type(cell, cell_type):
+    cell.cell_type = cell_type
+    if cell_type == "code":
+        cell.setdefault("outputs", [])
+        cell.setdefault("execution_count", None)
+    else:
+        cell.pop("outputs", None)
+        cell.pop("execution_count", None)
+
+
+def fresh_copy(cell):
+    copied = copy.deepcopy(cell)
+    copied.pop("id", None)
+    if copied.cell_type == "code":
+        copied.outputs, copied.execution_count = [], None
+    return copied

@@ -1,0 +1,84 @@
+"""Collect students' notebooks into submitted/ with nbgrader's zip_collect.
+
+The input is a folder of notebooks or an LMS zip; each file is named by the course's pattern
+(FileNameCollectorPlugin.named_regexp in nbgrader_config.py: "alice_01_attention_by_hand.ipynb").
+Names that do not parse are reported one per line, with the fix, and the rest is collected.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import zipfile
+from pathlib import Path, PurePosixPath
+
+from autograder.course import course_config, run_nbgrader
+from autograder.grading.submissions import Problem
+
+
+class CollectError(RuntimeError):
+    pass
+
+
+def pattern(root: Path, override=None):
+    text = override or course_config(root).FileNameCollectorPlugin.named_regexp
+    try:
+        compiled = re.compile(text)
+    except re.error as error:
+        raise CollectError(f"the file-name pattern {text!r} is not a regular expression: "
+                           f"{error}") from error
+    if {"student_id", "file_id"} - set(compiled.groupindex):
+        raise CollectError(f"the file-name pattern {text!r} needs the groups "
+                           "(?P<student_id>...) and (?P<file_id>...)")
+    return compiled
+
+
+def incoming_names(source: Path):
+    """The notebook file names in a folder or a zip (folders inside a zip are ignored)."""
+    if source.is_dir():
+        return [p.name for p in sorted(source.iterdir()) if p.is_file()]
+    if zipfile.is_zipfile(source):
+        with zipfile.ZipFile(source) as archive:
+            return [PurePosixPath(n).name for n in archive.namelist() if not n.endswith("/")]
+    raise CollectError(f"{source}: neither a folder nor a zip file; give the folder of "
+                       "notebooks or the zip the LMS exported")
+
+
+def unparsable(source: Path, names, regexp, assignment_id):
+    problems = []
+    for name in names:
+        match = regexp.match(f"extracted/{name}")  # nbgrader matches whole paths
+        if match is None:
+            problems.append(Problem(source / name, "the file name does not match the pattern "
+                                    f"{regexp.pattern!r}", "rename it <student>_"
+                                    f"{assignment_id}.ipynb or pass --pattern"))
+        elif match.group("file_id") != f"{assignment_id}.ipynb":
+            problems.append(Problem(source / name, f"it is not a notebook of {assignment_id}",
+                                    "collect it with its own assignment id"))
+    return problems
+
+
+def collect(root: Path, assignment_id, source: Path, file_pattern=None, log=print):
+    """Copy `source` (folder or zip) into downloaded/<id>/archive/ and run nbgrader
+    zip_collect; return the problems found in the file names."""
+    if not source.exists():
+        raise CollectError(f"{source}: no such file or folder")
+    regexp = pattern(root, file_pattern)
+    problems = unparsable(source, incoming_names(source), regexp, assignment_id)
+    for problem in problems:
+        log(f"error: {problem}")
+    archive = root / "downloaded" / assignment_id / "archive"
+    shutil.rmtree(archive.parent, ignore_errors=True)
+    archive.mkdir(parents=True)
+    if source.is_dir():
+        for path in sorted(source.iterdir()):
+            if path.is_file() and regexp.match(f"extracted/{path.name}"):
+                shutil.copy(path, archive / path.name)
+    else:
+        shutil.copy(source, archive / source.name)
+    run_nbgrader(root, "zip_collect", assignment_id, "--force",
+                 f"--FileNameCollectorPlugin.named_regexp={regexp.pattern}")
+    collected = sorted(p.parent.parent.name for p in
+                       (root / "submitted").glob(f"*/{assignment_id}/{assignment_id}.ipynb"))
+    log(f"collected {assignment_id}: {len(collected)} submissions in submitted/")
+    return problems

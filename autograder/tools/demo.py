@@ -1,0 +1,121 @@
+"""The demo: a simulated class of 42 students through the whole pipeline.
+
+build -> collect (an LMS zip for the first assignment, folders for the rest) -> grade ->
+feedback -> export -> report, in a course directory of its own (demo/ by default).
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import time
+import zipfile
+from pathlib import Path
+
+import nbformat
+
+from autograder.build import assignment_ids, build
+from autograder.course import CONFIG, Course
+from autograder.grading.parallel import grade
+from autograder.outputs.collect import collect
+from autograder.outputs.feedback import export_grades, write_feedback
+from autograder.outputs.report import write_report
+from autograder.tools import simulate
+
+STUDENTS = 42
+SHARES = [("correct", 0.45), ("partly_done", 0.2), ("blank", 0.1)]  # the rest: a mistake
+SPECIALS = ["crashing", "looping_forever", "syntax_error"]
+
+
+def plan_class(ids, rng):
+    """{(student, assignment): what that student hands in}; every catalogued mistake and
+    every special failure appears at least once."""
+    students = [f"s{n:02d}" for n in range(1, STUDENTS + 1)]
+    plan = {}
+    for assignment_id in ids:
+        mistakes = simulate.mistakes_of(assignment_id)
+        order = students[:]
+        rng.shuffle(order)
+        forced = [("mistake", m) for m in mistakes] + [(s, None) for s in SPECIALS]
+        for student, kind in zip(order, forced, strict=False):
+            plan[(student, assignment_id)] = kind
+        for student in order[len(forced):]:
+            pick = rng.random()
+            for kind, share in SHARES:
+                if pick < share:
+                    plan[(student, assignment_id)] = (kind, None)
+                    break
+                pick -= share
+            else:
+                plan[(student, assignment_id)] = ("mistake", rng.choice(mistakes))
+    return plan
+
+
+def hand_in(kind, mistake, release, source):
+    if kind == "blank":
+        return release
+    if kind == "mistake":
+        return simulate.with_mistake(release, source, mistake)
+    return getattr(simulate, kind)(release, source)
+
+
+def write_inbox(course_root, plan, inbox):
+    """The files an LMS would give the instructor: <student>_<id>.ipynb per submission, plus
+    two bad files, and the first assignment zipped."""
+    shutil.rmtree(inbox, ignore_errors=True)
+    ids = sorted({a for _, a in plan})
+    for assignment_id in ids:
+        folder = inbox / assignment_id
+        folder.mkdir(parents=True)
+        release = nbformat.read(course_root / "release" / assignment_id /
+                                f"{assignment_id}.ipynb", as_version=4)
+        source = nbformat.read(course_root / "source" / assignment_id /
+                               f"{assignment_id}.ipynb", as_version=4)
+        for (student, a), (kind, mistake) in sorted(plan.items()):
+            if a == assignment_id:
+                notebook = hand_in(kind, mistake, release, source)
+                nbformat.write(notebook, folder / f"{student}_{assignment_id}.ipynb")
+    first = ids[0]
+    (inbox / first / f"s98_{first}.ipynb").write_text("this is not a notebook")
+    (inbox / first / "homework final(2).ipynb").write_text("{}")
+    archive = inbox / f"{first}.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for path in sorted((inbox / first).iterdir()):
+            zipped.write(path, f"{first}/{path.name}")
+    shutil.rmtree(inbox / first)
+    return {first: archive, **{a: inbox / a for a in ids[1:]}}
+
+
+def run_demo(project: Path, out: Path, workers=None, timeout=10, seed=0, log=print):
+    started = time.monotonic()
+    ids = assignment_ids(project)
+    log(f"== build: {len(ids)} assignments")
+    build(project, ids, log=log)
+    shutil.rmtree(out, ignore_errors=True)
+    course = Course.create(out, project, ids)
+    shutil.copytree(project / "release", out / "release", dirs_exist_ok=True)
+    plan = plan_class(ids, random.Random(seed))
+    inputs = write_inbox(out, plan, out / "inbox")
+    log(f"== collect: {len(plan)} notebooks of {STUDENTS} students, {len(ids)} assignments")
+    problems = []
+    for assignment_id, source in inputs.items():
+        problems += collect(out, assignment_id, source, log=log)
+    log("== grade")
+    run = grade(out, ids, workers=workers, timeout=timeout, log=log)
+    log("== feedback")
+    write_feedback(out, ids, log=log)
+    log("== export")
+    grades = export_grades(out, out / "grades.csv", log=log)
+    log("== report")
+    report = write_report(out, ids, out / "report.html", problems + run.problems, run.failed,
+                          log=log)
+    minutes, seconds = divmod(int(time.monotonic() - started), 60)
+    log(f"\ndemo finished in {minutes} min {seconds} s: {len(run.graded)} notebooks graded, "
+        f"{len(run.failed)} could not be graded, {len(problems) + len(run.problems)} "
+        "input problems reported")
+    log(f"  course folder:  {course.root}  (nbgrader_config.py: {course.root / CONFIG})")
+    log(f"  gradebook:      {course.root / 'gradebook.db'}")
+    log(f"  feedback pages: {course.root / 'feedback'}/<student>/<assignment>/")
+    log(f"  grades (CSV):   {grades}")
+    log(f"  class report:   {report}")
+    return run

@@ -1,0 +1,153 @@
+"""Are source/ and release/ what assignments/ and solutions/ make, and do they keep secrets?"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import nbformat
+import pytest
+
+import solutions
+from autograder.build import BuildError, assignment_ids, check_ids, master_notebook
+from autograder.build.authoring import AuthoringError, read_assignment
+from autograder.build.render import render
+from autograder.build.stubs import BEGIN, END, fenced_source
+
+ROOT = Path(__file__).resolve().parents[3]
+IDS = assignment_ids(ROOT)
+CURRICULUM_IDS = [
+    "01_attention_by_hand",
+    "02_embeddings",
+    "03_scaled_dot_product",
+    "04_self_attention",
+    "05_multi_head",
+    "06_scoring_functions",
+    "07_cross_attention_and_masks",
+]
+
+
+def committed(folder, assignment_id):
+    return json.loads((ROOT / folder / assignment_id / f"{assignment_id}.ipynb").read_text())
+
+
+def test_every_curriculum_assignment_is_authored():
+    """Is there an authoring file for each of the seven assignments of the curriculum?"""
+    assert IDS == CURRICULUM_IDS
+
+
+@pytest.mark.parametrize("assignment_id", IDS)
+def test_committed_source_is_fresh(assignment_id):
+    """Is source/<id>/<id>.ipynb exactly what assignments/<id>.py and solutions/ render?"""
+    rendered = json.loads(nbformat.writes(master_notebook(ROOT, assignment_id)))
+    assert rendered == committed("source", assignment_id), (
+        f"source/{assignment_id} is stale: run `python -m autograder build {assignment_id}`"
+    )
+
+
+BOILERPLATE = {"super().__init__()", "with torch.no_grad():"}
+
+
+def solution_lines(names):
+    """The distinctive lines of the reference bodies a notebook's solution cells fence."""
+    lines = set()
+    for name in names:
+        inside = False
+        for line in fenced_source(getattr(solutions, name)).splitlines():
+            if line.strip() == BEGIN:
+                inside = True
+            elif line.strip() == END:
+                inside = False
+            elif inside and len(line.strip()) > 12 and not line.strip().startswith("#"):
+                lines.add(line.strip())
+    return lines
+
+
+@pytest.mark.parametrize("assignment_id", IDS)
+def test_release_holds_no_solution_and_no_hidden_test(assignment_id):
+    """Does the student notebook lack every solution line and every trace of hidden tests?"""
+    release = committed("release", assignment_id)
+    text = "\n".join("".join(cell["source"]) for cell in release["cells"])
+    for secret in ("BEGIN HIDDEN", "check_step", "use_references", "autograder", BEGIN):
+        assert secret not in text, f"release/{assignment_id} contains {secret!r}"
+    specs = read_assignment(ROOT / "assignments" / f"{assignment_id}.py")
+    names = [n for spec in specs if spec.kind == "solution" for n in spec.names]
+    code = "\n".join(
+        "".join(cell["source"]) for cell in release["cells"] if cell["cell_type"] == "code"
+    )
+    leaked = [line for line in solution_lines(names) - BOILERPLATE if line in code]
+    assert not leaked, f"release/{assignment_id} shows solution lines: {leaked[:3]}"
+
+
+@pytest.mark.parametrize("assignment_id", IDS)
+def test_release_stubs_raise(assignment_id):
+    """Does every solution cell of the release end in nbgrader's NotImplementedError stub?"""
+    release = committed("release", assignment_id)
+    for cell in release["cells"]:
+        if cell["metadata"].get("nbgrader", {}).get("solution"):
+            assert "raise NotImplementedError()" in "".join(cell["source"])
+
+
+@pytest.mark.parametrize("assignment_id", IDS)
+def test_total_points_stated_at_the_top(assignment_id):
+    """Does the first cell state the notebook's total, equal to the sum of its test cells?"""
+    notebook = committed("source", assignment_id)
+    total = sum(
+        cell["metadata"]["nbgrader"].get("points", 0)
+        for cell in notebook["cells"]
+        if cell["metadata"].get("nbgrader", {}).get("grade")
+    )
+    assert f"Total: {total} points" in "".join(notebook["cells"][0]["source"])
+
+
+def test_fenced_source_keeps_signature_and_docstring():
+    """Does fencing keep a function's signature and docstring outside the solution?"""
+    code = fenced_source(solutions.context_vectors)
+    head, body = code.split(BEGIN)
+    assert head.startswith("def context_vectors(weights, values):")
+    assert '"""' in head and "weights @ values" in body and body.rstrip().endswith(END)
+
+
+def test_fenced_source_fences_each_method():
+    """Does a class get one fenced region per method, its decorators kept?"""
+    code = fenced_source(solutions.SelfAttention)
+    assert code.count(BEGIN) == 2 and code.count(END) == 2
+    assert code.index("def __init__") < code.index(BEGIN)
+
+
+def write(tmp_path, text):
+    path = tmp_path / "99_example.py"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("text", "complaint"),
+    [
+        ("import torch\n# %% setup\n", "must start with"),
+        ("# %% sollution x\n", "unknown cell marker"),
+        ("# %% solution project\nreturn x @ W\n", "leave its body empty"),
+        ("# %% tests project\nassert True\n", "points=N"),
+        ("# %% given\n", "needs the name"),
+        ("# %% [markdown]\nnot a comment\n", "must start with '# '"),
+    ],
+)
+def test_authoring_errors_name_the_line_and_the_fix(tmp_path, text, complaint):
+    """Is a malformed authoring file refused with its path, line and what to write?"""
+    path = write(tmp_path, text)
+    with pytest.raises(AuthoringError, match=complaint) as error:
+        read_assignment(path)
+    assert str(path) in str(error.value)
+
+
+def test_tests_without_declared_checks_are_refused(tmp_path):
+    """Is a test cell for a name with no hidden checks refused at build time?"""
+    specs = read_assignment(write(tmp_path, "# %% tests not_a_step points=1\nassert True\n"))
+    with pytest.raises(AuthoringError, match="no hidden checks"):
+        render(specs)
+
+
+def test_unknown_assignment_id_lists_the_known_ones():
+    """Does asking for an unknown id say which ids exist?"""
+    with pytest.raises(BuildError, match="01_attention_by_hand"):
+        check_ids(ROOT, ["99_nope"])

@@ -1,0 +1,57 @@
+"""Do the hidden checks of every step accept the reference and reject each catalogued mistake?
+
+These run in-process (no kernel): the step declarations are data, and the end-to-end tests
+prove the same through real nbgrader."""
+
+from __future__ import annotations
+
+import pytest
+
+from autograder.checks.hidden import check_step
+from autograder.checks.judge import fresh_generator, step_problems
+from autograder.checks.model import mistake_subject
+from autograder.checks.steps import STEPS
+
+MISTAKES = [(step.name, m) for step in STEPS.values() for m in step.mistakes]
+
+
+def notebook_namespace():
+    """What a fully solved notebook defines: every step's reference under its name."""
+    return {name: step.reference for name, step in STEPS.items()}
+
+
+@pytest.mark.parametrize("name", sorted(STEPS))
+def test_reference_passes(name):
+    """Does the reference implementation pass its own step's hidden checks?"""
+    check_step(name, notebook_namespace())
+
+
+@pytest.mark.parametrize("name", sorted(STEPS))
+def test_stub_fails(name):
+    """Does a stub that still raises NotImplementedError fail, saying so?"""
+
+    def stub(*args, **kwargs):
+        raise NotImplementedError()
+
+    namespace = notebook_namespace()
+    namespace[name] = stub
+    with pytest.raises(AssertionError, match="not implemented yet"):
+        check_step(name, namespace)
+
+
+@pytest.mark.parametrize(("name", "mistake"), MISTAKES, ids=[m.name for _, m in MISTAKES])
+def test_mistake_is_caught_and_named(name, mistake):
+    """Does each catalogued mistake fail its step, with the mistake's name in the message?"""
+    step = STEPS[name]
+    helpers = {used: STEPS[used].reference for used in step.uses}
+    subject = mistake_subject(mistake, helpers)
+    problems = step_problems(step, subject, helpers, fresh_generator())
+    assert problems, f"the mistake {mistake.name!r} passes every check of {name}"
+    assert any(mistake.name in p for p in problems), (
+        f"{mistake.name!r} fails {name} but is not named:\n" + "\n".join(problems)
+    )
+
+
+def test_catalogue_has_the_required_breadth():
+    """Does the catalogue name at least 12 distinct mistakes?"""
+    assert len({m.name for _, m in MISTAKES}) >= 12

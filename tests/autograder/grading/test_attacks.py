@@ -1,0 +1,172 @@
+"""Can a student fool the grader, harm it, or lose more than the step they broke?
+
+Every notebook of the attack catalogue (tests/autograder/grading/attacks.py) is graded in
+the kit's grade, with the real sandbox: root is needed for it, as in CI. Then each must have
+its score, and the batch must have left nothing behind.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sqlite3
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder.course import Course
+from autograder.grading.parallel import grade, submission_scores
+from autograder.outputs.feedback import write_feedback
+from autograder.outputs.report import read_results
+from tests.autograder.grading.attacks import ATTACKS, ID
+
+ROOT = Path(__file__).resolve().parents[3]
+SANDBOX_UIDS = range(61000, 61000 + 1000)
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the full sandbox needs root "
+                                "(CI runs as root)")
+
+
+class Listener:
+    """A TCP server on the grader's loopback that records anyone who connects."""
+
+    def __init__(self):
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.connections = []
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            try:
+                connection, _ = self.server.accept()
+            except OSError:
+                return
+            self.connections.append(connection.recv(100))
+
+
+def grades(root):
+    with sqlite3.connect(root / "gradebook.db") as db:
+        return sorted(db.execute("SELECT id, auto_score, manual_score FROM grade"))
+
+
+def sandbox_processes():
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            uid = entry.stat().st_uid
+        except OSError:
+            continue
+        if entry.name.isdigit() and uid in SANDBOX_UIDS:
+            found.append(entry.name)
+    return found
+
+
+def scratch_folders():
+    return sorted(Path(tempfile.gettempdir()).glob("kit-sandbox-*"))
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory):
+    listener = Listener()
+    course = Course.create(tmp_path_factory.mktemp("attacks"), ROOT, [ID])
+    course.generate(ID)
+    release = nbformat.read(course.root / "release" / ID / f"{ID}.ipynb", 4)
+    source = nbformat.read(ROOT / "source" / ID / f"{ID}.ipynb", 4)
+    env = {"root": course.root, "repo": ROOT, "port": listener.port}
+    for attack in ATTACKS:
+        course.submit(attack.name, ID, attack.build(release, source, env))
+        for name, build in attack.extra.items():
+            nbformat.write(build(release, source, env),
+                           course.root / "submitted" / attack.name / ID / name)
+    scratch_before = scratch_folders()
+    started = time.monotonic()
+    run = grade(course.root, [ID], workers=2, timeout=5, log=lambda _: None)
+    seconds = time.monotonic() - started
+    right_after = grades(course.root)
+    time.sleep(5)  # the daemons of the catalogue wake after 3 s
+    return {"course": course, "run": run, "right_after": right_after, "seconds": seconds,
+            "listener": listener, "scratch_before": scratch_before}
+
+
+def total(root, student):
+    scores = submission_scores(root, ID, student)
+    assert scores is not None, f"{student} was not graded"
+    return sum(score for score, _ in scores.values()), sum(m for _, m in scores.values())
+
+
+@pytest.mark.parametrize("attack", ATTACKS, ids=[a.name for a in ATTACKS])
+def test_attack_gets_its_score(batch, attack):
+    """Does the notebook get exactly the points its honest work earns?"""
+    got, most = total(batch["course"].root, attack.name)
+    assert most == 6, f"{attack.name}: the maximum changed to {most}"
+    assert got == attack.score, f"{attack.name} ({attack.what}): {got} points, not {attack.score}"
+
+
+def test_the_batch_grades_every_notebook(batch):
+    """Did the batch go on past every crash, loop and bomb, grading each notebook?"""
+    run = batch["run"]
+    assert not run.failed, run.failed
+    assert len(run.graded) == len(ATTACKS)
+
+
+def test_only_the_grader_writes_the_gradebook(batch):
+    """Is the gradebook the same after the daemons' wake-up time, with no manual score?"""
+    now = grades(batch["course"].root)
+    assert now == batch["right_after"]
+    assert all(manual is None for _, _, manual in now)
+
+
+def test_no_sandbox_process_outlives_the_batch(batch):
+    """Are the daemons, sleepers and forked children of the sandbox user all gone?"""
+    assert sandbox_processes() == []
+
+
+def test_nothing_written_outside_the_scratch_folder(batch):
+    """Did the writes to the course folder, ../ and /tmp stay inside the sandbox, and is
+    every scratch folder removed?"""
+    root = batch["course"].root
+    leaks = [p for p in (root / "pwned.txt", root / "source" / "pwned.txt",
+                         Path("/tmp/pwned.txt"), Path("/pwned.txt"),
+                         root / "submitted" / "pwned.txt") if p.exists()]
+    assert leaks == []
+    assert scratch_folders() == batch["scratch_before"]
+
+
+def test_no_network(batch):
+    """Did the socket attack reach nothing on the grader's machine?"""
+    assert batch["listener"].connections == []
+
+
+def test_feedback_carries_no_secret(batch):
+    """Does any feedback page show a hidden test or the grader's code?"""
+    root = batch["course"].root
+    write_feedback(root, [ID], log=lambda _: None)
+    pages = list((root / "feedback").glob(f"*/{ID}/*.html"))
+    assert len(pages) == len(ATTACKS)
+    for page in pages:
+        text = page.read_text()
+        for secret in ("BEGIN HIDDEN TESTS", "check_step", "use_references", "autograder."):
+            assert secret not in text, f"{page}: shows {secret!r}"
+
+
+def test_integrity_report_flags_the_tricks(batch):
+    """Are the submissions using grader-facing tricks flagged, with their reason, and the
+    honest noisy one not flagged for tampering?"""
+    flags = read_results(batch["course"].root, [ID]).integrity
+    reasons = {student: " ".join(f["reason"] for f in found)
+               for (student, _), found in flags.items()}
+    expected = {"function_mode": "TorchFunctionMode", "tensor_subclass": "__torch_function__",
+                "exec_source": "exec", "input_transformer": "get_ipython",
+                "os_exit": "os._exit", "uninterruptible": "signal",
+                "segfault": "ctypes", "fake_torch": "sys.modules",
+                "read_solutions": "opens", "daemon": "subprocess",
+                "forged_metadata": "forged", "deleted_test": "deleted",
+                "duplicated_test": "second copy", "changed_points": "points",
+                "retyped_test": "retyped", "renamed_test": "deleted or renamed"}
+    for student, word in expected.items():
+        assert word in reasons.get(student, ""), f"{student}: flags {reasons.get(student)}"

@@ -1,0 +1,107 @@
+"""Does real nbgrader, on real kernels, grade every assignment as the kit promises?
+
+One course is built in a scratch folder from the committed source/ notebooks. Per assignment
+it receives the release filled in with the solutions, the unmodified release, and one
+submission per catalogued mistake (solved, with that step redefined the wrong way); nbgrader
+generate_assignment, then the kit's parallel grade and feedback, run as an instructor runs
+them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder.build import assignment_ids
+from autograder.course import Course
+from autograder.grading.parallel import grade
+from autograder.outputs.feedback import write_feedback
+from autograder.tools import simulate
+
+ROOT = Path(__file__).resolve().parents[3]
+# KIT_E2E_ONLY=05_multi_head,07_cross_attention_and_masks narrows a local run; CI runs all.
+IDS = [i for i in assignment_ids(ROOT)
+       if i in os.environ.get("KIT_E2E_ONLY", i).split(",")]
+
+
+def student_for(index):
+    return f"mistake{index:02d}"
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    course = Course.create(tmp_path_factory.mktemp("course"), ROOT, IDS)
+    for assignment_id in IDS:
+        course.generate(assignment_id)
+        source = nbformat.read(ROOT / "source" / assignment_id / f"{assignment_id}.ipynb", 4)
+        blank = nbformat.read(course.root / "release" / assignment_id / f"{assignment_id}.ipynb", 4)
+        course.submit("solved", assignment_id, simulate.correct(blank, source))
+        course.submit("blank", assignment_id, blank)
+        for index, mistake in enumerate(simulate.mistakes_of(assignment_id)):
+            course.submit(student_for(index), assignment_id,
+                          simulate.with_mistake(blank, source, mistake))
+    run = grade(course.root, IDS, workers=os.cpu_count())
+    assert not run.failed, f"notebooks that could not be graded: {run.failed}"
+    write_feedback(course.root, IDS)
+    return course
+
+
+@pytest.mark.parametrize("assignment_id", IDS)
+def test_solved_notebook_scores_full_marks(course, assignment_id):
+    """Does the master notebook with its solutions earn every point?"""
+    scores = course.cell_scores(assignment_id, "solved")
+    lost = {g: s.score for g, s in scores.items() if s.score != s.max_score}
+    assert scores and not lost, f"points lost by the solutions: {lost}"
+
+
+@pytest.mark.parametrize("assignment_id", IDS)
+def test_unmodified_release_scores_zero(course, assignment_id):
+    """Does the untouched student notebook autograde to exactly 0 points?"""
+    scores = course.cell_scores(assignment_id, "blank")
+    assert scores, "the blank submission was not graded"
+    earned = {g: s.score for g, s in scores.items() if s.score}
+    assert not earned, f"points earned by stubs: {earned}"
+
+
+def mistake_params():
+    return [
+        pytest.param(assignment_id, index, mistake, id=f"{assignment_id}:{mistake.name}")
+        for assignment_id in IDS
+        for index, mistake in enumerate(simulate.mistakes_of(assignment_id))
+    ]
+
+
+@pytest.mark.parametrize(("assignment_id", "index", "mistake"), mistake_params())
+def test_mistake_loses_only_its_step_and_is_named(course, assignment_id, index, mistake):
+    """Does a known mistake cost its step's points, only those, and is it named in the
+    feedback?"""
+    student = student_for(index)
+    scores = course.cell_scores(assignment_id, student)
+    step_cell = f"test_{mistake.step}"
+    assert scores[step_cell].score == 0, f"{mistake.name} still earned {step_cell}"
+    others = {g: s.score for g, s in scores.items() if g != step_cell and s.score != s.max_score}
+    assert not others, f"{mistake.name} also cost {others}"
+    assert mistake.name in course.feedback_html(student, assignment_id)
+
+
+@pytest.mark.parametrize("assignment_id", IDS)
+def test_feedback_shows_no_hidden_test(course, assignment_id):
+    """Is every feedback page free of hidden-test code and its tracebacks?"""
+    for page in (course.root / "feedback").glob(f"*/{assignment_id}/*.html"):
+        text = page.read_text()
+        for secret in ("BEGIN HIDDEN", "check_step", "use_references", "autograder/"):
+            assert secret not in text, f"{page} shows {secret!r}"
+
+
+@pytest.mark.parametrize("assignment_id", IDS)
+def test_committed_release_matches_nbgrader_output(course, assignment_id):
+    """Is release/ what nbgrader makes from the committed source/ (not stale)?"""
+    made = course.root / "release" / assignment_id / f"{assignment_id}.ipynb"
+    committed = ROOT / "release" / assignment_id / f"{assignment_id}.ipynb"
+    assert json.loads(made.read_text()) == json.loads(committed.read_text()), (
+        f"release/{assignment_id} is stale: run `python -m autograder build {assignment_id}`"
+    )

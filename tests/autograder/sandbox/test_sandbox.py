@@ -1,0 +1,250 @@
+"""Does the sandbox keep a kernel in, and does the grader read only data out of it?
+
+The wire format is tested as properties; the kernel is a real one, forked from the real
+template, in the real sandbox when the tests run as root (as in CI)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from autograder.grading.integrity import suspicious
+from autograder.sandbox.agent import decode, encode
+from autograder.sandbox.kernel import Limits, SandboxedKernel, Settings
+from autograder.sandbox.link import Link, Remote, StudentError
+
+ROOT = Path(__file__).resolve().parents[3]
+ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0, reason="the full sandbox needs root")
+
+# -- the wire format ----------------------------------------------------------------------
+
+shapes = st.lists(st.integers(0, 4), max_size=3)
+dtypes = st.sampled_from([torch.float32, torch.float64, torch.int64, torch.bool])
+
+
+@st.composite
+def tensors(draw):
+    shape, dtype = draw(shapes), draw(dtypes)
+    return (torch.randn(shape) * 10).to(dtype)
+
+
+values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.floats(-1e6, 1e6) | st.text(max_size=5)
+    | tensors(),
+    lambda inner: st.lists(inner, max_size=3) | st.tuples(inner, inner)
+    | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=8)
+
+
+def same(a, b):
+    if isinstance(a, torch.Tensor):
+        return isinstance(b, torch.Tensor) and a.dtype == b.dtype and a.shape == b.shape and \
+            torch.equal(a, b)
+    if isinstance(a, list | tuple):
+        return type(a) is type(b) and len(a) == len(b) and all(map(same, a, b))
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    return a == b and type(a) is type(b)
+
+
+@settings(max_examples=50, deadline=None)
+@given(values)
+def test_data_survives_the_wire(value):
+    """Does every value made of tensors, numbers, strings, lists, tuples and dicts come back
+    equal, with its dtype and shape?"""
+    back = decode(encode(value, lambda v: pytest.fail(f"not data: {v!r}")), pytest.fail)
+    assert same(value, back)
+
+
+@pytest.mark.parametrize("reply", [
+    {"tensor": ["float32", [2, 2], [1.0, 2.0, 3.0]]},
+    {"tensor": ["float32", [-1], []]},
+    {"tensor": ["object", [1], [1.0]]},
+    {"tensor": ["float32", [1], ["1.0"]]},
+    {"tensor": ["float32", [1], [[1.0]]]},
+    {"tensor": ["float32", [1], [1.0]], "extra": 1},
+    {"pickle": "gASV"},
+])
+def test_malformed_replies_are_refused(reply):
+    """Is a reply that is not exactly plain data refused rather than trusted?"""
+    with pytest.raises(ValueError):
+        decode(reply, lambda number: None)
+
+
+def test_a_tensor_subclass_arrives_as_a_plain_tensor():
+    """Does a student's tensor subclass lose its overrides on the way out?"""
+    class Agreeable(torch.Tensor):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            return super().__torch_function__(func, types, args, kwargs)
+
+    sent = torch.ones(2).as_subclass(Agreeable)
+    back = decode(encode(sent, lambda v: None), lambda number: None)
+    assert type(back) is torch.Tensor and torch.equal(back, torch.ones(2))
+
+
+# -- integrity flags ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("code", "word"), [
+    ("exec(open('x').read())", "exec"),
+    ("getattr(torch, 'soft' + 'max')", "getattr"),
+    ("get_ipython().events", "get_ipython"),
+    ("class T(torch.Tensor):\n    def __torch_function__(self): pass", "__torch_function__"),
+    ("from torch.overrides import TorchFunctionMode", "TorchFunctionMode"),
+    ("import subprocess", "subprocess"),
+    ("import signal", "signal"),
+    ("import os\nos._exit(0)", "os._exit"),
+    ("import ctypes", "ctypes"),
+    ("import sys\nsys.modules['torch'] = None", "sys.modules"),
+    ("open('/etc/passwd')", "opens /etc/passwd"),
+    ("open('../../source/a.ipynb')", "opens ../../source"),
+])
+def test_suspicious_code_is_flagged(code, word):
+    """Is each kind of grader-facing code named?"""
+    assert any(word in reason for reason in suspicious(code)), suspicious(code)
+
+
+def test_ordinary_code_is_not_flagged():
+    """Is a plain solution, with a magic and a literal getattr, left alone?"""
+    code = ("%matplotlib inline\ndef f(x):\n    w = getattr(x, 'shape')\n"
+            "    return torch.softmax(x, dim=-1) @ open('data.txt').read()\n")
+    assert suspicious(code) == []
+
+
+# -- a real sandboxed kernel ---------------------------------------------------------------
+
+
+@pytest.fixture()
+def kernel(tmp_path):
+    (tmp_path / "data.txt").write_text("the student's own file")
+    limits = Limits(memory_bytes=4 << 30, file_bytes=1 << 20, processes=64)
+    sandboxed = SandboxedKernel(tmp_path, Settings(hidden=(str(ROOT),), limits=limits))
+    sandboxed.start()
+    yield sandboxed
+    sandboxed.stop()
+
+
+def run(kernel, code):
+    outputs, status = kernel.execute(code, timeout=20)
+    text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+    errors = [o.ename for o in outputs if o.output_type == "error"]
+    return text.strip(), errors
+
+
+def test_kernel_sees_its_folder_and_runs_torch(kernel):
+    """Can student code read the files handed in beside the notebook, and use torch?"""
+    text, errors = run(kernel,
+                       "import torch\nprint(open('data.txt').read(), torch.ones(3).sum().item())")
+    assert not errors and text == "the student's own file 3.0"
+
+
+def test_kernel_has_limits(kernel):
+    """Are memory, file size and process count limited?"""
+    text, errors = run(kernel, "import resource\nprint(*(resource.getrlimit(r)[0] for r in "
+                               "(resource.RLIMIT_AS, resource.RLIMIT_FSIZE)))")
+    assert not errors and text == f"{4 << 30} {1 << 20}"
+
+
+@ROOT_ONLY
+def test_kernel_is_another_user_without_network_or_course_files(kernel):
+    """As root: does student code run as the sandbox user, unable to see the kit's folder
+    (solutions/, source/, the gradebook) or to reach the network?"""
+    text, errors = run(kernel, f"""
+import os, socket
+print(os.getuid())
+print(sorted(os.listdir({str(ROOT)!r})))
+try:
+    socket.create_connection(("127.0.0.1", 22), timeout=1)
+except OSError as error:
+    print(type(error).__name__)
+""")
+    uid, listing, network = text.splitlines()
+    assert not errors and int(uid) == kernel.uid and kernel.uid >= 61000
+    assert "solutions" not in listing and "source" not in listing
+    assert network in ("ConnectionRefusedError", "OSError")
+
+
+@ROOT_ONLY
+def test_stop_kills_every_process_of_the_sandbox(kernel):
+    """Does stopping the kernel kill a daemon it started in a session of its own?"""
+    run(kernel, "import subprocess\nsubprocess.Popen(['sleep', '300'], start_new_session=True)")
+    uid = kernel.uid
+    kernel.stop()
+    alive = [p for p in Path("/proc").iterdir()
+             if p.name.isdigit() and p.exists() and p.stat().st_uid == uid]
+    assert alive == []
+
+
+def test_a_dead_kernel_is_reported(kernel):
+    """Does os._exit in student code end in KernelGone, not in a hang?"""
+    from autograder.sandbox.kernel import KernelGone
+
+    with pytest.raises(KernelGone, match="died"):
+        kernel.execute("import os\nos._exit(3)", timeout=20)
+
+
+def test_remote_calls_return_plain_data(kernel):
+    """Does a call into the kernel come back as data built here, and a student error as a
+    StudentError naming its kind?"""
+    link = Link(kernel, lambda: 20)
+    link.boot()
+    run(kernel, "import torch\ndef double(x):\n    return x * 2\n"
+                "def broken(x):\n    raise ValueError('no')\n")
+    doubled = Remote(link, {"global": "double"})(torch.arange(3.0))
+    assert type(doubled) is torch.Tensor and doubled.tolist() == [0.0, 2.0, 4.0]
+    with pytest.raises(StudentError) as raised:
+        Remote(link, {"global": "broken"})(torch.ones(1))
+    assert raised.value.kind == "ValueError"
+
+
+def test_stand_ins_ask_the_grader(kernel):
+    """Does an earlier step's stand-in run the grader's reference, with no reference code in
+    the kernel?"""
+    link = Link(kernel, lambda: 20)
+    link.boot()
+    run(kernel, "def uses_helper(x):\n    return helper(x) + 1\n")
+    link.install({"helper": lambda x: x * 10})
+    assert Remote(link, {"global": "uses_helper"})(torch.ones(2)).tolist() == [11.0, 11.0]
+    link.restore()
+    text, errors = run(kernel, "print('helper' in globals())")
+    assert text == "False"
+
+
+def test_limits_mode_warns_without_root(monkeypatch, tmp_path):
+    """Is an instructor who is not root told that only limits apply?"""
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    import autograder.sandbox.kernel as kernel_module
+
+    monkeypatch.setattr(kernel_module, "_warned_weak", False)
+    with pytest.warns(UserWarning, match="limits only"):
+        assert not SandboxedKernel(tmp_path, Settings()).full
+
+
+def _child_state(queue):
+    from autograder.sandbox import kernel as kernel_module
+
+    queue.put((kernel_module.Zygote._instance is None, kernel_module.claimed_uid(61000)))
+
+
+@ROOT_ONLY
+def test_a_forked_worker_gets_its_own_template_and_user(kernel):
+    """Does a grading worker forked from a process with a kernel template start its own, under
+    another sandbox user (two workers sharing one would kill each other's kernels)?"""
+    import multiprocessing
+
+    from autograder.sandbox.kernel import Zygote, claimed_uid
+
+    assert Zygote._instance is not None
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_child_state, args=(queue,))
+    child.start()
+    fresh, uid = queue.get(timeout=30)
+    child.join()
+    assert fresh and uid != claimed_uid(61000)
