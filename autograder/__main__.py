@@ -1,3 +1,6 @@
+"""`python -m autograder COMMAND`. Kept light (the command line imports what a command needs
+when it runs): a spawned grading worker imports this module again, as __mp_main__."""
+
 import sys
 
 from autograder.cli import main

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
+# Only light modules here: `--help` must answer at once. What a command needs (torch,
+# nbgrader, nbformat, matplotlib come with it) is imported in `run`, when the command runs.
 import argparse
 import os
 import sys
 from pathlib import Path
 
-from autograder.build import BuildError, assignment_ids, build, course_ids
-from autograder.build.authoring import AuthoringError
-from autograder.course import NbgraderError
-from autograder.grading.parallel import GradeError
-from autograder.outputs.collect import CollectError, collect
+from autograder.errors import KitError
 
 DESCRIPTION = """\
 Build, check and grade the self-attention course with nbgrader.
@@ -94,18 +92,24 @@ def parser():
 def run(args):
     root = args.root.resolve()
     if args.command not in ("build", "demo") and not (root / "nbgrader_config.py").exists():
+        from autograder.build import BuildError
+
         raise BuildError(f"{root} has no nbgrader_config.py: run from the course root or "
                          "pass --root")
     if args.command == "build":
+        from autograder.build import build
+
         build(root, args.ids)
     elif args.command == "validate":
+        from autograder.build import assignment_ids
         from autograder.tools.validate import validate
 
         return 1 if validate(root, args.ids or assignment_ids(root), args.workers) else 0
     elif args.command == "collect":
-        from autograder.build import check_ids
+        from autograder.course import check_ids, course_ids
+        from autograder.outputs.collect import collect
 
-        check_ids(root, [args.id], course_ids(root))
+        check_ids([args.id], course_ids(root))
         collect(root, args.id, args.source, args.pattern)
     elif args.command == "grade":
         from autograder.grading.parallel import grade
@@ -115,19 +119,19 @@ def run(args):
               f"not graded {len(result.failed)}, input problems {len(result.problems)}")
         return 1 if result.failed else 0
     elif args.command == "feedback":
-        from autograder.build import check_ids
+        from autograder.course import check_ids, course_ids
         from autograder.outputs.feedback import write_feedback
 
-        write_feedback(root, check_ids(root, args.ids, course_ids(root)))
+        write_feedback(root, check_ids(args.ids, course_ids(root)))
     elif args.command == "export":
         from autograder.outputs.feedback import export_grades
 
         export_grades(root, args.to)
     elif args.command == "report":
-        from autograder.build import check_ids
+        from autograder.course import check_ids, course_ids
         from autograder.outputs.report import write_report
 
-        write_report(root, check_ids(root, args.ids, course_ids(root)), args.to)
+        write_report(root, check_ids(args.ids, course_ids(root)), args.to)
     elif args.command == "demo":
         from autograder.tools.demo import run_demo
 
@@ -139,7 +143,7 @@ def main(argv=None):
     args = parser().parse_args(argv)
     try:
         return run(args)
-    except (AuthoringError, BuildError, CollectError, GradeError, NbgraderError) as error:
+    except KitError as error:  # AuthoringError, BuildError, CollectError, GradeError, ...
         print(f"error: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

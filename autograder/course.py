@@ -18,10 +18,44 @@ from nbgrader.api import Gradebook
 from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
+from autograder.errors import KitError
+
 CONFIG = "nbgrader_config.py"
 
 
-class NbgraderError(RuntimeError):
+class UnknownAssignment(KitError, ValueError):
+    """An assignment id the course does not have; the message lists the ids it has."""
+
+
+def course_ids(root: Path) -> list[str]:
+    """The assignments a course can grade: its master notebooks in source/."""
+    return sorted(p.name for p in (root / "source").glob("[0-9][0-9]_*") if p.is_dir())
+
+
+def check_ids(ids, known):
+    """The ids asked for (all known ones when none), or UnknownAssignment naming the known."""
+    unknown = [i for i in ids if i not in known]
+    if unknown:
+        raise UnknownAssignment(
+            f"unknown assignment id {unknown[0]!r}: the ids are {', '.join(known) or 'none'}"
+        )
+    return list(ids) or list(known)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Bad input: the file, what is wrong, and how to fix it. The batch goes on without it."""
+
+    path: Path
+    reason: str
+    fix: str
+    graded_anyway: bool = False
+
+    def __str__(self):
+        return f"{self.path}: {self.reason}; {self.fix}"
+
+
+class NbgraderError(KitError, RuntimeError):
     """An nbgrader command that failed; the message holds the end of its output."""
 
 

@@ -15,31 +15,16 @@ import nbformat
 
 from autograder.build.authoring import read_assignment
 from autograder.build.render import render
-from autograder.course import CONFIG, run_nbgrader, write_atomically
+from autograder.course import CONFIG, check_ids, run_nbgrader, write_atomically
+from autograder.errors import KitError
 
 
-class BuildError(RuntimeError):
+class BuildError(KitError, RuntimeError):
     """A build that could not finish; the message names what failed and how to fix it."""
 
 
 def assignment_ids(root: Path) -> list[str]:
     return sorted(p.stem for p in (root / "assignments").glob("[0-9][0-9]_*.py"))
-
-
-def course_ids(root: Path) -> list[str]:
-    """The assignments a course can grade: its master notebooks in source/."""
-    return sorted(p.name for p in (root / "source").glob("[0-9][0-9]_*") if p.is_dir())
-
-
-def check_ids(root: Path, ids, known=None):
-    """The ids asked for (all known ones when none), or a BuildError naming the known ids."""
-    known = assignment_ids(root) if known is None else known
-    unknown = [i for i in ids if i not in known]
-    if unknown:
-        raise BuildError(
-            f"unknown assignment id {unknown[0]!r}: the ids are {', '.join(known)}"
-        )
-    return list(ids) or known
 
 
 def master_notebook(root: Path, assignment_id: str):
@@ -77,7 +62,7 @@ def generate_release(root: Path, assignment_id: str, into: Path) -> Path:
 
 def build(root: Path, ids=(), log=print):
     """Build the given assignments (all when none given); return their ids."""
-    ids = check_ids(root, ids)
+    ids = check_ids(ids, assignment_ids(root))
     for assignment_id in ids:
         build_source(root, assignment_id)
         generate_release(root, assignment_id, root / "release")

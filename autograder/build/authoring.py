@@ -21,11 +21,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.errors import KitError
+
 KINDS = ("markdown", "setup", "checks", "given", "solution", "tests", "code")
 MARKER = re.compile(r"^# %%(?: \[(markdown)\]| (\w+))?(.*)$")
 
 
-class AuthoringError(ValueError):
+class AuthoringError(KitError, ValueError):
     """An authoring file that cannot be read; the message names the file, line and fix."""
 
 

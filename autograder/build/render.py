@@ -6,13 +6,18 @@ from pathlib import Path
 
 import nbformat
 
+from autograder.build import public_checks
 from autograder.build.authoring import AuthoringError
 from autograder.build.stubs import given_code, solution_code
+from autograder.checks.compare import TOLERANCE
 from autograder.checks.steps import STEPS
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
-# The hidden part opens the test cell, so that in grading it runs (and names a known mistake)
-# even when a public assert below it would fail first; the release keeps only the public part.
+# The hidden part opens the test cell and names the step it checks. Grading never runs a test
+# cell: GradeInSandbox reads that name and judges the step in the grader. When the master
+# notebook runs by itself (an instructor in Jupyter), the hidden part runs first, so a known
+# mistake is named even when a public assert below it would fail. The release keeps only the
+# public part.
 HIDDEN_TESTS = (
     "### BEGIN HIDDEN TESTS\n"
     "from autograder.checks.hidden import check_step, use_references\n"
@@ -93,5 +98,9 @@ def code_cell(text, metadata):
 
 
 def public_checks_code():
-    source = (Path(__file__).parent / "public_checks.py").read_text(encoding="utf-8")
-    return source.strip()
+    """The public tests' helpers, copied whole into the notebook (nothing of the kit is
+    installed where students run them); their tolerance is the hidden checks' one."""
+    if public_checks.TOLERANCE != TOLERANCE:
+        raise AuthoringError("build/public_checks.py's TOLERANCE differs from "
+                             "autograder.checks.compare.TOLERANCE: make them equal")
+    return Path(public_checks.__file__).read_text(encoding="utf-8").strip()

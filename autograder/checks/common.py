@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import ast
-import inspect
 import textwrap
-from contextlib import contextmanager
 
 import torch
 import torch.nn.functional as F
 
+from autograder.checks.compare import TOLERANCE
 from autograder.checks.model import Rule
-from autograder.sandbox.agent import call_seeded
-from autograder.sandbox.link import WATCH, Remote
 
 
 def sizes(gen, count, low=2, high=9):
@@ -49,20 +46,28 @@ def whole(result):
     return result
 
 
-def seeded(subject, seed, *args, burn=0):
-    """subject(*args) under torch.manual_seed(seed), after `burn` other random draws, leaving
-    the caller's random state as it was; in the student's kernel when the subject is there."""
-    if isinstance(subject, Remote):
-        return subject.seeded(seed, *args, burn=burn)
-    return call_seeded(subject, seed, burn, *args)
+def stream(seed):
+    """A private generator: the same numbers as the documents' torch.manual_seed(seed), with
+    the global random state left alone."""
+    return torch.Generator().manual_seed(seed)
+
+
+def random_seed(gen):
+    """A seed drawn from `gen`, for a case that builds a module under torch.manual_seed."""
+    return int(torch.randint(2**31 - 1, (1,), generator=gen))
+
+
+def future(n):
+    """The causal mask written out here (True above the diagonal), so that no check trusts the
+    student's."""
+    return torch.ones(n, n, dtype=torch.bool).triu(diagonal=1)
 
 
 def source_tree(subject):
     """The parsed source of a student's function or class (None when it has none)."""
     try:
-        source = subject.source if isinstance(subject, Remote) else inspect.getsource(subject)
-        return ast.parse(textwrap.dedent(source))
-    except (OSError, TypeError, SyntaxError):
+        return ast.parse(textwrap.dedent(subject.source)) if subject.source else None
+    except SyntaxError:
         return None
 
 
@@ -107,22 +112,6 @@ def forbids_loops(rule_name):
     return Rule(rule_name, violation)
 
 
-@contextmanager
-def watching(owner, attribute, calls):
-    """Count the calls of owner.attribute (e.g. torch.softmax) while the block runs."""
-    original = getattr(owner, attribute)
-
-    def counted(*args, **kwargs):
-        calls.append(attribute)
-        return original(*args, **kwargs)
-
-    setattr(owner, attribute, counted)
-    try:
-        yield
-    finally:
-        setattr(owner, attribute, original)
-
-
 SOFTMAX_ENTRY_POINTS = [
     (torch, "softmax"),
     (torch, "log_softmax"),
@@ -134,46 +123,19 @@ SOFTMAX_ENTRY_POINTS = [
 ]
 
 
-def dotted(owner, attribute):
-    """(torch.Tensor, "softmax") -> "torch.Tensor.softmax"."""
-    prefix = owner.__name__ if inspect.ismodule(owner) else \
-        f"{owner.__module__}.{owner.__qualname__}"
-    return f"{prefix}.{attribute}"
-
-
-def calls_during(entry_points, run):
-    """Which of the entry points `run()` calls (errors of the run itself are ignored). In the
-    student's kernel the agent counts them and reports them with each reply."""
-    calls = []
-    token = WATCH.set(([dotted(*point) for point in entry_points], calls))
-    try:
-        _run_watched(entry_points, run, calls)
-    finally:
-        WATCH.reset(token)
-    return calls
-
-
-def _run_watched(entry_points, run, calls):
-    with _watching_all(entry_points, calls):
+def calls_during(subject, entry_points, run):
+    """Which of the entry points `run()` calls while it uses `subject` (errors of the run
+    itself are ignored)."""
+    with subject.counting(entry_points) as calls:
         try:
             run()
         except Exception:  # noqa: BLE001 - only the calls matter here
             pass
-    return calls
-
-
-@contextmanager
-def _watching_all(entry_points, calls):
-    if not entry_points:
-        yield
-        return
-    (owner, attribute), *rest = entry_points
-    with watching(owner, attribute, calls), _watching_all(rest, calls):
-        yield
+    return list(calls)
 
 
 def rows_sum_to_one(weights, dim=-1, what="weights"):
     sums = weights.sum(dim=dim)
-    assert torch.allclose(sums, torch.ones_like(sums), atol=1e-4), (
+    assert torch.allclose(sums, torch.ones_like(sums), atol=TOLERANCE["atol"]), (
         f"the {what} along dim {dim} should sum to 1"
     )

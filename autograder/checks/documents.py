@@ -6,20 +6,18 @@ the tests of ``solutions`` (``tests/solutions/``) both import them from here.
 One constant per printed value; the comment above each names the document (a file of
 ``../shared/seeds/``) and the cell or step that prints it. Inputs the documents state (004's
 integer inputs and weights, the sentences, vocabulary and layer sizes) are here too, so that a
-check reads the whole worked example from one place. Tests compare with ``DOC_TOLERANCE``, the
-course contract's tolerance (``../shared/CURRICULUM.md``): the printed digits are the expected
-values.
+check reads the whole worked example from one place. Checks and tests compare with
+``autograder.checks.compare.TOLERANCE``, the course contract's tolerance: the printed digits
+are the expected values.
 
 Measured against ``solutions`` under torch 2.13.0 CPU (a one-off script, not a test), the
 largest absolute deviation from these digits is 6.9e-05: 002's omega_2[5], printed -80.1705
 where torch computes -80.170570 (with -144.2133 vs -144.213242, one of the two float32
 differences ``../shared/seeds/README.md`` notes). Everywhere else it is at most 5.0e-05, the
-rounding of the fourth printed decimal; no value uses more than 39 % of ``DOC_TOLERANCE``.
+rounding of the fourth printed decimal; no value uses more than 39 % of that tolerance.
 """
 
 import torch
-
-DOC_TOLERANCE = {"rtol": 1e-3, "atol": 1e-4}
 
 # ---------------------------------------------------------------------------------------------
 # 004_44ec7f25faf84393.txt: attention by hand on integer inputs

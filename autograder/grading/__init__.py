@@ -1,0 +1,2 @@
+"""nbgrader's autograde, extended: one stage per file (RestoreTestCells, GradeInSandbox), the
+per-notebook session, the remote subject, submissions and the parallel `grade`."""

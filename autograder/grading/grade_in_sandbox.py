@@ -12,8 +12,8 @@ from traitlets import Float, Integer, Unicode
 import autograder
 import solutions
 from autograder.grading.integrity import scan
-from autograder.grading.restore_test_cells import kit_metadata
 from autograder.grading.session import Session, steps_checked
+from autograder.record import add_findings, has_record, set_integrity
 from autograder.sandbox.kernel import Limits, Settings
 
 
@@ -56,6 +56,9 @@ class GradeInSandbox(NbGraderPreprocessor):
                         hidden=(root, os.getcwd(), *kit_folders()))
 
     def preprocess(self, nb, resources):
+        if not has_record(nb):
+            raise RuntimeError("GradeInSandbox needs RestoreTestCells first among "
+                               "c.Autograde.sanitize_preprocessors (see nbgrader_config.py)")
         folder = resources.get("metadata", {}).get("path") or "."
         with Session(folder, self.settings(), self.notebook_timeout,
                      self.cell_timeout) as session:
@@ -63,12 +66,10 @@ class GradeInSandbox(NbGraderPreprocessor):
                 if cell.cell_type != "code":
                     continue
                 if cell.metadata.get("nbgrader", {}).get("grade"):
-                    names = steps_checked(cell.source)
-                    cell.outputs = session.test_cell_outputs(names)
+                    cell.outputs, findings = session.test_cell(steps_checked(cell.source))
                     cell.execution_count = None
+                    add_findings(nb, cell.metadata["nbgrader"]["grade_id"], findings)
                 else:
                     cell.outputs, cell.execution_count = session.run_cell(cell.source)
-        kit_metadata(nb)["integrity"] = scan(nb) + [
-            {"cell": cell, "kind": "forbidden shortcut", "reason": reason}
-            for cell, reason in session.rule_breaks]
+        set_integrity(nb, scan(nb))
         return nb, resources

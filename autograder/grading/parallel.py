@@ -24,8 +24,8 @@ import nbformat
 import torch
 from nbgrader.api import MissingEntry
 
-from autograder.build import check_ids, course_ids
-from autograder.course import Course, open_gradebook, write_atomically
+from autograder.course import Course, check_ids, course_ids, open_gradebook, write_atomically
+from autograder.errors import KitError
 from autograder.grading.submissions import find_submissions, grade_ids
 from autograder.progress import Progress
 from autograder.sandbox.kernel import Zygote
@@ -151,7 +151,7 @@ def failure_reason(outcome):
     return lines[-1] if lines else "nbgrader's autograde failed"
 
 
-class GradeError(RuntimeError):
+class GradeError(KitError, RuntimeError):
     """Grading cannot start; the message says why and what to do."""
 
 
@@ -172,7 +172,7 @@ def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print
     `timeout`: seconds a cell or check may run; `isolation`: the sandbox's, when not the
     course's configured one ("full" or "limits")."""
     root = root.resolve()
-    ids = check_ids(root, ids, course_ids(root))
+    ids = check_ids(ids, course_ids(root))
     check_kernel()
     run = GradeRun()
     register_assignments(root, ids, log)

@@ -9,6 +9,8 @@ import nbformat
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 
+from autograder.record import start_record
+
 
 class RestoreTestCells(NbGraderPreprocessor):
     """First of autograde's sanitizing stages: make the submission's graded structure the
@@ -19,7 +21,7 @@ class RestoreTestCells(NbGraderPreprocessor):
     - a second cell with an id already seen loses its nbgrader metadata;
     - a cell whose type or nbgrader metadata (points ...) was changed gets the release's back;
     - a test cell that was deleted (or renamed) is put back at the end of the notebook.
-    What was changed is kept in the notebook's metadata for the integrity report.
+    What was changed starts the grader's record (autograder/record.py), for the report.
     """
 
     def preprocess(self, nb, resources):
@@ -51,12 +53,8 @@ class RestoreTestCells(NbGraderPreprocessor):
             if grade_id not in seen and original.metadata["nbgrader"].get("grade"):
                 changes.append(f"test cell {grade_id!r} deleted or renamed: restored at the end")
                 nb.cells.append(fresh_copy(original))
-        kit_metadata(nb)["tampering"] = changes
+        start_record(nb, changes)
         return nb, resources
-
-
-def kit_metadata(nb):
-    return nb.metadata.setdefault("kit", {})
 
 
 def release_notebook(config, resources):

@@ -18,12 +18,14 @@ import time
 
 import nbformat
 
-from autograder.checks.hidden import verdict_message
-from autograder.checks.judge import fresh_generator, step_problems
+from autograder.checks.hidden import references
+from autograder.checks.judge import fresh_generator, step_findings, verdict_message
+from autograder.checks.model import Finding
 from autograder.checks.steps import STEPS
 from autograder.grading.integrity import without_magics
+from autograder.grading.remote_subject import RemoteSubject
 from autograder.sandbox.kernel import KernelGone, SandboxedKernel
-from autograder.sandbox.link import Link, Remote, StudentError
+from autograder.sandbox.link import Link, StudentError
 
 STEP_CALL = re.compile(r"""check_step\(\s*["'](\w+)["']""")
 
@@ -62,7 +64,6 @@ class Session:
         self.ran = []  # cells that ran, to replay after a crash
         self.sources = {}  # name -> the student's latest definition
         self.broken = None  # why the notebook cannot go on
-        self.rule_breaks = []  # (step, what the notebook forbids that the step does)
 
     def timeout(self):
         left = self.deadline - time.monotonic()
@@ -108,34 +109,37 @@ class Session:
         return outputs, count
 
     def judge(self, name):
-        """The list of problems of one step (empty when it passes)."""
+        """The Findings of one step (empty when it passes)."""
         if self.broken:
-            return [self.broken]
+            return [Finding("error", name, self.broken)]
         step = STEPS[name]
-        subject = Remote(self.link, {"global": name}, source=self.sources.get(name))
-        helpers = {used: STEPS[used].reference for used in step.uses}
+        subject = RemoteSubject(self.link, name, source=self.sources.get(name))
+        helpers = references(step)
         try:
             self.link.boot()  # anew: the student's cells may have replaced it
             if not self.link.request("defined", {"global": "__kit__"}, name=name):
-                return [f"{name} is not defined: run the cell that defines it, and keep its "
-                        "name"]
+                return [Finding("error", name, f"{name} is not defined: run the cell that "
+                                               "defines it, and keep its name")]
             if helpers:
                 self.link.install(helpers)
-            problems = step_problems(step, subject, helpers, fresh_generator())
+            findings = step_findings(step, subject, helpers, fresh_generator())
             if helpers:
                 self.link.restore()
         except KernelGone as gone:
             self.recover(gone)
-            return [f"checking {name}: {gone.reason}"]
+            return [Finding("error", name, f"checking {name}: {gone.reason}")]
         except StudentError as error:
-            return [f"the grader could not call your code: {error}"]
-        self.rule_breaks += [(name, p) for p in problems if p.startswith("rule broken")]
-        return problems
+            return [Finding("error", name, f"the grader could not call your code: {error}")]
+        return findings
 
-    def test_cell_outputs(self, names):
+    def test_cell(self, names):
+        """(outputs, findings) of a test cell that names these steps: the first failing
+        step's verdict as an error, else a line per step that passed."""
+        findings = {name: self.judge(name) for name in names}
         outputs = []
         for name in names:
-            message = verdict_message(name, self.judge(name))
+            message = verdict_message(name, findings[name])
             outputs.append(error_output("AssertionError", message) if message
                            else stdout(f"{name}: every hidden check passed\n"))
-        return [o for o in outputs if o.output_type == "error"][:1] or outputs
+        errors = [o for o in outputs if o.output_type == "error"][:1]
+        return errors or outputs, [f for name in names for f in findings[name]]

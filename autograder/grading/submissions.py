@@ -9,6 +9,8 @@ from pathlib import Path
 
 import nbformat
 
+from autograder.course import Problem
+
 STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
@@ -17,19 +19,6 @@ class Submission:
     student: str
     assignment: str
     notebook: Path
-
-
-@dataclass(frozen=True)
-class Problem:
-    """Bad input: the file, what is wrong, and how to fix it. The batch goes on without it."""
-
-    path: Path
-    reason: str
-    fix: str
-    graded_anyway: bool = False
-
-    def __str__(self):
-        return f"{self.path}: {self.reason}; {self.fix}"
 
 
 def grade_ids(notebook):

@@ -12,11 +12,11 @@ import shutil
 import zipfile
 from pathlib import Path, PurePosixPath
 
-from autograder.course import course_config, run_nbgrader
-from autograder.grading.submissions import Problem
+from autograder.course import Problem, course_config, run_nbgrader
+from autograder.errors import KitError
 
 
-class CollectError(RuntimeError):
+class CollectError(KitError, RuntimeError):
     pass
 
 

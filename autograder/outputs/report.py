@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import html
 import io
-import re
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
@@ -23,8 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import nbformat  # noqa: E402
 
 from autograder.course import open_gradebook, write_atomically  # noqa: E402
-
-MISTAKE = re.compile(r"known mistake '([^']+)'")
+from autograder.record import read_record  # noqa: E402
 
 
 @dataclass
@@ -32,11 +30,15 @@ class ClassResults:
     totals: dict = field(default_factory=dict)  # assignment -> [score per submission]
     max_scores: dict = field(default_factory=dict)  # assignment -> max
     steps: dict = field(default_factory=dict)  # (assignment, cell) -> [passed?]
-    mistakes: Counter = field(default_factory=Counter)
+    mistakes: Counter = field(default_factory=Counter)  # (assignment, mistake) -> notebooks
     integrity: dict = field(default_factory=dict)  # (student, assignment) -> [flag]
+    problems: list = field(default_factory=list)  # input problems (course.Problem)
+    failed: list = field(default_factory=list)  # (submission, why) not graded
 
 
 def read_results(root: Path, ids) -> ClassResults:
+    """Scores from the gradebook, named mistakes and flags from the grader's record in each
+    autograded notebook of the assignments `ids`."""
     results = ClassResults()
     with open_gradebook(root) as gradebook:
         for assignment_id in ids:
@@ -49,34 +51,19 @@ def read_results(root: Path, ids) -> ClassResults:
                     for grade in notebook.grades:
                         key = (assignment_id, grade.name.removeprefix("test_"))
                         results.steps.setdefault(key, []).append(grade.score == grade.max_score)
-    for path in sorted((root / "autograded").glob("*/*/*.ipynb")):
-        notebook = nbformat.read(path, as_version=4)
-        results.mistakes.update(named_mistakes(notebook))
-        student, assignment_id = path.parts[-3], path.parts[-2]
-        flags = integrity_flags(notebook)
-        if flags and assignment_id in ids:
-            results.integrity[(student, assignment_id)] = flags
+    read_records(root, ids, results)
     return results
 
 
-def integrity_flags(notebook):
-    """[{"cell", "kind", "reason"}] of one autograded notebook: suspicious code, forbidden
-    shortcuts and tampered cells, as the grader wrote them in its metadata (a student cannot:
-    the grader overwrites it)."""
-    kit = notebook.metadata.get("kit", {})
-    return list(kit.get("integrity", [])) + [
-        {"cell": "", "kind": "tampered cells", "reason": change}
-        for change in kit.get("tampering", [])]
-
-
-def named_mistakes(notebook):
-    """The known mistakes the hidden checks named in one autograded notebook."""
-    found = set()
-    for cell in notebook.cells:
-        for output in cell.get("outputs", []):
-            if output.get("output_type") == "error":
-                found.update(MISTAKE.findall(output.get("evalue", "")))
-    return found
+def read_records(root: Path, ids, results):
+    """Named mistakes, counted per assignment, and integrity flags of the assignments `ids`,
+    from the grader's record in each autograded notebook."""
+    for assignment_id in ids:
+        for path in sorted((root / "autograded").glob(f"*/{assignment_id}/{assignment_id}.ipynb")):
+            record = read_record(nbformat.read(path, as_version=4))
+            results.mistakes.update((assignment_id, m) for m in record.mistakes)
+            if record.flags:
+                results.integrity[(path.parts[-3], assignment_id)] = record.flags
 
 
 def png(figure):
@@ -87,7 +74,7 @@ def png(figure):
 
 
 def score_plot(results):
-    ids = list(results.totals)
+    ids = [a for a, scores in results.totals.items() if scores]  # nothing to draw for the rest
     figure, axes = plt.subplots(1, len(ids), figsize=(2.3 * len(ids), 2.4), squeeze=False)
     for ax, assignment_id in zip(axes[0], ids, strict=True):
         top = results.max_scores[assignment_id] or 1
@@ -115,7 +102,8 @@ def mistake_plot(results, top=15):
     common = results.mistakes.most_common(top)
     figure, ax = plt.subplots(figsize=(6.5, 0.3 * max(len(common), 1) + 0.8))
     if common:
-        names, counts = zip(*common, strict=True)
+        names = [f"{a[:2]} {name}" for (a, name), _ in common]
+        counts = [count for _, count in common]
         ax.barh(list(names)[::-1], list(counts)[::-1], color="#c44e52")
     ax.set_xlabel("notebooks where the hidden checks named it")
     ax.tick_params(labelsize=7)
@@ -137,42 +125,79 @@ def table(header, rows):
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
-def render_report(results, problems=(), failed=()):
-    parts = [
-        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>Class report</title>",
-        "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
-        "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}</style>",
-        "</head><body><h1>Self-attention course: class report</h1>",
-        "<h2>Scores per assignment</h2>",
-        table(["assignment", "graded", "mean", "median", "max points"], summary_rows(results)),
-        f"<p><img alt='score distributions' src='data:image/png;base64,{score_plot(results)}'>",
-        "<h2>Pass rate per step</h2>",
-        f"<p><img alt='pass rate per step' src='data:image/png;base64,{step_plot(results)}'>",
-        "<h2>Most frequent named mistakes</h2>",
-        f"<p><img alt='named mistakes' src='data:image/png;base64,{mistake_plot(results)}'>",
-        table(["mistake", "notebooks"], results.mistakes.most_common()),
-        "<h2>Integrity</h2>",
-        "<p>Submissions to look at: code that reaches into the grader (it cannot change a "
-        "score: verdicts are computed outside the student's kernel), a shortcut a notebook "
-        "forbids, or graded cells changed by the student (each was graded as the release has "
-        "it).</p>",
-        table(["student", "assignment", "cell", "kind", "reason"],
-              [(student, assignment_id, f["cell"], f["kind"], f["reason"])
-               for (student, assignment_id), found in sorted(results.integrity.items())
-               for f in found]) if results.integrity else "<p>Nothing flagged.</p>",
-        "<h2>Input problems</h2>",
-        table(["file", "problem", "fix"], [(p.path, p.reason, p.fix) for p in problems])
-        if problems else "<p>None.</p>",
-        "<h2>Notebooks that could not be graded</h2>",
-        table(["notebook", "error"], [(s.notebook, m) for s, m in failed])
-        if failed else "<p>None.</p>",
-        "</body></html>",
-    ]
-    return "\n".join(parts)
+def image(alt, encoded):
+    return f"<p><img alt='{alt}' src='data:image/png;base64,{encoded}'>"
+
+
+def scores_section(results):
+    if not any(results.totals.values()):
+        return "<p>Nothing graded yet.</p>"
+    return (table(["assignment", "graded", "mean", "median", "max points"],
+                  summary_rows(results)) + image("score distributions", score_plot(results)))
+
+
+def steps_section(results):
+    if not results.steps:
+        return "<p>Nothing graded yet.</p>"
+    return image("pass rate per step", step_plot(results))
+
+
+def mistakes_section(results):
+    if not results.mistakes:
+        return "<p>No known mistake was named.</p>"
+    return image("named mistakes", mistake_plot(results)) + table(
+        ["assignment", "mistake", "notebooks"],
+        [(a, name, n) for (a, name), n in results.mistakes.most_common()])
+
+
+def integrity_section(results):
+    intro = ("<p>Submissions to look at: code that reaches into the grader (it cannot change a "
+             "score: verdicts are computed outside the student's kernel), a shortcut a "
+             "notebook forbids, or graded cells changed by the student (each was graded as "
+             "the release has it).</p>")
+    if not results.integrity:
+        return intro + "<p>Nothing flagged.</p>"
+    return intro + table(["student", "assignment", "cell", "kind", "reason"],
+                         [(student, assignment_id, f["cell"], f["kind"], f["reason"])
+                          for (student, assignment_id), found in sorted(results.integrity.items())
+                          for f in found])
+
+
+def problems_section(results):
+    if not results.problems:
+        return "<p>None.</p>"
+    return table(["file", "problem", "fix"], [(p.path, p.reason, p.fix) for p in results.problems])
+
+
+def failed_section(results):
+    if not results.failed:
+        return "<p>None.</p>"
+    return table(["notebook", "error"], [(s.notebook, m) for s, m in results.failed])
+
+
+# The report, top to bottom: a section is a heading and a function of the class's results.
+SECTIONS = [
+    ("Scores per assignment", scores_section),
+    ("Pass rate per step", steps_section),
+    ("Most frequent named mistakes", mistakes_section),
+    ("Integrity", integrity_section),
+    ("Input problems", problems_section),
+    ("Notebooks that could not be graded", failed_section),
+]
+
+
+def render_report(results):
+    head = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Class report</title>"
+            "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
+            "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
+            "</style></head><body><h1>Self-attention course: class report</h1>")
+    body = [f"<h2>{html.escape(title)}</h2>\n{section(results)}" for title, section in SECTIONS]
+    return "\n".join([head, *body, "</body></html>"])
 
 
 def write_report(root: Path, ids, destination: Path, problems=(), failed=(), log=print):
-    page = render_report(read_results(root, ids), problems, failed)
-    write_atomically(destination, page)
+    results = read_results(root, ids)
+    results.problems, results.failed = list(problems), list(failed)
+    write_atomically(destination, render_report(results))
     log(f"report: {destination}")
     return destination

@@ -10,7 +10,6 @@ function runs unchanged on the student's code, with every comparison made here.
 from __future__ import annotations
 
 import builtins
-import contextvars
 import functools
 import json
 from pathlib import Path
@@ -23,9 +22,6 @@ AGENT_SOURCE = Path(__file__).with_name("agent.py").read_text()
 BOOT = ("__kit__ = (lambda ns: (exec({source!r}, ns), ns['Agent'](globals()))[1])"
         "({{'__name__': 'kit_agent'}})")
 MAX_REPLY = 64 << 20
-
-# (dotted names of torch functions to count, the list the calls go to), set by calls_during
-WATCH = contextvars.ContextVar("watch", default=None)
 
 
 class StudentError(Exception):
@@ -52,10 +48,6 @@ def student_error(kind, message):
     return error_class(kind)(kind, message)
 
 
-def error_kind(error):
-    return getattr(error, "kind", type(error).__name__)
-
-
 def module_recipe(module):
     """A torch module the grader made, sent as its class, sizes and weights."""
     if not isinstance(module, nn.MultiheadAttention):
@@ -76,6 +68,7 @@ class Link:
         self.kernel = kernel
         self.timeout = timeout  # a callable: seconds left for the next request
         self.references = {}
+        self.watch = None  # (dotted names of torch entry points to count, the calls' list)
 
     def boot(self):
         self.kernel.execute(BOOT.format(source=AGENT_SOURCE), self.timeout(), silent=True)
@@ -94,7 +87,7 @@ class Link:
         return decode(data, lambda number: Remote(self, {"handle": int(number)}))
 
     def request(self, op, ref, **fields):
-        watch = WATCH.get()
+        watch = self.watch
         payload = {"op": op, "target": ref, **fields}
         if watch is not None:
             payload["watch"] = watch[0]

@@ -1,0 +1,1 @@
+"""Tools on top of the pipeline: validate an assignment, simulate a class, the demo."""

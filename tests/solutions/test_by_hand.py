@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from torch.testing import assert_close
 
+from autograder.checks.compare import TOLERANCE
 from autograder.checks.documents import (
     DOC004_INPUTS,
     DOC004_KEYS,
@@ -20,7 +21,6 @@ from autograder.checks.documents import (
     DOC004_W_QUERY,
     DOC004_W_VALUE,
     DOC004_WEIGHTED_VALUES,
-    DOC_TOLERANCE,
 )
 from solutions import (
     attention_scores,
@@ -50,41 +50,41 @@ def doc004_qkv():
 def test_doc004_keys_queries_values():
     """Does project_qkv give document 004's keys, queries and values (step 3)?"""
     queries, keys, values = doc004_qkv()
-    assert_close(keys, DOC004_KEYS, **DOC_TOLERANCE)
-    assert_close(queries, DOC004_QUERIES, **DOC_TOLERANCE)
-    assert_close(values, DOC004_VALUES, **DOC_TOLERANCE)
+    assert_close(keys, DOC004_KEYS, **TOLERANCE)
+    assert_close(queries, DOC004_QUERIES, **TOLERANCE)
+    assert_close(values, DOC004_VALUES, **TOLERANCE)
 
 
 def test_doc004_scores():
     """Does attention_scores give document 004's unscaled scores (step 4)?"""
     queries, keys, _ = doc004_qkv()
-    assert_close(attention_scores(queries, keys), DOC004_SCORES, **DOC_TOLERANCE)
+    assert_close(attention_scores(queries, keys), DOC004_SCORES, **TOLERANCE)
 
 
 def test_doc004_scores_of_one_query():
     """Does one query (1-D) give document 004's scores of query 1, [2, 4, 4] (step 4)?"""
     queries, keys, _ = doc004_qkv()
-    assert_close(attention_scores(queries[0], keys), DOC004_SCORES[0], **DOC_TOLERANCE)
+    assert_close(attention_scores(queries[0], keys), DOC004_SCORES[0], **TOLERANCE)
 
 
 def test_doc004_exact_softmax():
     """Does stable_softmax of document 004's scores give its exact softmax (step 5)?"""
-    assert_close(stable_softmax(DOC004_SCORES, dim=-1), DOC004_SOFTMAX, **DOC_TOLERANCE)
+    assert_close(stable_softmax(DOC004_SCORES, dim=-1), DOC004_SOFTMAX, **TOLERANCE)
 
 
 def test_doc004_weighted_values():
     """Does weighted_values with document 004's rounded weights give its 3x3x3 step 6 tensor?"""
     got = weighted_values(DOC004_ROUNDED_WEIGHTS, DOC004_VALUES)
-    assert_close(got, DOC004_WEIGHTED_VALUES, **DOC_TOLERANCE)
+    assert_close(got, DOC004_WEIGHTED_VALUES, **TOLERANCE)
 
 
 def test_doc004_outputs():
     """Do context_vectors and the step 6 tensor summed give document 004's outputs (step 7)?"""
     assert_close(
-        context_vectors(DOC004_ROUNDED_WEIGHTS, DOC004_VALUES), DOC004_OUTPUTS, **DOC_TOLERANCE
+        context_vectors(DOC004_ROUNDED_WEIGHTS, DOC004_VALUES), DOC004_OUTPUTS, **TOLERANCE
     )
     summed = weighted_values(DOC004_ROUNDED_WEIGHTS, DOC004_VALUES).sum(dim=0)
-    assert_close(summed, DOC004_OUTPUTS, **DOC_TOLERANCE)
+    assert_close(summed, DOC004_OUTPUTS, **TOLERANCE)
 
 
 # --- properties ------------------------------------------------------------------------------

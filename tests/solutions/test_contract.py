@@ -17,6 +17,7 @@ import pytest
 from torch import nn
 
 import solutions
+from autograder.checks.steps import ASSIGNMENTS, STEPS
 from solutions import multihead_module
 
 CURRICULUM = (Path(__file__).parents[2] / ".." / "shared" / "CURRICULUM.md").resolve()
@@ -105,11 +106,22 @@ def curriculum():
 # --- the names table -------------------------------------------------------------------------
 
 
-def test_names_table_lists_26_names(curriculum):
-    """Does the contract's names table list the 26 distinct names it announces?"""
+def test_names_table_is_the_steps_the_checks_declare(curriculum):
+    """Does the contract's names table list each name once, and exactly the steps whose
+    hidden checks the kit declares?"""
     names = [row.name for row in contract_rows()]
-    assert len(names) == 26
     assert len(set(names)) == len(names)
+    assert set(names) == set(STEPS)
+
+
+def test_assignments_table_is_the_kits_list_of_assignments(curriculum):
+    """Are the contract's assignments, with the functions each teaches, the kit's list of
+    assignments (one module of checks each) with their steps, in order?"""
+    _, rows = table_rows(curriculum, "## Assignments")
+    contract = {row[0]: [name.strip() for name in row[-1].split(",")] for row in rows}
+    kit = {assignment_id: [step.name for step in steps]
+           for assignment_id, steps in ASSIGNMENTS.items()}
+    assert kit == contract
 
 
 def test_assignments_functions_are_in_the_names_table(curriculum):

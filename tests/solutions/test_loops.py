@@ -3,7 +3,8 @@
 from hypothesis import given
 from torch.testing import assert_close
 
-from autograder.checks.documents import DOC003_INPUT, DOC003_LOOP_OUTPUT, DOC_TOLERANCE
+from autograder.checks.compare import TOLERANCE
+from autograder.checks.documents import DOC003_INPUT, DOC003_LOOP_OUTPUT
 from solutions import loop_attention, self_attention, vectorized_attention
 from tests.solutions.strategies import (
     NEAR,
@@ -19,19 +20,19 @@ from tests.solutions.strategies import (
 
 def test_doc003_seed_0_input(doc003):
     """Does torch.manual_seed(0); randn(4, 4) give document 003's printed input?"""
-    assert_close(doc003.X, DOC003_INPUT, **DOC_TOLERANCE)
+    assert_close(doc003.X, DOC003_INPUT, **TOLERANCE)
 
 
 def test_doc003_loop_output(doc003):
     """Does loop_attention give document 003's 10x4 output of the loop module?"""
-    got = loop_attention(doc003.X, doc003.WQ, doc003.WK, doc003.WV)
-    assert_close(got, DOC003_LOOP_OUTPUT, **DOC_TOLERANCE)
+    got = loop_attention(doc003.X, doc003.W_Q, doc003.W_K, doc003.W_V)
+    assert_close(got, DOC003_LOOP_OUTPUT, **TOLERANCE)
 
 
 def test_doc003_vectorized_output(doc003):
     """Does vectorized_attention give document 003's 10x4 output too?"""
-    got = vectorized_attention(doc003.X, doc003.WQ, doc003.WK, doc003.WV)
-    assert_close(got, DOC003_LOOP_OUTPUT, **DOC_TOLERANCE)
+    got = vectorized_attention(doc003.X, doc003.W_Q, doc003.W_K, doc003.W_V)
+    assert_close(got, DOC003_LOOP_OUTPUT, **TOLERANCE)
 
 
 # --- properties ------------------------------------------------------------------------------

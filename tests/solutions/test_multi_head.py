@@ -46,20 +46,21 @@ def test_doc002_multihead_context_of_query_2(doc002):
     values are those of its own recipe (In [16] to In [22]), repeated here.
     """
     assert (
-        tuple(w.shape for w in (doc002.multihead_W_q, doc002.multihead_W_k, doc002.multihead_W_v))
+        tuple(w.shape for w in (doc002.multihead_W_query, doc002.multihead_W_key,
+                                doc002.multihead_W_value))
         == DOC002_MULTIHEAD_WEIGHT_SHAPES
     )
     x_2 = doc002.x[1]
-    q_2 = doc002.multihead_W_q.matmul(x_2).unsqueeze(-1).swapaxes(-1, -2)  # (3, 1, 24)
+    q_2 = doc002.multihead_W_query.matmul(x_2).unsqueeze(-1).swapaxes(-1, -2)  # (3, 1, 24)
     input_stack = doc002.x.T.repeat(3, 1, 1)  # (3, 16, 6)
-    keys = torch.bmm(doc002.multihead_W_k, input_stack)  # (3, 24, 6)
-    values = torch.bmm(doc002.multihead_W_v, input_stack)  # (3, 28, 6)
+    keys = torch.bmm(doc002.multihead_W_key, input_stack)  # (3, 24, 6)
+    values = torch.bmm(doc002.multihead_W_value, input_stack)  # (3, 28, 6)
     omega_2 = torch.bmm(q_2, keys).squeeze()  # (3, 6)
     assert omega_2.shape == DOC002_MULTIHEAD_OMEGA_2_SHAPE
     attention_2 = torch.softmax(omega_2 / 24**0.5, dim=1)
     expected = torch.bmm(values, attention_2.unsqueeze(-1)).squeeze()  # (3, 28)
     context = multihead_attention(
-        doc002.x, doc002.multihead_W_q, doc002.multihead_W_k, doc002.multihead_W_v
+        doc002.x, doc002.multihead_W_query, doc002.multihead_W_key, doc002.multihead_W_value
     )
     assert context.shape == (3, 6, 28)
     assert context[:, 1].shape == DOC002_MULTIHEAD_CONTEXT_2_SHAPE

@@ -7,6 +7,7 @@ import torch.nn.functional as F
 from hypothesis import given
 from torch.testing import assert_close
 
+from autograder.checks.compare import TOLERANCE
 from autograder.checks.documents import (
     DOC000_CONTEXT_2,
     DOC000_WEIGHTS_2,
@@ -17,7 +18,6 @@ from autograder.checks.documents import (
     DOC002_CONTEXT_2,
     DOC002_OMEGA_2,
     DOC002_OMEGA_24,
-    DOC_TOLERANCE,
 )
 from solutions import (
     attention_scores,
@@ -49,19 +49,19 @@ def doc001_query_3(doc001):
 def test_doc001_omega_3(doc001):
     """Do project and the unscaled scores give document 001's omega_3?"""
     query_3, keys, _ = doc001_query_3(doc001)
-    assert_close(attention_scores(query_3, keys), DOC001_OMEGA_3, **DOC_TOLERANCE)
+    assert_close(attention_scores(query_3, keys), DOC001_OMEGA_3, **TOLERANCE)
 
 
 def test_doc001_weights_3():
     """Does scaled_softmax(omega_3, d_k=2) give document 001's attention_weights_3?"""
-    assert_close(scaled_softmax(DOC001_OMEGA_3, 2), DOC001_WEIGHTS_3, **DOC_TOLERANCE)
+    assert_close(scaled_softmax(DOC001_OMEGA_3, 2), DOC001_WEIGHTS_3, **TOLERANCE)
 
 
 def test_doc001_context_3(doc001):
     """Does scaled_dot_product_attention give document 001's weights_3 and context_3?"""
     context, weights = scaled_dot_product_attention(*doc001_query_3(doc001))
-    assert_close(weights, DOC001_WEIGHTS_3, **DOC_TOLERANCE)
-    assert_close(context, DOC001_CONTEXT_3, **DOC_TOLERANCE)
+    assert_close(weights, DOC001_WEIGHTS_3, **TOLERANCE)
+    assert_close(context, DOC001_CONTEXT_3, **TOLERANCE)
 
 
 # --- document 000 (weights rand(d_out, d), applied as x @ W.T) -------------------------------
@@ -73,17 +73,17 @@ def test_doc000_weights_and_context_of_query_2(doc000):
     keys = project(doc000.x, doc000.W_key.T)  # (6, 24)
     values = project(doc000.x, doc000.W_value.T)  # (6, 28)
     context, weights = scaled_dot_product_attention(query_2, keys, values)
-    assert_close(weights, DOC000_WEIGHTS_2, **DOC_TOLERANCE)
-    assert_close(context, DOC000_CONTEXT_2, **DOC_TOLERANCE)
+    assert_close(weights, DOC000_WEIGHTS_2, **TOLERANCE)
+    assert_close(context, DOC000_CONTEXT_2, **TOLERANCE)
 
 
 # --- document 002 (weights randn(d_out, d) drawn after the embedding) ------------------------
 
 
 def doc002_query_2(doc002):
-    query_2 = project(doc002.x[1], doc002.W_q.T)  # (24,)
-    keys = project(doc002.x, doc002.W_k.T)  # (6, 24)
-    values = project(doc002.x, doc002.W_v.T)  # (6, 28)
+    query_2 = project(doc002.x[1], doc002.W_query.T)  # (24,)
+    keys = project(doc002.x, doc002.W_key.T)  # (6, 24)
+    values = project(doc002.x, doc002.W_value.T)  # (6, 28)
     return query_2, keys, values
 
 
@@ -91,20 +91,20 @@ def test_doc002_omega_24_and_omega_2(doc002):
     """Do the unscaled scores give document 002's omega_24 = 58.9875 and omega_2?"""
     query_2, keys, _ = doc002_query_2(doc002)
     omega_2 = attention_scores(query_2, keys)
-    assert_close(omega_2[4], DOC002_OMEGA_24, **DOC_TOLERANCE)
-    assert_close(omega_2, DOC002_OMEGA_2, **DOC_TOLERANCE)
+    assert_close(omega_2[4], DOC002_OMEGA_24, **TOLERANCE)
+    assert_close(omega_2, DOC002_OMEGA_2, **TOLERANCE)
 
 
 def test_doc002_attention_2():
     """Does scaled_softmax(omega_2, d_k=24) give document 002's saturated attention_2?"""
-    assert_close(scaled_softmax(DOC002_OMEGA_2, 24), DOC002_ATTENTION_2, **DOC_TOLERANCE)
+    assert_close(scaled_softmax(DOC002_OMEGA_2, 24), DOC002_ATTENTION_2, **TOLERANCE)
 
 
 def test_doc002_context_2(doc002):
     """Does scaled_dot_product_attention give document 002's attention_2 and context_2?"""
     context, weights = scaled_dot_product_attention(*doc002_query_2(doc002))
-    assert_close(weights, DOC002_ATTENTION_2, **DOC_TOLERANCE)
-    assert_close(context, DOC002_CONTEXT_2, **DOC_TOLERANCE)
+    assert_close(weights, DOC002_ATTENTION_2, **TOLERANCE)
+    assert_close(context, DOC002_CONTEXT_2, **TOLERANCE)
 
 
 # --- properties ------------------------------------------------------------------------------

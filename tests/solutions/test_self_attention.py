@@ -5,10 +5,10 @@ import torch.nn.functional as F
 from hypothesis import given
 from torch.testing import assert_close
 
+from autograder.checks.compare import TOLERANCE
 from autograder.checks.documents import (
     DOC001_CONTEXT_3,
     DOC001_SELF_ATTENTION_OUTPUT,
-    DOC_TOLERANCE,
 )
 from solutions import SelfAttention, self_attention
 from tests.solutions.strategies import (
@@ -28,14 +28,14 @@ def test_doc001_self_attention_module_output(doc001):
     """Does SelfAttention(3, 2, 4) under seed 123 give document 001's 6x4 output?"""
     torch.manual_seed(123)
     module = SelfAttention(3, 2, 4)
-    assert_close(module(doc001.x), DOC001_SELF_ATTENTION_OUTPUT, **DOC_TOLERANCE)
+    assert_close(module(doc001.x), DOC001_SELF_ATTENTION_OUTPUT, **TOLERANCE)
 
 
 def test_doc001_self_attention_function_output(doc001):
     """Does self_attention with document 001's weights give its 6x4 output, row 3 = context_3?"""
     context = self_attention(doc001.x, doc001.W_query, doc001.W_key, doc001.W_value)
-    assert_close(context, DOC001_SELF_ATTENTION_OUTPUT, **DOC_TOLERANCE)
-    assert_close(context[2], DOC001_CONTEXT_3, **DOC_TOLERANCE)
+    assert_close(context, DOC001_SELF_ATTENTION_OUTPUT, **TOLERANCE)
+    assert_close(context[2], DOC001_CONTEXT_3, **TOLERANCE)
 
 
 def test_doc001_module_draws_w_query_w_key_w_value_in_order(doc001):

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from torch import nn
 from torch.testing import assert_close
 
+from autograder.checks.compare import TOLERANCE
 from autograder.checks.documents import (
     DOC000_EMBEDDING,
     DOC000_IDS,
@@ -23,7 +24,6 @@ from autograder.checks.documents import (
     DOC002_SENTENCE,
     DOC002_VOCAB,
     DOC002_X_2,
-    DOC_TOLERANCE,
 )
 from solutions import build_vocab, embed, encode
 from tests.solutions.strategies import PROPERTIES
@@ -57,27 +57,27 @@ def test_doc_ids(doc):
 
 def test_doc000_embedding():
     """Does embed(ids, 6, 16) give document 000's 6x16 embedding (seed 123)?"""
-    assert_close(embed(DOC000_IDS, 6, 16), DOC000_EMBEDDING, **DOC_TOLERANCE)
+    assert_close(embed(DOC000_IDS, 6, 16), DOC000_EMBEDDING, **TOLERANCE)
 
 
 def test_doc001_embedding():
     """Does embed(ids, 50_000, 3) give document 001's 6x3 embedding (seed 123)?"""
-    assert_close(embed(DOC001_IDS, 50_000, 3), DOC001_EMBEDDING, **DOC_TOLERANCE)
+    assert_close(embed(DOC001_IDS, 50_000, 3), DOC001_EMBEDDING, **TOLERANCE)
 
 
 def test_doc002_embedding_and_x_2():
     """Does embed(ids, 6, 16) give document 002's embedding, and its row 2 the printed x_2?"""
     x = embed(DOC002_IDS, 6, 16)
-    assert_close(x, DOC002_EMBEDDING, **DOC_TOLERANCE)
-    assert_close(x[1], DOC002_X_2, **DOC_TOLERANCE)
+    assert_close(x, DOC002_EMBEDDING, **TOLERANCE)
+    assert_close(x[1], DOC002_X_2, **TOLERANCE)
 
 
 def test_doc002_embed_leaves_generator_for_the_weights(doc002):
     """After embed, do document 002's unseeded randn weights come out as the document draws?"""
     embed(DOC002_IDS, 6, 16)
-    assert torch.equal(torch.randn(24, 16), doc002.W_q)
-    assert torch.equal(torch.randn(24, 16), doc002.W_k)
-    assert torch.equal(torch.randn(28, 16), doc002.W_v)
+    assert torch.equal(torch.randn(24, 16), doc002.W_query)
+    assert torch.equal(torch.randn(24, 16), doc002.W_key)
+    assert torch.equal(torch.randn(28, 16), doc002.W_value)
 
 
 # --- properties ------------------------------------------------------------------------------

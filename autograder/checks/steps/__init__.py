@@ -1,23 +1,21 @@
-"""Every step's hidden check, by assignment. Each module declares its steps once, as data:
-document cases, random cases, properties, rules and the mistakes it recognises."""
+"""Every step's hidden check, by assignment: the course's one list of assignments.
+
+Each module of this package is one assignment: it names its id (`ASSIGNMENT`) and declares
+its steps once, as data (`STEPS`: document cases, random cases, properties, rules, mistakes).
+Adding a module adds the assignment; nothing else lists them.
+"""
 
 from __future__ import annotations
 
+import pkgutil
 from importlib import import_module
 
-MODULES = {
-    "01_attention_by_hand": "attention_by_hand",
-    "02_embeddings": "embeddings",
-    "03_scaled_dot_product": "scaled_dot_product",
-    "04_self_attention": "self_attention",
-    "05_multi_head": "multi_head",
-    "06_scoring_functions": "scoring_functions",
-    "07_cross_attention_and_masks": "cross_attention_and_masks",
-}
+
+def _assignments():
+    modules = [import_module(f"{__name__}.{info.name}")
+               for info in pkgutil.iter_modules(__path__)]
+    return {m.ASSIGNMENT: m.STEPS for m in sorted(modules, key=lambda m: m.ASSIGNMENT)}
 
 
-ASSIGNMENTS = {
-    assignment_id: import_module(f"autograder.checks.steps.{module}").STEPS
-    for assignment_id, module in MODULES.items()
-}
+ASSIGNMENTS = _assignments()  # assignment id -> its steps, in the order students meet them
 STEPS = {step.name: step for steps in ASSIGNMENTS.values() for step in steps}

@@ -30,6 +30,8 @@ from autograder.checks.documents import (
 )
 from autograder.checks.model import Case, Mistake, Rule, Step
 
+ASSIGNMENT = "01_attention_by_hand"
+
 
 def random_inputs(gen):
     """x (seq, d_in) and weights with distinct sizes: seq, d_in, d_k, d_v."""
@@ -63,14 +65,12 @@ PROJECT_QKV = Step(
     mistakes=(
         Mistake(
             "weights applied from the left",
-            "project_qkv",
             "in the row convention each input is a row, so multiply x @ W, not W @ x",
             "def project_qkv(x, W_query, W_key, W_value):\n"
             "    return (W_query.T @ x.T).T.T, (W_key.T @ x.T).T.T, (W_value.T @ x.T).T.T\n",
         ),
         Mistake(
             "query and key weights swapped",
-            "project_qkv",
             "queries come from W_query and keys from W_key; check the order you return",
             "def project_qkv(x, W_query, W_key, W_value):\n"
             "    return x @ W_key, x @ W_query, x @ W_value\n",
@@ -110,14 +110,12 @@ ATTENTION_SCORES = Step(
     mistakes=(
         Mistake(
             "queries and keys swapped",
-            "attention_scores",
             "row i belongs to query i: compute queries @ keys^T, not keys @ queries^T",
             "def attention_scores(queries, keys):\n"
             "    return keys @ queries.transpose(-2, -1)\n",
         ),
         Mistake(
             "scores scaled too early",
-            "attention_scores",
             "this step returns the raw dot products; the 1/sqrt(d_k) comes later",
             "def attention_scores(queries, keys):\n"
             "    return queries @ keys.transpose(-2, -1) / math.sqrt(keys.shape[-1])\n",
@@ -154,7 +152,7 @@ def softmax_finite_for_large_scores(subject, gen):
 
 
 def no_builtin_softmax(subject):
-    calls = calls_during(SOFTMAX_ENTRY_POINTS, lambda: subject(torch.randn(3, 5)))
+    calls = calls_during(subject, SOFTMAX_ENTRY_POINTS, lambda: subject(torch.randn(3, 5)))
     if calls:
         return f"stable_softmax calls PyTorch's {calls[0]}: write it with torch.exp and a sum"
     return None
@@ -177,7 +175,6 @@ STABLE_SOFTMAX = Step(
     mistakes=(
         Mistake(
             "softmax without max-subtraction",
-            "stable_softmax",
             "exp of a large score overflows to inf and inf/inf is nan; subtract the maximum "
             "along dim first",
             "def stable_softmax(scores, dim=-1):\n"
@@ -186,7 +183,6 @@ STABLE_SOFTMAX = Step(
         ),
         Mistake(
             "softmax over the wrong dim",
-            "stable_softmax",
             "take the maximum and the sum along `dim`, the dimension the caller names",
             "def stable_softmax(scores, dim=-1):\n"
             "    other = 0 if dim in (-1, scores.dim() - 1) else -1\n"
@@ -195,7 +191,6 @@ STABLE_SOFTMAX = Step(
         ),
         Mistake(
             "normalised over the whole tensor",
-            "stable_softmax",
             "each slice along dim sums to 1 on its own; sum with keepdim=True along dim only",
             "def stable_softmax(scores, dim=-1):\n"
             "    e = torch.exp(scores - scores.max())\n"
@@ -230,7 +225,6 @@ WEIGHTED_VALUES_STEP = Step(
     mistakes=(
         Mistake(
             "weights not transposed",
-            "weighted_values",
             "element [j, i] uses weights[i, j]: key j's value times query i's weight for it",
             "def weighted_values(weights, values):\n"
             "    return values[:, None, :] * weights[:, :, None]\n",
@@ -258,7 +252,6 @@ CONTEXT_VECTORS = Step(
     mistakes=(
         Mistake(
             "weights transposed when weighting the values",
-            "context_vectors",
             "row i of the weights belongs to query i: compute weights @ values",
             "def context_vectors(weights, values):\n"
             "    return weights.transpose(-2, -1) @ values if weights.dim() > 1 "

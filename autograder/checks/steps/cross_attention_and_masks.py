@@ -15,20 +15,11 @@ import torch
 import torch.nn.functional as F
 
 import solutions
-from autograder.checks.common import calling, randn, rows_sum_to_one, sizes
+from autograder.checks.common import calling, future, randn, rows_sum_to_one, sizes
+from autograder.checks.compare import close
 from autograder.checks.model import Case, Mistake, Step
 
-
-def close(got, want, what):
-    assert isinstance(got, torch.Tensor) and got.shape == want.shape, (
-        f"{what}: the shape is wrong"
-    )
-    assert torch.allclose(got.detach(), want, rtol=1e-3, atol=1e-4), what
-
-
-def future(n):
-    """The causal mask written out here, so that no property trusts the student's."""
-    return torch.ones(n, n, dtype=torch.bool).triu(diagonal=1)
+ASSIGNMENT = "07_cross_attention_and_masks"
 
 
 # cross_attention -------------------------------------------------------------------------
@@ -104,7 +95,6 @@ CROSS_ATTENTION = Step(
     mistakes=(
         Mistake(
             "queries taken from the context",
-            "cross_attention",
             "the queries come from x_query (one output row per query); keys and values come "
             "from x_context",
             "def cross_attention(x_query, x_context, W_query, W_key, W_value):\n"
@@ -115,7 +105,6 @@ CROSS_ATTENTION = Step(
         ),
         Mistake(
             "no 1/sqrt(d_k)",
-            "cross_attention",
             "scale the scores by 1/sqrt(d_k), d_k the size of the keys, before the softmax",
             "def cross_attention(x_query, x_context, W_query, W_key, W_value):\n"
             "    queries = x_query @ W_query\n"
@@ -124,7 +113,6 @@ CROSS_ATTENTION = Step(
         ),
         Mistake(
             "softmax over the queries",
-            "cross_attention",
             "each query's weights over the context positions sum to 1: normalise along the "
             "context axis of the scores",
             "def cross_attention(x_query, x_context, W_query, W_key, W_value):\n"
@@ -184,21 +172,18 @@ CAUSAL_MASK = Step(
     mistakes=(
         Mistake(
             "causal mask inverted",
-            "causal_mask",
             "True marks what a query must NOT see: the positions after it",
             "def causal_mask(n):\n"
             "    return ~torch.ones(n, n, dtype=torch.bool).triu(diagonal=1)\n",
         ),
         Mistake(
             "causal mask hides the diagonal",
-            "causal_mask",
             "a position may look at itself; only the positions strictly after it are hidden",
             "def causal_mask(n):\n"
             "    return torch.ones(n, n, dtype=torch.bool).triu()\n",
         ),
         Mistake(
             "mask of 0/1 floats instead of booleans",
-            "causal_mask",
             "the mask must have dtype torch.bool so that it can select and fill positions",
             "def causal_mask(n):\n"
             "    return torch.ones(n, n).triu(diagonal=1)\n",
@@ -279,7 +264,6 @@ MASKED_SCALED_SOFTMAX = Step(
     mistakes=(
         Mistake(
             "mask applied after the softmax",
-            "masked_scaled_softmax",
             "masked positions must be left out before normalising, so that the weights left "
             "in each row still sum to 1",
             "def masked_scaled_softmax(scores, mask, d_k):\n"
@@ -288,7 +272,6 @@ MASKED_SCALED_SOFTMAX = Step(
         ),
         Mistake(
             "masked scores set to 0 instead of -inf",
-            "masked_scaled_softmax",
             "a score of 0 still gets weight, since e^0 = 1; a masked score must give e^score = 0",
             "def masked_scaled_softmax(scores, mask, d_k):\n"
             "    hidden = (scores / math.sqrt(d_k)).masked_fill(mask, 0.0)\n"
@@ -296,7 +279,6 @@ MASKED_SCALED_SOFTMAX = Step(
         ),
         Mistake(
             "no 1/sqrt(d_k)",
-            "masked_scaled_softmax",
             "divide the scores by sqrt(d_k) before the softmax",
             "def masked_scaled_softmax(scores, mask, d_k):\n"
             "    hidden = scores.masked_fill(mask, float('-inf'))\n"
@@ -304,7 +286,6 @@ MASKED_SCALED_SOFTMAX = Step(
         ),
         Mistake(
             "nan for a query with every key masked",
-            "masked_scaled_softmax",
             "when every score of a row is -inf the softmax divides 0 by 0; make such rows 0",
             "def masked_scaled_softmax(scores, mask, d_k):\n"
             "    hidden = (scores / math.sqrt(d_k)).masked_fill(mask, float('-inf'))\n"

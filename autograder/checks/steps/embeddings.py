@@ -6,7 +6,7 @@ from __future__ import annotations
 import torch
 
 import solutions
-from autograder.checks.common import seeded, sizes
+from autograder.checks.common import sizes
 from autograder.checks.documents import (
     DOC000_EMBEDDING,
     DOC000_IDS,
@@ -37,6 +37,9 @@ WORDS = (
     "Life", "life", "The", "the", "sun", "Sun", "rises", "in", "east", "eat", "dessert",
     "short", "is", "first", "last", "Zebra", "apple", "Apple", "tea", "a", "B", "b",
 )
+
+ASSIGNMENT = "02_embeddings"
+
 MARKS = (",", ".", "!", "?", ";", ":")
 
 
@@ -93,7 +96,6 @@ BUILD_VOCAB = Step(
     mistakes=(
         Mistake(
             "unsorted vocabulary",
-            "build_vocab",
             "the ids follow the sorted order of the words (Python's sorted), not the order "
             "in which they appear in the sentence",
             "def build_vocab(sentence):\n"
@@ -102,7 +104,6 @@ BUILD_VOCAB = Step(
         ),
         Mistake(
             "punctuation kept",
-            "build_vocab",
             "'short,' and 'short' are the same word: remove the punctuation before splitting "
             "(split_words does it for you)",
             "def build_vocab(sentence):\n"
@@ -110,7 +111,6 @@ BUILD_VOCAB = Step(
         ),
         Mistake(
             "only commas removed",
-            "build_vocab",
             "every punctuation mark must go, not only commas: '.', '!', '?' ... too",
             "def build_vocab(sentence):\n"
             "    words = sentence.replace(',', '').split()\n"
@@ -118,7 +118,6 @@ BUILD_VOCAB = Step(
         ),
         Mistake(
             "words lower-cased",
-            "build_vocab",
             "keep the words as they are written: 'The' and 'the' are two entries",
             "def build_vocab(sentence):\n"
             "    kept = ''.join(ch for ch in sentence if ch not in string.punctuation)\n"
@@ -127,7 +126,6 @@ BUILD_VOCAB = Step(
         ),
         Mistake(
             "case-insensitive sort",
-            "build_vocab",
             "sort as Python sorts strings, with no key: capitals come before lower case",
             "def build_vocab(sentence):\n"
             "    kept = ''.join(ch for ch in sentence if ch not in string.punctuation)\n"
@@ -136,7 +134,6 @@ BUILD_VOCAB = Step(
         ),
         Mistake(
             "repeated words numbered twice",
-            "build_vocab",
             "a word that occurs twice gets one id: number the distinct words, so the ids run "
             "0, 1, 2, ... without gaps",
             "def build_vocab(sentence):\n"
@@ -194,7 +191,6 @@ ENCODE = Step(
     mistakes=(
         Mistake(
             "ids in a list, not a tensor",
-            "encode",
             "return the ids as a tensor: torch.tensor(ids) of integers",
             "def encode(sentence, vocab):\n"
             "    kept = ''.join(ch for ch in sentence if ch not in string.punctuation)\n"
@@ -202,7 +198,6 @@ ENCODE = Step(
         ),
         Mistake(
             "float ids",
-            "encode",
             "ids index a table, so they must be integers (dtype torch.long), not floats",
             "def encode(sentence, vocab):\n"
             "    kept = ''.join(ch for ch in sentence if ch not in string.punctuation)\n"
@@ -210,7 +205,6 @@ ENCODE = Step(
         ),
         Mistake(
             "vocabulary rebuilt from the sentence",
-            "encode",
             "look the words up in the vocabulary you are given; it may hold more words than "
             "this sentence",
             "def encode(sentence, vocab):\n"
@@ -233,7 +227,7 @@ def embedding(token_ids, vocab_size, dim, *seed, extract=None):
 
     def run(subject):
         # something else drew 7 random numbers before
-        out = seeded(subject, EARLIER_SEED, token_ids.clone(), vocab_size, dim, *seed, burn=7)
+        out = subject.seeded(EARLIER_SEED, token_ids.clone(), vocab_size, dim, *seed, burn=7)
         return extract(out) if extract else out
 
     return run
@@ -291,7 +285,6 @@ EMBED = Step(
     mistakes=(
         Mistake(
             "embedding made before seeding",
-            "embed",
             "nn.Embedding draws its table when it is created, so call torch.manual_seed(seed) "
             "before making it",
             "def embed(token_ids, vocab_size, dim, seed=123):\n"
@@ -301,7 +294,6 @@ EMBED = Step(
         ),
         Mistake(
             "seed argument ignored",
-            "embed",
             "seed the generator with the `seed` the caller passes, not a fixed number",
             "def embed(token_ids, vocab_size, dim, seed=123):\n"
             "    torch.manual_seed(123)\n"
@@ -309,7 +301,6 @@ EMBED = Step(
         ),
         Mistake(
             "table sized by the sentence",
-            "embed",
             "the table has one row per word of the vocabulary: nn.Embedding(vocab_size, dim), "
             "whatever the sentence's length",
             "def embed(token_ids, vocab_size, dim, seed=123):\n"
@@ -318,7 +309,6 @@ EMBED = Step(
         ),
         Mistake(
             "not detached",
-            "embed",
             "the vectors are data here, not parameters to train: return them .detach()ed",
             "def embed(token_ids, vocab_size, dim, seed=123):\n"
             "    torch.manual_seed(seed)\n"

@@ -5,90 +5,54 @@ from __future__ import annotations
 
 import inspect
 import math
-from functools import cache
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
 import solutions
+from autograder.checks import recipes
 from autograder.checks.common import (
     calling_then,
     calls_during,
     forbids_loops,
     forbids_names,
     randn,
-    seeded,
+    random_seed,
     sizes,
+    stream,
     whole,
 )
+from autograder.checks.compare import TOLERANCE
 from autograder.checks.documents import (
-    DOC000_IDS,
     DOC000_MULTIHEAD_KEYS_SHAPE,
     DOC000_MULTIHEAD_QUERY_2_SHAPE,
     DOC000_MULTIHEAD_VALUES_SHAPE,
-    DOC000_WEIGHTS_2,
-    DOC002_IDS,
     DOC002_MULTIHEAD_CONTEXT_2_SHAPE,
     DOC002_MULTIHEAD_OMEGA_2_SHAPE,
     DOC002_MULTIHEAD_QUERY_2_SHAPE,
     DOC002_MULTIHEAD_WEIGHT_SHAPES,
-    DOC002_OMEGA_24,
     DOC003_MHA_OUTPUT_SHAPE,
     DOC003_MHA_SIZES,
     DOC003_MHA_WEIGHTS_SHAPE,
 )
 from autograder.checks.model import Case, Mistake, Rule, Step
 
-
-def stream(seed):
-    """A private generator: the same numbers as torch.manual_seed(seed), global state untouched."""
-    return torch.Generator().manual_seed(seed)
+ASSIGNMENT = "05_multi_head"
 
 
-@cache
 def document_000():
-    """x (6, 16) and the multi-head weights (h, d_out, d) as document 000 draws them: seed 123,
-    Embedding(6, 16); seed 123 again, the single-head rand(24, 16), rand(24, 16), rand(28, 16),
-    then, continuing the stream, rand(3, 24, 16), rand(3, 24, 16), rand(3, 28, 16)."""
-    gen = stream(123)
-    x = torch.randn(6, 16, generator=gen)[DOC000_IDS]  # nn.Embedding's normal_ init
-    gen.manual_seed(123)
-    W_query, W_key = torch.rand(24, 16, generator=gen), torch.rand(24, 16, generator=gen)
-    torch.rand(28, 16, generator=gen)  # W_value, unused here
-    # 000's attention_weights_2 of its single head (In [16]), printed before the multi-head
-    # weights are drawn from the same stream, only proves the stream is right.
-    weights_2 = torch.softmax(W_query @ x[1] @ (x @ W_key.T).T / math.sqrt(24), dim=0)
-    assert torch.allclose(weights_2, DOC000_WEIGHTS_2, atol=1e-4), "document 000's stream drifted"
-    return (
-        x,
-        torch.rand(3, 24, 16, generator=gen),
-        torch.rand(3, 24, 16, generator=gen),
-        torch.rand(3, 28, 16, generator=gen),
-    )
+    """x (6, 16) and the multi-head weights (h, d_out, d) of document 000."""
+    d = recipes.document_000()
+    return d.x, d.multihead_W_query, d.multihead_W_key, d.multihead_W_value
 
 
-@cache
 def document_002():
-    """x (6, 16) and the multi-head weights as document 002 draws them: seed 123,
-    Embedding(6, 16), then with no reseed the single-head randn(24, 16), randn(24, 16),
-    randn(28, 16) and the multi-head randn(3, 24, 16), randn(3, 24, 16), randn(3, 28, 16)."""
-    gen = stream(123)
-    x = torch.randn(6, 16, generator=gen)[DOC002_IDS]
-    W_q, W_k = torch.randn(24, 16, generator=gen), torch.randn(24, 16, generator=gen)
-    torch.randn(28, 16, generator=gen)  # W_v, unused here
-    # 002's omega_24 of its single head (In [10]) only checks the stream here.
-    omega_24 = float(W_q @ x[1] @ (W_k @ x[4]))
-    assert math.isclose(omega_24, float(DOC002_OMEGA_24), rel_tol=1e-4), (
-        "document 002's stream drifted"
-    )
-    weights = (
-        torch.randn(3, 24, 16, generator=gen),
-        torch.randn(3, 24, 16, generator=gen),
-        torch.randn(3, 28, 16, generator=gen),
-    )
-    assert tuple(tuple(w.shape) for w in weights) == DOC002_MULTIHEAD_WEIGHT_SHAPES
-    return (x, *weights)
+    """x (6, 16) and the multi-head weights (h, d_out, d) of document 002."""
+    d = recipes.document_002()
+    assert tuple(tuple(w.shape) for w in (d.multihead_W_query, d.multihead_W_key,
+                                          d.multihead_W_value)) == DOC002_MULTIHEAD_WEIGHT_SHAPES
+    return d.x, d.multihead_W_query, d.multihead_W_key, d.multihead_W_value
 
 
 def per_head(x, W):
@@ -153,7 +117,7 @@ def project_equals_per_head_loop(subject, gen):
     assert tuple(got.shape) == (W.shape[0], x.shape[0], W.shape[1]), (
         "the result should be (h, seq, d_out)"
     )
-    assert torch.allclose(got, per_head(x, W), rtol=1e-3, atol=1e-4), (
+    assert torch.allclose(got, per_head(x, W), **TOLERANCE), (
         "head i of the result should be x @ W[i].T, the single-head projection"
     )
 
@@ -163,7 +127,7 @@ BMM_ENTRY_POINTS = [(torch, "bmm"), (torch.Tensor, "bmm")]
 
 def calls_bmm(subject):
     x, W = torch.randn(5, 4), torch.randn(3, 2, 4)
-    if not calls_during(BMM_ENTRY_POINTS, lambda: subject(x, W)):
+    if not calls_during(subject, BMM_ENTRY_POINTS, lambda: subject(x, W)):
         return "one torch.bmm: multihead_project does not call torch.bmm"
     return None
 
@@ -178,7 +142,6 @@ MULTIHEAD_PROJECT = Step(
     mistakes=(
         Mistake(
             "result left as (h, d_out, seq)",
-            "multihead_project",
             "torch.bmm(W, x^T) gives (h, d_out, seq); swap its last two dims to get one row "
             "per position",
             "def multihead_project(x, W):\n"
@@ -187,7 +150,6 @@ MULTIHEAD_PROJECT = Step(
         ),
         Mistake(
             "reshape instead of transpose",
-            "multihead_project",
             "reshape keeps the memory order and mixes positions with features; swap the last "
             "two dims with transpose (or permute)",
             "def multihead_project(x, W):\n"
@@ -246,7 +208,7 @@ def attention_equals_per_head_loop(subject, gen):
         for i in range(W_query.shape[0])
     ])
     assert tuple(got.shape) == tuple(want.shape), "the result should be (h, seq, d_v)"
-    assert torch.allclose(got, want, rtol=1e-3, atol=1e-4), (
+    assert torch.allclose(got, want, **TOLERANCE), (
         "head i should be single-head scaled dot-product attention with W_query[i].T, "
         "W_key[i].T and W_value[i].T"
     )
@@ -262,7 +224,6 @@ MULTIHEAD_ATTENTION = Step(
     mistakes=(
         Mistake(
             "no 1/sqrt(d_k)",
-            "multihead_attention",
             "divide every head's scores by the square root of the key size before the softmax",
             "def multihead_attention(x, W_query, W_key, W_value):\n"
             "    queries = multihead_project(x, W_query)\n"
@@ -273,7 +234,6 @@ MULTIHEAD_ATTENTION = Step(
         ),
         Mistake(
             "sqrt(d_v) instead of sqrt(d_k)",
-            "multihead_attention",
             "the scale is the square root of the size of the keys, not of the values",
             "def multihead_attention(x, W_query, W_key, W_value):\n"
             "    queries = multihead_project(x, W_query)\n"
@@ -284,7 +244,6 @@ MULTIHEAD_ATTENTION = Step(
         ),
         Mistake(
             "softmax over the wrong dim",
-            "multihead_attention",
             "the scores are (h, seq_q, seq_k): normalise each query's row over the keys, the "
             "last dim",
             "def multihead_attention(x, W_query, W_key, W_value):\n"
@@ -340,7 +299,6 @@ CONCAT_HEADS = Step(
     mistakes=(
         Mistake(
             "heads merged by reshape without transposing",
-            "concat_heads",
             "a plain reshape of (h, seq, d_v) mixes positions of one head into a row; bring "
             "the position axis first (transpose), then reshape",
             "def concat_heads(context):\n"
@@ -349,7 +307,6 @@ CONCAT_HEADS = Step(
         ),
         Mistake(
             "heads stacked one below the other",
-            "concat_heads",
             "the heads go side by side, along the feature axis: one row per position",
             "def concat_heads(context):\n"
             "    return torch.cat(list(context), dim=0)\n",
@@ -385,7 +342,7 @@ def copied(seed, E, h, inputs, **masks):
 
 def document_003_shapes(cls):
     L, N, E, S = (DOC003_MHA_SIZES[k] for k in "LNES")
-    module = seeded(cls, 3, E, DOC003_MHA_SIZES["num_heads"])
+    module = cls.seeded(3, E, DOC003_MHA_SIZES["num_heads"])
     gen = stream(3)
     query, key, value = (torch.rand(n, N, E, generator=gen) for n in (L, S, S))
     output, weights = module(query, key, value, key_padding_mask=None, attn_mask=None)
@@ -433,10 +390,6 @@ def mha_inputs(gen, L, N, S, E):
     return randn(gen, L, N, E), randn(gen, S, N, E), randn(gen, S, N, E)
 
 
-def random_seed(gen):
-    return int(torch.randint(2**31 - 1, (1,), generator=gen))
-
-
 def multihead_module_random(gen):
     cases = []
     for label in ("no mask", "key_padding_mask", "attn_mask", "both masks"):
@@ -465,8 +418,8 @@ def equals_torch(subject, gen):
     ours = subject.from_torch(theirs)
     want = theirs(query, key, value, attn_mask=attn_mask)
     got = ours(query.clone(), key.clone(), value.clone(), attn_mask=attn_mask)
-    close = [torch.allclose(g, w, rtol=1e-3, atol=1e-4) for g, w in zip(got, want, strict=True)]
-    assert all(close), (
+    agree = [torch.allclose(g, w, **TOLERANCE) for g, w in zip(got, want, strict=True)]
+    assert all(agree), (
         "a copy made by from_torch(m) should give m's output and head-averaged weights "
         "(with an attn_mask)"
     )
@@ -483,7 +436,7 @@ def masked_weights_are_zero(subject, gen):
         "positions hidden by key_padding_mask or attn_mask should get a weight of exactly 0"
     )
     sums = weights.sum(dim=-1)
-    assert torch.allclose(sums, torch.ones_like(sums), atol=1e-4), (
+    assert torch.allclose(sums, torch.ones_like(sums), atol=TOLERANCE["atol"]), (
         "every query's weights should sum to 1 over the keys"
     )
 
@@ -504,7 +457,7 @@ def no_builtin_multihead(subject):
     theirs = torch_module(0, 6, 2)
     inputs = torch.randn(3, 2, 6), torch.randn(4, 2, 6), torch.randn(4, 2, 6)
     forbidden = [(F, "multi_head_attention_forward"), (nn.MultiheadAttention, "forward")]
-    calls = calls_during(forbidden, lambda: subject.from_torch(theirs)(*inputs))
+    calls = calls_during(subject, forbidden, lambda: subject.from_torch(theirs)(*inputs))
     if calls:
         return (f"no built-in multi-head attention: calls {calls[0]} of PyTorch's own "
                 "multi-head attention; write the heads out yourself")
@@ -542,34 +495,29 @@ MULTIHEAD_MODULE = Step(
     mistakes=(
         Mistake(
             "heads merged by reshape without transposing",
-            "MultiHeadAttention",
             "the heads' outputs are (N * h, L, head_dim): bring L first (transpose) before "
             "reshaping to (L, N, E)",
             mha_variant(("heads.transpose(0, 1).reshape(L, N, E)", "heads.reshape(L, N, E)")),
         ),
         Mistake(
             "weights not averaged over heads",
-            "MultiHeadAttention",
             "return the weights averaged over the heads, (N, L, S), as nn.MultiheadAttention does",
             mha_variant(("reshape(N, self.num_heads, L, S).mean(dim=1)",
                          "reshape(N, self.num_heads, L, S)")),
         ),
         Mistake(
             "scaled by sqrt(embed_dim) instead of sqrt(head_dim)",
-            "MultiHeadAttention",
             "each head works in head_dim = embed_dim / num_heads dimensions; scale by the square "
             "root of that",
             mha_variant(("math.sqrt(self.head_dim)", "math.sqrt(self.embed_dim)")),
         ),
         Mistake(
             "projection weights not transposed",
-            "MultiHeadAttention",
             "in_proj_weight holds (out, in) rows like nn.Linear: project with x @ W.T + b",
             mha_variant(("@ W_q.T", "@ W_q"), ("@ W_k.T", "@ W_k"), ("@ W_v.T", "@ W_v")),
         ),
         Mistake(
             "key_padding_mask ignored",
-            "MultiHeadAttention",
             "keys that key_padding_mask marks True must get no weight from any query",
             mha_variant(("self.score_bias(key_padding_mask, attn_mask, N, L, S)",
                          "self.score_bias(None, attn_mask, N, L, S)")),

@@ -3,66 +3,46 @@ through projection, scaled softmax and the weighted sum of the values."""
 
 from __future__ import annotations
 
-import functools
-
 import torch
 import torch.nn.functional as F
 
 import solutions
-from autograder.checks.common import calling, randn, rows_sum_to_one, sizes
+from autograder.checks import recipes
+from autograder.checks.common import calling, future, randn, rows_sum_to_one, sizes
+from autograder.checks.compare import TOLERANCE
 from autograder.checks.documents import (
     DOC000_CONTEXT_2,
-    DOC000_IDS,
     DOC000_WEIGHTS_2,
     DOC001_CONTEXT_3,
-    DOC001_IDS,
     DOC001_OMEGA_3,
-    DOC001_VOCAB_SIZE,
     DOC001_WEIGHTS_3,
     DOC002_ATTENTION_2,
     DOC002_CONTEXT_2,
-    DOC002_IDS,
     DOC002_OMEGA_2,
     DOC002_OMEGA_24,
 )
 from autograder.checks.model import Case, Mistake, Step
 
-
-def seeded(seed=123):
-    """The documents' torch.manual_seed(seed), as a private generator (the global random
-    state of the student's kernel is left alone); CPU draws are the same numbers."""
-    return torch.Generator().manual_seed(seed)
+ASSIGNMENT = "03_scaled_dot_product"
 
 
-@functools.cache
 def document_001():
-    """query 3, keys and values: nn.Embedding(50000, 3) and then torch.rand(d, d_out) weights,
-    each under seed 123, in the row convention."""
-    x = torch.randn(DOC001_VOCAB_SIZE, 3, generator=seeded())[DOC001_IDS]
-    gen = seeded()
-    W_query, W_key, W_value = (torch.rand(3, n, generator=gen) for n in (2, 2, 4))
-    return x[2] @ W_query, x @ W_key, x @ W_value
+    """query 3, keys and values of document 001, in the row convention."""
+    d = recipes.document_001()
+    return d.x[2] @ d.W_query, d.x @ d.W_key, d.x @ d.W_value  # (2,), (6, 2), (6, 4)
 
 
-@functools.cache
 def document_000():
-    """query 2, keys and values: nn.Embedding(6, 16), then torch.rand(d_out, d) weights, each
-    under seed 123; the document computes W @ x, which is x @ W.T."""
-    x = torch.randn(6, 16, generator=seeded())[DOC000_IDS]
-    gen = seeded()
-    W_query, W_key, W_value = (torch.rand(n, 16, generator=gen) for n in (24, 24, 28))
-    return x[1] @ W_query.T, x @ W_key.T, x @ W_value.T
+    """query 2, keys and values of document 000; the document computes W @ x, which is
+    x @ W.T."""
+    d = recipes.document_000()
+    return d.x[1] @ d.W_query.T, d.x @ d.W_key.T, d.x @ d.W_value.T  # (24,), (6, 24), (6, 28)
 
 
-@functools.cache
 def document_002():
-    """query 2, keys and values: the torch.randn(d_out, d) weights are drawn right after
-    nn.Embedding(6, 16) under seed 123, with no new seed."""
-    gen = seeded()
-    table = torch.randn(6, 16, generator=gen)
-    W_query, W_key, W_value = (torch.randn(n, 16, generator=gen) for n in (24, 24, 28))
-    x = table[DOC002_IDS]
-    return x[1] @ W_query.T, x @ W_key.T, x @ W_value.T
+    """query 2, keys and values of document 002 (weights drawn right after the embedding)."""
+    d = recipes.document_002()
+    return d.x[1] @ d.W_query.T, d.x @ d.W_key.T, d.x @ d.W_value.T  # (24,), (6, 24), (6, 28)
 
 
 # project ---------------------------------------------------------------------------------
@@ -112,7 +92,7 @@ def project_row_by_row(subject, gen):
     x, W = randn(gen, seq, d_in), randn(gen, d_in, d_out)
     all_rows = subject(x.clone(), W.clone())
     one_row = subject(x[1].clone(), W.clone())
-    assert torch.allclose(all_rows[1], one_row, rtol=1e-4, atol=1e-5), (
+    assert torch.allclose(all_rows[1], one_row, **TOLERANCE), (
         "projecting all rows at once should give, in row i, the projection of row i alone"
     )
 
@@ -126,7 +106,6 @@ PROJECT = Step(
     mistakes=(
         Mistake(
             "weight applied from the left",
-            "project",
             "in the row convention the input comes first and W is (d_in, d_out): multiply "
             "x by W in that order, with W as it is",
             "def project(x, W):\n"
@@ -188,28 +167,24 @@ SCALED_SOFTMAX = Step(
     mistakes=(
         Mistake(
             "no 1/sqrt(d_k)",
-            "scaled_softmax",
             "divide the scores by sqrt(d_k) before the softmax",
             "def scaled_softmax(scores, d_k):\n"
             "    return torch.softmax(scores, dim=-1)\n",
         ),
         Mistake(
             "d_k instead of sqrt(d_k)",
-            "scaled_softmax",
             "the scores are divided by the square root of d_k, not by d_k itself",
             "def scaled_softmax(scores, d_k):\n"
             "    return torch.softmax(scores / d_k, dim=-1)\n",
         ),
         Mistake(
             "softmax over the wrong dim",
-            "scaled_softmax",
             "each query's scores lie along the last dim: normalise along dim=-1",
             "def scaled_softmax(scores, d_k):\n"
             "    return torch.softmax(scores / math.sqrt(d_k), dim=0)\n",
         ),
         Mistake(
             "multiplied by sqrt(d_k)",
-            "scaled_softmax",
             "the scaling makes the scores smaller: divide by sqrt(d_k), do not multiply",
             "def scaled_softmax(scores, d_k):\n"
             "    return torch.softmax(scores * math.sqrt(d_k), dim=-1)\n",
@@ -260,16 +235,12 @@ def sdpa_random(gen):
     return cases
 
 
-def causal(n):
-    return torch.ones(n, n, dtype=torch.bool).triu(diagonal=1)
-
-
 def equals_torch_sdpa(subject, gen):
     (batch,) = sizes(gen, 1)
     queries, keys, values = random_qkv(gen, batch)
     context, _ = subject(queries.clone(), keys.clone(), values.clone())
     want = F.scaled_dot_product_attention(queries, keys, values)
-    assert torch.allclose(context, want, rtol=1e-4, atol=1e-5), (
+    assert torch.allclose(context, want, **TOLERANCE), (
         "the context should equal torch.nn.functional.scaled_dot_product_attention's output"
     )
 
@@ -277,10 +248,10 @@ def equals_torch_sdpa(subject, gen):
 def equals_torch_sdpa_causal(subject, gen):
     (seq,) = sizes(gen, 1)
     queries, keys, values = random_qkv(gen, n=seq, seq=seq)
-    mask = causal(seq)
+    mask = future(seq)
     context, _ = subject(queries.clone(), keys.clone(), values.clone(), mask=mask)
     want = F.scaled_dot_product_attention(queries, keys, values, attn_mask=~mask)
-    assert torch.allclose(context, want, rtol=1e-4, atol=1e-5), (
+    assert torch.allclose(context, want, **TOLERANCE), (
         "with a causal mask the context should equal torch.nn.functional."
         "scaled_dot_product_attention's output (whose bool mask is True where allowed)"
     )
@@ -292,7 +263,7 @@ def weights_sum_to_one(subject, gen):
     rows_sum_to_one(weights, dim=-1, what="weights of each query")
     (seq,) = sizes(gen, 1)
     queries, keys, values = random_qkv(gen, n=seq, seq=seq)
-    _, weights = subject(queries, keys, values, mask=causal(seq))
+    _, weights = subject(queries, keys, values, mask=future(seq))
     rows_sum_to_one(weights, dim=-1, what="weights of each query under a causal mask")
 
 
@@ -331,7 +302,6 @@ SCALED_DOT_PRODUCT_ATTENTION = Step(
     mistakes=(
         Mistake(
             "sqrt(d_v) instead of sqrt(d_k)",
-            "scaled_dot_product_attention",
             "the scale comes from the size of the keys (and queries), keys.shape[-1], "
             "not from the values",
             "def scaled_dot_product_attention(queries, keys, values, mask=None):\n"
@@ -345,7 +315,6 @@ SCALED_DOT_PRODUCT_ATTENTION = Step(
         ),
         Mistake(
             "no 1/sqrt(d_k)",
-            "scaled_dot_product_attention",
             "divide the scores by sqrt(d_k) before the softmax (scaled_softmax does it)",
             "def scaled_dot_product_attention(queries, keys, values, mask=None):\n"
             "    scores = queries @ keys.transpose(-2, -1)\n"
@@ -358,7 +327,6 @@ SCALED_DOT_PRODUCT_ATTENTION = Step(
         ),
         Mistake(
             "mask applied after the softmax",
-            "scaled_dot_product_attention",
             "hide the masked scores before the softmax (set them to -inf), so the weights "
             "that remain still sum to 1",
             "def scaled_dot_product_attention(queries, keys, values, mask=None):\n"
@@ -369,7 +337,6 @@ SCALED_DOT_PRODUCT_ATTENTION = Step(
         ),
         Mistake(
             "fully masked row gives nan",
-            "scaled_dot_product_attention",
             "a query whose keys are all masked has softmax(-inf, ..., -inf) = nan; set its "
             "masked weights to exactly 0 after the softmax",
             "def scaled_dot_product_attention(queries, keys, values, mask=None):\n"

@@ -9,6 +9,7 @@ import torch
 import torch.nn.functional as F
 
 import solutions
+from autograder.checks import recipes
 from autograder.checks.common import (
     LOOP_NODES,
     attribute_names,
@@ -19,26 +20,17 @@ from autograder.checks.common import (
     sizes,
     source_tree,
 )
-from autograder.checks.documents import DOC003_D2, DOC003_D3, DOC003_INPUT, DOC003_LOOP_OUTPUT
+from autograder.checks.compare import TOLERANCE, close
+from autograder.checks.documents import DOC003_LOOP_OUTPUT
 from autograder.checks.model import Case, Mistake, Rule, Step
+
+ASSIGNMENT = "06_scoring_functions"
 
 
 def document_inputs():
-    """X, W_Q, W_K, W_V drawn as document 003 draws them (seed 0, in this order).
-
-    The weights are not printed, so X is drawn too rather than typed in: the printed X is
-    rounded to 4 digits, and the exact draw is what the printed output was computed from.
-    The draw is checked against the printed X, so a torch that drew other numbers would
-    fail loudly here rather than blame the student.
-    """
-    gen = torch.Generator().manual_seed(0)
-    X = torch.randn(4, 4, generator=gen)  # (d1, N)
-    if not torch.allclose(X, DOC003_INPUT, rtol=1e-3, atol=1e-4):
-        raise RuntimeError("torch's seed 0 no longer draws document 003's printed input")
-    W_Q = torch.randn(DOC003_D3, 4, generator=gen)  # (d3, d1)
-    W_K = torch.randn(DOC003_D3, 4, generator=gen)  # (d3, d1)
-    W_V = torch.randn(DOC003_D2, 4, generator=gen)  # (d2, d1)
-    return X, W_Q, W_K, W_V
+    """X, W_Q, W_K, W_V as document 003 draws them (seed 0, in this order)."""
+    draw = recipes.document_003()
+    return draw.X, draw.W_Q, draw.W_K, draw.W_V
 
 
 def is_scalar(score, what):
@@ -46,13 +38,6 @@ def is_scalar(score, what):
         f"{what} should be a 0-dim tensor (one number), not {type(score).__name__} "
         f"of shape {tuple(getattr(score, 'shape', ()))}"
     )
-
-
-def close(got, want, what):
-    assert isinstance(got, torch.Tensor) and got.shape == want.shape, (
-        f"{what}: the shape is wrong"
-    )
-    assert torch.allclose(got.detach(), want, rtol=1e-3, atol=1e-4), what
 
 
 # dot_score -------------------------------------------------------------------------------
@@ -83,7 +68,6 @@ DOT_SCORE = Step(
     mistakes=(
         Mistake(
             "elementwise product not summed",
-            "dot_score",
             "k * q multiplies entry by entry; a score is one number, the sum of those products",
             "def dot_score(k, q):\n    return k * q\n",
         ),
@@ -113,13 +97,11 @@ SCALED_DOT_SCORE = Step(
     mistakes=(
         Mistake(
             "scaled by d instead of sqrt(d)",
-            "scaled_dot_score",
             "divide by the square root of the vectors' length, not by the length itself",
             "def scaled_dot_score(k, q):\n    return torch.dot(k, q) / k.shape[0]\n",
         ),
         Mistake(
             "not scaled",
-            "scaled_dot_score",
             "the scaled dot score divides k . q by the square root of the vectors' length",
             "def scaled_dot_score(k, q):\n    return torch.dot(k, q)\n",
         ),
@@ -154,7 +136,7 @@ def additive_score_properties(subject, gen):
     doubled = subject(k.clone(), q.clone(), W.clone(), U.clone(), 2 * v)
     close(doubled, 2 * score, "doubling v should double the additive score")
     bound = float(v.abs().sum())
-    assert abs(float(score)) <= bound + 1e-4, (
+    assert abs(float(score)) <= bound + TOLERANCE["atol"], (
         "the additive score should never exceed sum(|v|) in size (tanh lies in [-1, 1])"
     )
 
@@ -167,14 +149,12 @@ ADDITIVE_SCORE = Step(
     mistakes=(
         Mistake(
             "W and U swapped",
-            "additive_score",
             "W acts on the key (W is (d_a, d_k)) and U on the query (U is (d_a, d_q))",
             "def additive_score(k, q, W, U, v):\n"
             "    return torch.dot(v, torch.tanh(W @ q + U @ k))\n",
         ),
         Mistake(
             "tanh left out",
-            "additive_score",
             "the additive model passes W k + U q through tanh before the dot product with v",
             "def additive_score(k, q, W, U, v):\n"
             "    return torch.dot(v, W @ k + U @ q)\n",
@@ -218,7 +198,6 @@ BILINEAR_SCORE = Step(
     mistakes=(
         Mistake(
             "bilinear matrix transposed",
-            "bilinear_score",
             "W is (d_k, d_q): it multiplies the query, and the key is dotted with the result",
             "def bilinear_score(k, q, W):\n    return torch.dot(q, W @ k)\n",
         ),
@@ -296,7 +275,6 @@ LOOP_ATTENTION = Step(
     mistakes=(
         Mistake(
             "query and key indices swapped",
-            "loop_attention",
             "for output i, score every key j against query i: s(k_j, q_i), then softmax over j",
             "def loop_attention(X, W_Q, W_K, W_V):\n"
             "    Q, K, V = W_Q @ X, W_K @ X, W_V @ X\n"
@@ -311,7 +289,6 @@ LOOP_ATTENTION = Step(
         ),
         Mistake(
             "outputs stacked as rows",
-            "loop_attention",
             "in this notebook's column convention each output h_i is a column: H is (d2, N)",
             "def loop_attention(X, W_Q, W_K, W_V):\n"
             "    Q, K, V = W_Q @ X, W_K @ X, W_V @ X\n"
@@ -343,7 +320,6 @@ VECTORIZED_ATTENTION = Step(
     mistakes=(
         Mistake(
             "softmax over the wrong dim",
-            "vectorized_attention",
             "each query's weights over the keys must sum to 1; check which axis of your score "
             "matrix holds the keys",
             "def vectorized_attention(X, W_Q, W_K, W_V):\n"
@@ -353,7 +329,6 @@ VECTORIZED_ATTENTION = Step(
         ),
         Mistake(
             "no 1/sqrt(d)",
-            "vectorized_attention",
             "the loop scores with the scaled dot product: divide by the square root of the "
             "query/key size",
             "def vectorized_attention(X, W_Q, W_K, W_V):\n"
@@ -362,7 +337,6 @@ VECTORIZED_ATTENTION = Step(
         ),
         Mistake(
             "scaled by the value size",
-            "vectorized_attention",
             "d in 1/sqrt(d) is the size of the queries and keys (the rows of W_Q), not of the "
             "values",
             "def vectorized_attention(X, W_Q, W_K, W_V):\n"

@@ -3,36 +3,26 @@
 
 from __future__ import annotations
 
-from functools import cache
-
 import torch
 import torch.nn.functional as F
 
 import solutions
-from autograder.checks.common import calling_then, forbids_loops, randn, seeded, sizes, whole
+from autograder.checks import recipes
+from autograder.checks.common import calling_then, forbids_loops, randn, random_seed, sizes, whole
+from autograder.checks.compare import TOLERANCE
 from autograder.checks.documents import (
     DOC001_CONTEXT_3,
-    DOC001_EMBEDDING,
-    DOC001_IDS,
     DOC001_SELF_ATTENTION_OUTPUT,
-    DOC001_VOCAB_SIZE,
 )
 from autograder.checks.model import Case, Mistake, Step
 
+ASSIGNMENT = "04_self_attention"
 
-@cache
+
 def document_001():
-    """x (6, 3) and W_query (3, 2), W_key (3, 2), W_value (3, 4) drawn as document 001 draws
-    them: seed 123, Embedding(50_000, 3); then seed 123 again and torch.rand in that order.
-    A private generator gives the same numbers as the global seed and leaves it alone."""
-    gen = torch.Generator().manual_seed(123)
-    x = torch.randn(DOC001_VOCAB_SIZE, 3, generator=gen)[DOC001_IDS]  # nn.Embedding's normal_ init
-    assert torch.allclose(x, DOC001_EMBEDDING, atol=1e-4), "document 001's embedding drifted"
-    gen.manual_seed(123)
-    W_query = torch.rand(3, 2, generator=gen)
-    W_key = torch.rand(3, 2, generator=gen)
-    W_value = torch.rand(3, 4, generator=gen)
-    return x, W_query, W_key, W_value
+    """x (6, 3), W_query (3, 2), W_key (3, 2), W_value (3, 4) as document 001 draws them."""
+    d = recipes.document_001()
+    return d.x, d.W_query, d.W_key, d.W_value
 
 
 def random_inputs(gen, *batch):
@@ -73,7 +63,7 @@ def self_attention_permutation_equivariant(subject, gen):
     perm = torch.randperm(x.shape[0], generator=gen)
     context = subject(x.clone(), W_query, W_key, W_value)
     permuted = subject(x[perm], W_query, W_key, W_value)
-    assert torch.allclose(permuted, context[perm], rtol=1e-3, atol=1e-4), (
+    assert torch.allclose(permuted, context[perm], **TOLERANCE), (
         "permuting the input rows should permute the output rows the same way "
         "(self-attention has no notion of position)"
     )
@@ -85,7 +75,7 @@ def self_attention_batch_dims(subject, gen):
     context = subject(x.clone(), W_query, W_key, W_value)
     one_by_one = torch.stack([subject(x[b].clone(), W_query, W_key, W_value) for b in range(batch)])
     assert context.shape == one_by_one.shape and torch.allclose(
-        context, one_by_one, rtol=1e-3, atol=1e-4
+        context, one_by_one, **TOLERANCE
     ), "with a leading batch dim each sequence should be attended to on its own"
 
 
@@ -100,7 +90,7 @@ def self_attention_weights_sum_to_one(subject, gen):
     c = randn(gen, W_value.shape[1])
     W_value = torch.cat([torch.zeros_like(W_value), c[None]])  # x @ W_value = c in every row
     context = subject(x, W_query, W_key, W_value)
-    assert torch.allclose(context, c.expand(seq, -1), rtol=1e-3, atol=1e-4), (
+    assert torch.allclose(context, c.expand(seq, -1), **TOLERANCE), (
         "when every value is the same vector, every context should be that vector: "
         "each query's weights must sum to 1 over the keys"
     )
@@ -110,7 +100,7 @@ def self_attention_equals_torch(subject, gen):
     x, W_query, W_key, W_value = random_inputs(gen)
     want = F.scaled_dot_product_attention(x @ W_query, x @ W_key, x @ W_value)
     got = subject(x.clone(), W_query, W_key, W_value)
-    assert torch.allclose(got, want, rtol=1e-3, atol=1e-4), (
+    assert torch.allclose(got, want, **TOLERANCE), (
         "the result should equal torch.nn.functional.scaled_dot_product_attention of the "
         "projected queries, keys and values"
     )
@@ -131,7 +121,6 @@ SELF_ATTENTION = Step(
     mistakes=(
         Mistake(
             "no 1/sqrt(d_k)",
-            "self_attention",
             "divide the scores by the square root of the key size before the softmax",
             "def self_attention(x, W_query, W_key, W_value):\n"
             "    queries, keys, values = x @ W_query, x @ W_key, x @ W_value\n"
@@ -140,7 +129,6 @@ SELF_ATTENTION = Step(
         ),
         Mistake(
             "sqrt(d_v) instead of sqrt(d_k)",
-            "self_attention",
             "the scale is the square root of the size of the keys (and queries), not of the "
             "values",
             "def self_attention(x, W_query, W_key, W_value):\n"
@@ -150,7 +138,6 @@ SELF_ATTENTION = Step(
         ),
         Mistake(
             "queries and keys swapped",
-            "self_attention",
             "row i of the scores belongs to query i: compute queries @ keys^T, with queries "
             "from W_query and keys from W_key",
             "def self_attention(x, W_query, W_key, W_value):\n"
@@ -160,7 +147,6 @@ SELF_ATTENTION = Step(
         ),
         Mistake(
             "weights transposed when weighting the values",
-            "self_attention",
             "row i of the weights belongs to query i: multiply weights @ values as they are",
             "def self_attention(x, W_query, W_key, W_value):\n"
             "    queries, keys, values = x @ W_query, x @ W_key, x @ W_value\n"
@@ -170,7 +156,6 @@ SELF_ATTENTION = Step(
         ),
         Mistake(
             "softmax over the wrong dim",
-            "self_attention",
             "each query's weights are normalised over the keys: the last dim of the scores",
             "def self_attention(x, W_query, W_key, W_value):\n"
             "    queries, keys, values = x @ W_query, x @ W_key, x @ W_value\n"
@@ -189,16 +174,12 @@ def built(seed, sizes_in, x=None):
     state is restored afterwards."""
 
     def run(cls):
-        module = seeded(cls, seed, *sizes_in)
+        module = cls.seeded(seed, *sizes_in)
         if x is None:
             return tuple(getattr(module, n).detach() for n in ("W_query", "W_key", "W_value"))
         return module(x.clone())
 
     return run
-
-
-def random_seed(gen):
-    return int(torch.randint(2**31 - 1, (1,), generator=gen))
 
 
 def self_attention_module_documents():
@@ -241,7 +222,7 @@ def module_forward_is_self_attention(subject, gen):
     module = subject(d_in, d_kq, d_v)
     x = randn(gen, seq, d_in)
     want = solutions.self_attention(x, module.W_query, module.W_key, module.W_value)
-    assert torch.allclose(module(x.clone()), want, rtol=1e-3, atol=1e-4), (
+    assert torch.allclose(module(x.clone()), want, **TOLERANCE), (
         "forward(x) should be self-attention of x with the module's own W_query, W_key, W_value"
     )
 
@@ -256,7 +237,6 @@ SELF_ATTENTION_MODULE = Step(
     mistakes=(
         Mistake(
             "weights drawn in another order",
-            "SelfAttention",
             "draw W_query first, then W_key, then W_value, so that a seed gives the same weights",
             "class SelfAttention(nn.Module):\n"
             "    def __init__(self, d_in, d_out_kq, d_out_v):\n"
@@ -270,7 +250,6 @@ SELF_ATTENTION_MODULE = Step(
         ),
         Mistake(
             "weights drawn by randn instead of rand",
-            "SelfAttention",
             "draw the weights uniformly in [0, 1) with torch.rand, as the document does",
             "class SelfAttention(nn.Module):\n"
             "    def __init__(self, d_in, d_out_kq, d_out_v):\n"
@@ -284,7 +263,6 @@ SELF_ATTENTION_MODULE = Step(
         ),
         Mistake(
             "weights drawn as (d_out, d_in)",
-            "SelfAttention",
             "in the row convention a weight is (d_in, d_out) and is used as x @ W",
             "class SelfAttention(nn.Module):\n"
             "    def __init__(self, d_in, d_out_kq, d_out_v):\n"

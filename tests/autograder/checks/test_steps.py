@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from autograder.checks.hidden import check_step
-from autograder.checks.judge import fresh_generator, step_problems
-from autograder.checks.model import mistake_subject
+from autograder.checks.hidden import check_step, references
+from autograder.checks.judge import fresh_generator, mistake_subject, step_findings
 from autograder.checks.steps import STEPS
 
 MISTAKES = [(step.name, m) for step in STEPS.values() for m in step.mistakes]
@@ -43,12 +42,12 @@ def test_stub_fails(name):
 def test_mistake_is_caught_and_named(name, mistake):
     """Does each catalogued mistake fail its step, with the mistake's name in the message?"""
     step = STEPS[name]
-    helpers = {used: STEPS[used].reference for used in step.uses}
+    helpers = references(step)
     subject = mistake_subject(mistake, helpers)
-    problems = step_problems(step, subject, helpers, fresh_generator())
-    assert problems, f"the mistake {mistake.name!r} passes every check of {name}"
-    assert any(mistake.name in p for p in problems), (
-        f"{mistake.name!r} fails {name} but is not named:\n" + "\n".join(problems)
+    findings = step_findings(step, subject, helpers, fresh_generator())
+    assert findings, f"the mistake {mistake.name!r} passes every check of {name}"
+    assert mistake.name in [f.mistake for f in findings], (
+        f"{mistake.name!r} fails {name} but is not named:\n" + "\n".join(map(str, findings))
     )
 
 

@@ -20,6 +20,7 @@ from autograder.build import assignment_ids
 from autograder.course import Course
 from autograder.grading.parallel import grade
 from autograder.outputs.feedback import write_feedback
+from autograder.record import read_record
 from autograder.tools import simulate
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -86,6 +87,8 @@ def test_mistake_loses_only_its_step_and_is_named(course, assignment_id, index, 
     others = {g: s.score for g, s in scores.items() if g != step_cell and s.score != s.max_score}
     assert not others, f"{mistake.name} also cost {others}"
     assert mistake.name in course.feedback_html(student, assignment_id)
+    graded = course.root / "autograded" / student / assignment_id / f"{assignment_id}.ipynb"
+    assert mistake.name in read_record(nbformat.read(graded, as_version=4)).mistakes
 
 
 @pytest.mark.parametrize("assignment_id", IDS)

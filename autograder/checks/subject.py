@@ -1,0 +1,101 @@
+"""What a check may ask of the code it judges: the subject protocol, and its local side.
+
+A step's cases, properties and rules see the student's function (or class) only through
+these four things:
+
+- `subject(*args, **kwargs)`: call it;
+- `subject.seeded(seed, *args, burn=0, **kwargs)`: call it under torch.manual_seed(seed),
+  after `burn` other random draws, leaving the caller's random state as it was;
+- `subject.source`: its code, as the student wrote it (None when unknown);
+- `subject.counting(entry_points)`: a context manager yielding the list of the torch entry
+  points (pairs such as `(torch, "softmax")`) called while the block runs.
+
+`LocalSubject` implements it in this process (the checks' own tests, a master notebook run by
+itself, the known mistakes); grading implements it over the sandbox
+(`autograder/grading/remote_subject.py`). The checks never know which one they hold.
+"""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+from contextlib import ExitStack, contextmanager
+from typing import Any, Protocol
+
+import torch
+
+
+class Subject(Protocol):
+    source: str | None
+
+    def __call__(self, *args, **kwargs) -> Any: ...
+
+    def seeded(self, seed: int, *args, burn: int = 0, **kwargs) -> Any: ...
+
+    def counting(self, entry_points): ...
+
+
+def dotted(owner, attribute):
+    """(torch.Tensor, "softmax") -> "torch.Tensor.softmax"."""
+    prefix = owner.__name__ if inspect.ismodule(owner) else \
+        f"{owner.__module__}.{owner.__qualname__}"
+    return f"{prefix}.{attribute}"
+
+
+class LocalSubject:
+    """A function or class of this process, seen through the subject protocol. Attributes
+    (a class's `from_torch` ...) are the wrapped object's own."""
+
+    def __init__(self, target, source=None):
+        self._target = target
+        self._source = source
+
+    def __call__(self, *args, **kwargs):
+        return self._target(*args, **kwargs)
+
+    def seeded(self, seed, *args, burn=0, **kwargs):
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed)
+            if burn:
+                torch.rand(burn)  # what something else drew before
+            return self._target(*args, **kwargs)
+
+    @property
+    def source(self):
+        if self._source is None:
+            try:
+                self._source = textwrap.dedent(inspect.getsource(self._target))
+            except (OSError, TypeError):
+                return None
+        return self._source
+
+    @contextmanager
+    def counting(self, entry_points):
+        calls = []
+        with ExitStack() as stack:
+            for owner, attribute in entry_points:
+                stack.enter_context(_counted(owner, attribute, calls))
+            yield calls
+
+    def __getattr__(self, name):
+        return getattr(self._target, name)
+
+
+@contextmanager
+def _counted(owner, attribute, calls):
+    original = getattr(owner, attribute)
+
+    def counted(*args, **kwargs):
+        calls.append(attribute)
+        return original(*args, **kwargs)
+
+    setattr(owner, attribute, counted)
+    try:
+        yield
+    finally:
+        setattr(owner, attribute, original)
+
+
+def as_subject(target):
+    """A subject for `target`: itself when it already speaks the protocol."""
+    return target if hasattr(target, "counting") else LocalSubject(target)
