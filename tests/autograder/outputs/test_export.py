@@ -1,0 +1,157 @@
+"""Does the kit's `nbgrader export` plugin, ClassCsvExport, write a row per student and
+assignment, then a TOTAL row per student, from a real gradebook?
+
+Each test makes a real SQLite gradebook in tmp_path with nbgrader's Gradebook API and calls
+the plugin's export. No kernel starts.
+
+Creating a gradebook asks alembic for the newest schema revision. nbgrader does that by
+running the `alembic` executable, which takes seconds; the fixture below asks alembic the
+same question in this process, from nbgrader's own migration folder (the virtualenv's bin
+still goes on PATH, as autograder.course.nbgrader_env does, should the patch not apply)."""
+
+from __future__ import annotations
+
+import csv
+
+import nbgrader.api
+import pytest
+from alembic.script import ScriptDirectory
+from nbgrader.api import Gradebook
+from nbgrader.dbutil import ALEMBIC_DIR
+
+from autograder.course import nbgrader_env
+from autograder.outputs.export import COLUMNS, ClassCsvExport
+
+# nbgrader's add_submission builds its rows in a way SQLAlchemy 2 warns about; not the kit's.
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:Object of type <Submitted:sqlalchemy.exc.SAWarning")
+
+# -- helpers --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def gradebook(tmp_path, monkeypatch):
+    """An empty SQLite gradebook in tmp_path."""
+    monkeypatch.setenv("PATH", nbgrader_env()["PATH"])
+    monkeypatch.setattr(nbgrader.api, "get_alembic_version",
+                        lambda: ScriptDirectory(ALEMBIC_DIR).get_current_head())
+    gb = Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}")
+    yield gb
+    gb.close()
+
+
+def add_assignment(gb, name, points):
+    """An assignment of one notebook whose test cells are worth `points` ({cell: points})."""
+    gb.add_assignment(name)
+    gb.add_notebook("problem", name)
+    for cell, most in points.items():
+        gb.add_grade_cell(cell, "problem", name, max_score=most, cell_type="code")
+
+
+def submit(gb, assignment, student, scores):
+    """A submission whose autograder scores are `scores` ({cell: score}); a cell left out
+    has no score yet."""
+    gb.add_submission(assignment, student)
+    for cell, score in scores.items():
+        gb.find_grade(cell, "problem", assignment, student).auto_score = score
+    gb.db.commit()
+
+
+def export(gb, destination):
+    ClassCsvExport(to=str(destination)).export(gb)
+    with open(destination, newline="", encoding="utf-8") as handle:
+        return list(csv.reader(handle))
+
+
+@pytest.fixture
+def course(gradebook):
+    """Two assignments (3.5 and 3 points) and three students: alice handed in both, bob the
+    first only, carol nothing."""
+    add_assignment(gradebook, "01_attention", {"test_a": 2, "test_b": 1.5})
+    add_assignment(gradebook, "02_heads", {"test_c": 3})
+    for student in ("carol", "alice", "bob"):
+        gradebook.add_student(student)
+    submit(gradebook, "01_attention", "alice", {"test_a": 2, "test_b": 0.5})
+    submit(gradebook, "02_heads", "alice", {"test_c": 1})
+    submit(gradebook, "01_attention", "bob", {"test_a": 1})
+    return gradebook
+
+
+# -- the rows -------------------------------------------------------------------------------
+
+
+def test_rows_per_student_and_assignment_then_total(course, tmp_path):
+    """Is there one row per student and assignment, sorted, each student's followed by a
+    TOTAL row?"""
+    rows = export(course, tmp_path / "grades.csv")
+    assert rows == [
+        COLUMNS,
+        ["alice", "01_attention", "2.5", "3.5", "yes"],
+        ["alice", "02_heads", "1", "3", "yes"],
+        ["alice", "TOTAL", "3.5", "6.5", ""],
+        ["bob", "01_attention", "1", "3.5", "yes"],
+        ["bob", "02_heads", "0", "3", "no"],
+        ["bob", "TOTAL", "1", "6.5", ""],
+        ["carol", "01_attention", "0", "3.5", "no"],
+        ["carol", "02_heads", "0", "3", "no"],
+        ["carol", "TOTAL", "0", "6.5", ""],
+    ]
+
+
+def test_header_names_the_columns(course, tmp_path):
+    """Does the file start with the header student_id, assignment, score, max_score,
+    submitted?"""
+    rows = export(course, tmp_path / "grades.csv")
+    assert rows[0] == ["student_id", "assignment", "score", "max_score", "submitted"]
+
+
+def test_missing_submission_scores_zero_and_no(course, tmp_path):
+    """Does a student with no submission get 0 and "no" for it, the full maximum still
+    counted?"""
+    rows = export(course, tmp_path / "grades.csv")
+    assert ["bob", "02_heads", "0", "3", "no"] in rows
+    assert ["bob", "TOTAL", "1", "6.5", ""] in rows
+
+
+def test_student_with_no_submission_at_all(course, tmp_path):
+    """Is a student who handed in nothing listed anyway, with zeros and a TOTAL of 0?"""
+    rows = [r for r in export(course, tmp_path / "grades.csv") if r[0] == "carol"]
+    assert rows == [["carol", "01_attention", "0", "3.5", "no"],
+                    ["carol", "02_heads", "0", "3", "no"],
+                    ["carol", "TOTAL", "0", "6.5", ""]]
+
+
+def test_submission_not_yet_graded_scores_zero_and_yes(gradebook, tmp_path):
+    """Is a submission with no score yet counted as handed in, with 0 points?"""
+    add_assignment(gradebook, "01_attention", {"test_a": 2})
+    gradebook.add_student("alice")
+    submit(gradebook, "01_attention", "alice", {})
+    rows = export(gradebook, tmp_path / "grades.csv")
+    assert rows[1:] == [["alice", "01_attention", "0", "2", "yes"],
+                        ["alice", "TOTAL", "0", "2", ""]]
+
+
+def test_manual_score_takes_precedence(gradebook, tmp_path):
+    """Does a grader's manual score count in place of the autograder's, as in nbgrader?"""
+    add_assignment(gradebook, "01_attention", {"test_a": 2})
+    gradebook.add_student("alice")
+    submit(gradebook, "01_attention", "alice", {"test_a": 2})
+    gradebook.find_grade("test_a", "problem", "01_attention", "alice").manual_score = 0.5
+    gradebook.db.commit()
+    rows = export(gradebook, tmp_path / "grades.csv")
+    assert rows[1] == ["alice", "01_attention", "0.5", "2", "yes"]
+
+
+def test_empty_gradebook_gives_the_header_only(gradebook, tmp_path):
+    """Does a gradebook with no student give a file with the header alone?"""
+    add_assignment(gradebook, "01_attention", {"test_a": 2})
+    assert export(gradebook, tmp_path / "grades.csv") == [COLUMNS]
+
+
+def test_default_destination_is_grades_csv(course, tmp_path, monkeypatch):
+    """Without --to, is the file grades.csv in the current folder?"""
+    monkeypatch.chdir(tmp_path)
+    ClassCsvExport().export(course)
+    with open(tmp_path / "grades.csv", newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    assert rows[0] == COLUMNS and len(rows) == 10

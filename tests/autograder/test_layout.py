@@ -1,0 +1,57 @@
+"""Do imports run one way between the kit's rooms: build -> checks <- grading -> sandbox?
+
+Read from the source with ast (nothing is imported), so a new module that reaches the wrong
+way fails here, naming the module and the import."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "autograder"
+
+# room -> the rooms (and shared top-level modules) it may import from
+ALLOWED = {
+    "checks": {"checks"},
+    "sandbox": {"sandbox"},
+    "build": {"build", "checks", "course", "errors"},
+    "grading": {"grading", "checks", "sandbox", "course", "errors", "ledger", "progress", "record",
+                ""},
+    "outputs": {"outputs", "course", "errors", "ledger", "record"},
+}
+
+
+def imported_rooms(path):
+    """(line, room) of every import of the autograder package in a module: the room is the
+    name after `autograder.` ('' for the package itself)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        for name in names:
+            if name == "autograder" or name.startswith("autograder."):
+                yield node.lineno, name.removeprefix("autograder").lstrip(".").split(".")[0]
+
+
+MODULES = [(room, path) for room in ALLOWED for path in sorted((PACKAGE / room).rglob("*.py"))]
+
+
+@pytest.mark.parametrize(("room", "path"), MODULES,
+                         ids=[str(p.relative_to(PACKAGE)) for _, p in MODULES])
+def test_imports_run_one_way(room, path):
+    """Does this module import only from the rooms its own room may use?"""
+    wrong = [f"line {line}: autograder.{target}" for line, target in imported_rooms(path)
+             if target not in ALLOWED[room]]
+    assert not wrong, f"{path.relative_to(PACKAGE)} ({room}/) imports " + ", ".join(wrong)
+
+
+def test_the_record_knows_only_the_findings_model():
+    """Does the record that grading writes and outputs read depend on nothing but the checks'
+    Finding (so outputs never reach into grading)?"""
+    rooms = {target for _, target in imported_rooms(PACKAGE / "record.py")}
+    assert rooms <= {"checks"}
