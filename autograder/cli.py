@@ -27,12 +27,23 @@ configuration from the current directory). A typical week:
   python -m autograder demo                      all of the above on a simulated class
 
 nbgrader itself stays usable in the same folder: nbgrader generate_assignment, autograde,
-generate_feedback and export read the same nbgrader_config.py.
+generate_feedback and export read the same nbgrader_config.py. The kit keeps its own records
+in .kit/ (what it graded, the inputs it refused) and never deletes a grade it did not make.
+
+Exit codes: 0 when everything asked for was done; 1 when something needs you: an input was
+refused, a notebook could not be graded, nothing was there to grade, validate found a fault,
+or an error (one line, naming the file and the fix); 2 for a wrong command line; 130 when
+interrupted (what was finished is kept).
 """
 
 
 def add_ids(command, what="assignment ids (all when none is given)"):
     command.add_argument("ids", nargs="*", metavar="ID", help=what)
+
+
+def add_students(command, what):
+    command.add_argument("--student", dest="students", action="append", default=[],
+                         metavar="ID", help=what)
 
 
 def parser():
@@ -69,10 +80,14 @@ def parser():
     cmd.add_argument("--force", action="store_true", help="grade again what is already graded")
     cmd.add_argument("--timeout", type=int, default=None,
                      help="seconds a cell may run (default: nbgrader_config.py)")
+    add_students(cmd, "grade only these students (an id or a glob such as 'a*'; repeat the "
+                 "option for more); with --force, regrade them and print whose score changed")
 
     cmd = commands.add_parser("feedback", help="one HTML page per student and assignment, "
-                              "hidden tests removed")
+                              "hidden tests removed; assignments with nothing graded are "
+                              "skipped")
     add_ids(cmd)
+    add_students(cmd, "only these students' pages (an id or a glob)")
 
     cmd = commands.add_parser("export", help="CSV: a row per student and assignment, totals")
     cmd.add_argument("--to", type=Path, default=Path("grades.csv"))
@@ -110,19 +125,23 @@ def run(args):
         from autograder.outputs.collect import collect
 
         check_ids([args.id], course_ids(root))
-        collect(root, args.id, args.source, args.pattern)
+        problems = collect(root, args.id, args.source, args.pattern)
+        return 1 if problems else 0
     elif args.command == "grade":
         from autograder.grading.parallel import grade
 
-        result = grade(root, args.ids, args.workers, args.force, args.timeout)
+        result = grade(root, args.ids, args.workers, args.force, args.timeout,
+                       students=args.students)
         print(f"graded {len(result.graded)}, already graded {len(result.skipped)}, "
-              f"not graded {len(result.failed)}, input problems {len(result.problems)}")
-        return 1 if result.failed else 0
+              f"not graded {len(result.failed)}, inputs refused {len(result.refused)}, "
+              f"graded with warnings {len(result.problems) - len(result.refused)}")
+        return 0 if result.ok else 1
     elif args.command == "feedback":
         from autograder.course import check_ids, course_ids
         from autograder.outputs.feedback import write_feedback
 
-        write_feedback(root, check_ids(args.ids, course_ids(root)))
+        done = write_feedback(root, check_ids(args.ids, course_ids(root)), args.students)
+        return 0 if done or not args.ids else 1
     elif args.command == "export":
         from autograder.outputs.feedback import export_grades
 

@@ -42,26 +42,15 @@ def check_ids(ids, known):
     return list(ids) or list(known)
 
 
-@dataclass(frozen=True)
-class Problem:
-    """Bad input: the file, what is wrong, and how to fix it. The batch goes on without it."""
-
-    path: Path
-    reason: str
-    fix: str
-    graded_anyway: bool = False
-
-    def __str__(self):
-        return f"{self.path}: {self.reason}; {self.fix}"
-
-
 class NbgraderError(KitError, RuntimeError):
     """An nbgrader command that failed; the message holds the end of its output."""
 
 
 def write_atomically(path: Path, text: str):
-    """Write a file so that a reader sees the old content or the new, never a torn file."""
-    partial = path.with_suffix(".partial")
+    """Write a file so that a reader sees the old content or the new, never a torn file (two
+    writers at once each write their own partial file; the last rename wins)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
     partial.write_text(text, encoding="utf-8")
     partial.replace(path)
 

@@ -5,3 +5,7 @@ catches it without importing the heavy modules (torch, nbgrader) that raise its 
 class KitError(Exception):
     """An error the kit explains to its user: the message says what failed and what to do.
     `python -m autograder` prints it and exits 1, without a traceback."""
+
+
+class OutputError(KitError):
+    """An output (feedback, export, report) cannot be written where it was asked to be."""

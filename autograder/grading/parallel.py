@@ -1,16 +1,16 @@
-"""Autograde many submissions with nbgrader, in parallel, resumably.
+"""Autograde many submissions with nbgrader, in parallel, resumably, one run per course.
 
 nbgrader grades one kernel at a time. Here each worker process owns a disjoint set of
 students and runs nbgrader's own autograde (its Python API, so the process starts once) on
-their notebooks. A submission counts as graded only once its marker is written, after
-nbgrader finished it; a run that is interrupted leaves no half-graded submission counted,
-and the next run picks up where it stopped.
+their notebooks. Before nbgrader starts on a submission the kit marks it "grading" in its own
+ledger (`.kit/status/`), after nbgrader finished it "graded": an interrupted run leaves
+"grading", and the next run grades those again. Nothing in the gradebook is ever removed for
+this, so a TA's manual scores and comments survive every run, every Ctrl-C and every crash
+(nbgrader keeps them when it grades a submission again).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import multiprocessing
 import multiprocessing.util
 import os
@@ -24,42 +24,32 @@ import nbformat
 import torch
 from nbgrader.api import MissingEntry
 
-from autograder.course import Course, check_ids, course_ids, open_gradebook, write_atomically
+from autograder.course import Course, check_ids, course_ids, open_gradebook
 from autograder.errors import KitError
 from autograder.grading.submissions import find_submissions, grade_ids
+from autograder.ledger import GradeLock, Problem, chosen, is_graded, keep_problems, mark
 from autograder.progress import Progress
 from autograder.sandbox.kernel import Zygote
-
-MARKER = ".kit-graded.json"
 
 
 @dataclass
 class GradeRun:
-    graded: list = field(default_factory=list)
-    skipped: list = field(default_factory=list)
-    failed: list = field(default_factory=list)
-    problems: list = field(default_factory=list)
+    graded: list = field(default_factory=list)  # (submission, "")
+    skipped: list = field(default_factory=list)  # submissions already graded
+    failed: list = field(default_factory=list)  # (submission, why)
+    problems: list = field(default_factory=list)  # Problems of the input
+    changes: list = field(default_factory=list)  # (student, assignment, before, after)
+    empty: bool = False  # nothing in submitted/ to grade
 
+    @property
+    def refused(self):
+        return [p for p in self.problems if not p.graded_anyway]
 
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def marker_path(root: Path, student, assignment_id) -> Path:
-    return root / "autograded" / student / assignment_id / MARKER
-
-
-def is_graded(root: Path, submission) -> bool:
-    marker = marker_path(root, submission.student, submission.assignment)
-    try:
-        return json.loads(marker.read_text())["submitted_sha256"] == digest(submission.notebook)
-    except (OSError, ValueError, KeyError):
-        return False
-
-
-def write_marker(root: Path, submission):
-    marker = marker_path(root, submission.student, submission.assignment)
-    write_atomically(marker, json.dumps({"submitted_sha256": digest(submission.notebook)}))
+    @property
+    def ok(self):
+        """True when there was something to grade and every input was graded (warnings
+        allowed)."""
+        return not self.empty and not self.failed and not self.refused
 
 
 def expected_tests(root: Path, ids):
@@ -78,20 +68,6 @@ def register_assignments(root: Path, ids, log):
         if assignment_id not in known:
             log(f"registering {assignment_id} in the gradebook (nbgrader generate_assignment)")
             course.generate(assignment_id)
-
-
-def forget_unfinished(root: Path, ids):
-    """Remove from the gradebook every submission that has no marker: an autograde that was
-    interrupted, or failed, must not count (its notebook will be graded again)."""
-    removed = []
-    with open_gradebook(root) as gradebook:
-        for assignment_id in ids:
-            for submission in list(gradebook.assignment_submissions(assignment_id)):
-                student = submission.student.id
-                if not marker_path(root, student, assignment_id).exists():
-                    gradebook.remove_submission(assignment_id, student)
-                    removed.append((student, assignment_id))
-    return removed
 
 
 _API = None
@@ -121,15 +97,18 @@ def _start_worker(root, timeout, isolation):
 
 
 def _grade_student(root, submissions):
-    """Grade one student's notebooks; return (student, assignment, ok, message) each."""
+    """Grade one student's notebooks; return (submission, ok, why) each."""
+    root = Path(root)
     results = []
     for submission in submissions:
+        mark(root, submission.student, submission.assignment, submission.notebook, "grading")
         outcome = _API.autograde(submission.assignment, submission.student, force=True,
                                  create=True)
         if outcome["success"]:
-            write_marker(Path(root), submission)
+            mark(root, submission.student, submission.assignment, submission.notebook, "graded")
             results.append((submission, True, ""))
         else:
+            mark(root, submission.student, submission.assignment, submission.notebook, "failed")
             results.append((submission, False, failure_reason(outcome)))
     return results
 
@@ -166,26 +145,70 @@ def check_kernel(name="python3"):
                          f"environment ({sys.executable} -m pip install ipykernel)") from error
 
 
+def scores_of(root: Path, submissions):
+    """{(student, assignment): total score or None} from the gradebook."""
+    scores = {}
+    with open_gradebook(root) as gradebook:
+        for s in submissions:
+            try:
+                scores[(s.student, s.assignment)] = gradebook.find_submission(
+                    s.assignment, s.student).score
+            except MissingEntry:
+                scores[(s.student, s.assignment)] = None
+    return scores
+
+
 def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print,
-          isolation=None):
-    """Autograde every submission of the given assignments (all when none given).
-    `timeout`: seconds a cell or check may run; `isolation`: the sandbox's, when not the
-    course's configured one ("full" or "limits")."""
+          isolation=None, students=()):
+    """Autograde every submission of the given assignments (all when none given) of the
+    given students (ids or globs; all when none given). `timeout`: seconds a cell or check
+    may run; `isolation`: the sandbox's, when not the course's configured one."""
     root = root.resolve()
     ids = check_ids(ids, course_ids(root))
     check_kernel()
+    with GradeLock(root):
+        return _grade(root, ids, workers, force, timeout, log, isolation, students)
+
+
+def _grade(root, ids, workers, force, timeout, log, isolation, students):
     run = GradeRun()
     register_assignments(root, ids, log)
-    forget_unfinished(root, ids)
-    ready, run.problems = find_submissions(root, ids, expected_tests(root, ids))
+    ready, problems = find_submissions(root, ids, expected_tests(root, ids))
+    run.problems = [p for p in problems if chosen(p.student, students)]
+    keep_problems(root, "grade", ids, run.problems, students)
     for problem in run.problems:
         log(f"warning: {problem}" if problem.graded_anyway else f"error: {problem}")
-    todo = [s for s in ready if force or not is_graded(root, s)]
+    ready = [s for s in ready if chosen(s.student, students)]
+    if not ready and not run.problems:
+        log(f"nothing to grade: submitted/ holds no notebook of {', '.join(ids)}"
+            + (f" for {', '.join(students)}" if students else "")
+            + "; collect them first (python -m autograder collect ID --from FOLDER_OR_ZIP)")
+        run.empty = True
+        return run
+    todo = [s for s in ready
+            if force or not is_graded(root, s.student, s.assignment, s.notebook)]
     run.skipped = [s for s in ready if s not in todo]
     if run.skipped:
         log(f"{len(run.skipped)} notebooks already graded (use --force to grade them again)")
-    if not todo:
-        return run
+    if todo:
+        before = scores_of(root, todo)
+        _run_workers(root, todo, workers, timeout, isolation, run, log)
+        after = scores_of(root, todo)
+        run.changes = [(*key, before[key], after[key]) for key in before
+                       if before[key] is not None and before[key] != after[key]]
+    failures = [Problem(s.notebook, f"not graded: {why}", "fix the notebook (or ask the "
+                        "student to), then run grade again", student=s.student,
+                        assignment=s.assignment) for s, why in run.failed]
+    keep_problems(root, "autograde", ids, failures, students)
+    for submission, why in run.failed:
+        log(f"error: {submission.notebook}: not graded: {why}; fix the notebook, then run "
+            "grade again")
+    for student, assignment_id, old, new in run.changes:
+        log(f"score changed: {student} {assignment_id}: {old:g} -> {new:g}")
+    return run
+
+
+def _run_workers(root, todo, workers, timeout, isolation, run, log):
     by_student = defaultdict(list)
     for submission in todo:
         by_student[submission.student].append(submission)
@@ -205,14 +228,8 @@ def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print
                     progress.advance(f"{submission.student}/{submission.assignment}")
         except KeyboardInterrupt:
             pool.shutdown(wait=False, cancel_futures=True)
-            forget_unfinished(root, ids)
             log("interrupted: every notebook graded so far is kept; run grade again to go on")
             raise
-    forget_unfinished(root, ids)
-    for submission, message in run.failed:
-        log(f"error: {submission.notebook}: not graded: {message}; fix the notebook, then run "
-            "grade again")
-    return run
 
 
 def submission_scores(root: Path, assignment_id, student):

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import nbformat
 
-from autograder.course import Problem
+from autograder.ledger import Problem
 
 STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
@@ -22,20 +22,38 @@ class Submission:
 
 
 def grade_ids(notebook):
-    return [
-        cell.metadata["nbgrader"]["grade_id"]
-        for cell in notebook.cells
-        if cell.metadata.get("nbgrader", {}).get("grade")
-    ]
+    """The grade ids of the graded cells (cells whose nbgrader metadata is not a dict, or
+    whose id is not a string, are not graded cells: RestoreTestCells makes them plain code)."""
+    ids = []
+    for cell in notebook.cells:
+        meta = cell.metadata.get("nbgrader")
+        if isinstance(meta, dict) and meta.get("grade") and isinstance(meta.get("grade_id"), str):
+            ids.append(meta["grade_id"])
+    return ids
+
+
+ASSIGNMENT_NOTEBOOK = re.compile(r"^\d\d_\w+\.ipynb$")
+
+
+def missing_notebook(path, assignment_id):
+    """The Problem of a submission folder without the assignment's notebook, with the fix
+    that fits what the folder holds."""
+    found = sorted(p.name for p in path.parent.glob("*.ipynb"))
+    others = [name for name in found if ASSIGNMENT_NOTEBOOK.match(name)]
+    if others:
+        fix = (f"the folder holds {others[0]}, another assignment's notebook: ask the student "
+               f"to hand in their {path.name}")
+    elif found:
+        fix = f"if {found[0]} is the student's work on {assignment_id}, rename it {path.name}"
+    else:
+        fix = f"put the student's notebook there as {path.name}"
+    return Problem(path, "no notebook of that name", fix)
 
 
 def inspect_submission(path, assignment_id, expected_tests):
     """None when the notebook can be graded, else the Problem."""
     if not path.exists():
-        found = sorted(p.name for p in path.parent.glob("*.ipynb"))
-        fix = (f"rename {found[0]} to {path.name}" if found
-               else f"put the student's notebook there as {path.name}")
-        return Problem(path, "no notebook of that name", fix)
+        return missing_notebook(path, assignment_id)
     try:
         notebook = nbformat.read(path, as_version=4)
     except (json.JSONDecodeError, UnicodeDecodeError, nbformat.reader.NotJSONError) as error:
@@ -48,6 +66,10 @@ def inspect_submission(path, assignment_id, expected_tests):
     missing = [t for t in expected_tests if t not in present]
     doubled = sorted({t for t in present if present.count(t) > 1})
     unknown = [t for t in present if t not in expected_tests]
+    if unknown and len(missing) == len(expected_tests):
+        return Problem(path, f"this is not the notebook of {assignment_id} (its test cells "
+                       f"are {', '.join(unknown)})", f"ask the student to hand in their "
+                       f"{assignment_id}.ipynb")
     if missing or doubled or unknown:
         parts = ([f"test cells deleted or renamed: {', '.join(missing)}"] if missing else []) + \
                 ([f"test cells duplicated: {', '.join(doubled)}"] if doubled else []) + \
@@ -67,7 +89,8 @@ def find_submissions(root: Path, assignment_ids, expected_tests):
     for folder in students:
         if not STUDENT_ID.match(folder.name):
             problems.append(Problem(folder, "the folder name is not a valid student id",
-                                    "use letters, digits, '.', '_' or '-' only"))
+                                    "rename the folder to the student's id (letters, digits, "
+                                    "'.', '_' or '-' only)", student=folder.name))
             continue
         for assignment_id in assignment_ids:
             if not (folder / assignment_id).is_dir():
@@ -75,7 +98,7 @@ def find_submissions(root: Path, assignment_ids, expected_tests):
             path = folder / assignment_id / f"{assignment_id}.ipynb"
             problem = inspect_submission(path, assignment_id, expected_tests[assignment_id])
             if problem:
-                problems.append(problem)
+                problems.append(replace(problem, student=folder.name, assignment=assignment_id))
             if problem is None or problem.graded_anyway:
                 ready.append(Submission(folder.name, assignment_id, path))
     return ready, problems

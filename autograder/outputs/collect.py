@@ -12,8 +12,9 @@ import shutil
 import zipfile
 from pathlib import Path, PurePosixPath
 
-from autograder.course import Problem, course_config, run_nbgrader
+from autograder.course import course_config, run_nbgrader
 from autograder.errors import KitError
+from autograder.ledger import Problem, keep_problems
 
 
 class CollectError(KitError, RuntimeError):
@@ -50,11 +51,14 @@ def unparsable(source: Path, names, regexp, assignment_id):
         match = regexp.match(f"extracted/{name}")  # nbgrader matches whole paths
         if match is None:
             problems.append(Problem(source / name, "the file name does not match the pattern "
-                                    f"{regexp.pattern!r}", "rename it <student>_"
-                                    f"{assignment_id}.ipynb or pass --pattern"))
+                                    f"{regexp.pattern}", "rename it <student>_"
+                                    f"{assignment_id}.ipynb or pass --pattern",
+                                    assignment=assignment_id))
         elif match.group("file_id") != f"{assignment_id}.ipynb":
             problems.append(Problem(source / name, f"it is not a notebook of {assignment_id}",
-                                    "collect it with its own assignment id"))
+                                    "collect it with its own assignment id",
+                                    student=match.group("student_id"),
+                                    assignment=match.group("file_id").removesuffix(".ipynb")))
     return problems
 
 
@@ -65,6 +69,7 @@ def collect(root: Path, assignment_id, source: Path, file_pattern=None, log=prin
         raise CollectError(f"{source}: no such file or folder")
     regexp = pattern(root, file_pattern)
     problems = unparsable(source, incoming_names(source), regexp, assignment_id)
+    keep_problems(root, "collect", [assignment_id], problems)
     for problem in problems:
         log(f"error: {problem}")
     archive = root / "downloaded" / assignment_id / "archive"

@@ -1,39 +1,49 @@
-"""`nbgrader export` as the kit wants it: a row per student and assignment, then totals."""
+"""`nbgrader export` as the kit wants it: a row per known student and assignment with its
+status, then a TOTAL row per student, and a row for each refused file whose student is unknown.
+
+Every student the course knows is there (autograder/outputs/roster.py): one whose file could
+not be graded appears with the status "not gradable", the reason and the fix, so an LMS upload
+never skips a student in silence.
+"""
 
 from __future__ import annotations
 
 import csv
+from pathlib import Path
 
-from nbgrader.api import MissingEntry
+from nbgrader.coursedir import CourseDirectory
 from nbgrader.plugins import ExportPlugin
 
-COLUMNS = ["student_id", "assignment", "score", "max_score", "submitted"]
+from autograder.outputs.roster import roster
+
+COLUMNS = ["student_id", "assignment", "score", "max_score", "status", "note"]
 
 
-def grade_rows(gradebook):
-    """(student, assignment, score, max, submitted) for every student and assignment."""
-    for student in sorted(gradebook.students, key=lambda s: s.id):
-        for assignment in sorted(gradebook.assignments, key=lambda a: a.name):
-            try:
-                submission = gradebook.find_submission(assignment.name, student.id)
-                score, submitted = submission.score, "yes"
-            except MissingEntry:
-                score, submitted = 0.0, "no"
-            yield student.id, assignment.name, score, assignment.max_score, submitted
+def csv_rows(entries):
+    """The CSV rows of roster entries: each student's rows, then their TOTAL row; the rows of
+    files whose student is unknown come last."""
+    rows = []
+    students = sorted({e.student for e in entries if e.student})
+    for student in students:
+        own = [e for e in entries if e.student == student]
+        rows += [[e.student, e.assignment, f"{e.score or 0:g}", f"{e.max_score:g}", e.status,
+                  e.note] for e in own]
+        total, most = sum(e.score or 0 for e in own), sum(e.max_score for e in own)
+        rows.append([student, "TOTAL", f"{total:g}", f"{most:g}", "", ""])
+    rows += [["", e.assignment, "", "", e.status, e.note] for e in entries if not e.student]
+    return rows
 
 
 class ClassCsvExport(ExportPlugin):
-    """CSV with one row per student and assignment and one TOTAL row per student."""
+    """CSV with a row per known student and assignment (score, status, note) and a TOTAL row
+    per student."""
 
     def export(self, gradebook):
-        destination = self.to or "grades.csv"
-        rows = list(grade_rows(gradebook))
+        destination = Path(self.to or "grades.csv")
+        root = Path(CourseDirectory(config=self.config).root)
+        rows = csv_rows(roster(root, gradebook, self.assignment or None))
         with open(destination, "w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
             writer.writerow(COLUMNS)
-            for student_id in sorted({r[0] for r in rows}):
-                own = [r for r in rows if r[0] == student_id]
-                writer.writerows([[s, a, f"{sc:g}", f"{mx:g}", sub] for s, a, sc, mx, sub in own])
-                total, most = sum(r[2] for r in own), sum(r[3] for r in own)
-                writer.writerow([student_id, "TOTAL", f"{total:g}", f"{most:g}", ""])
+            writer.writerows(rows)
         self.log.info("Exported %d rows to %s", len(rows), destination)

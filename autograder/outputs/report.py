@@ -10,9 +10,11 @@ from __future__ import annotations
 import base64
 import html
 import io
+import os
 import statistics
+import textwrap
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import matplotlib
@@ -20,8 +22,12 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import nbformat  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from autograder.course import open_gradebook, write_atomically  # noqa: E402
+from autograder.errors import OutputError  # noqa: E402
+from autograder.ledger import read_problems  # noqa: E402
+from autograder.outputs.roster import roster  # noqa: E402
 from autograder.record import read_record  # noqa: E402
 
 
@@ -32,17 +38,26 @@ class ClassResults:
     steps: dict = field(default_factory=dict)  # (assignment, cell) -> [passed?]
     mistakes: Counter = field(default_factory=Counter)  # (assignment, mistake) -> notebooks
     integrity: dict = field(default_factory=dict)  # (student, assignment) -> [flag]
-    problems: list = field(default_factory=list)  # input problems (course.Problem)
-    failed: list = field(default_factory=list)  # (submission, why) not graded
+    problems: list = field(default_factory=list)  # ledger.Problem kept by collect and grade
+    roster: list = field(default_factory=list)  # roster.Entry of every student and assignment
+    links: dict = field(default_factory=dict)  # (student, assignment) -> feedback page URL
 
 
-def read_results(root: Path, ids) -> ClassResults:
-    """Scores from the gradebook, named mistakes and flags from the grader's record in each
-    autograded notebook of the assignments `ids`."""
-    results = ClassResults()
+def read_results(root: Path, ids, page: Path | None = None) -> ClassResults:
+    """Scores from the gradebook, every student's status, named mistakes and flags from the
+    grader's record in each autograded notebook of the assignments `ids` (those the gradebook
+    does not know yet have nothing graded); feedback links relative to the report's `page`
+    (the course root when none is given)."""
+    results = ClassResults(problems=[replace(p, path=shown_path(root, p.path))
+                                     for p in read_problems(root, ids)])
     with open_gradebook(root) as gradebook:
+        results.roster = roster(root, gradebook, ids)
+        known = {a.name: a for a in gradebook.assignments}
         for assignment_id in ids:
-            assignment = gradebook.find_assignment(assignment_id)
+            results.totals[assignment_id] = []
+            if assignment_id not in known:
+                continue
+            assignment = known[assignment_id]
             results.max_scores[assignment_id] = assignment.max_score
             results.totals[assignment_id] = []
             for submission in assignment.submissions:
@@ -52,7 +67,21 @@ def read_results(root: Path, ids) -> ClassResults:
                         key = (assignment_id, grade.name.removeprefix("test_"))
                         results.steps.setdefault(key, []).append(grade.score == grade.max_score)
     read_records(root, ids, results)
+    for e in results.roster:
+        feedback = root / "feedback" / e.student / e.assignment / f"{e.assignment}.html"
+        if e.student and feedback.exists():
+            results.links[(e.student, e.assignment)] = os.path.relpath(
+                feedback, page.resolve().parent if page else root)
     return results
+
+
+def shown_path(root: Path, path: Path):
+    """A path as short as it can be read: from the course root when it is inside, else the
+    file with its folder (the inbox or the zip it came from)."""
+    try:
+        return path.resolve().relative_to(root.resolve())
+    except ValueError:
+        return Path(path.parent.name) / path.name
 
 
 def read_records(root: Path, ids, results):
@@ -73,17 +102,25 @@ def png(figure):
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
+PER_ROW = 4  # score histograms side by side: four fit the page's width
+
+
 def score_plot(results):
     ids = [a for a, scores in results.totals.items() if scores]  # nothing to draw for the rest
-    figure, axes = plt.subplots(1, len(ids), figsize=(2.3 * len(ids), 2.4), squeeze=False)
-    for ax, assignment_id in zip(axes[0], ids, strict=True):
+    rows = (len(ids) + PER_ROW - 1) // PER_ROW
+    figure, axes = plt.subplots(rows, PER_ROW, figsize=(9, 2.6 * rows), squeeze=False)
+    for ax in axes.flat[len(ids):]:
+        ax.set_visible(False)
+    for ax, assignment_id in zip(axes.flat, ids, strict=False):
         top = results.max_scores[assignment_id] or 1
         ax.hist(results.totals[assignment_id], bins=range(0, int(top) + 2), color="#4c72b0",
                 align="left", rwidth=0.85)
-        ax.set_title(assignment_id[:2] + " " + assignment_id[3:15], fontsize=8)
+        ax.set_title("\n".join(textwrap.wrap(assignment_id.replace("_", " "), 22)), fontsize=8)
         ax.set_xlabel(f"points (of {top:g})", fontsize=7)
+        ax.set_ylabel("students", fontsize=7)
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # students come whole
         ax.tick_params(labelsize=7)
-    axes[0][0].set_ylabel("students", fontsize=8)
+    figure.tight_layout()
     return png(figure)
 
 
@@ -106,6 +143,7 @@ def mistake_plot(results, top=15):
         counts = [count for _, count in common]
         ax.barh(list(names)[::-1], list(counts)[::-1], color="#c44e52")
     ax.set_xlabel("notebooks where the hidden checks named it")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.tick_params(labelsize=7)
     return png(figure)
 
@@ -118,11 +156,11 @@ def summary_rows(results):
                f"{results.max_scores[assignment_id]:g}")
 
 
-def table(header, rows):
+def table(header, rows, css_class=""):
     head = "".join(f"<th>{html.escape(str(h))}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>"
                    for row in rows)
-    return f"<table><tr>{head}</tr>{body}</table>"
+    return f"<table class='{css_class}'><tr>{head}</tr>{body}</table>"
 
 
 def image(alt, encoded):
@@ -163,26 +201,53 @@ def integrity_section(results):
                           for f in found])
 
 
+def students_section(results):
+    """Every student the course knows, a column per assignment: status and score, linked to
+    the feedback page when there is one."""
+    ids = list(results.totals)
+    if not results.roster:
+        return "<p>No student yet.</p>"
+    students = sorted({e.student for e in results.roster if e.student})
+    by_key = {(e.student, e.assignment): e for e in results.roster}
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in ["student", *ids])
+    body = []
+    for student in students:
+        cells = [f"<td>{html.escape(student)}</td>"]
+        for assignment_id in ids:
+            e = by_key.get((student, assignment_id))
+            cells.append(student_cell(e, results.links.get((student, assignment_id))))
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<table class='students'><tr>{head}</tr>{''.join(body)}</table>"
+
+
+def student_cell(e, link):
+    if e is None:
+        return "<td></td>"
+    score = f" {e.score:g}/{e.max_score:g}" if e.score is not None else ""
+    text = html.escape(e.status + score)
+    if link:
+        text = f"<a href='{html.escape(link)}'>{text}</a>"
+    title = f" title='{html.escape(e.note)}'" if e.note else ""
+    return f"<td class='{e.status.replace(' ', '-')}'{title}>{text}</td>"
+
+
 def problems_section(results):
+    """Inputs the kit refused or graded with a warning, kept by collect and grade."""
     if not results.problems:
         return "<p>None.</p>"
-    return table(["file", "problem", "fix"], [(p.path, p.reason, p.fix) for p in results.problems])
-
-
-def failed_section(results):
-    if not results.failed:
-        return "<p>None.</p>"
-    return table(["notebook", "error"], [(s.notebook, m) for s, m in results.failed])
+    return table(["found by", "student", "assignment", "file", "problem", "fix"],
+                 [(p.stage, p.student, p.assignment, p.path, p.reason, p.fix)
+                  for p in results.problems], css_class="problems")
 
 
 # The report, top to bottom: a section is a heading and a function of the class's results.
 SECTIONS = [
+    ("Students", students_section),
     ("Scores per assignment", scores_section),
     ("Pass rate per step", steps_section),
     ("Most frequent named mistakes", mistakes_section),
     ("Integrity", integrity_section),
-    ("Input problems", problems_section),
-    ("Notebooks that could not be graded", failed_section),
+    ("Input problems and notebooks that could not be graded", problems_section),
 ]
 
 
@@ -190,14 +255,18 @@ def render_report(results):
     head = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Class report</title>"
             "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
             "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
+            ".problems td:nth-child(n+4){overflow-wrap:anywhere}"
+            "img{max-width:100%}td.graded{background:#e6f4ea}td.not-gradable{background:#fde2e1}"
+            "td.graded-with-warnings{background:#fff4d6}td.not-graded-yet{background:#eef}"
             "</style></head><body><h1>Self-attention course: class report</h1>")
     body = [f"<h2>{html.escape(title)}</h2>\n{section(results)}" for title, section in SECTIONS]
     return "\n".join([head, *body, "</body></html>"])
 
 
-def write_report(root: Path, ids, destination: Path, problems=(), failed=(), log=print):
-    results = read_results(root, ids)
-    results.problems, results.failed = list(problems), list(failed)
-    write_atomically(destination, render_report(results))
+def write_report(root: Path, ids, destination: Path, log=print):
+    if not destination.parent.is_dir():
+        raise OutputError(f"{destination.parent}: no such folder; create it or write the "
+                          "report elsewhere (--to)")
+    write_atomically(destination, render_report(read_results(root, ids, destination)))
     log(f"report: {destination}")
     return destination

@@ -107,8 +107,7 @@ def run_demo(project: Path, out: Path, workers=None, timeout=10, seed=0, log=pri
     log("== export")
     grades = export_grades(out, out / "grades.csv", log=log)
     log("== report")
-    report = write_report(out, ids, out / "report.html", problems + run.problems, run.failed,
-                          log=log)
+    report = write_report(out, ids, out / "report.html", log=log)
     minutes, seconds = divmod(int(time.monotonic() - started), 60)
     log(f"\ndemo finished in {minutes} min {seconds} s: {len(run.graded)} notebooks graded, "
         f"{len(run.failed)} could not be graded, {len(problems) + len(run.problems)} "

@@ -5,8 +5,11 @@ Real nbgrader, real kernels, a real SQLite gradebook, on assignment 01 (the quic
 
 from __future__ import annotations
 
+import base64
 import csv
+import re
 import shutil
+import struct
 import zipfile
 from pathlib import Path
 
@@ -14,7 +17,8 @@ import nbformat
 import pytest
 
 from autograder.course import Course
-from autograder.grading.parallel import grade, marker_path, submission_scores
+from autograder.grading.parallel import grade, submission_scores
+from autograder.ledger import mark
 from autograder.outputs.collect import collect
 from autograder.outputs.feedback import export_grades, write_feedback
 from autograder.outputs.report import write_report
@@ -63,8 +67,7 @@ def course(tmp_path_factory):
     second = grade(course.root, [ID], workers=2, log=messages.append)
     write_feedback(course.root, [ID], log=messages.append)
     csv_path = export_grades(course.root, course.root / "grades.csv", log=messages.append)
-    report = write_report(course.root, [ID], course.root / "report.html",
-                          problems + first.problems, first.failed, log=messages.append)
+    report = write_report(course.root, [ID], course.root / "report.html", log=messages.append)
     return {"course": course, "problems": problems, "first": first, "second": second,
             "csv": csv_path, "report": report, "messages": messages, "mistake": mistake}
 
@@ -123,11 +126,13 @@ def test_changed_submission_is_graded_again(course, tmp_path):
     assert all(s == m for s, m in submission_scores(root, ID, "bob").values())
 
 
-def test_unfinished_grading_is_not_counted(course):
-    """Is a submission without a finished marker dropped from the gradebook, to be graded
-    again, so a half-written result never counts?"""
+def test_unfinished_grading_is_graded_again_and_kept_meanwhile(course):
+    """Is a submission whose grading did not finish graded again by the next run, and its
+    gradebook entry kept (not deleted) meanwhile?"""
     root = course["course"].root
-    marker_path(root, "ada", ID).unlink()
+    notebook = root / "submitted" / "ada" / ID / f"{ID}.ipynb"
+    mark(root, "ada", ID, notebook, "grading")  # as a run killed in the middle leaves it
+    assert submission_scores(root, ID, "ada") is not None
     run = grade(root, [ID], workers=1, log=lambda _: None)
     assert [s.student for s, _ in run.graded] == ["ada"]
 
@@ -149,11 +154,53 @@ def test_export_has_a_row_per_student_and_assignment_and_totals(course):
     assert ada[0]["score"] == ada[0]["max_score"] == "10"
 
 
+def test_export_names_every_student_with_a_status(course):
+    """Is every student there, the one whose file is not a notebook and the file whose name
+    tells no student included, each with a status and, when refused, the reason and fix?"""
+    rows = [r for r in csv.DictReader(course["csv"].open()) if r["assignment"] == ID]
+    statuses = {r["student_id"]: r["status"] for r in rows}
+    assert statuses == {"ada": "graded", "bob": "graded", "cy": "graded",
+                        "dee": "graded with warnings", "eve": "not gradable",
+                        "": "not gradable"}
+    eve = next(r for r in rows if r["student_id"] == "eve")
+    assert "not a Jupyter notebook" in eve["note"] and "resubmit" in eve["note"]
+    unknown = next(r for r in rows if not r["student_id"])
+    assert "final version.ipynb" in unknown["note"]
+
+
 def test_report_is_self_contained_with_plots(course):
     """Is the report one HTML page with embedded PNG plots and the named mistake?"""
     page = course["report"].read_text()
     assert page.count("data:image/png;base64,") == 3
     assert course["mistake"].name in page and "final version.ipynb" in page
+
+
+def test_report_lists_every_student_with_a_link_to_their_feedback(course):
+    """Does the report's class table name every student with a status, link each graded
+    one to their feedback page, and keep the refused ones with their reason?"""
+    page = course["report"].read_text()
+    table = page[page.index("<table class='students'>"):]
+    table = table[:table.index("</table>")]
+    for student in ("ada", "bob", "cy", "dee", "eve"):
+        assert f"<td>{student}</td>" in table
+    assert f"href='feedback/ada/{ID}/{ID}.html'" in table
+    assert "not gradable" in table and "not a Jupyter notebook" in table
+
+
+def png_width(encoded):
+    """The width in pixels of a base64 PNG (from its IHDR header)."""
+    return struct.unpack(">I", base64.b64decode(encoded)[16:20])[0]
+
+
+def test_report_reads_well_in_a_browser(course, screenshot):
+    """Opened in Debian's headless Chromium, does the report render (kept as
+    artifacts/report.png), with every plot no wider than the page's column?"""
+    page = course["report"]
+    shot = screenshot(page, "report")
+    assert shot.stat().st_size > 20_000  # a rendered page, not a blank one
+    text = page.read_text()
+    plots = re.findall(r"data:image/png;base64,([A-Za-z0-9+/=]+)", text)
+    assert plots and all(png_width(p) <= 960 for p in plots), [png_width(p) for p in plots]
 
 
 def test_missing_kernel_is_a_clear_error():

@@ -18,6 +18,7 @@ import pytest
 from alembic.script import ScriptDirectory
 from nbgrader.api import Gradebook
 from nbgrader.dbutil import ALEMBIC_DIR
+from traitlets.config import Config
 
 from autograder.course import nbgrader_env
 from autograder.outputs.export import COLUMNS, ClassCsvExport
@@ -58,7 +59,9 @@ def submit(gb, assignment, student, scores):
 
 
 def export(gb, destination):
-    ClassCsvExport(to=str(destination)).export(gb)
+    """Export from a course folder (the plugin's root) with no submitted/ and no .kit/."""
+    config = Config({"CourseDirectory": {"root": str(destination.parent)}})
+    ClassCsvExport(to=str(destination), config=config).export(gb)
     with open(destination, newline="", encoding="utf-8") as handle:
         return list(csv.reader(handle))
 
@@ -86,49 +89,49 @@ def test_rows_per_student_and_assignment_then_total(course, tmp_path):
     rows = export(course, tmp_path / "grades.csv")
     assert rows == [
         COLUMNS,
-        ["alice", "01_attention", "2.5", "3.5", "yes"],
-        ["alice", "02_heads", "1", "3", "yes"],
-        ["alice", "TOTAL", "3.5", "6.5", ""],
-        ["bob", "01_attention", "1", "3.5", "yes"],
-        ["bob", "02_heads", "0", "3", "no"],
-        ["bob", "TOTAL", "1", "6.5", ""],
-        ["carol", "01_attention", "0", "3.5", "no"],
-        ["carol", "02_heads", "0", "3", "no"],
-        ["carol", "TOTAL", "0", "6.5", ""],
+        ["alice", "01_attention", "2.5", "3.5", "graded", ""],
+        ["alice", "02_heads", "1", "3", "graded", ""],
+        ["alice", "TOTAL", "3.5", "6.5", "", ""],
+        ["bob", "01_attention", "1", "3.5", "graded", ""],
+        ["bob", "02_heads", "0", "3", "missing", ""],
+        ["bob", "TOTAL", "1", "6.5", "", ""],
+        ["carol", "01_attention", "0", "3.5", "missing", ""],
+        ["carol", "02_heads", "0", "3", "missing", ""],
+        ["carol", "TOTAL", "0", "6.5", "", ""],
     ]
 
 
 def test_header_names_the_columns(course, tmp_path):
     """Does the file start with the header student_id, assignment, score, max_score,
-    submitted?"""
+    status, note?"""
     rows = export(course, tmp_path / "grades.csv")
-    assert rows[0] == ["student_id", "assignment", "score", "max_score", "submitted"]
+    assert rows[0] == ["student_id", "assignment", "score", "max_score", "status", "note"]
 
 
-def test_missing_submission_scores_zero_and_no(course, tmp_path):
-    """Does a student with no submission get 0 and "no" for it, the full maximum still
+def test_missing_submission_scores_zero_and_missing(course, tmp_path):
+    """Does a student with no submission get 0 and "missing" for it, the full maximum still
     counted?"""
     rows = export(course, tmp_path / "grades.csv")
-    assert ["bob", "02_heads", "0", "3", "no"] in rows
-    assert ["bob", "TOTAL", "1", "6.5", ""] in rows
+    assert ["bob", "02_heads", "0", "3", "missing", ""] in rows
+    assert ["bob", "TOTAL", "1", "6.5", "", ""] in rows
 
 
 def test_student_with_no_submission_at_all(course, tmp_path):
     """Is a student who handed in nothing listed anyway, with zeros and a TOTAL of 0?"""
     rows = [r for r in export(course, tmp_path / "grades.csv") if r[0] == "carol"]
-    assert rows == [["carol", "01_attention", "0", "3.5", "no"],
-                    ["carol", "02_heads", "0", "3", "no"],
-                    ["carol", "TOTAL", "0", "6.5", ""]]
+    assert rows == [["carol", "01_attention", "0", "3.5", "missing", ""],
+                    ["carol", "02_heads", "0", "3", "missing", ""],
+                    ["carol", "TOTAL", "0", "6.5", "", ""]]
 
 
-def test_submission_not_yet_graded_scores_zero_and_yes(gradebook, tmp_path):
+def test_submission_without_scores_counts_zero(gradebook, tmp_path):
     """Is a submission with no score yet counted as handed in, with 0 points?"""
     add_assignment(gradebook, "01_attention", {"test_a": 2})
     gradebook.add_student("alice")
     submit(gradebook, "01_attention", "alice", {})
     rows = export(gradebook, tmp_path / "grades.csv")
-    assert rows[1:] == [["alice", "01_attention", "0", "2", "yes"],
-                        ["alice", "TOTAL", "0", "2", ""]]
+    assert rows[1:] == [["alice", "01_attention", "0", "2", "graded", ""],
+                        ["alice", "TOTAL", "0", "2", "", ""]]
 
 
 def test_manual_score_takes_precedence(gradebook, tmp_path):
@@ -139,7 +142,7 @@ def test_manual_score_takes_precedence(gradebook, tmp_path):
     gradebook.find_grade("test_a", "problem", "01_attention", "alice").manual_score = 0.5
     gradebook.db.commit()
     rows = export(gradebook, tmp_path / "grades.csv")
-    assert rows[1] == ["alice", "01_attention", "0.5", "2", "yes"]
+    assert rows[1] == ["alice", "01_attention", "0.5", "2", "graded", ""]
 
 
 def test_empty_gradebook_gives_the_header_only(gradebook, tmp_path):

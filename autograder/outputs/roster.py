@@ -1,0 +1,91 @@
+"""Every student the course knows, for every assignment, with a status: the rows of the export
+and of the report's class table.
+
+A student is known when they have a folder in submitted/, a row in the gradebook, or an input
+problem the kit kept (`.kit/problems.json`). The status of one student's assignment:
+
+- graded: nbgrader graded the file that is in submitted/ now;
+- graded with warnings: graded, but the kit warned about the input (restored test cells ...);
+- not gradable: the input was refused; the note says why and what to do;
+- not graded yet: submitted, but no grade (yet), or grading was interrupted, or the file
+  changed since it was graded; run grade;
+- missing: nothing was handed in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from nbgrader.api import MissingEntry
+
+from autograder.ledger import digest, read_problems, read_status
+
+GRADED, WARNED, REFUSED, PENDING, MISSING = (
+    "graded", "graded with warnings", "not gradable", "not graded yet", "missing")
+
+
+@dataclass(frozen=True)
+class Entry:
+    student: str
+    assignment: str
+    status: str
+    score: float | None  # None when there is no grade
+    max_score: float
+    note: str = ""
+
+
+def known_students(root: Path, gradebook, problems):
+    submitted = root / "submitted"
+    folders = {p.name for p in submitted.iterdir() if p.is_dir()} if submitted.exists() else set()
+    return sorted(folders | {s.id for s in gradebook.students}
+                  | {p.student for p in problems if p.student})
+
+
+def notes(problems):
+    return "; ".join(f"{p.reason}; {p.fix}" for p in problems)
+
+
+def entry(root: Path, gradebook, student, assignment, problems):
+    """The status of one student's assignment."""
+    name, max_score = assignment.name, assignment.max_score
+    mine = [p for p in problems if p.student == student and p.assignment in ("", name)]
+    try:
+        score = gradebook.find_submission(name, student).score
+    except MissingEntry:
+        score = None
+    notebook = root / "submitted" / student / name / f"{name}.ipynb"
+    # The file in submitted/ cannot be graded; or nothing was collected and the file was refused.
+    refused = [p for p in mine if not p.graded_anyway
+               and (p.stage != "collect" or (score is None and not notebook.exists()))]
+    if refused:
+        return Entry(student, name, REFUSED, score, max_score, notes(refused))
+    if score is None:
+        if notebook.exists():
+            return Entry(student, name, PENDING, None, max_score, "run grade")
+        return Entry(student, name, MISSING, None, max_score)
+    status = read_status(root, student, name) or {}
+    if status.get("state") == "grading":
+        return Entry(student, name, PENDING, score, max_score,
+                     "grading was interrupted; run grade")
+    if notebook.exists() and status.get("sha256") not in (None, digest(notebook)):
+        return Entry(student, name, PENDING, score, max_score,
+                     "the submitted file changed since it was graded; run grade")
+    warned = [p for p in mine if p not in refused]
+    if warned:
+        return Entry(student, name, WARNED, score, max_score, notes(warned))
+    return Entry(student, name, GRADED, score, max_score)
+
+
+def roster(root: Path, gradebook, ids=None):
+    """An Entry for every known student and every assignment of the gradebook (or of `ids`),
+    plus a row for each refused file whose student could not be told."""
+    problems = read_problems(root)
+    assignments = sorted((a for a in gradebook.assignments if ids is None or a.name in ids),
+                         key=lambda a: a.name)
+    rows = [entry(root, gradebook, student, assignment, problems)
+            for student in known_students(root, gradebook, problems)
+            for assignment in assignments]
+    rows += [Entry("", p.assignment, REFUSED, None, 0.0, str(p))
+             for p in problems if not p.student and (ids is None or p.assignment in ids)]
+    return rows

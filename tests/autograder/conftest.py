@@ -1,0 +1,99 @@
+"""Fixtures shared by the kit's tests: a real PostgreSQL server for the gradebook tests.
+
+The server is Debian's package, started on localhost for the session (.ci/run installs it).
+Without the server binaries a test that needs it is skipped, unless KIT_REQUIRE_POSTGRES is
+set, as CI sets it: there it fails instead."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+SERVER_BINARIES = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"))
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def as_postgres(*command):
+    """Run a server command as the `postgres` user when we are root (the server refuses
+    to run as root)."""
+    prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    subprocess.run([*prefix, *map(str, command)], check=True, capture_output=True)
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A local PostgreSQL server for the session; `postgres()` makes a new, empty database
+    and returns its SQLAlchemy URL, so that no two tests share a gradebook."""
+    if not SERVER_BINARIES:
+        if os.environ.get("KIT_REQUIRE_POSTGRES"):
+            pytest.fail("PostgreSQL server binaries are missing; .ci/run installs Debian's "
+                        "postgresql package")
+        pytest.skip("no PostgreSQL server installed (apt-get install postgresql)")
+    bin_dir = SERVER_BINARIES[-1].parent
+    # Not under pytest's tmp folder: the postgres user cannot enter root's private folders.
+    data = Path(tempfile.mkdtemp(prefix="kit-pg-"))
+    if os.geteuid() == 0:
+        shutil.chown(data, "postgres", "postgres")
+    as_postgres(bin_dir / "initdb", "-D", data, "-A", "trust", "-U", "postgres")
+    port = free_port()
+    options = f"-p {port} -k {data} -c listen_addresses=127.0.0.1"
+    as_postgres(bin_dir / "pg_ctl", "-D", data, "-o", options, "-w", "-l", data / "log", "start")
+    made = itertools.count(1)
+
+    def new_database():
+        name = f"kit{next(made)}"
+        as_postgres(bin_dir / "createdb", "-h", "127.0.0.1", "-p", port, "-U", "postgres", name)
+        return f"postgresql+psycopg2://postgres@127.0.0.1:{port}/{name}"
+
+    try:
+        yield new_database
+    finally:
+        as_postgres(bin_dir / "pg_ctl", "-D", data, "-m", "immediate", "stop")
+        shutil.rmtree(data, ignore_errors=True)
+
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Debian's Chromium, to open a page as a person would (never a browser downloaded by a
+    tool). Missing: skipped, or failed when KIT_REQUIRE_BROWSER is set, as CI sets it."""
+    path = shutil.which("chromium")
+    if path is None:
+        if os.environ.get("KIT_REQUIRE_BROWSER"):
+            pytest.fail("Debian's chromium is missing; .ci/run installs it (apt-get install "
+                        "chromium)")
+        pytest.skip("no chromium installed (apt-get install chromium)")
+    return path
+
+
+@pytest.fixture
+def screenshot(chromium):
+    """screenshot(page, name): open the page in headless Chromium, save a PNG of it as
+    artifacts/<name>.png (kept after the run, for people to look at) and return its path."""
+    ARTIFACTS.mkdir(exist_ok=True)
+
+    def take(page: Path, name, width=1280, height=2400):
+        target = ARTIFACTS / f"{name}.png"
+        with tempfile.TemporaryDirectory(prefix="kit-chromium-") as profile:
+            subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                            f"--user-data-dir={profile}", "--hide-scrollbars",
+                            f"--window-size={width},{height}", f"--screenshot={target}",
+                            page.resolve().as_uri()],
+                           check=True, capture_output=True, timeout=120)
+        return target
+
+    return take

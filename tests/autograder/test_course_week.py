@@ -1,0 +1,261 @@
+"""Does a week of a real course lose no grade and no student, whatever runs beside the kit?
+
+Played as an instructor and a TA would, with the real command line in subprocesses, real
+nbgrader and the real gradebook (SQLite, and PostgreSQL on a local server): collect an inbox
+with bad files, grade, a TA's manual score, extra credit and comment written through
+nbgrader's own API (as formgrader writes them), a plain `nbgrader autograde --force` of one
+student, Ctrl-C (SIGINT to the process group) in the middle of `grade --force`, two
+overlapping `grade` runs, a regrade of one student. After each, every manual score and
+comment must be there, every student must have exactly one submission, and at the end every
+student has a row with a status in the export and in the report.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbgrader.api import Gradebook
+
+from autograder.course import db_url, nbgrader_env
+from autograder.tools import simulate
+
+ROOT = Path(__file__).resolve().parents[2]
+ID = "01_attention_by_hand"
+GRADED = ["ada", "bob", "cy", "dee"]  # students whose notebook can be graded
+MANUAL = {"score": 1.5, "extra": 0.5, "comment": "Right idea; see me about the max."}
+
+
+def kit(root, *args, timeout=600):
+    return subprocess.run([sys.executable, "-m", "autograder", *args], cwd=root, text=True,
+                          capture_output=True, timeout=timeout, env=nbgrader_env())
+
+
+def start_kit(root, *args):
+    """A kit command in a process group of its own, as a terminal starts it (Ctrl-C reaches
+    the whole group)."""
+    return subprocess.Popen([sys.executable, "-m", "autograder", *args], cwd=root, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=nbgrader_env(), start_new_session=True)
+
+
+def inbox(folder):
+    """An LMS export: good, blank and mistaken notebooks, a truncated one, another
+    assignment's notebook under this one's name, and a file whose name tells no student."""
+    release = nbformat.read(ROOT / "release" / ID / f"{ID}.ipynb", as_version=4)
+    source = nbformat.read(ROOT / "source" / ID / f"{ID}.ipynb", as_version=4)
+    mistake = simulate.mistakes_of(ID)[0]
+    folder.mkdir()
+    for student, notebook in {"ada": simulate.correct(release, source), "bob": release,
+                              "cy": simulate.with_mistake(release, source, mistake),
+                              "dee": simulate.correct(release, source)}.items():
+        nbformat.write(notebook, folder / f"{student}_{ID}.ipynb")
+    (folder / f"eve_{ID}.ipynb").write_text('{"cells": [{"cell_type": "code", "sou')
+    shutil.copy(ROOT / "release" / "02_embeddings" / "02_embeddings.ipynb",
+                folder / f"fay_{ID}.ipynb")
+    (folder / "homework final(2).ipynb").write_text("{}")
+    return folder
+
+
+def give_manual_grade(url):
+    """What a TA does in formgrader, through nbgrader's API: a manual score and extra credit
+    on cy's stable_softmax test cell, a comment on cy's stable_softmax answer."""
+    with Gradebook(url) as gradebook:
+        grade = gradebook.find_grade("test_stable_softmax", ID, ID, "cy")
+        grade.manual_score, grade.extra_credit = MANUAL["score"], MANUAL["extra"]
+        comment = gradebook.find_comment("stable_softmax", ID, ID, "cy")
+        comment.manual_comment = MANUAL["comment"]
+        gradebook.db.commit()
+
+
+def assert_nothing_lost(url):
+    """Is the TA's work intact, and does every gradable student have exactly one
+    submission?"""
+    with Gradebook(url) as gradebook:
+        grade = gradebook.find_grade("test_stable_softmax", ID, ID, "cy")
+        assert (grade.manual_score, grade.extra_credit) == (MANUAL["score"], MANUAL["extra"])
+        comment = gradebook.find_comment("stable_softmax", ID, ID, "cy")
+        assert comment.manual_comment == MANUAL["comment"]
+        owners = [s.student.id for s in gradebook.find_assignment(ID).submissions]
+    for student in GRADED:
+        assert owners.count(student) == 1, f"{student} has {owners.count(student)} submissions"
+
+
+def statuses(root):
+    return {s.parent.name + "/" + s.stem: json.loads(s.read_text())["state"]
+            for s in (root / ".kit" / "status").glob("*/*.json")}
+
+
+def wait_for(condition, seconds=120):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out waiting"
+        time.sleep(0.2)
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def week(request, tmp_path_factory):
+    """A course with the project's config and assignment 01, its gradebook SQLite or
+    PostgreSQL, and an inbox."""
+    tmp = tmp_path_factory.mktemp(f"week-{request.param}")
+    root = tmp / "course"
+    root.mkdir()
+    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
+    shutil.copytree(ROOT / "source" / ID, root / "source" / ID)
+    shutil.copytree(ROOT / "release", root / "release")
+    if request.param == "postgresql":
+        url = request.getfixturevalue("postgres")()
+        with (root / "nbgrader_config.py").open("a") as config:
+            config.write(f"\nc.CourseDirectory.db_url = {url!r}\n")
+    return {"root": root, "url": db_url(root), "inbox": inbox(tmp / "inbox")}
+
+
+@pytest.fixture(scope="module")
+def monday(week):
+    """Collect and grade, then the TA's manual grade."""
+    root = week["root"]
+    week["collect"] = kit(root, "collect", ID, "--from", str(week["inbox"]))
+    week["grade"] = kit(root, "grade", "--workers", "2")
+    give_manual_grade(week["url"])
+    return week
+
+
+def test_collect_and_grade_say_what_they_refused(monday):
+    """Do collect and grade exit 1 when they refused an input, naming each file and a fix?"""
+    assert monday["collect"].returncode == 1, monday["collect"].stderr
+    assert "homework final(2).ipynb" in monday["collect"].stdout
+    assert monday["grade"].returncode == 1, monday["grade"].stderr
+    out = monday["grade"].stdout
+    assert "eve" in out and "not a Jupyter notebook" in out
+    assert "fay" in out and f"not the notebook of {ID}" in out
+    assert sorted(statuses(monday["root"])) == [f"{s}/{ID}" for s in GRADED]
+
+
+def test_plain_nbgrader_autograde_keeps_the_manual_grade(monday):
+    """After a plain `nbgrader autograde --force` of that student, and then the kit's grade,
+    are the manual score, extra credit and comment still there?"""
+    root = monday["root"]
+    subprocess.run([sys.executable, "-m", "nbgrader", "autograde", ID, "--force",
+                    "--student=cy"], cwd=root, env=nbgrader_env(), check=True,
+                   capture_output=True, timeout=600)
+    assert_nothing_lost(monday["url"])
+    again = kit(root, "grade", "--workers", "2")
+    assert "already graded" in again.stdout
+    assert_nothing_lost(monday["url"])
+
+
+def test_ctrl_c_in_the_middle_of_grade_force_loses_nothing(monday):
+    """Ctrl-C while `grade --force` is grading: is every manual grade kept, is no submission
+    lost, and does the next run grade what was left unfinished?"""
+    root = monday["root"]
+    before = statuses(root)
+    run = start_kit(root, "grade", "--force", "--workers", "2")
+    wait_for(lambda: statuses(root) != before or run.poll() is not None)
+    time.sleep(1.0)
+    os.killpg(run.pid, signal.SIGINT)
+    _, err = run.communicate(timeout=120)
+    assert run.returncode != 0, "the run finished before Ctrl-C: nothing was interrupted"
+    assert "interrupted" in err
+    assert_nothing_lost(monday["url"])
+    resumed = kit(root, "grade", "--workers", "2")
+    assert resumed.returncode == 1  # eve and fay are still refused, and said so
+    assert set(statuses(root).values()) == {"graded"}
+    assert_nothing_lost(monday["url"])
+
+
+def test_a_second_grade_refuses_while_one_runs(monday):
+    """While one `grade` runs, does a second refuse at once naming the running one, and
+    does the first finish untouched?"""
+    root = monday["root"]
+    first = start_kit(root, "grade", "--force", "--workers", "2")
+    lock = root / ".kit" / "grade.lock"
+    wait_for(lambda: lock.exists() and lock.read_text().strip())
+    second = kit(root, "grade")
+    out, err = first.communicate(timeout=600)
+    assert second.returncode == 1
+    assert "another grade is running" in second.stderr and f"pid {first.pid}" in second.stderr
+    assert "graded 4" in out, out + err
+    assert_nothing_lost(monday["url"])
+
+
+def test_a_lock_left_by_a_dead_run_does_not_block(monday):
+    """Does a lock file that still names a run which died (a crash, a kill -9: the system
+    released its lock) let the next run start?"""
+    root = monday["root"]
+    lock = root / ".kit" / "grade.lock"
+    lock.write_text("pid 999999 on a machine that crashed, started 2026-01-01 00:00:00\n")
+    after = kit(root, "grade", "--workers", "2")
+    assert "another grade is running" not in after.stderr
+    assert "already graded" in after.stdout
+    assert_nothing_lost(monday["url"])
+
+
+def test_regrading_one_student(monday):
+    """Does `grade --student cy --force` grade cy alone, and `feedback --student cy` write
+    only cy's page, naming each step in its summary?"""
+    root = monday["root"]
+    shutil.rmtree(root / "feedback", ignore_errors=True)
+    regrade = kit(root, "grade", "--force", "--student", "cy")
+    assert "graded 1," in regrade.stdout, regrade.stdout + regrade.stderr
+    feedback = kit(root, "feedback", "--student", "cy")
+    assert feedback.returncode == 0, feedback.stderr
+    pages = sorted(p.parts[-3] for p in (root / "feedback").glob(f"*/{ID}/*.html"))
+    assert pages == ["cy"]
+    page = (root / "feedback" / "cy" / ID / f"{ID}.html").read_text()
+    assert ">Test cell<" not in page and ">stable_softmax</a>" in page
+    assert MANUAL["comment"] in page
+    assert_nothing_lost(monday["url"])
+
+
+def test_every_student_has_a_row_in_the_export_and_the_report(monday, tmp_path):
+    """Does the export (and the report) list every student, refused ones with the reason and
+    a fix, and the file that names no student?"""
+    root = monday["root"]
+    assert kit(root, "grade").returncode == 1  # the refused inputs are still refused
+    assert kit(root, "feedback").returncode == 0
+    exported = kit(root, "export", "--to", str(tmp_path / "grades.csv"))
+    assert exported.returncode == 0, exported.stderr
+    rows = [r for r in csv.DictReader((tmp_path / "grades.csv").open()) if r["assignment"] == ID]
+    status = {r["student_id"]: r["status"] for r in rows}
+    assert status == {"ada": "graded", "bob": "graded", "cy": "graded", "dee": "graded",
+                      "eve": "not gradable", "fay": "not gradable", "": "not gradable"}
+    notes = {r["student_id"]: r["note"] for r in rows}
+    assert "ask the student to resubmit" in notes["eve"]
+    assert f"ask the student to hand in their {ID}.ipynb" in notes["fay"]
+    assert "homework final(2).ipynb" in notes[""]
+    cy = next(r for r in rows if r["student_id"] == "cy")
+    with Gradebook(monday["url"]) as gradebook:
+        assert float(cy["score"]) == gradebook.find_submission(ID, "cy").score
+    report = kit(root, "report", "--to", str(tmp_path / "report.html"))
+    assert report.returncode == 0, report.stderr
+    page = (tmp_path / "report.html").read_text()
+    for student in ["ada", "bob", "cy", "dee", "eve", "fay"]:
+        assert f"<td>{student}</td>" in page
+
+
+def test_outputs_on_a_course_with_nothing_graded(tmp_path):
+    """On a new course, do grade, feedback, export and report say what there is to do (exit
+    codes that tell the truth) instead of a traceback, and refuse a missing folder?"""
+    root = tmp_path / "course"
+    root.mkdir()
+    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
+    shutil.copytree(ROOT / "source" / ID, root / "source" / ID)
+    graded = kit(root, "grade")
+    assert graded.returncode == 1 and "collect them first" in graded.stdout
+    feedback = kit(root, "feedback")
+    assert feedback.returncode == 0 and "skipped, nothing graded yet" in feedback.stdout
+    report = kit(root, "report", "--to", "report.html")
+    assert report.returncode == 0 and "Traceback" not in report.stderr
+    assert "Nothing graded yet" in (root / "report.html").read_text()
+    missing = kit(root, "export", "--to", "no/such/folder/grades.csv")
+    assert missing.returncode == 1 and "Traceback" not in missing.stderr
+    assert "no such folder" in missing.stderr

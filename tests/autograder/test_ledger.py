@@ -1,0 +1,83 @@
+"""Does the kit's ledger keep its own books without touching anyone else's: one grading run
+at a time, unfinished work recognised, refused inputs kept until their stage runs again?"""
+
+from __future__ import annotations
+
+import pytest
+
+from autograder.ledger import (
+    CourseBusy,
+    GradeLock,
+    Problem,
+    is_graded,
+    keep_problems,
+    mark,
+    read_problems,
+)
+
+
+def test_a_second_lock_is_refused_naming_the_first(tmp_path):
+    """While one run holds the course, is a second refused at once, with the holder named?"""
+    with GradeLock(tmp_path), pytest.raises(CourseBusy, match="another grade is running"):
+        with GradeLock(tmp_path):
+            pass
+
+
+def test_a_lock_is_free_again_after_its_run(tmp_path):
+    """Once a run ends, can the next take the lock, even with the old holder's line left?"""
+    with GradeLock(tmp_path):
+        pass
+    (tmp_path / ".kit" / "grade.lock").write_text("pid 1 on a crashed machine\n")
+    with GradeLock(tmp_path) as lock:
+        assert "pid" in lock.path.read_text()
+
+
+def submission(tmp_path, text="{}"):
+    notebook = tmp_path / "submitted" / "ada" / "01_a" / "01_a.ipynb"
+    notebook.parent.mkdir(parents=True, exist_ok=True)
+    notebook.write_text(text)
+    graded = tmp_path / "autograded" / "ada" / "01_a" / "01_a.ipynb"
+    graded.parent.mkdir(parents=True, exist_ok=True)
+    graded.write_text("{}")
+    return notebook
+
+
+@pytest.mark.parametrize("state", ["grading", "failed"])
+def test_unfinished_grading_is_not_graded(tmp_path, state):
+    """Is a submission whose grading started but did not finish counted as not graded?"""
+    notebook = submission(tmp_path)
+    mark(tmp_path, "ada", "01_a", notebook, state)
+    assert not is_graded(tmp_path, "ada", "01_a", notebook)
+
+
+def test_a_changed_file_is_not_graded(tmp_path):
+    """After the student's file changes, is the old grading no longer this file's?"""
+    notebook = submission(tmp_path)
+    mark(tmp_path, "ada", "01_a", notebook, "graded")
+    assert is_graded(tmp_path, "ada", "01_a", notebook)
+    notebook.write_text('{"changed": true}')
+    assert not is_graded(tmp_path, "ada", "01_a", notebook)
+
+
+def test_problems_are_kept_until_their_stage_runs_again(tmp_path):
+    """Does a new run of one stage on one assignment replace only that stage's problems of
+    that assignment (and of the students it looked at)?"""
+    old_collect = Problem(tmp_path / "x.ipynb", "bad name", "rename it", assignment="01_a")
+    old_grade = Problem(tmp_path / "y", "not a notebook", "resubmit", student="bob",
+                        assignment="01_a")
+    other = Problem(tmp_path / "z", "not a notebook", "resubmit", student="cy",
+                    assignment="02_b")
+    keep_problems(tmp_path, "collect", ["01_a"], [old_collect])
+    keep_problems(tmp_path, "grade", ["01_a", "02_b"], [old_grade, other])
+    keep_problems(tmp_path, "grade", ["01_a"], [], students=["bob"])
+    kept = read_problems(tmp_path)
+    assert [(p.stage, p.path.name) for p in kept] == [("collect", "x.ipynb"), ("grade", "z")]
+    assert read_problems(tmp_path, ["02_b"])[0].student == "cy"
+
+
+def test_keeping_the_same_problem_twice_keeps_it_once(tmp_path):
+    """Does collecting the same bad file twice list it once?"""
+    problem = Problem(tmp_path / "x", "bad", "fix", student="s", assignment="02_b")
+    keep_problems(tmp_path, "collect", ["01_a"], [problem])
+    keep_problems(tmp_path, "collect", ["01_a"], [problem])
+    assert len(read_problems(tmp_path)) == 1
