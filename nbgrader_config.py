@@ -36,6 +36,12 @@ c.Autograde.autograde_preprocessors = [
 c.GradeInSandbox.isolation = "auto"
 c.GradeInSandbox.cell_timeout = 10
 c.GradeInSandbox.notebook_timeout = 60
+# Sizes a notebook may reach in grading: a larger cell is not run, longer output is cut with a
+# note, a larger answer of the kernel (or call of a stand-in) fails its step.
+c.GradeInSandbox.max_source_kb = 256
+c.GradeInSandbox.max_cell_output_kb = 256
+c.GradeInSandbox.max_notebook_output_kb = 2048
+c.GradeInSandbox.max_reply_mb = 64
 
 # Kernels nbgrader itself starts (validate, the source notebooks) stop at once when done.
 c.ExecutePreprocessor.timeout = 60

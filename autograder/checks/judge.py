@@ -62,7 +62,7 @@ def step_findings(step, subject, helpers, gen):
     """Every Finding of the step's hidden check on `subject` (empty when it passes)."""
     subject = as_subject(subject)
     findings = [Finding("rule", step.name, v) for rule in step.rules
-                if (v := rule.violation(subject))]
+                if (v := rule_violation(rule, subject))]
     for case in [*step.document_cases(), *step.random_cases(gen)]:
         want = expected_output(case, step)
         try:
@@ -77,7 +77,9 @@ def step_findings(step, subject, helpers, gen):
             continue
         try:
             compare(got, want)
-        except Mismatch as mismatch:
+        except Exception as error:  # noqa: BLE001 - Mismatch, or an output of the wrong kind
+            mismatch = error if isinstance(error, Mismatch) else Mismatch(
+                f"output is not of the kind the step returns ({error_kind(error)})")
             mistake = recognise(step, case, got, helpers)
             findings.append(Finding("value", step.name, f"{case.label}: {mismatch}",
                                     mistake.name if mistake else None,
@@ -91,6 +93,15 @@ def step_findings(step, subject, helpers, gen):
             findings.append(Finding("property", step.name, f"property {prop.__name__}: "
                                     f"raised {error_kind(error)}: {error}"))
     return findings
+
+
+def rule_violation(rule, subject):
+    """How `subject` breaks `rule`, or None; a rule the grader cannot decide is broken."""
+    try:
+        return rule.violation(subject)
+    except Exception as error:  # noqa: BLE001 - e.g. code too deep to parse
+        return f"{rule.name}: the grader could not read the code to verify this rule " \
+               f"({error_kind(error)})"
 
 
 def problem_lines(findings):

@@ -1,14 +1,14 @@
 """What a check may ask of the code it judges: the subject protocol, and its local side.
 
 A step's cases, properties and rules see the student's function (or class) only through
-these four things:
+these three things:
 
 - `subject(*args, **kwargs)`: call it;
 - `subject.seeded(seed, *args, burn=0, **kwargs)`: call it under torch.manual_seed(seed),
   after `burn` other random draws, leaving the caller's random state as it was;
-- `subject.source`: its code, as the student wrote it (None when unknown);
-- `subject.counting(entry_points)`: a context manager yielding the list of the torch entry
-  points (pairs such as `(torch, "softmax")`) called while the block runs.
+- `subject.source`: its code, as the student wrote it, with every helper it uses (None when
+  the grader cannot find it); rules are decided on it, never on what the code reports while
+  it runs.
 
 `LocalSubject` implements it in this process (the checks' own tests, a master notebook run by
 itself, the known mistakes); grading implements it over the sandbox
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import inspect
 import textwrap
-from contextlib import ExitStack, contextmanager
 from typing import Any, Protocol
 
 import torch
@@ -32,19 +31,11 @@ class Subject(Protocol):
 
     def seeded(self, seed: int, *args, burn: int = 0, **kwargs) -> Any: ...
 
-    def counting(self, entry_points): ...
-
-
-def dotted(owner, attribute):
-    """(torch.Tensor, "softmax") -> "torch.Tensor.softmax"."""
-    prefix = owner.__name__ if inspect.ismodule(owner) else \
-        f"{owner.__module__}.{owner.__qualname__}"
-    return f"{prefix}.{attribute}"
-
 
 class LocalSubject:
     """A function or class of this process, seen through the subject protocol. Attributes
-    (a class's `from_torch` ...) are the wrapped object's own."""
+    (a class's `from_torch` ...) are the wrapped object's own. `source` None reads the
+    target's own code; "" says there is none to read."""
 
     def __init__(self, target, source=None):
         self._target = target
@@ -67,35 +58,12 @@ class LocalSubject:
                 self._source = textwrap.dedent(inspect.getsource(self._target))
             except (OSError, TypeError):
                 return None
-        return self._source
-
-    @contextmanager
-    def counting(self, entry_points):
-        calls = []
-        with ExitStack() as stack:
-            for owner, attribute in entry_points:
-                stack.enter_context(_counted(owner, attribute, calls))
-            yield calls
+        return self._source or None
 
     def __getattr__(self, name):
         return getattr(self._target, name)
 
 
-@contextmanager
-def _counted(owner, attribute, calls):
-    original = getattr(owner, attribute)
-
-    def counted(*args, **kwargs):
-        calls.append(attribute)
-        return original(*args, **kwargs)
-
-    setattr(owner, attribute, counted)
-    try:
-        yield
-    finally:
-        setattr(owner, attribute, original)
-
-
 def as_subject(target):
     """A subject for `target`: itself when it already speaks the protocol."""
-    return target if hasattr(target, "counting") else LocalSubject(target)
+    return target if hasattr(target, "seeded") else LocalSubject(target)

@@ -12,7 +12,8 @@ from traitlets import Float, Integer, Unicode
 import autograder
 import solutions
 from autograder.grading.integrity import scan
-from autograder.grading.session import Session, steps_checked
+from autograder.grading.restore_test_cells import release_notebook
+from autograder.grading.session import Bounds, Session, steps_checked
 from autograder.record import add_findings, has_record, set_integrity
 from autograder.sandbox.kernel import Limits, Settings
 
@@ -46,6 +47,19 @@ class GradeInSandbox(NbGraderPreprocessor):
                             ).tag(config=True)
     process_limit = Integer(128, help="processes the sandbox user may run at once "
                             "(RLIMIT_NPROC)").tag(config=True)
+    max_file_mb = Integer(16, help="largest file of a notebook's folder copied into its "
+                          "sandbox, in MiB; a larger one is not copied, and neither is a link "
+                          "or anything but a regular file (each refusal is recorded)"
+                          ).tag(config=True)
+
+    max_source_kb = Integer(256, help="KB of code one cell may have; a larger cell is not "
+                            "run").tag(config=True)
+    max_cell_output_kb = Integer(256, help="KB of output kept of one cell; the rest is cut "
+                                 "with a note").tag(config=True)
+    max_notebook_output_kb = Integer(2048, help="KB of output kept of all cells together"
+                                     ).tag(config=True)
+    max_reply_mb = Integer(64, help="MB of one answer of the kernel to the grader, or of one "
+                           "call of a stand-in").tag(config=True)
 
     def settings(self):
         limits = Limits(cpu_seconds=self.cpu_limit_seconds,
@@ -53,23 +67,49 @@ class GradeInSandbox(NbGraderPreprocessor):
                         file_bytes=self.file_limit_mb << 20, processes=self.process_limit)
         root = CourseDirectory(config=self.config).root
         return Settings(isolation=self.isolation, uid=self.sandbox_uid, limits=limits,
-                        hidden=(root, os.getcwd(), *kit_folders()))
+                        hidden=(root, os.getcwd(), *kit_folders()),
+                        max_file_bytes=self.max_file_mb << 20)
+
+    def bounds(self):
+        return Bounds(source=self.max_source_kb << 10, cell_output=self.max_cell_output_kb << 10,
+                      notebook_output=self.max_notebook_output_kb << 10,
+                      reply=self.max_reply_mb << 20)
 
     def preprocess(self, nb, resources):
         if not has_record(nb):
             raise RuntimeError("GradeInSandbox needs RestoreTestCells first among "
                                "c.Autograde.sanitize_preprocessors (see nbgrader_config.py)")
         folder = resources.get("metadata", {}).get("path") or "."
-        with Session(folder, self.settings(), self.notebook_timeout,
-                     self.cell_timeout) as session:
+        order = {cell.metadata["nbgrader"]["grade_id"]: index for index, cell in
+                 enumerate(release_notebook(self.config, resources).cells)
+                 if is_graded(cell)}
+        with Session(folder, self.settings(), self.notebook_timeout, self.cell_timeout,
+                     self.bounds()) as session:
+            tests = []
             for cell in nb.cells:
                 if cell.cell_type != "code":
                     continue
-                if cell.metadata.get("nbgrader", {}).get("grade"):
-                    cell.outputs, findings = session.test_cell(steps_checked(cell.source))
-                    cell.execution_count = None
-                    add_findings(nb, cell.metadata["nbgrader"]["grade_id"], findings)
-                else:
-                    cell.outputs, cell.execution_count = session.run_cell(cell.source)
-        set_integrity(nb, scan(nb))
+                if is_graded(cell):
+                    tests.append(cell)
+                    continue
+                locked = cell.metadata.get("nbgrader", {}).get("locked", False)
+                cell.outputs, cell.execution_count = session.run_cell(cell.source,
+                                                                      student=not locked)
+            # Every step is judged once all the student's code ran, in the release's order.
+            for cell in sorted(tests, key=lambda c: order.get(grade_id(c), len(order))):
+                cell.outputs, findings = session.test_cell(steps_checked(cell.source))
+                cell.execution_count = None
+                add_findings(nb, grade_id(cell), findings)
+            refused = list(session.kernel.refused)
+        set_integrity(nb, scan(nb) + [{"cell": "", "kind": "file not copied", "reason": why}
+                                      for why in refused])
         return nb, resources
+
+
+def is_graded(cell):
+    meta = cell.metadata.get("nbgrader")
+    return isinstance(meta, dict) and bool(meta.get("grade"))
+
+
+def grade_id(cell):
+    return cell.metadata["nbgrader"]["grade_id"]

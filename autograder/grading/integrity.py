@@ -52,7 +52,7 @@ def suspicious(source):
     """Sorted reasons this cell's code is suspicious (empty when it is not)."""
     try:
         tree = ast.parse(without_magics(source))
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
     reasons = set()
     for node in ast.walk(tree):
@@ -75,8 +75,13 @@ def suspicious(source):
     return sorted(reasons)
 
 
+MAX_READ = 256 << 10  # a cell larger than this is not parsed (nor run: see session.Bounds)
+
+
 def is_student_code(cell):
     meta = cell.metadata.get("nbgrader", {})
+    if not isinstance(meta, dict):
+        return cell.cell_type == "code"
     return cell.cell_type == "code" and not meta.get("locked") and not meta.get("grade")
 
 
@@ -86,7 +91,12 @@ def scan(notebook):
     for index, cell in enumerate(notebook.cells):
         if not is_student_code(cell):
             continue
-        where = cell.metadata.get("nbgrader", {}).get("grade_id") or f"cell {index + 1}"
+        meta = cell.metadata.get("nbgrader")
+        where = (meta.get("grade_id") if isinstance(meta, dict) else None) or f"cell {index + 1}"
+        if len(cell.source) > MAX_READ:
+            flags.append({"cell": where, "kind": "suspicious code",
+                          "reason": f"a cell of {len(cell.source) >> 10} KB (not read)"})
+            continue
         flags.extend({"cell": where, "kind": "suspicious code", "reason": reason}
                      for reason in suspicious(cell.source))
     return flags

@@ -33,12 +33,13 @@ class RestoreTestCells(NbGraderPreprocessor):
             meta = cell.metadata.get("nbgrader")
             if meta is None:
                 continue
-            grade_id = meta.get("grade_id")
-            if grade_id not in known or grade_id in seen:
+            grade_id = meta.get("grade_id") if isinstance(meta, dict) else None
+            second = isinstance(grade_id, str) and grade_id in seen
+            if second or not isinstance(grade_id, str) or grade_id not in known:
                 del cell.metadata["nbgrader"]
-                why = "a second copy of" if grade_id in seen else "nbgrader metadata forged on"
-                changes.append(f"{why} cell {grade_id!r} (cell {index + 1}): graded as "
-                               "student code")
+                why = "a second copy of" if second else "nbgrader metadata forged on"
+                changes.append(f"{why} cell {repr(grade_id)[:60]} (cell {index + 1}): graded "
+                               "as student code")
                 continue
             seen.add(grade_id)
             original = known[grade_id]

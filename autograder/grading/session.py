@@ -1,28 +1,34 @@
 """Grade one notebook: its code runs in a sandboxed kernel, its steps are judged here.
 
-Cells run in order. A student cell runs in the kernel as written. A test cell does not: the
-grader judges the steps it names (`check_step("name", ...)` in the cell nbgrader restored from
-the source), calling the student's functions in the kernel on inputs drawn for this grading and
-comparing the plain numbers that come back with the reference package and the documents.
+Student cells run first, in the notebook's order, in the kernel as written. Test cells never
+run: once every student cell has run, the grader judges the steps the test cells name
+(`check_step("name", ...)` in the cells nbgrader restored from the source), in the release's
+order whatever order the submission has, calling the student's functions in the kernel on
+inputs drawn for this grading and comparing the plain numbers that come back with the
+reference package and the documents. A step's rules are decided on the code the grader reads
+from the notebook (the step's definition and every helper it uses).
 
 When the kernel dies or runs out of time, what it was doing scores 0: a cell is skipped, a
 step fails. A fresh kernel then replays the cells that ran, so the rest of the notebook is
-still graded. The whole notebook has a time budget; past it, what is left scores 0.
+still graded. The whole notebook has a time budget; past it, what is left scores 0. Nothing
+a notebook holds (its size, its metadata, what its code returns) can stop the grader: each
+problem is a finding of that notebook.
 """
 
 from __future__ import annotations
 
-import ast
+import json
 import re
 import time
+from dataclasses import dataclass
 
 import nbformat
 
 from autograder.checks.hidden import references
-from autograder.checks.judge import fresh_generator, step_findings, verdict_message
+from autograder.checks.judge import error_kind, fresh_generator, step_findings, verdict_message
 from autograder.checks.model import Finding
 from autograder.checks.steps import STEPS
-from autograder.grading.integrity import without_magics
+from autograder.grading.closure import closure
 from autograder.grading.remote_subject import RemoteSubject
 from autograder.sandbox.kernel import KernelGone, SandboxedKernel
 from autograder.sandbox.link import Link, StudentError
@@ -34,16 +40,14 @@ def steps_checked(source):
     return [name for name in STEP_CALL.findall(source) if name in STEPS]
 
 
-def definitions(source):
-    """{name: source} of the top-level functions and classes a cell defines (magics and
-    shell lines are left out before parsing)."""
-    text = without_magics(source)
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
-        return {}
-    return {node.name: ast.get_source_segment(text, node) for node in tree.body
-            if isinstance(node, ast.FunctionDef | ast.ClassDef | ast.AsyncFunctionDef)}
+@dataclass(frozen=True)
+class Bounds:
+    """Sizes one notebook may reach in grading (bytes)."""
+
+    source: int = 256 << 10  # one cell's code
+    cell_output: int = 256 << 10  # what one cell shows
+    notebook_output: int = 2 << 20  # what all cells show together
+    reply: int = 64 << 20  # one answer of the kernel, or one stand-in call
 
 
 def error_output(name, message):
@@ -55,14 +59,30 @@ def stdout(text):
     return nbformat.v4.new_output("stream", name="stdout", text=text)
 
 
+def bounded(outputs, limit):
+    """(the outputs that fit in `limit` bytes, with a note when some were cut, bytes used)."""
+    kept, used = [], 0
+    for output in outputs:
+        size = len(json.dumps(output))
+        if used + size > limit:
+            kept.append(stdout(f"[output cut by the grader: a cell may show at most "
+                               f"{limit >> 10} KB]\n"))
+            break
+        kept.append(output)
+        used += size
+    return kept, used
+
+
 class Session:
-    def __init__(self, folder, settings, notebook_timeout, cell_timeout):
+    def __init__(self, folder, settings, notebook_timeout, cell_timeout, bounds=Bounds()):
         self.kernel = SandboxedKernel(folder, settings)
         self.deadline = time.monotonic() + notebook_timeout
         self.cell_timeout = cell_timeout
-        self.link = Link(self.kernel, self.timeout)
+        self.bounds = bounds
+        self.link = Link(self.kernel, self.timeout, bounds.reply)
         self.ran = []  # cells that ran, to replay after a crash
-        self.sources = {}  # name -> the student's latest definition
+        self.student_code = []  # the student's cells, in order: what rules are decided on
+        self.shown = 0  # bytes of output kept so far
         self.broken = None  # why the notebook cannot go on
 
     def timeout(self):
@@ -93,11 +113,17 @@ class Session:
         except (KernelGone, RuntimeError) as again:
             self.broken = f"{gone.reason}, and the kernel could not be brought back ({again})"
 
-    def run_cell(self, source):
-        """(outputs, execution count or None) of a student cell."""
+    def run_cell(self, source, student=True):
+        """(outputs, execution count or None) of a code cell; `student` when the student
+        wrote it (not a locked cell of the course)."""
         if self.broken:
             return [error_output("NotRun", self.broken)], None
-        self.sources.update(definitions(source))
+        if len(source) > self.bounds.source:
+            return [error_output("NotRun", f"this cell has {len(source) >> 10} KB of code, "
+                                           f"more than the {self.bounds.source >> 10} KB a "
+                                           "cell may have; it was not run")], None
+        if student:
+            self.student_code.append(source)
         try:
             outputs, _ = self.kernel.execute(source, self.timeout())
         except KernelGone as gone:
@@ -106,31 +132,33 @@ class Session:
         self.ran.append(source)
         count = next((o.get("execution_count") for o in outputs
                       if o.get("execution_count")), None)
+        limit = min(self.bounds.cell_output, self.bounds.notebook_output - self.shown)
+        outputs, used = bounded(outputs, max(limit, 0))
+        self.shown += used
         return outputs, count
 
     def judge(self, name):
-        """The Findings of one step (empty when it passes)."""
+        """The Findings of one step (empty when it passes). Nothing the student's code does
+        makes this raise: a failure of the grader's own is a finding too."""
         if self.broken:
             return [Finding("error", name, self.broken)]
         step = STEPS[name]
-        subject = RemoteSubject(self.link, name, source=self.sources.get(name))
-        helpers = references(step)
+        subject = RemoteSubject(self.link, name, source=closure(self.student_code, name))
         try:
             self.link.boot()  # anew: the student's cells may have replaced it
             if not self.link.request("defined", {"global": "__kit__"}, name=name):
                 return [Finding("error", name, f"{name} is not defined: run the cell that "
                                                "defines it, and keep its name")]
-            if helpers:
-                self.link.install(helpers)
-            findings = step_findings(step, subject, helpers, fresh_generator())
-            if helpers:
-                self.link.restore()
+            with self.link.stand_ins(references(step)):
+                return step_findings(step, subject, references(step), fresh_generator())
         except KernelGone as gone:
             self.recover(gone)
             return [Finding("error", name, f"checking {name}: {gone.reason}")]
         except StudentError as error:
             return [Finding("error", name, f"the grader could not call your code: {error}")]
-        return findings
+        except Exception as error:  # noqa: BLE001 - one notebook never stops the grader
+            return [Finding("error", name, f"the grader could not check {name} "
+                                           f"({error_kind(error)}: {str(error)[:200]})")]
 
     def test_cell(self, names):
         """(outputs, findings) of a test cell that names these steps: the first failing

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -50,8 +52,31 @@ def missing_notebook(path, assignment_id):
     return Problem(path, "no notebook of that name", fix)
 
 
+def odd_entries(folder, limit=1000):
+    """Entries of a submission folder that are not plain files or folders (symbolic links,
+    pipes, devices ...), without following any link."""
+    odd = []
+    for place, folders, files in os.walk(folder):
+        for name in folders + files:
+            entry = os.path.join(place, name)
+            mode = os.lstat(entry).st_mode
+            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                odd.append(os.path.relpath(entry, folder))
+        if len(odd) >= limit:
+            break
+    return odd
+
+
 def inspect_submission(path, assignment_id, expected_tests):
     """None when the notebook can be graded, else the Problem."""
+    odd = odd_entries(path.parent)
+    if odd:
+        # nbgrader copies a submission's files following links, as the grader's user: a link
+        # to a file only that user can read would come back in the student's feedback.
+        return Problem(path, f"the submission holds {odd[0]}, a symbolic link or special file"
+                       + (f" (and {len(odd) - 1} more)" if len(odd) > 1 else ""),
+                       "the kit never follows links in a submission: replace it by the file "
+                       "itself, or remove it, then run grade again")
     if not path.exists():
         return missing_notebook(path, assignment_id)
     try:
@@ -96,7 +121,12 @@ def find_submissions(root: Path, assignment_ids, expected_tests):
             if not (folder / assignment_id).is_dir():
                 continue
             path = folder / assignment_id / f"{assignment_id}.ipynb"
-            problem = inspect_submission(path, assignment_id, expected_tests[assignment_id])
+            if folder.is_symlink() or (folder / assignment_id).is_symlink():
+                problem = Problem(path.parent, "the submission folder is a symbolic link",
+                                  "the kit never follows links in a submission: put the "
+                                  "student's files there instead")
+            else:
+                problem = inspect_submission(path, assignment_id, expected_tests[assignment_id])
             if problem:
                 problems.append(replace(problem, student=folder.name, assignment=assignment_id))
             if problem is None or problem.graded_anyway:

@@ -1,11 +1,18 @@
 """One student's kernel, in a sandbox: started from the warm template, run cell by cell,
 killed with everything it started.
 
+The notebook's folder is copied into a scratch folder first, its regular files only: no link
+is followed, and files past a size are refused (`copy_regular_files`, `SandboxedKernel.refused`).
+
 Full isolation (the grader runs as root, as in CI or the container recipe): the kernel runs as
-a user of its own (one uid per grading worker), in a network namespace with no interface up
-and a mount namespace where the course folder, /tmp and the grader's home are empty folders
-but for the virtualenv and the notebook's scratch copy; under limits on CPU time, memory,
-file size and processes. Limits only (any other user): the same limits, the same user.
+a user of its own (one uid per grading worker), as PID 1 of namespaces of its own (PID, mount,
+network with no interface up, IPC, host name), in a root that holds an allow-list only: its
+scratch folder; the Python installation, the virtualenv and /usr read-only (the kit's packages
+in them covered); a minimal /dev, its own /proc and a private /tmp (zygote.py, `build_root`);
+under limits on CPU time, memory, file size and processes. Limits only (any other user): the
+same limits, the same user.
+
+The template, so every kernel, starts with a minimal environment of its own, not the grader's.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ import fcntl
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -46,8 +54,10 @@ class Settings:
     isolation: str = "auto"  # "full", "limits" or "auto" (full when root)
     uid: int = 61000  # the first sandbox user id to try (see claimed_uid)
     limits: Limits = field(default_factory=Limits)
-    hidden: tuple = ()  # folders the kernel must not see, besides /tmp and $HOME
+    hidden: tuple = ()  # folders the kernel must not see even inside a kept one (the kit's)
     start_timeout: float = 30.0
+    max_file_bytes: int = 16 << 20  # the largest file copied from the notebook's folder
+    max_folder_bytes: int = 256 << 20  # all of them together
 
     @property
     def full(self):
@@ -89,8 +99,23 @@ def claimed_uid(base, span=1000):
             continue
         _claimed[base] = (uid, handle)
         atexit.register(handle.close)
+        if os.geteuid() == 0:
+            remove_stale_scratch(uid)
         return uid
     raise RuntimeError(f"no free sandbox user id in {base}..{base + span - 1}")
+
+
+def remove_stale_scratch(uid):
+    """Remove the scratch folders of a sandbox user whose lock was just claimed: they are a
+    dead grader's (killed before it could stop its kernels, which died with their template),
+    since a live one would hold the lock."""
+    for folder in Path(tempfile.gettempdir()).glob("kit-sandbox-*"):
+        try:
+            info = folder.lstat()
+        except OSError:
+            continue
+        if info.st_uid == uid and stat.S_ISDIR(info.st_mode):
+            shutil.rmtree(folder, ignore_errors=True)  # never follows a link inside
 
 
 def warn_weak_isolation():
@@ -109,9 +134,8 @@ class Zygote:
     _instance = None
 
     def __init__(self):
-        env = {**os.environ, "OMP_NUM_THREADS": "1"}
         self.process = subprocess.Popen([sys.executable, str(ZYGOTE)], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, env=env, text=True)
+                                        stdout=subprocess.PIPE, env=template_env(), text=True)
         ready = self.process.stdout.readline()
         if not ready:
             raise RuntimeError("the kernel template (autograder/sandbox/zygote.py) did not "
@@ -153,6 +177,30 @@ def _forget_after_fork():
 os.register_at_fork(after_in_child=_forget_after_fork)
 
 
+def template_home():
+    """A home of the template's own (matplotlib keeps its font cache there, so a template does
+    not rebuild it): the kit's folder in the grader's cache, or a temporary one."""
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    try:
+        home = cache / "attention-kit" / "template"
+        home.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        home = Path(tempfile.mkdtemp(prefix="kit-template-"))
+        atexit.register(shutil.rmtree, home, ignore_errors=True)
+    return str(home)
+
+
+def template_env():
+    """The template's whole environment, given rather than inherited: a kernel is forked from
+    the template, so the template's initial environment is in every kernel's memory (and in
+    its /proc/<pid>/environ); nothing of the grader's (tokens, passwords) may be there."""
+    return {
+        "PATH": os.path.dirname(sys.executable) + ":/usr/local/bin:/usr/bin:/bin",
+        "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "OMP_NUM_THREADS": "1",
+        "MPLBACKEND": "module://matplotlib_inline.backend_inline", "HOME": template_home(),
+    }
+
+
 def kernel_env(scratch):
     return {
         "PATH": os.path.dirname(sys.executable) + ":/usr/local/bin:/usr/bin:/bin",
@@ -163,18 +211,125 @@ def kernel_env(scratch):
     }
 
 
-def kept_folders(scratch):
-    return [sys.prefix, sys.base_prefix, scratch]
+def kept_folders():
+    """The folders a kernel sees read-only besides the system's: the virtualenv and the
+    Python installation (the scratch folder is kept read-write)."""
+    return sorted({sys.prefix, sys.base_prefix})
 
 
-def hidden_folders(settings, kept):
-    """The folders a kernel sees empty: temporary folders, the grader's home, the course and
-    the kit, and any folder on the way to a kept one that others may not enter (it becomes
-    an empty, enterable folder with only the kept one inside)."""
-    closed = {str(parent) for folder in kept for parent in Path(folder).parents
-              if parent != Path("/") and not os.stat(parent).st_mode & 0o001}
-    return sorted({tempfile.gettempdir(), "/tmp", "/var/tmp", "/dev/shm",
-                   os.path.expanduser("~"), *map(str, settings.hidden), *closed})
+MAX_DEPTH, MAX_ENTRIES = 32, 10_000  # of the notebook's folder, as copied
+
+
+def copy_regular_files(source, target, max_file, max_total):
+    """Copy the regular files of `source` (the notebook's folder) into the folder `target`,
+    with its subfolders; return what was refused, one line each ("notes.txt: a symbolic
+    link, not copied").
+
+    The copy runs as root: inside `source` (the grader's own path, followed) it never follows
+    a link (a link to /root/secret or to the kit's solutions/ is not read) and opens nothing
+    but regular files and folders, checked on the open file. A hard link is refused too: it
+    cannot be told from the file it shares, which may be anywhere on the same file system.
+    A file past `max_file` bytes is refused, and so is any file once the copied ones make
+    `max_total` bytes; past MAX_DEPTH folders deep or MAX_ENTRIES entries, the rest."""
+    copy = _Copy(max_file, max_total)
+    try:
+        copy.folder(os.open(source, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC),
+                    Path(target), "", 0)
+    except _Enough:
+        pass
+    return copy.refused
+
+
+class _Enough(Exception):
+    pass
+
+
+class _Copy:
+    def __init__(self, max_file, max_total):
+        self.max_file, self.max_total = max_file, max_total
+        self.refused, self.total, self.entries = [], 0, 0
+
+    def folder(self, fd, into, prefix, depth):
+        """Copy the folder open as `fd` (closed here) into the existing folder `into`."""
+        try:
+            for name in sorted(os.listdir(fd)):
+                if name.startswith(".kit-"):  # the grader's own files beside the notebook
+                    continue
+                where = prefix + name
+                self.entries += 1
+                if self.entries > MAX_ENTRIES:
+                    self.refused.append(f"{where} and the rest: past {MAX_ENTRIES} files and "
+                                        "folders, not copied")
+                    raise _Enough
+                info = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                if stat.S_ISDIR(info.st_mode) and depth < MAX_DEPTH:
+                    inner = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW |
+                                    os.O_CLOEXEC, dir_fd=fd)
+                    (into / name).mkdir(mode=0o700)
+                    self.folder(inner, into / name, where + "/", depth + 1)
+                    continue
+                why = self.refusal(info)
+                if why is None:
+                    why = copy_file(fd, name, info, into / name, self.max_file)
+                if why is None:
+                    self.total += info.st_size
+                else:
+                    self.refused.append(f"{where}: {why}, not copied")
+        finally:
+            os.close(fd)
+
+    def refusal(self, info):
+        """Why a file is not copied, from its lstat; None when it may be."""
+        kinds = {stat.S_ISLNK: "a symbolic link", stat.S_ISFIFO: "a named pipe",
+                 stat.S_ISSOCK: "a socket", stat.S_ISCHR: "a device",
+                 stat.S_ISBLK: "a device", stat.S_ISDIR: f"past {MAX_DEPTH} folders deep"}
+        for test, kind in kinds.items():
+            if test(info.st_mode):
+                return kind
+        if not stat.S_ISREG(info.st_mode):
+            return "not a regular file"
+        if info.st_nlink > 1:
+            return "a hard link (the same file as another one, maybe outside the folder)"
+        if info.st_size > self.max_file:
+            return f"{info.st_size:,} bytes, more than the {mib(self.max_file)} a file may have"
+        if self.total + info.st_size > self.max_total:
+            return f"past the {mib(self.max_total)} the folder's files may have in all"
+        return None
+
+
+def copy_file(folder, name, info, target, max_file):
+    """Copy one regular file, opened without following a link and checked to be the file
+    that was looked at; None when copied, else why not."""
+    try:
+        source = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
+                         dir_fd=folder)
+    except OSError as error:
+        return f"unreadable ({error.strerror})"
+    try:
+        opened = os.fstat(source)
+        if not stat.S_ISREG(opened.st_mode) or (opened.st_dev, opened.st_ino) != (
+                info.st_dev, info.st_ino):
+            return "changed while it was copied"
+        mode = stat.S_IMODE(info.st_mode) & 0o755 | 0o600
+        with open(target, "xb") as out:
+            os.chmod(out.fileno(), mode)
+            size = 0
+            while chunk := os.read(source, 1 << 20):
+                size += len(chunk)
+                if size > max_file:  # it grew since it was looked at
+                    break
+                out.write(chunk)
+        if size > max_file:
+            os.unlink(target)
+            return f"more than the {mib(max_file)} a file may have"
+        os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns))
+        return None
+    finally:
+        os.close(source)
+
+
+def mib(size):
+    return f"{size / (1 << 20):g} MiB"
 
 
 class SandboxedKernel:
@@ -190,13 +345,15 @@ class SandboxedKernel:
         self.uid = None
         self.client = None
         self.scratch = None
+        self.refused = []  # files of the notebook's folder not copied, and why (one line each)
 
     # life ---------------------------------------------------------------------------------
 
     def start(self):
         self.scratch = tempfile.mkdtemp(prefix="kit-sandbox-")
-        shutil.copytree(self.folder, self.scratch, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns(".kit-*"))
+        self.refused = copy_regular_files(self.folder, self.scratch,
+                                          self.settings.max_file_bytes,
+                                          self.settings.max_folder_bytes)
         connection = os.path.join(self.scratch, ".kernel.json")
         write_connection_file(connection, transport="ipc",
                               ip=os.path.join(self.scratch, ".ipc"))
@@ -207,11 +364,10 @@ class SandboxedKernel:
         limits = dict(vars(self.settings.limits))
         if uid is None:
             limits.pop("processes")  # would count all of this user's processes
-        kept = kept_folders(self.scratch)
         self.pid = Zygote.shared().ask({
             "op": "spawn", "connection_file": connection, "cwd": self.scratch, "uid": uid,
-            "hide": hidden_folders(self.settings, kept), "keep": kept, "limits": limits,
-            "env": kernel_env(self.scratch),
+            "hide": sorted(set(map(str, self.settings.hidden))), "keep": kept_folders(),
+            "limits": limits, "env": kernel_env(self.scratch),
         })["pid"]
         self.client = BlockingKernelClient()
         self.client.load_connection_file(connection)

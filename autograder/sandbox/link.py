@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import functools
 import json
+from contextlib import contextmanager
 from pathlib import Path
 
 from torch import nn
@@ -64,11 +65,11 @@ class Link:
     """Requests to one kernel's agent; `references` answers the agent's stand-ins for
     earlier steps (name -> reference callable) while a step is judged."""
 
-    def __init__(self, kernel, timeout):
+    def __init__(self, kernel, timeout, max_reply=MAX_REPLY):
         self.kernel = kernel
         self.timeout = timeout  # a callable: seconds left for the next request
-        self.references = {}
-        self.watch = None  # (dotted names of torch entry points to count, the calls' list)
+        self.max_reply = max_reply  # bytes of one reply or one stand-in call
+        self.references = {}  # the stand-ins the grader answers now (see stand_ins)
 
     def boot(self):
         self.kernel.execute(BOOT.format(source=AGENT_SOURCE), self.timeout(), silent=True)
@@ -87,10 +88,7 @@ class Link:
         return decode(data, lambda number: Remote(self, {"handle": int(number)}))
 
     def request(self, op, ref, **fields):
-        watch = self.watch
         payload = {"op": op, "target": ref, **fields}
-        if watch is not None:
-            payload["watch"] = watch[0]
         replies = []
 
         def on_input(prompt):
@@ -107,11 +105,12 @@ class Link:
         if not replies:
             raise StudentError("NoReply", "the grader got no answer from the kernel (was "
                                           "__kit__ or input() changed?)")
-        return self.read_reply(replies[0], watch)
+        return self.read_reply(replies[0])
 
-    def read_reply(self, text, watch):
-        if len(text) > MAX_REPLY:
-            raise StudentError("TooLarge", "the result is too large")
+    def read_reply(self, text):
+        if len(text) > self.max_reply:
+            raise StudentError("TooLarge", f"the result is larger than the "
+                                           f"{self.max_reply >> 20} MB a reply may have")
         try:
             reply = json.loads(text)
             failed = "error" in reply
@@ -119,34 +118,43 @@ class Link:
                 kind, message = str(reply["error"]), str(reply.get("message", ""))
             else:
                 value = self.from_wire(reply["ok"])
-                calls = [str(c) for c in reply.get("calls", [])]
-        except (ValueError, KeyError, TypeError, AttributeError) as error:
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
             raise StudentError("BadReply", f"the kernel's answer is not plain data ({error})") \
                 from None
         if failed:
             raise student_error(kind, message)
-        if watch is not None:
-            watch[1].extend(calls)
         return value
 
     def answer_callback(self, text):
+        """A stand-in asks for the reference: answered only for the stand-ins of the step
+        being judged, during its requests (self.references is empty at any other time)."""
         try:
+            if len(text) > self.max_reply:
+                raise ValueError(f"the call is larger than {self.max_reply >> 20} MB")
             request = json.loads(text)
-            reference = self.references[request["name"]]
+            name = request["name"]
+            if name not in self.references:
+                raise LookupError(f"no stand-in for {name!r} is in use now")
             args = self.from_wire(request["args"])
             kwargs = self.from_wire(request["kwargs"])
-            return json.dumps({"ok": self.to_wire(reference(*args, **kwargs))})
+            return json.dumps({"ok": self.to_wire(self.references[name](*args, **kwargs))})
         except Exception as error:  # noqa: BLE001 - told to the stand-in, which raises it
-            return json.dumps({"error": f"{type(error).__name__}: {error}"})
+            return json.dumps({"error": f"{type(error).__name__}: {error}"[:300]})
 
-    def install(self, references):
-        """Stand-ins for earlier steps, answered here by the reference package."""
+    @contextmanager
+    def stand_ins(self, references):
+        """While the block runs (one step's judging), the earlier steps it calls are stand-ins
+        in the kernel that this grader answers with the reference package. Afterwards,
+        however the block ends (a student error, a dead kernel), the grader answers none."""
         self.references = dict(references)
-        self.request("install", {"global": "__kit__"}, names=sorted(references))
-
-    def restore(self):
-        self.request("restore", {"global": "__kit__"})
-        self.references = {}
+        try:
+            if references:
+                self.request("install", {"global": "__kit__"}, names=sorted(references))
+            yield
+        finally:
+            self.references = {}
+        if references:
+            self.request("restore", {"global": "__kit__"})
 
 
 class Remote:

@@ -5,17 +5,36 @@ Run as a script by the grader (never imported by the kernel side), it reads one 
 per line on stdin and answers one JSON line on stdout:
   {"op": "spawn", ...}  fork a kernel (see `spawn`), answer {"pid": n}
   {"op": "kill", "pid": n, "uid": u}  kill every process of the sandbox, answer {"killed": k}
-It is a child subreaper, so processes the kernel leaves behind (daemons) become its children
-and are reaped here; none outlive the kill.
+It is a child subreaper, so processes a limits-only kernel leaves behind (daemons) become its
+children and are reaped here; none outlive the kill.
 
 Only torch, numpy, ipykernel, IPython and matplotlib are imported before the fork: nothing of the
-grader's (its checks, the reference package, the documents' values) is in a kernel's memory.
+grader's (its checks, the reference package, the documents' values) is in a kernel's memory,
+and the grader starts the template with a minimal environment of its own (kernel.py,
+`template_env`), so none of the grader's environment is either.
+
+Full isolation (a sandbox user id in the request; the template runs as root) makes each kernel
+PID 1 of new PID, mount, network, IPC and UTS namespaces and pivots it into a root that holds an
+allow-list only (`build_root`): its scratch folder read-write; the Python installation, the
+virtualenv and the system's /usr read-only; a minimal /dev, a /proc of its own, a private /tmp.
+When the kernel dies, the Linux kernel kills everything in its PID namespace, and the IPC
+namespace (System V shared memory, semaphores, queues) and the network namespace (abstract
+unix sockets) go with it.
+
+Why hand-written calls (through ctypes) and not bubblewrap, which makes the same calls: bwrap
+builds its sandbox around a program it executes, and it cannot wrap a process that already
+exists. A kernel is not executed but forked from this template, with torch already imported
+(that is the template's point); so the forked child makes the calls itself, in the order bwrap
+makes them (unshare, a tmpfs root of bind mounts remounted read-only, a new /proc, pivot_root,
+then the drop to the sandbox user).
 """
 
 import ctypes
 import json
 import os
+import platform
 import resource
+import select
 import signal
 import sys
 import time
@@ -34,9 +53,32 @@ import torch  # noqa: E402,F401
 from ipykernel.kernelapp import IPKernelApp  # noqa: E402
 
 LIBC = ctypes.CDLL(None, use_errno=True)
-CLONE_NEWNS, CLONE_NEWNET = 0x00020000, 0x40000000
+CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
+CLONE_NEWPID, CLONE_NEWNET = 0x20000000, 0x40000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 1, 2, 4, 8, 32
 MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
-PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG = 36, 1
+MNT_DETACH = 2
+PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 36, 38
+SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}  # glibc has no pivot_root() wrapper
+READ_ONLY = MS_RDONLY | MS_NOSUID | MS_NODEV
+
+# The system folders a kernel sees, read-only, besides the Python installation and the
+# virtualenv. On a merged-/usr system (Debian 12) the last three are links into /usr, made
+# again as the same links; elsewhere they are bound read-only like /usr.
+SYSTEM = (
+    "/usr",  # the shared libraries the dynamic loader opens (libc, libstdc++, libgomp ...),
+    #          the programs a notebook may run (`!ls`, subprocess), the system's fonts and
+    #          time zones, and Debian's own Python when the kit runs on it
+    "/bin",  # /bin/sh, which os.system, subprocess(shell=True) and IPython's `!` run
+    "/lib",  # the libraries programs name by their /lib path
+    "/lib64",  # the dynamic loader itself (/lib64/ld-linux-x86-64.so.2), named in every program
+)
+# No /etc: no program the kernel runs needs it (the loader falls back to its default
+# folders without /etc/ld.so.cache; the sandbox user has no name anyway), and it holds the
+# machine's configuration. No /run, /var, /home, /root, /srv, /sys: nothing needs them.
+DEVICES = ("null", "zero", "full", "random", "urandom")
+NEW_ROOT = "/tmp"  # where the new root is built: this namespace's own tmpfs covers it
+TMP_SIZE = "64m"  # the kernel's private /tmp and /dev/shm, each (memory of the machine)
 
 LIMITS = {
     "cpu_seconds": resource.RLIMIT_CPU,
@@ -44,6 +86,9 @@ LIMITS = {
     "file_bytes": resource.RLIMIT_FSIZE,
     "processes": resource.RLIMIT_NPROC,
 }
+
+TEMPLATE = os.pidfd_open(os.getpid())  # inherited by a kernel: readable once we are gone
+pidfds = {}  # kernel pid -> pidfd, to kill it with no risk of hitting a reused pid
 
 
 def check(result, what):
@@ -57,41 +102,131 @@ def mount(source, target, fstype, flags, data=None):
                      ctypes.c_ulong(flags), data and data.encode()), f"mount {target}")
 
 
-def hide(hidden, kept):
-    """In a private mount namespace: cover each hidden folder with an empty tmpfs, then put
-    back the kept folders inside them (the virtualenv, the notebook's scratch folder)."""
-    check(LIBC.unshare(CLONE_NEWNS | CLONE_NEWNET), "unshare")
-    mount(None, "/", None, MS_REC | MS_PRIVATE)
-    handles = {k: os.open(k, os.O_PATH) for k in kept}
-    for folder in hidden:
-        if os.path.isdir(folder):
-            mount("tmpfs", folder, "tmpfs", 0, "mode=0755,size=16m")
-    for path, fd in handles.items():
-        if any(inside(path, h) for h in hidden):
-            os.makedirs(path, exist_ok=True)
-            mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)
-        os.close(fd)
-    for folder in hidden:  # e.g. the reference package installed in a kept virtualenv
-        if any(inside(folder, k) and k != folder for k in kept) and os.path.isdir(folder):
-            mount("tmpfs", folder, "tmpfs", 0, "mode=0755,size=16m")
-
-
 def inside(path, folder):
     return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def make_dirs(root, path):
+    """Make the folders of `path` under the new root, never through a link: a link made
+    there (/lib64 -> /usr/lib64) would lead out of the new root while it is built."""
+    current = root
+    for part in path.strip("/").split("/"):
+        current = os.path.join(current, part)
+        if os.path.islink(current):
+            raise OSError(f"{path}: a link on the way in the new root")
+        if not os.path.isdir(current):
+            os.mkdir(current, 0o755)
+    return current
+
+
+def bind(fd, target, flags):
+    """Bind the folder or file open as `fd` on `target`, then remount it with `flags`
+    (a bind mount takes read-only, nosuid, nodev only from a remount)."""
+    mount(f"/proc/self/fd/{fd}", target, None, MS_BIND)
+    mount(None, target, None, MS_BIND | MS_REMOUNT | flags)
+
+
+def tmpfs(target, flags, options):
+    mount("tmpfs", target, "tmpfs", flags, options)
+
+
+def build_root(read_only, scratch, hidden):
+    """In the kernel's own mount namespace: build a root on a tmpfs that holds only the
+    allow-list, pivot into it and detach the old one, so nothing else can be reached."""
+    system = [path for path in SYSTEM if os.path.lexists(path)]
+    bound = [path for path in system if not os.path.islink(path)]
+    kept = {}  # real path -> read-only?
+    for path in read_only:
+        real = os.path.realpath(path)
+        if not any(inside(real, b) for b in bound):  # Debian's Python is in /usr already
+            kept[real] = True
+    kept[os.path.realpath(scratch)] = False
+    aliases = {os.path.abspath(p): os.path.realpath(p) for p in [*read_only, scratch]
+               if os.path.abspath(p) != os.path.realpath(p)}
+    # Every source is open before the new root covers anything (the scratch folder is
+    # usually in /tmp, where the new root is built).
+    flags = os.O_PATH | os.O_CLOEXEC
+    sources = {path: os.open(path, flags) for path in [*bound, *kept]}
+    devices = {name: os.open(f"/dev/{name}", flags) for name in DEVICES}
+    try:
+        root = NEW_ROOT
+        tmpfs(root, MS_NOSUID | MS_NODEV, "mode=0755,size=1m")
+        for path in system:
+            if os.path.islink(path):
+                os.symlink(os.readlink(path), root + path)
+            else:
+                bind(sources[path], make_dirs(root, path), READ_ONLY)
+        tmpfs(make_dirs(root, "/tmp"), MS_NOSUID | MS_NODEV, f"mode=1777,size={TMP_SIZE}")
+        for path in sorted(kept):  # a folder before what is inside it
+            bind(sources[path], make_dirs(root, path),
+                 READ_ONLY if kept[path] else MS_NOSUID | MS_NODEV)
+        for alias, real in aliases.items():  # the paths sys.path names, if through links
+            if not os.path.lexists(root + alias):
+                make_dirs(root, os.path.dirname(alias))
+                os.symlink(real, root + alias)
+        for folder in map(os.path.realpath, hidden):  # the kit's packages in a kept folder
+            if any(inside(folder, k) and folder != k for k in [*kept, *bound]) and \
+                    os.path.isdir(root + folder):
+                tmpfs(root + folder, READ_ONLY | MS_NOEXEC, "mode=0755,size=4k")
+        build_dev(make_dirs(root, "/dev"), devices)
+        mount("proc", make_dirs(root, "/proc"), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+        mount(None, root, None, MS_BIND | MS_REMOUNT | READ_ONLY)
+    finally:
+        for fd in [*sources.values(), *devices.values()]:  # none may lead out of the root
+            os.close(fd)
+    os.chdir(root)
+    number = SYS_PIVOT_ROOT.get(platform.machine())
+    if number is None:
+        raise OSError(f"pivot_root: unknown system call number on {platform.machine()}")
+    check(LIBC.syscall(ctypes.c_long(number), b".", b"."), "pivot_root")
+    check(LIBC.umount2(b".", MNT_DETACH), "umount the old root")
+    os.chdir("/")
+
+
+def build_dev(dev, devices):
+    """A /dev of a few harmless devices (bound from the machine's), a pseudo-terminal
+    instance of its own (IPython's `!` runs commands in a pseudo-terminal) and a private
+    /dev/shm."""
+    tmpfs(dev, MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k")
+    for name, fd in devices.items():
+        os.close(os.open(os.path.join(dev, name), os.O_CREAT | os.O_WRONLY, 0o666))
+        bind(fd, os.path.join(dev, name), MS_NOSUID | MS_NOEXEC)
+    for name, target in [("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
+                         ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2"),
+                         ("ptmx", "pts/ptmx")]:
+        os.symlink(target, os.path.join(dev, name))
+    os.mkdir(os.path.join(dev, "pts"))
+    mount("devpts", os.path.join(dev, "pts"), "devpts", MS_NOSUID | MS_NOEXEC,
+          "newinstance,ptmxmode=0666,mode=0620")
+    os.mkdir(os.path.join(dev, "shm"))
+    tmpfs(os.path.join(dev, "shm"), MS_NOSUID | MS_NODEV | MS_NOEXEC,
+          f"mode=1777,size={TMP_SIZE}")
+    mount(None, dev, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NOEXEC)
+
+
+def jail(request):
+    """PID 1 of a new PID namespace (see `spawn`): into namespaces of its own for mounts,
+    the network (no interface up), System V IPC and the host name, and a root of its own."""
+    check(LIBC.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS), "unshare")
+    mount(None, "/", None, MS_REC | MS_PRIVATE)  # no mount of ours reaches the machine
+    check(LIBC.sethostname(b"sandbox", 7), "sethostname")
+    build_root(request["keep"], request["cwd"], request["hide"])
 
 
 def become_kernel(request):
     """The forked child: jail itself, drop to the sandbox user, serve as an IPython kernel."""
     os.setsid()
-    log = os.open(os.path.join(request["cwd"], ".kernel.log"), os.O_WRONLY | os.O_CREAT, 0o600)
+    log = os.open(os.path.join(request["cwd"], ".kernel.log"),
+                  os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.dup2(log, 1)
     os.dup2(log, 2)
-    os.closerange(3, 1 << 16)
+    os.closerange(3, TEMPLATE)
+    os.closerange(TEMPLATE + 1, 1 << 16)
     uid = request.get("uid")
     if uid is not None:
-        hide(request["hide"], request["keep"])
+        jail(request)
     for name, value in request["limits"].items():
         resource.setrlimit(LIMITS[name], (value, value))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -99,9 +234,18 @@ def become_kernel(request):
         os.setgroups([])
         os.setgid(uid)
         os.setuid(uid)
+    check(LIBC.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl")
+    # Die with the template (set after setuid, which clears it); if the template is already
+    # gone, the signal was missed: leave now.
+    check(LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
+    if select.select([TEMPLATE], [], [], 0)[0]:
+        os._exit(0)
+    os.close(TEMPLATE)
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
+    # PID 1 of a namespace gets only the signals it has a handler for (and SIGKILL from
+    # outside): Python's handler for SIGINT keeps interrupts working.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     app = IPKernelApp.instance()
@@ -111,14 +255,37 @@ def become_kernel(request):
 
 
 def spawn(request):
-    pid = os.fork()
-    if pid == 0:
-        try:
-            become_kernel(request)
-        except BaseException:  # noqa: BLE001 - the kernel's log says why it could not start
-            traceback.print_exc()
-            sys.stderr.flush()
-        os._exit(70)
+    """Fork a kernel. In full isolation it is PID 1 of a new PID namespace: unshare(CLONE_NEWPID)
+    puts the template's next child there, and setns back to the template's own namespace
+    puts the later ones (other kernels, `kill_as`) back where they were. So the kernel is
+    still the template's own child: its pid is known here, it is reaped here, and signals
+    reach it without a go-between."""
+    home = None
+    if request.get("uid") is not None:
+        home = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+        if LIBC.unshare(CLONE_NEWPID) != 0:
+            os.close(home)
+            check(-1, "unshare")
+    try:
+        pid = os.fork()
+        if pid == 0:
+            try:
+                become_kernel(request)
+            except BaseException:  # noqa: BLE001 - the kernel's log says why it could not start
+                traceback.print_exc()
+                sys.stderr.flush()
+            os._exit(70)
+    finally:
+        if home is not None:
+            restored = LIBC.setns(home, CLONE_NEWPID)
+            os.close(home)
+            if restored != 0:  # later children would land in the kernel's namespace
+                print(json.dumps({"error": "setns failed, the template stops"}), flush=True)
+                os._exit(71)
+    try:
+        pidfds[pid] = os.pidfd_open(pid)
+    except OSError:  # a Linux older than 5.3: the kill by user still works
+        pass
     return {"pid": pid}
 
 
@@ -165,7 +332,8 @@ def reap():
 
 
 def kill_as(uid):
-    """kill(-1) as the sandbox user reaches every process of that user, however many forks."""
+    """kill(-1) as the sandbox user reaches every process of that user, however many forks,
+    in every PID namespace below the template's."""
     pid = os.fork()
     if pid == 0:
         try:
@@ -178,8 +346,17 @@ def kill_as(uid):
 
 def kill(request):
     """Kill and reap every process of the sandbox; answer once none is left, not even a
-    zombie, so nothing of it outlives the answer."""
+    zombie, so nothing of it outlives the answer.
+
+    The kernel itself first, through its pidfd: that reaches it even while it still builds
+    its root as root, and as PID 1 of its namespace its death takes every process in it."""
     uid, session = request.get("uid"), request["pid"]
+    pidfd = pidfds.pop(session, None)
+    if pidfd is not None:
+        try:
+            signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
     killed = 0
     for _ in range(200):
         alive = processes_of(uid, session)
@@ -196,6 +373,12 @@ def kill(request):
                     pass
         reap()
         time.sleep(0.01)
+    if pidfd is not None:
+        try:  # the kernel, also when it died before it became the sandbox user
+            os.waitid(os.P_PIDFD, pidfd, os.WEXITED)
+        except ChildProcessError:  # reaped already
+            pass
+        os.close(pidfd)
     reap()
     return {"killed": killed, "left": len(processes_of(uid, session))}
 

@@ -3,26 +3,24 @@ double-loop attention, in the document's column convention (one input per column
 
 from __future__ import annotations
 
-import ast
-
 import torch
 import torch.nn.functional as F
 
 import solutions
 from autograder.checks import recipes
 from autograder.checks.common import (
-    LOOP_NODES,
-    attribute_names,
     calling,
     forbids_loops,
     forbids_names,
+    python_loop,
     randn,
+    requires_names,
+    rule,
     sizes,
-    source_tree,
 )
 from autograder.checks.compare import TOLERANCE, close
 from autograder.checks.documents import DOC003_LOOP_OUTPUT
-from autograder.checks.model import Case, Mistake, Rule, Step
+from autograder.checks.model import Case, Mistake, Step
 
 ASSIGNMENT = "06_scoring_functions"
 
@@ -247,18 +245,8 @@ def equals_torch_attention(subject, gen):
           "transposed queries, keys and values, transposed back")
 
 
-def has_a_loop(subject):
-    tree = source_tree(subject)
-    if tree is None or any(isinstance(node, LOOP_NODES) for node in ast.walk(tree)):
-        return None
-    return "loop_attention has no Python loop: this step is the loop over queries and keys"
-
-
-def scores_with_scaled_dot_score(subject):
-    tree = source_tree(subject)
-    if tree is None or "scaled_dot_score" in attribute_names(tree):
-        return None
-    return "loop_attention should score each key with your scaled_dot_score"
+def has_a_loop(tree):
+    return None if python_loop(tree) else "has no Python loop"
 
 
 LOOP_ATTENTION = Step(
@@ -268,8 +256,10 @@ LOOP_ATTENTION = Step(
     random_cases=attention_random,
     properties=(columns_permute_with_inputs, equals_torch_attention),
     rules=(
-        Rule("loops over queries and keys", has_a_loop),
-        Rule("scores with scaled_dot_score", scores_with_scaled_dot_score),
+        rule("loops over queries and keys", "this step is the loop over queries and keys",
+             has_a_loop),
+        requires_names("scores with scaled_dot_score", {"scaled_dot_score"},
+                       "loop_attention scores each key with your scaled_dot_score"),
     ),
     uses=("scaled_dot_score",),
     mistakes=(

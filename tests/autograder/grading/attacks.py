@@ -37,8 +37,9 @@ class Attack:
     name: str
     what: str
     build: object  # (release, source, env) -> notebook
-    score: int
+    score: int | None  # None: the submission is refused as input (never graded)
     extra: dict = field(default_factory=dict)  # other files: name -> builder like `build`
+    links: dict = field(default_factory=dict)  # symbolic links: name -> target ({repo} ...)
 
 
 def wrong(release):
@@ -338,6 +339,60 @@ x_extra
 NOISE_MAGIC = "%%time\nfor i in range(3):\n    print(i)\n"
 
 
+DIRECT_STAND_IN = """
+def scaled_softmax(scores, d_k):
+    return __kit__.stand_in("scaled_softmax")(scores, d_k)
+"""
+DEEP_REPLY = """
+def scaled_softmax(scores, d_k):
+    input("\\x00kit-result:" + "[" * 200000 + "]" * 200000)
+    return scores
+"""
+LEFTOVERS = """
+import ctypes, os, socket
+libc = ctypes.CDLL(None)
+libc.shmget(0x6b697401, 4096, 0o1666)  # IPC_CREAT | 0666: a SysV segment that would outlive us
+for path in ("/run/lock/kit-left", "/dev/shm/kit-left", "/tmp/kit-left", "/var/tmp/kit-left"):
+    try:
+        open(path, "w").write("left behind")
+    except OSError:
+        pass
+try:
+    left = socket.socket(socket.AF_UNIX)
+    left.bind("/tmp/kit-left.sock")
+    left.listen()
+except OSError:
+    pass
+"""
+HUGE_PRINT = "print('x' * 60_000_000)"
+HUGE_SOURCE = "big = [" + "1," * 3_000_000 + "]"
+FROM_LINKED_SOLUTIONS = """
+import sys
+sys.path.insert(0, ".")
+from solutions import project, scaled_softmax, scaled_dot_product_attention
+"""
+READ_LINKED_SECRET = "print(open('notes.txt').read())"
+
+
+def malformed_metadata(cells):
+    """Cells whose nbgrader metadata is not a dict, or whose grade id is a list; a notebook
+    record that is not a dict."""
+    odd = [nbformat.v4.new_code_cell("x_odd = 1"), nbformat.v4.new_code_cell("y_odd = 2"),
+           nbformat.v4.new_code_cell("z_odd = 3")]
+    odd[0].metadata["nbgrader"] = "junk"
+    odd[1].metadata["nbgrader"] = {"grade": True, "grade_id": ["a", "list"], "points": 50}
+    odd[2].metadata["nbgrader"] = [1, 2, 3]
+    cells[3:3] = odd
+
+
+def tests_first(cells):
+    """Every test cell moved to the top, before the functions it checks."""
+    tests = [c for c in cells if c.metadata.get("nbgrader", {}).get("grade")]
+    for test in tests:
+        cells.remove(test)
+    cells[0:0] = tests
+
+
 def hard_coded(release, source, env):
     """Each function returns the printed answer of its public test when given that test's
     input, and a wrong answer otherwise: fresh random inputs must catch it."""
@@ -424,4 +479,21 @@ ATTACKS = [
            extra={"copy.ipynb": copy_under_another_name}),
     Attack("noise", "right answers with prints, warnings, stderr, magics, extra cells",
            noisy, FULL),
+    Attack("direct_stand_in", "scaled_softmax calls the grader's stand-in for itself",
+           right_but("scaled_softmax", DIRECT_STAND_IN), FULL - POINTS["scaled_softmax"]),
+    Attack("deep_reply", "scaled_softmax sends the grader a reply nested 200,000 deep",
+           right_but("scaled_softmax", DEEP_REPLY), FULL - POINTS["scaled_softmax"]),
+    Attack("malformed_metadata", "nbgrader metadata that is a string, a list, a list id",
+           retagged(malformed_metadata), FULL),
+    Attack("tests_first", "every test cell moved before the code it checks",
+           retagged(tests_first), FULL),
+    Attack("huge_print", "right answers and a 60 MB print", right_with(HUGE_PRINT), FULL),
+    Attack("leftovers", "right answers, a SysV segment, files in /run/lock, /dev/shm, /tmp and "
+           "a unix socket left behind", right_with(LEFTOVERS), FULL),
+    Attack("huge_source", "right answers and a 6 MB cell of code", right_with(HUGE_SOURCE),
+           FULL),
+    Attack("link_solutions", "a symbolic link to the kit's solutions/, imported",
+           wrong_with(FROM_LINKED_SOLUTIONS), None, links={"solutions": "{repo}/solutions"}),
+    Attack("link_secret", "a symbolic link to a file only root can read, printed",
+           wrong_with(READ_LINKED_SECRET), None, links={"notes.txt": "{secret}"}),
 ]

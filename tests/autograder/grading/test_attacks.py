@@ -22,10 +22,11 @@ from autograder.course import Course
 from autograder.grading.parallel import grade, submission_scores
 from autograder.outputs.feedback import write_feedback
 from autograder.outputs.report import read_results
-from tests.autograder.grading.attacks import ATTACKS, ID
+from tests.autograder.grading.attacks import ATTACKS, ID, filled
 
 ROOT = Path(__file__).resolve().parents[3]
 SANDBOX_UIDS = range(61000, 61000 + 1000)
+SECRET = "kit-secret-7f3a9c"  # in a root-only file a submission links to
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the full sandbox needs root "
                                 "(CI runs as root)")
@@ -77,12 +78,17 @@ def batch(tmp_path_factory):
     course.generate(ID)
     release = nbformat.read(course.root / "release" / ID / f"{ID}.ipynb", 4)
     source = nbformat.read(ROOT / "source" / ID / f"{ID}.ipynb", 4)
-    env = {"root": course.root, "repo": ROOT, "port": listener.port}
+    secret = tmp_path_factory.mktemp("secret") / "secret.txt"
+    secret.write_text(SECRET)
+    secret.chmod(0o600)
+    env = {"root": course.root, "repo": ROOT, "port": listener.port, "secret": secret}
     for attack in ATTACKS:
         course.submit(attack.name, ID, attack.build(release, source, env))
+        folder = course.root / "submitted" / attack.name / ID
         for name, build in attack.extra.items():
-            nbformat.write(build(release, source, env),
-                           course.root / "submitted" / attack.name / ID / name)
+            nbformat.write(build(release, source, env), folder / name)
+        for name, target in attack.links.items():
+            os.symlink(filled(target, env), folder / name)
     scratch_before = scratch_folders()
     started = time.monotonic()
     run = grade(course.root, [ID], workers=2, timeout=5, log=lambda _: None)
@@ -101,7 +107,13 @@ def total(root, student):
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=[a.name for a in ATTACKS])
 def test_attack_gets_its_score(batch, attack):
-    """Does the notebook get exactly the points its honest work earns?"""
+    """Does the notebook get exactly the points its honest work earns (or, when it holds a
+    symbolic link, is it refused with the reason, never graded)?"""
+    if attack.score is None:
+        refused = [p for p in batch["run"].refused if p.student == attack.name]
+        assert refused and "symbolic link" in refused[0].reason, batch["run"].problems
+        assert submission_scores(batch["course"].root, ID, attack.name) is None
+        return
     got, most = total(batch["course"].root, attack.name)
     assert most == 6, f"{attack.name}: the maximum changed to {most}"
     assert got == attack.score, f"{attack.name} ({attack.what}): {got} points, not {attack.score}"
@@ -111,7 +123,7 @@ def test_the_batch_grades_every_notebook(batch):
     """Did the batch go on past every crash, loop and bomb, grading each notebook?"""
     run = batch["run"]
     assert not run.failed, run.failed
-    assert len(run.graded) == len(ATTACKS)
+    assert len(run.graded) == len([a for a in ATTACKS if a.score is not None])
 
 
 def test_only_the_grader_writes_the_gradebook(batch):
@@ -124,6 +136,41 @@ def test_only_the_grader_writes_the_gradebook(batch):
 def test_no_sandbox_process_outlives_the_batch(batch):
     """Are the daemons, sleepers and forked children of the sandbox user all gone?"""
     assert sandbox_processes() == []
+
+
+def sysv_objects_of_the_sandbox():
+    """SysV IPC objects (shared memory, queues, semaphores) owned by a sandbox user."""
+    found = []
+    for kind in ("shm", "msg", "sem"):
+        lines = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()
+        header = lines[0].split()
+        for line in lines[1:]:
+            fields = dict(zip(header, line.split(), strict=False))
+            if int(fields["uid"]) in SANDBOX_UIDS:
+                found.append((kind, fields["key"]))
+    return found
+
+
+def files_of_the_sandbox(*folders):
+    found = []
+    for folder in folders:
+        for path in Path(folder).rglob("*") if Path(folder).exists() else []:
+            try:
+                if path.lstat().st_uid in SANDBOX_UIDS:
+                    found.append(path)
+            except OSError:
+                continue
+    return found
+
+
+def test_nothing_of_the_sandbox_user_is_left(batch):
+    """After the batch, is no SysV IPC object, no file (in /tmp, /var/tmp, /dev/shm, /run, the
+    course) and no socket of a sandbox user left anywhere?"""
+    assert sysv_objects_of_the_sandbox() == []
+    left = files_of_the_sandbox("/tmp", "/var/tmp", "/dev/shm", "/run", batch["course"].root)
+    assert left == []
+    assert not any(Path(p).exists() for p in ("/run/lock/kit-left", "/dev/shm/kit-left",
+                                              "/tmp/kit-left", "/tmp/kit-left.sock"))
 
 
 def test_nothing_written_outside_the_scratch_folder(batch):
@@ -147,11 +194,24 @@ def test_feedback_carries_no_secret(batch):
     root = batch["course"].root
     write_feedback(root, [ID], log=lambda _: None)
     pages = list((root / "feedback").glob(f"*/{ID}/*.html"))
-    assert len(pages) == len(ATTACKS)
+    assert len(pages) == len([a for a in ATTACKS if a.score is not None])
     for page in pages:
         text = page.read_text()
         for secret in ("BEGIN HIDDEN TESTS", "check_step", "use_references", "autograder."):
             assert secret not in text, f"{page}: shows {secret!r}"
+
+
+def test_no_secret_and_no_huge_output_reaches_the_autograded_notebooks(batch):
+    """Is the linked root-only file's text in no file the grading wrote, and is no autograded
+    notebook more than its submission plus a few MB, although one printed 60 MB?"""
+    root = batch["course"].root
+    for path in [*(root / "autograded").rglob("*"), *(root / "feedback").rglob("*")]:
+        if path.is_file():
+            assert SECRET not in path.read_text(errors="replace"), path
+    for path in (root / "autograded").glob(f"*/{ID}/{ID}.ipynb"):
+        handed_in = root / "submitted" / path.parts[-3] / ID / path.name
+        grown = path.stat().st_size - handed_in.stat().st_size
+        assert grown < 3 << 20, f"{path}: {grown} bytes more than handed in"
 
 
 def test_integrity_report_flags_the_tricks(batch):

@@ -209,9 +209,8 @@ def test_stand_ins_ask_the_grader(kernel):
     link = Link(kernel, lambda: 20)
     link.boot()
     run(kernel, "def uses_helper(x):\n    return helper(x) + 1\n")
-    link.install({"helper": lambda x: x * 10})
-    assert Remote(link, {"global": "uses_helper"})(torch.ones(2)).tolist() == [11.0, 11.0]
-    link.restore()
+    with link.stand_ins({"helper": lambda x: x * 10}):
+        assert Remote(link, {"global": "uses_helper"})(torch.ones(2)).tolist() == [11.0, 11.0]
     text, errors = run(kernel, "print('helper' in globals())")
     assert text == "False"
 
