@@ -13,6 +13,7 @@ template alike, so the test can tell which copy of the kit actually ran.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -29,15 +30,23 @@ ID = "01_attention_by_hand"
 PACKAGES = ("autograder", "solutions")
 
 # Imported by a .pth file in the scratch environment: every Python process started there
-# (grader, spawned workers, nbgrader, kernel template) appends to $KIT_TEST_OPEN_LOG each file
-# it opens under one of $KIT_TEST_WATCHED, except under $KIT_TEST_IGNORED.
+# (grader, spawned workers, nbgrader, kernel template) appends to the log each file it opens
+# under one of the watched folders, except under the ignored ones. The settings are read from
+# kit_test_watch.json beside it, not from the environment: the kernel template is started
+# with a minimal environment of its own.
 WATCH = '''\
+import json
 import os
 import sys
 
-LOG = os.environ.get("KIT_TEST_OPEN_LOG")
-WATCHED = tuple(p for p in os.environ.get("KIT_TEST_WATCHED", "").split(os.pathsep) if p)
-IGNORED = tuple(p for p in os.environ.get("KIT_TEST_IGNORED", "").split(os.pathsep) if p)
+try:
+    with open(os.path.join(os.path.dirname(__file__), "kit_test_watch.json")) as _settings:
+        _watch = json.load(_settings)
+except OSError:  # a sandboxed kernel cannot read it
+    _watch = {"log": None, "watched": [], "ignored": []}
+LOG = _watch["log"]
+WATCHED = tuple(_watch["watched"])
+IGNORED = tuple(_watch["ignored"])
 _busy = []
 
 
@@ -176,10 +185,10 @@ def test_installed_wheel_runs_outside_the_checkout(wheel, tmp_path):
                     and not inside(Path(p).resolve(), DEPS))]
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("PYTHON", "JUPYTER", "VIRTUAL_ENV"))}
-    env.update(PATH=os.pathsep.join(map(str, path)), JUPYTER_PATH=str(venv / "share/jupyter"),
-               KIT_TEST_OPEN_LOG=str(opened), KIT_TEST_IGNORED=f"{DEPS}/",
-               KIT_TEST_WATCHED=os.pathsep.join([f"{REPO}/", *(f"{site / p}/" for p in
-                                                                PACKAGES)]))
+    env.update(PATH=os.pathsep.join(map(str, path)), JUPYTER_PATH=str(venv / "share/jupyter"))
+    (site / "kit_test_watch.json").write_text(json.dumps({
+        "log": str(opened), "ignored": [f"{DEPS}/"],
+        "watched": [f"{REPO}/", *(f"{site / p}/" for p in PACKAGES)]}))
     where = {"cwd": course, "env": env}
 
     run([python, "-m", "ipykernel", "install", "--prefix", venv, "--name", "python3"],

@@ -8,8 +8,10 @@ Names that do not parse are reported one per line, with the fix, and the rest is
 from __future__ import annotations
 
 import re
+import secrets
 import shutil
 import zipfile
+from datetime import datetime
 from pathlib import Path, PurePosixPath
 
 from autograder.course import course_config, run_nbgrader
@@ -62,6 +64,38 @@ def unparsable(source: Path, names, regexp, assignment_id):
     return problems
 
 
+def handed_in_times(source: Path, regexp):
+    """{student: when the file was handed in}: the zip entry's date, or the file's
+    modification time (local times, as the LMS wrote them)."""
+    times = {}
+    if source.is_dir():
+        entries = [(p.name, datetime.fromtimestamp(p.stat().st_mtime))
+                   for p in source.iterdir() if p.is_file()]
+    else:
+        with zipfile.ZipFile(source) as archive:
+            entries = [(PurePosixPath(i.filename).name, datetime(*i.date_time))
+                       for i in archive.infolist() if not i.is_dir()]
+    for name, when in entries:
+        match = regexp.match(f"extracted/{name}")
+        if match:
+            times[match.group("student_id")] = when
+    return times
+
+
+def stamp(root: Path, assignment_id, times):
+    """Write what nbgrader's exchange writes at submit time where a submission lacks it: the
+    time it was handed in (timestamp.txt, for late penalties and the export) and a secret
+    (submission_secret.txt, which nbgrader release_feedback needs to name the page)."""
+    for student, when in times.items():
+        folder = root / "submitted" / student / assignment_id
+        if not folder.is_dir():
+            continue
+        if not (folder / "timestamp.txt").exists():
+            (folder / "timestamp.txt").write_text(when.isoformat(" "))
+        if not (folder / "submission_secret.txt").exists():
+            (folder / "submission_secret.txt").write_text(secrets.token_hex(16))
+
+
 def collect(root: Path, assignment_id, source: Path, file_pattern=None, log=print):
     """Copy `source` (folder or zip) into downloaded/<id>/archive/ and run nbgrader
     zip_collect; return the problems found in the file names."""
@@ -83,6 +117,7 @@ def collect(root: Path, assignment_id, source: Path, file_pattern=None, log=prin
         shutil.copy(source, archive / source.name)
     run_nbgrader(root, "zip_collect", assignment_id, "--force",
                  f"--FileNameCollectorPlugin.named_regexp={regexp.pattern}")
+    stamp(root, assignment_id, handed_in_times(source, regexp))
     collected = sorted(p.parent.parent.name for p in
                        (root / "submitted").glob(f"*/{assignment_id}/{assignment_id}.ipynb"))
     log(f"collected {assignment_id}: {len(collected)} submissions in submitted/")

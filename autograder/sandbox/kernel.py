@@ -213,8 +213,12 @@ def kernel_env(scratch):
 
 def kept_folders():
     """The folders a kernel sees read-only besides the system's: the virtualenv and the
-    Python installation (the scratch folder is kept read-write)."""
-    return sorted({sys.prefix, sys.base_prefix})
+    Python installation, and any other site-packages folder on the path (a virtualenv whose
+    dependencies come from another one through a .pth file); the scratch folder is kept
+    read-write. Source folders on the path (an editable checkout of the kit) are not."""
+    sites = {path for path in sys.path if os.path.basename(path.rstrip("/")) in
+             ("site-packages", "dist-packages") and os.path.isdir(path)}
+    return sorted({sys.prefix, sys.base_prefix} | sites)
 
 
 MAX_DEPTH, MAX_ENTRIES = 32, 10_000  # of the notebook's folder, as copied

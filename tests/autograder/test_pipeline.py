@@ -11,12 +11,13 @@ import re
 import shutil
 import struct
 import zipfile
+from datetime import datetime
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from autograder.course import Course
+from autograder.course import Course, run_nbgrader
 from autograder.grading.parallel import grade, submission_scores
 from autograder.ledger import mark
 from autograder.outputs.collect import collect
@@ -228,8 +229,6 @@ def test_nbgrader_commands_work_directly(tmp_path):
     course.submit("ada", ID, simulate.correct(release, source))
     course.autograde(ID)
     course.generate_feedback(ID)
-    from autograder.course import run_nbgrader
-
     run_nbgrader(course.root, "export", "--to=grades.csv")
     assert all(s.score == s.max_score for s in course.cell_scores(ID, "ada").values())
     assert "check_step" not in course.feedback_html("ada", ID)
@@ -258,6 +257,20 @@ def test_collect_from_a_folder(tmp_path):
     assert (course.root / "submitted" / "zoe" / ID / f"{ID}.ipynb").exists()
     assert [p.path.name for p in problems] == ["zoe_02_embeddings.ipynb"]
     assert f"not a notebook of {ID}" in problems[0].reason
+    handed_in = datetime.fromtimestamp((inbox / f"zoe_{ID}.ipynb").stat().st_mtime)
+    stamp = (course.root / "submitted" / "zoe" / ID / "timestamp.txt").read_text()
+    assert datetime.fromisoformat(stamp) == handed_in
+
+
+def test_release_feedback_works_for_students_collected_from_an_lms(course, tmp_path):
+    """Does nbgrader's own release_feedback take the kit's LMS-collected students (their
+    timestamp and secret written at collect), beside exchange ones?"""
+    root = course["course"].root
+    exchange = tmp_path / "exchange"
+    exchange.mkdir()
+    run_nbgrader(root, "release_feedback", ID, f"--Exchange.root={exchange}")
+    released = list(exchange.rglob("*.html"))
+    assert len(released) == len(list((root / "feedback").glob(f"*/{ID}/{ID}.html")))
 
 
 def test_force_grades_again(course):
