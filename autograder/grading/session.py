@@ -96,7 +96,11 @@ class Session:
             self.kernel.start()
         except RuntimeError:  # once more: a start can fail for reasons of the moment
             self.kernel.stop()
-            self.kernel.start()
+            try:
+                self.kernel.start()
+            except BaseException:
+                self.kernel.stop()  # nothing of a kernel that never ran is left behind
+                raise
         self.link.boot()
         return self
 

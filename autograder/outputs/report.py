@@ -27,7 +27,7 @@ from matplotlib.ticker import MaxNLocator  # noqa: E402
 from autograder.course import open_gradebook, write_atomically  # noqa: E402
 from autograder.errors import OutputError  # noqa: E402
 from autograder.ledger import read_problems  # noqa: E402
-from autograder.outputs.roster import roster  # noqa: E402
+from autograder.outputs.roster import GRADED, WARNED, roster  # noqa: E402
 from autograder.record import read_record  # noqa: E402
 
 
@@ -117,6 +117,7 @@ def score_plot(results):
                 align="left", rwidth=0.85)
         ax.set_title("\n".join(textwrap.wrap(assignment_id.replace("_", " "), 22)), fontsize=8)
         ax.set_xlabel(f"points (of {top:g})", fontsize=7)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel("students", fontsize=7)
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # students come whole
         ax.tick_params(labelsize=7)
@@ -209,7 +210,8 @@ def students_section(results):
         return "<p>No student yet.</p>"
     students = sorted({e.student for e in results.roster if e.student})
     by_key = {(e.student, e.assignment): e for e in results.roster}
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in ["student", *ids])
+    head = "<th>student</th>" + "".join(
+        f"<th title='{html.escape(a)}'>{html.escape(a[:2])}</th>" for a in ids)
     body = []
     for student in students:
         cells = [f"<td>{html.escape(student)}</td>"]
@@ -217,17 +219,22 @@ def students_section(results):
             e = by_key.get((student, assignment_id))
             cells.append(student_cell(e, results.links.get((student, assignment_id))))
         body.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table class='students'><tr>{head}</tr>{''.join(body)}</table>"
+    legend = ("<p>One column per assignment (" + ", ".join(html.escape(a) for a in ids) +
+              "): the score, linked to the student's feedback page, or what is missing; "
+              "hover a cell for the reason and the fix.</p>")
+    return legend + f"<table class='students'><tr>{head}</tr>{''.join(body)}</table>"
 
 
 def student_cell(e, link):
     if e is None:
         return "<td></td>"
-    score = f" {e.score:g}/{e.max_score:g}" if e.score is not None else ""
-    text = html.escape(e.status + score)
+    score = f"{e.score:g}/{e.max_score:g}" if e.score is not None else ""
+    shown = {GRADED: score, WARNED: f"{score} (warnings)"}.get(e.status,
+                                                              f"{e.status} {score}".strip())
+    text = html.escape(shown)
     if link:
         text = f"<a href='{html.escape(link)}'>{text}</a>"
-    title = f" title='{html.escape(e.note)}'" if e.note else ""
+    title = f" title='{html.escape(f'{e.status}: {e.note}' if e.note else e.status)}'"
     return f"<td class='{e.status.replace(' ', '-')}'{title}>{text}</td>"
 
 

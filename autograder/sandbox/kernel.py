@@ -384,8 +384,7 @@ class SandboxedKernel:
         deadline = time.monotonic() + self.settings.start_timeout
         while time.monotonic() < deadline:
             if not self.alive():
-                raise RuntimeError(f"the sandboxed kernel exited at start; see {self.scratch}"
-                                   "/.kernel.log")
+                raise RuntimeError(f"the sandboxed kernel exited at start: {self.log_tail()}")
             self.client.kernel_info()
             try:
                 self.client.get_shell_msg(timeout=0.2)
@@ -399,6 +398,14 @@ class SandboxedKernel:
                     return
         raise RuntimeError("the sandboxed kernel did not answer within "
                            f"{self.settings.start_timeout} s")
+
+    def log_tail(self, lines=3):
+        """The last lines the kernel wrote (its scratch folder goes when it is stopped)."""
+        try:
+            text = Path(self.scratch, ".kernel.log").read_text(errors="replace")
+        except OSError:
+            return "it wrote no log"
+        return " | ".join(text.strip().splitlines()[-lines:]) or "it wrote no log"
 
     def alive(self):
         try:
