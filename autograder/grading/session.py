@@ -153,8 +153,9 @@ class Session:
             if not self.link.request("defined", {"global": "__kit__"}, name=name):
                 return [Finding("error", name, f"{name} is not defined: run the cell that "
                                                "defines it, and keep its name")]
-            with self.link.stand_ins(references(step)):
-                return step_findings(step, subject, references(step), fresh_generator())
+            helpers = references(step)
+            with self.link.stand_ins(helpers):
+                return step_findings(step, subject, helpers, fresh_generator())
         except KernelGone as gone:
             self.recover(gone)
             return [Finding("error", name, f"checking {name}: {gone.reason}")]
