@@ -11,6 +11,25 @@ c.CourseDirectory.submitted_directory = "submitted"
 c.CourseDirectory.autograded_directory = "autograded"
 c.CourseDirectory.feedback_directory = "feedback"
 
+# generate_assignment: nbgrader's stages, with the kit's ReleaseChecksums before SaveCells so
+# that the gradebook stores the checksum of each cell as students receive it (hidden tests
+# removed): autograde then warns about a checksum only when a student edited a locked cell.
+c.GenerateAssignment.preprocessors = [
+    "nbgrader.preprocessors.IncludeHeaderFooter",
+    "nbgrader.preprocessors.InstantiateTests",
+    "nbgrader.preprocessors.LockCells",
+    "nbgrader.preprocessors.ClearSolutions",
+    "nbgrader.preprocessors.ClearOutput",
+    "nbgrader.preprocessors.CheckCellMetadata",
+    "nbgrader.preprocessors.ComputeChecksums",
+    "autograder.build.release_checksums.ReleaseChecksums",
+    "nbgrader.preprocessors.SaveCells",
+    "nbgrader.preprocessors.ClearHiddenTests",
+    "nbgrader.preprocessors.ClearMarkScheme",
+    "nbgrader.preprocessors.ComputeChecksums",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+
 # Autograde: the submission's graded cells are made the source's again (RestoreTestCells),
 # then, in place of nbgrader's Execute, student code runs in a sandboxed kernel and every
 # verdict is computed outside it (GradeInSandbox); nbgrader's stages do the rest.

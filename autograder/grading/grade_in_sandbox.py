@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from nbgrader.api import Gradebook
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Float, Integer, Unicode
@@ -83,6 +84,7 @@ class GradeInSandbox(NbGraderPreprocessor):
         order = {cell.metadata["nbgrader"]["grade_id"]: index for index, cell in
                  enumerate(release_notebook(self.config, resources).cells)
                  if is_graded(cell)}
+        masters = master_sources(resources)
         with Session(folder, self.settings(), self.notebook_timeout, self.cell_timeout,
                      self.bounds()) as session:
             tests = []
@@ -97,13 +99,24 @@ class GradeInSandbox(NbGraderPreprocessor):
                                                                       student=not locked)
             # Every step is judged once all the student's code ran, in the release's order.
             for cell in sorted(tests, key=lambda c: order.get(grade_id(c), len(order))):
-                cell.outputs, findings = session.test_cell(steps_checked(cell.source))
+                master = masters.get(grade_id(cell), cell.source)
+                cell.outputs, findings = session.test_cell(steps_checked(master))
                 cell.execution_count = None
                 add_findings(nb, grade_id(cell), findings)
             refused = list(session.kernel.refused)
         set_integrity(nb, scan(nb) + [{"cell": "", "kind": "file not copied", "reason": why}
                                       for why in refused])
         return nb, resources
+
+
+def master_sources(resources):
+    """The source of each cell of the master notebook, by grade id, as the gradebook stores
+    it: a test cell's hidden part (`check_step("name", ...)`) names the steps it checks. The
+    submission's test cells are the release's, without that part."""
+    info = resources["nbgrader"]
+    with Gradebook(info["db_url"]) as gradebook:
+        notebook = gradebook.find_notebook(info["notebook"], info["assignment"])
+        return {cell.name: cell.source for cell in notebook.source_cells}
 
 
 def is_graded(cell):

@@ -20,6 +20,9 @@ class RestoreTestCells(NbGraderPreprocessor):
       student code;
     - a second cell with an id already seen loses its nbgrader metadata;
     - a cell whose type or nbgrader metadata (points ...) was changed gets the release's back;
+    - a locked cell (a test, the course's helpers) that was edited gets the release's source
+      back, so that its checksum is the gradebook's (autograder/build/release_checksums.py)
+      and nbgrader's OverwriteCells has nothing to warn about;
     - a test cell that was deleted (or renamed) is put back at the end of the notebook.
     What was changed starts the grader's record (autograder/record.py), for the report.
     """
@@ -50,6 +53,9 @@ class RestoreTestCells(NbGraderPreprocessor):
                 if meta.get("points") != original.metadata["nbgrader"].get("points"):
                     changes.append(f"points of {grade_id!r} changed: restored")
                 cell.metadata["nbgrader"] = copy.deepcopy(original.metadata["nbgrader"])
+            if original.metadata["nbgrader"].get("locked") and cell.source != original.source:
+                changes.append(f"locked cell {grade_id!r} edited: restored")
+                cell.source = original.source
         for grade_id, original in known.items():
             if grade_id not in seen and original.metadata["nbgrader"].get("grade"):
                 changes.append(f"test cell {grade_id!r} deleted or renamed: restored at the end")
@@ -60,7 +66,7 @@ class RestoreTestCells(NbGraderPreprocessor):
 
 def release_notebook(config, resources):
     """The notebook as students received it: its graded cells are what a submission must
-    have (nbgrader then restores their source from the gradebook)."""
+    have (the hidden part of a test cell stays in the gradebook)."""
     info = resources["nbgrader"]
     coursedir = CourseDirectory(config=config)
     folder = coursedir.format_path(coursedir.release_directory, ".", info["assignment"])

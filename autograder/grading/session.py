@@ -2,7 +2,7 @@
 
 Student cells run first, in the notebook's order, in the kernel as written. Test cells never
 run: once every student cell has run, the grader judges the steps the test cells name
-(`check_step("name", ...)` in the cells nbgrader restored from the source), in the release's
+(`check_step("name", ...)` in their hidden part, which the gradebook keeps), in the release's
 order whatever order the submission has, calling the student's functions in the kernel on
 inputs drawn for this grading and comparing the plain numbers that come back with the
 reference package and the documents. A step's rules are decided on the code the grader reads

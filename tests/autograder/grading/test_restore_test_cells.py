@@ -281,3 +281,14 @@ def test_nbgrader_metadata_without_grade_id(tmp_path):
     nb = restore(tmp_path, nb)
     assert "nbgrader" not in nb.cells[2].metadata
     assert len(changes(nb)) == 1
+
+
+def test_edited_locked_cell_gets_the_release_source_back(tmp_path):
+    """Does a test cell whose locked source the student edited (say, to weaken an assert) get
+    the release's source back before nbgrader compares checksums, and is that recorded?"""
+    nb = submission(release())
+    nb.cells[2].source = "assert True"
+    nb = restore(tmp_path, nb)
+    assert cell_with(nb, "test_f").source == "assert f(1) == 2"
+    assert changes(nb) == ["locked cell 'test_f' edited: restored"]
+    assert nb.cells[1].source == "def f(x):\n    return 2 * x"
