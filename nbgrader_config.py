@@ -47,6 +47,7 @@ c.Autograde.autograde_preprocessors = [
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",
     "nbgrader.preprocessors.SaveAutoGrades",
+    "autograder.grading.deadlines.Deadlines",
     "nbgrader.preprocessors.AssignLatePenalties",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
@@ -61,6 +62,18 @@ c.GradeInSandbox.max_source_kb = 256
 c.GradeInSandbox.max_cell_output_kb = 256
 c.GradeInSandbox.max_notebook_output_kb = 2048
 c.GradeInSandbox.max_reply_mb = 64
+
+# Deadlines. A submission's time is the exchange's (nbgrader submit) or, for files from an
+# LMS, the file name's (a (?P<timestamp>...) group in the pattern below), else the zip entry's
+# date (read in c.Exchange.timezone), else the file's modification time. Late means after the
+# due date plus the student's extension; each started day late costs 10 % of the score.
+# `grade --force` applies a changed date to notebooks already graded.
+# c.Deadlines.due_dates = {"01_attention_by_hand": "2026-12-04 23:59:00 Europe/Berlin"}
+# c.Deadlines.extension_hours = {"01_attention_by_hand": {"ada": 48}}
+c.Exchange.timezone = "UTC"
+c.AssignLatePenalties.plugin_class = "autograder.grading.deadlines.PercentPerDay"
+c.PercentPerDay.percent_per_day = 10
+c.PercentPerDay.grace_minutes = 0
 
 # Kernels nbgrader itself starts (validate, the source notebooks) stop at once when done.
 c.ExecutePreprocessor.timeout = 60

@@ -24,8 +24,9 @@ import nbformat
 import torch
 from nbgrader.api import MissingEntry
 
-from autograder.course import Course, check_ids, course_ids, open_gradebook
+from autograder.course import Course, check_ids, course_config, course_ids, open_gradebook
 from autograder.errors import KitError
+from autograder.grading.deadlines import check_deadlines
 from autograder.grading.submissions import find_submissions, grade_ids
 from autograder.ledger import GradeLock, Problem, chosen, is_graded, keep_problems, mark
 from autograder.progress import Progress
@@ -165,6 +166,7 @@ def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print
     may run; `isolation`: the sandbox's, when not the course's configured one."""
     root = root.resolve()
     ids = check_ids(ids, course_ids(root))
+    check_deadlines(course_config(root), course_ids(root))
     check_kernel()
     with GradeLock(root):
         return _grade(root, ids, workers, force, timeout, log, isolation, students)

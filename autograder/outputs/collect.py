@@ -1,7 +1,8 @@
 """Collect students' notebooks into submitted/ with nbgrader's zip_collect.
 
 The input is a folder of notebooks or an LMS zip; each file is named by the course's pattern
-(FileNameCollectorPlugin.named_regexp in nbgrader_config.py: "alice_01_attention_by_hand.ipynb").
+(FileNameCollectorPlugin.named_regexp in nbgrader_config.py: "alice_01_attention_by_hand.ipynb";
+a (?P<timestamp>...) group, when the LMS puts the time in the name, gives the time handed in).
 Names that do not parse are reported one per line, with the fix, and the rest is collected.
 """
 
@@ -11,8 +12,10 @@ import re
 import secrets
 import shutil
 import zipfile
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
+
+from dateutil.tz import gettz
 
 from autograder.course import course_config, run_nbgrader
 from autograder.errors import KitError
@@ -64,16 +67,16 @@ def unparsable(source: Path, names, regexp, assignment_id):
     return problems
 
 
-def handed_in_times(source: Path, regexp):
-    """{student: when the file was handed in}: the zip entry's date, or the file's
-    modification time (local times, as the LMS wrote them)."""
+def handed_in_times(source: Path, regexp, zone):
+    """{student: when the file was handed in}: the zip entry's date (a time without a zone,
+    read in `zone`), or the file's modification time."""
     times = {}
     if source.is_dir():
-        entries = [(p.name, datetime.fromtimestamp(p.stat().st_mtime))
+        entries = [(p.name, datetime.fromtimestamp(p.stat().st_mtime, UTC))
                    for p in source.iterdir() if p.is_file()]
     else:
         with zipfile.ZipFile(source) as archive:
-            entries = [(PurePosixPath(i.filename).name, datetime(*i.date_time))
+            entries = [(PurePosixPath(i.filename).name, datetime(*i.date_time, tzinfo=zone))
                        for i in archive.infolist() if not i.is_dir()]
     for name, when in entries:
         match = regexp.match(f"extracted/{name}")
@@ -84,7 +87,8 @@ def handed_in_times(source: Path, regexp):
 
 def stamp(root: Path, assignment_id, times):
     """Write what nbgrader's exchange writes at submit time where a submission lacks it: the
-    time it was handed in (timestamp.txt, for late penalties and the export) and a secret
+    time it was handed in (timestamp.txt, with its zone, for late penalties and the export;
+    nbgrader's zip_collect already wrote it when the file name carries a time) and a secret
     (submission_secret.txt, which nbgrader release_feedback needs to name the page)."""
     for student, when in times.items():
         folder = root / "submitted" / student / assignment_id
@@ -117,7 +121,8 @@ def collect(root: Path, assignment_id, source: Path, file_pattern=None, log=prin
         shutil.copy(source, archive / source.name)
     run_nbgrader(root, "zip_collect", assignment_id, "--force",
                  f"--FileNameCollectorPlugin.named_regexp={regexp.pattern}")
-    stamp(root, assignment_id, handed_in_times(source, regexp))
+    zone = gettz(course_config(root).Exchange.get("timezone", "UTC"))
+    stamp(root, assignment_id, handed_in_times(source, regexp, zone))
     collected = sorted(p.parent.parent.name for p in
                        (root / "submitted").glob(f"*/{assignment_id}/{assignment_id}.ipynb"))
     log(f"collected {assignment_id}: {len(collected)} submissions in submitted/")

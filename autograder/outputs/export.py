@@ -16,7 +16,20 @@ from nbgrader.plugins import ExportPlugin
 
 from autograder.outputs.roster import roster
 
-COLUMNS = ["student_id", "assignment", "score", "max_score", "status", "note"]
+# The grade first; then, under nbgrader's own names, when it was due and handed in (UTC) and
+# what lateness cost: score = raw_score - late_submission_penalty.
+COLUMNS = ["student_id", "assignment", "score", "max_score", "status", "note",
+           "duedate", "timestamp", "raw_score", "late_submission_penalty"]
+
+
+def when(moment):
+    return moment.isoformat(" ", "seconds") if moment else ""
+
+
+def late_columns(late):
+    if late is None:
+        return ["", "", "", ""]
+    return [when(late.due), when(late.timestamp), f"{late.raw_score:g}", f"{late.penalty:g}"]
 
 
 def csv_rows(entries):
@@ -27,10 +40,11 @@ def csv_rows(entries):
     for student in students:
         own = [e for e in entries if e.student == student]
         rows += [[e.student, e.assignment, f"{e.score or 0:g}", f"{e.max_score:g}", e.status,
-                  e.note] for e in own]
+                  e.note, *late_columns(e.late)] for e in own]
         total, most = sum(e.score or 0 for e in own), sum(e.max_score for e in own)
-        rows.append([student, "TOTAL", f"{total:g}", f"{most:g}", "", ""])
-    rows += [["", e.assignment, "", "", e.status, e.note] for e in entries if not e.student]
+        rows.append([student, "TOTAL", f"{total:g}", f"{most:g}", "", "", *late_columns(None)])
+    rows += [["", e.assignment, "", "", e.status, e.note, *late_columns(None)]
+             for e in entries if not e.student]
     return rows
 
 

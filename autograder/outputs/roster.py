@@ -15,6 +15,7 @@ problem the kit kept (`.kit/problems.json`). The status of one student's assignm
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from nbgrader.api import MissingEntry
@@ -30,9 +31,27 @@ class Entry:
     student: str
     assignment: str
     status: str
-    score: float | None  # None when there is no grade
+    score: float | None  # None when there is no grade; late penalty taken off
     max_score: float
     note: str = ""
+    late: Lateness | None = None  # None when nothing was handed in
+
+
+@dataclass(frozen=True)
+class Lateness:
+    """When a submission was handed in against when it was due (naive UTC, as nbgrader keeps
+    them), and what that cost."""
+
+    timestamp: datetime | None
+    due: datetime | None  # the student's own: the assignment's due date plus any extension
+    seconds_late: float
+    raw_score: float
+    penalty: float
+
+
+def lateness(submission):
+    return Lateness(submission.timestamp, submission.duedate, submission.total_seconds_late,
+                    submission.score, submission.late_submission_penalty or 0.0)
 
 
 def known_students(root: Path, gradebook, problems):
@@ -51,15 +70,16 @@ def entry(root: Path, gradebook, student, assignment, problems):
     name, max_score = assignment.name, assignment.max_score
     mine = [p for p in problems if p.student == student and p.assignment in ("", name)]
     try:
-        score = gradebook.find_submission(name, student).score
+        late = lateness(gradebook.find_submission(name, student))
+        score = max(0.0, late.raw_score - late.penalty)
     except MissingEntry:
-        score = None
+        late = score = None
     notebook = root / "submitted" / student / name / f"{name}.ipynb"
     # The file in submitted/ cannot be graded; or nothing was collected and the file was refused.
     refused = [p for p in mine if not p.graded_anyway
                and (p.stage != "collect" or (score is None and not notebook.exists()))]
     if refused:
-        return Entry(student, name, REFUSED, score, max_score, notes(refused))
+        return Entry(student, name, REFUSED, score, max_score, notes(refused), late)
     if score is None:
         if notebook.exists():
             return Entry(student, name, PENDING, None, max_score, "run grade")
@@ -67,14 +87,14 @@ def entry(root: Path, gradebook, student, assignment, problems):
     status = read_status(root, student, name) or {}
     if status.get("state") == "grading":
         return Entry(student, name, PENDING, score, max_score,
-                     "grading was interrupted; run grade")
+                     "grading was interrupted; run grade", late)
     if notebook.exists() and status.get("sha256") not in (None, digest(notebook)):
         return Entry(student, name, PENDING, score, max_score,
-                     "the submitted file changed since it was graded; run grade")
+                     "the submitted file changed since it was graded; run grade", late)
     warned = [p for p in mine if p not in refused]
     if warned:
-        return Entry(student, name, WARNED, score, max_score, notes(warned))
-    return Entry(student, name, GRADED, score, max_score)
+        return Entry(student, name, WARNED, score, max_score, notes(warned), late)
+    return Entry(student, name, GRADED, score, max_score, late=late)
 
 
 def roster(root: Path, gradebook, ids=None):

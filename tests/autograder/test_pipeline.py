@@ -11,7 +11,7 @@ import re
 import shutil
 import struct
 import zipfile
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import nbformat
@@ -257,9 +257,32 @@ def test_collect_from_a_folder(tmp_path):
     assert (course.root / "submitted" / "zoe" / ID / f"{ID}.ipynb").exists()
     assert [p.path.name for p in problems] == ["zoe_02_embeddings.ipynb"]
     assert f"not a notebook of {ID}" in problems[0].reason
-    handed_in = datetime.fromtimestamp((inbox / f"zoe_{ID}.ipynb").stat().st_mtime)
+    handed_in = datetime.fromtimestamp((inbox / f"zoe_{ID}.ipynb").stat().st_mtime, UTC)
     stamp = (course.root / "submitted" / "zoe" / ID / "timestamp.txt").read_text()
     assert datetime.fromisoformat(stamp) == handed_in
+
+
+def test_time_in_an_lms_file_name_is_the_time_handed_in(tmp_path):
+    """When the LMS writes the time into the file name (a (?P<timestamp>...) group in the
+    pattern), is that the submission's timestamp, whatever the file's own dates?"""
+    course = Course.create(tmp_path / "course", ROOT, [ID])
+    shutil.copytree(ROOT / "release", course.root / "release")
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    nbformat.write(notebooks()[0], inbox / f"zoe_2026-12-03T18:05:00Z_{ID}.ipynb")
+    timed = (r".*/(?P<student_id>[a-z]+)_(?P<timestamp>[0-9T:Z-]+)_"
+             r"(?P<file_id>\d\d_[a-z_]+\.ipynb)$")
+    assert collect(course.root, ID, inbox, file_pattern=timed, log=lambda _: None) == []
+    stamp = (course.root / "submitted" / "zoe" / ID / "timestamp.txt").read_text()
+    assert datetime.fromisoformat(stamp.strip()).replace(tzinfo=UTC) == datetime(
+        2026, 12, 3, 18, 5, tzinfo=UTC)
+
+
+def test_zip_entry_dates_are_read_in_the_course_time_zone(course):
+    """Is a zip entry's date (which has no zone) written with the course's zone (UTC, from
+    c.Exchange.timezone), so that nbgrader compares it with the due date correctly?"""
+    stamp = (course["course"].root / "submitted" / "ada" / ID / "timestamp.txt").read_text()
+    assert datetime.fromisoformat(stamp).utcoffset() == timedelta(0)
 
 
 def test_release_feedback_works_for_students_collected_from_an_lms(course, tmp_path):

@@ -12,6 +12,7 @@ still goes on PATH, as autograder.course.nbgrader_env does, should the patch not
 from __future__ import annotations
 
 import csv
+from datetime import datetime
 
 import nbgrader.api
 import pytest
@@ -58,12 +59,21 @@ def submit(gb, assignment, student, scores):
     gb.db.commit()
 
 
-def export(gb, destination):
+def export_all(gb, destination):
     """Export from a course folder (the plugin's root) with no submitted/ and no .kit/."""
     config = Config({"CourseDirectory": {"root": str(destination.parent)}})
     ClassCsvExport(to=str(destination), config=config).export(gb)
     with open(destination, newline="", encoding="utf-8") as handle:
         return list(csv.reader(handle))
+
+
+GRADE_COLUMNS = COLUMNS.index("note") + 1
+
+
+def export(gb, destination):
+    """The grade columns of the export (student to note); the late columns have their own
+    tests."""
+    return [row[:GRADE_COLUMNS] for row in export_all(gb, destination)]
 
 
 @pytest.fixture
@@ -88,7 +98,7 @@ def test_rows_per_student_and_assignment_then_total(course, tmp_path):
     TOTAL row?"""
     rows = export(course, tmp_path / "grades.csv")
     assert rows == [
-        COLUMNS,
+        COLUMNS[:GRADE_COLUMNS],
         ["alice", "01_attention", "2.5", "3.5", "graded", ""],
         ["alice", "02_heads", "1", "3", "graded", ""],
         ["alice", "TOTAL", "3.5", "6.5", "", ""],
@@ -103,9 +113,10 @@ def test_rows_per_student_and_assignment_then_total(course, tmp_path):
 
 def test_header_names_the_columns(course, tmp_path):
     """Does the file start with the header student_id, assignment, score, max_score,
-    status, note?"""
-    rows = export(course, tmp_path / "grades.csv")
-    assert rows[0] == ["student_id", "assignment", "score", "max_score", "status", "note"]
+    status, note, then nbgrader's late columns?"""
+    rows = export_all(course, tmp_path / "grades.csv")
+    assert rows[0] == ["student_id", "assignment", "score", "max_score", "status", "note",
+                       "duedate", "timestamp", "raw_score", "late_submission_penalty"]
 
 
 def test_missing_submission_scores_zero_and_missing(course, tmp_path):
@@ -148,7 +159,7 @@ def test_manual_score_takes_precedence(gradebook, tmp_path):
 def test_empty_gradebook_gives_the_header_only(gradebook, tmp_path):
     """Does a gradebook with no student give a file with the header alone?"""
     add_assignment(gradebook, "01_attention", {"test_a": 2})
-    assert export(gradebook, tmp_path / "grades.csv") == [COLUMNS]
+    assert export_all(gradebook, tmp_path / "grades.csv") == [COLUMNS]
 
 
 def test_default_destination_is_grades_csv(course, tmp_path, monkeypatch):
@@ -158,3 +169,47 @@ def test_default_destination_is_grades_csv(course, tmp_path, monkeypatch):
     with open(tmp_path / "grades.csv", newline="", encoding="utf-8") as handle:
         rows = list(csv.reader(handle))
     assert rows[0] == COLUMNS and len(rows) == 10
+
+
+# -- lateness -------------------------------------------------------------------------------
+
+
+def late_columns(rows, student, assignment):
+    [row] = [r for r in rows if r[0] == student and r[1] == assignment]
+    return dict(zip(COLUMNS, row, strict=True))
+
+
+def test_late_submission_shows_due_date_timestamp_and_penalty(gradebook, tmp_path):
+    """Does a late submission's row keep nbgrader's due date, timestamp, raw score and
+    penalty, with the penalty taken off the score (and off the TOTAL)?"""
+    add_assignment(gradebook, "01_attention", {"test_a": 2})
+    gradebook.add_student("alice")
+    gradebook.update_or_create_assignment("01_attention", duedate=datetime(2026, 12, 4, 12))
+    submit(gradebook, "01_attention", "alice", {"test_a": 2})
+    submission = gradebook.find_submission("01_attention", "alice")
+    submission.timestamp = datetime(2026, 12, 5, 13, 30)
+    submission.notebooks[0].late_submission_penalty = 0.4
+    gradebook.db.commit()
+    rows = export_all(gradebook, tmp_path / "grades.csv")
+    row = late_columns(rows, "alice", "01_attention")
+    assert row["duedate"] == "2026-12-04 12:00:00"
+    assert row["timestamp"] == "2026-12-05 13:30:00"
+    assert (row["raw_score"], row["late_submission_penalty"], row["score"]) == ("2", "0.4", "1.6")
+    assert late_columns(rows, "alice", "TOTAL")["score"] == "1.6"
+
+
+def test_extension_moves_the_students_due_date(gradebook, tmp_path):
+    """Is the due date in a row the student's own, extension included?"""
+    add_assignment(gradebook, "01_attention", {"test_a": 2})
+    gradebook.add_student("alice")
+    gradebook.update_or_create_assignment("01_attention", duedate=datetime(2026, 12, 4, 12))
+    submit(gradebook, "01_attention", "alice", {"test_a": 2})
+    gradebook.grant_extension("01_attention", "alice", hours=48)
+    row = late_columns(export_all(gradebook, tmp_path / "grades.csv"), "alice", "01_attention")
+    assert row["duedate"] == "2026-12-06 12:00:00"
+
+
+def test_missing_submission_has_no_late_columns(course, tmp_path):
+    """Does a student who handed nothing in get empty late columns (nothing to be late)?"""
+    row = late_columns(export_all(course, tmp_path / "grades.csv"), "carol", "01_attention")
+    assert [row[c] for c in COLUMNS[GRADE_COLUMNS:]] == ["", "", "", ""]

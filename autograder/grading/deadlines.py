@@ -1,0 +1,106 @@
+"""Due dates, extensions and the late penalty, declared in nbgrader_config.py.
+
+nbgrader computes lateness from the gradebook: the assignment's due date, the student's
+extension and the time the submission was handed in (timestamp.txt, written by the exchange
+at submit or by the kit's collect). `Deadlines` writes the configured dates into the gradebook
+just before nbgrader's AssignLatePenalties reads them, so plain `nbgrader autograde` and the
+kit's `grade` apply the same rule; `PercentPerDay` is the late-penalty plugin.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import timedelta
+
+from nbgrader.api import Gradebook
+from nbgrader.plugins import LateSubmissionPlugin
+from nbgrader.preprocessors import NbGraderPreprocessor
+from nbgrader.utils import parse_utc
+from traitlets import Dict, Float
+
+from autograder.errors import KitError
+
+EXAMPLE = "'2026-12-04 23:59:00 Europe/Berlin'"
+
+
+class DeadlineError(KitError, ValueError):
+    pass
+
+
+def due_date(assignment_id, text):
+    """The configured due date as nbgrader stores it (naive UTC)."""
+    try:
+        return parse_utc(text)
+    except (ValueError, OverflowError, TypeError) as error:
+        raise DeadlineError(f"c.Deadlines.due_dates[{assignment_id!r}] = {text!r} is not a "
+                            f"date ({error}); write it as {EXAMPLE}") from error
+
+
+def check_deadlines(config, known_ids):
+    """Every configured due date parses and every configured id is an assignment: a clear
+    error before grading starts instead of a failure in every notebook."""
+    deadlines = Deadlines(config=config)
+    named = set(deadlines.due_dates) | set(deadlines.extension_hours)
+    unknown = sorted(named - set(known_ids))
+    if unknown:
+        raise DeadlineError(f"c.Deadlines in nbgrader_config.py names {', '.join(unknown)}, "
+                            f"not an assignment of the course ({', '.join(known_ids)})")
+    for assignment_id, text in deadlines.due_dates.items():
+        due_date(assignment_id, text)
+    for assignment_id, hours in deadlines.extension_hours.items():
+        if not isinstance(hours, dict) or not all(
+                isinstance(h, int | float) and h >= 0 for h in hours.values()):
+            raise DeadlineError(f"c.Deadlines.extension_hours[{assignment_id!r}] must map "
+                                "student ids to hours (a number >= 0), e.g. {'ada': 48}")
+
+
+class Deadlines(NbGraderPreprocessor):
+    """Autograde stage, just before nbgrader's AssignLatePenalties: the assignment's due date
+    and the student's extension, as nbgrader_config.py declares them, go into the gradebook.
+
+    An assignment or a student the configuration does not name keeps what the gradebook has
+    (a due date set with `nbgrader db assignment add ID --duedate=...`, an extension given
+    with nbgrader's `Gradebook.grant_extension`)."""
+
+    due_dates = Dict(help="{assignment id: due date}, e.g. {'01_attention_by_hand': "
+                     f"{EXAMPLE}}}; a time without a zone is UTC").tag(config=True)
+    extension_hours = Dict(help="{assignment id: {student id: hours}}: a student's extension "
+                           "past the due date, e.g. {'01_attention_by_hand': {'ada': 48}}"
+                           ).tag(config=True)
+
+    def preprocess(self, nb, resources):
+        info = resources["nbgrader"]
+        assignment_id, student = info["assignment"], info["student"]
+        with Gradebook(info["db_url"]) as gradebook:
+            if assignment_id in self.due_dates:
+                due = due_date(assignment_id, self.due_dates[assignment_id])
+                assignment = gradebook.find_assignment(assignment_id)
+                if assignment.duedate != due:
+                    assignment.duedate = due
+                    gradebook.db.commit()
+            hours = self.extension_hours.get(assignment_id, {}).get(student)
+            if hours is not None:
+                submission = gradebook.find_submission(assignment_id, student)
+                extension = timedelta(hours=hours) if hours else None
+                if submission.extension != extension:
+                    submission.extension = extension
+                    gradebook.db.commit()
+        return nb, resources
+
+
+class PercentPerDay(LateSubmissionPlugin):
+    """nbgrader's late-penalty plugin for the course: each day late, started, costs
+    `percent_per_day` percent of the notebook's score, up to all of it. Late means after the
+    due date plus the student's extension plus `grace_minutes`."""
+
+    percent_per_day = Float(10.0, help="percent of the score lost per started day late"
+                            ).tag(config=True)
+    grace_minutes = Float(0.0, help="minutes past the due date that do not count as late "
+                          "(an upload that takes a while)").tag(config=True)
+
+    def late_submission_penalty(self, student_id, score, total_seconds_late):
+        late = total_seconds_late - self.grace_minutes * 60
+        if late <= 0:
+            return 0.0
+        days = math.ceil(late / 86400)
+        return score * min(1.0, days * self.percent_per_day / 100)

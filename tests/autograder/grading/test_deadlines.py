@@ -1,0 +1,65 @@
+"""Do due dates and extensions from nbgrader_config.py become nbgrader's lateness, and does the
+course's late penalty cost what it says? (The exchange test grades real late submissions:
+tests/autograder/test_exchange.py.)"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+from traitlets.config import Config
+
+from autograder.grading.deadlines import (
+    DeadlineError,
+    PercentPerDay,
+    check_deadlines,
+    due_date,
+)
+
+DAY = 86400
+IDS = ["01_attention_by_hand", "02_embeddings"]
+
+
+def deadlines(**traits):
+    return Config({"Deadlines": traits})
+
+
+@pytest.mark.parametrize(("seconds_late", "lost"), [
+    (0, 0.0), (1, 0.1), (DAY, 0.1), (DAY + 1, 0.2), (9.5 * DAY, 1.0), (30 * DAY, 1.0)])
+def test_each_started_day_costs_ten_percent_up_to_all(seconds_late, lost):
+    """Does each started day late cost 10 % of the score, never more than the score?"""
+    penalty = PercentPerDay().late_submission_penalty("ada", 8.0, seconds_late)
+    assert penalty == pytest.approx(8.0 * lost)
+
+
+def test_grace_minutes_are_not_late():
+    """Is a submission within the grace minutes free, and one past them a day late?"""
+    plugin = PercentPerDay(grace_minutes=15)
+    assert plugin.late_submission_penalty("ada", 10.0, 14 * 60) == 0
+    assert plugin.late_submission_penalty("ada", 10.0, 16 * 60) == pytest.approx(1.0)
+
+
+def test_due_date_with_a_zone_is_stored_in_utc():
+    """Is '2026-12-04 23:59:00 Europe/Berlin' stored as nbgrader keeps dates (naive UTC)?"""
+    assert due_date("01_attention_by_hand", "2026-12-04 23:59:00 Europe/Berlin") == datetime(
+        2026, 12, 4, 22, 59)
+
+
+def test_a_date_that_does_not_parse_is_named_with_the_form_to_use():
+    """Does a due date that is not a date stop grading with the key and the form to write?"""
+    with pytest.raises(DeadlineError, match=r"due_dates\['01_attention_by_hand'\].*write it as"):
+        check_deadlines(deadlines(due_dates={"01_attention_by_hand": "next friday-ish"}), IDS)
+
+
+def test_an_unknown_assignment_id_is_named():
+    """Does a due date for an assignment the course does not have stop grading, naming it?"""
+    with pytest.raises(DeadlineError, match="01_attention,.*not an assignment"):
+        check_deadlines(deadlines(due_dates={"01_attention": "2026-12-04 12:00"}), IDS)
+
+
+def test_extensions_must_be_hours_per_student():
+    """Is an extension given as anything but {student: hours} refused with an example?"""
+    with pytest.raises(DeadlineError, match=r"\{'ada': 48\}"):
+        check_deadlines(deadlines(extension_hours={"02_embeddings": 48}), IDS)
+    check_deadlines(deadlines(due_dates={"02_embeddings": "2026-12-04 12:00 UTC"},
+                              extension_hours={"02_embeddings": {"ada": 48}}), IDS)
