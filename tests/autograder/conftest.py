@@ -6,6 +6,7 @@ set, as CI sets it: there it fails instead."""
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import os
 import shutil
@@ -97,3 +98,27 @@ def screenshot(chromium):
         return target
 
     return take
+
+
+def browser_missing(ci_message, local_message):
+    """Fail when KIT_REQUIRE_BROWSER is set (CI must run the browser tests), else skip."""
+    if os.environ.get("KIT_REQUIRE_BROWSER"):
+        pytest.fail(ci_message)
+    pytest.skip(local_message)
+
+
+@pytest.fixture(scope="session")
+def chromedriver(chromium):
+    """Debian's chromedriver (package chromium-driver), for selenium to drive Debian's
+    Chromium as a person would. Tests hand selenium both paths, so selenium-manager never
+    looks for, or downloads, a browser or a driver. Missing chromedriver or selenium:
+    skipped, or failed when KIT_REQUIRE_BROWSER is set, as CI sets it."""
+    path = shutil.which("chromedriver")
+    if path is None:
+        browser_missing("Debian's chromedriver is missing; .ci/run installs it (apt-get install "
+                        "chromium-driver)", "no chromedriver installed (apt-get install "
+                        "chromium-driver)")
+    if importlib.util.find_spec("selenium") is None:
+        browser_missing("selenium is missing from .venv; bash scripts/kit setup installs "
+                        "requirements.lock", "no selenium in .venv (bash scripts/kit setup)")
+    return path
