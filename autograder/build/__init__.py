@@ -18,6 +18,10 @@ from autograder.build.render import render
 from autograder.course import CONFIG, check_ids, run_nbgrader, write_atomically
 from autograder.errors import KitError
 
+# The students' self-check, a standalone script (only Jupyter needed), copied beside every
+# notebook: `python check_notebook.py <id>.ipynb` exits 1 naming each failing cell.
+SELF_CHECK = Path(__file__).with_name("check_notebook.py")
+
 
 class BuildError(KitError, RuntimeError):
     """A build that could not finish; the message names what failed and how to fix it."""
@@ -28,7 +32,7 @@ def assignment_ids(root: Path) -> list[str]:
 
 
 def master_notebook(root: Path, assignment_id: str):
-    return render(read_assignment(root / "assignments" / f"{assignment_id}.py"))
+    return render(read_assignment(root / "assignments" / f"{assignment_id}.py"), assignment_id)
 
 
 def write_notebook(notebook, path: Path):
@@ -38,8 +42,11 @@ def write_notebook(notebook, path: Path):
 
 
 def build_source(root: Path, assignment_id: str) -> Path:
+    """source/<id>/: the master notebook, and the students' self-check script beside it
+    (nbgrader's generate_assignment copies both into the release)."""
     path = root / "source" / assignment_id / f"{assignment_id}.ipynb"
     write_notebook(master_notebook(root, assignment_id), path)
+    write_atomically(path.with_name(SELF_CHECK.name), SELF_CHECK.read_text(encoding="utf-8"))
     return path
 
 

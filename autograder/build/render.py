@@ -8,6 +8,7 @@ import nbformat
 
 from autograder.build import public_checks
 from autograder.build.authoring import AuthoringError
+from autograder.build.hand_in import HAND_IN
 from autograder.build.stubs import given_code, solution_code
 from autograder.checks.compare import TOLERANCE
 from autograder.checks.steps import STEPS
@@ -26,6 +27,9 @@ HIDDEN_TESTS = (
     "### END HIDDEN TESTS"
 )
 USE_REFERENCES = 'use_references("{name}", globals())\n'
+# The first line of every test cell, in the master and in the release: what the step is worth.
+TEST_HEADER = ("# {name}: {points}. The public checks below, and when graded the same "
+               "requirements on other inputs.\n")
 
 
 def nbgrader_metadata(grade_id, *, solution=False, grade=False, locked=False, points=None):
@@ -46,12 +50,14 @@ def total_points(specs):
     return sum(spec.points for spec in specs if spec.kind == "tests")
 
 
-def render(specs):
-    """The master notebook: prose, read-only setup, solution cells and graded test cells."""
+def render(specs, assignment_id):
+    """The master notebook: prose, read-only setup, solution cells, graded test cells and
+    the hand-in instructions."""
     cells = []
     total = total_points(specs)
     for index, spec in enumerate(specs):
         cells.append(render_cell(spec, index, total))
+    cells.append(hand_in_cell(assignment_id, total))
     notebook = nbformat.v4.new_notebook(cells=cells)
     notebook.metadata = {
         "kernelspec": KERNELSPEC,
@@ -87,10 +93,23 @@ def render_cell(spec, index, total):
                 "add its Step to a module of autograder/checks/steps/"
             )
         prologue = USE_REFERENCES.format(name=name) if STEPS[name].uses else ""
-        text = HIDDEN_TESTS.format(name=name, prologue=prologue) + "\n" + spec.text
+        text = (TEST_HEADER.format(name=name, points=points(spec.points))
+                + HIDDEN_TESTS.format(name=name, prologue=prologue) + "\n" + spec.text)
         meta = nbgrader_metadata(f"test_{name}", grade=True, locked=True, points=spec.points)
         return code_cell(text.strip("\n"), meta)
     return code_cell(spec.text, {})
+
+
+def points(value):
+    return f"{value:g} point" + ("" if value == 1 else "s")
+
+
+def hand_in_cell(assignment_id, total):
+    """The notebook's last cell: how to check, how to hand in, what is graded."""
+    text = HAND_IN.strip().format(
+        assignment=assignment_id, notebook=f"{assignment_id}.ipynb", total_points=points(total))
+    return nbformat.v4.new_markdown_cell(text, metadata=nbgrader_metadata("hand_in",
+                                                                          locked=True))
 
 
 def code_cell(text, metadata):

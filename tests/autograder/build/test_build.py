@@ -138,7 +138,7 @@ def test_tests_without_declared_checks_are_refused(tmp_path):
     """Is a test cell for a name with no hidden checks refused at build time?"""
     specs = read_assignment(write(tmp_path, "# %% tests not_a_step points=1\nassert True\n"))
     with pytest.raises(AuthoringError, match="no hidden checks"):
-        render(specs)
+        render(specs, "99_example")
 
 
 def test_unknown_assignment_id_lists_the_known_ones():

@@ -1,0 +1,84 @@
+"""Does the students' self-check (check_notebook.py, beside every released notebook) fail
+loudly, naming each failing cell and its message, and pass a finished notebook?
+
+Run as a student runs it: the released copy of the script, in a plain kernel, on a notebook
+in a folder of its own."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder.course import nbgrader_env
+from autograder.tools import simulate
+
+ROOT = Path(__file__).resolve().parents[3]
+ID = "01_attention_by_hand"
+
+
+def notebooks():
+    release = nbformat.read(ROOT / "release" / ID / f"{ID}.ipynb", as_version=4)
+    source = nbformat.read(ROOT / "source" / ID / f"{ID}.ipynb", as_version=4)
+    return release, source
+
+
+def check(folder, notebook):
+    """Write the notebook beside the released script and run the script on it."""
+    shutil.copy(ROOT / "release" / ID / "check_notebook.py", folder)
+    nbformat.write(notebook, folder / f"{ID}.ipynb")
+    return subprocess.run([sys.executable, "check_notebook.py", f"{ID}.ipynb"], cwd=folder,
+                          capture_output=True, text=True, timeout=300, env=nbgrader_env())
+
+
+@pytest.mark.parametrize("assignment_id", sorted(p.name for p in (ROOT / "release").iterdir()
+                                                 if p.is_dir()))
+def test_every_release_carries_the_script(assignment_id):
+    """Is the script in every release folder, exactly the kit's?"""
+    shipped = ROOT / "release" / assignment_id / "check_notebook.py"
+    assert shipped.read_text() == (ROOT / "autograder/build/check_notebook.py").read_text(), (
+        f"release/{assignment_id}/check_notebook.py is stale: run python -m autograder build")
+
+
+def test_stubs_fail_naming_each_test_cell(tmp_path):
+    """Does the untouched release exit 1 and name every test cell, its points and its
+    message?"""
+    release, _ = notebooks()
+    result = check(tmp_path, release)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "the test of project_qkv (2 points): NotImplementedError" in result.stdout
+    assert "the test of context_vectors (1 point)" in result.stdout
+    assert "0 of 5 test cells pass (0 of 10 points" in result.stdout
+
+
+def test_one_wrong_step_is_named_with_the_public_message(tmp_path):
+    """Does a notebook with one known mistake exit 1, naming that step's cell and the public
+    test's message, and count the other steps as passing?"""
+    release, source = notebooks()
+    mistake = simulate.mistakes_of(ID)[0]
+    result = check(tmp_path, simulate.with_mistake(release, source, mistake))
+    assert result.returncode == 1, result.stdout + result.stderr
+    [line] = [x for x in result.stdout.splitlines() if x.startswith("FAILED")]
+    assert f"the test of {mistake.step}" in line and "AssertionError" in line
+    assert "4 of 5 test cells pass" in result.stdout
+
+
+def test_finished_notebook_passes(tmp_path):
+    """Does a correct notebook exit 0 with every test cell passing?"""
+    result = check(tmp_path, simulate.correct(*notebooks()))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "5 of 5 test cells pass (10 of 10 points" in result.stdout
+
+
+def test_unreadable_file_exits_2_with_the_fix(tmp_path):
+    """Does a path that is not a notebook exit 2, saying what to give instead?"""
+    shutil.copy(ROOT / "release" / ID / "check_notebook.py", tmp_path)
+    (tmp_path / "notes.ipynb").write_text("not json")
+    result = subprocess.run([sys.executable, "check_notebook.py", "notes.ipynb"],
+                            cwd=tmp_path, capture_output=True, text=True, env=nbgrader_env())
+    assert result.returncode == 2
+    assert "cannot read notes.ipynb" in result.stderr and "path of your .ipynb" in result.stderr
