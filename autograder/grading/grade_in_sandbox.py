@@ -85,8 +85,9 @@ class GradeInSandbox(NbGraderPreprocessor):
                  enumerate(release_notebook(self.config, resources).cells)
                  if is_graded(cell)}
         masters = master_sources(resources)
+        bounds = self.bounds()
         with Session(folder, self.settings(), self.notebook_timeout, self.cell_timeout,
-                     self.bounds()) as session:
+                     bounds) as session:
             tests = []
             for cell in nb.cells:
                 if cell.cell_type != "code":
@@ -97,6 +98,7 @@ class GradeInSandbox(NbGraderPreprocessor):
                 locked = cell.metadata.get("nbgrader", {}).get("locked", False)
                 cell.outputs, cell.execution_count = session.run_cell(cell.source,
                                                                       student=not locked)
+                cell.source = shown_source(cell.source, bounds.source)
             # Every step is judged once all the student's code ran, in the release's order.
             for cell in sorted(tests, key=lambda c: order.get(grade_id(c), len(order))):
                 master = masters.get(grade_id(cell), cell.source)
@@ -107,6 +109,17 @@ class GradeInSandbox(NbGraderPreprocessor):
         set_integrity(nb, scan(nb) + [{"cell": "", "kind": "file not copied", "reason": why}
                                       for why in refused])
         return nb, resources
+
+
+def shown_source(source, limit):
+    """A cell's code as the autograded notebook (and the feedback page) keeps it: a cell too
+    large to run keeps its beginning and a note (the submitted file keeps it whole), so that
+    no page renders megabytes of code."""
+    if len(source) <= limit:
+        return source
+    head = source[:2048]
+    return (f"{head}\n# ... {(len(source) - len(head)) >> 10} KB more of this cell not shown: "
+            f"it has more than the {limit >> 10} KB of code a cell may have and was not run")
 
 
 def master_sources(resources):

@@ -248,3 +248,14 @@ def test_integrity_report_flags_the_tricks(batch):
                 "retyped_test": "retyped", "renamed_test": "deleted or renamed"}
     for student, word in expected.items():
         assert word in reasons.get(student, ""), f"{student}: flags {reasons.get(student)}"
+
+
+def test_a_cell_too_large_to_run_is_shortened_where_pages_show_it(batch):
+    """Is the 6 MB cell kept whole in submitted/ but shortened, with a note, in the autograded
+    notebook (its feedback page would otherwise take minutes and gigabytes to render)?"""
+    root = batch["course"].root
+    graded = nbformat.read(root / "autograded" / "huge_source" / ID / f"{ID}.ipynb", 4)
+    handed_in = nbformat.read(root / "submitted" / "huge_source" / ID / f"{ID}.ipynb", 4)
+    assert max(len(c.source) for c in handed_in.cells) > 5 << 20
+    assert max(len(c.source) for c in graded.cells) < 4096
+    assert any("not shown" in c.source and "was not run" in c.source for c in graded.cells)
