@@ -68,7 +68,7 @@ queries, keys, values = project_qkv(x, W_query, W_key, W_value)
 expect_tensor(queries, (3, 3), "queries")
 expect_tensor(values, (3, 3), "values")
 expect_close(keys[0], [0.0, 1.0, 1.0], "the key of input 1",
-             mistakes=[("used W_query instead of W_key", [1.0, 0.0, 2.0])])
+             mistakes=[("query and key weights swapped", [1.0, 0.0, 2.0])])
 expect_close(values[0], [1.0, 2.0, 3.0], "the value of input 1")
 
 # %% [markdown]
@@ -128,7 +128,7 @@ big = stable_softmax(torch.tensor([1e4, 0.0, -1e4]))
 assert torch.isfinite(big).all(), f"scores of 1e4 gave {big}: subtract the maximum first"
 columns = stable_softmax(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), dim=0)
 expect_close(columns.sum(dim=0), [1.0, 1.0], "with dim=0, each column's sum",
-             mistakes=[("normalised along the last dim instead of dim", [0.5379, 1.4621])])
+             mistakes=[("softmax over the wrong dim", [0.5379, 1.4621])])
 
 # %% [markdown]
 # The softmax of the scores `[2, 4, 4]` puts about 6 % of query 1's attention on input 1 and

@@ -120,14 +120,19 @@ expect_tensor(batched, (2, 5, 4), "a batch of 2 sequences of 5 inputs")
 
 # %% [markdown]
 # The picture shows the weights behind these contexts: row $i$ is how word $i$ spreads its
-# attention over the six words, and each row sums to 1. It is computed here with PyTorch's
-# own operations, so it does not depend on your code. The weights are not trained yet, so
-# do not look for meaning in them; look for the structure: every word attends to every
-# word, itself included.
+# attention over the six words, and each row sums to 1. The cell below computes them the
+# slow way, one query at a time as in the last assignment, so that the picture does not
+# depend on your code (your `self_attention` must do all queries at once, without a loop).
+# The weights are not trained yet, so do not look for meaning in them; look for the
+# structure: every word attends to every word, itself included.
 
 # %% code
-queries, keys = x @ W_query, x @ W_key
-weights = torch.softmax(queries @ keys.T / math.sqrt(keys.shape[-1]), dim=-1)
+queries, keys = x @ W_query, x @ W_key  # (6, 2), (6, 2)
+rows = []
+for query in queries:  # one word's query, (2,)
+    scores = keys @ query / math.sqrt(keys.shape[-1])  # (6,)
+    rows.append(torch.exp(scores - scores.max()) / torch.exp(scores - scores.max()).sum())
+weights = torch.stack(rows)  # (6, 6): row i is word i's weights
 fig, ax = plt.subplots(figsize=(5, 4))
 image = ax.imshow(weights, cmap="viridis", vmin=0, vmax=1)
 ax.set_xlabel("key (word attended to)")

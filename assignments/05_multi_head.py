@@ -151,12 +151,15 @@ for head in range(3):
 # One panel per head: the weights with which each word of the sentence (a row) looks at
 # every word (a column). The heads share the input but not the weights, so they spread
 # their attention differently. With untrained weights drawn from $[0, 1)$ many scores are
-# large, and the softmax puts nearly all of a row's weight on one word.
+# widely spread, and the softmax puts nearly all of a row's weight on one word.
+#
+# The picture is drawn with your `multihead_attention`, given value weights that make the
+# six words' values the rows of the identity: with `W_value[head]` the transpose of the
+# pseudo-inverse of `x`, $x\,W_V^\top = I$, so each context row *is* that word's weights.
 
 # %% code
-head_queries = multihead_project(x, W_query)  # (3, 6, 24)
-head_keys = multihead_project(x, W_key)  # (3, 6, 24)
-head_weights = torch.softmax(head_queries @ head_keys.transpose(1, 2) / math.sqrt(24), dim=-1)
+identity_values = torch.linalg.pinv(x).T.expand(h, -1, -1)  # (3, 6, 16): x @ each.T = I
+head_weights = multihead_attention(x, W_query, W_key, identity_values)  # (3, 6, 6)
 fig, axes = plt.subplots(1, h, figsize=(4 * h, 4), sharey=True)
 for head, ax in enumerate(axes):
     image = ax.imshow(head_weights[head], cmap="viridis", vmin=0, vmax=1)

@@ -129,8 +129,10 @@ expect_close(one, [[2.0, 0.0, 4.0]] * 3,
 # summing to 1.
 
 # %% code
-queries, keys = x_german @ W_query, x @ W_key  # (8, 24), (6, 24)
-cross_weights = torch.softmax(queries @ keys.T / math.sqrt(d_k), dim=-1)  # (8, 6)
+# Your cross_attention, with value weights that make the English words' values the rows of
+# the identity (x @ pinv(x) = I): each German word's context is then its row of weights.
+identity_values = torch.linalg.pinv(x)  # (16, 6)
+cross_weights = cross_attention(x_german, x, W_query, W_key, identity_values)  # (8, 6)
 fig, ax = plt.subplots(figsize=(5, 4.5))
 image = ax.imshow(cross_weights, cmap="viridis", vmin=0, vmax=1)
 ax.set_xlabel("English word (key and value)")
@@ -170,14 +172,10 @@ plt.show()
 mask = causal_mask(4)
 expect_tensor(mask, (4, 4), "causal_mask(4)", dtype=torch.bool)
 expected = torch.tensor([[False, True, True], [False, False, True], [False, False, False]])
-got = causal_mask(3)
-assert not torch.equal(got, ~expected), (
-    "causal_mask(3) is what you get with a known mistake: causal mask inverted "
-    "(True must mark the positions a query may NOT see)")
-assert not torch.equal(got, expected | torch.eye(3, dtype=torch.bool)), (
-    "causal_mask(3) is what you get with a known mistake: causal mask hides the diagonal "
-    "(a position may look at itself)")
-assert torch.equal(got, expected), f"causal_mask(3) should be\n{expected}\nbut it is\n{got}"
+expect_equal(causal_mask(3), expected, "causal_mask(3) (True: a position the query may not see)",
+             mistakes=[("causal mask inverted", ~expected),
+                       ("causal mask hides the diagonal",
+                        expected | torch.eye(3, dtype=torch.bool))])
 expect_tensor(causal_mask(1), (1, 1), "causal_mask(1)", dtype=torch.bool)
 
 # %% [markdown]
