@@ -96,6 +96,9 @@ expect_close(scores[0], [2.0, 4.0, 4.0], "the scores of query 1")
 expect_tensor(attention_scores(queries[0], keys), (3,), "the scores of one query")
 wide = attention_scores(torch.ones(2, 3), torch.ones(5, 3))
 expect_tensor(wide, (2, 5), "2 queries against 5 keys")
+batch = attention_scores(torch.stack([queries, 2 * queries]), torch.stack([keys, keys]))
+expect_tensor(batch, (2, 3, 3), "the scores of a batch of 2 sequences, (..., n, d_k) inputs")
+expect_close(batch[1], 2 * scores, "the second sequence's scores, in a batch")
 
 # %% [markdown]
 # ## Step 3: a softmax that never overflows

@@ -209,6 +209,10 @@ expect_close(context[0], [0.8884, 0.4223, 1.6893], "the context of query 1",
 one_context, one_weights = scaled_dot_product_attention(queries[0], keys, values)
 expect_tensor(one_context, (3,), "the context of a single query")
 expect_tensor(one_weights, (3,), "the weights of a single query")
+batch_context, batch_weights = scaled_dot_product_attention(  # a batch of 2 sequences
+    torch.stack([queries, queries]), torch.stack([keys, keys.flip(0)]), torch.stack([values] * 2))
+expect_tensor(batch_context, (2, 2, 3), "the contexts of a batch of 2 sequences")
+expect_close(batch_context[0], context, "the first sequence's contexts, in a batch")
 
 three = torch.tensor([[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 2.0, 0.0], [0.0, 0.0, 0.0, 1.0]])
 future = torch.tensor([[False, True, True], [False, False, True], [False, False, False]])

@@ -226,6 +226,10 @@ assert not torch.isnan(weights).any(), (
     f"a query whose every key is masked gave nan:\n{weights}\nit should get a row of zeros")
 expect_close(weights, [[0.0, 0.0, 0.0], [1 / 3, 1 / 3, 1 / 3]],
              "equal scores, first query fully masked")
+batch = masked_scaled_softmax(torch.stack([scores, 2 * scores]), hidden, 4)  # one mask for both
+expect_tensor(batch, (2, 2, 3), "a batch of 2 score matrices with one (2, 3) mask")
+expect_close(batch[0], [[1.0, 0.0, 0.0], [0.8808, 0.1192, 0.0]],
+             "the first matrix of the batch, the mask broadcast to it")
 
 # %% [markdown]
 # Here is causal self-attention on the running example: each word attends only to itself

@@ -10,6 +10,7 @@ from autograder.build import public_checks
 from autograder.build.authoring import AuthoringError
 from autograder.build.hand_in import HAND_IN
 from autograder.build.stubs import given_code, solution_code
+from autograder.checks import code_rules
 from autograder.checks.compare import TOLERANCE
 from autograder.checks.steps import STEPS
 
@@ -94,7 +95,8 @@ def render_cell(spec, index, total):
             )
         prologue = USE_REFERENCES.format(name=name) if STEPS[name].uses else ""
         text = (TEST_HEADER.format(name=name, points=points(spec.points))
-                + HIDDEN_TESTS.format(name=name, prologue=prologue) + "\n" + spec.text)
+                + HIDDEN_TESTS.format(name=name, prologue=prologue) + "\n" + spec.text
+                + rule_checks(STEPS[name]))
         meta = nbgrader_metadata(f"test_{name}", grade=True, locked=True, points=spec.points)
         return code_cell(text.strip("\n"), meta)
     return code_cell(spec.text, {})
@@ -112,14 +114,24 @@ def hand_in_cell(assignment_id, total):
                                                                           locked=True))
 
 
+def rule_checks(step):
+    """The public check of each of the step's rules: the grader's decision, made in plain
+    Jupyter on the student's code (checks/code_rules.py), so no rule is a surprise."""
+    lines = [f"expect_rule({step.name}, {kind!r}, {params!r}, {rule.name!r}, {why!r})"
+             for rule in step.rules for kind, params, why in [rule.public]]
+    return "\n# The step's rules, as grading checks them:\n" + "\n".join(lines) if lines else ""
+
+
 def code_cell(text, metadata):
     return nbformat.v4.new_code_cell(text, metadata=metadata)
 
 
 def public_checks_code():
-    """The public tests' helpers, copied whole into the notebook (nothing of the kit is
-    installed where students run them); their tolerance is the hidden checks' one."""
+    """The public tests' helpers and the rules' decisions, copied whole into the notebook
+    (nothing of the kit is installed where students run them); their tolerance is the
+    hidden checks' one."""
     if public_checks.TOLERANCE != TOLERANCE:
         raise AuthoringError("build/public_checks.py's TOLERANCE differs from "
                              "autograder.checks.compare.TOLERANCE: make them equal")
-    return Path(public_checks.__file__).read_text(encoding="utf-8").strip()
+    return "\n\n\n".join(Path(module.__file__).read_text(encoding="utf-8").strip()
+                         for module in (public_checks, code_rules))

@@ -11,6 +11,7 @@ import textwrap
 
 import torch
 
+from autograder.checks.code_rules import rule_broken
 from autograder.checks.compare import TOLERANCE
 from autograder.checks.model import Rule
 
@@ -74,32 +75,6 @@ def source_tree(subject):
         return None
 
 
-def attribute_names(tree):
-    """Every name, attribute name and imported name a piece of code mentions."""
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute):
-            names.add(node.attr)
-        elif isinstance(node, ast.Name):
-            names.add(node.id)
-        elif isinstance(node, ast.alias):
-            names.update(node.name.split("."))
-    return names
-
-
-def own_names(tree):
-    """The names the code itself defines: functions, classes, parameters, variables."""
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            names.add(node.name)
-        elif isinstance(node, ast.arg):
-            names.add(node.arg)
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.add(node.id)
-    return names
-
-
 # Code the grader cannot follow: what it calls is decided at run time.
 DYNAMIC_CALLS = {"exec", "eval", "compile", "__import__", "globals", "locals", "vars",
                  "get_ipython", "attrgetter", "methodcaller", "import_module"}
@@ -126,10 +101,11 @@ def unverifiable(tree):
     return None
 
 
-def rule(rule_name, why, judge):
+def rule(rule_name, why, judge, public=()):
     """A rule decided on the subject's code (its definition and every helper it uses): the
     step loses it when the code breaks it, when there is no code to read, or when the code
-    decides at run time what it calls (the grader could not verify it)."""
+    decides at run time what it calls (the grader could not verify it). `public`: see
+    model.Rule."""
 
     def violation(subject):
         tree = source_tree(subject)
@@ -143,70 +119,41 @@ def rule(rule_name, why, judge):
         broken = judge(tree)
         return f"{rule_name}: {broken} ({why})" if broken else None
 
-    return Rule(rule_name, violation)
+    return Rule(rule_name, violation, public)
+
+
+def code_rule(kind, rule_name, params, why):
+    """A rule of one of code_rules' kinds: the grader and the notebook's public check decide
+    it with the same function."""
+    return rule(rule_name, why, lambda tree: rule_broken(kind, params, tree),
+                (kind, sorted(params), why))
 
 
 def forbids_names(rule_name, forbidden, why):
     """A rule: the code may not mention any of `forbidden` (names, attributes, imports)."""
-
-    def judge(tree):
-        used = sorted(attribute_names(tree) & set(forbidden))
-        return f"uses {', '.join(used)}" if used else None
-
-    return rule(rule_name, why, judge)
+    return code_rule("forbids_names", rule_name, forbidden, why)
 
 
 def forbids_builtins(rule_name, fragments, why):
     """A rule: the code may not mention a name of the libraries that contains any of
     `fragments` (case ignored: `softmax` catches torch.softmax, F.log_softmax, nn.Softmax,
     torch._softmax ...); names the student's code defines itself are its own."""
-
-    def judge(tree):
-        theirs = own_names(tree)
-        used = sorted(n for n in attribute_names(tree) - theirs
-                      if any(f in n.lower() for f in fragments))
-        return f"uses {', '.join(used)}" if used else None
-
-    return rule(rule_name, why, judge)
+    return code_rule("forbids_builtins", rule_name, fragments, why)
 
 
 def requires_names(rule_name, needed, why):
     """A rule: the code must use one of `needed` (torch.bmm ...)."""
-
-    def judge(tree):
-        if attribute_names(tree) & set(needed):
-            return None
-        return f"does not use {' or '.join(sorted(needed))}"
-
-    return rule(rule_name, why, judge)
-
-
-LOOP_NODES = (ast.For, ast.While, ast.AsyncFor, ast.ListComp, ast.SetComp, ast.DictComp,
-              ast.GeneratorExp)
-LOOP_CALLS = {"map", "filter", "reduce", "starmap", "accumulate"}
-
-
-def python_loop(tree):
-    """The first Python loop of the code (a statement, a comprehension or map/filter/reduce),
-    or None."""
-    for node in ast.walk(tree):
-        if isinstance(node, LOOP_NODES):
-            return type(node).__name__
-        if isinstance(node, ast.Call):
-            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
-            if name in LOOP_CALLS:
-                return f"{name}()"
-    return None
+    return code_rule("requires_names", rule_name, needed, why)
 
 
 def forbids_loops(rule_name):
     """A rule: the code has no Python loop, no comprehension and no map/filter/reduce."""
+    return code_rule("forbids_loops", rule_name, (), "write it with tensor operations")
 
-    def judge(tree):
-        loop = python_loop(tree)
-        return f"found a Python loop ({loop})" if loop else None
 
-    return rule(rule_name, "write it with tensor operations", judge)
+def requires_loop(rule_name, why):
+    """A rule: the code has a Python loop (the step is the loop)."""
+    return code_rule("requires_loop", rule_name, (), why)
 
 
 def rows_sum_to_one(weights, dim=-1, what="weights"):

@@ -64,5 +64,22 @@ def compare_tensors(got, want, where):
         raise Mismatch(f"{where} contains inf")
     agree = torch.isclose(g, w, equal_nan=True, **TOLERANCE)
     if not bool(agree.all()):
-        wrong = int((~agree).sum())
-        raise Mismatch(f"{where}: {wrong} of {agree.numel()} numbers are wrong")
+        raise Mismatch(f"{where}: {where_wrong(g, w, agree)}")
+
+
+def index(flat, shape):
+    return list(map(int, torch.unravel_index(torch.tensor(flat), shape))) if shape else []
+
+
+def where_wrong(got, want, agree):
+    """How many numbers are wrong, the first one's index and the largest difference: where to
+    look, never the expected value."""
+    gap = (got - want).abs().nan_to_num(float("inf"))
+    if agree.numel() == 1:
+        return f"the number is off by {float(gap.flatten()[0]):.3g}"
+    wrong = ~agree
+    first = index(int(wrong.flatten().nonzero()[0]), tuple(got.shape))
+    largest = int(gap.flatten().argmax())
+    return (f"{int(wrong.sum())} of {agree.numel()} numbers are wrong; the first at index "
+            f"{first}, the largest difference ({float(gap.flatten()[largest]):.3g}) at index "
+            f"{index(largest, tuple(got.shape))}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import math
 import secrets
 import string
@@ -58,9 +59,62 @@ def recognise(step, case, got, helpers):
     return None
 
 
+def shape_of(value):
+    """A value as an error message shows it: a tensor by its shape and dtype."""
+    if isinstance(value, torch.Tensor):
+        return f"a {tuple(value.shape)} {str(value.dtype).removeprefix('torch.')} tensor"
+    if isinstance(value, bool | int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return repr(value if len(value) <= 40 else value[:37] + "...")
+    if isinstance(value, list | tuple):
+        return f"a {type(value).__name__} of {len(value)}"
+    return f"a {type(value).__name__}"
+
+
+def parameter_names(reference):
+    try:
+        signature = inspect.signature(reference)
+    except (TypeError, ValueError):
+        return []
+    return [p for p in signature.parameters if p != "self"]
+
+
+class Watched:
+    """A subject that remembers the arguments of its latest call, so that an error raised
+    in the student's code can be reported with the shapes it was given."""
+
+    def __init__(self, subject, names):
+        self.subject, self.names, self.last = subject, names, None
+
+    def remember(self, args, kwargs):
+        named = [f"{n}={shape_of(v)}" for n, v in zip(self.names, args, strict=False)]
+        named += [shape_of(v) for v in args[len(self.names):]]
+        self.last = ", ".join(named + [f"{k}={shape_of(v)}" for k, v in kwargs.items()])
+
+    def __call__(self, *args, **kwargs):
+        self.remember(args, kwargs)
+        return self.subject(*args, **kwargs)
+
+    def seeded(self, seed, *args, burn=0, **kwargs):
+        self.remember(args, kwargs)
+        return self.subject.seeded(seed, *args, burn=burn, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self.subject, name)
+
+    def raised(self, error):
+        """'raised Kind: message', with the latest call's arguments and a hint."""
+        text = f"raised {error_kind(error)}: {error}"
+        if self.last is not None:
+            text += (f" (called with {self.last}; compare each operation's shapes with the "
+                     "step's docstring)")
+        return text
+
+
 def step_findings(step, subject, helpers, gen):
     """Every Finding of the step's hidden check on `subject` (empty when it passes)."""
-    subject = as_subject(subject)
+    subject = Watched(as_subject(subject), parameter_names(step.reference))
     findings = [Finding("rule", step.name, v) for rule in step.rules
                 if (v := rule_violation(rule, subject))]
     for case in [*step.document_cases(), *step.random_cases(gen)]:
@@ -72,8 +126,7 @@ def step_findings(step, subject, helpers, gen):
                                                         "raises NotImplementedError)"))
             return findings
         except Exception as error:  # noqa: BLE001 - any error of student code is a finding
-            findings.append(Finding("error", step.name,
-                                    f"{case.label}: raised {error_kind(error)}: {error}"))
+            findings.append(Finding("error", step.name, f"{case.label}: {subject.raised(error)}"))
             continue
         try:
             compare(got, want)
@@ -91,7 +144,7 @@ def step_findings(step, subject, helpers, gen):
             findings.append(Finding("property", step.name, f"property: {error}"))
         except Exception as error:  # noqa: BLE001
             findings.append(Finding("property", step.name, f"property {prop.__name__}: "
-                                    f"raised {error_kind(error)}: {error}"))
+                                    f"{subject.raised(error)}"))
     return findings
 
 

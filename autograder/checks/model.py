@@ -47,10 +47,13 @@ class Mistake:
 
 @dataclass(frozen=True)
 class Rule:
-    """What the notebook forbids for a step; `violation(subject)` says how it is broken, or None."""
+    """What the notebook forbids for a step; `violation(subject)` says how it is broken, or None.
+    `public` is (kind, params, why) for checks/code_rules.py: the build turns it into the
+    step's public rule check, which decides alike in plain Jupyter."""
 
     name: str
     violation: Callable[[Any], str | None]
+    public: tuple = ()
 
 
 @dataclass(frozen=True)

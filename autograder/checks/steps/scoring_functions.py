@@ -12,10 +12,9 @@ from autograder.checks.common import (
     calling,
     forbids_loops,
     forbids_names,
-    python_loop,
     randn,
+    requires_loop,
     requires_names,
-    rule,
     sizes,
 )
 from autograder.checks.compare import TOLERANCE, close
@@ -245,10 +244,6 @@ def equals_torch_attention(subject, gen):
           "transposed queries, keys and values, transposed back")
 
 
-def has_a_loop(tree):
-    return None if python_loop(tree) else "has no Python loop"
-
-
 LOOP_ATTENTION = Step(
     name="loop_attention",
     reference=solutions.loop_attention,
@@ -256,8 +251,8 @@ LOOP_ATTENTION = Step(
     random_cases=attention_random,
     properties=(columns_permute_with_inputs, equals_torch_attention),
     rules=(
-        rule("loops over queries and keys", "this step is the loop over queries and keys",
-             has_a_loop),
+        requires_loop("loops over queries and keys",
+                      "this step is the loop over queries and keys"),
         requires_names("scores with scaled_dot_score", {"scaled_dot_score"},
                        "loop_attention scores each key with your scaled_dot_score"),
     ),

@@ -17,7 +17,10 @@ import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from autograder.checks.steps import STEPS
+from autograder.checks.hidden import references
+from autograder.checks.judge import fresh_generator, namespace, step_findings
+from autograder.checks.steps import ASSIGNMENTS, STEPS
+from autograder.checks.subject import LocalSubject
 from autograder.outputs.hide_hidden_tests import without_hidden_tests
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -60,8 +63,15 @@ def catalogued(step, name):
     return found[0]
 
 
-def code_cell(source):
-    return nbformat.v4.new_code_cell(source)
+def run(client, source):
+    """Run code in the notebook's kernel as a cell of its own, appended for the time it runs
+    (nbclient writes a cell's outputs back into the notebook at its index)."""
+    cell = nbformat.v4.new_code_cell(source)
+    client.nb.cells.append(cell)
+    try:
+        return client.execute_cell(cell, len(client.nb.cells) - 1)
+    finally:
+        client.nb.cells.pop()
 
 
 @pytest.fixture(scope="module", params=IDS)
@@ -115,9 +125,9 @@ STRICT = "expect_close, expect_equal, expect_tensor = _strict.values()"
 def recorded_calls(client, source):
     """Run a test cell with recording checks; the calls' records (an error of the cell
     itself, such as a crash before a check, fails the test)."""
-    client.execute_cell(code_cell("_calls.clear()"), 0)
-    client.execute_cell(code_cell(source), 0)
-    shown = client.execute_cell(code_cell("print(_json.dumps(_calls))"), 0)
+    run(client, "_calls.clear()")
+    run(client, source)
+    shown = run(client, "print(_json.dumps(_calls))")
     return json.loads(shown.outputs[0]["text"])
 
 
@@ -128,14 +138,14 @@ def test_known_mistake_values_are_the_catalogues(ran):
     assignment_id, notebook, client, _ = ran
     solutions = {c.metadata.nbgrader["grade_id"]: c for c in notebook.cells
                  if c.metadata.get("nbgrader", {}).get("solution")}
-    client.execute_cell(code_cell(RECORDING), 0)
+    run(client, RECORDING)
     wrong = []
     try:
         for cell in notebook.cells:
             step = step_tested(cell)
             for name in named_mistakes(cell.source) if step else []:
                 mistake = catalogued(step, name)
-                client.execute_cell(code_cell(MISTAKE_PRELUDE + mistake.code), 0)
+                run(client, MISTAKE_PRELUDE + mistake.code)
                 try:
                     calls = recorded_calls(client, cell.source)
                 except CellExecutionError as error:
@@ -143,7 +153,7 @@ def test_known_mistake_values_are_the_catalogues(ran):
                                  f"{str(error).splitlines()[-1]}")
                     continue
                 finally:
-                    client.execute_cell(solutions[step], 0)
+                    run(client, solutions[step].source)
                 typed = [c for c in calls if name in c["mistakes"]]
                 if not typed:
                     wrong.append(f"{step}: no expect_close/expect_equal call ran with {name!r}")
@@ -151,5 +161,79 @@ def test_known_mistake_values_are_the_catalogues(ran):
                     if f"known mistake: {name}" not in call["said"]:
                         wrong.append(f"{step}: {call['what']!r} with {name!r}: {call['said']}")
     finally:
-        client.execute_cell(code_cell(STRICT), 0)
+        run(client, STRICT)
     assert wrong == [], f"{assignment_id}: {wrong}"
+
+
+# -- no hidden requirement ------------------------------------------------------------------
+
+# Every requirement that can cost points, each broken alone by a variant of the reference that
+# is still right on the notebook's plain example: (step, requirement, text of the solution cell,
+# what it becomes). The hidden checks must fail the variant (it is a real requirement) and so
+# must a public test (the student can see it before handing in).
+VARIANTS = [
+    ("attention_scores", "leading batch dimensions", "keys.transpose(-2, -1)", "keys.T"),
+    ("stable_softmax", "no built-in softmax",
+     "    return exps / exps.sum(dim=dim, keepdim=True)",
+     "    return torch.softmax(scores, dim=dim)"),
+    ("scaled_dot_product_attention", "leading batch dimensions",
+     "keys.transpose(-2, -1)", "keys.T"),
+    ("self_attention", "leading batch dimensions", "keys.transpose(-2, -1)", "keys.T"),
+    ("self_attention", "every query at once, no Python loop",
+     "    scores = queries @ keys.transpose(-2, -1)  # (..., seq, seq)",
+     "    scores = torch.stack([q @ keys.transpose(-2, -1) for q in queries.unbind(-2)], -2)"),
+    ("multihead_project", "one torch.bmm", "torch.bmm(W, stacked)",
+     "torch.einsum('hoi,his->hos', W, stacked)"),
+    ("multihead_project", "no loop over heads", "torch.bmm(W, stacked)",
+     "torch.stack([torch.bmm(W[i:i + 1], stacked[i:i + 1])[0] for i in range(h)])"),
+    ("loop_attention", "scores with scaled_dot_score", "scaled_dot_score(K[:, j], Q[:, i])",
+     "K[:, j] @ Q[:, i] / math.sqrt(K.shape[0])"),
+    ("vectorized_attention", "on its own",
+     "    Q = W_Q @ X  # (d3, N)", "    scaled_dot_score  # borrowed\n    Q = W_Q @ X  # (d3, N)"),
+    ("masked_scaled_softmax", "a mask that broadcasts to the scores",
+     '    hidden = (scores / math.sqrt(d_k)).masked_fill(mask, float("-inf"))',
+     '    hidden = scores / math.sqrt(d_k)\n'
+     '    hidden[mask] = float("-inf")  # a mask as big as the scores'),
+    ("MultiHeadAttention", "no built-in multi-head attention",
+     "def forward(self, query, key, value, key_padding_mask=None, attn_mask=None):",
+     "def forward(self, query, key, value, key_padding_mask=None, attn_mask=None):\n"
+     "        nn.MultiheadAttention  # a built-in, mentioned"),
+]
+
+
+def variant_source(notebook, step, old, new):
+    [cell] = [c for c in notebook.cells
+              if c.metadata.get("nbgrader", {}).get("grade_id") == step]
+    assert old in cell.source, f"{step}: the solution cell has no {old!r} to vary"
+    return cell.source.replace(old, new, 1)
+
+
+def hidden_verdict(step, source):
+    """The hidden checks' findings on code defining the step (in this process)."""
+    space = namespace(references(STEPS[step]))
+    exec(compile(source, f"<variant of {step}>", "exec"), space)  # noqa: S102
+    return step_findings(STEPS[step], LocalSubject(space[step], source=source),
+                         references(STEPS[step]), fresh_generator())
+
+
+def test_every_requirement_is_visible_in_a_public_test(ran):
+    """Does each variant that breaks one requirement (right on the plain example) fail both
+    the hidden checks and a public test of its step?"""
+    assignment_id, notebook, client, _ = ran
+    mine = [v for v in VARIANTS if STEPS[v[0]] in ASSIGNMENTS[assignment_id]]
+    tests = {step_tested(c): c for c in notebook.cells if step_tested(c)}
+    solutions = {c.metadata.nbgrader["grade_id"]: c for c in notebook.cells
+                 if c.metadata.get("nbgrader", {}).get("solution")}
+    unseen = []
+    for step, requirement, old, new in mine:
+        source = variant_source(notebook, step, old, new)
+        assert hidden_verdict(step, source), f"{step}: '{requirement}' costs nothing hidden"
+        run(client, source)
+        try:
+            run(client, tests[step].source)
+            unseen.append(f"{step}: {requirement}")
+        except CellExecutionError:
+            pass
+        finally:
+            run(client, solutions[step].source)
+    assert unseen == [], f"{assignment_id}: requirements no public test shows: {unseen}"
