@@ -136,6 +136,8 @@ def stable_softmax_random(gen):
         cases.append(Case(f"random case {i + 1} (dim={dim})", calling(scores, dim=dim)))
     large = 1e4 * randn(gen, *sizes(gen, 2))
     cases.append(Case("scores of size 1e4", calling(large)))
+    rows, cols, depth = sizes(gen, 3)
+    cases.append(Case("random case 4 (dim left out)", calling(3 * randn(gen, rows, cols, depth))))
     return cases
 
 

@@ -38,6 +38,18 @@ WORDS = (
     "short", "is", "first", "last", "Zebra", "apple", "Apple", "tea", "a", "B", "b",
 )
 
+# Words with marks inside or around them, and numbers: split_words deletes every character
+# of string.punctuation wherever it stands ("don't" becomes "dont"). One of each group goes
+# into an untidy sentence, between runs of white space of several kinds.
+UNTIDY_WORDS = (
+    ("don't", "it's", "rock'n'roll"),
+    ("snake_case", "_private", "x_1"),
+    ("3", "12th", "#1", "2024"),
+    ("(really)", '"quoted"', "[x]", "{y}"),
+    ("well-known", "e.g.", "U.S.", "a/b"),
+)
+WHITE_SPACE = (" ", "  ", "\t", "\n", " \t ")
+
 ASSIGNMENT = "02_embeddings"
 
 MARKS = (",", ".", "!", "?", ";", ":")
@@ -61,6 +73,17 @@ def random_sentence(gen, length):
     return " ".join(marked)
 
 
+def untidy_sentence(gen, length):
+    """`length` words of WORDS and one of each group of UNTIDY_WORDS, in random order, with
+    white space of random kinds before, between and after them."""
+    words = [WORDS[i] for i in pick(gen, length, len(WORDS))]
+    words += [group[pick(gen, 1, len(group))[0]] for group in UNTIDY_WORDS]
+    words = [words[int(i)] for i in torch.randperm(len(words), generator=gen)]
+    gaps = [WHITE_SPACE[i] for i in pick(gen, len(words), len(WHITE_SPACE))]
+    ending = WHITE_SPACE[pick(gen, 1, len(WHITE_SPACE))[0]]
+    return "".join(gap + word for gap, word in zip(gaps, words, strict=True)) + ending
+
+
 def with_fresh_copy(sentence, vocab):
     """A run that hands the subject its own copy of the vocabulary."""
     return lambda subject: subject(sentence, dict(vocab))
@@ -81,6 +104,9 @@ def build_vocab_random(gen):
     for i, length in enumerate(sizes_of_sentences(gen)):
         text = random_sentence(gen, length)
         cases.append(Case(f"random sentence {i + 1}", lambda s, text=text: s(text)))
+    text = untidy_sentence(gen, sizes_of_sentences(gen)[0])
+    cases.append(Case("an untidy sentence (marks inside words, numbers, irregular white space)",
+                      lambda s, text=text: s(text)))
     return cases
 
 
@@ -167,6 +193,10 @@ def encode_random(gen):
         chosen = [words[j] for j in pick(gen, length, len(words))]
         text = ", ".join(chosen) + "!"
         cases.append(Case(f"random sentence {i + 1}", with_fresh_copy(text, vocab)))
+    text = untidy_sentence(gen, sizes_of_sentences(gen)[0])
+    vocab = solutions.build_vocab(f"{text} {random_sentence(gen, 4)}")  # and other words
+    cases.append(Case("an untidy sentence (marks inside words, numbers, irregular white space)",
+                      with_fresh_copy(text, vocab)))
     return cases
 
 

@@ -396,6 +396,11 @@ def multihead_module_random(gen):
             masks["attn_mask"] = random_mask(gen, L, S, shared)
         name = f"random case, {label} (E={E}, {h} heads, L={L}, N={N}, S={S})"
         cases.append(Case(name, copied(random_seed(gen), E, h, inputs, **masks)))
+    L, N, S, E, h = mha_sizes(gen)
+    inputs = mha_inputs(gen, L, N, S, E)
+    per_head = random_mask(gen, N * h * L, S).reshape(N * h, L, S)  # (N * num_heads, L, S)
+    name = f"random case, an attn_mask per head (E={E}, {h} heads, L={L}, N={N}, S={S})"
+    cases.append(Case(name, copied(random_seed(gen), E, h, inputs, attn_mask=per_head)))
     return cases
 
 

@@ -232,6 +232,11 @@ def sdpa_random(gen):
     mask = random_mask(gen, queries.shape[0], keys.shape[0])
     cases.append(Case("a mask with one row fully masked",
                       calling(queries, keys, values, mask=mask)))
+    (batch,) = sizes(gen, 1)
+    queries, keys, values = random_qkv(gen, batch)
+    masks = [random_mask(gen, queries.shape[-2], keys.shape[-2]) for _ in range(batch)]
+    cases.append(Case(f"a batch of {batch} with a mask per sequence",
+                      calling(queries, keys, values, mask=torch.stack(masks))))
     return cases
 
 
