@@ -348,3 +348,14 @@ DOC003_MHA_SIZES = {"L": 3, "N": 4, "E": 10, "S": 6, "num_heads": 10}
 # 003, In [11] and In [12]: attn_output.shape (L, N, E), attn_output_weights.shape (N, L, S)
 DOC003_MHA_OUTPUT_SHAPE = (3, 4, 10)
 DOC003_MHA_WEIGHTS_SHAPE = (4, 3, 6)
+
+
+# What a student sees of each document: the example it works, as the notebooks name it (a
+# case's label never says "document 002", which no student has).
+EXAMPLES = {
+    "000": f"the sentence '{DOC000_SENTENCE}'",
+    "001": f"the sentence '{DOC001_SENTENCE}'",
+    "002": f"the sentence '{DOC002_SENTENCE}'",
+    "003": "the seeded 4x4 input of the loop",
+    "004": "the hand-sized example",
+}

@@ -25,6 +25,7 @@ from autograder.checks.documents import (
     DOC004_W_QUERY,
     DOC004_W_VALUE,
     DOC004_WEIGHTED_VALUES,
+    EXAMPLES,
 )
 from autograder.checks.model import Case, Mistake, Step
 
@@ -48,7 +49,7 @@ def random_weights(gen, n_queries, n_keys):
 def project_qkv_documents():
     run = calling(DOC004_INPUTS, DOC004_W_QUERY, DOC004_W_KEY, DOC004_W_VALUE)
     expected = (DOC004_QUERIES, DOC004_KEYS, DOC004_VALUES)
-    return [Case("document 004: queries, keys and values", run, expected)]
+    return [Case(f"{EXAMPLES['004']}: queries, keys and values", run, expected)]
 
 
 def project_qkv_random(gen):
@@ -81,9 +82,10 @@ PROJECT_QKV = Step(
 
 def attention_scores_documents():
     return [
-        Case("document 004: scores of all three queries", calling(DOC004_QUERIES, DOC004_KEYS),
+        Case(f"{EXAMPLES['004']}: scores of all three queries",
+             calling(DOC004_QUERIES, DOC004_KEYS),
              DOC004_SCORES),
-        Case("document 004: scores of query 1", calling(DOC004_QUERIES[0], DOC004_KEYS),
+        Case(f"{EXAMPLES['004']}: scores of query 1", calling(DOC004_QUERIES[0], DOC004_KEYS),
              DOC004_SCORES[0]),
     ]
 
@@ -125,7 +127,8 @@ ATTENTION_SCORES = Step(
 
 
 def stable_softmax_documents():
-    return [Case("document 004: softmax of the scores", calling(DOC004_SCORES), DOC004_SOFTMAX)]
+    return [Case(f"{EXAMPLES['004']}: softmax of the scores",
+                 calling(DOC004_SCORES), DOC004_SOFTMAX)]
 
 
 def stable_softmax_random(gen):
@@ -196,7 +199,8 @@ STABLE_SOFTMAX = Step(
 
 def weighted_values_documents():
     run = calling(DOC004_ROUNDED_WEIGHTS, DOC004_VALUES)
-    return [Case("document 004: weighted values (rounded weights)", run, DOC004_WEIGHTED_VALUES)]
+    return [Case(f"{EXAMPLES['004']}: weighted values (rounded weights)",
+                 run, DOC004_WEIGHTED_VALUES)]
 
 
 def weights_and_values_random(gen):
@@ -229,9 +233,9 @@ WEIGHTED_VALUES_STEP = Step(
 
 def context_vectors_documents():
     return [
-        Case("document 004: outputs (rounded weights)",
+        Case(f"{EXAMPLES['004']}: outputs (rounded weights)",
              calling(DOC004_ROUNDED_WEIGHTS, DOC004_VALUES), DOC004_OUTPUTS),
-        Case("document 004: output 1",
+        Case(f"{EXAMPLES['004']}: output 1",
              calling(DOC004_ROUNDED_WEIGHTS[0], DOC004_VALUES), DOC004_OUTPUTS[0]),
     ]
 

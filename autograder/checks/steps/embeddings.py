@@ -22,6 +22,7 @@ from autograder.checks.documents import (
     DOC002_SENTENCE,
     DOC002_VOCAB,
     DOC002_X_2,
+    EXAMPLES,
 )
 from autograder.checks.model import Case, Mistake, Step
 
@@ -94,7 +95,7 @@ def with_fresh_copy(sentence, vocab):
 
 def build_vocab_documents():
     return [
-        Case(f"document {doc}: the vocabulary", lambda s, text=text: s(text), vocab)
+        Case(f"{EXAMPLES[doc]}: the vocabulary", lambda s, text=text: s(text), vocab)
         for doc, text, vocab, _ in DOCUMENTS
     ]
 
@@ -174,7 +175,7 @@ BUILD_VOCAB = Step(
 
 def encode_documents():
     return [
-        Case(f"document {doc}: the ids", with_fresh_copy(text, vocab), ids)
+        Case(f"{EXAMPLES[doc]}: the ids", with_fresh_copy(text, vocab), ids)
         for doc, text, vocab, ids in DOCUMENTS
     ]
 
@@ -265,15 +266,17 @@ def embedding(token_ids, vocab_size, dim, *seed, extract=None):
 
 def embed_documents():
     return [
-        Case("document 000: the 6x16 embedding", embedding(DOC000_IDS, 6, 16), DOC000_EMBEDDING),
+        Case(f"{EXAMPLES['000']}: the 6x16 embedding",
+             embedding(DOC000_IDS, 6, 16), DOC000_EMBEDDING),
         Case(
-            "document 001: the 6x3 embedding (vocab_size 50000)",
+            f"{EXAMPLES['001']}: the 6x3 embedding (vocab_size 50000)",
             embedding(DOC001_IDS, DOC001_VOCAB_SIZE, 3),
             DOC001_EMBEDDING,
         ),
-        Case("document 002: the 6x16 embedding", embedding(DOC002_IDS, 6, 16), DOC002_EMBEDDING),
+        Case(f"{EXAMPLES['002']}: the 6x16 embedding",
+             embedding(DOC002_IDS, 6, 16), DOC002_EMBEDDING),
         Case(
-            "document 002: the embedding of word 2",
+            f"{EXAMPLES['002']}: the embedding of word 2",
             embedding(DOC002_IDS, 6, 16, extract=lambda out: out[1]),
             DOC002_X_2,
         ),

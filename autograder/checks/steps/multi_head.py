@@ -35,6 +35,7 @@ from autograder.checks.documents import (
     DOC003_MHA_OUTPUT_SHAPE,
     DOC003_MHA_SIZES,
     DOC003_MHA_WEIGHTS_SHAPE,
+    EXAMPLES,
 )
 from autograder.checks.model import Case, Mistake, Step
 
@@ -89,15 +90,15 @@ def multihead_project_documents():
     x2, W_q, W_k, _ = document_002()
     keys_002 = torch.bmm(W_k, x2.T.repeat(3, 1, 1)).transpose(1, 2)  # 002, In [18]
     return [
-        Case("document 000: multi-head keys", calling_then(whole, x, W_key),
+        Case(f"{EXAMPLES['000']}: multi-head keys", calling_then(whole, x, W_key),
              with_shape(per_head(x, W_key), DOC000_MULTIHEAD_KEYS_SHAPE)),
-        Case("document 000: multi-head values", calling_then(whole, x, W_value),
+        Case(f"{EXAMPLES['000']}: multi-head values", calling_then(whole, x, W_value),
              with_shape(per_head(x, W_value), DOC000_MULTIHEAD_VALUES_SHAPE)),
-        Case("document 000: query 2 in every head", calling_then(query_2, x, W_query),
+        Case(f"{EXAMPLES['000']}: query 2 in every head", calling_then(query_2, x, W_query),
              with_shape(W_query.matmul(x[1]), DOC000_MULTIHEAD_QUERY_2_SHAPE)),  # 000, In [10]
-        Case("document 002: query 2 in every head", calling_then(query_2, x2, W_q),
+        Case(f"{EXAMPLES['002']}: query 2 in every head", calling_then(query_2, x2, W_q),
              with_shape(W_q.matmul(x2[1]), DOC002_MULTIHEAD_QUERY_2_SHAPE)),  # 002, In [16]
-        Case("document 002: multi-head keys", calling_then(whole, x2, W_k), keys_002),
+        Case(f"{EXAMPLES['002']}: multi-head keys", calling_then(whole, x2, W_k), keys_002),
     ]
 
 
@@ -167,12 +168,13 @@ def multihead_attention_documents():
     context_2 = torch.bmm(values, attention_2.unsqueeze(-1)).squeeze()  # (3, 28)
     contexts_000 = attention_per_head(x, W_query, W_key, W_value)  # (3, 6, 28)
     return [
-        Case("document 000: every head's contexts", calling_then(whole, x, W_query, W_key, W_value),
+        Case(f"{EXAMPLES['000']}: every head's contexts",
+             calling_then(whole, x, W_query, W_key, W_value),
              contexts_000),
-        Case("document 000: context of query 2 in every head",
+        Case(f"{EXAMPLES['000']}: context of query 2 in every head",
              calling_then(query_2, x, W_query, W_key, W_value),
              with_shape(contexts_000[:, 1], (3, 28))),
-        Case("document 002: context of query 2 in every head",
+        Case(f"{EXAMPLES['002']}: context of query 2 in every head",
              calling_then(query_2, x2, W_q, W_k, W_v),
              with_shape(context_2, DOC002_MULTIHEAD_CONTEXT_2_SHAPE)),
     ]
@@ -255,9 +257,9 @@ def concat_heads_documents():
     contexts_000 = attention_per_head(*document_000())  # (3, 6, 28)
     contexts_002 = attention_per_head(*document_002())  # (3, 6, 28)
     return [
-        Case("document 000: the three heads side by side", calling_then(whole, contexts_000),
+        Case(f"{EXAMPLES['000']}: the three heads side by side", calling_then(whole, contexts_000),
              with_shape(torch.cat(list(contexts_000), dim=-1), (6, 84))),
-        Case("document 002: the three heads side by side", calling_then(whole, contexts_002),
+        Case(f"{EXAMPLES['002']}: the three heads side by side", calling_then(whole, contexts_002),
              with_shape(torch.cat(list(contexts_002), dim=-1), (6, 84))),
     ]
 
@@ -352,9 +354,9 @@ def document_003_inputs():
 def multihead_module_documents():
     E, h = DOC003_MHA_SIZES["E"], DOC003_MHA_SIZES["num_heads"]
     return [
-        Case("document 003: MultiHeadAttention(10, 10): the shapes of output and weights",
+        Case(f"{EXAMPLES['003']}: MultiHeadAttention(10, 10): the shapes of output and weights",
              document_003_shapes, (DOC003_MHA_OUTPUT_SHAPE, DOC003_MHA_WEIGHTS_SHAPE)),
-        Case("document 003: a copy of nn.MultiheadAttention(10, 10)",
+        Case(f"{EXAMPLES['003']}: a copy of nn.MultiheadAttention(10, 10)",
              copied(3, E, h, document_003_inputs())),
     ]
 

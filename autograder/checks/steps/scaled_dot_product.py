@@ -20,6 +20,7 @@ from autograder.checks.documents import (
     DOC002_CONTEXT_2,
     DOC002_OMEGA_2,
     DOC002_OMEGA_24,
+    EXAMPLES,
 )
 from autograder.checks.model import Case, Mistake, Step
 
@@ -53,17 +54,17 @@ def project_documents():
     query_2, keys_002, _ = document_002()
     return [
         Case(
-            "document 001: query 3's scores, project(query_3, keys.T)",
+            f"{EXAMPLES['001']}: query 3's scores, project(query_3, keys.T)",
             calling(query_3, keys_001.T),
             DOC001_OMEGA_3,
         ),
         Case(
-            "document 002: omega_24, project(q_2, keys[4:5].T)",
+            f"{EXAMPLES['002']}: query 2's score against word 5, project(q_2, keys[4:5].T)",
             calling(query_2, keys_002[4:5].T),
             DOC002_OMEGA_24.reshape(1),
         ),
         Case(
-            "document 002: omega_2, project(q_2, keys.T)",
+            f"{EXAMPLES['002']}: query 2's scores, project(q_2, keys.T)",
             calling(query_2, keys_002.T),
             DOC002_OMEGA_2,
         ),
@@ -120,11 +121,11 @@ PROJECT = Step(
 def scaled_softmax_documents():
     query_2, keys_000, _ = document_000()
     return [
-        Case("document 001: query 3's weights (d_k = 2)", calling(DOC001_OMEGA_3, 2),
+        Case(f"{EXAMPLES['001']}: query 3's weights (d_k = 2)", calling(DOC001_OMEGA_3, 2),
              DOC001_WEIGHTS_3),
-        Case("document 000: query 2's weights (d_k = 24)", calling(query_2 @ keys_000.T, 24),
+        Case(f"{EXAMPLES['000']}: query 2's weights (d_k = 24)", calling(query_2 @ keys_000.T, 24),
              DOC000_WEIGHTS_2),
-        Case("document 002: attention_2, a saturated softmax (d_k = 24)",
+        Case(f"{EXAMPLES['002']}: query 2's weights, a saturated softmax (d_k = 24)",
              calling(DOC002_OMEGA_2, 24), DOC002_ATTENTION_2),
     ]
 
@@ -197,11 +198,11 @@ SCALED_SOFTMAX = Step(
 
 def sdpa_documents():
     return [
-        Case("document 001: query 3's context and weights", calling(*document_001()),
+        Case(f"{EXAMPLES['001']}: query 3's context and weights", calling(*document_001()),
              (DOC001_CONTEXT_3, DOC001_WEIGHTS_3)),
-        Case("document 000: query 2's context and weights", calling(*document_000()),
+        Case(f"{EXAMPLES['000']}: query 2's context and weights", calling(*document_000()),
              (DOC000_CONTEXT_2, DOC000_WEIGHTS_2)),
-        Case("document 002: query 2's context and weights", calling(*document_002()),
+        Case(f"{EXAMPLES['002']}: query 2's context and weights", calling(*document_002()),
              (DOC002_CONTEXT_2, DOC002_ATTENTION_2)),
     ]
 

@@ -18,7 +18,7 @@ from autograder.checks.common import (
     sizes,
 )
 from autograder.checks.compare import TOLERANCE, close
-from autograder.checks.documents import DOC003_LOOP_OUTPUT
+from autograder.checks.documents import DOC003_LOOP_OUTPUT, EXAMPLES
 from autograder.checks.model import Case, Mistake, Step
 
 ASSIGNMENT = "06_scoring_functions"
@@ -213,7 +213,7 @@ def column_inputs(gen):
 
 def attention_documents():
     run = calling(*document_inputs())
-    label = "document 003: the loop module's output on the seed-0 input"
+    label = f"{EXAMPLES['003']}: the loop module's output on the seed-0 input"
     return [Case(label, run, DOC003_LOOP_OUTPUT)]
 
 

@@ -13,6 +13,7 @@ from autograder.checks.compare import TOLERANCE
 from autograder.checks.documents import (
     DOC001_CONTEXT_3,
     DOC001_SELF_ATTENTION_OUTPUT,
+    EXAMPLES,
 )
 from autograder.checks.model import Case, Mistake, Step
 
@@ -43,9 +44,10 @@ def row_2(result):
 def self_attention_documents():
     args = document_001()
     return [
-        Case("document 001: the contexts of all six words", calling_then(whole, *args),
+        Case(f"{EXAMPLES['001']}: the contexts of all six words", calling_then(whole, *args),
              DOC001_SELF_ATTENTION_OUTPUT),
-        Case("document 001: context_3 (row index 2)", calling_then(row_2, *args), DOC001_CONTEXT_3),
+        Case(f"{EXAMPLES['001']}: context_3 (row index 2)",
+             calling_then(row_2, *args), DOC001_CONTEXT_3),
     ]
 
 
@@ -185,9 +187,9 @@ def built(seed, sizes_in, x=None):
 def self_attention_module_documents():
     x = document_001()[0]
     return [
-        Case("document 001: SelfAttention(3, 2, 4) under seed 123", built(123, (3, 2, 4), x),
+        Case(f"{EXAMPLES['001']}: SelfAttention(3, 2, 4) under seed 123", built(123, (3, 2, 4), x),
              DOC001_SELF_ATTENTION_OUTPUT),
-        Case("document 001: the weights SelfAttention(3, 2, 4) draws under seed 123",
+        Case(f"{EXAMPLES['001']}: the weights SelfAttention(3, 2, 4) draws under seed 123",
              built(123, (3, 2, 4))),
     ]
 
