@@ -23,6 +23,7 @@
 
 # %% setup
 import string
+import unicodedata
 
 import torch
 from torch import nn
@@ -46,13 +47,16 @@ from torch import nn
 #
 # A word should not change because a comma happens to follow it: "short," and "short" are
 # the same word. The helper below, which you do not have to write, deletes every character
-# listed in `string.punctuation` (commas, full stops, question marks and so on) and then
-# splits on white space. It leaves capital letters alone. Both of your first two functions
-# should call it:
+# listed in `string.punctuation` (commas, full stops, question marks and so on) and every
+# other character Unicode classes as punctuation (the Chinese ，。！？、「」, the ellipsis …,
+# the guillemets « »), and then splits on white space. It leaves capital letters and other
+# symbols (€, +) alone. Both of your first two functions should call it:
 #
 # ```python
 # >>> split_words("Life is short, eat dessert first")
 # ['Life', 'is', 'short', 'eat', 'dessert', 'first']
+# >>> split_words("«Life» is short… eat dessert！")
+# ['Life', 'is', 'short', 'eat', 'dessert']
 # ```
 
 # %% given split_words
@@ -91,6 +95,9 @@ assert vocab != {"Bob": 0, "saw": 1, "Alice": 2}, (
 assert vocab == {"Alice": 0, "Bob": 1, "saw": 2}, (
     f"expected {{'Alice': 0, 'Bob': 1, 'saw': 2}}, got {vocab}"
 )
+wide = build_vocab("「Bob」 saw Alice， Alice saw Bob。")
+assert wide == {"Alice": 0, "Bob": 1, "saw": 2}, (
+    f"Unicode punctuation (「」，。) is punctuation too; use split_words; got {wide}")
 mixed = build_vocab("the cat saw The Dog")
 assert mixed == {"Dog": 0, "The": 1, "cat": 2, "saw": 3, "the": 4}, (
     f"capitals sort before lower case and 'The' and 'the' are two words; got {mixed}"

@@ -1,14 +1,20 @@
 """From a sentence to vectors (documents 000, 001, 002): vocabulary, token ids, embedding."""
 
 import string
+import unicodedata
 
 import torch
 from torch import nn
 
 
 def split_words(sentence):
-    """The sentence's words: punctuation removed, split on white space."""
-    kept = "".join(ch for ch in sentence if ch not in string.punctuation)
+    """The sentence's words: punctuation removed, split on white space.
+
+    Punctuation is every character of string.punctuation and every character Unicode counts
+    as punctuation (its category starts with P), so ，。！？、「」 and … go too.
+    """
+    kept = "".join(ch for ch in sentence if ch not in string.punctuation
+                   and not unicodedata.category(ch).startswith("P"))
     return kept.split()
 
 

@@ -108,6 +108,14 @@ def test_build_vocab_puts_capitals_first():
     }
 
 
+def test_build_vocab_strips_unicode_punctuation_too():
+    """Does build_vocab strip Unicode punctuation (，。！？、「」 … « ») as the contract says,
+    while symbols and letters outside ASCII (€, ², ï) stay in their words?"""
+    assert build_vocab("「你好」， 世界！ «naïve» €5… x²？") == {
+        "naïve": 0, "x²": 1, "€5": 2, "世界": 3, "你好": 4}
+    assert encode("你好、 世界。", build_vocab("世界 你好")).tolist() == [1, 0]
+
+
 def test_build_vocab_splits_on_any_white_space():
     """Does build_vocab split on tabs, newlines and repeated spaces alike?"""
     assert build_vocab("b  a\tc\nb") == {"a": 0, "b": 1, "c": 2}

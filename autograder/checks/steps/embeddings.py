@@ -48,6 +48,8 @@ UNTIDY_WORDS = (
     ("3", "12th", "#1", "2024"),
     ("(really)", '"quoted"', "[x]", "{y}"),
     ("well-known", "e.g.", "U.S.", "a/b"),
+    ("「word」", "«mot»", "end。", "so…", "why？", "甜点，"),  # Unicode punctuation goes too
+    ("€5", "a+b", "x²", "naïve"),  # symbols and letters outside ASCII stay
 )
 WHITE_SPACE = (" ", "  ", "\t", "\n", " \t ")
 
