@@ -213,6 +213,13 @@ batch_context, batch_weights = scaled_dot_product_attention(  # a batch of 2 seq
     torch.stack([queries, queries]), torch.stack([keys, keys.flip(0)]), torch.stack([values] * 2))
 expect_tensor(batch_context, (2, 2, 3), "the contexts of a batch of 2 sequences")
 expect_close(batch_context[0], context, "the first sequence's contexts, in a batch")
+per_sequence = torch.tensor([[[False, False, True], [False, False, False]],
+                             [[True, False, False], [False, True, False]]])  # (2, 2, 3)
+_, batch_masked = scaled_dot_product_attention(
+    torch.stack([queries, queries]), torch.stack([keys, keys]), torch.stack([values] * 2),
+    mask=per_sequence)
+expect_close(batch_masked[1, 1], [0.5, 0.0, 0.5],
+             "in a batch with a mask per sequence, sequence 2's query 2 (scores [0, 4, 0])")
 
 three = torch.tensor([[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 2.0, 0.0], [0.0, 0.0, 0.0, 1.0]])
 future = torch.tensor([[False, True, True], [False, False, True], [False, False, False]])

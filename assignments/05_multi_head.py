@@ -283,6 +283,11 @@ expect_close(output, want_output.detach(),
              "the output of a copy of nn.MultiheadAttention(6, 2), with an attn_mask")
 expect_close(weights, want_weights.detach(), "its weights averaged over the 2 heads")
 assert torch.all(weights[:, 0, 3:] == 0), "keys hidden by the attn_mask should get weight 0"
+per_head = torch.rand(3 * 2, 2, 5) < 0.3  # an attn_mask of shape (N * num_heads, L, S)
+per_head[..., 0] = False  # every query keeps a key
+expect_close(ours(query, key, value, attn_mask=per_head)[0],
+             theirs(query, key, value, attn_mask=per_head)[0].detach(),
+             "the output with an attn_mask per sequence and head, (N * num_heads, L, S)")
 
 # %% [markdown]
 # ## What you built

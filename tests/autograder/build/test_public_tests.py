@@ -178,6 +178,9 @@ VARIANTS = [
      "    return torch.softmax(scores, dim=dim)"),
     ("scaled_dot_product_attention", "leading batch dimensions",
      "keys.transpose(-2, -1)", "keys.T"),
+    ("scaled_dot_product_attention", "a mask per sequence of a batch",
+     'weights = torch.softmax(hidden, dim=-1).masked_fill(mask, 0.0)',
+     'weights = torch.softmax(hidden, dim=1).masked_fill(mask, 0.0)'),
     ("self_attention", "leading batch dimensions", "keys.transpose(-2, -1)", "keys.T"),
     ("self_attention", "every query at once, no Python loop",
      "    scores = queries @ keys.transpose(-2, -1)  # (..., seq, seq)",
@@ -194,6 +197,8 @@ VARIANTS = [
      '    hidden = (scores / math.sqrt(d_k)).masked_fill(mask, float("-inf"))',
      '    hidden = scores / math.sqrt(d_k)\n'
      '    hidden[mask] = float("-inf")  # a mask as big as the scores'),
+    ("MultiHeadAttention", "an attn_mask per sequence and head",
+     "as_additive(attn_mask).reshape(-1, L, S)", "as_additive(attn_mask).reshape(1, L, S)"),
     ("MultiHeadAttention", "no built-in multi-head attention",
      "def forward(self, query, key, value, key_padding_mask=None, attn_mask=None):",
      "def forward(self, query, key, value, key_padding_mask=None, attn_mask=None):\n"
