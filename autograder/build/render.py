@@ -8,6 +8,7 @@ import nbformat
 
 from autograder.build import public_checks
 from autograder.build.authoring import AuthoringError
+from autograder.build.check_notebook import points
 from autograder.build.hand_in import HAND_IN
 from autograder.build.stubs import given_code, solution_code
 from autograder.checks import code_rules
@@ -100,10 +101,6 @@ def render_cell(spec, index, total):
         meta = nbgrader_metadata(f"test_{name}", grade=True, locked=True, points=spec.points)
         return code_cell(text.strip("\n"), meta)
     return code_cell(spec.text, {})
-
-
-def points(value):
-    return f"{value:g} point" + ("" if value == 1 else "s")
 
 
 def hand_in_cell(assignment_id, total):

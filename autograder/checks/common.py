@@ -101,11 +101,11 @@ def unverifiable(tree):
     return None
 
 
-def rule(rule_name, why, judge, public=()):
-    """A rule decided on the subject's code (its definition and every helper it uses): the
-    step loses it when the code breaks it, when there is no code to read, or when the code
-    decides at run time what it calls (the grader could not verify it). `public`: see
-    model.Rule."""
+def code_rule(kind, rule_name, params, why):
+    """A rule decided on the subject's code (its definition and every helper it uses) by
+    code_rules.rule_broken, the function the notebook's public check calls too: the step
+    loses it when the code breaks it, when there is no code to read, or when the code
+    decides at run time what it calls (the grader could not verify it)."""
 
     def violation(subject):
         tree = source_tree(subject)
@@ -116,17 +116,10 @@ def rule(rule_name, why, judge, public=()):
         if dynamic:
             return (f"{rule_name}: the grader cannot verify this rule because {dynamic} "
                     f"({why}); call what you need by name")
-        broken = judge(tree)
+        broken = rule_broken(kind, params, tree)
         return f"{rule_name}: {broken} ({why})" if broken else None
 
-    return Rule(rule_name, violation, public)
-
-
-def code_rule(kind, rule_name, params, why):
-    """A rule of one of code_rules' kinds: the grader and the notebook's public check decide
-    it with the same function."""
-    return rule(rule_name, why, lambda tree: rule_broken(kind, params, tree),
-                (kind, sorted(params), why))
+    return Rule(rule_name, violation, (kind, sorted(params), why))
 
 
 def forbids_names(rule_name, forbidden, why):

@@ -45,6 +45,12 @@ def step_tested(cell):
     return meta["grade_id"].removeprefix("test_") if meta.get("grade") else None
 
 
+def solution_cells(notebook):
+    """{step: its solution cell}."""
+    return {c.metadata.nbgrader["grade_id"]: c for c in notebook.cells
+            if c.metadata.get("nbgrader", {}).get("solution")}
+
+
 def named_mistakes(source):
     """The mistake names a public test cell types: mistakes=[("name", value), ...]."""
     names = []
@@ -136,8 +142,7 @@ def test_known_mistake_values_are_the_catalogues(ran):
     check that types that mistake's value recognise it (so the typed value is the one the
     mistake gives)?"""
     assignment_id, notebook, client, _ = ran
-    solutions = {c.metadata.nbgrader["grade_id"]: c for c in notebook.cells
-                 if c.metadata.get("nbgrader", {}).get("solution")}
+    solutions = solution_cells(notebook)
     run(client, RECORDING)
     wrong = []
     try:
@@ -207,8 +212,7 @@ VARIANTS = [
 
 
 def variant_source(notebook, step, old, new):
-    [cell] = [c for c in notebook.cells
-              if c.metadata.get("nbgrader", {}).get("grade_id") == step]
+    cell = solution_cells(notebook)[step]
     assert old in cell.source, f"{step}: the solution cell has no {old!r} to vary"
     return cell.source.replace(old, new, 1)
 
@@ -227,8 +231,7 @@ def test_every_requirement_is_visible_in_a_public_test(ran):
     assignment_id, notebook, client, _ = ran
     mine = [v for v in VARIANTS if STEPS[v[0]] in ASSIGNMENTS[assignment_id]]
     tests = {step_tested(c): c for c in notebook.cells if step_tested(c)}
-    solutions = {c.metadata.nbgrader["grade_id"]: c for c in notebook.cells
-                 if c.metadata.get("nbgrader", {}).get("solution")}
+    solutions = solution_cells(notebook)
     unseen = []
     for step, requirement, old, new in mine:
         source = variant_source(notebook, step, old, new)
