@@ -48,12 +48,13 @@ def needs_root():
 
 @contextlib.contextmanager
 def interpreter_open_to_students():
-    """Students run the course's Python as themselves. Where it lives in a private folder
-    (pyenv under /root), let other users pass through the folders above it (search only, not
-    list) for the test, and put the modes back after."""
-    interpreter = Path(os.path.realpath(sys.executable))
-    folders = [p for p in {*interpreter.parents, *Path(sys.base_prefix).resolve().parents,
-                           Path(sys.base_prefix).resolve()}
+    """Students run the course's Python as themselves. Where the virtualenv or the Python it
+    was made from lives in a private folder (pyenv under /root, a checkout in a mktemp
+    folder), let other users pass through the folders above them (search only, not list)
+    for the test, and put the modes back after."""
+    places = [Path(sys.executable).absolute(), Path(os.path.realpath(sys.executable)),
+              Path(sys.prefix).absolute() / "lib", Path(sys.base_prefix).resolve() / "lib"]
+    folders = [p for p in {folder for place in places for folder in place.parents}
                if not p.stat().st_mode & stat.S_IXOTH]
     modes = {folder: folder.stat().st_mode for folder in folders}
     try:
