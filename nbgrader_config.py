@@ -4,6 +4,13 @@ so run nbgrader (and the kit) from the repository root."""
 c = get_config()  # noqa: F821 (nbgrader defines get_config)
 
 c.CourseDirectory.course_id = "self-attention"
+# The language students and instructors read: notebooks, checks' messages, feedback, report.
+# "en" here, the repository's own course; `python -m autograder init DIR --language zh`
+# writes a Simplified Chinese course folder with "zh" on this line.
+c.Course.language = "en"
+# What nbgrader leaves in place of each solution in the student's version, in that language.
+STUB_COMMENT = {"en": "# YOUR CODE HERE", "zh": "# 在这里写你的代码"}[c.Course.language]
+c.ClearSolutions.code_stub = {"python": STUB_COMMENT + "\nraise NotImplementedError()"}
 c.CourseDirectory.db_url = "sqlite:///gradebook.db"
 c.CourseDirectory.source_directory = "source"
 c.CourseDirectory.release_directory = "release"

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from autograder.errors import KitError
+from autograder.i18n import LANGUAGES
 
 DESCRIPTION = """\
 Build, check and grade the self-attention course with nbgrader.
@@ -25,6 +26,12 @@ configuration from the current directory). A typical week:
   python -m autograder export --to grades.csv    a row per student and assignment, totals
   python -m autograder report --to report.html   plots: scores, steps, named mistakes
   python -m autograder demo                      all of the above on a simulated class
+
+The repository's root is the English course. For a course in Simplified Chinese (notebooks,
+messages, feedback and report; the same ids, points and checks), write a course folder and
+work from there:
+
+  python -m autograder init ../course-zh --language zh
 
 nbgrader itself stays usable in the same folder: nbgrader generate_assignment, autograde,
 generate_feedback and export read the same nbgrader_config.py. The kit keeps its own records
@@ -56,6 +63,14 @@ def parser():
     cmd = commands.add_parser("build", help="render source/ from assignments/ and release/ "
                               "with nbgrader generate_assignment")
     add_ids(cmd)
+
+    cmd = commands.add_parser("init", help="write a ready course folder in a language: "
+                              "nbgrader_config.py, source/ and release/ built from assignments/")
+    cmd.add_argument("folder", type=Path, metavar="DIR", help="a new or empty folder")
+    add_ids(cmd)
+    cmd.add_argument("--language", default="en", choices=sorted(LANGUAGES),
+                     help="the course's language: en (English, default) or zh (Simplified "
+                     "Chinese): notebooks, messages, feedback and report")
 
     cmd = commands.add_parser("validate", help="grade the solutions (full marks expected) and "
                               "the stubs (zero expected); exit 1 otherwise")
@@ -106,7 +121,7 @@ def parser():
 
 def run(args):
     root = args.root.resolve()
-    if args.command not in ("build", "demo") and not (root / "nbgrader_config.py").exists():
+    if args.command not in ("build", "demo", "init") and not (root / "nbgrader_config.py").exists():
         from autograder.build import BuildError
 
         raise BuildError(f"{root} has no nbgrader_config.py: run from the course root or "
@@ -115,6 +130,10 @@ def run(args):
         from autograder.build import build
 
         build(root, args.ids)
+    elif args.command == "init":
+        from autograder.build.course_folder import init_course
+
+        init_course(root, args.folder, args.language, args.ids)
     elif args.command == "validate":
         from autograder.build import assignment_ids
         from autograder.tools.validate import validate

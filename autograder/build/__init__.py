@@ -14,9 +14,10 @@ from pathlib import Path
 import nbformat
 
 from autograder.build.authoring import read_assignment
-from autograder.build.render import render
+from autograder.build.render import in_language, render
 from autograder.course import CONFIG, check_ids, run_nbgrader, write_atomically
 from autograder.errors import KitError
+from autograder.i18n import DEFAULT
 
 # The students' self-check, a standalone script (only Jupyter needed), copied beside every
 # notebook: `python check_notebook.py <id>.ipynb` exits 1 naming each failing cell.
@@ -31,8 +32,9 @@ def assignment_ids(root: Path) -> list[str]:
     return sorted(p.stem for p in (root / "assignments").glob("[0-9][0-9]_*.py"))
 
 
-def master_notebook(root: Path, assignment_id: str):
-    return render(read_assignment(root / "assignments" / f"{assignment_id}.py"), assignment_id)
+def master_notebook(root: Path, assignment_id: str, language=DEFAULT):
+    return render(read_assignment(root / "assignments" / f"{assignment_id}.py"), assignment_id,
+                  language)
 
 
 def write_notebook(notebook, path: Path):
@@ -41,18 +43,20 @@ def write_notebook(notebook, path: Path):
     write_atomically(path, nbformat.writes(notebook) + "\n")  # as nbformat.write ends it
 
 
-def build_source(root: Path, assignment_id: str) -> Path:
-    """source/<id>/: the master notebook, and the students' self-check script beside it
-    (nbgrader's generate_assignment copies both into the release)."""
-    path = root / "source" / assignment_id / f"{assignment_id}.ipynb"
-    write_notebook(master_notebook(root, assignment_id), path)
-    write_atomically(path.with_name(SELF_CHECK.name), SELF_CHECK.read_text(encoding="utf-8"))
+def build_source(root: Path, assignment_id: str, course: Path | None = None,
+                 language=DEFAULT) -> Path:
+    """`course`/source/<id>/ (the project's own by default): the master notebook in the
+    language, and the students' self-check script beside it (nbgrader's generate_assignment
+    copies both into the release)."""
+    path = (course or root) / "source" / assignment_id / f"{assignment_id}.ipynb"
+    write_notebook(master_notebook(root, assignment_id, language), path)
+    write_atomically(path.with_name(SELF_CHECK.name), in_language(SELF_CHECK, language) + "\n")
     return path
 
 
 def generate_release(root: Path, assignment_id: str, into: Path) -> Path:
-    """Run nbgrader generate_assignment on source/<id> in a scratch course; copy its release
-    to `into`/<id>."""
+    """Run nbgrader generate_assignment on `root`/source/<id> with `root`'s config in a
+    scratch course; copy its release to `into`/<id>."""
     with tempfile.TemporaryDirectory(prefix="kit-build-") as scratch:
         course = Path(scratch)
         shutil.copy(root / CONFIG, course / CONFIG)
@@ -68,7 +72,8 @@ def generate_release(root: Path, assignment_id: str, into: Path) -> Path:
 
 
 def build(root: Path, ids=(), log=print):
-    """Build the given assignments (all when none given); return their ids."""
+    """Build the given assignments (all when none given) of the project's own course, in
+    English; return their ids."""
     ids = check_ids(ids, assignment_ids(root))
     for assignment_id in ids:
         build_source(root, assignment_id)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import base64
+import re
 from pathlib import Path
 
 import nbformat
 
-from autograder.build import public_checks
+from autograder.build import public_checks, translate
 from autograder.build.authoring import AuthoringError
 from autograder.build.check_notebook import points
 from autograder.build.hand_in import HAND_IN
@@ -14,6 +16,7 @@ from autograder.build.stubs import given_code, solution_code
 from autograder.checks import code_rules
 from autograder.checks.compare import TOLERANCE
 from autograder.checks.steps import STEPS
+from autograder.i18n import DEFAULT, current, language, t
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 # The hidden part opens the test cell and names the step it checks. Grading never runs a test
@@ -31,7 +34,12 @@ HIDDEN_TESTS = (
 USE_REFERENCES = 'use_references("{name}", globals())\n'
 # The first line of every test cell, in the master and in the release: what the step is worth.
 TEST_HEADER = ("# {name}: {points}. The public checks below, and when graded the same "
-               "requirements on other inputs.\n")
+               "requirements on other inputs.")
+# The line of a notebook-side helper file (build/public_checks.py, checks/code_rules.py,
+# build/check_notebook.py) that the build sets to the course's language.
+LANGUAGE_LINE = 'LANGUAGE = "en"  # the build writes the course\'s language here'
+# A markdown line `![what it shows](figure:NAME)` embeds build/figures.py's drawing NAME.
+FIGURE = re.compile(r"\]\(figure:(\w+)\)")
 
 
 def nbgrader_metadata(grade_id, *, solution=False, grade=False, locked=False, points=None):
@@ -52,14 +60,15 @@ def total_points(specs):
     return sum(spec.points for spec in specs if spec.kind == "tests")
 
 
-def render(specs, assignment_id):
-    """The master notebook: prose, read-only setup, solution cells, graded test cells and
-    the hand-in instructions."""
-    cells = []
-    total = total_points(specs)
-    for index, spec in enumerate(specs):
-        cells.append(render_cell(spec, index, total))
-    cells.append(hand_in_cell(assignment_id, total))
+def render(specs, assignment_id, language_code=DEFAULT):
+    """The master notebook in the course's language: prose, read-only setup, solution
+    cells, graded test cells and the hand-in instructions."""
+    with language(language_code):
+        cells = []
+        total = total_points(specs)
+        for index, spec in enumerate(specs):
+            cells.append(render_cell(spec, index, total, language_code))
+        cells.append(hand_in_cell(assignment_id, total, language_code))
     notebook = nbformat.v4.new_notebook(cells=cells)
     notebook.metadata = {
         "kernelspec": KERNELSPEC,
@@ -71,64 +80,115 @@ def render(specs, assignment_id):
     return notebook
 
 
-def render_cell(spec, index, total):
+def render_cell(spec, index, total, language_code):
     if spec.kind == "markdown":
-        text = spec.text.replace("{total_points}", str(total))
-        return nbformat.v4.new_markdown_cell(
-            text, metadata=nbgrader_metadata(f"prose_{index:02d}", locked=True)
-        )
-    if spec.kind == "setup":
-        return code_cell(spec.text, nbgrader_metadata(f"setup_{index:02d}", locked=True))
+        text = translate.markdown_text(spec, language_code).replace("{total_points}", str(total))
+        return markdown_cell(text, nbgrader_metadata(f"prose_{index:02d}", locked=True))
     if spec.kind == "checks":
-        return code_cell(public_checks_code(), nbgrader_metadata("public_checks", locked=True))
+        cell = code_cell(public_checks_code(language_code),
+                         nbgrader_metadata("public_checks", locked=True))
+        cell.metadata["jupyter"] = {"source_hidden": True}  # shown folded: one click opens it
+        return cell
+    text, metadata = code_and_metadata(spec, index)
+    return code_cell(translate.code_text(spec, text, language_code), metadata)
+
+
+def code_and_metadata(spec, index):
+    """A code cell's English text and nbgrader metadata."""
+    if spec.kind == "setup":
+        return spec.text, nbgrader_metadata(f"setup_{index:02d}", locked=True)
     if spec.kind == "given":
         meta = nbgrader_metadata(f"given_{'_'.join(spec.names)}", locked=True)
-        return code_cell(given_code(spec.names), meta)
+        return given_code(spec.names), meta
     if spec.kind == "solution":
-        meta = nbgrader_metadata(spec.names[0], solution=True)
-        return code_cell(solution_code(spec.names), meta)
+        return solution_code(spec.names), nbgrader_metadata(spec.names[0], solution=True)
     if spec.kind == "tests":
-        name = spec.names[0]
-        if name not in STEPS:
-            raise AuthoringError(
-                f"line {spec.line}: no hidden checks are declared for {name!r}; "
-                "add its Step to a module of autograder/checks/steps/"
-            )
-        prologue = USE_REFERENCES.format(name=name) if STEPS[name].uses else ""
-        text = (TEST_HEADER.format(name=name, points=points(spec.points))
-                + HIDDEN_TESTS.format(name=name, prologue=prologue) + "\n" + spec.text
-                + rule_checks(STEPS[name]))
-        meta = nbgrader_metadata(f"test_{name}", grade=True, locked=True, points=spec.points)
-        return code_cell(text.strip("\n"), meta)
-    return code_cell(spec.text, {})
+        return test_code(spec), nbgrader_metadata(f"test_{spec.names[0]}", grade=True,
+                                                  locked=True, points=spec.points)
+    return spec.text, {}
 
 
-def hand_in_cell(assignment_id, total):
+def test_code(spec):
+    """A graded cell: what it is worth, the hidden part, the public asserts, the rules."""
+    name = spec.names[0]
+    if name not in STEPS:
+        raise AuthoringError(
+            f"line {spec.line}: no hidden checks are declared for {name!r}; "
+            "add its Step to a module of autograder/checks/steps/"
+        )
+    prologue = USE_REFERENCES.format(name=name) if STEPS[name].uses else ""
+    header = "# " + t(TEST_HEADER.removeprefix("# "), name=name,
+                      points=points(spec.points, current()))
+    public = translate.mistake_names(spec.text, STEPS[name], current())
+    text = (header + "\n" + HIDDEN_TESTS.format(name=name, prologue=prologue) + "\n"
+            + public + rule_checks(STEPS[name]))
+    return text.strip("\n")
+
+
+def hand_in_cell(assignment_id, total, language_code):
     """The notebook's last cell: how to check, how to hand in, what is graded."""
-    text = HAND_IN.strip().format(
-        assignment=assignment_id, notebook=f"{assignment_id}.ipynb", total_points=points(total))
-    return nbformat.v4.new_markdown_cell(text, metadata=nbgrader_metadata("hand_in",
-                                                                          locked=True))
+    text = HAND_IN[language_code].strip().format(
+        assignment=assignment_id, notebook=f"{assignment_id}.ipynb",
+        total_points=points(total, language_code))
+    return markdown_cell(text, nbgrader_metadata("hand_in", locked=True))
+
+
+def markdown_cell(text, metadata):
+    """A markdown cell; each `![...](figure:NAME)` becomes the drawing, attached."""
+    names = FIGURE.findall(text)
+    cell = nbformat.v4.new_markdown_cell(FIGURE.sub(r"](attachment:\1.png)", text),
+                                         metadata=metadata)
+    if names:
+        from autograder.build import figures  # matplotlib only when a cell has a figure
+
+        unknown = sorted(set(names) - set(figures.FIGURES))
+        if unknown:
+            raise AuthoringError(f"no figure named {', '.join(unknown)}; the figures are "
+                                 f"{', '.join(sorted(figures.FIGURES))} (build/figures.py)")
+        cell.attachments = {
+            f"{name}.png": {"image/png": base64.b64encode(figures.png(name)).decode("ascii")}
+            for name in dict.fromkeys(names)}
+    return cell
 
 
 def rule_checks(step):
     """The public check of each of the step's rules: the grader's decision, made in plain
     Jupyter on the student's code (checks/code_rules.py), so no rule is a surprise."""
-    lines = [f"expect_rule({step.name}, {kind!r}, {params!r}, {rule.name!r}, {why!r})"
+    lines = [f"expect_rule({step.name}, {kind!r}, {params!r}, {t(rule.name)!r}, {t(why)!r})"
              for rule in step.rules for kind, params, why in [rule.public]]
-    return "\n# The step's rules, as grading checks them:\n" + "\n".join(lines) if lines else ""
+    heading = "# " + t("The step's rules, as grading checks them:")
+    return "\n" + heading + "\n" + "\n".join(lines) if lines else ""
 
 
 def code_cell(text, metadata):
     return nbformat.v4.new_code_cell(text, metadata=metadata)
 
 
-def public_checks_code():
+def public_checks_code(language_code=DEFAULT):
     """The public tests' helpers and the rules' decisions, copied whole into the notebook
-    (nothing of the kit is installed where students run them); their tolerance is the
-    hidden checks' one."""
+    (nothing of the kit is installed where students run them), speaking the course's
+    language; their tolerance is the hidden checks' one."""
     if public_checks.TOLERANCE != TOLERANCE:
         raise AuthoringError("build/public_checks.py's TOLERANCE differs from "
                              "autograder.checks.compare.TOLERANCE: make them equal")
-    return "\n\n\n".join(Path(module.__file__).read_text(encoding="utf-8").strip()
+    return "\n\n\n".join(in_language(Path(module.__file__), language_code, module.__doc__)
                          for module in (public_checks, code_rules))
+
+
+def in_language(helper_file: Path, language_code, docstring=None):
+    """A notebook-side helper file's source, set to the course's language (its module
+    `docstring`, when given, in that language's words)."""
+    text = helper_file.read_text(encoding="utf-8").strip()
+    if docstring and language_code != DEFAULT:
+        with language(language_code):
+            translated = t(docstring)
+        if translated == docstring:
+            raise AuthoringError(f"{helper_file.name}'s docstring has no {language_code} text "
+                                 "in autograder/i18n/: add it to zh_build.py")
+        text = text.replace(docstring, translated, 1)
+    if LANGUAGE_LINE not in text:
+        if language_code == DEFAULT:  # a helper with nothing to translate
+            return text
+        raise AuthoringError(f"{helper_file.name} lacks the line {LANGUAGE_LINE!r} that the "
+                             "build sets to the course's language")
+    return text.replace(LANGUAGE_LINE, LANGUAGE_LINE.replace('"en"', f'"{language_code}"'))

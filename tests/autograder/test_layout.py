@@ -13,13 +13,15 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "autograder"
 
 # room -> the rooms (and shared top-level modules) it may import from
+# (i18n, the course's language and its catalogs, is a leaf every room that speaks may use.)
 ALLOWED = {
-    "checks": {"checks"},
-    "sandbox": {"sandbox"},
-    "build": {"build", "checks", "course", "errors"},
+    "i18n": {"i18n", "errors"},
+    "checks": {"checks", "i18n"},
+    "sandbox": {"sandbox", "i18n"},
+    "build": {"build", "checks", "course", "errors", "i18n"},
     "grading": {"grading", "checks", "sandbox", "course", "errors", "ledger", "progress", "record",
-                ""},
-    "outputs": {"outputs", "course", "errors", "ledger", "record"},
+                "shown_outputs", "i18n", ""},
+    "outputs": {"outputs", "course", "errors", "ledger", "record", "shown_outputs", "i18n"},
 }
 
 

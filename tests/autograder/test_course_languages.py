@@ -1,0 +1,177 @@
+"""Is the course whole in each language? `init` builds an English and a Simplified Chinese
+course folder from assignments/; each grades its solutions full and its stubs zero, the two
+have the same grade ids, points and checks, and the Chinese one has no English left for a
+student to read."""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder.build import assignment_ids
+from autograder.build.course_folder import init_course
+from autograder.course import course_config
+from autograder.i18n import config_language
+from autograder.tools.validate import validate
+
+ROOT = Path(__file__).resolve().parents[2]
+IDS = assignment_ids(ROOT)
+CJK = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]")
+# Four English words in a row, once code, formulas, quoted titles and links are set aside.
+ENGLISH_RUN = re.compile(r"[A-Za-z]{2,}(?:[ ,;:'-]+[A-Za-z]+){3,}")
+SET_ASIDE = [
+    re.compile(r"\$\$.*?\$\$|\$[^$\n]*\$", re.DOTALL),  # formulas
+    re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL),  # code
+    re.compile(r"“[^”]*”|\"[^\"\n]*\"|《[^》]*》|「[^」]*」|‘[^’]*’"),  # quoted titles
+    re.compile(r"\]\([^)]*\)|https?://\S+|attachment:\S+"),  # link targets
+    re.compile(r"<[^>]+>"),  # html tags
+]
+@pytest.fixture(scope="module")
+def courses(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("languages")
+    return {code: init_course(ROOT, folder / code, code, log=lambda _: None)
+            for code in ("en", "zh")}
+
+
+def release(course, assignment_id):
+    return nbformat.read(course / "release" / assignment_id / f"{assignment_id}.ipynb", 4)
+
+
+def english_runs(text):
+    for pattern in SET_ASIDE:
+        text = pattern.sub(" ", text)
+    return ENGLISH_RUN.findall(text)
+
+
+def message_strings(code):
+    """The texts a code cell shows a student: what it prints, the labels and mistake names of
+    its checks, assert and error messages, docstrings and comments. (Data, such as the
+    example sentences, and matplotlib's labels, which stay English for want of a CJK font,
+    are not messages.)"""
+    tree = ast.parse(code)
+    for node in ast.walk(tree):
+        for part in message_parts(node):
+            yield from texts(part)
+    for token in tokenize.generate_tokens(io.StringIO(code).readline):
+        if token.type == tokenize.COMMENT:
+            yield token.string.lstrip("#")
+
+
+def message_parts(node):
+    if isinstance(node, ast.Call):
+        name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+        if name == "print":
+            return node.args
+        if name.startswith("expect_"):  # expect_close(got, expected, what, mistakes=...)
+            return [*node.args[2:], *(k.value for k in node.keywords)]
+    if isinstance(node, ast.Assert) and node.msg:
+        return [node.msg]
+    if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+        return node.exc.args
+    if isinstance(node, ast.FunctionDef | ast.ClassDef | ast.Module) and ast.get_docstring(node):
+        return [node.body[0].value]
+    return []
+
+
+def texts(part):
+    """The literal text of an expression: its strings, an f-string's fixed parts."""
+    for node in ast.walk(part):
+        if isinstance(node, ast.JoinedStr):
+            yield "".join(v.value for v in node.values if isinstance(v, ast.Constant))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            yield node.value
+
+
+def test_init_sets_the_language(courses):
+    """Does each course folder's nbgrader_config.py name its language?"""
+    assert {code: config_language(course_config(path)) for code, path in courses.items()} == \
+        {"en": "en", "zh": "zh"}
+
+
+@pytest.mark.parametrize("assignment_id", IDS)
+def test_chinese_markdown_is_chinese(courses, assignment_id):
+    """Is every markdown cell of the Chinese release written in Chinese, with no English
+    sentence left?"""
+    notebook = release(courses["zh"], assignment_id)
+    problems = []
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type != "markdown":
+            continue
+        if not CJK.search(cell.source):
+            problems.append(f"cell {index} has no Chinese: {cell.source[:80]!r}")
+        problems += [f"cell {index}: English {run!r}" for run in english_runs(cell.source)]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("assignment_id", IDS)
+def test_chinese_messages_are_chinese(courses, assignment_id):
+    """Does every message, docstring, print and comment a student reads in the Chinese
+    release's code cells have its Chinese text (the public checks' helper cell aside, which
+    carries both languages)?"""
+    notebook = release(courses["zh"], assignment_id)
+    problems = []
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type != "code" or cell.metadata.get("nbgrader", {}).get(
+                "grade_id") == "public_checks":
+            continue
+        for text in message_strings(cell.source):
+            if english_runs(text) or (re.search(r"[A-Za-z]{3,} [A-Za-z]{3,}", text)
+                                      and not CJK.search(text)):
+                problems.append(f"cell {index}: {text.strip()[:90]!r}")
+    assert not problems, "\n".join(problems)
+
+
+def grading_shape(notebook):
+    """What grading sees of a notebook: each cell's nbgrader metadata and, for code, its
+    syntax with every string and comment blanked."""
+    shape = []
+    for cell in notebook.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        code = None
+        if cell.cell_type == "code":
+            tree = ast.parse(cell.source)
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    node.value = ""
+            code = ast.dump(tree)
+        shape.append((cell.cell_type, meta.get("grade_id"), meta.get("points"),
+                      meta.get("locked"), meta.get("solution"), code))
+    return shape
+
+
+@pytest.mark.parametrize("assignment_id", IDS)
+def test_both_languages_grade_alike(courses, assignment_id):
+    """Do the English and Chinese notebooks have the same cells, grade ids, points and test
+    code (strings aside)?"""
+    shapes = [grading_shape(release(courses[code], assignment_id)) for code in ("en", "zh")]
+    assert shapes[0] == shapes[1]
+
+
+def test_english_course_is_the_repository_one(courses):
+    """Is the English course folder's release what the repository commits?"""
+    for assignment_id in IDS:
+        assert release(courses["en"], assignment_id) == release(ROOT, assignment_id), (
+            f"release/{assignment_id} is stale: run python -m autograder build")
+
+
+@pytest.mark.parametrize("code", ["en", "zh"])
+def test_solutions_full_stubs_zero(courses, code):
+    """Built from assignments/ in this language, do the solutions of every assignment earn
+    full marks and the stubs zero, graded by real nbgrader?"""
+    assert validate(courses[code], IDS, workers=2, log=lambda _: None) == []
+
+
+def test_init_refuses_a_folder_in_use(tmp_path):
+    """Does init leave a folder with files in it untouched, and say what to do?"""
+    from autograder.build import BuildError
+
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(BuildError, match="not empty"):
+        init_course(ROOT, tmp_path, "zh", log=lambda _: None)
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
