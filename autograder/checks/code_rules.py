@@ -1,14 +1,32 @@
-"""What a step's rules read in code, and how each kind of rule decides.
-
-Standalone (the standard library only): the grader's rules (checks/common.py) decide with it
-on the code grading reads, and the build copies it into every notebook, where `expect_rule`
-decides the same rules on the student's own functions in plain Jupyter, so that no rule that
-can cost points is a surprise.
+"""How expect_rule reads your code to decide a step's rule, such as "no Python loop" or "no
+built-in softmax". Grading decides each rule the same way, so a rule that would cost you
+points fails here first, in your own notebook.
 """
 
 import ast
 import inspect
 import textwrap
+
+LANGUAGE = "en"  # the build writes the course's language here
+ZH = {
+    **globals().get("ZH", {}),  # in a notebook, the test helpers' texts above stay too
+    ", ": "、",
+    " or ": " 或 ",
+    "uses {names}": "用到了 {names}",
+    "does not use {names}": "没有用到 {names}",
+    "found a Python loop ({loop})": "含有 Python 循环（{loop}）",
+    "has no Python loop": "没有 Python 循环",
+    "rule '{rule}': cannot read the code of {subject!r}; define it with def":
+        "规则“{rule}”：读不到 {subject!r} 的代码；请用 def 定义它",
+    "rule '{rule}': {broken} ({why})": "规则“{rule}”：{broken}（{why}）",
+}
+
+
+def _t(text, language=None, **fields):
+    """`text` in the course's language (or in `language`), its {fields} filled in."""
+    template = ZH.get(text, text) if (language or LANGUAGE) == "zh" else text
+    return template.format(**fields) if fields else template
+
 
 LOOP_NODES = (ast.For, ast.While, ast.AsyncFor, ast.ListComp, ast.SetComp, ast.DictComp,
               ast.GeneratorExp)
@@ -54,24 +72,29 @@ def python_loop(tree):
     return None
 
 
-def rule_broken(kind, params, tree, also_named=()):
+def uses(names, language=None):
+    """'uses a, b' for the forbidden names the code uses, None when it uses none."""
+    return _t("uses {names}", language, names=_t(", ", language).join(names)) if names else None
+
+
+def rule_broken(kind, params, tree, also_named=(), language=None):
     """How code breaks a rule of this kind, or None. `also_named`: names the code reaches
-    that its text does not show (the real name of an alias)."""
+    that its text does not show (the real name of an alias). `language`: that of the
+    message (None: the course's)."""
     names = attribute_names(tree) | set(also_named)
     if kind == "forbids_names":
-        used = sorted(names & set(params))
-        return f"uses {', '.join(used)}" if used else None
+        return uses(sorted(names & set(params)), language)
     if kind == "forbids_builtins":
-        used = sorted(n for n in names - own_names(tree)
-                      if any(fragment in n.lower() for fragment in params))
-        return f"uses {', '.join(used)}" if used else None
+        return uses(sorted(n for n in names - own_names(tree)
+                           if any(fragment in n.lower() for fragment in params)), language)
     if kind == "requires_names":
-        return None if names & set(params) else f"does not use {' or '.join(sorted(params))}"
+        return None if names & set(params) else _t(
+            "does not use {names}", language, names=_t(" or ", language).join(sorted(params)))
     if kind == "forbids_loops":
         loop = python_loop(tree)
-        return f"found a Python loop ({loop})" if loop else None
+        return _t("found a Python loop ({loop})", language, loop=loop) if loop else None
     if kind == "requires_loop":
-        return None if python_loop(tree) else "has no Python loop"
+        return None if python_loop(tree) else _t("has no Python loop", language)
     raise ValueError(f"no rule of kind {kind!r}")
 
 
@@ -119,9 +142,11 @@ def notebook_code(subject):
 
 
 def expect_rule(subject, kind, params, rule, why):
-    """Assert that the student's `subject` (and the notebook's code it uses) keeps a rule the
-    grader checks: the same decision, made on the code in this notebook."""
+    """Assert that your `subject` (and the notebook's code it uses) keeps a rule of its step,
+    decided as grading decides it."""
     source, real_names = notebook_code(subject)
-    assert source, f"rule '{rule}': cannot read the code of {subject!r}; define it with def"
+    assert source, _t("rule '{rule}': cannot read the code of {subject!r}; define it with def",
+                      rule=rule, subject=subject)
     broken = rule_broken(kind, params, ast.parse(source), real_names)
-    assert broken is None, f"rule '{rule}': {broken} ({why})"
+    assert broken is None, _t("rule '{rule}': {broken} ({why})", rule=rule, broken=broken,
+                              why=why)

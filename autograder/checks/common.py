@@ -2,7 +2,10 @@
 
 Rules are decided on the code the grader reads (`subject.source`: in grading, the step's
 definition with every helper it uses, autograder/grading/closure.py), never from a count made
-while the code runs."""
+while the code runs.
+
+Texts a student reads are composed at grading time in the course's language (`t`); a rule's
+name and reason stay English in its declaration and are translated where they are shown."""
 
 from __future__ import annotations
 
@@ -13,7 +16,9 @@ import torch
 
 from autograder.checks.code_rules import rule_broken
 from autograder.checks.compare import TOLERANCE
+from autograder.checks.documents import EXAMPLES
 from autograder.checks.model import Rule
+from autograder.i18n import current, t
 
 
 def sizes(gen, count, low=2, high=9):
@@ -24,6 +29,12 @@ def sizes(gen, count, low=2, high=9):
 
 def randn(gen, *shape):
     return torch.randn(*shape, generator=gen)
+
+
+def example(document):
+    """The worked example of `document` ("000" ...) as a case's label names it, in the
+    course's language (students know the examples, not the documents' numbers)."""
+    return t(EXAMPLES[document])
 
 
 def calling(*args, **kwargs):
@@ -88,16 +99,16 @@ def unverifiable(tree):
         if isinstance(node, ast.Call):
             name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
             if name in DYNAMIC_CALLS:
-                return f"it calls {name}()"
+                return t("it calls {name}()", name=name)
             if name in {"getattr", "setattr", "delattr"} and not (
                     len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)):
-                return f"it calls {name}() with a name computed at run time"
+                return t("it calls {name}() with a name computed at run time", name=name)
         elif isinstance(node, ast.Attribute) and node.attr in DYNAMIC_NAMES:
-            return f"it uses {node.attr}"
+            return t("it uses {name}", name=node.attr)
         elif isinstance(node, ast.Name) and node.id in DYNAMIC_NAMES:
-            return f"it uses {node.id}"
+            return t("it uses {name}", name=node.id)
         elif isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
-            return "it imports * from a module"
+            return t("it imports * from a module")
     return None
 
 
@@ -110,14 +121,16 @@ def code_rule(kind, rule_name, params, why):
     def violation(subject):
         tree = source_tree(subject)
         if tree is None:
-            return (f"{rule_name}: the grader cannot find the code that defines it, so it "
-                    f"cannot verify this rule ({why}); define it with def or class")
+            return t("{rule}: the grader cannot find the code that defines it, so it cannot "
+                     "verify this rule ({why}); define it with def or class",
+                     rule=t(rule_name), why=t(why))
         dynamic = unverifiable(tree)
         if dynamic:
-            return (f"{rule_name}: the grader cannot verify this rule because {dynamic} "
-                    f"({why}); call what you need by name")
-        broken = rule_broken(kind, params, tree)
-        return f"{rule_name}: {broken} ({why})" if broken else None
+            return t("{rule}: the grader cannot verify this rule because {reason} ({why}); "
+                     "call what you need by name", rule=t(rule_name), reason=dynamic, why=t(why))
+        broken = rule_broken(kind, params, tree, language=current())
+        return t("{rule}: {broken} ({why})", rule=t(rule_name), broken=broken,
+                 why=t(why)) if broken else None
 
     return Rule(rule_name, violation, (kind, sorted(params), why))
 
@@ -149,8 +162,11 @@ def requires_loop(rule_name, why):
     return code_rule("requires_loop", rule_name, (), why)
 
 
-def rows_sum_to_one(weights, dim=-1, what="weights"):
+def rows_sum_to_one(weights, dim=-1, what=None):
+    """Assert that `weights` sum to 1 along `dim`; `what` names them (in the course's
+    language), "weights" when None."""
     sums = weights.sum(dim=dim)
     assert torch.allclose(sums, torch.ones_like(sums), atol=TOLERANCE["atol"]), (
-        f"the {what} along dim {dim} should sum to 1"
+        t("the {what} along dim {dim} should sum to 1", what=t("weights") if what is None
+          else what, dim=dim)
     )

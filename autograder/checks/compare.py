@@ -6,65 +6,75 @@ import math
 
 import torch
 
+from autograder.i18n import t
+
 # The course contract's tolerance (../shared/CURRICULUM.md): every comparison of floats uses it.
 TOLERANCE = {"rtol": 1e-3, "atol": 1e-4}
 
 
 class Mismatch(Exception):
-    """The subject's output differs from the expected one; the message says how, never what."""
+    """The subject's output differs from the expected one; the message says how, never what,
+    in the course's language."""
 
 
 def close(got, want, what):
     """Assert (for properties) that tensors `got` and `want` agree within the tolerance."""
     assert isinstance(got, torch.Tensor) and got.shape == want.shape, (
-        f"{what}: the shape is wrong"
+        t("{what}: the shape is wrong", what=what)
     )
     assert torch.allclose(got.detach(), want, **TOLERANCE), what
 
 
-def compare(got, want, where="output"):
-    """Raise Mismatch unless `got` matches `want` (tensors within TOLERANCE, recursively)."""
+def compare(got, want, where=None):
+    """Raise Mismatch unless `got` matches `want` (tensors within TOLERANCE, recursively);
+    `where` names the part compared ("output[0]"), the whole output when None."""
+    where = t("output") if where is None else where
     if isinstance(want, torch.Tensor):
         compare_tensors(got, want, where)
     elif isinstance(want, tuple | list):
         if not isinstance(got, tuple | list) or len(got) != len(want):
-            raise Mismatch(f"{where} should be a sequence of {len(want)} items")
+            raise Mismatch(t("{where} should be a sequence of {count} items", where=where,
+                             count=len(want)))
         for i, (g, w) in enumerate(zip(got, want, strict=True)):
             compare(g, w, f"{where}[{i}]")
     elif isinstance(want, dict):
         if not isinstance(got, dict):
-            raise Mismatch(f"{where} should be a dict, got {type(got).__name__}")
+            raise Mismatch(t("{where} should be a dict, got {kind}", where=where,
+                             kind=type(got).__name__))
         if set(got) != set(want):
-            raise Mismatch(f"{where} has the wrong keys")
+            raise Mismatch(t("{where} has the wrong keys", where=where))
         if any(got[k] != want[k] for k in want):
-            raise Mismatch(f"{where} numbers some keys wrongly")
+            raise Mismatch(t("{where} numbers some keys wrongly", where=where))
     elif isinstance(want, float):
         if not isinstance(got, int | float) or not math.isclose(
                 got, want, rel_tol=TOLERANCE["rtol"]):
-            raise Mismatch(f"{where} is wrong")
+            raise Mismatch(t("{where} is wrong", where=where))
     elif got != want:
-        raise Mismatch(f"{where} is wrong")
+        raise Mismatch(t("{where} is wrong", where=where))
 
 
 def compare_tensors(got, want, where):
     if not isinstance(got, torch.Tensor):
-        raise Mismatch(f"{where} should be a torch.Tensor, got {type(got).__name__}")
+        raise Mismatch(t("{where} should be a torch.Tensor, got {kind}", where=where,
+                         kind=type(got).__name__))
     if tuple(got.shape) != tuple(want.shape):
-        raise Mismatch(f"{where} has shape {tuple(got.shape)}, expected {tuple(want.shape)}")
+        raise Mismatch(t("{where} has shape {got}, expected {want}", where=where,
+                         got=tuple(got.shape), want=tuple(want.shape)))
     if got.dtype != want.dtype:
-        raise Mismatch(f"{where} has dtype {got.dtype}, expected {want.dtype}")
+        raise Mismatch(t("{where} has dtype {got}, expected {want}", where=where,
+                         got=got.dtype, want=want.dtype))
     if want.dtype == torch.bool or not want.is_floating_point():
         if not torch.equal(got, want):
-            raise Mismatch(f"{where} has the right shape but wrong entries")
+            raise Mismatch(t("{where} has the right shape but wrong entries", where=where))
         return
     g, w = got.detach().double(), want.detach().double()
     if torch.isnan(g).any() and not torch.isnan(w).any():
-        raise Mismatch(f"{where} contains nan")
+        raise Mismatch(t("{where} contains nan", where=where))
     if torch.isinf(g).any() and not torch.isinf(w).any():
-        raise Mismatch(f"{where} contains inf")
+        raise Mismatch(t("{where} contains inf", where=where))
     agree = torch.isclose(g, w, equal_nan=True, **TOLERANCE)
     if not bool(agree.all()):
-        raise Mismatch(f"{where}: {where_wrong(g, w, agree)}")
+        raise Mismatch(t("{where}: {detail}", where=where, detail=where_wrong(g, w, agree)))
 
 
 def index(flat, shape):
@@ -76,10 +86,11 @@ def where_wrong(got, want, agree):
     look, never the expected value."""
     gap = (got - want).abs().nan_to_num(float("inf"))
     if agree.numel() == 1:
-        return f"the number is off by {float(gap.flatten()[0]):.3g}"
+        return t("the number is off by {gap:.3g}", gap=float(gap.flatten()[0]))
     wrong = ~agree
     first = index(int(wrong.flatten().nonzero()[0]), tuple(got.shape))
     largest = int(gap.flatten().argmax())
-    return (f"{int(wrong.sum())} of {agree.numel()} numbers are wrong; the first at index "
-            f"{first}, the largest difference ({float(gap.flatten()[largest]):.3g}) at index "
-            f"{index(largest, tuple(got.shape))}")
+    return t("{wrong} of {total} numbers are wrong; the first at index {first}, the largest "
+             "difference ({gap:.3g}) at index {largest}",
+             wrong=int(wrong.sum()), total=agree.numel(), first=first,
+             gap=float(gap.flatten()[largest]), largest=index(largest, tuple(got.shape)))

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from autograder.checks.judge import fresh_generator, step_findings, verdict_message
 from autograder.checks.steps import STEPS
 from autograder.checks.subject import LocalSubject
+from autograder.i18n import t
 
 
 def check_step(name, namespace):
@@ -21,7 +22,7 @@ def check_step(name, namespace):
     target = namespace.get(name)
     if target is None:
         raise AssertionError(
-            f"{name} is not defined: run the cell that defines it, and keep its name"
+            t("{name} is not defined: run the cell that defines it, and keep its name", name=name)
         )
     helpers = references(step)
     with references_in(namespace, helpers):
@@ -29,7 +30,7 @@ def check_step(name, namespace):
     message = verdict_message(name, findings)
     if message:
         raise AssertionError(message)
-    print(f"{name}: every hidden check passed")
+    print(t("{name}: every hidden check passed", name=name))
 
 
 def references(step):

@@ -1,4 +1,8 @@
-"""Run one step's hidden check on a subject and find everything that is wrong with it."""
+"""Run one step's hidden check on a subject and find everything that is wrong with it.
+
+Every text a Finding carries is composed here, in the course's language (`t`): the case's
+label, the mismatch, the catalogued mistake's name and hint, the lines of the verdict.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from torch import nn
 from autograder.checks.compare import Mismatch, compare
 from autograder.checks.model import Finding
 from autograder.checks.subject import LocalSubject, as_subject
+from autograder.i18n import t
 
 MAX_LISTED = 6
 
@@ -62,14 +67,15 @@ def recognise(step, case, got, helpers):
 def shape_of(value):
     """A value as an error message shows it: a tensor by its shape and dtype."""
     if isinstance(value, torch.Tensor):
-        return f"a {tuple(value.shape)} {str(value.dtype).removeprefix('torch.')} tensor"
+        return t("a {shape} {dtype} tensor", shape=tuple(value.shape),
+                 dtype=str(value.dtype).removeprefix("torch."))
     if isinstance(value, bool | int | float):
         return repr(value)
     if isinstance(value, str):
         return repr(value if len(value) <= 40 else value[:37] + "...")
     if isinstance(value, list | tuple):
-        return f"a {type(value).__name__} of {len(value)}"
-    return f"a {type(value).__name__}"
+        return t("a {kind} of {count}", kind=type(value).__name__, count=len(value))
+    return t("a {kind}", kind=type(value).__name__)
 
 
 def parameter_names(reference):
@@ -105,11 +111,11 @@ class Watched:
 
     def raised(self, error):
         """'raised Kind: message', with the latest call's arguments and a hint."""
-        text = f"raised {error_kind(error)}: {error}"
-        if self.last is not None:
-            text += (f" (called with {self.last}; compare each operation's shapes with the "
-                     "step's docstring)")
-        return text
+        if self.last is None:
+            return t("raised {kind}: {message}", kind=error_kind(error), message=error)
+        return t("raised {kind}: {message} (called with {arguments}; compare each operation's "
+                 "shapes with the step's docstring)",
+                 kind=error_kind(error), message=error, arguments=self.last)
 
 
 def step_findings(step, subject, helpers, gen):
@@ -122,29 +128,33 @@ def step_findings(step, subject, helpers, gen):
         try:
             got = case.run(subject)
         except NotImplementedError:
-            findings.append(Finding("error", step.name, "not implemented yet (the stub still "
-                                                        "raises NotImplementedError)"))
+            findings.append(Finding("error", step.name, t(
+                "not implemented yet (the stub still raises NotImplementedError)")))
             return findings
         except Exception as error:  # noqa: BLE001 - any error of student code is a finding
-            findings.append(Finding("error", step.name, f"{case.label}: {subject.raised(error)}"))
+            findings.append(Finding("error", step.name, t(
+                "{case}: {problem}", case=case.label, problem=subject.raised(error))))
             continue
         try:
             compare(got, want)
         except Exception as error:  # noqa: BLE001 - Mismatch, or an output of the wrong kind
-            mismatch = error if isinstance(error, Mismatch) else Mismatch(
-                f"output is not of the kind the step returns ({error_kind(error)})")
+            mismatch = error if isinstance(error, Mismatch) else Mismatch(t(
+                "output is not of the kind the step returns ({kind})", kind=error_kind(error)))
             mistake = recognise(step, case, got, helpers)
-            findings.append(Finding("value", step.name, f"{case.label}: {mismatch}",
-                                    mistake.name if mistake else None,
-                                    mistake.hint if mistake else None))
+            findings.append(Finding("value", step.name,
+                                    t("{case}: {problem}", case=case.label, problem=mismatch),
+                                    t(mistake.name) if mistake else None,
+                                    t(mistake.hint) if mistake else None))
     for prop in step.properties:
         try:
             prop(subject, gen)
         except AssertionError as error:
-            findings.append(Finding("property", step.name, f"property: {error}"))
+            findings.append(Finding("property", step.name, t("property: {message}",
+                                                             message=error)))
         except Exception as error:  # noqa: BLE001
-            findings.append(Finding("property", step.name, f"property {prop.__name__}: "
-                                    f"{subject.raised(error)}"))
+            findings.append(Finding("property", step.name, t(
+                "property {name}: {problem}", name=prop.__name__,
+                problem=subject.raised(error))))
     return findings
 
 
@@ -153,20 +163,22 @@ def rule_violation(rule, subject):
     try:
         return rule.violation(subject)
     except Exception as error:  # noqa: BLE001 - e.g. code too deep to parse
-        return f"{rule.name}: the grader could not read the code to verify this rule " \
-               f"({error_kind(error)})"
+        return t("{rule}: the grader could not read the code to verify this rule ({kind})",
+                 rule=t(rule.name), kind=error_kind(error))
 
 
 def problem_lines(findings):
     """The findings as lines for the student: each named mistake once, first, then every
-    finding in order (a rule's line says it is a broken rule)."""
+    finding in order (a rule's line says it is a broken rule). A finding's mistake and hint
+    are already in the course's language."""
     named, lines = [], []
     for finding in findings:
         if finding.mistake and finding.mistake not in [m for m, _ in named]:
             named.append((finding.mistake, finding.hint))
-        prefix = "rule broken: " if finding.kind == "rule" else ""
-        lines.append(prefix + finding.text)
-    return [f"known mistake '{name}': {hint}" for name, hint in named] + lines
+        lines.append(t("rule broken: {problem}", problem=finding.text) if finding.kind == "rule"
+                     else finding.text)
+    return [t("known mistake '{name}': {hint}", name=name, hint=hint)
+            for name, hint in named] + lines
 
 
 def verdict_message(name, findings):
@@ -177,7 +189,8 @@ def verdict_message(name, findings):
         return None
     listed = problems[:MAX_LISTED]
     more = len(problems) - len(listed)
-    lines = [f"{name} does not pass the hidden checks:", *(f"  - {p}" for p in listed)]
+    lines = [t("{name} does not pass the hidden checks:", name=name),
+             *(f"  - {p}" for p in listed)]
     if more:
-        lines.append(f"  ... and {more} more")
+        lines.append("  " + t("... and {more} more", more=more))
     return "\n".join(lines)

@@ -7,6 +7,7 @@ import torch
 import solutions
 from autograder.checks.common import (
     calling,
+    example,
     forbids_builtins,
     randn,
     rows_sum_to_one,
@@ -25,9 +26,9 @@ from autograder.checks.documents import (
     DOC004_W_QUERY,
     DOC004_W_VALUE,
     DOC004_WEIGHTED_VALUES,
-    EXAMPLES,
 )
 from autograder.checks.model import Case, Mistake, Step
+from autograder.i18n import t
 
 ASSIGNMENT = "01_attention_by_hand"
 
@@ -49,11 +50,12 @@ def random_weights(gen, n_queries, n_keys):
 def project_qkv_documents():
     run = calling(DOC004_INPUTS, DOC004_W_QUERY, DOC004_W_KEY, DOC004_W_VALUE)
     expected = (DOC004_QUERIES, DOC004_KEYS, DOC004_VALUES)
-    return [Case(f"{EXAMPLES['004']}: queries, keys and values", run, expected)]
+    return [Case(t("{example}: queries, keys and values", example=example("004")), run, expected)]
 
 
 def project_qkv_random(gen):
-    return [Case(f"random case {i + 1}", calling(*random_inputs(gen))) for i in range(3)]
+    return [Case(t("random case {number}", number=i + 1), calling(*random_inputs(gen)))
+            for i in range(3)]
 
 
 PROJECT_QKV = Step(
@@ -69,7 +71,7 @@ PROJECT_QKV = Step(
             "    return (W_query.T @ x.T).T.T, (W_key.T @ x.T).T.T, (W_value.T @ x.T).T.T\n",
         ),
         Mistake(
-            "query and key weights swapped",
+            "query and key weight matrices swapped",
             "queries come from W_query and keys from W_key; check the order you return",
             "def project_qkv(x, W_query, W_key, W_value):\n"
             "    return x @ W_key, x @ W_query, x @ W_value\n",
@@ -82,11 +84,11 @@ PROJECT_QKV = Step(
 
 def attention_scores_documents():
     return [
-        Case(f"{EXAMPLES['004']}: scores of all three queries",
+        Case(t("{example}: scores of all three queries", example=example("004")),
              calling(DOC004_QUERIES, DOC004_KEYS),
              DOC004_SCORES),
-        Case(f"{EXAMPLES['004']}: scores of query 1", calling(DOC004_QUERIES[0], DOC004_KEYS),
-             DOC004_SCORES[0]),
+        Case(t("{example}: scores of query {query}", example=example("004"), query=1),
+             calling(DOC004_QUERIES[0], DOC004_KEYS), DOC004_SCORES[0]),
     ]
 
 
@@ -95,10 +97,11 @@ def attention_scores_random(gen):
     for i in range(3):
         n, seq, d_k = sizes(gen, 3)
         queries, keys = randn(gen, n, d_k), randn(gen, seq, d_k)
-        cases.append(Case(f"random case {i + 1} ({n} queries, {seq} keys)", calling(queries, keys)))
+        label = t("random case {number} ({n} queries, {seq} keys)", number=i + 1, n=n, seq=seq)
+        cases.append(Case(label, calling(queries, keys)))
     batch, n, seq, d_k = sizes(gen, 4)
     queries, keys = randn(gen, batch, n, d_k), randn(gen, batch, seq, d_k)
-    cases.append(Case("random batched case", calling(queries, keys)))
+    cases.append(Case(t("random batched case"), calling(queries, keys)))
     return cases
 
 
@@ -127,7 +130,7 @@ ATTENTION_SCORES = Step(
 
 
 def stable_softmax_documents():
-    return [Case(f"{EXAMPLES['004']}: softmax of the scores",
+    return [Case(t("{example}: softmax of the scores", example=example("004")),
                  calling(DOC004_SCORES), DOC004_SOFTMAX)]
 
 
@@ -136,11 +139,13 @@ def stable_softmax_random(gen):
     for i, dim in enumerate((-1, 0, 1)):
         rows, cols, depth = sizes(gen, 3)
         scores = 3 * randn(gen, rows, cols, depth)
-        cases.append(Case(f"random case {i + 1} (dim={dim})", calling(scores, dim=dim)))
+        cases.append(Case(t("random case {number} (dim={dim})", number=i + 1, dim=dim),
+                          calling(scores, dim=dim)))
     large = 1e4 * randn(gen, *sizes(gen, 2))
-    cases.append(Case("scores of size 1e4", calling(large)))
+    cases.append(Case(t("scores of size 1e4"), calling(large)))
     rows, cols, depth = sizes(gen, 3)
-    cases.append(Case("random case 4 (dim left out)", calling(3 * randn(gen, rows, cols, depth))))
+    cases.append(Case(t("random case {number} (dim left out)", number=4),
+                      calling(3 * randn(gen, rows, cols, depth))))
     return cases
 
 
@@ -151,7 +156,8 @@ def softmax_rows_sum_to_one(subject, gen):
 
 def softmax_finite_for_large_scores(subject, gen):
     weights = subject(1e4 * randn(gen, *sizes(gen, 2)))
-    assert torch.isfinite(weights).all(), "scores of 1e4 must give finite weights (no nan, no inf)"
+    assert torch.isfinite(weights).all(), t(
+        "scores of 1e4 must give finite weights (no nan, no inf)")
 
 
 STABLE_SOFTMAX = Step(
@@ -199,7 +205,7 @@ STABLE_SOFTMAX = Step(
 
 def weighted_values_documents():
     run = calling(DOC004_ROUNDED_WEIGHTS, DOC004_VALUES)
-    return [Case(f"{EXAMPLES['004']}: weighted values (rounded weights)",
+    return [Case(t("{example}: weighted values (rounded weights)", example=example("004")),
                  run, DOC004_WEIGHTED_VALUES)]
 
 
@@ -209,7 +215,7 @@ def weights_and_values_random(gen):
     for i in range(3):
         n_queries, n_keys, d_v = sizes(gen, 3)
         weights, values = random_weights(gen, n_queries, n_keys), randn(gen, n_keys, d_v)
-        cases.append(Case(f"random case {i + 1}", calling(weights, values)))
+        cases.append(Case(t("random case {number}", number=i + 1), calling(weights, values)))
     return cases
 
 
@@ -233,9 +239,9 @@ WEIGHTED_VALUES_STEP = Step(
 
 def context_vectors_documents():
     return [
-        Case(f"{EXAMPLES['004']}: outputs (rounded weights)",
+        Case(t("{example}: outputs (rounded weights)", example=example("004")),
              calling(DOC004_ROUNDED_WEIGHTS, DOC004_VALUES), DOC004_OUTPUTS),
-        Case(f"{EXAMPLES['004']}: output 1",
+        Case(t("{example}: output {number}", example=example("004"), number=1),
              calling(DOC004_ROUNDED_WEIGHTS[0], DOC004_VALUES), DOC004_OUTPUTS[0]),
     ]
 

@@ -18,6 +18,7 @@ import solutions
 from autograder.checks.common import calling, future, randn, rows_sum_to_one, sizes
 from autograder.checks.compare import close
 from autograder.checks.model import Case, Mistake, Step
+from autograder.i18n import t
 
 ASSIGNMENT = "07_cross_attention_and_masks"
 
@@ -43,7 +44,8 @@ def cross_attention_random(gen):
     for i in range(3):
         inputs = cross_inputs(gen)
         n_query, n_context = inputs[0].shape[0], inputs[1].shape[0]
-        label = f"random case {i + 1} ({n_query} queries, {n_context} context positions)"
+        label = t("random case {number} ({n_query} queries, {n_context} context positions)",
+                  number=i + 1, n_query=n_query, n_context=n_context)
         cases.append(Case(label, calling(*inputs)))
     return cases
 
@@ -53,8 +55,8 @@ def same_sequence_is_self_attention(subject, gen):
     queries, keys, values = x @ W_query, x @ W_key, x @ W_value
     weights = torch.softmax(queries @ keys.T / math.sqrt(keys.shape[-1]), dim=-1)
     got = subject(x.clone(), x.clone(), W_query.clone(), W_key.clone(), W_value.clone())
-    close(got, weights @ values, "with one sequence as both x_query and x_context, "
-          "cross-attention should be self-attention")
+    close(got, weights @ values, t("with one sequence as both x_query and x_context, "
+                                   "cross-attention should be self-attention"))
 
 
 def context_order_does_not_matter(subject, gen):
@@ -62,7 +64,7 @@ def context_order_does_not_matter(subject, gen):
     order = torch.randperm(x_context.shape[0], generator=gen)
     got = subject(x_query.clone(), x_context.clone(), W_query, W_key, W_value)
     shuffled = subject(x_query.clone(), x_context[order], W_query, W_key, W_value)
-    close(shuffled, got, "reordering the rows of x_context should change nothing in the output")
+    close(shuffled, got, t("reordering the rows of x_context should change nothing in the output"))
 
 
 def query_rows_permute(subject, gen):
@@ -70,16 +72,16 @@ def query_rows_permute(subject, gen):
     order = torch.randperm(x_query.shape[0], generator=gen)
     got = subject(x_query.clone(), x_context.clone(), W_query, W_key, W_value)
     shuffled = subject(x_query[order], x_context.clone(), W_query, W_key, W_value)
-    close(shuffled, got[order], "reordering the rows of x_query should reorder the output rows "
-          "in the same way")
+    close(shuffled, got[order], t("reordering the rows of x_query should reorder the output rows "
+                                  "in the same way"))
 
 
 def cross_equals_torch(subject, gen):
     x_query, x_context, W_query, W_key, W_value = cross_inputs(gen)
     want = F.scaled_dot_product_attention(x_query @ W_query, x_context @ W_key, x_context @ W_value)
     got = subject(x_query.clone(), x_context.clone(), W_query, W_key, W_value)
-    close(got, want, "the output should equal torch.nn.functional.scaled_dot_product_attention "
-          "on the projected queries, keys and values")
+    close(got, want, t("the output should equal torch.nn.functional.scaled_dot_product_attention "
+                       "on the projected queries, keys and values"))
 
 
 CROSS_ATTENTION = Step(
@@ -136,31 +138,32 @@ def causal_mask_worked():
             [False, False, False, False],
         ]
     )
-    return [Case("four positions", calling(4), expected)]
+    return [Case(t("four positions"), calling(4), expected)]
 
 
 def causal_mask_random(gen):
     # n = 1 is left to the property: its one entry cannot tell the two wrong masks apart.
-    return [Case(f"{n} positions", calling(n)) for n in sizes(gen, 3, low=2, high=12)]
+    return [Case(t("{n} positions", n=n), calling(n)) for n in sizes(gen, 3, low=2, high=12)]
 
 
 def hides_exactly_the_future(subject, gen):
     (n,) = sizes(gen, 1, low=3, high=12)
     single = subject(1)
     assert isinstance(single, torch.Tensor) and single.shape == (1, 1) and not bool(single.any()), (
-        "causal_mask(1) should be a (1, 1) mask hiding nothing"
+        t("causal_mask(1) should be a (1, 1) mask hiding nothing")
     )
     mask = subject(n)
     assert isinstance(mask, torch.Tensor) and mask.dtype == torch.bool, (
-        "the mask should be a tensor of dtype torch.bool"
+        t("the mask should be a tensor of dtype torch.bool")
     )
-    assert tuple(mask.shape) == (n, n), f"causal_mask({n}) should have shape ({n}, {n})"
-    assert not bool(mask.diagonal().any()), "a position may always look at itself"
-    assert not bool(mask[-1].any()), "the last position may look at every position"
-    assert bool(mask[0, 1:].all()), "the first position may look at nothing after it"
+    assert tuple(mask.shape) == (n, n), t("causal_mask({n}) should have shape ({n}, {n})", n=n)
+    assert not bool(mask.diagonal().any()), t("a position may always look at itself")
+    assert not bool(mask[-1].any()), t("the last position may look at every position")
+    assert bool(mask[0, 1:].all()), t("the first position may look at nothing after it")
     for i in range(n):
         for j in range(n):
-            assert bool(mask[i, j]) == (j > i), "the mask should be True exactly where key > query"
+            assert bool(mask[i, j]) == (j > i), t(
+                "the mask should be True exactly where key > query")
 
 
 CAUSAL_MASK = Step(
@@ -204,23 +207,26 @@ def masked_softmax_random(gen):
     mask = random_mask(gen, n_query, n_key)
     mask[:, 0] = False  # every row keeps a position
     scores = 3 * randn(gen, n_query, n_key)
-    cases.append(Case(f"random mask ({n_query} queries, {n_key} keys, d_k = {d_k})",
-                      calling(scores, mask, d_k)))
+    cases.append(Case(t("random mask ({n_query} queries, {n_key} keys, d_k = {d_k})",
+                        n_query=n_query, n_key=n_key, d_k=d_k), calling(scores, mask, d_k)))
     n, d_k = sizes(gen, 2, high=12)
-    cases.append(Case(f"causal mask ({n} positions, d_k = {d_k})",
+    cases.append(Case(t("causal mask ({n} positions, d_k = {d_k})", n=n, d_k=d_k),
                       calling(3 * randn(gen, n, n), future(n), d_k)))
     batch, n, d_k = sizes(gen, 3)
-    cases.append(Case(f"batch of {batch}, one causal mask for all ({n} positions, d_k = {d_k})",
+    cases.append(Case(t("batch of {batch}, one causal mask for all ({n} positions, d_k = {d_k})",
+                        batch=batch, n=n, d_k=d_k),
                       calling(3 * randn(gen, batch, n, n), future(n), d_k)))
     n_query, n_key, d_k = sizes(gen, 3, low=3, high=12)
     padding = torch.arange(n_key) >= n_key - 2  # the last two keys are padding
-    cases.append(Case(f"padding mask of shape ({n_key},), broadcast over {n_query} queries",
+    cases.append(Case(t("padding mask of shape ({n_key},), broadcast over {n_query} queries",
+                        n_key=n_key, n_query=n_query),
                       calling(3 * randn(gen, n_query, n_key), padding, d_k)))
     n_query, n_key, d_k = sizes(gen, 3, high=12)
     mask = random_mask(gen, n_query, n_key)
     mask[1] = True  # the second query may look nowhere
     mask[0] = False
-    cases.append(Case(f"one query with every key masked ({n_query} queries, {n_key} keys)",
+    cases.append(Case(t("one query with every key masked ({n_query} queries, {n_key} keys)",
+                        n_query=n_query, n_key=n_key),
                       calling(3 * randn(gen, n_query, n_key), mask, d_k)))
     return cases
 
@@ -230,8 +236,8 @@ def masked_weights_are_zero(subject, gen):
     mask = random_mask(gen, n_query, n_key, p=0.5)
     mask[:, -1] = False
     weights = subject(3 * randn(gen, n_query, n_key), mask.clone(), d_k)
-    assert bool((weights.detach()[mask] == 0).all()), "masked weights should be exactly 0"
-    rows_sum_to_one(weights.detach(), what="weights of each query (masked ones left out)")
+    assert bool((weights.detach()[mask] == 0).all()), t("masked weights should be exactly 0")
+    rows_sum_to_one(weights.detach(), what=t("weights of each query (masked ones left out)"))
 
 
 def fully_masked_row_is_zero(subject, gen):
@@ -239,10 +245,11 @@ def fully_masked_row_is_zero(subject, gen):
     mask = torch.zeros(n_query, n_key, dtype=torch.bool)
     mask[-1] = True
     weights = subject(randn(gen, n_query, n_key), mask.clone(), d_k).detach()
-    assert not bool(torch.isnan(weights).any()), (
+    assert not bool(torch.isnan(weights).any()), t(
         "a query whose every key is masked gives nan: it should give a row of zeros"
     )
-    assert bool((weights[-1] == 0).all()), "a query whose every key is masked should get all zeros"
+    assert bool((weights[-1] == 0).all()), t(
+        "a query whose every key is masked should get all zeros")
 
 
 def equals_torch_causal(subject, gen):
@@ -252,8 +259,8 @@ def equals_torch_causal(subject, gen):
     weights = subject(queries @ keys.T, mask.clone(), d_k)
     # torch's boolean attn_mask marks where a query MAY look; identity values give the weights.
     want = F.scaled_dot_product_attention(queries, keys, torch.eye(n), attn_mask=~mask)
-    close(weights, want, "under a causal mask, the weights should equal those of "
-          "torch.nn.functional.scaled_dot_product_attention")
+    close(weights, want, t("under a causal mask, the weights should equal those of "
+                           "torch.nn.functional.scaled_dot_product_attention"))
 
 
 MASKED_SCALED_SOFTMAX = Step(

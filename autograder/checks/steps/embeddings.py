@@ -6,7 +6,7 @@ from __future__ import annotations
 import torch
 
 import solutions
-from autograder.checks.common import sizes
+from autograder.checks.common import example, sizes
 from autograder.checks.documents import (
     DOC000_EMBEDDING,
     DOC000_IDS,
@@ -22,9 +22,9 @@ from autograder.checks.documents import (
     DOC002_SENTENCE,
     DOC002_VOCAB,
     DOC002_X_2,
-    EXAMPLES,
 )
 from autograder.checks.model import Case, Mistake, Step
+from autograder.i18n import t
 
 # Documents 000, 001 and 002: each sentence with its printed vocabulary and token ids.
 DOCUMENTS = (
@@ -97,7 +97,8 @@ def with_fresh_copy(sentence, vocab):
 
 def build_vocab_documents():
     return [
-        Case(f"{EXAMPLES[doc]}: the vocabulary", lambda s, text=text: s(text), vocab)
+        Case(t("{example}: the vocabulary", example=example(doc)), lambda s, text=text: s(text),
+             vocab)
         for doc, text, vocab, _ in DOCUMENTS
     ]
 
@@ -106,11 +107,15 @@ def build_vocab_random(gen):
     cases = []
     for i, length in enumerate(sizes_of_sentences(gen)):
         text = random_sentence(gen, length)
-        cases.append(Case(f"random sentence {i + 1}", lambda s, text=text: s(text)))
+        cases.append(Case(t("random sentence {number}", number=i + 1),
+                          lambda s, text=text: s(text)))
     text = untidy_sentence(gen, sizes_of_sentences(gen)[0])
-    cases.append(Case("an untidy sentence (marks inside words, numbers, irregular white space)",
-                      lambda s, text=text: s(text)))
+    cases.append(Case(untidy_label(), lambda s, text=text: s(text)))
     return cases
+
+
+def untidy_label():
+    return t("an untidy sentence (marks inside words, numbers, irregular white space)")
 
 
 def sizes_of_sentences(gen):
@@ -177,7 +182,7 @@ BUILD_VOCAB = Step(
 
 def encode_documents():
     return [
-        Case(f"{EXAMPLES[doc]}: the ids", with_fresh_copy(text, vocab), ids)
+        Case(t("{example}: the ids", example=example(doc)), with_fresh_copy(text, vocab), ids)
         for doc, text, vocab, ids in DOCUMENTS
     ]
 
@@ -185,7 +190,7 @@ def encode_documents():
 def encode_random(gen):
     cases = [
         Case(
-            "a short sentence with document 000's vocabulary",
+            t("a short sentence with the vocabulary of {example}", example=example("000")),
             with_fresh_copy("dessert first, Life!", DOC000_VOCAB),
         )
     ]
@@ -195,11 +200,11 @@ def encode_random(gen):
         words = solutions.split_words(long_text)
         chosen = [words[j] for j in pick(gen, length, len(words))]
         text = ", ".join(chosen) + "!"
-        cases.append(Case(f"random sentence {i + 1}", with_fresh_copy(text, vocab)))
+        cases.append(Case(t("random sentence {number}", number=i + 1),
+                          with_fresh_copy(text, vocab)))
     text = untidy_sentence(gen, sizes_of_sentences(gen)[0])
     vocab = solutions.build_vocab(f"{text} {random_sentence(gen, 4)}")  # and other words
-    cases.append(Case("an untidy sentence (marks inside words, numbers, irregular white space)",
-                      with_fresh_copy(text, vocab)))
+    cases.append(Case(untidy_label(), with_fresh_copy(text, vocab)))
     return cases
 
 
@@ -208,11 +213,11 @@ def unknown_word_raises_key_error(subject, gen):
     try:
         subject(f"Life is {unknown}, eat dessert", dict(DOC000_VOCAB))
     except KeyError as error:
-        assert unknown in str(error), (
-            f"the KeyError for an unknown word should name the word, but it says {error}"
-        )
+        assert unknown in str(error), t(
+            "the KeyError for an unknown word should name the word, but it says {error}",
+            error=error)
         return
-    raise AssertionError("a word that is not in the vocabulary should raise KeyError")
+    raise AssertionError(t("a word that is not in the vocabulary should raise KeyError"))
 
 
 ENCODE = Step(
@@ -268,17 +273,17 @@ def embedding(token_ids, vocab_size, dim, *seed, extract=None):
 
 def embed_documents():
     return [
-        Case(f"{EXAMPLES['000']}: the 6x16 embedding",
+        Case(t("{example}: the 6x16 embedding", example=example("000")),
              embedding(DOC000_IDS, 6, 16), DOC000_EMBEDDING),
         Case(
-            f"{EXAMPLES['001']}: the 6x3 embedding (vocab_size 50000)",
+            t("{example}: the 6x3 embedding (vocab_size 50000)", example=example("001")),
             embedding(DOC001_IDS, DOC001_VOCAB_SIZE, 3),
             DOC001_EMBEDDING,
         ),
-        Case(f"{EXAMPLES['002']}: the 6x16 embedding",
+        Case(t("{example}: the 6x16 embedding", example=example("002")),
              embedding(DOC002_IDS, 6, 16), DOC002_EMBEDDING),
         Case(
-            f"{EXAMPLES['002']}: the embedding of word 2",
+            t("{example}: the embedding of word {number}", example=example("002"), number=2),
             embedding(DOC002_IDS, 6, 16, extract=lambda out: out[1]),
             DOC002_X_2,
         ),
@@ -292,11 +297,12 @@ def embed_random(gen):
         ids = torch.randint(vocab_size, (seq,), generator=gen)
         seed = 1000 + int(torch.randint(9000, (1,), generator=gen))
         cases.append(
-            Case(f"random case {i + 1} (seed {seed})", embedding(ids, vocab_size, dim, seed))
+            Case(t("random case {number} (seed {seed})", number=i + 1, seed=seed),
+                 embedding(ids, vocab_size, dim, seed))
         )
     cases.append(
         Case(
-            "requires_grad of the result (it should be detached)",
+            t("requires_grad of the result (it should be detached)"),
             embedding(torch.tensor([1, 0, 2]), 4, 5, extract=lambda out: out.requires_grad),
             False,
         )
@@ -308,7 +314,7 @@ def same_ids_same_vectors(subject, gen):
     vocab_size, dim = sizes(gen, 2)
     ids = torch.tensor([1, 0, 1])
     out = subject(ids, vocab_size, dim)
-    assert torch.equal(out[0], out[2]), "the same id should give the same vector"
+    assert torch.equal(out[0], out[2]), t("the same id should give the same vector")
 
 
 EMBED = Step(

@@ -14,6 +14,7 @@ import solutions
 from autograder.checks import recipes
 from autograder.checks.common import (
     calling_then,
+    example,
     forbids_builtins,
     forbids_loops,
     randn,
@@ -35,9 +36,9 @@ from autograder.checks.documents import (
     DOC003_MHA_OUTPUT_SHAPE,
     DOC003_MHA_SIZES,
     DOC003_MHA_WEIGHTS_SHAPE,
-    EXAMPLES,
 )
 from autograder.checks.model import Case, Mistake, Step
+from autograder.i18n import t
 
 ASSIGNMENT = "05_multi_head"
 
@@ -90,15 +91,20 @@ def multihead_project_documents():
     x2, W_q, W_k, _ = document_002()
     keys_002 = torch.bmm(W_k, x2.T.repeat(3, 1, 1)).transpose(1, 2)  # 002, In [18]
     return [
-        Case(f"{EXAMPLES['000']}: multi-head keys", calling_then(whole, x, W_key),
+        Case(t("{example}: multi-head keys", example=example("000")),
+             calling_then(whole, x, W_key),
              with_shape(per_head(x, W_key), DOC000_MULTIHEAD_KEYS_SHAPE)),
-        Case(f"{EXAMPLES['000']}: multi-head values", calling_then(whole, x, W_value),
+        Case(t("{example}: multi-head values", example=example("000")),
+             calling_then(whole, x, W_value),
              with_shape(per_head(x, W_value), DOC000_MULTIHEAD_VALUES_SHAPE)),
-        Case(f"{EXAMPLES['000']}: query 2 in every head", calling_then(query_2, x, W_query),
+        Case(t("{example}: query 2 in every head", example=example("000")),
+             calling_then(query_2, x, W_query),
              with_shape(W_query.matmul(x[1]), DOC000_MULTIHEAD_QUERY_2_SHAPE)),  # 000, In [10]
-        Case(f"{EXAMPLES['002']}: query 2 in every head", calling_then(query_2, x2, W_q),
+        Case(t("{example}: query 2 in every head", example=example("002")),
+             calling_then(query_2, x2, W_q),
              with_shape(W_q.matmul(x2[1]), DOC002_MULTIHEAD_QUERY_2_SHAPE)),  # 002, In [16]
-        Case(f"{EXAMPLES['002']}: multi-head keys", calling_then(whole, x2, W_k), keys_002),
+        Case(t("{example}: multi-head keys", example=example("002")),
+             calling_then(whole, x2, W_k), keys_002),
     ]
 
 
@@ -109,16 +115,17 @@ def random_heads(gen):
 
 
 def multihead_project_random(gen):
-    return [Case(f"random case {i + 1}", calling_then(whole, *random_heads(gen))) for i in range(3)]
+    return [Case(t("random case {number}", number=i + 1), calling_then(whole, *random_heads(gen)))
+            for i in range(3)]
 
 
 def project_equals_per_head_loop(subject, gen):
     x, W = random_heads(gen)
     got = subject(x.clone(), W)
-    assert tuple(got.shape) == (W.shape[0], x.shape[0], W.shape[1]), (
+    assert tuple(got.shape) == (W.shape[0], x.shape[0], W.shape[1]), t(
         "the result should be (h, seq, d_out)"
     )
-    assert torch.allclose(got, per_head(x, W), **TOLERANCE), (
+    assert torch.allclose(got, per_head(x, W), **TOLERANCE), t(
         "head i of the result should be x @ W[i].T, the single-head projection"
     )
 
@@ -168,13 +175,13 @@ def multihead_attention_documents():
     context_2 = torch.bmm(values, attention_2.unsqueeze(-1)).squeeze()  # (3, 28)
     contexts_000 = attention_per_head(x, W_query, W_key, W_value)  # (3, 6, 28)
     return [
-        Case(f"{EXAMPLES['000']}: every head's contexts",
+        Case(t("{example}: every head's contexts", example=example("000")),
              calling_then(whole, x, W_query, W_key, W_value),
              contexts_000),
-        Case(f"{EXAMPLES['000']}: context of query 2 in every head",
+        Case(t("{example}: context of query 2 in every head", example=example("000")),
              calling_then(query_2, x, W_query, W_key, W_value),
              with_shape(contexts_000[:, 1], (3, 28))),
-        Case(f"{EXAMPLES['002']}: context of query 2 in every head",
+        Case(t("{example}: context of query 2 in every head", example=example("002")),
              calling_then(query_2, x2, W_q, W_k, W_v),
              with_shape(context_2, DOC002_MULTIHEAD_CONTEXT_2_SHAPE)),
     ]
@@ -189,7 +196,7 @@ def random_multihead(gen):
 
 def multihead_attention_random(gen):
     return [
-        Case(f"random case {i + 1}", calling_then(whole, *random_multihead(gen)))
+        Case(t("random case {number}", number=i + 1), calling_then(whole, *random_multihead(gen)))
         for i in range(3)
     ]
 
@@ -201,8 +208,8 @@ def attention_equals_per_head_loop(subject, gen):
         F.scaled_dot_product_attention(x @ W_query[i].T, x @ W_key[i].T, x @ W_value[i].T)
         for i in range(W_query.shape[0])
     ])
-    assert tuple(got.shape) == tuple(want.shape), "the result should be (h, seq, d_v)"
-    assert torch.allclose(got, want, **TOLERANCE), (
+    assert tuple(got.shape) == tuple(want.shape), t("the result should be (h, seq, d_v)")
+    assert torch.allclose(got, want, **TOLERANCE), t(
         "head i should be single-head scaled dot-product attention with W_query[i].T, "
         "W_key[i].T and W_value[i].T"
     )
@@ -257,9 +264,11 @@ def concat_heads_documents():
     contexts_000 = attention_per_head(*document_000())  # (3, 6, 28)
     contexts_002 = attention_per_head(*document_002())  # (3, 6, 28)
     return [
-        Case(f"{EXAMPLES['000']}: the three heads side by side", calling_then(whole, contexts_000),
+        Case(t("{example}: the three heads side by side", example=example("000")),
+             calling_then(whole, contexts_000),
              with_shape(torch.cat(list(contexts_000), dim=-1), (6, 84))),
-        Case(f"{EXAMPLES['002']}: the three heads side by side", calling_then(whole, contexts_002),
+        Case(t("{example}: the three heads side by side", example=example("002")),
+             calling_then(whole, contexts_002),
              with_shape(torch.cat(list(contexts_002), dim=-1), (6, 84))),
     ]
 
@@ -268,7 +277,8 @@ def concat_heads_random(gen):
     cases = []
     for i in range(3):
         h, seq, d_v = sizes(gen, 3)
-        cases.append(Case(f"random case {i + 1}", calling_then(whole, randn(gen, h, seq, d_v))))
+        cases.append(Case(t("random case {number}", number=i + 1),
+                          calling_then(whole, randn(gen, h, seq, d_v))))
     return cases
 
 
@@ -276,9 +286,9 @@ def head_0_comes_first(subject, gen):
     h, seq, d_v = sizes(gen, 3)
     context = randn(gen, h, seq, d_v)
     got = subject(context.clone())
-    assert tuple(got.shape) == (seq, h * d_v), "the result should be (seq, h * d_v)"
+    assert tuple(got.shape) == (seq, h * d_v), t("the result should be (seq, h * d_v)")
     for head in range(h):
-        assert torch.equal(got[:, head * d_v : (head + 1) * d_v], context[head]), (
+        assert torch.equal(got[:, head * d_v : (head + 1) * d_v], context[head]), t(
             "columns head * d_v to (head + 1) * d_v should hold head `head`'s context, "
             "head 0 first"
         )
@@ -354,9 +364,10 @@ def document_003_inputs():
 def multihead_module_documents():
     E, h = DOC003_MHA_SIZES["E"], DOC003_MHA_SIZES["num_heads"]
     return [
-        Case(f"{EXAMPLES['003']}: MultiHeadAttention(10, 10): the shapes of output and weights",
+        Case(t("the notes' example, MultiHeadAttention(10, 10) on 3 x 4 x 10 queries: the "
+               "shapes of output and weights"),
              document_003_shapes, (DOC003_MHA_OUTPUT_SHAPE, DOC003_MHA_WEIGHTS_SHAPE)),
-        Case(f"{EXAMPLES['003']}: a copy of nn.MultiheadAttention(10, 10)",
+        Case(t("the notes' example: a copy of nn.MultiheadAttention(10, 10)"),
              copied(3, E, h, document_003_inputs())),
     ]
 
@@ -386,7 +397,10 @@ def mha_inputs(gen, L, N, S, E):
 
 def multihead_module_random(gen):
     cases = []
-    for label in ("no mask", "key_padding_mask", "attn_mask", "both masks"):
+    for label, masks_named in (("no mask", t("no mask")),
+                               ("key_padding_mask", "key_padding_mask"),
+                               ("attn_mask", "attn_mask"),
+                               ("both masks", t("both masks"))):
         L, N, S, E, h = mha_sizes(gen)
         inputs = mha_inputs(gen, L, N, S, E)
         free = int(torch.randint(S, (1,), generator=gen))
@@ -396,12 +410,14 @@ def multihead_module_random(gen):
             masks["key_padding_mask"] = random_mask(gen, N, S, shared)
         if label in ("attn_mask", "both masks"):
             masks["attn_mask"] = random_mask(gen, L, S, shared)
-        name = f"random case, {label} (E={E}, {h} heads, L={L}, N={N}, S={S})"
+        name = t("random case, {masks} (E={E}, {h} heads, L={L}, N={N}, S={S})",
+                 masks=masks_named, E=E, h=h, L=L, N=N, S=S)
         cases.append(Case(name, copied(random_seed(gen), E, h, inputs, **masks)))
     L, N, S, E, h = mha_sizes(gen)
     inputs = mha_inputs(gen, L, N, S, E)
     per_head = random_mask(gen, N * h * L, S).reshape(N * h, L, S)  # (N * num_heads, L, S)
-    name = f"random case, an attn_mask per head (E={E}, {h} heads, L={L}, N={N}, S={S})"
+    name = t("random case, an attn_mask per head (E={E}, {h} heads, L={L}, N={N}, S={S})",
+             E=E, h=h, L=L, N=N, S=S)
     cases.append(Case(name, copied(random_seed(gen), E, h, inputs, attn_mask=per_head)))
     return cases
 
@@ -418,7 +434,7 @@ def equals_torch(subject, gen):
     want = theirs(query, key, value, attn_mask=attn_mask)
     got = ours(query.clone(), key.clone(), value.clone(), attn_mask=attn_mask)
     agree = [torch.allclose(g, w, **TOLERANCE) for g, w in zip(got, want, strict=True)]
-    assert all(agree), (
+    assert all(agree), t(
         "a copy made by from_torch(m) should give m's output and head-averaged weights "
         "(with an attn_mask)"
     )
@@ -431,11 +447,11 @@ def masked_weights_are_zero(subject, gen):
     padding, attn_mask = random_mask(gen, N, S, free), random_mask(gen, L, S, free)
     module = subject.from_torch(torch_module(random_seed(gen), E, h))
     _, weights = module(query, key, value, key_padding_mask=padding, attn_mask=attn_mask)
-    assert torch.all(weights.masked_select(padding[:, None, :] | attn_mask[None]) == 0), (
+    assert torch.all(weights.masked_select(padding[:, None, :] | attn_mask[None]) == 0), t(
         "positions hidden by key_padding_mask or attn_mask should get a weight of exactly 0"
     )
     sums = weights.sum(dim=-1)
-    assert torch.allclose(sums, torch.ones_like(sums), atol=TOLERANCE["atol"]), (
+    assert torch.allclose(sums, torch.ones_like(sums), atol=TOLERANCE["atol"]), t(
         "every query's weights should sum to 1 over the keys"
     )
 
@@ -446,9 +462,9 @@ def same_parameters_as_torch(subject, gen):
     ours = subject(E, h).state_dict()
     layout = {name: tuple(t.shape) for name, t in theirs.items()}
     got = {name: tuple(t.shape) for name, t in ours.items()}
-    assert got == layout, (
-        f"MultiHeadAttention({E}, {h}) should hold exactly nn.MultiheadAttention's parameters "
-        f"{layout}, found {got}"
+    assert got == layout, t(
+        "MultiHeadAttention({E}, {h}) should hold exactly nn.MultiheadAttention's parameters "
+        "{layout}, found {got}", E=E, h=h, layout=layout, got=got
     )
 
 

@@ -8,7 +8,7 @@ import torch.nn.functional as F
 
 import solutions
 from autograder.checks import recipes
-from autograder.checks.common import calling, future, randn, rows_sum_to_one, sizes
+from autograder.checks.common import calling, example, future, randn, rows_sum_to_one, sizes
 from autograder.checks.compare import TOLERANCE
 from autograder.checks.documents import (
     DOC000_CONTEXT_2,
@@ -20,9 +20,9 @@ from autograder.checks.documents import (
     DOC002_CONTEXT_2,
     DOC002_OMEGA_2,
     DOC002_OMEGA_24,
-    EXAMPLES,
 )
 from autograder.checks.model import Case, Mistake, Step
+from autograder.i18n import t
 
 ASSIGNMENT = "03_scaled_dot_product"
 
@@ -54,17 +54,18 @@ def project_documents():
     query_2, keys_002, _ = document_002()
     return [
         Case(
-            f"{EXAMPLES['001']}: query 3's scores, project(query_3, keys.T)",
+            t("{example}: query 3's scores, project(query_3, keys.T)", example=example("001")),
             calling(query_3, keys_001.T),
             DOC001_OMEGA_3,
         ),
         Case(
-            f"{EXAMPLES['002']}: query 2's score against word 5, project(q_2, keys[4:5].T)",
+            t("{example}: query 2's score against word 5, project(q_2, keys[4:5].T)",
+              example=example("002")),
             calling(query_2, keys_002[4:5].T),
             DOC002_OMEGA_24.reshape(1),
         ),
         Case(
-            f"{EXAMPLES['002']}: query 2's scores, project(q_2, keys.T)",
+            t("{example}: query 2's scores, project(q_2, keys.T)", example=example("002")),
             calling(query_2, keys_002.T),
             DOC002_OMEGA_2,
         ),
@@ -75,16 +76,16 @@ def project_random(gen):
     cases = []
     for i in range(2):
         seq, d_in, d_out = sizes(gen, 3)
-        case = Case(f"random case {i + 1} ({seq}x{d_in} @ {d_in}x{d_out})",
-                    calling(randn(gen, seq, d_in), randn(gen, d_in, d_out)))
-        cases.append(case)
+        label = t("random case {number} ({seq}x{d_in} @ {d_in}x{d_out})", number=i + 1,
+                  seq=seq, d_in=d_in, d_out=d_out)
+        cases.append(Case(label, calling(randn(gen, seq, d_in), randn(gen, d_in, d_out))))
     seq, d = sizes(gen, 2)
-    cases.append(Case("a square weight", calling(randn(gen, seq, d), randn(gen, d, d))))
+    cases.append(Case(t("a square weight"), calling(randn(gen, seq, d), randn(gen, d, d))))
     batch, seq, d_in, d_out = sizes(gen, 4)
-    cases.append(Case("a batch of sequences",
+    cases.append(Case(t("a batch of sequences"),
                       calling(randn(gen, batch, seq, d_in), randn(gen, d_in, d_out))))
     d_in, d_out = sizes(gen, 2)
-    cases.append(Case("a single row", calling(randn(gen, d_in), randn(gen, d_in, d_out))))
+    cases.append(Case(t("a single row"), calling(randn(gen, d_in), randn(gen, d_in, d_out))))
     return cases
 
 
@@ -93,7 +94,7 @@ def project_row_by_row(subject, gen):
     x, W = randn(gen, seq, d_in), randn(gen, d_in, d_out)
     all_rows = subject(x.clone(), W.clone())
     one_row = subject(x[1].clone(), W.clone())
-    assert torch.allclose(all_rows[1], one_row, **TOLERANCE), (
+    assert torch.allclose(all_rows[1], one_row, **TOLERANCE), t(
         "projecting all rows at once should give, in row i, the projection of row i alone"
     )
 
@@ -121,11 +122,12 @@ PROJECT = Step(
 def scaled_softmax_documents():
     query_2, keys_000, _ = document_000()
     return [
-        Case(f"{EXAMPLES['001']}: query 3's weights (d_k = 2)", calling(DOC001_OMEGA_3, 2),
-             DOC001_WEIGHTS_3),
-        Case(f"{EXAMPLES['000']}: query 2's weights (d_k = 24)", calling(query_2 @ keys_000.T, 24),
-             DOC000_WEIGHTS_2),
-        Case(f"{EXAMPLES['002']}: query 2's weights, a saturated softmax (d_k = 24)",
+        Case(t("{example}: query {query}'s weights (d_k = {d_k})", example=example("001"),
+               query=3, d_k=2), calling(DOC001_OMEGA_3, 2), DOC001_WEIGHTS_3),
+        Case(t("{example}: query {query}'s weights (d_k = {d_k})", example=example("000"),
+               query=2, d_k=24), calling(query_2 @ keys_000.T, 24), DOC000_WEIGHTS_2),
+        Case(t("{example}: query {query}'s weights, a saturated softmax (d_k = {d_k})",
+               example=example("002"), query=2, d_k=24),
              calling(DOC002_OMEGA_2, 24), DOC002_ATTENTION_2),
     ]
 
@@ -135,26 +137,27 @@ def scaled_softmax_random(gen):
     for i in range(2):
         n, seq, d_k = sizes(gen, 3)
         scores = 3 * randn(gen, n, seq)
-        cases.append(Case(f"random case {i + 1} ({n} queries, {seq} keys, d_k = {d_k})",
-                          calling(scores, d_k)))
+        cases.append(Case(t("random case {number} ({n} queries, {seq} keys, d_k = {d_k})",
+                            number=i + 1, n=n, seq=seq, d_k=d_k), calling(scores, d_k)))
     batch, n, seq, d_k = sizes(gen, 4)
-    cases.append(Case(f"random batched case (d_k = {d_k})",
+    cases.append(Case(t("random batched case (d_k = {d_k})", d_k=d_k),
                       calling(3 * randn(gen, batch, n, seq), d_k)))
     seq, d_k = sizes(gen, 2)
-    cases.append(Case(f"one query's scores (d_k = {d_k})", calling(3 * randn(gen, seq), d_k)))
+    cases.append(Case(t("one query's scores (d_k = {d_k})", d_k=d_k),
+                      calling(3 * randn(gen, seq), d_k)))
     return cases
 
 
 def scaled_weights_sum_to_one(subject, gen):
     n, seq, d_k = sizes(gen, 3)
-    rows_sum_to_one(subject(randn(gen, n, seq), d_k), dim=-1, what="weights of each query")
+    rows_sum_to_one(subject(randn(gen, n, seq), d_k), dim=-1, what=t("weights of each query"))
 
 
 def shift_invariant(subject, gen):
     n, seq, d_k = sizes(gen, 3)
     scores = randn(gen, n, seq)
     shifted = scores + 10 * randn(gen, n, 1)
-    assert torch.allclose(subject(scores, d_k), subject(shifted, d_k), atol=1e-5), (
+    assert torch.allclose(subject(scores, d_k), subject(shifted, d_k), atol=1e-5), t(
         "adding the same number to all of one query's scores should not change its weights"
     )
 
@@ -198,12 +201,12 @@ SCALED_SOFTMAX = Step(
 
 def sdpa_documents():
     return [
-        Case(f"{EXAMPLES['001']}: query 3's context and weights", calling(*document_001()),
-             (DOC001_CONTEXT_3, DOC001_WEIGHTS_3)),
-        Case(f"{EXAMPLES['000']}: query 2's context and weights", calling(*document_000()),
-             (DOC000_CONTEXT_2, DOC000_WEIGHTS_2)),
-        Case(f"{EXAMPLES['002']}: query 2's context and weights", calling(*document_002()),
-             (DOC002_CONTEXT_2, DOC002_ATTENTION_2)),
+        Case(t("{example}: query {query}'s context and weights", example=example("001"),
+               query=3), calling(*document_001()), (DOC001_CONTEXT_3, DOC001_WEIGHTS_3)),
+        Case(t("{example}: query {query}'s context and weights", example=example("000"),
+               query=2), calling(*document_000()), (DOC000_CONTEXT_2, DOC000_WEIGHTS_2)),
+        Case(t("{example}: query {query}'s context and weights", example=example("002"),
+               query=2), calling(*document_002()), (DOC002_CONTEXT_2, DOC002_ATTENTION_2)),
     ]
 
 
@@ -224,19 +227,20 @@ def random_mask(gen, n, seq):
 
 
 def sdpa_random(gen):
-    cases = [Case(f"random case {i + 1}", calling(*random_qkv(gen))) for i in range(2)]
+    cases = [Case(t("random case {number}", number=i + 1), calling(*random_qkv(gen)))
+             for i in range(2)]
     queries, keys, values = random_qkv(gen)
-    cases.append(Case("one query (1-d)", calling(queries[0], keys, values)))
+    cases.append(Case(t("one query (1-d)"), calling(queries[0], keys, values)))
     (batch,) = sizes(gen, 1)
-    cases.append(Case(f"a batch of {batch}", calling(*random_qkv(gen, batch))))
+    cases.append(Case(t("a batch of {batch}", batch=batch), calling(*random_qkv(gen, batch))))
     queries, keys, values = random_qkv(gen)
     mask = random_mask(gen, queries.shape[0], keys.shape[0])
-    cases.append(Case("a mask with one row fully masked",
+    cases.append(Case(t("a mask with one row fully masked"),
                       calling(queries, keys, values, mask=mask)))
     (batch,) = sizes(gen, 1)
     queries, keys, values = random_qkv(gen, batch)
     masks = [random_mask(gen, queries.shape[-2], keys.shape[-2]) for _ in range(batch)]
-    cases.append(Case(f"a batch of {batch} with a mask per sequence",
+    cases.append(Case(t("a batch of {batch} with a mask per sequence", batch=batch),
                       calling(queries, keys, values, mask=torch.stack(masks))))
     return cases
 
@@ -246,7 +250,7 @@ def equals_torch_sdpa(subject, gen):
     queries, keys, values = random_qkv(gen, batch)
     context, _ = subject(queries.clone(), keys.clone(), values.clone())
     want = F.scaled_dot_product_attention(queries, keys, values)
-    assert torch.allclose(context, want, **TOLERANCE), (
+    assert torch.allclose(context, want, **TOLERANCE), t(
         "the context should equal torch.nn.functional.scaled_dot_product_attention's output"
     )
 
@@ -257,7 +261,7 @@ def equals_torch_sdpa_causal(subject, gen):
     mask = future(seq)
     context, _ = subject(queries.clone(), keys.clone(), values.clone(), mask=mask)
     want = F.scaled_dot_product_attention(queries, keys, values, attn_mask=~mask)
-    assert torch.allclose(context, want, **TOLERANCE), (
+    assert torch.allclose(context, want, **TOLERANCE), t(
         "with a causal mask the context should equal torch.nn.functional."
         "scaled_dot_product_attention's output (whose bool mask is True where allowed)"
     )
@@ -266,28 +270,28 @@ def equals_torch_sdpa_causal(subject, gen):
 def weights_sum_to_one(subject, gen):
     queries, keys, values = random_qkv(gen)
     _, weights = subject(queries, keys, values)
-    rows_sum_to_one(weights, dim=-1, what="weights of each query")
+    rows_sum_to_one(weights, dim=-1, what=t("weights of each query"))
     (seq,) = sizes(gen, 1)
     queries, keys, values = random_qkv(gen, n=seq, seq=seq)
     _, weights = subject(queries, keys, values, mask=future(seq))
-    rows_sum_to_one(weights, dim=-1, what="weights of each query under a causal mask")
+    rows_sum_to_one(weights, dim=-1, what=t("weights of each query under a causal mask"))
 
 
 def masked_weights_exactly_zero(subject, gen):
     queries, keys, values = random_qkv(gen)
     mask = random_mask(gen, queries.shape[0], keys.shape[0])
     _, weights = subject(queries, keys, values, mask=mask)
-    assert bool((weights[mask] == 0).all()), "every masked weight should be exactly 0"
+    assert bool((weights[mask] == 0).all()), t("every masked weight should be exactly 0")
 
 
 def fully_masked_row_gives_zeros(subject, gen):
     queries, keys, values = random_qkv(gen)
     mask = random_mask(gen, queries.shape[0], keys.shape[0])
     context, weights = subject(queries, keys, values, mask=mask)
-    assert torch.isfinite(context).all() and torch.isfinite(weights).all(), (
+    assert torch.isfinite(context).all() and torch.isfinite(weights).all(), t(
         "a query with every key masked should give zeros, not nan"
     )
-    assert bool((context[0] == 0).all()) and bool((weights[0] == 0).all()), (
+    assert bool((context[0] == 0).all()) and bool((weights[0] == 0).all()), t(
         "a query with every key masked should get all-zero weights and a zero context"
     )
 

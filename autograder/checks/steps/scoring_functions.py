@@ -10,6 +10,7 @@ import solutions
 from autograder.checks import recipes
 from autograder.checks.common import (
     calling,
+    example,
     forbids_loops,
     forbids_names,
     randn,
@@ -18,8 +19,9 @@ from autograder.checks.common import (
     sizes,
 )
 from autograder.checks.compare import TOLERANCE, close
-from autograder.checks.documents import DOC003_LOOP_OUTPUT, EXAMPLES
+from autograder.checks.documents import DOC003_LOOP_OUTPUT
 from autograder.checks.model import Case, Mistake, Step
+from autograder.i18n import t
 
 ASSIGNMENT = "06_scoring_functions"
 
@@ -31,9 +33,9 @@ def document_inputs():
 
 
 def is_scalar(score, what):
-    assert isinstance(score, torch.Tensor) and score.dim() == 0, (
-        f"{what} should be a 0-dim tensor (one number), not {type(score).__name__} "
-        f"of shape {tuple(getattr(score, 'shape', ()))}"
+    assert isinstance(score, torch.Tensor) and score.dim() == 0, t(
+        "{what} should be a 0-dim tensor (one number), not {kind} of shape {shape}",
+        what=what, kind=type(score).__name__, shape=tuple(getattr(score, "shape", ()))
     )
 
 
@@ -44,7 +46,8 @@ def vector_pairs_random(gen):
     """Three random (k, q) pairs of distinct lengths: the cases of both dot scores."""
     cases = []
     for i, d in enumerate(sizes(gen, 3)):
-        cases.append(Case(f"random case {i + 1} (d = {d})", calling(randn(gen, d), randn(gen, d))))
+        cases.append(Case(t("random case {number} (d = {d})", number=i + 1, d=d),
+                          calling(randn(gen, d), randn(gen, d))))
     return cases
 
 
@@ -53,8 +56,8 @@ def dot_score_properties(subject, gen):
     k, q = randn(gen, d), randn(gen, d)
     score = subject(k.clone(), q.clone())
     is_scalar(score, "dot_score")
-    close(subject(q.clone(), k.clone()), score, "dot_score(k, q) should equal dot_score(q, k)")
-    close(subject(k.clone(), 3 * q), 3 * score, "tripling q should triple the dot score")
+    close(subject(q.clone(), k.clone()), score, t("dot_score(k, q) should equal dot_score(q, k)"))
+    close(subject(k.clone(), 3 * q), 3 * score, t("tripling q should triple the dot score"))
 
 
 DOT_SCORE = Step(
@@ -79,11 +82,11 @@ def scaled_dot_score_properties(subject, gen):
     k, q = randn(gen, d), randn(gen, d)
     score = subject(k.clone(), q.clone())
     is_scalar(score, "scaled_dot_score")
-    close(score, (k * q).sum() / d**0.5, "scaled_dot_score should be k . q / sqrt(d)")
+    close(score, (k * q).sum() / d**0.5, t("scaled_dot_score should be k . q / sqrt(d)"))
     # Repeating both vectors 4 times multiplies k . q by 4 and sqrt(d) by 2.
     longer = subject(k.repeat(4), q.repeat(4))
-    close(longer, 2 * score, "vectors 4 times as long (k repeated, q repeated) should double "
-          "the scaled score")
+    close(longer, 2 * score, t("vectors 4 times as long (k repeated, q repeated) should double "
+                               "the scaled score"))
 
 
 SCALED_DOT_SCORE = Step(
@@ -117,10 +120,12 @@ def additive_score_random(gen):
     cases = []
     for i in range(3):
         d_k, d_q, d_a = sizes(gen, 3)
-        label = f"random case {i + 1} (d_k = {d_k}, d_q = {d_q}, d_a = {d_a})"
+        label = t("random case {number} (d_k = {d_k}, d_q = {d_q}, d_a = {d_a})",
+                  number=i + 1, d_k=d_k, d_q=d_q, d_a=d_a)
         cases.append(Case(label, calling(*additive_inputs(gen, d_k, d_q, d_a))))
     d, d_a = sizes(gen, 2)
-    label = f"random case with keys and queries of one size (d = {d}, d_a = {d_a})"
+    label = t("random case with keys and queries of one size (d = {d}, d_a = {d_a})",
+              d=d, d_a=d_a)
     cases.append(Case(label, calling(*additive_inputs(gen, d, d, d_a))))
     return cases
 
@@ -131,9 +136,9 @@ def additive_score_properties(subject, gen):
     score = subject(k.clone(), q.clone(), W.clone(), U.clone(), v.clone())
     is_scalar(score, "additive_score")
     doubled = subject(k.clone(), q.clone(), W.clone(), U.clone(), 2 * v)
-    close(doubled, 2 * score, "doubling v should double the additive score")
+    close(doubled, 2 * score, t("doubling v should double the additive score"))
     bound = float(v.abs().sum())
-    assert abs(float(score)) <= bound + TOLERANCE["atol"], (
+    assert abs(float(score)) <= bound + TOLERANCE["atol"], t(
         "the additive score should never exceed sum(|v|) in size (tanh lies in [-1, 1])"
     )
 
@@ -167,10 +172,11 @@ def bilinear_score_random(gen):
     for i in range(3):
         d_k, d_q = sizes(gen, 2)
         run = calling(randn(gen, d_k), randn(gen, d_q), randn(gen, d_k, d_q))
-        cases.append(Case(f"random case {i + 1} (d_k = {d_k}, d_q = {d_q})", run))
+        cases.append(Case(t("random case {number} (d_k = {d_k}, d_q = {d_q})", number=i + 1,
+                            d_k=d_k, d_q=d_q), run))
     (d,) = sizes(gen, 1)
     run = calling(randn(gen, d), randn(gen, d), randn(gen, d, d))
-    cases.append(Case(f"random case with a square, non-symmetric W (d = {d})", run))
+    cases.append(Case(t("random case with a square, non-symmetric W (d = {d})", d=d), run))
     return cases
 
 
@@ -180,11 +186,11 @@ def bilinear_score_properties(subject, gen):
     score = subject(k.clone(), q.clone(), W.clone())
     is_scalar(score, "bilinear_score")
     close(subject(-2 * k, q.clone(), W.clone()), -2 * score,
-          "multiplying k by -2 should multiply the bilinear score by -2")
+          t("multiplying k by -2 should multiply the bilinear score by -2"))
     (d,) = sizes(gen, 1)
     k, q = randn(gen, d), randn(gen, d)
     close(subject(k.clone(), q.clone(), torch.eye(d)), (k * q).sum(),
-          "with W the identity, the bilinear score should be the dot score")
+          t("with W the identity, the bilinear score should be the dot score"))
 
 
 BILINEAR_SCORE = Step(
@@ -213,7 +219,7 @@ def column_inputs(gen):
 
 def attention_documents():
     run = calling(*document_inputs())
-    label = f"{EXAMPLES['003']}: the loop module's output on the seed-0 input"
+    label = t("{example}: the loop module's output on the seed-0 input", example=example("003"))
     return [Case(label, run, DOC003_LOOP_OUTPUT)]
 
 
@@ -222,7 +228,8 @@ def attention_random(gen):
     for i in range(3):
         X, W_Q, W_K, W_V = column_inputs(gen)
         (d1, n), d3, d2 = X.shape, W_Q.shape[0], W_V.shape[0]
-        label = f"random case {i + 1} (d1 = {d1}, N = {n}, d3 = {d3}, d2 = {d2})"
+        label = t("random case {number} (d1 = {d1}, N = {n}, d3 = {d3}, d2 = {d2})",
+                  number=i + 1, d1=d1, n=n, d3=d3, d2=d2)
         cases.append(Case(label, calling(X, W_Q, W_K, W_V)))
     return cases
 
@@ -232,16 +239,16 @@ def columns_permute_with_inputs(subject, gen):
     order = torch.randperm(X.shape[1], generator=gen)
     H = subject(X.clone(), W_Q.clone(), W_K.clone(), W_V.clone())
     permuted = subject(X[:, order], W_Q.clone(), W_K.clone(), W_V.clone())
-    close(permuted, H[:, order], "permuting the columns of X should permute the columns of H "
-          "in the same way")
+    close(permuted, H[:, order], t("permuting the columns of X should permute the columns of H "
+                                   "in the same way"))
 
 
 def equals_torch_attention(subject, gen):
     X, W_Q, W_K, W_V = column_inputs(gen)
     H = subject(X.clone(), W_Q.clone(), W_K.clone(), W_V.clone())
     rows = F.scaled_dot_product_attention((W_Q @ X).T, (W_K @ X).T, (W_V @ X).T)  # (N, d2)
-    close(H, rows.T, "H should equal torch.nn.functional.scaled_dot_product_attention on the "
-          "transposed queries, keys and values, transposed back")
+    close(H, rows.T, t("H should equal torch.nn.functional.scaled_dot_product_attention on the "
+                       "transposed queries, keys and values, transposed back"))
 
 
 LOOP_ATTENTION = Step(

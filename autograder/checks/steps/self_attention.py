@@ -8,14 +8,22 @@ import torch.nn.functional as F
 
 import solutions
 from autograder.checks import recipes
-from autograder.checks.common import calling_then, forbids_loops, randn, random_seed, sizes, whole
+from autograder.checks.common import (
+    calling_then,
+    example,
+    forbids_loops,
+    randn,
+    random_seed,
+    sizes,
+    whole,
+)
 from autograder.checks.compare import TOLERANCE
 from autograder.checks.documents import (
     DOC001_CONTEXT_3,
     DOC001_SELF_ATTENTION_OUTPUT,
-    EXAMPLES,
 )
 from autograder.checks.model import Case, Mistake, Step
+from autograder.i18n import t
 
 ASSIGNMENT = "04_self_attention"
 
@@ -44,19 +52,20 @@ def row_2(result):
 def self_attention_documents():
     args = document_001()
     return [
-        Case(f"{EXAMPLES['001']}: the contexts of all six words", calling_then(whole, *args),
-             DOC001_SELF_ATTENTION_OUTPUT),
-        Case(f"{EXAMPLES['001']}: context_3 (row index 2)",
+        Case(t("{example}: the contexts of all six words", example=example("001")),
+             calling_then(whole, *args), DOC001_SELF_ATTENTION_OUTPUT),
+        Case(t("{example}: context_3 (row index 2)", example=example("001")),
              calling_then(row_2, *args), DOC001_CONTEXT_3),
     ]
 
 
 def self_attention_random(gen):
     cases = [
-        Case(f"random case {i + 1}", calling_then(whole, *random_inputs(gen))) for i in range(3)
+        Case(t("random case {number}", number=i + 1), calling_then(whole, *random_inputs(gen)))
+        for i in range(3)
     ]
     batch = sizes(gen, 1, low=2, high=4)[0]
-    cases.append(Case("random batched case", calling_then(whole, *random_inputs(gen, batch))))
+    cases.append(Case(t("random batched case"), calling_then(whole, *random_inputs(gen, batch))))
     return cases
 
 
@@ -65,7 +74,7 @@ def self_attention_permutation_equivariant(subject, gen):
     perm = torch.randperm(x.shape[0], generator=gen)
     context = subject(x.clone(), W_query, W_key, W_value)
     permuted = subject(x[perm], W_query, W_key, W_value)
-    assert torch.allclose(permuted, context[perm], **TOLERANCE), (
+    assert torch.allclose(permuted, context[perm], **TOLERANCE), t(
         "permuting the input rows should permute the output rows the same way "
         "(self-attention has no notion of position)"
     )
@@ -78,7 +87,7 @@ def self_attention_batch_dims(subject, gen):
     one_by_one = torch.stack([subject(x[b].clone(), W_query, W_key, W_value) for b in range(batch)])
     assert context.shape == one_by_one.shape and torch.allclose(
         context, one_by_one, **TOLERANCE
-    ), "with a leading batch dim each sequence should be attended to on its own"
+    ), t("with a leading batch dim each sequence should be attended to on its own")
 
 
 def self_attention_weights_sum_to_one(subject, gen):
@@ -92,7 +101,7 @@ def self_attention_weights_sum_to_one(subject, gen):
     c = randn(gen, W_value.shape[1])
     W_value = torch.cat([torch.zeros_like(W_value), c[None]])  # x @ W_value = c in every row
     context = subject(x, W_query, W_key, W_value)
-    assert torch.allclose(context, c.expand(seq, -1), **TOLERANCE), (
+    assert torch.allclose(context, c.expand(seq, -1), **TOLERANCE), t(
         "when every value is the same vector, every context should be that vector: "
         "each query's weights must sum to 1 over the keys"
     )
@@ -102,7 +111,7 @@ def self_attention_equals_torch(subject, gen):
     x, W_query, W_key, W_value = random_inputs(gen)
     want = F.scaled_dot_product_attention(x @ W_query, x @ W_key, x @ W_value)
     got = subject(x.clone(), W_query, W_key, W_value)
-    assert torch.allclose(got, want, **TOLERANCE), (
+    assert torch.allclose(got, want, **TOLERANCE), t(
         "the result should equal torch.nn.functional.scaled_dot_product_attention of the "
         "projected queries, keys and values"
     )
@@ -187,10 +196,10 @@ def built(seed, sizes_in, x=None):
 def self_attention_module_documents():
     x = document_001()[0]
     return [
-        Case(f"{EXAMPLES['001']}: SelfAttention(3, 2, 4) under seed 123", built(123, (3, 2, 4), x),
-             DOC001_SELF_ATTENTION_OUTPUT),
-        Case(f"{EXAMPLES['001']}: the weights SelfAttention(3, 2, 4) draws under seed 123",
-             built(123, (3, 2, 4))),
+        Case(t("{example}: SelfAttention(3, 2, 4) under seed 123", example=example("001")),
+             built(123, (3, 2, 4), x), DOC001_SELF_ATTENTION_OUTPUT),
+        Case(t("{example}: the weights SelfAttention(3, 2, 4) draws under seed 123",
+               example=example("001")), built(123, (3, 2, 4))),
     ]
 
 
@@ -199,7 +208,8 @@ def self_attention_module_random(gen):
     for i in range(3):
         seq, d_in, d_kq, d_v = sizes(gen, 4)
         x = randn(gen, seq, d_in)
-        label = f"random case {i + 1} (SelfAttention({d_in}, {d_kq}, {d_v}))"
+        label = t("random case {number} (SelfAttention({d_in}, {d_kq}, {d_v}))", number=i + 1,
+                  d_in=d_in, d_kq=d_kq, d_v=d_v)
         cases.append(Case(label, built(random_seed(gen), (d_in, d_kq, d_v), x)))
     return cases
 
@@ -208,14 +218,15 @@ def module_has_three_parameters(subject, gen):
     seq, d_in, d_kq, d_v = sizes(gen, 4)
     module = subject(d_in, d_kq, d_v)
     names = [name for name, _ in module.named_parameters()]
-    assert names == ["W_query", "W_key", "W_value"], (
+    assert names == ["W_query", "W_key", "W_value"], t(
         "the module's parameters should be nn.Parameter attributes W_query, W_key, W_value, "
-        f"made in that order (found {names})"
+        "made in that order (found {names})", names=names
     )
     shapes = [tuple(p.shape) for _, p in module.named_parameters()]
-    assert shapes == [(d_in, d_kq), (d_in, d_kq), (d_in, d_v)], (
-        f"SelfAttention({d_in}, {d_kq}, {d_v}) should have weights of shapes (d_in, d_out_kq), "
-        f"(d_in, d_out_kq), (d_in, d_out_v), found {shapes}"
+    assert shapes == [(d_in, d_kq), (d_in, d_kq), (d_in, d_v)], t(
+        "SelfAttention({d_in}, {d_kq}, {d_v}) should have weights of shapes (d_in, d_out_kq), "
+        "(d_in, d_out_kq), (d_in, d_out_v), found {shapes}", d_in=d_in, d_kq=d_kq, d_v=d_v,
+        shapes=shapes
     )
 
 
@@ -224,7 +235,7 @@ def module_forward_is_self_attention(subject, gen):
     module = subject(d_in, d_kq, d_v)
     x = randn(gen, seq, d_in)
     want = solutions.self_attention(x, module.W_query, module.W_key, module.W_value)
-    assert torch.allclose(module(x.clone()), want, **TOLERANCE), (
+    assert torch.allclose(module(x.clone()), want, **TOLERANCE), t(
         "forward(x) should be self-attention of x with the module's own W_query, W_key, W_value"
     )
 
@@ -252,7 +263,7 @@ SELF_ATTENTION_MODULE = Step(
         ),
         Mistake(
             "weights drawn by randn instead of rand",
-            "draw the weights uniformly in [0, 1) with torch.rand, as the document does",
+            "draw the weights uniformly in [0, 1) with torch.rand, as the step asks",
             "class SelfAttention(nn.Module):\n"
             "    def __init__(self, d_in, d_out_kq, d_out_v):\n"
             "        super().__init__()\n"
