@@ -1,51 +1,90 @@
-"""Helpers for the public tests of a notebook.
+"""Helpers the test cells use: expect_tensor, expect_close and expect_equal check a result,
+expect_rule checks that your code keeps a step's rule. A failing check says what is wrong:
+the first wrong entry and the largest difference, or the known mistake your numbers match.
 
-The builder copies this file's code into every notebook (a read-only cell), so the public
-tests run in plain Jupyter with nothing of the kit installed. A message names what is wrong
-and where: the first wrong entry, the largest difference, or the known mistake whose numbers
-the result matches.
+You do not need to read or change this cell: run it, then go on to the steps below.
 """
 
 import torch
 
-TOLERANCE = {"rtol": 1e-3, "atol": 1e-4}  # the course's, as the hidden checks use it
+LANGUAGE = "en"  # the build writes the course's language here
+TOLERANCE = {"rtol": 1e-3, "atol": 1e-4}  # how close a number must be to count as right
+
+ZH = {
+    "the result": "结果",
+    "{what} should be a torch.Tensor, but got a {kind}":
+        "{what}：应当是 torch.Tensor，实际是 {kind}",
+    "{what} should have shape {shape}, but got shape {got}":
+        "{what}：形状应为 {shape}，实际为 {got}",
+    "{what} should have dtype {dtype}, but got dtype {got}":
+        "{what}：dtype 应为 {dtype}，实际为 {got}",
+    "expected {expected:.4g}, got {got:.4g}": "应为 {expected:.4g}，实际为 {got:.4g}",
+    "{count} of {total} entries differ; the first at index {index}: expected {expected}, "
+    "got {got}":
+        "{total} 个元素中有 {count} 个不对；第一个在索引 {index} 处：应为 {expected}，"
+        "实际为 {got}",
+    "{count} of {total} entries differ; the first at index {index}: expected "
+    "{expected:.4g}, got {got:.4g}; the largest difference is {gap:.4g}, at index {largest}":
+        "{total} 个元素中有 {count} 个不对；第一个在索引 {index} 处：应为 {expected:.4g}，"
+        "实际为 {got:.4g}；差得最多的是索引 {largest} 处，相差 {gap:.4g}",
+    "{what}: these are the numbers of a known mistake: {name}":
+        "{what}：这正是一个常见错误算出的数值：{name}",
+    "{what}: not the expected numbers. {where}": "{what}：数值不对。{where}",
+    "{what}: these are the entries of a known mistake: {name}":
+        "{what}：这正是一个常见错误得到的元素：{name}",
+    "{what}: not the expected entries. {where}": "{what}：元素不对。{where}",
+}
 
 
-def expect_tensor(got, shape, what="the result", dtype=torch.float32):
+def _t(text, language=None, **fields):
+    """`text` in the course's language (or in `language`), its {fields} filled in."""
+    template = ZH.get(text, text) if (language or LANGUAGE) == "zh" else text
+    return template.format(**fields) if fields else template
+
+
+def expect_tensor(got, shape, what=None, dtype=torch.float32):
     """Assert that `got` is a tensor of this shape and dtype."""
-    assert isinstance(got, torch.Tensor), (
-        f"{what} should be a torch.Tensor, but got a {type(got).__name__}"
-    )
-    assert tuple(got.shape) == tuple(shape), (
-        f"{what} should have shape {tuple(shape)}, but got shape {tuple(got.shape)}"
-    )
-    assert got.dtype == dtype, f"{what} should have dtype {dtype}, but got dtype {got.dtype}"
+    what = _t("the result") if what is None else what
+    assert isinstance(got, torch.Tensor), _t(
+        "{what} should be a torch.Tensor, but got a {kind}", what=what,
+        kind=type(got).__name__)
+    assert tuple(got.shape) == tuple(shape), _t(
+        "{what} should have shape {shape}, but got shape {got}", what=what,
+        shape=tuple(shape), got=tuple(got.shape))
+    assert got.dtype == dtype, _t(
+        "{what} should have dtype {dtype}, but got dtype {got}", what=what, dtype=dtype,
+        got=got.dtype)
 
 
 def where_wrong(got, expected):
-    """'the first wrong entry ...; the largest difference ...' for two tensors of one shape."""
+    """Where two tensors of one shape differ: the first wrong entry, the largest difference."""
     if got.numel() == 1:
-        return f"expected {expected.item():.4g}, got {got.item():.4g}"
+        return _t("expected {expected:.4g}, got {got:.4g}", expected=expected.item(),
+                  got=got.item())
     if not expected.is_floating_point():
         wrong = got != expected
         first = [int(i) for i in wrong.nonzero()[0]]
-        return (f"{int(wrong.sum())} of {wrong.numel()} entries differ; the first at index "
-                f"{first}: expected {expected[tuple(first)].item()}, got "
-                f"{got[tuple(first)].item()}")
+        return _t("{count} of {total} entries differ; the first at index {index}: expected "
+                  "{expected}, got {got}", count=int(wrong.sum()), total=wrong.numel(),
+                  index=first, expected=expected[tuple(first)].item(),
+                  got=got[tuple(first)].item())
     wrong = ~torch.isclose(got, expected, **TOLERANCE)
     first = [int(i) for i in wrong.nonzero()[0]]
     gap = (got - expected).abs().nan_to_num(float("inf"))
     largest = [int(i) for i in torch.unravel_index(gap.argmax(), gap.shape)]
-    return (f"{int(wrong.sum())} of {wrong.numel()} entries differ; the first at index "
-            f"{first}: expected {expected[tuple(first)]:.4g}, got {got[tuple(first)]:.4g}; "
-            f"the largest difference is {gap[tuple(largest)]:.4g}, at index {largest}")
+    return _t("{count} of {total} entries differ; the first at index {index}: expected "
+              "{expected:.4g}, got {got:.4g}; the largest difference is {gap:.4g}, at index "
+              "{largest}", count=int(wrong.sum()), total=wrong.numel(), index=first,
+              expected=expected[tuple(first)].item(), got=got[tuple(first)].item(),
+              gap=gap[tuple(largest)].item(), largest=largest)
 
 
-def expect_close(got, expected, what="the result", mistakes=()):
-    """Assert that `got` equals `expected` within the course's tolerance.
+def expect_close(got, expected, what=None, mistakes=()):
+    """Assert that `got` equals `expected` within TOLERANCE.
 
     `mistakes` lists (name, the value that mistake gives) for a kinder message.
     """
+    what = _t("the result") if what is None else what
     expected = torch.as_tensor(expected, dtype=torch.float32)
     if isinstance(got, torch.Tensor) and got.dtype == expected.dtype:
         got = got.detach()
@@ -54,21 +93,24 @@ def expect_close(got, expected, what="the result", mistakes=()):
         for name, wrong in mistakes:  # a mistake may give another shape: name it first
             wrong = torch.as_tensor(wrong, dtype=torch.float32)
             if wrong.shape == got.shape and torch.allclose(got, wrong, **TOLERANCE):
-                raise AssertionError(f"{what}: these are the numbers of a known mistake: "
-                                     f"{name}")
+                raise AssertionError(_t("{what}: these are the numbers of a known mistake: "
+                                        "{name}", what=what, name=name))
     expect_tensor(got, expected.shape, what, expected.dtype)
-    raise AssertionError(f"{what}: not the expected numbers. {where_wrong(got, expected)}")
+    raise AssertionError(_t("{what}: not the expected numbers. {where}", what=what,
+                            where=where_wrong(got, expected)))
 
 
-def expect_equal(got, expected, what="the result", mistakes=()):
+def expect_equal(got, expected, what=None, mistakes=()):
     """Assert that `got` equals the boolean or integer tensor `expected` exactly; `mistakes`
     as for expect_close."""
+    what = _t("the result") if what is None else what
     if isinstance(got, torch.Tensor) and got.dtype == expected.dtype:
         if torch.equal(got, expected):
             return
         for name, wrong in mistakes:
             if torch.equal(got, wrong):
-                raise AssertionError(f"{what}: these are the entries of a known mistake: "
-                                     f"{name}")
+                raise AssertionError(_t("{what}: these are the entries of a known mistake: "
+                                        "{name}", what=what, name=name))
     expect_tensor(got, expected.shape, what, expected.dtype)
-    raise AssertionError(f"{what}: not the expected entries. {where_wrong(got, expected)}")
+    raise AssertionError(_t("{what}: not the expected entries. {where}", what=what,
+                            where=where_wrong(got, expected)))
