@@ -1,0 +1,129 @@
+"""Do the build's figures draw cleanly, stay small, and come out byte for byte the same
+wherever they are drawn (the committed notebooks embed them and a staleness check compares)?"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import matplotlib
+import pytest
+from matplotlib.figure import Figure
+from matplotlib.text import Text
+
+from autograder.build import figures
+from autograder.build.figures import FIGURES, png
+
+ROOT = Path(__file__).resolve().parents[3]
+MAX_BYTES = 120_000
+MAX_WIDTH_PIXELS = 700
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# Prints every figure's digest; run in fresh interpreters to compare processes.
+DIGESTS = ("import hashlib, json\n"
+           "from autograder.build.figures import FIGURES, png\n"
+           "print(json.dumps({n: hashlib.sha256(png(n)).hexdigest() for n in FIGURES}))\n")
+
+
+def pixel_size(data):
+    """(width, height) from a PNG's IHDR chunk."""
+    return struct.unpack(">II", data[16:24])
+
+
+def start_drawing(env_changes):
+    """A fresh interpreter that prints every figure's digest as JSON."""
+    return subprocess.Popen([sys.executable, "-c", DIGESTS], cwd=ROOT,
+                            env={**os.environ, **env_changes}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def digests(process):
+    out, err = process.communicate(timeout=300)
+    assert process.returncode == 0, err
+    return json.loads(out)
+
+
+def config_folder(tmp_path):
+    """A matplotlib config folder whose matplotlibrc changes fonts, colours and dpi; the
+    font cache is copied so matplotlib does not rebuild it."""
+    folder = tmp_path / "mplconfig"
+    folder.mkdir()
+    (folder / "matplotlibrc").write_text("font.size: 17\nfont.family: monospace\n"
+                                         "axes.facecolor: yellow\nsavefig.dpi: 300\n")
+    for cache in Path(matplotlib.get_cachedir()).glob("fontlist-*.json"):
+        shutil.copy(cache, folder / cache.name)
+    return folder
+
+
+def test_the_figures_the_notebooks_name_exist():
+    """Are the figure names other parts of the course refer to all drawn here?"""
+    assert set(FIGURES) == {
+        "qkv_flow", "embedding_lookup", "scaling_saturation", "self_attention_module",
+        "bmm_stacking", "heads_split_merge", "row_column_layout", "cross_attention",
+        "causal_mask",
+    }
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("name", list(FIGURES))
+def test_every_figure_is_a_small_png_that_fits_a_notebook(name):
+    """Does each figure draw without a single warning, as a PNG under the size bound and no
+    wider than a notebook's text column?"""
+    data = png(name)
+    assert data.startswith(PNG_SIGNATURE)
+    assert len(data) <= MAX_BYTES, f"{name}: {len(data)} bytes"
+    width, height = pixel_size(data)
+    assert width <= MAX_WIDTH_PIXELS and height <= MAX_WIDTH_PIXELS, (name, width, height)
+
+
+def test_two_calls_give_the_same_bytes():
+    """Is drawing a figure twice in one process byte-identical (no state carried over)?"""
+    assert png("causal_mask") == png("causal_mask")
+
+
+def test_every_process_gives_the_same_bytes(tmp_path):
+    """Do two fresh interpreters, with different hash seeds and one with a matplotlibrc
+    that changes fonts, colours and dpi, draw exactly the bytes this process draws?"""
+    processes = [start_drawing({"PYTHONHASHSEED": "1"}),
+                 start_drawing({"PYTHONHASHSEED": "2",
+                                "MPLCONFIGDIR": str(config_folder(tmp_path))})]
+    here = {name: hashlib.sha256(png(name)).hexdigest() for name in FIGURES}
+    first, second = (digests(process) for process in processes)
+    assert first == second == here
+
+
+def test_a_missing_glyph_stops_the_drawing(monkeypatch):
+    """Does a label with a character the font lacks fail the build instead of drawing a
+    box where the character should be?"""
+    def with_missing_glyph():
+        fig = Figure(figsize=(2, 1))
+        fig.text(0.1, 0.5, "query \ue000")  # a private-use character: no font has it
+        return fig
+
+    monkeypatch.setitem(FIGURES, "broken", with_missing_glyph)
+    with pytest.raises(UserWarning, match="missing from font"):
+        png("broken")
+
+
+@pytest.mark.parametrize("name", list(FIGURES))
+def test_labels_need_no_cjk_font(name):
+    """Is every label ASCII (words and mathtext), so that the figure embedded in the
+    Chinese course draws the same on a machine with no CJK font?"""
+    fig = FIGURES[name]()
+    fig.savefig(io.BytesIO(), format="png", dpi=figures.DPI)  # tick labels exist once drawn
+    unicode_minus = "\u2212"  # matplotlib's own minus sign on tick labels
+    for text in fig.findobj(Text):
+        label = text.get_text().replace(unicode_minus, "-")
+        assert label.isascii(), f"{name}: {label!r}"
+
+
+def test_an_unknown_name_lists_the_figures():
+    """Does asking for a figure that does not exist name the ones that do?"""
+    with pytest.raises(KeyError, match="qkv_flow"):
+        png("qkv_flwo")
