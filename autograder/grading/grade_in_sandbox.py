@@ -15,8 +15,10 @@ import solutions
 from autograder.grading.integrity import scan
 from autograder.grading.restore_test_cells import release_notebook
 from autograder.grading.session import Bounds, Session, steps_checked
+from autograder.i18n import config_language, language, t
 from autograder.record import add_findings, has_record, set_integrity
 from autograder.sandbox.kernel import Limits, Settings
+from autograder.shown_outputs import MAX_IMAGE_KB, MAX_IMAGES
 
 
 def kit_folders():
@@ -31,7 +33,11 @@ def kit_folders():
 class GradeInSandbox(NbGraderPreprocessor):
     """Autograde's execution stage, in place of nbgrader's Execute: student code runs in a
     sandboxed kernel, and every verdict is computed here (see autograder/grading/session.py).
-    nbgrader's SaveAutoGrades then scores each test cell by the output written here."""
+    nbgrader's SaveAutoGrades then scores each test cell by the output written here.
+
+    A cell keeps the text it printed and its plots as PNG images, bounded in size and number
+    (max_image_kb, max_images); nothing else a kernel sends (HTML, JavaScript, SVG ...) reaches
+    the autograded notebook or the feedback page (autograder/grading/shown_outputs.py)."""
 
     isolation = Unicode("auto", help="'full' (separate user, no network, hidden files; needs "
                         "root), 'limits' (resource limits only) or 'auto' (full when root)"
@@ -61,6 +67,10 @@ class GradeInSandbox(NbGraderPreprocessor):
                                      ).tag(config=True)
     max_reply_mb = Integer(64, help="MB of one answer of the kernel to the grader, or of one "
                            "call of a stand-in").tag(config=True)
+    max_image_kb = Integer(MAX_IMAGE_KB, help="KB of one image (a plot, as a PNG file) a "
+                           "cell may show; a larger one is replaced by a note").tag(config=True)
+    max_images = Integer(MAX_IMAGES, help="images one notebook may show; the ones after are "
+                         "replaced by a note").tag(config=True)
 
     def settings(self):
         limits = Limits(cpu_seconds=self.cpu_limit_seconds,
@@ -74,9 +84,16 @@ class GradeInSandbox(NbGraderPreprocessor):
     def bounds(self):
         return Bounds(source=self.max_source_kb << 10, cell_output=self.max_cell_output_kb << 10,
                       notebook_output=self.max_notebook_output_kb << 10,
-                      reply=self.max_reply_mb << 20)
+                      reply=self.max_reply_mb << 20, image=self.max_image_kb << 10,
+                      images=self.max_images)
 
     def preprocess(self, nb, resources):
+        """Grade in the course's language (c.Course.language): every text written for the
+        student, the checks' messages included, comes out in it."""
+        with language(config_language(self.config)):
+            return self.grade(nb, resources)
+
+    def grade(self, nb, resources):
         if not has_record(nb):
             raise RuntimeError("GradeInSandbox needs RestoreTestCells first among "
                                "c.Autograde.sanitize_preprocessors (see nbgrader_config.py)")
@@ -118,8 +135,9 @@ def shown_source(source, limit):
     if len(source) <= limit:
         return source
     head = source[:2048]
-    return (f"{head}\n# ... {(len(source) - len(head)) >> 10} KB more of this cell not shown: "
-            f"it has more than the {limit >> 10} KB of code a cell may have and was not run")
+    return head + "\n# ... " + t("{size} KB more of this cell not shown: it has more than the "
+                                 "{limit} KB of code a cell may have and was not run",
+                                 size=(len(source) - len(head)) >> 10, limit=limit >> 10)
 
 
 def master_sources(resources):

@@ -1,10 +1,13 @@
 """What in a submission an instructor should look at: code that reaches into the grader's
 machinery. A flag does not change a score (the sandbox and the outside verdicts already make
-such code useless); it tells the instructor where to look, for the class report."""
+such code useless); it tells the instructor where to look, for the class report, in the
+course's language (the reasons below are translated where a flag is made)."""
 
 from __future__ import annotations
 
 import ast
+
+from autograder.i18n import t
 
 SUSPICIOUS_CALLS = {
     "exec": "exec of a string",
@@ -62,7 +65,7 @@ def suspicious(source):
                     node.args[1], ast.Constant):
                 continue  # getattr(x, "literal") is just an attribute
             if name in SUSPICIOUS_CALLS:
-                reasons.add(SUSPICIOUS_CALLS[name])
+                reasons.add(t(SUSPICIOUS_CALLS[name]))
         names = [node.id] if isinstance(node, ast.Name) else [node.attr] if isinstance(
             node, ast.Attribute) else [a.name.split(".")[0] for a in node.names] if isinstance(
             node, ast.Import | ast.ImportFrom) else []
@@ -70,8 +73,9 @@ def suspicious(source):
             names.append(node.module.split(".")[0])
         if isinstance(node, ast.FunctionDef | ast.ClassDef):
             names.append(node.name)
-        reasons.update(SUSPICIOUS_NAMES[n] for n in names if n in SUSPICIOUS_NAMES)
-    reasons.update(f"opens {path} (outside the notebook's folder)" for path in opened_paths(tree))
+        reasons.update(t(SUSPICIOUS_NAMES[n]) for n in names if n in SUSPICIOUS_NAMES)
+    reasons.update(t("opens {path} (outside the notebook's folder)", path=path)
+                   for path in opened_paths(tree))
     return sorted(reasons)
 
 
@@ -95,7 +99,8 @@ def scan(notebook):
         where = (meta.get("grade_id") if isinstance(meta, dict) else None) or f"cell {index + 1}"
         if len(cell.source) > MAX_READ:
             flags.append({"cell": where, "kind": "suspicious code",
-                          "reason": f"a cell of {len(cell.source) >> 10} KB (not read)"})
+                          "reason": t("a cell of {size} KB (not read)",
+                                      size=len(cell.source) >> 10)})
             continue
         flags.extend({"cell": where, "kind": "suspicious code", "reason": reason}
                      for reason in suspicious(cell.source))

@@ -28,6 +28,7 @@ from autograder.course import Course, check_ids, course_config, course_ids, open
 from autograder.errors import KitError
 from autograder.grading.deadlines import check_deadlines
 from autograder.grading.submissions import find_submissions, grade_ids
+from autograder.i18n import config_language, language, t
 from autograder.ledger import GradeLock, Problem, chosen, is_graded, keep_problems, mark
 from autograder.progress import Progress
 from autograder.sandbox.kernel import Zygote
@@ -119,16 +120,18 @@ KNOWN_FAILURES = {
     "CellTimeoutError": "a cell ran past the timeout and could not be interrupted",
     "NoSuchKernel": "the notebook's kernel is not installed",
 }
+AUTOGRADE_FAILED = "nbgrader's autograde failed"
 
 
 def failure_reason(outcome):
-    """Why nbgrader could not grade a notebook, in a few words."""
+    """Why nbgrader could not grade a notebook, in a few words (in English: a worker does not
+    know the course's language; the problem made of it is translated)."""
     text = (outcome.get("error") or "") + (outcome.get("log") or "")
     for name, reason in KNOWN_FAILURES.items():
         if name in text:
             return reason
     lines = [line.strip() for line in text.splitlines() if "Error" in line]
-    return lines[-1] if lines else "nbgrader's autograde failed"
+    return lines[-1] if lines else AUTOGRADE_FAILED
 
 
 class GradeError(KitError, RuntimeError):
@@ -163,12 +166,14 @@ def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print
           isolation=None, students=()):
     """Autograde every submission of the given assignments (all when none given) of the
     given students (ids or globs; all when none given). `timeout`: seconds a cell or check
-    may run; `isolation`: the sandbox's, when not the course's configured one."""
+    may run; `isolation`: the sandbox's, when not the course's configured one. The problems
+    kept for the report are written in the course's language."""
     root = root.resolve()
     ids = check_ids(ids, course_ids(root))
-    check_deadlines(course_config(root), course_ids(root))
+    config = course_config(root)
+    check_deadlines(config, course_ids(root))
     check_kernel()
-    with GradeLock(root):
+    with GradeLock(root), language(config_language(config)):
         return _grade(root, ids, workers, force, timeout, log, isolation, students)
 
 
@@ -198,9 +203,9 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students):
         after = scores_of(root, todo)
         run.changes = [(*key, before[key], after[key]) for key in before
                        if before[key] is not None and before[key] != after[key]]
-    failures = [Problem(s.notebook, f"not graded: {why}", "fix the notebook (or ask the "
-                        "student to), then run grade again", student=s.student,
-                        assignment=s.assignment) for s, why in run.failed]
+    failures = [Problem(s.notebook, t("not graded: {why}", why=t(why)),
+                        t("fix the notebook (or ask the student to), then run grade again"),
+                        student=s.student, assignment=s.assignment) for s, why in run.failed]
     keep_problems(root, "autograde", ids, failures, students)
     for submission, why in run.failed:
         log(f"error: {submission.notebook}: not graded: {why}; fix the notebook, then run "

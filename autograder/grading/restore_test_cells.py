@@ -9,6 +9,7 @@ import nbformat
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 
+from autograder.i18n import config_language, language, t
 from autograder.record import start_record
 
 
@@ -24,10 +25,15 @@ class RestoreTestCells(NbGraderPreprocessor):
       back, so that its checksum is the gradebook's (autograder/build/release_checksums.py)
       and nbgrader's OverwriteCells has nothing to warn about;
     - a test cell that was deleted (or renamed) is put back at the end of the notebook.
-    What was changed starts the grader's record (autograder/record.py), for the report.
+    What was changed starts the grader's record (autograder/record.py), for the report, in
+    the course's language.
     """
 
     def preprocess(self, nb, resources):
+        with language(config_language(self.config)):
+            return self.restore(nb, resources)
+
+    def restore(self, nb, resources):
         source = release_notebook(self.config, resources)
         known = {c.metadata["nbgrader"]["grade_id"]: c for c in source.cells
                  if "nbgrader" in c.metadata}
@@ -40,25 +46,31 @@ class RestoreTestCells(NbGraderPreprocessor):
             second = isinstance(grade_id, str) and grade_id in seen
             if second or not isinstance(grade_id, str) or grade_id not in known:
                 del cell.metadata["nbgrader"]
-                why = "a second copy of" if second else "nbgrader metadata forged on"
-                changes.append(f"{why} cell {repr(grade_id)[:60]} (cell {index + 1}): graded "
-                               "as student code")
+                where = dict(grade_id=repr(grade_id)[:60], number=index + 1)
+                changes.append(t("a second copy of cell {grade_id} (cell {number}): graded as "
+                                 "student code", **where) if second else
+                               t("nbgrader metadata forged on cell {grade_id} (cell {number}): "
+                                 "graded as student code", **where))
                 continue
             seen.add(grade_id)
             original = known[grade_id]
             if cell.cell_type != original.cell_type:
-                changes.append(f"cell {grade_id!r} retyped to {cell.cell_type}: restored")
+                changes.append(t("cell {grade_id} retyped to {cell_type}: restored",
+                                 grade_id=repr(grade_id), cell_type=cell.cell_type))
                 restore_type(cell, original.cell_type)
             if dict(meta) != dict(original.metadata["nbgrader"]):
                 if meta.get("points") != original.metadata["nbgrader"].get("points"):
-                    changes.append(f"points of {grade_id!r} changed: restored")
+                    changes.append(t("points of {grade_id} changed: restored",
+                                     grade_id=repr(grade_id)))
                 cell.metadata["nbgrader"] = copy.deepcopy(original.metadata["nbgrader"])
             if original.metadata["nbgrader"].get("locked") and cell.source != original.source:
-                changes.append(f"locked cell {grade_id!r} edited: restored")
+                changes.append(t("locked cell {grade_id} edited: restored",
+                                 grade_id=repr(grade_id)))
                 cell.source = original.source
         for grade_id, original in known.items():
             if grade_id not in seen and original.metadata["nbgrader"].get("grade"):
-                changes.append(f"test cell {grade_id!r} deleted or renamed: restored at the end")
+                changes.append(t("test cell {grade_id} deleted or renamed: restored at the end",
+                                 grade_id=repr(grade_id)))
                 nb.cells.append(fresh_copy(original))
         start_record(nb, changes)
         return nb, resources

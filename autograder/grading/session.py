@@ -12,7 +12,9 @@ When the kernel dies or runs out of time, what it was doing scores 0: a cell is 
 step fails. A fresh kernel then replays the cells that ran, so the rest of the notebook is
 still graded. The whole notebook has a time budget; past it, what is left scores 0. Nothing
 a notebook holds (its size, its metadata, what its code returns) can stop the grader: each
-problem is a finding of that notebook.
+problem is a finding of that notebook. What a cell shows is kept as text and PNG images only,
+bounded (autograder/grading/shown_outputs.py), and every text the grader writes is in the
+course's language (the caller sets it).
 """
 
 from __future__ import annotations
@@ -30,8 +32,16 @@ from autograder.checks.model import Finding
 from autograder.checks.steps import STEPS
 from autograder.grading.closure import closure
 from autograder.grading.remote_subject import RemoteSubject
+from autograder.i18n import t
 from autograder.sandbox.kernel import KernelGone, SandboxedKernel
 from autograder.sandbox.link import Link, StudentError
+from autograder.shown_outputs import (
+    MAX_IMAGE_KB,
+    MAX_IMAGES,
+    image_count,
+    shown_outputs,
+    without_images,
+)
 
 STEP_CALL = re.compile(r"""check_step\(\s*["'](\w+)["']""")
 
@@ -45,9 +55,11 @@ class Bounds:
     """Sizes one notebook may reach in grading (bytes)."""
 
     source: int = 256 << 10  # one cell's code
-    cell_output: int = 256 << 10  # what one cell shows
-    notebook_output: int = 2 << 20  # what all cells show together
+    cell_output: int = 256 << 10  # what one cell shows, images apart
+    notebook_output: int = 2 << 20  # what all cells show together, images apart
     reply: int = 64 << 20  # one answer of the kernel, or one stand-in call
+    image: int = MAX_IMAGE_KB << 10  # one image (a plot), as a PNG file
+    images: int = MAX_IMAGES  # images of the whole notebook
 
 
 def error_output(name, message):
@@ -60,13 +72,14 @@ def stdout(text):
 
 
 def bounded(outputs, limit):
-    """(the outputs that fit in `limit` bytes, with a note when some were cut, bytes used)."""
+    """(the outputs that fit in `limit` bytes, with a note when some were cut, bytes used).
+    Images count apart (Bounds.image, Bounds.images)."""
     kept, used = [], 0
     for output in outputs:
-        size = len(json.dumps(output))
+        size = len(json.dumps(without_images(output)))
         if used + size > limit:
-            kept.append(stdout(f"[output cut by the grader: a cell may show at most "
-                               f"{limit >> 10} KB]\n"))
+            kept.append(stdout(t("[output cut by the grader: a cell may show at most "
+                                 "{limit} KB]", limit=limit >> 10) + "\n"))
             break
         kept.append(output)
         used += size
@@ -82,13 +95,14 @@ class Session:
         self.link = Link(self.kernel, self.timeout, bounds.reply)
         self.ran = []  # cells that ran, to replay after a crash
         self.student_code = []  # the student's cells, in order: what rules are decided on
-        self.shown = 0  # bytes of output kept so far
+        self.shown = 0  # bytes of output kept so far, images apart
+        self.images = 0  # images kept so far
         self.broken = None  # why the notebook cannot go on
 
     def timeout(self):
         left = self.deadline - time.monotonic()
         if left <= 0:
-            raise KernelGone("the notebook's time limit was reached")
+            raise KernelGone(t("the notebook's time limit was reached"))
         return min(self.cell_timeout, left)
 
     def __enter__(self):
@@ -115,7 +129,8 @@ class Session:
             for source in self.ran:
                 self.kernel.execute(source, self.timeout(), silent=True)
         except (KernelGone, RuntimeError) as again:
-            self.broken = f"{gone.reason}, and the kernel could not be brought back ({again})"
+            self.broken = t("{reason}, and the kernel could not be brought back ({error})",
+                            reason=gone.reason, error=again)
 
     def run_cell(self, source, student=True):
         """(outputs, execution count or None) of a code cell; `student` when the student
@@ -123,22 +138,25 @@ class Session:
         if self.broken:
             return [error_output("NotRun", self.broken)], None
         if len(source) > self.bounds.source:
-            return [error_output("NotRun", f"this cell has {len(source) >> 10} KB of code, "
-                                           f"more than the {self.bounds.source >> 10} KB a "
-                                           "cell may have; it was not run")], None
+            return [error_output("NotRun", t(
+                "this cell has {size} KB of code, more than the {limit} KB a cell may have; "
+                "it was not run", size=len(source) >> 10, limit=self.bounds.source >> 10))], None
         if student:
             self.student_code.append(source)
         try:
             outputs, _ = self.kernel.execute(source, self.timeout())
         except KernelGone as gone:
             self.recover(gone)
-            return [error_output("KernelDied", f"{gone.reason}; this cell was skipped")], None
+            return [error_output("KernelDied", t("{reason}; this cell was skipped",
+                                                 reason=gone.reason))], None
         self.ran.append(source)
         count = next((o.get("execution_count") for o in outputs
                       if o.get("execution_count")), None)
+        outputs = shown_outputs(outputs, self.bounds.image, self.bounds.images, self.images)
         limit = min(self.bounds.cell_output, self.bounds.notebook_output - self.shown)
         outputs, used = bounded(outputs, max(limit, 0))
         self.shown += used
+        self.images += image_count(outputs)
         return outputs, count
 
     def judge(self, name):
@@ -151,19 +169,22 @@ class Session:
         try:
             self.link.boot()  # anew: the student's cells may have replaced it
             if not self.link.request("defined", {"global": "__kit__"}, name=name):
-                return [Finding("error", name, f"{name} is not defined: run the cell that "
-                                               "defines it, and keep its name")]
+                return [Finding("error", name, t("{name} is not defined: run the cell that "
+                                                 "defines it, and keep its name", name=name))]
             helpers = references(step)
             with self.link.stand_ins(helpers):
                 return step_findings(step, subject, helpers, fresh_generator())
         except KernelGone as gone:
             self.recover(gone)
-            return [Finding("error", name, f"checking {name}: {gone.reason}")]
+            return [Finding("error", name, t("checking {name}: {reason}", name=name,
+                                             reason=gone.reason))]
         except StudentError as error:
-            return [Finding("error", name, f"the grader could not call your code: {error}")]
+            return [Finding("error", name, t("the grader could not call your code: {error}",
+                                             error=error))]
         except Exception as error:  # noqa: BLE001 - one notebook never stops the grader
-            return [Finding("error", name, f"the grader could not check {name} "
-                                           f"({error_kind(error)}: {str(error)[:200]})")]
+            return [Finding("error", name, t("the grader could not check {name} ({kind}: "
+                                             "{message})", name=name, kind=error_kind(error),
+                                             message=str(error)[:200]))]
 
     def test_cell(self, names):
         """(outputs, findings) of a test cell that names these steps: the first failing
@@ -173,6 +194,7 @@ class Session:
         for name in names:
             message = verdict_message(name, findings[name])
             outputs.append(error_output("AssertionError", message) if message
-                           else stdout(f"{name}: every hidden check passed\n"))
+                           else stdout(t("{name}: every hidden check passed", name=name)
+                                       + "\n"))
         errors = [o for o in outputs if o.output_type == "error"][:1]
         return errors or outputs, [f for name in names for f in findings[name]]

@@ -1,4 +1,5 @@
-"""Find the submissions of a course and refuse bad ones with a one-line reason and fix."""
+"""Find the submissions of a course and refuse bad ones with a one-line reason and fix, in the
+course's language (the caller sets it: autograder/grading/parallel.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import nbformat
 
+from autograder.i18n import t
 from autograder.ledger import Problem
 
 STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -43,13 +45,14 @@ def missing_notebook(path, assignment_id):
     found = sorted(p.name for p in path.parent.glob("*.ipynb"))
     others = [name for name in found if ASSIGNMENT_NOTEBOOK.match(name)]
     if others:
-        fix = (f"the folder holds {others[0]}, another assignment's notebook: ask the student "
-               f"to hand in their {path.name}")
+        fix = t("the folder holds {other}, another assignment's notebook: ask the student to "
+                "hand in their {notebook}", other=others[0], notebook=path.name)
     elif found:
-        fix = f"if {found[0]} is the student's work on {assignment_id}, rename it {path.name}"
+        fix = t("if {found} is the student's work on {assignment}, rename it {notebook}",
+                found=found[0], assignment=assignment_id, notebook=path.name)
     else:
-        fix = f"put the student's notebook there as {path.name}"
-    return Problem(path, "no notebook of that name", fix)
+        fix = t("put the student's notebook there as {notebook}", notebook=path.name)
+    return Problem(path, t("no notebook of that name"), fix)
 
 
 def odd_entries(folder, limit=1000):
@@ -73,35 +76,39 @@ def inspect_submission(path, assignment_id, expected_tests):
     if odd:
         # nbgrader copies a submission's files following links, as the grader's user: a link
         # to a file only that user can read would come back in the student's feedback.
-        return Problem(path, f"the submission holds {odd[0]}, a symbolic link or special file"
-                       + (f" (and {len(odd) - 1} more)" if len(odd) > 1 else ""),
-                       "the kit never follows links in a submission: replace it by the file "
-                       "itself, or remove it, then run grade again")
+        return Problem(path, t("the submission holds {entry}, a symbolic link or special "
+                               "file", entry=odd[0])
+                       + (t(" (and {count} more)", count=len(odd) - 1) if len(odd) > 1 else ""),
+                       t("the kit never follows links in a submission: replace it by the file "
+                         "itself, or remove it, then run grade again"))
     if not path.exists():
         return missing_notebook(path, assignment_id)
     try:
         notebook = nbformat.read(path, as_version=4)
     except (json.JSONDecodeError, UnicodeDecodeError, nbformat.reader.NotJSONError) as error:
-        return Problem(path, f"not a Jupyter notebook ({type(error).__name__})",
-                       "ask the student to resubmit the .ipynb file saved by Jupyter")
+        return Problem(path, t("not a Jupyter notebook ({error})", error=type(error).__name__),
+                       t("ask the student to resubmit the .ipynb file saved by Jupyter"))
     except Exception as error:  # noqa: BLE001 - nbformat raises many kinds of errors
-        return Problem(path, f"not a valid notebook ({error})",
-                       "ask the student to resubmit the .ipynb file saved by Jupyter")
+        return Problem(path, t("not a valid notebook ({error})", error=error),
+                       t("ask the student to resubmit the .ipynb file saved by Jupyter"))
     present = grade_ids(notebook)
     missing = [t for t in expected_tests if t not in present]
     doubled = sorted({t for t in present if present.count(t) > 1})
     unknown = [t for t in present if t not in expected_tests]
     if unknown and len(missing) == len(expected_tests):
-        return Problem(path, f"this is not the notebook of {assignment_id} (its test cells "
-                       f"are {', '.join(unknown)})", f"ask the student to hand in their "
-                       f"{assignment_id}.ipynb")
+        return Problem(path, t("this is not the notebook of {assignment} (its test cells are "
+                               "{cells})", assignment=assignment_id, cells=", ".join(unknown)),
+                       t("ask the student to hand in their {assignment}.ipynb",
+                         assignment=assignment_id))
     if missing or doubled or unknown:
-        parts = ([f"test cells deleted or renamed: {', '.join(missing)}"] if missing else []) + \
-                ([f"test cells duplicated: {', '.join(doubled)}"] if doubled else []) + \
-                ([f"unknown test cells: {', '.join(unknown)}"] if unknown else [])
-        return Problem(path, "; ".join(parts),
-                       "graded anyway (nbgrader restores test cells by id); if points are "
-                       "missing, ask for the code in a fresh copy of the release notebook",
+        parts = ([t("test cells deleted or renamed: {cells}", cells=", ".join(missing))]
+                 if missing else []) + \
+                ([t("test cells duplicated: {cells}", cells=", ".join(doubled))]
+                 if doubled else []) + \
+                ([t("unknown test cells: {cells}", cells=", ".join(unknown))] if unknown else [])
+        return Problem(path, t("; ").join(parts),
+                       t("graded anyway (nbgrader restores test cells by id); if points are "
+                         "missing, ask for the code in a fresh copy of the release notebook"),
                        graded_anyway=True)
     return None
 
@@ -113,18 +120,18 @@ def find_submissions(root: Path, assignment_ids, expected_tests):
     students = sorted(p for p in submitted.iterdir() if p.is_dir()) if submitted.exists() else []
     for folder in students:
         if not STUDENT_ID.match(folder.name):
-            problems.append(Problem(folder, "the folder name is not a valid student id",
-                                    "rename the folder to the student's id (letters, digits, "
-                                    "'.', '_' or '-' only)", student=folder.name))
+            problems.append(Problem(folder, t("the folder name is not a valid student id"),
+                                    t("rename the folder to the student's id (letters, "
+                                      "digits, '.', '_' or '-' only)"), student=folder.name))
             continue
         for assignment_id in assignment_ids:
             if not (folder / assignment_id).is_dir():
                 continue
             path = folder / assignment_id / f"{assignment_id}.ipynb"
             if folder.is_symlink() or (folder / assignment_id).is_symlink():
-                problem = Problem(path.parent, "the submission folder is a symbolic link",
-                                  "the kit never follows links in a submission: put the "
-                                  "student's files there instead")
+                problem = Problem(path.parent, t("the submission folder is a symbolic link"),
+                                  t("the kit never follows links in a submission: put the "
+                                    "student's files there instead"))
             else:
                 problem = inspect_submission(path, assignment_id, expected_tests[assignment_id])
             if problem:

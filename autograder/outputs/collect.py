@@ -19,6 +19,7 @@ from dateutil.tz import gettz
 
 from autograder.course import course_config, run_nbgrader
 from autograder.errors import KitError
+from autograder.i18n import config_language, language, t
 from autograder.ledger import Problem, keep_problems
 
 
@@ -55,13 +56,16 @@ def unparsable(source: Path, names, regexp, assignment_id):
     for name in names:
         match = regexp.match(f"extracted/{name}")  # nbgrader matches whole paths
         if match is None:
-            problems.append(Problem(source / name, "the file name does not match the pattern "
-                                    f"{regexp.pattern}", "rename it <student>_"
-                                    f"{assignment_id}.ipynb or pass --pattern",
+            problems.append(Problem(source / name, t("the file name does not match the "
+                                                     "pattern {pattern}",
+                                                     pattern=regexp.pattern),
+                                    t("rename it <student>_{assignment}.ipynb or pass "
+                                      "--pattern", assignment=assignment_id),
                                     assignment=assignment_id))
         elif match.group("file_id") != f"{assignment_id}.ipynb":
-            problems.append(Problem(source / name, f"it is not a notebook of {assignment_id}",
-                                    "collect it with its own assignment id",
+            problems.append(Problem(source / name, t("it is not a notebook of {assignment}",
+                                                     assignment=assignment_id),
+                                    t("collect it with its own assignment id"),
                                     student=match.group("student_id"),
                                     assignment=match.group("file_id").removesuffix(".ipynb")))
     return problems
@@ -102,7 +106,12 @@ def stamp(root: Path, assignment_id, times):
 
 def collect(root: Path, assignment_id, source: Path, file_pattern=None, log=print):
     """Copy `source` (folder or zip) into downloaded/<id>/archive/ and run nbgrader
-    zip_collect; return the problems found in the file names."""
+    zip_collect; return the problems found in the file names (in the course's language)."""
+    with language(config_language(course_config(root))):
+        return _collect(root, assignment_id, source, file_pattern, log)
+
+
+def _collect(root: Path, assignment_id, source: Path, file_pattern, log):
     if not source.exists():
         raise CollectError(f"{source}: no such file or folder")
     regexp = pattern(root, file_pattern)

@@ -14,6 +14,7 @@ from pathlib import Path
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.plugins import ExportPlugin
 
+from autograder.i18n import config_language, language
 from autograder.outputs.roster import roster
 
 # The grade first; then, under nbgrader's own names, when it was due and handed in (UTC) and
@@ -55,7 +56,8 @@ class ClassCsvExport(ExportPlugin):
     def export(self, gradebook):
         destination = Path(self.to or "grades.csv")
         root = Path(CourseDirectory(config=self.config).root)
-        rows = csv_rows(roster(root, gradebook, self.assignment or None))
+        with language(config_language(self.config)):  # the notes; statuses stay the kit's ids
+            rows = csv_rows(roster(root, gradebook, self.assignment or None))
         with open(destination, "w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
             writer.writerow(COLUMNS)

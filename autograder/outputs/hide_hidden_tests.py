@@ -1,10 +1,14 @@
-"""Feedback's stage: hidden tests and their tracebacks leave the page, the message stays."""
+"""Feedback's stage: hidden tests and their tracebacks leave the page, the message stays; of
+every cell's output, only text and bounded PNG images reach the page."""
 
 from __future__ import annotations
 
 import re
 
 from nbgrader.preprocessors import NbGraderPreprocessor
+
+from autograder.i18n import config_language, language
+from autograder.shown_outputs import MAX_IMAGE_KB, MAX_IMAGES, image_count, shown_outputs
 
 HIDDEN = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?^[ \t]*### END HIDDEN TESTS[ \t]*\n?",
                     re.MULTILINE | re.DOTALL)
@@ -27,7 +31,25 @@ class HideHiddenTests(NbGraderPreprocessor):
     nbgrader's own feedback shows a test cell as the autograder ran it, hidden tests included
     (nbgrader issues #917 and #1363). The message of a failed hidden check stays: the kit's
     checks write it for students, naming the step and any known mistake, never a value.
+
+    Every code cell's outputs are reduced once more to what grading keeps (text, and PNG
+    images within the course's bounds: autograder/grading/shown_outputs.py), so that no
+    markup from a kernel (HTML, JavaScript, SVG) reaches the page, whatever the notebook
+    holds.
     """
+
+    def preprocess(self, nb, resources):
+        sandbox = self.config.GradeInSandbox
+        image_limit = sandbox.get("max_image_kb", MAX_IMAGE_KB) << 10
+        max_images = sandbox.get("max_images", MAX_IMAGES)
+        shown = 0
+        with language(config_language(self.config)):
+            for index, cell in enumerate(nb.cells):
+                nb.cells[index], resources = self.preprocess_cell(cell, resources, index)
+                if cell.cell_type == "code":
+                    cell.outputs = shown_outputs(cell.outputs, image_limit, max_images, shown)
+                    shown += image_count(cell.outputs)
+        return nb, resources
 
     def preprocess_cell(self, cell, resources, index):
         grade = cell.metadata.get("nbgrader", {}).get("grade", False)

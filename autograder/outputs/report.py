@@ -3,6 +3,9 @@
 Score distribution per assignment, pass rate per step, the most frequent named mistakes, the
 integrity flags, and the notebooks that could not be graded. Everything is read back from the
 gradebook and the autograded notebooks, so the report shows what nbgrader recorded.
+
+The page is in the course's language (c.Course.language); the plots too when this machine has a
+font that draws it (autograder/outputs/fonts.py), else their labels are English.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import os
 import statistics
 import textwrap
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -24,9 +28,19 @@ import matplotlib.pyplot as plt  # noqa: E402
 import nbformat  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
-from autograder.course import open_gradebook, write_atomically  # noqa: E402
+from autograder.course import course_config, open_gradebook, write_atomically  # noqa: E402
 from autograder.errors import OutputError  # noqa: E402
+from autograder.i18n import (  # noqa: E402
+    DEFAULT,
+    LANGUAGES,
+    catalog,
+    config_language,
+    current,
+    language,
+    t,
+)
 from autograder.ledger import read_problems  # noqa: E402
+from autograder.outputs.fonts import font_drawing, needs_font  # noqa: E402
 from autograder.outputs.roster import GRADED, WARNED, roster  # noqa: E402
 from autograder.record import read_record  # noqa: E402
 
@@ -102,6 +116,55 @@ def png(figure):
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
+# The plots' own words: in the course's language when a font draws them (see plot_words).
+PLOT_WORDS = ["points (of {top})", "students", "students with full points (%)",
+              "notebooks where the hidden checks named it"]
+
+
+def english(text):
+    """The English text a catalog translates to `text` (a mistake's name as the record of a
+    Chinese course keeps it), or `text` itself."""
+    for code in LANGUAGES:
+        for source, translated in catalog(code).items():
+            if translated == text:
+                return source
+    return text
+
+
+def mistake_labels(results, top):
+    """The labels of the most frequent mistakes, as the plot may draw them: their names in the
+    course's language when a font draws them (plot_words), else in English, else numbered
+    as in the table below the plot."""
+    labels = []
+    for number, ((assignment_id, name), _) in enumerate(results.mistakes.most_common(top), 1):
+        if current() == DEFAULT and needs_font(name):
+            name = english(name)
+            if needs_font(name):
+                name = f"#{number}"
+        labels.append(f"{assignment_id[:2]} {name}")
+    return labels
+
+
+@contextmanager
+def plot_words(results):
+    """Plots drawn in this block speak the course's language when a font on this machine has
+    every character of their labels, else English (matplotlib would draw empty boxes)."""
+    if current() == DEFAULT:
+        yield
+        return
+    texts = [t(w) for w in PLOT_WORDS] + [name for _, name in results.mistakes]
+    font = font_drawing("".join(texts))
+    if font is None:
+        with language(DEFAULT):
+            yield
+        return
+    # Named families fall back one to the next for each character: Latin from the default
+    # font, Chinese from `font`.
+    family = [matplotlib.rcParams["font.sans-serif"][0], font]
+    with matplotlib.rc_context({"font.family": family, "axes.unicode_minus": False}):
+        yield
+
+
 PER_ROW = 4  # score histograms side by side: four fit the page's width
 
 
@@ -116,9 +179,9 @@ def score_plot(results):
         ax.hist(results.totals[assignment_id], bins=range(0, int(top) + 2), color="#4c72b0",
                 align="left", rwidth=0.85)
         ax.set_title("\n".join(textwrap.wrap(assignment_id.replace("_", " "), 22)), fontsize=8)
-        ax.set_xlabel(f"points (of {top:g})", fontsize=7)
+        ax.set_xlabel(t("points (of {top})", top=f"{top:g}"), fontsize=7)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_ylabel("students", fontsize=7)
+        ax.set_ylabel(t("students"), fontsize=7)
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # students come whole
         ax.tick_params(labelsize=7)
     figure.tight_layout()
@@ -131,7 +194,7 @@ def step_plot(results):
     figure, ax = plt.subplots(figsize=(6.5, 0.28 * len(labels) + 0.8))
     ax.barh(labels[::-1], rates[::-1], color="#55a868")
     ax.set_xlim(0, 100)
-    ax.set_xlabel("students with full points (%)")
+    ax.set_xlabel(t("students with full points (%)"))
     ax.tick_params(labelsize=7)
     return png(figure)
 
@@ -140,13 +203,19 @@ def mistake_plot(results, top=15):
     common = results.mistakes.most_common(top)
     figure, ax = plt.subplots(figsize=(6.5, 0.3 * max(len(common), 1) + 0.8))
     if common:
-        names = [f"{a[:2]} {name}" for (a, name), _ in common]
+        names = mistake_labels(results, top)
         counts = [count for _, count in common]
-        ax.barh(list(names)[::-1], list(counts)[::-1], color="#c44e52")
-    ax.set_xlabel("notebooks where the hidden checks named it")
+        ax.barh(names[::-1], counts[::-1], color="#c44e52")
+    ax.set_xlabel(t("notebooks where the hidden checks named it"))
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.tick_params(labelsize=7)
     return png(figure)
+
+
+def drawn(plot, results):
+    """A plot of the results as base64 PNG, in the words plot_words allows."""
+    with plot_words(results):
+        return plot(results)
 
 
 def summary_rows(results):
@@ -165,39 +234,45 @@ def table(header, rows, css_class=""):
 
 
 def image(alt, encoded):
-    return f"<p><img alt='{alt}' src='data:image/png;base64,{encoded}'>"
+    return f"<p><img alt='{html.escape(alt, quote=True)}' src='data:image/png;base64,{encoded}'>"
+
+
+def paragraph(text):
+    return f"<p>{html.escape(text)}</p>"
 
 
 def scores_section(results):
     if not any(results.totals.values()):
-        return "<p>Nothing graded yet.</p>"
-    return (table(["assignment", "graded", "mean", "median", "max points"],
-                  summary_rows(results)) + image("score distributions", score_plot(results)))
+        return paragraph(t("Nothing graded yet."))
+    return (table([t("assignment"), t("graded"), t("mean"), t("median"), t("max points")],
+                  summary_rows(results))
+            + image(t("score distributions"), drawn(score_plot, results)))
 
 
 def steps_section(results):
     if not results.steps:
-        return "<p>Nothing graded yet.</p>"
-    return image("pass rate per step", step_plot(results))
+        return paragraph(t("Nothing graded yet."))
+    return image(t("pass rate per step"), drawn(step_plot, results))
 
 
 def mistakes_section(results):
     if not results.mistakes:
-        return "<p>No known mistake was named.</p>"
-    return image("named mistakes", mistake_plot(results)) + table(
-        ["assignment", "mistake", "notebooks"],
-        [(a, name, n) for (a, name), n in results.mistakes.most_common()])
+        return paragraph(t("No known mistake was named."))
+    return image(t("named mistakes"), drawn(mistake_plot, results)) + table(
+        ["#", t("assignment"), t("mistake"), t("notebooks")],
+        [(number, a, name, n) for number, ((a, name), n)
+         in enumerate(results.mistakes.most_common(), 1)])
 
 
 def integrity_section(results):
-    intro = ("<p>Submissions to look at: code that reaches into the grader (it cannot change a "
-             "score: verdicts are computed outside the student's kernel), a shortcut a "
-             "notebook forbids, or graded cells changed by the student (each was graded as "
-             "the release has it).</p>")
+    intro = paragraph(t("Submissions to look at: code that reaches into the grader (it cannot "
+                        "change a score: verdicts are computed outside the student's kernel), "
+                        "a shortcut a notebook forbids, or graded cells changed by the student "
+                        "(each was graded as the release has it)."))
     if not results.integrity:
-        return intro + "<p>Nothing flagged.</p>"
-    return intro + table(["student", "assignment", "cell", "kind", "reason"],
-                         [(student, assignment_id, f["cell"], f["kind"], f["reason"])
+        return intro + paragraph(t("Nothing flagged."))
+    return intro + table([t("student"), t("assignment"), t("cell"), t("kind"), t("reason")],
+                         [(student, assignment_id, f["cell"], t(f["kind"]), f["reason"])
                           for (student, assignment_id), found in sorted(results.integrity.items())
                           for f in found])
 
@@ -207,10 +282,10 @@ def students_section(results):
     the feedback page when there is one."""
     ids = list(results.totals)
     if not results.roster:
-        return "<p>No student yet.</p>"
+        return paragraph(t("No student yet."))
     students = sorted({e.student for e in results.roster if e.student})
     by_key = {(e.student, e.assignment): e for e in results.roster}
-    head = "<th>student</th>" + "".join(
+    head = f"<th>{html.escape(t('student'))}</th>" + "".join(
         f"<th title='{html.escape(a)}'>{html.escape(a[:2])}</th>" for a in ids)
     body = []
     for student in students:
@@ -219,9 +294,9 @@ def students_section(results):
             e = by_key.get((student, assignment_id))
             cells.append(student_cell(e, results.links.get((student, assignment_id))))
         body.append("<tr>" + "".join(cells) + "</tr>")
-    legend = ("<p>One column per assignment (" + ", ".join(html.escape(a) for a in ids) +
-              "): the score, linked to the student's feedback page, or what is missing; "
-              "hover a cell for the reason and the fix.</p>")
+    legend = paragraph(t("One column per assignment ({ids}): the score, linked to the "
+                         "student's feedback page, or what is missing; hover a cell for the "
+                         "reason and the fix.", ids=t(", ").join(ids)))
     return legend + f"<table class='students'><tr>{head}</tr>{''.join(body)}</table>"
 
 
@@ -229,25 +304,28 @@ def student_cell(e, link):
     if e is None:
         return "<td></td>"
     score = f"{e.score:g}/{e.max_score:g}" if e.score is not None else ""
-    shown = {GRADED: score, WARNED: f"{score} (warnings)"}.get(e.status,
-                                                              f"{e.status} {score}".strip())
+    status = t(e.status)
+    shown = {GRADED: score, WARNED: t("{score} (warnings)", score=score)}.get(
+        e.status, f"{status} {score}".strip())
     text = html.escape(shown)
     if link:
         text = f"<a href='{html.escape(link)}'>{text}</a>"
-    title = f" title='{html.escape(f'{e.status}: {e.note}' if e.note else e.status)}'"
-    return f"<td class='{e.status.replace(' ', '-')}'{title}>{text}</td>"
+    hint = t("{status}: {note}", status=status, note=e.note) if e.note else status
+    return f"<td class='{e.status.replace(' ', '-')}' title='{html.escape(hint)}'>{text}</td>"
 
 
 def problems_section(results):
     """Inputs the kit refused or graded with a warning, kept by collect and grade."""
     if not results.problems:
-        return "<p>None.</p>"
-    return table(["found by", "student", "assignment", "file", "problem", "fix"],
+        return paragraph(t("None."))
+    return table([t("found by"), t("student"), t("assignment"), t("file"), t("problem"),
+                  t("fix")],
                  [(p.stage, p.student, p.assignment, p.path, p.reason, p.fix)
                   for p in results.problems], css_class="problems")
 
 
-# The report, top to bottom: a section is a heading and a function of the class's results.
+# The report, top to bottom: a section is a heading (translated where it is shown) and a
+# function of the class's results.
 SECTIONS = [
     ("Students", students_section),
     ("Scores per assignment", scores_section),
@@ -256,17 +334,22 @@ SECTIONS = [
     ("Integrity", integrity_section),
     ("Input problems and notebooks that could not be graded", problems_section),
 ]
+HTML_LANG = {"en": "en", "zh": "zh-CN"}
+STYLE = ("body{font-family:sans-serif;max-width:60em;margin:2em auto}"
+         "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
+         ".problems td:nth-child(n+4){overflow-wrap:anywhere}"
+         "img{max-width:100%}td.graded{background:#e6f4ea}td.not-gradable{background:#fde2e1}"
+         "td.graded-with-warnings{background:#fff4d6}td.not-graded-yet{background:#eef}")
 
 
 def render_report(results):
-    head = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Class report</title>"
-            "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
-            "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
-            ".problems td:nth-child(n+4){overflow-wrap:anywhere}"
-            "img{max-width:100%}td.graded{background:#e6f4ea}td.not-gradable{background:#fde2e1}"
-            "td.graded-with-warnings{background:#fff4d6}td.not-graded-yet{background:#eef}"
-            "</style></head><body><h1>Self-attention course: class report</h1>")
-    body = [f"<h2>{html.escape(title)}</h2>\n{section(results)}" for title, section in SECTIONS]
+    """The page in the current language (write_report sets the course's)."""
+    head = (f"<!DOCTYPE html><html lang='{HTML_LANG.get(current(), current())}'><head>"
+            f"<meta charset='utf-8'><title>{html.escape(t('Class report'))}</title>"
+            f"<style>{STYLE}</style></head><body>"
+            f"<h1>{html.escape(t('Self-attention course: class report'))}</h1>")
+    body = [f"<h2>{html.escape(t(title))}</h2>\n{section(results)}"
+            for title, section in SECTIONS]
     return "\n".join([head, *body, "</body></html>"])
 
 
@@ -274,6 +357,8 @@ def write_report(root: Path, ids, destination: Path, log=print):
     if not destination.parent.is_dir():
         raise OutputError(f"{destination.parent}: no such folder; create it or write the "
                           "report elsewhere (--to)")
-    write_atomically(destination, render_report(read_results(root, ids, destination)))
+    with language(config_language(course_config(root))):
+        page = render_report(read_results(root, ids, destination))
+    write_atomically(destination, page)
     log(f"report: {destination}")
     return destination

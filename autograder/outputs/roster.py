@@ -10,6 +10,9 @@ problem the kit kept (`.kit/problems.json`). The status of one student's assignm
 - not graded yet: submitted, but no grade (yet), or grading was interrupted, or the file
   changed since it was graded; run grade;
 - missing: nothing was handed in.
+
+The statuses are the kit's words for the export's status column and the report's CSS
+classes; the report shows them, and every note, in the course's language (the caller sets it).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from pathlib import Path
 
 from nbgrader.api import MissingEntry
 
+from autograder.i18n import t
 from autograder.ledger import digest, read_problems, read_status
 
 GRADED, WARNED, REFUSED, PENDING, MISSING = (
@@ -62,7 +66,7 @@ def known_students(root: Path, gradebook, problems):
 
 
 def notes(problems):
-    return "; ".join(f"{p.reason}; {p.fix}" for p in problems)
+    return t("; ").join(t("{reason}; {fix}", reason=p.reason, fix=p.fix) for p in problems)
 
 
 def entry(root: Path, gradebook, student, assignment, problems):
@@ -82,15 +86,15 @@ def entry(root: Path, gradebook, student, assignment, problems):
         return Entry(student, name, REFUSED, score, max_score, notes(refused), late)
     if score is None:
         if notebook.exists():
-            return Entry(student, name, PENDING, None, max_score, "run grade")
+            return Entry(student, name, PENDING, None, max_score, t("run grade"))
         return Entry(student, name, MISSING, None, max_score)
     status = read_status(root, student, name) or {}
     if status.get("state") == "grading":
         return Entry(student, name, PENDING, score, max_score,
-                     "grading was interrupted; run grade", late)
+                     t("grading was interrupted; run grade"), late)
     if notebook.exists() and status.get("sha256") not in (None, digest(notebook)):
         return Entry(student, name, PENDING, score, max_score,
-                     "the submitted file changed since it was graded; run grade", late)
+                     t("the submitted file changed since it was graded; run grade"), late)
     warned = [p for p in mine if p not in refused]
     if warned:
         return Entry(student, name, WARNED, score, max_score, notes(warned), late)
@@ -106,6 +110,7 @@ def roster(root: Path, gradebook, ids=None):
     rows = [entry(root, gradebook, student, assignment, problems)
             for student in known_students(root, gradebook, problems)
             for assignment in assignments]
-    rows += [Entry("", p.assignment, REFUSED, None, 0.0, str(p))
+    rows += [Entry("", p.assignment, REFUSED, None, 0.0,
+                   t("{path}: {reason}; {fix}", path=p.path, reason=p.reason, fix=p.fix))
              for p in problems if not p.student and (ids is None or p.assignment in ids)]
     return rows

@@ -38,6 +38,8 @@ import zmq
 from jupyter_client import BlockingKernelClient
 from jupyter_client.connect import write_connection_file
 
+from autograder.i18n import t
+
 ZYGOTE = Path(__file__).with_name("zygote.py")
 
 
@@ -262,8 +264,8 @@ class _Copy:
                 where = prefix + name
                 self.entries += 1
                 if self.entries > MAX_ENTRIES:
-                    self.refused.append(f"{where} and the rest: past {MAX_ENTRIES} files and "
-                                        "folders, not copied")
+                    self.refused.append(t("{path} and the rest: past {count} files and "
+                                          "folders, not copied", path=where, count=MAX_ENTRIES))
                     raise _Enough
                 info = os.stat(name, dir_fd=fd, follow_symlinks=False)
                 if stat.S_ISDIR(info.st_mode) and depth < MAX_DEPTH:
@@ -278,26 +280,29 @@ class _Copy:
                 if why is None:
                     self.total += info.st_size
                 else:
-                    self.refused.append(f"{where}: {why}, not copied")
+                    self.refused.append(t("{path}: {why}, not copied", path=where, why=why))
         finally:
             os.close(fd)
 
     def refusal(self, info):
         """Why a file is not copied, from its lstat; None when it may be."""
-        kinds = {stat.S_ISLNK: "a symbolic link", stat.S_ISFIFO: "a named pipe",
-                 stat.S_ISSOCK: "a socket", stat.S_ISCHR: "a device",
-                 stat.S_ISBLK: "a device", stat.S_ISDIR: f"past {MAX_DEPTH} folders deep"}
+        kinds = {stat.S_ISLNK: t("a symbolic link"), stat.S_ISFIFO: t("a named pipe"),
+                 stat.S_ISSOCK: t("a socket"), stat.S_ISCHR: t("a device"),
+                 stat.S_ISBLK: t("a device"),
+                 stat.S_ISDIR: t("past {depth} folders deep", depth=MAX_DEPTH)}
         for test, kind in kinds.items():
             if test(info.st_mode):
                 return kind
         if not stat.S_ISREG(info.st_mode):
-            return "not a regular file"
+            return t("not a regular file")
         if info.st_nlink > 1:
-            return "a hard link (the same file as another one, maybe outside the folder)"
+            return t("a hard link (the same file as another one, maybe outside the folder)")
         if info.st_size > self.max_file:
-            return f"{info.st_size:,} bytes, more than the {mib(self.max_file)} a file may have"
+            return t("{size:,} bytes, more than the {limit} a file may have",
+                     size=info.st_size, limit=mib(self.max_file))
         if self.total + info.st_size > self.max_total:
-            return f"past the {mib(self.max_total)} the folder's files may have in all"
+            return t("past the {limit} the folder's files may have in all",
+                     limit=mib(self.max_total))
         return None
 
 
@@ -308,12 +313,12 @@ def copy_file(folder, name, info, target, max_file):
         source = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
                          dir_fd=folder)
     except OSError as error:
-        return f"unreadable ({error.strerror})"
+        return t("unreadable ({reason})", reason=error.strerror)
     try:
         opened = os.fstat(source)
         if not stat.S_ISREG(opened.st_mode) or (opened.st_dev, opened.st_ino) != (
                 info.st_dev, info.st_ino):
-            return "changed while it was copied"
+            return t("changed while it was copied")
         mode = stat.S_IMODE(info.st_mode) & 0o755 | 0o600
         with open(target, "xb") as out:
             os.chmod(out.fileno(), mode)
@@ -325,7 +330,7 @@ def copy_file(folder, name, info, target, max_file):
                 out.write(chunk)
         if size > max_file:
             os.unlink(target)
-            return f"more than the {mib(max_file)} a file may have"
+            return t("more than the {limit} a file may have", limit=mib(max_file))
         os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns))
         return None
     finally:
@@ -384,7 +389,8 @@ class SandboxedKernel:
         deadline = time.monotonic() + self.settings.start_timeout
         while time.monotonic() < deadline:
             if not self.alive():
-                raise RuntimeError(f"the sandboxed kernel exited at start: {self.log_tail()}")
+                raise RuntimeError(t("the sandboxed kernel exited at start: {log}",
+                                     log=self.log_tail()))
             self.client.kernel_info()
             try:
                 self.client.get_shell_msg(timeout=0.2)
@@ -396,16 +402,16 @@ class SandboxedKernel:
                     self.client.get_iopub_msg(timeout=0.05)
                 except Empty:
                     return
-        raise RuntimeError("the sandboxed kernel did not answer within "
-                           f"{self.settings.start_timeout} s")
+        raise RuntimeError(t("the sandboxed kernel did not answer within {seconds} s",
+                             seconds=self.settings.start_timeout))
 
     def log_tail(self, lines=3):
         """The last lines the kernel wrote (its scratch folder goes when it is stopped)."""
         try:
             text = Path(self.scratch, ".kernel.log").read_text(errors="replace")
         except OSError:
-            return "it wrote no log"
-        return " | ".join(text.strip().splitlines()[-lines:]) or "it wrote no log"
+            return t("it wrote no log")
+        return " | ".join(text.strip().splitlines()[-lines:]) or t("it wrote no log")
 
     def alive(self):
         try:
@@ -448,10 +454,11 @@ class SandboxedKernel:
         while status is None or not idle:
             if time.monotonic() > deadline:
                 self.stop()
-                raise KernelGone(f"ran past the time limit ({timeout:.0f} s)")
+                raise KernelGone(t("ran past the time limit ({seconds:.0f} s)",
+                                   seconds=timeout))
             if not self.alive():
                 self.stop()
-                raise KernelGone("the kernel died (os._exit, a crash, or out of memory)")
+                raise KernelGone(t("the kernel died (os._exit, a crash, or out of memory)"))
             for socket, _ in poller.poll(50):  # ms; wakes as soon as any channel has a message
                 channel = channels[socket]
                 message = channel.get_msg(timeout=0)

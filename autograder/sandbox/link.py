@@ -17,6 +17,7 @@ from pathlib import Path
 
 from torch import nn
 
+from autograder.i18n import t
 from autograder.sandbox.agent import CALLBACK, RESULT, decode, encode
 
 AGENT_SOURCE = Path(__file__).with_name("agent.py").read_text()
@@ -103,14 +104,14 @@ class Link:
         self.kernel.execute(f"__kit__.serve({line!r})", self.timeout(), stdin_hook=on_input,
                             silent=True)
         if not replies:
-            raise StudentError("NoReply", "the grader got no answer from the kernel (was "
-                                          "__kit__ or input() changed?)")
+            raise StudentError("NoReply", t("the grader got no answer from the kernel (was "
+                                            "__kit__ or input() changed?)"))
         return self.read_reply(replies[0])
 
     def read_reply(self, text):
         if len(text) > self.max_reply:
-            raise StudentError("TooLarge", f"the result is larger than the "
-                                           f"{self.max_reply >> 20} MB a reply may have")
+            raise StudentError("TooLarge", t("the result is larger than the {limit} MB a "
+                                             "reply may have", limit=self.max_reply >> 20))
         try:
             reply = json.loads(text)
             failed = "error" in reply
@@ -119,8 +120,8 @@ class Link:
             else:
                 value = self.from_wire(reply["ok"])
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
-            raise StudentError("BadReply", f"the kernel's answer is not plain data ({error})") \
-                from None
+            raise StudentError("BadReply", t("the kernel's answer is not plain data ({error})",
+                                             error=error)) from None
         if failed:
             raise student_error(kind, message)
         return value

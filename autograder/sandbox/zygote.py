@@ -249,8 +249,10 @@ def become_kernel(request):
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     app = IPKernelApp.instance()
+    # Figures show as PNG images (the template imported the inline backend before any
+    # IPython shell existed, so it could not hook itself in then).
     app.initialize(["-f", request["connection_file"], "--HistoryManager.enabled=False",
-                    "--IPKernelApp.quiet=True"])
+                    "--IPKernelApp.quiet=True", "--matplotlib=inline"])
     app.start()
 
 

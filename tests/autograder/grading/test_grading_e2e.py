@@ -108,3 +108,15 @@ def test_committed_release_matches_nbgrader_output(course, assignment_id):
     assert json.loads(made.read_text()) == json.loads(committed.read_text()), (
         f"release/{assignment_id} is stale: run `python -m autograder build {assignment_id}`"
     )
+
+
+@pytest.mark.parametrize("assignment_id", IDS)
+def test_plots_show_as_images_on_the_feedback_page(course, assignment_id):
+    """Does every cell of the solved notebook that draws a plot show it as a PNG image on the
+    feedback page (not as the text '<Figure size ... with 2 Axes>')?"""
+    release = nbformat.read(ROOT / "release" / assignment_id / f"{assignment_id}.ipynb", 4)
+    plotting = [c for c in release.cells if c.cell_type == "code" and "plt.show()" in c.source]
+    page = course.feedback_html("solved", assignment_id)
+    images = page.count('alt="a plot drawn by the notebook\'s code" src="data:image/png;base64,')
+    assert images >= len(plotting), f"{len(plotting)} plotting cells, {images} images"
+    assert "&lt;Figure size" not in page

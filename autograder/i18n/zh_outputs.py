@@ -1,0 +1,229 @@
+"""Chinese texts of grading and its outputs: what the grader writes into an autograded notebook
+(autograder/grading/, autograder/sandbox/), the feedback page's own words, the class report and
+the problems it lists (autograder/outputs/)."""
+
+CATALOG = {
+    # What a cell shows (autograder/grading/session.py, shown_outputs.py, grade_in_sandbox.py)
+    "[output cut by the grader: a cell may show at most {limit} KB]":
+        "【输出已被评分程序截断：每个单元格最多显示 {limit} KB】",
+    "[a plot of {size} KB left out: an image may have at most {limit} KB]":
+        "【这里省略了一张 {size} KB 的图：每张图最多 {limit} KB】",
+    "[an image left out: it is not a PNG file]":
+        "【这里省略了一张图像：它不是 PNG 文件】",
+    "[a plot left out: a notebook may show at most {count} images]":
+        "【这里省略了一张图：一个笔记本最多显示 {count} 张图】",
+    "this cell has {size} KB of code, more than the {limit} KB a cell may have; it was not run":
+        "这个单元格有 {size} KB 代码，超过了单元格允许的 {limit} KB，因此没有运行",
+    "{size} KB more of this cell not shown: it has more than the {limit} KB of code a cell may "
+    "have and was not run":
+        "这个单元格其余的 {size} KB 没有显示：它的代码超过了单元格允许的 {limit} KB，没有运行",
+    "{reason}; this cell was skipped": "{reason}；这个单元格被跳过了",
+    "the notebook's time limit was reached": "整个笔记本的运行时间已经用完",
+    "{reason}, and the kernel could not be brought back ({error})":
+        "{reason}，而且内核无法重新启动（{error}）",
+    # Judging a step (autograder/grading/session.py)
+    # ("{name} is not defined: ..." and "{name}: every hidden check passed" are the checks'
+    # texts too: their Chinese is in zh_checks.py.)
+    "checking {name}: {reason}": "检查 {name} 时：{reason}",
+    "the grader could not call your code: {error}": "评分程序无法调用你的代码：{error}",
+    "the grader could not check {name} ({kind}: {message})":
+        "评分程序无法检查 {name}（{kind}：{message}）",
+    # The kernel and the link to it (autograder/sandbox/)
+    "ran past the time limit ({seconds:.0f} s)": "运行超出了时间限制（{seconds:.0f} 秒）",
+    "the kernel died (os._exit, a crash, or out of memory)":
+        "内核终止了（os._exit、程序崩溃或内存耗尽）",
+    "the sandboxed kernel exited at start: {log}": "沙箱内核刚启动就退出了：{log}",
+    "the sandboxed kernel did not answer within {seconds} s":
+        "沙箱内核在 {seconds} 秒内没有响应",
+    "it wrote no log": "它没有留下日志",
+    "the grader got no answer from the kernel (was __kit__ or input() changed?)":
+        "评分程序没有收到内核的回答（是不是改动了 `__kit__` 或 `input()`？）",
+    "the result is larger than the {limit} MB a reply may have":
+        "结果超过了一次回答允许的 {limit} MB",
+    "the kernel's answer is not plain data ({error})": "内核的回答不是纯数据（{error}）",
+    # Files beside the notebook that are not copied into its sandbox (autograder/sandbox/kernel.py)
+    "{path}: {why}, not copied": "{path}：{why}，未复制",
+    "{path} and the rest: past {count} files and folders, not copied":
+        "{path} 及其后的内容：超过了 {count} 个文件和文件夹，未复制",
+    "a symbolic link": "符号链接",
+    "a named pipe": "命名管道",
+    "a socket": "套接字",
+    "a device": "设备文件",
+    "past {depth} folders deep": "超过了 {depth} 层文件夹",
+    "not a regular file": "不是普通文件",
+    "a hard link (the same file as another one, maybe outside the folder)":
+        "硬链接（与另一个文件是同一个文件，那个文件可能在文件夹之外）",
+    "{size:,} bytes, more than the {limit} a file may have":
+        "{size:,} 字节，超过了单个文件允许的 {limit}",
+    "past the {limit} the folder's files may have in all":
+        "超出了文件夹中所有文件合计允许的 {limit}",
+    "unreadable ({reason})": "无法读取（{reason}）",
+    "changed while it was copied": "复制过程中被改动了",
+    "more than the {limit} a file may have": "超过了单个文件允许的 {limit}",
+    # Graded cells a student changed (autograder/grading/restore_test_cells.py)
+    "a second copy of cell {grade_id} (cell {number}): graded as student code":
+        "单元格 {grade_id} 的第二个副本（第 {number} 个单元格）：按学生代码评分",
+    "nbgrader metadata forged on cell {grade_id} (cell {number}): graded as student code":
+        "单元格 {grade_id}（第 {number} 个单元格）带有伪造的 nbgrader 元数据：按学生代码评分",
+    "cell {grade_id} retyped to {cell_type}: restored":
+        "单元格 {grade_id} 的类型被改成了 {cell_type}：已恢复",
+    "points of {grade_id} changed: restored": "{grade_id} 的分值被改动：已恢复",
+    "locked cell {grade_id} edited: restored": "只读单元格 {grade_id} 被改动：已恢复",
+    "test cell {grade_id} deleted or renamed: restored at the end":
+        "测试单元格 {grade_id} 被删除或改名：已在笔记本末尾恢复",
+    # Code an instructor should look at (autograder/grading/integrity.py)
+    "exec of a string": "对字符串调用 exec",
+    "eval of a string": "对字符串调用 eval",
+    "compile of a string": "对字符串调用 compile",
+    "get_ipython (IPython hooks)": "get_ipython（IPython 钩子）",
+    "__import__": "__import__",
+    "os._exit": "os._exit",
+    "getattr with a computed name": "用运行时算出的名字调用 getattr",
+    "__torch_function__ (tensor subclass that intercepts torch)":
+        "__torch_function__（拦截 torch 调用的张量子类）",
+    "TorchFunctionMode (intercepts every torch call)": "TorchFunctionMode（拦截所有 torch 调用）",
+    "subprocess": "subprocess",
+    "signal handlers": "信号处理函数",
+    "ctypes": "ctypes",
+    "sys.modules": "sys.modules",
+    "__builtins__": "__builtins__",
+    "builtins": "builtins",
+    "IPython input transformers": "IPython 输入转换器",
+    "socket": "socket",
+    "os.fork": "os.fork",
+    "os.setsid": "os.setsid",
+    "opens {path} (outside the notebook's folder)": "打开了 {path}（在笔记本所在文件夹之外）",
+    "a cell of {size} KB (not read)": "一个 {size} KB 的单元格（未读取）",
+    # Submissions refused or graded with a warning (autograder/grading/submissions.py,
+    # parallel.py, autograder/outputs/collect.py)
+    "; ": "；",
+    "no notebook of that name": "没有这个名字的笔记本",
+    "the folder holds {other}, another assignment's notebook: ask the student to hand in "
+    "their {notebook}":
+        "文件夹里是另一份作业的笔记本 {other}：请学生提交自己的 {notebook}",
+    "if {found} is the student's work on {assignment}, rename it {notebook}":
+        "如果 {found} 是这名学生做的 {assignment}，请把它改名为 {notebook}",
+    "put the student's notebook there as {notebook}":
+        "请把这名学生的笔记本以 {notebook} 为名放到这里",
+    "the submission holds {entry}, a symbolic link or special file":
+        "提交中含有 {entry}，它是符号链接或特殊文件",
+    " (and {count} more)": "（另有 {count} 个）",
+    "the kit never follows links in a submission: replace it by the file itself, or remove "
+    "it, then run grade again":
+        "评分工具从不跟随提交中的链接：请换成文件本身或把它删掉，再运行 grade",
+    "not a Jupyter notebook ({error})": "不是 Jupyter 笔记本（{error}）",
+    "not a valid notebook ({error})": "不是有效的笔记本（{error}）",
+    "ask the student to resubmit the .ipynb file saved by Jupyter":
+        "请学生重新提交由 Jupyter 保存的 .ipynb 文件",
+    "this is not the notebook of {assignment} (its test cells are {cells})":
+        "这不是 {assignment} 的笔记本（它的测试单元格是 {cells}）",
+    "ask the student to hand in their {assignment}.ipynb":
+        "请学生提交自己的 {assignment}.ipynb",
+    "test cells deleted or renamed: {cells}": "被删除或改名的测试单元格：{cells}",
+    "test cells duplicated: {cells}": "重复的测试单元格：{cells}",
+    "unknown test cells: {cells}": "未知的测试单元格：{cells}",
+    "graded anyway (nbgrader restores test cells by id); if points are missing, ask for the "
+    "code in a fresh copy of the release notebook":
+        "仍已评分（nbgrader 会按 id 恢复测试单元格）；如果因此丢了分，请学生把代码放进一份"
+        "新下载的作业笔记本后重新提交",
+    "the folder name is not a valid student id": "文件夹名不是有效的学生 id",
+    "rename the folder to the student's id (letters, digits, '.', '_' or '-' only)":
+        "请把文件夹改名为学生 id（只能含字母、数字和“.”“_”“-”）",
+    "the submission folder is a symbolic link": "提交文件夹是一个符号链接",
+    "the kit never follows links in a submission: put the student's files there instead":
+        "评分工具从不跟随提交中的链接：请把学生的文件直接放在那里",
+    "not graded: {why}": "未评分：{why}",
+    "fix the notebook (or ask the student to), then run grade again":
+        "修正笔记本（或请学生修正）后，再运行 grade",
+    "the kernel died (os._exit, a crash or memory exhausted)":
+        "内核终止了（os._exit、程序崩溃或内存耗尽）",
+    "a cell ran past the timeout and could not be interrupted":
+        "有单元格运行超时，而且无法中断",
+    "the notebook's kernel is not installed": "没有安装笔记本所需的内核",
+    "nbgrader's autograde failed": "nbgrader 的自动评分失败了",
+    "the file name does not match the pattern {pattern}": "文件名不符合模式 {pattern}",
+    "rename it <student>_{assignment}.ipynb or pass --pattern":
+        "请把它改名为 <学生 id>_{assignment}.ipynb，或者传入 --pattern",
+    "it is not a notebook of {assignment}": "它不是 {assignment} 的笔记本",
+    "collect it with its own assignment id": "请用它所属作业的 id 收取",
+    # Each student's status (autograder/outputs/roster.py)
+    "graded": "已评分",
+    "graded with warnings": "已评分（有警告）",
+    "not gradable": "无法评分",
+    "not graded yet": "尚未评分",
+    "missing": "未提交",
+    "run grade": "请运行 grade",
+    "grading was interrupted; run grade": "评分中断了；请运行 grade",
+    "the submitted file changed since it was graded; run grade":
+        "提交的文件在评分后又有改动；请运行 grade",
+    "{reason}; {fix}": "{reason}；{fix}",
+    "{path}: {reason}; {fix}": "{path}：{reason}；{fix}",
+    # The class report (autograder/outputs/report.py)
+    "Class report": "班级报告",
+    "Self-attention course: class report": "自注意力课程：班级报告",
+    "Students": "学生",
+    "Scores per assignment": "各作业的分数",
+    "Pass rate per step": "各步骤的通过率",
+    "Most frequent named mistakes": "最常见的错误",
+    "Integrity": "诚信检查",
+    "Input problems and notebooks that could not be graded": "输入问题与无法评分的笔记本",
+    "One column per assignment ({ids}): the score, linked to the student's feedback page, or "
+    "what is missing; hover a cell for the reason and the fix.":
+        "每份作业一列（{ids}）：列出分数并链接到这名学生的反馈页面，或者说明缺了什么；"
+        "把鼠标停在格子上可以看到原因和解决办法。",
+    ", ": "、",
+    "student": "学生",
+    "{score} (warnings)": "{score}（有警告）",
+    "{status}: {note}": "{status}：{note}",
+    "No student yet.": "还没有学生。",
+    "Nothing graded yet.": "还没有评分结果。",
+    "assignment": "作业",
+    "mean": "平均分",
+    "median": "中位数",
+    "max points": "满分",
+    "score distributions": "分数分布",
+    "pass rate per step": "各步骤的通过率",
+    "No known mistake was named.": "隐藏检查没有识别出任何常见错误。",
+    "named mistakes": "识别出的常见错误",
+    "mistake": "常见错误",
+    "notebooks": "笔记本数",
+    "Submissions to look at: code that reaches into the grader (it cannot change a score: "
+    "verdicts are computed outside the student's kernel), a shortcut a notebook forbids, or "
+    "graded cells changed by the student (each was graded as the release has it).":
+        "值得查看的提交：试图触及评分程序的代码（它改变不了分数：所有判定都在学生的内核之外"
+        "计算）、笔记本禁止的捷径，或学生改动过的评分单元格（每个都按发布版原样评分）。",
+    "Nothing flagged.": "没有需要关注的提交。",
+    "cell": "单元格",
+    "kind": "类别",
+    "reason": "原因",
+    "suspicious code": "可疑代码",
+    "file not copied": "未复制的文件",
+    "forbidden shortcut": "禁止的捷径",
+    "tampered cells": "被改动的单元格",
+    "None.": "无。",
+    "found by": "发现于",
+    "file": "文件",
+    "problem": "问题",
+    "fix": "解决办法",
+    # The report's plots, when a font draws Chinese (else they stay English)
+    "points (of {top})": "得分（满分 {top}）",
+    "students": "学生人数",
+    "students with full points (%)": "得满分的学生（%）",
+    "notebooks where the hidden checks named it": "隐藏检查指出这一错误的笔记本数",
+    # nbgrader's feedback template (autograder/outputs/feedback.py)
+    "{notebook} (Score: {score} / {points})": "{notebook}（得分：{score} / {points}）",
+    "(Score: {score} / {points})": "（得分：{score} / {points}）",
+    "Late submission penalty (Score: -{penalty})": "迟交扣分（-{penalty} 分）",
+    "Score: {score} / {points}": "得分：{score} / {points}",
+    "(Top)": "（回到顶部）",
+    "Comment": "评语",
+    "Coding free-response": "编程题",
+    "Written response": "书面回答",
+    "Task": "任务",
+    "Student's answer": "你的答案",
+    "Student's task": "你的任务",
+    "Grade cell: {cell}": "评分单元格：{cell}",
+    "Task: {cell}": "任务：{cell}",
+    "Comments:": "评语：",
+    "a plot drawn by the notebook's code": "笔记本中的代码画出的图",
+}
