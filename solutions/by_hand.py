@@ -41,7 +41,7 @@ def stable_softmax(scores, dim=-1):
 
 
 def weighted_values(weights, values):
-    """Every value scaled by every query's weight for it (document 004, step 6).
+    """Every value scaled by every query's attention weight for it.
 
     element [j, i] = weights[i, j] * values[j].
     weights: (n_queries, n_keys); values: (n_keys, d_v).

@@ -17,7 +17,7 @@ def scaled_softmax(scores, d_k):
     """softmax(scores / sqrt(d_k)) over the last dim.
 
     Dividing by sqrt(d_k) keeps the scores' spread independent of the key size, so the
-    softmax does not saturate into a one-hot vector. scores: (..., seq).
+    size of the keys alone does not saturate the softmax. scores: (..., seq).
     """
     return torch.softmax(scores / math.sqrt(d_k), dim=-1)
 

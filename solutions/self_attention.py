@@ -23,7 +23,7 @@ def self_attention(x, W_query, W_key, W_value):
 
 class SelfAttention(nn.Module):
     """Self-attention with learnable projections, drawn by torch.rand in the order
-    W_query, W_key, W_value as document 001 does (so a seed reproduces its output).
+    W_query, W_key, W_value (so that a seed reproduces the worked example's output).
 
     forward(x): x (seq, d_in) -> (seq, d_out_v).
     """

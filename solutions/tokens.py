@@ -44,7 +44,7 @@ def embed(token_ids, vocab_size, dim, seed=123):
     """Look the ids up in a freshly seeded embedding table.
 
     PyTorch's generator is seeded with `seed` before the table nn.Embedding(vocab_size, dim)
-    is made, so that the table it draws is the one the documents print.
+    is made, so that a seed always draws the same table of a given shape.
     token_ids: (seq,). Returns (seq, dim), detached.
     """
     torch.manual_seed(seed)

@@ -6,7 +6,7 @@ It runs the notebook from top to bottom in a fresh kernel, as the grader does (y
 file is not changed), then lists every cell that failed with its message and the points of
 each test cell. Exit status: 0 when every cell ran, 1 when one failed (or did not finish),
 2 when the file cannot be read. It needs only Jupyter (nbformat, nbclient), nothing of the
-course's grader; the build copies this file next to every assignment's notebook.
+course's grader; every assignment's folder has a copy.
 """
 
 from __future__ import annotations
@@ -20,6 +20,40 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 PASSED, FAILED, UNREADABLE = 0, 1, 2
+LANGUAGE = "en"  # the build writes the course's language here
+ZH = {
+    "{value:g} point": "{value:g} 分",
+    "{value:g} points": "{value:g} 分",
+    "cell {number}, the test of {step} ({points})":
+        "第 {number} 个单元格，{step} 的测试（{points}）",
+    "cell {number} ({first})": "第 {number} 个单元格（{first}）",
+    "NotImplementedError: a stub is still there; write the function's body":
+        "NotImplementedError：这里还是待完成的函数，请写出函数体",
+    "did not finish within {timeout} s (an endless loop?)":
+        "没有在 {timeout} 秒内运行完（是不是有死循环？）",
+    "stopped the kernel (it crashed or ran out of memory)": "导致内核退出（崩溃或内存耗尽）",
+    "FAILED  {where}: {message}": "未通过  {where}：{message}",
+    "FAILED  the notebook {stopped}; the cells after it did not run":
+        "未通过  笔记本{stopped}；之后的单元格没有运行",
+    "{passing} of {count} test cells pass ({earned:g} of {most} in the public tests); when "
+    "graded, hidden checks run the same requirements on other inputs":
+        "{count} 个测试单元格中通过了 {passing} 个（公开测试得 {earned:g} 分，满分 {most}）；"
+        "评分时，隐藏检查还会在其他输入上检验同样的要求",
+    "Run a notebook in a fresh kernel and list every failing cell with its message. Exit "
+    "status 0: every cell ran; 1: a cell failed; 2: the file cannot be read.":
+        "在全新的内核中运行笔记本，列出每个出错的单元格及其报错信息。退出状态 0：所有单元格"
+        "都运行成功；1：有单元格出错；2：无法读取文件。",
+    "the .ipynb file to check": "要检查的 .ipynb 文件",
+    "seconds one cell may run (default: 120)": "每个单元格最多运行的秒数（默认 120）",
+    "cannot read {path}: {error}; give the path of your .ipynb file":
+        "无法读取 {path}：{error}；请给出你的 .ipynb 文件的路径",
+}
+
+
+def _t(text, language=None, **fields):
+    """`text` in the course's language (or in `language`), its {fields} filled in."""
+    template = ZH.get(text, text) if (language or LANGUAGE) == "zh" else text
+    return template.format(**fields) if fields else template
 
 
 def test_of(cell):
@@ -33,9 +67,10 @@ def test_of(cell):
 def where(number, cell):
     test = test_of(cell)
     if test:
-        return f"cell {number}, the test of {test[0]} ({points(test[1])})"
+        return _t("cell {number}, the test of {step} ({points})", number=number, step=test[0],
+                  points=points(test[1]))
     first = next((line for line in cell.source.splitlines() if line.strip()), "")
-    return f"cell {number} ({first.strip()[:50]})"
+    return _t("cell {number} ({first})", number=number, first=first.strip()[:50])
 
 
 def error_of(cell):
@@ -44,13 +79,15 @@ def error_of(cell):
         if output.get("output_type") == "error":
             name, message = output.get("ename", "Error"), output.get("evalue", "")
             if name == "NotImplementedError" and not message:
-                return "NotImplementedError: a stub is still there; write the function's body"
+                return _t("NotImplementedError: a stub is still there; write the function's "
+                          "body")
             return f"{name}: {message}" if message else name
     return None
 
 
-def points(value):
-    return f"{value:g} point" + ("" if value == 1 else "s")
+def points(value, language=None):
+    """'2 points', or in Chinese '2 分'; `language`: None for the course's."""
+    return _t("{value:g} point" if value == 1 else "{value:g} points", language, value=value)
 
 
 def run(notebook, folder, timeout):
@@ -61,9 +98,9 @@ def run(notebook, folder, timeout):
     try:
         client.execute()
     except CellTimeoutError:
-        return f"did not finish within {timeout} s (an endless loop?)"
+        return _t("did not finish within {timeout} s (an endless loop?)", timeout=timeout)
     except DeadKernelError:
-        return "stopped the kernel (it crashed or ran out of memory)"
+        return _t("stopped the kernel (it crashed or ran out of memory)")
     return None
 
 
@@ -78,30 +115,31 @@ def report(notebook, stopped):
     earned = sum(test_of(c)[1] for c in tests if passed(c))
     most = sum(test_of(c)[1] for c in tests)
     for number, cell, message in failed:
-        print(f"FAILED  {where(number, cell)}: {message}")
+        print(_t("FAILED  {where}: {message}", where=where(number, cell), message=message))
     if stopped:
-        print(f"FAILED  the notebook {stopped}; the cells after it did not run")
+        print(_t("FAILED  the notebook {stopped}; the cells after it did not run",
+                 stopped=stopped))
     passing = sum(1 for c in tests if passed(c))
-    print(f"{passing} of {len(tests)} test cells pass ({earned:g} of {points(most)} in the "
-          "public tests); when graded, hidden checks run the same requirements on other "
-          "inputs")
+    print(_t("{passing} of {count} test cells pass ({earned:g} of {most} in the public "
+             "tests); when graded, hidden checks run the same requirements on other inputs",
+             passing=passing, count=len(tests), earned=earned, most=points(most)))
     return FAILED if failed or stopped else PASSED
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
-        description="Run a notebook in a fresh kernel and list every failing cell with its "
-                    "message. Exit status 0: every cell ran; 1: a cell failed; 2: the file "
-                    "cannot be read.")
-    parser.add_argument("notebook", type=Path, help="the .ipynb file to check")
+        description=_t("Run a notebook in a fresh kernel and list every failing cell with its "
+                       "message. Exit status 0: every cell ran; 1: a cell failed; 2: the file "
+                       "cannot be read."))
+    parser.add_argument("notebook", type=Path, help=_t("the .ipynb file to check"))
     parser.add_argument("--timeout", type=int, default=120,
-                        help="seconds one cell may run (default: 120)")
+                        help=_t("seconds one cell may run (default: 120)"))
     args = parser.parse_args(argv)
     try:
         notebook = nbformat.read(args.notebook, as_version=4)
     except (OSError, ValueError) as error:
-        print(f"cannot read {args.notebook}: {error}; give the path of your .ipynb file",
-              file=sys.stderr)
+        print(_t("cannot read {path}: {error}; give the path of your .ipynb file",
+                 path=args.notebook, error=error), file=sys.stderr)
         return UNREADABLE
     stopped = run(notebook, args.notebook.resolve().parent, args.timeout)
     return report(notebook, stopped)

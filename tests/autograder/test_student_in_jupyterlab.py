@@ -5,8 +5,10 @@ do, and Submit puts the edited notebook in the exchange?
 Real things only: the instructor releases with `nbgrader release_assignment`, the student
 runs a JupyterLab server of her own (nbgrader's assignment_list and validate_assignment
 server extensions, its lab extension) and is played by Debian's headless Chromium, driven
-by selenium through Debian's chromedriver. A screenshot of each stage is kept in
-artifacts/student/ (01-assignment-list.png ...), and failure.png when a stage fails."""
+by selenium through Debian's chromedriver. The path is walked in the English course and in
+the Simplified Chinese one (made by `python -m autograder init --language zh`). A screenshot
+of each stage is kept in artifacts/student/ (01-assignment-list.png ...; the Chinese course's
+in artifacts/student/zh/), and failure.png when a stage fails."""
 
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ import psutil
 import pytest
 
 import solutions
+from autograder.build.course_folder import init_course
 from autograder.course import nbgrader_env, run_nbgrader
 
 from .conftest import ARTIFACTS, free_port
@@ -49,6 +52,7 @@ STEP = "project_qkv"  # the one step the student writes; the others stay stubs
 SHOTS = ARTIFACTS / "student"
 TOKEN = "student-token"
 WINDOW = (1400, 1000)
+TITLES = {"en": "Assignment 1", "zh": "作业 1"}  # how the notebook's first heading starts
 WAIT = 30  # seconds a stage may wait for the page
 VALIDATE_WAIT = 90  # Validate runs the whole notebook in a fresh kernel (torch included)
 # A student's server runs nbgrader's student extensions; formgrader and the course list
@@ -61,15 +65,23 @@ SERVER_EXTENSIONS = {
 }
 
 
+@pytest.fixture(params=["en", "zh"])
+def course_language(request):
+    return request.param
+
+
 @pytest.fixture
-def exchange(tmp_path):
+def exchange(tmp_path, course_language):
     """An exchange folder into which the instructor released the assignment, with real
-    nbgrader run in a copy of the course."""
+    nbgrader run in a copy of the English course or in a Chinese course folder."""
     course = tmp_path / "course"
-    course.mkdir()
-    shutil.copy(ROOT / "nbgrader_config.py", course)
-    for folder in ("source", "release"):
-        shutil.copytree(ROOT / folder, course / folder)
+    if course_language == "en":
+        course.mkdir()
+        shutil.copy(ROOT / "nbgrader_config.py", course)
+        for folder in ("source", "release"):
+            shutil.copytree(ROOT / folder, course / folder)
+    else:
+        init_course(ROOT, course, course_language, [ID], log=lambda _: None)
     exchange = tmp_path / "exchange"
     exchange.mkdir()
     run_nbgrader(course, "release_assignment", ID, f"--Exchange.root={exchange}", timeout=120)
@@ -231,17 +243,17 @@ class Student:
     """A student in JupyterLab: each stage of her path ends with a screenshot; a stage that
     fails leaves failure.png and fails the test naming the stage, with the server's log."""
 
-    def __init__(self, driver, lab):
-        self.driver, self.lab = driver, lab
+    def __init__(self, driver, lab, shots):
+        self.driver, self.lab, self.shots = driver, lab, shots
 
     @contextmanager
     def stage(self, name):
         try:
             yield
-            self.driver.save_screenshot(str(SHOTS / f"{name}.png"))
+            self.driver.save_screenshot(str(self.shots / f"{name}.png"))
         except Exception as error:
             with suppress(Exception):
-                self.driver.save_screenshot(str(SHOTS / "failure.png"))
+                self.driver.save_screenshot(str(self.shots / "failure.png"))
             raise AssertionError(f"stage {name}: {type(error).__name__}: {error}\n"
                                  f"--- end of JupyterLab's log ---\n{self.lab.log_tail()}"
                                  ) from error
@@ -318,17 +330,20 @@ class Student:
 
 
 @pytest.fixture
-def student(browser, jupyterlab):
+def student(browser, jupyterlab, course_language):
     """The student, with the screenshots of an earlier run removed."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    for old in SHOTS.glob("*.png"):
+    shots = SHOTS if course_language == "en" else SHOTS / course_language
+    shots.mkdir(parents=True, exist_ok=True)
+    for old in shots.glob("*.png"):
         old.unlink()
-    return Student(browser, jupyterlab)
+    return Student(browser, jupyterlab, shots)
 
 
-def test_student_fetches_validates_and_submits(student, student_home, exchange):
-    """Does a student fetch the released assignment in JupyterLab, fill one step, see
-    Validate fail on the steps still to do, and submit her edited notebook?"""
+def test_student_fetches_validates_and_submits(student, student_home, exchange,
+                                              course_language):
+    """Does a student fetch the released assignment in JupyterLab (in English and in
+    Chinese), fill one step, see Validate fail on the steps still to do, and submit her
+    edited notebook?"""
     fetched = student_home / ID / f"{ID}.ipynb"
     header = f"def {STEP}("
     code = solution_of(STEP)
@@ -348,6 +363,8 @@ def test_student_fetches_validates_and_submits(student, student_home, exchange):
         student.code_cell(header)
         student.wait_for_idle_kernel()
         assert student.lab.kernel_pythons() == [sys.executable], "not the virtualenv's kernel"
+        title = student.visible("the notebook's title", By.CSS_SELECTOR, ".jp-MarkdownCell h1")
+        assert TITLES[course_language] in title.text, title.text
     with student.stage("04-step-filled"):
         student.replace_cell_source(student.code_cell(header), code)
         student.save()
