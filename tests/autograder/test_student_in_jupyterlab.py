@@ -234,6 +234,14 @@ def assignment_button(listing, label):
             f"//button[normalize-space()='{label}']")
 
 
+# The notebook's scrolling panel, one screen further (back to the top once at the bottom).
+SCROLL_A_SCREEN_DOWN = """
+const panel = document.querySelector('.jp-NotebookPanel .jp-WindowedPanel-outer');
+if (panel.scrollTop + panel.clientHeight >= panel.scrollHeight - 1) { panel.scrollTop = 0; }
+else { panel.scrollBy(0, panel.clientHeight * 0.8); }
+"""
+
+
 def editor_text(cell):
     """The text in a cell's editor (its lines run together)."""
     return cell.find_element(By.CSS_SELECTOR, ".cm-content").get_attribute("textContent")
@@ -291,10 +299,16 @@ class Student:
                    f"//div[@id='nbgrader-{COURSE}-{ID}']//a[normalize-space()='{ID}']")
 
     def code_cell(self, header):
-        """The notebook's code cell whose editor holds `header`, found by content."""
+        """The notebook's code cell whose editor holds `header`, found by content, scrolling
+        down as a student does: JupyterLab gives a cell its editor only once it is in view."""
         def cell(driver):
             cells = driver.find_elements(By.CSS_SELECTOR, ".jp-NotebookPanel .jp-CodeCell")
-            return next((c for c in cells if header in editor_text(c)), None)
+            found = next((c for c in cells
+                          if c.find_elements(By.CSS_SELECTOR, ".cm-content")
+                          and header in editor_text(c)), None)
+            if found is None:
+                driver.execute_script(SCROLL_A_SCREEN_DOWN)
+            return found
         return self.wait_for(f"a code cell holding {header!r} in the notebook", cell)
 
     def wait_for_idle_kernel(self):
@@ -360,11 +374,10 @@ def test_student_fetches_validates_and_submits(student, student_home, exchange,
         assert fetched.is_file(), f"Fetch did not write {fetched}"
     with student.stage("03-notebook-opened"):
         student.open_fetched_notebook()
-        student.code_cell(header)
-        student.wait_for_idle_kernel()
-        assert student.lab.kernel_pythons() == [sys.executable], "not the virtualenv's kernel"
         title = student.visible("the notebook's title", By.CSS_SELECTOR, ".jp-MarkdownCell h1")
         assert TITLES[course_language] in title.text, title.text
+        student.wait_for_idle_kernel()
+        assert student.lab.kernel_pythons() == [sys.executable], "not the virtualenv's kernel"
     with student.stage("04-step-filled"):
         student.replace_cell_source(student.code_cell(header), code)
         student.save()
