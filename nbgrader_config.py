@@ -59,7 +59,8 @@ c.Autograde.autograde_preprocessors = [
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 # 'full' isolation (own user, no network, course files hidden) when grading as root, else
-# resource limits only, with a warning. A cell or a check may run 10 s, a notebook 60 s.
+# resource limits only, with a warning. A cell, or one step's checks, may run 10 s; the
+# student's cells 60 s in all.
 c.GradeInSandbox.isolation = "auto"
 c.GradeInSandbox.cell_timeout = 10
 c.GradeInSandbox.notebook_timeout = 60

@@ -42,8 +42,11 @@ class GradeInSandbox(NbGraderPreprocessor):
     isolation = Unicode("auto", help="'full' (separate user, no network, hidden files; needs "
                         "root), 'limits' (resource limits only) or 'auto' (full when root)"
                         ).tag(config=True)
-    notebook_timeout = Float(60.0, help="seconds one notebook may take in all").tag(config=True)
-    cell_timeout = Float(10.0, help="seconds one cell or one check may run").tag(config=True)
+    notebook_timeout = Float(60.0, help="seconds the student's cells may take in all (and, "
+                             "apart, the replays after a crash while judging)"
+                             ).tag(config=True)
+    cell_timeout = Float(10.0, help="seconds one cell, or one step's checks, may run"
+                         ).tag(config=True)
     sandbox_uid = Integer(61000, help="the first sandbox user id; each grading process "
                           "takes the next free one").tag(config=True)
     memory_limit_mb = Integer(6144, help="address space of one kernel, in MiB (RLIMIT_AS)"
@@ -113,8 +116,9 @@ class GradeInSandbox(NbGraderPreprocessor):
                     tests.append(cell)
                     continue
                 locked = cell.metadata.get("nbgrader", {}).get("locked", False)
-                cell.outputs, cell.execution_count = session.run_cell(cell.source,
-                                                                      student=not locked)
+                answer = locked or cell.metadata.get("nbgrader", {}).get("solution", False)
+                cell.outputs, cell.execution_count = session.run_cell(
+                    cell.source, student=not locked, answer=bool(answer))
                 cell.source = shown_source(cell.source, bounds.source)
             # Every step is judged once all the student's code ran, in the release's order.
             for cell in sorted(tests, key=lambda c: order.get(grade_id(c), len(order))):

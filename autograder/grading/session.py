@@ -10,7 +10,14 @@ from the notebook (the step's definition and every helper it uses).
 
 When the kernel dies or runs out of time, what it was doing scores 0: a cell is skipped, a
 step fails. A fresh kernel then replays the cells that ran, so the rest of the notebook is
-still graded. The whole notebook has a time budget; past it, what is left scores 0. Nothing
+still graded. Time is given so that a step that loops forever costs that step only: the
+student's cells share the notebook's budget (a cell, the cell's limit), of which the last
+third is kept for the cells that define the answers and the course's locked cells (a cell
+that does neither, such as one that shows a result, is not run in it); then each step's
+checks get one cell's limit of their own, and the replays while judging share one more
+notebook budget. A notebook's grading is so bounded by two budgets and one limit per step,
+and cells that call a looping function many times cannot starve the answers defined, or the
+steps judged, after them. Nothing
 a notebook holds (its size, its metadata, what its code returns) can stop the grader: each
 problem is a finding of that notebook. What a cell shows is kept as text and PNG images only,
 bounded (autograder/grading/shown_outputs.py), and every text the grader writes is in the
@@ -43,6 +50,7 @@ from autograder.shown_outputs import (
     without_images,
 )
 
+KEPT_FOR_ANSWERS = 1 / 3  # of the notebook's budget, not given to cells that define no answer
 STEP_CALL = re.compile(r"""check_step\(\s*["'](\w+)["']""")
 
 
@@ -89,7 +97,9 @@ def bounded(outputs, limit):
 class Session:
     def __init__(self, folder, settings, notebook_timeout, cell_timeout, bounds=Bounds()):
         self.kernel = SandboxedKernel(folder, settings)
-        self.deadline = time.monotonic() + notebook_timeout
+        self.notebook_timeout = notebook_timeout
+        self.deadline = time.monotonic() + notebook_timeout  # of what runs now
+        self.replay_deadline = None  # of the replays while judging, once judging began
         self.cell_timeout = cell_timeout
         self.bounds = bounds
         self.link = Link(self.kernel, self.timeout, bounds.reply)
@@ -99,8 +109,10 @@ class Session:
         self.images = 0  # images kept so far
         self.broken = None  # why the notebook cannot go on
 
-    def timeout(self):
-        left = self.deadline - time.monotonic()
+    def timeout(self, kept=0.0):
+        """Seconds the next run may take: the cell's limit, within what is left of the
+        current budget beyond the `kept` seconds."""
+        left = self.deadline - time.monotonic() - kept
         if left <= 0:
             raise KernelGone(t("the notebook's time limit was reached"))
         return min(self.cell_timeout, left)
@@ -122,7 +134,10 @@ class Session:
         self.kernel.stop()
 
     def recover(self, gone):
-        """A fresh kernel with every cell that ran so far; on failure the notebook stops."""
+        """A fresh kernel with every cell that ran so far; on failure the notebook stops.
+        While judging, the replays share a budget of their own."""
+        if self.replay_deadline is not None:
+            self.deadline = self.replay_deadline
         try:
             self.kernel.restart()
             self.link.boot()
@@ -132,19 +147,25 @@ class Session:
             self.broken = t("{reason}, and the kernel could not be brought back ({error})",
                             reason=gone.reason, error=again)
 
-    def run_cell(self, source, student=True):
+    def run_cell(self, source, student=True, answer=True):
         """(outputs, execution count or None) of a code cell; `student` when the student
-        wrote it (not a locked cell of the course)."""
+        wrote it (not a locked cell of the course), `answer` when it defines an answer or is
+        locked: a cell that is neither does not run in the time kept for those."""
         if self.broken:
             return [error_output("NotRun", self.broken)], None
         if len(source) > self.bounds.source:
             return [error_output("NotRun", t(
                 "this cell has {size} KB of code, more than the {limit} KB a cell may have; "
                 "it was not run", size=len(source) >> 10, limit=self.bounds.source >> 10))], None
+        kept = 0.0 if answer else self.notebook_timeout * KEPT_FOR_ANSWERS
+        if self.deadline - time.monotonic() <= kept:
+            return [error_output("NotRun", t(
+                "the notebook's time is running out, and what is left is kept for the cells "
+                "that define your answers; this cell was not run"))], None
         if student:
             self.student_code.append(source)
         try:
-            outputs, _ = self.kernel.execute(source, self.timeout())
+            outputs, _ = self.kernel.execute(source, self.timeout(kept))
         except KernelGone as gone:
             self.recover(gone)
             return [error_output("KernelDied", t("{reason}; this cell was skipped",
@@ -164,6 +185,9 @@ class Session:
         makes this raise: a failure of the grader's own is a finding too."""
         if self.broken:
             return [Finding("error", name, self.broken)]
+        if self.replay_deadline is None:  # the student's cells are done: judging begins
+            self.replay_deadline = time.monotonic() + self.notebook_timeout
+        self.deadline = time.monotonic() + self.cell_timeout  # this step's checks, together
         step = STEPS[name]
         subject = RemoteSubject(self.link, name, source=closure(self.student_code, name))
         try:

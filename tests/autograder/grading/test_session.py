@@ -1,0 +1,59 @@
+"""Does a step that loops forever cost that step only, however many cells call it?
+
+Assignment 03 shows the student's `project` beside the printed values in several plain
+cells. A `project` that never returns makes each of them run into the cell limit; with a
+notebook budget smaller than those cells' time together, the later steps must still be
+judged, on a time of their own, and earn their points.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+
+from autograder.course import Course
+from autograder.grading.parallel import grade
+from autograder.tools import simulate
+
+ROOT = Path(__file__).resolve().parents[3]
+ID = "03_scaled_dot_product"
+CELL_TIMEOUT = 3
+NOTEBOOK_TIMEOUT = 8  # less than the cells that call `project` need together
+ENDLESS_PROJECT = """
+def project(x, W):
+    while True:
+        pass
+"""
+
+
+def calls_of(notebook, name):
+    """The plain code cells (no grade id) that call `name` without defining it."""
+    return [c for c in notebook.cells if c.cell_type == "code" and f"{name}(" in c.source
+            and f"def {name}(" not in c.source
+            and not c.metadata.get("nbgrader", {}).get("grade_id")]
+
+
+def test_a_looping_step_does_not_starve_the_steps_after_it(tmp_path):
+    """With `project` looping forever and its callers using up the notebook's budget, does
+    the notebook still earn every point but project's?"""
+    course = Course.create(tmp_path / "course", ROOT, [ID])
+    with open(course.root / "nbgrader_config.py", "a", encoding="utf-8") as config:
+        config.write(f"\nc.GradeInSandbox.notebook_timeout = {NOTEBOOK_TIMEOUT}\n")
+    course.generate(ID)
+    release = nbformat.read(course.root / "release" / ID / f"{ID}.ipynb", 4)
+    source = nbformat.read(ROOT / "source" / ID / f"{ID}.ipynb", 4)
+    notebook = simulate.after_cell(simulate.correct(release, source), "project",
+                                   ENDLESS_PROJECT)
+    assert len(calls_of(notebook, "project")) * CELL_TIMEOUT > NOTEBOOK_TIMEOUT, (
+        "the notebook no longer calls project often enough to use up the budget")
+    course.submit("looping", ID, notebook)
+
+    run = grade(course.root, [ID], workers=1, timeout=CELL_TIMEOUT, log=lambda _: None)
+
+    assert not run.failed, run.failed
+    scores = course.cell_scores(ID, "looping")
+    assert scores["test_project"].score == 0, "project loops forever and still scored"
+    lost = {name: s.score for name, s in scores.items()
+            if name != "test_project" and s.score != s.max_score}
+    assert not lost, f"steps that were right lost points: {lost}"
