@@ -14,14 +14,14 @@ from pathlib import Path
 import nbformat
 
 from autograder.build.authoring import read_assignment
-from autograder.build.render import in_language, render
+from autograder.build.render import render
+from autograder.build.standalone import SELF_CHECK, self_check_script
 from autograder.course import CONFIG, check_ids, run_nbgrader, write_atomically
 from autograder.errors import KitError
 from autograder.i18n import DEFAULT
 
 # The students' self-check, a standalone script (only Jupyter needed), copied beside every
 # notebook: `python check_notebook.py <id>.ipynb` exits 1 naming each failing cell.
-SELF_CHECK = Path(__file__).with_name("check_notebook.py")
 
 
 class BuildError(KitError, RuntimeError):
@@ -50,7 +50,7 @@ def build_source(root: Path, assignment_id: str, course: Path | None = None,
     copies both into the release)."""
     path = (course or root) / "source" / assignment_id / f"{assignment_id}.ipynb"
     write_notebook(master_notebook(root, assignment_id, language), path)
-    write_atomically(path.with_name(SELF_CHECK.name), in_language(SELF_CHECK, language) + "\n")
+    write_atomically(path.with_name(SELF_CHECK.name), self_check_script(language) + "\n")
     return path
 
 

@@ -19,41 +19,9 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
+from autograder.i18n.standalone import _t
+
 PASSED, FAILED, UNREADABLE = 0, 1, 2
-LANGUAGE = "en"  # the build writes the course's language here
-ZH = {
-    "{value:g} point": "{value:g} 分",
-    "{value:g} points": "{value:g} 分",
-    "cell {number}, the test of {step} ({points})":
-        "第 {number} 个单元格，{step} 的测试（{points}）",
-    "cell {number} ({first})": "第 {number} 个单元格（{first}）",
-    "NotImplementedError: a stub is still there; write the function's body":
-        "NotImplementedError：这里还是待完成的函数，请写出函数体",
-    "did not finish within {timeout} s (an endless loop?)":
-        "没有在 {timeout} 秒内运行完（是不是有死循环？）",
-    "stopped the kernel (it crashed or ran out of memory)": "导致内核退出（崩溃或内存耗尽）",
-    "FAILED  {where}: {message}": "未通过  {where}：{message}",
-    "FAILED  the notebook {stopped}; the cells after it did not run":
-        "未通过  笔记本{stopped}；之后的单元格没有运行",
-    "{passing} of {count} test cells pass ({earned:g} of {most} in the public tests); when "
-    "graded, hidden checks run the same requirements on other inputs":
-        "{count} 个测试单元格中通过了 {passing} 个（公开测试得 {earned:g} 分，满分 {most}）；"
-        "评分时，隐藏检查还会在其他输入上检验同样的要求",
-    "Run a notebook in a fresh kernel and list every failing cell with its message. Exit "
-    "status 0: every cell ran; 1: a cell failed; 2: the file cannot be read.":
-        "在全新的内核中运行笔记本，列出每个出错的单元格及其报错信息。退出状态 0：所有单元格"
-        "都运行成功；1：有单元格出错；2：无法读取文件。",
-    "the .ipynb file to check": "要检查的 .ipynb 文件",
-    "seconds one cell may run (default: 120)": "每个单元格最多运行的秒数（默认 120）",
-    "cannot read {path}: {error}; give the path of your .ipynb file":
-        "无法读取 {path}：{error}；请给出你的 .ipynb 文件的路径",
-}
-
-
-def _t(text, language=None, **fields):
-    """`text` in the course's language (or in `language`), its {fields} filled in."""
-    template = ZH.get(text, text) if (language or LANGUAGE) == "zh" else text
-    return template.format(**fields) if fields else template
 
 
 def test_of(cell):

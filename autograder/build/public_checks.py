@@ -7,39 +7,9 @@ You do not need to read or change this cell: run it, then go on to the steps bel
 
 import torch
 
-LANGUAGE = "en"  # the build writes the course's language here
+from autograder.i18n.standalone import _t
+
 TOLERANCE = {"rtol": 1e-3, "atol": 1e-4}  # how close a number must be to count as right
-
-ZH = {
-    "the result": "结果",
-    "{what} should be a torch.Tensor, but got a {kind}":
-        "{what}：应当是 torch.Tensor，实际是 {kind}",
-    "{what} should have shape {shape}, but got shape {got}":
-        "{what}：形状应为 {shape}，实际为 {got}",
-    "{what} should have dtype {dtype}, but got dtype {got}":
-        "{what}：dtype 应为 {dtype}，实际为 {got}",
-    "expected {expected:.4g}, got {got:.4g}": "应为 {expected:.4g}，实际为 {got:.4g}",
-    "{count} of {total} entries differ; the first at index {index}: expected {expected}, "
-    "got {got}":
-        "{total} 个元素中有 {count} 个不对；第一个在索引 {index} 处：应为 {expected}，"
-        "实际为 {got}",
-    "{count} of {total} entries differ; the first at index {index}: expected "
-    "{expected:.4g}, got {got:.4g}; the largest difference is {gap:.4g}, at index {largest}":
-        "{total} 个元素中有 {count} 个不对；第一个在索引 {index} 处：应为 {expected:.4g}，"
-        "实际为 {got:.4g}；差得最多的是索引 {largest} 处，相差 {gap:.4g}",
-    "{what}: these are the numbers of a known mistake: {name}":
-        "{what}：这正是一个常见错误算出的数值：{name}",
-    "{what}: not the expected numbers. {where}": "{what}：数值不对。{where}",
-    "{what}: these are the entries of a known mistake: {name}":
-        "{what}：这正是一个常见错误得到的元素：{name}",
-    "{what}: not the expected entries. {where}": "{what}：元素不对。{where}",
-}
-
-
-def _t(text, language=None, **fields):
-    """`text` in the course's language (or in `language`), its {fields} filled in."""
-    template = ZH.get(text, text) if (language or LANGUAGE) == "zh" else text
-    return template.format(**fields) if fields else template
 
 
 def expect_tensor(got, shape, what=None, dtype=torch.float32):

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import base64
 import re
-from pathlib import Path
 
 import nbformat
 
-from autograder.build import public_checks, translate
+from autograder.build import translate
 from autograder.build.authoring import AuthoringError
 from autograder.build.check_notebook import points
 from autograder.build.hand_in import HAND_IN
+from autograder.build.standalone import helper_cell_code
 from autograder.build.stubs import given_code, solution_code
-from autograder.checks import code_rules
-from autograder.checks.compare import TOLERANCE
 from autograder.checks.steps import STEPS
-from autograder.i18n import DEFAULT, current, language, t
+from autograder.i18n import DEFAULT, language, t
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 # The hidden part opens the test cell and names the step it checks. Grading never runs a test
@@ -35,9 +33,6 @@ USE_REFERENCES = 'use_references("{name}", globals())\n'
 # The first line of every test cell, in the master and in the release: what the step is worth.
 TEST_HEADER = ("# {name}: {points}. The public checks below, and when graded the same "
                "requirements on other inputs.")
-# The line of a notebook-side helper file (build/public_checks.py, checks/code_rules.py,
-# build/check_notebook.py) that the build sets to the course's language.
-LANGUAGE_LINE = 'LANGUAGE = "en"  # the build writes the course\'s language here'
 # A markdown line `![what it shows](figure:NAME)` embeds build/figures.py's drawing NAME.
 FIGURE = re.compile(r"\]\(figure:(\w+)\)")
 
@@ -85,15 +80,15 @@ def render_cell(spec, index, total, language_code):
         text = translate.markdown_text(spec, language_code).replace("{total_points}", str(total))
         return markdown_cell(text, nbgrader_metadata(f"prose_{index:02d}", locked=True))
     if spec.kind == "checks":
-        cell = code_cell(public_checks_code(language_code),
+        cell = code_cell(helper_cell_code(language_code),
                          nbgrader_metadata("public_checks", locked=True))
         cell.metadata["jupyter"] = {"source_hidden": True}  # shown folded: one click opens it
         return cell
-    text, metadata = code_and_metadata(spec, index)
+    text, metadata = code_and_metadata(spec, index, language_code)
     return code_cell(translate.code_text(spec, text, language_code), metadata)
 
 
-def code_and_metadata(spec, index):
+def code_and_metadata(spec, index, language_code):
     """A code cell's English text and nbgrader metadata."""
     if spec.kind == "setup":
         return spec.text, nbgrader_metadata(f"setup_{index:02d}", locked=True)
@@ -103,12 +98,13 @@ def code_and_metadata(spec, index):
     if spec.kind == "solution":
         return solution_code(spec.names), nbgrader_metadata(spec.names[0], solution=True)
     if spec.kind == "tests":
-        return test_code(spec), nbgrader_metadata(f"test_{spec.names[0]}", grade=True,
-                                                  locked=True, points=spec.points)
+        meta = nbgrader_metadata(f"test_{spec.names[0]}", grade=True, locked=True,
+                                 points=spec.points)
+        return test_code(spec, language_code), meta
     return spec.text, {}
 
 
-def test_code(spec):
+def test_code(spec, language_code):
     """A graded cell: what it is worth, the hidden part, the public asserts, the rules."""
     name = spec.names[0]
     if name not in STEPS:
@@ -118,8 +114,8 @@ def test_code(spec):
         )
     prologue = USE_REFERENCES.format(name=name) if STEPS[name].uses else ""
     header = "# " + t(TEST_HEADER.removeprefix("# "), name=name,
-                      points=points(spec.points, current()))
-    public = translate.mistake_names(spec.text, STEPS[name], current())
+                      points=points(spec.points, language_code))
+    public = translate.mistake_names(spec.text, STEPS[name], language_code)
     text = (header + "\n" + HIDDEN_TESTS.format(name=name, prologue=prologue) + "\n"
             + public + rule_checks(STEPS[name]))
     return text.strip("\n")
@@ -162,33 +158,3 @@ def rule_checks(step):
 
 def code_cell(text, metadata):
     return nbformat.v4.new_code_cell(text, metadata=metadata)
-
-
-def public_checks_code(language_code=DEFAULT):
-    """The public tests' helpers and the rules' decisions, copied whole into the notebook
-    (nothing of the kit is installed where students run them), speaking the course's
-    language; their tolerance is the hidden checks' one."""
-    if public_checks.TOLERANCE != TOLERANCE:
-        raise AuthoringError("build/public_checks.py's TOLERANCE differs from "
-                             "autograder.checks.compare.TOLERANCE: make them equal")
-    return "\n\n\n".join(in_language(Path(module.__file__), language_code, module.__doc__)
-                         for module in (public_checks, code_rules))
-
-
-def in_language(helper_file: Path, language_code, docstring=None):
-    """A notebook-side helper file's source, set to the course's language (its module
-    `docstring`, when given, in that language's words)."""
-    text = helper_file.read_text(encoding="utf-8").strip()
-    if docstring and language_code != DEFAULT:
-        with language(language_code):
-            translated = t(docstring)
-        if translated == docstring:
-            raise AuthoringError(f"{helper_file.name}'s docstring has no {language_code} text "
-                                 "in autograder/i18n/: add it to zh_build.py")
-        text = text.replace(docstring, translated, 1)
-    if LANGUAGE_LINE not in text:
-        if language_code == DEFAULT:  # a helper with nothing to translate
-            return text
-        raise AuthoringError(f"{helper_file.name} lacks the line {LANGUAGE_LINE!r} that the "
-                             "build sets to the course's language")
-    return text.replace(LANGUAGE_LINE, LANGUAGE_LINE.replace('"en"', f'"{language_code}"'))

@@ -19,9 +19,42 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
-PASSED, FAILED, UNREADABLE = 0, 1, 2
 LANGUAGE = "en"  # the build writes the course's language here
 ZH = {
+    # public_checks.py
+    "the result": "结果",
+    "{what} should be a torch.Tensor, but got a {kind}":
+        "{what}：应当是 torch.Tensor，实际是 {kind}",
+    "{what} should have shape {shape}, but got shape {got}":
+        "{what}：形状应为 {shape}，实际为 {got}",
+    "{what} should have dtype {dtype}, but got dtype {got}":
+        "{what}：dtype 应为 {dtype}，实际为 {got}",
+    "expected {expected:.4g}, got {got:.4g}": "应为 {expected:.4g}，实际为 {got:.4g}",
+    "{count} of {total} entries differ; the first at index {index}: expected {expected}, "
+    "got {got}":
+        "{total} 个元素中有 {count} 个不对；第一个在索引 {index} 处：应为 {expected}，"
+        "实际为 {got}",
+    "{count} of {total} entries differ; the first at index {index}: expected "
+    "{expected:.4g}, got {got:.4g}; the largest difference is {gap:.4g}, at index {largest}":
+        "{total} 个元素中有 {count} 个不对；第一个在索引 {index} 处：应为 {expected:.4g}，"
+        "实际为 {got:.4g}；差得最多的是索引 {largest} 处，相差 {gap:.4g}",
+    "{what}: these are the numbers of a known mistake: {name}":
+        "{what}：这正是一个常见错误算出的数值：{name}",
+    "{what}: not the expected numbers. {where}": "{what}：数值不对。{where}",
+    "{what}: these are the entries of a known mistake: {name}":
+        "{what}：这正是一个常见错误得到的元素：{name}",
+    "{what}: not the expected entries. {where}": "{what}：元素不对。{where}",
+    # code_rules.py
+    ", ": "、",
+    " or ": " 或 ",
+    "uses {names}": "用到了 {names}",
+    "does not use {names}": "没有用到 {names}",
+    "found a Python loop ({loop})": "含有 Python 循环（{loop}）",
+    "has no Python loop": "没有 Python 循环",
+    "rule '{rule}': cannot read the code of {subject!r}; define it with def":
+        "规则“{rule}”：读不到 {subject!r} 的代码；请用 def 定义它",
+    "rule '{rule}': {broken} ({why})": "规则“{rule}”：{broken}（{why}）",
+    # check_notebook.py
     "{value:g} point": "{value:g} 分",
     "{value:g} points": "{value:g} 分",
     "cell {number}, the test of {step} ({points})":
@@ -54,6 +87,8 @@ def _t(text, language=None, **fields):
     """`text` in the course's language (or in `language`), its {fields} filled in."""
     template = ZH.get(text, text) if (language or LANGUAGE) == "zh" else text
     return template.format(**fields) if fields else template
+
+PASSED, FAILED, UNREADABLE = 0, 1, 2
 
 
 def test_of(cell):

@@ -1,10 +1,10 @@
 """Do the helpers a student runs speak the Chinese course's language: every message of the
 public checks and the rules in the notebook, every line of the self-check script, the hand-in
-cell, with each text of ours in its file's own ZH table?
+cell, with each text of ours in the one catalog of the code copied out of the kit
+(autograder/i18n/standalone.py)?
 
-Run as the build makes them: a file's source with its LANGUAGE line set to "zh", executed
-either as the notebook's helper cell (public_checks.py then code_rules.py in one namespace)
-or on its own (check_notebook.py)."""
+Run as the build copies them out (autograder/build/standalone.py): the notebook's helper cell
+(public_checks.py then code_rules.py in one namespace) and check_notebook.py on its own."""
 
 from __future__ import annotations
 
@@ -22,8 +22,10 @@ import torch
 
 from autograder.build.check_notebook import points
 from autograder.build.hand_in import HAND_IN
+from autograder.build.standalone import helper_cell_code, self_check_script
 from autograder.checks.code_rules import rule_broken
 from autograder.course import nbgrader_env
+from autograder.i18n.standalone import ZH
 
 ROOT = Path(__file__).resolve().parents[3]
 FILES = {
@@ -31,35 +33,26 @@ FILES = {
     "code_rules": ROOT / "autograder/checks/code_rules.py",
     "check_notebook": ROOT / "autograder/build/check_notebook.py",
 }
-LINE = "LANGUAGE = \"en\"  # the build writes the course's language here"
 CJK = re.compile(r"[\u4e00-\u9fff]")
 # Field values the tests pass in: no word of them is a word of our English texts.
 WHAT, RULE, WHY, MISTAKE = "`W_x`", "R1", "Q2", "M3"
 
 
-def as_built(name):
-    """The file's source as the Chinese course ships it."""
-    source = FILES[name].read_text(encoding="utf-8")
-    assert source.count(LINE + "\n") == 1, f"{name}.py: the line {LINE!r} is not there once"
-    return source.replace(LINE, 'LANGUAGE = "zh"')
-
-
-def run_as(names, module_name):
+def run_as(source, module_name):
     space = {"__name__": module_name}
-    source = "\n\n\n".join(as_built(name) for name in names)
-    exec(compile(source, f"<{' + '.join(names)} in Chinese>", "exec"), space)  # noqa: S102
+    exec(compile(source, f"<{module_name} in Chinese>", "exec"), space)  # noqa: S102
     return space
 
 
 @pytest.fixture(scope="module")
 def cell():
     """The notebook's helper cell in the Chinese course."""
-    return run_as(["public_checks", "code_rules"], "__main__")
+    return run_as(helper_cell_code("zh"), "__main__")
 
 
 @pytest.fixture(scope="module")
 def script():
-    return run_as(["check_notebook"], "check_notebook_zh")
+    return run_as(self_check_script("zh"), "check_notebook_zh")
 
 
 def words(text):
@@ -70,9 +63,8 @@ def english_words():
     """The words of our English texts that their Chinese texts do not keep (code such as
     torch.Tensor or NotImplementedError stays in both)."""
     found = set()
-    for name in FILES:
-        for english, chinese in run_as([name], f"{name}_zh")["ZH"].items():
-            found |= words(re.sub(r"\{[^}]*\}", " ", english)) - words(chinese)
+    for english, chinese in ZH.items():
+        found |= words(re.sub(r"\{[^}]*\}", " ", english)) - words(chinese)
     return found
 
 
@@ -223,7 +215,7 @@ def test_the_chinese_script_on_a_released_notebook(tmp_path):
     every line of its own in Chinese?"""
     assignment = "01_attention_by_hand"
     shutil.copy(ROOT / "release" / assignment / f"{assignment}.ipynb", tmp_path)
-    (tmp_path / "check_notebook.py").write_text(as_built("check_notebook"), encoding="utf-8")
+    (tmp_path / "check_notebook.py").write_text(self_check_script("zh"), encoding="utf-8")
     result = subprocess.run([sys.executable, "check_notebook.py", f"{assignment}.ipynb"],
                             cwd=tmp_path, capture_output=True, text=True, timeout=300,
                             env=nbgrader_env())
@@ -257,15 +249,19 @@ def fields(template):
 
 @pytest.mark.parametrize("name", FILES)
 def test_every_text_has_its_chinese(name):
-    """Does every text the file passes to _t have a Chinese entry in the file's own ZH, with
-    the same fields, and is every entry used?"""
-    table = run_as([name], f"{name}_zh")["ZH"]
+    """Does every text the file passes to _t have a Chinese entry in the catalog, with the
+    same fields?"""
     texts = texts_passed_to_t(name)
-    assert [t for t in texts if t not in table] == [], f"{name}.py: texts without Chinese"
-    assert sorted(set(table) - set(texts)) == [], f"{name}.py: ZH entries nothing uses"
-    assert [e for e, c in table.items() if fields(e) != fields(c)] == [], (
+    assert [t for t in texts if t not in ZH] == [], f"{name}.py: texts without Chinese"
+    assert [t for t in texts if t in ZH and fields(t) != fields(ZH[t])] == [], (
         f"{name}.py: Chinese texts whose fields differ from the English")
-    assert [c for c in table.values() if not CJK.search(c) and c != "、"] == []
+
+
+def test_every_entry_of_the_catalog_is_used_and_chinese():
+    """Is every entry of the catalog passed to _t by one of the files, and Chinese?"""
+    used = {text for name in FILES for text in texts_passed_to_t(name)}
+    assert sorted(set(ZH) - used) == [], "catalog entries nothing uses"
+    assert [c for c in ZH.values() if not CJK.search(c) and c != "、"] == []
 
 
 def test_the_hand_in_cell_in_both_languages():

@@ -169,14 +169,18 @@ LEFTOVER_PLACES = ("/tmp", "/var/tmp", "/dev/shm", "/run")
 
 
 def files_of_the_sandbox(*folders):
+    """Every file or folder a sandbox user owns in these folders. Other programs create and
+    remove files there while the walk runs: what vanishes meanwhile is skipped."""
     found = []
     for folder in folders:
-        for path in Path(folder).rglob("*") if Path(folder).exists() else []:
-            try:
-                if path.lstat().st_uid in SANDBOX_UIDS:
-                    found.append(path)
-            except OSError:
-                continue
+        for parent, folder_names, file_names in os.walk(folder, onerror=lambda _: None):
+            for name in folder_names + file_names:
+                path = Path(parent) / name
+                try:
+                    if path.lstat().st_uid in SANDBOX_UIDS:
+                        found.append(path)
+                except OSError:
+                    continue
     return found
 
 

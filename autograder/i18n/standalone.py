@@ -1,0 +1,78 @@
+"""The one translation function of the code that runs where the kit is not installed: the
+notebook's helper cell (build/public_checks.py, then checks/code_rules.py) and the students'
+self-check script (build/check_notebook.py).
+
+Each of those files imports `_t` from here, so that the kit runs them as they are. The build
+copies this file's code (everything after this docstring) in place of the first one's
+import line and drops the import line of the others (build/standalone.py), with LANGUAGE set
+to the course's language. ZH holds the Chinese of every text those files pass to `_t`.
+"""
+
+LANGUAGE = "en"  # the build writes the course's language here
+ZH = {
+    # public_checks.py
+    "the result": "结果",
+    "{what} should be a torch.Tensor, but got a {kind}":
+        "{what}：应当是 torch.Tensor，实际是 {kind}",
+    "{what} should have shape {shape}, but got shape {got}":
+        "{what}：形状应为 {shape}，实际为 {got}",
+    "{what} should have dtype {dtype}, but got dtype {got}":
+        "{what}：dtype 应为 {dtype}，实际为 {got}",
+    "expected {expected:.4g}, got {got:.4g}": "应为 {expected:.4g}，实际为 {got:.4g}",
+    "{count} of {total} entries differ; the first at index {index}: expected {expected}, "
+    "got {got}":
+        "{total} 个元素中有 {count} 个不对；第一个在索引 {index} 处：应为 {expected}，"
+        "实际为 {got}",
+    "{count} of {total} entries differ; the first at index {index}: expected "
+    "{expected:.4g}, got {got:.4g}; the largest difference is {gap:.4g}, at index {largest}":
+        "{total} 个元素中有 {count} 个不对；第一个在索引 {index} 处：应为 {expected:.4g}，"
+        "实际为 {got:.4g}；差得最多的是索引 {largest} 处，相差 {gap:.4g}",
+    "{what}: these are the numbers of a known mistake: {name}":
+        "{what}：这正是一个常见错误算出的数值：{name}",
+    "{what}: not the expected numbers. {where}": "{what}：数值不对。{where}",
+    "{what}: these are the entries of a known mistake: {name}":
+        "{what}：这正是一个常见错误得到的元素：{name}",
+    "{what}: not the expected entries. {where}": "{what}：元素不对。{where}",
+    # code_rules.py
+    ", ": "、",
+    " or ": " 或 ",
+    "uses {names}": "用到了 {names}",
+    "does not use {names}": "没有用到 {names}",
+    "found a Python loop ({loop})": "含有 Python 循环（{loop}）",
+    "has no Python loop": "没有 Python 循环",
+    "rule '{rule}': cannot read the code of {subject!r}; define it with def":
+        "规则“{rule}”：读不到 {subject!r} 的代码；请用 def 定义它",
+    "rule '{rule}': {broken} ({why})": "规则“{rule}”：{broken}（{why}）",
+    # check_notebook.py
+    "{value:g} point": "{value:g} 分",
+    "{value:g} points": "{value:g} 分",
+    "cell {number}, the test of {step} ({points})":
+        "第 {number} 个单元格，{step} 的测试（{points}）",
+    "cell {number} ({first})": "第 {number} 个单元格（{first}）",
+    "NotImplementedError: a stub is still there; write the function's body":
+        "NotImplementedError：这里还是待完成的函数，请写出函数体",
+    "did not finish within {timeout} s (an endless loop?)":
+        "没有在 {timeout} 秒内运行完（是不是有死循环？）",
+    "stopped the kernel (it crashed or ran out of memory)": "导致内核退出（崩溃或内存耗尽）",
+    "FAILED  {where}: {message}": "未通过  {where}：{message}",
+    "FAILED  the notebook {stopped}; the cells after it did not run":
+        "未通过  笔记本{stopped}；之后的单元格没有运行",
+    "{passing} of {count} test cells pass ({earned:g} of {most} in the public tests); when "
+    "graded, hidden checks run the same requirements on other inputs":
+        "{count} 个测试单元格中通过了 {passing} 个（公开测试得 {earned:g} 分，满分 {most}）；"
+        "评分时，隐藏检查还会在其他输入上检验同样的要求",
+    "Run a notebook in a fresh kernel and list every failing cell with its message. Exit "
+    "status 0: every cell ran; 1: a cell failed; 2: the file cannot be read.":
+        "在全新的内核中运行笔记本，列出每个出错的单元格及其报错信息。退出状态 0：所有单元格"
+        "都运行成功；1：有单元格出错；2：无法读取文件。",
+    "the .ipynb file to check": "要检查的 .ipynb 文件",
+    "seconds one cell may run (default: 120)": "每个单元格最多运行的秒数（默认 120）",
+    "cannot read {path}: {error}; give the path of your .ipynb file":
+        "无法读取 {path}：{error}；请给出你的 .ipynb 文件的路径",
+}
+
+
+def _t(text, language=None, **fields):
+    """`text` in the course's language (or in `language`), its {fields} filled in."""
+    template = ZH.get(text, text) if (language or LANGUAGE) == "zh" else text
+    return template.format(**fields) if fields else template
