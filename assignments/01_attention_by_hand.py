@@ -163,9 +163,9 @@ expect_close(values[0], [1.0, 2.0, 3.0], "the value of input 1")
 # %% code
 # The keys, queries and values of the three inputs: the walk-through's, then yours.
 queries, keys, values = project_qkv(x, W_query, W_key, W_value)
-show_beside("keys", [[0.0, 1.0, 1.0], [4.0, 4.0, 0.0], [2.0, 3.0, 1.0]], keys)
-show_beside("queries", [[1.0, 0.0, 2.0], [2.0, 2.0, 2.0], [2.0, 1.0, 3.0]], queries)
-show_beside("values", [[1.0, 2.0, 3.0], [2.0, 8.0, 0.0], [2.0, 6.0, 3.0]], values)
+show_beside("keys", {{documents.DOC004_KEYS}}, keys)
+show_beside("queries", {{documents.DOC004_QUERIES}}, queries)
+show_beside("values", {{documents.DOC004_VALUES}}, values)
 
 # %% strings zh
 {
@@ -240,7 +240,7 @@ expect_close(batch[1], 2 * scores, "the second sequence's scores, in a batch")
 
 # %% code
 # The attention scores (row i: query i against every key): the walk-through's, then yours.
-show_beside("attention scores", [[2.0, 4.0, 4.0], [4.0, 16.0, 12.0], [4.0, 12.0, 10.0]],
+show_beside("attention scores", {{documents.DOC004_SCORES}},
             attention_scores(x @ W_query, x @ W_key))
 
 # %% strings zh
@@ -336,9 +336,7 @@ expect_close(columns.sum(dim=0), [1.0, 1.0], "with dim=0, each column's sum",
 # The exact attention weights: the walk-through's, then yours.
 scores = (x @ W_query) @ (x @ W_key).T
 show_beside("attention weights",
-            [[6.3379e-02, 4.6831e-01, 4.6831e-01],
-             [6.0337e-06, 9.8201e-01, 1.7986e-02],
-             [2.9539e-04, 8.8054e-01, 1.1917e-01]],
+            {{documents.DOC004_SOFTMAX}},
             stable_softmax(scores))
 
 # %% strings zh
@@ -421,11 +419,9 @@ expect_tensor(shape_check, (5, 2, 4), "2 queries over 5 values of size 4")
 # %% code
 # The weighted values from the approximated attention weights: the walk-through's, then
 # yours. Block j is value j; its row i is value j times query i's attention weight for it.
-approximated = torch.tensor([[0.0, 0.5, 0.5], [0.0, 1.0, 0.0], [0.0, 0.9, 0.1]])
+approximated = torch.tensor({{documents.DOC004_ROUNDED_WEIGHTS}})
 show_beside("weighted values",
-            [[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]],
-             [[1.0, 4.0, 0.0], [2.0, 8.0, 0.0], [1.8, 7.2, 0.0]],
-             [[1.0, 3.0, 1.5], [0.0, 0.0, 0.0], [0.2, 0.6, 0.3]]],
+            {{documents.DOC004_WEIGHTED_VALUES}},
             weighted_values(approximated, x @ W_value))
 
 # %% strings zh
@@ -497,9 +493,9 @@ expect_tensor(context_vectors(approximated[0], x @ W_value), (3,), "the output o
 # %% code
 # The outputs from the approximated attention weights: the walk-through's, then yours.
 values = x @ W_value
-approximated = torch.tensor([[0.0, 0.5, 0.5], [0.0, 1.0, 0.0], [0.0, 0.9, 0.1]])
+approximated = torch.tensor({{documents.DOC004_ROUNDED_WEIGHTS}})
 show_beside("outputs with the approximated attention weights",
-            [[2.0, 7.0, 1.5], [2.0, 8.0, 0.0], [2.0, 7.8, 0.3]],
+            {{documents.DOC004_OUTPUTS}},
             context_vectors(approximated, values))
 # The exact outputs: the same weighted sum with the exact attention weights of step 3.
 exact = stable_softmax((x @ W_query) @ (x @ W_key).T)

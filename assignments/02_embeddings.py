@@ -219,11 +219,11 @@ assert mixed == {"Dog": 0, "The": 1, "cat": 2, "saw": 3, "the": 4}, (
 # Each sentence's vocabulary: as its source printed it, then from your build_vocab.
 printed_vocabularies = {
     "Life is short, eat dessert first":
-        {"Life": 0, "dessert": 1, "eat": 2, "first": 3, "is": 4, "short": 5},
+        {{documents.DOC000_VOCAB}},
     "The sun rises in the east":
-        {"The": 0, "east": 1, "in": 2, "rises": 3, "sun": 4, "the": 5},
+        {{documents.DOC001_VOCAB}},
     "Life is short, eat dessert last":
-        {"Life": 0, "dessert": 1, "eat": 2, "is": 3, "last": 4, "short": 5},
+        {{documents.DOC002_VOCAB}},
 }
 for sentence, printed in printed_vocabularies.items():
     print(repr(sentence))
@@ -300,9 +300,9 @@ else:
 # %% code
 # Each sentence's ids: as its source printed them, then from your encode.
 printed_ids = {
-    "Life is short, eat dessert first": [0, 4, 5, 2, 1, 3],
-    "The sun rises in the east": [0, 4, 3, 2, 5, 1],
-    "Life is short, eat dessert last": [0, 3, 5, 2, 1, 4],
+    "Life is short, eat dessert first": {{documents.DOC000_IDS}},
+    "The sun rises in the east": {{documents.DOC001_IDS}},
+    "Life is short, eat dessert last": {{documents.DOC002_IDS}},
 }
 for sentence, printed in printed_ids.items():
     print(repr(sentence))
@@ -420,42 +420,15 @@ expect_tensor(embed(torch.tensor([0, 4, 5, 2, 1, 3]), 6, 16), (6, 16), "the (6, 
 # Each sentence embedded with its source's table under seed 123: as the source printed it,
 # then from your functions. Each entry: the table's size (vocab_size, dim), then the rows.
 printed_embeddings = {
-    "Life is short, eat dessert first": ((6, 16), [
-        [0.3374, -0.1778, -0.3035, -0.5880, 0.3486, 0.6603, -0.2196, -0.3792,
-         0.7671, -1.1925, 0.6984, -1.4097, 0.1794, 1.8951, 0.4954, 0.2692],
-        [0.5146, 0.9938, -0.2587, -1.0826, -0.0444, 1.6236, -2.3229, 1.0878,
-         0.6716, 0.6933, -0.9487, -0.0765, -0.1526, 0.1167, 0.4403, -1.4465],
-        [0.2553, -0.5496, 1.0042, 0.8272, -0.3948, 0.4892, -0.2168, -1.7472,
-         -1.6025, -1.0764, 0.9031, -0.7218, -0.5951, -0.7112, 0.6230, -1.3729],
-        [-1.3250, 0.1784, -2.1338, 1.0524, -0.3885, -0.9343, -0.4991, -1.0867,
-         0.8805, 1.5542, 0.6266, -0.1755, 0.0983, -0.0935, 0.2662, -0.5850],
-        [-0.0770, -1.0205, -0.1690, 0.9178, 1.5810, 1.3010, 1.2753, -0.2010,
-         0.4965, -1.5723, 0.9666, -1.1481, -1.1589, 0.3255, -0.6315, -2.8400],
-        [0.8768, 1.6221, -1.4779, 1.1331, -1.2203, 1.3139, 1.0533, 0.1388,
-         2.2473, -0.8036, -0.2808, 0.7697, -0.6596, -0.7979, 0.1838, 0.2293],
-    ]),
-    "The sun rises in the east": ((50_000, 3), [
-        [0.3374, -0.1778, -0.3035],
-        [0.1794, 1.8951, 0.4954],
-        [-1.1925, 0.6984, -1.4097],
-        [-0.2196, -0.3792, 0.7671],
-        [0.2692, -0.0770, -1.0205],
-        [-0.5880, 0.3486, 0.6603],
-    ]),
-    "Life is short, eat dessert last": ((6, 16), [
-        [0.3374, -0.1778, -0.3035, -0.5880, 0.3486, 0.6603, -0.2196, -0.3792,
-         0.7671, -1.1925, 0.6984, -1.4097, 0.1794, 1.8951, 0.4954, 0.2692],
-        [0.8768, 1.6221, -1.4779, 1.1331, -1.2203, 1.3139, 1.0533, 0.1388,
-         2.2473, -0.8036, -0.2808, 0.7697, -0.6596, -0.7979, 0.1838, 0.2293],
-        [0.2553, -0.5496, 1.0042, 0.8272, -0.3948, 0.4892, -0.2168, -1.7472,
-         -1.6025, -1.0764, 0.9031, -0.7218, -0.5951, -0.7112, 0.6230, -1.3729],
-        [-1.3250, 0.1784, -2.1338, 1.0524, -0.3885, -0.9343, -0.4991, -1.0867,
-         0.8805, 1.5542, 0.6266, -0.1755, 0.0983, -0.0935, 0.2662, -0.5850],
-        [-0.0770, -1.0205, -0.1690, 0.9178, 1.5810, 1.3010, 1.2753, -0.2010,
-         0.4965, -1.5723, 0.9666, -1.1481, -1.1589, 0.3255, -0.6315, -2.8400],
-        [0.5146, 0.9938, -0.2587, -1.0826, -0.0444, 1.6236, -2.3229, 1.0878,
-         0.6716, 0.6933, -0.9487, -0.0765, -0.1526, 0.1167, 0.4403, -1.4465],
-    ]),
+    "Life is short, eat dessert first": (
+        (6, 16),
+        {{documents.DOC000_EMBEDDING}}),
+    "The sun rises in the east": (
+        (50_000, 3),
+        {{documents.DOC001_EMBEDDING}}),
+    "Life is short, eat dessert last": (
+        (6, 16),
+        {{documents.DOC002_EMBEDDING}}),
 }
 for sentence, ((vocab_size, dim), printed) in printed_embeddings.items():
     print(f"{sentence!r} in nn.Embedding({vocab_size}, {dim}), printed in its source:")

@@ -278,13 +278,8 @@ plt.show()
 # 把英语句子同时作为两个序列交给你的 `cross_attention`，然后对照结果的第 2 行（索引 1）：
 
 # %% code
-notes_weights_2 = torch.tensor([0.2912, 0.0106, 0.0982, 0.0625, 0.4917, 0.0458])
-notes_context_2 = torch.tensor([
-    -1.5993, 0.0156, 1.2670, 0.0032, -0.6460, -1.1407, -0.4908,
-    -1.4632, 0.4747, 1.1926, 0.4506, -0.7110, 0.0602, 0.7125,
-    -0.1628, -2.0184, 0.3838, -2.1188, -0.8136, -1.5694, 0.7934,
-    -0.2911, -1.3640, -0.2366, -0.9564, -0.5265, 0.0624, 1.7084,
-])  # (d_v,) = (28,)
+notes_weights_2 = torch.tensor({{documents.DOC000_WEIGHTS_2}})
+notes_context_2 = torch.tensor({{documents.DOC000_CONTEXT_2}})  # (d_v,) = (28,)
 self_weights = cross_attention(x, x, W_query, W_key, identity_values)  # (6, 6), as above
 self_context = cross_attention(x, x, W_query, W_key, W_value)  # (6, 28)
 print("the notes printed the attention weights of word 2, 'is':")

@@ -19,7 +19,10 @@ Each text has its translations right after it, so a change to one is made beside
                                  cell above it (as rendered: a solution cell's docstrings
                                  too), replaced in the Chinese notebook
 
-A solution cell has no body in the file: its code lives only in `solutions/`.
+A solution cell has no body in the file: its code lives only in `solutions/`. A value a
+source document prints is written `{{documents.NAME}}` in a code cell, never typed again: the
+build writes there the literal of autograder/checks/documents.py's NAME
+(build/printed_values.py).
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from autograder.build import translate
 from autograder.build.authoring import AuthoringError
 from autograder.build.check_notebook import points
 from autograder.build.hand_in import HAND_IN
+from autograder.build.printed_values import with_printed_values
 from autograder.build.standalone import helper_cell_code
 from autograder.build.stubs import given_code, solution_code
 from autograder.checks.steps import STEPS
@@ -85,7 +86,8 @@ def render_cell(spec, index, total, language_code):
         cell.metadata["jupyter"] = {"source_hidden": True}  # shown folded: one click opens it
         return cell
     text, metadata = code_and_metadata(spec, index, language_code)
-    return code_cell(translate.code_text(spec, text, language_code), metadata)
+    return code_cell(with_printed_values(translate.code_text(spec, text, language_code)),
+                     metadata)
 
 
 def code_and_metadata(spec, index, language_code):

@@ -1,7 +1,9 @@
 """The tensors the five source documents print, typed in as the documents print them.
 
 The one home of every printed document value: the hidden checks (``autograder/checks/steps/``) and
-the tests of ``solutions`` (``tests/solutions/``) both import them from here.
+the tests of ``solutions`` (``tests/solutions/``) import them from here, and the build writes
+them into the notebooks where a code cell of ``assignments/`` says ``{{documents.NAME}}``
+(``autograder/build/printed_values.py``).
 
 One constant per printed value; the comment above each names the document (a file of
 ``../shared/seeds/``) and the cell or step that prints it. Inputs the documents state (004's
