@@ -269,11 +269,11 @@ every_query = multihead_project(x, W_query)  # (h, seq, d_k) if your function is
 every_key = multihead_project(x, W_key)
 every_value = multihead_project(x, W_value)
 for what, printed, yours in [
-    ("query 2 of every head", "torch.Size([3, 24])", every_query[:, 1].shape),
-    ("keys of every head", "torch.Size([3, 6, 24])", every_key.shape),
-    ("values of every head", "torch.Size([3, 6, 28])", every_value.shape),
+    ("query 2 of every head", torch.Size({{documents.DOC000_MULTIHEAD_QUERY_2_SHAPE}}), every_query[:, 1].shape),
+    ("keys of every head", torch.Size({{documents.DOC000_MULTIHEAD_KEYS_SHAPE}}), every_key.shape),
+    ("values of every head", torch.Size({{documents.DOC000_MULTIHEAD_VALUES_SHAPE}}), every_value.shape),
     ("keys as torch.bmm leaves them, before the swap (yours: swapped back)",
-     "torch.Size([3, 24, 6])", every_key.transpose(1, 2).shape),
+     torch.Size({{documents.DOC002_MULTIHEAD_KEYS_SHAPE}}), every_key.transpose(1, 2).shape),
 ]:
     print(f"{what}\n  the source printed:  {printed}\n  your function gives: {yours}")
 
@@ -374,9 +374,9 @@ query_2 = multihead_project(x, W_query)[:, 1:2]  # (h, 1, d_k): query 2 of every
 scores_2 = torch.bmm(query_2, multihead_project(x, W_key).transpose(1, 2))[:, 0]  # (h, seq)
 weights_2 = torch.softmax(scores_2 / math.sqrt(24), dim=-1)  # (h, seq)
 for what, printed, yours in [
-    ("attention scores of query 2, every head", "torch.Size([3, 6])", scores_2.shape),
-    ("attention weights of query 2, every head", "torch.Size([3, 6])", weights_2.shape),
-    ("context vectors of query 2, every head", "torch.Size([3, 28])", context[:, 1].shape),
+    ("attention scores of query 2, every head", torch.Size({{documents.DOC002_MULTIHEAD_OMEGA_2_SHAPE}}), scores_2.shape),
+    ("attention weights of query 2, every head", torch.Size({{documents.DOC002_MULTIHEAD_ATTENTION_2_SHAPE}}), weights_2.shape),
+    ("context vectors of query 2, every head", torch.Size({{documents.DOC002_MULTIHEAD_CONTEXT_2_SHAPE}}), context[:, 1].shape),
 ]:
     print(f"{what}\n  the source printed:  {printed}\n  your functions give: {yours}")
 
@@ -705,9 +705,9 @@ L, N, E, S = 3, 4, 10, 6
 module = MultiHeadAttention(E, 10)
 output, weights = module(torch.rand(L, N, E), torch.rand(S, N, E), torch.rand(S, N, E))
 for what, printed, yours in [
-    ("output, (L, N, E)", "torch.Size([3, 4, 10])", output.shape),
-    ("attention weights averaged over the heads, (N, L, S)", "torch.Size([4, 3, 6])",
-     weights.shape),
+    ("output, (L, N, E)", torch.Size({{documents.DOC003_MHA_OUTPUT_SHAPE}}), output.shape),
+    ("attention weights averaged over the heads, (N, L, S)",
+     torch.Size({{documents.DOC003_MHA_WEIGHTS_SHAPE}}), weights.shape),
 ]:
     print(f"{what}\n  the source printed:  {printed}\n  your module gives:   {yours}")
 

@@ -306,7 +306,11 @@ DOC002_CONTEXT_2 = torch.tensor(
 DOC002_MULTIHEAD_WEIGHT_SHAPES = ((3, 24, 16), (3, 24, 16), (3, 28, 16))
 # 002, In [16]: print(q_2.shape), query 2 in every head
 DOC002_MULTIHEAD_QUERY_2_SHAPE = (3, 24)
+# 002, In [18]: keys.shape as torch.bmm(W_k, input_stack) leaves them, (h, d_k, seq)
+DOC002_MULTIHEAD_KEYS_SHAPE = (3, 24, 6)
+# 002, In [20], [21], [22]: omega_2, attention_2 and context_vector_2 shapes
 DOC002_MULTIHEAD_OMEGA_2_SHAPE = (3, 6)
+DOC002_MULTIHEAD_ATTENTION_2_SHAPE = (3, 6)
 DOC002_MULTIHEAD_CONTEXT_2_SHAPE = (3, 28)
 
 # ---------------------------------------------------------------------------------------------
