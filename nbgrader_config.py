@@ -88,11 +88,13 @@ c.ExecutePreprocessor.timeout = 60
 c.ExecutePreprocessor.interrupt_on_timeout = True
 c.ExecutePreprocessor.shutdown_kernel = "immediate"
 
-# Feedback: nbgrader's pipeline plus the kit's stage that removes hidden tests and their
-# tracebacks (the check's message, written for students, stays).
+# Feedback: nbgrader's pipeline plus the kit's stages that remove hidden tests and their
+# tracebacks (the check's message, written for students, stays) and sanitize the HTML of
+# markdown the course did not write (no student's script runs in a reader's browser).
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "autograder.outputs.hide_hidden_tests.HideHiddenTests",
+    "autograder.outputs.safe_markdown.SanitizeStudentMarkdown",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
 

@@ -411,6 +411,26 @@ def noisy(release, source, env):
     return simulate.after_cell(notebook, "project", NOISE_MAGIC)
 
 
+# Markup a browser would run, in markdown cells of the student's (one claiming to be a
+# locked cell of the course): the feedback page must show none of it working.
+MARKUP = ('<script>window.kitOwned = 1</script>\n'
+          '<img src="x" onerror="window.kitOwned = 2">\n'
+          '<iframe src="https://example.org"></iframe>\n'
+          '<a href="javascript:kitOwned()">click</a> **still bold**')
+
+
+def with_markup(release, source, env):
+    notebook = simulate.correct(release, source)
+    plain = nbformat.v4.new_markdown_cell(MARKUP)
+    forged = nbformat.v4.new_markdown_cell(MARKUP, metadata={"nbgrader": {
+        "grade": False, "grade_id": "prose_99", "locked": True, "schema_version": 3,
+        "solution": False, "task": False}})
+    for cell in (plain, forged):
+        cell.pop("id", None)  # the release is nbformat 4.4: no cell ids
+    notebook.cells[3:3] = [plain, forged]
+    return notebook
+
+
 def copy_under_another_name(release, source, env):
     return simulate.correct(release, source)
 
@@ -479,6 +499,8 @@ ATTACKS = [
            extra={"copy.ipynb": copy_under_another_name}),
     Attack("noise", "right answers with prints, warnings, stderr, magics, extra cells",
            noisy, FULL),
+    Attack("markup", "scripts, event handlers and frames in markdown cells", with_markup,
+           FULL),
     Attack("direct_stand_in", "scaled_softmax calls the grader's stand-in for itself",
            right_but("scaled_softmax", DIRECT_STAND_IN), FULL - POINTS["scaled_softmax"]),
     Attack("deep_reply", "scaled_softmax sends the grader a reply nested 200,000 deep",

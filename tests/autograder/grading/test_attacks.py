@@ -17,6 +17,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from bs4 import BeautifulSoup
 
 from autograder.course import Course
 from autograder.grading.parallel import grade, submission_scores
@@ -221,6 +222,22 @@ def test_feedback_carries_no_secret(batch):
         text = page.read_text()
         for secret in ("BEGIN HIDDEN TESTS", "check_step", "use_references", "autograder."):
             assert secret not in text, f"{page}: shows {secret!r}"
+
+
+def test_no_markup_of_a_student_runs_on_a_feedback_page(batch):
+    """Does the page of the notebook with scripts in its markdown keep the text and the
+    harmless markup, drop every script, handler and frame, and leave the course's own prose
+    (its tables and embedded figures) whole?"""
+    root = batch["course"].root
+    write_feedback(root, [ID], students=["markup"], log=lambda _: None)
+    page = (root / "feedback" / "markup" / ID / f"{ID}.html").read_text()
+    elements = BeautifulSoup(page, "html.parser").find_all(True)
+    assert [e.name for e in elements if e.name == "script" and "kitOwned" in e.text] == []
+    assert [e.name for e in elements if e.name == "iframe"] == []
+    assert [(e.name, a) for e in elements for a in e.attrs if a.lower().startswith("on")] == []
+    assert [e for e in elements if str(e.get("href", "")).startswith("javascript:")] == []
+    assert page.count("<strong>still bold</strong>") == 2  # both cells, as markdown
+    assert page.count("<table") >= 1 and 'src="data:image/png;base64,' in page
 
 
 def test_no_secret_and_no_huge_output_reaches_the_autograded_notebooks(batch):
