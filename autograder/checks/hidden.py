@@ -2,8 +2,9 @@
 
 It runs as written only when a master notebook is executed by itself (by an instructor in
 Jupyter, or nbgrader on source/): the checks then run in that kernel, on the notebook's own
-functions. In grading, test cells are never executed: GradeInSandbox reads which steps a test
-cell names and judges them in the grader, with the student's code in a sandboxed kernel.
+functions, and speak the notebook's language. In grading, test cells are never executed:
+GradeInSandbox reads which steps a test cell names and judges them in the grader, with the
+student's code in a sandboxed kernel.
 """
 
 from __future__ import annotations
@@ -13,11 +14,18 @@ from contextlib import contextmanager
 from autograder.checks.judge import fresh_generator, step_findings, verdict_message
 from autograder.checks.steps import STEPS
 from autograder.checks.subject import LocalSubject
-from autograder.i18n import t
+from autograder.i18n import DEFAULT, LANGUAGES, language, t
 
 
 def check_step(name, namespace):
-    """Raise AssertionError listing what is wrong with the notebook's `name`, if anything."""
+    """Raise AssertionError listing what is wrong with the notebook's `name`, if anything, in
+    the notebook's language (the LANGUAGE its helper cell sets)."""
+    code = namespace.get("LANGUAGE", DEFAULT)
+    with language(code if code in LANGUAGES else DEFAULT):
+        _check_step(name, namespace)
+
+
+def _check_step(name, namespace):
     step = STEPS[name]
     target = namespace.get(name)
     if target is None:

@@ -302,3 +302,21 @@ def test_chinese_verdict():
     lines = message.splitlines()
     assert lines[0].startswith("stable_softmax")
     assert all(has_cjk(line) for line in lines), message
+
+
+@pytest.mark.parametrize(("notebook_language", "chinese"), [("zh", True), ("en", False),
+                                                            (None, False), ("xx", False)])
+def test_a_master_notebook_run_by_hand_speaks_its_language(notebook_language, chinese):
+    """Does check_step, run in a master notebook, speak the language the notebook's helper
+    cell set (LANGUAGE), English when it sets none or an unknown one?"""
+    from autograder.checks.hidden import check_step
+
+    def stable_softmax(scores, dim=-1):
+        return torch.exp(scores) / torch.exp(scores).sum(dim=dim, keepdim=True) * 2
+
+    namespace = {"stable_softmax": stable_softmax}
+    if notebook_language:
+        namespace["LANGUAGE"] = notebook_language
+    with pytest.raises(AssertionError) as raised:
+        check_step("stable_softmax", namespace)
+    assert has_cjk(str(raised.value)) == chinese, str(raised.value)
