@@ -147,6 +147,22 @@ class Session:
             self.broken = t("{reason}, and the kernel could not be brought back ({error})",
                             reason=gone.reason, error=again)
 
+    def clear_strays(self):
+        """Kill what a cell or a check left running (a daemon, or a copy of the kernel made by
+        os.fork, which shares its sockets and its share of processes); then, as after a crash,
+        a fresh kernel replays the cells that ran, and what the replay starts again is killed
+        too. A notebook that leaves nothing running pays nothing but the look."""
+        if self.broken:
+            return
+        try:
+            if not self.kernel.kill_strays():
+                return
+        except RuntimeError:
+            pass
+        self.recover(KernelGone(t("it left processes running (a fork or a daemon)")))
+        if not self.broken:
+            self.kernel.kill_strays()
+
     def run_cell(self, source, student=True, answer=True):
         """(outputs, execution count or None) of a code cell; `student` when the student
         wrote it (not a locked cell of the course), `answer` when it defines an answer or is
@@ -171,6 +187,7 @@ class Session:
             return [error_output("KernelDied", t("{reason}; this cell was skipped",
                                                  reason=gone.reason))], None
         self.ran.append(source)
+        self.clear_strays()
         count = next((o.get("execution_count") for o in outputs
                       if o.get("execution_count")), None)
         outputs = shown_outputs(outputs, self.bounds.image, self.bounds.images, self.images)
@@ -213,7 +230,10 @@ class Session:
     def test_cell(self, names):
         """(outputs, findings) of a test cell that names these steps: the first failing
         step's verdict as an error, else a line per step that passed."""
-        findings = {name: self.judge(name) for name in names}
+        findings = {}
+        for name in names:
+            findings[name] = self.judge(name)
+            self.clear_strays()  # a step's checks never leave the next one a crowded kernel
         outputs = []
         for name in names:
             message = verdict_message(name, findings[name])

@@ -19,6 +19,7 @@ CATALOG = {
         "这个单元格其余的 {size} KB 没有显示：它的代码超过了单元格允许的 {limit} KB，没有运行",
     "{reason}; this cell was skipped": "{reason}；这个单元格被跳过了",
     "the notebook's time limit was reached": "整个笔记本的运行时间已经用完",
+    "it left processes running (a fork or a daemon)": "它留下了仍在运行的进程（fork 或守护进程）",
     "the notebook's time is running out, and what is left is kept for the cells that define "
     "your answers; this cell was not run":
         "笔记本的运行时间快用完了，剩下的时间留给定义你答案的单元格；这个单元格没有运行",

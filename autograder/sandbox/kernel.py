@@ -435,6 +435,13 @@ class SandboxedKernel:
         self.stop()
         self.start()
 
+    def kill_strays(self):
+        """Kill every running process of the sandbox but the kernel (a fork of it, a daemon);
+        the number killed."""
+        if self.pid is None:
+            return 0
+        return Zygote.shared().ask({"op": "strays", "pid": self.pid, "uid": self.uid})["killed"]
+
     # work ---------------------------------------------------------------------------------
 
     def execute(self, code, timeout, stdin_hook=None, silent=False):

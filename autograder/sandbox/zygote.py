@@ -5,6 +5,8 @@ Run as a script by the grader (never imported by the kernel side), it reads one 
 per line on stdin and answers one JSON line on stdout:
   {"op": "spawn", ...}  fork a kernel (see `spawn`), answer {"pid": n}
   {"op": "kill", "pid": n, "uid": u}  kill every process of the sandbox, answer {"killed": k}
+  {"op": "strays", "pid": n, "uid": u}  kill every running process of the sandbox but the
+      kernel itself (a fork, a daemon), answer {"killed": k}
 It is a child subreaper, so processes a limits-only kernel leaves behind (daemons) become its
 children and are reaped here; none outlive the kill.
 
@@ -385,6 +387,35 @@ def kill(request):
     return {"killed": killed, "left": len(processes_of(uid, session))}
 
 
+def running(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def strays(request):
+    """Kill every running process of the sandbox except the kernel: what a cell or a check
+    left behind (a copy of the kernel made by os.fork, a daemon). Zombies stay until their
+    parent, the kernel, reaps them or dies."""
+    uid, session = request.get("uid"), request["pid"]
+    killed = 0
+    for _ in range(200):
+        alive = [p for p in processes_of(uid, session) if p != session and running(p)]
+        if not alive:
+            break
+        killed = max(killed, len(alive))
+        for pid in alive:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        reap()
+        time.sleep(0.01)
+    return {"killed": killed}
+
+
 def serve():
     check(LIBC.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), "prctl")
     LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # die with the grader
@@ -393,7 +424,7 @@ def serve():
         request = json.loads(line)
         reap()
         try:
-            answer = {"spawn": spawn, "kill": kill}[request["op"]](request)
+            answer = {"spawn": spawn, "kill": kill, "strays": strays}[request["op"]](request)
         except Exception as error:  # noqa: BLE001 - reported to the grader
             answer = {"error": f"{type(error).__name__}: {error}"}
         print(json.dumps(answer), flush=True)

@@ -181,6 +181,17 @@ def test_stop_kills_every_process_of_the_sandbox(kernel):
     assert alive == []
 
 
+def test_strays_are_killed_and_the_kernel_goes_on(kernel):
+    """Are a daemon and a spinning copy of the kernel (os.fork) that a cell left behind
+    killed, the kernel itself still answering?"""
+    run(kernel, "import os, subprocess\n"
+                "subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+                "if os.fork() == 0:\n    while True:\n        pass\n")
+    assert kernel.kill_strays() == 2
+    assert kernel.kill_strays() == 0
+    assert run(kernel, "print(6 * 7)") == ("42", [])
+
+
 def test_a_dead_kernel_is_reported(kernel):
     """Does os._exit in student code end in KernelGone, not in a hang?"""
     from autograder.sandbox.kernel import KernelGone
