@@ -88,6 +88,15 @@ def open_gradebook(root: Path) -> Gradebook:
     return Gradebook(db_url(root))
 
 
+def master_cells(resources) -> list[tuple[str, str, str]]:
+    """(grade id, cell type, source) of every cell of the master notebook the gradebook keeps,
+    for the notebook an nbgrader preprocessor's `resources` name."""
+    info = resources["nbgrader"]
+    with Gradebook(info["db_url"]) as gradebook:
+        notebook = gradebook.find_notebook(info["notebook"], info["assignment"])
+        return [(cell.name, cell.cell_type, cell.source) for cell in notebook.source_cells]
+
+
 def run_nbgrader(root: Path, *args, timeout=None):
     result = subprocess.run(
         [sys.executable, "-m", "nbgrader", *args],

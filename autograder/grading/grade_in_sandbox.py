@@ -5,13 +5,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from nbgrader.api import Gradebook
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Float, Integer, Unicode
 
 import autograder
 import solutions
+from autograder.course import master_cells
 from autograder.grading.integrity import scan
 from autograder.grading.restore_test_cells import release_notebook
 from autograder.grading.session import Bounds, Session, steps_checked
@@ -148,10 +148,7 @@ def master_sources(resources):
     """The source of each cell of the master notebook, by grade id, as the gradebook stores
     it: a test cell's hidden part (`check_step("name", ...)`) names the steps it checks. The
     submission's test cells are the release's, without that part."""
-    info = resources["nbgrader"]
-    with Gradebook(info["db_url"]) as gradebook:
-        notebook = gradebook.find_notebook(info["notebook"], info["assignment"])
-        return {cell.name: cell.source for cell in notebook.source_cells}
+    return {name: source for name, _, source in master_cells(resources)}
 
 
 def is_graded(cell):

@@ -13,18 +13,16 @@ are text and PNG images only (HideHiddenTests).
 from __future__ import annotations
 
 from nbconvert.preprocessors.sanitize import SanitizeHTML
-from nbgrader.api import Gradebook
 from nbgrader.preprocessors import NbGraderPreprocessor
+
+from autograder.course import master_cells
 
 
 def course_text(resources) -> set[str]:
     """The source of every markdown cell of the notebook as the course wrote it."""
-    info = resources.get("nbgrader", {})
-    if not info.get("db_url"):
+    if not resources.get("nbgrader", {}).get("db_url"):
         return set()  # no gradebook named: nothing counts as the course's
-    with Gradebook(info["db_url"]) as gradebook:
-        notebook = gradebook.find_notebook(info["notebook"], info["assignment"])
-        return {cell.source for cell in notebook.source_cells if cell.cell_type == "markdown"}
+    return {source for _, kind, source in master_cells(resources) if kind == "markdown"}
 
 
 class SanitizeStudentMarkdown(NbGraderPreprocessor):

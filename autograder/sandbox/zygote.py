@@ -348,6 +348,29 @@ def kill_as(uid):
     os.waitpid(pid, 0)
 
 
+def kill_each(pids):
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def kill_until_none(find, kill_them):
+    """Kill what `find()` lists, with `kill_them(listed)`, until it lists nothing (a fork
+    bomb forks on between two rounds); the most processes one round found."""
+    killed = 0
+    for _ in range(200):
+        alive = find()
+        if not alive:
+            break
+        killed = max(killed, len(alive))
+        kill_them(alive)
+        reap()
+        time.sleep(0.01)
+    return killed
+
+
 def kill(request):
     """Kill and reap every process of the sandbox; answer once none is left, not even a
     zombie, so nothing of it outlives the answer.
@@ -361,22 +384,8 @@ def kill(request):
             signal.pidfd_send_signal(pidfd, signal.SIGKILL)
         except ProcessLookupError:
             pass
-    killed = 0
-    for _ in range(200):
-        alive = processes_of(uid, session)
-        if not alive:
-            break
-        killed = max(killed, len(alive))
-        if uid is not None:
-            kill_as(uid)
-        else:
-            for pid in alive:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-        reap()
-        time.sleep(0.01)
+    killed = kill_until_none(lambda: processes_of(uid, session),
+                             (lambda _: kill_as(uid)) if uid is not None else kill_each)
     if pidfd is not None:
         try:  # the kernel, also when it died before it became the sandbox user
             os.waitid(os.P_PIDFD, pidfd, os.WEXITED)
@@ -400,19 +409,9 @@ def strays(request):
     left behind (a copy of the kernel made by os.fork, a daemon). Zombies stay until their
     parent, the kernel, reaps them or dies."""
     uid, session = request.get("uid"), request["pid"]
-    killed = 0
-    for _ in range(200):
-        alive = [p for p in processes_of(uid, session) if p != session and running(p)]
-        if not alive:
-            break
-        killed = max(killed, len(alive))
-        for pid in alive:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        reap()
-        time.sleep(0.01)
+    killed = kill_until_none(
+        lambda: [p for p in processes_of(uid, session) if p != session and running(p)],
+        kill_each)
     return {"killed": killed}
 
 
