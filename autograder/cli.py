@@ -13,10 +13,18 @@ from autograder.errors import KitError
 from autograder.i18n import LANGUAGES
 
 DESCRIPTION = """\
-Build, check and grade the self-attention course with nbgrader.
+Build, check and grade a course of Jupyter assignments with nbgrader: the self-attention
+course this kit comes with, and the assignments you write yourself.
 
 Run it from the course root, the folder holding nbgrader_config.py (nbgrader reads its
-configuration from the current directory). A typical week:
+configuration from the current directory). A course is a folder you own: each assignment is
+a folder of it, assignments/<id>/ (notebook.py, reference.py, checks.py), and the kit finds
+them there. Writing your own: `python -m autograder guide`, or
+
+  python -m autograder new 10_positions          a working assignment to edit into yours
+  python -m autograder mutate 10_positions       how many wrong versions its checks catch
+
+A typical week:
 
   python -m autograder build                     assignments/ -> source/ -> release/
   python -m autograder validate                  solutions earn full marks, stubs zero
@@ -27,9 +35,9 @@ configuration from the current directory). A typical week:
   python -m autograder report --to report.html   plots: scores, steps, named mistakes
   python -m autograder demo                      all of the above on a simulated class
 
-The repository's root is the English course. For a course in Simplified Chinese (notebooks,
-messages, feedback and report; the same ids, points and checks), write a course folder and
-work from there:
+The repository's root is the English course. A course folder of your own, with the kit's
+assignments (or none: --empty) in English or Simplified Chinese (notebooks, messages, feedback
+and report; the same ids, points and checks):
 
   python -m autograder init ../course-zh --language zh
 
@@ -60,17 +68,44 @@ def parser():
                      help="the course root (default: the current folder)")
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    cmd = commands.add_parser("build", help="render source/ from assignments/ and release/ "
-                              "with nbgrader generate_assignment")
+    cmd = commands.add_parser("build", help="prove each assignment (its checks pass the "
+                              "reference, the reference passes its public tests), then render "
+                              "source/ from assignments/ and release/ with nbgrader "
+                              "generate_assignment")
     add_ids(cmd)
 
     cmd = commands.add_parser("init", help="write a ready course folder in a language: "
-                              "nbgrader_config.py, source/ and release/ built from assignments/")
+                              "nbgrader_config.py, the kit's assignments (or none) in "
+                              "assignments/, and source/ and release/ built from them")
     cmd.add_argument("folder", type=Path, metavar="DIR", help="a new or empty folder")
-    add_ids(cmd)
+    add_ids(cmd, "the kit's assignments to copy (all when none is given)")
     cmd.add_argument("--language", default="en", choices=sorted(LANGUAGES),
                      help="the course's language: en (English, default) or zh (Simplified "
                      "Chinese): notebooks, messages, feedback and report")
+    cmd.add_argument("--empty", action="store_true", help="no assignment of the kit's: a "
+                     "course of your own assignments only (add them with `new`)")
+
+    cmd = commands.add_parser("new", help="write a working assignment in assignments/ID/ "
+                              "(one step: stub, public test, hidden checks with a document "
+                              "value, random cases and a named mistake) to edit into your own")
+    cmd.add_argument("id", metavar="ID", help="the new assignment's id: two digits, an "
+                     "underscore and lower-case words, such as 10_positions")
+    cmd.add_argument("--title", default=None, help="the notebook's title (default: from the id)")
+
+    commands.add_parser("guide", help="print the guide to writing your own assignment (the "
+                        "folder, the cell markers, the hidden checks, a worked example)")
+
+    cmd = commands.add_parser("mutate", help="the mutation harness: make wrong versions of "
+                              "each step's reference and count how many its hidden checks "
+                              "catch (a benchmark of the checks, not of a student)")
+    add_ids(cmd)
+    cmd.add_argument("--steps", nargs="+", metavar="NAME", default=None,
+                     help="only these steps of the assignments")
+    cmd.add_argument("--limit", type=int, metavar="N", default=None,
+                     help="at most N mutants per step, a sample drawn under --seed")
+    cmd.add_argument("--seed", type=int, default=0, help="seed of the checks' random cases")
+    cmd.add_argument("--show-equivalent", action="store_true",
+                     help="also list the mutants dropped as equivalent to the reference")
 
     cmd = commands.add_parser("validate", help="grade the solutions (full marks expected) and "
                               "the stubs (zero expected); exit 1 otherwise")
@@ -119,13 +154,19 @@ def parser():
     return top
 
 
+class NotACourse(KitError):
+    """The folder the command runs in is not a course."""
+
+
 def run(args):
     root = args.root.resolve()
-    if args.command not in ("build", "demo", "init") and not (root / "nbgrader_config.py").exists():
-        from autograder.build import BuildError
-
-        raise BuildError(f"{root} has no nbgrader_config.py: run from the course root or "
-                         "pass --root")
+    if args.command == "guide":
+        print((Path(__file__).parent / "docs" / "writing-assignments.md").read_text(
+            encoding="utf-8"))
+        return 0
+    if args.command not in ("demo", "init") and not (root / "nbgrader_config.py").exists():
+        raise NotACourse(f"{root} has no nbgrader_config.py: run from the course root or pass "
+                         "--root (python -m autograder init DIR writes a new course)")
     if args.command == "build":
         from autograder.build import build
 
@@ -133,12 +174,26 @@ def run(args):
     elif args.command == "init":
         from autograder.build.course_folder import init_course
 
-        init_course(root, args.folder, args.language, args.ids)
+        init_course(args.folder, args.language, args.ids, empty=args.empty)
+    elif args.command == "new":
+        from autograder.course import course_language
+        from autograder.tools.scaffold import new_assignment
+
+        new_assignment(root, args.id, course_language(root), args.title)
+    elif args.command == "mutate":
+        from autograder.checks.loader import assignment_ids
+        from autograder.course import check_ids
+        from autograder.tools.mutations import main as mutate
+
+        ids = check_ids(args.ids, assignment_ids(root))
+        return mutate(root, ids, args.steps, args.limit, args.seed, args.show_equivalent)
     elif args.command == "validate":
-        from autograder.build import assignment_ids
+        from autograder.checks.loader import assignment_ids
+        from autograder.course import check_ids
         from autograder.tools.validate import validate
 
-        return 1 if validate(root, args.ids or assignment_ids(root), args.workers) else 0
+        ids = check_ids(args.ids, assignment_ids(root))
+        return 1 if validate(root, ids, args.workers) else 0
     elif args.command == "collect":
         from autograder.course import check_ids, course_ids
         from autograder.outputs.collect import collect
@@ -153,7 +208,9 @@ def run(args):
                        students=args.students)
         print(f"graded {len(result.graded)}, already graded {len(result.skipped)}, "
               f"not graded {len(result.failed)}, inputs refused {len(result.refused)}, "
-              f"graded with warnings {len(result.problems) - len(result.refused)}")
+              f"graded with warnings {len(result.problems) - len(result.refused)}"
+              + (f", test cells without hidden checks {len(result.unchecked)}"
+                 if result.unchecked else ""))
         return 0 if result.ok else 1
     elif args.command == "feedback":
         from autograder.course import check_ids, course_ids
@@ -187,3 +244,6 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`guide | head`): nothing left to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

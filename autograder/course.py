@@ -19,6 +19,7 @@ from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
 from autograder.errors import KitError
+from autograder.i18n import config_language
 
 CONFIG = "nbgrader_config.py"
 
@@ -36,9 +37,12 @@ def check_ids(ids, known):
     """The ids asked for (all known ones when none), or UnknownAssignment naming the known."""
     unknown = [i for i in ids if i not in known]
     if unknown:
+        if not known:
+            raise UnknownAssignment(
+                f"unknown assignment id {unknown[0]!r}: this course has no assignment yet; "
+                f"write one with `python -m autograder new {unknown[0]}`, then build it")
         raise UnknownAssignment(
-            f"unknown assignment id {unknown[0]!r}: the ids are {', '.join(known) or 'none'}"
-        )
+            f"unknown assignment id {unknown[0]!r}: the ids are {', '.join(known)}")
     return list(ids) or list(known)
 
 
@@ -71,6 +75,11 @@ def course_config(root: Path, **overrides) -> Config:
     return config
 
 
+def course_language(root: Path) -> str:
+    """The course's language (c.Course.language of its nbgrader_config.py)."""
+    return config_language(course_config(root))
+
+
 def db_url(root: Path) -> str:
     """The gradebook's SQLAlchemy URL from the course's config (CourseDirectory.db_url); a
     relative SQLite path is taken from the course root, as nbgrader does."""
@@ -95,6 +104,17 @@ def master_cells(resources) -> list[tuple[str, str, str]]:
     with Gradebook(info["db_url"]) as gradebook:
         notebook = gradebook.find_notebook(info["notebook"], info["assignment"])
         return [(cell.name, cell.cell_type, cell.source) for cell in notebook.source_cells]
+
+
+def copy_assignments(source: Path, target: Path, ids):
+    """Copy a course's assignments/ folder: its shared modules and the folders of `ids`."""
+    target.mkdir(parents=True, exist_ok=True)
+    for path in source.iterdir():
+        if path.is_file() and path.suffix == ".py":
+            shutil.copy(path, target / path.name)
+    for assignment_id in ids:
+        shutil.copytree(source / assignment_id, target / assignment_id, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
 
 def run_nbgrader(root: Path, *args, timeout=None):
@@ -127,9 +147,11 @@ class Course:
 
     @classmethod
     def create(cls, root: Path, project: Path, ids):
-        """A new course at `root` with the project's config and master notebooks of `ids`."""
+        """A new course at `root` with the config of the course at `project`, its master
+        notebooks of `ids` and its assignments' folders (the hidden checks grading reads)."""
         root.mkdir(parents=True, exist_ok=True)
         shutil.copy(project / CONFIG, root / CONFIG)
+        copy_assignments(project / "assignments", root / "assignments", ids)
         for assignment_id in ids:
             shutil.copytree(project / "source" / assignment_id, root / "source" / assignment_id,
                             dirs_exist_ok=True)

@@ -6,7 +6,7 @@ grading starts, so only the grader's record is there afterwards. The schema:
 
     {"schema": 1,
      "tampering": ["points of 'test_x' changed: restored", ...],      # RestoreTestCells
-     "findings": [{"cell": grade id, "kind": "value" | "property" | "rule" | "error",
+     "findings": [{"cell": grade id, "kind": "value" | "property" | "rule" | "error" | "course",
                    "step": name, "text": "...", "mistake": name?, "hint": "..."?}, ...],
      "integrity": [{"cell": where, "kind": "suspicious code", "reason": "..."}, ...]}
 """
@@ -51,6 +51,12 @@ class Record:
     def mistakes(self):
         """The names of the known mistakes the checks recognised, each once, in order."""
         return list(dict.fromkeys(f.mistake for f in self.findings if f.mistake))
+
+    @property
+    def unchecked(self):
+        """(cell, text) of each test cell the course has no hidden checks for."""
+        return list(dict.fromkeys((f"test_{f.step}", f.text) for f in self.findings
+                                  if f.kind == "course"))
 
     @property
     def flags(self):

@@ -25,8 +25,7 @@ from sqlalchemy.exc import SAWarning
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from autograder.build import assignment_ids  # noqa: E402
-from autograder.checks.steps import ASSIGNMENTS  # noqa: E402
+from autograder.checks.loader import assignment_ids, load_assignment  # noqa: E402
 from autograder.course import Course  # noqa: E402
 from autograder.grading.nbgrader_api import course_api  # noqa: E402
 from autograder.grading.parallel import register_assignments  # noqa: E402
@@ -72,7 +71,7 @@ def main():
     for assignment_id in assignment_ids(ROOT):
         source = nbformat.read(ROOT / "source" / assignment_id / f"{assignment_id}.ipynb", 4)
         release = nbformat.read(ROOT / "release" / assignment_id / f"{assignment_id}.ipynb", 4)
-        steps = ASSIGNMENTS[assignment_id]
+        steps = list(load_assignment(ROOT, assignment_id).steps.values())
         assert len(steps) == len(grade_ids(source))
         checks = sum(hidden_checks(step) for step in steps)
         mistakes = sum(len(step.mistakes) for step in steps)

@@ -1,7 +1,8 @@
 """Benchmark: what drawing the course's figures costs the build.
 
-Draws every figure of `autograder/build/figures.py` a few times and prints, per figure, the
-mean CPU seconds of one `png(name)` call and the size of the PNG it gives; then the total,
+Draws every figure of the repository course's assignments (their figures.py) a few times and
+prints, per figure, the mean CPU seconds of one `png(draw)` call and the size of the PNG it
+gives; then the total,
 which the build pays once per language for every figure a notebook embeds.
 
     .venv/bin/python bench/figures.py [--repeat 3]
@@ -17,13 +18,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from autograder.build.figures import FIGURES, png  # noqa: E402
+from autograder.build.figures import png  # noqa: E402
+from autograder.checks.loader import assignment_ids, load_assignment  # noqa: E402
+
+FIGURES = {name: draw for assignment_id in assignment_ids(ROOT)
+           for name, draw in getattr(load_assignment(ROOT, assignment_id).module("figures"),
+                                     "FIGURES", {}).items()}
 
 
 def seconds_and_bytes(name, repeat):
     started = time.process_time()
     for _ in range(repeat):
-        data = png(name)
+        data = png(FIGURES[name])
     return (time.process_time() - started) / repeat, len(data)
 
 
@@ -32,7 +38,7 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    png(next(iter(FIGURES)))  # fonts and mathtext load once per process
+    png(next(iter(FIGURES.values())))  # fonts and mathtext load once per process
     total = 0.0
     for name in FIGURES:
         seconds, size = seconds_and_bytes(name, args.repeat)

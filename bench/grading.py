@@ -59,7 +59,7 @@ def make_class(root: Path, assignment_id, students, rng):
     shutil.copytree(ROOT / "release" / assignment_id, root / "release" / assignment_id)
     release = nbformat.read(root / "release" / assignment_id / f"{assignment_id}.ipynb", 4)
     source = nbformat.read(root / "source" / assignment_id / f"{assignment_id}.ipynb", 4)
-    mistakes = simulate.mistakes_of(assignment_id)
+    mistakes = simulate.mistakes_of(ROOT, assignment_id)
     kinds = ["correct", "correct", "partly_done", "blank", "mistake"]
     for n in range(students):
         kind = rng.choice(kinds)

@@ -1,8 +1,11 @@
-"""Build the course: assignments/<id>.py -> source/<id>/<id>.ipynb -> release/<id>/.
+"""Build a course: assignments/<id>/ -> source/<id>/<id>.ipynb -> release/<id>/.
 
-The master notebook is rendered by the kit; the student version is made by nbgrader's own
-`generate_assignment`, run in a scratch course directory so that building leaves no
-gradebook behind. Every write replaces a finished file, never half of one.
+The master notebook is rendered by the kit from the assignment's folder, in the course's
+language; the student version is made by nbgrader's own `generate_assignment`, run in a
+scratch course directory so that building leaves no gradebook behind. Before anything is
+written, the build proves the assignment (build/proof.py): every test cell names a step with
+hidden checks, the checks pass the reference and draw fresh inputs, and the reference passes
+the public tests in a fresh kernel. source/ and release/ are then replaced whole, never half.
 """
 
 from __future__ import annotations
@@ -14,27 +17,24 @@ from pathlib import Path
 import nbformat
 
 from autograder.build.authoring import read_assignment
+from autograder.build.proof import prove
 from autograder.build.render import render
 from autograder.build.standalone import SELF_CHECK, self_check_script
-from autograder.course import CONFIG, check_ids, run_nbgrader, write_atomically
+from autograder.checks.loader import GUIDE, Assignment, assignment_ids, load_assignment
+from autograder.course import CONFIG, check_ids, course_language, run_nbgrader, write_atomically
 from autograder.errors import KitError
-from autograder.i18n import DEFAULT
-
-# The students' self-check, a standalone script (only Jupyter needed), copied beside every
-# notebook: `python check_notebook.py <id>.ipynb` exits 1 naming each failing cell.
 
 
 class BuildError(KitError, RuntimeError):
     """A build that could not finish; the message names what failed and how to fix it."""
 
 
-def assignment_ids(root: Path) -> list[str]:
-    return sorted(p.stem for p in (root / "assignments").glob("[0-9][0-9]_*.py"))
-
-
-def master_notebook(root: Path, assignment_id: str, language=DEFAULT):
-    return render(read_assignment(root / "assignments" / f"{assignment_id}.py"), assignment_id,
-                  language)
+def master_notebook(root: Path, assignment_id: str, language=None):
+    """The master notebook of the course's assignment, in `language` (the course's when
+    None)."""
+    assignment = load_assignment(root, assignment_id)
+    return render(read_assignment(assignment.notebook), assignment,
+                  language or course_language(root))
 
 
 def write_notebook(notebook, path: Path):
@@ -43,40 +43,50 @@ def write_notebook(notebook, path: Path):
     write_atomically(path, nbformat.writes(notebook) + "\n")  # as nbformat.write ends it
 
 
-def build_source(root: Path, assignment_id: str, course: Path | None = None,
-                 language=DEFAULT) -> Path:
-    """`course`/source/<id>/ (the project's own by default): the master notebook in the
-    language, and the students' self-check script beside it (nbgrader's generate_assignment
-    copies both into the release)."""
-    path = (course or root) / "source" / assignment_id / f"{assignment_id}.ipynb"
-    write_notebook(master_notebook(root, assignment_id, language), path)
-    write_atomically(path.with_name(SELF_CHECK.name), self_check_script(language) + "\n")
-    return path
+def write_source(folder: Path, assignment_id, notebook, language):
+    """`folder`/<id>/: the master notebook, and the students' self-check script beside it
+    (nbgrader's generate_assignment copies both into the release)."""
+    write_notebook(notebook, folder / assignment_id / f"{assignment_id}.ipynb")
+    write_atomically(folder / assignment_id / SELF_CHECK.name, self_check_script(language) + "\n")
 
 
-def generate_release(root: Path, assignment_id: str, into: Path) -> Path:
-    """Run nbgrader generate_assignment on `root`/source/<id> with `root`'s config in a
-    scratch course; copy its release to `into`/<id>."""
+def replace_folder(staged: Path, target: Path):
+    """Put the finished folder `staged` at `target`, replacing what was there."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    shutil.copytree(staged, partial)
+    shutil.rmtree(target, ignore_errors=True)
+    partial.replace(target)
+
+
+def build_assignment(root: Path, assignment: Assignment, language):
+    """Render, release and prove one assignment in a scratch course with `root`'s config,
+    then replace root's source/<id>/ and release/<id>/ with what was proven."""
+    specs = read_assignment(assignment.notebook)
+    notebook = render(specs, assignment, language)
     with tempfile.TemporaryDirectory(prefix="kit-build-") as scratch:
         course = Path(scratch)
         shutil.copy(root / CONFIG, course / CONFIG)
-        shutil.copytree(root / "source" / assignment_id, course / "source" / assignment_id)
-        run_nbgrader(course, "generate_assignment", assignment_id, "--force")
-        target = into / assignment_id
-        staged = into / f".{assignment_id}.partial"
-        shutil.rmtree(staged, ignore_errors=True)
-        shutil.copytree(course / "release" / assignment_id, staged)
-        shutil.rmtree(target, ignore_errors=True)
-        staged.replace(target)
-        return target
+        write_source(course / "source", assignment.id, notebook, language)
+        run_nbgrader(course, "generate_assignment", assignment.id, "--force")
+        prove(assignment, specs, notebook, course / "release" / assignment.id)
+        replace_folder(course / "source" / assignment.id, root / "source" / assignment.id)
+        replace_folder(course / "release" / assignment.id, root / "release" / assignment.id)
 
 
 def build(root: Path, ids=(), log=print):
-    """Build the given assignments (all when none given) of the project's own course, in
-    English; return their ids."""
-    ids = check_ids(ids, assignment_ids(root))
-    for assignment_id in ids:
-        build_source(root, assignment_id)
-        generate_release(root, assignment_id, root / "release")
-        log(f"built {assignment_id}: source/{assignment_id}/ and release/{assignment_id}/")
+    """Build the given assignments of the course at `root` (all when none is given), in the
+    course's language; return their ids."""
+    known = assignment_ids(root)
+    if not known:
+        raise BuildError(f"{root / 'assignments'} holds no assignment: write one with "
+                         f"`python -m autograder new ID` ({GUIDE})")
+    ids = check_ids(ids, known)
+    language = course_language(root)
+    for number, assignment_id in enumerate(ids, 1):
+        log(f"[{number}/{len(ids)}] building {assignment_id} ...")
+        build_assignment(root, load_assignment(root, assignment_id), language)
+        log(f"[{number}/{len(ids)}] built {assignment_id}: source/{assignment_id}/ and "
+            f"release/{assignment_id}/")
     return ids

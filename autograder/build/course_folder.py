@@ -1,56 +1,116 @@
 """`python -m autograder init DIR --language zh`: a ready course folder in a language.
 
-The folder gets the project's nbgrader_config.py with the course's language set, and
-source/ and release/ built from assignments/ and solutions/ in that language. An instructor
-then runs nbgrader and the kit from that folder exactly as from the repository's root (which
-stays the English course). The folder is built beside its place and moved there whole, so an
-interrupted init leaves nothing half-written.
+The folder gets an nbgrader_config.py (the kit's stages, then the course's values, the
+language among them), the assignments of the kit's own course copied into assignments/ (all,
+the ids given, or none with --empty: the instructor owns them from then on and adds more with
+`python -m autograder new ID`), and source/ and release/ built from them in that language. An
+instructor then runs nbgrader and the kit from that folder exactly as from the repository's
+root (the repository is the English course made this way). The folder is built beside its
+place and moved there whole, so an interrupted init leaves nothing half-written.
 """
 
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 
-from autograder.build import BuildError, assignment_ids, build_source, generate_release
-from autograder.course import CONFIG, check_ids
+import attention_course
+
+from autograder.build import BuildError, build
+from autograder.checks.loader import ids_in
+from autograder.course import CONFIG, check_ids, copy_assignments
 from autograder.i18n import check_language
 
-# The one line of nbgrader_config.py that names the course's language.
-LANGUAGE_SETTING = re.compile(r'^c\.Course\.language = "\w+"$', re.MULTILINE)
+COURSE_ID = "self-attention"  # the kit's own course
+KIT_COURSE = Path(attention_course.__file__).resolve().parent  # its assignments/ folder
+
+# A course's nbgrader_config.py; init fills in {course_id} and {language}.
+CONFIG_TEMPLATE = r'''
+"""nbgrader's settings for this course, read by nbgrader and the kit from the current folder:
+run both from here. The kit's stages come first (autograder/stages.py); the values below are
+the course's own. Every trait the kit adds is listed, with its help, in the README."""
+
+from autograder.stages import kit_stages
+
+c = get_config()  # noqa: F821 (nbgrader defines get_config)
+c.merge(kit_stages())
+
+c.CourseDirectory.course_id = "{course_id}"
+# The gradebook: SQLite in this folder, or a PostgreSQL server every grader reaches
+# ("postgresql+psycopg2://user:password@host:5432/gradebook").
+c.CourseDirectory.db_url = "sqlite:///gradebook.db"
+
+# The language students and instructors read: notebooks, checks' messages, feedback, report:
+# "en" (English) or "zh" (Simplified Chinese). A change takes effect at the next build.
+c.Course.language = "{language}"
+# What nbgrader leaves in place of each solution in the student's version, in that language.
+STUB_COMMENT = {"en": "# YOUR CODE HERE", "zh": "# 在这里写你的代码"}[c.Course.language]
+c.ClearSolutions.code_stub = {"python": STUB_COMMENT + "\nraise NotImplementedError()"}
+
+# The sandbox: 'full' isolation (own user, no network, course files hidden) when grading as
+# root, else resource limits only, with a warning. A cell, or one step's checks, may run
+# 10 s; the student's cells 60 s in all.
+c.GradeInSandbox.isolation = "auto"
+c.GradeInSandbox.cell_timeout = 10
+c.GradeInSandbox.notebook_timeout = 60
+# Sizes a notebook may reach in grading: a larger cell is not run, longer output is cut with a
+# note, a larger answer of the kernel (or call of a stand-in) fails its step.
+c.GradeInSandbox.max_source_kb = 256
+c.GradeInSandbox.max_cell_output_kb = 256
+c.GradeInSandbox.max_notebook_output_kb = 2048
+c.GradeInSandbox.max_reply_mb = 64
+
+# Deadlines. A submission's time is the exchange's (nbgrader submit) or, for files from an
+# LMS, the file name's (a (?P<timestamp>...) group in the pattern below), else the zip entry's
+# date (read in c.Exchange.timezone), else the file's modification time. Late means after the
+# due date plus the student's extension; each started day late costs 10 % of the score.
+# `grade --force` applies a changed date to notebooks already graded.
+# c.Deadlines.due_dates = {"01_attention_by_hand": "2026-12-04 23:59:00 Europe/Berlin"}
+# c.Deadlines.extension_hours = {"01_attention_by_hand": {"ada": 48}}
+c.Exchange.timezone = "UTC"
+c.PercentPerDay.percent_per_day = 10
+c.PercentPerDay.grace_minutes = 0
+
+# Collecting from an LMS: a file "<student>_<assignment id>.ipynb" (in a zip or a folder).
+# nbgrader matches the pattern against the file's whole path, hence the leading ".*/".
+c.FileNameCollectorPlugin.named_regexp = (
+    r".*/(?P<student_id>[A-Za-z0-9][A-Za-z0-9.-]*)_(?P<file_id>\d\d_[a-z0-9_]+\.ipynb)$"
+)
+'''.lstrip("\n")
 
 
-def config_in_language(project: Path, language) -> str:
-    text = (project / CONFIG).read_text(encoding="utf-8")
-    if not LANGUAGE_SETTING.search(text):
-        raise BuildError(f"{project / CONFIG} has no line 'c.Course.language = \"en\"'; "
-                         "put it back so init can set the course's language")
-    return LANGUAGE_SETTING.sub(f'c.Course.language = "{language}"', text)
+def config_text(language, course_id=COURSE_ID) -> str:
+    return CONFIG_TEMPLATE.replace("{course_id}", course_id).replace("{language}", language)
 
 
-def init_course(project: Path, folder: Path, language, ids=(), log=print) -> Path:
-    """Write `folder`: config, source/ and release/ in `language` of the given assignments
-    (all when none is given)."""
+def init_course(folder: Path, language, ids=(), empty=False, log=print) -> Path:
+    """Write `folder`: config, assignments/ (the kit's course's `ids`, all when none is given,
+    none when `empty`), and source/ and release/ built from them in `language`."""
     check_language(language)
-    ids = check_ids(ids, assignment_ids(project))
+    ids = [] if empty else check_ids(ids, ids_in(KIT_COURSE))
     folder = folder.resolve()
     if folder.exists() and any(folder.iterdir()):
         raise BuildError(f"{folder} is not empty; init writes a new course: give a new or "
-                         "empty folder (nothing in an existing one is replaced)")
+                         "empty folder (nothing in an existing one is replaced). To add an "
+                         "assignment to a course, run `python -m autograder new ID` there")
     staged = folder.with_name(f".{folder.name}.partial")
     shutil.rmtree(staged, ignore_errors=True)
     staged.mkdir(parents=True)
     try:
-        (staged / CONFIG).write_text(config_in_language(project, language), encoding="utf-8")
-        for assignment_id in ids:
-            build_source(project, assignment_id, staged, language)
-            generate_release(staged, assignment_id, staged / "release")
-            log(f"built {assignment_id} ({language}): source/ and release/")
+        (staged / CONFIG).write_text(config_text(language), encoding="utf-8")
+        if ids:  # the kit's assignments, with the modules they share
+            copy_assignments(KIT_COURSE, staged / "assignments", ids)
+        else:
+            (staged / "assignments").mkdir()
+        if ids:
+            build(staged, ids, log=log)
         if folder.exists():
             folder.rmdir()  # empty, checked above
         staged.replace(folder)
     finally:
         shutil.rmtree(staged, ignore_errors=True)
-    log(f"course in {folder}: cd there and run nbgrader and `python -m autograder` as usual")
+    log(f"course in {folder} ({len(ids)} assignments, {language}); go there and run the kit "
+        "with the same python, for example:\n"
+        f"  cd {folder}\n  python -m autograder new 10_my_topic    (an assignment of your own)\n"
+        "  python -m autograder validate")
     return folder

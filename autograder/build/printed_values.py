@@ -1,8 +1,9 @@
 """The values the source documents print, written into the notebooks' code at build time.
 
-A code cell of assignments/<id>.py writes `{{documents.NAME}}` where a notebook shows what a
-document printed; the build puts there the Python literal of autograder/checks/documents.py's
-NAME, the one home of those values (the hidden checks compare with the same constants). A
+A code cell of assignments/<id>/notebook.py writes `{{documents.NAME}}` where a notebook shows
+what a document printed; the build puts there the Python literal of NAME in the assignment's
+documents.py (else the course's assignments/documents.py), the one home of those values (the
+hidden checks compare with the same constants). A
 tensor becomes nested lists of its numbers, each written with the fewest digits that give
 back the same float32 (the digits the document printed), wrapped to the line width.
 """
@@ -15,7 +16,6 @@ import numpy as np
 import torch
 
 from autograder.build.authoring import AuthoringError
-from autograder.checks import documents
 
 PLACEHOLDER = re.compile(r"\{\{documents\.(\w+)\}\}")
 WIDTH = 99  # the longest line a literal may make, as ruff's limit for the kit's code
@@ -66,14 +66,16 @@ def wrapped_numbers(items, column) -> str:
     return "[" + ("\n" + " " * (column + 1)).join(lines) + "]"
 
 
-def value_of(name):
-    if not hasattr(documents, name):
-        raise AuthoringError(f"{{{{documents.{name}}}}}: autograder/checks/documents.py has "
-                             "no such value; name one of its constants")
+def value_of(name, assignment):
+    documents = assignment.module("documents")
+    if documents is None or not hasattr(documents, name):
+        raise AuthoringError(f"{assignment.notebook}: {{{{documents.{name}}}}} names no value: "
+                             f"neither {assignment.folder / 'documents.py'} nor the course's "
+                             "assignments/documents.py defines it; name one of their constants")
     return plain(getattr(documents, name))
 
 
-def with_printed_values(code: str) -> str:
+def with_printed_values(code: str, assignment) -> str:
     """`code` with each `{{documents.NAME}}` replaced by NAME's literal (one per line)."""
     lines = []
     for line in code.split("\n"):
@@ -83,7 +85,7 @@ def with_printed_values(code: str) -> str:
                                  "that a long value can be wrapped")
         if found:
             match = found[0]
-            line = (line[:match.start()] + literal(value_of(match[1]), match.start())
-                    + line[match.end():])
+            value = literal(value_of(match[1], assignment), match.start())
+            line = line[:match.start()] + value + line[match.end():]
         lines.append(line)
     return "\n".join(lines)

@@ -1,4 +1,8 @@
-"""Render an assignment's cell specs as nbgrader's master notebook (source/<id>/<id>.ipynb)."""
+"""Render an assignment's cell specs as nbgrader's master notebook (source/<id>/<id>.ipynb).
+
+Everything an assignment's cells name comes from its folder (checks/loader.py): the code of
+solution and given cells from reference.py, each test cell's step from checks.py, figures
+from figures.py, printed values from documents.py."""
 
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ from autograder.build.hand_in import HAND_IN
 from autograder.build.printed_values import with_printed_values
 from autograder.build.standalone import helper_cell_code
 from autograder.build.stubs import given_code, solution_code
-from autograder.checks.steps import STEPS
+from autograder.checks.loader import CHECKS, GUIDE
 from autograder.i18n import DEFAULT, language, t
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
@@ -34,7 +38,8 @@ USE_REFERENCES = 'use_references("{name}", globals())\n'
 # The first line of every test cell, in the master and in the release: what the step is worth.
 TEST_HEADER = ("# {name}: {points}. The public checks below, and when graded the same "
                "requirements on other inputs.")
-# A markdown line `![what it shows](figure:NAME)` embeds build/figures.py's drawing NAME.
+# A markdown line `![what it shows](figure:NAME)` embeds the drawing NAME of the assignment's
+# figures.py (drawn with build/figures.py's toolkit).
 FIGURE = re.compile(r"\]\(figure:(\w+)\)")
 
 
@@ -56,15 +61,15 @@ def total_points(specs):
     return sum(spec.points for spec in specs if spec.kind == "tests")
 
 
-def render(specs, assignment_id, language_code=DEFAULT):
-    """The master notebook in the course's language: prose, read-only setup, solution
-    cells, graded test cells and the hand-in instructions."""
+def render(specs, assignment, language_code=DEFAULT):
+    """The master notebook of `assignment` (checks/loader.py) in the course's language:
+    prose, read-only setup, solution cells, graded test cells and the hand-in instructions."""
     with language(language_code):
         cells = []
         total = total_points(specs)
         for index, spec in enumerate(specs):
-            cells.append(render_cell(spec, index, total, language_code))
-        cells.append(hand_in_cell(assignment_id, total, language_code))
+            cells.append(render_cell(spec, index, total, assignment, language_code))
+        cells.append(hand_in_cell(assignment.id, total, language_code))
     notebook = nbformat.v4.new_notebook(cells=cells)
     notebook.metadata = {
         "kernelspec": KERNELSPEC,
@@ -76,50 +81,54 @@ def render(specs, assignment_id, language_code=DEFAULT):
     return notebook
 
 
-def render_cell(spec, index, total, language_code):
+def render_cell(spec, index, total, assignment, language_code):
     if spec.kind == "markdown":
-        text = translate.markdown_text(spec, language_code).replace("{total_points}", str(total))
-        return markdown_cell(text, nbgrader_metadata(f"prose_{index:02d}", locked=True))
+        text = translate.markdown_text(spec, assignment.notebook, language_code)
+        return markdown_cell(text.replace("{total_points}", str(total)),
+                             nbgrader_metadata(f"prose_{index:02d}", locked=True), assignment)
     if spec.kind == "checks":
         cell = code_cell(helper_cell_code(language_code),
                          nbgrader_metadata("public_checks", locked=True))
         cell.metadata["jupyter"] = {"source_hidden": True}  # shown folded: one click opens it
         return cell
-    text, metadata = code_and_metadata(spec, index, language_code)
-    return code_cell(with_printed_values(translate.code_text(spec, text, language_code)),
-                     metadata)
+    text, metadata = code_and_metadata(spec, index, assignment, language_code)
+    text = translate.code_text(spec, text, assignment.notebook, language_code)
+    return code_cell(with_printed_values(text, assignment), metadata)
 
 
-def code_and_metadata(spec, index, language_code):
+def code_and_metadata(spec, index, assignment, language_code):
     """A code cell's English text and nbgrader metadata."""
     if spec.kind == "setup":
         return spec.text, nbgrader_metadata(f"setup_{index:02d}", locked=True)
     if spec.kind == "given":
         meta = nbgrader_metadata(f"given_{'_'.join(spec.names)}", locked=True)
-        return given_code(spec.names), meta
+        return given_code(spec.names, assignment), meta
     if spec.kind == "solution":
-        return solution_code(spec.names), nbgrader_metadata(spec.names[0], solution=True)
+        return (solution_code(spec.names, assignment),
+                nbgrader_metadata(spec.names[0], solution=True))
     if spec.kind == "tests":
         meta = nbgrader_metadata(f"test_{spec.names[0]}", grade=True, locked=True,
                                  points=spec.points)
-        return test_code(spec, language_code), meta
+        return test_code(spec, assignment, language_code), meta
     return spec.text, {}
 
 
-def test_code(spec, language_code):
+def test_code(spec, assignment, language_code):
     """A graded cell: what it is worth, the hidden part, the public asserts, the rules."""
     name = spec.names[0]
-    if name not in STEPS:
+    step = assignment.steps.get(name)
+    if step is None:
         raise AuthoringError(
-            f"line {spec.line}: no hidden checks are declared for {name!r}; "
-            "add its Step to a module of autograder/checks/steps/"
-        )
-    prologue = USE_REFERENCES.format(name=name) if STEPS[name].uses else ""
+            f"{assignment.notebook}:{spec.line}: no hidden checks are declared for {name!r} "
+            f"(the steps of {assignment.folder / CHECKS} are "
+            f"{', '.join(assignment.steps) or 'none'}); add a Step named {name!r} to its "
+            f"STEPS ({GUIDE})")
+    prologue = USE_REFERENCES.format(name=name) if step.uses else ""
     header = "# " + t(TEST_HEADER.removeprefix("# "), name=name,
                       points=points(spec.points, language_code))
-    public = translate.mistake_names(spec.text, STEPS[name], language_code)
+    public = translate.mistake_names(spec.text, step, language_code)
     text = (header + "\n" + HIDDEN_TESTS.format(name=name, prologue=prologue) + "\n"
-            + public + rule_checks(STEPS[name]))
+            + public + rule_checks(step))
     return text.strip("\n")
 
 
@@ -131,22 +140,32 @@ def hand_in_cell(assignment_id, total, language_code):
     return markdown_cell(text, nbgrader_metadata("hand_in", locked=True))
 
 
-def markdown_cell(text, metadata):
-    """A markdown cell; each `![...](figure:NAME)` becomes the drawing, attached."""
+def markdown_cell(text, metadata, assignment=None):
+    """A markdown cell; each `![...](figure:NAME)` becomes the assignment's drawing NAME,
+    attached."""
     names = FIGURE.findall(text)
     cell = nbformat.v4.new_markdown_cell(FIGURE.sub(r"](attachment:\1.png)", text),
                                          metadata=metadata)
     if names:
-        from autograder.build import figures  # matplotlib only when a cell has a figure
+        from autograder.build.figures import png  # matplotlib only when a cell has a figure
 
-        unknown = sorted(set(names) - set(figures.FIGURES))
+        drawings = figures_of(assignment)
+        unknown = sorted(set(names) - set(drawings))
         if unknown:
-            raise AuthoringError(f"no figure named {', '.join(unknown)}; the figures are "
-                                 f"{', '.join(sorted(figures.FIGURES))} (build/figures.py)")
+            raise AuthoringError(
+                f"{assignment.notebook}: no figure named {', '.join(unknown)}; the figures of "
+                f"{assignment.folder / 'figures.py'} are {', '.join(sorted(drawings)) or 'none'} "
+                f"(FIGURES = {{name: function drawing it}}; {GUIDE})")
         cell.attachments = {
-            f"{name}.png": {"image/png": base64.b64encode(figures.png(name)).decode("ascii")}
+            f"{name}.png": {"image/png": base64.b64encode(png(drawings[name])).decode("ascii")}
             for name in dict.fromkeys(names)}
     return cell
+
+
+def figures_of(assignment):
+    """{name: drawing function} of the assignment's figures.py (empty without one)."""
+    module = assignment.module("figures") if assignment is not None else None
+    return dict(getattr(module, "FIGURES", {}) or {})
 
 
 def rule_checks(step):

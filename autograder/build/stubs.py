@@ -1,4 +1,4 @@
-"""The code of a solution cell, made from the reference package's own source.
+"""The code of a solution cell, made from the assignment's reference code (reference.py).
 
 Every function body (and every method body of a class) is fenced by nbgrader's
 ### BEGIN SOLUTION / ### END SOLUTION after its docstring, so that the release keeps the
@@ -11,19 +11,18 @@ import ast
 import inspect
 import textwrap
 
-import solutions
-
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 
 
-def solution_code(names):
-    """The source of these names from `solutions`, bodies fenced for nbgrader."""
-    return "\n\n\n".join(fenced_source(getattr(solutions, name)) for name in names)
+def solution_code(names, assignment):
+    """The source of these names of the assignment's reference, bodies fenced for nbgrader."""
+    return "\n\n\n".join(fenced_source(assignment.reference(name)) for name in names)
 
 
-def given_code(names):
-    """The source of these names from `solutions`, as they are (read-only helpers)."""
-    return "\n\n\n".join(textwrap.dedent(inspect.getsource(getattr(solutions, n))).rstrip()
+def given_code(names, assignment):
+    """The source of these names of the assignment's reference, as they are (read-only
+    helpers)."""
+    return "\n\n\n".join(textwrap.dedent(inspect.getsource(assignment.reference(n))).rstrip()
                          for n in names)
 
 

@@ -1,5 +1,5 @@
 """A cell's text in the course's language: the markdown twin or the code with its strings
-replaced (both written beside the English in assignments/<id>.py), and the names of the
+replaced (both written beside the English in assignments/<id>/notebook.py), and the names of the
 catalogued mistakes a test cell quotes, in the hidden checks' own words."""
 
 from __future__ import annotations
@@ -8,23 +8,26 @@ from autograder.build.authoring import AuthoringError
 from autograder.i18n import DEFAULT, t
 
 
-def markdown_text(spec, language):
+def markdown_text(spec, path, language):
+    """The markdown cell's text in `language`; `path` is the authoring file's."""
     if language == DEFAULT:
         return spec.text
     if language not in spec.translations:
-        raise AuthoringError(f"line {spec.line}: this markdown cell has no "
-                             f"'# %% [markdown {language}]' twin; write it right below")
+        raise AuthoringError(f"{path}:{spec.line}: this markdown cell has no "
+                             f"'# %% [markdown {language}]' twin, which a course in "
+                             f"{language} needs; write it right below the cell")
     return spec.translations[language]
 
 
-def code_text(spec, text, language):
-    """`text`, the cell's rendered code, with the pieces its strings cell translates."""
+def code_text(spec, text, path, language):
+    """`text`, the cell's rendered code, with the pieces its strings cell translates; `path`
+    is the authoring file's."""
     if language == DEFAULT:
         return text
     table = spec.translations.get(language, {})
     for english in sorted(table, key=len, reverse=True):  # a longer piece before its parts
         if english not in text:
-            raise AuthoringError(f"line {spec.line}: the {language} strings of this cell "
+            raise AuthoringError(f"{path}:{spec.line}: the {language} strings of this cell "
                                  f"translate {english!r}, which the cell no longer holds; "
                                  "update or remove that entry")
         text = text.replace(english, table[english])

@@ -16,7 +16,6 @@ import torch
 
 from autograder.checks.code_rules import rule_broken
 from autograder.checks.compare import TOLERANCE
-from autograder.checks.documents import EXAMPLES
 from autograder.checks.model import Rule
 from autograder.i18n import current, t
 
@@ -27,14 +26,9 @@ def sizes(gen, count, low=2, high=9):
     return [low + int(i) for i in order]
 
 
-def randn(gen, *shape):
-    return torch.randn(*shape, generator=gen)
-
-
-def example(document):
-    """The worked example of `document` ("000" ...) as a case's label names it, in the
-    course's language (students know the examples, not the documents' numbers)."""
-    return t(EXAMPLES[document])
+def randn(gen, *shape, scale=1.0):
+    """Normal numbers of this shape from `gen`, times `scale`."""
+    return scale * torch.randn(*shape, generator=gen)
 
 
 def calling(*args, **kwargs):

@@ -79,9 +79,10 @@ class Step:
         object.__setattr__(self, "mistakes", bound)
 
 
-# What a finding is about: a case's output, a property, a rule the notebook states, or an
-# error (the stub, an exception, a crash, a missing definition).
-KINDS = ("value", "property", "rule", "error")
+# What a finding is about: a case's output, a property, a rule the notebook states, an error
+# (the stub, an exception, a crash, a missing definition), or the course (a test cell whose
+# step has no hidden checks: no student can pass it until the instructor adds them).
+KINDS = ("value", "property", "rule", "error", "course")
 
 
 @dataclass(frozen=True)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import attention_course
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Float, Integer, Unicode
 
 import autograder
 import solutions
+from autograder.checks.loader import AssignmentError, load_assignment
 from autograder.course import master_cells
 from autograder.grading.integrity import scan
 from autograder.grading.restore_test_cells import release_notebook
@@ -22,10 +24,10 @@ from autograder.shown_outputs import MAX_IMAGE_KB, MAX_IMAGES
 
 
 def kit_folders():
-    """Where the grader's code and the reference package are (the repository, or
-    site-packages): a student's kernel must not see them."""
-    packages = [Path(solutions.__file__).resolve().parent,
-                Path(autograder.__file__).resolve().parent]
+    """Where the grader's code, the reference package and the kit's own course are (the
+    repository, or site-packages): a student's kernel must not see them."""
+    packages = [Path(module.__file__).resolve().parent
+                for module in (solutions, autograder, attention_course)]
     return sorted({str(p) for p in packages} | {str(p.parent) for p in packages
                                                 if (p.parent / "pyproject.toml").exists()})
 
@@ -90,6 +92,15 @@ class GradeInSandbox(NbGraderPreprocessor):
                       reply=self.max_reply_mb << 20, image=self.max_image_kb << 10,
                       images=self.max_images)
 
+    def course_steps(self, assignment_id):
+        """(the hidden checks of the assignment by step name, None), or ({}, why) when the
+        course's folder for it cannot be read: every test cell then fails, saying why."""
+        root = CourseDirectory(config=self.config).root
+        try:
+            return load_assignment(Path(root), assignment_id).steps, None
+        except AssignmentError as error:
+            return {}, str(error)
+
     def preprocess(self, nb, resources):
         """Grade in the course's language (c.Course.language): every text written for the
         student, the checks' messages included, comes out in it."""
@@ -106,8 +117,9 @@ class GradeInSandbox(NbGraderPreprocessor):
                  if is_graded(cell)}
         masters = master_sources(resources)
         bounds = self.bounds()
+        steps, unchecked = self.course_steps(resources["nbgrader"]["assignment"])
         with Session(folder, self.settings(), self.notebook_timeout, self.cell_timeout,
-                     bounds) as session:
+                     bounds, steps, unchecked) as session:
             tests = []
             for cell in nb.cells:
                 if cell.cell_type != "code":
@@ -123,7 +135,7 @@ class GradeInSandbox(NbGraderPreprocessor):
             # Every step is judged once all the student's code ran, in the release's order.
             for cell in sorted(tests, key=lambda c: order.get(grade_id(c), len(order))):
                 master = masters.get(grade_id(cell), cell.source)
-                cell.outputs, findings = session.test_cell(steps_checked(master))
+                cell.outputs, findings = session.test_cell(steps_checked(master), grade_id(cell))
                 cell.execution_count = None
                 add_findings(nb, grade_id(cell), findings)
             refused = list(session.kernel.refused)

@@ -24,9 +24,12 @@ import nbformat
 import torch
 from nbgrader.api import MissingEntry
 
+from autograder.checks.audit import unchecked_steps
+from autograder.checks.loader import AssignmentError, load_assignment
 from autograder.course import Course, check_ids, course_config, course_ids, open_gradebook
 from autograder.errors import KitError
 from autograder.grading.deadlines import check_deadlines
+from autograder.grading.session import steps_checked
 from autograder.grading.submissions import find_submissions, grade_ids
 from autograder.i18n import config_language, language, t
 from autograder.ledger import GradeLock, Problem, chosen, is_graded, keep_problems, mark
@@ -41,6 +44,7 @@ class GradeRun:
     failed: list = field(default_factory=list)  # (submission, why)
     problems: list = field(default_factory=list)  # Problems of the input
     changes: list = field(default_factory=list)  # (student, assignment, before, after)
+    unchecked: list = field(default_factory=list)  # Problems: test cells with no checks
     empty: bool = False  # nothing in submitted/ to grade
 
     @property
@@ -49,9 +53,9 @@ class GradeRun:
 
     @property
     def ok(self):
-        """True when there was something to grade and every input was graded (warnings
-        allowed)."""
-        return not self.empty and not self.failed and not self.refused
+        """True when there was something to grade, every input was graded (warnings
+        allowed) and every test cell had hidden checks to grade with."""
+        return not self.empty and not self.failed and not self.refused and not self.unchecked
 
 
 def expected_tests(root: Path, ids):
@@ -59,6 +63,27 @@ def expected_tests(root: Path, ids):
         i: grade_ids(nbformat.read(root / "source" / i / f"{i}.ipynb", as_version=4))
         for i in ids
     }
+
+
+def unchecked_cells(root: Path, ids):
+    """A Problem per test cell of the course's master notebooks (source/) whose step has no
+    hidden checks in assignments/<id>/ (or whose assignment's checks cannot be read): every
+    student scores 0 there, so grade says so and exits 1."""
+    problems = []
+    for assignment_id in ids:
+        path = root / "source" / assignment_id / f"{assignment_id}.ipynb"
+        master = nbformat.read(path, as_version=4)
+        named = [(f"{path.relative_to(root)} ({cell.metadata['nbgrader']['grade_id']})", name)
+                 for cell in master.cells if cell.metadata.get("nbgrader", {}).get("grade")
+                 for name in (steps_checked(cell.source) or [None])]
+        try:
+            lines = unchecked_steps(load_assignment(root, assignment_id), named)
+        except AssignmentError as error:
+            lines = [str(error)]
+        problems += [Problem(path, line, t("every student scores 0 on that test until the "
+                                           "assignment is fixed; then run grade --force"),
+                             assignment=assignment_id) for line in lines]
+    return problems
 
 
 def register_assignments(root: Path, ids, log):
@@ -180,9 +205,12 @@ def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print
 def _grade(root, ids, workers, force, timeout, log, isolation, students):
     run = GradeRun()
     register_assignments(root, ids, log)
+    run.unchecked = unchecked_cells(root, ids)
     ready, problems = find_submissions(root, ids, expected_tests(root, ids))
     run.problems = [p for p in problems if chosen(p.student, students)]
-    keep_problems(root, "grade", ids, run.problems, students)
+    keep_problems(root, "grade", ids, run.unchecked + run.problems, students)
+    for problem in run.unchecked:
+        log(f"error: {problem.reason}; {problem.fix}")
     for problem in run.problems:
         log(f"warning: {problem}" if problem.graded_anyway else f"error: {problem}")
     ready = [s for s in ready if chosen(s.student, students)]

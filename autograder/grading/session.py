@@ -36,7 +36,6 @@ import nbformat
 from autograder.checks.hidden import references
 from autograder.checks.judge import error_kind, fresh_generator, step_findings, verdict_message
 from autograder.checks.model import Finding
-from autograder.checks.steps import STEPS
 from autograder.grading.closure import closure
 from autograder.grading.remote_subject import RemoteSubject
 from autograder.i18n import t
@@ -55,7 +54,9 @@ STEP_CALL = re.compile(r"""check_step\(\s*["'](\w+)["']""")
 
 
 def steps_checked(source):
-    return [name for name in STEP_CALL.findall(source) if name in STEPS]
+    """The steps a master test cell names (`check_step("name", ...)`), known to the course
+    or not: a name without hidden checks fails (Session.judge)."""
+    return STEP_CALL.findall(source)
 
 
 @dataclass(frozen=True)
@@ -94,8 +95,22 @@ def bounded(outputs, limit):
     return kept, used
 
 
+def unchecked_finding(name, why=None):
+    """The finding of a step the course declares no hidden checks for: it scores 0."""
+    return Finding("course", name, t(
+        "the course declares no hidden checks for {name} ({why}), so this test cannot be "
+        "passed; the instructor must add them to the assignment's checks.py and grade again",
+        name=name, why=why or t("its assignment's checks.py has no step of that name")))
+
+
 class Session:
-    def __init__(self, folder, settings, notebook_timeout, cell_timeout, bounds=Bounds()):
+    """One notebook's grading. `steps`: the hidden checks of its assignment, by name;
+    `unchecked`: why the course has none when it has none (its checks.py cannot be read)."""
+
+    def __init__(self, folder, settings, notebook_timeout, cell_timeout, bounds=Bounds(),
+                 steps=None, unchecked=None):
+        self.steps = steps or {}
+        self.unchecked = unchecked
         self.kernel = SandboxedKernel(folder, settings)
         self.notebook_timeout = notebook_timeout
         self.deadline = time.monotonic() + notebook_timeout  # of what runs now
@@ -200,19 +215,21 @@ class Session:
     def judge(self, name):
         """The Findings of one step (empty when it passes). Nothing the student's code does
         makes this raise: a failure of the grader's own is a finding too."""
+        step = self.steps.get(name)
+        if step is None:
+            return [unchecked_finding(name, self.unchecked)]
         if self.broken:
             return [Finding("error", name, self.broken)]
         if self.replay_deadline is None:  # the student's cells are done: judging begins
             self.replay_deadline = time.monotonic() + self.notebook_timeout
         self.deadline = time.monotonic() + self.cell_timeout  # this step's checks, together
-        step = STEPS[name]
         subject = RemoteSubject(self.link, name, source=closure(self.student_code, name))
         try:
             self.link.boot()  # anew: the student's cells may have replaced it
             if not self.link.request("defined", {"global": "__kit__"}, name=name):
                 return [Finding("error", name, t("{name} is not defined: run the cell that "
                                                  "defines it, and keep its name", name=name))]
-            helpers = references(step)
+            helpers = references(step, self.steps)
             with self.link.stand_ins(helpers):
                 return step_findings(step, subject, helpers, fresh_generator())
         except KernelGone as gone:
@@ -227,9 +244,15 @@ class Session:
                                              "{message})", name=name, kind=error_kind(error),
                                              message=str(error)[:200]))]
 
-    def test_cell(self, names):
+    def test_cell(self, names, cell_id=""):
         """(outputs, findings) of a test cell that names these steps: the first failing
-        step's verdict as an error, else a line per step that passed."""
+        step's verdict as an error, else a line per step that passed. A cell that names no
+        step fails: nothing would be checked."""
+        if not names:
+            finding = Finding("course", cell_id.removeprefix("test_"), t(
+                "the course's master notebook names no step for this test cell to check, so "
+                "it cannot be passed; the instructor must rebuild the assignment"))
+            return [error_output("AssertionError", finding.text)], [finding]
         findings = {}
         for name in names:
             findings[name] = self.judge(name)

@@ -8,8 +8,9 @@ passed through `t`, which returns it in the current language:
 
 A catalog (autograder/i18n/zh_*.py, one per part of the kit) maps each English text to its
 Chinese text; fields in braces are filled after the lookup, so the Chinese text may put
-them in another order. A text with no Chinese entry stays English (tests/autograder/
-test_i18n.py fails on it). The language is a setting of the course:
+them in another order. A course adds the texts of its own assignments (their zh.py,
+`add_catalog`, called when the course's assignments are loaded). A text with no Chinese entry
+stays English (the tests of the catalogs fail on it). The language is a setting of the course:
 `c.Course.language = "zh"` in nbgrader_config.py; `python -m autograder init` writes it.
 """
 
@@ -54,7 +55,29 @@ def language(code):
         _current["language"] = before
 
 
-def catalog(code):
+_added: dict[str, dict[str, tuple[str, str]]] = {}  # language -> English -> (text, home)
+
+
+def add_catalog(code, table, home):
+    """Add a course's texts (`table`, English -> translation) from the file `home`. A text
+    given another translation elsewhere (the kit's catalogs, or another file of the course) is
+    refused naming both homes; `home` read again replaces its own texts."""
+    check_language(code)
+    added = _added.setdefault(code, {})
+    for english in [e for e, (_, where) in added.items() if where == home]:
+        del added[english]
+    kit = kit_catalog(code)
+    for english, text in table.items():
+        other = (kit[english], "the kit's catalogs") if english in kit else added.get(english)
+        if other and other[0] != text and other[1] != home:
+            raise LanguageError(f"{home}: {english!r} has another {code} text in {other[1]}; "
+                                "keep one (or write the English differently)")
+    for english, text in table.items():
+        if english not in kit:
+            added[english] = (text, home)
+
+
+def kit_catalog(code):
     if code == "zh":
         from autograder.i18n.zh import CATALOG
 
@@ -62,10 +85,25 @@ def catalog(code):
     return {}
 
 
+def catalog(code):
+    """Every text of the language: the kit's and those the loaded course added."""
+    added = _added.get(code)
+    if not added:
+        return kit_catalog(code)
+    return {**{english: text for english, (text, _) in added.items()}, **kit_catalog(code)}
+
+
 def t(text, **fields):
     """`text` in the current language, its {fields} filled in."""
-    template = catalog(current()).get(text, text) if current() != DEFAULT else text
+    template = text if current() == DEFAULT else translated(text, current())
     return template.format(**fields) if fields else template
+
+
+def translated(text, code):
+    found = kit_catalog(code).get(text)
+    if found is None:
+        found = _added.get(code, {}).get(text, (text,))[0]
+    return found
 
 
 def config_language(config):

@@ -29,6 +29,17 @@ CATALOG = {
     # ("{name} is not defined: ..." and "{name}: every hidden check passed" are the checks'
     # texts too: their Chinese is in zh_checks.py.)
     "checking {name}: {reason}": "检查 {name} 时：{reason}",
+    "the course declares no hidden checks for {name} ({why}), so this test cannot be passed; "
+    "the instructor must add them to the assignment's checks.py and grade again":
+        "课程没有为 {name} 声明隐藏检查（{why}），所以这项测试无法通过；"
+        "需要由教师在这次作业的 checks.py 中补上，再重新评分",
+    "its assignment's checks.py has no step of that name":
+        "这次作业的 checks.py 中没有这个名字的步骤",
+    "the course's master notebook names no step for this test cell to check, so it cannot be "
+    "passed; the instructor must rebuild the assignment":
+        "课程的主笔记本没有为这个测试单元格指定要检查的步骤，所以它无法通过；需要由教师重新构建这次作业",
+    "every student scores 0 on that test until the assignment is fixed; then run grade --force":
+        "在这次作业修好之前，每个学生在这项测试上都得 0 分；修好后请运行 grade --force",
     "the grader could not call your code: {error}": "评分程序无法调用你的代码：{error}",
     "the grader could not check {name} ({kind}: {message})":
         "评分程序无法检查 {name}（{kind}：{message}）",
@@ -170,6 +181,11 @@ CATALOG = {
     "Pass rate per step": "各步骤的通过率",
     "Most frequent named mistakes": "最常见的错误",
     "Integrity": "诚信检查",
+    "Test cells without hidden checks": "没有隐藏检查的测试单元格",
+    "Every student scored 0 on these test cells because the course has no hidden checks for "
+    "their step. Fix the assignment (its checks.py), then run grade --force.":
+        "这些测试单元格所检查的步骤在课程中没有隐藏检查，所以每个学生在这里都得了 0 分。"
+        "请修好这次作业（它的 checks.py），然后运行 grade --force。",
     "Input problems and notebooks that could not be graded": "输入问题与无法评分的笔记本",
     "One column per assignment ({ids}): the score, linked to the student's feedback page, or "
     "what is missing; hover a cell for the reason and the fix.":

@@ -28,6 +28,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import nbformat  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
+from autograder.checks.loader import AssignmentError, load_assignment  # noqa: E402
 from autograder.course import course_config, open_gradebook, write_atomically  # noqa: E402
 from autograder.errors import OutputError  # noqa: E402
 from autograder.i18n import (  # noqa: E402
@@ -55,6 +56,7 @@ class ClassResults:
     problems: list = field(default_factory=list)  # ledger.Problem kept by collect and grade
     roster: list = field(default_factory=list)  # roster.Entry of every student and assignment
     links: dict = field(default_factory=dict)  # (student, assignment) -> feedback page URL
+    unchecked: Counter = field(default_factory=Counter)  # (assignment, cell, text) -> notebooks
 
 
 def read_results(root: Path, ids, page: Path | None = None) -> ClassResults:
@@ -105,6 +107,7 @@ def read_records(root: Path, ids, results):
         for path in sorted((root / "autograded").glob(f"*/{assignment_id}/{assignment_id}.ipynb")):
             record = read_record(nbformat.read(path, as_version=4))
             results.mistakes.update((assignment_id, m) for m in record.mistakes)
+            results.unchecked.update((assignment_id, *found) for found in record.unchecked)
             if record.flags:
                 results.integrity[(path.parts[-3], assignment_id)] = record.flags
 
@@ -277,6 +280,18 @@ def integrity_section(results):
                           for f in found])
 
 
+def unchecked_section(results):
+    """Test cells no student could pass: the course declares no hidden checks for them."""
+    if not results.unchecked:
+        return paragraph(t("None."))
+    intro = paragraph(t("Every student scored 0 on these test cells because the course has no "
+                        "hidden checks for their step. Fix the assignment (its checks.py), "
+                        "then run grade --force."))
+    return intro + table([t("assignment"), t("cell"), t("notebooks"), t("problem")],
+                         [(a, cell, n, text) for (a, cell, text), n
+                          in sorted(results.unchecked.items())], css_class="problems")
+
+
 def students_section(results):
     """Every student the course knows, a column per assignment: status and score, linked to
     the feedback page when there is one."""
@@ -332,6 +347,7 @@ SECTIONS = [
     ("Pass rate per step", steps_section),
     ("Most frequent named mistakes", mistakes_section),
     ("Integrity", integrity_section),
+    ("Test cells without hidden checks", unchecked_section),
     ("Input problems and notebooks that could not be graded", problems_section),
 ]
 HTML_LANG = {"en": "en", "zh": "zh-CN"}
@@ -353,10 +369,21 @@ def render_report(results):
     return "\n".join([head, *body, "</body></html>"])
 
 
+def course_texts(root: Path, ids):
+    """Load the course's assignments, so that the texts of their checks (a mistake's name in
+    the course's language) are known here too."""
+    for assignment_id in ids:
+        try:
+            load_assignment(root, assignment_id)
+        except AssignmentError:
+            pass  # an assignment without checks names no mistake
+
+
 def write_report(root: Path, ids, destination: Path, log=print):
     if not destination.parent.is_dir():
         raise OutputError(f"{destination.parent}: no such folder; create it or write the "
                           "report elsewhere (--to)")
+    course_texts(root, ids)
     with language(config_language(course_config(root))):
         page = render_report(read_results(root, ids, destination))
     write_atomically(destination, page)

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import nbformat
 
-from autograder.build import assignment_ids, build
+from autograder.build import build
+from autograder.checks.loader import assignment_ids
 from autograder.course import CONFIG, Course
 from autograder.grading.parallel import grade
 from autograder.outputs.collect import collect
@@ -27,13 +28,13 @@ SHARES = [("correct", 0.45), ("partly_done", 0.2), ("blank", 0.1)]  # the rest: 
 SPECIALS = ["crashing", "looping_forever", "syntax_error"]
 
 
-def plan_class(ids, rng):
+def plan_class(root, ids, rng):
     """{(student, assignment): what that student hands in}; every catalogued mistake and
     every special failure appears at least once."""
     students = [f"s{n:02d}" for n in range(1, STUDENTS + 1)]
     plan = {}
     for assignment_id in ids:
-        mistakes = simulate.mistakes_of(assignment_id)
+        mistakes = simulate.mistakes_of(root, assignment_id)
         order = students[:]
         rng.shuffle(order)
         forced = [("mistake", m) for m in mistakes] + [(s, None) for s in SPECIALS]
@@ -94,7 +95,7 @@ def run_demo(project: Path, out: Path, workers=None, timeout=10, seed=0, log=pri
     shutil.rmtree(out, ignore_errors=True)
     course = Course.create(out, project, ids)
     shutil.copytree(project / "release", out / "release", dirs_exist_ok=True)
-    plan = plan_class(ids, random.Random(seed))
+    plan = plan_class(project, ids, random.Random(seed))
     inputs = write_inbox(out, plan, out / "inbox")
     log(f"== collect: {len(plan)} notebooks of {STUDENTS} students, {len(ids)} assignments")
     problems = []

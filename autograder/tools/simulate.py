@@ -8,22 +8,11 @@ produces (a crash, an endless loop, a syntax error).
 from __future__ import annotations
 
 import copy
-import re
 
 import nbformat
 
-from autograder.checks.steps import ASSIGNMENTS
-
-SOLUTION_FENCE = re.compile(r"^[ \t]*### (BEGIN|END) SOLUTION[ \t]*\n", re.MULTILINE)
-
-
-def solution_cells(source):
-    """{grade_id: the solution cell's code as a student who solved it would write it}."""
-    return {
-        cell.metadata["nbgrader"]["grade_id"]: SOLUTION_FENCE.sub("", cell.source)
-        for cell in source.cells
-        if cell.metadata.get("nbgrader", {}).get("solution")
-    }
+from autograder.build.proof import solution_cells, solved
+from autograder.checks.loader import load_assignment
 
 
 def fill(release, answers):
@@ -49,7 +38,7 @@ def after_cell(notebook, grade_id, code):
 
 
 def correct(release, source):
-    return fill(release, solution_cells(source))
+    return solved(release, source)
 
 
 def partly_done(release, source, fraction=0.5):
@@ -86,5 +75,7 @@ def syntax_error(release, source):
     return fill(release, answers)
 
 
-def mistakes_of(assignment_id):
-    return [m for step in ASSIGNMENTS[assignment_id] for m in step.mistakes]
+def mistakes_of(root, assignment_id):
+    """The catalogued mistakes of a course's assignment, in the order of its steps."""
+    steps = load_assignment(root, assignment_id).steps.values()
+    return [m for step in steps for m in step.mistakes]

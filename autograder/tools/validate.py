@@ -1,21 +1,72 @@
-"""Prove an assignment works: its solutions earn full marks and its stubs earn zero, graded
-by real nbgrader in a scratch course."""
+"""Prove a course's assignments work before students see them: for each assignment, its
+hidden checks are sound (they pass the reference, draw fresh inputs, catch and name every
+catalogued mistake: checks/audit.py), source/ and release/ are what its folder builds, the
+reference passes the public tests in a fresh kernel, and, graded by real nbgrader in a
+scratch course, the solutions earn full marks and the stubs zero."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 from pathlib import Path
 
 import nbformat
 
+from autograder.build import master_notebook
+from autograder.build.authoring import read_assignment
+from autograder.build.proof import public_test_failures
+from autograder.checks.audit import mistake_problems, step_problems
+from autograder.checks.loader import GUIDE, load_assignment
 from autograder.course import Course
+from autograder.errors import KitError
 from autograder.grading.parallel import grade, submission_scores
 from autograder.tools import simulate
 
 
 def validate(project: Path, ids, workers=None, log=print):
     """A list of failures (empty when every assignment is sound)."""
+    if not ids:
+        failures = [f"{project / 'assignments'} holds no assignment to validate: write one with "
+                    f"`python -m autograder new ID` ({GUIDE})"]
+    else:
+        failures = [line for assignment_id in ids
+                    for line in assignment_faults(project, assignment_id, log)]
+    if not failures:
+        failures = graded_faults(project, ids, workers, log)
+    for failure in failures:
+        log(f"FAILED: {failure}")
+    if not failures:
+        log(f"valid: {', '.join(ids)} (solutions full marks, stubs zero)")
+    return failures
+
+
+def assignment_faults(project: Path, assignment_id, log=print):
+    """What is wrong with one assignment before anything is graded."""
+    log(f"checking {assignment_id}: its hidden checks, its build, its public tests ...")
+    try:
+        assignment = load_assignment(project, assignment_id)
+        faults = step_problems(assignment) + mistake_problems(assignment)
+        source = project / "source" / assignment_id / f"{assignment_id}.ipynb"
+        release = project / "release" / assignment_id
+        if not source.exists() or not release.exists():
+            return faults + [f"{assignment_id} is not built (no source/ or release/ folder): "
+                             f"run `python -m autograder build {assignment_id}`"]
+        if json.loads(nbformat.writes(master_notebook(project, assignment_id))) != json.loads(
+                source.read_text(encoding="utf-8")):
+            return faults + [f"source/{assignment_id}/ is older than assignments/"
+                             f"{assignment_id}/: run `python -m autograder build "
+                             f"{assignment_id}`, then validate again"]
+        if faults:
+            return faults
+        specs = read_assignment(assignment.notebook)
+        master = nbformat.read(source, as_version=4)
+        return public_test_failures(assignment, specs, master, release)
+    except KitError as error:  # an assignment that cannot be read or rendered
+        return [str(error)]
+
+
+def graded_faults(project: Path, ids, workers, log):
     failures = []
     with tempfile.TemporaryDirectory(prefix="kit-validate-") as scratch:
         course = Course.create(Path(scratch), project, ids)
@@ -31,10 +82,6 @@ def validate(project: Path, ids, workers=None, log=print):
         grade(course.root, ids, workers=workers, log=log)
         for assignment_id in ids:
             failures += judge(course.root, assignment_id)
-    for failure in failures:
-        log(f"FAILED: {failure}")
-    if not failures:
-        log(f"valid: {', '.join(ids)} (solutions full marks, stubs zero)")
     return failures
 
 

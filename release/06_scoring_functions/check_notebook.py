@@ -12,6 +12,7 @@ course's grader; every assignment's folder has a copy.
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 from pathlib import Path
 
@@ -125,13 +126,14 @@ def points(value, language=None):
     return _t("{value:g} point" if value == 1 else "{value:g} points", language, value=value)
 
 
-def run(notebook, folder, timeout):
+def run(notebook, folder, timeout, quiet=False):
     """Run every cell, errors and all; return (cell number, message) of a cell the kernel
-    could not finish (None when all finished)."""
+    could not finish (None when all finished). `quiet`: the kernel's own warnings are not
+    shown."""
     client = NotebookClient(notebook, timeout=timeout, allow_errors=True,
                             resources={"metadata": {"path": str(folder)}})
     try:
-        client.execute()
+        client.execute(**({"stderr": subprocess.DEVNULL} if quiet else {}))
     except CellTimeoutError:
         return _t("did not finish within {timeout} s (an endless loop?)", timeout=timeout)
     except DeadKernelError:

@@ -14,8 +14,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.build import assignment_ids
 from autograder.build.course_folder import init_course
+from autograder.checks.loader import assignment_ids
 from autograder.course import course_config
 from autograder.i18n import config_language
 from autograder.tools.validate import validate
@@ -35,7 +35,7 @@ SET_ASIDE = [
 @pytest.fixture(scope="module")
 def courses(tmp_path_factory):
     folder = tmp_path_factory.mktemp("languages")
-    return {code: init_course(ROOT, folder / code, code, log=lambda _: None)
+    return {code: init_course(folder / code, code, log=lambda _: None)
             for code in ("en", "zh")}
 
 
@@ -173,5 +173,5 @@ def test_init_refuses_a_folder_in_use(tmp_path):
 
     (tmp_path / "notes.txt").write_text("mine")
     with pytest.raises(BuildError, match="not empty"):
-        init_course(ROOT, tmp_path, "zh", log=lambda _: None)
+        init_course(tmp_path, "zh", log=lambda _: None)
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]

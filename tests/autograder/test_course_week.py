@@ -53,7 +53,7 @@ def inbox(folder):
     assignment's notebook under this one's name, and a file whose name tells no student."""
     release = nbformat.read(ROOT / "release" / ID / f"{ID}.ipynb", as_version=4)
     source = nbformat.read(ROOT / "source" / ID / f"{ID}.ipynb", as_version=4)
-    mistake = simulate.mistakes_of(ID)[0]
+    mistake = simulate.mistakes_of(ROOT, ID)[0]
     folder.mkdir()
     for student, notebook in {"ada": simulate.correct(release, source), "bob": release,
                               "cy": simulate.with_mistake(release, source, mistake),

@@ -157,7 +157,7 @@ def week():
         answers = {"ada": simulate.correct(release, source),
                    "ben": simulate.correct(release, source),
                    LMS_STUDENT: simulate.with_mistake(release, source,
-                                                      simulate.mistakes_of(ID)[0])}
+                                                      simulate.mistakes_of(ROOT, ID)[0])}
         student = {}
         for user in EXCHANGE_STUDENTS:
             home = student_home(homes, user, exchange)

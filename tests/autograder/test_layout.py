@@ -16,12 +16,13 @@ PACKAGE = Path(__file__).resolve().parents[2] / "autograder"
 # (i18n, the course's language and its catalogs, is a leaf every room that speaks may use.)
 ALLOWED = {
     "i18n": {"i18n", "errors"},
-    "checks": {"checks", "i18n"},
+    "checks": {"checks", "i18n", "errors"},
     "sandbox": {"sandbox", "i18n"},
     "build": {"build", "checks", "course", "errors", "i18n"},
     "grading": {"grading", "checks", "sandbox", "course", "errors", "ledger", "progress", "record",
                 "shown_outputs", "i18n", ""},
-    "outputs": {"outputs", "course", "errors", "ledger", "record", "shown_outputs", "i18n"},
+    "outputs": {"outputs", "checks", "course", "errors", "ledger", "record", "shown_outputs",
+                "i18n"},
 }
 
 

@@ -44,7 +44,7 @@ def course(tmp_path_factory):
     release, source = notebooks()
     inbox = tmp / "inbox"
     inbox.mkdir()
-    mistake = simulate.mistakes_of(ID)[0]
+    mistake = simulate.mistakes_of(ROOT, ID)[0]
     deleted = simulate.correct(release, source)
     deleted.cells = [c for c in deleted.cells
                      if c.metadata.get("nbgrader", {}).get("grade_id") != "test_context_vectors"]

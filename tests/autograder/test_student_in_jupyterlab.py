@@ -81,7 +81,7 @@ def exchange(tmp_path, course_language):
         for folder in ("source", "release"):
             shutil.copytree(ROOT / folder, course / folder)
     else:
-        init_course(ROOT, course, course_language, [ID], log=lambda _: None)
+        init_course(course, course_language, [ID], log=lambda _: None)
     exchange = tmp_path / "exchange"
     exchange.mkdir()
     run_nbgrader(course, "release_assignment", ID, f"--Exchange.root={exchange}", timeout=120)

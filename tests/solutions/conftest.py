@@ -1,5 +1,5 @@
 """The documents' worked examples as fixtures: their inputs and weights, drawn as they draw them
-by the recipes of ``autograder/checks/recipes.py`` (the documents' own torch calls, not the
+by the recipes of ``assignments/recipes.py`` (the documents' own torch calls, not the
 functions under test, so a test of one step does not depend on the others). Weights of
 documents 000 and 002 are (d_out, d) as printed; the row-convention functions take ``W.T``.
 
@@ -9,8 +9,7 @@ hand-offs, which cost many times the work itself once other jobs share the cores
 
 import pytest
 import torch
-
-from autograder.checks import recipes
+from attention_course import recipes
 
 
 @pytest.fixture(scope="package", autouse=True)

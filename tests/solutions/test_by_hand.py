@@ -3,12 +3,7 @@
 import math
 
 import torch
-from hypothesis import given
-from hypothesis import strategies as st
-from torch.testing import assert_close
-
-from autograder.checks.compare import TOLERANCE
-from autograder.checks.documents import (
+from attention_course.documents import (
     DOC004_INPUTS,
     DOC004_KEYS,
     DOC004_OUTPUTS,
@@ -22,6 +17,11 @@ from autograder.checks.documents import (
     DOC004_W_VALUE,
     DOC004_WEIGHTED_VALUES,
 )
+from hypothesis import given
+from hypothesis import strategies as st
+from torch.testing import assert_close
+
+from autograder.checks.compare import TOLERANCE
 from solutions import (
     attention_scores,
     context_vectors,

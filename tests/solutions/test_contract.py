@@ -17,8 +17,8 @@ import pytest
 from torch import nn
 
 import solutions
-from autograder.checks.steps import ASSIGNMENTS, STEPS
 from solutions import multihead_module
+from tests.course import ASSIGNMENTS, STEPS
 
 CURRICULUM = (Path(__file__).parents[2] / ".." / "shared" / "CURRICULUM.md").resolve()
 ABSENT = f"the course contract {CURRICULUM} is absent (../shared beside the repository)"
@@ -115,12 +115,12 @@ def test_names_table_is_the_steps_the_checks_declare(curriculum):
 
 
 def test_assignments_table_is_the_kits_list_of_assignments(curriculum):
-    """Are the contract's assignments, with the functions each teaches, the kit's list of
-    assignments (one module of checks each) with their steps, in order?"""
+    """Are the contract's assignments, with the functions each teaches, the repository
+    course's assignments (a folder of assignments/ each) with their steps, in order?"""
     _, rows = table_rows(curriculum, "## Assignments")
     contract = {row[0]: [name.strip() for name in row[-1].split(",")] for row in rows}
-    kit = {assignment_id: [step.name for step in steps]
-           for assignment_id, steps in ASSIGNMENTS.items()}
+    kit = {assignment_id: list(assignment.steps)
+           for assignment_id, assignment in ASSIGNMENTS.items()}
     assert kit == contract
 
 

@@ -1,10 +1,10 @@
 """Tests for solutions.loops: document 003's double loop against its vectorized twin."""
 
+from attention_course.documents import DOC003_INPUT, DOC003_LOOP_OUTPUT
 from hypothesis import given
 from torch.testing import assert_close
 
 from autograder.checks.compare import TOLERANCE
-from autograder.checks.documents import DOC003_INPUT, DOC003_LOOP_OUTPUT
 from solutions import loop_attention, self_attention, vectorized_attention
 from tests.solutions.strategies import (
     NEAR,

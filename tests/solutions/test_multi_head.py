@@ -1,16 +1,16 @@
 """Tests for solutions.multi_head: many heads by one torch.bmm (documents 000 and 002)."""
 
 import torch
-from hypothesis import given
-from torch.testing import assert_close
-
-from autograder.checks.documents import (
+from attention_course.documents import (
     DOC000_MULTIHEAD_KEYS_SHAPE,
     DOC000_MULTIHEAD_VALUES_SHAPE,
     DOC002_MULTIHEAD_CONTEXT_2_SHAPE,
     DOC002_MULTIHEAD_OMEGA_2_SHAPE,
     DOC002_MULTIHEAD_WEIGHT_SHAPES,
 )
+from hypothesis import given
+from torch.testing import assert_close
+
 from solutions import concat_heads, multihead_attention, multihead_project, self_attention
 from tests.solutions.strategies import (
     NEAR,

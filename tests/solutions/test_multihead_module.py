@@ -2,15 +2,15 @@
 
 import pytest
 import torch
-from hypothesis import given
-from torch import nn
-from torch.testing import assert_close
-
-from autograder.checks.documents import (
+from attention_course.documents import (
     DOC003_MHA_OUTPUT_SHAPE,
     DOC003_MHA_SIZES,
     DOC003_MHA_WEIGHTS_SHAPE,
 )
+from hypothesis import given
+from torch import nn
+from torch.testing import assert_close
+
 from solutions import MultiHeadAttention
 from tests.solutions.strategies import (
     NEAR,

@@ -4,11 +4,7 @@ import math
 
 import torch
 import torch.nn.functional as F
-from hypothesis import given
-from torch.testing import assert_close
-
-from autograder.checks.compare import TOLERANCE
-from autograder.checks.documents import (
+from attention_course.documents import (
     DOC000_CONTEXT_2,
     DOC000_WEIGHTS_2,
     DOC001_CONTEXT_3,
@@ -19,6 +15,10 @@ from autograder.checks.documents import (
     DOC002_OMEGA_2,
     DOC002_OMEGA_24,
 )
+from hypothesis import given
+from torch.testing import assert_close
+
+from autograder.checks.compare import TOLERANCE
 from solutions import (
     attention_scores,
     causal_mask,

@@ -2,14 +2,14 @@
 
 import torch
 import torch.nn.functional as F
+from attention_course.documents import (
+    DOC001_CONTEXT_3,
+    DOC001_SELF_ATTENTION_OUTPUT,
+)
 from hypothesis import given
 from torch.testing import assert_close
 
 from autograder.checks.compare import TOLERANCE
-from autograder.checks.documents import (
-    DOC001_CONTEXT_3,
-    DOC001_SELF_ATTENTION_OUTPUT,
-)
 from solutions import SelfAttention, self_attention
 from tests.solutions.strategies import (
     NEAR,

@@ -4,13 +4,7 @@ import string
 
 import pytest
 import torch
-from hypothesis import given
-from hypothesis import strategies as st
-from torch import nn
-from torch.testing import assert_close
-
-from autograder.checks.compare import TOLERANCE
-from autograder.checks.documents import (
+from attention_course.documents import (
     DOC000_EMBEDDING,
     DOC000_IDS,
     DOC000_SENTENCE,
@@ -25,6 +19,12 @@ from autograder.checks.documents import (
     DOC002_VOCAB,
     DOC002_X_2,
 )
+from hypothesis import given
+from hypothesis import strategies as st
+from torch import nn
+from torch.testing import assert_close
+
+from autograder.checks.compare import TOLERANCE
 from solutions import build_vocab, embed, encode
 from tests.solutions.strategies import PROPERTIES
 

@@ -1,38 +1,34 @@
-"""Are source/ and release/ what assignments/ and solutions/ make, and do they keep secrets?"""
+"""Are source/ and release/ what the course's assignments/ make, and do they keep secrets?"""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import nbformat
 import pytest
 
 import solutions
-from autograder.build import assignment_ids, master_notebook
+from autograder.build import master_notebook
 from autograder.build.authoring import AuthoringError, read_assignment
-from autograder.build.render import render
 from autograder.build.stubs import BEGIN, END, fenced_source
-from autograder.checks.steps import ASSIGNMENTS
+from autograder.checks.loader import assignment_ids
 from autograder.course import UnknownAssignment, check_ids
-
-ROOT = Path(__file__).resolve().parents[3]
-IDS = assignment_ids(ROOT)
+from tests.course import ASSIGNMENTS, IDS, ROOT
 
 
 def committed(folder, assignment_id):
     return json.loads((ROOT / folder / assignment_id / f"{assignment_id}.ipynb").read_text())
 
 
-def test_every_assignment_is_authored():
-    """Is there an authoring file for each assignment the checks declare, and no other?
-    (tests/solutions/test_contract.py holds that list against the course contract.)"""
-    assert IDS == list(ASSIGNMENTS)
+def test_every_assignment_is_built():
+    """Is there a master notebook in source/ for each assignment folder of the course, and
+    no other? (tests/solutions/test_contract.py holds the list against the course contract.)"""
+    assert IDS == sorted(p.name for p in (ROOT / "source").iterdir() if p.is_dir())
 
 
 @pytest.mark.parametrize("assignment_id", IDS)
 def test_committed_source_is_fresh(assignment_id):
-    """Is source/<id>/<id>.ipynb exactly what assignments/<id>.py and solutions/ render?"""
+    """Is source/<id>/<id>.ipynb exactly what assignments/<id>/ renders?"""
     rendered = json.loads(nbformat.writes(master_notebook(ROOT, assignment_id)))
     assert rendered == committed("source", assignment_id), (
         f"source/{assignment_id} is stale: run `python -m autograder build {assignment_id}`"
@@ -64,7 +60,7 @@ def test_release_holds_no_solution_and_no_hidden_test(assignment_id):
     text = "\n".join("".join(cell["source"]) for cell in release["cells"])
     for secret in ("BEGIN HIDDEN", "check_step", "use_references", "autograder", BEGIN):
         assert secret not in text, f"release/{assignment_id} contains {secret!r}"
-    specs = read_assignment(ROOT / "assignments" / f"{assignment_id}.py")
+    specs = read_assignment(ASSIGNMENTS[assignment_id].notebook)
     names = [n for spec in specs if spec.kind == "solution" for n in spec.names]
     code = "\n".join(
         "".join(cell["source"]) for cell in release["cells"] if cell["cell_type"] == "code"
@@ -134,14 +130,13 @@ def test_authoring_errors_name_the_line_and_the_fix(tmp_path, text, complaint):
     assert str(path) in str(error.value)
 
 
-def test_tests_without_declared_checks_are_refused(tmp_path):
-    """Is a test cell for a name with no hidden checks refused at build time?"""
-    specs = read_assignment(write(tmp_path, "# %% tests not_a_step points=1\nassert True\n"))
-    with pytest.raises(AuthoringError, match="no hidden checks"):
-        render(specs, "99_example")
-
-
 def test_unknown_assignment_id_lists_the_known_ones():
     """Does asking for an unknown id say which ids exist?"""
     with pytest.raises(UnknownAssignment, match="01_attention_by_hand"):
         check_ids(["99_nope"], assignment_ids(ROOT))
+
+
+def test_an_unknown_id_in_a_course_without_assignments_says_how_to_add_one():
+    """In a course with no assignment yet, does an unknown id point to `new`?"""
+    with pytest.raises(UnknownAssignment, match="no assignment yet.*new 08_positions"):
+        check_ids(["08_positions"], [])

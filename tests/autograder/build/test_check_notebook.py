@@ -60,7 +60,7 @@ def test_one_wrong_step_is_named_with_the_public_message(tmp_path):
     """Does a notebook with one known mistake exit 1, naming that step's cell and the public
     test's message, and count the other steps as passing?"""
     release, source = notebooks()
-    mistake = simulate.mistakes_of(ID)[0]
+    mistake = simulate.mistakes_of(ROOT, ID)[0]
     result = check(tmp_path, simulate.with_mistake(release, source, mistake))
     assert result.returncode == 1, result.stdout + result.stderr
     [line] = [x for x in result.stdout.splitlines() if x.startswith("FAILED")]

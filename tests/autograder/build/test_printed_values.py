@@ -1,19 +1,19 @@
-"""Do the notebooks show the documents' printed values exactly as checks/documents.py holds
-them, written in readable lines, with no placeholder left?"""
+"""Do the notebooks show the documents' printed values exactly as the course's documents.py
+holds them, written in readable lines, with no placeholder left?"""
 
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 import pytest
 import torch
 
 from autograder.build.authoring import AuthoringError
 from autograder.build.printed_values import WIDTH, literal, with_printed_values
-from autograder.checks import documents
+from tests.course import ASSIGNMENTS, ROOT
 
-ROOT = Path(__file__).resolve().parents[3]
+ANY = ASSIGNMENTS["01_attention_by_hand"]  # its values are the course's documents.py
+documents = ANY.module("documents")
 CONSTANTS = sorted(name for name in vars(documents) if name.startswith("DOC"))
 
 
@@ -23,7 +23,7 @@ def test_a_value_reads_back_as_the_same_float32(name, column):
     """Does each constant's literal, at any column, read back to the very same value (a
     tensor: the same float32 numbers), with no line past the width?"""
     value = getattr(documents, name)
-    code = with_printed_values(" " * column + "{{documents." + name + "}}")
+    code = with_printed_values(" " * column + "{{documents." + name + "}}", ANY)
     back = ast.literal_eval(code.strip())
     if isinstance(value, torch.Tensor):
         assert torch.equal(torch.tensor(back, dtype=value.dtype), value), code
@@ -40,13 +40,15 @@ def test_numbers_keep_the_printed_digits():
 
 
 def test_an_unknown_name_is_refused_with_the_fix():
-    with pytest.raises(AuthoringError, match="DOC009_NOTHING.*no such value"):
-        with_printed_values("x = {{documents.DOC009_NOTHING}}")
+    """Is a name no documents.py defines refused, naming the notebook and where values live?"""
+    with pytest.raises(AuthoringError, match="notebook.py.*DOC009_NOTHING.*names no value"):
+        with_printed_values("x = {{documents.DOC009_NOTHING}}", ANY)
 
 
 def test_two_values_on_one_line_are_refused():
     with pytest.raises(AuthoringError, match="one .* per line"):
-        with_printed_values("x, y = {{documents.DOC004_KEYS}}, {{documents.DOC004_VALUES}}")
+        with_printed_values("x, y = {{documents.DOC004_KEYS}}, {{documents.DOC004_VALUES}}",
+                            ANY)
 
 
 @pytest.mark.parametrize("folder", ["source", "release"])

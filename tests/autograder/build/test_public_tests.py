@@ -17,11 +17,10 @@ import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from autograder.checks.hidden import references
 from autograder.checks.judge import fresh_generator, namespace, step_findings
-from autograder.checks.steps import ASSIGNMENTS, STEPS
 from autograder.checks.subject import LocalSubject
 from autograder.outputs.hide_hidden_tests import without_hidden_tests
+from tests.course import ASSIGNMENTS, STEPS, helpers_of
 
 ROOT = Path(__file__).resolve().parents[3]
 IDS = sorted(p.name for p in (ROOT / "source").iterdir() if p.is_dir())
@@ -219,17 +218,17 @@ def variant_source(notebook, step, old, new):
 
 def hidden_verdict(step, source):
     """The hidden checks' findings on code defining the step (in this process)."""
-    space = namespace(references(STEPS[step]))
+    space = namespace(helpers_of(STEPS[step]))
     exec(compile(source, f"<variant of {step}>", "exec"), space)  # noqa: S102
     return step_findings(STEPS[step], LocalSubject(space[step], source=source),
-                         references(STEPS[step]), fresh_generator())
+                         helpers_of(STEPS[step]), fresh_generator())
 
 
 def test_every_requirement_is_visible_in_a_public_test(ran):
     """Does each variant that breaks one requirement (right on the plain example) fail both
     the hidden checks and a public test of its step?"""
     assignment_id, notebook, client, _ = ran
-    mine = [v for v in VARIANTS if STEPS[v[0]] in ASSIGNMENTS[assignment_id]]
+    mine = [v for v in VARIANTS if v[0] in ASSIGNMENTS[assignment_id].steps]
     tests = {step_tested(c): c for c in notebook.cells if step_tested(c)}
     solutions = solution_cells(notebook)
     unseen = []

@@ -3,8 +3,9 @@ English course exactly the words they always used?
 
 Static texts (mistakes, rules, the worked examples' names) stay English in the declarations
 and are translated where a Finding is composed; texts made at grading time (case labels,
-mismatches, property messages) are templates passed to `t`. These tests hold the catalog
-(autograder/i18n/zh_checks.py) to every one of them."""
+mismatches, property messages) are templates passed to `t`. These tests hold the catalogs
+(the engine's autograder/i18n/zh_checks.py, and the zh.py of the repository's course and of
+each of its assignments) to every one of them."""
 
 from __future__ import annotations
 
@@ -16,18 +17,17 @@ from pathlib import Path
 
 import pytest
 import torch
+from attention_course.documents import EXAMPLES
 
-from autograder.checks.documents import EXAMPLES
-from autograder.checks.hidden import references
 from autograder.checks.judge import mistake_subject, step_findings, verdict_message
 from autograder.checks.model import Finding
-from autograder.checks.steps import STEPS
 from autograder.checks.subject import LocalSubject
 from autograder.i18n import catalog, language, t
-from autograder.i18n.zh_checks import CATALOG as CHECKS_CATALOG
+from autograder.i18n.zh_checks import CATALOG as ENGINE_CATALOG
+from tests.course import ROOT, STEPS, helpers_of
 
-ROOT = Path(__file__).resolve().parents[3]
 CHECKS = ROOT / "autograder" / "checks"
+COURSE = ROOT / "assignments"
 CJK = re.compile(r"[\u4e00-\u9fff]")
 SEED = 20240915
 
@@ -50,10 +50,32 @@ def static_texts():
     return texts
 
 
+def course_catalogs():
+    """{path: CATALOG} of every zh.py of the repository's course."""
+    found = {}
+    for path in sorted(COURSE.rglob("zh.py")):
+        space = {}
+        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), space)  # noqa: S102
+        found[path.relative_to(ROOT)] = space["CATALOG"]
+    return found
+
+
+CATALOGS = {Path("autograder/i18n/zh_checks.py"): ENGINE_CATALOG, **course_catalogs()}
+ALL_ENTRIES = [(english, chinese) for table in CATALOGS.values()
+               for english, chinese in table.items()]
+
+
+def code_files():
+    """The modules whose texts the checks' catalogs translate: the engine's checks and the
+    course's modules (its authoring files aside: their text is translated in place)."""
+    return sorted(CHECKS.rglob("*.py")) + sorted(p for p in COURSE.rglob("*.py")
+                                                  if p.name not in ("notebook.py", "zh.py"))
+
+
 def t_calls():
-    """(file:line, call) of every call of `t` in autograder/checks/."""
+    """(file:line, call) of every call of `t` in the checks' modules."""
     calls = []
-    for path in sorted(CHECKS.rglob("*.py")):
+    for path in code_files():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "t":
                 calls.append((f"{path.relative_to(ROOT)}:{node.lineno}", node))
@@ -61,7 +83,7 @@ def t_calls():
 
 
 def templates():
-    """(file:line, English template) of every literal passed to `t` in autograder/checks/."""
+    """(file:line, English template) of every literal passed to `t` in the checks' modules."""
     return [(where, call.args[0].value) for where, call in t_calls()
             if call.args and isinstance(call.args[0], ast.Constant)]
 
@@ -80,14 +102,14 @@ def documents_only(step):
 
 
 def judged(step, subject):
-    helpers = references(step)
+    helpers = helpers_of(step)
     return step_findings(step, subject, helpers, torch.Generator().manual_seed(SEED))
 
 
 def judged_mistake(step_name, mistake_name, only_documents=True):
     step = STEPS[step_name]
     mistake = next(m for m in step.mistakes if m.name == mistake_name)
-    subject = mistake_subject(mistake, references(step))
+    subject = mistake_subject(mistake, helpers_of(step))
     return judged(documents_only(step) if only_documents else step, subject)
 
 
@@ -128,23 +150,25 @@ def test_chinese_templates_keep_the_fields():
     """Does each Chinese text of the checks fill exactly the fields its English template has, so
     that formatting it can never fail or drop a value?"""
     wrong = [f"{english!r}: {sorted(fields(english))} vs {sorted(fields(chinese))}"
-             for english, chinese in CHECKS_CATALOG.items() if fields(english) != fields(chinese)]
+             for english, chinese in ALL_ENTRIES if fields(english) != fields(chinese)]
     assert not wrong, "fields differ:\n" + "\n".join(wrong)
 
 
 def test_catalog_holds_no_stale_entries():
-    """Is every entry of zh_checks.py a text the checks still use (a template or a declared
-    text), so that a reworded English text cannot leave its old translation behind?"""
+    """Is every entry of the checks' catalogs a text the checks still use (a template or a
+    declared text), so that a reworded English text cannot leave its old translation
+    behind?"""
     used = {text for _, text in templates()} | {text for _, text in static_texts()}
-    stale = sorted(set(CHECKS_CATALOG) - used)
-    assert not stale, "entries no check uses:\n" + "\n".join(map(repr, stale))
+    stale = sorted(f"{path}: {english!r}" for path, table in CATALOGS.items()
+                   for english in set(table) - used)
+    assert not stale, "entries no check uses:\n" + "\n".join(stale)
 
 
 def test_chinese_uses_full_width_punctuation():
     """Do the Chinese texts avoid ASCII commas, colons and semicolons right after a Chinese
     character (the Chinese sentence's own punctuation is full width)?"""
     ascii_after_cjk = re.compile(r"[\u4e00-\u9fff][,;:]")
-    wrong = [chinese for chinese in CHECKS_CATALOG.values() if ascii_after_cjk.search(chinese)]
+    wrong = [chinese for _, chinese in ALL_ENTRIES if ascii_after_cjk.search(chinese)]
     assert not wrong, "ASCII punctuation in Chinese:\n" + "\n".join(wrong)
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from autograder.checks.hidden import check_step, references
+from autograder.checks.hidden import check_step
 from autograder.checks.judge import fresh_generator, mistake_subject, step_findings
-from autograder.checks.steps import STEPS
+from tests.course import STEPS, helpers_of
 
 MISTAKES = [(step.name, m) for step in STEPS.values() for m in step.mistakes]
 
@@ -42,7 +42,7 @@ def test_stub_fails(name):
 def test_mistake_is_caught_and_named(name, mistake):
     """Does each catalogued mistake fail its step, with the mistake's name in the message?"""
     step = STEPS[name]
-    helpers = references(step)
+    helpers = helpers_of(step)
     subject = mistake_subject(mistake, helpers)
     findings = step_findings(step, subject, helpers, fresh_generator())
     assert findings, f"the mistake {mistake.name!r} passes every check of {name}"

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from autograder.checks.steps import STEPS
 from autograder.checks.subject import LocalSubject
 from autograder.grading.closure import closure
+from tests.course import STEPS
 
 SETUP = "import math\nimport torch\nimport torch.nn.functional as F\nfrom torch import nn"
 

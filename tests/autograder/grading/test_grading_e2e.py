@@ -16,7 +16,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.build import assignment_ids
+from autograder.checks.loader import assignment_ids
 from autograder.course import Course
 from autograder.grading.parallel import grade
 from autograder.outputs.feedback import write_feedback
@@ -42,7 +42,7 @@ def course(tmp_path_factory):
         blank = nbformat.read(course.root / "release" / assignment_id / f"{assignment_id}.ipynb", 4)
         course.submit("solved", assignment_id, simulate.correct(blank, source))
         course.submit("blank", assignment_id, blank)
-        for index, mistake in enumerate(simulate.mistakes_of(assignment_id)):
+        for index, mistake in enumerate(simulate.mistakes_of(ROOT, assignment_id)):
             course.submit(student_for(index), assignment_id,
                           simulate.with_mistake(blank, source, mistake))
     run = grade(course.root, IDS, workers=os.cpu_count())
@@ -72,7 +72,7 @@ def mistake_params():
     return [
         pytest.param(assignment_id, index, mistake, id=f"{assignment_id}:{mistake.name}")
         for assignment_id in IDS
-        for index, mistake in enumerate(simulate.mistakes_of(assignment_id))
+        for index, mistake in enumerate(simulate.mistakes_of(ROOT, assignment_id))
     ]
 
 

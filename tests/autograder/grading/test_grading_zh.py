@@ -29,7 +29,7 @@ from tests.autograder.outputs.test_outputs_zh import english_sentences
 
 ROOT = Path(__file__).resolve().parents[3]
 ASSIGNMENT = "01_attention_by_hand"
-MISTAKE = simulate.mistakes_of(ASSIGNMENT)[0]
+MISTAKE = simulate.mistakes_of(ROOT, ASSIGNMENT)[0]
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 # Cells a student may add. The markup each output would carry is assembled when the cell runs,

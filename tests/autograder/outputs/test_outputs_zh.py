@@ -16,7 +16,7 @@ import pytest
 
 from autograder.grading import parallel
 from autograder.grading.integrity import SUSPICIOUS_CALLS, SUSPICIOUS_NAMES
-from autograder.i18n import language, t
+from autograder.i18n import catalog, language, t
 from autograder.i18n.zh import CATALOG
 from autograder.ledger import Problem
 from autograder.outputs import report
@@ -26,6 +26,13 @@ from autograder.outputs.roster import GRADED, MISSING, PENDING, REFUSED, WARNED,
 from autograder.record import Record
 
 ROOT = Path(__file__).resolve().parents[3]
+
+
+def course_catalogs():
+    """The repository course's texts join the catalogs (as loading its assignments does)."""
+    from tests.course import ASSIGNMENTS
+
+    return ASSIGNMENTS
 OWN_FILES = sorted([*ROOT.glob("autograder/grading/*.py"), *ROOT.glob("autograder/outputs/*.py"),
                     *ROOT.glob("autograder/sandbox/*.py")])
 CJK = re.compile(r"[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]")  # Chinese, full-width marks
@@ -127,7 +134,8 @@ def test_the_english_page_only_gains_its_language_and_a_better_alt():
 
 
 def class_results():
-    chinese_mistake = CATALOG["weights applied from the left"]
+    course_catalogs()  # a mistake's name is the course's text
+    chinese_mistake = catalog("zh")["weights applied from the left"]
     return ClassResults(
         totals={"01_a": [8.0, 10.0], "02_b": []}, max_scores={"01_a": 10.0, "02_b": 5.0},
         steps={("01_a", "f"): [True, False]},
@@ -200,5 +208,5 @@ def test_plots_are_chinese_with_a_font_for_chinese(monkeypatch):
     with language("zh"), report.plot_words(results):
         assert t("students") == CATALOG["students"]
         assert "Some CJK Font" in report.matplotlib.rcParams["font.family"]
-        assert report.mistake_labels(results, 15)[0] == "01 " + CATALOG[
+        assert report.mistake_labels(results, 15)[0] == "01 " + catalog("zh")[
             "weights applied from the left"]

@@ -6,26 +6,18 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-import solutions
-from autograder.checks import recipes
-from autograder.checks.common import (
-    calling_then,
-    example,
-    forbids_loops,
-    randn,
-    random_seed,
-    sizes,
-    whole,
-)
+from autograder.checks.common import calling_then, forbids_loops, randn, random_seed, sizes, whole
 from autograder.checks.compare import TOLERANCE
-from autograder.checks.documents import (
-    DOC001_CONTEXT_3,
-    DOC001_SELF_ATTENTION_OUTPUT,
-)
 from autograder.checks.model import Case, Mistake, Step
 from autograder.i18n import t
 
-ASSIGNMENT = "04_self_attention"
+from .. import recipes
+from ..documents import (
+    DOC001_CONTEXT_3,
+    DOC001_SELF_ATTENTION_OUTPUT,
+    example,
+)
+from . import reference
 
 
 def document_001():
@@ -119,7 +111,7 @@ def self_attention_equals_torch(subject, gen):
 
 SELF_ATTENTION = Step(
     name="self_attention",
-    reference=solutions.self_attention,
+    reference=reference.self_attention,
     document_cases=self_attention_documents,
     random_cases=self_attention_random,
     properties=(
@@ -234,7 +226,7 @@ def module_forward_is_self_attention(subject, gen):
     seq, d_in, d_kq, d_v = sizes(gen, 4)
     module = subject(d_in, d_kq, d_v)
     x = randn(gen, seq, d_in)
-    want = solutions.self_attention(x, module.W_query, module.W_key, module.W_value)
+    want = reference.self_attention(x, module.W_query, module.W_key, module.W_value)
     assert torch.allclose(module(x.clone()), want, **TOLERANCE), t(
         "forward(x) should be self-attention of x with the module's own W_query, W_key, W_value"
     )
@@ -242,7 +234,7 @@ def module_forward_is_self_attention(subject, gen):
 
 SELF_ATTENTION_MODULE = Step(
     name="SelfAttention",
-    reference=solutions.SelfAttention,
+    reference=reference.SelfAttention,
     document_cases=self_attention_module_documents,
     random_cases=self_attention_module_random,
     properties=(module_has_three_parameters, module_forward_is_self_attention),

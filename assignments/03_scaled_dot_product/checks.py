@@ -6,11 +6,13 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-import solutions
-from autograder.checks import recipes
-from autograder.checks.common import calling, example, future, randn, rows_sum_to_one, sizes
+from autograder.checks.common import calling, future, randn, rows_sum_to_one, sizes
 from autograder.checks.compare import TOLERANCE
-from autograder.checks.documents import (
+from autograder.checks.model import Case, Mistake, Step
+from autograder.i18n import t
+
+from .. import recipes
+from ..documents import (
     DOC000_CONTEXT_2,
     DOC000_WEIGHTS_2,
     DOC001_CONTEXT_3,
@@ -20,11 +22,9 @@ from autograder.checks.documents import (
     DOC002_CONTEXT_2,
     DOC002_OMEGA_2,
     DOC002_OMEGA_24,
+    example,
 )
-from autograder.checks.model import Case, Mistake, Step
-from autograder.i18n import t
-
-ASSIGNMENT = "03_scaled_dot_product"
+from . import reference
 
 
 def document_001():
@@ -101,7 +101,7 @@ def project_row_by_row(subject, gen):
 
 PROJECT = Step(
     name="project",
-    reference=solutions.project,
+    reference=reference.project,
     document_cases=project_documents,
     random_cases=project_random,
     properties=(project_row_by_row,),
@@ -164,7 +164,7 @@ def shift_invariant(subject, gen):
 
 SCALED_SOFTMAX = Step(
     name="scaled_softmax",
-    reference=solutions.scaled_softmax,
+    reference=reference.scaled_softmax,
     document_cases=scaled_softmax_documents,
     random_cases=scaled_softmax_random,
     properties=(scaled_weights_sum_to_one, shift_invariant),
@@ -298,7 +298,7 @@ def fully_masked_row_gives_zeros(subject, gen):
 
 SCALED_DOT_PRODUCT_ATTENTION = Step(
     name="scaled_dot_product_attention",
-    reference=solutions.scaled_dot_product_attention,
+    reference=reference.scaled_dot_product_attention,
     document_cases=sdpa_documents,
     random_cases=sdpa_random,
     properties=(

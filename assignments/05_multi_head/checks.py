@@ -10,11 +10,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-import solutions
-from autograder.checks import recipes
 from autograder.checks.common import (
     calling_then,
-    example,
     forbids_builtins,
     forbids_loops,
     randn,
@@ -25,7 +22,11 @@ from autograder.checks.common import (
     whole,
 )
 from autograder.checks.compare import TOLERANCE
-from autograder.checks.documents import (
+from autograder.checks.model import Case, Mistake, Step
+from autograder.i18n import t
+
+from .. import recipes
+from ..documents import (
     DOC000_MULTIHEAD_KEYS_SHAPE,
     DOC000_MULTIHEAD_QUERY_2_SHAPE,
     DOC000_MULTIHEAD_VALUES_SHAPE,
@@ -36,11 +37,9 @@ from autograder.checks.documents import (
     DOC003_MHA_OUTPUT_SHAPE,
     DOC003_MHA_SIZES,
     DOC003_MHA_WEIGHTS_SHAPE,
+    example,
 )
-from autograder.checks.model import Case, Mistake, Step
-from autograder.i18n import t
-
-ASSIGNMENT = "05_multi_head"
+from . import reference
 
 
 def document_000():
@@ -132,7 +131,7 @@ def project_equals_per_head_loop(subject, gen):
 
 MULTIHEAD_PROJECT = Step(
     name="multihead_project",
-    reference=solutions.multihead_project,
+    reference=reference.multihead_project,
     document_cases=multihead_project_documents,
     random_cases=multihead_project_random,
     properties=(project_equals_per_head_loop,),
@@ -217,7 +216,7 @@ def attention_equals_per_head_loop(subject, gen):
 
 MULTIHEAD_ATTENTION = Step(
     name="multihead_attention",
-    reference=solutions.multihead_attention,
+    reference=reference.multihead_attention,
     document_cases=multihead_attention_documents,
     random_cases=multihead_attention_random,
     properties=(attention_equals_per_head_loop,),
@@ -296,7 +295,7 @@ def head_0_comes_first(subject, gen):
 
 CONCAT_HEADS = Step(
     name="concat_heads",
-    reference=solutions.concat_heads,
+    reference=reference.concat_heads,
     document_cases=concat_heads_documents,
     random_cases=concat_heads_random,
     properties=(head_0_comes_first,),
@@ -425,7 +424,7 @@ def multihead_module_random(gen):
 def equals_torch(subject, gen):
     """The copy against torch's own module, with a bool attn_mask. (torch's key_padding_mask
     path imports sympy on first use, seconds of grading time; the random cases compare that
-    mask with the reference, which equals torch, see tests/solutions.)"""
+    mask with the reference, which equals torch, see tests/reference.)"""
     L, N, S, E, h = mha_sizes(gen)
     query, key, value = mha_inputs(gen, L, N, S, E)
     attn_mask = random_mask(gen, L, S)
@@ -469,7 +468,7 @@ def same_parameters_as_torch(subject, gen):
 
 
 MHA_SOURCE = "\n\n\n".join(
-    inspect.getsource(obj) for obj in (solutions.MultiHeadAttention, solutions.as_additive)
+    inspect.getsource(obj) for obj in (reference.MultiHeadAttention, reference.as_additive)
 )
 
 
@@ -484,7 +483,7 @@ def mha_variant(*replacements):
 
 MULTIHEAD_MODULE = Step(
     name="MultiHeadAttention",
-    reference=solutions.MultiHeadAttention,
+    reference=reference.MultiHeadAttention,
     document_cases=multihead_module_documents,
     random_cases=multihead_module_random,
     properties=(equals_torch, masked_weights_are_zero, same_parameters_as_torch),

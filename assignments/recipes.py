@@ -21,7 +21,8 @@ import torch
 from torch import nn
 
 from autograder.checks.compare import TOLERANCE
-from autograder.checks.documents import (
+
+from .documents import (
     DOC000_IDS,
     DOC000_WEIGHTS_2,
     DOC001_EMBEDDING,

@@ -4,16 +4,11 @@ from __future__ import annotations
 
 import torch
 
-import solutions
-from autograder.checks.common import (
-    calling,
-    example,
-    forbids_builtins,
-    randn,
-    rows_sum_to_one,
-    sizes,
-)
-from autograder.checks.documents import (
+from autograder.checks.common import calling, forbids_builtins, randn, rows_sum_to_one, sizes
+from autograder.checks.model import Case, Mistake, Step
+from autograder.i18n import t
+
+from ..documents import (
     DOC004_INPUTS,
     DOC004_KEYS,
     DOC004_OUTPUTS,
@@ -26,11 +21,9 @@ from autograder.checks.documents import (
     DOC004_W_QUERY,
     DOC004_W_VALUE,
     DOC004_WEIGHTED_VALUES,
+    example,
 )
-from autograder.checks.model import Case, Mistake, Step
-from autograder.i18n import t
-
-ASSIGNMENT = "01_attention_by_hand"
+from . import reference
 
 
 def random_inputs(gen):
@@ -60,7 +53,7 @@ def project_qkv_random(gen):
 
 PROJECT_QKV = Step(
     name="project_qkv",
-    reference=solutions.project_qkv,
+    reference=reference.project_qkv,
     document_cases=project_qkv_documents,
     random_cases=project_qkv_random,
     mistakes=(
@@ -107,7 +100,7 @@ def attention_scores_random(gen):
 
 ATTENTION_SCORES = Step(
     name="attention_scores",
-    reference=solutions.attention_scores,
+    reference=reference.attention_scores,
     document_cases=attention_scores_documents,
     random_cases=attention_scores_random,
     mistakes=(
@@ -162,7 +155,7 @@ def softmax_finite_for_large_scores(subject, gen):
 
 STABLE_SOFTMAX = Step(
     name="stable_softmax",
-    reference=solutions.stable_softmax,
+    reference=reference.stable_softmax,
     document_cases=stable_softmax_documents,
     random_cases=stable_softmax_random,
     properties=(softmax_rows_sum_to_one, softmax_finite_for_large_scores),
@@ -221,7 +214,7 @@ def weights_and_values_random(gen):
 
 WEIGHTED_VALUES_STEP = Step(
     name="weighted_values",
-    reference=solutions.weighted_values,
+    reference=reference.weighted_values,
     document_cases=weighted_values_documents,
     random_cases=weights_and_values_random,
     mistakes=(
@@ -248,7 +241,7 @@ def context_vectors_documents():
 
 CONTEXT_VECTORS = Step(
     name="context_vectors",
-    reference=solutions.context_vectors,
+    reference=reference.context_vectors,
     document_cases=context_vectors_documents,
     random_cases=weights_and_values_random,
     mistakes=(

@@ -14,14 +14,12 @@ import math
 import torch
 import torch.nn.functional as F
 
-import solutions
 from autograder.checks.common import calling, future, randn, rows_sum_to_one, sizes
 from autograder.checks.compare import close
 from autograder.checks.model import Case, Mistake, Step
 from autograder.i18n import t
 
-ASSIGNMENT = "07_cross_attention_and_masks"
-
+from . import reference
 
 # cross_attention -------------------------------------------------------------------------
 
@@ -86,7 +84,7 @@ def cross_equals_torch(subject, gen):
 
 CROSS_ATTENTION = Step(
     name="cross_attention",
-    reference=solutions.cross_attention,
+    reference=reference.cross_attention,
     random_cases=cross_attention_random,
     properties=(
         same_sequence_is_self_attention,
@@ -168,7 +166,7 @@ def hides_exactly_the_future(subject, gen):
 
 CAUSAL_MASK = Step(
     name="causal_mask",
-    reference=solutions.causal_mask,
+    reference=reference.causal_mask,
     document_cases=causal_mask_worked,
     random_cases=causal_mask_random,
     properties=(hides_exactly_the_future,),
@@ -265,7 +263,7 @@ def equals_torch_causal(subject, gen):
 
 MASKED_SCALED_SOFTMAX = Step(
     name="masked_scaled_softmax",
-    reference=solutions.masked_scaled_softmax,
+    reference=reference.masked_scaled_softmax,
     random_cases=masked_softmax_random,
     properties=(masked_weights_are_zero, fully_masked_row_is_zero, equals_torch_causal),
     mistakes=(

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import torch
 
-import solutions
-from autograder.checks.common import example, sizes
-from autograder.checks.documents import (
+from autograder.checks.common import sizes
+from autograder.checks.model import Case, Mistake, Step
+from autograder.i18n import t
+
+from ..documents import (
     DOC000_EMBEDDING,
     DOC000_IDS,
     DOC000_SENTENCE,
@@ -22,9 +24,9 @@ from autograder.checks.documents import (
     DOC002_SENTENCE,
     DOC002_VOCAB,
     DOC002_X_2,
+    example,
 )
-from autograder.checks.model import Case, Mistake, Step
-from autograder.i18n import t
+from . import reference
 
 # Documents 000, 001 and 002: each sentence with its printed vocabulary and token ids.
 DOCUMENTS = (
@@ -53,7 +55,6 @@ UNTIDY_WORDS = (
 )
 WHITE_SPACE = (" ", "  ", "\t", "\n", " \t ")
 
-ASSIGNMENT = "02_embeddings"
 
 MARKS = (",", ".", "!", "?", ";", ":")
 
@@ -124,7 +125,7 @@ def sizes_of_sentences(gen):
 
 BUILD_VOCAB = Step(
     name="build_vocab",
-    reference=solutions.build_vocab,
+    reference=reference.build_vocab,
     document_cases=build_vocab_documents,
     random_cases=build_vocab_random,
     mistakes=(
@@ -181,29 +182,29 @@ BUILD_VOCAB = Step(
 
 
 def encode_documents():
+    """The documents' ids, and a fixed short sentence in one document's vocabulary."""
     return [
-        Case(t("{example}: the ids", example=example(doc)), with_fresh_copy(text, vocab), ids)
-        for doc, text, vocab, ids in DOCUMENTS
+        *(Case(t("{example}: the ids", example=example(doc)), with_fresh_copy(text, vocab), ids)
+          for doc, text, vocab, ids in DOCUMENTS),
+        Case(
+            t("a short sentence with the vocabulary of {example}", example=example("000")),
+            with_fresh_copy("dessert first, Life!", DOC000_VOCAB),
+        ),
     ]
 
 
 def encode_random(gen):
-    cases = [
-        Case(
-            t("a short sentence with the vocabulary of {example}", example=example("000")),
-            with_fresh_copy("dessert first, Life!", DOC000_VOCAB),
-        )
-    ]
+    cases = []
     for i, length in enumerate(sizes_of_sentences(gen)):
         long_text = random_sentence(gen, length + 4)
-        vocab = solutions.build_vocab(long_text)
-        words = solutions.split_words(long_text)
+        vocab = reference.build_vocab(long_text)
+        words = reference.split_words(long_text)
         chosen = [words[j] for j in pick(gen, length, len(words))]
         text = ", ".join(chosen) + "!"
         cases.append(Case(t("random sentence {number}", number=i + 1),
                           with_fresh_copy(text, vocab)))
     text = untidy_sentence(gen, sizes_of_sentences(gen)[0])
-    vocab = solutions.build_vocab(f"{text} {random_sentence(gen, 4)}")  # and other words
+    vocab = reference.build_vocab(f"{text} {random_sentence(gen, 4)}")  # and other words
     cases.append(Case(untidy_label(), with_fresh_copy(text, vocab)))
     return cases
 
@@ -222,7 +223,7 @@ def unknown_word_raises_key_error(subject, gen):
 
 ENCODE = Step(
     name="encode",
-    reference=solutions.encode,
+    reference=reference.encode,
     document_cases=encode_documents,
     random_cases=encode_random,
     properties=(unknown_word_raises_key_error,),
@@ -287,6 +288,11 @@ def embed_documents():
             embedding(DOC002_IDS, 6, 16, extract=lambda out: out[1]),
             DOC002_X_2,
         ),
+        Case(
+            t("requires_grad of the result (it should be detached)"),
+            embedding(torch.tensor([1, 0, 2]), 4, 5, extract=lambda out: out.requires_grad),
+            False,
+        ),
     ]
 
 
@@ -300,13 +306,6 @@ def embed_random(gen):
             Case(t("random case {number} (seed {seed})", number=i + 1, seed=seed),
                  embedding(ids, vocab_size, dim, seed))
         )
-    cases.append(
-        Case(
-            t("requires_grad of the result (it should be detached)"),
-            embedding(torch.tensor([1, 0, 2]), 4, 5, extract=lambda out: out.requires_grad),
-            False,
-        )
-    )
     return cases
 
 
@@ -319,7 +318,7 @@ def same_ids_same_vectors(subject, gen):
 
 EMBED = Step(
     name="embed",
-    reference=solutions.embed,
+    reference=reference.embed,
     document_cases=embed_documents,
     random_cases=embed_random,
     properties=(same_ids_same_vectors,),

@@ -6,11 +6,8 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-import solutions
-from autograder.checks import recipes
 from autograder.checks.common import (
     calling,
-    example,
     forbids_loops,
     forbids_names,
     randn,
@@ -19,11 +16,12 @@ from autograder.checks.common import (
     sizes,
 )
 from autograder.checks.compare import TOLERANCE, close
-from autograder.checks.documents import DOC003_LOOP_OUTPUT
 from autograder.checks.model import Case, Mistake, Step
 from autograder.i18n import t
 
-ASSIGNMENT = "06_scoring_functions"
+from .. import recipes
+from ..documents import DOC003_LOOP_OUTPUT, example
+from . import reference
 
 
 def document_inputs():
@@ -62,7 +60,7 @@ def dot_score_properties(subject, gen):
 
 DOT_SCORE = Step(
     name="dot_score",
-    reference=solutions.dot_score,
+    reference=reference.dot_score,
     random_cases=vector_pairs_random,
     properties=(dot_score_properties,),
     mistakes=(
@@ -91,7 +89,7 @@ def scaled_dot_score_properties(subject, gen):
 
 SCALED_DOT_SCORE = Step(
     name="scaled_dot_score",
-    reference=solutions.scaled_dot_score,
+    reference=reference.scaled_dot_score,
     random_cases=vector_pairs_random,
     properties=(scaled_dot_score_properties,),
     mistakes=(
@@ -145,7 +143,7 @@ def additive_score_properties(subject, gen):
 
 ADDITIVE_SCORE = Step(
     name="additive_score",
-    reference=solutions.additive_score,
+    reference=reference.additive_score,
     random_cases=additive_score_random,
     properties=(additive_score_properties,),
     mistakes=(
@@ -195,7 +193,7 @@ def bilinear_score_properties(subject, gen):
 
 BILINEAR_SCORE = Step(
     name="bilinear_score",
-    reference=solutions.bilinear_score,
+    reference=reference.bilinear_score,
     random_cases=bilinear_score_random,
     properties=(bilinear_score_properties,),
     mistakes=(
@@ -253,7 +251,7 @@ def equals_torch_attention(subject, gen):
 
 LOOP_ATTENTION = Step(
     name="loop_attention",
-    reference=solutions.loop_attention,
+    reference=reference.loop_attention,
     document_cases=attention_documents,
     random_cases=attention_random,
     properties=(columns_permute_with_inputs, equals_torch_attention),
@@ -297,7 +295,7 @@ LOOP_ATTENTION = Step(
 
 VECTORIZED_ATTENTION = Step(
     name="vectorized_attention",
-    reference=solutions.vectorized_attention,
+    reference=reference.vectorized_attention,
     document_cases=attention_documents,
     random_cases=attention_random,
     properties=(columns_permute_with_inputs, equals_torch_attention),

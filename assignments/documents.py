@@ -21,6 +21,8 @@ rounding of the fourth printed decimal; no value uses more than 39 % of that tol
 
 import torch
 
+from autograder.i18n import t
+
 # ---------------------------------------------------------------------------------------------
 # 004_44ec7f25faf84393.txt: attention by hand on integer inputs
 # ---------------------------------------------------------------------------------------------
@@ -365,3 +367,9 @@ EXAMPLES = {
     "003": "the seeded 4x4 input of the loop",
     "004": "the hand-sized example",
 }
+
+
+def example(document):
+    """The worked example of `document` ("000" ...) as a case's label names it, in the
+    course's language (students know the examples, not the documents' numbers)."""
+    return t(EXAMPLES[document])

@@ -1,0 +1,49 @@
+"""The Chinese of 01_attention_by_hand's hidden checks: the texts its checks.py passes
+to t(), and the names and hints of its mistakes and rules. Terms follow
+autograder/i18n/GLOSSARY.md."""
+
+CATALOG = {
+    'scores of 1e4 must give finite weights (no nan, no inf)':
+        '注意力分数达到 1e4 时，注意力权重仍须是有限值（不能出现 nan 或 inf）',
+    'random case {number} ({n} queries, {seq} keys)':
+        '随机用例 {number}（{n} 个查询，{seq} 个键）',
+    '{example}: queries, keys and values': '{example}：查询、键和值',
+    '{example}: scores of all three queries': '{example}：全部三个查询的注意力分数',
+    '{example}: scores of query {query}': '{example}：查询 {query} 的注意力分数',
+    '{example}: softmax of the scores': '{example}：注意力分数的 softmax',
+    'scores of size 1e4': '量级为 1e4 的注意力分数',
+    'random case {number} (dim left out)': '随机用例 {number}（不传 dim）',
+    '{example}: weighted values (rounded weights)':
+        '{example}：加权后的值向量（用取整后的注意力权重）',
+    '{example}: outputs (rounded weights)': '{example}：输出（用取整后的注意力权重）',
+    '{example}: output {number}': '{example}：输出 {number}',
+    'random case {number} (dim={dim})': '随机用例 {number}（dim={dim}）',
+    'weights applied from the left': '权重矩阵乘在了左边',
+    'in the row convention each input is a row, so multiply x @ W, not W @ x':
+        '在行约定下，每个输入是一行，所以应计算 x @ W，而不是 W @ x',
+    'query and key weight matrices swapped': '查询和键的权重矩阵用反了',
+    'queries come from W_query and keys from W_key; check the order you return':
+        '查询由 W_query 得到，键由 W_key 得到；请检查返回值的顺序',
+    'row i belongs to query i: compute queries @ keys^T, not keys @ queries^T':
+        '第 i 行属于查询 i：应计算 queries @ keys^T，而不是 keys @ queries^T',
+    'scores scaled too early': '过早地缩放了注意力分数',
+    'this step returns the raw dot products; the 1/sqrt(d_k) comes later':
+        '这一步返回未经缩放的点积；乘以 1/sqrt(d_k) 是后面步骤的事',
+    'softmax without max-subtraction': 'softmax 没有先减去最大值',
+    'exp of a large score overflows to inf and inf/inf is nan; subtract the maximum along dim '
+    'first':
+        '分数很大时 exp 会溢出成 inf，而 inf/inf 得到 nan；请先沿 dim 减去最大值',
+    'take the maximum and the sum along `dim`, the dimension the caller names':
+        '沿调用者指定的维度 `dim` 取最大值、求和',
+    'normalised over the whole tensor': '对整个张量做了归一化',
+    'each slice along dim sums to 1 on its own; sum with keepdim=True along dim only':
+        '沿 dim 的每个切片各自求和为 1；只沿 dim 求和，并设 keepdim=True',
+    'no built-in softmax': '不用内置的 softmax',
+    'this step is about writing softmax yourself, with torch.exp and a sum':
+        '这一步就是要你用 torch.exp 和求和亲手写出 softmax',
+    'weights not transposed': '注意力权重没有转置',
+    "element [j, i] uses weights[i, j]: key j's value times query i's weight for it":
+        '元素 [j, i] 用的是 weights[i, j]：键 j 的值向量乘以查询 i 分给它的注意力权重',
+    'row i of the weights belongs to query i: compute weights @ values':
+        '注意力权重的第 i 行属于查询 i：应计算 weights @ values',
+}

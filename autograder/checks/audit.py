@@ -1,0 +1,169 @@
+"""What makes an assignment's hidden checks unfit to grade with, found before anyone is graded:
+a test cell that names a step with no checks, a step with nothing that draws fresh inputs,
+random cases that are not random, checks that fail the reference itself, and a catalogued
+mistake the checks do not catch or do not name. `build` and `validate` refuse such an
+assignment; `grade` says so and exits 1 (the step scores 0 for every student until fixed).
+
+Each problem is one line naming the file and the fix. The draws are made under fixed seeds,
+so a problem found is found on every run.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from autograder.checks.hidden import references
+from autograder.checks.judge import mistake_subject, step_findings
+from autograder.checks.loader import CHECKS, GUIDE, NOTEBOOK
+from autograder.checks.subject import LocalSubject
+from autograder.i18n import t
+
+DRAWS = 8  # draws of the random cases compared; a size drawn from 8 values repeats 1 in 8**7
+SEEDS = (20240915, 7)  # the draws the reference must pass
+
+
+def unchecked_steps(assignment, named):
+    """A problem per name of `named` ((where, step name) of each test cell) that the
+    assignment declares no checks for, and per test cell that names no step."""
+    problems = []
+    for where, name in named:
+        if name is None:
+            problems.append(f"{where}: this test cell names no step to check; a graded cell "
+                            "checks one step (# %% tests NAME points=N)")
+        elif name not in assignment.steps:
+            known = ", ".join(assignment.steps) or "none"
+            problems.append(f"{where}: no hidden checks are declared for {name!r} (the steps of "
+                            f"{assignment.folder / CHECKS} are {known}); add a Step named "
+                            f"{name!r} to its STEPS ({GUIDE})")
+    return problems
+
+
+def step_problems(assignment):
+    """A problem per step whose checks cannot be trusted (see the module's docstring)."""
+    problems = []
+    where = assignment.folder / CHECKS
+    for step in assignment.steps.values():
+        problems += [f"{where}: step {step.name!r}: {problem}"
+                     for problem in problems_of(step, assignment.steps)]
+    return problems
+
+
+def problems_of(step, steps):
+    helpers = references(step, steps)
+    draws = [step.random_cases(torch.Generator().manual_seed(seed)) for seed in range(DRAWS)]
+    if not draws[0]:
+        return ["it has no random case, so nothing it checks changes between gradings and a "
+                "notebook could hard-code the answers; give it random_cases=... drawing fresh "
+                f"inputs from the generator it is given ({GUIDE})"]
+    problems = [f"its random case {label!r} draws the same inputs every time; draw them from "
+                "the generator random_cases is given (randn(gen, ...), sizes(gen, ...)), or, "
+                "if they are fixed on purpose, move the case to document_cases"
+                for label in repeated_cases(step, draws)]
+    for seed in SEEDS:
+        try:
+            found = step_findings(step, LocalSubject(step.reference), helpers,
+                                  torch.Generator().manual_seed(seed))
+        except Exception as error:  # noqa: BLE001 - a check of the course's that raises
+            found = [f"{type(error).__name__}: {error}"]
+        if found:
+            text = getattr(found[0], "text", found[0])
+            problems.append(f"its hidden checks fail the reference ({text}); fix the check "
+                            "or the reference, they must agree")
+            break
+    return problems
+
+
+def repeated_cases(step, draws):
+    """The labels of random cases that call the subject with the same arguments in every
+    draw."""
+    if len({len(cases) for cases in draws}) > 1:
+        return []  # the number of cases itself is drawn
+    repeated = []
+    for index, case in enumerate(draws[0]):
+        calls = [arguments_of(cases[index], step) for cases in draws]
+        if calls[0] is not None and all(same(calls[0], other) for other in calls[1:]):
+            repeated.append(case.label)
+    return repeated
+
+
+class Recorder:
+    """The reference as a subject that writes down every call made of it (and of its
+    attributes, a class's from_torch ...), in order."""
+
+    def __init__(self, target, calls, name="()"):
+        self._target, self._calls, self._name = target, calls, name
+
+    def __call__(self, *args, **kwargs):
+        self._calls.append((self._name, args, kwargs))
+        return self._target(*args, **kwargs)
+
+    def seeded(self, seed, *args, burn=0, **kwargs):
+        self._calls.append(("seeded", (seed, *args), {"burn": burn, **kwargs}))
+        return LocalSubject(self._target).seeded(seed, *args, burn=burn, **kwargs)
+
+    def __getattr__(self, name):
+        value = getattr(self._target, name)
+        return Recorder(value, self._calls, name) if callable(value) else value
+
+
+def arguments_of(case, step):
+    """Every call the case makes of the subject, as (name, args, kwargs); None when the
+    reference fails it (problems_of says so)."""
+    calls = []
+    try:
+        case.run(Recorder(step.reference, calls))
+    except Exception:  # noqa: BLE001
+        return None
+    return calls
+
+
+def same(a, b):
+    """Whether two recorded values are equal: tensors entry by entry, modules by their state,
+    containers item by item."""
+    if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
+        return (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)
+                and a.shape == b.shape and a.dtype == b.dtype and bool(torch.equal(a, b)))
+    if isinstance(a, torch.nn.Module) and isinstance(b, torch.nn.Module):
+        return same(a.state_dict(), b.state_dict())
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - objects that cannot be compared are taken as different
+        return False
+
+
+def mistake_problems(assignment):
+    """A problem per catalogued mistake that passes the checks, or fails them without being
+    named (its code does not give the outputs it is recognised by)."""
+    problems = []
+    where = assignment.folder / CHECKS
+    for step in assignment.steps.values():
+        helpers = references(step, assignment.steps)
+        for mistake in step.mistakes:
+            try:
+                subject = mistake_subject(mistake, helpers)
+                found = step_findings(step, subject, helpers,
+                                      torch.Generator().manual_seed(SEEDS[0]))
+            except Exception as error:  # noqa: BLE001 - the mistake's code does not run
+                problems.append(f"{where}: mistake {mistake.name!r} of {step.name!r}: its code "
+                                f"does not run ({type(error).__name__}: {error}); it must "
+                                f"define {step.name}")
+                continue
+            if not found:
+                problems.append(f"{where}: mistake {mistake.name!r} passes every check of "
+                                f"{step.name!r}: add a case or property that it fails, or "
+                                "remove it")
+            elif not {mistake.name, t(mistake.name)} & {f.mistake for f in found}:
+                problems.append(f"{where}: mistake {mistake.name!r} fails {step.name!r} but is "
+                                "never named: no failing case gives its numbers (a property "
+                                "or a rule catches it); add a case it gets wrong")
+    return problems
+
+
+def test_cells_of_specs(assignment, specs):
+    """(where, step name) of each test cell of an authoring file's specs."""
+    return [(f"{assignment.folder / NOTEBOOK}:{spec.line}", spec.names[0])
+            for spec in specs if spec.kind == "tests"]

@@ -1,0 +1,261 @@
+"""A course's assignments, found in its folder: the engine names none of them.
+
+A course folder holds `assignments/`, one folder per assignment, named by its id:
+
+    assignments/
+      documents.py, zh.py ...     optional modules the course's assignments share
+      08_positions/
+        notebook.py               the authoring file: prose, public tests, cell markers
+        reference.py              the reference code the solution and given cells name
+        checks.py                 STEPS: each step's hidden checks (checks/model.py)
+        zh.py                     optional: CATALOG, the Chinese of the checks' texts
+        figures.py, probes.py ... optional: diagrams, the mutation harness's inputs
+
+The `assignments/` folder is imported as a package of its own per course (a name made from
+its path), so an assignment's modules import each other and the shared ones relatively:
+`from .reference import positions`, `from ..documents import EXAMPLE`. Every `zh.py` adds
+its CATALOG to the course's language (`autograder.i18n`). A folder is read again when one
+of its files changed, so a long session (a notebook, the tests) sees an instructor's edits.
+
+Every problem of an assignment's code is an AssignmentError naming the file, the line and
+the fix, never a traceback.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import itertools
+import re
+import sys
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+from autograder.checks.model import Step
+from autograder.errors import KitError
+from autograder.i18n import add_catalog
+
+FOLDER = "assignments"
+NOTEBOOK, REFERENCE, CHECKS, CATALOG = "notebook.py", "reference.py", "checks.py", "zh.py"
+ID = re.compile(r"^\d\d_[a-z][a-z0-9_]*$")
+GUIDE = "the guide: python -m autograder guide"
+
+
+class AssignmentError(KitError, ValueError):
+    """An assignment folder the kit cannot use; the message names the file, line and fix."""
+
+
+def assignments_folder(root: Path) -> Path:
+    return Path(root) / FOLDER
+
+
+def assignment_ids(root: Path) -> list[str]:
+    """The ids of the course's assignments: the folders of assignments/ with a notebook.py."""
+    return ids_in(assignments_folder(root))
+
+
+def ids_in(folder: Path) -> list[str]:
+    """The ids of the assignments in an assignments/ folder."""
+    if not folder.is_dir():
+        return []
+    return sorted(p.name for p in folder.iterdir() if (p / NOTEBOOK).is_file())
+
+
+def check_id(assignment_id):
+    """An id the kit can use everywhere (folders, the LMS file names): 'NN_words'."""
+    if not ID.match(assignment_id):
+        raise AssignmentError(
+            f"{assignment_id!r} is not an assignment id the course can use: write two digits, "
+            "an underscore and lower-case words joined by underscores, such as "
+            "'08_positions' (the digits order the course)")
+    return assignment_id
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """One assignment folder, loaded: its steps in the order STEPS lists them."""
+
+    id: str
+    folder: Path
+    package: str  # the module name of the folder
+    steps: dict[str, Step]
+
+    @property
+    def notebook(self) -> Path:
+        return self.folder / NOTEBOOK
+
+    def module(self, name) -> ModuleType | None:
+        """The assignment's module `name` (reference, figures, probes ...), else the course's
+        shared module of that name, else None."""
+        for package, folder in ((self.package, self.folder),
+                                (self.package.rpartition(".")[0], self.folder.parent)):
+            if (folder / f"{name}.py").is_file():
+                return imported(f"{package}.{name}", folder / f"{name}.py")
+        return None
+
+    def reference(self, name):
+        """The object `name` of reference.py (a solution or given cell names it)."""
+        module = self.module("reference")
+        where = self.folder / REFERENCE
+        if module is None or not (self.folder / REFERENCE).is_file():
+            raise AssignmentError(f"{where} is missing: write the reference code of the "
+                                  f"assignment's solution and given cells there ({GUIDE})")
+        if not hasattr(module, name):
+            raise AssignmentError(f"{where} has no {name!r}: define it there (or import it), "
+                                  "as the notebook's cells name it")
+        return getattr(module, name)
+
+
+def fingerprint(folder: Path):
+    """What changes when an instructor edits a file of the folder (its .py files)."""
+    return tuple(sorted((p.name, p.stat().st_mtime_ns, p.stat().st_size)
+                        for p in folder.glob("*.py")))
+
+
+_packages: dict[Path, tuple[tuple, str]] = {}  # assignments/ -> (fingerprint, package name)
+_generations = itertools.count()
+_loaded: dict[tuple[Path, str], tuple[tuple, Assignment]] = {}
+
+
+def course_package(root: Path) -> str:
+    """The module name of the course's assignments/ folder, imported anew when a shared
+    module changed; its zh.py, if any, joins the course's language."""
+    folder = assignments_folder(root).resolve()
+    if not folder.is_dir():
+        raise AssignmentError(f"{folder} is missing: a course keeps its assignments there "
+                              "(python -m autograder new ID writes one)")
+    stamp = fingerprint(folder)
+    known = _packages.get(folder)
+    if known and known[0] == stamp:
+        return known[1]
+    digest = hashlib.sha1(str(folder).encode()).hexdigest()[:10]
+    name = f"kit_course_{digest}_{next(_generations)}"
+    spec = importlib.util.spec_from_loader(name, loader=None, is_package=True)
+    package = importlib.util.module_from_spec(spec)
+    package.__path__ = [str(folder)]
+    package.__file__ = str(folder / "__init__.py")
+    sys.modules[name] = package
+    if (folder / "__init__.py").is_file():
+        run_module(package, folder / "__init__.py")
+    _packages[folder] = (stamp, name)
+    register_catalog(name, folder)
+    return name
+
+
+def load_assignment(root: Path, assignment_id) -> Assignment:
+    """The assignment `assignment_id` of the course at `root`, read from its folder."""
+    folder = (assignments_folder(root) / assignment_id).resolve()
+    if not (folder / NOTEBOOK).is_file():
+        known = ", ".join(assignment_ids(root)) or "none yet"
+        raise AssignmentError(f"{folder / NOTEBOOK} is missing: the course has no assignment "
+                              f"{assignment_id!r} (its assignments: {known}); "
+                              f"python -m autograder new {assignment_id} writes one")
+    parent = course_package(root)
+    stamp = (fingerprint(folder), _packages[folder.parent][0])
+    cached = _loaded.get((folder, assignment_id))
+    if cached and cached[0] == stamp:
+        return cached[1]
+    package = f"{parent}.{assignment_id}"
+    for stale in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+        del sys.modules[stale]
+    assignment = Assignment(assignment_id, folder, package,
+                            read_steps(package, folder / CHECKS))
+    register_catalog(package, folder)
+    _loaded[(folder, assignment_id)] = (stamp, assignment)
+    return assignment
+
+
+def read_steps(package, path: Path) -> dict[str, Step]:
+    if not path.is_file():
+        raise AssignmentError(f"{path} is missing: declare the assignment's hidden checks there, "
+                              f"STEPS = (Step(...), ...) ({GUIDE})")
+    module = imported(f"{package}.checks", path)
+    steps = getattr(module, "STEPS", None)
+    if not isinstance(steps, list | tuple) or not all(isinstance(s, Step) for s in steps):
+        raise AssignmentError(f"{path}: STEPS must be a tuple of Step(...), one per function "
+                              f"students write ({GUIDE})")
+    names = [step.name for step in steps]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise AssignmentError(f"{path}: two steps are named {twice[0]!r}; give each its own name")
+    for step in steps:
+        unknown = [u for u in step.uses if u not in names]
+        if unknown:
+            raise AssignmentError(f"{path}: step {step.name!r} uses {unknown[0]!r}, which is not "
+                                  "a step of this assignment; `uses` names earlier steps of STEPS")
+    return {step.name: step for step in steps}
+
+
+def imported(name, path: Path) -> ModuleType:
+    """The module `name` of file `path`, imported once; an error in it names the file."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        run_module(module, path)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    return module
+
+
+def run_module(module, path: Path):
+    try:
+        source = path.read_text(encoding="utf-8")
+        code = compile(source, str(path), "exec")
+        exec(code, module.__dict__)  # noqa: S102 - the course's own code, as an import runs it
+    except AssignmentError:
+        raise
+    except SyntaxError as error:
+        raise AssignmentError(f"{path}:{error.lineno}: {error.msg}; fix the code") from None
+    except Exception as error:  # noqa: BLE001 - any error of the course's code names its file
+        line = last_line_in(error, path)
+        raise AssignmentError(f"{path}:{line}: {type(error).__name__}: {error}; fix the "
+                              "code (the error happens while the module is imported)") from None
+
+
+def last_line_in(error, path: Path):
+    frames = [f for f in traceback.extract_tb(error.__traceback__)
+              if Path(f.filename) == path]
+    return frames[-1].lineno if frames else 1
+
+
+def register_catalog(package, folder: Path):
+    """The folder's zh.py CATALOG joins the Chinese texts of the course."""
+    path = folder / CATALOG
+    if not path.is_file():
+        return
+    module = imported(f"{package}.zh", path)
+    table = getattr(module, "CATALOG", None)
+    if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                              for k, v in table.items()):
+        raise AssignmentError(f"{path}: CATALOG must be a dict of English texts to their "
+                              "Chinese texts")
+    add_catalog("zh", table, str(path))
+
+
+def course_root_of(folder: Path) -> Path | None:
+    """The course folder (holding nbgrader_config.py) that `folder` is in, or None."""
+    for candidate in (folder, *folder.parents):
+        if (candidate / "nbgrader_config.py").is_file():
+            return candidate
+    return None
+
+
+def find_step(root: Path, name, hint=None):
+    """(assignment, step) of the course's step `name`; `hint`, an assignment id, decides when
+    several assignments have a step of that name. None when the course has no such step."""
+    found = []
+    for assignment_id in assignment_ids(root):
+        assignment = load_assignment(root, assignment_id)
+        if name in assignment.steps:
+            found.append(assignment)
+    if not found:
+        return None
+    chosen = next((a for a in found if a.id == hint), found[0])
+    return chosen, chosen.steps[name]
+

@@ -1,0 +1,81 @@
+"""The kit's stages in nbgrader's pipelines, and the settings they rely on: what every course's
+nbgrader_config.py takes first (`c.merge(kit_stages())`), so that a course's file holds only
+its own values and a newer kit brings its stages to every course at once.
+
+Light on purpose: nbgrader imports the config of every command, `--help` included.
+"""
+
+from __future__ import annotations
+
+from traitlets.config import Config
+
+# generate_assignment: nbgrader's stages, with the kit's ReleaseChecksums before SaveCells so
+# that the gradebook stores the checksum of each cell as students receive it (hidden tests
+# removed): autograde then warns about a checksum only when a student edited a locked cell.
+GENERATE = [
+    "nbgrader.preprocessors.IncludeHeaderFooter",
+    "nbgrader.preprocessors.InstantiateTests",
+    "nbgrader.preprocessors.LockCells",
+    "nbgrader.preprocessors.ClearSolutions",
+    "nbgrader.preprocessors.ClearOutput",
+    "nbgrader.preprocessors.CheckCellMetadata",
+    "nbgrader.preprocessors.ComputeChecksums",
+    "autograder.build.release_checksums.ReleaseChecksums",
+    "nbgrader.preprocessors.SaveCells",
+    "nbgrader.preprocessors.ClearHiddenTests",
+    "nbgrader.preprocessors.ClearMarkScheme",
+    "nbgrader.preprocessors.ComputeChecksums",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+
+# Autograde: the submission's graded cells are made the source's again (RestoreTestCells),
+# then, in place of nbgrader's Execute, student code runs in a sandboxed kernel and every
+# verdict is computed outside it (GradeInSandbox); nbgrader's stages do the rest, with the
+# due dates and extensions of the config written into the gradebook just before nbgrader
+# assigns late penalties (Deadlines).
+SANITIZE = [
+    "autograder.grading.restore_test_cells.RestoreTestCells",
+    "nbgrader.preprocessors.ClearOutput",
+    "nbgrader.preprocessors.DeduplicateIds",
+    "nbgrader.preprocessors.OverwriteKernelspec",
+    "nbgrader.preprocessors.OverwriteCells",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+AUTOGRADE = [
+    "autograder.grading.grade_in_sandbox.GradeInSandbox",
+    "nbgrader.preprocessors.IgnorePattern",
+    "nbconvert.preprocessors.ClearMetadataPreprocessor",
+    "nbgrader.preprocessors.LimitOutput",
+    "nbgrader.preprocessors.SaveAutoGrades",
+    "autograder.grading.deadlines.Deadlines",
+    "nbgrader.preprocessors.AssignLatePenalties",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+
+# Feedback: nbgrader's pipeline plus the kit's stages that remove hidden tests and their
+# tracebacks (the check's message, written for students, stays) and sanitize the HTML of
+# markdown the course did not write (no student's script runs in a reader's browser).
+FEEDBACK = [
+    "nbgrader.preprocessors.GetGrades",
+    "autograder.outputs.hide_hidden_tests.HideHiddenTests",
+    "autograder.outputs.safe_markdown.SanitizeStudentMarkdown",
+    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+]
+
+
+def kit_stages() -> Config:
+    """The kit's part of a course's configuration: nbgrader's pipelines with the kit's stages,
+    the late-penalty and export plugins, and how nbgrader's own kernels stop."""
+    c = Config()
+    c.GenerateAssignment.preprocessors = list(GENERATE)
+    c.Autograde.sanitize_preprocessors = list(SANITIZE)
+    c.Autograde.autograde_preprocessors = list(AUTOGRADE)
+    c.GenerateFeedback.preprocessors = list(FEEDBACK)
+    c.AssignLatePenalties.plugin_class = "autograder.grading.deadlines.PercentPerDay"
+    # `nbgrader export`: a row per student and assignment, then a TOTAL row per student.
+    c.ExportApp.plugin_class = "autograder.outputs.export.ClassCsvExport"
+    # Kernels nbgrader itself starts (validate, the source notebooks) stop at once when done.
+    c.ExecutePreprocessor.timeout = 60
+    c.ExecutePreprocessor.interrupt_on_timeout = True
+    c.ExecutePreprocessor.shutdown_kernel = "immediate"
+    return c
