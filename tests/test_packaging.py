@@ -1,5 +1,6 @@
 """The kit as a user gets it: a wheel, installed (not editable) in a fresh virtualenv, run from
-a course folder that is not the repository.
+a course folder that is not the repository: the kit's own course made by `init`, and an
+instructor's own assignment written from the guide.
 
 The wheel is built from a copy of the checkout (building in place would leave build/ and
 *.egg-info in it, and a stale build/lib can put deleted modules into a wheel). The scratch
@@ -13,21 +14,29 @@ template alike, so the test can tell which copy of the kit actually ran.
 
 from __future__ import annotations
 
+import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import sysconfig
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
+import nbformat
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 DEPS = Path(sys.prefix).resolve()  # the environment running the tests: the pinned packages
 ID = "01_attention_by_hand"
-PACKAGES = ("autograder", "solutions")
+PACKAGES = ("autograder", "solutions", "attention_course")  # attention_course is assignments/
+SOURCES = {"autograder": "autograder", "solutions": "solutions",
+           "attention_course": "assignments"}
+GUIDE = REPO / "autograder" / "docs" / "writing-assignments.md"
+OWN = "10_positions"  # the guide's worked example
 
 # Imported by a .pth file in the scratch environment: every Python process started there
 # (grader, spawned workers, nbgrader, kernel template) appends to the log each file it opens
@@ -35,8 +44,10 @@ PACKAGES = ("autograder", "solutions")
 # kit_test_watch.json beside it, not from the environment: the kernel template is started
 # with a minimal environment of its own.
 WATCH = '''\
+import csv
 import json
 import os
+import re
 import sys
 
 try:
@@ -140,25 +151,54 @@ def wheel(checkout, tmp_path_factory):
 
 
 def test_wheel_holds_every_package_and_file(checkout, wheel):
-    """Does the wheel hold every file of autograder/ and solutions/ (every subpackage, every
-    module, every file the kit reads at run time), and nothing else of the checkout?"""
+    """Does the wheel hold every file of autograder/, solutions/ and the course's assignments/
+    (as attention_course: every assignment folder, every file the kit reads at run time), and
+    nothing else of the checkout?"""
     names = set(zipfile.ZipFile(wheel).namelist())
-    expected = {p.relative_to(checkout).as_posix() for package in PACKAGES
-                for p in (checkout / package).rglob("*") if p.is_file()}
+    expected = {f"{package}/{p.relative_to(checkout / folder).as_posix()}"
+                for package, folder in SOURCES.items()
+                for p in (checkout / folder).rglob("*") if p.is_file()}
     missing = sorted(expected - names)
     assert not missing, f"{wheel.name} lacks {len(missing)} files: {missing[:20]}"
-    # read as text at run time (sandbox/link.py, sandbox/kernel.py, build/render.py)
+    # read as text at run time (sandbox/link.py, sandbox/kernel.py, build/render.py, guide)
     assert {"autograder/sandbox/agent.py", "autograder/sandbox/zygote.py",
-            "autograder/build/public_checks.py"} <= names
+            "autograder/build/public_checks.py", "autograder/docs/writing-assignments.md",
+            f"attention_course/{ID}/checks.py"} <= names
     stray = sorted(n for n in names if n.split("/")[0] not in PACKAGES
                    and ".dist-info/" not in n)
     assert not stray, f"{wheel.name} holds files outside the packages: {stray[:20]}"
 
 
-def test_installed_wheel_runs_outside_the_checkout(wheel, tmp_path):
-    """Does the installed wheel, not the checkout, answer --help and validate an assignment
-    (solutions graded full marks, stubs zero, by real nbgrader) from a course folder?"""
-    venv = tmp_path / "venv"
+@dataclass
+class Installed:
+    """The wheel installed in a scratch virtualenv, and how to run its command."""
+
+    venv: Path
+    site: Path
+    script: Path
+    env: dict
+    opened: Path  # the log of files of the checkout or the installed kit a process opened
+
+    def run(self, *args, cwd, what=None, timeout=600):
+        return run([self.script, *args], what or f"attention-kit {' '.join(map(str, args))}",
+                   timeout=timeout, cwd=cwd, env=self.env)
+
+    def files(self):
+        """{path: (size, mtime)} of every file of the installed kit."""
+        return {p: (p.stat().st_size, p.stat().st_mtime_ns) for package in PACKAGES
+                for p in (self.site / package).rglob("*") if p.is_file()}
+
+    def opened_files(self):
+        lines = self.opened.read_text().splitlines() if self.opened.exists() else []
+        return [(line.split(" ", 1)[0], Path(line.split(" ", 1)[1])) for line in lines]
+
+
+@pytest.fixture(scope="module")
+def installed(wheel, tmp_path_factory):
+    """The wheel in a fresh virtualenv that reuses the pinned dependencies, with the python3
+    kernel spec of its own, and the environment its commands run in (no checkout on PATH)."""
+    root = tmp_path_factory.mktemp("installed")
+    venv = root / "venv"
     run([sys.executable, "-m", "venv", venv], "creating the scratch virtualenv")
     python, bin_ = venv / "bin" / "python", venv / "bin"
     run([python, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet",
@@ -172,14 +212,7 @@ def test_installed_wheel_runs_outside_the_checkout(wheel, tmp_path):
     alembic = bin_ / "alembic"
     alembic.write_text(ALEMBIC.format(python=python))
     alembic.chmod(0o755)
-
-    course = tmp_path / "course"
-    course.mkdir()
-    shutil.copy(REPO / "nbgrader_config.py", course)
-    for folder in ("source", "release"):
-        shutil.copytree(REPO / folder / ID, course / folder / ID)
-
-    opened = tmp_path / "opened.log"
+    opened = root / "opened.log"
     path = [bin_, *(p for p in os.environ.get("PATH", "").split(os.pathsep)
                     if p and not inside(Path(p).resolve(), REPO)
                     and not inside(Path(p).resolve(), DEPS))]
@@ -189,39 +222,117 @@ def test_installed_wheel_runs_outside_the_checkout(wheel, tmp_path):
     (site / "kit_test_watch.json").write_text(json.dumps({
         "log": str(opened), "ignored": [f"{DEPS}/"],
         "watched": [f"{REPO}/", *(f"{site / p}/" for p in PACKAGES)]}))
-    where = {"cwd": course, "env": env}
-
     run([python, "-m", "ipykernel", "install", "--prefix", venv, "--name", "python3"],
-        "installing the python3 kernel spec in the scratch virtualenv", **where)
-    found = run([python, "-c", "import autograder, solutions\n"
+        "installing the python3 kernel spec in the scratch virtualenv", cwd=root, env=env)
+    return Installed(venv, site, bin_ / "attention-kit", env, opened)
+
+
+def test_installed_wheel_runs_outside_the_checkout(installed, tmp_path):
+    """Does the installed wheel, not the checkout, answer --help, make a course of the kit's
+    own assignment with init and validate it (solutions graded full marks, stubs zero, by real
+    nbgrader)?"""
+    python = installed.venv / "bin" / "python"
+    found = run([python, "-c", "import autograder, solutions, attention_course\n"
                  "from jupyter_client.kernelspec import KernelSpecManager\n"
-                 "print(autograder.__file__, solutions.__file__, "
+                 "print(autograder.__file__, solutions.__file__, attention_course.__file__, "
                  "KernelSpecManager().get_kernel_spec('python3').argv[0], sep='\\n')"],
-                "importing the kit in the scratch virtualenv", **where).stdout.split("\n")
-    for module in found[:2]:
-        assert inside(Path(module), site), (
-            f"the scratch virtualenv imports {module}, not the wheel in {site}: the "
+                "importing the kit in the scratch virtualenv", cwd=tmp_path,
+                env=installed.env).stdout.split("\n")
+    for module in found[:3]:
+        assert inside(Path(module), installed.site), (
+            f"the scratch virtualenv imports {module}, not the wheel in {installed.site}: the "
             "checkout (or its editable install) leaked in")
-    assert Path(found[2]) == python, f"the python3 kernel runs {found[2]}, not {python}"
-    script = bin_ / "attention-kit"
-    assert str(python) in script.read_text()[:1000], f"{script} does not run {python}"
+    assert Path(found[3]) == python, f"the python3 kernel runs {found[3]}, not {python}"
+    assert str(python) in installed.script.read_text()[:1000], (
+        f"{installed.script} does not run {python}")
 
-    result = run([script, "--help"], "attention-kit --help", timeout=60, **where)
+    result = installed.run("--help", cwd=tmp_path, timeout=60)
     assert result.stdout.startswith("usage:") and "validate" in result.stdout, result.stdout
-
-    result = run([script, "validate", ID], f"attention-kit validate {ID}", timeout=600,
-                 **where)
+    installed.run("init", "course", ID, cwd=tmp_path)
+    course = tmp_path / "course"
+    assert (course / "assignments" / ID / "checks.py").is_file()
+    result = installed.run("validate", ID, cwd=course)
     assert f"valid: {ID}" in result.stdout, tail(result.stdout, result.stderr)
 
-    lines = opened.read_text().splitlines() if opened.exists() else []
-    files = {Path(line.split(" ", 1)[1]) for line in lines}
-    from_checkout = sorted(str(f) for f in files if inside(f, REPO))
+    opened = installed.opened_files()
+    from_checkout = sorted(str(f) for _, f in opened if inside(f, REPO))
     assert not from_checkout, ("a process of the installed kit opened files of the checkout: "
                                f"{from_checkout[:10]}")
-    processes = {line.split(" ", 1)[0] for line in lines
-                 if "/autograder/grading/" in line.split(" ", 1)[1]}
+    processes = {pid for pid, f in opened if "/autograder/grading/" in str(f)}
     assert len(processes) >= 2, ("the grader and its workers should have imported the "
-                                 f"wheel's autograder.grading; opened: {sorted(files)[:20]}")
+                                 f"wheel's autograder.grading; opened: {opened[:20]}")
     # kernels are forked from the template, started as a script from the installed package
-    assert site / "autograder/sandbox/zygote.py" in files, (
-        f"no kernel template was started from the wheel; opened: {sorted(files)[:20]}")
+    assert installed.site / "autograder/sandbox/zygote.py" in {f for _, f in opened}, (
+        f"no kernel template was started from the wheel; opened: {opened[:20]}")
+
+
+def guide_files():
+    """{file name: text} of the guide's worked example: each block that follows a line
+    `<!-- file: NAME -->`."""
+    text = GUIDE.read_text(encoding="utf-8")
+    blocks = re.findall(r"<!-- file: ([\w.]+) -->\n```python\n(.*?)\n```", text, re.DOTALL)
+    return {name: code + "\n" for name, code in blocks}
+
+
+def scores(installed, course, assignment_id):
+    """{student: (score, max)} of the assignment, as the kit's export writes them."""
+    installed.run("export", "--to", "grades.csv", cwd=course)
+    with open(course / "grades.csv", newline="", encoding="utf-8") as table:
+        return {row["student_id"]: (float(row["score"]), float(row["max_score"]))
+                for row in csv.DictReader(table) if row["assignment"] == assignment_id}
+
+
+def hand_in(course, student, assignment_id, code):
+    """The release notebook with its solution cell holding `code` (None: as released)."""
+    notebook = nbformat.read(course / "release" / assignment_id / f"{assignment_id}.ipynb", 4)
+    if code is not None:
+        for cell in notebook.cells:
+            if cell.metadata.get("nbgrader", {}).get("solution"):
+                cell.source = code
+    folder = course / "submitted" / student / assignment_id
+    folder.mkdir(parents=True)
+    nbformat.write(notebook, folder / f"{assignment_id}.ipynb")
+
+
+def test_an_instructor_writes_an_assignment_from_the_wheel(installed, tmp_path):
+    """With only the installed wheel and the guide: does init make an empty course outside the
+    checkout, `new` scaffold an assignment that builds and validates as written, the guide's
+    worked example (sinusoidal encodings, two named mistakes) replace it, build and validate,
+    and grading give a correct student full marks, a wrong one less with the mistake named,
+    and a blank one zero, without a file of the installed kit written?"""
+    before = installed.files()
+    installed.run("init", "course", "--empty", cwd=tmp_path)
+    course = tmp_path / "course"
+    result = installed.run("new", OWN, cwd=course)
+    assert "python -m autograder build 10_positions" in result.stdout
+    installed.run("build", OWN, cwd=course)
+    result = installed.run("validate", OWN, cwd=course)
+    assert f"valid: {OWN}" in result.stdout, tail(result.stdout, result.stderr)
+
+    folder = course / "assignments" / OWN
+    files = guide_files()
+    assert set(files) == {"reference.py", "documents.py", "checks.py", "notebook.py"}, files
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    installed.run("build", OWN, cwd=course)
+    result = installed.run("validate", OWN, cwd=course)
+    assert f"valid: {OWN}" in result.stdout, tail(result.stdout, result.stderr)
+
+    reference = files["reference.py"].split("\n\n\n", 1)[1]  # the function, docstring and all
+    wrong = (reference.replace("torch.sin(angles)", "SINE").replace("torch.cos(angles)",
+             "torch.sin(angles)").replace("SINE", "torch.cos(angles)"))  # exchanged
+    hand_in(course, "right", OWN, reference)
+    hand_in(course, "wrong", OWN, wrong)
+    hand_in(course, "blank", OWN, None)
+    installed.run("grade", cwd=course)
+    graded = scores(installed, course, OWN)
+    assert graded["right"] == (3.0, 3.0), graded
+    assert graded["blank"][0] == 0.0, graded
+    assert graded["wrong"][0] < 3.0, graded
+    record = nbformat.read(course / "autograded" / "wrong" / OWN / f"{OWN}.ipynb", 4)
+    named = {f.get("mistake") for f in record.metadata["kit"]["findings"]}
+    assert "sin and cos exchanged" in named, record.metadata["kit"]["findings"]
+
+    assert installed.files() == before, "the kit wrote into its own installed files"
+    assert not [f for _, f in installed.opened_files() if inside(f, REPO)], (
+        "a process of the installed kit opened files of the checkout")

@@ -1,6 +1,7 @@
 """Do the hidden checks catch wrong versions of every reference, made automatically?
 
-bench/mutations.py makes mutants of each step's reference (one small change each: a swapped
+The mutation harness (autograder/tools/mutations.py, `python -m autograder mutate`) makes
+mutants of each step's reference (one small change each: a swapped
 operand, another dim, a dropped scale, an inverted mask ...), drops those equivalent to the
 reference on the step's stated domain, and runs the rest through the step's hidden checks
 in-process. Here a capped sample of them, drawn under a fixed seed, holds the kill rate to
@@ -8,18 +9,13 @@ a floor, so that a change to the checks that lets wrong code through fails the s
 
 from __future__ import annotations
 
-import importlib
-import sys
 import warnings
-from pathlib import Path
 
 import pytest
 import torch
 
-ROOT = Path(__file__).resolve().parents[3]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-mutations = importlib.import_module("bench.mutations")
+from autograder.tools import mutations
+from tests.course import IDS, ROOT
 
 SEED = 0
 PER_STEP = 40  # mutants per step at most: about 700 in all, some seconds
@@ -34,14 +30,21 @@ def results():
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return mutations.run(list(mutations.STEPS), limit=PER_STEP, seed=SEED, seeds=5,
-                                 log=lambda _: None)
+            return mutations.run(mutations.targets(ROOT, IDS), limit=PER_STEP, seed=SEED,
+                                 seeds=5, log=lambda _: None)
     finally:
         torch.set_num_threads(threads)
 
 
 def survivors(results):
     return "\n".join(f"  {m.step}: {m.label}: {m.change}" for r in results for m in r.survivors)
+
+
+def test_every_step_of_the_course_has_probes(results):
+    """Is the equivalence of every step's mutants decided on its stated domain (the
+    assignment's probes.py), not on its random cases alone?"""
+    unprobed = [r.name for r in results if not r.probed]
+    assert not unprobed, f"no probes in their assignment's probes.py: {', '.join(unprobed)}"
 
 
 def test_every_step_has_mutants_to_judge(results):
