@@ -18,6 +18,7 @@ from autograder.build.hand_in import HAND_IN
 from autograder.build.printed_values import with_printed_values
 from autograder.build.standalone import helper_cell_code
 from autograder.build.stubs import given_code, solution_code
+from autograder.checks.code_rules import course_key
 from autograder.checks.loader import CHECKS, GUIDE
 from autograder.i18n import DEFAULT, language, t
 
@@ -34,6 +35,11 @@ HIDDEN_TESTS = (
     'check_step("{name}", globals())\n'
     "### END HIDDEN TESTS"
 )
+COURSE_CELLS_LINE = ("COURSE_CELLS = frozenset()  # the build writes the keys of the course's "
+                     "cells here")
+RUNS_ALONE = "graded on its own"
+RUNS_ALONE_WHY = ("grading runs the code of yours this step needs, alone, after the course's "
+                  "cells")
 USE_REFERENCES = 'use_references("{name}", globals())\n'
 # The first line of every test cell, in the master and in the release: what the step is worth.
 TEST_HEADER = ("# {name}: {points}. The public checks below, and when graded the same "
@@ -70,6 +76,7 @@ def render(specs, assignment, language_code=DEFAULT):
         for index, spec in enumerate(specs):
             cells.append(render_cell(spec, index, total, assignment, language_code))
         cells.append(hand_in_cell(assignment.id, total, language_code))
+    with_course_keys(cells)
     notebook = nbformat.v4.new_notebook(cells=cells)
     notebook.metadata = {
         "kernelspec": KERNELSPEC,
@@ -79,6 +86,20 @@ def render(specs, assignment, language_code=DEFAULT):
         cell.pop("id", None)
     notebook.nbformat_minor = 4
     return notebook
+
+
+def with_course_keys(cells):
+    """Write into the helper cell the keys of the course's code cells (all but the solution
+    cells), so that expect_rule leaves them out of the student's code as grading does."""
+    keys = sorted(course_key(cell.source) for cell in cells if cell.cell_type == "code"
+                  and not cell.metadata.get("nbgrader", {}).get("solution"))
+    for cell in cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") == "public_checks":
+            if COURSE_CELLS_LINE not in cell.source:
+                raise AuthoringError(f"checks/code_rules.py lacks the line "
+                                     f"{COURSE_CELLS_LINE!r} the build fills in")
+            cell.source = cell.source.replace(
+                COURSE_CELLS_LINE, f"COURSE_CELLS = frozenset({keys!r})", 1)
 
 
 def render_cell(spec, index, total, assignment, language_code):
@@ -171,8 +192,10 @@ def figures_of(assignment):
 def rule_checks(step):
     """The public check of each of the step's rules: the grader's decision, made in plain
     Jupyter on the student's code (checks/code_rules.py), so no rule is a surprise."""
-    lines = [f"expect_rule({step.name}, {kind!r}, {params!r}, {t(rule.name)!r}, {t(why)!r})"
-             for rule in step.rules for kind, params, why in [rule.public]]
+    publics = [(RUNS_ALONE, ("runs_alone", [], RUNS_ALONE_WHY))] + \
+        [(rule.name, rule.public) for rule in step.rules]
+    lines = [f"expect_rule({step.name}, {kind!r}, {params!r}, {t(name)!r}, {t(why)!r})"
+             for name, (kind, params, why) in publics]
     heading = "# " + t("The step's rules, as grading checks them:")
     return "\n" + heading + "\n" + "\n".join(lines) if lines else ""
 

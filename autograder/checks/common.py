@@ -1,20 +1,17 @@
 """Pieces the step declarations share: random inputs, calls, rules and properties.
 
 Rules are decided on the code the grader reads (`subject.source`: in grading, the step's
-definition with every helper it uses, autograder/grading/closure.py), never from a count made
-while the code runs.
+text as code_rules.closure reads it from the notebook, the only code that has run where the
+step is called), never from a count made while the code runs.
 
 Texts a student reads are composed at grading time in the course's language (`t`); a rule's
 name and reason stay English in its declaration and are translated where they are shown."""
 
 from __future__ import annotations
 
-import ast
-import textwrap
-
 import torch
 
-from autograder.checks.code_rules import rule_broken
+from autograder.checks.code_rules import judged
 from autograder.checks.compare import TOLERANCE
 from autograder.checks.model import Rule
 from autograder.i18n import current, t
@@ -72,57 +69,13 @@ def future(n):
     return torch.ones(n, n, dtype=torch.bool).triu(diagonal=1)
 
 
-def source_tree(subject):
-    """The parsed source of a student's function or class (None when it has none)."""
-    try:
-        return ast.parse(textwrap.dedent(subject.source)) if subject.source else None
-    except SyntaxError:
-        return None
-
-
-# Code the grader cannot follow: what it calls is decided at run time.
-DYNAMIC_CALLS = {"exec", "eval", "compile", "__import__", "globals", "locals", "vars",
-                 "get_ipython", "attrgetter", "methodcaller", "import_module"}
-DYNAMIC_NAMES = {"__dict__", "__builtins__", "builtins", "importlib", "__getattribute__",
-                 "modules", "__class__", "__globals__", "__code__"}
-
-
-def unverifiable(tree):
-    """Why the grader cannot tell from this code what it calls (None when it can)."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
-            if name in DYNAMIC_CALLS:
-                return t("it calls {name}()", name=name)
-            if name in {"getattr", "setattr", "delattr"} and not (
-                    len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)):
-                return t("it calls {name}() with a name computed at run time", name=name)
-        elif isinstance(node, ast.Attribute) and node.attr in DYNAMIC_NAMES:
-            return t("it uses {name}", name=node.attr)
-        elif isinstance(node, ast.Name) and node.id in DYNAMIC_NAMES:
-            return t("it uses {name}", name=node.id)
-        elif isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
-            return t("it imports * from a module")
-    return None
-
-
 def code_rule(kind, rule_name, params, why):
-    """A rule decided on the subject's code (its definition and every helper it uses) by
-    code_rules.rule_broken, the function the notebook's public check calls too: the step
-    loses it when the code breaks it, when there is no code to read, or when the code
-    decides at run time what it calls (the grader could not verify it)."""
+    """A rule decided on the subject's text by code_rules.judged, the function the notebook's
+    expect_rule calls too: the step loses it when the code breaks it, when there is no code
+    to read, or when the code decides at run time what it calls."""
 
     def violation(subject):
-        tree = source_tree(subject)
-        if tree is None:
-            return t("{rule}: the grader cannot find the code that defines it, so it cannot "
-                     "verify this rule ({why}); define it with def or class",
-                     rule=t(rule_name), why=t(why))
-        dynamic = unverifiable(tree)
-        if dynamic:
-            return t("{rule}: the grader cannot verify this rule because {reason} ({why}); "
-                     "call what you need by name", rule=t(rule_name), reason=dynamic, why=t(why))
-        broken = rule_broken(kind, params, tree, language=current())
+        broken = judged(kind, params, subject.source, current())
         return t("{rule}: {broken} ({why})", rule=t(rule_name), broken=broken,
                  why=t(why)) if broken else None
 

@@ -12,6 +12,7 @@ from traitlets import Float, Integer, Unicode
 
 import autograder
 import solutions
+from autograder.checks.code_rules import course_key
 from autograder.checks.loader import AssignmentError, load_assignment
 from autograder.course import master_cells
 from autograder.grading.integrity import scan
@@ -112,14 +113,15 @@ class GradeInSandbox(NbGraderPreprocessor):
             raise RuntimeError("GradeInSandbox needs RestoreTestCells first among "
                                "c.Autograde.sanitize_preprocessors (see nbgrader_config.py)")
         folder = resources.get("metadata", {}).get("path") or "."
-        order = {cell.metadata["nbgrader"]["grade_id"]: index for index, cell in
-                 enumerate(release_notebook(self.config, resources).cells)
+        release = release_notebook(self.config, resources)
+        order = {grade_id(cell): index for index, cell in enumerate(release.cells)
                  if is_graded(cell)}
         masters = master_sources(resources)
         bounds = self.bounds()
         steps, unchecked = self.course_steps(resources["nbgrader"]["assignment"])
         with Session(folder, self.settings(), self.notebook_timeout, self.cell_timeout,
-                     bounds, steps, unchecked) as session:
+                     bounds, steps, unchecked, course_cells(release),
+                     course_keys(release)) as session:
             tests = []
             for cell in nb.cells:
                 if cell.cell_type != "code":
@@ -129,8 +131,8 @@ class GradeInSandbox(NbGraderPreprocessor):
                     continue
                 locked = cell.metadata.get("nbgrader", {}).get("locked", False)
                 answer = locked or cell.metadata.get("nbgrader", {}).get("solution", False)
-                cell.outputs, cell.execution_count = session.run_cell(
-                    cell.source, student=not locked, answer=bool(answer))
+                cell.outputs, cell.execution_count = session.run_cell(cell.source,
+                                                                      answer=bool(answer))
                 cell.source = shown_source(cell.source, bounds.source)
             # Every step is judged once all the student's code ran, in the release's order.
             for cell in sorted(tests, key=lambda c: order.get(grade_id(c), len(order))):
@@ -138,7 +140,7 @@ class GradeInSandbox(NbGraderPreprocessor):
                 cell.outputs, findings = session.test_cell(steps_checked(master), grade_id(cell))
                 cell.execution_count = None
                 add_findings(nb, grade_id(cell), findings)
-            refused = list(session.kernel.refused)
+            refused = session.refused
         set_integrity(nb, scan(nb) + [{"cell": "", "kind": "file not copied", "reason": why}
                                       for why in refused])
         return nb, resources
@@ -161,6 +163,22 @@ def master_sources(resources):
     it: a test cell's hidden part (`check_step("name", ...)`) names the steps it checks. The
     submission's test cells are the release's, without that part."""
     return {name: source for name, _, source in master_cells(resources)}
+
+
+def course_cells(release):
+    """The code of the release's locked cells that are not tests (setup, given helpers, the
+    public checks): what runs before a step's text when it is judged."""
+    return [cell.source for cell in release.cells if cell.cell_type == "code"
+            and cell.metadata.get("nbgrader", {}).get("locked") and not is_graded(cell)]
+
+
+def course_keys(release):
+    """The keys (code_rules.course_key) of every code cell of the release that is not a
+    student's answer: a submission's cell with one of them is the course's, never judged as
+    the student's code."""
+    return frozenset(course_key(cell.source) for cell in release.cells
+                     if cell.cell_type == "code"
+                     and not cell.metadata.get("nbgrader", {}).get("solution"))
 
 
 def is_graded(cell):

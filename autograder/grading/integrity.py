@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 
+from autograder.checks.code_rules import without_magics
 from autograder.i18n import t
 
 SUSPICIOUS_CALLS = {
@@ -33,11 +34,6 @@ SUSPICIOUS_NAMES = {
     "fork": "os.fork",
     "setsid": "os.setsid",
 }
-
-
-def without_magics(source):
-    return "\n".join("" if line.lstrip().startswith(("%", "!")) else line
-                     for line in source.splitlines())
 
 
 def opened_paths(tree):

@@ -8,7 +8,7 @@ from autograder.sandbox.link import Remote
 
 class RemoteSubject:
     """The student's `name` in the kernel, with the code it runs as the grader read it from
-    the notebook (autograder/grading/closure.py)."""
+    the notebook (autograder/checks/code_rules.closure)."""
 
     def __init__(self, link, name, source=None):
         self._remote = Remote(link, {"global": name})

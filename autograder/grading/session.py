@@ -5,8 +5,13 @@ run: once every student cell has run, the grader judges the steps the test cells
 (`check_step("name", ...)` in their hidden part, which the gradebook keeps), in the release's
 order whatever order the submission has, calling the student's functions in the kernel on
 inputs drawn for this grading and comparing the plain numbers that come back with the
-reference package and the documents. A step's rules are decided on the code the grader reads
-from the notebook (the step's definition and every helper it uses).
+reference package and the documents. A step's rules are decided on the text the grader reads
+from the notebook (checks/code_rules.closure: the step's last definition and every statement
+of the student's it needs), and the step is called where only that text has run: judging
+begins in a fresh kernel with no file of the notebook's folder, where the release's locked
+cells run, then each step's text before its checks. A text that may change what other code
+sees (an attribute stored on a module, `global`, setattr) gets the next step a fresh kernel
+too, so no step's text stands in for another's.
 
 When the kernel dies or runs out of time, what it was doing scores 0: a cell is skipped, a
 step fails. A fresh kernel then replays the cells that ran, so the rest of the notebook is
@@ -26,19 +31,22 @@ course's language (the caller sets it).
 
 from __future__ import annotations
 
+import ast
 import json
 import re
+import shutil
+import tempfile
 import time
 from dataclasses import dataclass
 
 import nbformat
 
+from autograder.checks.code_rules import closure, judged
 from autograder.checks.hidden import references
 from autograder.checks.judge import error_kind, fresh_generator, step_findings, verdict_message
 from autograder.checks.model import Finding
-from autograder.grading.closure import closure
 from autograder.grading.remote_subject import RemoteSubject
-from autograder.i18n import t
+from autograder.i18n import current, t
 from autograder.sandbox.kernel import KernelGone, SandboxedKernel
 from autograder.sandbox.link import Link, StudentError
 from autograder.shown_outputs import (
@@ -103,23 +111,75 @@ def unchecked_finding(name, why=None):
         name=name, why=why or t("its assignment's checks.py has no step of that name")))
 
 
+def changes_shared_state(text):
+    """Whether running a step's text may change what another step's code sees: an attribute
+    or item stored on something it did not make (a module, a class), setattr or delattr, a
+    `global` statement. `self.w = ...` and stores on a function's own new objects do not."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True
+    scopes = [(tree, set())] + [(f, own_objects(f)) for f in ast.walk(tree)
+                                if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)]
+    for scope, own in scopes:
+        for node in nodes_of(scope):
+            if isinstance(node, ast.Global):
+                return True
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in \
+                    {"setattr", "delattr"}:
+                return True
+            if isinstance(node, ast.Attribute | ast.Subscript) and \
+                    isinstance(node.ctx, ast.Store | ast.Del):
+                root = node
+                while isinstance(root, ast.Attribute | ast.Subscript):
+                    root = root.value
+                if not (isinstance(root, ast.Name) and root.id in own):
+                    return True
+    return False
+
+
+def nodes_of(scope):
+    """The nodes of a module or function outside its nested functions."""
+    todo = list(ast.iter_child_nodes(scope))
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            todo += ast.iter_child_nodes(node)
+
+
+def own_objects(function):
+    """Names whose objects a function made or was given to fill: its first parameter (self)
+    and locals bound to what a call returns (a new module, a new tensor)."""
+    params = function.args.posonlyargs + function.args.args
+    own = {params[0].arg} if params else set()
+    for node in nodes_of(function):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            own.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return own
+
+
 class Session:
     """One notebook's grading. `steps`: the hidden checks of its assignment, by name;
     `unchecked`: why the course has none when it has none (its checks.py cannot be read)."""
 
     def __init__(self, folder, settings, notebook_timeout, cell_timeout, bounds=Bounds(),
-                 steps=None, unchecked=None):
+                 steps=None, unchecked=None, course_cells=(), course_keys=frozenset()):
         self.steps = steps or {}
         self.unchecked = unchecked
+        self.course_cells = list(course_cells)  # the release's locked cells: run to judge
+        self.course_keys = frozenset(course_keys)  # the release's cells: never the student's
         self.kernel = SandboxedKernel(folder, settings)
+        self.empty_folder = None  # where the judging kernel runs: no file of the notebook's
         self.notebook_timeout = notebook_timeout
         self.deadline = time.monotonic() + notebook_timeout  # of what runs now
         self.replay_deadline = None  # of the replays while judging, once judging began
         self.cell_timeout = cell_timeout
         self.bounds = bounds
         self.link = Link(self.kernel, self.timeout, bounds.reply)
-        self.ran = []  # cells that ran, to replay after a crash
-        self.student_code = []  # the student's cells, in order: what rules are decided on
+        self.ran = []  # cells that ran, in order: replayed after a crash, read by closure
+        self.refused = []  # files of the notebook's folder not copied, and why
+        self.shared = False  # a judged text may have changed what the next step's code sees
         self.shown = 0  # bytes of output kept so far, images apart
         self.images = 0  # images kept so far
         self.broken = None  # why the notebook cannot go on
@@ -142,17 +202,39 @@ class Session:
             except BaseException:
                 self.kernel.stop()  # nothing of a kernel that never ran is left behind
                 raise
+        self.refused = list(self.kernel.refused)
         self.link.boot()
         return self
 
     def __exit__(self, *exc):
         self.kernel.stop()
+        if self.empty_folder:
+            shutil.rmtree(self.empty_folder, ignore_errors=True)
+
+    def begin_judging(self):
+        """A fresh kernel, in a folder with none of the notebook's files, where only the
+        release's locked cells have run: each step's text then runs in it before its checks.
+        Its starts and the course's cells share the replay budget."""
+        self.deadline = self.replay_deadline
+        self.shared = False
+        if self.empty_folder is None:
+            self.empty_folder = tempfile.mkdtemp(prefix="kit-judge-")
+        self.kernel.folder = self.empty_folder
+        try:
+            self.kernel.restart()
+            self.link.boot()
+            for source in self.course_cells:
+                self.kernel.execute(source, self.timeout(), silent=True)
+        except (KernelGone, RuntimeError) as error:
+            self.broken = t("the kernel that judges the steps could not be started ({error})",
+                            error=getattr(error, "reason", error))
 
     def recover(self, gone):
         """A fresh kernel with every cell that ran so far; on failure the notebook stops.
-        While judging, the replays share a budget of their own."""
+        While judging, a fresh judging kernel (begin_judging)."""
         if self.replay_deadline is not None:
-            self.deadline = self.replay_deadline
+            self.begin_judging()
+            return
         try:
             self.kernel.restart()
             self.link.boot()
@@ -178,10 +260,9 @@ class Session:
         if not self.broken:
             self.kernel.kill_strays()
 
-    def run_cell(self, source, student=True, answer=True):
-        """(outputs, execution count or None) of a code cell; `student` when the student
-        wrote it (not a locked cell of the course), `answer` when it defines an answer or is
-        locked: a cell that is neither does not run in the time kept for those."""
+    def run_cell(self, source, answer=True):
+        """(outputs, execution count or None) of a code cell; `answer` when it defines an
+        answer or is locked: a cell that is neither does not run in the time kept for those."""
         if self.broken:
             return [error_output("NotRun", self.broken)], None
         if len(source) > self.bounds.source:
@@ -193,8 +274,6 @@ class Session:
             return [error_output("NotRun", t(
                 "the notebook's time is running out, and what is left is kept for the cells "
                 "that define your answers; this cell was not run"))], None
-        if student:
-            self.student_code.append(source)
         try:
             outputs, _ = self.kernel.execute(source, self.timeout(kept))
         except KernelGone as gone:
@@ -222,13 +301,23 @@ class Session:
             return [Finding("error", name, self.broken)]
         if self.replay_deadline is None:  # the student's cells are done: judging begins
             self.replay_deadline = time.monotonic() + self.notebook_timeout
-        self.deadline = time.monotonic() + self.cell_timeout  # this step's checks, together
-        subject = RemoteSubject(self.link, name, source=closure(self.student_code, name))
+            self.begin_judging()
+        elif self.shared:
+            self.begin_judging()
+        if self.broken:
+            return [Finding("error", name, self.broken)]
+        self.deadline = time.monotonic() + self.cell_timeout  # this step's text and checks
+        text = closure(self.ran, name, self.course_keys)
+        subject = RemoteSubject(self.link, name, source=text)
         try:
-            self.link.boot()  # anew: the student's cells may have replaced it
+            failure = self.run_text(text) if text else None
+            self.link.boot()  # anew: the text may have replaced it
             if not self.link.request("defined", {"global": "__kit__"}, name=name):
-                return [Finding("error", name, t("{name} is not defined: run the cell that "
-                                                 "defines it, and keep its name", name=name))]
+                why = judged("forbids_names", (), text, current()) if text else None
+                return [Finding("error", name, t(
+                    "{name} is not defined: run the cell that defines it, and keep its name",
+                    name=name) + "".join(f" ({reason})" for reason in [why] if reason)
+                    + (" " + failure if failure else ""))]
             helpers = references(step, self.steps)
             with self.link.stand_ins(helpers):
                 return step_findings(step, subject, helpers, fresh_generator())
@@ -243,6 +332,19 @@ class Session:
             return [Finding("error", name, t("the grader could not check {name} ({kind}: "
                                              "{message})", name=name, kind=error_kind(error),
                                              message=str(error)[:200]))]
+
+    def run_text(self, text):
+        """Run a step's text in the judging kernel; what went wrong, said for the student, or
+        None. A text that may change what others see gets the next step a fresh kernel."""
+        self.shared = self.shared or changes_shared_state(text)
+        outputs, status = self.kernel.execute(text, self.timeout())
+        if status != "error":
+            return None
+        error = next((o for o in outputs if o.get("output_type") == "error"), {})
+        return t("(Your code for it, run on its own after the course's cells, raised "
+                 "{kind}: {message}; graded code may use only the course's cells, what it "
+                 "defines itself and the libraries.)", kind=str(error.get("ename", "")),
+                 message=str(error.get("evalue", ""))[:200])
 
     def test_cell(self, names, cell_id=""):
         """(outputs, findings) of a test cell that names these steps: the first failing

@@ -32,6 +32,12 @@ CATALOG = {
         '{rule}：评分程序无法读取这段代码，因而无法核验这条规则（{kind}）',
     '{name} is not defined: run the cell that defines it, and keep its name':
         '{name} 尚未定义：请运行定义它的单元格，并且不要改动它的名字',
+    "(Your code for it, run on its own after the course's cells, raised {kind}: {message}; "
+    "graded code may use only the course's cells, what it defines itself and the libraries.)":
+        "（只在课程的单元格之后单独运行你为它写的代码时，出现了 {kind}：{message}；"
+        "评分的代码只能用到课程的单元格、它自己定义的东西和库。）",
+    "the kernel that judges the steps could not be started ({error})":
+        "用来评判各个步骤的内核无法启动（{error}）",
     '{name}: every hidden check passed': '{name}：全部隐藏检查均已通过',
     'a {shape} {dtype} tensor': '形状为 {shape} 的 {dtype} 张量',
     'a {kind} of {count}': '含 {count} 项的 {kind}',
@@ -57,18 +63,6 @@ CATALOG = {
         '{largest}',
     '{what}: the shape is wrong': '{what}：形状不对',
     '{rule}: {broken} ({why})': '{rule}：{broken}（{why}）',
-    '{rule}: the grader cannot find the code that defines it, so it cannot verify this rule '
-    '({why}); define it with def or class':
-        '{rule}：评分程序找不到定义它的代码，无法核验这条规则（{why}）；请用 def 或 class '
-        '来定义它',
-    '{rule}: the grader cannot verify this rule because {reason} ({why}); call what you need by '
-    'name':
-        '{rule}：评分程序无法核验这条规则，因为{reason}（{why}）；请直接写出要调用的函数名',
-    'it calls {name}()': '代码调用了 {name}()',
-    'it calls {name}() with a name computed at run time':
-        '代码调用 {name}() 时用的名字要到运行时才算出来',
-    'it uses {name}': '代码用到了 {name}',
-    'it imports * from a module': '代码用 import * 从模块导入了全部名字',
     'the {what} along dim {dim} should sum to 1': '{what}沿 dim {dim} 求和应为 1',
     'weights': '注意力权重',
 }

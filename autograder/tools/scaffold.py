@@ -4,7 +4,8 @@ It writes assignments/<ID>/ with one step (`scaled_scores`): the authoring file 
 stub and a public test, the reference, a value its "source" prints, and the hidden checks (a
 document case, random cases, a property, a rule, a named mistake), in the course's language
 (with the Chinese twins in a Chinese course). As written it builds, and `validate` gives the
-reference full marks and the stub zero. The guide (`python -m autograder guide`) explains every part.
+reference full marks and the stub zero. The guide (`python -m autograder guide`) explains
+every part.
 """
 
 from __future__ import annotations

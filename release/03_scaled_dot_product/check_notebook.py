@@ -49,11 +49,23 @@ ZH = {
     ", ": "、",
     " or ": " 或 ",
     "uses {names}": "用到了 {names}",
-    "does not use {names}": "没有用到 {names}",
+    "does not call {names} where it runs": "在会运行的代码里没有调用 {names}",
     "found a Python loop ({loop})": "含有 Python 循环（{loop}）",
     "has no Python loop": "没有 Python 循环",
-    "rule '{rule}': cannot read the code of {subject!r}; define it with def":
-        "规则“{rule}”：读不到 {subject!r} 的代码；请用 def 定义它",
+    "{name} calls itself": "{name} 调用了自己",
+    "it calls {name}()": "它调用了 {name}()",
+    "it calls {name}() with a name computed at run time": "它用运行时才算出的名字调用 {name}()",
+    "it uses {name}": "它用到了 {name}",
+    "it imports * from a module": "它用 import * 从模块导入",
+    "it imports {module}, whose code is not judged (graded code may import {allowed}); put "
+    "that code in the notebook":
+        "它导入了 {module}，而这个模块的代码不会被评判（评分的代码只能导入 {allowed}）；"
+        "请把这段代码写进笔记本",
+    "no code defines it in the notebook (define it with def or class, in a cell of yours)":
+        "笔记本里没有定义它的代码（请在你自己的单元格里用 def 或 class 定义它）",
+    "its code does not parse": "它的代码无法解析",
+    "no rule can be verified because {reason}; call what you need by name":
+        "无法验证任何规则，因为{reason}；请直接按名字调用你需要的函数",
     "rule '{rule}': {broken} ({why})": "规则“{rule}”：{broken}（{why}）",
     # check_notebook.py
     "{value:g} point": "{value:g} 分",

@@ -1,0 +1,445 @@
+"""Is a step's rule decided on the code that runs, so that no trick elsewhere in the notebook
+earns points and no honest way of writing the step loses them?
+
+No kernel: the cells are strings. A notebook *earns* a step when the step's real rules pass
+on the text code_rules.closure reads, and the function that text defines, run on its own
+after the course's cells (as grading runs it), gives the reference's numbers. Every evasion
+below must not earn its step; every correct rewrite must.
+"""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import solutions
+from autograder.checks.code_rules import closure, course_key, judged, python_loop
+from autograder.checks.subject import LocalSubject
+from tests.course import STEPS
+
+SETUP = "import math\nimport torch\nimport torch.nn.functional as F\nfrom torch import nn"
+COURSE = {course_key(SETUP)}
+
+
+def inputs(step_name):
+    """Fixed, non-square inputs of each step these tests use."""
+    gen = torch.Generator().manual_seed(7)
+    if step_name == "stable_softmax":
+        return (torch.randn(3, 5, generator=gen),)
+    if step_name == "self_attention":
+        return (torch.randn(4, 3, generator=gen), torch.randn(3, 2, generator=gen),
+                torch.randn(3, 2, generator=gen), torch.randn(3, 5, generator=gen))
+    if step_name == "multihead_project":
+        return torch.randn(4, 3, generator=gen), torch.randn(2, 5, 3, generator=gen)
+    if step_name in ("loop_attention", "vectorized_attention"):
+        return (torch.randn(3, 4, generator=gen), torch.randn(2, 3, generator=gen),
+                torch.randn(2, 3, generator=gen), torch.randn(5, 3, generator=gen))
+    raise KeyError(step_name)
+
+
+def broken_rules(step_name, *cells, course=()):
+    """The violations of the step's rules on the notebook made of these student cells."""
+    step = STEPS[step_name]
+    code = closure([SETUP, *course, *cells], step_name,
+                   COURSE | {course_key(c) for c in course}) or ""
+    return [v for rule in step.rules if (v := rule.violation(LocalSubject(step.reference,
+                                                                          source=code)))]
+
+
+def runs_right(step_name, *cells, course=()):
+    """Whether the step's text, run alone after the course's cells, gives the reference's
+    numbers (helpers of earlier steps are the reference's, as the grader's stand-ins)."""
+    text = closure([SETUP, *course, *cells], step_name,
+                   COURSE | {course_key(c) for c in course})
+    if not text:
+        return False
+    space = {"scaled_dot_score": solutions.scaled_dot_score}
+    for code in (SETUP, *course, text):
+        exec(compile(code, "<cell>", "exec"), space)  # noqa: S102 - the test's own strings
+    args = inputs(step_name)
+    try:
+        got = space[step_name](*args)
+    except Exception:  # noqa: BLE001 - wrong code may raise anything
+        return False
+    return torch.allclose(got, getattr(solutions, step_name)(*args), atol=1e-5)
+
+
+def earns(step_name, *cells, course=()):
+    return not broken_rules(step_name, *cells, course=course) and \
+        runs_right(step_name, *cells, course=course)
+
+
+def source_of(name):
+    return textwrap.dedent(inspect.getsource(getattr(solutions, name)))
+
+
+HONEST_SOFTMAX = """
+def stable_softmax(scores, dim=-1):
+    shifted = scores - scores.max(dim=dim, keepdim=True).values
+    e = torch.exp(shifted)
+    return e / e.sum(dim=dim, keepdim=True)
+"""
+WRONG_SOFTMAX = "def stable_softmax(scores, dim=-1):\n    return scores\n"
+BUILTIN = "lambda s, dim=-1: torch.softmax(s, dim)"
+HONEST_SELF_ATTENTION = source_of("self_attention")
+LOOPED_ROWS = """
+def self_attention(x, W_query, W_key, W_value):
+    k, v = x @ W_key, x @ W_value
+    rows = [torch.softmax(k @ (r @ W_query) / math.sqrt(k.shape[-1]), -1) @ v for r in x]
+    return torch.stack(rows)
+"""
+
+# step -> {what: cells}: none of these may earn its step -----------------------------------
+EVASIONS = {
+    "stable_softmax": {
+        "a helper": ("def helper(s, d):\n    return torch.softmax(s, dim=d)",
+                     "def stable_softmax(scores, dim=-1):\n    return helper(scores, dim)"),
+        "an alias bound in an earlier cell": (
+            "sm = F.softmax", "def stable_softmax(scores, dim=-1):\n    return sm(scores, dim)"),
+        "an imported alias": (
+            "from torch import softmax as normalise",
+            "def stable_softmax(scores, dim=-1):\n    return normalise(scores, dim)"),
+        "a private entry point": (
+            "def stable_softmax(scores, dim=-1):\n"
+            "    return torch.ops.aten._softmax(scores, dim, False)",),
+        "a rebinding in a later cell": (
+            HONEST_SOFTMAX,
+            "def stable_softmax(scores, dim=-1):\n    return scores.softmax(dim)"),
+        "a distribution": (
+            "def stable_softmax(scores, dim=-1):\n"
+            "    return torch.distributions.Categorical(logits=scores).probs",),
+        "a module": ("def stable_softmax(scores, dim=-1):\n    return nn.Softmax(dim)(scores)",),
+        "getattr with a computed name": (
+            "def stable_softmax(scores, dim=-1):\n"
+            "    return getattr(torch, 'soft' + 'max')(scores, dim)",),
+        "getattr with a joined name": (
+            "def stable_softmax(scores, dim=-1):\n"
+            "    return getattr(torch, ''.join(['soft', 'max']))(scores, dim)",),
+        "eval": ("def stable_softmax(scores, dim=-1):\n"
+                 "    return eval('torch.soft' + 'max')(scores, dim)",),
+        "globals() in the body": (
+            "def stable_softmax(scores, dim=-1):\n"
+            "    return globals()['tor' + 'ch'].softmax(scores, dim)",),
+        "globals() rebinding after the judged definition": (
+            WRONG_SOFTMAX, f"globals()['stable_softmax'] = {BUILTIN}"),
+        "setattr on __main__": (
+            WRONG_SOFTMAX, f"import __main__\nsetattr(__main__, 'stable_softmax', {BUILTIN})"),
+        "sys.modules rebinding": (
+            WRONG_SOFTMAX, f"import sys\nsys.modules['__main__'].stable_softmax = {BUILTIN}"),
+        "exec of a new definition": (
+            WRONG_SOFTMAX, f"exec('stable_softmax = {BUILTIN}')"),
+        "a decorator that swaps the function": (
+            f"def fix(f):\n    return {BUILTIN}",
+            "@fix\ndef stable_softmax(scores, dim=-1):\n    return scores"),
+        "a decorator from a module shipped beside the notebook": (
+            "from tricks import fix",
+            "@fix\ndef stable_softmax(scores, dim=-1):\n    return scores"),
+        "the step imported from a shipped module": ("from mysoftmax import stable_softmax",),
+        "a shipped module imported whole": (
+            "import mysoftmax", "stable_softmax = mysoftmax.stable_softmax"),
+        "a star import from a shipped module": ("from mysoftmax import *",),
+        "a conditional redefinition": (
+            WRONG_SOFTMAX, f"if True:\n    stable_softmax = {BUILTIN}"),
+        "a global rebinding from a function called at top level": (
+            WRONG_SOFTMAX,
+            f"def setup():\n    global stable_softmax\n    stable_softmax = {BUILTIN}\nsetup()"),
+        "an instance whose __call__ is the built-in": (
+            "class S:\n    __call__ = staticmethod(torch.softmax)", "stable_softmax = S()"),
+        "torch.exp patched in another cell": (
+            "torch.exp = lambda s: torch.softmax(s, -1) * s.shape[-1]",
+            "def stable_softmax(scores, dim=-1):\n"
+            "    return torch.exp(scores) / scores.shape[-1]"),
+        "a walrus at top level": (WRONG_SOFTMAX, "(stable_softmax := F.softmax)"),
+        "a for loop that binds the name": (
+            WRONG_SOFTMAX, "for stable_softmax in [F.softmax]:\n    pass"),
+        "a default argument that captures the built-in": (
+            "def stable_softmax(scores, dim=-1, f=F.softmax):\n    return f(scores, dim)",),
+        "getattr over a literal tuple": (
+            "for n in ('softmax',):\n    f = getattr(torch, n)",
+            "def stable_softmax(scores, dim=-1):\n    return f(scores, dim)"),
+        "torch rebound to a fake module": (
+            "class T:\n    exp = staticmethod(lambda s: torch.nn.functional.softmax(s, -1))",
+            "torch = T",
+            "def stable_softmax(scores, dim=-1):\n    return torch.exp(scores)"),
+        "an import of contextlib": (
+            "import contextlib",
+            "with contextlib.nullcontext(F.softmax) as stable_softmax:\n    pass"),
+        "object.__setattr__": (
+            WRONG_SOFTMAX,
+            f"import __main__\nobject.__setattr__(__main__, 'stable_softmax', {BUILTIN})"),
+        "defined only by exec": ("exec(open('answer.py').read())",),
+    },
+    "self_attention": {
+        "a helper with a comprehension": (
+            "def one(x, Wq, Wk, Wv, i):\n"
+            "    q, k, v = x[i] @ Wq, x @ Wk, x @ Wv\n"
+            "    return torch.softmax(k @ q / math.sqrt(k.shape[-1]), dim=-1) @ v",
+            "def rows(x, Wq, Wk, Wv):\n    return [one(x, Wq, Wk, Wv, i) for i in range(len(x))]",
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    return torch.stack(rows(x, W_query, W_key, W_value))"),
+        "map": (
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    k, v = x @ W_key, x @ W_value\n"
+            "    scale = math.sqrt(k.shape[-1])\n"
+            "    one = lambda row: torch.softmax(k @ (row @ W_query) / scale, -1) @ v\n"
+            "    return torch.stack(list(map(one, x)))",),
+        "recursion": (
+            "def rows(x, Wq, Wk, Wv, i=0):\n"
+            "    if i == len(x):\n        return []\n"
+            "    k, v = x @ Wk, x @ Wv\n"
+            "    row = torch.softmax(k @ (x[i] @ Wq) / math.sqrt(k.shape[-1]), -1) @ v\n"
+            "    return [row] + rows(x, Wq, Wk, Wv, i + 1)",
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    return torch.stack(rows(x, W_query, W_key, W_value))"),
+        "iter with a sentinel": (
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    k, v, it = x @ W_key, x @ W_value, iter(x)\n"
+            "    one = lambda: next(it, None)\n"
+            "    rows = [torch.softmax(k @ (r @ W_query) / math.sqrt(k.shape[-1]), -1) @ v\n"
+            "            for r in iter(one, None)]\n"
+            "    return torch.stack(rows)",),
+        "a key= function doing the work": (
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    k, v, out = x @ W_key, x @ W_value, []\n"
+            "    sorted(range(len(x)), key=lambda i: out.append(\n"
+            "        torch.softmax(k @ (x[i] @ W_query) / math.sqrt(k.shape[-1]), -1) @ v))\n"
+            "    return torch.stack(out)",),
+        "a looping decorator": (
+            "def per_row(f):\n"
+            "    def g(x, *w):\n        return torch.stack([f(r, x, *w) for r in x])\n"
+            "    return g",
+            "@per_row\ndef self_attention(r, x, W_query, W_key, W_value):\n"
+            "    k, v = x @ W_key, x @ W_value\n"
+            "    return torch.softmax(k @ (r @ W_query) / math.sqrt(k.shape[-1]), -1) @ v"),
+        "a callable class with a loop": (
+            "class Loop:\n"
+            "    def __call__(self, x, W_query, W_key, W_value):\n"
+            "        k, v, out = x @ W_key, x @ W_value, []\n"
+            "        for r in x:\n"
+            "            out.append(torch.softmax(k @ (r @ W_query) / math.sqrt(k.shape[-1]),"
+            " -1) @ v)\n"
+            "        return torch.stack(out)",
+            "self_attention = Loop()"),
+        "a loop rebound after the vectorised one": (HONEST_SELF_ATTENTION, LOOPED_ROWS),
+    },
+    "multihead_project": {
+        "no bmm at all": ("def multihead_project(x, W):\n    return (W @ x.T).transpose(1, 2)",),
+        "bmm after the return": (
+            "def multihead_project(x, W):\n    return (W @ x.T).transpose(1, 2)\n"
+            "    torch.bmm(W, W)",),
+        "bmm in a dead branch": (
+            "def multihead_project(x, W):\n    if False:\n        torch.bmm(W, W)\n"
+            "    return (W @ x.T).transpose(1, 2)",),
+        "bmm named, never called": (
+            "def multihead_project(x, W):\n    torch.bmm\n    return (W @ x.T).transpose(1, 2)",),
+        "bmm in a string": (
+            "def multihead_project(x, W):\n    'torch.bmm(W, x)'\n"
+            "    return (W @ x.T).transpose(1, 2)",),
+    },
+    "loop_attention": {
+        "scaled_dot_score only in a dead branch": (
+            "def loop_attention(X, W_Q, W_K, W_V):\n"
+            "    Q, K, V = W_Q @ X, W_K @ X, W_V @ X\n"
+            "    out = []\n"
+            "    for i in range(X.shape[1]):\n"
+            "        if False:\n            scaled_dot_score(K[:, 0], Q[:, i])\n"
+            "        s = K.T @ Q[:, i] / math.sqrt(K.shape[0])\n"
+            "        out.append(V @ torch.softmax(s, 0))\n"
+            "    return torch.stack(out, 1)",),
+    },
+}
+
+# step -> {what: cells}: each of these must earn its step ------------------------------------
+CORRECT = {
+    "stable_softmax": {
+        "honest code around the step": (
+            "weights = torch.softmax(torch.randn(3, 3), dim=-1)\nfor i in range(3):\n"
+            "    print(weights[i])", HONEST_SOFTMAX,
+            "for row in torch.softmax(torch.ones(2, 2), -1):\n    print(row)"),
+        "a scratch definition with the built-in, redefined by hand": (
+            f"stable_softmax = {BUILTIN}", HONEST_SOFTMAX),
+        "an alias of torch.exp": (
+            "e = torch.exp",
+            "def stable_softmax(scores, dim=-1):\n"
+            "    z = e(scores - scores.amax(dim, keepdim=True))\n"
+            "    return z / z.sum(dim, keepdim=True)"),
+        "getattr over a literal tuple of names": (
+            "ops = {n: getattr(torch, n) for n in ('exp', 'amax')}",
+            "def stable_softmax(scores, dim=-1):\n"
+            "    z = ops['exp'](scores - ops['amax'](scores, dim, keepdim=True))\n"
+            "    return z / z.sum(dim, keepdim=True)"),
+        "getattr with a constant name": (
+            "def stable_softmax(scores, dim=-1):\n"
+            "    z = getattr(torch, 'exp')(scores - scores.amax(dim, keepdim=True))\n"
+            "    return z / z.sum(dim, keepdim=True)",),
+        "a decorator that returns the function unchanged": (
+            "def keep(f):\n    return f", "@keep" + HONEST_SOFTMAX),
+        "a helper defined after the step": (
+            "def stable_softmax(scores, dim=-1):\n"
+            "    z = shifted_exp(scores, dim)\n    return z / z.sum(dim, keepdim=True)",
+            "def shifted_exp(s, dim):\n    return torch.exp(s - s.amax(dim, keepdim=True))"),
+        "a conditional definition, both branches by hand": (
+            "if torch.__version__:\n" + textwrap.indent(HONEST_SOFTMAX, "    ")
+            + "else:\n" + textwrap.indent(HONEST_SOFTMAX, "    "),),
+        "from torch import exp": (
+            "from torch import exp",
+            "def stable_softmax(scores, dim=-1):\n"
+            "    z = exp(scores - scores.amax(dim, keepdim=True))\n"
+            "    return z / z.sum(dim, keepdim=True)"),
+        "a wrapper of its own earlier version": (
+            HONEST_SOFTMAX, "_first = stable_softmax",
+            "def stable_softmax(scores, dim=-1):\n    return _first(scores, dim)"),
+        "a magic in the cell, annotations and a docstring": (
+            "%time\nfrom __future__ import annotations\n"
+            "def stable_softmax(scores: torch.Tensor, dim: int = -1) -> torch.Tensor:\n"
+            "    '''By hand, not with a built-in softmax.'''\n"
+            "    z = torch.exp(scores - scores.amax(dim, keepdim=True))\n"
+            "    return z / z.sum(dim, keepdim=True)",),
+    },
+    "self_attention": {
+        "a module-level dict comprehension it reads": (
+            "ROOTS = {d: math.sqrt(d) for d in range(1, 65)}",
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+            "    return torch.softmax(q @ k.transpose(-2, -1) / ROOTS[k.shape[-1]], -1) @ v"),
+        "a course cell with a loop binding a name it uses": (
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+            "    return torch.softmax(q @ k.transpose(-2, -1) / scale(k), -1) @ v",
+            "def scale(k):\n    return math.sqrt(k.shape[-1])"),
+        "a callable instance": (
+            "class _Attention:\n    def __call__(self, x, W_query, W_key, W_value):\n"
+            "        q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+            "        return torch.softmax(q @ k.mT / math.sqrt(k.shape[-1]), -1) @ v",
+            "self_attention = _Attention()"),
+        "the looped try-out first, the vectorised answer last": (
+            LOOPED_ROWS, HONEST_SELF_ATTENTION),
+    },
+    "multihead_project": {
+        "bmm through an alias": (
+            "bmm = torch.bmm",
+            "def multihead_project(x, W):\n"
+            "    return bmm(W, x.T.expand(W.shape[0], -1, -1)).transpose(1, 2)"),
+        "bmm through a helper": (
+            "def batched(a, b):\n    return torch.bmm(a, b)",
+            "def multihead_project(x, W):\n"
+            "    return batched(W, x.T.repeat(W.shape[0], 1, 1)).transpose(1, 2)"),
+    },
+    "loop_attention": {
+        "scaled_dot_score through an alias": (
+            "s = scaled_dot_score",
+            "def loop_attention(X, W_Q, W_K, W_V):\n"
+            "    Q, K, V = W_Q @ X, W_K @ X, W_V @ X\n"
+            "    out = []\n"
+            "    for i in range(X.shape[1]):\n"
+            "        scores = torch.stack([s(K[:, j], Q[:, i]) for j in range(X.shape[1])])\n"
+            "        out.append(V @ torch.softmax(scores, 0))\n"
+            "    return torch.stack(out, 1)"),
+    },
+}
+
+
+def cases(table):
+    return [pytest.param(step, cells, id=f"{step}: {what}")
+            for step, entries in table.items() for what, cells in entries.items()]
+
+
+@pytest.mark.parametrize(("step_name", "cells"), cases(EVASIONS))
+def test_an_evasion_earns_nothing(step_name, cells):
+    """Does the trick either break the step's rule (read on the text) or leave the grader
+    calling code that gives wrong numbers?"""
+    assert not earns(step_name, *cells)
+
+
+@pytest.mark.parametrize(("step_name", "cells"), cases(CORRECT))
+def test_a_correct_rewrite_earns_the_step(step_name, cells):
+    """Does honest code, however it is arranged, keep every rule and run right alone?"""
+    assert broken_rules(step_name, *cells) == []
+    assert runs_right(step_name, *cells)
+
+
+def test_the_course_display_cell_is_never_the_students():
+    """06's display cell scores with a comprehension calling scaled_dot_score: is it left out
+    of vectorized_attention's text when a student's function reads a name it binds?"""
+    display = ("n_inputs, scores = 4, torch.tensor([[float(scaled_dot_score(K[:, j], Q[:, i]))"
+               " for j in range(4)] for i in range(4)])")
+    student = source_of("vectorized_attention").replace(
+        "K.shape[0]", "K.shape[0] + 0 * n_inputs")
+    assert broken_rules("vectorized_attention", student, course=(display,)) == []
+    assert broken_rules("vectorized_attention", display, student), \
+        "the same cell written by the student is the student's"
+
+
+def test_messages_name_the_trick():
+    """Does each refusal say what was found, so that the student can fix it?"""
+    shipped = judged("forbids_builtins", ("softmax",), "from mysoftmax import stable_softmax")
+    assert "imports mysoftmax" in shipped and "put that code in the notebook" in shipped
+    loop = judged("forbids_loops", (), "def f(x, i=0):\n    return f(x, i + 1)")
+    assert "f calls itself" in loop
+    assert "does not call bmm" in judged("requires_names", ("bmm",),
+                                         "def f(W):\n    torch.bmm\n    return W")
+    assert "no code defines it" in judged("forbids_loops", (), None)
+
+
+def test_a_table_built_once_is_no_loop_of_the_step():
+    """Is a loop that runs where a function is defined (module level, a default value, a
+    decorator's argument) not counted as the function's own loop?"""
+    code = ("TABLE = [i * i for i in range(4)]\n"
+            "def f(x, t=[i for i in range(3)]):\n    return x + TABLE[1]")
+    assert python_loop(__import__("ast").parse(code)) is None
+
+
+# A property: rewrites of the reference that keep its meaning keep full marks -----------------
+
+REWRITES = ("alias torch", "identity decorator", "inside if True", "scratch builtin first",
+            "display cell after", "helper cell after", "docstring and magic")
+
+
+def rewritten(step_name, chosen):
+    """The reference's source of the step as cells, with the chosen rewrites applied."""
+    code = source_of(step_name)
+    cells = []
+    if "alias torch" in chosen:
+        cells.append("import torch as T")
+        code = code.replace("torch.", "T.")
+    if "identity decorator" in chosen:
+        cells.append("def same(f):\n    return f")
+        code = "@same\n" + code
+    if "docstring and magic" in chosen:
+        code = "%time\n" + code
+    if "inside if True" in chosen:
+        code = "if True:\n" + textwrap.indent(code, "    ")
+    if "scratch builtin first" in chosen and "inside if True" not in chosen:
+        cells.append(f"def {step_name}(*args):\n    return torch.softmax(args[0], -1)\n"
+                     "for _ in range(2):\n    pass")
+    cells.append(code)
+    if "display cell after" in chosen:
+        cells.append(f"print([float({step_name}(*EXAMPLE).sum()) for _ in range(2)])")
+    if "helper cell after" in chosen:
+        cells.append("def unused_helper(x):\n    return [torch.softmax(r, -1) for r in x]")
+    return cells
+
+
+@settings(max_examples=60, deadline=None)
+@given(step_name=st.sampled_from(["stable_softmax", "self_attention", "multihead_project",
+                                  "loop_attention", "vectorized_attention"]),
+       chosen=st.sets(st.sampled_from(REWRITES)))
+def test_equivalent_rewrites_of_the_reference_keep_full_marks(step_name, chosen):
+    """Aliases, decorators that return the function, conditionals, dead scratch versions and
+    cells around it: does the reference, so rewritten, keep every rule and run right?"""
+    cells = rewritten(step_name, chosen)
+    assert broken_rules(step_name, *cells) == [], cells
+    assert runs_right(step_name, *cells), cells
+
+
+def test_every_step_is_checked_to_run_alone_as_grading_runs_it():
+    """A step with no rule at all: does the public check refuse a module handed in beside
+    the notebook (grading could not import it), and accept everything else that runs?"""
+    assert "imports helpers" in judged("runs_alone", [], "from helpers import project")
+    assert judged("runs_alone", [], "def project(x, W):\n    return eval('x @ W')") is None
+    assert judged("runs_alone", [], "import numpy as np\ndef f(x):\n    return x") is None

@@ -1,0 +1,111 @@
+"""Graded end to end (real nbgrader, the kit's grade, real kernels): does a trick that
+replaces a judged step with other code earn nothing, and does honest code arranged in ways
+the old grader refused keep full marks?
+
+The kernel-free catalogue (tests/autograder/checks/test_code_rules.py) holds many more of
+each; these are the ones whose effect only shows where the student's kernel really runs:
+code bound after the judged definition, a module shipped beside the notebook.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder.course import Course
+from autograder.grading.parallel import grade, submission_scores
+from autograder.tools import simulate
+
+ROOT = Path(__file__).resolve().parents[3]
+BY_HAND, SELF = "01_attention_by_hand", "04_self_attention"
+BUILTIN = "lambda scores, dim=-1: torch.softmax(scores, dim)"
+WRONG_SOFTMAX = {"stable_softmax": "def stable_softmax(scores, dim=-1):\n    return scores\n"}
+SHIPPED = ("import torch\n\ndef stable_softmax(scores, dim=-1):\n"
+           "    return torch.softmax(scores, dim)\n")
+
+
+def rebound(release, source):
+    """stable_softmax wrong as judged, then rebound to the built-in through globals()."""
+    notebook = simulate.fill(simulate.correct(release, source), WRONG_SOFTMAX)
+    return simulate.after_cell(notebook, "stable_softmax",
+                               f"globals()['stable_softmax'] = {BUILTIN}")
+
+
+def shipped(release, source):
+    """stable_softmax imported from a module handed in beside the notebook."""
+    return simulate.fill(simulate.correct(release, source),
+                         {"stable_softmax": "from mysoftmax import stable_softmax\n"})
+
+
+def scratch_first(release, source):
+    """A try-out with the built-in softmax before the answer written by hand."""
+    notebook = simulate.correct(release, source)
+    index = next(i for i, c in enumerate(notebook.cells)
+                 if c.metadata.get("nbgrader", {}).get("grade_id") == "stable_softmax")
+    cell = nbformat.v4.new_code_cell(f"stable_softmax = {BUILTIN}\nprint(stable_softmax("
+                                     "torch.ones(3)))")
+    cell.pop("id", None)
+    notebook.cells.insert(index, cell)
+    return notebook
+
+
+def table_at_module_level(release, source):
+    """self_attention reading a table a dict comprehension built once, at module level."""
+    notebook = simulate.correct(release, source)
+    return simulate.after_cell(notebook, "self_attention", (
+        "ROOTS = {d: math.sqrt(d) for d in range(1, 257)}\n"
+        "def self_attention(x, W_query, W_key, W_value):\n"
+        "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+        "    return torch.softmax(q @ k.transpose(-2, -1) / ROOTS[k.shape[-1]], -1) @ v\n"))
+
+
+# student -> (assignment, build, steps that must score 0 (all others full))
+CASES = {
+    "rebound": (BY_HAND, rebound, {"stable_softmax"}),
+    "shipped": (BY_HAND, shipped, {"stable_softmax"}),
+    "scratch": (BY_HAND, scratch_first, set()),
+    "table": (SELF, table_at_module_level, set()),
+}
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    course = Course.create(tmp_path_factory.mktemp("rules"), ROOT, [BY_HAND, SELF])
+    for assignment_id in (BY_HAND, SELF):
+        course.generate(assignment_id)
+    for student, (assignment_id, build, _) in CASES.items():
+        release = nbformat.read(course.root / "release" / assignment_id /
+                                f"{assignment_id}.ipynb", 4)
+        source = nbformat.read(ROOT / "source" / assignment_id / f"{assignment_id}.ipynb", 4)
+        course.submit(student, assignment_id, build(release, source))
+    (course.root / "submitted" / "shipped" / BY_HAND / "mysoftmax.py").write_text(SHIPPED)
+    run = grade(course.root, [BY_HAND, SELF], workers=2, log=lambda _: None)
+    return course, run
+
+
+@pytest.mark.parametrize("student", CASES)
+def test_each_step_scores_what_its_judged_code_earns(graded, student):
+    """Is the step whose judged code differs from the trick's at 0, and every other step
+    (and every honest arrangement) at full marks?"""
+    course, run = graded
+    assignment_id, _, lost = CASES[student]
+    assert not run.failed, run.failed
+    scores = submission_scores(course.root, assignment_id, student)
+    assert scores, f"{student} was not graded"
+    for grade_id, (score, most) in scores.items():
+        step = grade_id.removeprefix("test_")
+        assert score == (0 if step in lost else most), (student, grade_id, score, most)
+
+
+def test_the_student_reads_why(graded):
+    """Does the shipped module's student read, under the step's test, that its code is not
+    judged and what to do?"""
+    course, _ = graded
+    notebook = nbformat.read(course.root / "autograded" / "shipped" / BY_HAND /
+                             f"{BY_HAND}.ipynb", 4)
+    cell = next(c for c in notebook.cells
+                if c.metadata.get("nbgrader", {}).get("grade_id") == "test_stable_softmax")
+    text = " ".join(str(o.get("evalue", "")) + str(o.get("text", "")) for o in cell.outputs)
+    assert "imports mysoftmax" in text and "put that code in the notebook" in text, text
