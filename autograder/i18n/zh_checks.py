@@ -32,12 +32,6 @@ CATALOG = {
         '{rule}：评分程序无法读取这段代码，因而无法核验这条规则（{kind}）',
     '{name} is not defined: run the cell that defines it, and keep its name':
         '{name} 尚未定义：请运行定义它的单元格，并且不要改动它的名字',
-    "(Your code for it, run on its own after the course's cells, raised {kind}: {message}; "
-    "graded code may use only the course's cells, what it defines itself and the libraries.)":
-        "（只在课程的单元格之后单独运行你为它写的代码时，出现了 {kind}：{message}；"
-        "评分的代码只能用到课程的单元格、它自己定义的东西和库。）",
-    "the kernel that judges the steps could not be started ({error})":
-        "用来评判各个步骤的内核无法启动（{error}）",
     '{name}: every hidden check passed': '{name}：全部隐藏检查均已通过',
     'a {shape} {dtype} tensor': '形状为 {shape} 的 {dtype} 张量',
     'a {kind} of {count}': '含 {count} 项的 {kind}',

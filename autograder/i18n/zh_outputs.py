@@ -28,6 +28,12 @@ CATALOG = {
     # Judging a step (autograder/grading/session.py)
     # ("{name} is not defined: ..." and "{name}: every hidden check passed" are the checks'
     # texts too: their Chinese is in zh_checks.py.)
+    "(Your code for it, run on its own after the course's cells, raised {kind}: {message}; "
+    "graded code may use only the course's cells, what it defines itself and the libraries.)":
+        "（只在课程的单元格之后单独运行你为它写的代码时，出现了 {kind}：{message}；"
+        "评分的代码只能用到课程的单元格、它自己定义的东西和库。）",
+    "the kernel that judges the steps could not be started ({error})":
+        "用来评判各个步骤的内核无法启动（{error}）",
     "checking {name}: {reason}": "检查 {name} 时：{reason}",
     "the course declares no hidden checks for {name} ({why}), so this test cannot be passed; "
     "the instructor must add them to the assignment's checks.py and grade again":

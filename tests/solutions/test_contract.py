@@ -90,10 +90,28 @@ def actual_parameters(obj):
     ]
 
 
+def pending():
+    """{assignment id: its names} of the contract's assignments the kit has not built yet
+    (issue 23 builds 08 and 09): their tests are expected to fail, strictly, so that they
+    must be switched on the day the assignment lands."""
+    if not CURRICULUM.is_file():
+        return {}
+    _, rows = table_rows(CURRICULUM.read_text(encoding="utf-8"), "## Assignments")
+    return {row[0]: [name.strip() for name in row[-1].split(",")] for row in rows
+            if row[0] not in ASSIGNMENTS}
+
+
+PENDING = pending()
+PENDING_NAMES = {name for names in PENDING.values() for name in names}
+NOT_BUILT = pytest.mark.xfail(bool(PENDING), strict=True, reason="not built yet (issue 23): "
+                              + ", ".join(PENDING))
+
+
 def contract_params():
     if not CURRICULUM.is_file():
         return [pytest.param(None, marks=pytest.mark.skip(reason=ABSENT))]
-    return [pytest.param(row, id=row.name) for row in contract_rows()]
+    return [pytest.param(row, id=row.name, marks=[NOT_BUILT] if row.name in PENDING_NAMES
+                         else []) for row in contract_rows()]
 
 
 @pytest.fixture
@@ -106,6 +124,7 @@ def curriculum():
 # --- the names table -------------------------------------------------------------------------
 
 
+@NOT_BUILT
 def test_names_table_is_the_steps_the_checks_declare(curriculum):
     """Does the contract's names table list each name once, and exactly the steps whose
     hidden checks the kit declares?"""
@@ -114,6 +133,7 @@ def test_names_table_is_the_steps_the_checks_declare(curriculum):
     assert set(names) == set(STEPS)
 
 
+@NOT_BUILT
 def test_assignments_table_is_the_kits_list_of_assignments(curriculum):
     """Are the contract's assignments, with the functions each teaches, the repository
     course's assignments (a folder of assignments/ each) with their steps, in order?"""
@@ -122,6 +142,12 @@ def test_assignments_table_is_the_kits_list_of_assignments(curriculum):
     kit = {assignment_id: list(assignment.steps)
            for assignment_id, assignment in ASSIGNMENTS.items()}
     assert kit == contract
+
+
+def test_only_the_assignments_of_issue_23_are_pending(curriculum):
+    """Is every assignment the kit lacks one the open issue builds (08 and 09), and is every
+    other row of the contract built?"""
+    assert set(PENDING) <= {"08_transformer_block", "09_gradients_and_memory"}, PENDING
 
 
 def test_assignments_functions_are_in_the_names_table(curriculum):

@@ -230,9 +230,9 @@ EMBED_RAISES = ("the sentence 'Life is short, eat dessert first': the 6x16 embed
                 "ValueError: boom (called with token_ids=a (6,) int64 tensor, vocab_size=6, "
                 "dim=16; compare each operation's shapes with the step's docstring)")
 
-SOFTMAX_EVAL_RULE = ("no built-in softmax: the grader cannot verify this rule because it calls "
-                     "eval() (this step is about writing softmax yourself, with torch.exp and a "
-                     "sum); call what you need by name")
+SOFTMAX_EVAL_RULE = ("no built-in softmax: no rule can be verified because it calls eval(); call "
+                     "what you need by name (this step is about writing softmax yourself, with "
+                     "torch.exp and a sum)")
 
 ENCODE_FLOAT_IDS = ("the sentence 'Life is short, eat dessert first': the ids: output has dtype "
                     "torch.float32, expected torch.int64")
