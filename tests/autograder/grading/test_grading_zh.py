@@ -21,11 +21,12 @@ import pytest
 
 from autograder.course import Course
 from autograder.grading.parallel import grade
-from autograder.i18n.zh import CATALOG
+from autograder.i18n import catalog
 from autograder.outputs.feedback import write_feedback
 from autograder.outputs.report import write_report
 from autograder.tools import simulate
 from tests.autograder.outputs.test_outputs_zh import english_sentences
+from tests.course import ASSIGNMENTS  # noqa: F401 - loading them adds their Chinese texts
 
 ROOT = Path(__file__).resolve().parents[3]
 ASSIGNMENT = "01_attention_by_hand"
@@ -97,7 +98,7 @@ def test_verdicts_are_chinese(course, student):
 def test_the_named_mistake_is_chinese_on_the_feedback_page(course):
     """Does the feedback page name the mistake by its Chinese name, in a Chinese verdict?"""
     page = course.feedback_html("wrong", ASSIGNMENT)
-    assert CATALOG[MISTAKE.name] in page and "未通过隐藏检查" in page
+    assert catalog("zh")[MISTAKE.name] in page and "未通过隐藏检查" in page
 
 
 @pytest.mark.parametrize("student", ["solved", "blank", "wrong"])
@@ -114,7 +115,7 @@ def test_plots_reach_the_feedback_page_as_images(course):
     """Does each heatmap of the solved notebook show as a PNG image on its page?"""
     page = course.feedback_html("solved", ASSIGNMENT)
     images = re.findall(r'<img alt="([^"]*)" src="data:image/png;base64,', page)
-    assert images.count(CATALOG["a plot drawn by the notebook's code"]) >= 1, images
+    assert images.count(catalog("zh")["a plot drawn by the notebook's code"]) >= 1, images
 
 
 def test_an_oversized_plot_is_replaced_by_a_note(course):
@@ -141,5 +142,5 @@ def test_the_report_speaks_chinese(course):
     """Is the class report Chinese, with no English sentence of the catalog?"""
     page = (course.root / "report.html").read_text(encoding="utf-8")
     assert "<html lang='zh-CN'>" in page and "<h2>最常见的错误</h2>" in page
-    assert CATALOG[MISTAKE.name] in page
+    assert catalog("zh")[MISTAKE.name] in page
     assert not english_sentences(page)
