@@ -19,10 +19,8 @@ from solutions.by_hand import (
     weighted_values,
 )
 from solutions.cross_attention import cross_attention
-from solutions.gradients import attention_backward, softmax_backward
 from solutions.loops import loop_attention, vectorized_attention
 from solutions.masks import causal_mask, masked_scaled_softmax
-from solutions.memory import cached_causal_attention, online_attention
 from solutions.multi_head import concat_heads, multihead_attention, multihead_project
 from solutions.multihead_module import MultiHeadAttention, as_additive
 from solutions.scaled_dot_product import (
@@ -63,8 +61,4 @@ __all__ = [
     "cross_attention",
     "causal_mask",
     "masked_scaled_softmax",
-    "softmax_backward",
-    "attention_backward",
-    "online_attention",
-    "cached_causal_attention",
 ]

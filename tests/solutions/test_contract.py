@@ -250,33 +250,3 @@ def test_vectorized_functions_have_no_python_loop(name):
 def test_loop_attention_has_a_python_loop():
     """Does loop_attention loop in Python, as document 003's module does?"""
     assert loops_in(solutions.loop_attention)
-
-
-def names_in(function):
-    """Every name and attribute name the function's source mentions."""
-    return {getattr(node, "attr", None) or getattr(node, "id", None)
-            for node in ast.walk(function_tree(function))} - {None}
-
-
-@pytest.mark.parametrize("name", ["softmax_backward", "attention_backward"])
-def test_backward_passes_use_no_autograd(name):
-    """Are the gradients of 09 written by hand, with no autograd in their source?"""
-    forbidden = {"autograd", "backward", "grad", "requires_grad", "requires_grad_", "func",
-                 "enable_grad", "vjp", "jacobian"}
-    assert not names_in(getattr(solutions, name)) & forbidden
-
-
-def test_online_attention_loops_over_blocks_with_no_softmax():
-    """Does online_attention loop over blocks of keys and use no built-in softmax or
-    attention (a whole row of scores would exist at once)?"""
-    assert loops_in(solutions.online_attention)
-    used = names_in(solutions.online_attention) - {"online_attention"}
-    assert not {n for n in used if any(f in n.lower() for f in ("softmax", "attention",
-                                                                   "logsumexp"))}
-
-
-def test_cached_causal_attention_decodes_in_a_loop_with_no_mask():
-    """Does cached_causal_attention decode position by position and use no mask?"""
-    assert loops_in(solutions.cached_causal_attention)
-    assert not names_in(solutions.cached_causal_attention) & {
-        "tril", "triu", "masked_fill", "where", "is_causal", "causal_mask", "inf"}
