@@ -29,6 +29,8 @@ from nbgrader.api import Gradebook
 from autograder.course import db_url, nbgrader_env
 from autograder.tools import simulate
 
+from ..course import copy_course
+
 ROOT = Path(__file__).resolve().parents[2]
 ID = "01_attention_by_hand"
 GRADED = ["ada", "bob", "cy", "dee"]  # students whose notebook can be graded
@@ -107,10 +109,7 @@ def week(request, tmp_path_factory):
     """A course with the project's config and assignment 01, its gradebook SQLite or
     PostgreSQL, and an inbox."""
     tmp = tmp_path_factory.mktemp(f"week-{request.param}")
-    root = tmp / "course"
-    root.mkdir()
-    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
-    shutil.copytree(ROOT / "source" / ID, root / "source" / ID)
+    root = copy_course(tmp / "course", [ID])
     shutil.copytree(ROOT / "release", root / "release")
     if request.param == "postgresql":
         url = request.getfixturevalue("postgres")()
@@ -245,10 +244,7 @@ def test_every_student_has_a_row_in_the_export_and_the_report(monday, tmp_path):
 def test_outputs_on_a_course_with_nothing_graded(tmp_path):
     """On a new course, do grade, feedback, export and report say what there is to do (exit
     codes that tell the truth) instead of a traceback, and refuse a missing folder?"""
-    root = tmp_path / "course"
-    root.mkdir()
-    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
-    shutil.copytree(ROOT / "source" / ID, root / "source" / ID)
+    root = copy_course(tmp_path / "course", [ID])
     graded = kit(root, "grade")
     assert graded.returncode == 1 and "collect them first" in graded.stdout
     feedback = kit(root, "feedback")
@@ -259,3 +255,4 @@ def test_outputs_on_a_course_with_nothing_graded(tmp_path):
     missing = kit(root, "export", "--to", "no/such/folder/grades.csv")
     assert missing.returncode == 1 and "Traceback" not in missing.stderr
     assert "no such folder" in missing.stderr
+

@@ -29,6 +29,8 @@ import pytest
 from autograder.course import nbgrader_env
 from autograder.tools import simulate
 
+from ..course import copy_course
+
 ROOT = Path(__file__).resolve().parents[2]
 ID = "01_attention_by_hand"
 COURSE_ID = "self-attention"
@@ -141,8 +143,7 @@ def week():
         cleanup.callback(shutil.rmtree, base, ignore_errors=True)
         cleanup.enter_context(interpreter_open_to_students())
         root, exchange, homes = base / "course", base / "exchange", base / "homes"
-        shutil.copytree(ROOT / "source" / ID, root / "source" / ID)
-        shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
+        copy_course(root, [ID])
         exchange.mkdir()
         exchange.chmod(0o777)
         homes.mkdir()
