@@ -3,7 +3,6 @@ one way to its assignments, their steps and figures."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from autograder.checks.hidden import references
@@ -23,14 +22,3 @@ FIGURES = {name: draw for assignment in ASSIGNMENTS.values()
 def helpers_of(step):
     """{name: reference} of the earlier steps `step` uses (its assignment's)."""
     return references(step, ASSIGNMENT_OF[step.name].steps)
-
-
-def copy_course(root: Path, assignment_ids=IDS, folders=("source",)):
-    """A course folder at `root` as an instructor keeps one: the repository's config, and for
-    each id its assignment folder (notebook, reference, checks) and each of `folders`."""
-    root.mkdir(parents=True, exist_ok=True)
-    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
-    for assignment_id in assignment_ids:
-        for folder in ("assignments", *folders):
-            shutil.copytree(ROOT / folder / assignment_id, root / folder / assignment_id)
-    return root

@@ -26,10 +26,8 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from autograder.course import db_url, nbgrader_env
+from autograder.course import Course, db_url, nbgrader_env
 from autograder.tools import simulate
-
-from ..course import copy_course
 
 ROOT = Path(__file__).resolve().parents[2]
 ID = "01_attention_by_hand"
@@ -109,7 +107,7 @@ def week(request, tmp_path_factory):
     """A course with the project's config and assignment 01, its gradebook SQLite or
     PostgreSQL, and an inbox."""
     tmp = tmp_path_factory.mktemp(f"week-{request.param}")
-    root = copy_course(tmp / "course", [ID])
+    root = Course.create(tmp / "course", ROOT, [ID]).root
     shutil.copytree(ROOT / "release", root / "release")
     if request.param == "postgresql":
         url = request.getfixturevalue("postgres")()
@@ -244,7 +242,7 @@ def test_every_student_has_a_row_in_the_export_and_the_report(monday, tmp_path):
 def test_outputs_on_a_course_with_nothing_graded(tmp_path):
     """On a new course, do grade, feedback, export and report say what there is to do (exit
     codes that tell the truth) instead of a traceback, and refuse a missing folder?"""
-    root = copy_course(tmp_path / "course", [ID])
+    root = Course.create(tmp_path / "course", ROOT, [ID]).root
     graded = kit(root, "grade")
     assert graded.returncode == 1 and "collect them first" in graded.stdout
     feedback = kit(root, "feedback")

@@ -26,10 +26,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.course import nbgrader_env
+from autograder.course import Course, nbgrader_env
 from autograder.tools import simulate
-
-from ..course import copy_course
 
 ROOT = Path(__file__).resolve().parents[2]
 ID = "01_attention_by_hand"
@@ -143,7 +141,7 @@ def week():
         cleanup.callback(shutil.rmtree, base, ignore_errors=True)
         cleanup.enter_context(interpreter_open_to_students())
         root, exchange, homes = base / "course", base / "exchange", base / "homes"
-        copy_course(root, [ID])
+        Course.create(root, ROOT, [ID])
         exchange.mkdir()
         exchange.chmod(0o777)
         homes.mkdir()
