@@ -28,6 +28,7 @@ from autograder.checks.audit import unchecked_steps
 from autograder.checks.loader import AssignmentError, load_assignment
 from autograder.course import Course, check_ids, course_config, course_ids, open_gradebook
 from autograder.errors import KitError
+from autograder.gradebook_guard import check_gradebook
 from autograder.grading.deadlines import check_deadlines
 from autograder.grading.session import steps_checked
 from autograder.grading.submissions import find_submissions, grade_ids
@@ -198,6 +199,7 @@ def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print
     config = course_config(root)
     check_deadlines(config, course_ids(root))
     check_kernel()
+    check_gradebook(root, complete=not force)  # a forced grade writes every record again
     with GradeLock(root), language(config_language(config)):
         return _grade(root, ids, workers, force, timeout, log, isolation, students)
 

@@ -4,10 +4,14 @@ CSV export (nbgrader export, with the kit's ClassCsvExport plugin)."""
 from __future__ import annotations
 
 import re
+import shutil
+import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 from autograder.course import course_config, run_nbgrader
 from autograder.errors import OutputError
+from autograder.gradebook_guard import check_gradebook
 from autograder.i18n import config_language, current, language, t
 from autograder.ledger import chosen
 
@@ -88,10 +92,30 @@ def name_the_steps(page: Path):
     page.write_text(in_course_language(text), encoding="utf-8")
 
 
+@contextmanager
+def restored_on_failure(folders):
+    """Keep a copy of the feedback folders that exist: nbgrader's --force removes a page's
+    folder before it writes the new page, so a run that fails puts the old pages back."""
+    with tempfile.TemporaryDirectory(prefix="kit-feedback-") as keep:
+        kept = {}
+        for number, folder in enumerate(folders):
+            if folder.is_dir():
+                kept[folder] = Path(keep) / str(number)
+                shutil.copytree(folder, kept[folder], symlinks=True)
+        try:
+            yield
+        except BaseException:
+            for folder, copy in kept.items():
+                shutil.rmtree(folder, ignore_errors=True)
+                shutil.copytree(copy, folder, symlinks=True)
+            raise
+
+
 def write_feedback(root: Path, ids, students=(), log=print):
     """Feedback pages of the given assignments (of the given students: ids or globs), in the
     course's language; an assignment with nothing graded is skipped and said so. Returns the
     ids done."""
+    check_gradebook(root)
     with language(config_language(course_config(root))):
         return _write_feedback(root, ids, students, log)
 
@@ -104,9 +128,11 @@ def _write_feedback(root: Path, ids, students, log):
             log(f"feedback {assignment_id}: skipped, nothing graded yet"
                 + (f" for {', '.join(students)}" if students else ""))
             continue
-        for student in graded if students else ["*"]:
-            run_nbgrader(root, "generate_feedback", assignment_id, "--force",
-                         f"--student={student}")
+        pages = [root / "feedback" / s / assignment_id for s in graded]
+        with restored_on_failure(pages):
+            for student in graded if students else ["*"]:
+                run_nbgrader(root, "generate_feedback", assignment_id, "--force",
+                             f"--student={student}")
         pages = [root / "feedback" / s / assignment_id / f"{assignment_id}.html" for s in graded]
         for page in pages:
             if page.exists():
@@ -120,6 +146,7 @@ def export_grades(root: Path, destination: Path, log=print):
     if not destination.resolve().parent.is_dir():
         raise OutputError(f"{destination.parent}: no such folder; create it or export "
                           "elsewhere (--to)")
+    check_gradebook(root)
     run_nbgrader(root, "export", f"--to={destination.resolve()}")
     log(f"grades: {destination}")
     return destination

@@ -31,6 +31,7 @@ from matplotlib.ticker import MaxNLocator  # noqa: E402
 from autograder.checks.loader import AssignmentError, load_assignment  # noqa: E402
 from autograder.course import course_config, open_gradebook, write_atomically  # noqa: E402
 from autograder.errors import OutputError  # noqa: E402
+from autograder.gradebook_guard import check_gradebook  # noqa: E402
 from autograder.i18n import (  # noqa: E402
     DEFAULT,
     LANGUAGES,
@@ -66,6 +67,7 @@ def read_results(root: Path, ids, page: Path | None = None) -> ClassResults:
     (the course root when none is given)."""
     results = ClassResults(problems=[replace(p, path=shown_path(root, p.path))
                                      for p in read_problems(root, ids)])
+    check_gradebook(root)
     with open_gradebook(root) as gradebook:
         results.roster = roster(root, gradebook, ids)
         known = {a.name: a for a in gradebook.assignments}

@@ -254,3 +254,73 @@ def test_outputs_on_a_course_with_nothing_graded(tmp_path):
     assert missing.returncode == 1 and "Traceback" not in missing.stderr
     assert "no such folder" in missing.stderr
 
+
+def pages_of(root):
+    """{feedback page: its text} of a course."""
+    return {p: p.read_text() for p in (root / "feedback").glob("*/*/*.html")}
+
+
+def refused_in_one_line(result, *words):
+    """Did a command exit 1 with one line (no traceback) holding `words`?"""
+    assert result.returncode == 1, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    for word in words:
+        assert word in result.stderr, result.stderr
+
+
+def set_db_url(root, url):
+    with (root / "nbgrader_config.py").open("a") as config:
+        config.write(f"\nc.CourseDirectory.db_url = {url!r}\n")
+
+
+@pytest.fixture
+def graded_copy(monday, tmp_path):
+    """A copy of the graded course (its pages written), whose gradebook the test may break;
+    the copy of a PostgreSQL course keeps reading the module's database, untouched."""
+    assert kit(monday["root"], "feedback").returncode == 0
+    root = tmp_path / "course"
+    shutil.copytree(monday["root"], root, ignore=shutil.ignore_patterns(".kit"))
+    return root
+
+
+def test_a_missing_gradebook_is_refused_before_anything_is_read_or_deleted(graded_copy,
+                                                                           tmp_path):
+    """With the gradebook gone, do export, report, feedback and grade refuse in one line naming
+    db_url (no empty CSV, no empty report, no new gradebook, no page deleted)?"""
+    root = graded_copy
+    set_db_url(root, "sqlite:///moved-away.db")
+    pages = pages_of(root)
+    assert pages
+    for command in (["export", "--to", str(tmp_path / "grades.csv")],
+                    ["report", "--to", str(tmp_path / "report.html")], ["feedback"], ["grade"]):
+        refused_in_one_line(kit(root, *command), "db_url", "does not exist", "autograded/")
+    assert not (tmp_path / "grades.csv").exists() and not (tmp_path / "report.html").exists()
+    assert not (root / "moved-away.db").exists()
+    assert pages_of(root) == pages
+
+
+def test_another_courses_gradebook_is_refused(graded_copy, tmp_path):
+    """Is a gradebook that exists but records none of autograded/'s notebooks (another
+    course's, an empty one) refused, naming what it lacks, with every page kept?"""
+    root = graded_copy
+    other = tmp_path / "other.db"
+    with Gradebook(f"sqlite:///{other}"):
+        pass  # an empty gradebook of nbgrader's schema
+    set_db_url(root, f"sqlite:///{other}")
+    pages = pages_of(root)
+    for command in (["export", "--to", str(tmp_path / "grades.csv")], ["feedback"]):
+        refused_in_one_line(kit(root, *command), "has no record of", f"autograded/ada/{ID}",
+                            "db_url")
+    assert pages_of(root) == pages and not (tmp_path / "grades.csv").exists()
+
+
+@pytest.mark.parametrize("url, words", [
+    ("postgres://kit@localhost/course", ["'postgresql://'", "db_url"]),
+    ("postgresql+psycopg2://kit@127.0.0.1:1/course", ["cannot open the gradebook", "db_url"]),
+    ("postgresql://kit@127.0.0.1:1/course", ["driver is not installed", "psycopg2"]),
+])
+def test_a_database_url_that_cannot_work_is_one_line(graded_copy, tmp_path, url, words):
+    """Is a `postgres://` URL, a driver not installed or an unreachable server one line naming
+    db_url, not 16 lines of SQLAlchemy?"""
+    set_db_url(graded_copy, url)
+    refused_in_one_line(kit(graded_copy, "export", "--to", str(tmp_path / "g.csv")), *words)

@@ -1,0 +1,106 @@
+"""Is the gradebook a command is about to open the course's own? Asked before anything reads
+or writes it, so that a missing or wrong gradebook is one line and the fix, never an empty
+export, an empty report or feedback pages deleted.
+
+nbgrader opens `c.CourseDirectory.db_url` and, when nothing is there, quietly makes an empty
+gradebook. The kit asks first, with SQLAlchemy alone (nothing is created): can the database be
+reached, and does it record every notebook autograded/ holds? A course's autograded/<student>/
+<id>/ folder is written only after nbgrader recorded that submission in the gradebook, so a
+gradebook that lacks one is another course's, an old copy, or a new empty one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import create_engine, inspect, text
+from sqlalchemy.exc import SQLAlchemyError
+
+from autograder.course import course_config, db_url
+from autograder.errors import KitError
+
+SETTING = "c.CourseDirectory.db_url in nbgrader_config.py"
+SQLITE = "sqlite:///"
+SHOWN = 3  # submissions named in a refusal; the rest are counted
+
+
+class GradebookError(KitError):
+    """The course's gradebook is missing, unreachable or not the course's."""
+
+
+def configured_url(root: Path) -> str:
+    """db_url as the course's config writes it (nbgrader's default when it is not set)."""
+    return course_config(root).CourseDirectory.get("db_url", "sqlite:///gradebook.db")
+
+
+def autograded_on_disk(root: Path) -> set[tuple[str, str]]:
+    """(assignment id, student) of every autograded notebook of the course."""
+    return {(path.parent.name, path.parent.parent.name)
+            for path in (root / "autograded").glob("*/*/*.ipynb")
+            if path.stem == path.parent.name}
+
+
+def recorded(url: str) -> set[tuple[str, str]]:
+    """(assignment id, student) of every submission the gradebook at `url` records; empty
+    for a database without nbgrader's tables."""
+    connect_args = {"connect_timeout": 5} if url.startswith("postgresql") else {}
+    engine = create_engine(url, connect_args=connect_args)
+    try:
+        with engine.connect() as connection:
+            if not inspect(connection).has_table("submitted_assignment"):
+                return set()
+            rows = connection.execute(text(
+                "SELECT assignment.name, submitted_assignment.student_id "
+                "FROM submitted_assignment JOIN assignment "
+                "ON submitted_assignment.assignment_id = assignment.id"))
+            return {(name, student) for name, student in rows}
+    finally:
+        engine.dispose()
+
+
+def one_line(error: Exception) -> str:
+    """The first line of a database error, without SQLAlchemy's background link."""
+    reason = str(getattr(error, "orig", None) or error).strip().splitlines()
+    return reason[0] if reason else type(error).__name__
+
+
+def listed(missing) -> str:
+    shown = ", ".join(f"autograded/{student}/{assignment_id}"
+                      for assignment_id, student in sorted(missing)[:SHOWN])
+    more = len(missing) - SHOWN
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+def check_gradebook(root: Path, complete=True):
+    """Refuse (GradebookError: one line, the setting and the fix) a gradebook that cannot be
+    opened or (when `complete`) lacks a submission autograded/ holds; creates nothing."""
+    shown = configured_url(root)
+    if shown.startswith("postgres://"):
+        raise GradebookError(f"{SETTING} is {shown!r}: SQLAlchemy names PostgreSQL "
+                             "'postgresql://'; write postgresql+psycopg2://USER@HOST/DATABASE")
+    url = db_url(root)
+    on_disk = autograded_on_disk(root)
+    if url.startswith(SQLITE) and not Path(url[len(SQLITE):]).exists():
+        if on_disk and complete:
+            raise GradebookError(
+                f"the gradebook {url[len(SQLITE):]} ({SETTING}) does not exist, but "
+                f"autograded/ holds {len(on_disk)} graded notebooks: restore the gradebook "
+                "from a backup or point db_url at it; `python -m autograder grade --force` "
+                "grades every submission again into a new one")
+        return
+    try:
+        known = recorded(url)
+    except ImportError as error:  # a URL whose driver is not installed (postgresql:// -> psycopg)
+        raise GradebookError(f"cannot open the gradebook {shown!r} ({SETTING}): its database "
+                             f"driver is not installed ({error.name}); the kit installs "
+                             "psycopg2: write postgresql+psycopg2://USER@HOST/DATABASE") from None
+    except SQLAlchemyError as error:
+        raise GradebookError(f"cannot open the gradebook {shown!r} ({SETTING}): "
+                             f"{one_line(error)}; start the database server or correct "
+                             "db_url") from None
+    missing = on_disk - known
+    if missing and complete:
+        raise GradebookError(
+            f"the gradebook {shown!r} ({SETTING}) has no record of {len(missing)} graded "
+            f"notebooks ({listed(missing)}): it is not this course's gradebook; point db_url "
+            "at the course's, or grade them again with `python -m autograder grade --force`")
