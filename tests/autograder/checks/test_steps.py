@@ -9,6 +9,7 @@ import pytest
 
 from autograder.checks.hidden import check_step
 from autograder.checks.judge import fresh_generator, mistake_subject, step_findings
+from autograder.checks.subject import LocalSubject
 from tests.course import STEPS, helpers_of
 
 MISTAKES = [(step.name, m) for step in STEPS.values() for m in step.mistakes]
@@ -36,6 +37,20 @@ def test_stub_fails(name):
     namespace[name] = stub
     with pytest.raises(AssertionError, match="not implemented yet"):
         check_step(name, namespace)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, step in STEPS.items() if step.rules))
+def test_a_blank_stub_is_not_implemented_never_a_rule_breach(name):
+    """Does a stub of a step with rules ("must use torch.bmm" ...) get the one finding "not
+    implemented yet", and no rule broken?"""
+
+    def stub(*args, **kwargs):
+        raise NotImplementedError()
+
+    step = STEPS[name]
+    findings = step_findings(step, LocalSubject(stub), helpers_of(step), fresh_generator())
+    assert [f.kind for f in findings] == ["error"], findings
+    assert "not implemented yet" in findings[0].text
 
 
 @pytest.mark.parametrize(("name", "mistake"), MISTAKES, ids=[m.name for _, m in MISTAKES])
