@@ -71,6 +71,7 @@ def kit_stages() -> Config:
     c.Autograde.sanitize_preprocessors = list(SANITIZE)
     c.Autograde.autograde_preprocessors = list(AUTOGRADE)
     c.GenerateFeedback.preprocessors = list(FEEDBACK)
+    c.GenerateFeedback.exporter_class = "autograder.outputs.safe_page.SafeHTMLExporter"
     c.AssignLatePenalties.plugin_class = "autograder.grading.deadlines.PercentPerDay"
     # `nbgrader export`: a row per student and assignment, then a TOTAL row per student.
     c.ExportApp.plugin_class = "autograder.outputs.export.ClassCsvExport"

@@ -9,8 +9,10 @@ them.
 
 from __future__ import annotations
 
+import html
 import json
 import os
+import re
 from pathlib import Path
 
 import nbformat
@@ -33,6 +35,26 @@ def student_for(index):
     return f"mistake{index:02d}"
 
 
+# Markdown a student may write whose links and images would run script in a reader's browser.
+HOSTILE_MARKDOWN = ("[a link](javascript:alert(1)) ![an image](javascript:alert(2)) "
+                    "[upper case](JaVaScRiPt:alert(3)) [a tab](java&#x09;script:alert(4)) "
+                    "[a page](data:text/html;base64,PHNjcmlwdD5hbGVydCg1KTwvc2NyaXB0Pg==) "
+                    "[fine](https://example.org)")
+
+
+def with_hostile_markdown(notebook):
+    notebook.cells.append(nbformat.v4.new_markdown_cell(HOSTILE_MARKDOWN))
+    return notebook
+
+
+def unsafe_urls(page):
+    """Every href or src of the page whose scheme could run script."""
+    found = re.findall(r'(?:href|src)\s*=\s*["\']?\s*([^"\' >]*)', page, flags=re.IGNORECASE)
+    return [url for url in found
+            if re.sub(r"[\s\x00-\x1f]|&#x0?9;", "", html.unescape(url)).lower().startswith(
+                ("javascript:", "data:text", "vbscript:"))]
+
+
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
     course = Course.create(tmp_path_factory.mktemp("course"), ROOT, IDS)
@@ -42,6 +64,9 @@ def course(tmp_path_factory):
         blank = nbformat.read(course.root / "release" / assignment_id / f"{assignment_id}.ipynb", 4)
         course.submit("solved", assignment_id, simulate.correct(blank, source))
         course.submit("blank", assignment_id, blank)
+        if assignment_id == IDS[0]:
+            course.submit("scripted", assignment_id, with_hostile_markdown(
+                simulate.correct(blank, source)))
         for index, mistake in enumerate(simulate.mistakes_of(ROOT, assignment_id)):
             course.submit(student_for(index), assignment_id,
                           simulate.with_mistake(blank, source, mistake))
@@ -66,6 +91,32 @@ def test_unmodified_release_scores_zero(course, assignment_id):
     assert scores, "the blank submission was not graded"
     earned = {g: s.score for g, s in scores.items() if s.score}
     assert not earned, f"points earned by stubs: {earned}"
+
+
+@pytest.mark.parametrize("assignment_id", IDS[:1])
+def test_a_feedback_page_runs_no_script_from_student_markdown(course, assignment_id):
+    """Do links and images a student writes in markdown keep only safe schemes on the page the
+    kit writes and on the one plain nbgrader generate_feedback writes, each page with a
+    Content-Security-Policy?"""
+    for writer in ("kit", "plain nbgrader"):
+        if writer == "plain nbgrader":
+            course.generate_feedback(assignment_id, "--student=scripted")
+        page = course.feedback_html("scripted", assignment_id)
+        assert "a link" in page and 'href="https://example.org"' in page, writer
+        assert not unsafe_urls(page), (writer, unsafe_urls(page))
+        assert '<meta http-equiv="Content-Security-Policy"' in page, writer
+
+
+@pytest.mark.parametrize("assignment_id", IDS)
+def test_a_blank_stub_breaks_no_rule(course, assignment_id):
+    """Is every stub of the untouched notebook 'not implemented yet', never a forbidden
+    shortcut, in its record and on its feedback page?"""
+    graded = course.root / "autograded" / "blank" / assignment_id / f"{assignment_id}.ipynb"
+    record = read_record(nbformat.read(graded, as_version=4))
+    assert record.findings, "the blank notebook has no findings"
+    assert not record.flags, f"a blank notebook flagged: {record.flags}"
+    page = course.feedback_html("blank", assignment_id)
+    assert "not implemented yet" in page and "rule broken" not in page
 
 
 def mistake_params():

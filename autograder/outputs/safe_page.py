@@ -1,0 +1,105 @@
+"""Feedback pages are rendered by an exporter that makes the finished HTML safe to open.
+
+SanitizeStudentMarkdown (safe_markdown.py) cleans the HTML a student writes in a markdown cell,
+but markdown's own syntax becomes a link only when nbconvert renders it:
+`[x](javascript:...)` and `![](javascript:...)` come out as live links. So the rendered page is
+read once more: every URL in an attribute keeps its place only if its scheme is on an
+allow-list (web links, mail, images embedded as data), and the page carries a
+Content-Security-Policy that runs no inline script at all. nbgrader's GenerateFeedback takes
+its exporter from the configuration (`c.GenerateFeedback.exporter_class`), so the kit's
+`feedback` and plain `nbgrader generate_feedback` write the same safe page.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from html.parser import HTMLParser
+from urllib.parse import urlsplit
+
+from nbconvert.exporters import HTMLExporter
+
+URL_ATTRIBUTES = {"href", "src", "action", "formaction", "xlink:href", "poster", "background",
+                  "cite", "longdesc", "data", "manifest", "icon"}
+NEVER = {"srcset", "ping"}  # lists of URLs: nothing on a feedback page needs them
+SCHEMES = {"href": {"http", "https", "mailto"}, "src": {"http", "https", "data"}}
+DATA_IMAGE = "data:image/"
+SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
+HEAD = re.compile(r"<head[^>]*>", re.IGNORECASE)
+
+
+def scheme_of(url: str) -> str | None:
+    """The scheme a browser reads in `url` (entities already decoded): C0 controls and spaces
+    around it and tabs and newlines inside it are ignored, as the URL standard says."""
+    cleaned = re.sub(r"[\t\n\r]", "", url).strip("\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0b"
+                                                  "\x0c\x0e\x0f\x10\x11\x12\x13\x14\x15\x16"
+                                                  "\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f ")
+    match = SCHEME.match(cleaned)
+    return match.group(1).lower() if match else None
+
+
+def allowed(attribute: str, url: str) -> bool:
+    """May `url` stay in `attribute`? Relative links and anchors may; a scheme must be on the
+    attribute's allow-list, and data: only for images."""
+    scheme = scheme_of(url)
+    if scheme is None:
+        return True
+    if scheme == "data":
+        return attribute == "src" and url.strip().lower().startswith(DATA_IMAGE)
+    return scheme in SCHEMES.get(attribute, SCHEMES["href"])
+
+
+def start_tag(name, attributes, closed):
+    shown = "".join(f" {key}" if value is None else f' {key}="{html.escape(value)}"'
+                    for key, value in attributes)
+    return f"<{name}{shown}{' /' if closed else ''}>"
+
+
+class UnsafeTags(HTMLParser):
+    """{start tag as written: the same tag without its unsafe URL attributes}."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.replacements = {}
+
+    def handle_starttag(self, tag, attrs, closed=False):
+        kept = [(key, value) for key, value in attrs
+                if key not in NEVER and not (key in URL_ATTRIBUTES and value is not None
+                                             and not allowed(key, value))]
+        if len(kept) < len(attrs):
+            self.replacements[self.get_starttag_text()] = start_tag(tag, kept, closed)
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs, closed=True)
+
+
+def content_security_policy(mathjax_url: str) -> str:
+    """No inline script, no plug-in, no form, no frame; scripts, styles and fonts only from
+    MathJax's origin (MathJax evaluates its own configuration block); images embedded."""
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(mathjax_url)) if mathjax_url else ""
+    return (f"default-src 'none'; script-src {origin} 'unsafe-eval'; "
+            f"style-src 'unsafe-inline' {origin}; font-src data: {origin}; img-src data:; "
+            "base-uri 'none'; form-action 'none'").replace("  ", " ")
+
+
+def safe_page(page: str, mathjax_url: str = "") -> str:
+    """The page without a URL off the allow-list, with its Content-Security-Policy."""
+    parser = UnsafeTags()
+    parser.feed(page)
+    parser.close()
+    for written, safe in parser.replacements.items():
+        page = page.replace(written, safe)
+    policy = (f'<meta http-equiv="Content-Security-Policy" '
+              f'content="{content_security_policy(mathjax_url)}">')
+    head = HEAD.search(page)
+    if head is None:
+        return policy + page
+    return page[:head.end()] + policy + page[head.end():]
+
+
+class SafeHTMLExporter(HTMLExporter):
+    """nbconvert's HTML exporter whose pages went through safe_page."""
+
+    def from_notebook_node(self, nb, resources=None, **kw):
+        page, resources = super().from_notebook_node(nb, resources, **kw)
+        return safe_page(page, self.mathjax_url), resources
