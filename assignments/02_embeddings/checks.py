@@ -42,8 +42,9 @@ WORDS = (
 )
 
 # Words with marks inside or around them, and numbers: split_words deletes every character
-# of string.punctuation wherever it stands ("don't" becomes "dont"). One of each group goes
-# into an untidy sentence, between runs of white space of several kinds.
+# of string.punctuation wherever it stands ("don't" becomes "dont"). Every one of them goes
+# into each untidy sentence, so that every mark of string.punctuation is met on every draw,
+# between runs of white space of several kinds.
 UNTIDY_WORDS = (
     ("don't", "it's", "rock'n'roll"),
     ("snake_case", "_private", "x_1"),
@@ -52,6 +53,8 @@ UNTIDY_WORDS = (
     ("well-known", "e.g.", "U.S.", "a/b"),
     ("「word」", "«mot»", "end。", "so…", "why？", "甜点，"),  # Unicode punctuation goes too
     ("€5", "a+b", "x²", "naïve"),  # symbols and letters outside ASCII stay
+    ("$5", "50%", "R&D", "x*y", "a<b", "c=d", "e>f", "@home", "back\\slash", "2^10", "`code`",
+     "a|b", "~user", "wait!", "so,", "note:", "x;y", "huh?"),  # ASCII symbols go like marks
 )
 WHITE_SPACE = (" ", "  ", "\t", "\n", " \t ")
 
@@ -78,10 +81,10 @@ def random_sentence(gen, length):
 
 
 def untidy_sentence(gen, length):
-    """`length` words of WORDS and one of each group of UNTIDY_WORDS, in random order, with
-    white space of random kinds before, between and after them."""
+    """`length` words of WORDS and every word of UNTIDY_WORDS, in random order, with white
+    space of random kinds before, between and after them."""
     words = [WORDS[i] for i in pick(gen, length, len(WORDS))]
-    words += [group[pick(gen, 1, len(group))[0]] for group in UNTIDY_WORDS]
+    words += [word for group in UNTIDY_WORDS for word in group]
     words = [words[int(i)] for i in torch.randperm(len(words), generator=gen)]
     gaps = [WHITE_SPACE[i] for i in pick(gen, len(words), len(WHITE_SPACE))]
     ending = WHITE_SPACE[pick(gen, 1, len(WHITE_SPACE))[0]]

@@ -242,6 +242,10 @@ def sdpa_random(gen):
     masks = [random_mask(gen, queries.shape[-2], keys.shape[-2]) for _ in range(batch)]
     cases.append(Case(t("a batch of {batch} with a mask per sequence", batch=batch),
                       calling(queries, keys, values, mask=torch.stack(masks))))
+    queries, keys, values = random_qkv(gen)
+    padding = random_mask(gen, 2, keys.shape[0])[1]  # (seq,): one row with a key left open
+    cases.append(Case(t("a padding mask of shape (seq,), the same for every query"),
+                      calling(queries, keys, values, mask=padding)))
     return cases
 
 

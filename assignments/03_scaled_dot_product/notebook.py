@@ -591,6 +591,9 @@ blind_context, blind_weights = scaled_dot_product_attention(three, keys, values,
 assert torch.isfinite(blind_context).all(), "a query with every key masked gave nan or inf"
 expect_close(blind_weights[0], [0.0, 0.0, 0.0], "the weights of a query with every key masked")
 expect_close(blind_context[0], [0.0, 0.0, 0.0], "the context of a query with every key masked")
+padding = torch.tensor([False, False, True])  # shape (seq,): key 3 is padding, for every query
+_, padded = scaled_dot_product_attention(three, keys, values, mask=padding)
+expect_close(padded[:, 2], [0.0, 0.0, 0.0], "key 3's weight for each query under a (seq,) mask")
 
 # %% strings zh
 {
@@ -611,6 +614,8 @@ expect_close(blind_context[0], [0.0, 0.0, 0.0], "the context of a query with eve
     "a query with every key masked gave nan or inf": "所有键都被掩码的查询得到了 nan 或 inf",
     "the weights of a query with every key masked": "所有键都被掩码的查询的注意力权重",
     "the context of a query with every key masked": "所有键都被掩码的查询的上下文向量",
+    "# shape (seq,): key 3 is padding, for every query": "# 形状为 (seq,)：键 3 是填充，对所有查询都屏蔽",
+    "key 3's weight for each query under a (seq,) mask": "形状为 (seq,) 的掩码下，每个查询给键 3 的注意力权重",
 }
 
 # %% [markdown]

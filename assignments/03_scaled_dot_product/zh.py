@@ -44,6 +44,8 @@ CATALOG = {
     'a mask with one row fully masked': '有一整行都被遮住的掩码',
     'a batch of {batch} with a mask per sequence':
         '{batch} 个序列组成的一批，每个序列各有一个掩码',
+    'a padding mask of shape (seq,), the same for every query':
+        '形状为 (seq,) 的填充掩码，所有查询共用',
     'weights of each query under a causal mask': '因果掩码下每个查询的注意力权重',
     'random case {number} ({n} queries, {seq} keys, d_k = {d_k})':
         '随机用例 {number}（{n} 个查询，{seq} 个键，d_k = {d_k}）',

@@ -390,6 +390,13 @@ def random_mask(gen, rows, cols, free=None):
     return mask
 
 
+def float_mask(gen, rows, cols):
+    """A float attn_mask, added to the scores: random finite values, and -inf where
+    random_mask hides a key (no row all -inf)."""
+    return torch.randn(rows, cols, generator=gen).masked_fill(random_mask(gen, rows, cols),
+                                                              float("-inf"))
+
+
 def mha_inputs(gen, L, N, S, E):
     return randn(gen, L, N, E), randn(gen, S, N, E), randn(gen, S, N, E)
 
@@ -418,6 +425,12 @@ def multihead_module_random(gen):
     name = t("random case, an attn_mask per head (E={E}, {h} heads, L={L}, N={N}, S={S})",
              E=E, h=h, L=L, N=N, S=S)
     cases.append(Case(name, copied(random_seed(gen), E, h, inputs, attn_mask=per_head)))
+    L, N, S, E, h = mha_sizes(gen)
+    inputs = mha_inputs(gen, L, N, S, E)
+    name = t("random case, a float attn_mask of finite values and -inf (E={E}, {h} heads, "
+             "L={L}, N={N}, S={S})", E=E, h=h, L=L, N=N, S=S)
+    cases.append(Case(name, copied(random_seed(gen), E, h, inputs,
+                                   attn_mask=float_mask(gen, L, S))))
     return cases
 
 
@@ -523,6 +536,12 @@ MULTIHEAD_MODULE = Step(
             "keys that key_padding_mask marks True must get no weight from any query",
             mha_variant(("self.score_bias(key_padding_mask, attn_mask, N, L, S)",
                          "self.score_bias(None, attn_mask, N, L, S)")),
+        ),
+        Mistake(
+            "float attn_mask ignored",
+            "a float attn_mask is added to the scores as it is (its -inf hide keys, its finite "
+            "values shift the scores); only a bool mask becomes 0 / -inf",
+            mha_variant(("\n    return mask", "\n    return torch.zeros(mask.shape)")),
         ),
     ),
 )

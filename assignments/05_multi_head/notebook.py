@@ -670,6 +670,11 @@ per_head[..., 0] = False  # every query keeps a key
 expect_close(ours(query, key, value, attn_mask=per_head)[0],
              theirs(query, key, value, attn_mask=per_head)[0].detach(),
              "the output with an attn_mask per sequence and head, (N * num_heads, L, S)")
+added = torch.randn(2, 5)  # a float attn_mask is added to the scores
+added[0, 4] = float("-inf")  # and its -inf hides a key
+expect_close(ours(query, key, value, attn_mask=added)[0],
+             theirs(query, key, value, attn_mask=added)[0].detach(),
+             "the output with a float attn_mask, added to the scores")
 
 # %% strings zh
 {
@@ -690,6 +695,10 @@ expect_close(ours(query, key, value, attn_mask=per_head)[0],
     "# every query keeps a key": "# 每个查询至少保留一个键",
     "the output with an attn_mask per sequence and head, (N * num_heads, L, S)":
         "每个序列、每个头各有一个 attn_mask 时的输出，(N * num_heads, L, S)",
+    "# a float attn_mask is added to the scores": "# float 类型的 attn_mask 直接加到注意力分数上",
+    "# and its -inf hides a key": "# 其中的 -inf 屏蔽一个键",
+    "the output with a float attn_mask, added to the scores":
+        "float 类型的 attn_mask（直接加到注意力分数上）时的输出",
 }
 
 # %% [markdown]

@@ -83,6 +83,14 @@ CATALOG = {
     'in_proj_weight holds (out, in) rows like nn.Linear: project with x @ W.T + b':
         'in_proj_weight 和 nn.Linear 一样按 (out, in) 存放：投影时计算 x @ W.T + b',
     'key_padding_mask ignored': '忽略了 key_padding_mask',
+    'float attn_mask ignored': '忽略了 float 类型的 attn_mask',
+    'a float attn_mask is added to the scores as it is (its -inf hide keys, its finite values '
+    'shift the scores); only a bool mask becomes 0 / -inf':
+        'float 类型的 attn_mask 原样加到注意力分数上（其中的 -inf 屏蔽键，有限值则平移分数）；'
+        '只有 bool 掩码才要先转成 0 / -inf',
+    'random case, a float attn_mask of finite values and -inf (E={E}, {h} heads, L={L}, N={N}, '
+    'S={S})':
+        '随机用例，float 类型的 attn_mask，含有限值和 -inf（E={E}，{h} 个头，L={L}，N={N}，S={S}）',
     'keys that key_padding_mask marks True must get no weight from any query':
         'key_padding_mask 标为 True 的键，不能从任何查询那里分到注意力权重',
     'no built-in multi-head attention': '不用内置的多头注意力',

@@ -1,0 +1,52 @@
+"""Does every draw of the hidden checks catch what one draw in four used to miss?
+
+A hidden check that picks one example of a kind at random catches a wrong student only when
+the draw happens to pick it; these wrong students passed most draws before the checks drew
+every symbol of the untidy sentence and a float attn_mask each time."""
+
+from __future__ import annotations
+
+import string
+import unicodedata
+
+import pytest
+import torch
+
+from autograder.checks.judge import mistake_subject, step_findings
+from autograder.checks.subject import LocalSubject
+from tests.course import STEPS, helpers_of
+
+DRAWS = 20
+
+
+def build_vocab_keeping_ascii_symbols(sentence):
+    """The reference, except that $ + < = > ^ | ~ (string.punctuation, Unicode symbols) stay."""
+    kept = "".join(ch for ch in sentence
+                   if (ch not in string.punctuation or ch in "$+<=>^|~")
+                   and not unicodedata.category(ch).startswith("P"))
+    return {word: index for index, word in enumerate(sorted(set(kept.split())))}
+
+
+def mistake_named(step, name):
+    return next(m for m in step.mistakes if m.name == name)
+
+
+def wrong_students():
+    build_vocab, module = STEPS["build_vocab"], STEPS["MultiHeadAttention"]
+    return {
+        "build_vocab keeping ASCII symbols": (
+            build_vocab, lambda: LocalSubject(build_vocab_keeping_ascii_symbols)),
+        "MultiHeadAttention dropping a float attn_mask": (
+            module, lambda: mistake_subject(mistake_named(module, "float attn_mask ignored"),
+                                            helpers_of(module))),
+    }
+
+
+@pytest.mark.parametrize("student", sorted(wrong_students()))
+def test_every_draw_catches_the_wrong_student(student):
+    """Is the wrong student found on each of 20 draws, not on some?"""
+    step, subject = wrong_students()[student]
+    missed = [seed for seed in range(DRAWS)
+              if not step_findings(step, subject(), helpers_of(step),
+                                   torch.Generator().manual_seed(seed))]
+    assert not missed, f"{student} passed the draws of seeds {missed}"
