@@ -75,6 +75,8 @@ def kit_stages() -> Config:
     c.AssignLatePenalties.plugin_class = "autograder.grading.deadlines.PercentPerDay"
     # `nbgrader export`: a row per student and assignment, then a TOTAL row per student.
     c.ExportApp.plugin_class = "autograder.outputs.export.ClassCsvExport"
+    # `nbgrader zip_collect`: an LMS zip is read within bounds, its archives never opened.
+    c.ZipCollectApp.extractor_plugin = "autograder.outputs.inbox.InboxExtractor"
     # Kernels nbgrader itself starts (validate, the source notebooks) stop at once when done.
     c.ExecutePreprocessor.timeout = 60
     c.ExecutePreprocessor.interrupt_on_timeout = True

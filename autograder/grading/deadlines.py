@@ -10,7 +10,7 @@ kit's `grade` apply the same rule; `PercentPerDay` is the late-penalty plugin.
 from __future__ import annotations
 
 import math
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 from nbgrader.api import Gradebook
 from nbgrader.plugins import LateSubmissionPlugin
@@ -104,3 +104,18 @@ class PercentPerDay(LateSubmissionPlugin):
             return 0.0
         days = math.ceil(late / 86400)
         return score * min(1.0, days * self.percent_per_day / 100)
+
+
+def time_late(config, assignment_id, student, handed_in):
+    """How long after its deadline (due date, the student's extension, the grace minutes of
+    nbgrader_config.py) a notebook handed in at `handed_in` (a time with its zone) came; None
+    when it is on time or the course sets no due date for the assignment."""
+    deadlines = Deadlines(config=config)
+    if assignment_id not in deadlines.due_dates:
+        return None
+    deadline = (due_date(assignment_id, deadlines.due_dates[assignment_id])
+                + timedelta(hours=deadlines.extension_hours.get(assignment_id, {})
+                            .get(student, 0))
+                + timedelta(minutes=PercentPerDay(config=config).grace_minutes))
+    late = handed_in.astimezone(UTC).replace(tzinfo=None) - deadline
+    return late if late > timedelta(0) else None

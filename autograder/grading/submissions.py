@@ -55,24 +55,56 @@ def missing_notebook(path, assignment_id):
     return Problem(path, t("no notebook of that name"), fix)
 
 
+FOLDER_DEPTH = 32  # folders inside a submission, at most
+FOLDER_ENTRIES = 10_000  # files and folders in a submission, at most
+
+
+class Unwalkable(Exception):
+    """A submission folder too deep or too full to be looked through."""
+
+
+def entries_of(folder):
+    """(path relative to `folder`, mode) of every entry below it, without following a link,
+    walked with a stack (not recursion) and within FOLDER_DEPTH and FOLDER_ENTRIES."""
+    stack, count = [(folder, 0)], 0
+    while stack:
+        place, depth = stack.pop()
+        with os.scandir(place) as listing:
+            for entry in listing:
+                count += 1
+                if count > FOLDER_ENTRIES:
+                    raise Unwalkable(t("it holds more than {count} files and folders",
+                                       count=FOLDER_ENTRIES))
+                mode = entry.stat(follow_symlinks=False).st_mode
+                yield os.path.relpath(entry.path, folder), mode
+                if stat.S_ISDIR(mode):
+                    if depth + 1 > FOLDER_DEPTH:
+                        raise Unwalkable(t("its folders are nested more than {depth} deep",
+                                           depth=FOLDER_DEPTH))
+                    stack.append((entry.path, depth + 1))
+
+
 def odd_entries(folder, limit=1000):
     """Entries of a submission folder that are not plain files or folders (symbolic links,
     pipes, devices ...), without following any link."""
     odd = []
-    for place, folders, files in os.walk(folder):
-        for name in folders + files:
-            entry = os.path.join(place, name)
-            mode = os.lstat(entry).st_mode
-            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-                odd.append(os.path.relpath(entry, folder))
-        if len(odd) >= limit:
-            break
+    for relative, mode in entries_of(folder):
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            odd.append(relative)
+            if len(odd) >= limit:
+                break
     return odd
 
 
 def inspect_submission(path, assignment_id, expected_tests):
     """None when the notebook can be graded, else the Problem."""
-    odd = odd_entries(path.parent)
+    try:
+        odd = odd_entries(path.parent)
+    except (Unwalkable, OSError) as error:
+        return Problem(path.parent, t("the submission folder cannot be looked through: "
+                                      "{error}", error=error),
+                       t("keep the notebook and remove the rest of the folder, then run grade "
+                         "again"))
     if odd:
         # nbgrader copies a submission's files following links, as the grader's user: a link
         # to a file only that user can read would come back in the student's feedback.
@@ -113,6 +145,17 @@ def inspect_submission(path, assignment_id, expected_tests):
     return None
 
 
+def inspected(path, assignment_id, expected_tests):
+    """inspect_submission, with any error it meets a Problem of this submission alone."""
+    try:
+        return inspect_submission(path, assignment_id, expected_tests)
+    except Exception as error:  # noqa: BLE001 - one submission never stops the class
+        return Problem(path, t("the submission cannot be inspected ({error})",
+                               error=f"{type(error).__name__}: {error}"),
+                       t("look at the submission folder, fix or remove what is odd in it, "
+                         "then run grade again"))
+
+
 def find_submissions(root: Path, assignment_ids, expected_tests):
     """(submissions ready to grade, problems), over submitted/<student>/<assignment>/."""
     ready, problems = [], []
@@ -133,7 +176,7 @@ def find_submissions(root: Path, assignment_ids, expected_tests):
                                   t("the kit never follows links in a submission: put the "
                                     "student's files there instead"))
             else:
-                problem = inspect_submission(path, assignment_id, expected_tests[assignment_id])
+                problem = inspected(path, assignment_id, expected_tests[assignment_id])
             if problem:
                 problems.append(replace(problem, student=folder.name, assignment=assignment_id))
             if problem is None or problem.graded_anyway:

@@ -151,6 +151,14 @@ CATALOG = {
     "rename the folder to the student's id (letters, digits, '.', '_' or '-' only)":
         "请把文件夹改名为学生 id（只能含字母、数字和“.”“_”“-”）",
     "the submission folder is a symbolic link": "提交文件夹是一个符号链接",
+    "it holds more than {count} files and folders": "其中的文件和文件夹超过 {count} 个",
+    "its folders are nested more than {depth} deep": "文件夹嵌套超过 {depth} 层",
+    "the submission folder cannot be looked through: {error}": "无法查看提交文件夹：{error}",
+    "keep the notebook and remove the rest of the folder, then run grade again":
+        "只保留笔记本，删掉文件夹里的其余内容，再运行 grade",
+    "the submission cannot be inspected ({error})": "无法检查这份提交（{error}）",
+    "look at the submission folder, fix or remove what is odd in it, then run grade again":
+        "请查看提交文件夹，修正或删除其中异常的内容，再运行 grade",
     "the kit never follows links in a submission: put the student's files there instead":
         "评分工具从不跟随提交中的链接：请把学生的文件直接放在那里",
     "not graded: {why}": "未评分：{why}",
@@ -167,6 +175,40 @@ CATALOG = {
         "请把它改名为 <学生 id>_{assignment}.ipynb，或者传入 --pattern",
     "it is not a notebook of {assignment}": "它不是 {assignment} 的笔记本",
     "collect it with its own assignment id": "请用它所属作业的 id 收取",
+    # Reading an inbox (autograder/outputs/inbox.py) and who is late (collect.py)
+    "an archive inside the inbox; it is not opened": "收件包里的压缩包；不会打开它",
+    "put the notebooks it holds in the inbox themselves": "请把其中的笔记本直接放进收件包",
+    "a symbolic link or special file; it is not followed": "符号链接或特殊文件；不会跟随它",
+    "put the notebook itself in the inbox": "请把笔记本文件本身放进收件包",
+    "larger than {mb} MB; it is not read": "超过 {mb} MB；不读取",
+    "ask the student to clear the notebook's outputs and hand it in again":
+        "请学生清除笔记本的输出后重新提交",
+    "the inbox holds more than {count} files; the rest is not read":
+        "收件包里的文件超过 {count} 个；其余的不读取",
+    "collect the class in smaller parts": "请把全班的提交分成几批收取",
+    "it cannot be read ({error})": "无法读取（{error}）",
+    "ask the student to hand it in again": "请学生重新提交",
+    "the inbox's notebooks exceed {gb} GB together; the rest is not read":
+        "收件包里的笔记本合计超过 {gb} GB；其余的不读取",
+    "a second file of {student}'s {notebook}; the newer one is collected":
+        "{student} 的 {notebook} 有第二个文件；收取较新的那个",
+    "if the other one is the right one, collect it alone": "如果另一个才是对的，请单独收取它",
+    "the inbox cannot be read ({error})": "无法读取收件包（{error}）",
+    "export the class's notebooks from the LMS again": "请从教学平台重新导出全班的笔记本",
+    "all {count} files are dated within {seconds} s of {time}: that is the export's time, "
+    "not when each student handed in":
+        "全部 {count} 个文件的时间都在 {time} 之后 {seconds} 秒以内：这是导出的时间，"
+        "不是每个学生提交的时间",
+    "if it is past the due date every student is penalised: collect with a --pattern whose "
+    "(?P<timestamp>...) group reads each time from the file name, or set the students' times "
+    "in submitted/*/<id>/timestamp.txt":
+        "如果它晚于截止时间，每个学生都会被扣分：请用带 (?P<timestamp>...) 组的 --pattern "
+        "从文件名读出各自的时间，或者在 submitted/*/<id>/timestamp.txt 中写入学生的时间",
+    "no due date for {assignment} in nbgrader_config.py (c.Deadlines.due_dates): nobody is "
+    "late": "nbgrader_config.py 中没有 {assignment} 的截止时间（c.Deadlines.due_dates）："
+            "没有人迟交",
+    "late: {student} by {by}": "迟交：{student}，晚了 {by}",
+    "nobody is late": "没有人迟交",
     # Each student's status (autograder/outputs/roster.py)
     "graded": "已评分",
     "graded with warnings": "已评分（有警告）",

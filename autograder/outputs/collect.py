@@ -1,5 +1,8 @@
 """Collect students' notebooks into submitted/ with nbgrader's zip_collect.
 
+The inbox is read by autograder/outputs/inbox.py (bounded, no archive inside it opened, every
+refusal a Problem of its file); who is late, and an inbox whose times are an export's, is said.
+
 The input is a folder of notebooks or an LMS zip; each file is named by the course's pattern
 (FileNameCollectorPlugin.named_regexp in nbgrader_config.py: "alice_01_attention_by_hand.ipynb";
 a (?P<timestamp>...) group, when the LMS puts the time in the name, gives the time handed in).
@@ -12,15 +15,20 @@ import re
 import secrets
 import shutil
 import zipfile
-from datetime import UTC, datetime
+from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path, PurePosixPath
 
 from dateutil.tz import gettz
 
 from autograder.course import course_config, run_nbgrader
 from autograder.errors import KitError
+from autograder.grading.deadlines import Deadlines, time_late
 from autograder.i18n import config_language, language, t
 from autograder.ledger import Problem, keep_problems
+from autograder.outputs.inbox import read_inbox, write_inbox
+
+EXPORT_SPREAD = timedelta(minutes=2)  # files dated closer than this were stamped by an export
 
 
 class CollectError(KitError, RuntimeError):
@@ -71,22 +79,37 @@ def unparsable(source: Path, names, regexp, assignment_id):
     return problems
 
 
-def handed_in_times(source: Path, regexp, zone):
-    """{student: when the file was handed in}: the zip entry's date (a time without a zone,
-    read in `zone`), or the file's modification time."""
-    times = {}
-    if source.is_dir():
-        entries = [(p.name, datetime.fromtimestamp(p.stat().st_mtime, UTC))
-                   for p in source.iterdir() if p.is_file()]
-    else:
-        with zipfile.ZipFile(source) as archive:
-            entries = [(PurePosixPath(i.filename).name, datetime(*i.date_time, tzinfo=zone))
-                       for i in archive.infolist() if not i.is_dir()]
-    for name, when in entries:
-        match = regexp.match(f"extracted/{name}")
-        if match:
-            times[match.group("student_id")] = when
-    return times
+def exported_times(source, handed):
+    """The Problem of an inbox whose files all carry nearly one time (an LMS that stamps its
+    export's time on every entry: those are not the students' times), or None."""
+    times = sorted(notebook.when for notebook in handed)
+    if len(times) < 3 or times[-1] - times[0] > EXPORT_SPREAD:
+        return None
+    return Problem(source,
+                   t("all {count} files are dated within {seconds} s of {time}: that is "
+                     "the export's time, not when each student handed in",
+                     count=len(times), seconds=int(EXPORT_SPREAD.total_seconds()),
+                     time=times[0].isoformat(" ")),
+                   t("if it is past the due date every student is penalised: collect with a "
+                     "--pattern whose (?P<timestamp>...) group reads each time from the file "
+                     "name, or set the students' times in submitted/*/<id>/timestamp.txt"),
+                   graded_anyway=True)
+
+
+def say_who_is_late(config, assignment_id, times, log):
+    """Print each student handed in late, by how much, or that nobody is."""
+    due = assignment_id in Deadlines(config=config).due_dates
+    late = {student: time_late(config, assignment_id, student, when)
+            for student, when in sorted(times.items())}
+    late = {student: by for student, by in late.items() if by is not None}
+    if not due:
+        log(t("no due date for {assignment} in nbgrader_config.py (c.Deadlines.due_dates): "
+              "nobody is late", assignment=assignment_id))
+    for student, by in late.items():
+        log(t("late: {student} by {by}", student=student, by=str(by).split(".")[0]))
+    if times and due and not late:
+        log(t("nobody is late"))
+    return late
 
 
 def stamp(root: Path, assignment_id, times):
@@ -115,24 +138,30 @@ def _collect(root: Path, assignment_id, source: Path, file_pattern, log):
     if not source.exists():
         raise CollectError(f"{source}: no such file or folder")
     regexp = pattern(root, file_pattern)
-    problems = unparsable(source, incoming_names(source), regexp, assignment_id)
+    config = course_config(root)
+    zone = gettz(config.Exchange.get("timezone", "UTC"))
+    handed, refusals = read_inbox(source, regexp, zone)
+    refused_names = {p.path.name for p in refusals}
+    problems = unparsable(source, [n for n in incoming_names(source) if n not in refused_names],
+                          regexp, assignment_id)
+    handed = [h for h in handed
+              if regexp.match(f"extracted/{h.name}").group("file_id") == f"{assignment_id}.ipynb"]
+    problems += [replace(p, assignment=assignment_id) for p in refusals]
+    if not source.is_dir() and (stamped := exported_times(source, handed)):
+        problems.append(replace(stamped, assignment=assignment_id))
     keep_problems(root, "collect", [assignment_id], problems)
     for problem in problems:
-        log(f"error: {problem}")
+        log(f"{'warning' if problem.graded_anyway else 'error'}: {problem}")
     archive = root / "downloaded" / assignment_id / "archive"
     shutil.rmtree(archive.parent, ignore_errors=True)
     archive.mkdir(parents=True)
-    if source.is_dir():
-        for path in sorted(source.iterdir()):
-            if path.is_file() and regexp.match(f"extracted/{path.name}"):
-                shutil.copy(path, archive / path.name)
-    else:
-        shutil.copy(source, archive / source.name)
+    write_inbox(handed, archive)
     run_nbgrader(root, "zip_collect", assignment_id, "--force",
                  f"--FileNameCollectorPlugin.named_regexp={regexp.pattern}")
-    zone = gettz(course_config(root).Exchange.get("timezone", "UTC"))
-    stamp(root, assignment_id, handed_in_times(source, regexp, zone))
+    times = {regexp.match(f"extracted/{h.name}").group("student_id"): h.when for h in handed}
+    stamp(root, assignment_id, times)
     collected = sorted(p.parent.parent.name for p in
                        (root / "submitted").glob(f"*/{assignment_id}/{assignment_id}.ipynb"))
     log(f"collected {assignment_id}: {len(collected)} submissions in submitted/")
+    say_who_is_late(config, assignment_id, times, log)
     return problems

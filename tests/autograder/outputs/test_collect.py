@@ -1,0 +1,130 @@
+"""Does `collect` (and plain `nbgrader zip_collect` in the course) take a hostile LMS zip
+without stopping the class or handing in for anyone, and say who is late, with real nbgrader
+and a real gradebook?"""
+
+from __future__ import annotations
+
+import shutil
+import stat
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from autograder.course import Course, run_nbgrader
+from autograder.grading.parallel import grade
+from autograder.outputs.collect import collect
+from tests.autograder.outputs.test_inbox import entry
+
+ROOT = Path(__file__).resolve().parents[3]
+ID = "01_attention_by_hand"
+
+
+@pytest.fixture
+def course(tmp_path):
+    course = Course.create(tmp_path / "course", ROOT, [ID])
+    shutil.copytree(ROOT / "release" / ID, course.root / "release" / ID)
+    return course
+
+
+def release_bytes():
+    return (ROOT / "release" / ID / f"{ID}.ipynb").read_bytes()
+
+
+def hostile_zip(folder: Path):
+    """ada and cy hand in; bob uploads a zip holding a notebook of zed (who handed in nothing);
+    dee hands in twice; eve's entry is a link; `../` tries to leave the course."""
+    nested = folder / "nested.zip"
+    with zipfile.ZipFile(nested, "w") as inner:
+        entry(inner, f"zed_{ID}.ipynb", release_bytes(), 9)
+        entry(inner, f"ada_{ID}.ipynb", release_bytes(), 9)
+    path = folder / "lms.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        entry(archive, f"export/ada_{ID}.ipynb", release_bytes(), 8)
+        entry(archive, f"bob_{ID}.zip", nested.read_bytes(), 9)
+        entry(archive, f"../../cy_{ID}.ipynb", release_bytes(), 10)
+        entry(archive, f"a/dee_{ID}.ipynb", release_bytes(), 11)
+        entry(archive, f"b/dee_{ID}.ipynb", release_bytes(), 12)
+        entry(archive, f"eve_{ID}.ipynb", b"../../../solutions/attention_by_hand.py", 13,
+              mode=stat.S_IFLNK | 0o777)
+    return path
+
+
+def submitted(course):
+    return sorted(p.parent.parent.name for p in
+                  (course.root / "submitted").glob(f"*/{ID}/{ID}.ipynb"))
+
+
+def test_a_hostile_zip_collects_the_class_and_names_the_rest(course, tmp_path):
+    """Are the plain notebooks collected, nobody handed in for by another's archive, nothing
+    written outside the course, and each refusal named?"""
+    messages = []
+    problems = collect(course.root, ID, hostile_zip(tmp_path), log=messages.append)
+    assert submitted(course) == ["ada", "cy", "dee"]
+    assert not list(tmp_path.glob(f"*cy_{ID}.ipynb")) and not (tmp_path.parent / "cy").exists()
+    reasons = {p.path.name: p.reason for p in problems}
+    assert "archive inside the inbox" in reasons[f"bob_{ID}.zip"]
+    assert "symbolic link" in reasons[f"eve_{ID}.ipynb"]
+    assert "a second file of dee's" in reasons[f"dee_{ID}.ipynb"]
+    assert any(f"error: {tmp_path / 'lms.zip' / f'bob_{ID}.zip'}" in m for m in messages)
+
+
+def test_plain_zip_collect_reads_the_zip_as_the_kit_does(course, tmp_path):
+    """Does nbgrader's own zip_collect, with the course's configuration, take the same
+    students from the same zip instead of unpacking bob's archive or stopping?"""
+    archive = course.root / "downloaded" / ID / "archive"
+    archive.mkdir(parents=True)
+    shutil.copy(hostile_zip(tmp_path), archive / "lms.zip")
+    result = run_nbgrader(course.root, "zip_collect", ID, "--force")
+    assert submitted(course) == ["ada", "cy", "dee"]
+    assert "archive inside the inbox" in result.stdout + result.stderr
+
+
+def nested(top: Path, depth: int):
+    """The folders top/d, top/d/d ... `depth` deep, deepest first."""
+    folders = [top / "d"]
+    for _ in range(depth - 1):
+        folders.append(folders[-1] / "d")
+    return folders[::-1]
+
+
+@pytest.fixture
+def deep_folder(course):
+    """1,100 folders nested in cy's submission, made and removed one by one (mkdir with parents
+    and rmtree would themselves recurse too deep, pytest's cleanup included)."""
+    folders = nested(course.root / "submitted" / "cy" / ID, 1100)
+    yield folders
+    for folder in folders:
+        if folder.exists():
+            folder.rmdir()
+
+
+def test_a_folder_nested_too_deep_is_that_students_problem(course, deep_folder, tmp_path):
+    """Does a submission with 1,100 nested folders become a problem of that student while the
+    others are graded (no RecursionError stops the class)?"""
+    collect(course.root, ID, hostile_zip(tmp_path), log=lambda _: None)
+    for folder in reversed(deep_folder):
+        folder.mkdir()
+    result = grade(course.root, [ID], workers=1, log=lambda _: None)
+    assert sorted(s.student for s, _ in result.graded) == ["ada", "dee"]
+    [refused] = [p for p in result.refused if p.student == "cy"]
+    assert "nested more than 32 deep" in refused.reason
+
+
+def test_collect_says_who_is_late_and_an_export_time(course, tmp_path):
+    """With a due date, does collect print who is late and by how much, and flag a zip whose
+    every entry carries one time (the LMS's export time, not the students')?"""
+    config = course.root / "nbgrader_config.py"
+    config.write_text(config.read_text() + f"\nc.Deadlines.due_dates = {{'{ID}': "
+                      "'2026-12-01 10:00:00 UTC'}\n")
+    path = tmp_path / "export.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        for student in ["ada", "bob", "cy"]:
+            entry(archive, f"{student}_{ID}.ipynb", release_bytes(), 12)
+    messages = []
+    problems = collect(course.root, ID, path, log=messages.append)
+    assert [m for m in messages if m.startswith("late:")] == [
+        "late: ada by 2:00:00", "late: bob by 2:00:00", "late: cy by 2:00:00"]
+    [stamped] = problems
+    assert stamped.graded_anyway and "the export's time" in stamped.reason
+    assert "(?P<timestamp>...)" in stamped.fix
