@@ -8,7 +8,9 @@ overwrites them to keep its own books; it keeps them here instead:
   that grading finished ({"sha256": ..., "state": "grading" | "graded"}). A submission is
   marked "grading" before nbgrader starts on it and "graded" after nbgrader finished, so an
   interrupted run (Ctrl-C, a crash, a killed worker) leaves "grading" and the next run grades
-  it again; nothing is deleted for it.
+  it again; nothing is deleted for it. `grade --force` first marks every notebook it will grade
+  again "regrade", so the notebooks an interrupted forced run had not reached are graded by
+  the next `grade`, which says so.
 - `.kit/problems.json`: every input `collect` or `grade` refused or graded with a warning,
   kept until the next run of the same stage on the same assignment replaces them, so that
   `export` and `report` show them days later.
@@ -33,6 +35,7 @@ from autograder.course import write_atomically
 from autograder.errors import KitError
 
 FOLDER = ".kit"
+REGRADE = "regrade"  # the state of a notebook a `grade --force` has still to grade again
 
 
 def digest(path: Path) -> str:

@@ -33,7 +33,16 @@ from autograder.grading.deadlines import check_deadlines
 from autograder.grading.session import steps_checked
 from autograder.grading.submissions import find_submissions, grade_ids
 from autograder.i18n import config_language, language, t
-from autograder.ledger import GradeLock, Problem, chosen, is_graded, keep_problems, mark
+from autograder.ledger import (
+    REGRADE,
+    GradeLock,
+    Problem,
+    chosen,
+    is_graded,
+    keep_problems,
+    mark,
+    read_status,
+)
 from autograder.progress import Progress
 from autograder.sandbox.kernel import Zygote
 
@@ -227,6 +236,14 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students):
     run.skipped = [s for s in ready if s not in todo]
     if run.skipped:
         log(f"{len(run.skipped)} notebooks already graded (use --force to grade them again)")
+    unfinished = [s for s in todo if not force
+                  and (read_status(root, s.student, s.assignment) or {}).get("state") == REGRADE]
+    if unfinished:
+        log(f"finishing an interrupted grade --force: {len(unfinished)} notebooks it had not "
+            "graded again are graded now")
+    if force:  # until each is graded again, an interruption leaves it to the next grade
+        for s in todo:
+            mark(root, s.student, s.assignment, s.notebook, REGRADE)
     if todo:
         before = scores_of(root, todo)
         _run_workers(root, todo, workers, timeout, isolation, run, log)

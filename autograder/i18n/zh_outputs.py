@@ -217,6 +217,8 @@ CATALOG = {
     "missing": "未提交",
     "run grade": "请运行 grade",
     "grading was interrupted; run grade": "评分中断了；请运行 grade",
+    "a grade --force stopped before this notebook; run grade":
+        "grade --force 在评到这份笔记本之前中断了；请运行 grade",
     "the submitted file changed since it was graded; run grade":
         "提交的文件在评分后又有改动；请运行 grade",
     "{reason}; {fix}": "{reason}；{fix}",

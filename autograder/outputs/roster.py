@@ -24,7 +24,7 @@ from pathlib import Path
 from nbgrader.api import MissingEntry
 
 from autograder.i18n import t
-from autograder.ledger import digest, read_problems, read_status
+from autograder.ledger import REGRADE, digest, read_problems, read_status
 
 GRADED, WARNED, REFUSED, PENDING, MISSING = (
     "graded", "graded with warnings", "not gradable", "not graded yet", "missing")
@@ -92,6 +92,9 @@ def entry(root: Path, gradebook, student, assignment, problems):
     if status.get("state") == "grading":
         return Entry(student, name, PENDING, score, max_score,
                      t("grading was interrupted; run grade"), late)
+    if status.get("state") == REGRADE:
+        return Entry(student, name, PENDING, score, max_score,
+                     t("a grade --force stopped before this notebook; run grade"), late)
     if notebook.exists() and status.get("sha256") not in (None, digest(notebook)):
         return Entry(student, name, PENDING, score, max_score,
                      t("the submitted file changed since it was graded; run grade"), late)

@@ -152,19 +152,26 @@ def test_plain_nbgrader_autograde_keeps_the_manual_grade(monday):
 
 def test_ctrl_c_in_the_middle_of_grade_force_loses_nothing(monday):
     """Ctrl-C while `grade --force` is grading: is every manual grade kept, is no submission
-    lost, and does the next run grade what was left unfinished?"""
+    lost, and does the next run grade again what the forced run had not reached (on their
+    old results until then), saying so?"""
     root = monday["root"]
-    before = statuses(root)
     run = start_kit(root, "grade", "--force", "--workers", "2")
-    wait_for(lambda: statuses(root) != before or run.poll() is not None)
+    wait_for(lambda: "grading" in statuses(root).values() or run.poll() is not None)
     time.sleep(1.0)
     os.killpg(run.pid, signal.SIGINT)
     _, err = run.communicate(timeout=120)
     assert run.returncode != 0, "the run finished before Ctrl-C: nothing was interrupted"
     assert "interrupted" in err
     assert_nothing_lost(monday["url"])
+    not_reached = [k for k, state in statuses(root).items() if state == "regrade"]
+    assert not_reached, statuses(root)
+    report = kit(root, "report")
+    assert "a grade --force stopped before this notebook; run grade" in (
+        root / "report.html").read_text(), report.stdout + report.stderr
     resumed = kit(root, "grade", "--workers", "2")
     assert resumed.returncode == 1  # eve and fay are still refused, and said so
+    assert f"finishing an interrupted grade --force: {len(not_reached)} notebooks" in (
+        resumed.stdout)
     assert set(statuses(root).values()) == {"graded"}
     assert_nothing_lost(monday["url"])
 
