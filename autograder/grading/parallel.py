@@ -43,6 +43,7 @@ from autograder.ledger import (
     mark,
     read_status,
 )
+from autograder.outputs.roster import late_lines, lateness
 from autograder.progress import Progress
 from autograder.sandbox.kernel import Zygote
 
@@ -259,7 +260,22 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students):
             "grade again")
     for student, assignment_id, old, new in run.changes:
         log(f"score changed: {student} {assignment_id}: {old:g} -> {new:g}")
+    for line in late_lines(lateness_of(root, [s for s, _ in run.graded])):
+        log(line)
     return run
+
+
+def lateness_of(root: Path, submissions):
+    """[(student, assignment, Lateness)] of graded submissions, from the gradebook."""
+    rows = []
+    with open_gradebook(root) as gradebook:
+        for s in submissions:
+            try:
+                rows.append((s.student, s.assignment,
+                             lateness(gradebook.find_submission(s.assignment, s.student))))
+            except MissingEntry:
+                continue
+    return rows
 
 
 def _run_workers(root, todo, workers, timeout, isolation, run, log):

@@ -208,6 +208,13 @@ CATALOG = {
     "late": "nbgrader_config.py 中没有 {assignment} 的截止时间（c.Deadlines.due_dates）："
             "没有人迟交",
     "late: {student} by {by}": "迟交：{student}，晚了 {by}",
+    "late: {student} {assignment} by {by}, penalty {penalty} of {raw} points":
+        "迟交：{student} 的 {assignment} 晚了 {by}，从 {raw} 分中扣 {penalty} 分",
+    "Late submissions": "迟交的提交",
+    "due": "截止时间",
+    "handed in": "提交时间",
+    "late by": "晚了多久",
+    "penalty": "扣分",
     "nobody is late": "没有人迟交",
     # Each student's status (autograder/outputs/roster.py)
     "graded": "已评分",

@@ -43,7 +43,7 @@ from autograder.i18n import (  # noqa: E402
 )
 from autograder.ledger import read_problems  # noqa: E402
 from autograder.outputs.fonts import font_drawing, needs_font  # noqa: E402
-from autograder.outputs.roster import GRADED, WARNED, roster  # noqa: E402
+from autograder.outputs.roster import GRADED, WARNED, late_by, roster  # noqa: E402
 from autograder.record import read_record  # noqa: E402
 
 
@@ -331,6 +331,18 @@ def student_cell(e, link):
     return f"<td class='{e.status.replace(' ', '-')}' title='{html.escape(hint)}'>{text}</td>"
 
 
+def late_section(results):
+    """Every submission handed in after its deadline: when, by how much, what it cost."""
+    late = [e for e in results.roster if e.late is not None and e.late.seconds_late > 0]
+    if not late:
+        return paragraph(t("None."))
+    return table([t("student"), t("assignment"), t("due"), t("handed in"), t("late by"),
+                  t("penalty")],
+                 [(e.student, e.assignment, e.late.due, e.late.timestamp, late_by(e.late),
+                   f"{e.late.penalty:g}") for e in sorted(late, key=lambda e: (e.student,
+                                                                              e.assignment))])
+
+
 def problems_section(results):
     """Inputs the kit refused or graded with a warning, kept by collect and grade."""
     if not results.problems:
@@ -348,6 +360,7 @@ SECTIONS = [
     ("Scores per assignment", scores_section),
     ("Pass rate per step", steps_section),
     ("Most frequent named mistakes", mistakes_section),
+    ("Late submissions", late_section),
     ("Integrity", integrity_section),
     ("Test cells without hidden checks", unchecked_section),
     ("Input problems and notebooks that could not be graded", problems_section),

@@ -9,11 +9,14 @@ import stat
 import zipfile
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from autograder.course import Course, run_nbgrader
 from autograder.grading.parallel import grade
 from autograder.outputs.collect import collect
+from autograder.outputs.report import write_report
+from autograder.tools import simulate
 from tests.autograder.outputs.test_inbox import entry
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -29,6 +32,12 @@ def course(tmp_path):
 
 def release_bytes():
     return (ROOT / "release" / ID / f"{ID}.ipynb").read_bytes()
+
+
+def solved_bytes():
+    release = nbformat.read(ROOT / "release" / ID / f"{ID}.ipynb", as_version=4)
+    source = nbformat.read(ROOT / "source" / ID / f"{ID}.ipynb", as_version=4)
+    return nbformat.writes(simulate.correct(release, source)).encode()
 
 
 def hostile_zip(folder: Path):
@@ -111,16 +120,17 @@ def test_a_folder_nested_too_deep_is_that_students_problem(course, deep_folder, 
     assert "nested more than 32 deep" in refused.reason
 
 
-def test_collect_says_who_is_late_and_an_export_time(course, tmp_path):
-    """With a due date, does collect print who is late and by how much, and flag a zip whose
-    every entry carries one time (the LMS's export time, not the students')?"""
+def test_lateness_is_said_at_collect_grade_and_report(course, tmp_path):
+    """With a due date, do collect, grade and the report say who is late, by how much (and
+    grade and the report what it cost), and does collect flag a zip whose every entry carries
+    one time (the LMS's export time, not the students')?"""
     config = course.root / "nbgrader_config.py"
     config.write_text(config.read_text() + f"\nc.Deadlines.due_dates = {{'{ID}': "
                       "'2026-12-01 10:00:00 UTC'}\n")
     path = tmp_path / "export.zip"
     with zipfile.ZipFile(path, "w") as archive:
         for student in ["ada", "bob", "cy"]:
-            entry(archive, f"{student}_{ID}.ipynb", release_bytes(), 12)
+            entry(archive, f"{student}_{ID}.ipynb", solved_bytes(), 12)
     messages = []
     problems = collect(course.root, ID, path, log=messages.append)
     assert [m for m in messages if m.startswith("late:")] == [
@@ -128,3 +138,13 @@ def test_collect_says_who_is_late_and_an_export_time(course, tmp_path):
     [stamped] = problems
     assert stamped.graded_anyway and "the export's time" in stamped.reason
     assert "(?P<timestamp>...)" in stamped.fix
+    messages = []
+    grade(course.root, [ID], workers=1, log=messages.append)
+    late = [m for m in messages if m.startswith("late:")]
+    # 10 points, a started day late costs 10 % (c.PercentPerDay in the course's config)
+    assert late == [f"late: {s} {ID} by 2:00:00, penalty 1 of 10 points" for s in
+                    ["ada", "bob", "cy"]]
+    page = write_report(course.root, [ID], course.root / "report.html",
+                        log=lambda _: None).read_text()
+    section = page.split("Late submissions")[1].split("<h2>")[0]
+    assert all(s in section for s in ["ada", "bob", "cy"]) and "2:00:00" in section
