@@ -204,7 +204,8 @@ def test_nothing_written_outside_the_scratch_folder(batch):
                          Path("/tmp/pwned.txt"), Path("/pwned.txt"),
                          root / "submitted" / "pwned.txt") if p.exists()]
     assert leaks == []
-    assert scratch_folders() == batch["scratch_before"]
+    # none of the batch's is left (a dead grader's, found before, may have been removed)
+    assert set(scratch_folders()) <= set(batch["scratch_before"])
 
 
 def test_no_network(batch):
