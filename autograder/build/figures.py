@@ -19,12 +19,14 @@ lighter tint of the role it produces.
 
 from __future__ import annotations
 
+import functools
 import io
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
-from matplotlib import style
+from matplotlib import font_manager, get_data_path, style
 from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, Rectangle
@@ -192,12 +194,32 @@ def number(value, digits):
 
 # ---------------------------------------------------------------- drawn as PNG
 
+@functools.cache
+def own_fonts_first():
+    """Put matplotlib's own fonts first in its font manager, once per process.
+
+    The manager is read from a cache in the user's home, which another process may have
+    written without them (another environment's matplotlib, one that could not list its data
+    folder): labels then fall back to the system's fonts, or lose their italics, and a figure's
+    bytes change with the machine. Ties go to the first font listed, so ours win.
+    """
+    manager = font_manager.fontManager
+    own = Path(get_data_path(), "fonts", "ttf")
+    others = [font for font in manager.ttflist if Path(font.fname).parent != own]
+    manager.ttflist = []
+    for path in sorted(own.glob("*.ttf")):
+        manager.addfont(path)  # clears the manager's memo of which font it found
+    manager.ttflist.extend(others)
+
+
 def png(draw: Callable[[], Figure]) -> bytes:
     """What `draw` draws, as PNG bytes, identical on every call and in every process.
 
-    Drawn under matplotlib's default style (whatever the machine's matplotlibrc says), with
-    every warning an error, so a glyph missing from the font stops the build.
+    Drawn with matplotlib's own fonts under its default style (whatever the machine's fonts,
+    font cache and matplotlibrc), with every warning an error, so a glyph missing from the
+    font stops the build.
     """
+    own_fonts_first()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         with style.context("default"):

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import matplotlib
 import pytest
+from matplotlib import font_manager
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
@@ -99,6 +100,28 @@ def test_every_process_gives_the_same_bytes(tmp_path):
     here = {name: hashlib.sha256(png(draw)).hexdigest() for name, draw in FIGURES.items()}
     first, second = (digests(process) for process in processes)
     assert first == second == here
+
+
+def cache_without_matplotlibs_fonts(tmp_path):
+    """A matplotlib config folder whose font cache lists the system's fonts only, as one
+    written by another environment's matplotlib leaves it (the build once drew figures
+    without italics from such a cache and called the committed notebooks stale)."""
+    folder = tmp_path / "foreign-cache"
+    folder.mkdir()
+    own = Path(matplotlib.get_data_path()).resolve()
+    manager = font_manager.FontManager()
+    manager.ttflist = [f for f in manager.ttflist if own not in Path(f.fname).resolve().parents]
+    manager.afmlist = [f for f in manager.afmlist if own not in Path(f.fname).resolve().parents]
+    font_manager.json_dump(manager, folder / f"fontlist-v{manager._version}.json")
+    return folder
+
+
+def test_a_font_cache_without_matplotlibs_fonts_draws_the_same_bytes(tmp_path):
+    """Does a fresh interpreter whose font cache lacks matplotlib's own fonts still draw
+    exactly the bytes this process draws?"""
+    drawing = start_drawing({"MPLCONFIGDIR": str(cache_without_matplotlibs_fonts(tmp_path))})
+    here = {name: hashlib.sha256(png(draw)).hexdigest() for name, draw in FIGURES.items()}
+    assert digests(drawing) == here
 
 
 def test_a_missing_glyph_stops_the_drawing():
