@@ -47,7 +47,7 @@ AUTOGRADE = [
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",
     "nbgrader.preprocessors.SaveAutoGrades",
-    "autograder.grading.deadlines.Deadlines",
+    "autograder.deadlines.Deadlines",
     "nbgrader.preprocessors.AssignLatePenalties",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
@@ -72,7 +72,7 @@ def kit_stages() -> Config:
     c.Autograde.autograde_preprocessors = list(AUTOGRADE)
     c.GenerateFeedback.preprocessors = list(FEEDBACK)
     c.GenerateFeedback.exporter_class = "autograder.outputs.safe_page.SafeHTMLExporter"
-    c.AssignLatePenalties.plugin_class = "autograder.grading.deadlines.PercentPerDay"
+    c.AssignLatePenalties.plugin_class = "autograder.deadlines.PercentPerDay"
     # `nbgrader export`: a row per student and assignment, then a TOTAL row per student.
     c.ExportApp.plugin_class = "autograder.outputs.export.ClassCsvExport"
     # `nbgrader zip_collect`: an LMS zip is read within bounds, its archives never opened.

@@ -27,9 +27,9 @@ from nbgrader.api import MissingEntry
 from autograder.checks.audit import unchecked_steps
 from autograder.checks.loader import AssignmentError, load_assignment
 from autograder.course import Course, check_ids, course_config, course_ids, open_gradebook
+from autograder.deadlines import check_deadlines, late_lines, lateness
 from autograder.errors import KitError
 from autograder.gradebook_guard import check_gradebook
-from autograder.grading.deadlines import check_deadlines
 from autograder.grading.session import steps_checked
 from autograder.grading.submissions import find_submissions, grade_ids
 from autograder.i18n import config_language, language, t
@@ -43,7 +43,6 @@ from autograder.ledger import (
     mark,
     read_status,
 )
-from autograder.outputs.roster import late_lines, lateness
 from autograder.progress import Progress
 from autograder.sandbox.kernel import Zygote
 

@@ -22,8 +22,8 @@ from pathlib import Path, PurePosixPath
 from dateutil.tz import gettz
 
 from autograder.course import course_config, run_nbgrader
+from autograder.deadlines import Deadlines, time_late
 from autograder.errors import KitError
-from autograder.grading.deadlines import Deadlines, time_late
 from autograder.i18n import config_language, language, t
 from autograder.ledger import Problem, keep_problems
 from autograder.outputs.inbox import read_inbox, write_inbox

@@ -30,6 +30,7 @@ from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from autograder.checks.loader import AssignmentError, load_assignment  # noqa: E402
 from autograder.course import course_config, open_gradebook, write_atomically  # noqa: E402
+from autograder.deadlines import late_by  # noqa: E402
 from autograder.errors import OutputError  # noqa: E402
 from autograder.gradebook_guard import check_gradebook  # noqa: E402
 from autograder.i18n import (  # noqa: E402
@@ -43,7 +44,7 @@ from autograder.i18n import (  # noqa: E402
 )
 from autograder.ledger import read_problems  # noqa: E402
 from autograder.outputs.fonts import font_drawing, needs_font  # noqa: E402
-from autograder.outputs.roster import GRADED, WARNED, late_by, roster  # noqa: E402
+from autograder.outputs.roster import GRADED, WARNED, roster  # noqa: E402
 from autograder.record import read_record  # noqa: E402
 
 

@@ -18,11 +18,11 @@ classes; the report shows them, and every note, in the course's language (the ca
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 from pathlib import Path
 
 from nbgrader.api import MissingEntry
 
+from autograder.deadlines import Lateness, lateness
 from autograder.i18n import t
 from autograder.ledger import REGRADE, digest, read_problems, read_status
 
@@ -39,38 +39,6 @@ class Entry:
     max_score: float
     note: str = ""
     late: Lateness | None = None  # None when nothing was handed in
-
-
-@dataclass(frozen=True)
-class Lateness:
-    """When a submission was handed in against when it was due (naive UTC, as nbgrader keeps
-    them), and what that cost."""
-
-    timestamp: datetime | None
-    due: datetime | None  # the student's own: the assignment's due date plus any extension
-    seconds_late: float
-    raw_score: float
-    penalty: float
-
-
-def lateness(submission):
-    return Lateness(submission.timestamp, submission.duedate, submission.total_seconds_late,
-                    submission.score, submission.late_submission_penalty or 0.0)
-
-
-def late_by(late: Lateness) -> str:
-    """'1 day, 2:00:00': how late, to the second."""
-    return str(timedelta(seconds=round(late.seconds_late)))
-
-
-def late_lines(rows):
-    """One line per late submission of [(student, assignment, Lateness)]: who, which
-    assignment, by how much, what it cost."""
-    return [t("late: {student} {assignment} by {by}, penalty {penalty} of {raw} points",
-              student=student, assignment=assignment, by=late_by(late),
-              penalty=f"{late.penalty:g}", raw=f"{late.raw_score:g}")
-            for student, assignment, late in rows
-            if late is not None and late.seconds_late > 0]
 
 
 def known_students(root: Path, gradebook, problems):

@@ -19,10 +19,10 @@ ALLOWED = {
     "checks": {"checks", "i18n", "errors"},
     "sandbox": {"sandbox", "i18n"},
     "build": {"build", "checks", "course", "errors", "i18n"},
-    "grading": {"grading", "checks", "sandbox", "course", "errors", "ledger", "progress", "record",
-                "shown_outputs", "i18n", ""},
-    "outputs": {"outputs", "checks", "course", "errors", "ledger", "record", "shown_outputs",
-                "i18n"},
+    "grading": {"grading", "checks", "sandbox", "course", "deadlines", "errors", "gradebook_guard",
+                "ledger", "progress", "record", "shown_outputs", "i18n", ""},
+    "outputs": {"outputs", "checks", "course", "deadlines", "errors", "gradebook_guard", "ledger",
+                "record", "shown_outputs", "i18n"},
 }
 
 

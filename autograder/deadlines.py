@@ -4,13 +4,15 @@ nbgrader computes lateness from the gradebook: the assignment's due date, the st
 extension and the time the submission was handed in (timestamp.txt, written by the exchange
 at submit or by the kit's collect). `Deadlines` writes the configured dates into the gradebook
 just before nbgrader's AssignLatePenalties reads them, so plain `nbgrader autograde` and the
-kit's `grade` apply the same rule; `PercentPerDay` is the late-penalty plugin.
+kit's `grade` apply the same rule; `PercentPerDay` is the late-penalty plugin. `Lateness` is
+what a graded submission's lateness cost, as grade, the export and the report say it.
 """
 
 from __future__ import annotations
 
 import math
-from datetime import UTC, timedelta
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 from nbgrader.api import Gradebook
 from nbgrader.plugins import LateSubmissionPlugin
@@ -19,6 +21,7 @@ from nbgrader.utils import parse_utc
 from traitlets import Dict, Float
 
 from autograder.errors import KitError
+from autograder.i18n import t
 
 EXAMPLE = "'2026-12-04 23:59:00 Europe/Berlin'"
 
@@ -119,3 +122,35 @@ def time_late(config, assignment_id, student, handed_in):
                 + timedelta(minutes=PercentPerDay(config=config).grace_minutes))
     late = handed_in.astimezone(UTC).replace(tzinfo=None) - deadline
     return late if late > timedelta(0) else None
+
+
+@dataclass(frozen=True)
+class Lateness:
+    """When a submission was handed in against when it was due (naive UTC, as nbgrader keeps
+    them), and what that cost."""
+
+    timestamp: datetime | None
+    due: datetime | None  # the student's own: the assignment's due date plus any extension
+    seconds_late: float
+    raw_score: float
+    penalty: float
+
+
+def lateness(submission):
+    return Lateness(submission.timestamp, submission.duedate, submission.total_seconds_late,
+                    submission.score, submission.late_submission_penalty or 0.0)
+
+
+def late_by(late: Lateness) -> str:
+    """'1 day, 2:00:00': how late, to the second."""
+    return str(timedelta(seconds=round(late.seconds_late)))
+
+
+def late_lines(rows):
+    """One line per late submission of [(student, assignment, Lateness)]: who, which
+    assignment, by how much, what it cost."""
+    return [t("late: {student} {assignment} by {by}, penalty {penalty} of {raw} points",
+              student=student, assignment=assignment, by=late_by(late),
+              penalty=f"{late.penalty:g}", raw=f"{late.raw_score:g}")
+            for student, assignment, late in rows
+            if late is not None and late.seconds_late > 0]

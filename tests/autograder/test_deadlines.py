@@ -9,7 +9,7 @@ from datetime import datetime
 import pytest
 from traitlets.config import Config
 
-from autograder.grading.deadlines import (
+from autograder.deadlines import (
     DeadlineError,
     PercentPerDay,
     check_deadlines,
