@@ -14,6 +14,7 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.util
 import os
+import signal
 import sys
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -108,12 +109,20 @@ def register_assignments(root: Path, ids, log):
 
 
 _API = None
+_INTERRUPTED = False  # Ctrl-C reached this worker (the terminal signals the whole group)
+
+
+def _note_interrupt(signum, frame):
+    global _INTERRUPTED
+    _INTERRUPTED = True
+    raise KeyboardInterrupt
 
 
 def _start_worker(root, timeout, isolation):
     """Worker start-up: one nbgrader API per process; kernels use one thread each, since the
     workers already fill the cores."""
     global _API
+    signal.signal(signal.SIGINT, _note_interrupt)
     os.environ["OMP_NUM_THREADS"] = "1"
     torch.set_num_threads(1)
     # Kernels and nbgrader write warnings to stderr; keep them in the course's grade.log so
@@ -138,9 +147,20 @@ def _grade_student(root, submissions):
     root = Path(root)
     results = []
     for submission in submissions:
+        before = (read_status(root, submission.student, submission.assignment) or {}).get("state")
         mark(root, submission.student, submission.assignment, submission.notebook, "grading")
-        outcome = _API.autograde(submission.assignment, submission.student, force=True,
-                                 create=True)
+        try:
+            outcome = _API.autograde(submission.assignment, submission.student, force=True,
+                                     create=True)
+        except KeyboardInterrupt:
+            outcome = None
+        if _INTERRUPTED or outcome is None:
+            # Stopped by Ctrl-C, not by the notebook: never "failed"; the next grade takes it
+            # up again ("grading"), as the forced run it belonged to would have ("regrade").
+            if before == REGRADE:
+                mark(root, submission.student, submission.assignment, submission.notebook,
+                     REGRADE)
+            break
         if outcome["success"]:
             mark(root, submission.student, submission.assignment, submission.notebook, "graded")
             results.append((submission, True, ""))

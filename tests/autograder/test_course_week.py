@@ -152,8 +152,8 @@ def test_plain_nbgrader_autograde_keeps_the_manual_grade(monday):
 
 def test_ctrl_c_in_the_middle_of_grade_force_loses_nothing(monday):
     """Ctrl-C while `grade --force` is grading: is every manual grade kept, is no submission
-    lost, and does the next run grade again what the forced run had not reached (on their
-    old results until then), saying so?"""
+    lost, is no notebook the interrupt stopped called failed, and does the next run grade
+    again what the forced run had not finished (on their old results until then), saying so?"""
     root = monday["root"]
     run = start_kit(root, "grade", "--force", "--workers", "2")
     wait_for(lambda: "grading" in statuses(root).values() or run.poll() is not None)
@@ -163,6 +163,7 @@ def test_ctrl_c_in_the_middle_of_grade_force_loses_nothing(monday):
     assert run.returncode != 0, "the run finished before Ctrl-C: nothing was interrupted"
     assert "interrupted" in err
     assert_nothing_lost(monday["url"])
+    assert "failed" not in statuses(root).values(), statuses(root)
     not_reached = [k for k, state in statuses(root).items() if state == "regrade"]
     assert not_reached, statuses(root)
     report = kit(root, "report")
