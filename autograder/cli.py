@@ -234,8 +234,21 @@ def run(args):
     return 0
 
 
+def parse(argv=None):
+    """The command line, ids allowed after options too (`init DIR --language zh 08 09`):
+    argparse ends a command's ID list at the first option and would refuse the rest."""
+    cli = parser()
+    args, extra = cli.parse_known_args(argv)
+    if extra and isinstance(getattr(args, "ids", None), list) and not any(
+            word.startswith("-") for word in extra):
+        args.ids += extra
+    elif extra:
+        cli.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def main(argv=None):
-    args = parser().parse_args(argv)
+    args = parse(argv)
     try:
         return run(args)
     except KitError as error:  # AuthoringError, BuildError, CollectError, GradeError, ...

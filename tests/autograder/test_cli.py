@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.cli import main, parser
+from autograder.cli import main, parse, parser
 from autograder.errors import KitError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,3 +90,13 @@ def test_a_kit_error_exits_1_with_its_message(tmp_path, capsys):
     assert main(["--root", str(tmp_path), "grade"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "has no nbgrader_config.py" in err
+
+
+def test_ids_may_follow_options():
+    """Are ids after an option taken as ids (`init DIR --language zh 08 09`, `grade --force
+    01`), as the usage line suggests, while an unknown option is still refused?"""
+    args = parse(["init", "course-zh", "--language", "zh", "01_a", "02_b"])
+    assert (args.folder.name, args.language, args.ids) == ("course-zh", "zh", ["01_a", "02_b"])
+    assert parse(["grade", "--force", "01_a"]).ids == ["01_a"]
+    with pytest.raises(SystemExit):
+        parse(["grade", "01_a", "--no-such-option"])
