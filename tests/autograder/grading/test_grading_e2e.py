@@ -1,8 +1,10 @@
 """Does real nbgrader, on real kernels, grade every assignment as the kit promises?
 
 One course is built in a scratch folder from the committed source/ notebooks. Per assignment
-it receives the release filled in with the solutions, the unmodified release, and one
-submission per catalogued mistake (solved, with that step redefined the wrong way); nbgrader
+it receives the release filled in with the solutions, the unmodified release, and the
+catalogued mistakes in rounds: round r is the solved notebook with the r-th mistake of every
+step redefining that step the wrong way (so each step is judged beside other steps' mistakes,
+and a class of many mistakes costs a few notebooks, not one each); nbgrader
 generate_assignment, then the kit's parallel grade and feedback, run as an instructor runs
 them.
 """
@@ -31,8 +33,25 @@ IDS = [i for i in assignment_ids(ROOT)
        if i in os.environ.get("KIT_E2E_ONLY", i).split(",")]
 
 
+def rounds(mistakes):
+    """[[Mistake]]: round r holds the r-th mistake of each step that has one."""
+    by_step = {}
+    for mistake in mistakes:
+        by_step.setdefault(mistake.step, []).append(mistake)
+    return [[step[r] for step in by_step.values() if r < len(step)]
+            for r in range(max(map(len, by_step.values()), default=0))]
+
+
 def student_for(index):
-    return f"mistake{index:02d}"
+    return f"mistakes{index:02d}"
+
+
+def with_mistakes(release, source, mistakes):
+    """The solved notebook with each mistake's code right after its step's solution cell."""
+    notebook = simulate.correct(release, source)
+    for mistake in mistakes:
+        notebook = simulate.after_cell(notebook, mistake.step, mistake.code)
+    return notebook
 
 
 # Markdown a student may write whose links and images would run script in a reader's browser.
@@ -67,9 +86,9 @@ def course(tmp_path_factory):
         if assignment_id == IDS[0]:
             course.submit("scripted", assignment_id, with_hostile_markdown(
                 simulate.correct(blank, source)))
-        for index, mistake in enumerate(simulate.mistakes_of(ROOT, assignment_id)):
+        for index, mistakes in enumerate(rounds(simulate.mistakes_of(ROOT, assignment_id))):
             course.submit(student_for(index), assignment_id,
-                          simulate.with_mistake(blank, source, mistake))
+                          with_mistakes(blank, source, mistakes))
     run = grade(course.root, IDS, workers=os.cpu_count())
     assert not run.failed, f"notebooks that could not be graded: {run.failed}"
     write_feedback(course.root, IDS)
@@ -121,22 +140,37 @@ def test_a_blank_stub_breaks_no_rule(course, assignment_id):
 
 def mistake_params():
     return [
-        pytest.param(assignment_id, index, mistake, id=f"{assignment_id}:{mistake.name}")
+        pytest.param(assignment_id, index, mistake, [m.step for m in mistakes],
+                     id=f"{assignment_id}:{mistake.name}")
         for assignment_id in IDS
-        for index, mistake in enumerate(simulate.mistakes_of(ROOT, assignment_id))
+        for index, mistakes in enumerate(rounds(simulate.mistakes_of(ROOT, assignment_id)))
+        for mistake in mistakes
     ]
 
 
-@pytest.mark.parametrize(("assignment_id", "index", "mistake"), mistake_params())
-def test_mistake_loses_only_its_step_and_is_named(course, assignment_id, index, mistake):
-    """Does a known mistake cost its step's points, only those, and is it named in the
-    feedback?"""
+def test_rounds_hold_every_mistake_once_and_one_per_step():
+    """Does each round redefine a step at most once, and do the rounds hold every catalogued
+    mistake exactly once?"""
+    for assignment_id in IDS:
+        mistakes = simulate.mistakes_of(ROOT, assignment_id)
+        grouped = rounds(mistakes)
+        assert sorted(m.name for r in grouped for m in r) == sorted(m.name for m in mistakes)
+        assert all(len({m.step for m in r}) == len(r) for r in grouped), assignment_id
+
+
+@pytest.mark.parametrize(("assignment_id", "index", "mistake", "mistaken_steps"),
+                         mistake_params())
+def test_mistake_loses_only_its_step_and_is_named(course, assignment_id, index, mistake,
+                                                  mistaken_steps):
+    """Does a known mistake cost its step's points, and is it named in the feedback, while
+    every step without a mistake in that notebook keeps its points?"""
     student = student_for(index)
     scores = course.cell_scores(assignment_id, student)
     step_cell = f"test_{mistake.step}"
     assert scores[step_cell].score == 0, f"{mistake.name} still earned {step_cell}"
-    others = {g: s.score for g, s in scores.items() if g != step_cell and s.score != s.max_score}
-    assert not others, f"{mistake.name} also cost {others}"
+    others = {g: s.score for g, s in scores.items()
+              if g.removeprefix("test_") not in mistaken_steps and s.score != s.max_score}
+    assert not others, f"{mistake.name} (with {mistaken_steps} mistaken) also cost {others}"
     assert mistake.name in course.feedback_html(student, assignment_id)
     graded = course.root / "autograded" / student / assignment_id / f"{assignment_id}.ipynb"
     assert mistake.name in read_record(nbformat.read(graded, as_version=4)).mistakes
