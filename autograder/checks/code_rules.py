@@ -249,6 +249,46 @@ def own_names(tree):
     return names
 
 
+def library_names(tree):
+    """The names of libraries a piece of code mentions: those it does not define itself, and,
+    whatever it defines, every imported name and every attribute read from a name it does not
+    define (`F.layer_norm` beside the student's own `layer_norm` is the library's). Each
+    attribute of a library also comes dotted as written (`F.layer_norm`,
+    `torch.nn.functional.layer_norm`), for the rules that forbid it but not a name of the
+    course's such as the student's own `layer_norm`."""
+    own = own_names(tree)
+    names = attribute_names(tree) - own
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and root_name(node) not in own:
+            names.add(node.attr)
+            if root_name(node):
+                names.add(ast.unparse(node))
+        elif isinstance(node, ast.ImportFrom):
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.alias):
+            names.update(node.name.split("."))
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) in \
+                NAMED_BY_STRING and len(node.args) >= 2 and \
+                isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str) \
+                and root_name(node.args[0]) not in own:
+            names.add(f"{ast.unparse(node.args[0])}.{node.args[1].value}")
+    return names
+
+
+def matches(fragment, name):
+    """Whether a library name holds a rule's fragment (case ignored): a fragment with a dot
+    (`.layer_norm`) is looked for in the dotted names only, one without in the plain names."""
+    return ("." in fragment) == ("." in name) and fragment in name.lower()
+
+
+def root_name(node):
+    """The name an attribute chain starts from (`torch` of `torch.nn.functional.softmax`), or
+    None when it starts from an expression (`(x + 1).softmax`)."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
 def unverifiable(tree, language=None):
     """Why no rule can tell from this code what it calls (None when one can): code that
     decides at run time what it reaches, or imports code the rules do not read."""
@@ -415,8 +455,8 @@ def rule_broken(kind, params, tree, language=None):
     if kind == "forbids_names":
         return uses(sorted(names & set(params)), language)
     if kind == "forbids_builtins":
-        return uses(sorted(n for n in names - own_names(tree)
-                           if any(fragment in n.lower() for fragment in params)), language)
+        return uses(sorted(n for n in library_names(tree)
+                           if any(matches(fragment, n) for fragment in params)), language)
     if kind == "requires_names":
         return None if live_calls(tree) & set(params) else _t(
             "does not call {names} where it runs", language,

@@ -90,7 +90,10 @@ def forbids_names(rule_name, forbidden, why):
 def forbids_builtins(rule_name, fragments, why):
     """A rule: the code may not mention a name of the libraries that contains any of
     `fragments` (case ignored: `softmax` catches torch.softmax, F.log_softmax, nn.Softmax,
-    torch._softmax ...); names the student's code defines itself are its own."""
+    torch._softmax ...); names the student's code defines itself are its own, but not an
+    attribute of a library (`torch.softmax` beside the student's own `softmax`). A fragment
+    with a dot (`.layer_norm`) is looked for in a library's dotted names only (F.layer_norm,
+    torch.layer_norm), so that it never catches the course's or the student's `layer_norm`."""
     return code_rule("forbids_builtins", rule_name, fragments, why)
 
 

@@ -114,6 +114,10 @@ EVASIONS = {
             "def stable_softmax(scores, dim=-1):\n"
             "    return torch.distributions.Categorical(logits=scores).probs",),
         "a module": ("def stable_softmax(scores, dim=-1):\n    return nn.Softmax(dim)(scores)",),
+        "the built-in beside a function of its name": (
+            "def softmax(s, dim=-1):\n    return s",
+            "def stable_softmax(scores, dim=-1):\n    softmax(scores, dim)\n"
+            "    return torch.softmax(scores, dim=dim)"),
         "getattr with a computed name": (
             "def stable_softmax(scores, dim=-1):\n"
             "    return getattr(torch, 'soft' + 'max')(scores, dim)",),
