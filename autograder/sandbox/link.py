@@ -51,15 +51,24 @@ def student_error(kind, message):
 
 
 def module_recipe(module):
-    """A torch module the grader made, sent as its class, sizes and weights."""
-    if not isinstance(module, nn.MultiheadAttention):
+    """A torch module the grader made (an nn.MultiheadAttention, or an
+    nn.TransformerEncoderLayer with relu), sent as its class, sizes and weights."""
+    if isinstance(module, nn.MultiheadAttention):
+        args = [module.embed_dim, module.num_heads]
+        kwargs = {"bias": module.in_proj_bias is not None, "batch_first": module.batch_first,
+                  "kdim": module.kdim, "vdim": module.vdim}
+    elif isinstance(module, nn.TransformerEncoderLayer) and \
+            getattr(module, "activation_relu_or_gelu", 0) == 1:
+        attention = module.self_attn
+        args = [attention.embed_dim, attention.num_heads, module.linear1.out_features]
+        kwargs = {"dropout": module.dropout.p, "batch_first": attention.batch_first,
+                  "norm_first": module.norm_first, "layer_norm_eps": module.norm1.eps,
+                  "bias": module.linear1.bias is not None}
+    else:
         raise TypeError(f"cannot send a {type(module).__name__} into the kernel")
-    kwargs = {"bias": module.in_proj_bias is not None, "batch_first": module.batch_first,
-              "kdim": module.kdim, "vdim": module.vdim}
     state = encode(dict(module.state_dict()), lambda v: None)
-    return {"module": {"class": "MultiheadAttention", "args": [module.embed_dim,
-                                                               module.num_heads],
-                       "kwargs": kwargs, "state": state}}
+    return {"module": {"class": type(module).__name__, "args": args, "kwargs": kwargs,
+                       "state": state}}
 
 
 class Link:
