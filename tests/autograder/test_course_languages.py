@@ -129,7 +129,8 @@ def test_chinese_messages_are_chinese(courses, assignment_id):
 
 def grading_shape(notebook):
     """What grading sees of a notebook: each cell's nbgrader metadata and, for code, its
-    syntax with every string and comment blanked."""
+    syntax with every string and comment blanked (an f-string keeps only the values it
+    formats: a translation may put its words on either side of them)."""
     shape = []
     for cell in notebook.cells:
         meta = cell.metadata.get("nbgrader", {})
@@ -137,7 +138,9 @@ def grading_shape(notebook):
         if cell.cell_type == "code":
             tree = ast.parse(cell.source)
             for node in ast.walk(tree):
-                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if isinstance(node, ast.JoinedStr):
+                    node.values = [v for v in node.values if not isinstance(v, ast.Constant)]
+                elif isinstance(node, ast.Constant) and isinstance(node.value, str):
                     node.value = ""
             code = ast.dump(tree)
         shape.append((cell.cell_type, meta.get("grade_id"), meta.get("points"),
