@@ -19,8 +19,10 @@ from solutions.by_hand import (
     weighted_values,
 )
 from solutions.cross_attention import cross_attention
+from solutions.gradients import attention_backward, softmax_backward
 from solutions.loops import loop_attention, vectorized_attention
 from solutions.masks import causal_mask, masked_scaled_softmax
+from solutions.memory import cached_causal_attention, online_attention
 from solutions.multi_head import concat_heads, multihead_attention, multihead_project
 from solutions.multihead_module import MultiHeadAttention, as_additive
 from solutions.scaled_dot_product import (
@@ -31,6 +33,12 @@ from solutions.scaled_dot_product import (
 from solutions.scoring import additive_score, bilinear_score, dot_score, scaled_dot_score
 from solutions.self_attention import SelfAttention, self_attention
 from solutions.tokens import build_vocab, embed, encode, split_words
+from solutions.transformer_block import (
+    TransformerBlock,
+    feed_forward,
+    layer_norm,
+    sinusoidal_positions,
+)
 
 __all__ = [
     "project_qkv",
@@ -61,4 +69,12 @@ __all__ = [
     "cross_attention",
     "causal_mask",
     "masked_scaled_softmax",
+    "softmax_backward",
+    "attention_backward",
+    "online_attention",
+    "cached_causal_attention",
+    "sinusoidal_positions",
+    "layer_norm",
+    "feed_forward",
+    "TransformerBlock",
 ]

@@ -23,7 +23,7 @@ from tests.course import ASSIGNMENTS, STEPS
 CURRICULUM = (Path(__file__).parents[2] / ".." / "shared" / "CURRICULUM.md").resolve()
 ABSENT = f"the course contract {CURRICULUM} is absent (../shared beside the repository)"
 
-MODULE_CLASSES = {"SelfAttention", "MultiHeadAttention"}
+MODULE_CLASSES = {"SelfAttention", "MultiHeadAttention", "TransformerBlock"}
 
 
 class Parameter(NamedTuple):
@@ -58,12 +58,22 @@ def contract_rows():
     return [ContractRow(name, signature) for name, signature, _ in body]
 
 
+def spelled(default):
+    """A default as Python writes it back ('1e-5' -> '1e-05'), so that spellings of one value
+    compare equal; text that is no literal stays as written."""
+    try:
+        return repr(ast.literal_eval(default))
+    except (ValueError, SyntaxError):
+        return default
+
+
 def parameters(text):
     """'(x, W, dim=-1)' -> [Parameter('x', None), Parameter('W', None), Parameter('dim', '-1')]."""
     result = []
     for part in text.split(","):
         name, _, default = part.strip().partition("=")
-        result.append(Parameter(name.strip(), default.strip() or None))
+        result.append(Parameter(name.strip(), spelled(default.strip()) if default.strip()
+                                else None))
     return [p for p in result if p.name]
 
 
@@ -177,12 +187,16 @@ def test_signature_matches_the_contract(row):
 
 
 def test_module_classes_are_nn_modules_with_from_torch():
-    """Are SelfAttention and MultiHeadAttention nn.Modules, with the from_torch classmethod?"""
+    """Are SelfAttention, MultiHeadAttention and TransformerBlock nn.Modules, the last two
+    with the from_torch classmethod?"""
     for name in MODULE_CLASSES:
         assert issubclass(getattr(solutions, name), nn.Module), name
     from_torch = inspect.getattr_static(solutions.MultiHeadAttention, "from_torch")
     assert isinstance(from_torch, classmethod)
     assert list(inspect.signature(solutions.MultiHeadAttention.from_torch).parameters) == ["mha"]
+    from_torch = inspect.getattr_static(solutions.TransformerBlock, "from_torch")
+    assert isinstance(from_torch, classmethod)
+    assert list(inspect.signature(solutions.TransformerBlock.from_torch).parameters) == ["layer"]
 
 
 # --- the source rules ------------------------------------------------------------------------

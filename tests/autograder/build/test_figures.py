@@ -70,7 +70,8 @@ def test_the_figures_the_notebooks_name_exist():
     assert set(FIGURES) == {
         "qkv_flow", "embedding_lookup", "scaling_saturation", "self_attention_module",
         "bmm_stacking", "heads_split_merge", "row_column_layout", "cross_attention",
-        "causal_mask",
+        "causal_mask", "position_bands", "block_flow",
+        "online_softmax", "kv_cache",
     }
 
 

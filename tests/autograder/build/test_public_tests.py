@@ -207,6 +207,59 @@ VARIANTS = [
      "def forward(self, query, key, value, key_padding_mask=None, attn_mask=None):",
      "def forward(self, query, key, value, key_padding_mask=None, attn_mask=None):\n"
      "        nn.MultiheadAttention  # a built-in, mentioned"),
+    ("sinusoidal_positions", "the ValueError names the odd d_model",
+     'raise ValueError(f"d_model must be even, got {d_model}")',
+     'raise ValueError("d_model must be even")'),
+    ("layer_norm", "no built-in layer norm",
+     "    return (x - mean) / torch.sqrt(variance + eps) * gamma + beta  # (..., d)",
+     "    return F.layer_norm(x, x.shape[-1:], gamma, beta, eps)"),
+    ("layer_norm", "leading batch dimensions", "x.mean(dim=-1, keepdim=True)",
+     "x.mean(dim=1, keepdim=True)"),
+    ("layer_norm", "eps under the square root", "torch.sqrt(variance + eps)",
+     "(torch.sqrt(variance) + eps)"),
+    ("layer_norm", "the eps it is given", "variance + eps", "variance + 1e-5"),
+    ("feed_forward", "leading batch dimensions", "torch.relu(x @ W1 + b1)",
+     "torch.relu(x.mm(W1) + b1)"),
+    ("TransformerBlock", "the attn_mask",
+     "allowed = None if attn_mask is None else ~attn_mask", "allowed = None"),
+    ("TransformerBlock", "no built-in attention or encoder layer", "        N, L, E = x.shape",
+     "        N, L, E = x.shape\n        nn.TransformerEncoderLayer  # a built-in, mentioned"),
+    ("TransformerBlock", "no built-in layer norm beside your own",
+     "self.attention(layer_norm(x, self.gamma1, self.beta1), attn_mask)",
+     "self.attention(F.layer_norm(x, x.shape[-1:], self.gamma1, self.beta1), attn_mask)"),
+    ("TransformerBlock", "your own feed_forward",
+     "ffn = feed_forward(layer_norm(h, self.gamma2, self.beta2), self.W1, self.b1, self.W2,\n"
+     "                           self.b2)",
+     "ffn = torch.relu(layer_norm(h, self.gamma2, self.beta2) @ self.W1 + self.b1) @ self.W2 "
+     "+ self.b2"),
+    ("softmax_backward", "the dim argument", "(grad_weights * weights).sum(dim=dim, keepdim=True)",
+     "(grad_weights * weights).sum(dim=-1, keepdim=True)"),
+    ("softmax_backward", "no autograd",
+     "    weighted = (grad_weights * weights).sum(dim=dim, keepdim=True)",
+     "    scores = weights.log().detach().requires_grad_()\n"
+     "    torch.softmax(scores, dim=dim).backward(grad_weights)\n"
+     "    return scores.grad\n"
+     "    weighted = (grad_weights * weights).sum(dim=dim, keepdim=True)"),
+    ("attention_backward", "leading batch dimensions", "keys.transpose(-2, -1)", "keys.T"),
+    ("attention_backward", "no autograd", "    scale = 1.0 / math.sqrt(keys.shape[-1])\n",
+     "    leaves = [t.detach().clone().requires_grad_() for t in (queries, keys, values)]\n"
+     "    F.scaled_dot_product_attention(*leaves).backward(grad_context)\n"
+     "    return tuple(t.grad for t in leaves)\n"),
+    ("online_attention", "no built-in softmax or attention",
+     "    scale = 1.0 / math.sqrt(keys.shape[-1])\n",
+     "    return F.scaled_dot_product_attention(queries, keys, values)\n"),
+    ("online_attention", "a block size that does not divide n_keys",
+     "range(0, keys.shape[-2], block_size)",
+     "range(0, keys.shape[-2] - block_size + 1, block_size)"),
+    ("online_attention", "leading batch dimensions", "block_keys.transpose(-2, -1)",
+     "block_keys.T"),
+    ("cached_causal_attention", "no mask", "    outputs = []\n",
+     "    scores = (x @ W_query) @ (x @ W_key).transpose(-2, -1) / math.sqrt(d_k)\n"
+     "    hidden = torch.ones(seq, seq, dtype=torch.bool).triu(diagonal=1)\n"
+     "    weights = torch.softmax(scores.masked_fill(hidden, float('-inf')), dim=-1)\n"
+     "    return weights @ (x @ W_value)\n"),
+    ("cached_causal_attention", "leading batch dimensions", "token = x[..., t, :]",
+     "token = x[t]"),
 ]
 
 

@@ -390,6 +390,18 @@ def test_messages_name_the_trick():
     assert "no code defines it" in judged("forbids_loops", (), None)
 
 
+def test_a_library_function_is_the_librarys_whatever_the_student_names_theirs():
+    """Does a block that calls F.layer_norm break "no built-in" although the student's code
+    defines a layer_norm of its own, while the block calling that own layer_norm keeps it?"""
+    block = "\n".join(source_of(name) for name in ("layer_norm", "feed_forward",
+                                                     "TransformerBlock"))
+    assert broken_rules("TransformerBlock", block) == []
+    first_norm = "layer_norm(x, self.gamma1, self.beta1)"
+    assert first_norm in block
+    built_in = block.replace(first_norm, "F.layer_norm(x, x.shape[-1:], self.gamma1, self.beta1)")
+    assert any("layer_norm" in v for v in broken_rules("TransformerBlock", built_in))
+
+
 def test_a_table_built_once_is_no_loop_of_the_step():
     """Is a loop that runs where a function is defined (module level, a default value, a
     decorator's argument) not counted as the function's own loop?"""
