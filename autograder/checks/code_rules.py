@@ -229,11 +229,19 @@ def attribute_names(tree):
             names.update(loops.get(node.id, ()))
         elif isinstance(node, ast.alias):
             names.update(node.name.split("."))
-        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) in \
-                NAMED_BY_STRING and len(node.args) >= 2 and \
-                isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
-            names.add(node.args[1].value)
+        elif string_named(node):
+            names.add(string_named(node))
     return names
+
+
+def string_named(node):
+    """The attribute a call such as getattr(torch, "softmax") names by a literal string, or
+    None."""
+    if isinstance(node, ast.Call) and getattr(node.func, "id", None) in NAMED_BY_STRING and \
+            len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and \
+            isinstance(node.args[1].value, str):
+        return node.args[1].value
+    return None
 
 
 def own_names(tree):
@@ -259,19 +267,16 @@ def library_names(tree):
     own = own_names(tree)
     names = attribute_names(tree) - own
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and root_name(node) not in own:
+        if isinstance(node, ast.Attribute) and (root := root_name(node)) not in own:
             names.add(node.attr)
-            if root_name(node):
+            if root:
                 names.add(ast.unparse(node))
         elif isinstance(node, ast.ImportFrom):
             names.update(f"{node.module}.{alias.name}" for alias in node.names)
         elif isinstance(node, ast.alias):
             names.update(node.name.split("."))
-        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) in \
-                NAMED_BY_STRING and len(node.args) >= 2 and \
-                isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str) \
-                and root_name(node.args[0]) not in own:
-            names.add(f"{ast.unparse(node.args[0])}.{node.args[1].value}")
+        elif string_named(node) and root_name(node.args[0]) not in own:
+            names.add(f"{ast.unparse(node.args[0])}.{string_named(node)}")
     return names
 
 
