@@ -17,6 +17,7 @@ from autograder.checks.common import (
     randn,
     random_seed,
     requires_names,
+    rewritten,
     sizes,
     stream,
     whole,
@@ -487,11 +488,7 @@ MHA_SOURCE = "\n\n\n".join(
 
 def mha_variant(*replacements):
     """The reference module's code with some lines written wrongly: a whole student class."""
-    code = MHA_SOURCE
-    for old, new in replacements:
-        assert old in code, f"the reference MultiHeadAttention no longer contains {old!r}"
-        code = code.replace(old, new)
-    return code
+    return rewritten(MHA_SOURCE, *replacements, what="the reference MultiHeadAttention")
 
 
 MULTIHEAD_MODULE = Step(

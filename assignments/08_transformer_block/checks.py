@@ -22,6 +22,7 @@ from autograder.checks.common import (
     randn,
     random_seed,
     requires_names,
+    rewritten,
     sizes,
 )
 from autograder.checks.compare import close
@@ -204,11 +205,7 @@ LAYER_NORM_CODE = inspect.getsource(reference.layer_norm)
 
 
 def norm_variant(*replacements):
-    code = LAYER_NORM_CODE
-    for old, new in replacements:
-        assert old in code, f"the reference layer_norm no longer contains {old!r}"
-        code = code.replace(old, new)
-    return code
+    return rewritten(LAYER_NORM_CODE, *replacements, what="the reference layer_norm")
 
 
 LAYER_NORM = Step(
@@ -447,11 +444,7 @@ BLOCK_SOURCE = inspect.getsource(reference.TransformerBlock)
 
 def block_variant(*replacements):
     """The reference block's code with some lines written wrongly: a whole student class."""
-    code = BLOCK_SOURCE
-    for old, new in replacements:
-        assert old in code, f"the reference TransformerBlock no longer contains {old!r}"
-        code = code.replace(old, new)
-    return code
+    return rewritten(BLOCK_SOURCE, *replacements, what="the reference TransformerBlock")
 
 
 SPLIT = ".reshape(N, L, self.num_heads, head_dim).transpose(1, 2)"

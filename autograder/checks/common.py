@@ -82,6 +82,17 @@ def code_rule(kind, rule_name, params, why):
     return Rule(rule_name, violation, (kind, sorted(params), why))
 
 
+def rewritten(code, *replacements, what="the reference"):
+    """`code` (a reference's source) with each (old, new) piece replaced: a mistake written as
+    the reference with some pieces wrong. A piece the code no longer holds stops the checks'
+    import, naming it, instead of leaving a mistake that is the reference itself."""
+    for old, new in replacements:
+        if old not in code:
+            raise ValueError(f"{what} no longer contains {old!r}")
+        code = code.replace(old, new)
+    return code
+
+
 def forbids_names(rule_name, forbidden, why):
     """A rule: the code may not mention any of `forbidden` (names, attributes, imports)."""
     return code_rule("forbids_names", rule_name, forbidden, why)
