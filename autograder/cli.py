@@ -30,6 +30,7 @@ A typical week:
   python -m autograder validate                  solutions earn full marks, stubs zero
   python -m autograder collect 01_attention_by_hand --from lms-export.zip
   python -m autograder grade --workers 2         autograde everything not graded yet
+  python -m autograder grade --scheduler tcp://10.0.0.5:8786   ... on a dask cluster
   python -m autograder feedback                  one HTML page per student and assignment
   python -m autograder export --to grades.csv    a row per student and assignment, totals
   python -m autograder report --to report.html   plots: scores, steps, named mistakes
@@ -125,8 +126,13 @@ def parser():
                               "what is graded")
     add_ids(cmd)
     cmd.add_argument("--workers", type=int, default=os.cpu_count(),
-                     help="parallel workers, each owning a disjoint set of students "
-                     "(default: the number of cores)")
+                     help="worker processes of the embedded dask cluster, one notebook each "
+                     "at a time (default: the number of cores)")
+    cmd.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                     help="grade on a running dask cluster instead (its workers started with "
+                     "`dask worker tcp://HOST:PORT --nthreads 1 --preload "
+                     "autograder.grading.worker`; they need no course folder); default: "
+                     "c.Cluster.scheduler of nbgrader_config.py, else the embedded cluster")
     cmd.add_argument("--force", action="store_true", help="grade again what is already graded")
     cmd.add_argument("--timeout", type=int, default=None,
                      help="seconds a cell may run (default: nbgrader_config.py)")
@@ -205,7 +211,7 @@ def run(args):
         from autograder.grading.parallel import grade
 
         result = grade(root, args.ids, args.workers, args.force, args.timeout,
-                       students=args.students)
+                       students=args.students, scheduler=args.scheduler)
         print(f"graded {len(result.graded)}, already graded {len(result.skipped)}, "
               f"not graded {len(result.failed)}, inputs refused {len(result.refused)}, "
               f"graded with warnings {len(result.problems) - len(result.refused)}"

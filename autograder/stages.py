@@ -41,14 +41,20 @@ SANITIZE = [
     "nbgrader.preprocessors.OverwriteCells",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
+# The stages that write the gradebook: a grading worker runs them on its own copy, and the
+# client runs them again on the notebook the worker sent back, against the course's gradebook
+# (autograder/grading/write_back.py).
+RECORD = [
+    "nbgrader.preprocessors.SaveAutoGrades",
+    "autograder.deadlines.Deadlines",
+    "nbgrader.preprocessors.AssignLatePenalties",
+]
 AUTOGRADE = [
     "autograder.grading.grade_in_sandbox.GradeInSandbox",
     "nbgrader.preprocessors.IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",
-    "nbgrader.preprocessors.SaveAutoGrades",
-    "autograder.deadlines.Deadlines",
-    "nbgrader.preprocessors.AssignLatePenalties",
+    *RECORD,
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 

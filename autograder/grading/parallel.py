@@ -1,28 +1,22 @@
-"""Autograde many submissions with nbgrader, in parallel, resumably, one run per course.
+"""Autograde many submissions with nbgrader on dask.distributed, resumably, one run per course.
 
-nbgrader grades one kernel at a time. Here each worker process owns a disjoint set of
-students and runs nbgrader's own autograde (its Python API, so the process starts once) on
-their notebooks. Before nbgrader starts on a submission the kit marks it "grading" in its own
-ledger (`.kit/status/`), after nbgrader finished it "graded": an interrupted run leaves
-"grading", and the next run grades those again. Nothing in the gradebook is ever removed for
-this, so a TA's manual scores and comments survive every run, every Ctrl-C and every crash
-(nbgrader keeps them when it grades a submission again).
+Each submission is one task of the grading engine (autograder/grading/engine.py: an embedded
+LocalCluster, or an existing cluster), graded by nbgrader's own autograde on a worker that
+needs no course folder; this process writes every result into the course. Before a run the
+kit marks what it will grade "grading" in its own ledger (`.kit/status/`), and "graded" (or
+"failed") as each result is written: an interrupted run leaves "grading", and the next run
+grades those again. Nothing in the gradebook is ever removed for this, so a TA's manual scores
+and comments survive every run, every Ctrl-C and every crash.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import multiprocessing.util
 import os
-import signal
 import sys
-from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
-import torch
 from nbgrader.api import MissingEntry
 
 from autograder.checks.audit import unchecked_steps
@@ -31,8 +25,10 @@ from autograder.course import Course, check_ids, course_config, course_ids, open
 from autograder.deadlines import check_deadlines, late_lines, lateness
 from autograder.errors import KitError
 from autograder.gradebook_guard import check_gradebook
+from autograder.grading.engine import close_client, grade_all, start_client, threads
 from autograder.grading.session import steps_checked
 from autograder.grading.submissions import find_submissions, grade_ids
+from autograder.grading.write_back import keep_graded
 from autograder.i18n import config_language, language, t
 from autograder.ledger import (
     REGRADE,
@@ -45,7 +41,6 @@ from autograder.ledger import (
     read_status,
 )
 from autograder.progress import Progress
-from autograder.sandbox.kernel import Zygote
 
 
 @dataclass
@@ -108,87 +103,6 @@ def register_assignments(root: Path, ids, log):
             course.generate(assignment_id)
 
 
-_API = None
-_INTERRUPTED = False  # Ctrl-C reached this worker (the terminal signals the whole group)
-
-
-def _note_interrupt(signum, frame):
-    global _INTERRUPTED
-    _INTERRUPTED = True
-    raise KeyboardInterrupt
-
-
-def _start_worker(root, timeout, isolation):
-    """Worker start-up: one nbgrader API per process; kernels use one thread each, since the
-    workers already fill the cores."""
-    global _API
-    signal.signal(signal.SIGINT, _note_interrupt)
-    os.environ["OMP_NUM_THREADS"] = "1"
-    torch.set_num_threads(1)
-    # Kernels and nbgrader write warnings to stderr; keep them in the course's grade.log so
-    # the progress bar stays readable.
-    log = os.open(Path(root) / "grade.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-    os.dup2(log, 2)
-    os.close(log)
-    sandbox = {"cell_timeout": timeout} if timeout else {}
-    if isolation:
-        sandbox["isolation"] = isolation
-    overrides = {"GradeInSandbox": sandbox} if sandbox else {}
-    # The kernel template ends with the worker, after its kernels (so their CPU time is
-    # accounted to the worker, and nothing is left behind).
-    multiprocessing.util.Finalize(None, Zygote.close_shared, exitpriority=10)
-    from autograder.grading.nbgrader_api import course_api
-
-    _API = course_api(Path(root), **overrides)
-
-
-def _grade_student(root, submissions):
-    """Grade one student's notebooks; return (submission, ok, why) each."""
-    root = Path(root)
-    results = []
-    for submission in submissions:
-        before = (read_status(root, submission.student, submission.assignment) or {}).get("state")
-        mark(root, submission.student, submission.assignment, submission.notebook, "grading")
-        try:
-            outcome = _API.autograde(submission.assignment, submission.student, force=True,
-                                     create=True)
-        except KeyboardInterrupt:
-            outcome = None
-        if _INTERRUPTED or outcome is None:
-            # Stopped by Ctrl-C, not by the notebook: never "failed"; the next grade takes it
-            # up again ("grading"), as the forced run it belonged to would have ("regrade").
-            if before == REGRADE:
-                mark(root, submission.student, submission.assignment, submission.notebook,
-                     REGRADE)
-            break
-        if outcome["success"]:
-            mark(root, submission.student, submission.assignment, submission.notebook, "graded")
-            results.append((submission, True, ""))
-        else:
-            mark(root, submission.student, submission.assignment, submission.notebook, "failed")
-            results.append((submission, False, failure_reason(outcome)))
-    return results
-
-
-KNOWN_FAILURES = {
-    "DeadKernelError": "the kernel died (os._exit, a crash or memory exhausted)",
-    "CellTimeoutError": "a cell ran past the timeout and could not be interrupted",
-    "NoSuchKernel": "the notebook's kernel is not installed",
-}
-AUTOGRADE_FAILED = "nbgrader's autograde failed"
-
-
-def failure_reason(outcome):
-    """Why nbgrader could not grade a notebook, in a few words (in English: a worker does not
-    know the course's language; the problem made of it is translated)."""
-    text = (outcome.get("error") or "") + (outcome.get("log") or "")
-    for name, reason in KNOWN_FAILURES.items():
-        if name in text:
-            return reason
-    lines = [line.strip() for line in text.splitlines() if "Error" in line]
-    return lines[-1] if lines else AUTOGRADE_FAILED
-
-
 class GradeError(KitError, RuntimeError):
     """Grading cannot start; the message says why and what to do."""
 
@@ -218,11 +132,13 @@ def scores_of(root: Path, submissions):
 
 
 def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print,
-          isolation=None, students=()):
+          isolation=None, students=(), scheduler=None):
     """Autograde every submission of the given assignments (all when none given) of the
     given students (ids or globs; all when none given). `timeout`: seconds a cell or check
-    may run; `isolation`: the sandbox's, when not the course's configured one. The problems
-    kept for the report are written in the course's language."""
+    may run; `isolation`: the sandbox's, when not the course's configured one; `workers`:
+    processes of the embedded cluster; `scheduler`: the address of a dask scheduler to grade
+    on instead (else c.Cluster.scheduler). The problems kept for the report are written in
+    the course's language."""
     root = root.resolve()
     ids = check_ids(ids, course_ids(root))
     config = course_config(root)
@@ -230,10 +146,11 @@ def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print
     check_kernel()
     check_gradebook(root, complete=not force)  # a forced grade writes every record again
     with GradeLock(root), language(config_language(config)):
-        return _grade(root, ids, workers, force, timeout, log, isolation, students)
+        return _grade(root, ids, workers, force, timeout, log, isolation, students,
+                      scheduler)
 
 
-def _grade(root, ids, workers, force, timeout, log, isolation, students):
+def _grade(root, ids, workers, force, timeout, log, isolation, students, scheduler):
     run = GradeRun()
     register_assignments(root, ids, log)
     run.unchecked = unchecked_cells(root, ids)
@@ -266,7 +183,8 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students):
             mark(root, s.student, s.assignment, s.notebook, REGRADE)
     if todo:
         before = scores_of(root, todo)
-        _run_workers(root, todo, workers, timeout, isolation, run, log)
+        _run_engine(root, todo, workers, scheduler, sandbox_overrides(timeout, isolation), force,
+                    run, log)
         after = scores_of(root, todo)
         run.changes = [(*key, before[key], after[key]) for key in before
                        if before[key] is not None and before[key] != after[key]]
@@ -297,28 +215,48 @@ def lateness_of(root: Path, submissions):
     return rows
 
 
-def _run_workers(root, todo, workers, timeout, isolation, run, log):
-    by_student = defaultdict(list)
-    for submission in todo:
-        by_student[submission.student].append(submission)
-    workers = max(1, min(workers or os.cpu_count() or 1, len(by_student)))
-    log(f"grading {len(todo)} notebooks of {len(by_student)} students with {workers} workers")
-    progress = Progress(len(todo))
-    # Workers are spawned, not forked: the checks run torch in the worker, and torch's
-    # OpenMP threads, once started in this process, would deadlock a forked child.
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=_start_worker,
-                             initargs=(str(root), timeout, isolation)) as pool:
-        futures = [pool.submit(_grade_student, str(root), subs) for subs in by_student.values()]
+def sandbox_overrides(timeout, isolation):
+    """The command line's sandbox settings over the course's, as the workers take them."""
+    sandbox = {"cell_timeout": timeout} if timeout else {}
+    if isolation:
+        sandbox["isolation"] = isolation
+    return {"GradeInSandbox": sandbox} if sandbox else {}
+
+
+def _run_engine(root, todo, workers, scheduler, overrides, force, run, log):
+    config = course_config(root)
+    workers = max(1, min(workers or os.cpu_count() or 1, len(todo)))
+    client = start_client(config, workers, scheduler, root / "grade.log", log)
+    try:
+        log(f"grading {len(todo)} notebooks on {threads(client)} workers"
+            + (f" of {client.scheduler.address}" if client.cluster is None else ""))
+        progress = Progress(len(todo))
+        by_key = {(s.student, s.assignment): s for s in todo}
+
+        def started(submission):
+            mark(root, submission.student, submission.assignment, submission.notebook,
+                 "grading")
+
+        def keep(submission, graded):
+            keep_graded(root, config, graded)
+            submission = by_key[(graded.student, graded.assignment)]
+            mark(root, submission.student, submission.assignment, submission.notebook,
+                 "graded" if graded.ok else "failed")
+            (run.graded if graded.ok else run.failed).append((submission, graded.why))
+            progress.advance(f"{submission.student}/{submission.assignment}")
+
         try:
-            for future in as_completed(futures):
-                for submission, ok, message in future.result():
-                    (run.graded if ok else run.failed).append((submission, message))
-                    progress.advance(f"{submission.student}/{submission.assignment}")
+            grade_all(client, root, todo, overrides, started, keep)
         except KeyboardInterrupt:
-            pool.shutdown(wait=False, cancel_futures=True)
+            if force:  # what the forced run had not finished: still to grade again
+                for s in todo:
+                    if (read_status(root, s.student, s.assignment) or {}).get("state") == (
+                            "grading"):
+                        mark(root, s.student, s.assignment, s.notebook, REGRADE)
             log("interrupted: every notebook graded so far is kept; run grade again to go on")
             raise
+    finally:
+        close_client(client)
 
 
 def submission_scores(root: Path, assignment_id, student):

@@ -170,6 +170,12 @@ CATALOG = {
         "有单元格运行超时，而且无法中断",
     "the notebook's kernel is not installed": "没有安装笔记本所需的内核",
     "nbgrader's autograde failed": "nbgrader 的自动评分失败了",
+    # The grading engine (autograder/grading/engine.py)
+    "a grading worker refused: {why}": "有一个评分进程拒绝评分：{why}",
+    "the grading worker died each time it graded this notebook (memory exhausted, or the "
+    "process was killed)":
+        "每次评这份笔记本时，评分进程都终止了（内存耗尽，或者进程被杀掉）",
+    "the grader failed on this notebook ({error})": "评分程序处理这份笔记本时出错（{error}）",
     "the file name does not match the pattern {pattern}": "文件名不符合模式 {pattern}",
     "rename it <student>_{assignment}.ipynb or pass --pattern":
         "请把它改名为 <学生 id>_{assignment}.ipynb，或者传入 --pattern",

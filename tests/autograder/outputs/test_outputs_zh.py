@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.grading import parallel
+from autograder.grading import worker
 from autograder.grading.integrity import SUSPICIOUS_CALLS, SUSPICIOUS_NAMES
 from autograder.i18n import catalog, language, t
 from autograder.i18n.zh import CATALOG
@@ -53,7 +53,7 @@ def texts_shown_as_data():
     kinds = ["suspicious code", "file not copied", "forbidden shortcut", "tampered cells"]
     kinds += {flag["kind"] for flag in Record(tampering=["x"]).flags}
     return [*SUSPICIOUS_CALLS.values(), *SUSPICIOUS_NAMES.values(),
-            *parallel.KNOWN_FAILURES.values(), parallel.AUTOGRADE_FAILED, *statuses, *kinds,
+            *worker.KNOWN_FAILURES.values(), worker.AUTOGRADE_FAILED, *statuses, *kinds,
             *(title for title, _ in SECTIONS), *report.PLOT_WORDS,
             *(english for _, english, _ in TEMPLATE_WORDS)]
 

@@ -1,0 +1,143 @@
+"""What a grading task carries, so that a worker never needs the course folder.
+
+An assignment's bundle is the part of the course its grading reads: nbgrader_config.py, the
+course's assignments/ folder (shared modules and this assignment's folder: checks, reference,
+catalog), source/<id>/ and release/<id>/, and a gradebook that holds this assignment's master
+cells and nothing else (no student, no score). A submission is the student's folder in
+submitted/, as files. Both are plain bytes: a worker on another machine writes them into a
+folder of its own and grades there (autograder/grading/worker.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from nbgrader.api import Gradebook
+
+from autograder.checks.loader import assignments_folder
+from autograder.course import CONFIG, nbgrader_env, open_gradebook
+
+GRADEBOOK = "gradebook.db"  # the bundle's own gradebook, relative to the worker's folder
+SKIPPED = {"__pycache__", ".ipynb_checkpoints"}  # folders never sent
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """One assignment of a course, as files: {relative path: bytes}."""
+
+    assignment: str
+    files: dict = field(repr=False)
+    digest: str = ""
+
+    def write(self, folder: Path):
+        for name, data in self.files.items():
+            path = folder / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One student's folder of submitted/<student>/<assignment>/, as files."""
+
+    student: str
+    assignment: str
+    files: dict = field(repr=False)
+
+
+def read_files(folder: Path, prefix="") -> dict:
+    """{prefix + relative path: bytes} of the regular files under `folder`; links and special
+    files are left out (the submission checks refuse them before grading)."""
+    files = {}
+    for path in sorted(folder.rglob("*")):
+        if any(part in SKIPPED for part in path.relative_to(folder).parts):
+            continue
+        if path.is_file() and not path.is_symlink():
+            files[prefix + path.relative_to(folder).as_posix()] = path.read_bytes()
+    return files
+
+
+def digest_of(files: dict) -> str:
+    hasher = hashlib.sha256()
+    for name in sorted(files):
+        hasher.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
+    return hasher.hexdigest()
+
+
+def copy_master_cells(course: Gradebook, into: Gradebook, assignment_id):
+    """The assignment's notebooks and cells, from the course's gradebook into another."""
+    assignment = course.find_assignment(assignment_id)
+    into.update_or_create_assignment(assignment_id, duedate=assignment.duedate)
+    for notebook in assignment.notebooks:
+        into.update_or_create_notebook(notebook.name, assignment_id)
+        where = (notebook.name, assignment_id)
+        for cell in notebook.grade_cells:
+            into.update_or_create_grade_cell(cell.name, *where, max_score=cell.max_score,
+                                             cell_type=cell.cell_type)
+        for cell in notebook.solution_cells:
+            into.update_or_create_solution_cell(cell.name, *where)
+        for cell in notebook.task_cells:
+            into.update_or_create_task_cell(cell.name, *where, max_score=cell.max_score,
+                                            cell_type=cell.cell_type)
+        for cell in notebook.source_cells:
+            into.update_or_create_source_cell(cell.name, *where, cell_type=cell.cell_type,
+                                              locked=cell.locked, source=cell.source,
+                                              checksum=cell.checksum)
+
+
+@functools.cache
+def empty_gradebook() -> bytes:
+    """An empty gradebook's file, made once per process: nbgrader stamps a new one with its
+    alembic version, which takes it seconds to look up."""
+    with tempfile.TemporaryDirectory(prefix="kit-bundle-") as scratch:
+        os.environ["PATH"] = nbgrader_env()["PATH"]
+        with Gradebook(f"sqlite:///{scratch}/{GRADEBOOK}"):
+            pass
+        return (Path(scratch) / GRADEBOOK).read_bytes()
+
+
+def assignment_bundle(root: Path, assignment_id) -> Bundle:
+    """The bundle of one registered assignment of the course at `root`."""
+    folder = assignments_folder(root)
+    files = {CONFIG: (root / CONFIG).read_bytes()}
+    files |= {f"assignments/{path.name}": path.read_bytes()  # the course's shared modules
+              for path in sorted(folder.glob("*.py"))}
+    files |= read_files(folder / assignment_id, f"assignments/{assignment_id}/")
+    with tempfile.TemporaryDirectory(prefix="kit-bundle-") as scratch:
+        path = Path(scratch) / GRADEBOOK
+        path.write_bytes(empty_gradebook())
+        with open_gradebook(root) as course, Gradebook(f"sqlite:///{path}") as gradebook:
+            copy_master_cells(course, gradebook, assignment_id)
+        files[GRADEBOOK] = path.read_bytes()
+    for stage in ("source", "release"):
+        folder = root / stage / assignment_id
+        if folder.is_dir():
+            files |= read_files(folder, f"{stage}/{assignment_id}/")
+    return Bundle(assignment_id, files, digest_of(files))
+
+
+def submission_of(root: Path, student, assignment_id) -> Submission:
+    return Submission(student, assignment_id,
+                      read_files(root / "submitted" / student / assignment_id))
+
+
+def replace_folder(folder: Path, files: dict):
+    """Make `folder` hold exactly `files` ({relative path: bytes}); the old content goes only
+    once the new one is complete, so an interruption never leaves half of each."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    fresh = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+    for name, data in files.items():
+        path = fresh / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    old = folder.with_name(f".{folder.name}-old-{os.getpid()}")
+    if folder.exists():
+        folder.rename(old)
+    fresh.rename(folder)
+    shutil.rmtree(old, ignore_errors=True)

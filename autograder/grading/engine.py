@@ -1,0 +1,172 @@
+"""The grading engine: dask.distributed, on this machine or on a cluster.
+
+By default `grade` starts an embedded LocalCluster (worker processes with one thread each, a
+memory limit per worker from nbgrader_config.py); `--scheduler tcp://HOST:8786`, or
+c.Cluster.scheduler, sends the work to an existing cluster instead. Either way a task is a
+function of data (autograder/grading/bundle.py in, autograder/grading/worker.py's `Graded`
+out), and only this process, the client, writes the course: every result once, as it comes.
+
+    client (the course folder, the gradebook, the ledger, the lock)
+       | bundle of each assignment (once) + one submission per task
+       v
+    scheduler --> worker --> worker ...   (each: its own folder, nbgrader, the sandbox)
+       | Graded: the autograded folder as bytes, or why not
+       v
+    client: autograded/<student>/<id>/, the gradebook (nbgrader's SaveAutoGrades ...), ledger
+
+A worker that dies mid-task (SIGKILL, memory) has its task retried on another by the
+scheduler; a notebook that kills `allowed-failures` workers comes back as KilledWorker and is
+not gradable, with that reason. Ctrl-C cancels the tasks not finished; what came back is kept.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import uuid
+from pathlib import Path
+
+import dask
+from distributed import Client, KilledWorker, LocalCluster, as_completed
+from traitlets import Integer, Unicode
+from traitlets.config import Configurable
+
+from autograder.errors import KitError
+from autograder.grading.bundle import assignment_bundle, submission_of
+from autograder.grading.worker import (
+    Graded,
+    KitWorker,
+    WorkerRefused,
+    grade_submission,
+    kit_version,
+)
+from autograder.i18n import t
+
+WORKER_HINT = "dask worker {address} --nthreads 1 --preload autograder.grading.worker"
+
+
+class Cluster(Configurable):
+    """Where grading runs (nbgrader_config.py: c.Cluster....)."""
+
+    scheduler = Unicode("", help="address of a running dask scheduler to grade on, e.g. "
+                        "'tcp://10.0.0.5:8786' (workers started with `" + WORKER_HINT.format(
+                            address="ADDRESS") + "`); empty: a cluster of this machine's cores"
+                        ).tag(config=True)
+    worker_memory_mb = Integer(4096, help="memory of one worker process of the embedded "
+                               "cluster, in MiB (its kernels have their own limit, "
+                               "GradeInSandbox.memory_limit_mb); a worker past it is restarted "
+                               "and its notebook graded again elsewhere").tag(config=True)
+    allowed_failures = Integer(3, help="how many workers may die grading one notebook before "
+                               "it is reported not gradable (embedded cluster; an external "
+                               "scheduler has its own distributed.scheduler.allowed-failures)"
+                               ).tag(config=True)
+
+
+class EngineError(KitError, RuntimeError):
+    """The cluster cannot grade: the message says why and what to do."""
+
+
+def start_client(config, workers, scheduler, log_file: Path, say):
+    """A dask Client on the course's cluster: the one at `scheduler` (or c.Cluster.scheduler)
+    or a new embedded LocalCluster of `workers` processes."""
+    settings = Cluster(config=config)
+    address = scheduler or settings.scheduler
+    if address:
+        try:
+            client = Client(address, timeout="10s")
+        except (OSError, TimeoutError) as error:
+            raise EngineError(f"no dask scheduler answers at {address} ({error}); start one "
+                              "with `dask scheduler` or correct --scheduler") from error
+        try:
+            client.wait_for_workers(1, timeout=30)
+        except TimeoutError as error:
+            client.close()
+            raise EngineError(f"the scheduler at {address} has no worker after 30 s; start "
+                              f"some with `{WORKER_HINT.format(address=address)}`") from error
+        plugin = KitWorker()
+    else:
+        with dask.config.set({"distributed.scheduler.allowed-failures":
+                              settings.allowed_failures}):
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                   memory_limit=f"{settings.worker_memory_mb}MiB",
+                                   dashboard_address=":0",
+                                   silence_logs=logging.CRITICAL,
+                                   env={"OMP_NUM_THREADS": "1"})
+        client = Client(cluster)
+        plugin = KitWorker(log=str(log_file))
+    client.register_plugin(plugin)
+    if client.run_on_scheduler(has_dashboard):
+        say(f"dashboard: {client.dashboard_link}")
+    return client
+
+
+def has_dashboard():
+    """Whether the scheduler serves its dashboard (it needs bokeh)."""
+    import importlib.util
+
+    return importlib.util.find_spec("bokeh") is not None
+
+
+def close_client(client):
+    cluster = client.cluster
+    with contextlib.suppress(Exception):
+        client.close()
+    if cluster is not None:
+        with contextlib.suppress(Exception):
+            cluster.close()
+
+
+def grade_all(client, root: Path, todo, overrides, started, keep):
+    """Grade every submission of `todo` on the cluster: `started(submission)` as its task is
+    sent, `keep(submission, Graded)` in this process as it comes back.
+
+    As many tasks are in flight as the cluster has threads (counted again as workers come and
+    go), so a worker holds only the notebook it grades: one that dies takes no other
+    notebook's chances with it, and the scheduler holds a few notebooks, not the class."""
+    bundles = {a: assignment_bundle(root, a) for a in sorted({s.assignment for s in todo})}
+    queue = list(todo)
+    running = {}
+    flow = as_completed()
+
+    def fill():
+        while queue and len(running) < threads(client):
+            submission = queue.pop(0)
+            started(submission)
+            future = client.submit(
+                grade_submission, bundles[submission.assignment],
+                submission_of(root, submission.student, submission.assignment), overrides,
+                kit_version(), pure=False, key=f"grade-{submission.student}-{uuid.uuid4().hex}")
+            running[future] = submission
+            flow.add(future)
+
+    try:
+        fill()
+        for future in flow:
+            submission = running.pop(future)
+            fill()  # before writing this result, so that no worker waits for it
+            keep(submission, outcome(future, submission))
+    except BaseException:
+        client.cancel(list(running), force=True)
+        raise
+
+
+def threads(client):
+    """Threads of the cluster's workers now (at least 1: tasks wait for a worker)."""
+    workers = client.scheduler_info()["workers"].values()
+    return max(1, sum(w.get("nthreads", 1) for w in workers))
+
+
+def outcome(future, submission) -> Graded:
+    """The Graded of a finished task; a task that could not finish is a Graded too."""
+    error = future.exception() if future.status == "error" else None
+    if error is None:
+        return future.result()
+    if isinstance(error, WorkerRefused):
+        raise EngineError(t("a grading worker refused: {why}", why=error))
+    if isinstance(error, KilledWorker):
+        why = t("the grading worker died each time it graded this notebook (memory "
+                "exhausted, or the process was killed)")
+    else:
+        why = t("the grader failed on this notebook ({error})",
+                error=f"{type(error).__name__}: {error}")
+    return Graded(submission.student, submission.assignment, False, why)

@@ -1,0 +1,193 @@
+"""A dask worker's part of grading: one submission in, its autograded folder out.
+
+The worker writes the assignment's bundle into a folder of its own (once per bundle), puts the
+submission in that folder's submitted/, resets the bundle's gradebook (master cells only) and
+runs nbgrader's own autograde there, with the course's stages (the sandbox among them). What
+comes back is data: the autograded folder as bytes, or why it could not be graded. The worker
+never writes the course: the client does, once per submission (autograder/grading/engine.py),
+so a task retried after its worker died cannot grade a student twice.
+
+Started by hand on a grading host, a worker checks first that it can build the sandbox:
+
+    dask worker tcp://HOST:8786 --nthreads 1 --preload autograder.grading.worker
+
+refuses to start (one line says why) when it cannot build the full sandbox (not root, no
+namespaces); KIT_WORKER_ISOLATION=limits accepts a worker with resource limits only.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from distributed import WorkerPlugin
+
+from autograder.grading.bundle import GRADEBOOK, Bundle, Submission, read_files
+
+KNOWN_FAILURES = {
+    "DeadKernelError": "the kernel died (os._exit, a crash or memory exhausted)",
+    "CellTimeoutError": "a cell ran past the timeout and could not be interrupted",
+    "NoSuchKernel": "the notebook's kernel is not installed",
+}
+AUTOGRADE_FAILED = "nbgrader's autograde failed"
+NAMESPACES = 0x00020000 | 0x04000000 | 0x08000000 | 0x20000000 | 0x40000000  # mnt uts ipc pid net
+
+
+@dataclass(frozen=True)
+class Graded:
+    """What a worker sends back for one submission."""
+
+    student: str
+    assignment: str
+    ok: bool
+    why: str = ""  # in English: the client translates it into the course's language
+    files: dict = field(default_factory=dict, repr=False)  # the autograded folder
+
+
+def kit_version():
+    try:
+        return importlib.metadata.version("attention-course-kit")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+class WorkerRefused(RuntimeError):
+    """This worker cannot grade for this course (no sandbox, another kit): it grades
+    nothing."""
+
+
+def failure_reason(outcome):
+    """Why nbgrader could not grade a notebook, in a few words."""
+    text = (outcome.get("error") or "") + (outcome.get("log") or "")
+    for name, reason in KNOWN_FAILURES.items():
+        if name in text:
+            return reason
+    lines = [line.strip() for line in text.splitlines() if "Error" in line]
+    return lines[-1] if lines else AUTOGRADE_FAILED
+
+
+def why_no_sandbox(isolation):
+    """None when this process can build the sandbox of `isolation` ('full', 'auto': full
+    when root, 'limits'), else one line saying why not and what to do."""
+    root = os.geteuid() == 0
+    if isolation == "limits" or (isolation == "auto" and not root):
+        return None
+    if not root:
+        return (f"the full sandbox needs root and this worker runs as uid {os.geteuid()}: "
+                "start it as root (or, knowing that student code then runs as that user, "
+                "with KIT_WORKER_ISOLATION=limits)")
+    probe = ("import ctypes, os, sys; libc = ctypes.CDLL(None, use_errno=True); "
+             f"sys.exit(0 if libc.unshare({NAMESPACES}) == 0 else ctypes.get_errno())")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, timeout=30)
+    if result.returncode:
+        return (f"this worker cannot make namespaces (unshare failed: "
+                f"{os.strerror(result.returncode)}): run it where unshare is allowed "
+                "(a privileged container, or a host)")
+    return None
+
+
+class Workspace:
+    """This process's grading folders: one per assignment bundle, kept while it lives."""
+
+    def __init__(self):
+        self.folder = Path(tempfile.mkdtemp(prefix="kit-worker-"))
+        self.courses = {}  # bundle digest -> (folder, nbgrader API)
+        self.checked = set()  # isolations found possible here
+
+    def course(self, bundle: Bundle, overrides):
+        key = (bundle.digest, repr(sorted(overrides.items())))
+        if key not in self.courses:
+            folder = self.folder / f"course-{len(self.courses)}"
+            bundle.write(folder)
+            (folder / f".{GRADEBOOK}").write_bytes(bundle.files[GRADEBOOK])  # the clean copy
+            from autograder.grading.nbgrader_api import course_api
+
+            url = f"sqlite:///{folder / GRADEBOOK}"
+            settings = dict(overrides, CourseDirectory={"db_url": url})
+            self.courses[key] = (folder, course_api(folder, **settings))
+        return self.courses[key]
+
+    def check_sandbox(self, api):
+        isolation = api.config.GradeInSandbox.get("isolation", "auto")
+        if isolation not in self.checked:
+            why = why_no_sandbox(isolation)
+            if why:
+                raise WorkerRefused(why)
+            self.checked.add(isolation)
+
+    def close(self):
+        from autograder.sandbox.kernel import Zygote
+
+        Zygote.close_shared()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+_WORKSPACE = None
+
+
+def workspace() -> Workspace:
+    global _WORKSPACE
+    if _WORKSPACE is None:
+        _WORKSPACE = Workspace()
+    return _WORKSPACE
+
+
+def grade_submission(bundle: Bundle, submission: Submission, overrides, version) -> Graded:
+    """The dask task: grade one submission in this worker's copy of its assignment."""
+    if version != kit_version():
+        raise WorkerRefused(f"this worker runs kit {kit_version()}, the client "
+                             f"{version}: install the same version on every grading host")
+    folder, api = workspace().course(bundle, overrides)
+    workspace().check_sandbox(api)
+    os.chdir(folder)  # nbgrader reads some paths from the current folder
+    for stage in ("submitted", "autograded"):
+        shutil.rmtree(folder / stage, ignore_errors=True)
+    shutil.copyfile(folder / f".{GRADEBOOK}", folder / GRADEBOOK)
+    Bundle(submission.assignment, submission.files).write(
+        folder / "submitted" / submission.student / submission.assignment)
+    outcome = api.autograde(submission.assignment, submission.student, force=True, create=True)
+    if not outcome["success"]:
+        return Graded(submission.student, submission.assignment, False, failure_reason(outcome))
+    graded = folder / "autograded" / submission.student / submission.assignment
+    return Graded(submission.student, submission.assignment, True, files=read_files(graded))
+
+
+class KitWorker(WorkerPlugin):
+    """Set up a grading worker: one thread for torch (the workers fill the cores), its
+    warnings in `log` (the course's grade.log, on the embedded cluster), and at its end the
+    kernel template and the folders go."""
+
+    name = "attention-kit"
+
+    def __init__(self, log=None):
+        self.log = log
+
+    def setup(self, worker):
+        os.environ["OMP_NUM_THREADS"] = "1"
+        import torch
+
+        torch.set_num_threads(1)
+        if self.log:
+            fd = os.open(self.log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+            os.dup2(fd, 2)
+            os.close(fd)
+
+    def teardown(self, worker):
+        if _WORKSPACE is not None:
+            _WORKSPACE.close()
+
+
+def dask_setup(worker):
+    """`dask worker --preload autograder.grading.worker`: refuse to start without the
+    sandbox, rather than grade student code unconfined."""
+    why = why_no_sandbox(os.environ.get("KIT_WORKER_ISOLATION", "full"))
+    if why:
+        print(f"attention-kit: this worker refuses to grade: {why}", file=sys.stderr)
+        raise SystemExit(1)
+    KitWorker().setup(worker)

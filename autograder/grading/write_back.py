@@ -1,0 +1,71 @@
+"""The client's half of autograde: what a worker graded, written into the course once.
+
+A worker runs nbgrader's autograde in a folder of its own (autograder/grading/worker.py) and
+sends back the autograded folder. Here, in the process that owns the course, that folder
+replaces autograded/<student>/<id>/, and nbgrader's own stages that write the gradebook
+(SaveAutoGrades, the kit's Deadlines, AssignLatePenalties: stages.RECORD, as the course's
+c.Autograde.autograde_preprocessors lists them) run on the autograded notebook against the
+course's gradebook, SQLite or PostgreSQL. nbgrader's SaveAutoGrades sets automatic scores
+and comments only: a TA's manual grade is never touched.
+"""
+
+from __future__ import annotations
+
+import shutil
+import warnings
+from pathlib import Path
+
+import nbformat
+from nbgrader.coursedir import CourseDirectory
+from sqlalchemy.exc import SAWarning
+from traitlets.utils.importstring import import_item
+
+from autograder.course import db_url, open_gradebook
+from autograder.grading.bundle import replace_folder
+from autograder.stages import RECORD
+
+
+def record_stages(config):
+    """The course's autograde stages that write the gradebook, in its order."""
+    listed = config.Autograde.get("autograde_preprocessors", RECORD)
+    names = [stage if isinstance(stage, str) else f"{stage.__module__}.{stage.__name__}"
+             for stage in listed]
+    return [import_item(name)(config=config) for name in names if name in RECORD]
+
+
+def submission_time(root: Path, config, student, assignment_id):
+    """The submission's time, as nbgrader reads it (timestamp.txt of its folder)."""
+    coursedir = CourseDirectory(config=config)
+    coursedir.root = str(root)
+    return coursedir.get_existing_timestamp(str(root / "submitted" / student / assignment_id))
+
+
+def keep_graded(root: Path, config, graded):
+    """Write one worker's result into the course: the student and the submission (as
+    nbgrader's autograde makes them before grading), then, when graded, the autograded folder
+    and its grades. A notebook that could not be graded leaves no autograded folder, as with
+    nbgrader."""
+    student, assignment_id = graded.student, graded.assignment
+    timestamp = submission_time(root, config, student, assignment_id)
+    with open_gradebook(root) as gradebook, warnings.catch_warnings():
+        # nbgrader's own autoflush warning when it adds a submission; nothing is lost.
+        warnings.simplefilter("ignore", SAWarning)
+        gradebook.update_or_create_student(student)
+        gradebook.update_or_create_submission(assignment_id, student,
+                                              **({"timestamp": timestamp} if timestamp else {}))
+        notebooks = [n.name for n in gradebook.find_assignment(assignment_id).notebooks]
+    folder = root / "autograded" / student / assignment_id
+    if not graded.ok:
+        shutil.rmtree(folder, ignore_errors=True)
+        return
+    replace_folder(folder, graded.files)
+    stages = record_stages(config)
+    for name in notebooks:
+        path = folder / f"{name}.ipynb"
+        if not path.is_file():
+            continue
+        notebook = nbformat.read(path, as_version=4)
+        resources = {"nbgrader": {"db_url": db_url(root), "assignment": assignment_id,
+                                  "notebook": name, "student": student}}
+        for stage in stages:
+            notebook, resources = stage.preprocess(notebook, resources)

@@ -1,0 +1,255 @@
+"""Does grading on a real dask cluster (a scheduler and workers started as separate processes,
+each worker in a folder of its own that cannot see the course) grade every student exactly
+once, with the embedded cluster's scores, when a worker is SIGKILLed mid-task?
+
+The workers run `dask worker ... --preload autograder.grading.worker`, as the README says; as
+root each is also in a mount namespace where the course's folder is an empty tmpfs, so a task
+that read the course folder would fail."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import nbformat
+import psutil
+import pytest
+from distributed import Client
+
+from autograder.course import Course, open_gradebook
+from autograder.grading.parallel import grade, submission_scores
+from autograder.ledger import read_status
+from autograder.tools import simulate
+
+ROOT = Path(__file__).resolve().parents[3]
+ID = "01_attention_by_hand"
+DASK = str(Path(sys.executable).with_name("dask"))
+ROOT_USER = os.geteuid() == 0
+
+
+def make_class(folder: Path, db_url=None):
+    """Six students: correct twice, blank, partly done and two catalogued mistakes."""
+    course = Course.create(folder, ROOT, [ID])
+    shutil.copytree(ROOT / "release" / ID, course.root / "release" / ID)
+    if db_url:
+        with (course.root / "nbgrader_config.py").open("a") as config:
+            config.write(f"\nc.CourseDirectory.db_url = {db_url!r}\n")
+    release = nbformat.read(course.root / "release" / ID / f"{ID}.ipynb", as_version=4)
+    source = nbformat.read(course.root / "source" / ID / f"{ID}.ipynb", as_version=4)
+    mistakes = simulate.mistakes_of(ROOT, ID)
+    notebooks = {"ada": simulate.correct(release, source), "bob": release,
+                 "cy": simulate.partly_done(release, source),
+                 "dan": simulate.with_mistake(release, source, mistakes[0]),
+                 "eve": simulate.with_mistake(release, source, mistakes[-1]),
+                 "fay": simulate.correct(release, source)}
+    for student, notebook in notebooks.items():
+        course.submit(student, ID, notebook)
+    return course
+
+
+def scores(course):
+    return {student: submission_scores(course.root, ID, student)
+            for student in ("ada", "bob", "cy", "dan", "eve", "fay")}
+
+
+class DaskCluster:
+    """A `dask scheduler` and `dask worker`s, each a process of its own on loopback."""
+
+    def __init__(self, folder: Path, hidden: Path, env=None):
+        self.folder, self.hidden = folder, hidden
+        self.env = dict(os.environ, **(env or {}))
+        self.file = folder / "scheduler.json"
+        self.processes = {}
+        self.processes["scheduler"] = self.spawn(
+            "scheduler", [DASK, "scheduler", "--host", "127.0.0.1", "--port", "0",
+                          "--no-dashboard", "--scheduler-file", str(self.file)])
+        for _ in range(100):
+            if self.file.exists():
+                break
+            time.sleep(0.2)
+        self.client = Client(scheduler_file=str(self.file), timeout="30s")
+        self.address = self.client.scheduler.address
+
+    def spawn(self, name, command):
+        cwd = self.folder / name
+        cwd.mkdir(exist_ok=True)
+        if ROOT_USER and name != "scheduler":  # the course's folder is empty in here
+            command = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                       f'mount -t tmpfs none "{self.hidden}" && exec "$@"', "sh", *command]
+        log = (cwd / "log").open("wb")
+        return subprocess.Popen(command, cwd=cwd, env=self.env, stdout=log, stderr=log)
+
+    def start_worker(self, name):
+        self.processes[name] = self.spawn(name, [
+            DASK, "worker", self.address, "--name", name, "--nthreads", "1", "--no-nanny",
+            "--no-dashboard", "--local-directory", str(self.folder / name),
+            "--preload", "autograder.grading.worker"])
+        deadline = time.monotonic() + 60
+        while name not in self.names().values():
+            assert time.monotonic() < deadline, (self.folder / name / "log").read_text()
+            time.sleep(0.2)
+
+    def names(self):
+        return {address: info["name"]
+                for address, info in self.client.scheduler_info()["workers"].items()}
+
+    def kill_mid_task(self, name, after=1.0):
+        """SIGKILL worker `name` `after` seconds into a grading task of its own."""
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            names = self.names()
+            busy = [address for address, keys in self.client.processing().items()
+                    if names.get(address) == name and any("grade-" in str(k) for k in keys)]
+            if busy:
+                time.sleep(after)
+                self.processes[name].send_signal(signal.SIGKILL)
+                self.processes[name].wait()
+                return True
+            time.sleep(0.05)
+        return False
+
+    def close(self):
+        self.client.close()
+        for process in reversed(list(self.processes.values())):
+            if process.poll() is None:
+                process.send_signal(signal.SIGINT)
+        for process in self.processes.values():
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def kernels_and_templates():
+    """Processes of the sandbox (kernel templates, kernels) alive on this machine."""
+    found = set()
+    for process in psutil.process_iter(["pid", "cmdline"]):
+        line = " ".join(process.info["cmdline"] or [])
+        if "zygote.py" in line or "kit-sandbox" in line:
+            found.add(process.info["pid"])
+    return found
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    (tmp_path / "courses").mkdir()
+    (tmp_path / "dask").mkdir()
+    before = kernels_and_templates()
+    dask = DaskCluster(tmp_path / "dask", tmp_path / "courses")
+    yield dask
+    dask.close()
+    deadline = time.monotonic() + 20
+    while kernels_and_templates() - before and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not kernels_and_templates() - before, "a kernel or template outlived its worker"
+
+
+def grade_on(cluster, course):
+    return subprocess.run([sys.executable, "-m", "autograder", "grade", "--force",
+                           "--scheduler", cluster.address], cwd=course.root,
+                          capture_output=True, text=True, timeout=600)
+
+
+def grade_killing_a_worker(cluster, course):
+    """`grade --force` on workers A and B of the cluster, A SIGKILLed in its first task:
+    (the finished command, whether A was killed)."""
+    cluster.start_worker("A")
+    cluster.start_worker("B")
+    outcome = {}
+    killer = threading.Thread(target=lambda: outcome.update(killed=cluster.kill_mid_task("A")))
+    killer.start()
+    result = grade_on(cluster, course)
+    killer.join()
+    return result, outcome["killed"]
+
+
+def give_manual_grade(course, student):
+    """A TA's manual score and comment on the student's first graded cell."""
+    with open_gradebook(course.root) as gradebook:
+        notebook = gradebook.find_submission_notebook(ID, ID, student)
+        cell = notebook.grades[0]
+        cell.manual_score = 0.5
+        comment = notebook.comments[0]
+        comment.manual_comment = "see me after class"
+        gradebook.db.commit()
+        return cell.name, comment.name
+
+
+def manual_grade(course, student, names):
+    grade_name, comment_name = names
+    with open_gradebook(course.root) as gradebook:
+        return (gradebook.find_grade(grade_name, ID, ID, student).manual_score,
+                gradebook.find_comment(comment_name, ID, ID, student).manual_comment)
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_killed_worker_loses_no_student_and_no_manual_grade(cluster, tmp_path, database,
+                                                            request):
+    """Graded on the embedded cluster, then regraded with --force on an external cluster
+    whose worker A is SIGKILLed mid-task: is every student graded once, with the same
+    scores, a TA's manual grade kept and no SQLite file made for a PostgreSQL course?"""
+    db_url = request.getfixturevalue("postgres")() if database == "postgresql" else None
+    course = make_class(tmp_path / "courses" / "course", db_url)
+    embedded = grade(course.root, [ID], workers=2, log=lambda _: None)
+    assert len(embedded.graded) == 6 and embedded.ok
+    manual = give_manual_grade(course, "ada")
+    expected = scores(course)  # the manual score counts in ada's
+    result, killed = grade_killing_a_worker(cluster, course)
+
+    assert killed, "worker A never had a task to be killed in"
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "graded 6, already graded 0, not graded 0" in result.stdout
+    assert scores(course) == expected
+    assert manual_grade(course, "ada", manual) == (0.5, "see me after class")
+    assert all(read_status(course.root, s, ID)["state"] == "graded" for s in expected)
+    with open_gradebook(course.root) as gradebook:
+        assert len(gradebook.find_assignment(ID).submissions) == 6
+    assert (course.root / "gradebook.db").exists() == (database == "sqlite")
+
+
+def test_a_notebook_that_kills_its_workers_is_not_gradable_and_the_class_goes_on(tmp_path):
+    """With no failure allowed, does the notebook whose worker died come back 'not graded'
+    with the reason, while the others are graded?"""
+    (tmp_path / "courses").mkdir()
+    (tmp_path / "dask").mkdir()
+    strict = DaskCluster(tmp_path / "dask", tmp_path / "courses",
+                         env={"DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"})
+    try:
+        course = make_class(tmp_path / "courses" / "course")
+        result, killed = grade_killing_a_worker(strict, course)
+    finally:
+        strict.close()
+    assert killed
+    assert result.returncode == 1
+    assert "graded 5, already graded 0, not graded 1" in result.stdout, result.stdout
+    assert "the grading worker died each time it graded this notebook" in result.stdout
+    states = [read_status(course.root, s, ID)["state"] for s in scores(course)]
+    assert sorted(states) == ["failed"] + ["graded"] * 5
+
+
+@pytest.mark.skipif(not ROOT_USER, reason="needs root to start a worker as another user")
+def test_a_worker_without_the_sandbox_refuses_to_start():
+    """Does a worker that cannot build the full sandbox (not root) stop at start, with one
+    line saying why, instead of grading?"""
+    folder = Path(tempfile.mkdtemp(prefix="kit-nobody-"))  # pytest's own is root's only
+    folder.chmod(0o777)
+    result = subprocess.run(
+        ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups",
+         DASK, "worker", "tcp://127.0.0.1:9", "--nthreads", "1", "--no-nanny",
+         "--local-directory", str(folder), "--preload", "autograder.grading.worker"],
+        cwd=folder, capture_output=True, text=True, timeout=120,
+        env=dict(os.environ, HOME=str(folder)))
+    shutil.rmtree(folder)
+    assert result.returncode != 0
+    refusals = [line for line in result.stderr.splitlines() if "refuses to grade" in line]
+    assert refusals == ["attention-kit: this worker refuses to grade: the full sandbox needs "
+                        "root and this worker runs as uid 65534: start it as root (or, knowing "
+                        "that student code then runs as that user, with "
+                        "KIT_WORKER_ISOLATION=limits)"]
