@@ -62,6 +62,18 @@ def add_students(command, what):
                          metavar="ID", help=what)
 
 
+def add_engine(command):
+    """Where the per-notebook work runs: the embedded dask cluster or a running one."""
+    command.add_argument("--workers", type=int, default=os.cpu_count(),
+                         help="worker processes of the embedded dask cluster, one notebook "
+                         "each at a time (default: the number of cores)")
+    command.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                         help="run on a running dask cluster instead (its workers started "
+                         "with `dask worker tcp://HOST:PORT --nthreads 1 --preload "
+                         "autograder.engine.worker`; they need no course folder); default: "
+                         "c.Cluster.scheduler of nbgrader_config.py, else the embedded cluster")
+
+
 def parser():
     top = argparse.ArgumentParser(prog="python -m autograder", description=DESCRIPTION,
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -125,14 +137,7 @@ def parser():
     cmd = commands.add_parser("grade", help="autograde submitted/ in parallel; a re-run skips "
                               "what is graded")
     add_ids(cmd)
-    cmd.add_argument("--workers", type=int, default=os.cpu_count(),
-                     help="worker processes of the embedded dask cluster, one notebook each "
-                     "at a time (default: the number of cores)")
-    cmd.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
-                     help="grade on a running dask cluster instead (its workers started with "
-                     "`dask worker tcp://HOST:PORT --nthreads 1 --preload "
-                     "autograder.grading.worker`; they need no course folder); default: "
-                     "c.Cluster.scheduler of nbgrader_config.py, else the embedded cluster")
+    add_engine(cmd)
     cmd.add_argument("--force", action="store_true", help="grade again what is already graded")
     cmd.add_argument("--timeout", type=int, default=None,
                      help="seconds a cell may run (default: nbgrader_config.py)")
@@ -144,6 +149,7 @@ def parser():
                               "skipped")
     add_ids(cmd)
     add_students(cmd, "only these students' pages (an id or a glob)")
+    add_engine(cmd)
 
     cmd = commands.add_parser("export", help="CSV: a row per student and assignment, totals")
     cmd.add_argument("--to", type=Path, default=Path("grades.csv"))
@@ -222,7 +228,8 @@ def run(args):
         from autograder.course import check_ids, course_ids
         from autograder.outputs.feedback import write_feedback
 
-        done = write_feedback(root, check_ids(args.ids, course_ids(root)), args.students)
+        done = write_feedback(root, check_ids(args.ids, course_ids(root)), args.students,
+                              workers=args.workers, scheduler=args.scheduler)
         return 0 if done or not args.ids else 1
     elif args.command == "export":
         from autograder.outputs.feedback import export_grades

@@ -1,12 +1,15 @@
-"""Benchmark: plain sequential `nbgrader autograde` against the kit's parallel `grade`.
+"""Benchmark: plain sequential `nbgrader autograde` against the kit's `grade` on dask.
 
 One simulated class (default 100 notebooks of assignment 01: correct, partly done, blank and
 each catalogued mistake) is graded from identical copies of the course: by nbgrader's own
 command with nbgrader's own autograde pipeline (a fresh kernel per notebook, the checks in
-it), then by the kit (warm kernels forked from a template, verdicts outside the kernel) in
-its full sandbox and with limits only. Prints notebooks per minute and their ratio, CPU
-seconds per notebook beside a bare `python -c "import torch"`, the sandbox's cost per
-notebook (full minus limits only), and the peak memory of each kit worker (the worker, its
+it), then by the kit (warm kernels forked from a template, verdicts outside the kernel) on its
+embedded cluster with 1 worker and with --workers, in its full sandbox and with limits only,
+and on an external cluster (a `dask scheduler` and --workers `dask worker` processes started
+here). Prints notebooks per minute of each, CPU seconds per notebook beside a bare
+`python -c "import torch"`, the sandbox's cost per notebook (full minus limits only), the
+engine's own cost per task (a task that does nothing, carrying the same bytes as a grading
+task, through the same window), and the peak memory of each kit worker (the worker, its
 kernel template and the kernels forked from it; shared pages are counted in each).
 
     .venv/bin/python bench/grading.py [--students 100] [--workers 2] [--assignment ID]
@@ -15,10 +18,12 @@ kernel template and the kernels forked from it; shared pages are counted in each
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -28,12 +33,15 @@ from pathlib import Path
 
 import nbformat
 import psutil
+from distributed import Client, as_completed
 from nbgrader.converters import Autograde
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from autograder.course import Course, run_nbgrader  # noqa: E402
+from autograder.course import Course, course_config, run_nbgrader  # noqa: E402
+from autograder.engine.bundle import assignment_bundle, submission_of  # noqa: E402
+from autograder.engine.cluster import close_client, start_client  # noqa: E402
 from autograder.grading.parallel import grade, register_assignments  # noqa: E402
 from autograder.tools import simulate  # noqa: E402
 
@@ -49,9 +57,10 @@ def nbgrader_pipeline():
     return "\n".join(lines) + "\n"
 
 
-def children_cpu():
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+def used_cpu():
+    """CPU seconds of this process (the kit's client) and its finished children."""
+    return sum(u.ru_utime + u.ru_stime for u in (resource.getrusage(resource.RUSAGE_SELF),
+                                                  resource.getrusage(resource.RUSAGE_CHILDREN)))
 
 
 def make_class(root: Path, assignment_id, students, rng):
@@ -105,9 +114,65 @@ class PeakMemory:
 
 
 def timed(action):
-    cpu, wall = children_cpu(), time.monotonic()
+    cpu, wall = used_cpu(), time.monotonic()
     action()
-    return time.monotonic() - wall, children_cpu() - cpu
+    return time.monotonic() - wall, used_cpu() - cpu
+
+
+class ExternalCluster:
+    """A `dask scheduler` and `workers` `dask worker` processes on loopback, as the README
+    starts them on grading hosts."""
+
+    def __init__(self, folder: Path, workers):
+        dask = str(Path(sys.executable).with_name("dask"))
+        address_file = folder / "scheduler.json"
+        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        self.processes = [subprocess.Popen(
+            [dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+             "--scheduler-file", str(address_file)], **quiet)]
+        while not address_file.exists():
+            time.sleep(0.2)
+        self.address = json.loads(address_file.read_text())["address"]
+        self.processes += [subprocess.Popen(
+            [dask, "worker", self.address, "--nthreads", "1", "--no-dashboard",
+             "--preload", "autograder.engine.worker"], cwd=folder, **quiet)
+            for _ in range(workers)]
+        with Client(self.address) as client:
+            client.wait_for_workers(workers, timeout=120)
+
+    def close(self):
+        for process in reversed(self.processes):
+            process.send_signal(signal.SIGINT)
+            process.wait(timeout=60)
+
+
+def noop(bundle, submission, overrides, version):
+    """A task that carries what a grading task carries and does nothing."""
+
+
+def engine_cost(root: Path, assignment_id, workers, tasks=200):
+    """(wall ms, CPU ms) per task of the engine alone: `tasks` tasks that do nothing, with a
+    real bundle and submission, kept in flight as grading keeps them."""
+    client = start_client(course_config(root), workers, None, root / "grade.log",
+                          lambda _: None)
+    try:
+        bundle = assignment_bundle(root, assignment_id)
+        student = sorted(p.name for p in (root / "submitted").iterdir())[0]
+        submission = submission_of(root, student, assignment_id)
+        client.submit(noop, bundle, submission, {}, "", pure=False).result()  # warm up
+        cpu, wall = used_cpu(), time.monotonic()
+        flow, sent = as_completed(), 0
+        while sent < min(tasks, workers):
+            flow.add(client.submit(noop, bundle, submission, {}, "", pure=False))
+            sent += 1
+        for _ in flow:
+            if sent < tasks:
+                flow.add(client.submit(noop, bundle, submission, {}, "", pure=False))
+                sent += 1
+        wall, cpu = time.monotonic() - wall, used_cpu() - cpu
+    finally:
+        close_client(client)
+    return 1000 * wall / tasks, 1000 * cpu / tasks
 
 
 def import_torch_cpu(repeat=3):
@@ -123,37 +188,63 @@ def main():
     parser.add_argument("--workers", type=int, default=os.cpu_count())
     parser.add_argument("--assignment", default="01_attention_by_hand")
     args = parser.parse_args()
-    n, assignment_id = args.students, args.assignment
+    n, assignment_id, workers = args.students, args.assignment, args.workers
+    quiet = {"log": lambda _: None}
     with tempfile.TemporaryDirectory(prefix="kit-bench-") as scratch:
-        plain = make_class(Path(scratch) / "plain", assignment_id, n, random.Random(0))
-        with open(plain.root / "nbgrader_config.py", "a") as config:
+        scratch = Path(scratch)
+
+        def course(name):
+            return make_class(scratch / name, assignment_id, n, random.Random(0)).root
+
+        plain = course("plain")
+        with open(plain / "nbgrader_config.py", "a") as config:
             config.write(nbgrader_pipeline())
-        kit = make_class(Path(scratch) / "kit", assignment_id, n, random.Random(0))
-        limits = make_class(Path(scratch) / "limits", assignment_id, n, random.Random(0))
         print(f"{n} notebooks of {assignment_id}; {os.cpu_count()} cores")
-        plain_wall, plain_cpu = timed(lambda: run_nbgrader(plain.root, "autograde",
-                                                            assignment_id))
+        plain_wall, plain_cpu = timed(lambda: run_nbgrader(plain, "autograde", assignment_id))
         print(f"plain nbgrader autograde: {plain_wall:.0f} s")
+        one = course("one")
+        one_wall, one_cpu = timed(lambda: grade(one, [assignment_id], workers=1, **quiet))
+        print(f"kit grade --workers 1 (embedded cluster, full sandbox): {one_wall:.0f} s")
+        kit = course("kit")
         with PeakMemory() as memory:
-            kit_wall, kit_cpu = timed(lambda: grade(kit.root, [assignment_id],
-                                                    workers=args.workers, log=lambda _: None))
-        print(f"kit grade --workers {args.workers} (full sandbox): {kit_wall:.0f} s")
-        limits_wall, limits_cpu = timed(lambda: grade(
-            limits.root, [assignment_id], workers=args.workers, log=lambda _: None,
-            isolation="limits"))
-        print(f"kit grade --workers {args.workers} (limits only): {limits_wall:.0f} s")
+            kit_wall, kit_cpu = timed(lambda: grade(kit, [assignment_id], workers=workers,
+                                                    **quiet))
+        print(f"kit grade --workers {workers} (embedded cluster, full sandbox): "
+              f"{kit_wall:.0f} s")
+        limits = course("limits")
+        limits_wall, limits_cpu = timed(lambda: grade(limits, [assignment_id],
+                                                      workers=workers, isolation="limits",
+                                                      **quiet))
+        print(f"kit grade --workers {workers} (limits only): {limits_wall:.0f} s")
+        external = course("external")
+        (scratch / "cluster").mkdir()
+        cluster = ExternalCluster(scratch / "cluster", workers)
+        try:
+            external_wall, _ = timed(lambda: grade(external, [assignment_id],
+                                                   scheduler=cluster.address, **quiet))
+        finally:
+            cluster.close()
+        print(f"kit grade --scheduler ({workers} external workers): {external_wall:.0f} s")
+        task_ms, task_cpu_ms = engine_cost(kit, assignment_id, workers)
         torch_cpu = import_torch_cpu()
-    plain_rate, kit_rate = 60 * n / plain_wall, 60 * n / kit_wall
-    per_worker = args.workers / n  # each worker grades n / workers notebooks in a row
+    rate = {name: 60 * n / wall for name, wall in
+            (("plain", plain_wall), ("one", one_wall), ("kit", kit_wall),
+             ("external", external_wall))}
+    per_worker = workers / n  # each worker grades n / workers notebooks in a row
     print()
-    print(f"notebooks per minute   plain nbgrader {plain_rate:6.1f}   kit {kit_rate:6.1f}   "
-          f"ratio {kit_rate / plain_rate:.2f}x")
-    print(f"CPU s per notebook     plain nbgrader {plain_cpu / n:6.2f}   kit {kit_cpu / n:6.2f}"
-          f"   bare `python -c 'import torch'` {torch_cpu:.2f}")
+    print(f"notebooks per minute   plain nbgrader {rate['plain']:6.1f}   "
+          f"kit 1 worker {rate['one']:6.1f}   kit {workers} workers {rate['kit']:6.1f} "
+          f"({rate['kit'] / rate['plain']:.2f}x plain)   "
+          f"{workers} external workers {rate['external']:6.1f}")
+    print(f"CPU s per notebook     plain nbgrader {plain_cpu / n:6.2f}   "
+          f"kit 1 worker {one_cpu / n:6.2f}   kit {workers} workers {kit_cpu / n:6.2f}   "
+          f"bare `python -c 'import torch'` {torch_cpu:.2f}")
     print(f"sandbox cost per notebook (full minus limits only): "
           f"{(kit_wall - limits_wall) * per_worker:+.2f} s wall, "
           f"{(kit_cpu - limits_cpu) / n:+.2f} CPU s")
-    peaks = sorted(memory.peaks.values(), reverse=True)[: args.workers]
+    print(f"engine cost per task (a task doing nothing, same bytes): {task_ms:.1f} ms wall, "
+          f"{task_cpu_ms:.1f} ms CPU")
+    peaks = sorted(memory.peaks.values(), reverse=True)[:workers]
     print("peak memory per worker (worker + its kernel): "
           + ", ".join(f"{p / 2**20:.0f} MiB" for p in peaks))
 

@@ -1,6 +1,6 @@
 """Autograde many submissions with nbgrader on dask.distributed, resumably, one run per course.
 
-Each submission is one task of the grading engine (autograder/grading/engine.py: an embedded
+Each submission is one task of the grading engine (autograder/engine/cluster.py: an embedded
 LocalCluster, or an existing cluster), graded by nbgrader's own autograde on a worker that
 needs no course folder; this process writes every result into the course. Before a run the
 kit marks what it will grade "grading" in its own ledger (`.kit/status/`), and "graded" (or
@@ -23,9 +23,9 @@ from autograder.checks.audit import unchecked_steps
 from autograder.checks.loader import AssignmentError, load_assignment
 from autograder.course import Course, check_ids, course_config, course_ids, open_gradebook
 from autograder.deadlines import check_deadlines, late_lines, lateness
+from autograder.engine.cluster import close_client, grade_all, start_client, threads
 from autograder.errors import KitError
 from autograder.gradebook_guard import check_gradebook
-from autograder.grading.engine import close_client, grade_all, start_client, threads
 from autograder.grading.session import steps_checked
 from autograder.grading.submissions import find_submissions, grade_ids
 from autograder.grading.write_back import keep_graded

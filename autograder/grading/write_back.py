@@ -1,6 +1,6 @@
 """The client's half of autograde: what a worker graded, written into the course once.
 
-A worker runs nbgrader's autograde in a folder of its own (autograder/grading/worker.py) and
+A worker runs nbgrader's autograde in a folder of its own (autograder/engine/worker.py) and
 sends back the autograded folder. Here, in the process that owns the course, that folder
 replaces autograded/<student>/<id>/, and nbgrader's own stages that write the gradebook
 (SaveAutoGrades, the kit's Deadlines, AssignLatePenalties: stages.RECORD, as the course's
@@ -12,16 +12,14 @@ and comments only: a TA's manual grade is never touched.
 from __future__ import annotations
 
 import shutil
-import warnings
 from pathlib import Path
 
 import nbformat
 from nbgrader.coursedir import CourseDirectory
-from sqlalchemy.exc import SAWarning
 from traitlets.utils.importstring import import_item
 
 from autograder.course import db_url, open_gradebook
-from autograder.grading.bundle import replace_folder
+from autograder.engine.bundle import quiet_gradebook, replace_folder
 from autograder.stages import RECORD
 
 
@@ -47,9 +45,7 @@ def keep_graded(root: Path, config, graded):
     nbgrader."""
     student, assignment_id = graded.student, graded.assignment
     timestamp = submission_time(root, config, student, assignment_id)
-    with open_gradebook(root) as gradebook, warnings.catch_warnings():
-        # nbgrader's own autoflush warning when it adds a submission; nothing is lost.
-        warnings.simplefilter("ignore", SAWarning)
+    with open_gradebook(root) as gradebook, quiet_gradebook():
         gradebook.update_or_create_student(student)
         gradebook.update_or_create_submission(assignment_id, student,
                                               **({"timestamp": timestamp} if timestamp else {}))

@@ -170,7 +170,7 @@ CATALOG = {
         "有单元格运行超时，而且无法中断",
     "the notebook's kernel is not installed": "没有安装笔记本所需的内核",
     "nbgrader's autograde failed": "nbgrader 的自动评分失败了",
-    # The grading engine (autograder/grading/engine.py)
+    # The grading engine (autograder/engine/cluster.py)
     "a grading worker refused: {why}": "有一个评分进程拒绝评分：{why}",
     "the grading worker died each time it graded this notebook (memory exhausted, or the "
     "process was killed)":

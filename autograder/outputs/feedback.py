@@ -1,19 +1,23 @@
-"""Feedback pages (nbgrader generate_feedback, with the kit's HideHiddenTests stage) and the
-CSV export (nbgrader export, with the kit's ClassCsvExport plugin)."""
+"""Feedback pages (nbgrader generate_feedback, with the kit's HideHiddenTests stage, one task
+per page on the grading engine) and the CSV export (nbgrader export, with the kit's
+ClassCsvExport plugin)."""
 
 from __future__ import annotations
 
+import os
 import re
-import shutil
-import tempfile
-from contextlib import contextmanager
 from pathlib import Path
 
-from autograder.course import course_config, run_nbgrader
+from nbgrader.api import MissingEntry
+
+from autograder.course import course_config, open_gradebook, run_nbgrader
+from autograder.engine.bundle import replace_folder
+from autograder.engine.cluster import close_client, feedback_all, start_client
 from autograder.errors import OutputError
 from autograder.gradebook_guard import check_gradebook
 from autograder.i18n import config_language, current, language, t
 from autograder.ledger import chosen
+from autograder.progress import Progress
 
 # nbgrader's feedback template lists every test cell as "Test cell"; the kit's test cells are
 # named test_<step>, so each entry can name its step.
@@ -60,8 +64,16 @@ TEMPLATE_WORDS = [
 
 
 def graded_students(root: Path, assignment_id):
-    return sorted(p.parts[-3] for p in
-                  (root / "autograded").glob(f"*/{assignment_id}/{assignment_id}.ipynb"))
+    """Students with an autograded notebook of the assignment and its scores in the
+    gradebook (a page shows both)."""
+    folders = {p.parts[-3] for p in
+               (root / "autograded").glob(f"*/{assignment_id}/{assignment_id}.ipynb")}
+    with open_gradebook(root) as gradebook:
+        try:
+            scored = {s.student.id for s in gradebook.find_assignment(assignment_id).submissions}
+        except MissingEntry:
+            scored = set()
+    return sorted(folders & scored)
 
 
 def in_words(pattern, english, markup):
@@ -92,54 +104,57 @@ def name_the_steps(page: Path):
     page.write_text(in_course_language(text), encoding="utf-8")
 
 
-@contextmanager
-def restored_on_failure(folders):
-    """Keep a copy of the feedback folders that exist: nbgrader's --force removes a page's
-    folder before it writes the new page, so a run that fails puts the old pages back."""
-    with tempfile.TemporaryDirectory(prefix="kit-feedback-") as keep:
-        kept = {}
-        for number, folder in enumerate(folders):
-            if folder.is_dir():
-                kept[folder] = Path(keep) / str(number)
-                shutil.copytree(folder, kept[folder], symlinks=True)
-        try:
-            yield
-        except BaseException:
-            for folder, copy in kept.items():
-                shutil.rmtree(folder, ignore_errors=True)
-                shutil.copytree(copy, folder, symlinks=True)
-            raise
-
-
-def write_feedback(root: Path, ids, students=(), log=print):
+def write_feedback(root: Path, ids, students=(), log=print, workers=None, scheduler=None):
     """Feedback pages of the given assignments (of the given students: ids or globs), in the
-    course's language; an assignment with nothing graded is skipped and said so. Returns the
-    ids done."""
+    course's language, one task per page on the grading engine (`workers` processes of the
+    embedded cluster, or the cluster at `scheduler`); an assignment with nothing graded is
+    skipped and said so. Returns the ids done; a page that could not be written keeps the
+    old one and ends in an OutputError naming each."""
     check_gradebook(root)
-    with language(config_language(course_config(root))):
-        return _write_feedback(root, ids, students, log)
+    config = course_config(root)
+    with language(config_language(config)):
+        todo = {}
+        for assignment_id in ids:
+            graded = [s for s in graded_students(root, assignment_id) if chosen(s, students)]
+            if graded:
+                todo[assignment_id] = graded
+            else:
+                log(f"feedback {assignment_id}: skipped, nothing graded yet"
+                    + (f" for {', '.join(students)}" if students else ""))
+        if not todo:
+            return []
+        count = max(map(len, todo.values()))
+        client = start_client(config, max(1, min(workers or os.cpu_count() or 1, count)),
+                              scheduler, root / "grade.log", log)
+        try:
+            failed = [line for assignment_id, graded in todo.items()
+                      for line in _write_pages(client, root, assignment_id, graded, log)]
+        finally:
+            close_client(client)
+    if failed:
+        raise OutputError(f"{len(failed)} feedback pages could not be written (the old page, "
+                          "if any, is kept): " + "; ".join(failed))
+    return list(todo)
 
 
-def _write_feedback(root: Path, ids, students, log):
-    done = []
-    for assignment_id in ids:
-        graded = [s for s in graded_students(root, assignment_id) if chosen(s, students)]
-        if not graded:
-            log(f"feedback {assignment_id}: skipped, nothing graded yet"
-                + (f" for {', '.join(students)}" if students else ""))
-            continue
-        pages = [root / "feedback" / s / assignment_id for s in graded]
-        with restored_on_failure(pages):
-            for student in graded if students else ["*"]:
-                run_nbgrader(root, "generate_feedback", assignment_id, "--force",
-                             f"--student={student}")
-        pages = [root / "feedback" / s / assignment_id / f"{assignment_id}.html" for s in graded]
-        for page in pages:
-            if page.exists():
-                name_the_steps(page)
-        log(f"feedback {assignment_id}: {len(pages)} pages in feedback/")
-        done.append(assignment_id)
-    return done
+def _write_pages(client, root: Path, assignment_id, graded, log):
+    """Write the pages of one assignment; returns a line per page not written."""
+    progress = Progress(len(graded), what="pages")
+    failed = []
+
+    def keep(student, page):
+        if page.ok:
+            folder = root / "feedback" / student / assignment_id
+            replace_folder(folder, page.files)
+            if (folder / f"{assignment_id}.html").exists():
+                name_the_steps(folder / f"{assignment_id}.html")
+        else:
+            failed.append(f"{student}/{assignment_id}: {page.why}")
+        progress.advance(f"{student}/{assignment_id}")
+
+    feedback_all(client, root, assignment_id, graded, keep)
+    log(f"feedback {assignment_id}: {len(graded) - len(failed)} pages in feedback/")
+    return failed
 
 
 def export_grades(root: Path, destination: Path, log=print):

@@ -1,4 +1,5 @@
-"""Do imports run one way between the kit's rooms: build -> checks <- grading -> sandbox?
+"""Do imports run one way between the kit's rooms: build -> checks <- grading -> engine ->
+sandbox, outputs -> engine?
 
 Read from the source with ast (nothing is imported), so a new module that reaches the wrong
 way fails here, naming the module and the import."""
@@ -19,10 +20,12 @@ ALLOWED = {
     "checks": {"checks", "i18n", "errors"},
     "sandbox": {"sandbox", "i18n"},
     "build": {"build", "checks", "course", "errors", "i18n"},
-    "grading": {"grading", "checks", "sandbox", "course", "deadlines", "errors", "gradebook_guard",
-                "ledger", "progress", "record", "shown_outputs", "i18n", ""},
-    "outputs": {"outputs", "checks", "course", "deadlines", "errors", "gradebook_guard", "ledger",
-                "record", "shown_outputs", "i18n"},
+    "engine": {"engine", "checks", "sandbox", "course", "errors", "i18n"},
+    "grading": {"grading", "engine", "checks", "sandbox", "course", "deadlines", "errors",
+                "gradebook_guard", "ledger", "progress", "record", "shown_outputs", "stages",
+                "i18n", ""},
+    "outputs": {"outputs", "engine", "checks", "course", "deadlines", "errors",
+                "gradebook_guard", "ledger", "progress", "record", "shown_outputs", "i18n"},
 }
 
 

@@ -2,7 +2,7 @@
 each worker in a folder of its own that cannot see the course) grade every student exactly
 once, with the embedded cluster's scores, when a worker is SIGKILLed mid-task?
 
-The workers run `dask worker ... --preload autograder.grading.worker`, as the README says; as
+The workers run `dask worker ... --preload autograder.engine.worker`, as the README says; as
 root each is also in a mount namespace where the course's folder is an empty tmpfs, so a task
 that read the course folder would fail."""
 
@@ -90,7 +90,7 @@ class DaskCluster:
         self.processes[name] = self.spawn(name, [
             DASK, "worker", self.address, "--name", name, "--nthreads", "1", "--no-nanny",
             "--no-dashboard", "--local-directory", str(self.folder / name),
-            "--preload", "autograder.grading.worker"])
+            "--preload", "autograder.engine.worker"])
         deadline = time.monotonic() + 60
         while name not in self.names().values():
             assert time.monotonic() < deadline, (self.folder / name / "log").read_text()
@@ -194,7 +194,8 @@ def test_killed_worker_loses_no_student_and_no_manual_grade(cluster, tmp_path, d
                                                             request):
     """Graded on the embedded cluster, then regraded with --force on an external cluster
     whose worker A is SIGKILLed mid-task: is every student graded once, with the same
-    scores, a TA's manual grade kept and no SQLite file made for a PostgreSQL course?"""
+    scores, a TA's manual grade kept and no SQLite file made for a PostgreSQL course; and do
+    the same workers write every feedback page, with the TA's comment?"""
     db_url = request.getfixturevalue("postgres")() if database == "postgresql" else None
     course = make_class(tmp_path / "courses" / "course", db_url)
     embedded = grade(course.root, [ID], workers=2, log=lambda _: None)
@@ -212,6 +213,14 @@ def test_killed_worker_loses_no_student_and_no_manual_grade(cluster, tmp_path, d
     with open_gradebook(course.root) as gradebook:
         assert len(gradebook.find_assignment(ID).submissions) == 6
     assert (course.root / "gradebook.db").exists() == (database == "sqlite")
+
+    pages = subprocess.run([sys.executable, "-m", "autograder", "feedback", "--scheduler",
+                            cluster.address], cwd=course.root, capture_output=True, text=True,
+                           timeout=600)
+    assert pages.returncode == 0, pages.stdout + pages.stderr
+    ada = (course.root / "feedback" / "ada" / ID / f"{ID}.html").read_text()
+    assert "see me after class" in ada  # the TA's comment, from the course's gradebook
+    assert len(list((course.root / "feedback").glob(f"*/{ID}/{ID}.html"))) == 6
 
 
 def test_a_notebook_that_kills_its_workers_is_not_gradable_and_the_class_goes_on(tmp_path):
@@ -243,7 +252,7 @@ def test_a_worker_without_the_sandbox_refuses_to_start():
     result = subprocess.run(
         ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups",
          DASK, "worker", "tcp://127.0.0.1:9", "--nthreads", "1", "--no-nanny",
-         "--local-directory", str(folder), "--preload", "autograder.grading.worker"],
+         "--local-directory", str(folder), "--preload", "autograder.engine.worker"],
         cwd=folder, capture_output=True, text=True, timeout=120,
         env=dict(os.environ, HOME=str(folder)))
     shutil.rmtree(folder)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.grading import worker
+from autograder.engine import worker
 from autograder.grading.integrity import SUSPICIOUS_CALLS, SUSPICIOUS_NAMES
 from autograder.i18n import catalog, language, t
 from autograder.i18n.zh import CATALOG
@@ -33,8 +33,8 @@ def course_catalogs():
     from tests.course import ASSIGNMENTS
 
     return ASSIGNMENTS
-OWN_FILES = sorted([*ROOT.glob("autograder/grading/*.py"), *ROOT.glob("autograder/outputs/*.py"),
-                    *ROOT.glob("autograder/sandbox/*.py")])
+OWN_FILES = sorted(path for room in ("grading", "outputs", "sandbox", "engine")
+                   for path in ROOT.glob(f"autograder/{room}/*.py"))
 CJK = re.compile(r"[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]")  # Chinese, full-width marks
 IDENTIFIER = re.compile(r"^[\w.]+$")  # a name in code (sys.modules, os.fork): not translated
 

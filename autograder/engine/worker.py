@@ -4,12 +4,12 @@ The worker writes the assignment's bundle into a folder of its own (once per bun
 submission in that folder's submitted/, resets the bundle's gradebook (master cells only) and
 runs nbgrader's own autograde there, with the course's stages (the sandbox among them). What
 comes back is data: the autograded folder as bytes, or why it could not be graded. The worker
-never writes the course: the client does, once per submission (autograder/grading/engine.py),
+never writes the course: the client does, once per submission (autograder/engine/cluster.py),
 so a task retried after its worker died cannot grade a student twice.
 
 Started by hand on a grading host, a worker checks first that it can build the sandbox:
 
-    dask worker tcp://HOST:8786 --nthreads 1 --preload autograder.grading.worker
+    dask worker tcp://HOST:8786 --nthreads 1 --preload autograder.engine.worker
 
 refuses to start (one line says why) when it cannot build the full sandbox (not root, no
 namespaces); KIT_WORKER_ISOLATION=limits accepts a worker with resource limits only.
@@ -28,7 +28,7 @@ from pathlib import Path
 
 from distributed import WorkerPlugin
 
-from autograder.grading.bundle import GRADEBOOK, Bundle, Submission, read_files
+from autograder.engine.bundle import GRADEBOOK, Bundle, Submission, read_files
 
 KNOWN_FAILURES = {
     "DeadKernelError": "the kernel died (os._exit, a crash or memory exhausted)",
@@ -106,7 +106,7 @@ class Workspace:
             folder = self.folder / f"course-{len(self.courses)}"
             bundle.write(folder)
             (folder / f".{GRADEBOOK}").write_bytes(bundle.files[GRADEBOOK])  # the clean copy
-            from autograder.grading.nbgrader_api import course_api
+            from autograder.engine.nbgrader_api import course_api
 
             url = f"sqlite:///{folder / GRADEBOOK}"
             settings = dict(overrides, CourseDirectory={"db_url": url})
@@ -138,14 +138,21 @@ def workspace() -> Workspace:
     return _WORKSPACE
 
 
-def grade_submission(bundle: Bundle, submission: Submission, overrides, version) -> Graded:
-    """The dask task: grade one submission in this worker's copy of its assignment."""
+def prepared(bundle: Bundle, overrides, version):
+    """(this worker's folder of the bundle, its nbgrader API), once the worker was found
+    able to grade for the client: the same kit, and the sandbox the course asks for."""
     if version != kit_version():
         raise WorkerRefused(f"this worker runs kit {kit_version()}, the client "
-                             f"{version}: install the same version on every grading host")
+                            f"{version}: install the same version on every grading host")
     folder, api = workspace().course(bundle, overrides)
     workspace().check_sandbox(api)
     os.chdir(folder)  # nbgrader reads some paths from the current folder
+    return folder, api
+
+
+def grade_submission(bundle: Bundle, submission: Submission, overrides, version) -> Graded:
+    """The dask task: grade one submission in this worker's copy of its assignment."""
+    folder, api = prepared(bundle, overrides, version)
     for stage in ("submitted", "autograded"):
         shutil.rmtree(folder / stage, ignore_errors=True)
     shutil.copyfile(folder / f".{GRADEBOOK}", folder / GRADEBOOK)
@@ -156,6 +163,21 @@ def grade_submission(bundle: Bundle, submission: Submission, overrides, version)
         return Graded(submission.student, submission.assignment, False, failure_reason(outcome))
     graded = folder / "autograded" / submission.student / submission.assignment
     return Graded(submission.student, submission.assignment, True, files=read_files(graded))
+
+
+def feedback_page(bundle: Bundle, graded: Submission, version) -> Graded:
+    """The dask task of `feedback`: nbgrader's generate_feedback of one graded submission
+    (its autograded folder and its scores, in `graded`), in this worker's copy of the
+    assignment; the feedback folder comes back."""
+    folder, api = prepared(bundle, {}, version)
+    for stage in ("submitted", "autograded", "feedback"):
+        shutil.rmtree(folder / stage, ignore_errors=True)
+    Bundle(graded.assignment, graded.files).write(folder)  # its gradebook and autograded/
+    outcome = api.generate_feedback(graded.assignment, graded.student, force=True)
+    if not outcome["success"]:
+        return Graded(graded.student, graded.assignment, False, failure_reason(outcome))
+    page = folder / "feedback" / graded.student / graded.assignment
+    return Graded(graded.student, graded.assignment, True, files=read_files(page))
 
 
 class KitWorker(WorkerPlugin):
@@ -184,7 +206,7 @@ class KitWorker(WorkerPlugin):
 
 
 def dask_setup(worker):
-    """`dask worker --preload autograder.grading.worker`: refuse to start without the
+    """`dask worker --preload autograder.engine.worker`: refuse to start without the
     sandbox, rather than grade student code unconfined."""
     why = why_no_sandbox(os.environ.get("KIT_WORKER_ISOLATION", "full"))
     if why:

@@ -5,23 +5,26 @@ course's assignments/ folder (shared modules and this assignment's folder: check
 catalog), source/<id>/ and release/<id>/, and a gradebook that holds this assignment's master
 cells and nothing else (no student, no score). A submission is the student's folder in
 submitted/, as files. Both are plain bytes: a worker on another machine writes them into a
-folder of its own and grades there (autograder/grading/worker.py).
+folder of its own and grades there (autograder/engine/worker.py).
 """
 
 from __future__ import annotations
 
-import functools
+import contextlib
 import hashlib
 import os
 import shutil
 import tempfile
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from nbgrader.api import Gradebook
+from nbgrader.api import Base, Gradebook
+from sqlalchemy import create_engine, text
+from sqlalchemy.exc import SAWarning
 
 from autograder.checks.loader import assignments_folder
-from autograder.course import CONFIG, nbgrader_env, open_gradebook
+from autograder.course import CONFIG, open_gradebook
 
 GRADEBOOK = "gradebook.db"  # the bundle's own gradebook, relative to the worker's folder
 SKIPPED = {"__pycache__", ".ipynb_checkpoints"}  # folders never sent
@@ -91,15 +94,28 @@ def copy_master_cells(course: Gradebook, into: Gradebook, assignment_id):
                                               checksum=cell.checksum)
 
 
-@functools.cache
-def empty_gradebook() -> bytes:
-    """An empty gradebook's file, made once per process: nbgrader stamps a new one with its
-    alembic version, which takes it seconds to look up."""
-    with tempfile.TemporaryDirectory(prefix="kit-bundle-") as scratch:
-        os.environ["PATH"] = nbgrader_env()["PATH"]
-        with Gradebook(f"sqlite:///{scratch}/{GRADEBOOK}"):
-            pass
-        return (Path(scratch) / GRADEBOOK).read_bytes()
+def empty_gradebook(course: Gradebook, path: Path):
+    """A new SQLite gradebook at `path`, of the course gradebook's schema version. nbgrader
+    looks its alembic version up for a new gradebook, which takes it seconds; here it is read
+    from the course's."""
+    version = course.db.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    engine = create_engine(f"sqlite:///{path}")
+    Base.metadata.create_all(bind=engine)
+    with engine.begin() as connection:
+        connection.execute(text("CREATE TABLE alembic_version "
+                                "(version_num VARCHAR(32) NOT NULL)"))
+        connection.execute(text("INSERT INTO alembic_version VALUES (:v)"), {"v": version})
+    engine.dispose()
+    return Gradebook(f"sqlite:///{path}")
+
+
+@contextlib.contextmanager
+def quiet_gradebook():
+    """nbgrader warns (SAWarning, autoflush) each time it adds a submission; nothing is lost,
+    and the warning would cut through the progress bar."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SAWarning)
+        yield
 
 
 def assignment_bundle(root: Path, assignment_id) -> Bundle:
@@ -111,8 +127,7 @@ def assignment_bundle(root: Path, assignment_id) -> Bundle:
     files |= read_files(folder / assignment_id, f"assignments/{assignment_id}/")
     with tempfile.TemporaryDirectory(prefix="kit-bundle-") as scratch:
         path = Path(scratch) / GRADEBOOK
-        path.write_bytes(empty_gradebook())
-        with open_gradebook(root) as course, Gradebook(f"sqlite:///{path}") as gradebook:
+        with open_gradebook(root) as course, empty_gradebook(course, path) as gradebook:
             copy_master_cells(course, gradebook, assignment_id)
         files[GRADEBOOK] = path.read_bytes()
     for stage in ("source", "release"):
@@ -120,6 +135,45 @@ def assignment_bundle(root: Path, assignment_id) -> Bundle:
         if folder.is_dir():
             files |= read_files(folder, f"{stage}/{assignment_id}/")
     return Bundle(assignment_id, files, digest_of(files))
+
+
+def copy_submission(course: Gradebook, into: Gradebook, assignment_id, student):
+    """One student's submission of the assignment, with every score and comment (automatic
+    and manual), from the course's gradebook into one that has the assignment's cells."""
+    submitted = course.find_submission(assignment_id, student)
+    into.update_or_create_student(student)
+    copy = into.update_or_create_submission(assignment_id, student,
+                                            timestamp=submitted.timestamp,
+                                            extension=submitted.extension)
+    for notebook in submitted.notebooks:
+        target = into.find_submission_notebook(notebook.name, assignment_id, student)
+        target.flagged = notebook.flagged
+        target.late_submission_penalty = notebook.late_submission_penalty
+        for grade in notebook.grades:
+            row = into.find_grade(grade.name, notebook.name, assignment_id, student)
+            for column in ("auto_score", "manual_score", "extra_credit", "needs_manual_grade"):
+                setattr(row, column, getattr(grade, column))
+        for comment in notebook.comments:
+            row = into.find_comment(comment.name, notebook.name, assignment_id, student)
+            row.auto_comment, row.manual_comment = comment.auto_comment, comment.manual_comment
+    into.db.commit()
+    return copy
+
+
+def graded_submission(root: Path, bundle: Bundle, student) -> Submission:
+    """What a feedback page is made of: the student's autograded folder, and the bundle's
+    gradebook with their scores and comments added ({GRADEBOOK: bytes})."""
+    assignment_id = bundle.assignment
+    with tempfile.TemporaryDirectory(prefix="kit-bundle-") as scratch:
+        path = Path(scratch) / GRADEBOOK
+        path.write_bytes(bundle.files[GRADEBOOK])
+        with (open_gradebook(root) as course, Gradebook(f"sqlite:///{path}") as gradebook,
+              quiet_gradebook()):
+            copy_submission(course, gradebook, assignment_id, student)
+        files = {GRADEBOOK: path.read_bytes()}
+    files |= read_files(root / "autograded" / student / assignment_id,
+                        f"autograded/{student}/{assignment_id}/")
+    return Submission(student, assignment_id, files)
 
 
 def submission_of(root: Path, student, assignment_id) -> Submission:

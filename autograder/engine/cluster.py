@@ -3,7 +3,7 @@
 By default `grade` starts an embedded LocalCluster (worker processes with one thread each, a
 memory limit per worker from nbgrader_config.py); `--scheduler tcp://HOST:8786`, or
 c.Cluster.scheduler, sends the work to an existing cluster instead. Either way a task is a
-function of data (autograder/grading/bundle.py in, autograder/grading/worker.py's `Graded`
+function of data (autograder/engine/bundle.py in, autograder/engine/worker.py's `Graded`
 out), and only this process, the client, writes the course: every result once, as it comes.
 
     client (the course folder, the gradebook, the ledger, the lock)
@@ -31,18 +31,19 @@ from distributed import Client, KilledWorker, LocalCluster, as_completed
 from traitlets import Integer, Unicode
 from traitlets.config import Configurable
 
-from autograder.errors import KitError
-from autograder.grading.bundle import assignment_bundle, submission_of
-from autograder.grading.worker import (
+from autograder.engine.bundle import assignment_bundle, graded_submission, submission_of
+from autograder.engine.worker import (
     Graded,
     KitWorker,
     WorkerRefused,
+    feedback_page,
     grade_submission,
     kit_version,
 )
+from autograder.errors import KitError
 from autograder.i18n import t
 
-WORKER_HINT = "dask worker {address} --nthreads 1 --preload autograder.grading.worker"
+WORKER_HINT = "dask worker {address} --nthreads 1 --preload autograder.engine.worker"
 
 
 class Cluster(Configurable):
@@ -118,33 +119,55 @@ def close_client(client):
 
 def grade_all(client, root: Path, todo, overrides, started, keep):
     """Grade every submission of `todo` on the cluster: `started(submission)` as its task is
-    sent, `keep(submission, Graded)` in this process as it comes back.
+    sent, `keep(submission, Graded)` in this process as it comes back."""
+    bundles = {a: assignment_bundle(root, a) for a in sorted({s.assignment for s in todo})}
+
+    def task(submission):
+        started(submission)
+        return client.submit(
+            grade_submission, bundles[submission.assignment],
+            submission_of(root, submission.student, submission.assignment), overrides,
+            kit_version(), pure=False, key=f"grade-{submission.student}-{uuid.uuid4().hex}")
+
+    run_all(client, todo, task, keep)
+
+
+def feedback_all(client, root: Path, assignment_id, students, keep):
+    """Feedback pages of `students` (graded) on the cluster: `keep(student, Graded)` in
+    this process as each page's folder comes back."""
+    bundle = assignment_bundle(root, assignment_id)
+
+    def task(student):
+        return client.submit(feedback_page, bundle, graded_submission(root, bundle, student),
+                             kit_version(), pure=False,
+                             key=f"feedback-{student}-{uuid.uuid4().hex}")
+
+    run_all(client, students, task, keep)
+
+
+def run_all(client, items, task, keep):
+    """`task(item)` (a future) for every item, `keep(item, Graded)` as each finishes.
 
     As many tasks are in flight as the cluster has threads (counted again as workers come and
-    go), so a worker holds only the notebook it grades: one that dies takes no other
+    go), so a worker holds only the notebook it works on: one that dies takes no other
     notebook's chances with it, and the scheduler holds a few notebooks, not the class."""
-    bundles = {a: assignment_bundle(root, a) for a in sorted({s.assignment for s in todo})}
-    queue = list(todo)
+    queue = list(items)
     running = {}
     flow = as_completed()
 
     def fill():
         while queue and len(running) < threads(client):
-            submission = queue.pop(0)
-            started(submission)
-            future = client.submit(
-                grade_submission, bundles[submission.assignment],
-                submission_of(root, submission.student, submission.assignment), overrides,
-                kit_version(), pure=False, key=f"grade-{submission.student}-{uuid.uuid4().hex}")
-            running[future] = submission
+            item = queue.pop(0)
+            future = task(item)
+            running[future] = item
             flow.add(future)
 
     try:
         fill()
         for future in flow:
-            submission = running.pop(future)
+            item = running.pop(future)
             fill()  # before writing this result, so that no worker waits for it
-            keep(submission, outcome(future, submission))
+            keep(item, outcome(future, item))
     except BaseException:
         client.cancel(list(running), force=True)
         raise
@@ -156,8 +179,9 @@ def threads(client):
     return max(1, sum(w.get("nthreads", 1) for w in workers))
 
 
-def outcome(future, submission) -> Graded:
-    """The Graded of a finished task; a task that could not finish is a Graded too."""
+def outcome(future, item) -> Graded:
+    """The Graded of a finished task; a task that could not finish is a Graded too (of the
+    student `item` names: a submission or a student id)."""
     error = future.exception() if future.status == "error" else None
     if error is None:
         return future.result()
@@ -169,4 +193,5 @@ def outcome(future, submission) -> Graded:
     else:
         why = t("the grader failed on this notebook ({error})",
                 error=f"{type(error).__name__}: {error}")
-    return Graded(submission.student, submission.assignment, False, why)
+    student = getattr(item, "student", item)
+    return Graded(student, getattr(item, "assignment", ""), False, why)
