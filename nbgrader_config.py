@@ -32,6 +32,12 @@ c.GradeInSandbox.max_cell_output_kb = 256
 c.GradeInSandbox.max_notebook_output_kb = 2048
 c.GradeInSandbox.max_reply_mb = 64
 
+# Where grade and feedback run: an embedded dask cluster of this machine's cores (--workers N,
+# each worker process at most worker_memory_mb), or a running dask cluster whose workers need
+# no course folder (README.md, "Grading on one machine or a cluster"; also --scheduler).
+# c.Cluster.scheduler = "tcp://10.0.0.5:8786"
+c.Cluster.worker_memory_mb = 4096
+
 # Deadlines. A submission's time is the exchange's (nbgrader submit) or, for files from an
 # LMS, the file name's (a (?P<timestamp>...) group in the pattern below), else the zip entry's
 # date (read in c.Exchange.timezone), else the file's modification time. Late means after the
