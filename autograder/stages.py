@@ -41,9 +41,9 @@ SANITIZE = [
     "nbgrader.preprocessors.OverwriteCells",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
-# The stages that write the gradebook: a grading worker runs them on its own copy, and the
-# client runs them again on the notebook the worker sent back, against the course's gradebook
-# (autograder/grading/write_back.py).
+# The stages that write the gradebook: the client runs them on the notebook a grading worker
+# sent back, against the course's gradebook (autograder/grading/write_back.py); the worker,
+# whose gradebook is a throwaway copy, skips them. Plain nbgrader runs them in place.
 RECORD = [
     "nbgrader.preprocessors.SaveAutoGrades",
     "autograder.deadlines.Deadlines",
@@ -67,6 +67,11 @@ FEEDBACK = [
     "autograder.outputs.safe_markdown.SanitizeStudentMarkdown",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
+
+
+def stage_names(stages):
+    """The dotted names of a pipeline's stages (a config may list names or classes)."""
+    return [s if isinstance(s, str) else f"{s.__module__}.{s.__name__}" for s in stages]
 
 
 def kit_stages() -> Config:

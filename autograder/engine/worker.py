@@ -28,7 +28,9 @@ from pathlib import Path
 
 from distributed import WorkerPlugin
 
+from autograder.course import course_config
 from autograder.engine.bundle import GRADEBOOK, Bundle, Submission, read_files
+from autograder.stages import RECORD, stage_names
 
 KNOWN_FAILURES = {
     "DeadKernelError": "the kernel died (os._exit, a crash or memory exhausted)",
@@ -110,6 +112,12 @@ class Workspace:
 
             url = f"sqlite:///{folder / GRADEBOOK}"
             settings = dict(overrides, CourseDirectory={"db_url": url})
+            # The stages that write the gradebook run in the client, on the course's
+            # (autograder/grading/write_back.py); here they would write a throwaway copy.
+            listed = course_config(folder).Autograde.get("autograde_preprocessors")
+            if listed:
+                settings["Autograde"] = {"autograde_preprocessors": [
+                    name for name in stage_names(listed) if name not in RECORD]}
             self.courses[key] = (folder, course_api(folder, **settings))
         return self.courses[key]
 

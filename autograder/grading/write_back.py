@@ -20,15 +20,13 @@ from traitlets.utils.importstring import import_item
 
 from autograder.course import db_url, open_gradebook
 from autograder.engine.bundle import quiet_gradebook, replace_folder
-from autograder.stages import RECORD
+from autograder.stages import RECORD, stage_names
 
 
 def record_stages(config):
     """The course's autograde stages that write the gradebook, in its order."""
-    listed = config.Autograde.get("autograde_preprocessors", RECORD)
-    names = [stage if isinstance(stage, str) else f"{stage.__module__}.{stage.__name__}"
-             for stage in listed]
-    return [import_item(name)(config=config) for name in names if name in RECORD]
+    listed = stage_names(config.Autograde.get("autograde_preprocessors", RECORD))
+    return [import_item(name)(config=config) for name in listed if name in RECORD]
 
 
 def submission_time(root: Path, config, student, assignment_id):

@@ -20,7 +20,7 @@ ALLOWED = {
     "checks": {"checks", "i18n", "errors"},
     "sandbox": {"sandbox", "i18n"},
     "build": {"build", "checks", "course", "errors", "i18n"},
-    "engine": {"engine", "checks", "sandbox", "course", "errors", "i18n"},
+    "engine": {"engine", "checks", "sandbox", "course", "errors", "stages", "i18n"},
     "grading": {"grading", "engine", "checks", "sandbox", "course", "deadlines", "errors",
                 "gradebook_guard", "ledger", "progress", "record", "shown_outputs", "stages",
                 "i18n", ""},
