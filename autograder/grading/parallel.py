@@ -231,7 +231,6 @@ def _run_engine(root, todo, workers, scheduler, overrides, force, run, log):
         log(f"grading {len(todo)} notebooks on {threads(client)} workers"
             + (f" of {client.scheduler.address}" if client.cluster is None else ""))
         progress = Progress(len(todo))
-        by_key = {(s.student, s.assignment): s for s in todo}
 
         def started(submission):
             mark(root, submission.student, submission.assignment, submission.notebook,
@@ -239,7 +238,6 @@ def _run_engine(root, todo, workers, scheduler, overrides, force, run, log):
 
         def keep(submission, graded):
             keep_graded(root, config, graded)
-            submission = by_key[(graded.student, graded.assignment)]
             mark(root, submission.student, submission.assignment, submission.notebook,
                  "graded" if graded.ok else "failed")
             (run.graded if graded.ok else run.failed).append((submission, graded.why))
