@@ -380,8 +380,27 @@ class SandboxedKernel:
         })["pid"]
         self.client = BlockingKernelClient()
         self.client.load_connection_file(connection)
+        self._wait_bound()
         self.client.start_channels()
         self._wait_ready()
+
+    def _wait_bound(self):
+        """Until the kernel has bound its five sockets. A channel that connects before then
+        retries 100-200 ms later, and a request the kernel sends on a channel not connected yet
+        is dropped: a first input() could wait forever for its reply."""
+        client = self.client
+        ports = (client.shell_port, client.iopub_port, client.stdin_port, client.hb_port,
+                 client.control_port)
+        paths = [f"{client.ip}-{port}" for port in ports]
+        deadline = time.monotonic() + self.settings.start_timeout
+        while not all(map(os.path.exists, paths)):
+            if not self.alive():
+                raise RuntimeError(t("the sandboxed kernel exited at start: {log}",
+                                     log=self.log_tail()))
+            if time.monotonic() > deadline:
+                raise RuntimeError(t("the sandboxed kernel did not answer within {seconds} s",
+                                     seconds=self.settings.start_timeout))
+            time.sleep(0.005)
 
     def _wait_ready(self):
         """Until the kernel answers on the shell channel and its iopub messages reach us (a

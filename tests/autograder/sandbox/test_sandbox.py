@@ -200,6 +200,24 @@ def test_a_dead_kernel_is_reported(kernel):
         kernel.execute("import os\nos._exit(3)", timeout=20)
 
 
+def test_a_fresh_kernels_first_input_reaches_the_grader(tmp_path):
+    """Does input() right after start reach the grader, in each of twenty fresh kernels? (A
+    stdin channel that connected after the kernel's first request lost it: 4 kernels in 100
+    then waited forever, and a correct step ran past its time limit.)"""
+    prompts = []
+    for number in range(20):
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        fresh = SandboxedKernel(folder, Settings(hidden=(str(ROOT),)))
+        fresh.start()
+        try:
+            fresh.execute("input('ready?')", timeout=5, silent=True,
+                          stdin_hook=lambda prompt: prompts.append(prompt) or "")
+        finally:
+            fresh.stop()
+    assert prompts == ["ready?"] * 20
+
+
 def test_remote_calls_return_plain_data(kernel):
     """Does a call into the kernel come back as data built here, and a student error as a
     StudentError naming its kind?"""
