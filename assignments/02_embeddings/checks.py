@@ -178,6 +178,14 @@ BUILD_VOCAB = Step(
             "    kept = ''.join(ch for ch in sentence if ch not in string.punctuation)\n"
             "    return {w: i for i, w in enumerate(sorted(kept.split()))}\n",
         ),
+        Mistake(
+            "ids start at 1",
+            "the first word in sorted order gets id 0, not 1: enumerate counts from 0 as "
+            "it is",
+            "def build_vocab(sentence):\n"
+            "    kept = ''.join(ch for ch in sentence if ch not in string.punctuation)\n"
+            "    return {w: i for i, w in enumerate(sorted(set(kept.split())), start=1)}\n",
+        ),
     ),
 )
 
