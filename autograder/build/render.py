@@ -11,7 +11,7 @@ import re
 
 import nbformat
 
-from autograder.build import translate
+from autograder.build import cjk, translate
 from autograder.build.authoring import AuthoringError
 from autograder.build.check_notebook import points
 from autograder.build.hand_in import HAND_IN
@@ -77,6 +77,7 @@ def render(specs, assignment, language_code=DEFAULT):
             cells.append(render_cell(spec, index, total, assignment, language_code))
         cells.append(hand_in_cell(assignment.id, total, language_code))
     with_course_keys(cells)
+    cjk.check_unwrapped(cells, assignment.notebook)
     notebook = nbformat.v4.new_notebook(cells=cells)
     notebook.metadata = {
         "kernelspec": KERNELSPEC,
@@ -104,7 +105,7 @@ def with_course_keys(cells):
 
 def render_cell(spec, index, total, assignment, language_code):
     if spec.kind == "markdown":
-        text = translate.markdown_text(spec, assignment.notebook, language_code)
+        text = cjk.joined(translate.markdown_text(spec, assignment.notebook, language_code))
         return markdown_cell(text.replace("{total_points}", str(total)),
                              nbgrader_metadata(f"prose_{index:02d}", locked=True), assignment)
     if spec.kind == "checks":
