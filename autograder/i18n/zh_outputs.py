@@ -288,6 +288,43 @@ CATALOG = {
     "file": "文件",
     "problem": "问题",
     "fix": "解决办法",
+    # What the report cannot show yet (autograder/outputs/report_gaps.py), its header and its
+    # tables of students (report_students.py), the console lines of `report`
+    "Generated {time}.": "生成于 {time}。",
+    "This report is partial:": "这份报告还不完整：",
+    "report: {path}": "报告：{path}",
+    "Nothing is graded yet: collect the students' notebooks ({collect}), then run {grade}.":
+        "还没有任何评分结果：先收取学生的笔记本（{collect}），再运行 {grade}。",
+    "{assignment}: nothing graded yet; once its notebooks are collected, run {command}.":
+        "{assignment}：还没有评分结果；收取它的笔记本之后，请运行 {command}。",
+    "{assignment}: {count} submissions wait for grading; run {command}.":
+        "{assignment}：有 {count} 份提交等待评分；请运行 {command}。",
+    "{count} submissions need a manual grade (marked below): grade them in nbgrader's "
+    "formgrader, then run {command}.":
+        "有 {count} 份提交需要人工评分（下面已标出）：请在 nbgrader 的 formgrader 中评分，"
+        "然后运行 {command}。",
+    "{count} feedback pages are older than the student's latest grading (marked below): run "
+    "{command}.":
+        "有 {count} 个反馈页面早于这名学生最近一次评分（下面已标出）：请运行 {command}。",
+    "Submissions": "各份提交",
+    "total": "总分",
+    "The last column adds the scores, late penalties taken off, over the assignments the "
+    "gradebook has.":
+        "最后一列是成绩册中已有的各份作业的得分之和（已扣除迟交扣分）。",
+    "manual": "待人工评分",
+    "needs a manual grade in nbgrader's formgrader": "需要在 nbgrader 的 formgrader 中人工评分",
+    "stale": "反馈过时",
+    "the feedback page is older than the latest grading; rewrite it: {command}":
+        "反馈页面早于最近一次评分；请重新生成：{command}",
+    "raw score": "原始得分",
+    "score": "得分",
+    "to do": "待办",
+    "no font on this machine draws Chinese, so the report's charts are labelled in English: "
+    "run `bash scripts/kit setup` (it installs the font package noto-cjk-sans-otc of "
+    "requirements.lock) or install a CJK font (apt-get install fonts-wqy-microhei)":
+        "这台机器上没有能显示中文的字体，所以报告中的图表用英文标注：请运行 "
+        "`bash scripts/kit setup`（它会安装 requirements.lock 中的字体包 noto-cjk-sans-otc），"
+        "或者安装一种中日韩字体（apt-get install fonts-wqy-microhei）",
     # The report's plots, when a font draws Chinese (else they stay English)
     "points (of {top})": "得分（满分 {top}）",
     "students": "学生人数",

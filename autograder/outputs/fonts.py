@@ -1,6 +1,13 @@
 """Which font, if any, lets matplotlib draw a text: the report's plots are labelled in Chinese
-only where a font on this machine has every character, else in English, never with missing
-glyphs (empty boxes)."""
+only where a font has every character, else in English, never with missing glyphs (empty
+boxes).
+
+The kit brings its own: Noto Sans CJK SC, the font file of the pip package noto-cjk-sans-otc
+(SIL Open Font License), pinned in requirements.lock, so the Chinese report draws the same on
+any machine `bash scripts/kit setup` set up, without root or a system font. Where that package
+is missing (the kit installed some other way), any font of the machine that has the characters
+is used; with none, `missing_font_advice` says what to install.
+"""
 
 from __future__ import annotations
 
@@ -9,12 +16,15 @@ import re
 
 from matplotlib import font_manager, ft2font
 
+from autograder.i18n import t
+
 # Fonts that usually hold Chinese, tried first (any other font that has the characters will do).
 LIKELY = re.compile(r"CJK|Han|Hei|Song|Kai|Ming|YaHei|WenQuanYi|Zen|PingFang|Fallback|SC\b",
                     re.IGNORECASE)
 # Fonts that claim every character but draw each as a box (macOS's and matplotlib's Last Resort).
 PLACEHOLDERS = re.compile(r"Last ?Resort", re.IGNORECASE)
 PLAIN = 0x2FF  # Latin letters, digits and punctuation: the default font (DejaVu Sans) has them
+KIT_FONT = "Noto Sans CJK SC"  # the face for Simplified Chinese in the package's collection
 
 
 def needs_font(text):
@@ -45,13 +55,40 @@ def unlisted_fonts():
     return [(path, path) for path in font_manager.findSystemFonts() if path not in listed]
 
 
+@functools.cache
+def kit_font_path():
+    """The kit's own CJK font file, added to matplotlib's list, or None when the package that
+    ships it is not installed."""
+    try:
+        from noto_cjk_sans_otc import FONT_PATH
+    except ImportError:
+        return None
+    path = str(FONT_PATH)
+    if not characters_of(path):
+        return None
+    if not any(f.fname == path for f in font_manager.fontManager.ttflist):
+        font_manager.fontManager.addfont(path)  # every face of the collection, by its name
+    return path
+
+
+def missing_font_advice():
+    """What to do on a machine where no font draws the course's language."""
+    return t("no font on this machine draws Chinese, so the report's charts are labelled in "
+             "English: run `bash scripts/kit setup` (it installs the font package "
+             "noto-cjk-sans-otc of requirements.lock) or install a CJK font "
+             "(apt-get install fonts-wqy-microhei)")
+
+
 def font_drawing(text):
     """The name of a font that has every character of `text` the default font may lack, or
-    None when this machine has none (or nothing needs one). A font matplotlib's list lacks
-    is added to it."""
+    None when this machine has none (or nothing needs one): the kit's own first, then the
+    machine's. A font matplotlib's list lacks is added to it."""
     needed = {ord(c) for c in text if ord(c) > PLAIN}
     if not needed:
         return None
+    kit = kit_font_path()
+    if kit is not None and needed <= characters_of(kit):
+        return KIT_FONT
     listed = [(f.name, f.fname) for f in font_manager.fontManager.ttflist]
     found = first_drawing(listed, needed)
     if found:
