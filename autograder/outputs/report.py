@@ -19,6 +19,7 @@ import textwrap
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 import matplotlib
@@ -43,8 +44,18 @@ from autograder.i18n import (  # noqa: E402
     t,
 )
 from autograder.ledger import read_problems  # noqa: E402
-from autograder.outputs.fonts import font_drawing, needs_font  # noqa: E402
-from autograder.outputs.roster import GRADED, WARNED, roster  # noqa: E402
+from autograder.outputs.fonts import (  # noqa: E402
+    font_drawing,
+    missing_font_advice,
+    needs_font,
+)
+from autograder.outputs.report_gaps import gaps  # noqa: E402
+from autograder.outputs.report_students import (  # noqa: E402
+    students_section,
+    submissions_section,
+    when,
+)
+from autograder.outputs.roster import roster  # noqa: E402
 from autograder.record import read_record  # noqa: E402
 
 
@@ -59,6 +70,9 @@ class ClassResults:
     roster: list = field(default_factory=list)  # roster.Entry of every student and assignment
     links: dict = field(default_factory=dict)  # (student, assignment) -> feedback page URL
     unchecked: Counter = field(default_factory=Counter)  # (assignment, cell, text) -> notebooks
+    manual: set = field(default_factory=set)  # (student, assignment) needing a manual grade
+    stale: set = field(default_factory=set)  # (student, assignment) with a page older than grading
+    generated: datetime | None = None  # when the report was written (UTC)
 
 
 def read_results(root: Path, ids, page: Path | None = None) -> ClassResults:
@@ -75,12 +89,13 @@ def read_results(root: Path, ids, page: Path | None = None) -> ClassResults:
         for assignment_id in ids:
             results.totals[assignment_id] = []
             if assignment_id not in known:
-                continue
+                continue  # released, perhaps, but nothing graded yet
             assignment = known[assignment_id]
             results.max_scores[assignment_id] = assignment.max_score
-            results.totals[assignment_id] = []
             for submission in assignment.submissions:
                 results.totals[assignment_id].append(submission.score)
+                if submission.needs_manual_grade:
+                    results.manual.add((submission.student.id, assignment_id))
                 for notebook in submission.notebooks:
                     for grade in notebook.grades:
                         key = (assignment_id, grade.name.removeprefix("test_"))
@@ -91,7 +106,16 @@ def read_results(root: Path, ids, page: Path | None = None) -> ClassResults:
         if e.student and feedback.exists():
             results.links[(e.student, e.assignment)] = os.path.relpath(
                 feedback, page.resolve().parent if page else root)
+            if is_stale(root, e.student, e.assignment, feedback):
+                results.stale.add((e.student, e.assignment))
     return results
+
+
+def is_stale(root: Path, student, assignment_id, feedback: Path):
+    """Was the student's notebook graded again after its feedback page was written? (grade
+    writes autograded/<student>/<id>/ last; the page then shows the old scores)"""
+    graded = root / "autograded" / student / assignment_id / f"{assignment_id}.ipynb"
+    return graded.exists() and graded.stat().st_mtime > feedback.stat().st_mtime
 
 
 def shown_path(root: Path, path: Path):
@@ -151,6 +175,19 @@ def mistake_labels(results, top):
     return labels
 
 
+def plot_texts(results):
+    """Every word the plots may draw, in the current language."""
+    return "".join([t(w) for w in PLOT_WORDS] + [name for _, name in results.mistakes])
+
+
+def missing_font(results):
+    """What to install, when no font draws the plots' words in the course's language; else
+    None."""
+    if current() == DEFAULT or font_drawing(plot_texts(results)) is not None:
+        return None
+    return missing_font_advice()
+
+
 @contextmanager
 def plot_words(results):
     """Plots drawn in this block speak the course's language when a font on this machine has
@@ -158,8 +195,7 @@ def plot_words(results):
     if current() == DEFAULT:
         yield
         return
-    texts = [t(w) for w in PLOT_WORDS] + [name for _, name in results.mistakes]
-    font = font_drawing("".join(texts))
+    font = font_drawing(plot_texts(results))
     if font is None:
         with language(DEFAULT):
             yield
@@ -182,8 +218,10 @@ def score_plot(results):
         ax.set_visible(False)
     for ax, assignment_id in zip(axes.flat, ids, strict=False):
         top = results.max_scores[assignment_id] or 1
-        ax.hist(results.totals[assignment_id], bins=range(0, int(top) + 2), color="#4c72b0",
-                align="left", rwidth=0.85)
+        counts, _, bars = ax.hist(results.totals[assignment_id], bins=range(0, int(top) + 2),
+                                  color="#4c72b0", align="left", rwidth=0.85)
+        ax.bar_label(bars, [f"{c:g}" if c else "" for c in counts], fontsize=6)
+        ax.set_ylim(0, max(counts) * 1.18)
         ax.set_title("\n".join(textwrap.wrap(assignment_id.replace("_", " "), 22)), fontsize=8)
         ax.set_xlabel(t("points (of {top})", top=f"{top:g}"), fontsize=7)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -195,14 +233,24 @@ def score_plot(results):
 
 
 def step_plot(results):
+    return png(step_figure(results))
+
+
+def step_figure(results):
+    """A bar per step: the share of students with its full points, written on the bar with
+    the count it comes from ('67% (2/3)')."""
     labels = [f"{a[:2]} {step}" for a, step in results.steps]
-    rates = [100 * sum(v) / len(v) for v in results.steps.values()]
+    passed = [(sum(v), len(v)) for v in results.steps.values()]
+    rates = [100 * n / of for n, of in passed]
     figure, ax = plt.subplots(figsize=(6.5, 0.28 * len(labels) + 0.8))
-    ax.barh(labels[::-1], rates[::-1], color="#55a868")
-    ax.set_xlim(0, 100)
+    bars = ax.barh(labels[::-1], rates[::-1], color="#55a868")
+    ax.bar_label(bars, [f"{rate:.0f}% ({n}/{of})" for rate, (n, of)
+                        in zip(rates[::-1], passed[::-1], strict=True)], padding=3, fontsize=7)
+    ax.set_xlim(0, 115)  # room for the label of a full bar
+    ax.set_xticks(range(0, 101, 20))
     ax.set_xlabel(t("students with full points (%)"))
     ax.tick_params(labelsize=7)
-    return png(figure)
+    return figure
 
 
 def mistake_plot(results, top=15):
@@ -211,7 +259,9 @@ def mistake_plot(results, top=15):
     if common:
         names = mistake_labels(results, top)
         counts = [count for _, count in common]
-        ax.barh(names[::-1], counts[::-1], color="#c44e52")
+        bars = ax.barh(names[::-1], counts[::-1], color="#c44e52")
+        ax.bar_label(bars, padding=3, fontsize=7)
+        ax.set_xlim(0, max(counts) * 1.12)
     ax.set_xlabel(t("notebooks where the hidden checks named it"))
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.tick_params(labelsize=7)
@@ -225,11 +275,14 @@ def drawn(plot, results):
 
 
 def summary_rows(results):
+    """A row per assignment asked for; one the gradebook does not know yet has no numbers."""
     for assignment_id, scores in results.totals.items():
-        mean = statistics.fmean(scores) if scores else 0.0
-        median = statistics.median(scores) if scores else 0.0
-        yield (assignment_id, len(scores), f"{mean:.1f}", f"{median:g}",
-               f"{results.max_scores[assignment_id]:g}")
+        top = results.max_scores.get(assignment_id)
+        if not scores:
+            yield (assignment_id, 0, "", "", "" if top is None else f"{top:g}")
+            continue
+        yield (assignment_id, len(scores), f"{statistics.fmean(scores):.1f}",
+               f"{statistics.median(scores):g}", f"{top:g}")
 
 
 def table(header, rows, css_class=""):
@@ -295,43 +348,6 @@ def unchecked_section(results):
                           in sorted(results.unchecked.items())], css_class="problems")
 
 
-def students_section(results):
-    """Every student the course knows, a column per assignment: status and score, linked to
-    the feedback page when there is one."""
-    ids = list(results.totals)
-    if not results.roster:
-        return paragraph(t("No student yet."))
-    students = sorted({e.student for e in results.roster if e.student})
-    by_key = {(e.student, e.assignment): e for e in results.roster}
-    head = f"<th>{html.escape(t('student'))}</th>" + "".join(
-        f"<th title='{html.escape(a)}'>{html.escape(a[:2])}</th>" for a in ids)
-    body = []
-    for student in students:
-        cells = [f"<td>{html.escape(student)}</td>"]
-        for assignment_id in ids:
-            e = by_key.get((student, assignment_id))
-            cells.append(student_cell(e, results.links.get((student, assignment_id))))
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    legend = paragraph(t("One column per assignment ({ids}): the score, linked to the "
-                         "student's feedback page, or what is missing; hover a cell for the "
-                         "reason and the fix.", ids=t(", ").join(ids)))
-    return legend + f"<table class='students'><tr>{head}</tr>{''.join(body)}</table>"
-
-
-def student_cell(e, link):
-    if e is None:
-        return "<td></td>"
-    score = f"{e.score:g}/{e.max_score:g}" if e.score is not None else ""
-    status = t(e.status)
-    shown = {GRADED: score, WARNED: t("{score} (warnings)", score=score)}.get(
-        e.status, f"{status} {score}".strip())
-    text = html.escape(shown)
-    if link:
-        text = f"<a href='{html.escape(link)}'>{text}</a>"
-    hint = t("{status}: {note}", status=status, note=e.note) if e.note else status
-    return f"<td class='{e.status.replace(' ', '-')}' title='{html.escape(hint)}'>{text}</td>"
-
-
 def late_section(results):
     """Every submission handed in after its deadline: when, by how much, what it cost."""
     late = [e for e in results.roster if e.late is not None and e.late.seconds_late > 0]
@@ -358,6 +374,7 @@ def problems_section(results):
 # function of the class's results.
 SECTIONS = [
     ("Students", students_section),
+    ("Submissions", submissions_section),
     ("Scores per assignment", scores_section),
     ("Pass rate per step", steps_section),
     ("Most frequent named mistakes", mistakes_section),
@@ -371,7 +388,21 @@ STYLE = ("body{font-family:sans-serif;max-width:60em;margin:2em auto}"
          "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
          ".problems td:nth-child(n+4){overflow-wrap:anywhere}"
          "img{max-width:100%}td.graded{background:#e6f4ea}td.not-gradable{background:#fde2e1}"
-         "td.graded-with-warnings{background:#fff4d6}td.not-graded-yet{background:#eef}")
+         "td.graded-with-warnings{background:#fff4d6}td.not-graded-yet{background:#eef}"
+         ".mark{font-size:75%;background:#fde2e1;border-radius:3px;padding:0 3px}"
+         ".gaps{background:#fff4d6;padding:.5em 1em}.generated{color:#555}")
+
+
+def header(results):
+    """When the report was made, and what it cannot show yet (report_gaps)."""
+    made = paragraph(t("Generated {time}.", time=when(results.generated))).replace(
+        "<p>", "<p class='generated'>", 1) if results.generated else ""
+    missing = gaps(results)
+    if not missing:
+        return made
+    items = "".join(f"<li>{html.escape(line)}</li>" for line in missing)
+    return (made + f"<div class='gaps'><p>{html.escape(t('This report is partial:'))}</p>"
+            f"<ul>{items}</ul></div>")
 
 
 def render_report(results):
@@ -379,7 +410,8 @@ def render_report(results):
     head = (f"<!DOCTYPE html><html lang='{HTML_LANG.get(current(), current())}'><head>"
             f"<meta charset='utf-8'><title>{html.escape(t('Class report'))}</title>"
             f"<style>{STYLE}</style></head><body>"
-            f"<h1>{html.escape(t('Self-attention course: class report'))}</h1>")
+            f"<h1>{html.escape(t('Self-attention course: class report'))}</h1>"
+            f"{header(results)}")
     body = [f"<h2>{html.escape(t(title))}</h2>\n{section(results)}"
             for title, section in SECTIONS]
     return "\n".join([head, *body, "</body></html>"])
@@ -401,7 +433,13 @@ def write_report(root: Path, ids, destination: Path, log=print):
                           "report elsewhere (--to)")
     course_texts(root, ids)
     with language(config_language(course_config(root))):
-        page = render_report(read_results(root, ids, destination))
-    write_atomically(destination, page)
-    log(f"report: {destination}")
+        results = read_results(root, ids, destination)
+        results.generated = datetime.now(UTC).replace(tzinfo=None)
+        page = render_report(results)
+        write_atomically(destination, page)
+        for line in gaps(results):
+            log(line)
+        if (missing := missing_font(results)) is not None:
+            log(missing)
+        log(t("report: {path}", path=destination))
     return destination

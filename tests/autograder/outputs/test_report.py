@@ -1,15 +1,137 @@
-"""Does the class report read the grader's record as data, per assignment, for the ids asked?
+"""Does the class report read the grader's record as data, per assignment, for the ids asked,
+and does `python -m autograder report` write a report, never a traceback, for every state a
+course goes through in a term, saying what it cannot show yet?
 
-No kernel and no gradebook: autograded notebooks are written here with a record as the
-grader writes it (autograder/record.py)."""
+The record tests write autograded notebooks with a record as the grader writes it
+(autograder/record.py), with no gradebook. The course tests make a course folder (the
+repository's nbgrader_config.py, empty source/ folders for two assignment ids) with a real
+SQLite gradebook filled through nbgrader's Gradebook API, as grading would leave it, and run
+the command line itself; no kernel starts."""
 
 from __future__ import annotations
 
+import os
+import re
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+
 import nbformat
+import pytest
+from alembic.script import ScriptDirectory
+from nbgrader.dbutil import ALEMBIC_DIR
 
 from autograder.checks.model import Finding
+from autograder.cli import main
+from autograder.course import open_gradebook
+from autograder.i18n import catalog, language
+from autograder.i18n.zh import CATALOG
+from autograder.outputs import fonts, report
 from autograder.outputs.report import SECTIONS, ClassResults, read_records, render_report
+from autograder.outputs.report_gaps import feedback_command
 from autograder.record import add_findings, start_record
+
+ROOT = Path(__file__).resolve().parents[3]
+FIRST, SECOND = "01_alpha", "02_beta"
+DUE = datetime(2026, 12, 1, 10, 0)  # naive UTC, as nbgrader keeps it
+
+# nbgrader's add_submission builds its rows in a way SQLAlchemy 2 warns about; not the kit's.
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:Object of type <Submitted:sqlalchemy.exc.SAWarning")
+
+
+def make_course(folder: Path, code="en"):
+    """A course in `code` with two assignments released (source/ folders) and no gradebook."""
+    folder.mkdir()
+    config = (ROOT / "nbgrader_config.py").read_text()
+    (folder / "nbgrader_config.py").write_text(
+        config.replace('c.Course.language = "en"', f'c.Course.language = "{code}"'))
+    for assignment_id in (FIRST, SECOND):
+        (folder / "source" / assignment_id).mkdir(parents=True)
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def quick_alembic(monkeypatch):
+    """nbgrader asks the `alembic` executable for the newest schema (seconds); the same answer
+    from its own migration folder, in this process."""
+    import nbgrader.api
+
+    monkeypatch.setattr(nbgrader.api, "get_alembic_version",
+                        lambda: ScriptDirectory(ALEMBIC_DIR).get_current_head())
+
+
+@pytest.fixture
+def course(tmp_path):
+    return make_course(tmp_path / "course")
+
+
+def release(root, assignment_id, cells):
+    """The assignment in the gradebook, as generate_assignment puts it: {cell: (points,
+    graded by hand?)}."""
+    with open_gradebook(root) as gb:
+        gb.add_assignment(assignment_id, duedate=DUE)
+        gb.add_notebook(assignment_id, assignment_id)
+        for cell, (points, by_hand) in cells.items():
+            gb.add_grade_cell(cell, assignment_id, assignment_id, max_score=points,
+                              cell_type="markdown" if by_hand else "code")
+
+
+def graded(root, assignment_id, student, scores, handed_in=DUE, penalty=0.0):
+    """A submission graded as grade leaves it: scores per cell (None: left to the
+    instructor), the time handed in, the late penalty, and the autograded notebook."""
+    with open_gradebook(root) as gb:
+        gb.update_or_create_student(student)
+        gb.add_submission(assignment_id, student, timestamp=handed_in)
+        for cell, score in scores.items():
+            grade = gb.find_grade(cell, assignment_id, assignment_id, student)
+            grade.auto_score = score
+            grade.needs_manual_grade = score is None
+        gb.find_submission_notebook(assignment_id, assignment_id, student) \
+            .late_submission_penalty = penalty
+        gb.db.commit()
+    folder = root / "autograded" / student / assignment_id
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nbformat.v4.new_notebook(), folder / f"{assignment_id}.ipynb")
+
+
+def feedback_page(root, assignment_id, student, age_seconds):
+    """A feedback page written `age_seconds` before (negative: after) the notebook's grading."""
+    page = root / "feedback" / student / assignment_id / f"{assignment_id}.html"
+    page.parent.mkdir(parents=True)
+    page.write_text("<html><body>feedback</body></html>")
+    graded_at = (root / "autograded" / student / assignment_id /
+                 f"{assignment_id}.ipynb").stat().st_mtime
+    os.utime(page, (graded_at - age_seconds, graded_at - age_seconds))
+
+
+def run_report(root, capsys, *ids):
+    """Run `python -m autograder report` in the course; (exit code, page, console lines)."""
+    code = main(["--root", str(root), "report", "--to", str(root / "report.html"), *ids])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err, out.err
+    page = root / "report.html"
+    return code, page.read_text(encoding="utf-8") if page.exists() else "", out.out.splitlines()
+
+
+def gaps_of(page):
+    """The lines of the report's 'partial' box."""
+    box = re.search(r"<div class='gaps'>(.*?)</div>", page, re.DOTALL)
+    return re.findall(r"<li>(.*?)</li>", box.group(1)) if box else []
+
+
+def row_of(page, css_class, *first_cells):
+    """The cells of the row of a table that starts with `first_cells`."""
+    table = re.search(rf"<table class='{css_class}'>(.*?)</table>", page, re.DOTALL).group(1)
+    for row in re.findall(r"<tr>(.*?)</tr>", table, re.DOTALL):
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.DOTALL)
+        if tuple(cells[:len(first_cells)]) == first_cells:
+            return cells
+    raise AssertionError(f"no row {first_cells} in {css_class}")
+
+
+
+# -- the grader's record ---------------------------------------------------------------------
 
 
 def autograded(root, student, assignment_id, findings, tampering=()):
@@ -73,3 +195,169 @@ def test_every_section_is_rendered():
     page = render_report(ClassResults())
     positions = [page.index(f"<h2>{title}</h2>") for title, _ in SECTIONS]
     assert positions == sorted(positions)
+
+
+# -- the states of a course -----------------------------------------------------------------
+
+
+def test_a_course_with_nothing_graded(course, capsys):
+    """With no gradebook yet, is a report written that says nothing is graded and what to
+    run, on the page and on the console?"""
+    code, page, lines = run_report(course, capsys)
+    assert code == 0
+    [gap] = gaps_of(page)
+    assert "Nothing is graded yet" in gap and "python -m autograder grade" in gap
+    assert any("Nothing is graded yet" in line for line in lines)
+    assert lines[-1] == f"report: {course / 'report.html'}"
+
+
+def test_an_assignment_not_in_the_gradebook_yet(course, capsys):
+    """With the first assignment graded and the second released but never graded (every week
+    but the last), does `report` with no ids write the report, the first's numbers and a line
+    saying the second is not graded yet and how to grade it?"""
+    release(course, FIRST, {"test_f": (4, False)})
+    graded(course, FIRST, "ada", {"test_f": 4})
+    code, page, lines = run_report(course, capsys)
+    assert code == 0
+    assert gaps_of(page) == [f"{SECOND}: nothing graded yet; once its notebooks are collected, "
+                             f"run python -m autograder grade {SECOND}."]
+    assert row_of(page, "", FIRST)[1:] == ["1", "4.0", "4", "4"]
+    assert row_of(page, "", SECOND)[1:] == ["0", "", "", ""]
+    assert any(SECOND in line and "grade" in line for line in lines)
+
+
+def test_an_assignment_nobody_handed_in(course, capsys):
+    """Is an assignment the gradebook knows (released) but nobody submitted said to have
+    nothing graded, with its points, instead of breaking the report?"""
+    release(course, FIRST, {"test_f": (4, False)})
+    release(course, SECOND, {"test_g": (2, False)})
+    graded(course, FIRST, "ada", {"test_f": 3})
+    code, page, _ = run_report(course, capsys)
+    assert code == 0
+    assert row_of(page, "", SECOND)[1:] == ["0", "", "", "2"]
+    assert [g for g in gaps_of(page) if g.startswith(SECOND)]
+
+
+def test_a_student_with_no_submission(course, capsys):
+    """Is a student who handed nothing in for one assignment shown as missing there, with a
+    total over both assignments that counts it as 0?"""
+    release(course, FIRST, {"test_f": (4, False)})
+    release(course, SECOND, {"test_g": (2, False)})
+    graded(course, FIRST, "ada", {"test_f": 3})
+    graded(course, SECOND, "ada", {"test_g": 2})
+    graded(course, FIRST, "bob", {"test_f": 1})
+    _, page, _ = run_report(course, capsys)
+    assert row_of(page, "students", "bob")[2:] == ["missing", f"{1 + 0:g}/{4 + 2:g}"]
+    assert row_of(page, "students", "ada")[-1] == f"{3 + 2:g}/{4 + 2:g}"
+
+
+def test_a_regraded_student_has_a_stale_feedback_page(course, capsys):
+    """Is a feedback page written before the student's latest grading marked stale, with the
+    command that rewrites it, and a page written after the grading left unmarked?"""
+    release(course, FIRST, {"test_f": (4, False)})
+    graded(course, FIRST, "ada", {"test_f": 4})
+    graded(course, FIRST, "bob", {"test_f": 2})
+    feedback_page(course, FIRST, "ada", age_seconds=60)  # ada was graded again since
+    feedback_page(course, FIRST, "bob", age_seconds=-60)
+    _, page, _ = run_report(course, capsys)
+    ada, bob = row_of(page, "students", "ada")[1], row_of(page, "students", "bob")[1]
+    assert "stale" in ada and "stale" not in bob
+    assert feedback_command("ada", FIRST) == f"python -m autograder feedback {FIRST} --student ada"
+    assert feedback_command("ada", FIRST) in row_of(page, "submissions", "ada")[-1]
+    assert any("1 feedback pages are older" in g for g in gaps_of(page))
+
+
+# -- the columns ----------------------------------------------------------------------------
+
+
+def test_the_submissions_table_has_every_column(course, capsys):
+    """Does a late submission's row say when it was handed in, how late, its raw score, the
+    penalty, the score after it, the points, and that a cell waits for a manual grade?"""
+    release(course, FIRST, {"test_f": (4, False), "answer": (2, True)})
+    handed_in = DUE.replace(hour=12, minute=30)
+    graded(course, FIRST, "ada", {"test_f": 4, "answer": None}, handed_in=handed_in,
+           penalty=0.4)
+    _, page, _ = run_report(course, capsys)
+    row = row_of(page, "submissions", "ada", FIRST)
+    assert row[2:8] == ["2026-12-01 12:30:00 UTC", "2:30:00", "4", "0.4", f"{4 - 0.4:g}", "6"]
+    assert "manual grade" in row[8]
+    assert "manual" in row_of(page, "students", "ada")[1]
+    assert any("1 submissions need a manual grade" in g for g in gaps_of(page))
+
+
+def test_the_report_says_when_it_was_made(course, capsys):
+    """Does the page carry the time it was generated (UTC, to the second)?"""
+    before = datetime.now(UTC).replace(microsecond=0, tzinfo=None)
+    _, page, _ = run_report(course, capsys)
+    after = datetime.now(UTC).replace(tzinfo=None)
+    stamp = re.search(r"Generated (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) UTC", page).group(1)
+    assert before <= datetime.fromisoformat(stamp) <= after
+
+
+# -- in Chinese -----------------------------------------------------------------------------
+
+
+def test_the_chinese_report_and_its_console_lines(tmp_path, capsys):
+    """In a Chinese course, are the report's gap lines and every console line of `report`
+    Chinese?"""
+    root = make_course(tmp_path / "zh", "zh")
+    release(root, FIRST, {"test_f": (4, False)})
+    graded(root, FIRST, "ada", {"test_f": 4})
+    code, page, lines = run_report(root, capsys)
+    assert code == 0
+    assert lines == [
+        CATALOG["{assignment}: nothing graded yet; once its notebooks are collected, run "
+                "{command}."].format(assignment=SECOND,
+                                     command=f"python -m autograder grade {SECOND}"),
+        CATALOG["report: {path}"].format(path=root / "report.html")]
+    assert "<p>这份报告还不完整：</p>" in page and "生成于 " in page
+
+
+def test_chinese_and_english_partial_reports_in_a_browser(tmp_path, capsys, screenshot):
+    """Opened in headless Chromium, does the report of a course with one assignment not yet
+    graded render in both languages (kept as artifacts/report-partial-en.png and -zh.png)?"""
+    for code in ("en", "zh"):
+        root = make_course(tmp_path / code, code)
+        release(root, FIRST, {"test_f": (4, False), "test_g": (2, False), "answer": (1, True)})
+        for number, student in enumerate(["ada", "bob", "cy", "dee", "eve"]):
+            late = DUE.replace(day=1 + number % 3)  # cy and eve a day late, dee two days
+            graded(root, FIRST, student, {"test_f": 4 - number % 4, "test_g": number % 3,
+                                          "answer": None if number == 2 else 1},
+                   handed_in=late, penalty=(number % 3) * 0.1 * (4 - number % 4))
+        feedback_page(root, FIRST, "ada", age_seconds=60)
+        (root / "submitted" / "fay" / FIRST).mkdir(parents=True)
+        shutil.copy(root / "autograded" / "ada" / FIRST / f"{FIRST}.ipynb",
+                    root / "submitted" / "fay" / FIRST / f"{FIRST}.ipynb")
+        assert run_report(root, capsys)[0] == 0
+        shot = screenshot(root / "report.html", f"report-partial-{code}", height=3000)
+        assert shot.stat().st_size > 20_000  # a rendered page, not a blank one
+
+
+# -- the charts -----------------------------------------------------------------------------
+
+
+def test_the_pass_rate_bars_carry_their_numbers():
+    """Is each step's bar labelled with its share of students and the count behind it, the
+    first step (drawn at the top, so last) included?"""
+    results = ClassResults(steps={("01_a", "f"): [True, False, True], ("01_a", "g"): [False]})
+    figure = report.step_figure(results)
+    labels = [text.get_text() for text in figure.axes[0].texts]
+    report.plt.close(figure)
+    assert labels == [f"{0:.0f}% (0/1)", f"{100 * 2 / 3:.0f}% (2/3)"]
+
+
+def test_the_kit_draws_the_chinese_charts_with_its_own_font():
+    """Does the font the kit installs (noto-cjk-sans-otc, requirements.lock) have every
+    character the Chinese report's charts may draw, so they never depend on the machine's
+    fonts, and is it the font chosen for them?"""
+    from tests.course import STEPS  # loading the course puts its texts in the catalogs
+
+    names = {mistake.name for step in STEPS.values() for mistake in step.mistakes}
+    path = fonts.kit_font_path()
+    assert path is not None, "pip install -r requirements.lock (bash scripts/kit setup)"
+    with language("zh"):
+        words = report.plot_texts(ClassResults()) + "".join(
+            text for english, text in catalog("zh").items() if english in names)
+    needed = {ord(c) for c in words if ord(c) > fonts.PLAIN}
+    assert needed and needed <= fonts.characters_of(path)
+    assert fonts.font_drawing(words) == fonts.KIT_FONT
