@@ -41,7 +41,7 @@
 #
 # 自注意力让句子里的每个词都能从其他所有词那里汇集信息。抛开训练、嵌入表和多头这些内容，剩下的只是五步简单的算术。本次作业中，你要在三个很小的整数输入上亲手把这五步算一遍；数字小到每一个都能用纸笔验算。
 #
-# **例子的出处。** 下面用到的输入、权重矩阵和打印出的每个结果，都来自图解教程《教你动手推导Self-Attention！（附代码）》（未署作者名）。该教程对三个输入逐步计算自注意力，并推荐读者阅读 《Attention Is All You Need》和《The Illustrated Transformer》以了解全貌。教程在这些步骤中打印的每个数值，本 notebook 都会与你的代码结果并排列出，所以你不需要任何其他材料。我们把这个例子称为**手算示例**，评分反馈里也用这个名字。
+# **资料来源。** 下面用到的输入、权重矩阵和打印出的每个结果，都来自图解文章《教你动手推导Self-Attention！（附代码）》（未署作者名）。这份资料对三个输入逐步计算自注意力，并推荐读者阅读 《Attention Is All You Need》和《The Illustrated Transformer》以了解全貌。资料在这些步骤中打印的每个数值，本笔记本都会与你的代码结果并排列出，所以你不需要任何其他材料。我们把这个例子称为**手算示例**，评分反馈里也用这个名字。
 #
 # | 步骤 | 你要写的函数 | 分值 |
 # | --- | --- | --- |
@@ -55,9 +55,9 @@
 #
 # ![x 乘以 W_Q、W_K、W_V 得到 Q、K、V，再得到注意力分数、注意力权重和输出 Z](figure:qkv_flow)
 #
-# **总分：{total_points} 分。** 每一步都有一个待完成的函数，它的函数体只会抛出 `NotImplementedError`；请把函数体换成你自己的代码。每个函数后面的测试单元会运行几项你能看到的公开测试；提交之后，还会用其他输入运行隐藏检查，所以你的代码必须在一般情况下都正确，而不只是对这个例子正确。
+# **总分：{total_points} 分。** 每一步都有一个待完成的函数，它的函数体只会抛出 `NotImplementedError`；请把函数体换成你自己的代码。每个函数后面的测试单元格会运行几项你能看到的公开测试；提交之后，还会用其他输入运行隐藏检查，所以你的代码必须在一般情况下都正确，而不只是对这个例子正确。
 #
-# 全课程通用的约定：向量是**行向量**。`seq` 个长度为 `d_in` 的输入组成形状为 `(seq, d_in)` 的张量 `x`；权重矩阵的形状是 `(d_in, d_out)`，投影就是 `x @ W`。所有张量都是 `float32`。正文与教程一样，输入、查询、键和值都从 1 开始编号；在代码里，输入 1 是 `x[0]`。
+# 全课程通用的约定：向量是**行向量**。`seq` 个长度为 `d_in` 的输入组成形状为 `(seq, d_in)` 的张量 `x`；权重矩阵的形状是 `(d_in, d_out)`，投影就是 `x @ W`。所有张量都是 `float32`。正文与资料一样，输入、查询、键和值都从 1 开始编号；在代码里，输入 1 是 `x[0]`。
 
 # %% setup
 import math
@@ -78,7 +78,7 @@ import torch
 # %% [markdown zh]
 # ## 手算示例
 #
-# 三个输入，每个有四个特征；三个权重矩阵，每种角色一个。它们都取整数，算起来一目了然。这个单元还定义了 `show_beside`：测试单元之后的几个单元用它先打印教程里印出的张量，再在下面打印你的代码算出的同一个张量。
+# 三个输入，每个有四个特征；三个权重矩阵，每种角色一个。它们都取整数，算起来一目了然。这个单元格还定义了 `show_beside`：测试单元格之后的几个单元格用它先打印资料里印出的张量，再在下面打印你的代码算出的同一个张量。
 
 # %% setup
 x = torch.tensor([[1, 0, 1, 0], [0, 2, 0, 2], [1, 1, 1, 1]], dtype=torch.float32)
@@ -98,8 +98,8 @@ def show_beside(what, printed, yours):
 # %% strings zh
 {
     "Print a tensor as the walk-through printed it, then the same tensor from your code.":
-        "先打印教程里印出的张量，再打印你的代码算出的同一个张量。",
-    "{what}, as the walk-through printed it:": "{what}（教程印出的）：",
+        "先打印资料里印出的张量，再打印你的代码算出的同一个张量。",
+    "{what}, as the walk-through printed it:": "{what}（资料印出的）：",
     "{what}, from your code:": "{what}（你的代码算出的）：",
 }
 
@@ -170,7 +170,7 @@ show_beside("values", {{documents.DOC004_VALUES}}, values)
 # %% strings zh
 {
     "# The keys, queries and values of the three inputs: the walk-through's, then yours.":
-        "# 三个输入的键、查询和值：先是教程印出的，再是你的。",
+        "# 三个输入的键、查询和值：先是资料印出的，再是你的。",
     '"keys"': '"键"',
     '"queries"': '"查询"',
     '"values"': '"值"',
@@ -246,7 +246,7 @@ show_beside("attention scores", {{documents.DOC004_SCORES}},
 # %% strings zh
 {
     "# The attention scores (row i: query i against every key): the walk-through's, then yours.":
-        "# 注意力分数（第 i 行：查询 i 对每个键）：先是教程印出的，再是你的。",
+        "# 注意力分数（第 i 行：查询 i 对每个键）：先是资料印出的，再是你的。",
     '"attention scores"': '"注意力分数"',
 }
 
@@ -278,7 +278,7 @@ show_beside("attention scores", {{documents.DOC004_SCORES}},
 #
 # $$\operatorname{softmax}(s)_j = \frac{e^{s_j}}{\sum_k e^{s_k}}.$$
 #
-# 照字面实现的话，分数一大就会出问题：在 float32 中 $e^{1000}$ 是 `inf`，而 `inf / inf` 是 `nan`。补救只需一行：给每个分数减去同一个数 $m$ 不会改变结果，因为因子 $e^{-m}$ 在分子和分母之间约掉了：
+# 照字面实现的话，分数一大就会出问题：在 `float32` 中 $e^{1000}$ 是 `inf`，而 `inf / inf` 是 `nan`。补救只需一行：给每个分数减去同一个数 $m$ 不会改变结果，因为因子 $e^{-m}$ 在分子和分母之间约掉了：
 #
 # $$\frac{e^{s_j - m}}{\sum_k e^{s_k - m}} = \frac{e^{s_j}}{\sum_k e^{s_k}}.$$
 #
@@ -330,7 +330,7 @@ expect_close(columns.sum(dim=0), [1.0, 1.0], "with dim=0, each column's sum",
 # per query.
 
 # %% [markdown zh]
-# 教程用 PyTorch 自带的函数对三行注意力分数做了 softmax；下面的单元先打印它的结果，再打印你的 `stable_softmax` 算出的结果。查询 1 把约 6% 的注意力放在输入 1 上，其余两个输入各得约 47%；查询 2 则把 98% 的注意力放在输入 2 上。再下面的图画出了每个查询的注意力权重，一行对应一个查询。
+# 资料用 PyTorch 自带的函数对三行注意力分数做了 softmax；下面的单元格先打印它的结果，再打印你的 `stable_softmax` 算出的结果。查询 1 把约 6% 的注意力放在输入 1 上，其余两个输入各得约 47%；查询 2 则把 98% 的注意力放在输入 2 上。再下面的图画出了每个查询的注意力权重，一行对应一个查询。
 
 # %% code
 # The exact attention weights: the walk-through's, then yours.
@@ -342,7 +342,7 @@ show_beside("attention weights",
 # %% strings zh
 {
     "# The exact attention weights: the walk-through's, then yours.":
-        "# 精确的注意力权重：先是教程印出的，再是你的。",
+        "# 精确的注意力权重：先是资料印出的，再是你的。",
     '"attention weights"': '"注意力权重"',
 }
 
@@ -380,7 +380,7 @@ plt.show()
 # %% [markdown zh]
 # ## 第 4 步：给值加权
 #
-# 现在把每个值乘以查询分配给它的注意力权重。为了让数字好算，教程在这一步之前把精确的注意力权重换成了粗略的近似值：查询 1 的 $[0.0634, 0.4683, 0.4683]$ 变成 $[0.0, 0.5, 0.5]$，查询 2 的变成 $[0.0, 1.0, 0.0]$，查询 3 的变成 $[0.0, 0.9, 0.1]$。第 4、5 步都用这些**近似注意力权重**，每个数都容易验算；第 5 步最后再给出精确注意力权重的结果。以查询 1 为例：
+# 现在把每个值乘以查询分配给它的注意力权重。为了让数字好算，资料在这一步之前把精确的注意力权重换成了粗略的近似值：查询 1 的 $[0.0634, 0.4683, 0.4683]$ 变成 $[0.0, 0.5, 0.5]$，查询 2 的变成 $[0.0, 1.0, 0.0]$，查询 3 的变成 $[0.0, 0.9, 0.1]$。第 4、5 步都用这些**近似注意力权重**，每个数都容易验算；第 5 步最后再给出精确注意力权重的结果。以查询 1 为例：
 #
 # - 值 1：$0.0 \cdot [1, 2, 3] = [0, 0, 0]$；
 # - 值 2：$0.5 \cdot [2, 8, 0] = [1, 4, 0]$；
@@ -428,7 +428,7 @@ show_beside("weighted values",
 {
     "# The weighted values from the approximated attention weights: the walk-through's, then\n"
     "# yours. Block j is value j; its row i is value j times query i's attention weight for it.":
-        "# 用近似注意力权重得到的加权值：先是教程印出的，再是你的。\n"
+        "# 用近似注意力权重得到的加权值：先是资料印出的，再是你的。\n"
         "# 第 j 块对应值 j；块中第 i 行是值 j 乘以查询 i 分配给它的注意力权重。",
     '"weighted values"': '"加权后的值"',
 }
@@ -462,7 +462,7 @@ show_beside("weighted values",
 #
 # 其中注意力权重 $A$ 的形状是 `(n_queries, n_keys)`，值 $V$ 的形状是 `(n_keys, d_v)`。把 `weighted_values` 的结果沿第一个轴求和也能得到同样的结果，但通常都写成一次矩阵乘法。单个查询的注意力权重形状为 `(n_keys,)`，得到的单个输出形状为 `(d_v,)`。
 #
-# 下面的测试使用近似注意力权重，教程打印的正是这组输出。测试之后的单元会打印这组输出，同时打印用第 3 步的精确注意力权重算出的**精确**输出。查询 1 的精确输出是 $[1.9366, 6.6831, 1.5951]$，而不是 $[2, 7, 1.5]$：两者很接近，因为近似值本身很接近，但并不相同。
+# 下面的测试使用近似注意力权重，资料打印的正是这组输出。测试之后的单元格会打印这组输出，同时打印用第 3 步的精确注意力权重算出的**精确**输出。查询 1 的精确输出是 $[1.9366, 6.6831, 1.5951]$，而不是 $[2, 7, 1.5]$：两者很接近，因为近似值本身很接近，但并不相同。
 
 # %% solution context_vectors
 
@@ -505,7 +505,7 @@ print(context_vectors(exact, values))
 # %% strings zh
 {
     "# The outputs from the approximated attention weights: the walk-through's, then yours.":
-        "# 用近似注意力权重得到的输出：先是教程印出的，再是你的。",
+        "# 用近似注意力权重得到的输出：先是资料印出的，再是你的。",
     '"outputs with the approximated attention weights"': '"输出（近似注意力权重）"',
     "# The exact outputs: the same weighted sum with the exact attention weights of step 3.":
         "# 精确输出：同样的加权和，但用第 3 步的精确注意力权重。",

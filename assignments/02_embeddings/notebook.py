@@ -45,11 +45,11 @@
 #
 # 注意力处理的是向量，而句子是字符串。在做任何注意力计算之前，每个词都得先变成一行数字。本次作业分三小步搭出这条路：用词表给词编号，用一个函数把句子变成这些编号，再用嵌入表把每个编号变成一个向量。
 #
-# **例句的出处。** 本次作业的三个句子，以及为它们打印出的词表、id 和嵌入，来自三份用 PyTorch 写的示例，都没有署作者名：
+# **资料来源。** 本次作业的三个句子，以及为它们打印出的词表、id 和嵌入，来自三份用 PyTorch 写的示例，都没有署作者名：
 #
-# - 《Original self-attention: scaled-dot product attention》：一份带中文注释的笔记，参照 Sebastian Raschka 介绍如何从零实现自注意力的博客文章写成。它先把“Life is short, eat dessert first”变成嵌入，再讲单头和多头的缩放点积注意力。
-# - 《自注意力机制》：一份 Jupyter notebook，让“The sun rises in the east”走完同样的步骤，最后写成一个 `SelfAttention` 模块。
-# - 一份分为 《Scaled Dot Product Attention》和《Multi Head Attention》两部分的 notebook，例句是“Life is short, eat dessert last”，参照的是 Raschka 的《Understanding and Coding the Self-Attention Mechanism of Large Language Models From Scratch》以及 Vaswani 等人的《Attention Is All You Need》。
+# - 《Original self-attention: scaled-dot product attention》：一份带中文注释的资料，参照 Sebastian Raschka 介绍如何从零实现自注意力的博客文章写成。它先把“Life is short, eat dessert first”变成嵌入，再讲单头和多头的缩放点积注意力。
+# - 《自注意力机制》：一份 Jupyter 笔记本，让“The sun rises in the east”走完同样的步骤，最后写成一个 `SelfAttention` 模块。
+# - 一份分为 《Scaled Dot Product Attention》和《Multi Head Attention》两部分的笔记本，例句是“Life is short, eat dessert last”，参照的是 Raschka 的《Understanding and Coding the Self-Attention Mechanism of Large Language Models From Scratch》以及 Vaswani 等人的《Attention Is All You Need》。
 #
 # 这些示例在本次作业各步骤中打印的每个数值，这里都会与你的代码结果并排打印出来，所以你不需要阅读其中任何一份；后面几次作业会继续使用这些句子。
 #
@@ -59,7 +59,7 @@
 # | 2 | `encode`：把句子变成由词元 id 组成的张量 | 1 |
 # | 3 | `embed`：用设定了随机种子的嵌入表把 id 变成向量 | 2 |
 #
-# **总分：{total_points} 分。** 每一步都有一个待完成的函数，它的函数体只会抛出 `NotImplementedError`；请把函数体换成你自己的代码。每个函数后面的测试单元会运行几项你能看到的公开测试；提交之后，还会用其他句子和尺寸运行隐藏检查，所以你的代码必须在一般情况下都正确，而不只是对这几个例子正确。
+# **总分：{total_points} 分。** 每一步都有一个待完成的函数，它的函数体只会抛出 `NotImplementedError`；请把函数体换成你自己的代码。每个函数后面的测试单元格会运行几项你能看到的公开测试；提交之后，还会用其他句子和尺寸运行隐藏检查，所以你的代码必须在一般情况下都正确，而不只是对这几个例子正确。
 #
 # 全课程通用的约定：向量是**行向量**，所以一个有 `seq` 个词、每个词嵌入为 `dim` 个数的句子，是形状为 `(seq, dim)` 的张量。浮点张量都是 `float32`；id 是整数（`torch.long`）。
 
@@ -164,7 +164,7 @@ from torch import nn
 #
 # **本步骤的规则：** 取 `split_words` 给出的词，每个不同的词只保留一次，用 Python 自带的 `sorted` 排序（不加 `key`，也不转成小写），然后按这个顺序依次编号为 0、1、2……
 #
-# Python 逐个字符地按码位比较字符串，而每个大写字母都排在每个小写字母之前。所以“Life”排在“dessert”前面，“The”排在“east”前面。第一个句子的顺序是 Life、dessert、eat、first、is、short，因此“Life”的 id 是 0，“short”的 id 是 5。注意：词在句子中出现的先后顺序对编号毫无影响。
+# Python 逐个字符地按码位比较字符串，而每个大写字母都排在每个小写字母之前。所以“Life”排在“dessert”前面，“The”排在“east”前面。第一个句子的顺序是 `Life`、`dessert`、`eat`、`first`、`is`、`short`，因此“Life”的 id 是 0，“short”的 id 是 5。注意：词在句子中出现的先后顺序对编号毫无影响。
 
 # %% solution build_vocab
 
@@ -233,8 +233,8 @@ for sentence, printed in printed_vocabularies.items():
 # %% strings zh
 {
     "# Each sentence's vocabulary: as its source printed it, then from your build_vocab.":
-        "# 每个句子的词表：先是出处中印出的，再是你的 build_vocab 给出的。",
-    '"  printed in its source:"': '"  出处中的结果："',
+        "# 每个句子的词表：先是资料中印出的，再是你的 build_vocab 给出的。",
+    '"  printed in its source:"': '"  资料中的结果："',
     '"  your build_vocab:     "': '"  你的代码结果："',
 }
 
@@ -312,8 +312,8 @@ for sentence, printed in printed_ids.items():
 # %% strings zh
 {
     "# Each sentence's ids: as its source printed them, then from your encode.":
-        "# 每个句子的 id：先是出处中印出的，再是你的 encode 给出的。",
-    '"  printed in its source:"': '"  出处中的结果："',
+        "# 每个句子的 id：先是资料中印出的，再是你的 encode 给出的。",
+    '"  printed in its source:"': '"  资料中的结果："',
     '"  your encode:          "': '"  你的代码结果："',
 }
 
@@ -347,7 +347,7 @@ for sentence, printed in printed_ids.items():
 # %% [markdown zh]
 # ## 第 3 步：把 id 变成向量
 #
-# 嵌入表就是一张表，词表里的每个词占一行，共 `vocab_size` 行，每行 `dim` 个数。把句子嵌入，就是查出它每个 id 对应的那一行：形状为 `(seq,)` 的 id 得到形状为 `(seq, dim)` 的向量。（这相当于用 one-hot 向量去乘这张表，只是从来不必真的构造 one-hot 向量。）
+# 嵌入表就是一张表，词表里的每个词占一行，共 `vocab_size` 行，每行 `dim` 个数。把句子嵌入，就是查出它每个 id 对应的那一行：形状为 `(seq,)` 的 id 得到形状为 `(seq, dim)` 的向量。（这相当于用独热向量去乘这张表，只是从来不必真的构造独热向量。）
 #
 # ![句子先变成词元 id，每个 id 取出嵌入表中对应的一行](figure:embedding_lookup)
 #
@@ -390,7 +390,7 @@ expect_tensor(embed(torch.tensor([0, 4, 5, 2, 1, 3]), 6, 16), (6, 16), "the (6, 
     "the vectors should be detached (requires_grad False)":
         "返回的向量应当已经 detach（requires_grad 为 False）",
     '"rows 2 and 0 of the seed-123 table of 3 rows and 2 columns"':
-        '"种子为 123 的 3 行 2 列嵌入表的第 2 行和第 0 行"',
+        '"种子为 123 的 3 行 2 列嵌入表中下标为 2 和 0 的两行"',
     "a different seed should give a different table": "换一个种子应当得到不同的嵌入表",
     '"the (6, 16) embedding"': '"形状为 (6, 16) 的嵌入"',
 }
@@ -412,7 +412,7 @@ expect_tensor(embed(torch.tensor([0, 4, 5, 2, 1, 3]), 6, 16), (6, 16), "the (6, 
 # %% [markdown zh]
 # ## 三个句子的嵌入
 #
-# 每份出处都用种子 123、按各自的尺寸建表来嵌入它的句子：两个“dessert”句子用 `nn.Embedding(6, 16)`，即 6 行、每行 16 个数；太阳那句用 `nn.Embedding(50_000, 3)`，一张按词表大小建立的表，有 50 000 行、每行 3 个数。下面的单元先打印出处中印出的嵌入，再打印你的函数算出的嵌入；每一行对应一个词，顺序与句中相同。
+# 每份资料都用种子 123、按各自的尺寸建表来嵌入它的句子：两个“dessert”句子用 `nn.Embedding(6, 16)`，即 6 行、每行 16 个数；太阳那句用 `nn.Embedding(50_000, 3)`，一张按词表大小建立的表，有 50 000 行、每行 3 个数。下面的单元格先打印资料中印出的嵌入，再打印你的函数算出的嵌入；每一行对应一个词，顺序与句中相同。
 #
 # 比较两个“dessert”句子：它们的嵌入表完全相同（种子相同，形状也相同），但“is”的那一行变了。句子以“first”结尾时，排序后“is”的 id 是 4；换成“last”后，它的 id 变成 3，而表中第 3 行正是原来“first”的那一行。嵌入表只认 id，不认词。
 
@@ -441,10 +441,10 @@ for sentence, ((vocab_size, dim), printed) in printed_embeddings.items():
 {
     "# Each sentence embedded with its source's table under seed 123: as the source printed it,\n"
     "# then from your functions. Each entry: the table's size (vocab_size, dim), then the rows.":
-        "# 用各出处的嵌入表（种子 123）嵌入每个句子：先是出处中印出的，再是你的函数算出的。\n"
+        "# 用各份资料的嵌入表（种子 123）嵌入每个句子：先是资料中印出的，再是你的函数算出的。\n"
         "# 每一项先给出表的大小 (vocab_size, dim)，再给出各行。",
     "in nn.Embedding({vocab_size}, {dim}), printed in its source:":
-        "在 nn.Embedding({vocab_size}, {dim}) 中的嵌入（出处中印出的）：",
+        "在 nn.Embedding({vocab_size}, {dim}) 中的嵌入（资料中印出的）：",
     '"from your build_vocab, encode and embed:"': '"你的 build_vocab、encode 和 embed 算出的："',
 }
 
@@ -475,10 +475,10 @@ for sentence, ((vocab_size, dim), printed) in printed_embeddings.items():
 #
 # 真正用到的只有被查到的那几行，但整张表都会被抽出来，而表的形状决定了这些行里装的是什么。关于 PyTorch（2.13 版，在 CPU 上）怎样用正态随机数填满一张表（`nn.Embedding` 正是这样填充自己的），有两点事实：
 #
-# 1. **表按行依次从同一串随机数中取值。** 每行有 `dim` 个数时，第 $r$ 行装的是这串数中的第 $r \cdot \text{dim}$ 到第 $r \cdot \text{dim} + \text{dim} - 1$ 个。改变 `dim`，第一行之后的每一行都会从别的位置开始取。
+# 1. **表按行依次从同一串随机数中取值。** 每行有 `dim` 个数时，下标为 $r$ 的行装的是这串数中下标从 $r \cdot \text{dim}$ 到 $r \cdot \text{dim} + \text{dim} - 1$ 的数。改变 `dim`，第一行之后的每一行都会从别的位置开始取。
 # 2. **随机数以 16 个为一组生成。** 如果表的大小 `vocab_size * dim` 不是 16 的倍数，最后 16 个数会用新抽取的随机数重新生成一遍；不足 16 个数的表则完全换用另一种方法，一个一个地生成。所以行数同样要紧。
 #
-# 在种子 123 下，`nn.Embedding(50_000, 3)`（150 000 个数）和 `nn.Embedding(6, 16)`（96 个数）的大小都能被 16 整除，因此它们开头的那串数相同：上面太阳那句六行中的每个数，都能在 (6, 16) 表中“Life”和“dessert”两行里找到。`nn.Embedding(6, 3)` 只有 18 个数，最后 16 个被重新生成，与前两张表只有开头两个数相同。下面的单元打印每张表的前六个数。
+# 在种子 123 下，`nn.Embedding(50_000, 3)`（150 000 个数）和 `nn.Embedding(6, 16)`（96 个数）的大小都能被 16 整除，因此它们开头的那串数相同：上面太阳那句六行中的每个数，都能在 (6, 16) 表中“Life”和“dessert”两行里找到。`nn.Embedding(6, 3)` 只有 18 个数，最后 16 个被重新生成，与前两张表只有开头两个数相同。下面的单元格打印每张表的前六个数。
 
 # %% code
 # The first six numbers of three tables drawn under seed 123, read row after row.

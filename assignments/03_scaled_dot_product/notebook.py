@@ -69,7 +69,7 @@
 #
 # - 《自注意力机制》，一份未署名的 Jupyter 笔记本。它用句子 “The sun rises in the east”，
 #   从词元 id 一直讲到自注意力模块，是本次作业的运行示例。
-# - 《Original self-attention: scaled-dot product attention》，一份未署名、带中文注释的笔记，
+# - 《Original self-attention: scaled-dot product attention》，一份未署名、带中文注释的资料，
 #   依据 Sebastian Raschka 讲解如何从零实现自注意力的博客文章写成，所用句子是
 #   “Life is short, eat dessert first”。
 # - 《Scaled Dot Product Attention》，一份未署名的笔记本，引用了 Sebastian Raschka 的
@@ -282,7 +282,7 @@ print(f"lowest: word {worst + 1} ({words[worst]}), {float(omega_3[worst]):.4f}"
 #
 # 下面有几个数可能与资料打印的在最后一位上不同：两个注意力分数（-144.2132 对 -144.2133，
 # -80.1706 对 -80.1705），以及步骤 2 中的一个注意力权重（4.9254e-22 对 4.9255e-22）。
-# 许多乘积的 float32 求和，在不同版本的 PyTorch 中舍入略有差别；检查允许这样的误差。
+# 许多乘积的 `float32` 求和，在不同版本的 PyTorch 中舍入略有差别；检查允许这样的误差。
 
 # %% setup
 # "Life is short, eat dessert first": the matrices are drawn under seed 123 again
@@ -378,13 +378,13 @@ print("  your function gives:", omega_last)
 # $q \cdot k = \sum_{m=1}^{d_k} q_m k_m$ 是 $d_k$ 个这样的乘积之和，方差为 $d_k$，典型大小
 # 约为 $\sqrt{d_k}$：键越长，同一个查询的各个注意力分数相差越远。softmax 只看这些差距：给所有
 # 分数加上同一个数，结果不变，因为每个 $e^{\omega_j}$ 都乘上了同一个因子；但差距一大，最大的
-# 分数就几乎拿走全部权重，其余几乎分不到。这时 softmax 接近 one-hot，训练时经过它的梯度也
+# 分数就几乎拿走全部权重，其余几乎分不到。这时 softmax 接近独热向量，训练时经过它的梯度也
 # 几乎消失。除以 $\sqrt{d_k}$ 之后，无论键有多长，分数的分散程度都回到 1 左右：
 #
 # $$a = \operatorname{softmax}\!\left(\frac{\omega}{\sqrt{d_k}}\right),
 # \qquad a_j = \frac{e^{\omega_j/\sqrt{d_k}}}{\sum_{l} e^{\omega_l/\sqrt{d_k}}}.$$
 #
-# ![随着 d_k 增大，一个查询的注意力分数经过 softmax 的结果：不缩放时注意力权重变成 one-hot，除以 d_k 的平方根后仍然分散](figure:scaling_saturation)
+# ![随着 d_k 增大，一个查询的注意力分数经过 softmax 的结果：不缩放时注意力权重变成独热向量，除以 d_k 的平方根后仍然分散](figure:scaling_saturation)
 #
 # 缩放只校正键的长度带来的影响，别的都管不了。在 “Life is short, eat dessert last” 中，
 # “is” 的注意力分数（见上方输出）从约 $-144$ 到 $160$。这里查询和键的元素远不是方差 1：
@@ -614,7 +614,7 @@ expect_close(padded[:, 2], [0.0, 0.0, 0.0], "key 3's weight for each query under
     "a query with every key masked gave nan or inf": "所有键都被掩码的查询得到了 nan 或 inf",
     "the weights of a query with every key masked": "所有键都被掩码的查询的注意力权重",
     "the context of a query with every key masked": "所有键都被掩码的查询的上下文向量",
-    "# shape (seq,): key 3 is padding, for every query": "# 形状为 (seq,)：键 3 是填充，对所有查询都屏蔽",
+    "# shape (seq,): key 3 is padding, for every query": "# 形状为 (seq,)：键 3 是填充，对所有查询都被掩码",
     "key 3's weight for each query under a (seq,) mask": "形状为 (seq,) 的掩码下，每个查询给键 3 的注意力权重",
 }
 
@@ -653,7 +653,7 @@ print("  your function gives:", context[2])
 
 # %% [markdown zh]
 # 两个更长的例子中，“is” 的上下文向量各有 28 个数。在 “... dessert last” 中，注意力权重在
-# float32 精度下就是 one-hot，所以 “is” 的上下文向量恰好等于它把全部权重给出的那个词的值：
+# `float32` 精度下就是独热向量，所以 “is” 的上下文向量恰好等于它把全部权重给出的那个词的值：
 # 第 3 个词 “short”。
 
 # %% code

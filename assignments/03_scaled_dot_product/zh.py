@@ -41,7 +41,7 @@ CATALOG = {
         '{example}：查询 {query} 的上下文向量和注意力权重',
     'one query (1-d)': '单个查询（一维）',
     'a batch of {batch}': '{batch} 个序列组成的一批',
-    'a mask with one row fully masked': '有一整行都被遮住的掩码',
+    'a mask with one row fully masked': '有一整行全为 True 的掩码',
     'a batch of {batch} with a mask per sequence':
         '{batch} 个序列组成的一批，每个序列各有一个掩码',
     'a padding mask of shape (seq,), the same for every query':
@@ -67,7 +67,7 @@ CATALOG = {
         '在 softmax 之前把注意力分数除以 sqrt(d_k)（scaled_softmax 会替你做）',
     'hide the masked scores before the softmax (set them to -inf), so the weights that remain '
     'still sum to 1':
-        '在 softmax 之前遮住被掩码的注意力分数（设为 -inf），这样剩下的注意力权重之和仍为 1',
+        '在 softmax 之前把被掩码的注意力分数设为 -inf，这样剩下的注意力权重之和仍为 1',
     'fully masked row gives nan': '整行被掩码时得到 nan',
     'a query whose keys are all masked has softmax(-inf, ..., -inf) = nan; set its masked '
     'weights to exactly 0 after the softmax':

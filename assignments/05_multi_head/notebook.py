@@ -68,16 +68,16 @@
 # **资料来源。** 本作业的示例和各个尺寸取自三份资料。你不需要去读它们：对这几步，它们打印的
 # 每个数值都会列在下面，紧挨着你的代码给出的结果。
 #
-# - 《Original self-attention: scaled-dot product attention》：一份未署名的笔记（注释为中文），
-#   参考了 Sebastian Raschka 讲解从零实现自注意力的博客文章。笔记先讲单头，再把三个头的矩阵
+# - 《Original self-attention: scaled-dot product attention》：一份未署名的资料（注释为中文），
+#   参考了 Sebastian Raschka 讲解从零实现自注意力的博客文章。资料先讲单头，再把三个头的矩阵
 #   叠起来用 `torch.bmm` 计算，例句是“Life is short, eat dessert first”。下面贯穿全文的
-#   示例，连同其中的随机数，都来自这份笔记。
-# - 《Scaled Dot Product Attention》与《Multi Head Attention》：一份未署名的 notebook，参考了
+#   示例，连同其中的随机数，都来自这份资料。
+# - 《Scaled Dot Product Attention》与《Multi Head Attention》：一份未署名的笔记本，参考了
 #   Sebastian Raschka 的《Understanding and Coding the Self-Attention Mechanism of Large
 #   Language Models From Scratch》和 Vaswani 等人的《Attention Is All You Need》。它在
 #   “Life is short, eat dessert last”上做同样的步骤，矩阵由 `torch.randn` 生成；多头部分
 #   跟踪一个查询经过三个头的全过程。
-# - 《注意力机制》：dsy 的笔记，写于 2020-09-16，整理自教材《神经网络与深度学习》。笔记最后
+# - 《注意力机制》：dsy 的资料，写于 2020-09-16，整理自教材《神经网络与深度学习》。资料最后
 #   用随机输入调用 `torch.nn.MultiheadAttention`，并打印结果的形状；第 4 步用的正是这些尺寸。
 #
 # 约定与整门课相同：向量是**行向量**，序列 `x` 的形状为 `(seq, d_in)`，一律使用 `float32`。
@@ -124,7 +124,7 @@ from torch import nn
 #
 # 每个头的查询和键的维度都是 $d_k = 24$，值的维度是 $d_v = 28$，一共 $h = 3$ 个头。一个头的
 # 查询矩阵形状为 `(24, 16)`；三个头的查询矩阵叠成形状为 `(3, 24, 16)` 的张量，`W_query[i]`
-# 就是第 `i` 个头的矩阵。同理，`W_key` 为 `(3, 24, 16)`，`W_value` 为 `(3, 28, 16)`。这些
+# 就是下标为 `i` 的头的矩阵。同理，`W_key` 为 `(3, 24, 16)`，`W_value` 为 `(3, 28, 16)`。这些
 # 矩阵的元素由 `torch.rand` 在 $[0, 1)$ 上均匀抽取。第一份资料在抽取叠起来的矩阵之前，先抽了
 # 单个头的三个矩阵；下面的准备代码也照样抽取（之后并不使用），这样随机数序列，进而下文的每个
 # 数值，都与资料一致。
@@ -192,9 +192,9 @@ W_value = torch.rand(h, 28, 16)  # (h, d_v, d_in)
 # %% [markdown zh]
 # ## 第 1 步：一次乘法完成所有头的投影
 #
-# 第 $i$ 个头用自己的矩阵投影序列：$x W_i^\top$，形状为 `(seq, d_out)`。`torch.bmm(A, B)`
+# 下标为 $i$ 的头用自己的矩阵投影序列：$x W_i^\top$，形状为 `(seq, d_out)`。`torch.bmm(A, B)`
 # 把两叠矩阵逐对相乘：若 `A` 的形状为 `(h, n, m)`、`B` 的形状为 `(h, m, p)`，结果的形状为
-# `(h, n, p)`，其中第 `i` 片是 `A[i] @ B[i]`。于是把各头的矩阵叠起来作为 `A`，再把同一份输入
+# `(h, n, p)`，其中下标为 `i` 的一片是 `A[i] @ B[i]`。于是把各头的矩阵叠起来作为 `A`，再把同一份输入
 # 每个头各放一份，作为 `B`：
 #
 # ![h 个查询矩阵叠成 (h, d_k, d_in)，乘以 expand 成 (h, d_in, seq) 的 x.T（视图，不复制）：一次 torch.bmm 得到 (h, d_k, seq)，转置后得到查询 (h, seq, d_k)](figure:bmm_stacking)
@@ -204,11 +204,11 @@ W_value = torch.rand(h, 28, 16)  # (h, d_v, d_in)
 # 1. 给输入加上头这一维：`x.T` 的形状为 `(d_in, seq)`，`x.T.expand(h, -1, -1)` 的形状为
 #    `(h, d_in, seq)`：它是同一块内存的 `h` 个视图，没有复制任何数据
 #    （`x.T.repeat(h, 1, 1)` 数值相同，但真的复制了 `h` 份）；
-# 2. `torch.bmm(W, stacked)` 的形状为 `(h, d_out, seq)`：第 `i` 片是 $W_i x^\top$，
+# 2. `torch.bmm(W, stacked)` 的形状为 `(h, d_out, seq)`：下标为 `i` 的一片是 $W_i x^\top$，
 #    每个位置占一列；
 # 3. 交换最后两个维度（`.transpose(1, 2)`），让每个位置占一行，得到 `(h, seq, d_out)`。
 #
-# 最后这一步很容易想用 `reshape`，但那是错的：把 `(h, d_out, seq)` 直接 reshape 成
+# 最后这一步很容易想用 `reshape`，但那是错的：把 `(h, d_out, seq)` 直接 `reshape` 成
 # `(h, seq, d_out)` 会按内存顺序重新排列数字，把位置和特征混在一起。
 #
 # 在示例中，叠起来的输入形状为 `(3, 16, 6)`；所有头的键刚从 `torch.bmm` 出来时是
@@ -250,7 +250,7 @@ expect_close(
 {
     '"the keys of every head"': '"每个头的键"',
     '"the values of every head"': '"每个头的值"',
-    "head 1's keys, x @ W_key[1].T": "第 1 个头的键，即 x @ W_key[1].T",
+    "head 1's keys, x @ W_key[1].T": "下标为 1 的头的键，即 x @ W_key[1].T",
     '"query 2 of every head"': '"每个头的查询 2"',
     "two heads projecting three 2-d inputs": "两个头投影三个 2 维输入",
 }
@@ -459,19 +459,19 @@ plt.show()
 # ## 第 3 步：把各头并排拼接
 #
 # 网络的后续部分要求每个位置只有一个向量，而不是每个头、每个位置各一个。所以把各头在位置
-# $j$ 上的输出挨个排在一起，第 0 个头在最前：
+# $j$ 上的输出挨个排在一起，下标为 0 的头在最前：
 #
-# $$\text{row } j = \big[\, Z_0[j] \;\; Z_1[j] \;\; \cdots \;\; Z_{h-1}[j] \,\big],$$
+# $$\text{第 } j \text{ 行} = \big[\, Z_0[j] \;\; Z_1[j] \;\; \cdots \;\; Z_{h-1}[j] \,\big],$$
 #
 # 即把 `(h, seq, d_v)` 变成 `(seq, h * d_v)`；在示例中是 `(6, 84)`。和第 1 步一样，直接
-# reshape 是错的：必须先把位置这一维移到最前（`transpose(0, 1)` 得到 `(seq, h, d_v)`），
+# `reshape` 是错的：必须先把位置这一维移到最前（`transpose(0, 1)` 得到 `(seq, h, d_v)`），
 # 然后才能合并最后两维。
 
 # %% solution concat_heads
 
 # %% strings zh
 {
-    "Put the heads' outputs side by side, head 0 first.": "把各头的输出并排拼接，第 0 个头在最前。",
+    "Put the heads' outputs side by side, head 0 first.": "把各头的输出并排拼接，下标为 0 的头在最前。",
     "Returns (seq, h * d_v); row i is": "返回 (seq, h * d_v)；第 i 行是",
 }
 
@@ -494,7 +494,7 @@ expect_close(
 {
     "# 3 heads, 6 positions, d_v = 28": "# 3 个头，6 个位置，d_v = 28",
     "the three heads side by side": "三个头并排拼接",
-    "columns 28 to 55: head 1": "第 28 到 55 列：第 1 个头",
+    "columns 28 to 55: head 1": "下标 28 到 55 的列：下标为 1 的头",
     "# 2 heads, 3 positions, d_v = 2": "# 2 个头，3 个位置，d_v = 2",
     "two heads of three 2-d outputs side by side": "两个头、各三个 2 维输出，并排拼接",
 }
@@ -522,6 +522,11 @@ expect_close(
 # - `in_proj_bias`, `(3E,)`: their three biases, in the same order.
 # - `out_proj`, an `nn.Linear(E, E)` applied to the merged heads at the end.
 #
+# Their initial values are yours to choose: every check either copies a PyTorch module's
+# tensors in with `from_torch` (below) or looks only at shapes. The reference initialises
+# them as `nn.MultiheadAttention` does: `nn.init.xavier_uniform_` for `in_proj_weight`, zeros
+# for both biases, and `nn.Linear`'s own initialisation for `out_proj.weight`.
+#
 # **Heads.** The $E$ projected features are cut into `num_heads` consecutive chunks of
 # `head_dim = E // num_heads` (so `num_heads` must divide `E`); chunk $i$ is head $i$. Each
 # head scales its scores by $1/\sqrt{d_h}$ with $d_h$ = `head_dim`, not by $1/\sqrt{E}$.
@@ -538,7 +543,11 @@ expect_close(
 # `key_padding_mask` `(N, S)` hides keys of one sequence (padding) from all its queries;
 # `attn_mask` `(L, S)`, or `(N * num_heads, L, S)`, hides key $j$ from query $i$. Masked
 # scores become $-\infty$ before the softmax, so their attention weights are exactly 0. A
-# `float` mask is added to the scores as it is.
+# `float` mask, `attn_mask` or `key_padding_mask`, is added to the scores as it is (a
+# `-inf` in it hides a key, a finite value shifts a score), as `nn.MultiheadAttention`
+# does; the hidden checks pass a float `attn_mask`, and a `key_padding_mask` only as `bool`.
+# A query whose keys are all hidden has no defined answer: like `nn.MultiheadAttention`, the
+# reference gives it `nan` weights and a `nan` output, and no check ever hides a whole row.
 #
 # **Returned attention weights.** `nn.MultiheadAttention` returns the attention weights
 # averaged over the heads, `(N, L, S)`; return the same.
@@ -566,7 +575,7 @@ expect_close(
 #
 # **形状：序列维在前。** `query` 的形状为 `(L, N, E)`：$L$ 个目标位置，$N$ 个序列组成的
 # 一批，嵌入维度为 $E$（`embed_dim`）。`key` 和 `value` 的形状为 `(S, N, E)`，$S$ 是源位置
-# 的个数。（自注意力就是 query = key = value 的情形。）输出的形状为 `(L, N, E)`，注意力权重
+# 的个数。（自注意力就是 `query`、`key`、`value` 相同的情形。）输出的形状为 `(L, N, E)`，注意力权重
 # 的形状为 `(N, L, S)`。第三份资料的例子取 $L, N, E, S = 3, 4, 10, 6$，共 10 个头：输出为
 # `(3, 4, 10)`，注意力权重为 `(4, 3, 6)`。
 #
@@ -578,22 +587,30 @@ expect_close(
 # - `in_proj_bias`，`(3E,)`：对应的三个偏置，顺序相同。
 # - `out_proj`：一个 `nn.Linear(E, E)`，最后作用在合并后的各头输出上。
 #
+# 这些参数的初始值由你决定：每项检查要么先用 `from_torch`（见下文）把一个 PyTorch 模块的张量
+# 复制进来，要么只看形状。参考实现的初始化与 `nn.MultiheadAttention` 相同：`in_proj_weight`
+# 用 `nn.init.xavier_uniform_`，两组偏置都置 0，`out_proj.weight` 沿用 `nn.Linear` 自己的初始化。
+#
 # **头。** 投影后的 $E$ 个特征按顺序切成 `num_heads` 段，每段 `head_dim = E // num_heads`
-# 个（所以 `num_heads` 必须整除 `E`）；第 $i$ 段就是第 $i$ 个头。每个头用 $1/\sqrt{d_h}$
+# 个（所以 `num_heads` 必须整除 `E`）；下标为 $i$ 的一段就是下标为 $i$ 的头。每个头用 $1/\sqrt{d_h}$
 # 缩放注意力分数，其中 $d_h$ = `head_dim`，而不是 $1/\sqrt{E}$。
 #
 # ![查询 (seq, h * d) 切成 h 个头的 Q_i，即 (h, seq, d)；每个头各自做注意力得到 Z_i；各 Z_i 并排拼成 (seq, h * d)，再乘以 W_O 得到输出](figure:heads_split_merge)
 #
 # 一种方便的排布是 `(N * num_heads, T, head_dim)`：对查询 $T = L$，对键和值 $T = S$，并让
-# 第 `n` 个序列的各头相邻。这样一次 `torch.bmm` 就能算完所有序列的所有头。加权求和之后，把
-# 各头合并回 `(L, N, E)`（和第 3 步一样：先把位置这一维移到最前，再 reshape），最后作用
+# 下标为 `n` 的序列的各头相邻。这样一次 `torch.bmm` 就能算完所有序列的所有头。加权求和之后，把
+# 各头合并回 `(L, N, E)`（和第 3 步一样：先把位置这一维移到最前，再 `reshape`），最后作用
 # `out_proj`。
 #
 # **掩码。** 两种掩码都可以不给；当它们是 `bool` 类型时，`True` 表示*不许注意*：
-# `key_padding_mask` 的形状为 `(N, S)`，对某个序列的所有查询屏蔽该序列的某些键（填充位）；
-# `attn_mask` 的形状为 `(L, S)` 或 `(N * num_heads, L, S)`，对查询 $i$ 屏蔽键 $j$。被屏蔽的
-# 注意力分数在 softmax 之前变为 $-\infty$，因此其注意力权重恰好为 0。`float` 类型的掩码则
-# 原样加到注意力分数上。
+# `key_padding_mask` 的形状为 `(N, S)`，对某个序列的所有查询掩码掉该序列的某些键（填充位）；
+# `attn_mask` 的形状为 `(L, S)` 或 `(N * num_heads, L, S)`，对查询 $i$ 掩码掉键 $j$。被掩码的
+# 注意力分数在 softmax 之前变为 $-\infty$，因此其注意力权重恰好为 0。`float` 类型的掩码，
+# 无论是 `attn_mask` 还是 `key_padding_mask`，都原样加到注意力分数上（其中的 `-inf` 掩码掉
+# 一个键，有限值则平移分数），与 `nn.MultiheadAttention` 的做法相同；隐藏检查会传入 `float` 类型的
+# `attn_mask`，而 `key_padding_mask` 只以 `bool` 类型传入。如果某个查询的所有键都被掩码，
+# 它就没有确定的结果：参考实现和 `nn.MultiheadAttention` 一样，给出全为 `nan` 的注意力权重和
+# 输出；检查从不掩码整整一行。
 #
 # **返回的注意力权重。** `nn.MultiheadAttention` 返回对各头取平均后的注意力权重，形状为
 # `(N, L, S)`；你也返回同样的东西。
@@ -626,11 +643,11 @@ expect_close(
         "    float 掩码直接加到注意力分数上。",
     "A copy of a torch.nn.MultiheadAttention's weights in this module.":
         "一个本类的新模块，其参数复制自给定的 torch.nn.MultiheadAttention。",
-    "batch entry n's heads consecutive.": "第 n 个序列的各头相邻排列。",
+    "batch entry n's heads consecutive.": "下标为 n 的序列的各头相邻排列。",
     "Both masks as one additive term broadcastable to (N * h, L, S), or None.":
         "两种掩码合成的一个加性项，可广播到 (N * h, L, S)；没有掩码时为 None。",
     "A bool mask (True = hidden) as 0 / -inf floats; a float mask as it is.":
-        "bool 掩码（True 表示屏蔽）转成 0 / -inf 的浮点数；float 掩码原样返回。",
+        "bool 掩码（True 表示被掩码）转成 0 / -inf 的浮点数；float 掩码原样返回。",
 }
 
 # %% tests MultiHeadAttention points=4
@@ -690,13 +707,13 @@ expect_close(ours(query, key, value, attn_mask=added)[0],
         "nn.MultiheadAttention(6, 2) 的副本在给定 attn_mask 时的输出",
     "its attention weights averaged over the 2 heads": "它对 2 个头取平均的注意力权重",
     "keys hidden by the attn_mask should get attention weight 0":
-        "被 attn_mask 屏蔽的键，注意力权重应为 0",
+        "被 attn_mask 掩码掉的键，注意力权重应为 0",
     "# an attn_mask of shape (N * num_heads, L, S)": "# 形状为 (N * num_heads, L, S) 的 attn_mask",
     "# every query keeps a key": "# 每个查询至少保留一个键",
     "the output with an attn_mask per sequence and head, (N * num_heads, L, S)":
         "每个序列、每个头各有一个 attn_mask 时的输出，(N * num_heads, L, S)",
     "# a float attn_mask is added to the scores": "# float 类型的 attn_mask 直接加到注意力分数上",
-    "# and its -inf hides a key": "# 其中的 -inf 屏蔽一个键",
+    "# and its -inf hides a key": "# 其中的 -inf 掩码掉一个键",
     "the output with a float attn_mask, added to the scores":
         "float 类型的 attn_mask（直接加到注意力分数上）时的输出",
 }

@@ -5,11 +5,11 @@ autograder/i18n/GLOSSARY.md."""
 CATALOG = {
     'the result should be (h, seq, d_out)': '结果的形状应为 (h, seq, d_out)',
     'head i of the result should be x @ W[i].T, the single-head projection':
-        '结果中的第 i 个头应是单头投影 x @ W[i].T',
+        '结果中下标为 i 的头应是单头投影 x @ W[i].T',
     'the result should be (h, seq, d_v)': '结果的形状应为 (h, seq, d_v)',
     'head i should be single-head scaled dot-product attention with W_query[i].T, W_key[i].T and '
     'W_value[i].T':
-        '第 i 个头应是用 W_query[i].T、W_key[i].T 和 W_value[i].T 计算的单头缩放点积注意力',
+        '下标为 i 的头应是用 W_query[i].T、W_key[i].T 和 W_value[i].T 计算的单头缩放点积注意力',
     'the result should be (seq, h * d_v)': '结果的形状应为 (seq, h * d_v)',
     'random case, an attn_mask per head (E={E}, {h} heads, L={L}, N={N}, S={S})':
         '随机用例，每个头各有一个 attn_mask（E={E}，{h} 个头，L={L}，N={N}，S={S}）',
@@ -17,7 +17,7 @@ CATALOG = {
     'attn_mask)':
         'from_torch(m) 得到的副本应给出与 m 相同的输出和按头平均的注意力权重（带 attn_mask 时）',
     'positions hidden by key_padding_mask or attn_mask should get a weight of exactly 0':
-        '被 key_padding_mask 或 attn_mask 遮住的位置，注意力权重应恰好为 0',
+        '被 key_padding_mask 或 attn_mask 掩码掉的位置，注意力权重应恰好为 0',
     "every query's weights should sum to 1 over the keys":
         '每个查询在所有键上的注意力权重之和应为 1',
     "MultiHeadAttention({E}, {h}) should hold exactly nn.MultiheadAttention's parameters "
@@ -25,7 +25,8 @@ CATALOG = {
         'MultiHeadAttention({E}, {h}) 的参数应与 nn.MultiheadAttention '
         '的完全一致：{layout}，实际为 {got}',
     "columns head * d_v to (head + 1) * d_v should hold head `head`'s context, head 0 first":
-        '第 head * d_v 到 (head + 1) * d_v 列应存放第 `head` 个头的上下文向量，第 0 个头在最前',
+        '下标 head * d_v 到 (head + 1) * d_v 的列应存放下标为 `head` 的头的上下文向量，'
+        '下标为 0 的头在最前',
     'random case, {masks} (E={E}, {h} heads, L={L}, N={N}, S={S})':
         '随机用例，{masks}（E={E}，{h} 个头，L={L}，N={N}，S={S}）',
     '{example}: multi-head keys': '{example}：多头的键',
@@ -36,10 +37,10 @@ CATALOG = {
     '{example}: the three heads side by side': '{example}：三个头左右并排',
     "the notes' example, MultiHeadAttention(10, 10) on 3 x 4 x 10 queries: the shapes of output "
     'and weights':
-        '笔记中的例子，MultiHeadAttention(10, 10) 作用于 3 x 4 x 10 '
+        '资料中的例子，MultiHeadAttention(10, 10) 作用于 3 x 4 x 10 '
         '的查询：输出与注意力权重的形状',
     "the notes' example: a copy of nn.MultiheadAttention(10, 10)":
-        '笔记中的例子：nn.MultiheadAttention(10, 10) 的副本',
+        '资料中的例子：nn.MultiheadAttention(10, 10) 的副本',
     'no mask': '不加掩码',
     'both masks': '两种掩码都加',
     'result left as (h, d_out, seq)': '结果停在了 (h, d_out, seq) 的形状',
@@ -86,7 +87,7 @@ CATALOG = {
     'float attn_mask ignored': '忽略了 float 类型的 attn_mask',
     'a float attn_mask is added to the scores as it is (its -inf hide keys, its finite values '
     'shift the scores); only a bool mask becomes 0 / -inf':
-        'float 类型的 attn_mask 原样加到注意力分数上（其中的 -inf 屏蔽键，有限值则平移分数）；'
+        'float 类型的 attn_mask 原样加到注意力分数上（其中的 -inf 掩码掉键，有限值则平移分数）；'
         '只有 bool 掩码才要先转成 0 / -inf',
     'random case, a float attn_mask of finite values and -inf (E={E}, {h} heads, L={L}, N={N}, '
     'S={S})':

@@ -37,11 +37,11 @@
 # 一遍用朴素的双重循环，读起来与数学公式一一对应；
 # 另一遍只用矩阵乘法，一个循环也不写。两种写法的结果必须相同。
 #
-# **出处。** 本作业取材于 dsy 在 2020 年 9 月 16 日写下的学习笔记《注意力机制》，
-# 这份笔记整理自教材《神经网络与深度学习》。笔记把注意力写成值向量的加权和，
+# **资料来源。** 本作业取材于 dsy 在 2020 年 9 月 16 日写的资料《注意力机制》，
+# 这份资料整理自教材《神经网络与深度学习》。资料把注意力写成值向量的加权和，
 # 列出了本作业要实现的四种打分函数，把每个输入存为矩阵的一列，
-# 并在一个随机输入上用双重循环算出了注意力。你需要的内容都已写在本 notebook 里，
-# 笔记打印出的数值也会列在你的结果旁边，供你对照。
+# 并在一个随机输入上用双重循环算出了注意力。你需要的内容都已写在本笔记本里，
+# 资料打印出的数值也会列在你的结果旁边，供你对照。
 #
 # | 步骤 | 你要实现的函数 | 分值 |
 # | --- | --- | --- |
@@ -109,7 +109,7 @@ import torch
 # ## 本作业换一种约定：输入是列
 #
 # 课程的其他作业把序列中的每个输入存为一**行**，再从右边乘上权重矩阵。
-# 本作业依据的笔记恰好相反：每个输入是一**列**，权重矩阵从左边乘。
+# 本作业依据的资料恰好相反：每个输入是一**列**，权重矩阵从左边乘。
 # 注意力本身没有任何变化，变的只是记账方式。
 #
 # ![同样三个输入的两种存法：作为 x 的行，形状 (seq, d)；作为 X 的列，形状 (d, N)](figure:row_column_layout)
@@ -157,12 +157,12 @@ import torch
 # %% [markdown zh]
 # ## 贯穿全文的例子
 #
-# 笔记只算了一个例子，本作业从头到尾都用它：先调用 `torch.manual_seed(0)`，
+# 资料只算了一个例子，本作业从头到尾都用它：先调用 `torch.manual_seed(0)`，
 # 接着抽取一个由 4 列组成、每列大小为 4 的输入，
 # 再依次抽取查询、键、值的三个权重矩阵，其中 $d_2 = d_3 = 10$。
 # 这里的 $X$ 碰巧是方阵（$d_1 = N = 4$），但请仍然分清它两个轴各自的含义：
 # 隐藏检查所用的各个大小互不相同。下面的单元格打印出 $X$，
-# 再打印笔记中的输入：两者是同一组数。
+# 再打印资料中的输入：两者是同一组数。
 
 # %% setup
 torch.manual_seed(0)
@@ -182,7 +182,7 @@ print(torch.tensor([[-1.1258, -1.1524, -0.2506, -0.4339],
 {
     "four inputs of size 4, one per column": "4 个大小为 4 的输入，每列一个",
     '"X, drawn here:"': '"这里抽取的 X："',
-    '"the notes printed:"': '"笔记打印的输入："',
+    '"the notes printed:"': '"资料打印的输入："',
 }
 
 # %% [markdown]
@@ -202,7 +202,7 @@ print(torch.tensor([[-1.1258, -1.1524, -0.2506, -0.4339],
 # %% [markdown zh]
 # ## 第 1 步：点积打分
 #
-# 最简单的打分方式就是笔记中的**点积模型**：把键和查询逐元素相乘，再把乘积加起来：
+# 最简单的打分方式就是资料中的**点积模型**：把键和查询逐元素相乘，再把乘积加起来：
 #
 # $$s(k, q) = k^\top q = \sum_{m=1}^{d} k_m q_m.$$
 #
@@ -249,7 +249,7 @@ expect_tensor(dot_score(torch.ones(7), torch.ones(7)), (), "the score of two 7-d
 #
 # $$s(k, q) = \frac{k^\top q}{\sqrt{d}}.$$
 #
-# 这就是笔记中的**缩放点积模型**，也是 Transformer 使用的打分函数，
+# 这就是资料中的**缩放点积模型**，也是 Transformer 使用的打分函数，
 # 本课程的其他作业用的都是它。这里的 $d$ 是向量的长度，即 `k.shape[0]`。
 #
 # 例：$k = [1, 2, 3, 4]$，$q = [2, 0, 1, 1]$，得 $k^\top q = 9$，$d = 4$，
@@ -258,7 +258,7 @@ expect_tensor(dot_score(torch.ones(7), torch.ones(7)), (), "the score of two 7-d
 # %% solution scaled_dot_score
 
 # %% strings zh
-{"d the vectors' length": "d 为向量的长度"}
+{"d the vectors' length. k, q: (d,).": "d 为向量的长度。k, q: (d,)。"}
 
 # %% tests scaled_dot_score points=1
 k, q = torch.tensor([1.0, 2.0, 3.0, 4.0]), torch.tensor([2.0, 0.0, 1.0, 1.0])
@@ -292,7 +292,7 @@ expect_tensor(scaled_dot_score(torch.ones(9), torch.ones(9)), (), "the score of 
 # %% [markdown zh]
 # ## 第 3 步：加性打分
 #
-# 笔记中的**加性模型**（最早用于机器翻译的注意力模型就用这种打分方式）
+# 资料中的**加性模型**（最早用于机器翻译的注意力模型就用这种打分方式）
 # 让一个只有一层隐藏层的小网络来评判键和查询这一对：
 # 键和查询各自被映射到大小为 $d_a$ 的隐藏空间，相加后经 $\tanh$ 压缩，
 # 最后由向量 $v$ 读出一个数：
@@ -346,7 +346,7 @@ expect_tensor(additive_score(torch.ones(3), torch.ones(5), torch.ones(2, 3), tor
 # %% [markdown zh]
 # ## 第 4 步：双线性打分
 #
-# 笔记中的**双线性模型**在两个向量之间放一个可学习的矩阵：
+# 资料中的**双线性模型**在两个向量之间放一个可学习的矩阵：
 #
 # $$s(k, q) = k^\top W q = k \cdot (W q), \qquad W \in \mathbb{R}^{d_k \times d_q}.$$
 #
@@ -469,7 +469,7 @@ expect_close(loop_attention(X_small, W_Q_small, W_K_small, W_V_small),
 # `loop_attention` should give the same numbers, to the four decimals printed:
 
 # %% [markdown zh]
-# 笔记在同一个输入上运行了它的双重循环，并打印了输出 $H$。
+# 资料在同一个输入上运行了它的双重循环，并打印了输出 $H$。
 # 你的 `loop_attention` 应当在打印出的四位小数内给出相同的数：
 
 # %% code
@@ -483,7 +483,7 @@ print(f"largest difference: {float((H - notes_H).abs().max()):.1e}")
 
 # %% strings zh
 {
-    '"the notes printed H:"': '"笔记打印的 H："',
+    '"the notes printed H:"': '"资料打印的 H："',
     '"your loop_attention gives:"': '"你的 loop_attention 得到："',
     '"largest difference: ': '"最大差值：',
 }
@@ -596,7 +596,7 @@ expect_close(vectorized_attention(X_small, W_Q_small, W_K_small, W_V_small),
 # Against the $H$ the notes printed, as for the loop:
 
 # %% [markdown zh]
-# 和循环版一样，与笔记打印的 $H$ 对照：
+# 和循环版一样，与资料打印的 $H$ 对照：
 
 # %% code
 H = vectorized_attention(X, W_Q, W_K, W_V)
@@ -607,7 +607,7 @@ print(f"largest difference from the notes' H: {float((H - notes_H).abs().max()):
 # %% strings zh
 {
     '"your vectorized_attention gives:"': '"你的 vectorized_attention 得到："',
-    "\"largest difference from the notes' H: ": '"与笔记中 H 的最大差值：',
+    "\"largest difference from the notes' H: ": '"与资料中 H 的最大差值：',
 }
 
 # %% [markdown]

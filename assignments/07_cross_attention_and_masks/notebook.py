@@ -40,22 +40,22 @@
 # **交叉注意力**让一个句子中的词去看*另一个*句子中的词：
 # 一个正在写德语的解码器，会向它所翻译的英语句子提问。
 # **因果掩码**则不让一个词看它后面的词，因为逐词生成句子的模型此时还没有写出那些词。
-# 本作业中你要实现这两者，以及一个把被遮住的位置排除在外的 softmax。
+# 本作业中你要实现这两者，以及一个把被掩码的位置排除在外的 softmax。
 #
-# **出处。** 贯穿本作业的例子来自笔记“Original self-attention: scaled-dot product attention”
+# **资料来源。** 贯穿本作业的例子来自资料“Original self-attention: scaled-dot product attention”
 # （英文标题、中文注释，未署作者名），它参照 Sebastian Raschka 的博客文章
 # “Understanding and Coding the Self-Attention Mechanism of Large Language Models From Scratch”
 # （从零理解并实现大语言模型的自注意力机制）写成。
-# 笔记以句子“Life is short, eat dessert first”为例，先计算单头的缩放点积注意力，
+# 资料以句子“Life is short, eat dessert first”为例，先计算单头的缩放点积注意力，
 # 再计算多头注意力，最后停在一个名为 “cross-attention” 的标题上，下面没有任何内容。
-# 本作业就从笔记停下的地方接着讲，再越过笔记，讲到因果掩码。
-# 笔记为这个句子打印出的数值，凡是你的代码能算出的，都会列在你的结果旁边。
+# 本作业就从资料停下的地方接着讲，再越过资料，讲到因果掩码。
+# 资料为这个句子打印出的数值，凡是你的代码能算出的，都会列在你的结果旁边。
 #
 # | 步骤 | 你要实现的函数 | 分值 |
 # | --- | --- | --- |
 # | 1 | `cross_attention`：查询来自一个序列，键和值来自另一个序列 | 3 |
 # | 2 | `causal_mask`：哪些位置属于未来 | 2 |
-# | 3 | `masked_scaled_softmax`：把被遮住的位置排除在外的注意力权重 | 4 |
+# | 3 | `masked_scaled_softmax`：把被掩码的位置排除在外的注意力权重 | 4 |
 #
 # **总分：{total_points} 分。** 每一步都有一个待完成的函数，它的函数体目前只会抛出
 # `NotImplementedError`，请换成你自己的代码。每个函数后面的测试单元格会运行几项你看得到的公开测试；
@@ -96,7 +96,7 @@ from torch import nn
 # （嵌入表在 `torch.manual_seed(123)` 下抽取），
 # 然后用权重矩阵投影：再次设定同一个种子后用 `torch.rand` 抽取这些矩阵，
 # 查询和键的大小 $d_k = 24$，值的大小 $d_v = 28$。
-# 笔记把每个权重矩阵存为 `(d_out, d_in)`，从左边去乘；
+# 资料把每个权重矩阵存为 `(d_out, d_in)`，从左边去乘；
 # 这里我们把三个矩阵各转置一次，这样就能写 `x @ W`。
 
 # %% setup
@@ -273,7 +273,7 @@ plt.show()
 # English sentence as both sequences and compare its row 2 (index 1):
 
 # %% [markdown zh]
-# 两个序列相同时，交叉注意力就是自注意力。笔记正是在这个句子上，
+# 两个序列相同时，交叉注意力就是自注意力。资料正是在这个句子上，
 # 为第二个词 *is* 计算了自注意力，并打印出这个词的注意力权重和它的 28 维上下文向量。
 # 把英语句子同时作为两个序列交给你的 `cross_attention`，然后对照结果的第 2 行（索引 1）：
 
@@ -295,9 +295,9 @@ print(self_context[1])
 {
     "# (6, 6), as above": "# (6, 6)，做法同上",
     "\"the notes printed the attention weights of word 2, 'is':\"":
-        "\"笔记打印的第 2 个词 'is' 的注意力权重：\"",
+        "\"资料打印的第 2 个词 'is' 的注意力权重：\"",
     '"your cross_attention(x, x, ...) gives:"': '"你的 cross_attention(x, x, ...) 得到："',
-    '"the notes printed its context vector:"': '"笔记打印的这个词的上下文向量："',
+    '"the notes printed its context vector:"': '"资料打印的这个词的上下文向量："',
 }
 
 # %% [markdown]
@@ -328,11 +328,11 @@ print(self_context[1])
 #
 # 逐词写句子的模型根据第 $1, \dots, i$ 个词预测第 $i + 1$ 个词。
 # 因此在用完整句子训练时，第 $i$ 个词不能对它后面的任何词做注意力，否则它直接抄答案就行了。
-# 需要遮住的位置构成 `(n, n)` 注意力分数矩阵上的一个掩码，
+# 需要掩码的位置构成 `(n, n)` 注意力分数矩阵上的一个掩码，
 # **在查询 $i$ 不能看键 $j$ 的位置为 True**：恰好是 $j > i$ 的位置，即严格位于对角线上方。
 # 一个词总可以看它自己。
 #
-# 四个位置时的掩码如下（`.` 表示可见，`x` 表示被遮住）：
+# 四个位置时的掩码如下（`.` 表示可见，`x` 表示被掩码）：
 #
 # ```
 #           键 1   键 2   键 3   键 4
@@ -342,7 +342,7 @@ print(self_context[1])
 # 查询 4     .      .      .      .
 # ```
 #
-# `causal_mask(n)` 以形状为 `(n, n)`、dtype 为 `torch.bool` 的张量返回这个掩码。
+# `causal_mask(n)` 以形状为 `(n, n)`、`dtype` 为 `torch.bool` 的张量返回这个掩码。
 # 可以用 `torch.ones(n, n, dtype=torch.bool)` 配合 `torch.triu`（留意它的 `diagonal` 参数），
 # 也可以比较两个 `torch.arange` 张量。
 
@@ -402,44 +402,44 @@ expect_tensor(causal_mask(1), (1, 1), "causal_mask(1)", dtype=torch.bool)
 # hidden key.
 
 # %% [markdown zh]
-# ## 第 3 步：把被遮住的位置排除在外的 softmax
+# ## 第 3 步：把被掩码的位置排除在外的 softmax
 #
 # 掩码指出哪些分数要忽略；softmax 随后只能把每个查询的注意力权重分给*其余*位置，
-# 使可见位置的注意力权重之和仍为 1，被遮住位置的注意力权重恰好为 0。
+# 使可见位置的注意力权重之和仍为 1，被掩码位置的注意力权重恰好为 0。
 # 在 softmax 之后把注意力权重置 0 做不到这一点（这一行的和不再是 1），
-# 把被遮住的分数置 0 也不行（因为 $e^0 = 1$，它们仍会分到注意力权重）。
+# 把被掩码的分数置 0 也不行（因为 $e^0 = 1$，它们仍会分到注意力权重）。
 # 诀窍是在 softmax 之前把它们设为 $-\infty$：$e^{-\infty} = 0$，
 # 于是它们同时从分子和分母中消失。
 #
-# ![因果掩码（对角线上方为 True）、被遮住的位置设为负无穷后的注意力分数，以及 softmax 之后的注意力权重：对角线上方为 0，每行之和为 1](figure:causal_mask)
+# ![因果掩码（对角线上方为 True）、被掩码的位置设为负无穷后的注意力分数，以及 softmax 之后的注意力权重：对角线上方为 0，每行之和为 1](figure:causal_mask)
 #
 # $$\alpha_{ij} = \frac{m_{ij}\, e^{s_{ij} / \sqrt{d_k}}}{\sum_l m_{il}\, e^{s_{il} / \sqrt{d_k}}},
 # \qquad m_{ij} = \begin{cases} 0 & \text{掩码为 True 处} \\ 1 & \text{其他位置} \end{cases}$$
 #
 # `masked_scaled_softmax(scores, mask, d_k)` 接收形状为 `(..., n_query, n_key)` 的原始注意力分数、
-# 一个能广播到分数形状的布尔掩码 `mask`（True 表示被遮住），以及键的大小 `d_k`；
+# 一个能广播到分数形状的布尔掩码 `mask`（True 表示被掩码），以及键的大小 `d_k`；
 # 它先除以 $\sqrt{d_k}$，再对最后一个维度做 softmax。
 # `Tensor.masked_fill(mask, value)` 会在掩码为 True 的所有位置填入 `value`。
 #
-# 有一种情况要特别小心：如果某个查询的**所有**键都被遮住，它的分数全是 $-\infty$，
+# 有一种情况要特别小心：如果某个查询的**所有**键都被掩码，它的分数全是 $-\infty$，
 # softmax 就会算出 $0 / 0$ = `nan`。这个 `nan` 会扩散到之后的每一次求和中。
 #
-# **本步规则：** 被遮住位置的注意力权重必须恰好为 0；所有键都被遮住的查询必须得到一行 0，
+# **本步规则：** 被掩码位置的注意力权重必须恰好为 0；所有键都被掩码的查询必须得到一行 0，
 # 绝不能是 `nan`。
 #
-# 小例子，取 $d_k = 4$（于是分数减半）：分数 $[4, 0, 2]$ 遮住最后一个键后，
-# 得到 $\operatorname{softmax}([2, 0]) = [0.8808, 0.1192]$，被遮住的键为 0。
+# 小例子，取 $d_k = 4$（于是分数减半）：分数 $[4, 0, 2]$ 掩码掉最后一个键后，
+# 得到 $\operatorname{softmax}([2, 0]) = [0.8808, 0.1192]$，被掩码的键为 0。
 
 # %% solution masked_scaled_softmax
 
 # %% strings zh
 {
     "softmax(scores / sqrt(d_k)) over the last dim with masked positions left out.":
-        "对最后一个维度做 softmax(scores / sqrt(d_k))，被遮住的位置不参与。",
+        "对最后一个维度做 softmax(scores / sqrt(d_k))，被掩码的位置不参与。",
     "mask (bool, broadcastable to scores) is True where a query must not look. Masked\n"
     "    weights are exactly 0; a row with every position masked gives zeros, never nan.":
         "mask（bool，可广播到 scores 的形状）在查询不能看的位置为 True。\n"
-        "    被遮住的注意力权重恰好为 0；所有位置都被遮住的行得到全 0，绝不会是 nan。",
+        "    被掩码的注意力权重恰好为 0；所有位置都被掩码的行得到全 0，绝不会是 nan。",
 }
 
 # %% tests masked_scaled_softmax points=4
@@ -468,9 +468,9 @@ expect_close(batch[0], [[1.0, 0.0, 0.0], [0.8808, 0.1192, 0.0]],
 {
     "the attention weights of 2 queries over 3 keys": "2 个查询对 3 个键的注意力权重",
     '"the small example"': '"小例子"',
-    "a query whose every key is masked gave nan:": "所有键都被遮住的查询得到了 nan：",
+    "a query whose every key is masked gave nan:": "所有键都被掩码的查询得到了 nan：",
     "it should get a row of zeros": "它应当得到一行 0",
-    "equal scores, first query fully masked": "分数全部相等，第一个查询的键全被遮住",
+    "equal scores, first query fully masked": "分数全部相等，第一个查询的键全被掩码",
     "# one mask for both": "# 两个矩阵共用一个掩码",
     "a batch of 2 score matrices with one (2, 3) mask":
         "2 个分数矩阵组成的一批，共用一个 (2, 3) 的掩码",
@@ -487,7 +487,7 @@ expect_close(batch[0], [[1.0, 0.0, 0.0], [0.8808, 0.1192, 0.0]],
 
 # %% [markdown zh]
 # 下面是贯穿例子上的因果自注意力：每个词只对它自己和它前面的词做注意力。
-# 被遮住的位置注意力权重恰好为 0，画成灰色。
+# 被掩码的位置注意力权重恰好为 0，画成灰色。
 # 第一个词除了自己没有别的可看，所以它的全部注意力权重都落在对角线上。
 # （三个权重矩阵的每个元素都由 `torch.rand` 在 0 到 1 之间抽取，这使注意力分数彼此相差很大：
 # 即使缩放之后，大多数行仍把几乎全部注意力权重放在某一个词上。）
@@ -509,7 +509,7 @@ ax.set_title("causally masked attention weights")
 plt.show()
 
 # %% strings zh
-{"# nan entries: the hidden positions": "# 值为 nan 的元素：被遮住的位置"}
+{"# nan entries: the hidden positions": "# 值为 nan 的元素：被掩码的位置"}
 
 # %% [markdown]
 # PyTorch's fused `F.scaled_dot_product_attention` does the same with `is_causal=True`.
@@ -553,7 +553,7 @@ print("same as attn_mask=~mask:", torch.allclose(ours, explicit, atol=1e-5))
 # - 交叉注意力就是查询取自一个序列、键和值取自另一个序列的注意力：
 #   $Z = \operatorname{softmax}(Q K^\top / \sqrt{d_k})\, V$，其中 $Q$ 来自 `x_query`，
 #   $K, V$ 来自 `x_context`；输出每个查询一行。
-# - 掩码在 softmax 之前把被遮住位置的分数设为 $-\infty$，从而让它们的注意力权重恰好为 0，
-#   其余位置的注意力权重之和仍为 1；整行都被遮住时要单独处理，以免出现 `nan`。
+# - 掩码在 softmax 之前把被掩码位置的分数设为 $-\infty$，从而让它们的注意力权重恰好为 0，
+#   其余位置的注意力权重之和仍为 1；整行都被掩码时要单独处理，以免出现 `nan`。
 # - Transformer 的解码器两者都用：先对已经写出的词做因果自注意力，
 #   再让这些词对所翻译的句子做交叉注意力。

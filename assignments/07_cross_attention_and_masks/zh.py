@@ -57,9 +57,9 @@ CATALOG = {
     'causal mask inverted': '因果掩码取反了',
     'True marks what a query must NOT see: the positions after it':
         'True 标出的是查询不能看的位置：也就是它后面的位置',
-    'causal mask hides the diagonal': '因果掩码遮住了对角线',
+    'causal mask hides the diagonal': '因果掩码把对角线也掩码掉了',
     'a position may look at itself; only the positions strictly after it are hidden':
-        '每个位置可以关注它自己；只有严格在它后面的位置才被遮住',
+        '每个位置可以关注它自己；只有严格在它后面的位置才被掩码',
     'mask of 0/1 floats instead of booleans': '掩码是 0/1 浮点数而不是布尔值',
     'the mask must have dtype torch.bool so that it can select and fill positions':
         '掩码的 dtype 必须是 torch.bool，才能用来选取和填充位置',

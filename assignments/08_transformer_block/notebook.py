@@ -38,7 +38,7 @@
 #
 # 现在你已经会计算单头或多头、带掩码或不带掩码的注意力了。但光有注意力还不是一个模型：它不知道每个词处在什么位置；它的输出在一层又一层之间可能越变越大或越变越小；它只在位置之间混合信息，却从不单独变换某一个位置。**Transformer 块**补上的正是这几样部件，而 Transformer 就是这样的块一层层叠起来的。本作业中你要写出这些部件，再把它们组装成一个块，使它给出与 PyTorch 自带的 `nn.TransformerEncoderLayer` 相同的数值。
 #
-# **资料来源。** 图解教程《教你动手推导Self-Attention！（附代码）》（未署作者名）——你在第一次作业中见过它的手算示例——在算完注意力之后就停下了，并指出接下来要讲的内容：**位置编码**、**LayerNorm**（层归一化），以及把多层**堆叠**成 Transformer。这份教程和 notebook《Scaled Dot Product Attention》/《Multi Head Attention》都引用了提出这些部件的论文：Vaswani 等人的《Attention Is All You Need》。本作业超出了这些资料的范围：没有哪份资料打印过这几步的数值，所以每项检查都把你的代码与 PyTorch（`F.layer_norm`、`nn.TransformerEncoderLayer`）或论文中的公式相比较。
+# **资料来源。** 图解文章《教你动手推导Self-Attention！（附代码）》（未署作者名）——你在第一次作业中见过它的手算示例——在算完注意力之后就停下了，并指出接下来要讲的内容：**位置编码**、**LayerNorm**（层归一化），以及把多层**堆叠**成 Transformer。这份资料和笔记本《Scaled Dot Product Attention》/《Multi Head Attention》都引用了提出这些部件的论文：Vaswani 等人的《Attention Is All You Need》。本作业超出了这些资料的范围：没有哪份资料打印过这几步的数值，所以每项检查都把你的代码与 PyTorch（`F.layer_norm`、`nn.TransformerEncoderLayer`）或论文中的公式相比较。
 #
 # | 步骤 | 你要实现的 | 分值 |
 # | --- | --- | --- |
@@ -101,7 +101,7 @@ from torch import nn
 #
 # `sinusoidal_positions(seq_len, d_model)` 返回形状为 `(seq_len, d_model)` 的表。各列成对出现，所以奇数的 `d_model` 没有意义：此时要抛出 `ValueError`，并在消息中写出传入的那个值。
 #
-# 小例子，`d_model = 4`：第 $p = 1$ 行是 $[\sin 1, \cos 1, \sin 0.01, \cos 0.01] = [0.8415, 0.5403, 0.0100, 1.0000]$。
+# 小例子，`d_model = 4`：$p = 1$ 的那一行是 $[\sin 1, \cos 1, \sin 0.01, \cos 0.01] = [0.8415, 0.5403, 0.0100, 1.0000]$。
 
 # %% solution sinusoidal_positions
 
@@ -412,7 +412,7 @@ expect_close(feed_forward(x, W1, b1, W2, b2), linear_2(torch.relu(linear_1(x))).
 # %% [markdown zh]
 # ## 第 4 步：Transformer 块
 #
-# 一个块把这些部件围绕两条**残差连接**组装起来：每个子层的输出都*加*到它的输入上。这样块只需要学习对输入的修正量，而即使叠了很多层，输入也能直接传过去。在**前置归一化**（pre-norm，PyTorch 中的 `norm_first=True`）的排布中，每个子层读取的是当前累加和经过归一化后的副本：
+# 一个块把这些部件围绕两条**残差连接**组装起来：每个子层的输出都*加*到它的输入上。这样块只需要学习对输入的修正量，而即使叠了很多层，输入也能直接传过去。在**前置归一化**（PyTorch 中的 `norm_first=True`）的排布中，每个子层读取的是当前累加和经过归一化后的副本：
 #
 # $$h = x + \operatorname{MHA}(\operatorname{LN}_1(x)), \qquad
 # \text{out} = h + \operatorname{FFN}(\operatorname{LN}_2(h)).$$
@@ -426,9 +426,9 @@ expect_close(feed_forward(x, W1, b1, W2, b2), linear_2(torch.relu(linear_1(x))).
 # 1. 用你自己的权重矩阵和偏置，把归一化后的 `(N, L, E)` 输入投影成查询、键和值，形状都是 `(N, L, E)`（用一个 `(E, 3E)` 矩阵切成三份，或用三个 `(E, E)` 矩阵，随你）；
 # 2. 把每一行的 $E$ 个特征按顺序切成 `num_heads` 段，得到 `(N, L, num_heads, head_dim)`，再把头这一维移到位置之前：`(N, num_heads, L, head_dim)`；
 # 3. 调用 `F.scaled_dot_product_attention(q, k, v, attn_mask=...)`：它一次处理所有序列的所有头，并自行乘以 $1/\sqrt{\texttt{head\_dim}}$；
-# 4. 把各头并排合并回 `(N, L, E)`（先把位置移回头之前，再 reshape），最后做输出投影 `@ W_out + b_out`。
+# 4. 把各头并排合并回 `(N, L, E)`（先把位置移回头之前，再 `reshape`），最后做输出投影 `@ W_out + b_out`。
 #
-# **掩码。** `forward(x, attn_mask=None)` 接收一个可选的、形状为 `(L, L)` 的布尔掩码，在查询**不许**注意某个键的位置为 True，与上一次作业以及 `nn.TransformerEncoderLayer` 的 `src_mask` 相同。`F.scaled_dot_product_attention` 对布尔掩码的理解正好相反（True 表示*可以*注意），所以要传给它 `~attn_mask`。所有键都被遮住的查询没有确定的输出；测试从不要求这种情况。
+# **掩码。** `forward(x, attn_mask=None)` 接收一个可选的、形状为 `(L, L)` 的布尔掩码，在查询**不许**注意某个键的位置为 True，与上一次作业以及 `nn.TransformerEncoderLayer` 的 `src_mask` 相同。`F.scaled_dot_product_attention` 对布尔掩码的理解正好相反（True 表示*可以*注意），所以要传给它 `~attn_mask`。所有键都被掩码的查询没有确定的输出；测试从不要求这种情况。
 #
 # **复制 PyTorch 的层。** 类方法 `TransformerBlock.from_torch(layer)` 根据一个 `nn.TransformerEncoderLayer(d_model, num_heads, d_ff, dropout=0.0, batch_first=True, norm_first=True)` 构造一个尺寸相同的块，并复制它的参数（在 `torch.no_grad()` 下用 `.copy_`）。你的参数可以随意命名和排布；这个层的参数是：
 #
@@ -441,7 +441,7 @@ expect_close(feed_forward(x, W1, b1, W2, b2), linear_2(torch.relu(linear_1(x))).
 # | `linear1.weight`、`linear1.bias` | `(d_ff, E)`、`(d_ff,)` | $W_1^\top$ 和 $b_1$ |
 # | `linear2.weight`、`linear2.bias` | `(E, d_ff)`、`(E,)` | $W_2^\top$ 和 $b_2$ |
 #
-# 尺寸可以从 `layer.self_attn.num_heads`、`layer.self_attn.embed_dim` 和 `layer.linear1.out_features` 读出。待完成的类里还列出了一个辅助方法 `attention(x, attn_mask)`，用于多头注意力这一部分：写出来用上也好，改掉或删掉也好，都由你决定。隐藏检查会构造其他尺寸的层，其中每个参数都是随机的（这样每个偏置、每个 $\gamma$ 和 $\beta$ 都起作用），用你的 `from_torch` 复制，再在有掩码和无掩码的情况下，把你的块与处于 eval 模式的层相比较。
+# 尺寸可以从 `layer.self_attn.num_heads`、`layer.self_attn.embed_dim` 和 `layer.linear1.out_features` 读出。待完成的类里还列出了一个辅助方法 `attention(x, attn_mask)`，用于多头注意力这一部分：写出来用上也好，改掉或删掉也好，都由你决定。隐藏检查会构造其他尺寸的层，其中每个参数都是随机的（这样每个偏置、每个 $\gamma$ 和 $\beta$ 都起作用），用你的 `from_torch` 复制，再在有掩码和无掩码的情况下，把你的块与处于 `eval` 模式的层相比较。
 #
 # **本步规则：** 块要调用你自己的 `layer_norm` 和 `feed_forward`，并用 `F.scaled_dot_product_attention` 计算各头；不得使用（也不得提到）`nn.MultiheadAttention`、`nn.TransformerEncoderLayer`、`nn.LayerNorm` 或 PyTorch 其他内置的注意力和编码器函数。在 `from_torch` 中只能读取给定层的张量。
 

@@ -44,13 +44,13 @@
 # %% [markdown zh]
 # # 作业 9：深入底层：梯度、内存与解码
 #
-# 本作业超出了五份文档的范围。文档只做注意力的前向计算，只算一次，用的是一个六个词的句子；文档 004 在结尾列出了注意力之后的内容（位置编码、LayerNorm、堆叠），但没有展开。这里我们揭开文档没有打开的三个盖子，它们都建立在你在作业 3 和作业 4 中写的缩放点积注意力以及作业 7 的因果掩码之上：
+# 本作业超出了五份资料的范围。资料只做注意力的前向计算，只算一次，用的是一个六个词的句子；资料 004 在结尾列出了注意力之后的内容（位置编码、LayerNorm、堆叠），但没有展开。这里我们揭开资料没有打开的三个盖子，它们都建立在你在作业 3 和作业 4 中写的缩放点积注意力以及作业 7 的因果掩码之上：
 #
 # - **训练**需要梯度。你要亲手写出 softmax 和注意力的**反向传播**，也就是 autograd 所做的计算，并用 `torch.autograd` 和有限差分来检验它。
 # - **长序列**需要内存。`(n, n)` 的注意力分数矩阵随长度的平方增长。你要写出 FlashAttention 所依赖的**在线 softmax**：它每次读取一块键，任何时候都只保存一块注意力分数。
 # - **生成文本**需要逐词解码。你要写一个**键值缓存**：每个新位置只投影一次，然后对缓存中的内容做注意力，不需要掩码。
 #
-# 每个结果都必须与 PyTorch 自己的计算完全相等（在课程的容差范围内），所以 PyTorch 自始至终都是参照：梯度对照 `torch.autograd`，两种注意力对照 `F.scaled_dot_product_attention`。在线 softmax 出自 Milakov 和 Gimelshein 的论文 “Online normalizer calculation for softmax”（2018），也是 Dao 等人的 “FlashAttention”（2022）的核心；键值缓存则是文档 002 和 004 引用的论文 “Attention Is All You Need” 中每个解码器生成文本的方式。
+# 每个结果都必须与 PyTorch 自己的计算完全相等（在课程的容差范围内），所以 PyTorch 自始至终都是参照：梯度对照 `torch.autograd`，两种注意力对照 `F.scaled_dot_product_attention`。在线 softmax 出自 Milakov 和 Gimelshein 的论文 “Online normalizer calculation for softmax”（2018），也是 Dao 等人的 “FlashAttention”（2022）的核心；键值缓存则是资料 002 和 004 引用的论文 “Attention Is All You Need” 中每个解码器生成文本的方式。
 #
 # | 步骤 | 你要实现的函数 | 分值 |
 # | --- | --- | --- |
@@ -59,7 +59,7 @@
 # | 3 | `online_attention`：每次处理一块键的注意力 | 4 |
 # | 4 | `cached_causal_attention`：用键值缓存解码 | 3 |
 #
-# **总分：{total_points} 分。** 每一步都有一个待完成的函数，它的函数体目前只会抛出 `NotImplementedError`，请换成你自己的代码。每个函数后面的测试单元格会运行几项你看得到的公开测试；提交之后，评分时还会用别的输入运行隐藏检查（别的大小、批、块大小、float64），所以你的代码要在一般情况下都正确。
+# **总分：{total_points} 分。** 每一步都有一个待完成的函数，它的函数体目前只会抛出 `NotImplementedError`，请换成你自己的代码。每个函数后面的测试单元格会运行几项你看得到的公开测试；提交之后，评分时还会用别的输入运行隐藏检查（别的大小、批、块大小、`float64`），所以你的代码要在一般情况下都正确。
 #
 # 约定与整个课程相同：向量是**行**，序列的形状是 `(n, d)`，权重矩阵的形状是 `(d_in, d_out)`，投影就是 `x @ W`。这里的每个函数还接受**前导的批维度** `(..., n, d)`；请用 `.transpose(-2, -1)` 而不是 `.T`。某一步需要前向的 softmax 或矩阵乘法时，请直接用 PyTorch 自带的（`torch.softmax`、`@`），除非规则另有规定。
 
@@ -113,7 +113,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 # \frac{\partial L}{\partial s_j} = \sum_i g_i\, w_i\,(\delta_{ij} - w_j)
 # = w_j\Big(g_j - \sum_i g_i\, w_i\Big).$$
 #
-# 用文字说：先从每个 $g_j$ 中减去加权平均 $\sum_i g_i w_i$，再乘以 $w_j$。整个过程从不构造 $n \times n$ 的雅可比矩阵。`softmax_backward(weights, grad_weights, dim=-1)` 对任意形状的张量沿 `dim` 做这件事：沿 `dim` 的每个切片是一个独立的 softmax，有它自己的加权和（`keepdim=True` 让它保持可广播）。它返回对分数的梯度，形状和 dtype 都与 `weights` 相同。
+# 用文字说：先从每个 $g_j$ 中减去加权平均 $\sum_i g_i w_i$，再乘以 $w_j$。整个过程从不构造 $n \times n$ 的雅可比矩阵。`softmax_backward(weights, grad_weights, dim=-1)` 对任意形状的张量沿 `dim` 做这件事：沿 `dim` 的每个切片是一个独立的 softmax，有它自己的加权和（`keepdim=True` 让它保持可广播）。它返回对分数的梯度，形状和 `dtype` 都与 `weights` 相同。
 #
 # 小例子：$w = [0.5, 0.3, 0.2]$、$g = [1, 0, 2]$ 的加权和是 $0.5 + 0 + 0.4 = 0.9$，所以梯度是 $w \odot (g - 0.9) = [0.05, -0.27, 0.22]$。它的和为 0：给所有分数加上同一个常数，不会改变任何注意力权重。
 #
@@ -228,7 +228,7 @@ expect_close(predicted.float(), numeric.float(), "the change of the loss the gra
 #
 # 边写边检查形状：每个梯度的形状都与它所对应的量相同，查询是 `(n_q, d_k)`，键是 `(n_k, d_k)`，值是 `(n_k, d_v)`；各个大小互不相同时，漏掉一次转置不可能不被发现。反向传播需要前向计算中的注意力权重 $W$：在这里用 `torch.softmax` 重新算一遍（FlashAttention 也是这样做的，以免存储它们）。
 #
-# `attention_backward(queries, keys, values, grad_context)` 返回元组 `(grad_queries, grad_keys, grad_values)`，支持任意前导批维度，dtype 与输入相同。你可以调用自己的 `softmax_backward`。
+# `attention_backward(queries, keys, values, grad_context)` 返回元组 `(grad_queries, grad_keys, grad_values)`，支持任意前导批维度，`dtype` 与输入相同。你可以调用自己的 `softmax_backward`。
 
 # %% solution attention_backward
 
@@ -363,7 +363,7 @@ for which, name in enumerate(("grad_queries", "grad_keys", "grad_values")):
 # %% [markdown zh]
 # ## 第 3 步：每次处理一块键的注意力
 #
-# 对一个查询而言，softmax 需要它*所有*分数中的最大值（像作业 1 那样减去它），以及*所有*分数指数之和（用来做除数）。按普通方式计算，就要为每个查询保存一行 `n_k` 个分数：一个 `(n_q, n_k)` 的矩阵，2048 个查询和键在 float32 下就是 16 MiB，32768 个则是 4 GiB。**在线 softmax** 每次读取 `block_size` 行键和值，对每个查询只保存三个随读随更新的量：
+# 对一个查询而言，softmax 需要它*所有*分数中的最大值（像作业 1 那样减去它），以及*所有*分数指数之和（用来做除数）。按普通方式计算，就要为每个查询保存一行 `n_k` 个分数：一个 `(n_q, n_k)` 的矩阵，2048 个查询和键在 `float32` 下就是 16 MiB，32768 个则是 4 GiB。**在线 softmax** 每次读取 `block_size` 行键和值，对每个查询只保存三个随读随更新的量：
 #
 # - $m$，到目前为止见过的最大分数（初始为 $-\infty$）；
 # - $\ell$，到目前为止见过的分数的 $e^{s - m}$ 之和；
@@ -575,7 +575,7 @@ for block_size in (512, 128, 32):
 #
 # ![位置 0 到 3 时的缓存：每一步追加一行新的键和值，新的查询对目前已缓存的各行做注意力](figure:kv_cache)
 #
-# 缓存里只有过去和现在，没有需要遮住的未来：**不需要掩码**，结果仍然恰好是整个序列的因果自注意力（作业 7）。`cached_causal_attention(x, W_query, W_key, W_value)` 接收形状为 `(..., seq, d_in)` 的 `x` 和三个权重矩阵，返回 `(..., seq, d_v)`。`torch.zeros(*x.shape[:-2], seq, d_k)` 可以建一个能容纳所有位置的缓存（也可以用一个列表保存各行，再用 `torch.stack` 拼起来）；`x[..., t, :]` 是这一批中每个序列的位置 $t$。
+# 缓存里只有过去和现在，没有需要掩码的未来：**不需要掩码**，结果仍然恰好是整个序列的因果自注意力（作业 7）。`cached_causal_attention(x, W_query, W_key, W_value)` 接收形状为 `(..., seq, d_in)` 的 `x` 和三个权重矩阵，返回 `(..., seq, d_v)`。`torch.zeros(*x.shape[:-2], seq, d_k)` 可以建一个能容纳所有位置的缓存（也可以用一个列表保存各行，再用 `torch.stack` 拼起来）；`x[..., t, :]` 是这一批中每个序列的位置 $t$。
 #
 # **本步规则：** 用 Python 循环遍历各个位置，不用掩码（不用 `masked_fill`、`tril`、`triu`、`is_causal` 等），也不用内置的注意力。每个位置只投影一次，这正是缓存的意义；规则看不到这一点，但下面的计数能看到。
 

@@ -182,6 +182,6 @@ CATALOG = {
     'no mask': '不加掩码',
     'the cache holds only the positions decoded so far, so there is no future to hide; attend '
     'over the cache with torch.softmax and @':
-        '缓存里只有目前为止已解码的位置，没有需要遮住的未来；请用 torch.softmax 和 @ '
+        '缓存里只有目前为止已解码的位置，没有需要掩码的未来；请用 torch.softmax 和 @ '
         '对缓存做注意力',
 }
