@@ -59,13 +59,21 @@ def cross_attention():
     return fig
 
 
+def causal_example(n=5, seed=11):
+    """The figure's mask (True: the future), scores and weights. The scores are rounded to
+    the one decimal the figure prints before the softmax, so the weights it prints are the
+    softmax of the scores it prints (a reader who checks a row gets the same numbers)."""
+    generator = torch.Generator().manual_seed(seed)
+    scores = torch.round(torch.randn(n, n, generator=generator), decimals=1)  # (n, n)
+    masked = torch.ones(n, n, dtype=torch.bool).triu(diagonal=1)  # (n, n), True: the future
+    weights = torch.softmax(scores.masked_fill(masked, float("-inf")), dim=-1)  # (n, n)
+    return masked, scores, weights
+
+
 def causal_mask():
     """The causal mask, the masked scores and the weights that result."""
-    n = 5
-    generator = torch.Generator().manual_seed(11)
-    scores = torch.randn(n, n, generator=generator)
-    masked = torch.ones(n, n, dtype=torch.bool).triu(diagonal=1)  # True: the future
-    weights = torch.softmax(scores.masked_fill(masked, float("-inf")), dim=-1)
+    masked, scores, weights = causal_example()
+    n = len(scores)
     fig, ax = canvas(26, 10.5, unit=0.25)
     allowed, hidden = tint(WEIGHTS, 0.25), "#555555"
     bottom = 2.5
