@@ -267,6 +267,21 @@ def test_a_regraded_student_has_a_stale_feedback_page(course, capsys):
     assert any("1 feedback pages are older" in g for g in gaps_of(page))
 
 
+
+def test_feedback_rewrites_the_page_the_report_marks_stale(course, capsys):
+    """Does the command the stale mark names rewrite the page, so that the next report marks
+    nothing? (feedback writes the page of every graded student, an existing one too)"""
+    release(course, FIRST, {"test_f": (4, False)})
+    graded(course, FIRST, "ada", {"test_f": 4})
+    feedback_page(course, FIRST, "ada", age_seconds=60)
+    assert "stale" in row_of(run_report(course, capsys)[1], "students", "ada")[1]
+    command = feedback_command("ada", FIRST).split()[3:]  # after `python -m autograder`
+    assert main(["--root", str(course), *command, "--workers", "1"]) == 0
+    capsys.readouterr()
+    _, page, _ = run_report(course, capsys)
+    assert "stale" not in row_of(page, "students", "ada")[1]
+    assert not [gap for gap in gaps_of(page) if "feedback" in gap]
+
 # -- the columns ----------------------------------------------------------------------------
 
 
