@@ -213,6 +213,11 @@ CATALOG = {
     "no due date for {assignment} in nbgrader_config.py (c.Deadlines.due_dates): nobody is "
     "late": "nbgrader_config.py 中没有 {assignment} 的截止时间（c.Deadlines.due_dates）："
             "没有人迟交",
+    "collected {assignment}: {count} submissions in submitted/":
+        "已收取 {assignment}：submitted/ 中有 {count} 份提交",
+    # (the command line says its own errors and warnings with the same words)
+    "error: {message}": "错误：{message}",
+    "warning: {message}": "警告：{message}",
     "late: {student} by {by}": "迟交：{student}，晚了 {by}",
     "late: {student} {assignment} by {by}, penalty {penalty} of {raw} points":
         "迟交：{student} 的 {assignment} 晚了 {by}，从 {raw} 分中扣 {penalty} 分",

@@ -151,7 +151,8 @@ def _collect(root: Path, assignment_id, source: Path, file_pattern, log):
         problems.append(replace(stamped, assignment=assignment_id))
     keep_problems(root, "collect", [assignment_id], problems)
     for problem in problems:
-        log(f"{'warning' if problem.graded_anyway else 'error'}: {problem}")
+        log(t("warning: {message}", message=problem) if problem.graded_anyway
+            else t("error: {message}", message=problem))
     archive = root / "downloaded" / assignment_id / "archive"
     shutil.rmtree(archive.parent, ignore_errors=True)
     archive.mkdir(parents=True)
@@ -162,6 +163,7 @@ def _collect(root: Path, assignment_id, source: Path, file_pattern, log):
     stamp(root, assignment_id, times)
     collected = sorted(p.parent.parent.name for p in
                        (root / "submitted").glob(f"*/{assignment_id}/{assignment_id}.ipynb"))
-    log(f"collected {assignment_id}: {len(collected)} submissions in submitted/")
+    log(t("collected {assignment}: {count} submissions in submitted/",
+          assignment=assignment_id, count=len(collected)))
     say_who_is_late(config, assignment_id, times, log)
     return problems

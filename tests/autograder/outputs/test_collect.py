@@ -14,10 +14,12 @@ import pytest
 
 from autograder.course import Course, run_nbgrader
 from autograder.grading.parallel import grade
+from autograder.i18n.zh import CATALOG
 from autograder.outputs.collect import collect
 from autograder.outputs.report import write_report
 from autograder.tools import simulate
 from tests.autograder.outputs.test_inbox import entry
+from tests.autograder.outputs.test_outputs_zh import CJK
 
 ROOT = Path(__file__).resolve().parents[3]
 ID = "01_attention_by_hand"
@@ -148,3 +150,24 @@ def test_lateness_is_said_at_collect_grade_and_report(course, tmp_path):
                         log=lambda _: None).read_text()
     section = page.split("Late submissions")[1].split("<h2>")[0]
     assert all(s in section for s in ["ada", "bob", "cy"]) and "2:00:00" in section
+
+
+def test_collect_speaks_the_course_language(course, tmp_path):
+    """In a Chinese course, is every line collect prints Chinese: the refused file, who is
+    late, how many were collected?"""
+    config = course.root / "nbgrader_config.py"
+    config.write_text(config.read_text().replace('c.Course.language = "en"',
+                                                 'c.Course.language = "zh"')
+                      + f"\nc.Deadlines.due_dates = {{'{ID}': '2026-12-01 10:00:00 UTC'}}\n")
+    path = tmp_path / "lms.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        entry(archive, f"ada_{ID}.ipynb", release_bytes(), 9)
+        entry(archive, f"bob_{ID}.ipynb", release_bytes(), 11)
+        entry(archive, "notes.txt", b"not a notebook", 9)
+    messages = []
+    collect(course.root, ID, path, log=messages.append)
+    assert CATALOG["collected {assignment}: {count} submissions in submitted/"].format(
+        assignment=ID, count=2) in messages
+    assert CATALOG["late: {student} by {by}"].format(student="bob", by="1:00:00") in messages
+    assert [m for m in messages if m.startswith("错误：") and "notes.txt" in m]
+    assert all(CJK.search(m) for m in messages), messages
