@@ -17,8 +17,8 @@ FULL_WIDTH = "\u3000-\u303f\uff00-\uffef"
 CJK = re.compile(f"[{HAN}{FULL_WIDTH}]")
 PUNCTUATION = re.compile(f"[{FULL_WIDTH}]")
 QUOTES = "“”‘’"  # Chinese quotes, but also English ones: they join only beside CJK
-# A break between two CJK characters, the next line's indentation included.
-WRAPPED = re.compile(f"([{HAN}{FULL_WIDTH}])\n[ \t]*(?=[{HAN}{FULL_WIDTH}])")
+# A break between two CJK characters, the next line's indentation and emphasis marks included.
+WRAPPED = re.compile(f"([{HAN}{FULL_WIDTH}])\\**\n[ \t]*(?=\\**[{HAN}{FULL_WIDTH}])")
 BLOCKS = ("#", "|", ">", "- ", "* ", "+ ", "![", "$$", "<")
 FENCE = re.compile(r"^\s*(```|~~~)")
 CONTEXT = 12  # characters shown on each side of a break
@@ -51,7 +51,7 @@ def continues(previous, line):
         return False
     if after.startswith(BLOCKS) or before.endswith("$$") or re.match(r"\d+[.)] ", after):
         return False  # a new block (a list item, a figure, displayed math), not a continuation
-    last, first = before[-1], after[0]
+    last, first = before.rstrip("*")[-1:], after.lstrip("*")[:1]  # **bold** shows no marks
     if PUNCTUATION.match(last) or PUNCTUATION.match(first):
         return True
     chinese = [bool(CJK.match(last)), bool(CJK.match(first))]

@@ -22,6 +22,14 @@ def test_a_break_between_chinese_characters_is_removed():
                             "`ValueError`\n  和别的")
 
 
+def test_emphasis_marks_are_seen_through():
+    """Is a break between Chinese characters joined, and caught, when bold marks stand
+    between them ("在\\n**最后一个**维度")?"""
+    text = "在\n**最后一个**维度；**总分。**\n每一步"
+    assert joined(text) == "在**最后一个**维度；**总分。**每一步"
+    assert WRAPPED.search("在\n**最后一个**维度")
+
+
 def test_english_quotes_keep_their_space():
     """Does a break between English words and quote marks stay a break?"""
     assert joined("the sentence\n“Life is short”\nis") == "the sentence\n“Life is short”\nis"
