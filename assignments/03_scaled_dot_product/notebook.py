@@ -322,7 +322,7 @@ omega_first = project(query_first, keys_first.T)  # (6,)
 omega_last = project(query_last, keys_last.T)  # (6,)
 print("'dessert last': the score of 'is' against word 5")
 print("  the source printed: ", torch.tensor({{documents.DOC002_OMEGA_24}}))
-print("  your function gives:", project(query_last, keys_last[4]))
+print("  your function gives:", project(query_last, keys_last[4:5].T))  # W: (d_k, 1)
 print("'dessert last': the scores of 'is'")
 print("  the source printed: ",
       torch.tensor({{documents.DOC002_OMEGA_2}}))
@@ -363,8 +363,13 @@ print("  your function gives:", omega_last)
 # of the queries and keys are far from variance 1: each sums 16 products with standard
 # normal matrix entries, so its variance is about 16. Divided by $\sqrt{24} \approx 4.9$,
 # the top score still stays more than 20 above the next one, and the softmax gives one word
-# a weight of 1.0000 to four decimals: it is *saturated*. Trained models keep their
-# projection matrices small enough to avoid this.
+# a weight of 1.0000 to four decimals: it is *saturated*. The scaling cannot help, for the
+# cause is the size of the matrices' entries, not the length of the keys: here they are
+# standard normal, of variance 1. A model's matrices start much smaller: `nn.Linear(16, 24)`
+# draws its weights uniformly from $[-1/4, 1/4]$ ($\pm 1/\sqrt{d_{in}}$, variance $1/48$).
+# Scale these same matrices to that variance (multiply them by $1/\sqrt{48}$) and every score
+# shrinks 48-fold, to between about $-3.0$ and $3.3$: the weights of "is" then range from
+# 0.09 to 0.33.
 #
 # **Rule for this step:** divide the scores by `math.sqrt(d_k)` (the square root, not
 # `d_k` itself) and take the softmax over the **last** dimension (`dim=-1`), so that the
@@ -390,7 +395,11 @@ print("  your function gives:", omega_last)
 # “is” 的注意力分数（见上方输出）从约 $-144$ 到 $160$。这里查询和键的元素远不是方差 1：
 # 每个元素都是 16 个乘积之和，矩阵元素又服从标准正态分布，所以方差约为 16。即使除以
 # $\sqrt{24} \approx 4.9$，最高分仍比第二高的分数高出 20 以上，softmax 给某一个词的注意力
-# 权重保留四位小数就是 1.0000：它*饱和*了。训练好的模型会让投影矩阵保持足够小，避免这种情况。
+# 权重保留四位小数就是 1.0000：它*饱和*了。缩放对此无能为力，因为原因在于矩阵元素的大小，
+# 而不在于键的长度：这里的矩阵元素服从标准正态分布，方差为 1。模型开始训练时的矩阵要小得多：
+# `nn.Linear(16, 24)` 的权重从 $[-1/4, 1/4]$ 上均匀抽取（即 $\pm 1/\sqrt{d_{in}}$，方差为
+# $1/48$）。把这里的矩阵缩放到同样的方差（乘以 $1/\sqrt{48}$），每个注意力分数都缩小为原来的
+# 1/48，落在约 $-3.0$ 到 $3.3$ 之间；这时 “is” 的注意力权重分布在 0.09 到 0.33 之间。
 #
 # **本步的规则：** 把注意力分数除以 `math.sqrt(d_k)`（是平方根，不是 `d_k` 本身），并在
 # **最后一个**维度上（`dim=-1`）做 softmax。这样函数对一个查询的分数 `(seq,)`、多个查询的
