@@ -22,6 +22,9 @@ from autograder.progress import Progress
 # nbgrader's feedback template lists every test cell as "Test cell"; the kit's test cells are
 # named test_<step>, so each entry can name its step.
 TEST_CELL_LINK = re.compile(r'<a href="#test_(\w+)">Test cell</a>')
+# It also lists a "Comment" entry for every cell that carries a comment, which filled the
+# contents with entries that name nothing; the comment stays on its cell, below the step.
+COMMENT_ENTRY = re.compile(r'[ \t]*<li><a href="#comment-[^"]*">Comment</a></li>[ \t]*\n?')
 HTML_LANG = {"en": "en", "zh": "zh-CN"}
 
 
@@ -96,11 +99,15 @@ def in_course_language(text):
     return re.sub(r"<html[^>]*>", f'<html lang="{lang}">', text, count=1)
 
 
+def named_steps(text):
+    """The page's contents naming each test cell's step, without "Comment" entries."""
+    return COMMENT_ENTRY.sub("", TEST_CELL_LINK.sub(r'<a href="#test_\1">\1</a>', text))
+
+
 def name_the_steps(page: Path):
     """Name each test cell's step in the page's list of cells, and put the page in the
     current language."""
-    text = page.read_text(encoding="utf-8")
-    text = TEST_CELL_LINK.sub(r'<a href="#test_\1">\1</a>', text)
+    text = named_steps(page.read_text(encoding="utf-8"))
     page.write_text(in_course_language(text), encoding="utf-8")
 
 

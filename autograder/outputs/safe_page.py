@@ -8,6 +8,10 @@ allow-list (web links, mail, images embedded as data), and the page carries a
 Content-Security-Policy that runs no inline script at all. nbgrader's GenerateFeedback takes
 its exporter from the configuration (`c.GenerateFeedback.exporter_class`), so the kit's
 `feedback` and plain `nbgrader generate_feedback` write the same safe page.
+
+The same exporter makes the page whole offline and readable: its formulas are MathML written
+into it (page_math.py), so it loads no MathJax and runs no script at all, and its messages and
+tables get the styles of page_style.py. It stays one file a student can open from anywhere.
 """
 
 from __future__ import annotations
@@ -15,9 +19,11 @@ from __future__ import annotations
 import html
 import re
 from html.parser import HTMLParser
-from urllib.parse import urlsplit
 
 from nbconvert.exporters import HTMLExporter
+
+from autograder.outputs.page_math import with_mathml, without_mathjax
+from autograder.outputs.page_style import with_style
 
 URL_ATTRIBUTES = {"href", "src", "action", "formaction", "xlink:href", "poster", "background",
                   "cite", "longdesc", "data", "manifest", "icon"}
@@ -73,16 +79,14 @@ class UnsafeTags(HTMLParser):
         self.handle_starttag(tag, attrs, closed=True)
 
 
-def content_security_policy(mathjax_url: str) -> str:
-    """No inline script, no plug-in, no form, no frame; scripts, styles and fonts only from
-    MathJax's origin (MathJax evaluates its own configuration block); images embedded."""
-    origin = "{0.scheme}://{0.netloc}".format(urlsplit(mathjax_url)) if mathjax_url else ""
-    return (f"default-src 'none'; script-src {origin} 'unsafe-eval'; "
-            f"style-src 'unsafe-inline' {origin}; font-src data: {origin}; img-src data:; "
-            "base-uri 'none'; form-action 'none'").replace("  ", " ")
+def content_security_policy() -> str:
+    """No script, no plug-in, no form, no frame, nothing fetched: styles inline, images and
+    fonts embedded."""
+    return ("default-src 'none'; style-src 'unsafe-inline'; font-src data:; img-src data:; "
+            "base-uri 'none'; form-action 'none'")
 
 
-def safe_page(page: str, mathjax_url: str = "") -> str:
+def safe_page(page: str) -> str:
     """The page without a URL off the allow-list, with its Content-Security-Policy."""
     parser = UnsafeTags()
     parser.feed(page)
@@ -90,7 +94,7 @@ def safe_page(page: str, mathjax_url: str = "") -> str:
     for written, safe in parser.replacements.items():
         page = page.replace(written, safe)
     policy = (f'<meta http-equiv="Content-Security-Policy" '
-              f'content="{content_security_policy(mathjax_url)}">')
+              f'content="{content_security_policy()}">')
     head = HEAD.search(page)
     if head is None:
         return policy + page
@@ -98,8 +102,9 @@ def safe_page(page: str, mathjax_url: str = "") -> str:
 
 
 class SafeHTMLExporter(HTMLExporter):
-    """nbconvert's HTML exporter whose pages went through safe_page."""
+    """nbconvert's HTML exporter whose pages have their formulas as MathML, the kit's styles,
+    and went through safe_page."""
 
     def from_notebook_node(self, nb, resources=None, **kw):
         page, resources = super().from_notebook_node(nb, resources, **kw)
-        return safe_page(page, self.mathjax_url), resources
+        return safe_page(with_style(with_mathml(without_mathjax(page)))), resources

@@ -13,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -122,3 +123,25 @@ def chromedriver(chromium):
         browser_missing("selenium is missing from .venv; bash scripts/kit setup installs "
                         "requirements.lock", "no selenium in .venv (bash scripts/kit setup)")
     return path
+
+
+@contextmanager
+def driven_chromium(chromium, chromedriver, window):
+    """Debian's Chromium, headless, driven by selenium through Debian's chromedriver, its
+    window `window` (width, height); quit when the block ends."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    os.environ["SE_OFFLINE"] = "1"  # were selenium-manager ever run: no downloads
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for argument in ("--headless=new", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size={},{}".format(*window)):
+        options.add_argument(argument)
+    if os.geteuid() == 0:
+        options.add_argument("--no-sandbox")  # Chromium's sandbox refuses to run as root
+    driver = webdriver.Chrome(service=Service(executable_path=chromedriver), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()

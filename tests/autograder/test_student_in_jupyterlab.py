@@ -32,17 +32,15 @@ import solutions
 from autograder.build.course_folder import init_course
 from autograder.course import nbgrader_env, run_nbgrader
 
-from .conftest import ARTIFACTS, free_port
+from .conftest import ARTIFACTS, driven_chromium, free_port
 
 try:
-    from selenium import webdriver
     from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:  # the chromedriver fixture skips the test, or fails it in CI
-    webdriver = None
+    WebDriverWait = None
 
 ROOT = Path(__file__).resolve().parents[2]
 ID = "01_attention_by_hand"
@@ -191,21 +189,10 @@ def stop_server(lab):
 
 
 @pytest.fixture
-def browser(chromium, chromedriver, monkeypatch):
+def browser(chromium, chromedriver):
     """Debian's Chromium, headless, driven through Debian's chromedriver."""
-    monkeypatch.setenv("SE_OFFLINE", "1")  # were selenium-manager ever run: no downloads
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for argument in ("--headless=new", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size={},{}".format(*WINDOW)):
-        options.add_argument(argument)
-    if os.geteuid() == 0:
-        options.add_argument("--no-sandbox")  # Chromium's sandbox refuses to run as root
-    driver = webdriver.Chrome(service=Service(executable_path=chromedriver), options=options)
-    try:
+    with driven_chromium(chromium, chromedriver, WINDOW) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def steps_of_the_release():
