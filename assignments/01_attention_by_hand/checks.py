@@ -143,11 +143,13 @@ def stable_softmax_random(gen):
 
 
 def softmax_rows_sum_to_one(subject, gen):
+    """Every row of weights sums to 1."""
     rows, cols = sizes(gen, 2)
     rows_sum_to_one(subject(randn(gen, rows, cols), dim=0), dim=0)
 
 
 def softmax_finite_for_large_scores(subject, gen):
+    """Very large scores still give finite weights."""
     weights = subject(1e4 * randn(gen, *sizes(gen, 2)))
     assert torch.isfinite(weights).all(), t(
         "scores of 1e4 must give finite weights (no nan, no inf)")

@@ -46,4 +46,9 @@ CATALOG = {
         '元素 [j, i] 用的是 weights[i, j]：键 j 的值向量乘以查询 i 分给它的注意力权重',
     'row i of the weights belongs to query i: compute weights @ values':
         '注意力权重的第 i 行属于查询 i：应计算 weights @ values',
+    # the hidden properties, in words (their docstrings' first line)
+    'Every row of weights sums to 1':
+        '每一行注意力权重之和都为 1',
+    'Very large scores still give finite weights':
+        '很大的注意力分数也得到有限的注意力权重',
 }

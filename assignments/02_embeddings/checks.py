@@ -221,6 +221,7 @@ def encode_random(gen):
 
 
 def unknown_word_raises_key_error(subject, gen):
+    """A word missing from the vocabulary raises a KeyError naming it."""
     unknown = "zzyzx"
     try:
         subject(f"Life is {unknown}, eat dessert", dict(DOC000_VOCAB))
@@ -321,6 +322,7 @@ def embed_random(gen):
 
 
 def same_ids_same_vectors(subject, gen):
+    """The same id always gives the same vector."""
     vocab_size, dim = sizes(gen, 2)
     ids = torch.tensor([1, 0, 1])
     out = subject(ids, vocab_size, dim)

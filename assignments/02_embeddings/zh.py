@@ -68,4 +68,9 @@ CATALOG = {
     'not detached': '没有 detach',
     'the vectors are data here, not parameters to train: return them .detach()ed':
         '这里的向量是数据，不是要训练的参数：返回前先 .detach()',
+    # the hidden properties, in words (their docstrings' first line)
+    'A word missing from the vocabulary raises a KeyError naming it':
+        '词表里没有的词会引发 KeyError，并说出这个词',
+    'The same id always gives the same vector':
+        '同一个词元 id 总是得到同一个向量',
 }

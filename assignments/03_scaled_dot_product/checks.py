@@ -90,6 +90,7 @@ def project_random(gen):
 
 
 def project_row_by_row(subject, gen):
+    """Projecting all rows at once gives each row's own projection."""
     seq, d_in, d_out = sizes(gen, 3)
     x, W = randn(gen, seq, d_in), randn(gen, d_in, d_out)
     all_rows = subject(x.clone(), W.clone())
@@ -149,11 +150,13 @@ def scaled_softmax_random(gen):
 
 
 def scaled_weights_sum_to_one(subject, gen):
+    """Each query's weights sum to 1."""
     n, seq, d_k = sizes(gen, 3)
     rows_sum_to_one(subject(randn(gen, n, seq), d_k), dim=-1, what=t("weights of each query"))
 
 
 def shift_invariant(subject, gen):
+    """Adding one number to all of a query's scores leaves its weights unchanged."""
     n, seq, d_k = sizes(gen, 3)
     scores = randn(gen, n, seq)
     shifted = scores + 10 * randn(gen, n, 1)
@@ -250,6 +253,7 @@ def sdpa_random(gen):
 
 
 def equals_torch_sdpa(subject, gen):
+    """The context matches torch's scaled_dot_product_attention on fresh random inputs."""
     (batch,) = sizes(gen, 1)
     queries, keys, values = random_qkv(gen, batch)
     context, _ = subject(queries.clone(), keys.clone(), values.clone())
@@ -260,6 +264,7 @@ def equals_torch_sdpa(subject, gen):
 
 
 def equals_torch_sdpa_causal(subject, gen):
+    """With a causal mask, the context matches torch's scaled_dot_product_attention."""
     (seq,) = sizes(gen, 1)
     queries, keys, values = random_qkv(gen, n=seq, seq=seq)
     mask = future(seq)
@@ -272,6 +277,7 @@ def equals_torch_sdpa_causal(subject, gen):
 
 
 def weights_sum_to_one(subject, gen):
+    """Each query's weights sum to 1, with and without a causal mask."""
     queries, keys, values = random_qkv(gen)
     _, weights = subject(queries, keys, values)
     rows_sum_to_one(weights, dim=-1, what=t("weights of each query"))
@@ -282,6 +288,7 @@ def weights_sum_to_one(subject, gen):
 
 
 def masked_weights_exactly_zero(subject, gen):
+    """Every masked weight is exactly 0."""
     queries, keys, values = random_qkv(gen)
     mask = random_mask(gen, queries.shape[0], keys.shape[0])
     _, weights = subject(queries, keys, values, mask=mask)
@@ -289,6 +296,7 @@ def masked_weights_exactly_zero(subject, gen):
 
 
 def fully_masked_row_gives_zeros(subject, gen):
+    """A query with every key masked gets zero weights and a zero context."""
     queries, keys, values = random_qkv(gen)
     mask = random_mask(gen, queries.shape[0], keys.shape[0])
     context, weights = subject(queries, keys, values, mask=mask)

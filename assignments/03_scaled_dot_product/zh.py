@@ -73,4 +73,21 @@ CATALOG = {
     'weights to exactly 0 after the softmax':
         '某个查询的键全被掩码时，softmax(-inf, ..., -inf) = nan；请在 softmax '
         '之后把被掩码的注意力权重设为恰好 0',
+    # the hidden properties, in words (their docstrings' first line)
+    "Projecting all rows at once gives each row's own projection":
+        '一次投影所有行，与逐行单独投影的结果相同',
+    "Each query's weights sum to 1":
+        '每个查询的注意力权重之和为 1',
+    "Adding one number to all of a query's scores leaves its weights unchanged":
+        '给一个查询的所有注意力分数加上同一个数，它的注意力权重不变',
+    "The context matches torch's scaled_dot_product_attention on fresh random inputs":
+        '在新的随机输入上，上下文向量与 torch 的 scaled_dot_product_attention 一致',
+    "With a causal mask, the context matches torch's scaled_dot_product_attention":
+        '加上因果掩码后，上下文向量与 torch 的 scaled_dot_product_attention 一致',
+    "Each query's weights sum to 1, with and without a causal mask":
+        '无论有没有因果掩码，每个查询的注意力权重之和都为 1',
+    'Every masked weight is exactly 0':
+        '每个被掩码的注意力权重都恰好为 0',
+    'A query with every key masked gets zero weights and a zero context':
+        '所有键都被掩码的查询得到全零的注意力权重和零上下文向量',
 }

@@ -62,6 +62,7 @@ def self_attention_random(gen):
 
 
 def self_attention_permutation_equivariant(subject, gen):
+    """Reordering the input rows reorders the output rows the same way."""
     x, W_query, W_key, W_value = random_inputs(gen)
     perm = torch.randperm(x.shape[0], generator=gen)
     context = subject(x.clone(), W_query, W_key, W_value)
@@ -73,6 +74,7 @@ def self_attention_permutation_equivariant(subject, gen):
 
 
 def self_attention_batch_dims(subject, gen):
+    """With a batch dimension, each sequence is attended to on its own."""
     batch = sizes(gen, 1, low=2, high=4)[0]
     x, W_query, W_key, W_value = random_inputs(gen, batch)
     context = subject(x.clone(), W_query, W_key, W_value)
@@ -83,7 +85,9 @@ def self_attention_batch_dims(subject, gen):
 
 
 def self_attention_weights_sum_to_one(subject, gen):
-    """With every value equal to the same vector c, each context must be c exactly when the
+    """Each query's weights sum to 1 over the keys.
+
+    With every value equal to the same vector c, each context must be c exactly when the
     weights of every query sum to 1 over the keys."""
     x, W_query, W_key, W_value = random_inputs(gen)
     seq, d_in = x.shape
@@ -100,6 +104,7 @@ def self_attention_weights_sum_to_one(subject, gen):
 
 
 def self_attention_equals_torch(subject, gen):
+    """The result matches torch's scaled_dot_product_attention on the projected inputs."""
     x, W_query, W_key, W_value = random_inputs(gen)
     want = F.scaled_dot_product_attention(x @ W_query, x @ W_key, x @ W_value)
     got = subject(x.clone(), W_query, W_key, W_value)
@@ -207,6 +212,7 @@ def self_attention_module_random(gen):
 
 
 def module_has_three_parameters(subject, gen):
+    """The module holds W_query, W_key and W_value as parameters of the right shapes."""
     seq, d_in, d_kq, d_v = sizes(gen, 4)
     module = subject(d_in, d_kq, d_v)
     names = [name for name, _ in module.named_parameters()]
@@ -223,6 +229,7 @@ def module_has_three_parameters(subject, gen):
 
 
 def module_forward_is_self_attention(subject, gen):
+    """Forward(x) is self-attention with the module's own weights."""
     seq, d_in, d_kq, d_v = sizes(gen, 4)
     module = subject(d_in, d_kq, d_v)
     x = randn(gen, seq, d_in)

@@ -55,4 +55,17 @@ CATALOG = {
     'weights drawn as (d_out, d_in)': '权重矩阵的形状取成了 (d_out, d_in)',
     'in the row convention a weight is (d_in, d_out) and is used as x @ W':
         '在行约定下，权重矩阵的形状是 (d_in, d_out)，用法是 x @ W',
+    # the hidden properties, in words (their docstrings' first line)
+    'Reordering the input rows reorders the output rows the same way':
+        '打乱输入行的顺序，输出行按同样的方式重新排列',
+    'With a batch dimension, each sequence is attended to on its own':
+        '有批次维度时，每个序列各自独立地做注意力',
+    "Each query's weights sum to 1 over the keys":
+        '每个查询对所有键的注意力权重之和为 1',
+    "The result matches torch's scaled_dot_product_attention on the projected inputs":
+        '结果与 torch 的 scaled_dot_product_attention 在投影后的输入上的结果一致',
+    'The module holds W_query, W_key and W_value as parameters of the right shapes':
+        '模块以形状正确的参数保存 W_query、W_key 和 W_value',
+    "Forward(x) is self-attention with the module's own weights":
+        'forward(x) 就是用模块自己的权重做自注意力',
 }

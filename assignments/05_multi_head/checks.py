@@ -120,6 +120,7 @@ def multihead_project_random(gen):
 
 
 def project_equals_per_head_loop(subject, gen):
+    """Projecting every head at once matches projecting head by head."""
     x, W = random_heads(gen)
     got = subject(x.clone(), W)
     assert tuple(got.shape) == (W.shape[0], x.shape[0], W.shape[1]), t(
@@ -202,6 +203,7 @@ def multihead_attention_random(gen):
 
 
 def attention_equals_per_head_loop(subject, gen):
+    """Each head matches single-head scaled dot-product attention."""
     x, W_query, W_key, W_value = random_multihead(gen)
     got = subject(x.clone(), W_query, W_key, W_value)
     want = torch.stack([
@@ -283,6 +285,7 @@ def concat_heads_random(gen):
 
 
 def head_0_comes_first(subject, gen):
+    """The heads' contexts stand side by side, head 0 first."""
     h, seq, d_v = sizes(gen, 3)
     context = randn(gen, h, seq, d_v)
     got = subject(context.clone())
@@ -436,7 +439,9 @@ def multihead_module_random(gen):
 
 
 def equals_torch(subject, gen):
-    """The copy against torch's own module, with a bool attn_mask. (torch's key_padding_mask
+    """A copy of torch's nn.MultiheadAttention gives torch's output and weights.
+
+    The copy against torch's own module, with a bool attn_mask. (torch's key_padding_mask
     path imports sympy on first use, seconds of grading time; the random cases compare that
     mask with the reference, which equals torch, see tests/reference.)"""
     L, N, S, E, h = mha_sizes(gen)
@@ -454,6 +459,7 @@ def equals_torch(subject, gen):
 
 
 def masked_weights_are_zero(subject, gen):
+    """Masked positions get a weight of exactly 0."""
     L, N, S, E, h = mha_sizes(gen)
     query, key, value = mha_inputs(gen, L, N, S, E)
     free = int(torch.randint(S, (1,), generator=gen))
@@ -470,6 +476,7 @@ def masked_weights_are_zero(subject, gen):
 
 
 def same_parameters_as_torch(subject, gen):
+    """The module holds exactly the parameters of torch's nn.MultiheadAttention."""
     _, _, _, E, h = mha_sizes(gen)
     theirs = nn.MultiheadAttention(E, h).state_dict()
     ours = subject(E, h).state_dict()

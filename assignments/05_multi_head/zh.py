@@ -96,4 +96,17 @@ CATALOG = {
         'key_padding_mask 标为 True 的键，不能从任何查询那里分到注意力权重',
     'no built-in multi-head attention': '不用内置的多头注意力',
     'this step is about writing multi-head attention yourself': '这一步就是要你亲手写出多头注意力',
+    # the hidden properties, in words (their docstrings' first line)
+    'Projecting every head at once matches projecting head by head':
+        '一次投影所有头，与逐个头投影的结果一致',
+    'Each head matches single-head scaled dot-product attention':
+        '每个头都与单头的缩放点积注意力一致',
+    "The heads' contexts stand side by side, head 0 first":
+        '各个头的上下文向量并排拼接，头 0 在最前',
+    "A copy of torch's nn.MultiheadAttention gives torch's output and weights":
+        '从 torch 的 nn.MultiheadAttention 复制来的模块，输出和注意力权重都与 torch 一致',
+    'Masked positions get a weight of exactly 0':
+        '被掩码的位置的注意力权重恰好为 0',
+    "The module holds exactly the parameters of torch's nn.MultiheadAttention":
+        '模块的参数与 torch 的 nn.MultiheadAttention 完全相同',
 }

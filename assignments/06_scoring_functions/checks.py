@@ -50,6 +50,7 @@ def vector_pairs_random(gen):
 
 
 def dot_score_properties(subject, gen):
+    """The dot score is symmetric and grows in proportion to q."""
     (d,) = sizes(gen, 1)
     k, q = randn(gen, d), randn(gen, d)
     score = subject(k.clone(), q.clone())
@@ -76,6 +77,7 @@ DOT_SCORE = Step(
 
 
 def scaled_dot_score_properties(subject, gen):
+    """The scaled dot score is k · q divided by sqrt(d)."""
     (d,) = sizes(gen, 1)
     k, q = randn(gen, d), randn(gen, d)
     score = subject(k.clone(), q.clone())
@@ -129,6 +131,7 @@ def additive_score_random(gen):
 
 
 def additive_score_properties(subject, gen):
+    """The additive score grows in proportion to v and stays within sum(|v|)."""
     d_k, d_q, d_a = sizes(gen, 3)
     k, q, W, U, v = additive_inputs(gen, d_k, d_q, d_a)
     score = subject(k.clone(), q.clone(), W.clone(), U.clone(), v.clone())
@@ -179,6 +182,7 @@ def bilinear_score_random(gen):
 
 
 def bilinear_score_properties(subject, gen):
+    """The bilinear score is linear in k and is the dot score when W is the identity."""
     d_k, d_q = sizes(gen, 2)
     k, q, W = randn(gen, d_k), randn(gen, d_q), randn(gen, d_k, d_q)
     score = subject(k.clone(), q.clone(), W.clone())
@@ -233,6 +237,7 @@ def attention_random(gen):
 
 
 def columns_permute_with_inputs(subject, gen):
+    """Reordering the columns of X reorders the columns of H the same way."""
     X, W_Q, W_K, W_V = column_inputs(gen)
     order = torch.randperm(X.shape[1], generator=gen)
     H = subject(X.clone(), W_Q.clone(), W_K.clone(), W_V.clone())
@@ -242,6 +247,7 @@ def columns_permute_with_inputs(subject, gen):
 
 
 def equals_torch_attention(subject, gen):
+    """H matches torch's scaled_dot_product_attention."""
     X, W_Q, W_K, W_V = column_inputs(gen)
     H = subject(X.clone(), W_Q.clone(), W_K.clone(), W_V.clone())
     rows = F.scaled_dot_product_attention((W_Q @ X).T, (W_K @ X).T, (W_V @ X).T)  # (N, d2)

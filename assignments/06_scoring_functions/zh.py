@@ -76,4 +76,17 @@ CATALOG = {
     'no Python loop': '不用 Python 循环',
     'on its own': '独立实现',
     'the point is to replace the loop by matrix products': '这一步的目的正是用矩阵乘法取代循环',
+    # the hidden properties, in words (their docstrings' first line)
+    'The dot score is symmetric and grows in proportion to q':
+        '点积分数对称，并且随 q 成比例变化',
+    'The scaled dot score is k · q divided by sqrt(d)':
+        '缩放点积分数等于 k · q 除以 sqrt(d)',
+    'The additive score grows in proportion to v and stays within sum(|v|)':
+        '加性分数随 v 成比例变化，且绝对值不超过 sum(|v|)',
+    'The bilinear score is linear in k and is the dot score when W is the identity':
+        '双线性分数对 k 是线性的，W 为单位矩阵时就是点积分数',
+    'Reordering the columns of X reorders the columns of H the same way':
+        '打乱 X 的列，H 的列按同样的方式重新排列',
+    "H matches torch's scaled_dot_product_attention":
+        'H 与 torch 的 scaled_dot_product_attention 一致',
 }

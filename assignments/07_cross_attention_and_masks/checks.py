@@ -49,6 +49,7 @@ def cross_attention_random(gen):
 
 
 def same_sequence_is_self_attention(subject, gen):
+    """Cross-attention of a sequence with itself is self-attention."""
     x, _, W_query, W_key, W_value = cross_inputs(gen)
     queries, keys, values = x @ W_query, x @ W_key, x @ W_value
     weights = torch.softmax(queries @ keys.T / math.sqrt(keys.shape[-1]), dim=-1)
@@ -58,6 +59,7 @@ def same_sequence_is_self_attention(subject, gen):
 
 
 def context_order_does_not_matter(subject, gen):
+    """Reordering the context rows changes nothing."""
     x_query, x_context, W_query, W_key, W_value = cross_inputs(gen)
     order = torch.randperm(x_context.shape[0], generator=gen)
     got = subject(x_query.clone(), x_context.clone(), W_query, W_key, W_value)
@@ -66,6 +68,7 @@ def context_order_does_not_matter(subject, gen):
 
 
 def query_rows_permute(subject, gen):
+    """Reordering the query rows reorders the output rows the same way."""
     x_query, x_context, W_query, W_key, W_value = cross_inputs(gen)
     order = torch.randperm(x_query.shape[0], generator=gen)
     got = subject(x_query.clone(), x_context.clone(), W_query, W_key, W_value)
@@ -75,6 +78,7 @@ def query_rows_permute(subject, gen):
 
 
 def cross_equals_torch(subject, gen):
+    """The output matches torch's scaled_dot_product_attention on the projected inputs."""
     x_query, x_context, W_query, W_key, W_value = cross_inputs(gen)
     want = F.scaled_dot_product_attention(x_query @ W_query, x_context @ W_key, x_context @ W_value)
     got = subject(x_query.clone(), x_context.clone(), W_query, W_key, W_value)
@@ -145,6 +149,7 @@ def causal_mask_random(gen):
 
 
 def hides_exactly_the_future(subject, gen):
+    """The mask is a bool tensor that hides exactly the future positions."""
     (n,) = sizes(gen, 1, low=3, high=12)
     single = subject(1)
     assert isinstance(single, torch.Tensor) and single.shape == (1, 1) and not bool(single.any()), (
@@ -230,6 +235,7 @@ def masked_softmax_random(gen):
 
 
 def masked_weights_are_zero(subject, gen):
+    """Masked weights are exactly 0 and each query's weights sum to 1."""
     n_query, n_key, d_k = sizes(gen, 3, high=12)
     mask = random_mask(gen, n_query, n_key, p=0.5)
     mask[:, -1] = False
@@ -239,6 +245,7 @@ def masked_weights_are_zero(subject, gen):
 
 
 def fully_masked_row_is_zero(subject, gen):
+    """A query whose every key is masked gets a row of zeros."""
     n_query, n_key, d_k = sizes(gen, 3, high=12)
     mask = torch.zeros(n_query, n_key, dtype=torch.bool)
     mask[-1] = True
@@ -251,6 +258,7 @@ def fully_masked_row_is_zero(subject, gen):
 
 
 def equals_torch_causal(subject, gen):
+    """Under a causal mask, the weights match torch's scaled_dot_product_attention."""
     n, d_k = sizes(gen, 2, low=3, high=12)
     queries, keys = randn(gen, n, d_k), randn(gen, n, d_k)
     mask = future(n)

@@ -72,4 +72,21 @@ CATALOG = {
     'nan for a query with every key masked': '所有键都被掩码的查询得到 nan',
     'when every score of a row is -inf the softmax divides 0 by 0; make such rows 0':
         '一行的分数全是 -inf 时，softmax 会算 0 除以 0；要把这样的行设为 0',
+    # the hidden properties, in words (their docstrings' first line)
+    'Cross-attention of a sequence with itself is self-attention':
+        '序列与自身做交叉注意力，就是自注意力',
+    'Reordering the context rows changes nothing':
+        '打乱上下文序列的行，结果不变',
+    'Reordering the query rows reorders the output rows the same way':
+        '打乱查询的行，输出行按同样的方式重新排列',
+    "The output matches torch's scaled_dot_product_attention on the projected inputs":
+        '输出与 torch 的 scaled_dot_product_attention 在投影后的输入上的结果一致',
+    'The mask is a bool tensor that hides exactly the future positions':
+        '掩码是布尔张量，恰好掩码掉未来的位置',
+    "Masked weights are exactly 0 and each query's weights sum to 1":
+        '被掩码的注意力权重恰好为 0，每个查询的注意力权重之和为 1',
+    'A query whose every key is masked gets a row of zeros':
+        '所有键都被掩码的查询得到一行 0',
+    "Under a causal mask, the weights match torch's scaled_dot_product_attention":
+        '加上因果掩码后，注意力权重与 torch 的 scaled_dot_product_attention 一致',
 }

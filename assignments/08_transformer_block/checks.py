@@ -58,6 +58,7 @@ def positions_random(gen):
 
 
 def positions_follow_the_formula(subject, gen):
+    """Every entry follows the sine and cosine formula."""
     seq_len, half = sizes(gen, 2, low=2, high=100)
     half = 1 + half % 40
     got = subject(seq_len, 2 * half)
@@ -67,6 +68,7 @@ def positions_follow_the_formula(subject, gen):
 
 
 def odd_width_is_refused(subject, gen):
+    """An odd d_model raises a ValueError naming it."""
     seq_len, half = sizes(gen, 2)
     odd = 2 * half + 1
     try:
@@ -173,6 +175,7 @@ def layer_norm_random(gen):
 
 
 def layer_norm_equals_torch(subject, gen):
+    """The result matches torch's layer_norm over the last dimension."""
     batch, seq, d = sizes(gen, 3)
     for eps in (1e-5, 0.1):
         x, gamma, beta = norm_inputs(gen, (batch, seq), d, scale=2.0)
@@ -183,6 +186,7 @@ def layer_norm_equals_torch(subject, gen):
 
 
 def rows_are_standardised(subject, gen):
+    """With gamma 1 and beta 0, every row has mean 0 and variance 1."""
     seq, d = sizes(gen, 2, low=3)
     x = 5 * randn(gen, seq, d) + 2
     got = subject(x.clone(), torch.ones(d), torch.zeros(d)).detach()
@@ -194,6 +198,7 @@ def rows_are_standardised(subject, gen):
 
 
 def constant_rows_give_beta(subject, gen):
+    """A row of equal entries gives beta."""
     seq, d = sizes(gen, 2)
     x = randn(gen, seq, 1).expand(seq, d).contiguous()
     gamma, beta = randn(gen, d), randn(gen, d)
@@ -275,6 +280,7 @@ def feed_forward_random(gen):
 
 
 def feed_forward_equals_linears(subject, gen):
+    """The network matches linear2(relu(linear1(x)))."""
     batch, seq, d_model, d_ff = sizes(gen, 4)
     x, W1, b1, W2, b2 = ffn_inputs(gen, (batch, seq), d_model, d_ff)
     want = F.linear(F.relu(F.linear(x, W1.T, b1)), W2.T, b2)
@@ -284,6 +290,7 @@ def feed_forward_equals_linears(subject, gen):
 
 
 def positions_do_not_mix(subject, gen):
+    """Each position goes through the network on its own."""
     seq, d_model, d_ff = sizes(gen, 3)
     x, W1, b1, W2, b2 = ffn_inputs(gen, (seq,), d_model, d_ff)
     whole = subject(x.clone(), W1, b1, W2, b2)
@@ -390,6 +397,7 @@ def block_random(gen):
 
 
 def block_equals_torch(subject, gen):
+    """A copy of torch's TransformerEncoderLayer gives torch's output."""
     N, L, E, heads, d_ff = block_sizes(gen)
     layer = torch_layer(random_seed(gen), E, heads, d_ff)
     x, mask = randn(gen, N, L, E), random_mask(gen, L)
@@ -401,6 +409,7 @@ def block_equals_torch(subject, gen):
 
 
 def causal_block_ignores_the_future(subject, gen):
+    """Under a causal mask, no output depends on later positions."""
     N, L, E, heads, d_ff = block_sizes(gen)
     block = subject.from_torch(torch_layer(random_seed(gen), E, heads, d_ff))
     x = randn(gen, N, L, E)
@@ -413,6 +422,7 @@ def causal_block_ignores_the_future(subject, gen):
 
 
 def sequences_do_not_mix(subject, gen):
+    """The sequences of a batch do not affect each other."""
     N, L, E, heads, d_ff = block_sizes(gen)
     block = subject.from_torch(torch_layer(random_seed(gen), E, heads, d_ff))
     x = randn(gen, N, L, E)
@@ -422,6 +432,7 @@ def sequences_do_not_mix(subject, gen):
 
 
 def positions_permute(subject, gen):
+    """Without a mask, reordering the positions reorders the output the same way."""
     N, L, E, heads, d_ff = block_sizes(gen)
     block = subject.from_torch(torch_layer(random_seed(gen), E, heads, d_ff))
     x = randn(gen, N, L, E)
@@ -432,6 +443,7 @@ def positions_permute(subject, gen):
 
 
 def fresh_block_keeps_the_shape(subject, gen):
+    """A new block maps its input to an output of the same shape."""
     N, L, E, heads, d_ff = block_sizes(gen)
     out = subject(E, heads, d_ff)(randn(gen, N, L, E))
     assert isinstance(out, torch.Tensor) and tuple(out.shape) == (N, L, E), t(

@@ -148,4 +148,29 @@ CATALOG = {
     'the block has two norms with their own gamma and beta: norm1 before the attention, norm2 '
     'before the feed-forward network':
         '块中有两个层归一化，各有自己的 gamma 和 beta：norm1 在注意力之前，norm2 在前馈网络之前',
+    # the hidden properties, in words (their docstrings' first line)
+    'Every entry follows the sine and cosine formula':
+        '每个元素都符合正弦、余弦公式',
+    'An odd d_model raises a ValueError naming it':
+        '奇数的 d_model 会引发 ValueError，并说出这个值',
+    "The result matches torch's layer_norm over the last dimension":
+        '结果与 torch 的 layer_norm 在最后一维上的结果一致',
+    'With gamma 1 and beta 0, every row has mean 0 and variance 1':
+        'gamma 为 1、beta 为 0 时，每一行的均值为 0、方差为 1',
+    'A row of equal entries gives beta':
+        '元素全相等的一行得到 beta',
+    'The network matches linear2(relu(linear1(x)))':
+        '前馈网络与 linear2(relu(linear1(x))) 一致',
+    'Each position goes through the network on its own':
+        '每个位置各自独立地通过前馈网络',
+    "A copy of torch's TransformerEncoderLayer gives torch's output":
+        '从 torch 的 TransformerEncoderLayer 复制来的块，输出与 torch 一致',
+    'Under a causal mask, no output depends on later positions':
+        '加上因果掩码后，任何输出都不依赖后面的位置',
+    'The sequences of a batch do not affect each other':
+        '同一批次中的序列互不影响',
+    'Without a mask, reordering the positions reorders the output the same way':
+        '没有掩码时，打乱位置的顺序，输出按同样的方式重新排列',
+    'A new block maps its input to an output of the same shape':
+        '新建的块输出与输入形状相同',
 }

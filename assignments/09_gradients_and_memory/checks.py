@@ -78,6 +78,7 @@ def softmax_backward_random(gen):
 
 
 def softmax_equals_autograd(subject, gen):
+    """The gradient matches torch.autograd's."""
     shape = tuple(sizes(gen, 3))
     for dim in (-1, 0, -2):
         scores = randn64(gen, *shape, scale=2.0).requires_grad_()
@@ -90,6 +91,7 @@ def softmax_equals_autograd(subject, gen):
 
 
 def softmax_equals_finite_differences(subject, gen):
+    """The gradient predicts how the loss changes when the scores move a little."""
     n_query, n_key = sizes(gen, 2)
     scores, grad_weights = randn64(gen, n_query, n_key), randn64(gen, n_query, n_key)
     direction = randn64(gen, n_query, n_key)
@@ -107,6 +109,7 @@ def softmax_equals_finite_differences(subject, gen):
 
 
 def softmax_gradient_sums_to_zero(subject, gen):
+    """The gradient sums to 0 along the softmax's dimension."""
     shape = tuple(sizes(gen, 3))
     weights, grad_weights = softmax_inputs(gen, shape, 1)
     got = subject(weights, grad_weights, dim=1)
@@ -205,6 +208,7 @@ def three_tensors(got):
 
 
 def attention_equals_autograd(subject, gen):
+    """Every gradient matches torch.autograd's."""
     (batch,) = sizes(gen, 1, high=4)
     queries, keys, values, grad_context = attention_inputs(gen, (batch,))
     leaves = [x.clone().requires_grad_() for x in (queries, keys, values)]
@@ -217,6 +221,7 @@ def attention_equals_autograd(subject, gen):
 
 
 def attention_equals_finite_differences(subject, gen):
+    """Every gradient predicts how the loss changes when its input moves a little."""
     inputs = list(attention_inputs(gen))
     grad_context = inputs.pop()
     got = three_tensors(subject(*[x.clone() for x in inputs], grad_context.clone()))
@@ -383,6 +388,7 @@ def online_attention_random(gen):
 
 
 def online_equals_torch(subject, gen):
+    """The output matches torch's scaled_dot_product_attention for any block size."""
     (n_key,) = sizes(gen, 1, low=5, high=13)
     batch, heads = sizes(gen, 2, high=4)
     queries, keys, values = online_inputs(gen, (batch, heads), n_key)
@@ -395,6 +401,7 @@ def online_equals_torch(subject, gen):
 
 
 def online_survives_large_scores(subject, gen):
+    """Scores in the hundreds still give a finite, correct output."""
     (n_key,) = sizes(gen, 1, low=6, high=12)
     queries, keys, values = online_inputs(gen, (), n_key, scale=30.0)
     keys[: n_key // 2] -= 3.0 * keys[n_key // 2:].mean(dim=0)  # the blocks' maxima far apart
@@ -408,6 +415,7 @@ def online_survives_large_scores(subject, gen):
 
 
 def online_keys_order_does_not_matter(subject, gen):
+    """Reordering the keys and values together changes nothing."""
     (n_key,) = sizes(gen, 1, low=5, high=12)
     queries, keys, values = online_inputs(gen, (), n_key)
     order = torch.randperm(n_key, generator=gen)
@@ -538,6 +546,7 @@ def cached_random(gen):
 
 
 def cached_equals_causal_torch(subject, gen):
+    """The output matches torch's causal scaled_dot_product_attention."""
     (batch,) = sizes(gen, 1, high=4)
     x, W_query, W_key, W_value = decoding_inputs(gen, (batch,))
     want = F.scaled_dot_product_attention(x @ W_query, x @ W_key, x @ W_value, is_causal=True)
@@ -547,6 +556,7 @@ def cached_equals_causal_torch(subject, gen):
 
 
 def cached_prefix_ignores_the_future(subject, gen):
+    """No output depends on later positions."""
     x, W_query, W_key, W_value = decoding_inputs(gen, ())
     whole = subject(x.clone(), W_query, W_key, W_value)
     changed = x.clone()

@@ -184,4 +184,25 @@ CATALOG = {
     'over the cache with torch.softmax and @':
         '缓存里只有目前为止已解码的位置，没有需要掩码的未来；请用 torch.softmax 和 @ '
         '对缓存做注意力',
+    # the hidden properties, in words (their docstrings' first line)
+    "The gradient matches torch.autograd's":
+        '梯度与 torch.autograd 算出的一致',
+    'The gradient predicts how the loss changes when the scores move a little':
+        '梯度能预测注意力分数稍有变化时损失的变化',
+    "The gradient sums to 0 along the softmax's dimension":
+        '梯度沿 softmax 所在的维度之和为 0',
+    "Every gradient matches torch.autograd's":
+        '每个梯度都与 torch.autograd 算出的一致',
+    'Every gradient predicts how the loss changes when its input moves a little':
+        '每个梯度都能预测对应输入稍有变化时损失的变化',
+    "The output matches torch's scaled_dot_product_attention for any block size":
+        '无论块大小如何，输出都与 torch 的 scaled_dot_product_attention 一致',
+    'Scores in the hundreds still give a finite, correct output':
+        '注意力分数上百时，输出仍然有限且正确',
+    'Reordering the keys and values together changes nothing':
+        '键和值一起打乱顺序，结果不变',
+    "The output matches torch's causal scaled_dot_product_attention":
+        '输出与 torch 带因果掩码的 scaled_dot_product_attention 一致',
+    'No output depends on later positions':
+        '任何输出都不依赖后面的位置',
 }

@@ -152,9 +152,17 @@ def step_findings(step, subject, helpers, gen):
                                                              message=error)))
         except Exception as error:  # noqa: BLE001
             findings.append(Finding("property", step.name, t(
-                "property {name}: {problem}", name=prop.__name__,
+                "property '{name}': {problem}", name=property_words(prop),
                 problem=subject.raised(error))))
     return findings
+
+
+def property_words(prop):
+    """A hidden property as a student reads it, in the course's language: the first
+    paragraph of its docstring (its name in code, equals_torch_sdpa, tells a student
+    nothing; a property without a docstring falls back to it, spaced)."""
+    words = " ".join((inspect.getdoc(prop) or "").split("\n\n")[0].split()).removesuffix(".")
+    return t(words) if words else prop.__name__.replace("_", " ")
 
 
 def rule_violation(rule, subject):

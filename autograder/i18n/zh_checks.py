@@ -27,7 +27,7 @@ CATALOG = {
     'output is not of the kind the step returns ({kind})':
         '输出的类型不是这一步应当返回的类型（{kind}）',
     'property: {message}': '性质检查：{message}',
-    'property {name}: {problem}': '性质检查 {name}：{problem}',
+    "property '{name}': {problem}": '性质检查“{name}”：{problem}',
     '{rule}: the grader could not read the code to verify this rule ({kind})':
         '{rule}：评分程序无法读取这段代码，因而无法核验这条规则（{kind}）',
     '{name} is not defined: run the cell that defines it, and keep its name':

@@ -19,7 +19,7 @@ import pytest
 import torch
 from attention_course.documents import EXAMPLES
 
-from autograder.checks.judge import mistake_subject, step_findings, verdict_message
+from autograder.checks.judge import mistake_subject, property_words, step_findings, verdict_message
 from autograder.checks.model import Finding
 from autograder.checks.subject import LocalSubject
 from autograder.i18n import catalog, language, t
@@ -43,6 +43,8 @@ def static_texts():
         for mistake in step.mistakes:
             texts += [(f"{step.name}: mistake name", mistake.name),
                       (f"{step.name}: hint of {mistake.name!r}", mistake.hint)]
+        texts += [(f"{step.name}: property {p.__name__}", property_words(p))
+                  for p in step.properties]
         for rule in step.rules:
             texts += [(f"{step.name}: rule name", rule.name),
                       (f"{step.name}: why of {rule.name!r}", rule.public[2])]
