@@ -16,6 +16,7 @@ HAN = "\u3400-\u4dbf\u4e00-\u9fff"
 FULL_WIDTH = "\u3000-\u303f\uff00-\uffef"
 CJK = re.compile(f"[{HAN}{FULL_WIDTH}]")
 PUNCTUATION = re.compile(f"[{FULL_WIDTH}]")
+HAN_CHAR, LATIN_LETTER = re.compile(f"[{HAN}]"), re.compile("[A-Za-z]")
 QUOTES = "“”‘’"  # Chinese quotes, but also English ones: they join only beside CJK
 # A break between two CJK characters, the next line's indentation and emphasis marks included.
 WRAPPED = re.compile(f"([{HAN}{FULL_WIDTH}])\\**\n[ \t]*(?=\\**[{HAN}{FULL_WIDTH}])")
@@ -29,7 +30,10 @@ def joined(text):
     CJK characters (a quote mark beside one counts as one) or beside full-width punctuation
     ("，" "。"); a break between Chinese and
     Latin words stays (it shows as the space we put there anyway). Headings, table rows,
-    list items, blank lines and fenced code keep their own lines."""
+    list items, blank lines and fenced code keep their own lines. Punctuation joins a Latin
+    word only in a text written in Chinese: an English cell quoting a Chinese title keeps
+    its space after the title's "）"."""
+    chinese = len(HAN_CHAR.findall(text)) > len(LATIN_LETTER.findall(text))
     lines = text.split("\n")
     out = [lines[0]] if lines else []
     fenced = bool(lines) and bool(FENCE.match(lines[0]))
@@ -37,22 +41,23 @@ def joined(text):
         if FENCE.match(line):
             fenced = not fenced
             out.append(line)
-        elif not fenced and continues(out[-1], line):
+        elif not fenced and continues(out[-1], line, chinese):
             out[-1] = out[-1].rstrip() + line.lstrip()
         else:
             out.append(line)
     return "\n".join(out)
 
 
-def continues(previous, line):
-    """Does `line` continue the paragraph of `previous` with no space between them?"""
+def continues(previous, line, chinese=True):
+    """Does `line` continue the paragraph of `previous` with no space between them? (Beside
+    full-width punctuation, only in a text written in Chinese.)"""
     before, after = previous.rstrip(), line.lstrip()
     if not before or not after or before.lstrip().startswith(("#", "|")):
         return False
     if after.startswith(BLOCKS) or before.endswith("$$") or re.match(r"\d+[.)] ", after):
         return False  # a new block (a list item, a figure, displayed math), not a continuation
     last, first = before.rstrip("*")[-1:], after.lstrip("*")[:1]  # **bold** shows no marks
-    if PUNCTUATION.match(last) or PUNCTUATION.match(first):
+    if chinese and (PUNCTUATION.match(last) or PUNCTUATION.match(first)):
         return True
     chinese = [bool(CJK.match(last)), bool(CJK.match(first))]
     quoted = [last in QUOTES, first in QUOTES]

@@ -30,6 +30,12 @@ def test_emphasis_marks_are_seen_through():
     assert WRAPPED.search("在\n**最后一个**维度")
 
 
+def test_an_english_cell_keeps_its_space_after_a_chinese_title():
+    """Does an English sentence quoting a Chinese title keep the space after its "）"?"""
+    text = "the walk-through *教你动手推导Self-Attention！（附代码）*\n(\"Working it out\")"
+    assert joined(text) == text
+
+
 def test_english_quotes_keep_their_space():
     """Does a break between English words and quote marks stay a break?"""
     assert joined("the sentence\n“Life is short”\nis") == "the sentence\n“Life is short”\nis"
