@@ -302,13 +302,13 @@ CATALOG = {
         "还没有任何评分结果：先收取学生的笔记本（{collect}），再运行 {grade}。",
     "{assignment}: nothing graded yet; once its notebooks are collected, run {command}.":
         "{assignment}：还没有评分结果；收取它的笔记本之后，请运行 {command}。",
-    "{assignment}: {count} submissions wait for grading; run {command}.":
+    "{assignment}: submissions waiting for grading: {count}; run {command}.":
         "{assignment}：有 {count} 份提交等待评分；请运行 {command}。",
-    "{count} submissions need a manual grade (marked below): grade them in nbgrader's "
+    "Submissions that need a manual grade (marked below): {count}; grade them in nbgrader's "
     "formgrader, then run {command}.":
         "有 {count} 份提交需要人工评分（下面已标出）：请在 nbgrader 的 formgrader 中评分，"
         "然后运行 {command}。",
-    "{count} feedback pages are older than the student's latest grading (marked below): run "
+    "Feedback pages older than the student's latest grading (marked below): {count}; run "
     "{command}.":
         "有 {count} 个反馈页面早于这名学生最近一次评分（下面已标出）：请运行 {command}。",
     "Submissions": "各份提交",

@@ -49,6 +49,7 @@ from autograder.outputs.fonts import (  # noqa: E402
     missing_font_advice,
     needs_font,
 )
+from autograder.outputs.page_font import font_css  # noqa: E402
 from autograder.outputs.report_gaps import gaps  # noqa: E402
 from autograder.outputs.report_students import (  # noqa: E402
     students_section,
@@ -390,7 +391,8 @@ STYLE = ("body{font-family:sans-serif;max-width:60em;margin:2em auto}"
          "img{max-width:100%}td.graded{background:#e6f4ea}td.not-gradable{background:#fde2e1}"
          "td.graded-with-warnings{background:#fff4d6}td.not-graded-yet{background:#eef}"
          ".mark{font-size:75%;background:#fde2e1;border-radius:3px;padding:0 3px}"
-         ".gaps{background:#fff4d6;padding:.5em 1em}.generated{color:#555}")
+         ".gaps{background:#fff4d6;padding:.5em 1em}.generated{color:#555}"
+         ".submissions td:nth-child(-n+4){white-space:nowrap}")
 
 
 def header(results):
@@ -406,14 +408,16 @@ def header(results):
 
 
 def render_report(results):
-    """The page in the current language (write_report sets the course's)."""
+    """The page in the current language (write_report sets the course's), with the glyphs
+    its text needs beyond Latin (page_font)."""
+    page_title = html.escape(t("Class report"))
+    body = [f"<h1>{html.escape(t('Self-attention course: class report'))}</h1>"
+            f"{header(results)}"]
+    body += [f"<h2>{html.escape(t(title))}</h2>\n{section(results)}"
+             for title, section in SECTIONS]
     head = (f"<!DOCTYPE html><html lang='{HTML_LANG.get(current(), current())}'><head>"
-            f"<meta charset='utf-8'><title>{html.escape(t('Class report'))}</title>"
-            f"<style>{STYLE}</style></head><body>"
-            f"<h1>{html.escape(t('Self-attention course: class report'))}</h1>"
-            f"{header(results)}")
-    body = [f"<h2>{html.escape(t(title))}</h2>\n{section(results)}"
-            for title, section in SECTIONS]
+            f"<meta charset='utf-8'><title>{page_title}</title>"
+            f"<style>{STYLE}{font_css(page_title + ''.join(body))}</style></head><body>")
     return "\n".join([head, *body, "</body></html>"])
 
 

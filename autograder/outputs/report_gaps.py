@@ -31,16 +31,16 @@ def gaps(results):
              for a, scores in results.totals.items() if not scores]
     waiting = sorted({e.assignment for e in results.roster
                       if e.status == PENDING and results.totals.get(e.assignment)})
-    lines += [t("{assignment}: {count} submissions wait for grading; run {command}.",
+    lines += [t("{assignment}: submissions waiting for grading: {count}; run {command}.",
                 assignment=a, command=f"{COMMAND} grade {a}",
                 count=sum(e.status == PENDING and e.assignment == a for e in results.roster))
               for a in waiting]
     if results.manual:
-        lines.append(t("{count} submissions need a manual grade (marked below): grade them in "
-                       "nbgrader's formgrader, then run {command}.", count=len(results.manual),
+        lines.append(t("Submissions that need a manual grade (marked below): {count}; grade them "
+                       "in nbgrader's formgrader, then run {command}.", count=len(results.manual),
                        command=f"{COMMAND} report"))
     if results.stale:
-        lines.append(t("{count} feedback pages are older than the student's latest grading "
-                       "(marked below): run {command}.", count=len(results.stale),
+        lines.append(t("Feedback pages older than the student's latest grading (marked below): "
+                       "{count}; run {command}.", count=len(results.stale),
                        command=f"{COMMAND} feedback"))
     return lines
