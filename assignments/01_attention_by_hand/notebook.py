@@ -41,7 +41,7 @@
 #
 # 自注意力让句子里的每个词都能从其他所有词那里汇集信息。抛开训练、嵌入表和多头这些内容，剩下的只是五步简单的算术。本次作业中，你要在三个很小的整数输入上亲手把这五步算一遍；数字小到每一个都能用纸笔验算。
 #
-# **资料来源。** 下面用到的输入、权重矩阵和打印出的每个结果，都来自图解文章《教你动手推导Self-Attention！（附代码）》（未署作者名）。这份资料对三个输入逐步计算自注意力，并推荐读者阅读 《Attention Is All You Need》和《The Illustrated Transformer》以了解全貌。资料在这些步骤中打印的每个数值，本笔记本都会与你的代码结果并排列出，所以你不需要任何其他材料。我们把这个例子称为**手算示例**，评分反馈里也用这个名字。
+# **资料来源。** 下面用到的输入、权重矩阵和打印出的每个结果，都来自图解文章《教你动手推导Self-Attention！（附代码）》（未署作者名）。这份资料对三个输入逐步计算自注意力，并推荐读者阅读《Attention Is All You Need》和《The Illustrated Transformer》以了解全貌。资料在这些步骤中打印的每个数值，本笔记本都会与你的代码结果并排列出，所以你不需要任何其他材料。我们把这个例子称为**手算示例**，评分反馈里也用这个名字。
 #
 # | 步骤 | 你要写的函数 | 分值 |
 # | --- | --- | --- |
@@ -211,6 +211,8 @@ show_beside("values", {{documents.DOC004_VALUES}}, values)
         "未缩放的注意力分数：每个查询与每个键有多匹配。",
     "scores[i, j] = queries[i] . keys[j], that is scores = queries @ keys^T.":
         "scores[i, j] = queries[i] . keys[j]，即 scores = queries @ keys^T。",
+    "queries: (d_k,) or (..., n, d_k); keys: (..., seq, d_k).":
+        "queries：(d_k,) 或 (..., n, d_k)；keys：(..., seq, d_k)。",
     "Returns (seq,) for one query, (..., n, seq) for many.":
         "一个查询返回 (seq,)，多个查询返回 (..., n, seq)。",
 }
@@ -284,7 +286,7 @@ show_beside("attention scores", {{documents.DOC004_SCORES}},
 #
 # 取 $m = \max_k s_k$，这样每个指数都不大于 0，也就不会溢出。
 #
-# **本步骤的规则：** 用 `torch.exp` 和求和自己写出 softmax。在这里调用 `torch.softmax`、`F.softmax` 或 `Tensor.softmax`，本步骤得 0 分。沿调用者指定的维度 `dim` 归一化（求和时用 `keepdim=True` 保留这个维度，形状才能正确广播）。
+# **本步规则：** 用 `torch.exp` 和求和自己写出 softmax。在这里调用 `torch.softmax`、`F.softmax` 或 `Tensor.softmax`，本步骤得 0 分。沿调用者指定的维度 `dim` 归一化（求和时用 `keepdim=True` 保留这个维度，形状才能正确广播）。
 
 # %% solution stable_softmax
 
@@ -471,6 +473,8 @@ show_beside("weighted values",
     "Each query's output: the weighted sum of the values.": "每个查询的输出：值的加权和。",
     "context[i] = sum_j weights[i, j] * values[j], that is weights @ values.":
         "context[i] = sum_j weights[i, j] * values[j]，即 weights @ values。",
+    "weights: (n_keys,) or (n_queries, n_keys); values: (n_keys, d_v).":
+        "weights：(n_keys,) 或 (n_queries, n_keys)；values：(n_keys, d_v)。",
     "Returns (d_v,) or (n_queries, d_v).": "返回 (d_v,) 或 (n_queries, d_v)。",
 }
 

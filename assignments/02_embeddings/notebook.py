@@ -49,7 +49,7 @@
 #
 # - 《Original self-attention: scaled-dot product attention》：一份带中文注释的资料，参照 Sebastian Raschka 介绍如何从零实现自注意力的博客文章写成。它先把“Life is short, eat dessert first”变成嵌入，再讲单头和多头的缩放点积注意力。
 # - 《自注意力机制》：一份 Jupyter 笔记本，让“The sun rises in the east”走完同样的步骤，最后写成一个 `SelfAttention` 模块。
-# - 一份分为 《Scaled Dot Product Attention》和《Multi Head Attention》两部分的笔记本，例句是“Life is short, eat dessert last”，参照的是 Raschka 的《Understanding and Coding the Self-Attention Mechanism of Large Language Models From Scratch》以及 Vaswani 等人的《Attention Is All You Need》。
+# - 一份分为《Scaled Dot Product Attention》和《Multi Head Attention》两部分的笔记本，例句是“Life is short, eat dessert last”，参照的是 Raschka 的《Understanding and Coding the Self-Attention Mechanism of Large Language Models From Scratch》以及 Vaswani 等人的《Attention Is All You Need》。
 #
 # 这些示例在本次作业各步骤中打印的每个数值，这里都会与你的代码结果并排打印出来，所以你不需要阅读其中任何一份；后面几次作业会继续使用这些句子。
 #
@@ -162,7 +162,7 @@ from torch import nn
 #
 # 哪个词对应哪个编号？任何固定的规则都行，但大家必须用同一条规则，否则 id（以及后面用它们算出的一切）就对不上。我们的规则是：
 #
-# **本步骤的规则：** 取 `split_words` 给出的词，每个不同的词只保留一次，用 Python 自带的 `sorted` 排序（不加 `key`，也不转成小写），然后按这个顺序依次编号为 0、1、2……
+# **本步规则：** 取 `split_words` 给出的词，每个不同的词只保留一次，用 Python 自带的 `sorted` 排序（不加 `key`，也不转成小写），然后按这个顺序依次编号为 0、1、2……
 #
 # Python 逐个字符地按码位比较字符串，而每个大写字母都排在每个小写字母之前。所以“Life”排在“dessert”前面，“The”排在“east”前面。第一个句子的顺序是 `Life`、`dessert`、`eat`、`first`、`is`、`short`，因此“Life”的 id 是 0，“short”的 id 是 5。注意：词在句子中出现的先后顺序对编号毫无影响。
 
@@ -355,7 +355,7 @@ for sentence, printed in printed_ids.items():
 #
 # 随机数让结果难以比较，所以我们把它固定下来：`torch.manual_seed(seed)` 会重置 PyTorch 的随机数生成器，同一个种子总是给出**同样形状下**同样的表。虽然真正用到的只有被查到的那几行，但表的形状依然要紧：它决定了这些行拿到哪些随机数。所以在同一个种子下，`nn.Embedding(6, 3)` 和 `nn.Embedding(50_000, 3)` 为同样的 id 给出的行并不相同（测试之后的一节会说明原因）。无论句子只用到其中多少行，都要传入真实的 `vocab_size`。
 #
-# **本步骤的规则：** 先调用 `torch.manual_seed(seed)`，*然后*再创建 `nn.Embedding(vocab_size, dim)`，查出这些 id 对应的行，并返回 `.detach()` 之后的结果。这些向量是后面几次作业的输入数据，而不是我们要在这里训练的参数，所以不应带有梯度记录。
+# **本步规则：** 先调用 `torch.manual_seed(seed)`，*然后*再创建 `nn.Embedding(vocab_size, dim)`，查出这些 id 对应的行，并返回 `.detach()` 之后的结果。这些向量是后面几次作业的输入数据，而不是我们要在这里训练的参数，所以不应带有梯度记录。
 
 # %% solution embed
 
@@ -414,7 +414,7 @@ expect_tensor(embed(torch.tensor([0, 4, 5, 2, 1, 3]), 6, 16), (6, 16), "the (6, 
 #
 # 每份资料都用种子 123、按各自的尺寸建表来嵌入它的句子：两个“dessert”句子用 `nn.Embedding(6, 16)`，即 6 行、每行 16 个数；太阳那句用 `nn.Embedding(50_000, 3)`，一张按词表大小建立的表，有 50 000 行、每行 3 个数。下面的单元格先打印资料中印出的嵌入，再打印你的函数算出的嵌入；每一行对应一个词，顺序与句中相同。
 #
-# 比较两个“dessert”句子：它们的嵌入表完全相同（种子相同，形状也相同），但“is”的那一行变了。句子以“first”结尾时，排序后“is”的 id 是 4；换成“last”后，它的 id 变成 3，而表中第 3 行正是原来“first”的那一行。嵌入表只认 id，不认词。
+# 比较两个“dessert”句子：它们的嵌入表完全相同（种子相同，形状也相同），但“is”的那一行变了。句子以“first”结尾时，排序后“is”的 id 是 4；换成“last”后，它的 id 变成 3，而表中下标为 3 的那一行正是原来“first”的那一行。嵌入表只认 id，不认词。
 
 # %% code
 # Each sentence embedded with its source's table under seed 123: as the source printed it,

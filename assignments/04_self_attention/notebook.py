@@ -45,8 +45,8 @@
 # `NotImplementedError`，请换成你自己的代码。函数后面的测试单元格运行几项你能看到的公开测试；
 # 提交之后，还会用其他输入运行隐藏检查。所以代码要对一般情况都正确，而不只是对示例正确。
 #
-# **例子的来源。** 句子、它的向量和投影矩阵都取自《自注意力机制》，一份未署名的 Jupyter
-# 笔记本。它用句子 “The sun rises in the east”，从词元 id 一直讲到你将在步骤 2 中编写的
+# **资料来源。** 句子、它的向量和投影矩阵都取自《自注意力机制》，一份未署名的 Jupyter
+# 笔记本。它用句子 “The sun rises in the east”，从词元 id 一直讲到你将在第 2 步中编写的
 # `SelfAttention` 模块。你不需要这份资料：它用到的一切下面都会准备好；凡是它打印过的结果，
 # 都有单元格把它和你的代码算出的结果并排打印出来。
 #
@@ -88,8 +88,8 @@ from torch import nn
 # 的排序排好，从 0 开始编号；因此 `The`（大写 T，id 0）和 `the`（id 5）是两个不同的词元。
 # 逐词读下来，句子就变成 id 序列 `[0, 4, 3, 2, 5, 1]`。
 #
-# 每个 id 再从嵌入表中取出一行。实际模型的词表有几万个词（这里的嵌入表有 50,000 行），向量有
-# 几千维（Llama 2 用 4,096 维）；我们只用 3 维，好让整句话在一屏内放得下：`x` 是 `6 x 3` 的
+# 每个 id 再从嵌入表中取出一行。实际模型的词表有几万个词（这里的嵌入表有 50 000 行），向量有
+# 几千维（Llama 2 用 4096 维）；我们只用 3 维，好让整句话在一屏内放得下：`x` 是 `6 x 3` 的
 # 矩阵，每个词一行。
 #
 # 投影得到长度为 $d_k = 2$ 的查询和键，以及长度为 $d_v = 4$ 的值。两个长度特意取得不同：
@@ -141,7 +141,7 @@ W_value = torch.rand(3, 4)  # (d_in, d_v)
 # in `self_attention` breaks the rule and the hidden checks reject it.
 
 # %% [markdown zh]
-# ## 步骤 1：所有查询一次算完
+# ## 第 1 步：所有查询一次算完
 #
 # 把投影后的输入放进三个矩阵，每个词一行：
 #
@@ -154,14 +154,14 @@ W_value = torch.rand(3, 4)  # (d_in, d_v)
 # $$Z = \operatorname{softmax}\!\left(\frac{Q K^\top}{\sqrt{d_k}}\right) V .$$
 #
 # 在运行示例中各个形状是：`x` 为 `(6, 3)`；`Q` 和 `K` 为 `(6, 2)`；`V` 为 `(6, 4)`；注意力
-# 分数和注意力权重为 `(6, 6)`；结果 `Z` 为 `(6, 4)`。`Z` 的第 3 行（索引 2，即词 *rises*）
+# 分数和注意力权重为 `(6, 6)`；结果 `Z` 为 `(6, 4)`。`Z` 的第 3 行（下标为 2，即词 *rises*）
 # 恰好就是上一次作业里你单独为查询 3 算出的上下文向量：所有行一起算，什么也没丢。
 #
 # 编写 `self_attention(x, W_query, W_key, W_value)`，让它也能接受前置的批维度：形状为
 # `(batch, seq, d_in)` 的 `x` 得到 `(batch, seq, d_v)`。为此请转置键的最后两个维度
 # （`keys.transpose(-2, -1)`），而不要用 `.T`。softmax 用 `torch.softmax`；$d_k$ 从键读取。
 #
-# **本步的规则：** 所有查询一次算完。在 `self_attention` 中使用 `for` 或 `while` 循环，或者
+# **本步规则：** 所有查询一次算完。在 `self_attention` 中使用 `for` 或 `while` 循环，或者
 # 推导式，都违反规则，隐藏检查会判它不通过。
 
 # %% solution self_attention
@@ -232,7 +232,7 @@ print(context)
 
 # %% strings zh
 {
-    "\"the context of 'rises' (row index 2)\"": "\"'rises' 的上下文向量（行索引 2）\"",
+    "\"the context of 'rises' (row index 2)\"": "\"'rises' 的上下文向量（下标为 2 的行）\"",
     '"  the source printed: "': '"  资料打印的结果："',
     '"  your function gives:"': '"  你的函数算出："',
     '"the contexts of all six words, as the source printed them:"':
@@ -303,7 +303,7 @@ plt.show()
 # Calling the module, `module(x)`, runs `forward(x)`.
 
 # %% [markdown zh]
-# ## 步骤 2：自己持有投影矩阵的模块
+# ## 第 2 步：自己持有投影矩阵的模块
 #
 # 在网络中，三个投影矩阵是要学习的，所以它们属于一个模块。PyTorch 模块是继承 `nn.Module` 的
 # 类：它的 `__init__` 先调用 `super().__init__()`，再创建参数；它的 `forward(x)` 规定模块

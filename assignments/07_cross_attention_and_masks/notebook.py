@@ -275,7 +275,7 @@ plt.show()
 # %% [markdown zh]
 # 两个序列相同时，交叉注意力就是自注意力。资料正是在这个句子上，
 # 为第二个词 *is* 计算了自注意力，并打印出这个词的注意力权重和它的 28 维上下文向量。
-# 把英语句子同时作为两个序列交给你的 `cross_attention`，然后对照结果的第 2 行（索引 1）：
+# 把英语句子同时作为两个序列交给你的 `cross_attention`，然后对照结果的第 2 行（下标为 1）：
 
 # %% code
 notes_weights_2 = torch.tensor({{documents.DOC000_WEIGHTS_2}})

@@ -2,7 +2,8 @@
 # # Assignment 9: Under the hood: gradients, memory and decoding
 #
 # This notebook goes past the five documents. They compute attention forwards, once, on a
-# sentence of six words, and document 004 closes by naming what comes after attention
+# sentence of six words, and the illustrated walk-through of notebook 1
+# (*教你动手推导Self-Attention！（附代码）*) closes by naming what comes after attention
 # (positional encoding, LayerNorm, stacking) without going there. Here we open three lids
 # the documents leave shut, all on the scaled dot-product attention you wrote in notebooks
 # 3 and 4 and the causal mask of notebook 7:
@@ -21,7 +22,8 @@
 # `F.scaled_dot_product_attention` for the two attentions. The online softmax comes from
 # Milakov and Gimelshein, *Online normalizer calculation for softmax* (2018), and is the
 # heart of Dao et al., *FlashAttention* (2022); the cache is how every decoder of
-# *Attention Is All You Need*, the paper documents 002 and 004 cite, generates text.
+# *Attention Is All You Need*, the paper that walk-through and the notebook *Scaled Dot
+# Product Attention* cite, generates text.
 #
 # | step | you write | points |
 # | --- | --- | --- |
@@ -44,13 +46,13 @@
 # %% [markdown zh]
 # # 作业 9：深入底层：梯度、内存与解码
 #
-# 本作业超出了五份资料的范围。资料只做注意力的前向计算，只算一次，用的是一个六个词的句子；资料 004 在结尾列出了注意力之后的内容（位置编码、LayerNorm、堆叠），但没有展开。这里我们揭开资料没有打开的三个盖子，它们都建立在你在作业 3 和作业 4 中写的缩放点积注意力以及作业 7 的因果掩码之上：
+# 本作业超出了五份资料的范围。资料只做注意力的前向计算，只算一次，用的是一个六个词的句子；作业 1 用过的图解文章《教你动手推导Self-Attention！（附代码）》在结尾列出了注意力之后的内容（位置编码、LayerNorm、堆叠），但没有展开。这里我们揭开资料没有打开的三个盖子，它们都建立在你在作业 3 和作业 4 中写的缩放点积注意力以及作业 7 的因果掩码之上：
 #
 # - **训练**需要梯度。你要亲手写出 softmax 和注意力的**反向传播**，也就是 autograd 所做的计算，并用 `torch.autograd` 和有限差分来检验它。
 # - **长序列**需要内存。`(n, n)` 的注意力分数矩阵随长度的平方增长。你要写出 FlashAttention 所依赖的**在线 softmax**：它每次读取一块键，任何时候都只保存一块注意力分数。
 # - **生成文本**需要逐词解码。你要写一个**键值缓存**：每个新位置只投影一次，然后对缓存中的内容做注意力，不需要掩码。
 #
-# 每个结果都必须与 PyTorch 自己的计算完全相等（在课程的容差范围内），所以 PyTorch 自始至终都是参照：梯度对照 `torch.autograd`，两种注意力对照 `F.scaled_dot_product_attention`。在线 softmax 出自 Milakov 和 Gimelshein 的论文 “Online normalizer calculation for softmax”（2018），也是 Dao 等人的 “FlashAttention”（2022）的核心；键值缓存则是资料 002 和 004 引用的论文 “Attention Is All You Need” 中每个解码器生成文本的方式。
+# 每个结果都必须与 PyTorch 自己的计算完全相等（在课程的容差范围内），所以 PyTorch 自始至终都是参照：梯度对照 `torch.autograd`，两种注意力对照 `F.scaled_dot_product_attention`。在线 softmax 出自 Milakov 和 Gimelshein 的论文 “Online normalizer calculation for softmax”（2018），也是 Dao 等人的 “FlashAttention”（2022）的核心；键值缓存则是这篇图解文章和笔记本《Scaled Dot Product Attention》都引用的论文 “Attention Is All You Need” 中每个解码器生成文本的方式。
 #
 # | 步骤 | 你要实现的函数 | 分值 |
 # | --- | --- | --- |
