@@ -43,14 +43,20 @@ def where(number, cell):
 
 
 def error_of(cell):
-    """The cell's error as 'Name: message', or None when it ran."""
-    for output in cell.get("outputs", []):
+    """The cell's error as 'Name: message', or None when it ran; the lines the helper cell
+    printed under it (the arguments, the earlier step to fix first) follow, indented."""
+    outputs = cell.get("outputs", [])
+    for index, output in enumerate(outputs):
         if output.get("output_type") == "error":
             name, message = output.get("ename", "Error"), output.get("evalue", "")
             if name == "NotImplementedError" and not message:
                 return _t("NotImplementedError: a stub is still there; write the function's "
                           "body")
-            return f"{name}: {message}" if message else name
+            notes = [line.strip() for later in outputs[index + 1:]
+                     if later.get("output_type") == "stream"
+                     for line in later.get("text", "").splitlines() if line.strip()]
+            return "\n".join([f"{name}: {message}" if message else name,
+                              *(" " * 8 + note for note in notes)])
     return None
 
 

@@ -1,10 +1,12 @@
 """Helpers the test cells use: expect_tensor, expect_close and expect_equal check a result,
-expect_rule checks that your code keeps a step's rule. A failing check says what is wrong:
-the first wrong entry and the largest difference, or the known mistake your numbers match.
+expect_rule checks that your code keeps a step's rule, decided by the same functions, on the
+same code, as grading decides it. A failing check says what is wrong: the first wrong entry
+and the largest difference, or the known mistake your numbers match. Under a failed test cell
+you also see the arguments your function had when it raised, and the earlier step to fix
+first when this step calls one whose test fails.
 
 You do not need to read or change this cell: run it, then go on to the steps below.
 """
-
 import torch
 
 from autograder.i18n.standalone import _t

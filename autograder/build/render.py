@@ -16,7 +16,7 @@ from autograder.build.authoring import AuthoringError
 from autograder.build.check_notebook import points
 from autograder.build.hand_in import HAND_IN
 from autograder.build.printed_values import with_printed_values
-from autograder.build.standalone import helper_cell_code
+from autograder.build.standalone import filled, helper_cell_code
 from autograder.build.stubs import given_code, solution_code
 from autograder.checks.code_rules import course_key
 from autograder.checks.loader import CHECKS, GUIDE
@@ -35,8 +35,6 @@ HIDDEN_TESTS = (
     'check_step("{name}", globals())\n'
     "### END HIDDEN TESTS"
 )
-COURSE_CELLS_LINE = ("COURSE_CELLS = frozenset()  # the build writes the keys of the course's "
-                     "cells here")
 RUNS_ALONE = "graded on its own"
 RUNS_ALONE_WHY = ("grading runs the code of yours this step needs, alone, after the course's "
                   "cells")
@@ -76,7 +74,7 @@ def render(specs, assignment, language_code=DEFAULT):
         for index, spec in enumerate(specs):
             cells.append(render_cell(spec, index, total, assignment, language_code))
         cells.append(hand_in_cell(assignment.id, total, language_code))
-    with_course_keys(cells)
+    with_course_keys(cells, assignment)
     cjk.check_unwrapped(cells, assignment.notebook)
     notebook = nbformat.v4.new_notebook(cells=cells)
     notebook.metadata = {
@@ -89,18 +87,20 @@ def render(specs, assignment, language_code=DEFAULT):
     return notebook
 
 
-def with_course_keys(cells):
-    """Write into the helper cell the keys of the course's code cells (all but the solution
-    cells), so that expect_rule leaves them out of the student's code as grading does."""
+def with_course_keys(cells, assignment):
+    """Write into the helper cell the earlier steps each step calls (so that a failed test
+    cell names the one to fix first), then the keys of the course's code cells (all but the
+    solution cells), so that expect_rule leaves them out of the student's code as grading
+    does (a cell's key leaves out the COURSE_CELLS line itself)."""
+    helper = [cell for cell in cells
+              if cell.metadata.get("nbgrader", {}).get("grade_id") == "public_checks"]
+    uses = {name: list(step.uses) for name, step in assignment.steps.items() if step.uses}
+    for cell in helper:
+        cell.source = filled(cell.source, "STEP_USES", repr(uses))
     keys = sorted(course_key(cell.source) for cell in cells if cell.cell_type == "code"
                   and not cell.metadata.get("nbgrader", {}).get("solution"))
-    for cell in cells:
-        if cell.metadata.get("nbgrader", {}).get("grade_id") == "public_checks":
-            if COURSE_CELLS_LINE not in cell.source:
-                raise AuthoringError(f"checks/code_rules.py lacks the line "
-                                     f"{COURSE_CELLS_LINE!r} the build fills in")
-            cell.source = cell.source.replace(
-                COURSE_CELLS_LINE, f"COURSE_CELLS = frozenset({keys!r})", 1)
+    for cell in helper:
+        cell.source = filled(cell.source, "COURSE_CELLS", f"frozenset({keys!r})")
 
 
 def render_cell(spec, index, total, assignment, language_code):

@@ -1,42 +1,173 @@
 """The kit's code that runs where the kit is not installed, as the build copies it out: the
-notebook's helper cell (build/public_checks.py, then checks/code_rules.py) and the students'
-self-check script (build/check_notebook.py), in the course's language.
+notebook's helper cell (build/public_checks.py, checks/raised.py, checks/code_rules.py and
+build/failed_cell.py) and the students' self-check script (build/check_notebook.py), in the
+course's language and in it alone.
 
-Each of those files imports `_t` from autograder/i18n/standalone.py, so that the kit runs
-them as they are. Copied out, the first file gets that module's code in place of its import
-line (with LANGUAGE set to the course's language) and the others lose theirs: one namespace,
-one `_t`, one catalog. A module docstring a student reads is put in the course's language
-from zh_build.py's catalog.
+Each of those files imports `_t` from autograder/i18n/standalone.py (and the helper cell's
+files import each other), so that the kit runs them as they are. Copied out, they become one
+namespace: the first file gets the translation code in place of its `_t` import, every other
+import of a copied file goes, each `_t("...")` text is replaced by its translation (so the
+catalog stays behind), and only the first file's docstring stays, put in the course's
+language from zh_build.py's catalog; the other docstrings and every comment go, so the cell
+is code a student can read in the course's language.
 """
 
 from __future__ import annotations
 
 import ast
+import io
+import re
+import tokenize
 from pathlib import Path
 
-from autograder.build import public_checks
+from autograder.build import check_notebook, failed_cell, public_checks
 from autograder.build.authoring import AuthoringError
-from autograder.checks import code_rules
+from autograder.checks import code_rules, raised
 from autograder.checks.compare import TOLERANCE
 from autograder.i18n import DEFAULT, language, t
 from autograder.i18n import standalone as texts
 
-SELF_CHECK = Path(__file__).with_name("check_notebook.py")
+SELF_CHECK = Path(check_notebook.__file__)
+HELPER_CELL = [Path(module.__file__) for module in (public_checks, raised, code_rules,
+                                                    failed_cell)]
+PACKAGE = Path(texts.__file__).parents[1]
 IMPORT_LINE = "from autograder.i18n.standalone import _t\n"
 LANGUAGE_LINE = 'LANGUAGE = "en"  # the build writes the course\'s language here'
 
 
 def translation_code(language_code) -> str:
-    """autograder/i18n/standalone.py's code without its docstring, set to the language."""
+    """autograder/i18n/standalone.py's code, set to the language, without its docstrings and
+    with its catalog left behind (the copied texts are translated already)."""
     text = Path(texts.__file__).read_text(encoding="utf-8")
-    body = "\n".join(text.splitlines()[ast.parse(text).body[0].end_lineno:]).strip() + "\n"
-    if LANGUAGE_LINE not in body:
+    if LANGUAGE_LINE not in text:
         raise AuthoringError(f"i18n/standalone.py lacks the line {LANGUAGE_LINE!r} that the "
                              "build sets to the course's language")
-    return body.replace(LANGUAGE_LINE, LANGUAGE_LINE.replace('"en"', f'"{language_code}"'))
+    text = text.replace(LANGUAGE_LINE, f'LANGUAGE = "{language_code}"')
+    tree = ast.parse(text)
+    catalog = next(node.value for node in tree.body if isinstance(node, ast.Assign)
+                   and [getattr(target, "id", "") for target in node.targets] == ["ZH"])
+    return edited(text, [*docstring_edits(text, tree), (span(text, catalog), "{}")]).strip()
 
 
-def with_docstring_in(text, docstring, language_code, name):
+def filled(code, name, literal):
+    """`code` with the line `name = ...` that the build fills in set to `literal`."""
+    line = re.compile(rf"^{name} = .*$", re.MULTILINE)
+    if len(line.findall(code)) != 1:
+        raise AuthoringError(f"the helper cell must assign {name} once, on a line of its own, "
+                             "for the build to fill in")
+    return line.sub(lambda _: f"{name} = {literal}", code)
+
+
+def span(text, node):
+    """(start, end) character offsets of an ast node in `text` (ast counts UTF-8 bytes)."""
+    lines = text.splitlines(keepends=True)
+
+    def offset(line, column):
+        return sum(map(len, lines[:line - 1])) + len(
+            lines[line - 1].encode("utf-8")[:column].decode("utf-8"))
+
+    return offset(node.lineno, node.col_offset), offset(node.end_lineno, node.end_col_offset)
+
+
+def edited(text, edits):
+    """`text` with each ((start, end), replacement) applied."""
+    for (start, end), replacement in sorted(edits, key=lambda edit: edit[0], reverse=True):
+        text = text[:start] + replacement + text[end:]
+    return text
+
+
+def module_name(path: Path) -> str:
+    return ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+
+
+def docstring_node(node):
+    if not isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return None
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        return body[0]
+    return None
+
+
+def translated_literal(node, language_code, path):
+    """The translation of a `_t` text, as a Python literal."""
+    text = texts._t(node.value, language_code)
+    if language_code != DEFAULT and text == node.value:
+        raise AuthoringError(f"{path.name}:{node.lineno}: {node.value!r} has no "
+                             f"{language_code} text: add it to autograder/i18n/standalone.py")
+    return repr(text)
+
+
+def text_literals(call):
+    """The string constants a `_t` call may take as its text (a literal, or either branch of
+    `a if ... else b`)."""
+    first = call.args[0] if call.args else None
+    candidates = [first.body, first.orelse] if isinstance(first, ast.IfExp) else [first]
+    return [c for c in candidates if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+
+
+def docstring_edits(text, tree, keep_module=False):
+    """The edits that take out the docstrings (but the module's, when kept); a body that was
+    only a docstring gets `pass`."""
+    edits = []
+    for node in ast.walk(tree):
+        docstring = docstring_node(node)
+        if docstring is None or (node is tree and keep_module):
+            continue
+        if len(node.body) == 1:
+            edits.append((span(text, docstring), "pass"))
+        else:
+            edits.append((whole_lines(text, span(text, docstring)), ""))
+    return edits
+
+
+def whole_lines(text, where):
+    """A span widened to the lines it stands on (its indentation and its line break)."""
+    start, end = where
+    start = text.rfind("\n", 0, start) + 1
+    end = text.find("\n", end)
+    return start, len(text) if end < 0 else end + 1
+
+
+def code_edits(text, path, copied, language_code, first):
+    """The edits that make one copied file part of the standalone code: the translation code
+    in place of the first file's `_t` import, the other imports of copied files out, every
+    `_t` text translated, the docstrings out (the first file's own kept)."""
+    tree = ast.parse(text)
+    edits = docstring_edits(text, tree, keep_module=first)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("autograder"):
+            if node.module == texts.__name__:
+                edits.append((span(text, node), translation_code(language_code) if first
+                              else ""))
+            elif node.module in copied:
+                edits.append((span(text, node), ""))
+            else:
+                raise AuthoringError(f"{path.name}:{node.lineno} imports {node.module}, which "
+                                     "is not copied out with it; the copied code may import "
+                                     "only the other copied files and the Python libraries")
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "_t":
+            edits += [(span(text, literal), translated_literal(literal, language_code, path))
+                      for literal in text_literals(node)]
+    return edits
+
+
+def without_comments(text):
+    """`text` without its comments; a line that held only a comment goes."""
+    lines = text.splitlines()
+    for token in reversed(list(tokenize.generate_tokens(io.StringIO(text).readline))):
+        if token.type == tokenize.COMMENT:
+            row, column = token.start
+            lines[row - 1] = lines[row - 1][:column].rstrip()
+            if not lines[row - 1].strip():
+                lines[row - 1] = None
+    return "\n".join(line for line in lines if line is not None)
+
+
+def with_docstring_in(text, language_code, name):
+    """The module docstring of `text` in the course's language."""
+    docstring = ast.get_docstring(ast.parse(text), clean=False)
     if not docstring or language_code == DEFAULT:
         return text
     with language(language_code):
@@ -47,33 +178,34 @@ def with_docstring_in(text, docstring, language_code, name):
     return text.replace(docstring, translated, 1)
 
 
-def copied_out(files, language_code=DEFAULT, docstrings=True) -> str:
-    """The source of `files` (of the kit, each importing `_t`) as one standalone text: the
-    translation code in place of the first import line, the later ones dropped."""
+def copied_out(files, language_code=DEFAULT) -> str:
+    """The source of `files` (of the kit, each importing `_t`) as one standalone text in the
+    course's language."""
+    copied = {module_name(path) for path in files}
     parts = []
     for index, path in enumerate(files):
         text = path.read_text(encoding="utf-8").strip() + "\n"
         if text.count(IMPORT_LINE) != 1:
             raise AuthoringError(f"{path.name} must import the texts once, with the line "
                                  f"{IMPORT_LINE.strip()!r}")
-        if docstrings:
-            text = with_docstring_in(text, ast.get_docstring(ast.parse(text), clean=False),
-                                     language_code, path.name)
-        text = text.replace(IMPORT_LINE, "" if index else translation_code(language_code))
-        parts.append(text.strip())
+        text = edited(text, code_edits(text, path, copied, language_code, index == 0))
+        text = without_comments(text)
+        if index == 0:
+            text = with_docstring_in(text, language_code, path.name)
+        parts.append(re.sub(r"\n{3,}", "\n\n", text).strip())
     return "\n\n\n".join(parts)
 
 
 def helper_cell_code(language_code=DEFAULT) -> str:
-    """The notebook's helper cell: the public tests' helpers and the rules' decisions,
-    copied whole (nothing of the kit is installed where students run them); their tolerance
-    is the hidden checks' one."""
+    """The notebook's helper cell: the public tests' helpers, the rules' decisions and the
+    explanations of a failed test cell, copied whole (nothing of the kit is installed where
+    students run them); their tolerance is the hidden checks' one."""
     if public_checks.TOLERANCE != TOLERANCE:
         raise AuthoringError("build/public_checks.py's TOLERANCE differs from "
                              "autograder.checks.compare.TOLERANCE: make them equal")
-    return copied_out([Path(public_checks.__file__), Path(code_rules.__file__)], language_code)
+    return copied_out(HELPER_CELL, language_code)
 
 
 def self_check_script(language_code=DEFAULT) -> str:
     """check_notebook.py as it sits beside a released notebook."""
-    return copied_out([SELF_CHECK], language_code, docstrings=False)
+    return copied_out([SELF_CHECK], language_code)

@@ -17,8 +17,9 @@ from torch import nn
 
 from autograder.checks.compare import Mismatch, compare
 from autograder.checks.model import Finding
+from autograder.checks.raised import called_with, raised
 from autograder.checks.subject import LocalSubject, as_subject
-from autograder.i18n import t
+from autograder.i18n import current, t
 
 MAX_LISTED = 6
 
@@ -64,20 +65,6 @@ def recognise(step, case, got, helpers):
     return None
 
 
-def shape_of(value):
-    """A value as an error message shows it: a tensor by its shape and dtype."""
-    if isinstance(value, torch.Tensor):
-        return t("a {shape} {dtype} tensor", shape=tuple(value.shape),
-                 dtype=str(value.dtype).removeprefix("torch."))
-    if isinstance(value, bool | int | float):
-        return repr(value)
-    if isinstance(value, str):
-        return repr(value if len(value) <= 40 else value[:37] + "...")
-    if isinstance(value, list | tuple):
-        return t("a {kind} of {count}", kind=type(value).__name__, count=len(value))
-    return t("a {kind}", kind=type(value).__name__)
-
-
 def parameter_names(reference):
     try:
         signature = inspect.signature(reference)
@@ -94,9 +81,9 @@ class Watched:
         self.subject, self.names, self.last = subject, names, None
 
     def remember(self, args, kwargs):
-        named = [f"{n}={shape_of(v)}" for n, v in zip(self.names, args, strict=False)]
-        named += [shape_of(v) for v in args[len(self.names):]]
-        self.last = ", ".join(named + [f"{k}={shape_of(v)}" for k, v in kwargs.items()])
+        named = list(zip(self.names, args, strict=False))
+        named += [(None, value) for value in args[len(self.names):]]
+        self.last = called_with(named + list(kwargs.items()), current())
 
     def __call__(self, *args, **kwargs):
         self.remember(args, kwargs)
@@ -110,12 +97,9 @@ class Watched:
         return getattr(self.subject, name)
 
     def raised(self, error):
-        """'raised Kind: message', with the latest call's arguments and a hint."""
-        if self.last is None:
-            return t("raised {kind}: {message}", kind=error_kind(error), message=error)
-        return t("raised {kind}: {message} (called with {arguments}; compare each operation's "
-                 "shapes with the step's docstring)",
-                 kind=error_kind(error), message=error, arguments=self.last)
+        """'raised Kind: message', with the latest call's arguments and, when the error is
+        about shapes, the hint to compare them."""
+        return raised(error_kind(error), error, self.last, current())
 
 
 def step_findings(step, subject, helpers, gen):

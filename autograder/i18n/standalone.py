@@ -33,6 +33,23 @@ ZH = {
     "{what}: these are the entries of a known mistake: {name}":
         "{what}：这正是一个常见错误得到的元素：{name}",
     "{what}: not the expected entries. {where}": "{what}：元素不对。{where}",
+    # checks/raised.py
+    "a {shape} {dtype} tensor": "形状为 {shape} 的 {dtype} 张量",
+    "a {kind} of {count}": "含 {count} 项的 {kind}",
+    "a {kind}": "{kind} 对象",
+    "raised {kind}: {message}": "抛出了 {kind}：{message}",
+    " (called with {arguments})": "（调用时的参数：{arguments}）",
+    "; compare each operation's shapes with the step's docstring":
+        "；请对照这一步的文档字符串，逐个核对每步运算的形状",
+    # build/failed_cell.py
+    "{function} raised {kind} with {arguments}":
+        "{function} 抛出了 {kind}，当时的参数：{arguments}",
+    "compare each operation's shapes with the docstring of {function}":
+        "请对照 {function} 的文档字符串，逐个核对每步运算的形状",
+    "{step} calls {earlier}, whose test above fails: fix {earlier} first (this test may then "
+    "pass as it is)":
+        "{step} 调用了 {earlier}，而前面 {earlier} 的测试没有通过：请先把它改好"
+        "（之后这个测试可能不用改就能通过）",
     # code_rules.py
     ", ": "、",
     " or ": " 或 ",

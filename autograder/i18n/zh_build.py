@@ -9,24 +9,31 @@ CATALOG = {
         "评分时只在课程的单元格之后单独运行这一步需要的你的代码",
     "The step's rules, as grading checks them:":
         "本步骤的规则（评分时按同样的方式检查）：",
-    # The module docstrings of the helper cell at the top of every notebook.
-    ('Helpers the test cells use: expect_tensor, expect_close and expect_equal check a result,\n'
-     "expect_rule checks that your code keeps a step's rule. A failing check says what is wrong:\n"
-     'the first wrong entry and the largest difference, or the known mistake your numbers match.\n'
-     '\n'
-     'You do not need to read or change this cell: run it, then go on to the steps below.\n'):
-        "测试单元格用到的辅助函数：expect_tensor、expect_close 和 expect_equal 检查结果，"
-        "expect_rule 检查你的代码是否遵守这一步的规则。检查不通过时，报错信息会指出问题所在："
-        "第一个不对的元素和相差最大的位置，或者你的数值与哪个常见错误的结果一致。\n\n"
+    # The module docstrings a student reads: the helper cell's, the self-check script's.
+    ("Helpers the test cells use: expect_tensor, expect_close and expect_equal check a result,\n"
+     "expect_rule checks that your code keeps a step's rule, decided by the same functions, on "
+     "the\nsame code, as grading decides it. A failing check says what is wrong: the first "
+     "wrong entry\nand the largest difference, or the known mistake your numbers match. Under "
+     "a failed test cell\nyou also see the arguments your function had when it raised, and the "
+     "earlier step to fix\nfirst when this step calls one whose test fails.\n\nYou do not need "
+     "to read or change this cell: run it, then go on to the steps below.\n"):
+        "测试单元格用到的辅助函数：expect_tensor、expect_close 和 expect_equal 检查结果；"
+        "expect_rule 检查你的代码是否遵守这一步的规则，判断用的函数和代码都与评分时相同。"
+        "检查不通过时，报错信息会指出问题所在：第一个不对的元素和相差最大的位置，或者你的数值"
+        "与哪个常见错误的结果一致。测试单元格出错时，下面还会列出你的函数出错时收到的参数；"
+        "如果这一步调用的前面某一步的测试没有通过，也会提醒你先改好那一步。\n\n"
         "这个单元格不需要阅读或修改：运行它，然后继续完成下面的各个步骤。\n",
-    ('How a step\'s rule, such as "no Python loop" or "no built-in softmax", is decided on\n'
-     'your code. expect_rule in your notebook and the grader call the same functions on the\n'
-     'same text: the code of the step as the notebook last defines it, with every statement of\n'
-     'yours it needs (helpers, aliases, decorators, a later cell that rebinds a name it uses).\n'
-     "The course's own cells are never yours. When grading calls your step, only that text has\n"
-     "run (after the course's locked cells), so the code the rule read is the code called.\n"):
-        "expect_rule 与评分用同一套函数、在同一段代码上判断一步的规则（例如“不用 Python 循环”或"
-        "“不用内置的 softmax”）：这一步在笔记本里最后一次的定义，加上它需要的你写的每一条语句"
-        "（辅助函数、别名、装饰器、后面重新绑定它所用名字的单元格）。课程自己的单元格从来不算你的代码。"
-        "评分调用这一步时，只运行过这段代码（在课程锁定的单元格之后），所以规则读到的代码就是被调用的代码。\n",
+    ("Check your notebook before you hand it in.\n\n    python check_notebook.py "
+     "01_attention_by_hand.ipynb\n\nIt runs the notebook from top to bottom in a fresh kernel, "
+     "as the grader does (your saved\nfile is not changed), then lists every cell that failed "
+     "with its message and the points of\neach test cell. Exit status: 0 when every cell ran, 1 "
+     "when one failed (or did not finish),\n2 when the file cannot be read. It needs only "
+     "Jupyter (nbformat, nbclient), nothing of the\ncourse's grader; every assignment's folder "
+     "has a copy.\n"):
+        "交作业之前，先用它检查一遍你的笔记本。\n\n    python check_notebook.py "
+        "01_attention_by_hand.ipynb\n\n它像评分时一样，在全新的内核中从头到尾运行笔记本"
+        "（不会改动你保存的文件），然后列出每个出错的单元格及其报错信息，以及每个测试单元格的"
+        "分值。退出状态：0 表示所有单元格都运行成功，1 表示有单元格出错（或没有运行完），"
+        "2 表示无法读取文件。它只需要 Jupyter（nbformat、nbclient），不需要课程评分程序的任何"
+        "部分；每个作业的文件夹里都有一份。\n",
 }

@@ -19,11 +19,6 @@ CATALOG = {
     '{case}: {problem}': '{case}：{problem}',
     'not implemented yet (the stub still raises NotImplementedError)':
         '尚未实现（待完成的函数仍在抛出 NotImplementedError）',
-    'raised {kind}: {message}': '抛出了 {kind}：{message}',
-    "raised {kind}: {message} (called with {arguments}; compare each operation's shapes with the "
-    "step's docstring)":
-        '抛出了 {kind}：{message}（调用时的参数：{arguments}；请对照这一步的文档字符串，逐个核对'
-        '每步运算的形状）',
     'output is not of the kind the step returns ({kind})':
         '输出的类型不是这一步应当返回的类型（{kind}）',
     'property: {message}': '性质检查：{message}',
@@ -33,9 +28,6 @@ CATALOG = {
     '{name} is not defined: run the cell that defines it, and keep its name':
         '{name} 尚未定义：请运行定义它的单元格，并且不要改动它的名字',
     '{name}: every hidden check passed': '{name}：全部隐藏检查均已通过',
-    'a {shape} {dtype} tensor': '形状为 {shape} 的 {dtype} 张量',
-    'a {kind} of {count}': '含 {count} 项的 {kind}',
-    'a {kind}': '{kind} 对象',
     'output': '输出',
     '{where} should be a sequence of {count} items': '{where}应是含 {count} 项的序列',
     '{where} should be a dict, got {kind}': '{where}应是 dict，实际得到的是 {kind}',

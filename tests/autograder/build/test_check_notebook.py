@@ -28,12 +28,13 @@ def notebooks():
     return release, source
 
 
-def check(folder, notebook):
+def check(folder, notebook, assignment_id=ID):
     """Write the notebook beside the released script and run the script on it."""
-    shutil.copy(ROOT / "release" / ID / "check_notebook.py", folder)
-    nbformat.write(notebook, folder / f"{ID}.ipynb")
-    return subprocess.run([sys.executable, "check_notebook.py", f"{ID}.ipynb"], cwd=folder,
-                          capture_output=True, text=True, timeout=300, env=nbgrader_env())
+    shutil.copy(ROOT / "release" / assignment_id / "check_notebook.py", folder)
+    nbformat.write(notebook, folder / f"{assignment_id}.ipynb")
+    return subprocess.run([sys.executable, "check_notebook.py", f"{assignment_id}.ipynb"],
+                          cwd=folder, capture_output=True, text=True, timeout=300,
+                          env=nbgrader_env())
 
 
 @pytest.mark.parametrize("assignment_id", sorted(p.name for p in (ROOT / "release").iterdir()
@@ -66,6 +67,25 @@ def test_one_wrong_step_is_named_with_the_public_message(tmp_path):
     [line] = [x for x in result.stdout.splitlines() if x.startswith("FAILED")]
     assert f"the test of {mistake.step}" in line and "AssertionError" in line
     assert "4 of 5 test cells pass" in result.stdout
+
+
+def test_a_wrong_earlier_step_is_named_under_the_step_that_calls_it(tmp_path):
+    """With only scaled_softmax wrong (03), does the failing test of
+    scaled_dot_product_attention, which calls it, say to fix scaled_softmax first, while the
+    test of scaled_softmax itself says no such thing?"""
+    assignment_id = "03_scaled_dot_product"
+    release = nbformat.read(ROOT / "release" / assignment_id / f"{assignment_id}.ipynb", 4)
+    source = nbformat.read(ROOT / "source" / assignment_id / f"{assignment_id}.ipynb", 4)
+    mistake = next(m for m in simulate.mistakes_of(ROOT, assignment_id)
+                   if m.step == "scaled_softmax")
+    result = check(tmp_path, simulate.with_mistake(release, source, mistake), assignment_id)
+    assert result.returncode == 1, result.stdout + result.stderr
+    failures = result.stdout.split("FAILED  ")[1:]
+    [own] = [f for f in failures if "the test of scaled_softmax" in f]
+    [later] = [f for f in failures if "the test of scaled_dot_product_attention" in f]
+    first = "scaled_dot_product_attention calls scaled_softmax, whose test above fails: " \
+            "fix scaled_softmax first"
+    assert first in later and "calls" not in own
 
 
 def test_finished_notebook_passes(tmp_path):

@@ -4,7 +4,8 @@ cell, with each text of ours in the one catalog of the code copied out of the ki
 (autograder/i18n/standalone.py)?
 
 Run as the build copies them out (autograder/build/standalone.py): the notebook's helper cell
-(public_checks.py then code_rules.py in one namespace) and check_notebook.py on its own."""
+(public_checks.py, raised.py, code_rules.py and failed_cell.py in one namespace) and
+check_notebook.py on its own."""
 
 from __future__ import annotations
 
@@ -22,17 +23,19 @@ import torch
 
 from autograder.build.check_notebook import points
 from autograder.build.hand_in import HAND_IN
-from autograder.build.standalone import helper_cell_code, self_check_script
+from autograder.build.standalone import (
+    HELPER_CELL,
+    SELF_CHECK,
+    helper_cell_code,
+    self_check_script,
+    text_literals,
+)
 from autograder.checks.code_rules import rule_broken
 from autograder.course import nbgrader_env
 from autograder.i18n.standalone import ZH
 
 ROOT = Path(__file__).resolve().parents[3]
-FILES = {
-    "public_checks": ROOT / "autograder/build/public_checks.py",
-    "code_rules": ROOT / "autograder/checks/code_rules.py",
-    "check_notebook": ROOT / "autograder/build/check_notebook.py",
-}
+FILES = {path.stem: path for path in [*HELPER_CELL, SELF_CHECK]}
 CJK = re.compile(r"[\u4e00-\u9fff]")
 # Field values the tests pass in: no word of them is a word of our English texts.
 WHAT, RULE, WHY, MISTAKE = "`W_x`", "R1", "Q2", "M3"
@@ -60,12 +63,10 @@ def words(text):
 
 
 def english_words():
-    """The words of our English texts that their Chinese texts do not keep (code such as
-    torch.Tensor or NotImplementedError stays in both)."""
-    found = set()
-    for english, chinese in ZH.items():
-        found |= words(re.sub(r"\{[^}]*\}", " ", english)) - words(chinese)
-    return found
+    """The words of our English texts that no Chinese text keeps (code such as torch.Tensor
+    or NotImplementedError stays in both)."""
+    english = set().union(*(words(re.sub(r"\{[^}]*\}", " ", text)) for text in ZH))
+    return english - set().union(*map(words, ZH.values()))
 
 
 ENGLISH = english_words()
@@ -230,13 +231,12 @@ def texts_passed_to_t(name):
     texts, computed = [], []
     for node in ast.walk(ast.parse(FILES[name].read_text(encoding="utf-8"))):
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_t":
+            literals = text_literals(node)
+            texts += [literal.value for literal in literals]
             first = node.args[0]
             options = [first.body, first.orelse] if isinstance(first, ast.IfExp) else [first]
-            for option in options:
-                if isinstance(option, ast.Constant) and isinstance(option.value, str):
-                    texts.append(option.value)
-                else:
-                    computed.append(f"line {node.lineno}")
+            if len(literals) != len(options):
+                computed.append(f"line {node.lineno}")
     assert computed == [], f"{name}.py passes _t a text the scan cannot read: {computed}"
     return texts
 
@@ -275,3 +275,27 @@ def test_the_hand_in_cell_in_both_languages():
     for line in filter(None, text.splitlines()):
         assert re.match(r"#|- |\d\. ", line), f"a paragraph broken across lines: {line!r}"
         assert CJK.search(line), line
+
+
+def string_literals(code):
+    return [node.value for node in ast.walk(ast.parse(code))
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+
+
+@pytest.mark.parametrize("code", ["en", "zh"])
+def test_the_helper_cell_carries_only_the_course_language(code):
+    """Does the helper cell hold its texts in the course's language alone (no catalog, no
+    text of the other language), with one docstring and no comment?"""
+    cell = helper_cell_code(code)
+    tree = ast.parse(cell)
+    literals = string_literals(cell)
+    if code == "en":
+        assert [text for text in literals if CJK.search(text)] == []
+    else:
+        assert [text for text in literals if text in ZH and words(text)] == []
+        chinese = [text for text in literals if CJK.search(text)]
+        assert len(chinese) >= len(ZH) // 2, "the Chinese texts are not in the cell"
+    docstrings = [node for node in ast.walk(tree) if isinstance(
+        node, ast.Module | ast.FunctionDef | ast.ClassDef) and ast.get_docstring(node)]
+    assert docstrings == [tree]
+    assert "#" not in "".join(line.split("'")[0].split('"')[0] for line in cell.splitlines())
