@@ -302,6 +302,8 @@ CATALOG = {
         "还没有任何评分结果：先收取学生的笔记本（{collect}），再运行 {grade}。",
     "{assignment}: nothing graded yet; once its notebooks are collected, run {command}.":
         "{assignment}：还没有评分结果；收取它的笔记本之后，请运行 {command}。",
+    "{assignment}: {count} notebooks collected, none graded yet; run {command}.":
+        "{assignment}：已收取 {count} 份笔记本，还都没有评分；请运行 {command}。",
     "{assignment}: submissions waiting for grading: {count}; run {command}.":
         "{assignment}：有 {count} 份提交等待评分；请运行 {command}。",
     "Submissions that need a manual grade (marked below): {count}; grade them in nbgrader's "

@@ -71,6 +71,7 @@ class ClassResults:
     roster: list = field(default_factory=list)  # roster.Entry of every student and assignment
     links: dict = field(default_factory=dict)  # (student, assignment) -> feedback page URL
     unchecked: Counter = field(default_factory=Counter)  # (assignment, cell, text) -> notebooks
+    collected: dict = field(default_factory=dict)  # assignment -> notebooks in submitted/
     manual: set = field(default_factory=set)  # (student, assignment) needing a manual grade
     stale: set = field(default_factory=set)  # (student, assignment) with a page older than grading
     generated: datetime | None = None  # when the report was written (UTC)
@@ -102,6 +103,7 @@ def read_results(root: Path, ids, page: Path | None = None) -> ClassResults:
                         key = (assignment_id, grade.name.removeprefix("test_"))
                         results.steps.setdefault(key, []).append(grade.score == grade.max_score)
     read_records(root, ids, results)
+    results.collected = {a: len(list((root / "submitted").glob(f"*/{a}/{a}.ipynb"))) for a in ids}
     for e in results.roster:
         feedback = root / "feedback" / e.student / e.assignment / f"{e.assignment}.html"
         if e.student and feedback.exists():

@@ -19,15 +19,26 @@ def feedback_command(student, assignment_id):
     return f"{COMMAND} feedback {assignment_id} --student {student}"
 
 
+def ungraded(assignment_id, collected):
+    """The gap of an assignment with nothing graded: its notebooks are waiting in submitted/,
+    or have still to be collected."""
+    command = f"{COMMAND} grade {assignment_id}"
+    if collected:
+        return t("{assignment}: {count} notebooks collected, none graded yet; run {command}.",
+                 assignment=assignment_id, count=collected, command=command)
+    return t("{assignment}: nothing graded yet; once its notebooks are collected, run "
+             "{command}.", assignment=assignment_id, command=command)
+
+
 def gaps(results):
     """One sentence per gap of the report, in the current language, each with its command;
     empty when the report shows the whole course as it is asked for."""
-    if not any(results.totals.values()) and not results.roster:
+    if not any(results.totals.values()) and not results.roster \
+            and not any(results.collected.values()):
         return [t("Nothing is graded yet: collect the students' notebooks ({collect}), then "
                   "run {grade}.", collect=f"{COMMAND} collect ID --from FILE",
                   grade=f"{COMMAND} grade")]
-    lines = [t("{assignment}: nothing graded yet; once its notebooks are collected, run "
-               "{command}.", assignment=a, command=f"{COMMAND} grade {a}")
+    lines = [ungraded(a, results.collected.get(a, 0))
              for a, scores in results.totals.items() if not scores]
     waiting = sorted({e.assignment for e in results.roster
                       if e.status == PENDING and results.totals.get(e.assignment)})

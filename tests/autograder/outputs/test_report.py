@@ -229,6 +229,19 @@ def test_an_assignment_not_in_the_gradebook_yet(course, capsys):
     assert any(SECOND in line and "grade" in line for line in lines)
 
 
+def test_an_assignment_collected_but_not_graded(course, capsys):
+    """With the second assignment's notebooks collected into submitted/ but not graded, does
+    the report count them and name the command that grades them (not collect)?"""
+    release(course, FIRST, {"test_f": (4, False)})
+    graded(course, FIRST, "ada", {"test_f": 4})
+    for student in ("ada", "bob"):
+        folder = course / "submitted" / student / SECOND
+        folder.mkdir(parents=True)
+        nbformat.write(nbformat.v4.new_notebook(), folder / f"{SECOND}.ipynb")
+    _, page, _ = run_report(course, capsys)
+    assert gaps_of(page) == [f"{SECOND}: 2 notebooks collected, none graded yet; run "
+                             f"python -m autograder grade {SECOND}."]
+
 def test_an_assignment_nobody_handed_in(course, capsys):
     """Is an assignment the gradebook knows (released) but nobody submitted said to have
     nothing graded, with its points, instead of breaking the report?"""
