@@ -71,8 +71,8 @@ from torch import nn
 # `[0, 4, 3, 2, 5, 1]`.
 #
 # Each id then picks a row of an embedding table. A real model's vocabulary has tens of
-# thousands of entries (here the table has 50,000 rows) and its vectors have thousands of
-# dimensions (Llama 2 uses 4,096); we use 3 so that a whole sentence fits on one screen:
+# thousands of entries (here the table has 50 000 rows) and its vectors have thousands of
+# dimensions (Llama 2 uses 4096); we use 3 so that a whole sentence fits on one screen:
 # `x` is a `6 x 3` matrix, one row per word.
 #
 # The projections give queries and keys of size $d_k = 2$ and values of size $d_v = 4$. The
