@@ -312,7 +312,8 @@ CATALOG = {
         "然后运行 {command}。",
     "Feedback pages older than the student's latest grading (marked below): {count}; run "
     "{command}.":
-        "有 {count} 个反馈页面早于这名学生最近一次评分（下面已标出）：请运行 {command}。",
+        "有 {count} 个反馈页面生成于学生最近一次评分之前（下面已标出）："
+        "请运行 {command} 重新生成。",
     "Submissions": "各份提交",
     "total": "总分",
     "The last column adds the scores, late penalties taken off, over the assignments the "
@@ -322,7 +323,7 @@ CATALOG = {
     "needs a manual grade in nbgrader's formgrader": "需要在 nbgrader 的 formgrader 中人工评分",
     "stale": "反馈过时",
     "the feedback page is older than the latest grading; rewrite it: {command}":
-        "反馈页面早于最近一次评分；请重新生成：{command}",
+        "反馈页面生成于最近一次评分之前；请重新生成：{command}",
     "raw score": "原始得分",
     "score": "得分",
     "to do": "待办",
