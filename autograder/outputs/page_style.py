@@ -2,7 +2,8 @@
 
 - A hidden check's message is one long line (the step, the case, the shapes it was called
   with, a hint): nbconvert shows outputs in <pre>, which never wraps, so the end of the
-  message ran off the page. Every <pre> wraps, anywhere if it must.
+  message ran off the page. Every <pre> wraps, between words (bootstrap's break-all cut
+  words at the edge), inside a word only where one is wider than the page.
 - A markdown table's cells had no padding in nbgrader's template, so the header of the
   steps table read "stepyou writepoints". Cells get padding and rules.
 - A heading's anchor (¶) shows only under the pointer, as in Jupyter.
@@ -18,6 +19,7 @@ READABLE = """
 <style type="text/css">
 pre, div.output_area pre, div.output_subarea pre, div.input_area pre {
   white-space: pre-wrap;
+  word-break: normal;
   overflow-wrap: anywhere;
 }
 div.output_subarea, div.output_area, div.inner_cell { min-width: 0; max-width: 100%; }

@@ -150,7 +150,8 @@ def message_of(browser, code):
 
 def test_the_long_message_wraps_inside_the_page(offline_browser, page):
     """Is the failed step's message, whose lines are far longer than the page is wide, wrapped
-    inside its box, with nothing of the page past the window's right edge?"""
+    inside its box between words (not cut mid-word, as bootstrap's break-all did), with
+    nothing of the page past the window's right edge?"""
     browser = opened(offline_browser, page)
     pre = message_of(browser, page[0])
     longest = max(len(line) for line in pre.get_attribute("textContent").splitlines())
@@ -161,6 +162,8 @@ def test_the_long_message_wraps_inside_the_page(offline_browser, page):
         " e.getBoundingClientRect().right];", pre)
     box_scroll, box_client, page_scroll, page_client, right = widths
     assert box_scroll <= box_client and page_scroll <= page_client and right <= WINDOW[0], widths
+    assert browser.execute_script("return getComputedStyle(arguments[0]).wordBreak", pre) \
+        == "normal"
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", pre)
     ARTIFACTS.mkdir(exist_ok=True)
     browser.save_screenshot(str(ARTIFACTS / f"feedback-{page[0]}.png"))
