@@ -1,11 +1,14 @@
 """The class report: one self-contained HTML page with PNG plots.
 
-Score distribution per assignment, pass rate per step, the most frequent named mistakes, the
-integrity flags, and the notebooks that could not be graded. Everything is read back from the
+Every student and submission (report_students.py), score distribution per assignment, pass
+rate per step, the most frequent named mistakes, lateness, the integrity flags, and the
+notebooks that could not be graded; at the top, when it was made and what it cannot show yet,
+with the command that fills each gap (report_gaps.py). Everything is read back from the
 gradebook and the autograded notebooks, so the report shows what nbgrader recorded.
 
-The page is in the course's language (c.Course.language); the plots too when this machine has a
-font that draws it (autograder/outputs/fonts.py), else their labels are English.
+The page is in the course's language (c.Course.language), with the glyphs that language needs
+embedded (page_font.py); the plots too, drawn with the kit's font (fonts.py), or with English
+labels where no font draws the language.
 """
 
 from __future__ import annotations
@@ -399,8 +402,10 @@ STYLE = ("body{font-family:sans-serif;max-width:60em;margin:2em auto}"
 
 def header(results):
     """When the report was made, and what it cannot show yet (report_gaps)."""
-    made = paragraph(t("Generated {time}.", time=when(results.generated))).replace(
-        "<p>", "<p class='generated'>", 1) if results.generated else ""
+    made = ""
+    if results.generated:
+        made = t("Generated {time}.", time=when(results.generated))
+        made = f"<p class='generated'>{html.escape(made)}</p>"
     missing = gaps(results)
     if not missing:
         return made
