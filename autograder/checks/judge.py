@@ -10,6 +10,7 @@ import inspect
 import math
 import secrets
 import string
+from collections import Counter
 
 import torch
 import torch.nn.functional as F
@@ -53,16 +54,26 @@ def expected_output(case, step):
     return case.expected if case.expected is not None else case.run(LocalSubject(step.reference))
 
 
-def recognise(step, case, got, helpers):
-    """The mistake whose output on `case` equals the student's, or None."""
+def matching_mistakes(step, case, got, helpers):
+    """The catalogued mistakes whose output on `case` equals the student's, in catalogue
+    order."""
+    found = []
     for mistake in step.mistakes:
         try:
             wrong = case.run(mistake_subject(mistake, helpers))
             compare(got, wrong)
         except Exception:  # noqa: BLE001 - a mistake that does not match is simply not it
             continue
-        return mistake
-    return None
+        found.append(mistake)
+    return found
+
+
+def named_mistakes(matches):
+    """For each wrong case's matching mistakes, the one to name: the mistake that matches the
+    most cases (the first in the catalogue on a tie), so that an input on which two mistakes
+    give the same output names the one the other cases show."""
+    counts = Counter(mistake.name for found in matches for mistake in found)
+    return [max(found, key=lambda m: counts[m.name]) if found else None for found in matches]
 
 
 def parameter_names(reference):
@@ -107,6 +118,7 @@ def step_findings(step, subject, helpers, gen):
     subject = Watched(as_subject(subject), parameter_names(step.reference))
     findings = [Finding("rule", step.name, v) for rule in step.rules
                 if (v := rule_violation(rule, subject))]
+    wrong = []  # (index in findings, text, matching mistakes) of each case with wrong output
     for case in [*step.document_cases(), *step.random_cases(gen)]:
         want = expected_output(case, step)
         try:
@@ -123,11 +135,14 @@ def step_findings(step, subject, helpers, gen):
         except Exception as error:  # noqa: BLE001 - Mismatch, or an output of the wrong kind
             mismatch = error if isinstance(error, Mismatch) else Mismatch(t(
                 "output is not of the kind the step returns ({kind})", kind=error_kind(error)))
-            mistake = recognise(step, case, got, helpers)
-            findings.append(Finding("value", step.name,
-                                    t("{case}: {problem}", case=case.label, problem=mismatch),
-                                    t(mistake.name) if mistake else None,
-                                    t(mistake.hint) if mistake else None))
+            wrong.append((len(findings), t("{case}: {problem}", case=case.label,
+                                           problem=mismatch),
+                          matching_mistakes(step, case, got, helpers)))
+            findings.append(None)  # its Finding, once every case has been seen
+    for (index, text, _), mistake in zip(wrong, named_mistakes([m for _, _, m in wrong]),
+                                         strict=True):
+        findings[index] = Finding("value", step.name, text, t(mistake.name) if mistake else None,
+                                  t(mistake.hint) if mistake else None)
     for prop in step.properties:
         try:
             prop(subject, gen)
