@@ -6,7 +6,8 @@ A step (one function or class students write) is checked by
 - properties: statements that must hold for any correct subject (rows sum to 1 ...);
 - rules: what the notebook forbids for this step (no torch.softmax in stable_softmax ...);
 - mistakes: wrong implementations students often write. When a case fails, each mistake is
-  run on the same inputs; one that produces the student's output names the error.
+  run on the same inputs; of those that produce the student's output, the one that does so
+  on the most cases names the error.
 
 A check's verdict is a list of Findings: data that grading stores in the autograded notebook
 and the report reads back, never a message parsed again.

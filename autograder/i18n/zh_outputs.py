@@ -3,6 +3,8 @@
 the problems it lists (autograder/outputs/)."""
 
 CATALOG = {
+    "the helpers' code is left out here; it is in your notebook's helper cell":
+        "辅助函数的代码这里从略，它在你的笔记本的辅助单元格里",
     # What a cell shows (autograder/grading/session.py, shown_outputs.py, grade_in_sandbox.py)
     "[output cut by the grader: a cell may show at most {limit} KB]":
         "【输出已被评分程序截断：每个单元格最多显示 {limit} KB】",

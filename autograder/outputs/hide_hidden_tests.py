@@ -1,22 +1,38 @@
-"""Feedback's stage: hidden tests and their tracebacks leave the page, the message stays; of
-every cell's output, only text and bounded PNG images reach the page."""
+"""Feedback's stage: hidden tests and their tracebacks leave the page, the message stays; the
+helper cell shows its docstring alone; of every cell's output, only text and bounded PNG
+images reach the page."""
 
 from __future__ import annotations
 
+import ast
 import re
 
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from autograder.i18n import config_language, language
+from autograder.i18n import config_language, language, t
 from autograder.shown_outputs import MAX_IMAGE_KB, MAX_IMAGES, image_count, shown_outputs
 
 HIDDEN = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?^[ \t]*### END HIDDEN TESTS[ \t]*\n?",
                     re.MULTILINE | re.DOTALL)
 
 
+HELPER_CELL = "public_checks"  # the grade_id build/render.py gives the helper cell
+
+
 def without_hidden_tests(source):
     """A test cell's source with every hidden region cut out."""
     return HIDDEN.sub("", source).strip("\n")
+
+
+def helpers_folded(source):
+    """The helper cell as a page shows it: its docstring (what the helpers are, in the
+    course's language) and a line saying where the code is."""
+    try:
+        docstring = ast.get_docstring(ast.parse(source), clean=False)
+    except (SyntaxError, ValueError):
+        docstring = None
+    note = "# " + t("the helpers' code is left out here; it is in your notebook's helper cell")
+    return f'"""{docstring}"""\n{note}' if docstring else note
 
 
 def short_error(output):
@@ -52,7 +68,10 @@ class HideHiddenTests(NbGraderPreprocessor):
         return nb, resources
 
     def preprocess_cell(self, cell, resources, index):
-        grade = cell.metadata.get("nbgrader", {}).get("grade", False)
+        meta = cell.metadata.get("nbgrader", {})
+        grade = meta.get("grade", False)
+        if cell.cell_type == "code" and meta.get("grade_id") == HELPER_CELL:
+            cell.source = helpers_folded(cell.source)
         if cell.cell_type == "code" and grade:
             cell.source = without_hidden_tests(cell.source)
             cell.outputs = [

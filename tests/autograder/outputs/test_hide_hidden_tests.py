@@ -6,14 +6,21 @@ metadata, runs the stage's preprocess, and looks at the result. No kernel starts
 
 from __future__ import annotations
 
+import ast
 import copy
+from pathlib import Path
 
 import nbformat
+import pytest
 from nbformat.v4 import new_code_cell, new_notebook, new_output
+from traitlets.config import Config
 
+from autograder.build.standalone import helper_cell_code
 from autograder.outputs.hide_hidden_tests import HideHiddenTests
 from tests.autograder.cells import nbgrader_cell
 
+ROOT = Path(__file__).resolve().parents[3]
+ID = "03_scaled_dot_product"
 VISIBLE = "assert f(1) == 2"
 HIDDEN = "### BEGIN HIDDEN TESTS\nassert f(3) == 6, 'f must double'\n### END HIDDEN TESTS\n"
 
@@ -155,3 +162,23 @@ def test_only_graded_cells_change_in_a_mixed_notebook():
     assert nb.cells[:2] == before
     assert nb.cells[2].source == VISIBLE
     assert nb.cells[2].outputs[0]["traceback"] == ["AssertionError: f must double"]
+
+
+
+@pytest.mark.parametrize("code", ["en", "zh"])
+def test_the_helper_cell_shows_its_docstring_alone(code):
+    """Does a page show the helper cell of a built notebook as its docstring, in the
+    course's language, and a line saying where its code is, instead of its hundreds of
+    lines?"""
+    notebook = nbformat.read(ROOT / "source" / ID / f"{ID}.ipynb", as_version=4)
+    [helper] = [c for c in notebook.cells if "def expect_close" in c.source]
+    helper.source = helper_cell_code(code)
+    docstring = ast.get_docstring(ast.parse(helper.source), clean=False)
+    config = Config()
+    config.Course.language = code
+    nb, _ = HideHiddenTests(config=config).preprocess(notebook, {})
+    [shown] = [c for c in nb.cells if c.metadata == helper.metadata]
+    assert shown.source.startswith(f'"""{docstring}"""')
+    assert len(shown.source.splitlines()) == len(f'"""{docstring}"""'.splitlines()) + 1
+    assert "def " not in shown.source
+    assert ("你的笔记本" in shown.source) == (code == "zh")
