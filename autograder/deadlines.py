@@ -142,8 +142,10 @@ def lateness(submission):
 
 
 def late_by(late: Lateness) -> str:
-    """'1 day, 2:00:00': how late, to the second."""
-    return str(timedelta(seconds=round(late.seconds_late)))
+    """'1 d 2:00:00' ('1 天 2:00:00' in Chinese): how late, to the second."""
+    days, seconds = divmod(round(late.seconds_late), 24 * 3600)
+    clock = str(timedelta(seconds=seconds))
+    return t("{days} d {clock}", days=days, clock=clock) if days else clock
 
 
 def late_lines(rows):

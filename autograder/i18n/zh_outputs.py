@@ -3,6 +3,7 @@
 the problems it lists (autograder/outputs/)."""
 
 CATALOG = {
+    "{days} d {clock}": "{days} 天 {clock}",
     "the helpers' code is left out here; it is in your notebook's helper cell":
         "辅助函数的代码这里从略，它在你的笔记本的辅助单元格里",
     # What a cell shows (autograder/grading/session.py, shown_outputs.py, grade_in_sandbox.py)

@@ -11,10 +11,13 @@ from traitlets.config import Config
 
 from autograder.deadlines import (
     DeadlineError,
+    Lateness,
     PercentPerDay,
     check_deadlines,
     due_date,
+    late_by,
 )
+from autograder.i18n import language
 
 DAY = 86400
 IDS = ["01_attention_by_hand", "02_embeddings"]
@@ -30,6 +33,16 @@ def test_each_started_day_costs_ten_percent_up_to_all(seconds_late, lost):
     """Does each started day late cost 10 % of the score, never more than the score?"""
     penalty = PercentPerDay().late_submission_penalty("ada", 8.0, seconds_late)
     assert penalty == pytest.approx(8.0 * lost)
+
+
+@pytest.mark.parametrize(("code", "seconds_late", "said"), [
+    ("en", 7200, "2:00:00"), ("en", DAY + 61, "1 d 0:01:01"), ("zh", 3 * DAY, "3 天 0:00:00"),
+    ("zh", 59.6, "0:01:00")])
+def test_lateness_is_told_in_the_course_language(code, seconds_late, said):
+    """Is a lateness of days told with the course's word for a day (Python's own '1 day,'
+    was English in a Chinese report), rounded to the second?"""
+    with language(code):
+        assert late_by(Lateness(None, None, seconds_late, 8.0, 0.8)) == said
 
 
 def test_grace_minutes_are_not_late():
