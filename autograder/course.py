@@ -7,6 +7,7 @@ reads nbgrader_config.py from the current directory only).
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -19,7 +20,7 @@ from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
 from autograder.errors import KitError
-from autograder.i18n import config_language
+from autograder.i18n import config_language, t
 
 CONFIG = "nbgrader_config.py"
 
@@ -38,11 +39,11 @@ def check_ids(ids, known):
     unknown = [i for i in ids if i not in known]
     if unknown:
         if not known:
-            raise UnknownAssignment(
-                f"unknown assignment id {unknown[0]!r}: this course has no assignment yet; "
-                f"write one with `python -m autograder new {unknown[0]}`, then build it")
-        raise UnknownAssignment(
-            f"unknown assignment id {unknown[0]!r}: the ids are {', '.join(known)}")
+            raise UnknownAssignment(t(
+                "unknown assignment id {id!r}: this course has no assignment yet; write one "
+                "with `python -m autograder new {id}`, then build it", id=unknown[0]))
+        raise UnknownAssignment(t("unknown assignment id {id!r}: the ids are {known}",
+                                  id=unknown[0], known=", ".join(known)))
     return list(ids) or list(known)
 
 
@@ -117,6 +118,34 @@ def copy_assignments(source: Path, target: Path, ids):
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
 
+def nbgrader_api(root: Path, **overrides):
+    """nbgrader's Python API (NbGraderAPI) working on `root`, configured by its
+    nbgrader_config.py with `overrides` on top: nbgrader's commands in this process, without
+    the seconds an `nbgrader` subprocess takes to start. nbgrader resolves some paths from the
+    current directory, so the process moves there; its PATH gets the virtualenv (for alembic)."""
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+
+    os.chdir(root)
+    os.environ["PATH"] = nbgrader_env()["PATH"]
+    config = course_config(root, **overrides)
+    coursedir = CourseDirectory(config=config)
+    coursedir.root = str(root)
+    return NbGraderAPI(coursedir=coursedir, config=config)
+
+
+def kit_command():
+    """How to run the kit with the python running now, as a user types it: `python -m
+    autograder` when `python` on PATH is this very interpreter (same folder, same file), else
+    this interpreter's full path, so that a copied command runs the kit's python."""
+    found = shutil.which("python")
+    here = Path(sys.executable)
+    if found and Path(found).parent == here.parent and os.path.realpath(found) == \
+            os.path.realpath(here):
+        return "python -m autograder"
+    return f"{shlex.quote(str(here))} -m autograder"
+
+
 def run_nbgrader(root: Path, *args, timeout=None):
     result = subprocess.run(
         [sys.executable, "-m", "nbgrader", *args],
@@ -128,7 +157,8 @@ def run_nbgrader(root: Path, *args, timeout=None):
     )
     if result.returncode != 0:
         tail = "\n".join((result.stdout + result.stderr).strip().splitlines()[-15:])
-        raise NbgraderError(f"nbgrader {' '.join(args)} failed in {root}:\n{tail}")
+        raise NbgraderError(t("nbgrader {command} failed in {root}:\n{tail}",
+                              command=" ".join(args), root=root, tail=tail))
     return result
 
 

@@ -7,19 +7,29 @@ the ids given, or none with --empty: the instructor owns them from then on and a
 instructor then runs nbgrader and the kit from that folder exactly as from the repository's
 root (the repository is the English course made this way). The folder is built beside its
 place and moved there whole, so an interrupted init leaves nothing half-written.
+
+init takes only what a new course needs: each notebook rendered in the language, then all
+released by nbgrader's generate_assignment in one process (a `build` starts nbgrader once per
+assignment, about 10 s each). It does not run the build's proof again: the kit's assignments
+are proven in both languages by the kit's own tests (tests/autograder/test_course_languages.py
+grades their solutions and stubs in an English and a Chinese course), and `validate`, which
+the closing lines suggest, proves them in the instructor's course.
 """
 
 from __future__ import annotations
 
+import os
+import shlex
 import shutil
+import tempfile
 from pathlib import Path
 
 import attention_course
 
-from autograder.build import BuildError, build
+from autograder.build import BuildError, master_notebook, write_source
 from autograder.checks.loader import ids_in
-from autograder.course import CONFIG, check_ids, copy_assignments
-from autograder.i18n import check_language
+from autograder.course import CONFIG, check_ids, copy_assignments, kit_command, nbgrader_api
+from autograder.i18n import check_language, t
 
 COURSE_ID = "self-attention"  # the kit's own course
 KIT_COURSE = Path(attention_course.__file__).resolve().parent  # its assignments/ folder
@@ -91,32 +101,68 @@ def config_text(language, course_id=COURSE_ID) -> str:
 
 def init_course(folder: Path, language, ids=(), empty=False, log=print) -> Path:
     """Write `folder`: config, assignments/ (the kit's course's `ids`, all when none is given,
-    none when `empty`), and source/ and release/ built from them in `language`."""
+    none when `empty`), and source/ and release/ made from them in `language`."""
     check_language(language)
     ids = [] if empty else check_ids(ids, ids_in(KIT_COURSE))
     folder = folder.resolve()
     if folder.exists() and any(folder.iterdir()):
-        raise BuildError(f"{folder} is not empty; init writes a new course: give a new or "
-                         "empty folder (nothing in an existing one is replaced). To add an "
-                         "assignment to a course, run `python -m autograder new ID` there")
+        raise BuildError(t("{folder} is not empty; init writes a new course: give a new or "
+                           "empty folder (nothing in an existing one is replaced). To add an "
+                           "assignment to a course, run `python -m autograder new ID` there",
+                           folder=folder))
     staged = folder.with_name(f".{folder.name}.partial")
     shutil.rmtree(staged, ignore_errors=True)
     staged.mkdir(parents=True)
     try:
         (staged / CONFIG).write_text(config_text(language), encoding="utf-8")
         if ids:  # the kit's assignments, with the modules they share
+            log(t("copying {count} assignments of the kit into assignments/", count=len(ids)))
             copy_assignments(KIT_COURSE, staged / "assignments", ids)
+            release_all(staged, ids, language, log)
         else:
             (staged / "assignments").mkdir()
-        if ids:
-            build(staged, ids, log=log)
         if folder.exists():
             folder.rmdir()  # empty, checked above
         staged.replace(folder)
     finally:
         shutil.rmtree(staged, ignore_errors=True)
-    log(f"course in {folder} ({len(ids)} assignments, {language}); go there and run the kit "
-        "with the same python, for example:\n"
-        f"  cd {folder}\n  python -m autograder new 10_my_topic    (an assignment of your own)\n"
-        "  python -m autograder validate")
+    log(closing_lines(folder, len(ids), language))
     return folder
+
+
+def release_all(root: Path, ids, language, log):
+    """source/ (each master notebook rendered in `language`, and its self-check script) and
+    release/ (nbgrader's generate_assignment, every assignment in this one process, with a
+    throwaway gradebook: the course's own is made when it first grades)."""
+    count = len(ids)
+    for number, assignment_id in enumerate(ids, 1):
+        write_source(root / "source", assignment_id,
+                     master_notebook(root, assignment_id, language), language)
+        log(t("[{number}/{count}] rendered {id} in {language}: source/{id}/", number=number,
+              count=count, id=assignment_id, language=language))
+    here = Path.cwd()
+    with tempfile.TemporaryDirectory(prefix="kit-init-") as scratch:
+        try:
+            api = nbgrader_api(root, CourseDirectory={
+                "db_url": f"sqlite:///{Path(scratch) / 'gradebook.db'}"})
+            for number, assignment_id in enumerate(ids, 1):
+                result = api.generate_assignment(assignment_id, force=True)
+                if not result["success"]:
+                    tail = "\n".join(str(result.get("log", "")).strip().splitlines()[-15:])
+                    raise BuildError(t("nbgrader {command} failed in {root}:\n{tail}",
+                                       command=f"generate_assignment {assignment_id}",
+                                       root=root, tail=tail or result.get("error")))
+                log(t("[{number}/{count}] released {id} (nbgrader generate_assignment): "
+                      "release/{id}/", number=number, count=count, id=assignment_id))
+        finally:
+            os.chdir(here)  # nbgrader_api moved there, and the folder is about to move
+
+
+def closing_lines(folder: Path, count, language):
+    """Where the course is and what to run next, with the python that ran init."""
+    kit = kit_command()
+    return (t("course in {folder} ({count} assignments, {language}); go there and run the "
+              "kit with this python, for example:", folder=folder, count=count,
+              language=language) +
+            f"\n  cd {shlex.quote(str(folder))}\n  {kit} new 10_my_topic    " +
+            t("(an assignment of your own)") + f"\n  {kit} validate")
