@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from autograder.errors import KitError
-from autograder.i18n import LANGUAGES
+from autograder.i18n import LANGUAGES, language, t
 
 DESCRIPTION = """\
 Build, check and grade a course of Jupyter assignments with nbgrader: the self-attention
@@ -170,6 +170,21 @@ class NotACourse(KitError):
     """The folder the command runs in is not a course."""
 
 
+def console_language(args):
+    """The language the command speaks: init's --language, else the course's (English where
+    there is no course yet, or its config cannot be read: the command then says why)."""
+    if args.command == "init":
+        return args.language
+    if args.command in ("demo", "guide") or not (args.root / "nbgrader_config.py").exists():
+        return "en"
+    from autograder.course import course_language
+
+    try:
+        return course_language(args.root.resolve())
+    except Exception:  # the command itself reports a broken config, in English then
+        return "en"
+
+
 def run(args):
     root = args.root.resolve()
     if args.command == "guide":
@@ -177,8 +192,9 @@ def run(args):
             encoding="utf-8"))
         return 0
     if args.command not in ("demo", "init") and not (root / "nbgrader_config.py").exists():
-        raise NotACourse(f"{root} has no nbgrader_config.py: run from the course root or pass "
-                         "--root (python -m autograder init DIR writes a new course)")
+        raise NotACourse(t("{root} has no nbgrader_config.py: run from the course root or "
+                           "pass --root (python -m autograder init DIR writes a new course)",
+                           root=root))
     if args.command == "build":
         from autograder.build import build
 
@@ -218,10 +234,12 @@ def run(args):
 
         result = grade(root, args.ids, args.workers, args.force, args.timeout,
                        students=args.students, scheduler=args.scheduler)
-        print(f"graded {len(result.graded)}, already graded {len(result.skipped)}, "
-              f"not graded {len(result.failed)}, inputs refused {len(result.refused)}, "
-              f"graded with warnings {len(result.problems) - len(result.refused)}"
-              + (f", test cells without hidden checks {len(result.unchecked)}"
+        print(t("graded {graded}, already graded {skipped}, not graded {failed}, inputs "
+                "refused {refused}, graded with warnings {warned}",
+                graded=len(result.graded), skipped=len(result.skipped),
+                failed=len(result.failed), refused=len(result.refused),
+                warned=len(result.problems) - len(result.refused))
+              + (t(", test cells without hidden checks {count}", count=len(result.unchecked))
                  if result.unchecked else ""))
         return 0 if result.ok else 1
     elif args.command == "feedback":
@@ -262,14 +280,15 @@ def parse(argv=None):
 
 def main(argv=None):
     args = parse(argv)
-    try:
-        return run(args)
-    except KitError as error:  # AuthoringError, BuildError, CollectError, GradeError, ...
-        print(f"error: {error}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:  # the reader went away (`guide | head`): nothing left to say
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+    with language(console_language(args)):
+        try:
+            return run(args)
+        except KitError as error:  # AuthoringError, BuildError, CollectError, GradeError, ...
+            print(t("error: {message}", message=error), file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:
+            print(t("interrupted"), file=sys.stderr)
+            return 130
+        except BrokenPipeError:  # the reader went away (`guide | head`): nothing left to say
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0

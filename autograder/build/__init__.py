@@ -23,6 +23,7 @@ from autograder.build.standalone import SELF_CHECK, self_check_script
 from autograder.checks.loader import GUIDE, Assignment, assignment_ids, load_assignment
 from autograder.course import CONFIG, check_ids, course_language, run_nbgrader, write_atomically
 from autograder.errors import KitError
+from autograder.i18n import t
 
 
 class BuildError(KitError, RuntimeError):
@@ -80,13 +81,15 @@ def build(root: Path, ids=(), log=print):
     course's language; return their ids."""
     known = assignment_ids(root)
     if not known:
-        raise BuildError(f"{root / 'assignments'} holds no assignment: write one with "
-                         f"`python -m autograder new ID` ({GUIDE})")
+        raise BuildError(t("{folder} holds no assignment: write one with `python -m "
+                           "autograder new ID` ({guide})", folder=root / "assignments",
+                           guide=t(GUIDE)))
     ids = check_ids(ids, known)
     language = course_language(root)
     for number, assignment_id in enumerate(ids, 1):
-        log(f"[{number}/{len(ids)}] building {assignment_id} ...")
+        log(t("[{number}/{count}] building {id} ...", number=number, count=len(ids),
+              id=assignment_id))
         build_assignment(root, load_assignment(root, assignment_id), language)
-        log(f"[{number}/{len(ids)}] built {assignment_id}: source/{assignment_id}/ and "
-            f"release/{assignment_id}/")
+        log(t("[{number}/{count}] built {id}: source/{id}/ and release/{id}/", number=number,
+              count=len(ids), id=assignment_id))
     return ids

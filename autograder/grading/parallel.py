@@ -99,7 +99,8 @@ def register_assignments(root: Path, ids, log):
         known = {a.name for a in gradebook.assignments if a.notebooks}
     for assignment_id in ids:
         if assignment_id not in known:
-            log(f"registering {assignment_id} in the gradebook (nbgrader generate_assignment)")
+            log(t("registering {id} in the gradebook (nbgrader generate_assignment)",
+                  id=assignment_id))
             course.generate(assignment_id)
 
 
@@ -114,8 +115,9 @@ def check_kernel(name="python3"):
     try:
         KernelSpecManager().get_kernel_spec(name)
     except NoSuchKernel as error:
-        raise GradeError(f"no Jupyter kernel named {name!r}: install ipykernel in this "
-                         f"environment ({sys.executable} -m pip install ipykernel)") from error
+        raise GradeError(t("no Jupyter kernel named {name!r}: install ipykernel in this "
+                           "environment ({python} -m pip install ipykernel)", name=name,
+                           python=sys.executable)) from error
 
 
 def scores_of(root: Path, submissions):
@@ -158,26 +160,29 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students, schedul
     run.problems = [p for p in problems if chosen(p.student, students)]
     keep_problems(root, "grade", ids, run.unchecked + run.problems, students)
     for problem in run.unchecked:
-        log(f"error: {problem.reason}; {problem.fix}")
+        log(t("error: {message}", message=f"{problem.reason}; {problem.fix}"))
     for problem in run.problems:
-        log(f"warning: {problem}" if problem.graded_anyway else f"error: {problem}")
+        log(t("warning: {message}" if problem.graded_anyway else "error: {message}",
+              message=problem))
     ready = [s for s in ready if chosen(s.student, students)]
     if not ready and not run.problems:
-        log(f"nothing to grade: submitted/ holds no notebook of {', '.join(ids)}"
-            + (f" for {', '.join(students)}" if students else "")
-            + "; collect them first (python -m autograder collect ID --from FOLDER_OR_ZIP)")
+        log(t("nothing to grade: submitted/ holds no notebook of {ids}{students}; collect "
+              "them first (python -m autograder collect ID --from FOLDER_OR_ZIP)",
+              ids=", ".join(ids), students=t(" for {students}", students=", ".join(students))
+              if students else ""))
         run.empty = True
         return run
     todo = [s for s in ready
             if force or not is_graded(root, s.student, s.assignment, s.notebook)]
     run.skipped = [s for s in ready if s not in todo]
     if run.skipped:
-        log(f"{len(run.skipped)} notebooks already graded (use --force to grade them again)")
+        log(t("{count} notebooks already graded (use --force to grade them again)",
+              count=len(run.skipped)))
     unfinished = [s for s in todo if not force
                   and (read_status(root, s.student, s.assignment) or {}).get("state") == REGRADE]
     if unfinished:
-        log(f"finishing an interrupted grade --force: {len(unfinished)} notebooks it had not "
-            "graded again are graded now")
+        log(t("finishing an interrupted grade --force: {count} notebooks it had not graded "
+              "again are graded now", count=len(unfinished)))
     if force:  # until each is graded again, an interruption leaves it to the next grade
         for s in todo:
             mark(root, s.student, s.assignment, s.notebook, REGRADE)
@@ -193,10 +198,11 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students, schedul
                         student=s.student, assignment=s.assignment) for s, why in run.failed]
     keep_problems(root, "autograde", ids, failures, students)
     for submission, why in run.failed:
-        log(f"error: {submission.notebook}: not graded: {why}; fix the notebook, then run "
-            "grade again")
+        log(t("error: {notebook}: not graded: {why}; fix the notebook, then run grade again",
+              notebook=submission.notebook, why=t(why)))
     for student, assignment_id, old, new in run.changes:
-        log(f"score changed: {student} {assignment_id}: {old:g} -> {new:g}")
+        log(t("score changed: {student} {id}: {old:g} -> {new:g}", student=student,
+              id=assignment_id, old=old, new=new))
     for line in late_lines(lateness_of(root, [s for s, _ in run.graded])):
         log(line)
     return run
@@ -228,8 +234,10 @@ def _run_engine(root, todo, workers, scheduler, overrides, force, run, log):
     workers = max(1, min(workers or os.cpu_count() or 1, len(todo)))
     client = start_client(config, workers, scheduler, root / "grade.log", log)
     try:
-        log(f"grading {len(todo)} notebooks on {threads(client)} workers"
-            + (f" of {client.scheduler.address}" if client.cluster is None else ""))
+        log(t("grading {count} notebooks on {workers} workers", count=len(todo),
+              workers=threads(client))
+            + (t(" of {address}", address=client.scheduler.address)
+               if client.cluster is None else ""))
         progress = Progress(len(todo))
 
         def started(submission):
@@ -251,7 +259,8 @@ def _run_engine(root, todo, workers, scheduler, overrides, force, run, log):
                     if (read_status(root, s.student, s.assignment) or {}).get("state") == (
                             "grading"):
                         mark(root, s.student, s.assignment, s.notebook, REGRADE)
-            log("interrupted: every notebook graded so far is kept; run grade again to go on")
+            log(t("interrupted: every notebook graded so far is kept; run grade again to go "
+                  "on"))
             raise
     finally:
         close_client(client)

@@ -13,8 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from autograder.checks.loader import GUIDE, assignments_folder, check_id
+from autograder.course import kit_command
 from autograder.errors import KitError
-from autograder.i18n import DEFAULT
+from autograder.i18n import DEFAULT, t
 
 
 class ScaffoldError(KitError, ValueError):
@@ -234,16 +235,17 @@ def new_assignment(root: Path, assignment_id, language=DEFAULT, title=None, log=
     check_id(assignment_id)
     folder = assignments_folder(root) / assignment_id
     if folder.exists():
-        raise ScaffoldError(f"{folder} exists: new writes a new assignment and replaces "
-                            "nothing; choose another id, or edit that folder")
+        raise ScaffoldError(t("{folder} exists: new writes a new assignment and replaces "
+                              "nothing; choose another id, or edit that folder", folder=folder))
     staged = folder.with_name(f".{assignment_id}.partial")
     staged.mkdir(parents=True, exist_ok=True)
     for name, text in scaffold_files(assignment_id, language, title).items():
         (staged / name).write_text(text, encoding="utf-8")
     staged.replace(folder)
-    log(f"wrote {folder}/: notebook.py (prose, stub, public test), reference.py, documents.py, "
-        "checks.py" + (", zh.py" if language == "zh" else ""))
-    log(f"next: edit them ({GUIDE}), then\n"
-        f"  python -m autograder build {assignment_id}\n"
-        f"  python -m autograder validate {assignment_id}")
+    log(t("wrote {folder}/: notebook.py (prose, stub, public test), reference.py, "
+          "documents.py, checks.py{more}", folder=folder,
+          more=t(", {name}", name="zh.py") if language == "zh" else ""))
+    log(t("next: edit them ({guide}), then", guide=t(GUIDE)) + "\n"
+        f"  {kit_command()} build {assignment_id}\n"
+        f"  {kit_command()} validate {assignment_id}")
     return folder

@@ -21,42 +21,44 @@ from autograder.checks.loader import GUIDE, load_assignment
 from autograder.course import Course
 from autograder.errors import KitError
 from autograder.grading.parallel import grade, submission_scores
+from autograder.i18n import t
 from autograder.tools import simulate
 
 
 def validate(project: Path, ids, workers=None, log=print):
     """A list of failures (empty when every assignment is sound)."""
     if not ids:
-        failures = [f"{project / 'assignments'} holds no assignment to validate: write one with "
-                    f"`python -m autograder new ID` ({GUIDE})"]
+        failures = [t("{folder} holds no assignment to validate: write one with `python -m "
+                      "autograder new ID` ({guide})", folder=project / "assignments",
+                      guide=t(GUIDE))]
     else:
         failures = [line for assignment_id in ids
                     for line in assignment_faults(project, assignment_id, log)]
     if not failures:
         failures = graded_faults(project, ids, workers, log)
     for failure in failures:
-        log(f"FAILED: {failure}")
+        log(t("FAILED: {failure}", failure=failure))
     if not failures:
-        log(f"valid: {', '.join(ids)} (solutions full marks, stubs zero)")
+        log(t("valid: {ids} (solutions full marks, stubs zero)", ids=", ".join(ids)))
     return failures
 
 
 def assignment_faults(project: Path, assignment_id, log=print):
     """What is wrong with one assignment before anything is graded."""
-    log(f"checking {assignment_id}: its hidden checks, its build, its public tests ...")
+    log(t("checking {id}: its hidden checks, its build, its public tests ...",
+          id=assignment_id))
     try:
         assignment = load_assignment(project, assignment_id)
         faults = step_problems(assignment) + mistake_problems(assignment)
         source = project / "source" / assignment_id / f"{assignment_id}.ipynb"
         release = project / "release" / assignment_id
         if not source.exists() or not release.exists():
-            return faults + [f"{assignment_id} is not built (no source/ or release/ folder): "
-                             f"run `python -m autograder build {assignment_id}`"]
+            return faults + [t("{id} is not built (no source/ or release/ folder): run "
+                               "`python -m autograder build {id}`", id=assignment_id)]
         if json.loads(nbformat.writes(master_notebook(project, assignment_id))) != json.loads(
                 source.read_text(encoding="utf-8")):
-            return faults + [f"source/{assignment_id}/ is older than assignments/"
-                             f"{assignment_id}/: run `python -m autograder build "
-                             f"{assignment_id}`, then validate again"]
+            return faults + [t("source/{id}/ is older than assignments/{id}/: run `python -m "
+                               "autograder build {id}`, then validate again", id=assignment_id)]
         if faults:
             return faults
         specs = read_assignment(assignment.notebook)
@@ -89,9 +91,11 @@ def judge(root, assignment_id):
     solved = submission_scores(root, assignment_id, "solutions")
     blank = submission_scores(root, assignment_id, "stubs")
     if solved is None or blank is None:
-        return [f"{assignment_id}: could not be graded"]
-    failures = [f"{assignment_id}: the solution loses points in {cell} ({s:g}/{m:g})"
+        return [t("{id}: could not be graded", id=assignment_id)]
+    failures = [t("{id}: the solution loses points in {cell} ({score:g}/{most:g})",
+                  id=assignment_id, cell=cell, score=s, most=m)
                 for cell, (s, m) in solved.items() if s != m]
-    failures += [f"{assignment_id}: the blank stub earns points in {cell} ({s:g})"
+    failures += [t("{id}: the blank stub earns points in {cell} ({score:g})",
+                   id=assignment_id, cell=cell, score=s)
                  for cell, (s, _) in blank.items() if s]
     return failures

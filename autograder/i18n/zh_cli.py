@@ -1,0 +1,115 @@
+"""Chinese texts of the instructor's console: what `python -m autograder` prints in a Chinese
+course (autograder/cli.py, progress.py, course.py, build/__init__.py, build/course_folder.py,
+grading/parallel.py, tools/validate.py, tools/scaffold.py). Commands, paths, options and ids
+stay as typed."""
+
+CATALOG = {
+    # The command line itself (autograder/cli.py)
+    "error: {message}": "错误：{message}",
+    "warning: {message}": "警告：{message}",
+    "interrupted": "已中断",
+    "{root} has no nbgrader_config.py: run from the course root or pass --root "
+    "(python -m autograder init DIR writes a new course)":
+        "{root} 中没有 nbgrader_config.py：请在课程根目录下运行，或用 --root 指定课程根目录"
+        "（python -m autograder init DIR 会新建一门课程）",
+    "graded {graded}, already graded {skipped}, not graded {failed}, inputs refused {refused}, "
+    "graded with warnings {warned}":
+        "本次评分 {graded} 份，此前已评分 {skipped} 份，未能评分 {failed} 份，"
+        "拒收的输入 {refused} 份，有警告的评分 {warned} 份",
+    ", test cells without hidden checks {count}": "，没有隐藏检查的测试单元格 {count} 个",
+    "the guide: python -m autograder guide": "编写作业的指南：python -m autograder guide",
+    # The progress bar (autograder/progress.py); its items
+    "[{bar}] {count}  {elapsed} elapsed, {left} left  {label}":
+        "[{bar}] {count}  已用 {elapsed}，还需 {left}  {label}",
+    "{done}/{total} notebooks": "{done}/{total} 个笔记本",
+    "{done}/{total} pages": "{done}/{total} 个页面",
+    "{done}/{total} assignments": "{done}/{total} 次作业",
+    # A course folder (autograder/course.py)
+    "unknown assignment id {id!r}: this course has no assignment yet; write one with "
+    "`python -m autograder new {id}`, then build it":
+        "未知的作业 id {id!r}：这门课程还没有作业；请先用 `python -m autograder new {id}` "
+        "写一个，再构建它",
+    "unknown assignment id {id!r}: the ids are {known}":
+        "未知的作业 id {id!r}：本课程的作业 id 有 {known}",
+    "nbgrader {command} failed in {root}:\n{tail}": "nbgrader {command} 在 {root} 中失败：\n{tail}",
+    # Building (autograder/build/__init__.py)
+    "{folder} holds no assignment: write one with `python -m autograder new ID` ({guide})":
+        "{folder} 中没有作业：请用 `python -m autograder new ID` 写一个（{guide}）",
+    "[{number}/{count}] building {id} ...": "[{number}/{count}] 正在构建 {id} ……",
+    "[{number}/{count}] built {id}: source/{id}/ and release/{id}/":
+        "[{number}/{count}] 已构建 {id}：source/{id}/ 和 release/{id}/",
+    # A new course folder (autograder/build/course_folder.py)
+    "{folder} is not empty; init writes a new course: give a new or empty folder (nothing in "
+    "an existing one is replaced). To add an assignment to a course, run `python -m "
+    "autograder new ID` there":
+        "{folder} 不是空文件夹；init 只新建课程：请给一个新的或空的文件夹（已有文件夹里的东西"
+        "一概不替换）。要给已有课程添加作业，请在那里运行 `python -m autograder new ID`",
+    "copying {count} assignments of the kit into assignments/":
+        "正在把本套件的 {count} 次作业复制到 assignments/",
+    "[{number}/{count}] rendered {id} in {language}: source/{id}/":
+        "[{number}/{count}] 已生成 {id} 的 {language} 主笔记本：source/{id}/",
+    "[{number}/{count}] released {id} (nbgrader generate_assignment): release/{id}/":
+        "[{number}/{count}] 已发布 {id}（nbgrader generate_assignment）：release/{id}/",
+    "course in {folder} ({count} assignments, {language}); go there and run the kit with "
+    "this python, for example:":
+        "课程已建在 {folder}（{count} 次作业，语言 {language}）；请进入该文件夹，"
+        "用同一个 Python 运行本套件，例如：",
+    "(an assignment of your own)": "（你自己的一次作业）",
+    # Grading (autograder/grading/parallel.py)
+    "registering {id} in the gradebook (nbgrader generate_assignment)":
+        "正在把 {id} 登记到成绩册（nbgrader generate_assignment）",
+    "no Jupyter kernel named {name!r}: install ipykernel in this environment "
+    "({python} -m pip install ipykernel)":
+        "没有名为 {name!r} 的 Jupyter 内核：请在这个环境中安装 ipykernel"
+        "（{python} -m pip install ipykernel）",
+    "nothing to grade: submitted/ holds no notebook of {ids}{students}; collect them first "
+    "(python -m autograder collect ID --from FOLDER_OR_ZIP)":
+        "没有需要评分的内容：submitted/ 中没有 {ids}{students} 的笔记本；请先收取提交"
+        "（python -m autograder collect ID --from FOLDER_OR_ZIP）",
+    " for {students}": "（学生 {students}）",
+    "{count} notebooks already graded (use --force to grade them again)":
+        "{count} 个笔记本已经评过分（要重新评分请加 --force）",
+    "finishing an interrupted grade --force: {count} notebooks it had not graded again are "
+    "graded now":
+        "继续完成上次中断的 grade --force：现在为它还没重新评分的 {count} 个笔记本评分",
+    "error: {notebook}: not graded: {why}; fix the notebook, then run grade again":
+        "错误：{notebook}：未评分：{why}；请修好这个笔记本，再运行一次 grade",
+    "score changed: {student} {id}: {old:g} -> {new:g}":
+        "分数有变：{student} {id}：{old:g} -> {new:g}",
+    "grading {count} notebooks on {workers} workers":
+        "正在用 {workers} 个工作进程为 {count} 个笔记本评分",
+    " of {address}": "（集群 {address}）",
+    "interrupted: every notebook graded so far is kept; run grade again to go on":
+        "已中断：已经评完的笔记本都保留了；再运行一次 grade 即可继续",
+    # Validating (autograder/tools/validate.py)
+    "{folder} holds no assignment to validate: write one with `python -m autograder new ID` "
+    "({guide})":
+        "{folder} 中没有可以验证的作业：请用 `python -m autograder new ID` 写一个（{guide}）",
+    "FAILED: {failure}": "未通过：{failure}",
+    "valid: {ids} (solutions full marks, stubs zero)":
+        "验证通过：{ids}（参考答案得满分，待完成的函数得零分）",
+    "checking {id}: its hidden checks, its build, its public tests ...":
+        "正在检查 {id}：隐藏检查、构建结果、公开测试……",
+    "{id} is not built (no source/ or release/ folder): run `python -m autograder build {id}`":
+        "{id} 还没有构建（没有 source/ 或 release/ 文件夹）：请运行 "
+        "`python -m autograder build {id}`",
+    "source/{id}/ is older than assignments/{id}/: run `python -m autograder build {id}`, "
+    "then validate again":
+        "source/{id}/ 比 assignments/{id}/ 旧：请运行 `python -m autograder build {id}`，"
+        "再重新验证",
+    "{id}: could not be graded": "{id}：无法评分",
+    "{id}: the solution loses points in {cell} ({score:g}/{most:g})":
+        "{id}：参考答案在 {cell} 中丢了分（{score:g}/{most:g}）",
+    "{id}: the blank stub earns points in {cell} ({score:g})":
+        "{id}：没有作答的待完成函数在 {cell} 中得了分（{score:g}）",
+    # A new assignment (autograder/tools/scaffold.py)
+    "{folder} exists: new writes a new assignment and replaces nothing; choose another id, "
+    "or edit that folder":
+        "{folder} 已经存在：new 只写新的作业，不替换任何东西；请换一个 id，或直接编辑那个文件夹",
+    "wrote {folder}/: notebook.py (prose, stub, public test), reference.py, documents.py, "
+    "checks.py{more}":
+        "已写好 {folder}/：notebook.py（正文、待完成的函数、公开测试）、reference.py、"
+        "documents.py、checks.py{more}",
+    ", {name}": "、{name}",
+    "next: edit them ({guide}), then": "下一步：修改这些文件（{guide}），然后运行",
+}
