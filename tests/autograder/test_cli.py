@@ -8,7 +8,13 @@ under `python -X importtime`, which lists every module it imports on stderr.
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
+import os
+import re
+import shlex
+import shutil
+import string
 import subprocess
 import sys
 from pathlib import Path
@@ -100,3 +106,167 @@ def test_ids_may_follow_options():
     assert parse(["grade", "--force", "01_a"]).ids == ["01_a"]
     with pytest.raises(SystemExit):
         parse(["grade", "01_a", "--no-such-option"])
+
+
+# --- What the instructor's console says, and init's closing lines ------------------------
+
+CJK = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]")
+# Three English words in a row: a sentence, once what a console line rightly keeps as typed
+# is set aside.
+ENGLISH_RUN = re.compile(r"[A-Za-z]{2,}(?:[ ,;:'-]+[A-Za-z]+){2,}")
+SET_ASIDE = [
+    re.compile(r"`[^`\n]*`"),  # code in backticks
+    re.compile(r"^\s+cd \S+$", re.MULTILINE),  # a command to paste
+    re.compile(r"(?:\S*python\S*|attention-kit) -m (?:autograder|pip)[^\n，。；：（）()]*"),
+    re.compile(r"nbgrader [a-z_]+"),  # nbgrader's own commands
+    re.compile(r"(?<!\w)--?[a-z][\w-]*"),  # options
+    re.compile(r"\S*[/_.\d]\S*"),  # paths, file names, ids, numbers
+]
+# Kit modules whose console texts go through `t`, and what each module's texts may be passed
+# to `t` as (COUNTS: the progress bar's items).
+CONSOLE_MODULES = ["cli.py", "progress.py", "course.py", "build/__init__.py",
+                   "build/course_folder.py", "grading/parallel.py", "tools/validate.py",
+                   "tools/scaffold.py"]
+
+
+def english_left(output):
+    """Each line of `output` that still holds English: a run of three English words, or a
+    word with no Chinese on its line."""
+    problems = []
+    for line in output.splitlines():
+        kept = line
+        for pattern in SET_ASIDE:
+            kept = pattern.sub(" ", kept)
+        if ENGLISH_RUN.search(kept) or (re.search(r"[A-Za-z]{2,}", kept)
+                                        and not CJK.search(kept)):
+            problems.append(line)
+    return problems
+
+
+def test_english_left_finds_english():
+    """Does the console check catch an English sentence, a lone English line, and pass a
+    Chinese line with its paths, ids and commands?"""
+    assert english_left("graded 1, already graded 0")
+    assert english_left("grades: g.csv")
+    assert english_left("错误：the ids are 01_a")
+    assert not english_left("正在把 01_attention_by_hand 登记到成绩册（nbgrader "
+                            "generate_assignment）\n  cd /tmp/x\n  /a b/python -m autograder "
+                            "new 10_my_topic    （你自己的一次作业）")
+
+
+def kit(*args, cwd, env=None, ok=True):
+    """The real command line in a fresh interpreter: (exit code, stdout + stderr)."""
+    result = subprocess.run([sys.executable, "-m", "autograder", *args], cwd=cwd, env=env,
+                            capture_output=True, text=True, timeout=900)
+    output = result.stdout + result.stderr
+    assert (result.returncode == 0) == ok, output[-3000:]
+    return output
+
+
+def t_literals(path):
+    """(line, text) of every literal text the module passes to `t` (both of
+    `t("a" if x else "b")`)."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "t" and node.args:
+            first = node.args[0]
+            for text in (first.body, first.orelse) if isinstance(first, ast.IfExp) else (first,):
+                if isinstance(text, ast.Constant):
+                    yield node.lineno, text.value
+
+
+def fields(text):
+    return sorted(name for _, name, _, _ in string.Formatter().parse(text) if name)
+
+
+@pytest.mark.parametrize("module", CONSOLE_MODULES)
+def test_console_texts_have_chinese(module):
+    """Has every text a console module passes to `t` a Chinese text with the same fields?"""
+    from autograder.i18n import kit_catalog
+    from autograder.progress import COUNTS
+
+    chinese = kit_catalog("zh")
+    texts = list(t_literals(ROOT / "autograder" / module))
+    if module == "progress.py":
+        texts += [(0, text) for text in COUNTS.values()]
+    assert texts
+    missing = [f"line {line}: {text!r}" for line, text in texts
+               if text not in chinese or fields(chinese[text]) != fields(text)
+               or not CJK.search(chinese[text])]
+    assert not missing, "\n".join(missing)
+
+
+@pytest.fixture(scope="module")
+def zh_console(tmp_path_factory):
+    """The console of a Chinese course through a week: init, grade with nothing to grade, an
+    unknown id, new (twice), grade a submission, grade again, validate."""
+    where = tmp_path_factory.mktemp("console")
+    course = where / "course-zh"
+    said = {"init": kit("init", str(course), "--language", "zh", "01_attention_by_hand",
+                        cwd=where)}
+    said["grade, nothing submitted"] = kit("grade", cwd=course, ok=False)
+    said["grade an unknown id"] = kit("grade", "99_nothing", cwd=course, ok=False)
+    said["new"] = kit("new", "10_my_topic", cwd=course)
+    said["new again"] = kit("new", "10_my_topic", cwd=course, ok=False)
+    submitted = course / "submitted" / "ada" / "01_attention_by_hand"
+    submitted.mkdir(parents=True)
+    shutil.copy(course / "release" / "01_attention_by_hand" / "01_attention_by_hand.ipynb",
+                submitted)
+    said["grade"] = kit("grade", cwd=course)
+    said["grade again"] = kit("grade", cwd=course)
+    said["validate"] = kit("validate", "01_attention_by_hand", cwd=course)
+    return said
+
+
+def test_the_chinese_console_is_chinese(zh_console):
+    """In a course whose nbgrader_config.py says c.Course.language = "zh", does every line
+    init, grade (its progress bar, summary and errors), new and validate print say it in
+    Chinese (paths, ids, options and commands aside)?"""
+    problems = [f"{command}: {line}" for command, output in zh_console.items()
+                for line in english_left(output)]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_chinese_console_says_what_happened(zh_console):
+    """Is the Chinese console the English one's content: counts, the progress bar, the ids?"""
+    assert "[1/1] 已发布 01_attention_by_hand" in zh_console["init"]
+    assert "未知的作业 id '99_nothing'" in zh_console["grade an unknown id"]
+    assert "1/1 个笔记本" in zh_console["grade"]
+    assert "本次评分 1 份，此前已评分 0 份" in zh_console["grade"]
+    assert "1 个笔记本已经评过分" in zh_console["grade again"]
+    assert "验证通过：01_attention_by_hand" in zh_console["validate"]
+
+
+def test_the_english_console_is_unchanged(tmp_path):
+    """In an English course, does grade still print its summary in the kit's English words?"""
+    kit("init", str(tmp_path / "course"), "--empty", cwd=tmp_path)
+    said = kit("grade", cwd=tmp_path / "course", ok=False)
+    assert "graded 0, already graded 0, not graded 0, inputs refused 0, graded with " \
+        "warnings 0" in said
+    assert not CJK.search(said)
+
+
+def test_init_names_the_python_that_ran_it(tmp_path):
+    """When `python` on PATH is not the kit's interpreter, do init's closing lines name the
+    one that ran it, so that the lines pasted into a shell run the kit?"""
+    env = {**os.environ, "PATH": "/usr/bin:/bin"}  # the kit's python is not on it
+    said = kit("init", str(tmp_path / "course"), "--empty", cwd=tmp_path, env=env)
+    commands = [line.split("    ")[0].strip() for line in said.splitlines()
+                if line.startswith("  ")]
+    assert commands[1].startswith(f"{shlex.quote(sys.executable)} -m autograder new "), said
+    pasted = subprocess.run(["bash", "-c", " && ".join(commands[:2])], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert pasted.returncode == 0, pasted.stderr[-2000:]
+    assert (tmp_path / "course" / "assignments" / "10_my_topic" / "notebook.py").exists()
+
+
+def test_the_python_on_path_is_named_python(monkeypatch):
+    """When `python` on PATH is the interpreter running the kit, is the command the short
+    `python -m autograder`, and the full path once PATH leads elsewhere?"""
+    from autograder.course import kit_command
+
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}/usr/bin:/bin")
+    assert kit_command() == ("python -m autograder"
+                             if Path(sys.executable).name == "python" else
+                             f"{shlex.quote(sys.executable)} -m autograder")
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert kit_command() == f"{shlex.quote(sys.executable)} -m autograder"
