@@ -28,7 +28,7 @@ CATALOG = {
     'random case {number} (SelfAttention({d_in}, {d_kq}, {d_v}))':
         '随机用例 {number}（SelfAttention({d_in}, {d_kq}, {d_v})）',
     '{example}: the contexts of all six words': '{example}：全部六个词的上下文向量',
-    '{example}: context_3 (row index 2)': '{example}：context_3（行索引为 2）',
+    '{example}: context_3 (row index 2)': '{example}：context_3（行下标为 2）',
     '{example}: SelfAttention(3, 2, 4) under seed 123':
         '{example}：种子 123 下的 SelfAttention(3, 2, 4)',
     '{example}: the weights SelfAttention(3, 2, 4) draws under seed 123':

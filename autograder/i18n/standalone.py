@@ -21,12 +21,12 @@ ZH = {
     "expected {expected:.4g}, got {got:.4g}": "应为 {expected:.4g}，实际为 {got:.4g}",
     "{count} of {total} entries differ; the first at index {index}: expected {expected}, "
     "got {got}":
-        "{total} 个元素中有 {count} 个不对；第一个在索引 {index} 处：应为 {expected}，"
+        "{total} 个元素中有 {count} 个不对；第一个在下标 {index} 处：应为 {expected}，"
         "实际为 {got}",
     "{count} of {total} entries differ; the first at index {index}: expected "
     "{expected:.4g}, got {got:.4g}; the largest difference is {gap:.4g}, at index {largest}":
-        "{total} 个元素中有 {count} 个不对；第一个在索引 {index} 处：应为 {expected:.4g}，"
-        "实际为 {got:.4g}；差得最多的是索引 {largest} 处，相差 {gap:.4g}",
+        "{total} 个元素中有 {count} 个不对；第一个在下标 {index} 处：应为 {expected:.4g}，"
+        "实际为 {got:.4g}；差得最多的是下标 {largest} 处，相差 {gap:.4g}",
     "{what}: these are the numbers of a known mistake: {name}":
         "{what}：这正是一个常见错误算出的数值：{name}",
     "{what}: not the expected numbers. {where}": "{what}：数值不对。{where}",

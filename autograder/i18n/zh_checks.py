@@ -45,8 +45,8 @@ CATALOG = {
     'the number is off by {gap:.3g}': '这个数相差 {gap:.3g}',
     '{wrong} of {total} numbers are wrong; the first at index {first}, the largest difference '
     '({gap:.3g}) at index {largest}':
-        '{total} 个数中有 {wrong} 个不对；第一个错在索引 {first}，最大的差（{gap:.3g}）在索引 '
-        '{largest}',
+        '{total} 个数中有 {wrong} 个不对；第一个错在下标 {first} 处，最大的差（{gap:.3g}）在下标 '
+        '{largest} 处',
     '{what}: the shape is wrong': '{what}：形状不对',
     '{rule}: {broken} ({why})': '{rule}：{broken}（{why}）',
     'the {what} along dim {dim} should sum to 1': '{what}沿 dim {dim} 求和应为 1',
