@@ -35,8 +35,9 @@ def due_date(assignment_id, text):
     try:
         return parse_utc(text)
     except (ValueError, OverflowError, TypeError) as error:
-        raise DeadlineError(f"c.Deadlines.due_dates[{assignment_id!r}] = {text!r} is not a "
-                            f"date ({error}); write it as {EXAMPLE}") from error
+        raise DeadlineError(t("c.Deadlines.due_dates[{id!r}] = {value!r} is not a date "
+                              "({error}); write it as {example}", id=assignment_id, value=text,
+                              error=error, example=EXAMPLE)) from error
 
 
 def check_deadlines(config, known_ids):
@@ -46,15 +47,17 @@ def check_deadlines(config, known_ids):
     named = set(deadlines.due_dates) | set(deadlines.extension_hours)
     unknown = sorted(named - set(known_ids))
     if unknown:
-        raise DeadlineError(f"c.Deadlines in nbgrader_config.py names {', '.join(unknown)}, "
-                            f"not an assignment of the course ({', '.join(known_ids)})")
+        raise DeadlineError(t("c.Deadlines in nbgrader_config.py names {unknown}, not an "
+                              "assignment of the course ({known})", unknown=", ".join(unknown),
+                              known=", ".join(known_ids)))
     for assignment_id, text in deadlines.due_dates.items():
         due_date(assignment_id, text)
     for assignment_id, hours in deadlines.extension_hours.items():
         if not isinstance(hours, dict) or not all(
                 isinstance(h, int | float) and h >= 0 for h in hours.values()):
-            raise DeadlineError(f"c.Deadlines.extension_hours[{assignment_id!r}] must map "
-                                "student ids to hours (a number >= 0), e.g. {'ada': 48}")
+            raise DeadlineError(t("c.Deadlines.extension_hours[{id!r}] must map student ids "
+                                  "to hours (a number >= 0), e.g. {example}", id=assignment_id,
+                                  example="{'ada': 48}"))
 
 
 class Deadlines(NbGraderPreprocessor):

@@ -18,6 +18,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from autograder.course import course_config, db_url
 from autograder.errors import KitError
+from autograder.i18n import t
 
 SETTING = "c.CourseDirectory.db_url in nbgrader_config.py"
 SQLITE = "sqlite:///"
@@ -68,7 +69,7 @@ def listed(missing) -> str:
     shown = ", ".join(f"autograded/{student}/{assignment_id}"
                       for assignment_id, student in sorted(missing)[:SHOWN])
     more = len(missing) - SHOWN
-    return shown + (f" and {more} more" if more > 0 else "")
+    return shown + (t(" and {more} more", more=more) if more > 0 else "")
 
 
 def check_gradebook(root: Path, complete=True):
@@ -76,31 +77,34 @@ def check_gradebook(root: Path, complete=True):
     opened or (when `complete`) lacks a submission autograded/ holds; creates nothing."""
     shown = configured_url(root)
     if shown.startswith("postgres://"):
-        raise GradebookError(f"{SETTING} is {shown!r}: SQLAlchemy names PostgreSQL "
-                             "'postgresql://'; write postgresql+psycopg2://USER@HOST/DATABASE")
+        raise GradebookError(t("{setting} is {url!r}: SQLAlchemy names PostgreSQL "
+                               "'postgresql://'; write postgresql+psycopg2://USER@HOST/DATABASE",
+                               setting=t(SETTING), url=shown))
     url = db_url(root)
     on_disk = autograded_on_disk(root)
     if url.startswith(SQLITE) and not Path(url[len(SQLITE):]).exists():
         if on_disk and complete:
-            raise GradebookError(
-                f"the gradebook {url[len(SQLITE):]} ({SETTING}) does not exist, but "
-                f"autograded/ holds {len(on_disk)} graded notebooks: restore the gradebook "
-                "from a backup or point db_url at it; `python -m autograder grade --force` "
-                "grades every submission again into a new one")
+            raise GradebookError(t(
+                "the gradebook {path} ({setting}) does not exist, but autograded/ holds "
+                "{count} graded notebooks: restore the gradebook from a backup or point db_url "
+                "at it; `python -m autograder grade --force` grades every submission again "
+                "into a new one", path=url[len(SQLITE):], setting=t(SETTING), count=len(on_disk)))
         return
     try:
         known = recorded(url)
     except ImportError as error:  # a URL whose driver is not installed (postgresql:// -> psycopg)
-        raise GradebookError(f"cannot open the gradebook {shown!r} ({SETTING}): its database "
-                             f"driver is not installed ({error.name}); the kit installs "
-                             "psycopg2: write postgresql+psycopg2://USER@HOST/DATABASE") from None
+        raise GradebookError(t("cannot open the gradebook {url!r} ({setting}): its database "
+                               "driver is not installed ({driver}); the kit installs psycopg2: "
+                               "write postgresql+psycopg2://USER@HOST/DATABASE", url=shown,
+                               setting=t(SETTING), driver=error.name)) from None
     except SQLAlchemyError as error:
-        raise GradebookError(f"cannot open the gradebook {shown!r} ({SETTING}): "
-                             f"{one_line(error)}; start the database server or correct "
-                             "db_url") from None
+        raise GradebookError(t("cannot open the gradebook {url!r} ({setting}): {reason}; "
+                               "start the database server or correct db_url", url=shown,
+                               setting=t(SETTING), reason=one_line(error))) from None
     missing = on_disk - known
     if missing and complete:
-        raise GradebookError(
-            f"the gradebook {shown!r} ({SETTING}) has no record of {len(missing)} graded "
-            f"notebooks ({listed(missing)}): it is not this course's gradebook; point db_url "
-            "at the course's, or grade them again with `python -m autograder grade --force`")
+        raise GradebookError(t(
+            "the gradebook {url!r} ({setting}) has no record of {count} graded notebooks "
+            "({listed}): it is not this course's gradebook; point db_url at the course's, or "
+            "grade them again with `python -m autograder grade --force`", url=shown,
+            setting=t(SETTING), count=len(missing), listed=listed(missing)))

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from autograder.course import write_atomically
 from autograder.errors import KitError
+from autograder.i18n import t
 
 FOLDER = ".kit"
 REGRADE = "regrade"  # the state of a notebook a `grade --force` has still to grade again
@@ -151,10 +152,11 @@ class GradeLock:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             handle.seek(0)
-            holder = handle.read().strip() or "another process"
+            holder = handle.read().strip() or t("another process")
             handle.close()
-            raise CourseBusy(f"another grade is running in this course ({holder}); wait for "
-                             "it to finish, or stop it, then run grade again") from None
+            raise CourseBusy(t("another grade is running in this course ({holder}); wait for "
+                               "it to finish, or stop it, then run grade again",
+                               holder=holder)) from None
         handle.seek(0)
         handle.truncate()
         handle.write(f"pid {os.getpid()} on {socket.gethostname()}, started "

@@ -76,14 +76,16 @@ def start_client(config, workers, scheduler, log_file: Path, say):
         try:
             client = Client(address, timeout="10s")
         except (OSError, TimeoutError) as error:
-            raise EngineError(f"no dask scheduler answers at {address} ({error}); start one "
-                              "with `dask scheduler` or correct --scheduler") from error
+            raise EngineError(t("no dask scheduler answers at {address} ({error}); start one "
+                                "with `dask scheduler` or correct --scheduler", address=address,
+                                error=error)) from error
         try:
             client.wait_for_workers(1, timeout=30)
         except TimeoutError as error:
             client.close()
-            raise EngineError(f"the scheduler at {address} has no worker after 30 s; start "
-                              f"some with `{WORKER_HINT.format(address=address)}`") from error
+            raise EngineError(t("the scheduler at {address} has no worker after 30 s; start "
+                                "some with `{command}`", address=address,
+                                command=WORKER_HINT.format(address=address))) from error
         plugin = KitWorker()
     else:
         with dask.config.set({"distributed.scheduler.allowed-failures":

@@ -81,6 +81,54 @@ CATALOG = {
     " of {address}": "（集群 {address}）",
     "interrupted: every notebook graded so far is kept; run grade again to go on":
         "已中断：已经评完的笔记本都保留了；再运行一次 grade 即可继续",
+    "another grade is running in this course ({holder}); wait for it to finish, or stop it, "
+    "then run grade again":
+        "这门课程正有另一次 grade 在运行（{holder}）；请等它结束或停止它，再运行一次 grade",
+    "another process": "另一个进程",
+    # Deadlines in nbgrader_config.py (autograder/deadlines.py)
+    "c.Deadlines.due_dates[{id!r}] = {value!r} is not a date ({error}); write it as {example}":
+        "c.Deadlines.due_dates[{id!r}] = {value!r} 不是日期（{error}）；请写成 {example}",
+    "c.Deadlines in nbgrader_config.py names {unknown}, not an assignment of the course "
+    "({known})":
+        "nbgrader_config.py 的 c.Deadlines 写了 {unknown}，但它不是本课程的作业（{known}）",
+    "c.Deadlines.extension_hours[{id!r}] must map student ids to hours (a number >= 0), "
+    "e.g. {example}":
+        "c.Deadlines.extension_hours[{id!r}] 必须把学生 id 映射到小时数（不小于 0 的数），"
+        "例如 {example}",
+    # The dask cluster (autograder/engine/cluster.py)
+    "no dask scheduler answers at {address} ({error}); start one with `dask scheduler` or "
+    "correct --scheduler":
+        "{address} 上没有 dask 调度器响应（{error}）；请用 `dask scheduler` 启动一个，"
+        "或改正 --scheduler",
+    "the scheduler at {address} has no worker after 30 s; start some with `{command}`":
+        "{address} 上的调度器 30 秒后仍没有工作进程；请用 `{command}` 启动几个",
+    # The gradebook (autograder/gradebook_guard.py)
+    " and {more} more": " 等，另有 {more} 个",
+    "c.CourseDirectory.db_url in nbgrader_config.py":
+        "nbgrader_config.py 中的 c.CourseDirectory.db_url",
+    "{setting} is {url!r}: SQLAlchemy names PostgreSQL 'postgresql://'; write "
+    "postgresql+psycopg2://USER@HOST/DATABASE":
+        "{setting} 是 {url!r}：SQLAlchemy 把 PostgreSQL 写作 'postgresql://'；"
+        "请写成 postgresql+psycopg2://USER@HOST/DATABASE",
+    "the gradebook {path} ({setting}) does not exist, but autograded/ holds {count} graded "
+    "notebooks: restore the gradebook from a backup or point db_url at it; `python -m "
+    "autograder grade --force` grades every submission again into a new one":
+        "成绩册 {path}（{setting}）不存在，但 autograded/ 中有 {count} 个已评分的笔记本："
+        "请从备份恢复成绩册，或让 db_url 指向它；`python -m autograder grade --force` "
+        "会把每份提交重新评分，写入一个新的成绩册",
+    "cannot open the gradebook {url!r} ({setting}): its database driver is not installed "
+    "({driver}); the kit installs psycopg2: write postgresql+psycopg2://USER@HOST/DATABASE":
+        "无法打开成绩册 {url!r}（{setting}）：没有安装它的数据库驱动（{driver}）；"
+        "本套件装的是 psycopg2：请写成 postgresql+psycopg2://USER@HOST/DATABASE",
+    "cannot open the gradebook {url!r} ({setting}): {reason}; start the database server or "
+    "correct db_url":
+        "无法打开成绩册 {url!r}（{setting}）：{reason}；请启动数据库服务器，或改正 db_url",
+    "the gradebook {url!r} ({setting}) has no record of {count} graded notebooks ({listed}): "
+    "it is not this course's gradebook; point db_url at the course's, or grade them again "
+    "with `python -m autograder grade --force`":
+        "成绩册 {url!r}（{setting}）中没有 {count} 个已评分笔记本的记录（{listed}）："
+        "它不是这门课程的成绩册；请让 db_url 指向本课程的成绩册，或用 "
+        "`python -m autograder grade --force` 重新评分",
     # Validating (autograder/tools/validate.py)
     "{folder} holds no assignment to validate: write one with `python -m autograder new ID` "
     "({guide})":

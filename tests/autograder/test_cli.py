@@ -126,7 +126,8 @@ SET_ASIDE = [
 # to `t` as (COUNTS: the progress bar's items).
 CONSOLE_MODULES = ["cli.py", "progress.py", "course.py", "build/__init__.py",
                    "build/course_folder.py", "grading/parallel.py", "tools/validate.py",
-                   "tools/scaffold.py"]
+                   "tools/scaffold.py", "deadlines.py", "engine/cluster.py",
+                   "gradebook_guard.py", "ledger.py"]
 
 
 def english_left(output):
@@ -180,7 +181,8 @@ def fields(text):
 
 @pytest.mark.parametrize("module", CONSOLE_MODULES)
 def test_console_texts_have_chinese(module):
-    """Has every text a console module passes to `t` a Chinese text with the same fields?"""
+    """Has every text a console module passes to `t` a Chinese text with the same fields, and
+    none a field named `text` (t's own argument, so t(..., text=...) raises a TypeError)?"""
     from autograder.i18n import kit_catalog
     from autograder.progress import COUNTS
 
@@ -191,14 +193,15 @@ def test_console_texts_have_chinese(module):
     assert texts
     missing = [f"line {line}: {text!r}" for line, text in texts
                if text not in chinese or fields(chinese[text]) != fields(text)
-               or not CJK.search(chinese[text])]
+               or not CJK.search(chinese[text]) or "text" in fields(text)]
     assert not missing, "\n".join(missing)
 
 
 @pytest.fixture(scope="module")
 def zh_console(tmp_path_factory):
     """The console of a Chinese course through a week: init, grade with nothing to grade, an
-    unknown id, new (twice), grade a submission, grade again, validate."""
+    unknown id, new (twice), grade a submission, grade again, validate, a wrong gradebook
+    URL."""
     where = tmp_path_factory.mktemp("console")
     course = where / "course-zh"
     said = {"init": kit("init", str(course), "--language", "zh", "01_attention_by_hand",
@@ -214,6 +217,12 @@ def zh_console(tmp_path_factory):
     said["grade"] = kit("grade", cwd=course)
     said["grade again"] = kit("grade", cwd=course)
     said["validate"] = kit("validate", "01_attention_by_hand", cwd=course)
+    config = course / "nbgrader_config.py"
+    kept = config.read_text(encoding="utf-8")
+    config.write_text(kept + 'c.CourseDirectory.db_url = "postgres://kit@localhost/course"\n',
+                      encoding="utf-8")
+    said["grade, a gradebook URL SQLAlchemy refuses"] = kit("grade", cwd=course, ok=False)
+    config.write_text(kept, encoding="utf-8")
     return said
 
 
@@ -234,6 +243,8 @@ def test_the_chinese_console_says_what_happened(zh_console):
     assert "本次评分 1 份，此前已评分 0 份" in zh_console["grade"]
     assert "1 个笔记本已经评过分" in zh_console["grade again"]
     assert "验证通过：01_attention_by_hand" in zh_console["validate"]
+    assert "错误：nbgrader_config.py 中的 c.CourseDirectory.db_url" in zh_console[
+        "grade, a gradebook URL SQLAlchemy refuses"]
 
 
 def test_the_english_console_is_unchanged(tmp_path):
