@@ -24,6 +24,7 @@ import nbformat
 from autograder.build.check_notebook import error_of, run
 from autograder.checks.audit import step_problems
 from autograder.errors import KitError
+from autograder.i18n import t
 
 CELL_SECONDS = 120  # one cell of the reference's run; an endless loop is an error too
 SOLUTION_FENCE = re.compile(r"^[ \t]*### (BEGIN|END) SOLUTION[ \t]*\n", re.MULTILINE)
@@ -64,12 +65,12 @@ def public_test_failures(assignment, specs, master, release_folder: Path):
         error = error_of(cell) if cell.cell_type == "code" else None
         if error:
             line = lines[index] if index < len(lines) else 1
-            failures.append(f"{assignment.notebook}:{line}: with the reference's code, this "
-                            f"cell fails in a fresh kernel: {error}; fix the test or the "
-                            "reference")
+            failures.append(t("{notebook}:{line}: with the reference's code, this cell fails "
+                              "in a fresh kernel: {error}; fix the test or the reference",
+                              notebook=assignment.notebook, line=line, error=error))
     if stopped and not failures:
-        failures.append(f"{assignment.notebook}: with the reference's code, the notebook "
-                        f"{stopped}")
+        failures.append(t("{notebook}: with the reference's code, the notebook {stopped}",
+                          notebook=assignment.notebook, stopped=stopped))
     return failures
 
 
@@ -79,5 +80,5 @@ def prove(assignment, specs, master, release_folder: Path):
     if not problems:
         problems = public_test_failures(assignment, specs, master, release_folder)
     if problems:
-        raise ProofError(f"{assignment.id} is not built:\n" + "\n".join(
+        raise ProofError(t("{id} is not built:", id=assignment.id) + "\n" + "\n".join(
             f"  {problem}" for problem in problems))

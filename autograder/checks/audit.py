@@ -28,13 +28,14 @@ def unchecked_steps(assignment, named):
     problems = []
     for where, name in named:
         if name is None:
-            problems.append(f"{where}: this test cell names no step to check; a graded cell "
-                            "checks one step (# %% tests NAME points=N)")
+            problems.append(t("{where}: this test cell names no step to check; a graded "
+                              "cell checks one step (# %% tests NAME points=N)", where=where))
         elif name not in assignment.steps:
-            known = ", ".join(assignment.steps) or "none"
-            problems.append(f"{where}: no hidden checks are declared for {name!r} (the steps of "
-                            f"{assignment.folder / CHECKS} are {known}); add a Step named "
-                            f"{name!r} to its STEPS ({GUIDE})")
+            known = ", ".join(assignment.steps) or t("none")
+            problems.append(t("{where}: no hidden checks are declared for {name!r} (the steps "
+                              "of {checks} are {known}); add a Step named {name!r} to its STEPS "
+                              "({guide})", where=where, name=name,
+                              checks=assignment.folder / CHECKS, known=known, guide=t(GUIDE)))
     return problems
 
 
@@ -43,8 +44,8 @@ def step_problems(assignment):
     problems = []
     where = assignment.folder / CHECKS
     for step in assignment.steps.values():
-        problems += [f"{where}: step {step.name!r}: {problem}"
-                     for problem in problems_of(step, assignment.steps)]
+        problems += [t("{where}: step {name!r}: {problem}", where=where, name=step.name,
+                       problem=problem) for problem in problems_of(step, assignment.steps)]
     return problems
 
 
@@ -52,12 +53,12 @@ def problems_of(step, steps):
     helpers = references(step, steps)
     draws = [step.random_cases(torch.Generator().manual_seed(seed)) for seed in range(DRAWS)]
     if not draws[0]:
-        return ["it has no random case, so nothing it checks changes between gradings and a "
-                "notebook could hard-code the answers; give it random_cases=... drawing fresh "
-                f"inputs from the generator it is given ({GUIDE})"]
-    problems = [f"its random case {label!r} draws the same inputs every time; draw them from "
-                "the generator random_cases is given (randn(gen, ...), sizes(gen, ...)), or, "
-                "if they are fixed on purpose, move the case to document_cases"
+        return [t("it has no random case, so nothing it checks changes between gradings and "
+                  "a notebook could hard-code the answers; give it random_cases=... drawing "
+                  "fresh inputs from the generator it is given ({guide})", guide=t(GUIDE))]
+    problems = [t("its random case {label!r} draws the same inputs every time; draw them from "
+                  "the generator random_cases is given (randn(gen, ...), sizes(gen, ...)), or, "
+                  "if they are fixed on purpose, move the case to document_cases", label=label)
                 for label in repeated_cases(step, draws)]
     for seed in SEEDS:
         try:
@@ -67,8 +68,8 @@ def problems_of(step, steps):
             found = [f"{type(error).__name__}: {error}"]
         if found:
             text = getattr(found[0], "text", found[0])
-            problems.append(f"its hidden checks fail the reference ({text}); fix the check "
-                            "or the reference, they must agree")
+            problems.append(t("its hidden checks fail the reference ({finding}); fix the "
+                              "check or the reference, they must agree", finding=text))
             break
     return problems
 
@@ -148,18 +149,20 @@ def mistake_problems(assignment):
                 found = step_findings(step, subject, helpers,
                                       torch.Generator().manual_seed(SEEDS[0]))
             except Exception as error:  # noqa: BLE001 - the mistake's code does not run
-                problems.append(f"{where}: mistake {mistake.name!r} of {step.name!r}: its code "
-                                f"does not run ({type(error).__name__}: {error}); it must "
-                                f"define {step.name}")
+                problems.append(t("{where}: mistake {mistake!r} of {name!r}: its code does "
+                                  "not run ({kind}: {error}); it must define {name}",
+                                  where=where, mistake=mistake.name, name=step.name,
+                                  kind=type(error).__name__, error=error))
                 continue
             if not found:
-                problems.append(f"{where}: mistake {mistake.name!r} passes every check of "
-                                f"{step.name!r}: add a case or property that it fails, or "
-                                "remove it")
+                problems.append(t("{where}: mistake {mistake!r} passes every check of "
+                                  "{name!r}: add a case or property that it fails, or remove it",
+                                  where=where, mistake=mistake.name, name=step.name))
             elif not {mistake.name, t(mistake.name)} & {f.mistake for f in found}:
-                problems.append(f"{where}: mistake {mistake.name!r} fails {step.name!r} but is "
-                                "never named: no failing case gives its numbers (a property "
-                                "or a rule catches it); add a case it gets wrong")
+                problems.append(t("{where}: mistake {mistake!r} fails {name!r} but is never "
+                                  "named: no failing case gives its numbers (a property or a "
+                                  "rule catches it); add a case it gets wrong", where=where,
+                                  mistake=mistake.name, name=step.name))
     return problems
 
 

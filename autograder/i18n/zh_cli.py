@@ -129,6 +129,51 @@ CATALOG = {
         "成绩册 {url!r}（{setting}）中没有 {count} 个已评分笔记本的记录（{listed}）："
         "它不是这门课程的成绩册；请让 db_url 指向本课程的成绩册，或用 "
         "`python -m autograder grade --force` 重新评分",
+    # What build and validate find wrong in an assignment (autograder/checks/audit.py,
+    # autograder/build/proof.py)
+    "{where}: this test cell names no step to check; a graded cell checks one step "
+    "(# %% tests NAME points=N)":
+        "{where}：这个测试单元格没有指定要检查的步骤；每个计分单元格检查一个步骤"
+        "（# %% tests NAME points=N）",
+    "{where}: no hidden checks are declared for {name!r} (the steps of {checks} are {known}); "
+    "add a Step named {name!r} to its STEPS ({guide})":
+        "{where}：没有为 {name!r} 声明隐藏检查（{checks} 中的步骤有 {known}）；"
+        "请在它的 STEPS 里添加一个名为 {name!r} 的 Step（{guide}）",
+    "none": "无",
+    "{where}: step {name!r}: {problem}": "{where}：步骤 {name!r}：{problem}",
+    "it has no random case, so nothing it checks changes between gradings and a notebook "
+    "could hard-code the answers; give it random_cases=... drawing fresh inputs from the "
+    "generator it is given ({guide})":
+        "它没有随机用例，每次评分检查的内容都一样，笔记本可以把答案写死；请给它 "
+        "random_cases=...，用传给它的生成器抽取新的输入（{guide}）",
+    "its random case {label!r} draws the same inputs every time; draw them from the generator "
+    "random_cases is given (randn(gen, ...), sizes(gen, ...)), or, if they are fixed on "
+    "purpose, move the case to document_cases":
+        "它的随机用例 {label!r} 每次抽到的输入都相同；请用传给 random_cases 的生成器抽取"
+        "（randn(gen, ...)、sizes(gen, ...)），如果是有意固定的，请把这个用例移到 "
+        "document_cases",
+    "its hidden checks fail the reference ({finding}); fix the check or the reference, they "
+    "must agree":
+        "参考答案通不过它的隐藏检查（{finding}）；请修改检查或参考答案，两者必须一致",
+    "{where}: mistake {mistake!r} of {name!r}: its code does not run ({kind}: {error}); it "
+    "must define {name}":
+        "{where}：{name!r} 的常见错误 {mistake!r}：它的代码无法运行（{kind}：{error}）；"
+        "它必须定义 {name}",
+    "{where}: mistake {mistake!r} passes every check of {name!r}: add a case or property that "
+    "it fails, or remove it":
+        "{where}：常见错误 {mistake!r} 通过了 {name!r} 的所有检查：请添加一个它通不过的用例"
+        "或性质，或者删掉这个错误",
+    "{where}: mistake {mistake!r} fails {name!r} but is never named: no failing case gives its "
+    "numbers (a property or a rule catches it); add a case it gets wrong":
+        "{where}：常见错误 {mistake!r} 通不过 {name!r}，但从未被点名：没有哪个失败的用例"
+        "给出它的数值（是性质或规则抓住了它）；请添加一个它会算错的用例",
+    "{notebook}:{line}: with the reference's code, this cell fails in a fresh kernel: {error}; "
+    "fix the test or the reference":
+        "{notebook}:{line}：填入参考答案的代码后，这个单元格在新内核中运行失败：{error}；"
+        "请修改测试或参考答案",
+    "{notebook}: with the reference's code, the notebook {stopped}":
+        "{notebook}：填入参考答案的代码后，笔记本{stopped}",
+    "{id} is not built:": "{id} 没有构建：",
     # Validating (autograder/tools/validate.py)
     "{folder} holds no assignment to validate: write one with `python -m autograder new ID` "
     "({guide})":

@@ -127,7 +127,7 @@ SET_ASIDE = [
 CONSOLE_MODULES = ["cli.py", "progress.py", "course.py", "build/__init__.py",
                    "build/course_folder.py", "grading/parallel.py", "tools/validate.py",
                    "tools/scaffold.py", "deadlines.py", "engine/cluster.py",
-                   "gradebook_guard.py", "ledger.py"]
+                   "gradebook_guard.py", "ledger.py", "checks/audit.py", "build/proof.py"]
 
 
 def english_left(output):
