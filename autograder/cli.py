@@ -7,10 +7,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from autograder.errors import KitError
-from autograder.i18n import LANGUAGES, language, t
+from autograder.i18n import DEFAULT, LANGUAGES, config_language, current, language, t
 
 DESCRIPTION = """\
 Build, check and grade a course of Jupyter assignments with nbgrader: the self-attention
@@ -53,8 +54,19 @@ interrupted (what was finished is kept).
 """
 
 
-def add_ids(command, what="assignment ids (all when none is given)"):
-    command.add_argument("ids", nargs="*", metavar="ID", help=what)
+def description():
+    """The help's description in the current language (zh_help.py holds the Chinese: a text
+    this long is no catalog key)."""
+    if current() == "zh":
+        from autograder.i18n.zh_help import DESCRIPTION as CHINESE
+
+        return CHINESE
+    return DESCRIPTION
+
+
+def add_ids(command, what=None):
+    command.add_argument("ids", nargs="*", metavar="ID",
+                         help=what or t("assignment ids (all when none is given)"))
 
 
 def add_students(command, what):
@@ -65,104 +77,104 @@ def add_students(command, what):
 def add_engine(command):
     """Where the per-notebook work runs: the embedded dask cluster or a running one."""
     command.add_argument("--workers", type=int, default=os.cpu_count(),
-                         help="worker processes of the embedded dask cluster, one notebook "
-                         "each at a time (default: the number of cores)")
+                         help=t("worker processes of the embedded dask cluster, one notebook "
+                         "each at a time (default: the number of cores)"))
     command.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
-                         help="run on a running dask cluster instead (its workers started "
+                         help=t("run on a running dask cluster instead (its workers started "
                          "with `dask worker tcp://HOST:PORT --nthreads 1 --preload "
                          "autograder.engine.worker`; they need no course folder); default: "
-                         "c.Cluster.scheduler of nbgrader_config.py, else the embedded cluster")
+                         "c.Cluster.scheduler of nbgrader_config.py, else the embedded cluster"))
 
 
 def parser():
-    top = argparse.ArgumentParser(prog="python -m autograder", description=DESCRIPTION,
+    top = argparse.ArgumentParser(prog="python -m autograder", description=description(),
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
     top.add_argument("--root", type=Path, default=Path.cwd(),
-                     help="the course root (default: the current folder)")
+                     help=t("the course root (default: the current folder)"))
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    cmd = commands.add_parser("build", help="prove each assignment (its checks pass the "
+    cmd = commands.add_parser("build", help=t("prove each assignment (its checks pass the "
                               "reference, the reference passes its public tests), then render "
                               "source/ from assignments/ and release/ with nbgrader "
-                              "generate_assignment")
+                              "generate_assignment"))
     add_ids(cmd)
 
-    cmd = commands.add_parser("init", help="write a ready course folder in a language: "
+    cmd = commands.add_parser("init", help=t("write a ready course folder in a language: "
                               "nbgrader_config.py, the kit's assignments (or none) in "
-                              "assignments/, and source/ and release/ built from them")
-    cmd.add_argument("folder", type=Path, metavar="DIR", help="a new or empty folder")
-    add_ids(cmd, "the kit's assignments to copy (all when none is given)")
+                              "assignments/, and source/ and release/ built from them"))
+    cmd.add_argument("folder", type=Path, metavar="DIR", help=t("a new or empty folder"))
+    add_ids(cmd, t("the kit's assignments to copy (all when none is given)"))
     cmd.add_argument("--language", default="en", choices=sorted(LANGUAGES),
-                     help="the course's language: en (English, default) or zh (Simplified "
-                     "Chinese): notebooks, messages, feedback and report")
-    cmd.add_argument("--empty", action="store_true", help="no assignment of the kit's: a "
-                     "course of your own assignments only (add them with `new`)")
+                     help=t("the course's language: en (English, default) or zh (Simplified "
+                     "Chinese): notebooks, messages, feedback and report"))
+    cmd.add_argument("--empty", action="store_true", help=t("no assignment of the kit's: a "
+                     "course of your own assignments only (add them with `new`)"))
 
-    cmd = commands.add_parser("new", help="write a working assignment in assignments/ID/ "
+    cmd = commands.add_parser("new", help=t("write a working assignment in assignments/ID/ "
                               "(one step: stub, public test, hidden checks with a document "
-                              "value, random cases and a named mistake) to edit into your own")
-    cmd.add_argument("id", metavar="ID", help="the new assignment's id: two digits, an "
-                     "underscore and lower-case words, such as 10_positions")
-    cmd.add_argument("--title", default=None, help="the notebook's title (default: from the id)")
+                              "value, random cases and a named mistake) to edit into your own"))
+    cmd.add_argument("id", metavar="ID", help=t("the new assignment's id: two digits, an "
+                     "underscore and lower-case words, such as 10_positions"))
+    cmd.add_argument("--title", default=None, help=t("the notebook's title (default: from the id)"))
 
-    commands.add_parser("guide", help="print the guide to writing your own assignment (the "
-                        "folder, the cell markers, the hidden checks, a worked example)")
+    commands.add_parser("guide", help=t("print the guide to writing your own assignment (the "
+                        "folder, the cell markers, the hidden checks, a worked example)"))
 
-    cmd = commands.add_parser("mutate", help="the mutation harness: make wrong versions of "
+    cmd = commands.add_parser("mutate", help=t("the mutation harness: make wrong versions of "
                               "each step's reference and count how many its hidden checks "
-                              "catch (a benchmark of the checks, not of a student)")
+                              "catch (a benchmark of the checks, not of a student)"))
     add_ids(cmd)
     cmd.add_argument("--steps", nargs="+", metavar="NAME", default=None,
-                     help="only these steps of the assignments")
+                     help=t("only these steps of the assignments"))
     cmd.add_argument("--limit", type=int, metavar="N", default=None,
-                     help="at most N mutants per step, a sample drawn under --seed")
-    cmd.add_argument("--seed", type=int, default=0, help="seed of the checks' random cases")
+                     help=t("at most N mutants per step, a sample drawn under --seed"))
+    cmd.add_argument("--seed", type=int, default=0, help=t("seed of the checks' random cases"))
     cmd.add_argument("--show-equivalent", action="store_true",
-                     help="also list the mutants dropped as equivalent to the reference")
+                     help=t("also list the mutants dropped as equivalent to the reference"))
 
-    cmd = commands.add_parser("validate", help="grade the solutions (full marks expected) and "
-                              "the stubs (zero expected); exit 1 otherwise")
+    cmd = commands.add_parser("validate", help=t("grade the solutions (full marks expected) and "
+                              "the stubs (zero expected); exit 1 otherwise"))
     add_ids(cmd)
-    cmd.add_argument("--workers", type=int, default=None, help="parallel graders")
+    cmd.add_argument("--workers", type=int, default=None, help=t("parallel graders"))
 
-    cmd = commands.add_parser("collect", help="copy notebooks from a folder or an LMS zip into "
-                              "submitted/ (nbgrader zip_collect)")
-    cmd.add_argument("id", metavar="ID", help="the assignment the files belong to")
+    cmd = commands.add_parser("collect", help=t("copy notebooks from a folder or an LMS zip into "
+                              "submitted/ (nbgrader zip_collect)"))
+    cmd.add_argument("id", metavar="ID", help=t("the assignment the files belong to"))
     cmd.add_argument("--from", dest="source", type=Path, required=True,
-                     help="a folder of notebooks or a zip file")
-    cmd.add_argument("--pattern", default=None, help="regular expression for file names with "
+                     help=t("a folder of notebooks or a zip file"))
+    cmd.add_argument("--pattern", default=None, help=t("regular expression for file names with "
                      "groups student_id and file_id (default: FileNameCollectorPlugin.named_regexp "
-                     "in nbgrader_config.py)")
+                     "in nbgrader_config.py)"))
 
-    cmd = commands.add_parser("grade", help="autograde submitted/ in parallel; a re-run skips "
-                              "what is graded")
+    cmd = commands.add_parser("grade", help=t("autograde submitted/ in parallel; a re-run skips "
+                              "what is graded"))
     add_ids(cmd)
     add_engine(cmd)
-    cmd.add_argument("--force", action="store_true", help="grade again what is already graded")
+    cmd.add_argument("--force", action="store_true", help=t("grade again what is already graded"))
     cmd.add_argument("--timeout", type=int, default=None,
-                     help="seconds a cell may run (default: nbgrader_config.py)")
-    add_students(cmd, "grade only these students (an id or a glob such as 'a*'; repeat the "
-                 "option for more); with --force, regrade them and print whose score changed")
+                     help=t("seconds a cell may run (default: nbgrader_config.py)"))
+    add_students(cmd, t("grade only these students (an id or a glob such as 'a*'; repeat the "
+                 "option for more); with --force, regrade them and print whose score changed"))
 
-    cmd = commands.add_parser("feedback", help="one HTML page per student and assignment, "
+    cmd = commands.add_parser("feedback", help=t("one HTML page per student and assignment, "
                               "hidden tests removed; assignments with nothing graded are "
-                              "skipped")
+                              "skipped"))
     add_ids(cmd)
-    add_students(cmd, "only these students' pages (an id or a glob)")
+    add_students(cmd, t("only these students' pages (an id or a glob)"))
     add_engine(cmd)
 
-    cmd = commands.add_parser("export", help="CSV: a row per student and assignment, totals")
+    cmd = commands.add_parser("export", help=t("CSV: a row per student and assignment, totals"))
     cmd.add_argument("--to", type=Path, default=Path("grades.csv"))
 
-    cmd = commands.add_parser("report", help="self-contained HTML class report with plots")
+    cmd = commands.add_parser("report", help=t("self-contained HTML class report with plots"))
     add_ids(cmd)
     cmd.add_argument("--to", type=Path, default=Path("report.html"))
 
-    cmd = commands.add_parser("demo", help="a simulated class of 42 students through build, "
-                              "collect, grade, feedback, export and report")
-    cmd.add_argument("--out", type=Path, default=Path("demo"), help="the demo course folder")
+    cmd = commands.add_parser("demo", help=t("a simulated class of 42 students through build, "
+                              "collect, grade, feedback, export and report"))
+    cmd.add_argument("--out", type=Path, default=Path("demo"), help=t("the demo course folder"))
     cmd.add_argument("--workers", type=int, default=os.cpu_count())
-    cmd.add_argument("--timeout", type=int, default=10, help="seconds a cell may run")
+    cmd.add_argument("--timeout", type=int, default=10, help=t("seconds a cell may run"))
     return top
 
 
@@ -170,19 +182,48 @@ class NotACourse(KitError):
     """The folder the command runs in is not a course."""
 
 
-def console_language(args):
-    """The language the command speaks: init's --language, else the course's (English where
-    there is no course yet, or its config cannot be read: the command then says why)."""
-    if args.command == "init":
-        return args.language
-    if args.command in ("demo", "guide") or not (args.root / "nbgrader_config.py").exists():
-        return "en"
-    from autograder.course import course_language
+def course_language_at(root: Path):
+    """c.Course.language of the course at `root`, read with traitlets alone (light: `--help`
+    speaks it too); English where there is no course, or its config cannot be read (the
+    command then says why)."""
+    if not (root / "nbgrader_config.py").exists():
+        return DEFAULT
+    from traitlets.config.loader import PyFileConfigLoader
 
     try:
-        return course_language(args.root.resolve())
+        return config_language(PyFileConfigLoader("nbgrader_config.py",
+                                                  path=str(root.resolve())).load_config())
     except Exception:  # the command itself reports a broken config, in English then
-        return "en"
+        return DEFAULT
+
+
+def console_language(args):
+    """The language the command speaks: init's --language, else the course's."""
+    if args.command == "init":
+        return args.language
+    if args.command in ("demo", "guide"):
+        return DEFAULT  # the demo is the repository's English course; the guide is English
+    return course_language_at(args.root)
+
+
+def help_language(argv):
+    """The language of the help and of argparse's refusals: the course's at --root (or
+    here)."""
+    first = argparse.ArgumentParser(add_help=False)
+    first.add_argument("--root", type=Path, default=Path.cwd())
+    return course_language_at(first.parse_known_args(argv)[0].root)
+
+
+@contextmanager
+def argparse_in_course_language():
+    """argparse's own words ("usage: ", "options", its refusals) through `t`: argparse looks
+    each up with its module's `_` (gettext) when it prints."""
+    before = argparse._
+    argparse._ = t
+    try:
+        yield
+    finally:
+        argparse._ = before
 
 
 def run(args):
@@ -274,12 +315,14 @@ def parse(argv=None):
             word.startswith("-") for word in extra):
         args.ids += extra
     elif extra:
-        cli.error(f"unrecognized arguments: {' '.join(extra)}")
+        cli.error(t("unrecognized arguments: %s") % " ".join(extra))
     return args
 
 
 def main(argv=None):
-    args = parse(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    with language(help_language(argv)), argparse_in_course_language():
+        args = parse(argv)
     with language(console_language(args)):
         try:
             return run(args)

@@ -120,7 +120,10 @@ SET_ASIDE = [
     re.compile(r"(?:\S*python\S*|attention-kit) -m (?:autograder|pip)[^\n，。；：（）()]*"),
     re.compile(r"nbgrader [a-z_]+"),  # nbgrader's own commands
     re.compile(r"(?<!\w)--?[a-z][\w-]*"),  # options
-    re.compile(r"\S*[/_.\d]\S*"),  # paths, file names, ids, numbers
+    re.compile(r"[!-~]*[/_.\d][!-~]*"),  # paths, file names, ids, numbers
+    re.compile(r"\b[A-Z][A-Z_]+\b"),  # metavars (ID, DIR, COMMAND), CSV, HTML
+    re.compile(r"\b(?:build|init|new|guide|mutate|validate|collect|grade|feedback|export|"
+               r"report|demo)\b"),  # the kit's commands, named
 ]
 # Kit modules whose console texts go through `t`, and what each module's texts may be passed
 # to `t` as (COUNTS: the progress bar's items).
@@ -150,6 +153,7 @@ def test_english_left_finds_english():
     assert english_left("graded 1, already graded 0")
     assert english_left("grades: g.csv")
     assert english_left("错误：the ids are 01_a")
+    assert english_left("  --force               grade again what is already graded")
     assert not english_left("正在把 01_attention_by_hand 登记到成绩册（nbgrader "
                             "generate_assignment）\n  cd /tmp/x\n  /a b/python -m autograder "
                             "new 10_my_topic    （你自己的一次作业）")
@@ -197,15 +201,49 @@ def test_console_texts_have_chinese(module):
     assert not missing, "\n".join(missing)
 
 
+def help_texts():
+    """Every text of the command line's help: the description, each command's and option's."""
+    top = parser()
+    texts = []
+    for command in [top, *subcommands_of(top).choices.values()]:
+        texts += [action.help for action in command._actions
+                  if action.help and action.help != argparse.SUPPRESS]
+    texts += [action.help for action in subcommands_of(top)._choices_actions]
+    return texts
+
+
+def subcommands_of(top):
+    return next(a for a in top._actions if isinstance(a, argparse._SubParsersAction))
+
+
+def test_help_texts_have_chinese():
+    """Has every text of `--help` a Chinese text, none with a '%' argparse would take for a
+    format, and has the description a Chinese one?"""
+    from autograder.i18n import kit_catalog, language
+
+    with language("zh"):
+        assert CJK.search(parser().description) and "%" not in parser().description
+    chinese = kit_catalog("zh")
+    texts = help_texts()
+    assert len(texts) > 30
+    missing = [text[:70] for text in texts if text not in chinese
+               or not CJK.search(chinese[text]) or "%" in chinese[text]]
+    assert not missing, "\n".join(missing)
+
+
 @pytest.fixture(scope="module")
 def zh_console(tmp_path_factory):
-    """The console of a Chinese course through a week: init, grade with nothing to grade, an
-    unknown id, new (twice), grade a submission, grade again, validate, a wrong gradebook
-    URL."""
+    """The console of a Chinese course through a week: init, the help, a wrong option, build,
+    grade with nothing to grade, an unknown id, new (twice), grade a submission, grade again,
+    validate, a wrong gradebook URL."""
     where = tmp_path_factory.mktemp("console")
     course = where / "course-zh"
     said = {"init": kit("init", str(course), "--language", "zh", "01_attention_by_hand",
                         cwd=where)}
+    said["--help"] = kit("--help", cwd=course)
+    said["grade --help"] = kit("grade", "--help", cwd=course)
+    said["a wrong option"] = kit("grade", "--no-such-option", cwd=course, ok=False)
+    said["build"] = kit("build", "01_attention_by_hand", cwd=course)
     said["grade, nothing submitted"] = kit("grade", cwd=course, ok=False)
     said["grade an unknown id"] = kit("grade", "99_nothing", cwd=course, ok=False)
     said["new"] = kit("new", "10_my_topic", cwd=course)
@@ -228,8 +266,8 @@ def zh_console(tmp_path_factory):
 
 def test_the_chinese_console_is_chinese(zh_console):
     """In a course whose nbgrader_config.py says c.Course.language = "zh", does every line
-    init, grade (its progress bar, summary and errors), new and validate print say it in
-    Chinese (paths, ids, options and commands aside)?"""
+    init, the help, build, grade (its progress bar, summary and errors), new and validate
+    print say it in Chinese (paths, ids, options, metavars and commands aside)?"""
     problems = [f"{command}: {line}" for command, output in zh_console.items()
                 for line in english_left(output)]
     assert not problems, "\n".join(problems)
@@ -243,6 +281,9 @@ def test_the_chinese_console_says_what_happened(zh_console):
     assert "本次评分 1 份，此前已评分 0 份" in zh_console["grade"]
     assert "1 个笔记本已经评过分" in zh_console["grade again"]
     assert "验证通过：01_attention_by_hand" in zh_console["validate"]
+    assert zh_console["--help"].startswith("用法：python -m autograder")
+    assert "无法识别的参数：--no-such-option" in zh_console["a wrong option"]
+    assert "[1/1] 已构建 01_attention_by_hand" in zh_console["build"]
     assert "错误：nbgrader_config.py 中的 c.CourseDirectory.db_url" in zh_console[
         "grade, a gradebook URL SQLAlchemy refuses"]
 

@@ -1,0 +1,142 @@
+"""Chinese texts of `python -m autograder --help` in a Chinese course: the description, each
+command's and option's help (autograder/cli.py), and argparse's own words, which the command
+line passes through `t` while it parses. The description, too long to be a catalog's key, is
+DESCRIPTION here; cli.description() picks it."""
+
+DESCRIPTION = """\
+用 nbgrader 构建、检查和批改一门由 Jupyter 作业组成的课程：既包括本套件自带的自注意力课程，
+也包括你自己编写的作业。
+
+请在课程根目录（放着 nbgrader_config.py 的文件夹）下运行（nbgrader 从当前目录读取配置）。
+一门课程就是一个归你所有的文件夹：每次作业是其中的一个文件夹 assignments/<id>/
+（notebook.py、reference.py、checks.py），本套件会在那里找到它们。要自己编写作业，
+请看 `python -m autograder guide`，或者：
+
+  python -m autograder new 10_positions          生成一个能运行的作业，再改成你自己的
+  python -m autograder mutate 10_positions       看它的检查能抓住多少个错误版本
+
+典型的一周：
+
+  python -m autograder build                     assignments/ -> source/ -> release/
+  python -m autograder validate                  参考答案得满分，待完成的函数得零分
+  python -m autograder collect 01_attention_by_hand --from lms-export.zip
+  python -m autograder grade --workers 2         自动批改所有还没评分的提交
+  python -m autograder grade --scheduler tcp://10.0.0.5:8786   ……在 dask 集群上批改
+  python -m autograder feedback                  每个学生每次作业一个 HTML 反馈页面
+  python -m autograder export --to grades.csv    每个学生每次作业一行，附总分
+  python -m autograder report --to report.html   图表：分数、各步骤、识别出的常见错误
+  python -m autograder demo                      在一个模拟的班级上走完以上全部
+
+本仓库的根目录就是英文课程。你自己的课程文件夹，可以带上本套件的作业（或者不带：--empty），
+语言为英文或简体中文（笔记本、提示信息、反馈和报告；作业 id、分值和检查都相同）：
+
+  python -m autograder init ../course-zh --language zh
+
+在同一个文件夹里，nbgrader 本身照样可用：nbgrader generate_assignment、autograde、
+generate_feedback 和 export 读取的是同一个 nbgrader_config.py。本套件把自己的记录放在
+.kit/ 中（评过哪些、拒收了哪些输入），从不删除不是它给出的分数。
+
+退出码：0 表示要求的事都已完成；1 表示有事需要你处理：有输入被拒收、有笔记本无法评分、
+没有可评分的内容、validate 发现问题，或者出错（一行说明，指出文件和改法）；2 表示命令行
+写错了；130 表示被中断（已经完成的部分都保留）。
+"""
+
+CATALOG = {
+    "the course root (default: the current folder)": "课程根目录（默认：当前文件夹）",
+    "assignment ids (all when none is given)": "作业 id（不写则为全部）",
+    "worker processes of the embedded dask cluster, one notebook each at a time (default: "
+    "the number of cores)":
+        "内置 dask 集群的工作进程数，每个进程一次处理一个笔记本（默认：CPU 核数）",
+    "run on a running dask cluster instead (its workers started with `dask worker "
+    "tcp://HOST:PORT --nthreads 1 --preload autograder.engine.worker`; they need no course "
+    "folder); default: c.Cluster.scheduler of nbgrader_config.py, else the embedded cluster":
+        "改在一个正在运行的 dask 集群上运行（其工作进程用 `dask worker tcp://HOST:PORT "
+        "--nthreads 1 --preload autograder.engine.worker` 启动，不需要课程文件夹）；"
+        "默认：nbgrader_config.py 中的 c.Cluster.scheduler，没有则用内置集群",
+    "prove each assignment (its checks pass the reference, the reference passes its public "
+    "tests), then render source/ from assignments/ and release/ with nbgrader "
+    "generate_assignment":
+        "先证明每次作业可用（参考答案通过它的隐藏检查和公开测试），再从 assignments/ 生成 "
+        "source/，并用 nbgrader generate_assignment 生成 release/",
+    "write a ready course folder in a language: nbgrader_config.py, the kit's assignments (or "
+    "none) in assignments/, and source/ and release/ built from them":
+        "按指定语言写出一个可直接使用的课程文件夹：nbgrader_config.py、assignments/ 中本套件"
+        "的作业（或者没有），以及由它们构建的 source/ 和 release/",
+    "a new or empty folder": "一个新的或空的文件夹",
+    "the kit's assignments to copy (all when none is given)":
+        "要复制的本套件作业（不写则为全部）",
+    "the course's language: en (English, default) or zh (Simplified Chinese): notebooks, "
+    "messages, feedback and report":
+        "课程的语言：en（英文，默认）或 zh（简体中文）：笔记本、提示信息、反馈和报告",
+    "no assignment of the kit's: a course of your own assignments only (add them with `new`)":
+        "不带本套件的作业：课程里只有你自己的作业（用 `new` 添加）",
+    "write a working assignment in assignments/ID/ (one step: stub, public test, hidden "
+    "checks with a document value, random cases and a named mistake) to edit into your own":
+        "在 assignments/ID/ 中写一个能运行的作业（一个步骤：待完成的函数、公开测试、"
+        "带资料数值的隐藏检查、随机用例和一个常见错误），供你改成自己的作业",
+    "the new assignment's id: two digits, an underscore and lower-case words, such as "
+    "10_positions":
+        "新作业的 id：两位数字、一个下划线和小写单词，例如 10_positions",
+    "the notebook's title (default: from the id)": "笔记本的标题（默认：由 id 得出）",
+    "print the guide to writing your own assignment (the folder, the cell markers, the hidden "
+    "checks, a worked example)":
+        "打印编写自己作业的指南（文件夹、单元格标记、隐藏检查、一个完整的例子）",
+    "the mutation harness: make wrong versions of each step's reference and count how many "
+    "its hidden checks catch (a benchmark of the checks, not of a student)":
+        "变异测试：为每个步骤的参考答案生成错误版本，统计隐藏检查能抓住多少"
+        "（衡量的是检查，不是学生）",
+    "only these steps of the assignments": "只看作业中的这些步骤",
+    "at most N mutants per step, a sample drawn under --seed":
+        "每个步骤最多 N 个变异体，按 --seed 抽样",
+    "seed of the checks' random cases": "检查中随机用例的种子",
+    "also list the mutants dropped as equivalent to the reference":
+        "同时列出因与参考答案等价而舍弃的变异体",
+    "grade the solutions (full marks expected) and the stubs (zero expected); exit 1 "
+    "otherwise":
+        "批改参考答案（应得满分）和待完成的函数（应得零分）；不符合则以 1 退出",
+    "parallel graders": "并行评分的进程数",
+    "copy notebooks from a folder or an LMS zip into submitted/ (nbgrader zip_collect)":
+        "把文件夹或 LMS 导出的 zip 中的笔记本复制到 submitted/（nbgrader zip_collect）",
+    "the assignment the files belong to": "这些文件所属的作业",
+    "a folder of notebooks or a zip file": "放笔记本的文件夹或一个 zip 文件",
+    "regular expression for file names with groups student_id and file_id (default: "
+    "FileNameCollectorPlugin.named_regexp in nbgrader_config.py)":
+        "匹配文件名的正则表达式，带 student_id 和 file_id 两个分组（默认：nbgrader_config.py "
+        "中的 FileNameCollectorPlugin.named_regexp）",
+    "autograde submitted/ in parallel; a re-run skips what is graded":
+        "并行自动批改 submitted/；再次运行会跳过已评分的",
+    "grade again what is already graded": "已评分的也重新评分",
+    "seconds a cell may run (default: nbgrader_config.py)":
+        "每个单元格最多运行的秒数（默认：按 nbgrader_config.py）",
+    "grade only these students (an id or a glob such as 'a*'; repeat the option for more); "
+    "with --force, regrade them and print whose score changed":
+        "只批改这些学生（一个 id 或通配符，如 'a*'；多个学生就重复这个选项）；配合 --force "
+        "时重新评分，并列出分数有变化的学生",
+    "one HTML page per student and assignment, hidden tests removed; assignments with nothing "
+    "graded are skipped":
+        "每个学生每次作业一个 HTML 页面，去掉隐藏测试；还没有评分结果的作业会跳过",
+    "only these students' pages (an id or a glob)": "只生成这些学生的页面（一个 id 或通配符）",
+    "CSV: a row per student and assignment, totals": "CSV：每个学生每次作业一行，附总分",
+    "self-contained HTML class report with plots": "自成一体、带图表的 HTML 班级报告",
+    "a simulated class of 42 students through build, collect, grade, feedback, export and "
+    "report":
+        "一个 42 名学生的模拟班级，依次走完 build、collect、grade、feedback、export 和 report",
+    "the demo course folder": "演示课程的文件夹",
+    "seconds a cell may run": "每个单元格最多运行的秒数",
+    # argparse's own words (its module's `_`), while the command line parses
+    "usage: ": "用法：",
+    "positional arguments": "位置参数",
+    "options": "选项",
+    "show this help message and exit": "显示这份帮助并退出",
+    "%(prog)s: error: %(message)s\n": "%(prog)s：错误：%(message)s\n",
+    "unrecognized arguments: %s": "无法识别的参数：%s",
+    "the following arguments are required: %s": "缺少以下参数：%s",
+    "invalid choice: %(value)r (choose from %(choices)s)":
+        "无效的选择：%(value)r（可选：%(choices)s）",
+    "argument %(argument_name)s: %(message)s": "参数 %(argument_name)s：%(message)s",
+    "invalid %(type)s value: %(value)r": "无效的 %(type)s 值：%(value)r",
+    "expected one argument": "需要一个参数",
+    "expected at least one argument": "至少需要一个参数",
+    "ambiguous option: %(option)s could match %(matches)s":
+        "有歧义的选项：%(option)s 可以匹配 %(matches)s",
+}
