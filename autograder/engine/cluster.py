@@ -99,7 +99,7 @@ def start_client(config, workers, scheduler, log_file: Path, say):
         plugin = KitWorker(log=str(log_file))
     client.register_plugin(plugin)
     if client.run_on_scheduler(has_dashboard):
-        say(f"dashboard: {client.dashboard_link}")
+        say(t("dashboard: {link}", link=client.dashboard_link))
     return client
 
 

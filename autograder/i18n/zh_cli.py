@@ -102,6 +102,7 @@ CATALOG = {
         "或改正 --scheduler",
     "the scheduler at {address} has no worker after 30 s; start some with `{command}`":
         "{address} 上的调度器 30 秒后仍没有工作进程；请用 `{command}` 启动几个",
+    "dashboard: {link}": "dask 监控面板：{link}",
     # The gradebook (autograder/gradebook_guard.py)
     " and {more} more": " 等，另有 {more} 个",
     "c.CourseDirectory.db_url in nbgrader_config.py":
