@@ -12,7 +12,7 @@ from traitlets import Float, Integer, Unicode
 
 import autograder
 import solutions
-from autograder.checks.code_rules import course_key
+from autograder.checks.code_rules import bound_names, course_key, statements
 from autograder.checks.loader import AssignmentError, load_assignment
 from autograder.course import master_cells
 from autograder.grading.integrity import scan
@@ -31,6 +31,16 @@ def kit_folders():
                 for module in (solutions, autograder, attention_course)]
     return sorted({str(p) for p in packages} | {str(p.parent) for p in packages
                                                 if (p.parent / "pyproject.toml").exists()})
+
+
+def defines_an_answer(cell, steps):
+    """Is a cell one the time kept for answers is for: locked, a solution cell, or a cell of
+    the student's own that binds a step's name (a later definition is the one judged, so it
+    must run whenever the first one did, however loaded the machine)?"""
+    meta = cell.metadata.get("nbgrader", {})
+    if meta.get("locked") or meta.get("solution"):
+        return True
+    return any(bound_names(node) & set(steps) for node, _ in statements([cell.source]))
 
 
 class GradeInSandbox(NbGraderPreprocessor):
@@ -129,10 +139,8 @@ class GradeInSandbox(NbGraderPreprocessor):
                 if is_graded(cell):
                     tests.append(cell)
                     continue
-                locked = cell.metadata.get("nbgrader", {}).get("locked", False)
-                answer = locked or cell.metadata.get("nbgrader", {}).get("solution", False)
-                cell.outputs, cell.execution_count = session.run_cell(cell.source,
-                                                                      answer=bool(answer))
+                cell.outputs, cell.execution_count = session.run_cell(
+                    cell.source, answer=defines_an_answer(cell, steps))
                 cell.source = shown_source(cell.source, bounds.source)
             # Every step is judged once all the student's code ran, in the release's order.
             for cell in sorted(tests, key=lambda c: order.get(grade_id(c), len(order))):

@@ -13,6 +13,7 @@ from pathlib import Path
 import nbformat
 
 from autograder.course import Course
+from autograder.grading.grade_in_sandbox import defines_an_answer
 from autograder.grading.parallel import grade
 from autograder.tools import simulate
 
@@ -57,3 +58,16 @@ def test_a_looping_step_does_not_starve_the_steps_after_it(tmp_path):
     lost = {name: s.score for name, s in scores.items()
             if name != "test_project" and s.score != s.max_score}
     assert not lost, f"steps that were right lost points: {lost}"
+
+
+def test_a_cell_that_redefines_a_step_is_an_answer():
+    """Does the time kept for answers go to a student's own cell that binds a step's name (a
+    later definition is the one judged), and not to one that only shows a result? Under
+    load, the redefinition was skipped and the earlier definition judged in its place."""
+    steps = {"project": None, "scaled_softmax": None}
+    plain = nbformat.v4.new_code_cell
+    assert defines_an_answer(plain(ENDLESS_PROJECT), steps)
+    assert defines_an_answer(plain("scaled_softmax = lambda s, d: s"), steps)
+    assert not defines_an_answer(plain("print(project(x, W))"), steps)
+    assert not defines_an_answer(plain("def helper(x):\n    return x"), steps)
+    assert not defines_an_answer(plain("this is not python"), steps)
