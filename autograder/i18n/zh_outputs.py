@@ -3,6 +3,29 @@
 the problems it lists (autograder/outputs/)."""
 
 CATALOG = {
+    "feedback {assignment}: skipped, nothing graded yet for {students}":
+        "反馈 {assignment}：跳过，{students} 还没有评过分的提交",
+    "feedback {assignment}: skipped, nothing graded yet":
+        "反馈 {assignment}：跳过，还没有评过分的提交",
+    "{count} feedback pages could not be written (the old page, if any, is kept): {pages}":
+        "有 {count} 个反馈页面没能写出（原有的页面保持不变）：{pages}",
+    "feedback {assignment}: {count} pages in feedback/":
+        "反馈 {assignment}：feedback/ 中共 {count} 个页面",
+    "{folder}: no such folder; create it or export elsewhere (--to)":
+        "{folder}：没有这个文件夹；请先创建它，或用 --to 导出到别处",
+    "grades: {path}": "成绩：{path}",
+    "the file-name pattern {pattern} is not a regular expression: {error}":
+        "文件名模式 {pattern} 不是合法的正则表达式：{error}",
+    "the file-name pattern {pattern} needs the groups (?P<student_id>...) and "
+    "(?P<file_id>...)":
+        "文件名模式 {pattern} 需要含有 (?P<student_id>...) 和 (?P<file_id>...) 这两个分组",
+    "{source}: neither a folder nor a zip file; give the folder of notebooks or the zip the "
+    "LMS exported":
+        "{source}：既不是文件夹也不是 zip 文件；请给出存放笔记本的文件夹，或学习管理系统导出的 "
+        "zip 文件",
+    "{source}: no such file or folder": "{source}：没有这个文件或文件夹",
+    "{folder}: no such folder; create it or write the report elsewhere (--to)":
+        "{folder}：没有这个文件夹；请先创建它，或用 --to 把报告写到别处",
     "{days} d {clock}": "{days} 天 {clock}",
     "the helpers' code is left out here; it is in your notebook's helper cell":
         "辅助函数的代码这里从略，它在你的笔记本的辅助单元格里",

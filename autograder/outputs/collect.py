@@ -40,11 +40,11 @@ def pattern(root: Path, override=None):
     try:
         compiled = re.compile(text)
     except re.error as error:
-        raise CollectError(f"the file-name pattern {text!r} is not a regular expression: "
-                           f"{error}") from error
+        raise CollectError(t("the file-name pattern {pattern} is not a regular expression: "
+                             "{error}", pattern=repr(text), error=error)) from error
     if {"student_id", "file_id"} - set(compiled.groupindex):
-        raise CollectError(f"the file-name pattern {text!r} needs the groups "
-                           "(?P<student_id>...) and (?P<file_id>...)")
+        raise CollectError(t("the file-name pattern {pattern} needs the groups "
+                             "(?P<student_id>...) and (?P<file_id>...)", pattern=repr(text)))
     return compiled
 
 
@@ -55,8 +55,8 @@ def incoming_names(source: Path):
     if zipfile.is_zipfile(source):
         with zipfile.ZipFile(source) as archive:
             return [PurePosixPath(n).name for n in archive.namelist() if not n.endswith("/")]
-    raise CollectError(f"{source}: neither a folder nor a zip file; give the folder of "
-                       "notebooks or the zip the LMS exported")
+    raise CollectError(t("{source}: neither a folder nor a zip file; give the folder of "
+                         "notebooks or the zip the LMS exported", source=source))
 
 
 def unparsable(source: Path, names, regexp, assignment_id):
@@ -136,7 +136,7 @@ def collect(root: Path, assignment_id, source: Path, file_pattern=None, log=prin
 
 def _collect(root: Path, assignment_id, source: Path, file_pattern, log):
     if not source.exists():
-        raise CollectError(f"{source}: no such file or folder")
+        raise CollectError(t("{source}: no such file or folder", source=source))
     regexp = pattern(root, file_pattern)
     config = course_config(root)
     zone = gettz(config.Exchange.get("timezone", "UTC"))

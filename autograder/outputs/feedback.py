@@ -126,8 +126,10 @@ def write_feedback(root: Path, ids, students=(), log=print, workers=None, schedu
             if graded:
                 todo[assignment_id] = graded
             else:
-                log(f"feedback {assignment_id}: skipped, nothing graded yet"
-                    + (f" for {', '.join(students)}" if students else ""))
+                log(t("feedback {assignment}: skipped, nothing graded yet for {students}",
+                      assignment=assignment_id, students=t(", ").join(students))
+                    if students else t("feedback {assignment}: skipped, nothing graded yet",
+                                       assignment=assignment_id))
         if not todo:
             return []
         count = max(map(len, todo.values()))
@@ -138,9 +140,10 @@ def write_feedback(root: Path, ids, students=(), log=print, workers=None, schedu
                       for line in _write_pages(client, root, assignment_id, graded, log)]
         finally:
             close_client(client)
-    if failed:
-        raise OutputError(f"{len(failed)} feedback pages could not be written (the old page, "
-                          "if any, is kept): " + "; ".join(failed))
+        if failed:
+            raise OutputError(t("{count} feedback pages could not be written (the old page, "
+                                "if any, is kept): {pages}", count=len(failed),
+                                pages="; ".join(failed)))
     return list(todo)
 
 
@@ -160,15 +163,16 @@ def _write_pages(client, root: Path, assignment_id, graded, log):
         progress.advance(f"{student}/{assignment_id}")
 
     feedback_all(client, root, assignment_id, graded, keep)
-    log(f"feedback {assignment_id}: {len(graded) - len(failed)} pages in feedback/")
+    log(t("feedback {assignment}: {count} pages in feedback/", assignment=assignment_id,
+          count=len(graded) - len(failed)))
     return failed
 
 
 def export_grades(root: Path, destination: Path, log=print):
     if not destination.resolve().parent.is_dir():
-        raise OutputError(f"{destination.parent}: no such folder; create it or export "
-                          "elsewhere (--to)")
+        raise OutputError(t("{folder}: no such folder; create it or export elsewhere (--to)",
+                            folder=destination.parent))
     check_gradebook(root)
     run_nbgrader(root, "export", f"--to={destination.resolve()}")
-    log(f"grades: {destination}")
+    log(t("grades: {path}", path=destination))
     return destination

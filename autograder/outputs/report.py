@@ -440,8 +440,8 @@ def course_texts(root: Path, ids):
 
 def write_report(root: Path, ids, destination: Path, log=print):
     if not destination.parent.is_dir():
-        raise OutputError(f"{destination.parent}: no such folder; create it or write the "
-                          "report elsewhere (--to)")
+        raise OutputError(t("{folder}: no such folder; create it or write the report "
+                            "elsewhere (--to)", folder=destination.parent))
     course_texts(root, ids)
     with language(config_language(course_config(root))):
         results = read_results(root, ids, destination)

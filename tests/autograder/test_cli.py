@@ -255,6 +255,13 @@ def zh_console(tmp_path_factory):
     said["grade"] = kit("grade", cwd=course)
     said["grade again"] = kit("grade", cwd=course)
     said["validate"] = kit("validate", "01_attention_by_hand", cwd=course)
+    said["feedback"] = kit("feedback", cwd=course)
+    said["export"] = kit("export", "--to", "grades.csv", cwd=course)
+    said["export to no folder"] = kit("export", "--to", "nowhere/grades.csv", cwd=course,
+                                      ok=False)
+    said["report"] = kit("report", "--to", "report.html", cwd=course)
+    said["collect from nothing"] = kit("collect", "01_attention_by_hand", "--from",
+                                       "missing.zip", cwd=course, ok=False)
     config = course / "nbgrader_config.py"
     kept = config.read_text(encoding="utf-8")
     config.write_text(kept + 'c.CourseDirectory.db_url = "postgres://kit@localhost/course"\n',
@@ -284,6 +291,10 @@ def test_the_chinese_console_says_what_happened(zh_console):
     assert zh_console["--help"].startswith("用法：python -m autograder")
     assert "无法识别的参数：--no-such-option" in zh_console["a wrong option"]
     assert "[1/1] 已构建 01_attention_by_hand" in zh_console["build"]
+    assert "反馈 01_attention_by_hand：feedback/ 中共 1 个页面" in zh_console["feedback"]
+    assert "成绩：grades.csv" in zh_console["export"]
+    assert "没有这个文件夹" in zh_console["export to no folder"]
+    assert "missing.zip：没有这个文件或文件夹" in zh_console["collect from nothing"]
     assert "错误：nbgrader_config.py 中的 c.CourseDirectory.db_url" in zh_console[
         "grade, a gradebook URL SQLAlchemy refuses"]
 
