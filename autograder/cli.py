@@ -10,6 +10,8 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
+from autograder.checks.loader import assignment_ids
+from autograder.course_ids import check_ids, course_ids
 from autograder.errors import KitError
 from autograder.i18n import DEFAULT, LANGUAGES, config_language, current, language, t
 
@@ -237,6 +239,7 @@ def run(args):
                            "pass --root (python -m autograder init DIR writes a new course)",
                            root=root))
     if args.command == "build":
+        check_ids(args.ids, assignment_ids(root))  # a wrong id is refused at once
         from autograder.build import build
 
         build(root, args.ids)
@@ -250,27 +253,23 @@ def run(args):
 
         new_assignment(root, args.id, course_language(root), args.title)
     elif args.command == "mutate":
-        from autograder.checks.loader import assignment_ids
-        from autograder.course import check_ids
+        ids = check_ids(args.ids, assignment_ids(root))
         from autograder.tools.mutations import main as mutate
 
-        ids = check_ids(args.ids, assignment_ids(root))
         return mutate(root, ids, args.steps, args.limit, args.seed, args.show_equivalent)
     elif args.command == "validate":
-        from autograder.checks.loader import assignment_ids
-        from autograder.course import check_ids
+        ids = check_ids(args.ids, assignment_ids(root))
         from autograder.tools.validate import validate
 
-        ids = check_ids(args.ids, assignment_ids(root))
         return 1 if validate(root, ids, args.workers) else 0
     elif args.command == "collect":
-        from autograder.course import check_ids, course_ids
+        check_ids([args.id], course_ids(root))  # before importing what collecting needs
         from autograder.outputs.collect import collect
 
-        check_ids([args.id], course_ids(root))
         problems = collect(root, args.id, args.source, args.pattern)
         return 1 if problems else 0
     elif args.command == "grade":
+        check_ids(args.ids, course_ids(root))  # a wrong id is refused at once
         from autograder.grading.parallel import grade
 
         result = grade(root, args.ids, args.workers, args.force, args.timeout,
@@ -284,10 +283,10 @@ def run(args):
                  if result.unchecked else ""))
         return 0 if result.ok else 1
     elif args.command == "feedback":
-        from autograder.course import check_ids, course_ids
+        ids = check_ids(args.ids, course_ids(root))
         from autograder.outputs.feedback import write_feedback
 
-        done = write_feedback(root, check_ids(args.ids, course_ids(root)), args.students,
+        done = write_feedback(root, ids, args.students,
                               workers=args.workers, scheduler=args.scheduler)
         return 0 if done or not args.ids else 1
     elif args.command == "export":
@@ -295,10 +294,10 @@ def run(args):
 
         export_grades(root, args.to)
     elif args.command == "report":
-        from autograder.course import check_ids, course_ids
+        ids = check_ids(args.ids, course_ids(root))
         from autograder.outputs.report import write_report
 
-        write_report(root, check_ids(args.ids, course_ids(root)), args.to)
+        write_report(root, ids, args.to)
     elif args.command == "demo":
         from autograder.tools.demo import run_demo
 

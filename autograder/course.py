@@ -19,32 +19,11 @@ from nbgrader.api import Gradebook
 from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
+from autograder.course_ids import UnknownAssignment, check_ids, course_ids  # noqa: F401
 from autograder.errors import KitError
 from autograder.i18n import config_language, t
 
 CONFIG = "nbgrader_config.py"
-
-
-class UnknownAssignment(KitError, ValueError):
-    """An assignment id the course does not have; the message lists the ids it has."""
-
-
-def course_ids(root: Path) -> list[str]:
-    """The assignments a course can grade: its master notebooks in source/."""
-    return sorted(p.name for p in (root / "source").glob("[0-9][0-9]_*") if p.is_dir())
-
-
-def check_ids(ids, known):
-    """The ids asked for (all known ones when none), or UnknownAssignment naming the known."""
-    unknown = [i for i in ids if i not in known]
-    if unknown:
-        if not known:
-            raise UnknownAssignment(t(
-                "unknown assignment id {id!r}: this course has no assignment yet; write one "
-                "with `python -m autograder new {id}`, then build it", id=unknown[0]))
-        raise UnknownAssignment(t("unknown assignment id {id!r}: the ids are {known}",
-                                  id=unknown[0], known=", ".join(known)))
-    return list(ids) or list(known)
 
 
 class NbgraderError(KitError, RuntimeError):

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import torch
+if TYPE_CHECKING:  # annotations only: loading an assignment's folder needs no torch
+    import torch
 
 
 @dataclass(frozen=True)

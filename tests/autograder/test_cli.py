@@ -333,3 +333,20 @@ def test_the_python_on_path_is_named_python(monkeypatch):
                              f"{shlex.quote(sys.executable)} -m autograder")
     monkeypatch.setenv("PATH", "/usr/bin:/bin")
     assert kit_command() == f"{shlex.quote(sys.executable)} -m autograder"
+
+
+@pytest.mark.parametrize("command", ["grade", "feedback", "report", "validate", "build",
+                                     "mutate"])
+def test_a_wrong_id_is_refused_before_anything_heavy_is_imported(command):
+    """Is a wrong assignment id refused (exit 1, the known ids named) before the command
+    imports torch, nbgrader or dask (seconds of imports before a one-line refusal)?"""
+    probe = ("import sys\nfrom autograder.cli import main\n"
+             f"code = main(['--root', {str(ROOT)!r}, {command!r}, '99_nothing'])\n"
+             "heavy = sorted(m for m in ('torch', 'nbgrader', 'distributed', 'nbformat')"
+             " if m in sys.modules)\n"
+             "print(code, heavy)\n")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            timeout=120, cwd=ROOT)
+    assert result.stdout.strip() == "1 []", result.stdout + result.stderr
+    assert "unknown assignment id '99_nothing'" in result.stderr
+    assert "01_attention_by_hand" in result.stderr
