@@ -10,6 +10,7 @@ import ast
 import copy
 import hashlib
 import inspect
+import re
 import symtable
 import textwrap
 
@@ -67,9 +68,9 @@ def course_key(source):
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def statements(sources):
+def statements(sources, texts=True):
     """(node, text) of every top-level statement of the cells, in order (a cell that does not
-    parse contributes nothing: it did not run either)."""
+    parse contributes nothing: it did not run either); the texts are "" unless `texts`."""
     found = []
     for source in sources:
         text = without_magics(source)
@@ -77,7 +78,32 @@ def statements(sources):
             tree = ast.parse(text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
-        found += [(node, ast.get_source_segment(text, node) or "") for node in tree.body]
+        found += zip(tree.body, segments(text, tree.body) if texts else [""] * len(tree.body),
+                     strict=True)
+    return found
+
+
+LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def segments(text, nodes):
+    """The source text of each node, as ast.get_source_segment gives it, with the text split
+    into lines once (get_source_segment splits it again for every node)."""
+    lines = LINES.findall(text)  # split as ast splits: at \r\n, \r and \n only
+    encoded = [line.encode("utf-8") for line in lines]
+
+    def at(line, column):  # ast's columns count UTF-8 bytes
+        return line - 1, len(encoded[line - 1][:column].decode("utf-8"))
+
+    found = []
+    for node in nodes:
+        (first, start), (last, end) = at(node.lineno, node.col_offset), \
+            at(node.end_lineno, node.end_col_offset)
+        if first == last:
+            found.append(lines[first][start:end])
+        else:
+            found.append(lines[first][start:] + "".join(lines[first + 1:last])
+                         + lines[last][:end])
     return found
 
 
@@ -175,12 +201,14 @@ def closure(sources, name, course=COURSE_CELLS):
     program = []
     for source in sources:
         own = course_key(source) not in course
-        program += [(node, text, own) for node, text in statements([source])]
+        program += [(node, text, own) for node, text in statements([source], texts=own)]
     end = len(program)
-    binds = [bound_names(node) for node, _, _ in program]
-    changes = [changed_names(node) for node, _, _ in program]
+    # What the course's statements bind, change or read never enters the text; only what
+    # they surely bind counts (it ends a student's earlier binding).
+    binds = [bound_names(node) if own else set() for node, _, own in program]
+    changes = [changed_names(node) if own else set() for node, _, own in program]
     surely = [surely_bound(node) for node, _, _ in program]
-    reads = [used_names(text) for _, text, _ in program]
+    reads = [used_names(text) if own else ((), ()) for _, text, own in program]
     wanted, taken, done = [(name, end)], set(), set()
     while wanted:
         needed, upto = wanted.pop()

@@ -40,7 +40,7 @@ def defines_an_answer(cell, steps):
     meta = cell.metadata.get("nbgrader", {})
     if meta.get("locked") or meta.get("solution"):
         return True
-    return any(bound_names(node) & set(steps) for node, _ in statements([cell.source]))
+    return any(bound_names(node) & set(steps) for node, _ in statements([cell.source], texts=False))
 
 
 class GradeInSandbox(NbGraderPreprocessor):

@@ -9,6 +9,7 @@ below must not earn its step; every correct rewrite must.
 
 from __future__ import annotations
 
+import ast
 import inspect
 import textwrap
 
@@ -18,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solutions
-from autograder.checks.code_rules import closure, course_key, judged, python_loop
+from autograder.checks.code_rules import closure, course_key, judged, python_loop, segments
 from autograder.checks.subject import LocalSubject
 from tests.course import STEPS
 
@@ -459,3 +460,19 @@ def test_every_step_is_checked_to_run_alone_as_grading_runs_it():
     assert "imports helpers" in judged("runs_alone", [], "from helpers import project")
     assert judged("runs_alone", [], "def project(x, W):\n    return eval('x @ W')") is None
     assert judged("runs_alone", [], "import numpy as np\ndef f(x):\n    return x") is None
+
+
+LINE_ENDINGS = st.sampled_from(["\n", "\r\n", "\r"])
+STATEMENTS = st.sampled_from([
+    "x = 'é中文'", "def f(a):\n    return a * 2", "y = '''a\nb'''", "class C:\n    z = 1",
+    "if x:\n    y = 1\nelse:\n    y = 2", "print(x, 'é')  # a comment", "w = [1,\n     2]"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(STATEMENTS, LINE_ENDINGS), min_size=1, max_size=6))
+def test_segments_are_the_source_segments_ast_gives(parts):
+    """Is the text of each statement the one ast.get_source_segment gives, whatever the line
+    endings and however many bytes a character takes (closure reads it once per cell)?"""
+    text = "".join(code.replace("\n", ending) + ending for code, ending in parts)
+    tree = ast.parse(text)
+    assert segments(text, tree.body) == [ast.get_source_segment(text, n) for n in tree.body]

@@ -8,7 +8,7 @@ counted under the part of the work its module belongs to; the kernels' CPU and t
 template's (the forks) are read from /proc. Prints a table: CPU seconds per notebook and
 share of each part.
 
-    .venv/bin/python bench/profile.py [--students 30] [--assignment ID] [--top 15]
+    .venv/bin/python bench/cpu_profile.py [--students 30] [--assignment ID] [--top 15]
 """
 
 from __future__ import annotations
