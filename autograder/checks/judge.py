@@ -54,13 +54,13 @@ def expected_output(case, step):
     return case.expected if case.expected is not None else case.run(LocalSubject(step.reference))
 
 
-def matching_mistakes(step, case, got, helpers):
+def matching_mistakes(step, case, got, subject_of):
     """The catalogued mistakes whose output on `case` equals the student's, in catalogue
-    order."""
+    order; `subject_of(mistake)` gives the mistake's subject."""
     found = []
     for mistake in step.mistakes:
         try:
-            wrong = case.run(mistake_subject(mistake, helpers))
+            wrong = case.run(subject_of(mistake))
             compare(got, wrong)
         except Exception:  # noqa: BLE001 - a mistake that does not match is simply not it
             continue
@@ -119,6 +119,13 @@ def step_findings(step, subject, helpers, gen):
     findings = [Finding("rule", step.name, v) for rule in step.rules
                 if (v := rule_violation(rule, subject))]
     wrong = []  # (index in findings, text, matching mistakes) of each case with wrong output
+    compiled = {}  # mistake name -> its subject, compiled once for every case
+
+    def subject_of(mistake):
+        if mistake.name not in compiled:
+            compiled[mistake.name] = mistake_subject(mistake, helpers)
+        return compiled[mistake.name]
+
     for case in [*step.document_cases(), *step.random_cases(gen)]:
         want = expected_output(case, step)
         try:
@@ -137,7 +144,7 @@ def step_findings(step, subject, helpers, gen):
                 "output is not of the kind the step returns ({kind})", kind=error_kind(error)))
             wrong.append((len(findings), t("{case}: {problem}", case=case.label,
                                            problem=mismatch),
-                          matching_mistakes(step, case, got, helpers)))
+                          matching_mistakes(step, case, got, subject_of)))
             findings.append(None)  # its Finding, once every case has been seen
     for (index, text, _), mistake in zip(wrong, named_mistakes([m for _, _, m in wrong]),
                                          strict=True):

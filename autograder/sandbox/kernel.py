@@ -380,11 +380,12 @@ class SandboxedKernel:
         })["pid"]
         self.client = BlockingKernelClient()
         self.client.load_connection_file(connection)
-        self._wait_bound()
+        deadline = time.monotonic() + self.settings.start_timeout  # of the whole start
+        self._wait_bound(deadline)
         self.client.start_channels()
-        self._wait_ready()
+        self._wait_ready(deadline)
 
-    def _wait_bound(self):
+    def _wait_bound(self, deadline):
         """Until the kernel has bound its five sockets. A channel that connects before then
         retries 100-200 ms later, and a request the kernel sends on a channel not connected yet
         is dropped: a first input() could wait forever for its reply."""
@@ -392,24 +393,15 @@ class SandboxedKernel:
         ports = (client.shell_port, client.iopub_port, client.stdin_port, client.hb_port,
                  client.control_port)
         paths = [f"{client.ip}-{port}" for port in ports]
-        deadline = time.monotonic() + self.settings.start_timeout
         while not all(map(os.path.exists, paths)):
-            if not self.alive():
-                raise RuntimeError(t("the sandboxed kernel exited at start: {log}",
-                                     log=self.log_tail()))
-            if time.monotonic() > deadline:
-                raise RuntimeError(t("the sandboxed kernel did not answer within {seconds} s",
-                                     seconds=self.settings.start_timeout))
+            self._still_starting(deadline)
             time.sleep(0.005)
 
-    def _wait_ready(self):
+    def _wait_ready(self, deadline):
         """Until the kernel answers on the shell channel and its iopub messages reach us (a
         subscriber misses what is published before it is connected)."""
-        deadline = time.monotonic() + self.settings.start_timeout
-        while time.monotonic() < deadline:
-            if not self.alive():
-                raise RuntimeError(t("the sandboxed kernel exited at start: {log}",
-                                     log=self.log_tail()))
+        while True:
+            self._still_starting(deadline)
             self.client.kernel_info()
             try:
                 self.client.get_shell_msg(timeout=0.2)
@@ -421,8 +413,15 @@ class SandboxedKernel:
                     self.client.get_iopub_msg(timeout=0.05)
                 except Empty:
                     return
-        raise RuntimeError(t("the sandboxed kernel did not answer within {seconds} s",
-                             seconds=self.settings.start_timeout))
+
+    def _still_starting(self, deadline):
+        """Raise when the kernel exited or the start ran past its time."""
+        if not self.alive():
+            raise RuntimeError(t("the sandboxed kernel exited at start: {log}",
+                                 log=self.log_tail()))
+        if time.monotonic() > deadline:
+            raise RuntimeError(t("the sandboxed kernel did not answer within {seconds} s",
+                                 seconds=self.settings.start_timeout))
 
     def log_tail(self, lines=3):
         """The last lines the kernel wrote (its scratch folder goes when it is stopped)."""
