@@ -18,6 +18,7 @@ from autograder.course import master_cells
 from autograder.grading.integrity import scan
 from autograder.grading.restore_test_cells import release_notebook
 from autograder.grading.session import Bounds, Session, steps_checked
+from autograder.grading.submission_guard import refusal_of, refuse_tests
 from autograder.i18n import config_language, language, t
 from autograder.record import add_findings, has_record, set_integrity
 from autograder.sandbox.kernel import Limits, Settings
@@ -122,6 +123,9 @@ class GradeInSandbox(NbGraderPreprocessor):
         if not has_record(nb):
             raise RuntimeError("GradeInSandbox needs RestoreTestCells first among "
                                "c.Autograde.sanitize_preprocessors (see nbgrader_config.py)")
+        refusal = refusal_of(nb)
+        if refusal:  # SubmissionExporter refused it: no kernel starts, every test says why
+            return refuse_tests(nb, refusal, master_sources(resources)), resources
         folder = resources.get("metadata", {}).get("path") or "."
         release = release_notebook(self.config, resources)
         order = {grade_id(cell): index for index, cell in enumerate(release.cells)
