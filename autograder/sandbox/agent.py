@@ -20,6 +20,14 @@ import torch
 
 RESULT = "\x00kit-result:"  # the prompt of the input request that carries a reply
 CALLBACK = "\x00kit-callback:"  # the prompt of one that asks the grader for a reference
+MORE = "\x00kit-more:"  # the prompt of one that carries a part of a longer reply or call
+
+
+def in_parts(text, size):
+    """`text` cut in parts of at most `size` characters (one part when `size` is 0)."""
+    if not size or len(text) <= size:
+        return [text]
+    return [text[start:start + size] for start in range(0, len(text), size)]
 
 
 # The wire format ----------------------------------------------------------------------------
@@ -119,6 +127,15 @@ class Agent:
         self.namespace = namespace
         self.handles = {}
         self.saved = {}
+        self.part = 0  # the most characters the grader reads in one input request
+
+    def send(self, prompt, text):
+        """input(prompt + text), a text longer than the grader reads at once sent first in
+        parts (MORE), so that a large answer or call costs time, never the step."""
+        parts = in_parts(text, self.part)
+        for part in parts[:-1]:
+            input(MORE + part)
+        return input(prompt + parts[-1])
 
     def handle_of(self, value):
         number = len(self.handles) + 1
@@ -180,7 +197,7 @@ class Agent:
         def reference(*args, **kwargs):
             request = {"name": name, "args": encode(args, agent.handle_of),
                        "kwargs": encode(kwargs, agent.handle_of)}
-            reply = json.loads(input(CALLBACK + json.dumps(request)))
+            reply = json.loads(agent.send(CALLBACK, json.dumps(request)))
             if "error" in reply:
                 raise RuntimeError(reply["error"])
             return agent.decoded(reply["ok"])
@@ -190,8 +207,10 @@ class Agent:
 
     def serve(self, line):
         try:
-            reply = {"ok": encode(self.run(json.loads(line)), self.handle_of)}
+            request = json.loads(line)
+            self.part = int(request.get("part") or 0)
+            reply = {"ok": encode(self.run(request), self.handle_of)}
         except BaseException as error:  # noqa: BLE001 - every error is the student's answer
             reply = {"error": type(error).__name__, "message": str(error)[:300]}
-        input(RESULT + json.dumps(reply))
+        self.send(RESULT, json.dumps(reply))
 

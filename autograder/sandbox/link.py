@@ -18,12 +18,35 @@ from pathlib import Path
 from torch import nn
 
 from autograder.i18n import t
-from autograder.sandbox.agent import CALLBACK, RESULT, decode, encode
+from autograder.sandbox.agent import CALLBACK, MORE, RESULT, decode, encode
 
 AGENT_SOURCE = Path(__file__).with_name("agent.py").read_text()
 BOOT = ("__kit__ = (lambda ns: (exec({source!r}, ns), ns['Agent'](globals()))[1])"
         "({{'__name__': 'kit_agent'}})")
 MAX_REPLY = 64 << 20
+PARTS = 16  # a reply or a call larger than max_reply comes in parts: this many at most
+
+
+class Message:
+    """One reply or call of the agent, read part by part (a MORE prompt before its last
+    part), kept only while it is within `bound` characters."""
+
+    def __init__(self, bound):
+        self.bound, self.parts, self.size = bound, [], 0
+
+    def add(self, part):
+        self.size += len(part)
+        if self.size <= self.bound:
+            self.parts.append(part)
+        else:
+            self.parts = []
+
+    def end(self, last):
+        """The whole message (None when it was larger than the bound); the next begins."""
+        self.add(last)
+        whole = "".join(self.parts) if self.size <= self.bound else None
+        self.parts, self.size = [], 0
+        return whole
 
 
 class StudentError(Exception):
@@ -78,7 +101,7 @@ class Link:
     def __init__(self, kernel, timeout, max_reply=MAX_REPLY):
         self.kernel = kernel
         self.timeout = timeout  # a callable: seconds left for the next request
-        self.max_reply = max_reply  # bytes of one reply or one stand-in call
+        self.max_reply = max_reply  # characters read at once: larger comes in parts
         self.references = {}  # the stand-ins the grader answers now (see stand_ins)
 
     def boot(self):
@@ -98,15 +121,16 @@ class Link:
         return decode(data, lambda number: Remote(self, {"handle": int(number)}))
 
     def request(self, op, ref, **fields):
-        payload = {"op": op, "target": ref, **fields}
-        replies = []
+        payload = {"op": op, "target": ref, "part": self.max_reply, **fields}
+        replies, message = [], Message(self.max_reply * PARTS)
 
         def on_input(prompt):
-            if prompt.startswith(RESULT) and not replies:
-                replies.append(prompt[len(RESULT):])
-                return ""
-            if prompt.startswith(CALLBACK):
-                return self.answer_callback(prompt[len(CALLBACK):])
+            if prompt.startswith(MORE):
+                message.add(prompt[len(MORE):])
+            elif prompt.startswith(RESULT) and not replies:
+                replies.append(message.end(prompt[len(RESULT):]))
+            elif prompt.startswith(CALLBACK):
+                return self.answer_callback(message.end(prompt[len(CALLBACK):]))
             return ""
 
         line = json.dumps(payload)
@@ -118,9 +142,11 @@ class Link:
         return self.read_reply(replies[0])
 
     def read_reply(self, text):
-        if len(text) > self.max_reply:
+        """The value a reply holds (None: it was larger than PARTS times max_reply)."""
+        if text is None:
             raise StudentError("TooLarge", t("the result is larger than the {limit} MB a "
-                                             "reply may have", limit=self.max_reply >> 20))
+                                             "reply may have",
+                                             limit=self.max_reply * PARTS >> 20))
         try:
             reply = json.loads(text)
             failed = "error" in reply
@@ -139,8 +165,8 @@ class Link:
         """A stand-in asks for the reference: answered only for the stand-ins of the step
         being judged, during its requests (self.references is empty at any other time)."""
         try:
-            if len(text) > self.max_reply:
-                raise ValueError(f"the call is larger than {self.max_reply >> 20} MB")
+            if text is None:
+                raise ValueError(f"the call is larger than {self.max_reply * PARTS >> 20} MB")
             request = json.loads(text)
             name = request["name"]
             if name not in self.references:
