@@ -23,6 +23,12 @@ COLUMNS = ["student_id", "assignment", "score", "max_score", "status", "note",
            "duedate", "timestamp", "raw_score", "late_submission_penalty"]
 
 
+def points(value):
+    """Points as the CSV writes them (2.5, 0.4, 3): also the cells of the LMS files
+    (lms_sheet.py), so that both say the same number."""
+    return f"{value:g}"
+
+
 def when(moment):
     return moment.isoformat(" ", "seconds") if moment else ""
 
@@ -40,10 +46,10 @@ def csv_rows(entries):
     students = sorted({e.student for e in entries if e.student})
     for student in students:
         own = [e for e in entries if e.student == student]
-        rows += [[e.student, e.assignment, f"{e.score or 0:g}", f"{e.max_score:g}", e.status,
+        rows += [[e.student, e.assignment, points(e.score or 0), points(e.max_score), e.status,
                   e.note, *late_columns(e.late)] for e in own]
         total, most = sum(e.score or 0 for e in own), sum(e.max_score for e in own)
-        rows.append([student, "TOTAL", f"{total:g}", f"{most:g}", "", "", *late_columns(None)])
+        rows.append([student, "TOTAL", points(total), points(most), "", "", *late_columns(None)])
     rows += [["", e.assignment, "", "", e.status, e.note, *late_columns(None)]
              for e in entries if not e.student]
     return rows

@@ -1,0 +1,96 @@
+"""`export --format canvas|moodle`: the file an LMS's grade import takes, written whole or not
+at all.
+
+Every student must carry the field the LMS finds them by (canvas.py, moodle.py say which),
+and no two the same; otherwise nothing is written and the error names the students and the
+fix. The file is written beside its destination under a temporary name and renamed onto it,
+so an interrupted export leaves the old file, never half of one. An empty cell (a notebook
+not graded, or not gradable) is said, one line each, and the export exits 1: the file is
+valid, but a grade is still to come.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+from autograder.course import course_config, open_gradebook
+from autograder.errors import OutputError
+from autograder.gradebook_guard import check_gradebook
+from autograder.i18n import t
+from autograder.outputs import canvas, moodle
+from autograder.outputs.lms_sheet import sheet
+
+FORMATS = {"canvas": canvas, "moodle": moodle}
+DEFAULT_FILES = {"canvas": Path("canvas.csv"), "moodle": Path("moodle.csv")}
+
+
+def check_keys(layout, people):
+    """Refuse students without the field the LMS matches on, or sharing one."""
+    missing = [p.id for p in people if not getattr(p, layout.KEY)]
+    if missing:
+        raise OutputError(layout.missing_key(missing))
+    holders = defaultdict(list)
+    for p in people:
+        holders[getattr(p, layout.KEY)].append(p.id)
+    shared = {key: ids for key, ids in holders.items() if len(ids) > 1}
+    if shared:
+        raise OutputError(t("{lms} would put two students' grades on one account: {pairs}; give "
+                            "each student their own {field} in the gradebook (`nbgrader db "
+                            "student add ID --{option}=...`), then export again; nothing was "
+                            "written", lms=layout.NAME, field=layout.KEY,
+                            option=layout.KEY.replace("_", "-"),
+                            pairs=t("; ").join(t("{key}: {students}", key=key,
+                                                 students=t(", ").join(ids))
+                                               for key, ids in shared.items())))
+
+
+def write_atomically(destination: Path, rows):
+    """Write the CSV under a temporary name in the destination's folder, then rename it."""
+    handle = tempfile.NamedTemporaryFile("w", dir=destination.parent, suffix=".part",
+                                         prefix=f".{destination.name}.", delete=False,
+                                         newline="", encoding="utf-8")
+    try:
+        with handle:
+            csv.writer(handle).writerows(rows)
+        os.replace(handle.name, destination)
+    except BaseException:
+        Path(handle.name).unlink(missing_ok=True)
+        raise
+
+
+def unsettled_lines(entries):
+    """One line per empty cell, and per refused file whose student is unknown."""
+    return [t("{student} {assignment}: left empty, {status}: {note}", student=e.student,
+              assignment=e.assignment, status=t(e.status), note=e.note or t("run grade"))
+            if e.student else t("not in the file, no student could be told: {note}", note=e.note)
+            for e in entries]
+
+
+def export_lms(root: Path, form: str, destination: Path | None, ids=None, log=print):
+    """Write the `form` ("canvas" or "moodle") file of the course at `root` for the
+    assignments `ids` (all when None). Returns the number of empty cells (0: every cell
+    holds a grade)."""
+    layout = FORMATS[form]
+    destination = destination or DEFAULT_FILES[form]
+    if not destination.resolve().parent.is_dir():
+        raise OutputError(t("{folder}: no such folder; create it or export elsewhere (--to)",
+                            folder=destination.parent))
+    check_gradebook(root)
+    with open_gradebook(root) as gradebook:
+        grades = sheet(root, gradebook, ids)
+    check_keys(layout, grades.people)
+    write_atomically(destination.resolve(), layout.rows(grades, course_config(root)))
+    for line in unsettled_lines(grades.unsettled):
+        log(line)
+    log(t("{lms} grades: {path}, {students} students, {assignments} assignments",
+          lms=layout.NAME, path=destination, students=len(grades.people),
+          assignments=len(grades.assignments)))
+    empty = sum(1 for e in grades.unsettled if e.student)
+    if empty:
+        log(t("{count} cells are empty until their notebooks are graded: run grade (or fix "
+              "what is named above), then export again", count=empty))
+    return empty
