@@ -26,7 +26,8 @@ c.GradeInSandbox.isolation = "auto"
 c.GradeInSandbox.cell_timeout = 10
 c.GradeInSandbox.notebook_timeout = 60
 # Sizes a notebook may reach in grading: a larger cell is not run, longer output is cut with a
-# note, a larger answer of the kernel (or call of a stand-in) fails its step.
+# note, a larger answer of the kernel (or call of a stand-in) comes in parts, and fails its step
+# only beyond 16 times max_reply_mb.
 c.GradeInSandbox.max_source_kb = 256
 c.GradeInSandbox.max_cell_output_kb = 256
 c.GradeInSandbox.max_notebook_output_kb = 2048

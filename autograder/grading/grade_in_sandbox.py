@@ -83,7 +83,8 @@ class GradeInSandbox(NbGraderPreprocessor):
     max_notebook_output_kb = Integer(2048, help="KB of output kept of all cells together"
                                      ).tag(config=True)
     max_reply_mb = Integer(64, help="MB of one answer of the kernel to the grader, or of one "
-                           "call of a stand-in").tag(config=True)
+                           "call of a stand-in, read at once; a larger one comes in parts, up "
+                           "to 16 times this (sandbox/link.py)").tag(config=True)
     max_image_kb = Integer(MAX_IMAGE_KB, help="KB of one image (a plot, as a PNG file) a "
                            "cell may show; a larger one is replaced by a note").tag(config=True)
     max_images = Integer(MAX_IMAGES, help="images one notebook may show; the ones after are "

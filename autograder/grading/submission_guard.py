@@ -62,12 +62,13 @@ def untouchable(folder):
 
 
 def odd_paths(folder):
-    """Every link or special file of a submission folder, as an absolute path (None when the
-    folder cannot be looked through: too deep or too full)."""
+    """(every link or special file of a submission folder as an absolute path, None), or
+    (None, why) when the folder cannot be looked through (too deep, too full)."""
     try:
-        return [os.path.join(folder, relative) for relative in odd_entries(folder, limit=10_000)]
-    except (Unwalkable, OSError):
-        return None
+        return [os.path.join(folder, relative)
+                for relative in odd_entries(folder, limit=10_000)], None
+    except (Unwalkable, OSError) as error:
+        return None, t("the submission folder cannot be looked through: {error}", error=error)
 
 
 def ignore_patterns(paths):
@@ -94,10 +95,10 @@ class SubmissionExporter(NotebookExporter):
         link and special file of the rest to its ignore list."""
         patterns = []
         for folder in sorted(converter.assignments):
-            why = untouchable(folder)
-            odd = None if why else odd_paths(folder)
-            if why or odd is None:
-                why = why or t("the submission folder cannot be looked through")
+            odd, why = (None, untouchable(folder))
+            if why is None:
+                odd, why = odd_paths(folder)
+            if why:
                 self.log.error("%s", t("not graded: {why}", why=f"{folder}: {why}"))
                 del converter.assignments[folder]
                 continue
