@@ -206,4 +206,20 @@ CATALOG = {
         "documents.py、checks.py{more}",
     ", {name}": "、{name}",
     "next: edit them ({guide}), then": "下一步：修改这些文件（{guide}），然后运行",
+    # gradescope (autograder/gradescope/package.py)
+    "the pinned versions name no torch (torch==VERSION): install the kit's requirements.lock "
+    "in this environment first":
+        "固定版本中没有 torch（torch==VERSION）：请先在这个环境中安装本套件的 requirements.lock",
+    "{id} is not built (no source/{id}/): run `python -m autograder build {id}` first":
+        "{id} 还没有构建（没有 source/{id}/）：请先运行 `python -m autograder build {id}`",
+    "{folder}: no such folder; create it or write the zip elsewhere (--to)":
+        "{folder}：没有这个文件夹；请先创建它，或用 --to 把 zip 写到别处",
+    "{path} exists and is not a Gradescope zip the kit wrote; choose another --to (nothing was "
+    "overwritten)":
+        "{path} 已存在，且不是本套件写出的 Gradescope zip；"
+        "请用 --to 换一个位置（没有覆盖任何文件）",
+    "wrote {path} ({mb:.1f} MB): on Gradescope, create a Programming Assignment, upload this "
+    "zip under Configure Autograder, and let students upload {notebook}":
+        "已写出 {path}（{mb:.1f} MB）：在 Gradescope 上创建 Programming Assignment，在 Configure "
+        "Autograder 中上传这个 zip，再让学生上传 {notebook}",
 }

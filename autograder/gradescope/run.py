@@ -1,0 +1,237 @@
+"""run_autograder's Python half: grade the student's upload with the kit's own `grade`, write
+Gradescope's results.json.
+
+Gradescope lays out /autograder (the zip in source/, the upload in submission/, results/ for
+the answer); KIT_GRADESCOPE_ROOT moves that root elsewhere (the tests lay out a fake one). The
+course the zip carries (source/course/: nbgrader_config.py, assignments/, source/ and release/
+of the assignment, a gradebook of its master cells) is copied into a scratch folder, the
+notebook is put in its submitted/ folder, and `autograder.grading.parallel.grade` grades it as
+it grades a class: the same checks, the same sandbox, nbgrader's scores. Whatever happens,
+results.json is written: the points, or why the notebook could not be graded. Exit 0 when the
+notebook was graded or the student's upload could not be (results.json says why), 1 when the
+kit itself failed (results.json says so, the traceback is in the run's output).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from autograder.gradescope.results import (
+    VISIBILITIES,
+    Graded,
+    GradedCell,
+    graded_results,
+    not_graded_results,
+)
+from autograder.i18n import DEFAULT, language, t
+
+ROOT_VARIABLE = "KIT_GRADESCOPE_ROOT"
+SETTINGS = "gradescope.json"  # in the zip's course folder: which assignment, what is shown
+STUDENT = "gradescope"  # the student's id in the scratch course
+SKIPPED = {"__MACOSX", ".ipynb_checkpoints"}
+MAX_BYTES = 32 * 2**20  # the largest notebook read, as `collect` reads an LMS's
+
+
+class NotGradable(Exception):
+    """The student's upload cannot be graded; the message says why, for the student."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    assignment: str
+    visibility: str = "visible"
+
+
+def autograder_root() -> Path:
+    return Path(os.environ.get(ROOT_VARIABLE) or "/autograder")
+
+
+def read_settings(course: Path) -> Settings:
+    data = json.loads((course / SETTINGS).read_text(encoding="utf-8"))
+    settings = Settings(data["assignment"], data.get("visibility", "visible"))
+    if settings.visibility not in VISIBILITIES:
+        raise ValueError(f"{SETTINGS}: visibility {settings.visibility!r} is not one of "
+                         f"{VISIBILITIES}")
+    return settings
+
+
+def test_cells(course: Path, assignment_id) -> list[GradedCell]:
+    """The graded test cells of the assignment's master notebook, with their steps and
+    points, in the notebook's order."""
+    import nbformat
+
+    from autograder.grading.session import steps_checked
+
+    master = nbformat.read(course / "source" / assignment_id / f"{assignment_id}.ipynb",
+                           as_version=4)
+    return [GradedCell(meta["grade_id"], tuple(steps_checked(cell.source)),
+                     float(meta.get("points", 0)))
+            for cell in master.cells
+            for meta in [cell.metadata.get("nbgrader", {})] if meta.get("grade")]
+
+
+def find_notebook(submission: Path, assignment_id) -> Path:
+    """The student's notebook in Gradescope's submission folder: the one named
+    <assignment id>.ipynb, else the only notebook there (in a subfolder too)."""
+    wanted = f"{assignment_id}.ipynb"
+    found = sorted(path for path in submission.rglob("*.ipynb") if not SKIPPED &
+                   set(path.relative_to(submission).parts))
+    named = [path for path in found if path.name == wanted]
+    if len(named) == 1 or len(found) == 1:
+        return (named or found)[0]
+    if not found:
+        raise NotGradable(t("your upload holds no notebook (.ipynb); upload {notebook}, the "
+                            "notebook you worked in, as Jupyter saved it", notebook=wanted))
+    raise NotGradable(t("your upload holds {count} notebooks, so the grader cannot tell which "
+                        "to grade: upload only this assignment's notebook, {notebook}",
+                        count=len(found), notebook=wanted))
+
+
+def notebook_bytes(path: Path) -> bytes:
+    """The notebook's bytes, read without following a link and within MAX_BYTES."""
+    info = os.lstat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise NotGradable(t("{name} is not a regular file (a link or a folder); upload the "
+                            "notebook itself", name=path.name))
+    if info.st_size > MAX_BYTES:
+        raise NotGradable(t("{name} is larger than {mb} MB; clear its outputs (Kernel > "
+                            "Restart Kernel and Clear Outputs of All Cells), save it and upload "
+                            "it again", name=path.name, mb=MAX_BYTES // 2**20))
+    return path.read_bytes()
+
+
+def message_of(cell) -> str:
+    """What a graded test cell of the autograded notebook says: its verdict."""
+    lines = []
+    for output in cell.get("outputs", []):
+        if output.get("output_type") == "error":
+            lines.append(str(output.get("evalue", "")))
+        elif output.get("output_type") == "stream":
+            lines.append(str(output.get("text", "")).rstrip("\n"))
+    return "\n".join(lines)
+
+
+def findings_by_cell(notebook) -> dict:
+    """{grade id: [line, ...]}: every finding the grader recorded, as the student reads them
+    (the record's data: autograder/record.py)."""
+    from autograder.checks.judge import problem_lines
+    from autograder.checks.model import Finding
+    from autograder.record import KEY, has_record
+
+    if not has_record(notebook):
+        return {}
+    grouped = {}
+    for data in notebook.metadata[KEY].get("findings", []):
+        grouped.setdefault(data.get("cell", ""), []).append(Finding.from_data(data))
+    return {cell: problem_lines(findings) for cell, findings in grouped.items()}
+
+
+def read_graded(course: Path, assignment_id, cells) -> Graded:
+    """The scores (the gradebook's), verdicts and findings (the autograded notebook's) of the
+    graded submission."""
+    import nbformat
+
+    from autograder.grading.parallel import submission_scores
+    from autograder.record import read_record
+
+    scores = submission_scores(course, assignment_id, STUDENT) or {}
+    notebook = nbformat.read(course / "autograded" / STUDENT / assignment_id /
+                             f"{assignment_id}.ipynb", as_version=4)
+    graded_cells = {cell.metadata.get("nbgrader", {}).get("grade_id"): cell
+                    for cell in notebook.cells}
+    findings = findings_by_cell(notebook)
+    done = tuple(replace(cell, score=float(scores.get(cell.cell, (0.0,))[0] or 0.0),
+                         message=message_of(graded_cells.get(cell.cell, {})),
+                         findings=tuple(findings.get(cell.cell, ())))
+                 for cell in cells)
+    record = read_record(notebook)
+    flags = tuple(f"{t(flag.get('kind', ''))}: {flag.get('reason', '')}"
+                  for flag in record.integrity)
+    return Graded(done, tuple(record.tampering), flags)
+
+
+def grade_upload(root: Path, course_source: Path, settings: Settings, cells, started) -> dict:
+    """Grade the upload in a scratch copy of the zip's course; results.json's object."""
+    from autograder.grading.parallel import grade
+
+    assignment_id = settings.assignment
+    notebook = find_notebook(root / "submission", assignment_id)
+    data = notebook_bytes(notebook)
+    with tempfile.TemporaryDirectory(prefix="kit-gradescope-") as scratch:
+        course = Path(scratch) / "course"
+        shutil.copytree(course_source, course)
+        target = course / "submitted" / STUDENT / assignment_id / f"{assignment_id}.ipynb"
+        target.parent.mkdir(parents=True)
+        target.write_bytes(data)
+        import autograder
+
+        print(t("grading {notebook} with the kit in {kit}", notebook=notebook,
+                kit=Path(autograder.__file__).parent))
+        run = grade(course, [assignment_id], workers=1, log=print)
+        if run.refused:
+            raise NotGradable(t("{reason}; upload the notebook you worked in, {notebook}, as "
+                                "Jupyter saved it", reason=run.refused[0].reason,
+                                notebook=f"{assignment_id}.ipynb"))
+        if run.failed:
+            raise NotGradable(t(run.failed[0][1]))
+        graded = read_graded(course, assignment_id, cells)
+    return graded_results(graded, time.monotonic() - started, settings.visibility)
+
+
+def course_language_of(course: Path) -> str:
+    try:
+        from autograder.course import course_language
+
+        return course_language(course)
+    except Exception:  # noqa: BLE001 - an unreadable config is reported by grading itself
+        return DEFAULT
+
+
+def write_results(root: Path, results: dict):
+    path = root / "results" / "results.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(".results.json.partial")
+    partial.write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
+    partial.replace(path)
+
+
+def results_of(root: Path, started):
+    """(results.json's object, exit code) of grading the upload, whatever happens."""
+    course = root / "source" / "course"
+    cells = []
+    try:
+        settings = read_settings(course)
+        cells = test_cells(course, settings.assignment)
+        return grade_upload(root, course, settings, cells, started), 0
+    except NotGradable as error:
+        return not_graded_results(cells, str(error), time.monotonic() - started), 0
+    except BaseException as error:  # noqa: BLE001 - the kit's own failure: said, then exit 1
+        traceback.print_exc()
+        why = t("the autograder itself failed ({error}); your instructor can read the details "
+                "in its output: tell them, and submit again once it is fixed",
+                error=type(error).__name__)
+        return not_graded_results(cells, why, time.monotonic() - started), 1
+
+
+def main() -> int:
+    started = time.monotonic()
+    root = autograder_root()
+    with language(course_language_of(root / "source" / "course")):
+        results, code = results_of(root, started)
+        write_results(root, results)
+        print(t("results: {path} ({score:g} points)", path=root / "results" / "results.json",
+                score=results["score"]))
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

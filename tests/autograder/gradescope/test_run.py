@@ -1,0 +1,185 @@
+"""Does run_autograder, unpacked from the zip into a /autograder laid out as Gradescope lays it
+out and run as a real subprocess (real nbgrader, the real sandbox and kernels), grade a
+correct, a wrong and a blank notebook exactly as the kit's own `grade` grades them, and write a
+results.json of Gradescope's format, also when a notebook cannot be graded, and in Chinese in a
+Chinese course?"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import jsonschema
+import nbformat
+import pytest
+
+from autograder.grading.parallel import grade, submission_scores
+from autograder.i18n import language, t
+from autograder.tools import simulate
+from tests.autograder.gradescope.conftest import (
+    ID,
+    SCHEMA,
+    gradescope_zip,
+    kit,
+    lay_out,
+    notebooks,
+    run_autograder,
+    scratch_course,
+)
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def first_mistake(course):
+    return simulate.mistakes_of(course, ID)[0]
+
+
+@pytest.fixture(scope="module")
+def students(course):
+    """The three notebooks: the reference solutions, one catalogued mistake, the release as
+    it was handed out."""
+    release, source = notebooks(course)
+    return {"correct": simulate.correct(release, source),
+            "wrong": simulate.with_mistake(release, source, first_mistake(course)),
+            "blank": release}
+
+
+@pytest.fixture(scope="module")
+def kit_scores(students, tmp_path_factory):
+    """{student: {test cell: (score, max)}} as the kit's own `grade` gives them, in another
+    scratch copy of the course."""
+    course = scratch_course(tmp_path_factory.mktemp("kit-grade") / "course")
+    for student, notebook in students.items():
+        folder = course / "submitted" / student / ID
+        folder.mkdir(parents=True)
+        nbformat.write(notebook, folder / f"{ID}.ipynb")
+    run = grade(course, [ID], workers=1, log=lambda line: None)
+    assert run.ok, run
+    return {student: submission_scores(course, ID, student) for student in students}
+
+
+@pytest.fixture(scope="module")
+def graded(archive, students, tmp_path_factory):
+    """{student: (process, results)}: each notebook uploaded under another name, as students
+    name their files (the wrong one is the only notebook of its upload, not named by id)."""
+    names = {"correct": f"{ID}.ipynb", "wrong": "attention (2).ipynb", "blank": f"{ID}.ipynb"}
+    out = {}
+    for student, notebook in students.items():
+        folder = lay_out(tmp_path_factory.mktemp(student) / "autograder", archive,
+                         {names[student]: nbformat.writes(notebook).encode()})
+        out[student] = run_autograder(folder)
+    return out
+
+
+def steps_of(results):
+    return {test["tags"][0]: test for test in results["tests"] if "max_score" in test}
+
+
+@pytest.mark.parametrize("student", ["correct", "wrong", "blank"])
+def test_scores_are_the_kits_own(student, graded, kit_scores):
+    """Does each step's test carry the score and maximum the kit's own grade gives the same
+    notebook, the total at the top, with exit 0 and a results.json of Gradescope's format?"""
+    process, results = graded[student]
+    assert process.returncode == 0, process.stdout[-3000:] + process.stderr[-3000:]
+    jsonschema.validate(results, SCHEMA)
+    expected = kit_scores[student]
+    steps = steps_of(results)
+    assert {cell: (test["score"], test["max_score"]) for cell, test in steps.items()} == expected
+    assert results["score"] == sum(score for score, _ in expected.values())
+    assert [test["number"] for test in steps.values()] == [str(n) for n in
+                                                           range(1, len(steps) + 1)]
+
+
+def test_the_correct_notebook_passes_every_step(graded):
+    """Does the reference earn every point, each step passed with its verdict and no
+    details to publish?"""
+    _, results = graded["correct"]
+    assert results["score"] == 10.0
+    assert all(test["status"] == "passed" and "every hidden check passed" in test["output"]
+               for test in steps_of(results).values())
+    assert all("max_score" in test for test in results["tests"])
+
+
+def test_the_wrong_step_says_what_is_wrong(graded, course):
+    """Does the step with the catalogued mistake fail, its verdict naming the mistake to the
+    student, every finding in a test shown after publication, the other steps passed?"""
+    mistake = first_mistake(course)
+    _, results = graded["wrong"]
+    steps = steps_of(results)
+    failed = steps[f"test_{mistake.step}"]
+    assert failed["status"] == "failed" and failed["score"] == 0
+    assert mistake.name in failed["output"]
+    assert all(test["status"] == "passed" for cell, test in steps.items()
+               if cell != f"test_{mistake.step}")
+    details = [test for test in results["tests"] if test["name"].startswith(mistake.step + ":")]
+    assert len(details) == 1 and details[0]["visibility"] == "after_published"
+    assert mistake.hint in details[0]["output"] and "score" not in details[0]
+
+
+def test_the_blank_notebook_earns_nothing(graded):
+    """Does the release as handed out score 0, each step failed with a message?"""
+    _, results = graded["blank"]
+    assert results["score"] == 0
+    assert all(test["status"] == "failed" and test["output"]
+               for test in steps_of(results).values())
+
+
+def test_the_zips_kit_graded(graded, tmp_path):
+    """Did the kit unpacked from the zip grade (run_autograder puts it first on the path),
+    not the checkout's?"""
+    process, _ = graded["correct"]
+    assert re.search(r"with the kit in \S*/source/kit/autograder", process.stdout), \
+        process.stdout[-2000:]
+
+
+@pytest.mark.parametrize("upload, why", [
+    ({f"{ID}.ipynb": b"this is not json"}, "not a Jupyter notebook"),
+    ({"notes.txt": b"hello"}, "holds no notebook"),
+    ({"a.ipynb": b"{}", "b.ipynb": b"{}"}, "holds 2 notebooks"),
+])
+def test_an_ungradable_upload_still_gets_results(upload, why, archive, tmp_path):
+    """Does an upload that cannot be graded get results.json (exit 0): no points, each step
+    listed, the reason and what to upload instead, in Gradescope's format?"""
+    process, results = run_autograder(lay_out(tmp_path / "autograder", archive, upload))
+    assert process.returncode == 0, process.stderr[-3000:]
+    jsonschema.validate(results, SCHEMA)
+    assert results["score"] == 0 and why in results["output"]
+    assert len(steps_of(results)) == 5
+    assert "Traceback" not in results["output"]
+
+
+def test_a_broken_autograder_says_so(archive, tmp_path):
+    """When the kit itself cannot run (the course folder is gone), is results.json still
+    written, saying so to the student, the traceback left to the instructor's output, and is
+    the exit code 1?"""
+    folder = lay_out(tmp_path / "autograder", archive, {f"{ID}.ipynb": b"{}"})
+    shutil.rmtree(folder / "source" / "course")
+    process, results = run_autograder(folder)
+    assert process.returncode == 1
+    jsonschema.validate(results, SCHEMA)
+    assert "the autograder itself failed" in results["output"]
+    assert "Traceback" in process.stderr and "Traceback" not in results["output"]
+
+
+def test_a_chinese_course_grades_in_chinese(tmp_path, course):
+    """In a course made by `init --language zh`, is the results.json of a notebook with a
+    catalogued mistake Chinese: the summary, the verdict naming the mistake in Chinese, the
+    details' names?"""
+    zh = tmp_path / "course-zh"
+    made = kit("init", str(zh), ID, "--language", "zh", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr[-3000:]
+    archive = gradescope_zip(zh, tmp_path / "zh.zip")
+    release, source = notebooks(zh)
+    mistake = first_mistake(zh)
+    wrong = simulate.with_mistake(release, source, mistake)
+    process, results = run_autograder(lay_out(tmp_path / "autograder", archive,
+                                              {f"{ID}.ipynb": nbformat.writes(wrong).encode()}))
+    assert process.returncode == 0, process.stderr[-3000:]
+    jsonschema.validate(results, SCHEMA)
+    assert CJK.search(results["output"]) and "points" not in results["output"]
+    failed = steps_of(results)[f"test_{mistake.step}"]
+    with language("zh"):
+        assert t(mistake.name) in failed["output"] and CJK.search(failed["output"])
+    assert all(CJK.search(test["name"]) for test in results["tests"] if "max_score" not in test)
+    assert "hidden checks" not in json.dumps(results, ensure_ascii=False)
