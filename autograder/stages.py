@@ -18,14 +18,14 @@ GENERATE = [
     "nbgrader.preprocessors.LockCells",
     "nbgrader.preprocessors.ClearSolutions",
     "nbgrader.preprocessors.ClearOutput",
-    "nbgrader.preprocessors.CheckCellMetadata",
+    "autograder.cell_metadata.CheckCellMetadata",
     "nbgrader.preprocessors.ComputeChecksums",
     "autograder.build.release_checksums.ReleaseChecksums",
     "nbgrader.preprocessors.SaveCells",
     "nbgrader.preprocessors.ClearHiddenTests",
     "nbgrader.preprocessors.ClearMarkScheme",
     "nbgrader.preprocessors.ComputeChecksums",
-    "nbgrader.preprocessors.CheckCellMetadata",
+    "autograder.cell_metadata.CheckCellMetadata",
 ]
 
 # Autograde: the submission's graded cells are made the source's again (RestoreTestCells),
@@ -35,11 +35,12 @@ GENERATE = [
 # assigns late penalties (Deadlines).
 SANITIZE = [
     "autograder.grading.restore_test_cells.RestoreTestCells",
+    "autograder.grading.submission_guard.RecordRefusal",
     "nbgrader.preprocessors.ClearOutput",
     "nbgrader.preprocessors.DeduplicateIds",
     "nbgrader.preprocessors.OverwriteKernelspec",
     "nbgrader.preprocessors.OverwriteCells",
-    "nbgrader.preprocessors.CheckCellMetadata",
+    "autograder.cell_metadata.CheckCellMetadata",
 ]
 # The stages that write the gradebook: the client runs them on the notebook a grading worker
 # sent back, against the course's gradebook (autograder/grading/write_back.py); the worker,
@@ -55,7 +56,7 @@ AUTOGRADE = [
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",
     *RECORD,
-    "nbgrader.preprocessors.CheckCellMetadata",
+    "autograder.cell_metadata.CheckCellMetadata",
 ]
 
 # Feedback: nbgrader's pipeline plus the kit's stages that remove hidden tests and their
@@ -81,6 +82,9 @@ def kit_stages() -> Config:
     c.GenerateAssignment.preprocessors = list(GENERATE)
     c.Autograde.sanitize_preprocessors = list(SANITIZE)
     c.Autograde.autograde_preprocessors = list(AUTOGRADE)
+    # No link or special file of a submission is followed, no notebook the kit's grade refuses
+    # is graded (autograder/grading/submission_guard.py).
+    c.Autograde.exporter_class = "autograder.grading.submission_guard.SubmissionExporter"
     c.GenerateFeedback.preprocessors = list(FEEDBACK)
     c.GenerateFeedback.exporter_class = "autograder.outputs.safe_page.SafeHTMLExporter"
     c.AssignLatePenalties.plugin_class = "autograder.deadlines.PercentPerDay"
