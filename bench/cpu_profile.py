@@ -126,7 +126,8 @@ def main():
         parts[part_of(filename)] = parts.get(part_of(filename), 0.0) + own
     grader = sum(parts.values())
     rows = sorted(parts.items(), key=lambda item: -item[1])
-    rows += [("the kernels (student code, agent)", kernels.seconds),
+    rows += [(f"the kernels ({kernels.count / n:.1f} a notebook: student code, agent)",
+              kernels.seconds),
              ("the kernel template (forks)", forks)]
     total = grader + kernels.seconds + forks
     print(f"{n} notebooks of {args.assignment} graded one after another in one process "

@@ -8,6 +8,7 @@ run (after the course's locked cells), so the code the rule read is the code cal
 
 import ast
 import copy
+import functools
 import hashlib
 import inspect
 import re
@@ -39,6 +40,11 @@ LOOP_CALLS = frozenset({"map", "filter", "reduce", "starmap", "accumulate", "app
                         "map2_"})
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+# The library's other names for what a fragment forbids: "no built-in softmax" forbids them
+# too. softmin(-x) is softmax(x); cross entropy is minus a log-softmax; attention, fused or
+# multi-head, takes a softmax inside.
+KIN = {"softmax": ("softmin", "cross_entropy", "crossentropy", "scaled_dot_product_attention",
+                   "multi_head_attention", "multiheadattention")}
 COMPREHENSIONS = frozenset({"listcomp", "setcomp", "dictcomp", "genexpr"})
 SCOPES = (*FUNCTIONS, ast.ClassDef, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
@@ -191,6 +197,25 @@ def used_names(text):
     return now, later
 
 
+@functools.lru_cache(maxsize=4)
+def program_of(sources, course):
+    """What closure reads of the cells, for every name at once: the top-level statements as
+    (node, text, whether the student's), and per statement the names it binds, changes,
+    surely binds and reads. Kept for the last few notebooks' cells, since grading asks a
+    closure for each step of the same cells (the trees are only read, never changed)."""
+    program = []
+    for source in sources:
+        own = course_key(source) not in course
+        program += [(node, text, own) for node, text in statements([source], texts=own)]
+    # What the course's statements bind, change or read never enters the text; only what
+    # they surely bind counts (it ends a student's earlier binding).
+    binds = [bound_names(node) if own else set() for node, _, own in program]
+    changes = [changed_names(node) if own else set() for node, _, own in program]
+    surely = [surely_bound(node) for node, _, _ in program]
+    reads = [used_names(text) if own else ((), ()) for _, text, own in program]
+    return program, binds, changes, surely, reads
+
+
 def closure(sources, name, course=COURSE_CELLS):
     """The text of `name` as the cells define it: the student's statements that bind it
     from its last sure binding on (an earlier one is dead), followed transitively, in
@@ -198,17 +223,8 @@ def closure(sources, name, course=COURSE_CELLS):
     statement; a name read inside a function, those in force at the end. Cells whose key is
     in `course` are the course's: they run, but are never the student's text. None when no
     student statement binds `name`."""
-    program = []
-    for source in sources:
-        own = course_key(source) not in course
-        program += [(node, text, own) for node, text in statements([source], texts=own)]
+    program, binds, changes, surely, reads = program_of(tuple(sources), frozenset(course))
     end = len(program)
-    # What the course's statements bind, change or read never enters the text; only what
-    # they surely bind counts (it ends a student's earlier binding).
-    binds = [bound_names(node) if own else set() for node, _, own in program]
-    changes = [changed_names(node) if own else set() for node, _, own in program]
-    surely = [surely_bound(node) for node, _, _ in program]
-    reads = [used_names(text) if own else ((), ()) for _, text, own in program]
     wanted, taken, done = [(name, end)], set(), set()
     while wanted:
         needed, upto = wanted.pop()
@@ -488,8 +504,9 @@ def rule_broken(kind, params, tree, language=None):
     if kind == "forbids_names":
         return uses(sorted(names & set(params)), language)
     if kind == "forbids_builtins":
+        fragments = {*params, *(kin for fragment in params for kin in KIN.get(fragment, ()))}
         return uses(sorted(n for n in library_names(tree)
-                           if any(matches(fragment, n) for fragment in params)), language)
+                           if any(matches(fragment, n) for fragment in fragments)), language)
     if kind == "requires_names":
         return None if live_calls(tree) & set(params) else _t(
             "does not call {names} where it runs", language,
