@@ -84,15 +84,19 @@ def probe():
 def test_kernel_cannot_reach_what_is_not_allowed(kernel, probe):
     """Can student code list or read a folder of the machine outside the allow-list, the
     machine's /dev/shm, /run, /etc, /var, the repository or root's home? (It sees none of
-    them, but for the folders on the way to the Python installation and the virtualenv.)"""
+    them, but for the folders on the way to the Python installation and the virtualenv, and
+    its own empty /run/lock and /var/tmp.)"""
     shared = Path("/dev/shm") / probe.name
     files = [probe / "secret.txt", shared, "/etc/passwd", ROOT / "pyproject.toml",
-             ROOT / "solutions" / "__init__.py", ROOT / "autograder" / "sandbox" / "zygote.py"]
-    folders = [probe, "/run", "/etc", "/var", "/home", "/srv", ROOT / "solutions",
-               ROOT / "source"]
+             ROOT / "solutions" / "__init__.py", ROOT / "autograder" / "sandbox" / "zygote.py",
+             "/run/lock/../utmp", "/var/log"]
+    folders = [probe, "/etc", "/home", "/srv", ROOT / "solutions", ROOT / "source"]
     for action, paths in [("read", files), ("list", folders)]:
         for path in filter(os.path.exists, paths):  # all of them here, as on Debian
             assert outcome(kernel, action, path) == "FileNotFoundError", path
+    text, _ = run(kernel, "import os\nprint([os.listdir(f) for f in ('/run', '/run/lock', "
+                          "'/var', '/var/tmp')])")
+    assert text == "[['lock'], [], ['tmp'], []]"
     text, _ = run(kernel, f"import os\nprint(sorted(os.listdir({str(ROOT)!r})))\n"
                           "print(sorted(os.listdir('/root')) if os.path.isdir('/root') "
                           "else [])")
@@ -102,14 +106,16 @@ def test_kernel_cannot_reach_what_is_not_allowed(kernel, probe):
 
 @ROOT_ONLY
 def test_the_root_is_the_allow_list_and_read_only(kernel):
-    """Is `/` only the allow-list (system folders, /dev, /proc, /tmp and the ways to the
-    Python installation, the virtualenv and the scratch folder), read-only but for the
-    scratch folder and /tmp, with a minimal /dev?"""
+    """Is `/` only the allow-list (system folders, /dev, /proc, /tmp, /run/lock, /var/tmp and
+    the ways to the Python installation, the virtualenv and the scratch folder), read-only but
+    for the scratch folder and the kernel's own /tmp, /run/lock and /var/tmp, with a minimal
+    /dev?"""
     text, _ = run(kernel, """
 import os
 print(sorted(os.listdir("/")))
 print(sorted(os.listdir("/dev")))
-for path in ["/usr/kit-probe", "/kit-probe", "/dev/kit-probe", "data.txt", "/tmp/kit-probe"]:
+for path in ["/usr/kit-probe", "/kit-probe", "/dev/kit-probe", "data.txt", "/tmp/kit-probe",
+             "/run/lock/kit-probe", "/var/tmp/kit-probe", "/run/kit-probe"]:
     try:
         open(path, "a").close()
         print(path, "written")
@@ -117,14 +123,17 @@ for path in ["/usr/kit-probe", "/kit-probe", "/dev/kit-probe", "data.txt", "/tmp
         print(path, type(error).__name__)
 """)
     top, dev, *writes = text.splitlines()
-    allowed = {"bin", "dev", "lib", "lib64", "proc", "tmp", "usr"} | {
+    allowed = {"bin", "dev", "lib", "lib64", "proc", "run", "tmp", "usr", "var"} | {
         Path(os.path.realpath(p)).parts[1] for p in (sys.prefix, sys.base_prefix)}
     assert set(eval(top)) <= allowed, top  # noqa: S307
     assert set(eval(dev)) == {"null", "zero", "full", "random", "urandom", "fd", "stdin",  # noqa: S307
                               "stdout", "stderr", "ptmx", "pts", "shm"}
     assert writes == ["/usr/kit-probe OSError", "/kit-probe OSError", "/dev/kit-probe OSError",
-                      "data.txt written", "/tmp/kit-probe written"]
-    assert not Path("/tmp/kit-probe").exists()
+                      "data.txt written", "/tmp/kit-probe written",
+                      "/run/lock/kit-probe written", "/var/tmp/kit-probe written",
+                      "/run/kit-probe OSError"]
+    assert not any(Path(p).exists() for p in ("/tmp/kit-probe", "/run/lock/kit-probe",
+                                              "/var/tmp/kit-probe"))
 
 
 @ROOT_ONLY
