@@ -60,6 +60,7 @@ from autograder.outputs.report_students import (  # noqa: E402
     when,
 )
 from autograder.outputs.roster import roster  # noqa: E402
+from autograder.outputs.similarity_report import similarity_section, top_pairs  # noqa: E402
 from autograder.record import read_record  # noqa: E402
 
 
@@ -77,6 +78,7 @@ class ClassResults:
     collected: dict = field(default_factory=dict)  # assignment -> notebooks in submitted/
     manual: set = field(default_factory=set)  # (student, assignment) needing a manual grade
     stale: set = field(default_factory=set)  # (student, assignment) with a page older than grading
+    similar: list = field(default_factory=list)  # similarity_report.Listed: the top pairs
     generated: datetime | None = None  # when the report was written (UTC)
 
 
@@ -106,6 +108,7 @@ def read_results(root: Path, ids, page: Path | None = None) -> ClassResults:
                         key = (assignment_id, grade.name.removeprefix("test_"))
                         results.steps.setdefault(key, []).append(grade.score == grade.max_score)
     read_records(root, ids, results)
+    results.similar = top_pairs(root, ids, page)
     results.collected = {a: len(list((root / "submitted").glob(f"*/{a}/{a}.ipynb"))) for a in ids}
     for e in results.roster:
         feedback = root / "feedback" / e.student / e.assignment / f"{e.assignment}.html"
@@ -386,6 +389,7 @@ SECTIONS = [
     ("Most frequent named mistakes", mistakes_section),
     ("Late submissions", late_section),
     ("Integrity", integrity_section),
+    ("Similar code", similarity_section),
     ("Test cells without hidden checks", unchecked_section),
     ("Input problems and notebooks that could not be graded", problems_section),
 ]

@@ -1,7 +1,8 @@
 """The demo: a simulated class of 42 students through the whole pipeline.
 
 build -> collect (an LMS zip for the first assignment, folders for the rest) -> grade ->
-feedback -> export -> report, in a course directory of its own (demo/ by default).
+feedback -> export -> similarity -> report, in a course directory of its own (demo/ by
+default); one assignment's class holds planted copies (plant_copies).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from autograder.grading.parallel import grade
 from autograder.outputs.collect import collect
 from autograder.outputs.feedback import export_grades, write_feedback
 from autograder.outputs.report import write_report
+from autograder.outputs.similarity_page import write_similarity
 from autograder.tools import simulate
 
 STUDENTS = 42
@@ -52,7 +54,23 @@ def plan_class(root, ids, rng):
     return plan
 
 
+def plant_copies(plan):
+    """In each assignment with an independent solution (simulate.INDEPENDENT), the first
+    students who hand in the reference hand in other work: one the independent solution, two
+    copies of it, disguised (simulate.disguised). The similarity report must rank the copies
+    first and leave the independent solution beside the reference alone."""
+    for assignment_id in simulate.INDEPENDENT:
+        correct = sorted(s for (s, a), (kind, _) in plan.items()
+                         if a == assignment_id and kind == "correct")
+        for student, kind in zip(correct, ["independent", "copy", "copy"], strict=False):
+            plan[(student, assignment_id)] = (kind, assignment_id)  # the id in mistake's place
+    return plan
+
+
 def hand_in(kind, mistake, release, source):
+    if kind in ("independent", "copy"):  # plant_copies: `mistake` holds the assignment id
+        notebook = simulate.independent(release, source, mistake)
+        return notebook if kind == "independent" else simulate.disguised(notebook)
     if kind == "blank":
         return release
     if kind == "mistake":
@@ -95,7 +113,7 @@ def run_demo(project: Path, out: Path, workers=None, timeout=10, seed=0, log=pri
     shutil.rmtree(out, ignore_errors=True)
     course = Course.create(out, project, ids)
     shutil.copytree(project / "release", out / "release", dirs_exist_ok=True)
-    plan = plan_class(project, ids, random.Random(seed))
+    plan = plant_copies(plan_class(project, ids, random.Random(seed)))
     inputs = write_inbox(out, plan, out / "inbox")
     log(f"== collect: {len(plan)} notebooks of {STUDENTS} students, {len(ids)} assignments")
     problems = []
@@ -107,6 +125,8 @@ def run_demo(project: Path, out: Path, workers=None, timeout=10, seed=0, log=pri
     write_feedback(out, ids, log=log)
     log("== export")
     grades = export_grades(out, out / "grades.csv", log=log)
+    log("== similarity")
+    write_similarity(out, ids, out / "similarity", log=log)
     log("== report")
     report = write_report(out, ids, out / "report.html", log=log)
     minutes, seconds = divmod(int(time.monotonic() - started), 60)
@@ -118,4 +138,5 @@ def run_demo(project: Path, out: Path, workers=None, timeout=10, seed=0, log=pri
     log(f"  feedback pages: {course.root / 'feedback'}/<student>/<assignment>/")
     log(f"  grades (CSV):   {grades}")
     log(f"  class report:   {report}")
+    log(f"  similar code:   {course.root / 'similarity'}/<assignment>/index.html")
     return run

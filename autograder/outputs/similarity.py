@@ -1,0 +1,256 @@
+"""Which notebooks of an assignment share code: the students' own code, fingerprinted as MOSS
+does, and the pairs that share the most, ranked.
+
+The fingerprints are copydetect's (winnowing, Schleimer, Wilkerson and Aiken 2003: the
+hashes of the text's k-grams, the smallest of each window kept), taken of the text of
+similarity_text.py: every name the student binds is one letter, strings another, comments and
+blank lines gone. So a renamed variable, a changed comment or blank line changes nothing, and
+functions in another order still match passage by passage.
+
+Only the student's own code counts. Of a notebook it reads the solution cells and the cells
+the student added; the release's locked cells (the helper cell "public_checks", setup and
+test cells: nbgrader's metadata, and only where the release has such a cell) never count, and
+every passage of the release's own code (the stubs' signatures and docstrings, the cells that
+show results) is removed from the fingerprints, as copydetect's boilerplate is. A passage that
+many notebooks of the class share (more than `common`, MOSS's -m) is the course's, not a copy
+(a solution the whole class converges on): it is left out of the matching too, but still
+counts in the share of the notebook it belongs to, so two notebooks alike only in such code
+score low.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+
+import nbformat
+import numpy as np
+from copydetect import CodeFingerprint, compare_files
+from copydetect.utils import get_token_coverage
+
+from autograder.errors import OutputError
+from autograder.i18n import t
+from autograder.outputs.similarity_text import bound_names, normalised
+
+NOISE = 25  # copydetect's noise threshold: the shortest match, in characters of filtered code
+GUARANTEE = 30  # copydetect's guarantee threshold: a match this long is always found
+THRESHOLD = 0.5  # a pair is flagged when one notebook has this share of its code in common
+COMMON = 10  # a passage in more notebooks than this is the course's (MOSS's -m default)
+HELPER = "public_checks"
+
+
+@dataclass(frozen=True)
+class Notebook:
+    """One student's notebook of an assignment: their own cells (cell index, code)."""
+
+    student: str
+    path: Path
+    cells: tuple[tuple[int, str], ...]
+
+    @property
+    def code(self):
+        return "\n\n".join(source for _, source in self.cells)
+
+    def starts(self):
+        """Where each cell begins in `code`: [(cell index, offset)]."""
+        found, offset = [], 0
+        for index, source in self.cells:
+            found.append((index, offset))
+            offset += len(source) + 2
+        return found
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two notebooks and what they share: each one's share of its own code that matches the
+    other, the matched characters of filtered code, and the passages in each one's code."""
+
+    first: Notebook
+    second: Notebook
+    shares: tuple[float, float]
+    matched: int
+    passages: tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
+
+    @property
+    def score(self):
+        return max(self.shares)
+
+
+@dataclass
+class Similarity:
+    """An assignment's notebooks compared: every pair that shares a passage, ranked."""
+
+    assignment: str
+    notebooks: list[Notebook]
+    pairs: list[Pair] = field(default_factory=list)
+    threshold: float = THRESHOLD
+    common: int = COMMON
+    empty: list[str] = field(default_factory=list)  # students with no code of their own
+
+    @property
+    def flagged(self):
+        return [p for p in self.pairs if p.score >= self.threshold]
+
+
+def nbgrader_of(cell):
+    meta = cell.get("metadata", {}).get("nbgrader", {})
+    return meta if isinstance(meta, dict) else {}
+
+
+def release_cells(release):
+    """{grade id: cell} of the release's locked and test cells: the cells never counted."""
+    return {nbgrader_of(c).get("grade_id"): c for c in release.cells
+            if c.cell_type == "code" and (nbgrader_of(c).get("locked")
+                                          or nbgrader_of(c).get("grade"))
+            and not nbgrader_of(c).get("solution")}
+
+
+def is_release_cell(cell, locked):
+    """Is this the release's helper, locked or test cell? A cell counts as one only when its
+    grade id is one of the release's: metadata a student forges cannot hide code."""
+    meta = nbgrader_of(cell)
+    grade_id = meta.get("grade_id")
+    return grade_id in locked and not meta.get("solution") and (
+        meta.get("locked") or meta.get("grade") or grade_id == HELPER)
+
+
+def student_cells(notebook, release):
+    """(index, code) of the notebook's code cells that are the student's: solution cells and
+    cells they added or changed; blank ones and those the release holds as they are left
+    out."""
+    locked = release_cells(release)
+    as_released = {c.source.strip() for c in release.cells if c.cell_type == "code"}
+    return tuple((i, cell.source) for i, cell in enumerate(notebook.cells)
+                 if cell.cell_type == "code" and isinstance(cell.source, str)
+                 and cell.source.strip() not in as_released | {""}
+                 and not is_release_cell(cell, locked))
+
+
+@dataclass(frozen=True)
+class Release:
+    """What of the release is never the student's: the code of its cells a student may edit
+    (stubs, cells that show results), and the names its cells bind."""
+
+    code: str
+    bound: frozenset
+
+
+def release_parts(release):
+    """The release's code a student may edit, and the names all its code cells bind (each
+    cell read alone: one with a magic does not hide the others')."""
+    locked = release_cells(release)
+    cells = [c for c in release.cells if c.cell_type == "code"]
+    editable = "\n\n".join(c.source for c in cells if not is_release_cell(c, locked))
+    return Release(editable, frozenset().union(*(bound_names(c.source) for c in cells)))
+
+
+def handed_in(root: Path, assignment_id):
+    """{student: the notebook to read}: the autograded one (its graded cells already the
+    release's again) where grading wrote it, else the submitted one."""
+    found = {}
+    for stage in ("submitted", "autograded"):
+        for path in sorted((root / stage).glob(f"*/{assignment_id}/{assignment_id}.ipynb")):
+            found[path.parts[-3]] = path
+    return found
+
+
+def read_notebooks(root: Path, assignment_id, release):
+    """Every student's notebook of the assignment, as their own cells; a file that is not a
+    notebook is left out (collect and grade report it)."""
+    notebooks = []
+    for student, path in sorted(handed_in(root, assignment_id).items()):
+        try:
+            notebook = nbformat.read(path, as_version=4)
+        except Exception:  # noqa: BLE001 - not a notebook: collect and grade name it
+            continue
+        notebooks.append(Notebook(student, path, student_cells(notebook, release)))
+    return notebooks
+
+
+def fingerprint(code, bound):
+    """copydetect's winnowed fingerprints of the code's text (similarity_text), which they
+    keep as `text`."""
+    text = normalised(code, bound)
+    prints = CodeFingerprint("notebook.py", NOISE, GUARANTEE - NOISE + 1, filter=False,
+                             fp=io.StringIO(text.text))
+    prints.text = text
+    return within_statements(prints, text.starts)
+
+
+def within_statements(prints, starts):
+    """The fingerprints less those whose k-gram spans two top-level statements."""
+    boundaries = np.array(starts, dtype=int)
+    kept = {}
+    for hash_value, places in prints.hash_idx.items():
+        inside = [i for i in places if not np.any((boundaries > i) & (boundaries < i + prints.k))]
+        if inside:
+            kept[hash_value] = inside
+    crossing = set(prints.hash_idx) - set(kept)
+    prints.hash_idx = {**prints.hash_idx, **kept}
+    return without(prints, crossing)
+
+
+def without(prints, hashes, coverage=None):
+    """The fingerprints less `hashes`; their coverage recounted, or set to `coverage`."""
+    kept = copy.copy(prints)
+    kept.hashes = prints.hashes - hashes
+    kept.hash_idx = {h: i for h, i in prints.hash_idx.items() if h not in hashes}
+    kept.token_coverage = coverage if coverage is not None else get_token_coverage(
+        kept.hash_idx, prints.k, len(prints.filtered_code))
+    return kept
+
+
+def common_hashes(prints, common):
+    """The hashes found in more than `common` notebooks."""
+    counts = Counter(h for p in prints for h in p.hashes)
+    return {h for h, n in counts.items() if n > common}
+
+
+def as_passages(slices, text):
+    """copydetect's slices of the text as spans of the code."""
+    return tuple(text.code_span(int(start), int(end)) for start, end in zip(*slices, strict=True))
+
+
+def compare(first, second, prints):
+    """The pair, or None when the two share no passage."""
+    matched, shares, (slices1, slices2) = compare_files(prints[0], prints[1])
+    if not matched:
+        return None
+    return Pair(first, second, (float(shares[0]), float(shares[1])), int(matched),
+                (as_passages(slices1, prints[0].text), as_passages(slices2, prints[1].text)))
+
+
+def own_prints(notebook, release):
+    """The notebook's fingerprints less every passage of the release's code."""
+    bound = release.bound | bound_names(notebook.code)
+    return without(fingerprint(notebook.code, bound), fingerprint(release.code, bound).hashes)
+
+
+def compare_class(notebooks, release, common=COMMON):
+    """Every pair of notebooks that shares a passage, the highest share first; and the
+    students whose notebooks hold no code of their own. `release`: release_parts."""
+    own = {n.student: own_prints(n, release) for n in notebooks}
+    empty = [s for s, p in own.items() if not p.token_coverage]
+    shared = common_hashes(own.values(), common)
+    rare = {s: without(p, shared, coverage=p.token_coverage) for s, p in own.items()}
+    pairs = [pair for a, b in combinations([n for n in notebooks if n.student not in empty], 2)
+             if (pair := compare(a, b, (rare[a.student], rare[b.student])))]
+    pairs.sort(key=lambda p: (-p.score, -p.matched, p.first.student, p.second.student))
+    return pairs, empty
+
+
+def similarity(root: Path, assignment_id, threshold=THRESHOLD, common=COMMON):
+    """The assignment's notebooks in the course at `root` compared."""
+    path = root / "release" / assignment_id / f"{assignment_id}.ipynb"
+    if not path.exists():
+        raise OutputError(t("{path}: no such release notebook; the similarity report needs "
+                            "it to tell the release's code from the students' (run build)",
+                            path=path))
+    release = nbformat.read(path, as_version=4)
+    notebooks = read_notebooks(root, assignment_id, release)
+    pairs, empty = compare_class(notebooks, release_parts(release), common)
+    return Similarity(assignment_id, notebooks, pairs, threshold, common, empty)

@@ -1,0 +1,167 @@
+"""The similarity report of an assignment as pages: an index of the pairs above the threshold,
+ranked, and for each pair the two notebooks' own code side by side, the passages they share
+marked.
+
+Each page is one file that opens offline: its styles inline, the glyphs of its Chinese words
+embedded (page_font.py), no script, and a Content-Security-Policy that loads nothing
+(safe_page.py). Every text a student wrote (code, student ids) is escaped.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from autograder.course import course_config, write_atomically
+from autograder.errors import OutputError
+from autograder.i18n import config_language, current, language, t
+from autograder.outputs.page_font import font_css
+from autograder.outputs.safe_page import safe_page
+from autograder.outputs.similarity import COMMON, THRESHOLD, handed_in, similarity
+
+HTML_LANG = {"en": "en", "zh": "zh-CN"}
+STYLE = ("body{font-family:sans-serif;margin:1.5em auto;max-width:96em;padding:0 1em}"
+         "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
+         ".sides{display:grid;grid-template-columns:1fr 1fr;gap:1em}.side{min-width:0}"
+         "pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f7f7f7;margin:0 0 .8em;"
+         "padding:.4em;border:1px solid #ddd;font-size:85%}"
+         "mark{background:#ffd56b;color:inherit}.cell{color:#555;font-size:80%;margin:.2em 0}"
+         ".note{color:#444}")
+
+
+def percent(share):
+    return f"{100 * share:.0f}%"
+
+
+def page_name(pair):
+    """The file of a pair's page: the two student ids (folder names, so file names too)."""
+    return f"{pair.first.student}--{pair.second.student}.html"
+
+
+def marked(code, passages):
+    """`code` as HTML, escaped, each passage inside <mark>."""
+    inside = [False] * len(code)
+    for start, end in passages:
+        inside[start:end] = [True] * (end - start)
+    pieces, run = [], 0
+    for i in range(1, len(code) + 1):
+        if i == len(code) or inside[i] != inside[run]:
+            text = html.escape(code[run:i])
+            pieces.append(f"<mark>{text}</mark>" if inside[run] else text)
+            run = i
+    return "".join(pieces)
+
+
+def side(notebook, passages):
+    """One notebook's own code, cell by cell, its shared passages marked."""
+    blocks = [f"<h2>{html.escape(notebook.student)}</h2>"]
+    for (index, start), (_, source) in zip(notebook.starts(), notebook.cells, strict=True):
+        local = [(max(a, start) - start, min(b, start + len(source)) - start)
+                 for a, b in passages if a < start + len(source) and b > start]
+        blocks.append(f"<p class='cell'>{html.escape(t('cell {number}', number=index + 1))}</p>"
+                      f"<pre>{marked(source, local)}</pre>")
+    return f"<div class='side'>{''.join(blocks)}</div>"
+
+
+def explanation(result):
+    """What the shares count, in words."""
+    text = t("Only the students' own code is compared: the release's code, the helper cell "
+             "and the locked cells never count. Names the student chose, comments, blank "
+             "lines and the order of functions change nothing; a passage found in more than "
+             "{common} notebooks is the course's and is not marked.", common=result.common)
+    return f"<p class='note'>{html.escape(text)}</p>"
+
+
+def page(title, body):
+    """A whole page in the current language, safe to open (safe_page)."""
+    heading = html.escape(title)
+    head = (f"<!DOCTYPE html><html lang='{HTML_LANG.get(current(), current())}'><head>"
+            f"<meta charset='utf-8'><title>{heading}</title>"
+            f"<style>{STYLE}{font_css(heading + body)}</style></head><body>")
+    return safe_page(f"{head}<h1>{heading}</h1>{body}</body></html>")
+
+
+def pair_page(result, pair):
+    """Two notebooks side by side, the passages they share marked."""
+    first, second = pair.first.student, pair.second.student
+    summary = t("{share_first} of {first}'s own code matches {second}'s, and {share_second} "
+                "of {second}'s matches {first}'s ({matched} characters of code in common, "
+                "names and layout aside).", first=first, second=second,
+                share_first=percent(pair.shares[0]), share_second=percent(pair.shares[1]),
+                matched=pair.matched)
+    back = t("all pairs of {assignment}", assignment=result.assignment)
+    body = (f"<p>{html.escape(summary)}</p>{explanation(result)}"
+            f"<p><a href='index.html'>{html.escape(back)}</a></p>"
+            f"<div class='sides'>{side(pair.first, pair.passages[0])}"
+            f"{side(pair.second, pair.passages[1])}</div>")
+    return page(t("Similar code in {assignment}: {first} and {second}",
+                  assignment=result.assignment, first=first, second=second), body)
+
+
+def index_page(result):
+    """The pairs above the threshold, ranked, each linked to its page."""
+    flagged = result.flagged
+    rows = "".join(
+        f"<tr><td>{rank}</td><td>{html.escape(p.first.student)}</td>"
+        f"<td>{html.escape(p.second.student)}</td><td>{percent(p.score)}</td>"
+        f"<td>{percent(p.shares[0])} / {percent(p.shares[1])}</td><td>{p.matched}</td>"
+        f"<td><a href='{html.escape(page_name(p), quote=True)}'>"
+        f"{html.escape(t('side by side'))}</a></td></tr>"
+        for rank, p in enumerate(flagged, 1))
+    header = "".join(f"<th>{html.escape(h)}</th>" for h in (
+        "#", t("student"), t("student"), t("similarity"), t("each one's share"),
+        t("characters in common"), t("page")))
+    counts = t("{notebooks} notebooks compared; {flagged} pairs share {threshold} or more of "
+               "one notebook's own code.", notebooks=len(result.notebooks),
+               flagged=len(flagged), threshold=percent(result.threshold))
+    body = f"<p>{html.escape(counts)}</p>{explanation(result)}"
+    if result.empty:
+        empty = t("No code of their own: {students}", students=", ".join(result.empty))
+        body += f"<p class='note'>{html.escape(empty)}</p>"
+    body += f"<table><tr>{header}</tr>{rows}</table>" if flagged else ""
+    return page(t("Similar code in {assignment}", assignment=result.assignment), body)
+
+
+def write_pages(result, folder: Path):
+    """index.html and a page per flagged pair in `folder`; the index's path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for pair in result.flagged:
+        write_atomically(folder / page_name(pair), pair_page(result, pair))
+    index = folder / "index.html"
+    write_atomically(index, index_page(result))
+    return index
+
+
+def check_limits(threshold, common):
+    """Refuse a threshold that is no share, or a common limit that is no count."""
+    if not 0 < threshold <= 1:
+        raise OutputError(t("--threshold {value}: give a share above 0 and at most 1, such "
+                            "as 0.5", value=threshold))
+    if common < 1:
+        raise OutputError(t("--common {value}: give a number of notebooks, 1 or more",
+                            value=common))
+
+
+def write_similarity(root: Path, ids, to: Path, threshold=THRESHOLD, common=COMMON, log=print):
+    """The similarity report of each assignment of `ids` with notebooks handed in, in
+    to/<id>/, in the course's language; what was written, said per assignment. Returns the
+    results (none when nothing was handed in)."""
+    check_limits(threshold, common)
+    if not to.parent.is_dir():
+        raise OutputError(t("{folder}: no such folder; create it or write the similarity "
+                            "report elsewhere (--to)", folder=to.parent))
+    results = []
+    with language(config_language(course_config(root))):
+        for assignment_id in ids:
+            if not handed_in(root, assignment_id):
+                log(t("similarity {assignment}: skipped, no notebook handed in",
+                      assignment=assignment_id))
+                continue
+            result = similarity(root, assignment_id, threshold, common)
+            index = write_pages(result, to / assignment_id)
+            log(t("similarity {assignment}: {notebooks} notebooks, {flagged} pairs at "
+                  "{threshold} or more: {path}", assignment=assignment_id,
+                  notebooks=len(result.notebooks), flagged=len(result.flagged),
+                  threshold=percent(threshold), path=index))
+            results.append(result)
+    return results

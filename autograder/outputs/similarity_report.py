@@ -1,0 +1,71 @@
+"""The class report's section on similar code: each assignment's top pairs above the
+threshold (similarity.py), each linked to its side-by-side page when `python -m autograder
+similarity` wrote it (similarity_page.py), else naming that command."""
+
+from __future__ import annotations
+
+import html
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder.i18n import t
+from autograder.outputs.similarity import THRESHOLD, similarity
+from autograder.outputs.similarity_page import page_name, percent
+
+TOP = 5  # pairs per assignment in the report
+FOLDER = "similarity"  # where the similarity command writes its pages, in the course root
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A pair the report lists: its page relative to the report, or None when not written."""
+
+    assignment: str
+    first: str
+    second: str
+    score: float
+    link: str | None
+
+
+def top_pairs(root: Path, ids, page: Path | None = None, top=TOP):
+    """The top pairs of each assignment of `ids` that has a release; links relative to the
+    report's `page` (the course root when none is given)."""
+    listed = []
+    for assignment_id in ids:
+        if not (root / "release" / assignment_id / f"{assignment_id}.ipynb").exists():
+            continue  # not built: nothing tells the release's code from the students'
+        for pair in similarity(root, assignment_id).flagged[:top]:
+            path = root / FOLDER / assignment_id / page_name(pair)
+            link = os.path.relpath(path, page.resolve().parent if page else root) \
+                if path.exists() else None
+            listed.append(Listed(assignment_id, pair.first.student, pair.second.student,
+                                 pair.score, link))
+    return listed
+
+
+def row(listed):
+    """A table row; the last cell the pair's page, or the command that writes it."""
+    if listed.link:
+        shown = (f"<a href='{html.escape(listed.link, quote=True)}'>"
+                 f"{html.escape(t('side by side'))}</a>")
+    else:
+        shown = html.escape(f"python -m autograder similarity {listed.assignment}")
+    cells = [html.escape(c) for c in (listed.assignment, listed.first, listed.second,
+                                      percent(listed.score))]
+    return "<tr>" + "".join(f"<td>{c}</td>" for c in [*cells, shown]) + "</tr>"
+
+
+def similarity_section(results):
+    """The report's section: ClassResults.similar as a table."""
+    intro = t("Pairs of notebooks in which one has {threshold} or more of its own code in "
+              "common with the other (names, comments and layout aside), the most alike "
+              "first; at most {top} per assignment. python -m autograder similarity ID "
+              "lists every pair and writes each one's page.", threshold=percent(THRESHOLD),
+              top=TOP)
+    if not results.similar:
+        return f"<p>{html.escape(intro)}</p><p>{html.escape(t('None.'))}</p>"
+    header = "".join(f"<th>{html.escape(h)}</th>" for h in (
+        t("assignment"), t("student"), t("student"), t("similarity"), t("page")))
+    rows = "".join(row(listed) for listed in results.similar)
+    return f"<p>{html.escape(intro)}</p><table><tr>{header}</tr>{rows}</table>"

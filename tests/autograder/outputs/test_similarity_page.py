@@ -1,0 +1,114 @@
+"""Can an instructor read a pair's similarity page, in English and in Chinese, opened offline:
+the two notebooks side by side, the passages they share marked on both sides, the student's
+text shown as text and nothing run or fetched?
+
+For each language a course folder holds the release of 01_attention_by_hand and five
+notebooks made from it: the reference (ada), a solution written apart from it (bob), a
+disguised copy of bob's (cy), the blank release (dee), and a disguised copy of the reference
+whose own cell carries markup and a script in a string and a comment (eve). The kit writes the
+report (similarity_page.write_similarity); the pair page is opened in Debian's headless
+Chromium with the network off, measured, and photographed (artifacts/similarity-en.png,
+similarity-zh.png)."""
+
+from __future__ import annotations
+
+import shutil
+
+import nbformat
+import pytest
+
+from autograder.i18n import catalog
+from autograder.outputs.similarity_page import write_similarity
+from autograder.tools import simulate
+from tests.autograder.conftest import ARTIFACTS
+from tests.autograder.outputs import test_feedback_page as feedback_page
+from tests.course import ROOT
+
+try:
+    from selenium.webdriver.common.by import By
+except ImportError:  # the chromedriver fixture skips the test, or fails it in CI
+    By = None
+
+ID = "01_attention_by_hand"
+WINDOW = feedback_page.WINDOW
+offline_browser = feedback_page.offline_browser  # the feedback page's browser: network off
+INJECTED = ('shown = "</pre><script>document.title = \'owned\'</script>"  '
+            '# <img src=x onerror=alert(1)>\n')
+
+
+def read(stage):
+    return nbformat.read(ROOT / stage / ID / f"{ID}.ipynb", as_version=4)
+
+
+def class_of(release, source):
+    independent = simulate.independent(release, source, ID)
+    eve = simulate.after_cell(simulate.disguised(simulate.correct(release, source)),
+                              "context_vectors", INJECTED)
+    return {"ada": simulate.correct(release, source), "bob": independent,
+            "cy": simulate.disguised(independent), "dee": release, "eve": eve}
+
+
+@pytest.fixture(scope="module", params=["en", "zh"])
+def report(request, tmp_path_factory):
+    """(language, the report's folder) of a course in that language."""
+    root = tmp_path_factory.mktemp(f"similarity-{request.param}")
+    config = (ROOT / "nbgrader_config.py").read_text(encoding="utf-8")
+    (root / "nbgrader_config.py").write_text(
+        config.replace('c.Course.language = "en"', f'c.Course.language = "{request.param}"'),
+        encoding="utf-8")
+    shutil.copytree(ROOT / "release" / ID, root / "release" / ID)
+    release, source = read("release"), read("source")
+    for student, notebook in class_of(release, source).items():
+        (root / "submitted" / student / ID).mkdir(parents=True)
+        nbformat.write(notebook, root / "submitted" / student / ID / f"{ID}.ipynb")
+    write_similarity(root, [ID], root / "similarity", log=lambda _: None)
+    return request.param, root / "similarity" / ID
+
+
+def words(code, english, **fields):
+    """A text of the page in the course's language."""
+    return (english if code == "en" else catalog("zh")[english]).format(**fields)
+
+
+def test_the_index_ranks_the_copies(report):
+    """Does the index link exactly the two copied pairs, and name the blank notebook as
+    having no code of its own?"""
+    code, folder = report
+    assert sorted(p.name for p in folder.glob("*--*.html")) == ["ada--eve.html", "bob--cy.html"]
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    assert index.index("bob--cy.html") > 0 and "ada--eve.html" in index
+    assert words(code, "No code of their own: {students}", students="dee") in index
+
+
+def test_the_pair_page_is_readable_offline(report, offline_browser):
+    """Opened with the network off, does the page show both notebooks side by side, each with
+    marked passages, no script run or present, nothing wider than the window, and its words
+    in the course's language?"""
+    code, folder = report
+    browser = offline_browser
+    browser.get((folder / "bob--cy.html").resolve().as_uri())
+    sides = browser.find_elements(By.CSS_SELECTOR, "div.side")
+    assert len(sides) == 2
+    left, right = (side.rect for side in sides)
+    assert left["x"] + left["width"] <= right["x"] and abs(left["y"] - right["y"]) < 2
+    for side in sides:
+        assert side.find_elements(By.TAG_NAME, "mark"), "a side with no passage marked"
+    assert browser.execute_script("return document.scripts.length") == 0
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= WINDOW[0]
+    assert browser.title == words(code, "Similar code in {assignment}: {first} and {second}",
+                                  assignment=ID, first="bob", second="cy")
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / f"similarity-{code}.png"))
+
+
+def test_the_students_text_is_shown_as_text(report, offline_browser):
+    """Is markup a student wrote (a script in a string, an image in a comment) shown as the
+    text it is, with no element made of it and the page's title unchanged?"""
+    code, folder = report
+    browser = offline_browser
+    browser.get((folder / "ada--eve.html").resolve().as_uri())
+    shown = browser.find_element(By.TAG_NAME, "body").text
+    assert "<script>document.title = 'owned'</script>" in shown
+    assert not browser.find_elements(By.TAG_NAME, "img")
+    assert browser.title != "owned"
+    assert "Content-Security-Policy" in (folder / "ada--eve.html").read_text(encoding="utf-8")
