@@ -113,6 +113,17 @@ def nbgrader_api(root: Path, **overrides):
     return NbGraderAPI(coursedir=coursedir, config=config)
 
 
+def generate_with(api, root: Path, assignment_id):
+    """nbgrader's generate_assignment through `api` (nbgrader_api), in this process; an
+    NbgraderError with the end of nbgrader's log when it fails, as run_nbgrader says it."""
+    result = api.generate_assignment(assignment_id, force=True)
+    if not result["success"]:
+        tail = "\n".join(str(result.get("log", "")).strip().splitlines()[-15:])
+        raise NbgraderError(t("nbgrader {command} failed in {root}:\n{tail}",
+                              command=f"generate_assignment {assignment_id}", root=root,
+                              tail=tail or result.get("error")))
+
+
 def kit_command():
     """How to run the kit with the python running now, as a user types it: `python -m
     autograder` when `python` on PATH is this very interpreter (same folder, same file), else

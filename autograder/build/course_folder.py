@@ -28,7 +28,14 @@ import attention_course
 
 from autograder.build import BuildError, master_notebook, write_source
 from autograder.checks.loader import ids_in
-from autograder.course import CONFIG, check_ids, copy_assignments, kit_command, nbgrader_api
+from autograder.course import (
+    CONFIG,
+    check_ids,
+    copy_assignments,
+    generate_with,
+    kit_command,
+    nbgrader_api,
+)
 from autograder.i18n import check_language, t
 
 COURSE_ID = "self-attention"  # the kit's own course
@@ -147,12 +154,7 @@ def release_all(root: Path, ids, language, log):
             api = nbgrader_api(root, CourseDirectory={
                 "db_url": f"sqlite:///{Path(scratch) / 'gradebook.db'}"})
             for number, assignment_id in enumerate(ids, 1):
-                result = api.generate_assignment(assignment_id, force=True)
-                if not result["success"]:
-                    tail = "\n".join(str(result.get("log", "")).strip().splitlines()[-15:])
-                    raise BuildError(t("nbgrader {command} failed in {root}:\n{tail}",
-                                       command=f"generate_assignment {assignment_id}",
-                                       root=root, tail=tail or result.get("error")))
+                generate_with(api, root, assignment_id)
                 log(t("[{number}/{count}] released {id} (nbgrader generate_assignment): "
                       "release/{id}/", number=number, count=count, id=assignment_id))
         finally:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,7 +22,14 @@ from nbgrader.api import MissingEntry
 
 from autograder.checks.audit import unchecked_steps
 from autograder.checks.loader import AssignmentError, load_assignment
-from autograder.course import Course, check_ids, course_config, course_ids, open_gradebook
+from autograder.course import (
+    check_ids,
+    course_config,
+    course_ids,
+    generate_with,
+    nbgrader_api,
+    open_gradebook,
+)
 from autograder.deadlines import check_deadlines, late_lines, lateness
 from autograder.engine.cluster import close_client, grade_all, start_client, threads
 from autograder.errors import KitError
@@ -93,15 +101,27 @@ def unchecked_cells(root: Path, ids):
 
 
 def register_assignments(root: Path, ids, log):
-    """Make sure the gradebook knows each assignment and its graded cells."""
-    course = Course(root)
+    """Make sure the gradebook knows each assignment and its graded cells: nbgrader's
+    generate_assignment for each one it does not know yet, all in this process (an nbgrader
+    process took about 10 s to start for each), a line before and after each."""
     with open_gradebook(root) as gradebook:
         known = {a.name for a in gradebook.assignments if a.notebooks}
-    for assignment_id in ids:
-        if assignment_id not in known:
-            log(t("registering {id} in the gradebook (nbgrader generate_assignment)",
+    missing = [assignment_id for assignment_id in ids if assignment_id not in known]
+    if not missing:
+        return
+    here = Path.cwd()
+    try:
+        api = nbgrader_api(root)
+        for number, assignment_id in enumerate(missing, 1):
+            started = time.monotonic()
+            log(t("[{number}/{count}] registering {id} in the gradebook (nbgrader "
+                  "generate_assignment) ...", number=number, count=len(missing),
                   id=assignment_id))
-            course.generate(assignment_id)
+            generate_with(api, root, assignment_id)
+            log(t("[{number}/{count}] {id} registered ({seconds:.1f} s)", number=number,
+                  count=len(missing), id=assignment_id, seconds=time.monotonic() - started))
+    finally:
+        os.chdir(here)  # nbgrader_api moved to the course
 
 
 class GradeError(KitError, RuntimeError):

@@ -56,8 +56,10 @@ CATALOG = {
         "用同一个 Python 运行本套件，例如：",
     "(an assignment of your own)": "（你自己的一次作业）",
     # Grading (autograder/grading/parallel.py)
-    "registering {id} in the gradebook (nbgrader generate_assignment)":
-        "正在把 {id} 登记到成绩册（nbgrader generate_assignment）",
+    "[{number}/{count}] registering {id} in the gradebook (nbgrader generate_assignment) ...":
+        "[{number}/{count}] 正在把 {id} 登记到成绩册（nbgrader generate_assignment）……",
+    "[{number}/{count}] {id} registered ({seconds:.1f} s)":
+        "[{number}/{count}] {id} 已登记（{seconds:.1f} 秒）",
     "no Jupyter kernel named {name!r}: install ipykernel in this environment "
     "({python} -m pip install ipykernel)":
         "没有名为 {name!r} 的 Jupyter 内核：请在这个环境中安装 ipykernel"
