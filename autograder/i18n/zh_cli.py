@@ -224,4 +224,20 @@ CATALOG = {
     "zip under Configure Autograder, and let students upload {notebook}":
         "已写出 {path}（{mb:.1f} MB）：在 Gradescope 上创建 Programming Assignment，在 Configure "
         "Autograder 中上传这个 zip，再让学生上传 {notebook}",
+    # The similarity report's console (autograder/outputs/similarity*.py)
+    "{path}: no such release notebook; the similarity report needs it to tell the release's "
+    "code from the students' (run build)":
+        "{path}：没有这个发布版笔记本；相似度报告要靠它区分发布版的代码和学生自己的代码"
+        "（请运行 build）",
+    "{folder}: no such folder; create it or write the similarity report elsewhere (--to)":
+        "{folder}：没有这个文件夹；请先创建它，或用 --to 把相似度报告写到别处",
+    "similarity {assignment}: skipped, no notebook handed in":
+        "相似度 {assignment}：跳过，没有交上来的笔记本",
+    "similarity {assignment}: {notebooks} notebooks, {flagged} pairs at {threshold} or more: "
+    "{path}":
+        "相似度 {assignment}：{notebooks} 个笔记本，{flagged} 对达到 {threshold} 或以上：{path}",
+    "--threshold {value}: give a share above 0 and at most 1, such as 0.5":
+        "--threshold {value}：请给出大于 0、不超过 1 的比例，例如 0.5",
+    "--common {value}: give a number of notebooks, 1 or more":
+        "--common {value}：请给出笔记本的个数，至少为 1",
 }
