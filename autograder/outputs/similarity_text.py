@@ -6,8 +6,10 @@ function or class they define, an import's alias) becomes "V", so renaming hides
 every string "S"; comments, blank lines and indentation go, so rewording a comment or adding
 lines changes nothing. A name the student does not bind is kept as it is written: the library
 call (`torch.einsum`, `.masked_fill`, `math.sqrt`) and attribute names, so two solutions that
-compute the same thing by other means differ. (copydetect's own filter folds every name, the
-library's too: short tensor code of two independent authors then reads alike.)
+compute the same thing by other means differ. (copydetect's own filter, Pygments-based, folds
+the library's names too. On 01_attention_by_hand both separate the reference from an
+independent solution, 0.00 with its filter and 0.05 with this text, and find the disguised
+copies, 0.88-0.92 with its filter and 0.91-0.98 with this one.)
 
 Each character of the text remembers the span of the code it stands for, so a matched
 passage of the text is marked on the code as written; the text also keeps where each
