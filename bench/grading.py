@@ -9,7 +9,8 @@ and on an external cluster (a `dask scheduler` and --workers `dask worker` proce
 here). Prints notebooks per minute of each, CPU seconds per notebook beside a bare
 `python -c "import torch"`, the sandbox's cost per notebook (full minus limits only), the
 engine's own cost per task (a task that does nothing, carrying the same bytes as a grading
-task, through the same window), and the peak memory of each kit worker (the worker, its
+task, through the same window), feedback pages per minute of `nbgrader generate_feedback`
+and of the kit's `feedback`, and the peak memory of each kit worker (the worker, its
 kernel template and the kernels forked from it; shared pages are counted in each).
 
     .venv/bin/python bench/grading.py [--students 100] [--workers 2] [--assignment ID]
@@ -34,7 +35,7 @@ from pathlib import Path
 import nbformat
 import psutil
 from distributed import Client, as_completed
-from nbgrader.converters import Autograde
+from nbgrader.converters import Autograde, GenerateFeedback
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -43,17 +44,22 @@ from autograder.course import Course, course_config, run_nbgrader  # noqa: E402
 from autograder.engine.bundle import assignment_bundle, submission_of  # noqa: E402
 from autograder.engine.cluster import close_client, start_client  # noqa: E402
 from autograder.grading.parallel import grade, register_assignments  # noqa: E402
+from autograder.outputs.feedback import write_feedback  # noqa: E402
 from autograder.tools import simulate  # noqa: E402
 
 
 def nbgrader_pipeline():
-    """Config lines that put back nbgrader's own autograde stages (the checks then run in the
-    student's kernel): the benchmark's baseline, read from nbgrader's defaults."""
-    traits = Autograde.class_traits()
-    lines = ["# The benchmark's baseline: nbgrader's own autograde stages."]
-    for name in ("sanitize_preprocessors", "autograde_preprocessors"):
-        stages = [f"{stage.__module__}.{stage.__name__}" for stage in traits[name].default()]
-        lines.append(f"c.Autograde.{name} = {stages!r}")
+    """Config lines that put back nbgrader's own autograde and feedback stages (the checks
+    then run in the student's kernel, the page is nbgrader's HTML): the benchmark's baseline,
+    read from nbgrader's defaults."""
+    lines = ["# The benchmark's baseline: nbgrader's own autograde and feedback stages."]
+    for converter, names in ((Autograde, ("sanitize_preprocessors", "autograde_preprocessors")),
+                             (GenerateFeedback, ("preprocessors",))):
+        traits = converter.class_traits()
+        for name in names:
+            stages = [f"{s.__module__}.{s.__name__}" for s in traits[name].default()]
+            lines.append(f"c.{converter.__name__}.{name} = {stages!r}")
+    lines.append("c.GenerateFeedback.exporter_class = 'nbconvert.exporters.HTMLExporter'")
     return "\n".join(lines) + "\n"
 
 
@@ -86,10 +92,12 @@ def make_class(root: Path, assignment_id, students, rng):
 
 
 class PeakMemory:
-    """Samples the RSS of each direct child process tree (a worker and its kernels)."""
+    """Samples the RSS of each direct child process tree (a worker and its kernels), and
+    keeps each one's peak in the first and in the second half of the run: a worker whose
+    memory grew with the notebooks it graded peaks higher in the second."""
 
     def __init__(self, interval=0.2):
-        self.interval, self.peaks, self.running = interval, {}, True
+        self.interval, self.samples, self.running = interval, [], True
         self.thread = threading.Thread(target=self.sample, daemon=True)
 
     def sample(self):
@@ -101,8 +109,19 @@ class PeakMemory:
                     rss = sum(p.memory_info().rss for p in tree)
                 except psutil.Error:
                     continue
-                self.peaks[child.pid] = max(self.peaks.get(child.pid, 0), rss)
+                self.samples.append((time.monotonic(), child.pid, rss))
             time.sleep(self.interval)
+
+    def peaks(self, half=None):
+        """{pid: peak RSS} over the run, or over its first (half=0) or second (1) half."""
+        if not self.samples:
+            return {}
+        middle = (self.samples[0][0] + self.samples[-1][0]) / 2
+        peaks = {}
+        for at, pid, rss in self.samples:
+            if half is None or (at >= middle) == bool(half):
+                peaks[pid] = max(peaks.get(pid, 0), rss)
+        return peaks
 
     def __enter__(self):
         self.thread.start()
@@ -211,6 +230,11 @@ def main():
                                                     **quiet))
         print(f"kit grade --workers {workers} (embedded cluster, full sandbox): "
               f"{kit_wall:.0f} s")
+        plain_pages, _ = timed(lambda: run_nbgrader(plain, "generate_feedback", assignment_id))
+        print(f"plain nbgrader generate_feedback: {plain_pages:.0f} s")
+        kit_pages, _ = timed(lambda: write_feedback(kit, [assignment_id], workers=workers,
+                                                    **quiet))
+        print(f"kit feedback --workers {workers}: {kit_pages:.0f} s")
         limits = course("limits")
         limits_wall, limits_cpu = timed(lambda: grade(limits, [assignment_id],
                                                       workers=workers, isolation="limits",
@@ -236,6 +260,8 @@ def main():
           f"kit 1 worker {rate['one']:6.1f}   kit {workers} workers {rate['kit']:6.1f} "
           f"({rate['kit'] / rate['plain']:.2f}x plain)   "
           f"{workers} external workers {rate['external']:6.1f}")
+    print(f"feedback pages/minute  plain nbgrader generate_feedback {60 * n / plain_pages:6.1f}"
+          f"   kit feedback --workers {workers} {60 * n / kit_pages:6.1f}")
     print(f"CPU s per notebook     plain nbgrader {plain_cpu / n:6.2f}   "
           f"kit 1 worker {one_cpu / n:6.2f}   kit {workers} workers {kit_cpu / n:6.2f}   "
           f"bare `python -c 'import torch'` {torch_cpu:.2f}")
@@ -244,9 +270,13 @@ def main():
           f"{(kit_cpu - limits_cpu) / n:+.2f} CPU s")
     print(f"engine cost per task (a task doing nothing, same bytes): {task_ms:.1f} ms wall, "
           f"{task_cpu_ms:.1f} ms CPU")
-    peaks = sorted(memory.peaks.values(), reverse=True)[:workers]
-    print("peak memory per worker (worker + its kernel): "
-          + ", ".join(f"{p / 2**20:.0f} MiB" for p in peaks))
+    workers_seen = sorted(memory.peaks(), key=memory.peaks().get, reverse=True)[:workers]
+
+    def mib(peaks):
+        return ", ".join(f"{peaks.get(pid, 0) / 2**20:.0f} MiB" for pid in workers_seen)
+
+    print(f"peak memory per worker (worker + its kernel): {mib(memory.peaks())}; "
+          f"first half of the run {mib(memory.peaks(0))}, second half {mib(memory.peaks(1))}")
 
 
 if __name__ == "__main__":
