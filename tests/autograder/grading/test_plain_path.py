@@ -84,6 +84,8 @@ def make_odd(folder, env):
         "linked_notebook": lambda: (os.remove(folder / NOTEBOOK), os.symlink(
             env["root"] / "source" / ID / NOTEBOOK, folder / NOTEBOOK)),
         "linked_timestamp": lambda: os.symlink(env["secret"], folder / "timestamp.txt"),
+        "linked_folder": lambda: (shutil.rmtree(folder), os.symlink(
+            env["root"] / "submitted" / "right" / ID, folder)),
         "not_utf8": lambda: (folder / NOTEBOOK).write_bytes(
             (folder / NOTEBOOK).read_bytes().replace(b"import torch", b"import torch #\xff", 1)),
         "not_json": lambda: (folder / NOTEBOOK).write_bytes(b"{\"cells\": [1, 2,"),
@@ -94,10 +96,12 @@ REFUSED = {  # student -> what the kit's refusal says
     "link_solution_file": "symbolic link", "link_folder": "symbolic link",
     "link_secret": "symbolic link", "fifo": "symbolic link or special file",
     "device": "symbolic link or special file", "linked_notebook": "symbolic link",
-    "linked_timestamp": "symbolic link", "not_utf8": "not a Jupyter notebook",
+    "linked_timestamp": "symbolic link", "linked_folder": "symbolic link",
+    "not_utf8": "not a Jupyter notebook",
     "not_json": "not a Jupyter notebook",
 }
 HONEST = {"right": "", "lock_files": LOCK_FILES}  # student -> code added to right answers
+UNTOUCHED = {"linked_timestamp", "linked_folder"}  # nbgrader would open them: not graded
 
 
 def build_class(root, secret):
@@ -106,12 +110,12 @@ def build_class(root, secret):
     release = nbformat.read(root / "release" / ID / NOTEBOOK, 4)
     source = nbformat.read(root / "source" / ID / NOTEBOOK, 4)
     env = {"root": root, "repo": ROOT, "secret": secret, "port": 0}
+    for student, code in HONEST.items():
+        course.submit(student, ID, right_with(code)(release, source, env))
     for student in REFUSED:
         notebook = right_with(IMPORT_LINKED)(release, source, env)
         course.submit(student, ID, notebook)
         make_odd(root / "submitted" / student / ID, env)[student]()
-    for student, code in HONEST.items():
-        course.submit(student, ID, right_with(code)(release, source, env))
     course.submit("large_call", ID, right_but("scaled_dot_product_attention", LARGE_CALL)(
         release, source, env))
 
@@ -168,11 +172,12 @@ def texts_under(folder):
 def test_plain_autograde_earns_nothing_through_a_link_or_odd_file(courses, student):
     """Graded by plain `nbgrader autograde`, does a submission with a link, a special file or
     a notebook that cannot be read earn no point, with the kit's reason in the notebook's
-    record (or, for a linked timestamp.txt, which nbgrader opens itself, is it not graded)?"""
+    record (or, for a linked folder or timestamp.txt, which nbgrader would open before any
+    stage, is it not graded, its folder named in the log)?"""
     course, run = courses["plain"]
     scores = plain_scores(course, student)
     assert sum(scores.values()) == 0, (student, scores, run.stderr[-3000:])
-    if student == "linked_timestamp":
+    if student in UNTOUCHED:
         assert record(course, student) is None
         assert f"{course.root}/submitted/{student}/{ID}" in run.stderr
         return
