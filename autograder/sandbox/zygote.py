@@ -463,11 +463,24 @@ def running(pid):
         return False
 
 
+def alone(kernel):
+    """Whether a fully isolated kernel is the only process of its PID namespace: that
+    namespace's own /proc, seen through the kernel's root, lists no other pid (a process of
+    a namespace below it is listed too). Reading one folder instead of every process's
+    status on the machine, after every cell. False when it cannot be read."""
+    try:
+        return [e for e in os.listdir(f"/proc/{kernel}/root/proc") if e.isdigit()] == ["1"]
+    except OSError:
+        return False
+
+
 def strays(request):
     """Kill every running process of the sandbox except the kernel: what a cell or a check
     left behind (a copy of the kernel made by os.fork, a daemon). Zombies stay until their
     parent, the kernel, reaps them or dies."""
     uid, session = request.get("uid"), request["pid"]
+    if uid is not None and alone(session):
+        return {"killed": 0}
     killed = kill_until_none(
         lambda: [p for p in processes_of(uid, session) if p != session and running(p)],
         kill_each)
