@@ -240,4 +240,40 @@ CATALOG = {
         "--threshold {value}：请给出大于 0、不超过 1 的比例，例如 0.5",
     "--common {value}: give a number of notebooks, 1 or more":
         "--common {value}：请给出笔记本的个数，至少为 1",
+    # The similarity report's pages and the class report's section on it
+    # (autograder/outputs/similarity_page.py, similarity_report.py)
+    "cell {number}": "单元格 {number}",
+    "Only the students' own code is compared: the release's code, the helper cell and the "
+    "locked cells never count. Names the student chose, comments, blank lines and the order "
+    "of functions change nothing; a passage found in more than {common} notebooks is the "
+    "course's and is not marked.":
+        "只比较学生自己的代码：发布版的代码、辅助单元格和只读单元格一律不算。学生自己取的名字、"
+        "注释、空行和函数的先后顺序都不影响结果；在超过 {common} 个笔记本中出现的片段属于课程"
+        "本身，不作标记。",
+    "{share_first} of {first}'s own code matches {second}'s, and {share_second} of {second}'s "
+    "matches {first}'s ({matched} characters of code in common, names and layout aside).":
+        "{first} 自己的代码有 {share_first} 与 {second} 的相同，{second} 的代码有 "
+        "{share_second} 与 {first} 的相同（不计名字和排版，相同的代码共 {matched} 个字符）。",
+    "all pairs of {assignment}": "{assignment} 的全部配对",
+    "Similar code in {assignment}: {first} and {second}":
+        "{assignment} 中的相似代码：{first} 和 {second}",
+    "side by side": "并排对照",
+    "similarity": "相似度",
+    "each one's share": "各自的占比",
+    "characters in common": "相同的字符数",
+    "page": "页面",
+    "{notebooks} notebooks compared; {flagged} pairs share {threshold} or more of one "
+    "notebook's own code.":
+        "比较了 {notebooks} 个笔记本；其中 {flagged} 对里，一方自己的代码有 {threshold} "
+        "或更多与另一方相同。",
+    "No code of their own: {students}": "没有自己的代码：{students}",
+    "Similar code in {assignment}": "{assignment} 中的相似代码",
+    "Similar code": "相似代码",
+    "Pairs of notebooks in which one has {threshold} or more of its own code in common with "
+    "the other (names, comments and layout aside), the most alike first; at most {top} per "
+    "assignment. python -m autograder similarity ID lists every pair and writes each one's "
+    "page.":
+        "一方自己的代码有 {threshold} 或更多与另一方相同的笔记本配对（不计名字、注释和排版），"
+        "最相似的排在前面；每次作业最多列出 {top} 对。python -m autograder similarity ID "
+        "会列出全部配对，并为每一对写出页面。",
 }
