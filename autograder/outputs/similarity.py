@@ -21,7 +21,7 @@ score low.
 from __future__ import annotations
 
 import copy
-import io
+import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -30,7 +30,7 @@ from pathlib import Path
 import nbformat
 import numpy as np
 from copydetect import CodeFingerprint, compare_files
-from copydetect.utils import get_token_coverage
+from copydetect.utils import get_token_coverage, winnow
 
 from autograder.errors import OutputError
 from autograder.i18n import t
@@ -171,27 +171,33 @@ def read_notebooks(root: Path, assignment_id, release):
     return notebooks
 
 
+def kgram_hashes(text, k):
+    """A hash of each k-gram of `text`, the same in every run (copydetect's uses Python's
+    hash(), which changes from one process to the next, and with it the fingerprints each
+    window keeps: a pair's share moved by a few points between two runs). 52 bits: copydetect's
+    winnowing compares them as floats."""
+    return np.array([int.from_bytes(hashlib.blake2b(text[i:i + k].encode(), digest_size=8)
+                                    .digest(), "big") >> 12
+                     for i in range(len(text) - k + 1)], dtype=np.int64)
+
+
 def fingerprint(code, bound):
-    """copydetect's winnowed fingerprints of the code's text (similarity_text), which they
-    keep as `text`."""
+    """copydetect's fingerprints of the code's text (similarity_text, kept as `text`): the
+    k-grams' hashes winnowed by copydetect, less those spanning two top-level statements."""
     text = normalised(code, bound)
-    prints = CodeFingerprint("notebook.py", NOISE, GUARANTEE - NOISE + 1, filter=False,
-                             fp=io.StringIO(text.text))
-    prints.text = text
-    return within_statements(prints, text.starts)
-
-
-def within_statements(prints, starts):
-    """The fingerprints less those whose k-gram spans two top-level statements."""
-    boundaries = np.array(starts, dtype=int)
-    kept = {}
-    for hash_value, places in prints.hash_idx.items():
-        inside = [i for i in places if not np.any((boundaries > i) & (boundaries < i + prints.k))]
-        if inside:
-            kept[hash_value] = inside
-    crossing = set(prints.hash_idx) - set(kept)
-    prints.hash_idx = {**prints.hash_idx, **kept}
-    return without(prints, crossing)
+    hashes, places = winnow(kgram_hashes(text.text, NOISE), GUARANTEE - NOISE + 1,
+                            remove_duplicates=False)
+    boundaries = np.array(text.starts, dtype=int)
+    hash_idx = {}
+    for hash_value, i in zip(hashes.tolist(), places.tolist(), strict=True):
+        if not np.any((boundaries > i) & (boundaries < i + NOISE)):
+            hash_idx.setdefault(hash_value, []).append(i)
+    prints = CodeFingerprint.__new__(CodeFingerprint)  # its fields, as its __init__ sets them
+    prints.filename, prints.raw_code, prints.filtered_code = "notebook.py", code, text.text
+    prints.offsets, prints.k, prints.text = np.array([]), NOISE, text
+    prints.hashes, prints.hash_idx = set(hash_idx), hash_idx
+    prints.token_coverage = get_token_coverage(hash_idx, NOISE, len(text.text))
+    return prints
 
 
 def without(prints, hashes, coverage=None):

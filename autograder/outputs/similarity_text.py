@@ -8,8 +8,8 @@ lines changes nothing. A name the student does not bind is kept as it is written
 call (`torch.einsum`, `.masked_fill`, `math.sqrt`) and attribute names, so two solutions that
 compute the same thing by other means differ. (copydetect's own filter, Pygments-based, folds
 the library's names too. On 01_attention_by_hand both separate the reference from an
-independent solution, 0.00 with its filter and 0.05 with this text, and find the disguised
-copies, 0.88-0.92 with its filter and 0.91-0.98 with this one.)
+independent solution, 0.00 with either, and find the disguised copies, 0.88-0.92 with its
+filter and 0.92-0.99 with this text.)
 
 Each character of the text remembers the span of the code it stands for, so a matched
 passage of the text is marked on the code as written; the text also keeps where each
