@@ -38,6 +38,7 @@ A typical week:
   python -m autograder export --to grades.csv    a row per student and assignment, totals
   python -m autograder report --to report.html   plots: scores, steps, named mistakes
   python -m autograder demo                      all of the above on a simulated class
+  python -m autograder gradescope 01_attention_by_hand   the autograder zip for Gradescope
 
 The repository's root is the English course. A course folder of your own, with the kit's
 assignments (or none: --empty) in English or Simplified Chinese (notebooks, messages, feedback
@@ -177,6 +178,24 @@ def parser():
     cmd.add_argument("--out", type=Path, default=Path("demo"), help=t("the demo course folder"))
     cmd.add_argument("--workers", type=int, default=os.cpu_count())
     cmd.add_argument("--timeout", type=int, default=10, help=t("seconds a cell may run"))
+
+    cmd = commands.add_parser("gradescope", help=t("write the autograder zip of an assignment "
+                              "for Gradescope: setup.sh, run_autograder, the kit and the "
+                              "assignment; its run grades the student's upload with the same "
+                              "checks and sandbox and writes results.json"))
+    cmd.add_argument("id", metavar="ID", help=t("the assignment to grade on Gradescope"))
+    cmd.add_argument("--to", type=Path, default=None,
+                     help=t("the zip to write (default: ID-gradescope.zip here)"))
+    cmd.add_argument("--visibility", default="visible",
+                     choices=["visible", "after_due_date", "after_published", "hidden"],
+                     help=t("when students see each step's score and verdict on Gradescope "
+                            "(default: visible); every finding of a failed step is shown "
+                            "after_published, integrity flags never"))
+    cmd.add_argument("--isolation", default=None, choices=["full", "limits"],
+                     help=t("the sandbox on Gradescope (default: the course's, full as root); "
+                            "limits when Gradescope's container cannot make namespaces: "
+                            "student code then runs as root beside the autograder, so use it "
+                            "knowingly"))
     return top
 
 
@@ -298,6 +317,12 @@ def run(args):
         from autograder.outputs.report import write_report
 
         write_report(root, ids, args.to)
+    elif args.command == "gradescope":
+        check_ids([args.id], course_ids(root))  # before importing what packing needs
+        from autograder.gradescope.package import write_zip
+
+        write_zip(root, args.id, args.to or Path(f"{args.id}-gradescope.zip"),
+                  args.visibility, args.isolation)
     elif args.command == "demo":
         from autograder.tools.demo import run_demo
 

@@ -26,6 +26,7 @@ DESCRIPTION = """\
   python -m autograder export --to grades.csv    每个学生每次作业一行，附总分
   python -m autograder report --to report.html   图表：分数、各步骤、识别出的常见错误
   python -m autograder demo                      在一个模拟的班级上走完以上全部
+  python -m autograder gradescope 01_attention_by_hand   Gradescope 用的自动评分器 zip
 
 本仓库的根目录就是英文课程。你自己的课程文件夹，可以带上本套件的作业（或者不带：--empty），
 语言为英文或简体中文（笔记本、提示信息、反馈和报告；作业 id、分值和检查都相同）：
@@ -139,4 +140,22 @@ CATALOG = {
     "expected at least one argument": "至少需要一个参数",
     "ambiguous option: %(option)s could match %(matches)s":
         "有歧义的选项：%(option)s 可以匹配 %(matches)s",
+    # gradescope
+    "write the autograder zip of an assignment for Gradescope: setup.sh, run_autograder, the "
+    "kit and the assignment; its run grades the student's upload with the same checks and "
+    "sandbox and writes results.json":
+        "为 Gradescope 写出一次作业的自动评分器 zip：setup.sh、run_autograder、本套件和这次作业；"
+        "它运行时用同样的检查和沙箱为学生上传的笔记本评分，并写出 results.json",
+    "the assignment to grade on Gradescope": "在 Gradescope 上评分的作业",
+    "the zip to write (default: ID-gradescope.zip here)":
+        "要写出的 zip（默认：当前文件夹中的 ID-gradescope.zip）",
+    "when students see each step's score and verdict on Gradescope (default: visible); every "
+    "finding of a failed step is shown after_published, integrity flags never":
+        "学生在 Gradescope 上何时能看到每个步骤的得分和评语（默认：visible）；未通过的步骤的全部"
+        "问题在 after_published 时显示，诚信标记从不显示",
+    "the sandbox on Gradescope (default: the course's, full as root); limits when Gradescope's "
+    "container cannot make namespaces: student code then runs as root beside the autograder, so "
+    "use it knowingly":
+        "Gradescope 上的沙箱（默认：课程的设置，以 root 运行时为 full）；Gradescope 的容器无法创建"
+        "命名空间时用 limits：学生的代码会以 root 身份与自动评分器一同运行，请知情后再用",
 }

@@ -380,4 +380,34 @@ CATALOG = {
     "Task: {cell}": "任务：{cell}",
     "Comments:": "评语：",
     "a plot drawn by the notebook's code": "笔记本中的代码画出的图",
+    # Gradescope: results.json and run_autograder (autograder/gradescope/)
+    "{step}: every finding of the hidden checks": "{step}：隐藏检查发现的全部问题",
+    "graded cells you changed, restored as released": "你改动过的评分单元格，已恢复为发布时的样子",
+    "for the instructor: integrity flags (no score changed)": "供教师查看：诚信标记（不影响分数）",
+    "{score:g} of {most:g} points. Each step of your notebook was graded by the course's hidden "
+    "checks, run on your code in a sandbox; below, one test per step.":
+        "得分 {score:g} / {most:g}。本课程的隐藏检查在沙箱中运行你的代码，为笔记本的每个步骤评分；"
+        "下面每个步骤是一项测试。",
+    "Your notebook could not be graded: {why}": "你的笔记本无法评分：{why}",
+    "your upload holds no notebook (.ipynb); upload {notebook}, the notebook you worked in, as "
+    "Jupyter saved it":
+        "你上传的文件中没有笔记本（.ipynb）；"
+        "请上传你完成作业的笔记本 {notebook}，即 Jupyter 保存的文件",
+    "your upload holds {count} notebooks, so the grader cannot tell which to grade: upload only "
+    "this assignment's notebook, {notebook}":
+        "你上传了 {count} 个笔记本，评分程序无法判断该评哪一个："
+        "请只上传这次作业的笔记本 {notebook}",
+    "{name} is not a regular file (a link or a folder); upload the notebook itself":
+        "{name} 不是普通文件（而是链接或文件夹）；请上传笔记本文件本身",
+    "{name} is larger than {mb} MB; clear its outputs (Kernel > Restart Kernel and Clear Outputs "
+    "of All Cells), save it and upload it again":
+        "{name} 超过 {mb} MB；请清除它的输出（Kernel > Restart Kernel and Clear Outputs of All "
+        "Cells），保存后重新上传",
+    "grading {notebook} with the kit in {kit}": "正在用 {kit} 中的本套件为 {notebook} 评分",
+    "{reason}; upload the notebook you worked in, {notebook}, as Jupyter saved it":
+        "{reason}；请上传你完成作业的笔记本 {notebook}，即 Jupyter 保存的文件",
+    "the autograder itself failed ({error}); your instructor can read the details in its "
+    "output: tell them, and submit again once it is fixed":
+        "自动评分器本身出错了（{error}）；教师可以在它的输出中看到详情：请告诉教师，修好后再提交一次",
+    "results: {path} ({score:g} points)": "结果：{path}（{score:g} 分）",
 }
