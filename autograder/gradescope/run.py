@@ -25,6 +25,7 @@ import traceback
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import autograder
 from autograder.gradescope.results import (
     VISIBILITIES,
     Graded,
@@ -172,8 +173,6 @@ def grade_upload(root: Path, course_source: Path, settings: Settings, cells, sta
         target = course / "submitted" / STUDENT / assignment_id / f"{assignment_id}.ipynb"
         target.parent.mkdir(parents=True)
         target.write_bytes(data)
-        import autograder
-
         print(t("grading {notebook} with the kit in {kit}", notebook=notebook,
                 kit=Path(autograder.__file__).parent))
         run = grade(course, [assignment_id], workers=1, log=print)
