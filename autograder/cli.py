@@ -36,6 +36,7 @@ A typical week:
   python -m autograder grade --scheduler tcp://10.0.0.5:8786   ... on a dask cluster
   python -m autograder feedback                  one HTML page per student and assignment
   python -m autograder export --to grades.csv    a row per student and assignment, totals
+  python -m autograder export --format canvas    the file Canvas's grade import takes (or moodle)
   python -m autograder report --to report.html   plots: scores, steps, named mistakes
   python -m autograder demo                      all of the above on a simulated class
   python -m autograder gradescope 01_attention_by_hand   the autograder zip for Gradescope
@@ -166,8 +167,18 @@ def parser():
     add_students(cmd, t("only these students' pages (an id or a glob)"))
     add_engine(cmd)
 
-    cmd = commands.add_parser("export", help=t("CSV: a row per student and assignment, totals"))
-    cmd.add_argument("--to", type=Path, default=Path("grades.csv"))
+    cmd = commands.add_parser("export", help=t("CSV: a row per student and assignment, totals; "
+                              "or the file Canvas's or Moodle's grade import takes (--format)"))
+    add_ids(cmd, t("with --format canvas or moodle: only these assignments' columns (all when "
+                   "none is given)"))
+    cmd.add_argument("--format", default="kit", choices=["kit", "canvas", "moodle"],
+                     help=t("kit (default): the kit's CSV. canvas: Canvas's grade import, "
+                     "a student's row found by ID, their lms_user_id in the gradebook. moodle: "
+                     "Moodle's, by Email address (map it to email). A cell: the points of "
+                     "grades.csv, 0 if nothing was handed in, empty (exit 1) until graded; a "
+                     "student lacking the field stops it, nothing written (README: LMS)"))
+    cmd.add_argument("--to", type=Path, default=None, metavar="FILE", help=t(
+        "the file to write (default: grades.csv, canvas.csv or moodle.csv, after the format)"))
 
     cmd = commands.add_parser("report", help=t("self-contained HTML class report with plots"))
     add_ids(cmd)
@@ -247,6 +258,19 @@ def argparse_in_course_language():
         argparse._ = before
 
 
+def export(root, args):
+    """The kit's CSV, or an LMS's import file (exit 1 while a cell of it awaits a grade)."""
+    if args.format == "kit":
+        from autograder.outputs.feedback import export_grades
+
+        export_grades(root, args.to or Path("grades.csv"))
+        return 0
+    ids = check_ids(args.ids, course_ids(root)) if args.ids else None
+    from autograder.outputs.lms_export import export_lms
+
+    return 1 if export_lms(root, args.format, args.to, ids) else 0
+
+
 def run(args):
     root = args.root.resolve()
     if args.command == "guide":
@@ -309,9 +333,7 @@ def run(args):
                               workers=args.workers, scheduler=args.scheduler)
         return 0 if done or not args.ids else 1
     elif args.command == "export":
-        from autograder.outputs.feedback import export_grades
-
-        export_grades(root, args.to)
+        return export(root, args)
     elif args.command == "report":
         ids = check_ids(args.ids, course_ids(root))
         from autograder.outputs.report import write_report
@@ -340,6 +362,9 @@ def parse(argv=None):
         args.ids += extra
     elif extra:
         cli.error(t("unrecognized arguments: %s") % " ".join(extra))
+    if args.command == "export" and args.format == "kit" and args.ids:
+        cli.error(t("the kit's CSV holds every assignment; assignment ids go with --format "
+                    "canvas or --format moodle"))
     return args
 
 

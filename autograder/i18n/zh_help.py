@@ -24,6 +24,7 @@ DESCRIPTION = """\
   python -m autograder grade --scheduler tcp://10.0.0.5:8786   ……在 dask 集群上批改
   python -m autograder feedback                  每个学生每次作业一个 HTML 反馈页面
   python -m autograder export --to grades.csv    每个学生每次作业一行，附总分
+  python -m autograder export --format canvas    Canvas 成绩导入用的文件（或 moodle）
   python -m autograder report --to report.html   图表：分数、各步骤、识别出的常见错误
   python -m autograder demo                      在一个模拟的班级上走完以上全部
   python -m autograder gradescope 01_attention_by_hand   Gradescope 用的自动评分器 zip
@@ -118,6 +119,21 @@ CATALOG = {
         "每个学生每次作业一个 HTML 页面，去掉隐藏测试；还没有评分结果的作业会跳过",
     "only these students' pages (an id or a glob)": "只生成这些学生的页面（一个 id 或通配符）",
     "CSV: a row per student and assignment, totals": "CSV：每个学生每次作业一行，附总分",
+    "CSV: a row per student and assignment, totals; or the file Canvas's or Moodle's grade "
+    "import takes (--format)":
+        "CSV：每个学生每次作业一行，附总分；或者 Canvas、Moodle 的成绩导入所接受的文件（--format）",
+    "with --format canvas or moodle: only these assignments' columns (all when none is given)":
+        "配合 --format canvas 或 moodle：只导出这些作业的列（不写则为全部）",
+    "the file to write (default: grades.csv, canvas.csv or moodle.csv, after the format)":
+        "要写出的文件（默认：按格式分别为 grades.csv、canvas.csv 或 moodle.csv）",
+    "kit (default): the kit's CSV. canvas: Canvas's grade import, a student's row found by "
+    "ID, their lms_user_id in the gradebook. moodle: Moodle's, by Email address (map it to "
+    "email). A cell: the points of grades.csv, 0 if nothing was handed in, empty (exit 1) "
+    "until graded; a student lacking the field stops it, nothing written (README: LMS)":
+        "kit（默认）：本套件的 CSV。canvas：Canvas 的成绩导入，按 ID 列找到学生，即成绩册中的 "
+        "lms_user_id。moodle：Moodle 的成绩导入，按 Email address 列（请对应到 email）。"
+        "每格是 grades.csv 中的得分，什么都没交为 0，评分前留空（退出码 1）；缺少该字段的"
+        "学生会让导出停下，什么也不写（见 README：LMS）",
     "self-contained HTML class report with plots": "自成一体、带图表的 HTML 班级报告",
     "a simulated class of 42 students through build, collect, grade, feedback, export and "
     "report":
@@ -131,6 +147,9 @@ CATALOG = {
     "show this help message and exit": "显示这份帮助并退出",
     "%(prog)s: error: %(message)s\n": "%(prog)s：错误：%(message)s\n",
     "unrecognized arguments: %s": "无法识别的参数：%s",
+    "the kit's CSV holds every assignment; assignment ids go with --format canvas or --format "
+    "moodle":
+        "本套件的 CSV 总是包含全部作业；作业 id 只能和 --format canvas 或 --format moodle 一起用",
     "the following arguments are required: %s": "缺少以下参数：%s",
     "invalid choice: %(value)r (choose from %(choices)s)":
         "无效的选择：%(value)r（可选：%(choices)s）",

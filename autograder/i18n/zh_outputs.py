@@ -14,6 +14,39 @@ CATALOG = {
     "{folder}: no such folder; create it or export elsewhere (--to)":
         "{folder}：没有这个文件夹；请先创建它，或用 --to 导出到别处",
     "grades: {path}": "成绩：{path}",
+    # The LMS import files (autograder/outputs/lms_export.py, canvas.py, moodle.py)
+    "Canvas finds a student by their Canvas user id, and the gradebook has none for "
+    "{students}: add it (`nbgrader db student add ID --lms-user-id=N`, or `nbgrader db student "
+    "import students.csv` with an lms_user_id column; N is the number at the end of the "
+    "student's page in Canvas, .../users/N), then export again; nothing was written":
+        "Canvas 按 Canvas 用户 id 找到学生，而成绩册中没有 {students} 的这一 id：请补上"
+        "（`nbgrader db student add ID --lms-user-id=N`，或用带 lms_user_id 列的 "
+        "students.csv 运行 `nbgrader db student import students.csv`；N 是该学生在 Canvas "
+        "中页面地址末尾的数字，.../users/N），然后重新导出；没有写出任何文件",
+    "Moodle's import finds a student by their email address, and the gradebook has none for "
+    "{students}: add the address of their Moodle account (`nbgrader db student add ID "
+    "--email=ADDRESS`, or `nbgrader db student import students.csv` with an email column), "
+    "then export again; nothing was written":
+        "Moodle 的导入按电子邮件地址找到学生，而成绩册中没有 {students} 的电子邮件地址："
+        "请补上其 Moodle 账号的地址（`nbgrader db student add ID --email=ADDRESS`，或用带 "
+        "email 列的 students.csv 运行 `nbgrader db student import students.csv`），"
+        "然后重新导出；没有写出任何文件",
+    "{lms} would put two students' grades on one account: {pairs}; give each student their own "
+    "{field} in the gradebook (`nbgrader db student add ID --{option}=...`), then export "
+    "again; nothing was written":
+        "{lms} 会把两个学生的成绩记到同一个账号上：{pairs}；请在成绩册中给每个学生各自的 "
+        "{field}（`nbgrader db student add ID --{option}=...`），然后重新导出；没有写出任何文件",
+    "{key}: {students}": "{key}：{students}",
+    "{student} {assignment}: left empty, {status}: {note}":
+        "{student} {assignment}：留空，{status}：{note}",
+    "not in the file, no student could be told: {note}":
+        "未写入文件，看不出是哪个学生的：{note}",
+    "{lms} grades: {path}, {students} students, {assignments} assignments":
+        "{lms} 成绩：{path}，{students} 个学生，{assignments} 次作业",
+    "{count} cells are empty until their notebooks are graded: run grade (or fix what is "
+    "named above), then export again":
+        "有 {count} 格要等相应的笔记本评完分才有成绩：请运行 grade（或先改正上面列出的问题），"
+        "然后重新导出",
     "the file-name pattern {pattern} is not a regular expression: {error}":
         "文件名模式 {pattern} 不是合法的正则表达式：{error}",
     "the file-name pattern {pattern} needs the groups (?P<student_id>...) and "
