@@ -120,6 +120,8 @@ CATALOG = {
         "评分程序没有收到内核的回答（是不是改动了 `__kit__` 或 `input()`？）",
     "the result is larger than the {limit} MB a reply may have":
         "结果超过了一次回答允许的 {limit} MB",
+    "the call is larger than the {limit} MB a call may have":
+        "这次调用超过了一次调用允许的 {limit} MB",
     "the kernel's answer is not plain data ({error})": "内核的回答不是纯数据（{error}）",
     # Files beside the notebook that are not copied into its sandbox (autograder/sandbox/kernel.py)
     "{path}: {why}, not copied": "{path}：{why}，未复制",
@@ -345,6 +347,7 @@ CATALOG = {
     "reason": "原因",
     "suspicious code": "可疑代码",
     "file not copied": "未复制的文件",
+    "refused submission": "被拒绝的提交",
     "forbidden shortcut": "禁止的捷径",
     "tampered cells": "被改动的单元格",
     "None.": "无。",

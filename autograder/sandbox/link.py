@@ -166,7 +166,8 @@ class Link:
         being judged, during its requests (self.references is empty at any other time)."""
         try:
             if text is None:
-                raise ValueError(f"the call is larger than {self.max_reply * PARTS >> 20} MB")
+                raise ValueError(t("the call is larger than the {limit} MB a call may have",
+                                   limit=self.max_reply * PARTS >> 20))
             request = json.loads(text)
             name = request["name"]
             if name not in self.references:
