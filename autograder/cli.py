@@ -38,6 +38,7 @@ A typical week:
   python -m autograder export --to grades.csv    a row per student and assignment, totals
   python -m autograder export --format canvas    the file Canvas's grade import takes (or moodle)
   python -m autograder report --to report.html   plots: scores, steps, named mistakes
+  python -m autograder similarity 01_attention_by_hand   pairs of alike code, side by side
   python -m autograder demo                      all of the above on a simulated class
   python -m autograder gradescope 01_attention_by_hand   the autograder zip for Gradescope
 
@@ -183,6 +184,22 @@ def parser():
     cmd = commands.add_parser("report", help=t("self-contained HTML class report with plots"))
     add_ids(cmd)
     cmd.add_argument("--to", type=Path, default=Path("report.html"))
+
+    cmd = commands.add_parser("similarity", help=t("the similarity report: the pairs of "
+                              "notebooks whose students' own code is alike (names, comments, "
+                              "blank lines and order aside), ranked, and a page per pair with "
+                              "the two notebooks' code side by side, the shared passages "
+                              "marked; the folder of each assignment's pages printed"))
+    add_ids(cmd, t("assignment ids (all with notebooks handed in when none is given)"))
+    cmd.add_argument("--to", type=Path, default=Path("similarity"), metavar="FOLDER",
+                     help=t("where the pages go, a folder per assignment in it (default: "
+                            "similarity, which the class report links to)"))
+    cmd.add_argument("--threshold", type=float, default=0.5, metavar="SHARE",
+                     help=t("flag a pair when one notebook has this share of its own code in "
+                            "common with the other (default: 0.5)"))
+    cmd.add_argument("--common", type=int, default=10, metavar="N",
+                     help=t("a passage found in more than N notebooks is the course's, not a "
+                            "copy (as MOSS's -m; default: 10)"))
 
     cmd = commands.add_parser("demo", help=t("a simulated class of 42 students through build, "
                               "collect, grade, feedback, export and report"))
@@ -345,6 +362,12 @@ def run(args):
 
         write_zip(root, args.id, args.to or Path(f"{args.id}-gradescope.zip"),
                   args.visibility, args.isolation)
+    elif args.command == "similarity":
+        ids = check_ids(args.ids, course_ids(root))
+        from autograder.outputs.similarity_page import write_similarity
+
+        return 0 if write_similarity(root, ids, args.to.resolve(), args.threshold,
+                                     args.common) else 1
     elif args.command == "demo":
         from autograder.tools.demo import run_demo
 

@@ -26,6 +26,7 @@ DESCRIPTION = """\
   python -m autograder export --to grades.csv    每个学生每次作业一行，附总分
   python -m autograder export --format canvas    Canvas 成绩导入用的文件（或 moodle）
   python -m autograder report --to report.html   图表：分数、各步骤、识别出的常见错误
+  python -m autograder similarity 01_attention_by_hand   相似代码的配对，并排对照
   python -m autograder demo                      在一个模拟的班级上走完以上全部
   python -m autograder gradescope 01_attention_by_hand   Gradescope 用的自动评分器 zip
 
@@ -139,6 +140,24 @@ CATALOG = {
     "report":
         "一个 42 名学生的模拟班级，依次走完 build、collect、grade、feedback、export 和 report",
     "the demo course folder": "演示课程的文件夹",
+    "the similarity report: the pairs of notebooks whose students' own code is alike (names, "
+    "comments, blank lines and order aside), ranked, and a page per pair with the two "
+    "notebooks' code side by side, the shared passages marked; the folder of each "
+    "assignment's pages printed":
+        "相似度报告：学生自己的代码相似的笔记本配对（不计名字、注释、空行和顺序），按相似度排序，"
+        "每一对一个页面，两个笔记本的代码并排对照，相同的片段标出；并打印每次作业的页面所在的"
+        "文件夹",
+    "assignment ids (all with notebooks handed in when none is given)":
+        "作业 id（不写则为所有已有笔记本交上来的作业）",
+    "where the pages go, a folder per assignment in it (default: similarity, which the class "
+    "report links to)":
+        "页面写到哪里，每次作业在其中占一个文件夹（默认：similarity，班级报告会链接到这里）",
+    "flag a pair when one notebook has this share of its own code in common with the other "
+    "(default: 0.5)":
+        "一方笔记本自己的代码有这么大比例与另一方相同时，标记这一对（默认：0.5）",
+    "a passage found in more than N notebooks is the course's, not a copy (as MOSS's -m; "
+    "default: 10)":
+        "在超过 N 个笔记本中出现的片段属于课程本身，不算抄袭（同 MOSS 的 -m；默认：10）",
     "seconds a cell may run": "每个单元格最多运行的秒数",
     # argparse's own words (its module's `_`), while the command line parses
     "usage: ": "用法：",

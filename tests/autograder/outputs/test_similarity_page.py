@@ -13,6 +13,8 @@ similarity-zh.png)."""
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 
 import nbformat
 import pytest
@@ -56,7 +58,8 @@ def report(request, tmp_path_factory):
     (root / "nbgrader_config.py").write_text(
         config.replace('c.Course.language = "en"', f'c.Course.language = "{request.param}"'),
         encoding="utf-8")
-    shutil.copytree(ROOT / "release" / ID, root / "release" / ID)
+    for stage in ("source", "release"):  # the command knows a course's ids by source/
+        shutil.copytree(ROOT / stage / ID, root / stage / ID)
     release, source = read("release"), read("source")
     for student, notebook in class_of(release, source).items():
         (root / "submitted" / student / ID).mkdir(parents=True)
@@ -112,3 +115,34 @@ def test_the_students_text_is_shown_as_text(report, offline_browser):
     assert not browser.find_elements(By.TAG_NAME, "img")
     assert browser.title != "owned"
     assert "Content-Security-Policy" in (folder / "ada--eve.html").read_text(encoding="utf-8")
+
+
+def kit(root, *args):
+    return subprocess.run([sys.executable, "-m", "autograder", "--root", str(root), *args],
+                          capture_output=True, text=True, timeout=600, cwd=root)
+
+
+def squeezed(text):
+    """The text without its white space: argparse wraps help lines where it likes."""
+    return "".join(text.split())
+
+
+def test_the_command_writes_the_report_and_says_where(report):
+    """Does `python -m autograder similarity ID --to DIR` write the pages and print where, in
+    the course's language, exit 0; refuse a threshold that is no share with exit 1, naming it;
+    and does its --help explain it in the course's language?"""
+    code, folder = report
+    root = folder.parents[1]
+    run = kit(root, "similarity", ID, "--to", str(root / "again"))
+    assert run.returncode == 0, run.stderr
+    index = root / "again" / ID / "index.html"
+    assert (index.parent / "bob--cy.html").exists()
+    assert words(code, "similarity {assignment}: {notebooks} notebooks, {flagged} pairs at "
+                 "{threshold} or more: {path}", assignment=ID, notebooks=5, flagged=2,
+                 threshold="50%", path=index) in run.stdout
+    refused = kit(root, "similarity", ID, "--threshold", "50")
+    assert refused.returncode == 1 and "--threshold 50.0" in refused.stderr
+    helped = kit(root, "similarity", "--help")
+    assert helped.returncode == 0 and squeezed(words(
+        code, "flag a pair when one notebook has this share of its own code in common with "
+        "the other (default: 0.5)")) in squeezed(helped.stdout)
