@@ -12,12 +12,11 @@ valid, but a grade is still to come.
 from __future__ import annotations
 
 import csv
-import os
-import tempfile
+import io
 from collections import defaultdict
 from pathlib import Path
 
-from autograder.course import course_config, open_gradebook
+from autograder.course import course_config, open_gradebook, write_atomically
 from autograder.errors import OutputError
 from autograder.gradebook_guard import check_gradebook
 from autograder.i18n import t
@@ -48,18 +47,11 @@ def check_keys(layout, people):
                                                for key, ids in shared.items())))
 
 
-def write_atomically(destination: Path, rows):
-    """Write the CSV under a temporary name in the destination's folder, then rename it."""
-    handle = tempfile.NamedTemporaryFile("w", dir=destination.parent, suffix=".part",
-                                         prefix=f".{destination.name}.", delete=False,
-                                         newline="", encoding="utf-8")
-    try:
-        with handle:
-            csv.writer(handle).writerows(rows)
-        os.replace(handle.name, destination)
-    except BaseException:
-        Path(handle.name).unlink(missing_ok=True)
-        raise
+def csv_text(rows):
+    """The CSV of `rows`, as csv.writer writes it (lines ending in \r\n)."""
+    text = io.StringIO(newline="")
+    csv.writer(text).writerows(rows)
+    return text.getvalue()
 
 
 def unsettled_lines(entries):
@@ -83,7 +75,7 @@ def export_lms(root: Path, form: str, destination: Path | None, ids=None, log=pr
     with open_gradebook(root) as gradebook:
         grades = sheet(root, gradebook, ids)
     check_keys(layout, grades.people)
-    write_atomically(destination.resolve(), layout.rows(grades, course_config(root)))
+    write_atomically(destination.resolve(), csv_text(layout.rows(grades, course_config(root))))
     for line in unsettled_lines(grades.unsettled):
         log(line)
     log(t("{lms} grades: {path}, {students} students, {assignments} assignments",
