@@ -12,7 +12,7 @@ from traitlets import Float, Integer, Unicode
 
 import autograder
 import solutions
-from autograder.checks.code_rules import bound_names, course_key, statements
+from autograder.checks.code_rules import bound_names, statements
 from autograder.checks.loader import AssignmentError, load_assignment
 from autograder.course import master_cells
 from autograder.grading.integrity import scan
@@ -136,7 +136,7 @@ class GradeInSandbox(NbGraderPreprocessor):
         steps, unchecked = self.course_steps(resources["nbgrader"]["assignment"])
         with Session(folder, self.settings(), self.notebook_timeout, self.cell_timeout,
                      bounds, steps, unchecked, course_cells(release),
-                     course_keys(release)) as session:
+                     course_texts(release)) as session:
             tests = []
             for cell in nb.cells:
                 if cell.cell_type != "code":
@@ -185,13 +185,12 @@ def course_cells(release):
             and cell.metadata.get("nbgrader", {}).get("locked") and not is_graded(cell)]
 
 
-def course_keys(release):
-    """The keys (code_rules.course_key) of every code cell of the release that is not a
-    student's answer: a submission's cell with one of them is the course's, never judged as
-    the student's code."""
-    return frozenset(course_key(cell.source) for cell in release.cells
-                     if cell.cell_type == "code"
-                     and not cell.metadata.get("nbgrader", {}).get("solution"))
+def course_texts(release):
+    """The code of every code cell of the release that is not a student's answer: a
+    submission's cell with the key (code_rules.course_key) of one is the course's, never
+    judged as the student's code; and the kernels find IPython's work on them done."""
+    return [cell.source for cell in release.cells if cell.cell_type == "code"
+            and not cell.metadata.get("nbgrader", {}).get("solution")]
 
 
 def is_graded(cell):

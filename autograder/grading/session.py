@@ -41,14 +41,14 @@ from dataclasses import dataclass
 
 import nbformat
 
-from autograder.checks.code_rules import closure, judged
+from autograder.checks.code_rules import closure, course_key, judged
 from autograder.checks.hidden import references
 from autograder.checks.judge import error_kind, fresh_generator, step_findings, verdict_message
 from autograder.checks.model import Finding
 from autograder.grading.remote_subject import RemoteSubject
 from autograder.i18n import current, t
 from autograder.sandbox.kernel import KernelGone, SandboxedKernel
-from autograder.sandbox.link import Link, StudentError
+from autograder.sandbox.link import BOOT_CELL, Link, StudentError
 from autograder.shown_outputs import (
     MAX_IMAGE_KB,
     MAX_IMAGES,
@@ -164,11 +164,12 @@ class Session:
     `unchecked`: why the course has none when it has none (its checks.py cannot be read)."""
 
     def __init__(self, folder, settings, notebook_timeout, cell_timeout, bounds=Bounds(),
-                 steps=None, unchecked=None, course_cells=(), course_keys=frozenset()):
+                 steps=None, unchecked=None, course_cells=(), course_texts=()):
         self.steps = steps or {}
         self.unchecked = unchecked
         self.course_cells = list(course_cells)  # the release's locked cells: run to judge
-        self.course_keys = frozenset(course_keys)  # the release's cells: never the student's
+        self.course_texts = list(course_texts)  # the release's cells: never the student's
+        self.course_keys = frozenset(map(course_key, self.course_texts))
         self.kernel = SandboxedKernel(folder, settings)
         self.empty_folder = None  # where the judging kernel runs: no file of the notebook's
         self.notebook_timeout = notebook_timeout
@@ -193,6 +194,7 @@ class Session:
         return min(self.cell_timeout, left)
 
     def __enter__(self):
+        self.kernel.warm([*self.course_texts, BOOT_CELL])
         try:
             self.kernel.start()
         except RuntimeError:  # once more: a start can fail for reasons of the moment

@@ -138,6 +138,7 @@ class Zygote:
     def __init__(self):
         self.process = subprocess.Popen([sys.executable, str(ZYGOTE)], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, env=template_env(), text=True)
+        self.warmed = set()  # texts whose IPython work the template did (cell_cache.py)
         ready = self.process.stdout.readline()
         if not ready:
             raise RuntimeError("the kernel template (autograder/sandbox/zygote.py) did not "
@@ -158,6 +159,15 @@ class Zygote:
                 cls._instance.process.stdin.close()
                 cls._instance.process.wait(timeout=10)
                 cls._instance = None
+
+    def warm(self, texts):
+        """Have the template do IPython's work on these cell texts once, for every kernel
+        it forks after (sandbox/cell_cache.py): the course's cells, the same in every
+        notebook."""
+        new = [text for text in dict.fromkeys(texts) if text not in self.warmed]
+        if new:
+            self.ask({"op": "warm", "cells": new})
+            self.warmed.update(new)
 
     def ask(self, request):
         with self._lock:
@@ -448,6 +458,11 @@ class SandboxedKernel:
         if self.scratch is not None:
             shutil.rmtree(self.scratch, ignore_errors=True)
             self.scratch = None
+
+    def warm(self, texts):
+        """Cells every kernel of this notebook will run (the course's): the template prepares
+        them once."""
+        Zygote.shared().warm(texts)
 
     def restart(self):
         self.stop()

@@ -21,8 +21,9 @@ from autograder.i18n import t
 from autograder.sandbox.agent import CALLBACK, MORE, RESULT, decode, encode
 
 AGENT_SOURCE = Path(__file__).with_name("agent.py").read_text()
-BOOT = ("__kit__ = (lambda ns: (exec({source!r}, ns), ns['Agent'](globals()))[1])"
-        "({{'__name__': 'kit_agent'}})")
+# The cell that makes the agent anew: its code, from this text, in a namespace of its own.
+BOOT_CELL = ("__kit__ = (lambda ns: (exec(" + repr(AGENT_SOURCE) + ", ns), "
+             "ns['Agent'](globals()))[1])({'__name__': 'kit_agent'})")
 MAX_REPLY = 64 << 20
 PARTS = 16  # a reply or a call larger than max_reply comes in parts: this many at most
 
@@ -105,7 +106,7 @@ class Link:
         self.references = {}  # the stand-ins the grader answers now (see stand_ins)
 
     def boot(self):
-        self.kernel.execute(BOOT.format(source=AGENT_SOURCE), self.timeout(), silent=True)
+        self.kernel.execute(BOOT_CELL, self.timeout(), silent=True)
 
     def to_wire(self, value):
         def handle_of(obj):

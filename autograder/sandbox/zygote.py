@@ -7,11 +7,14 @@ per line on stdin and answers one JSON line on stdout:
   {"op": "kill", "pid": n, "uid": u}  kill every process of the sandbox, answer {"killed": k}
   {"op": "strays", "pid": n, "uid": u}  kill every running process of the sandbox but the
       kernel itself (a fork, a daemon), answer {"killed": k}
+  {"op": "warm", "cells": [...]}  prepare IPython's work on these texts once, for every
+      kernel forked after (cell_cache.py), answer {"warmed": k}
 It is a child subreaper, so processes a limits-only kernel leaves behind (daemons) become its
 children and are reaped here; none outlive the kill.
 
 Only torch, numpy, ipykernel (with its debugger, debugpy), IPython, tornado and matplotlib are
-imported before the fork: nothing of the grader's (its checks, the reference package, the
+imported before the fork, and cell_cache.py (IPython's work on the course's cells, done once
+here for every kernel): nothing of the grader's (its checks, the reference package, the
 documents' values) is in a kernel's memory, and the grader starts the template with a minimal
 environment of its own (kernel.py, `template_env`), so none of the grader's environment is
 either.
@@ -53,6 +56,7 @@ os.environ["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"  # debugpy's import warns on 
 # starts two kernels or more.
 import encodings.idna  # noqa: E402,F401
 
+import cell_cache  # noqa: E402 - this script's folder; IPython's per-text work done once
 import ipykernel.debugger  # noqa: E402,F401
 import ipykernel.ipkernel  # noqa: E402,F401
 import IPython  # noqa: E402,F401 - imported once here, inherited by every kernel
@@ -67,6 +71,8 @@ import torch  # noqa: E402,F401
 import tornado.gen  # noqa: E402,F401
 import tornado.queues  # noqa: E402,F401
 from ipykernel.kernelapp import IPKernelApp  # noqa: E402
+
+cell_cache.install()
 
 LIBC = ctypes.CDLL(None, use_errno=True)
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
@@ -487,6 +493,10 @@ def strays(request):
     return {"killed": killed}
 
 
+def warm(request):
+    return {"warmed": cell_cache.warm(request["cells"])}
+
+
 def serve():
     check(LIBC.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), "prctl")
     LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # die with the grader
@@ -495,7 +505,8 @@ def serve():
         request = json.loads(line)
         reap()
         try:
-            answer = {"spawn": spawn, "kill": kill, "strays": strays}[request["op"]](request)
+            answer = {"spawn": spawn, "kill": kill, "strays": strays, "warm": warm}[
+                request["op"]](request)
         except Exception as error:  # noqa: BLE001 - reported to the grader
             answer = {"error": f"{type(error).__name__}: {error}"}
         print(json.dumps(answer), flush=True)

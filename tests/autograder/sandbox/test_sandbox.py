@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 
 from autograder.grading.integrity import suspicious
 from autograder.sandbox.agent import decode, encode
-from autograder.sandbox.kernel import Limits, SandboxedKernel, Settings
+from autograder.sandbox.kernel import SandboxedKernel, Settings
 from autograder.sandbox.link import Link, Remote, StudentError
+from tests.autograder.sandbox.conftest import run
 
 ROOT = Path(__file__).resolve().parents[3]
 ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0, reason="the full sandbox needs root")
@@ -118,23 +119,6 @@ def test_ordinary_code_is_not_flagged():
 
 
 # -- a real sandboxed kernel ---------------------------------------------------------------
-
-
-@pytest.fixture()
-def kernel(tmp_path):
-    (tmp_path / "data.txt").write_text("the student's own file")
-    limits = Limits(memory_bytes=4 << 30, file_bytes=1 << 20, processes=64)
-    sandboxed = SandboxedKernel(tmp_path, Settings(hidden=(str(ROOT),), limits=limits))
-    sandboxed.start()
-    yield sandboxed
-    sandboxed.stop()
-
-
-def run(kernel, code):
-    outputs, status = kernel.execute(code, timeout=20)
-    text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
-    errors = [o.ename for o in outputs if o.output_type == "error"]
-    return text.strip(), errors
 
 
 def test_kernel_sees_its_folder_and_runs_torch(kernel):

@@ -1,0 +1,97 @@
+"""Does a kernel run a cell exactly as IPython would when the template did IPython's work on
+its text beforehand (autograder/sandbox/cell_cache.py)?"""
+
+from __future__ import annotations
+
+import re
+
+import ipykernel.compiler
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from IPython.core.inputtransformer2 import TransformerManager
+
+from autograder.sandbox import cell_cache
+from tests.autograder.sandbox.conftest import run
+
+IPYTHON_TEXTS = ["x = 1\nx", "%time y = 2", "files = !ls\n", "len?", "%%capture\nprint(1)",
+                 "  indented = 1\n", ">>> z = 3\n", "a = %who_ls\n", "print('%d' % 5)\n",
+                 "def f(:\n", "s = '''\n!not a command\n'''\n", ""]
+
+
+@pytest.fixture()
+def installed(monkeypatch):
+    """The cache installed as the template installs it, undone after the test."""
+    monkeypatch.setattr(TransformerManager, "transform_cell", cell_cache.transform_cell)
+    monkeypatch.setattr(ipykernel.compiler, "murmur2_x86", cell_cache.cell_hash)
+    monkeypatch.setattr(cell_cache, "_kept", {})
+    monkeypatch.setattr(cell_cache, "_size", [0])
+
+
+def ipython(text):
+    try:
+        return cell_cache._transform(TransformerManager(), text)
+    except Exception as error:  # noqa: BLE001 - compared as IPython raises it
+        return type(error)
+
+
+def cached(text):
+    try:
+        return TransformerManager().transform_cell(text)
+    except Exception as error:  # noqa: BLE001
+        return type(error)
+
+
+# One cache for all the examples, as a kernel keeps one for all its cells.
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(st.sampled_from(IPYTHON_TEXTS), st.text(max_size=80)))
+def test_a_kept_transformation_is_ipythons_own(installed, text):
+    """Is a text transformed as IPython transforms it, the first time and every time after
+    (magics, shell escapes, help, prompts, syntax errors, any text)?"""
+    assert cached(text) == ipython(text)
+    assert cached(text) == ipython(text)
+
+
+def test_a_manager_with_transforms_of_its_own_is_not_served_from_the_cache(installed):
+    """Does a kernel that added an input transformer get it, on a text kept before?"""
+    cached("print(ONE)\n")
+    manager = TransformerManager()
+    manager.line_transforms.append(lambda lines: [line.replace("ONE", "1") for line in lines])
+    assert manager.transform_cell("print(ONE)\n") == "print(1)\n"
+
+
+def test_the_cache_keeps_no_more_than_its_bound(installed, monkeypatch):
+    """Does a process keep at most MAX_CHARS of texts, dropping the oldest first?"""
+    monkeypatch.setattr(cell_cache, "MAX_CHARS", 1000)
+    for number in range(50):
+        cached(f"value_{number} = {'1' * 40}\n")
+    assert 0 < cell_cache._size[0] <= 1000
+    assert "value_49 = " + "1" * 40 + "\n" in cell_cache._kept
+    assert "value_0 = " + "1" * 40 + "\n" not in cell_cache._kept
+
+
+def test_a_cells_file_name_is_a_32_bit_number_of_its_text():
+    """Does every text get a steady number of murmur2's size, other texts other numbers?"""
+    numbers = {cell_cache.cell_hash(f"cell {n}", 0xC70F6907) for n in range(200)}
+    assert len(numbers) == 200 and all(0 <= n < 2**32 for n in numbers)
+    assert cell_cache.cell_hash("x = 1", 7) == cell_cache.cell_hash("x = 1", 7)
+
+
+def test_a_warmed_cell_runs_in_a_real_kernel_as_ipython_runs_it(kernel):
+    """In a kernel forked after the template warmed the texts: do magics still work, does a
+    traceback still show the line that raised, and does a transformer the notebook adds
+    apply to a warmed text?"""
+    cells = ["%time total = 20 + 22\nprint(total)",
+             "def fails():\n    raise ValueError('from fails')\nfails()",
+             "print(ONE + 1)"]
+    kernel.warm(cells)
+    kernel.restart()  # a kernel forked after the warm
+    assert run(kernel, cells[0])[0].endswith("42")
+    outputs, _ = kernel.execute(cells[1], timeout=20)
+    error = next(o for o in outputs if o.output_type == "error")
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(error.traceback))  # colours aside
+    assert "raise ValueError('from fails')" in shown
+    run(kernel, "get_ipython().input_transformer_manager.line_transforms.append("
+                "lambda lines: [line.replace('ONE', '1') for line in lines])")
+    assert run(kernel, cells[2]) == ("2", [])
