@@ -197,6 +197,13 @@ def used_names(text):
     return now, later
 
 
+@functools.lru_cache(maxsize=64)
+def cell_statements(source, texts):
+    """statements([source], texts), kept for the last cells read: the course's cells (the
+    helper cell is 600 lines) are the same text in every notebook a grader reads."""
+    return tuple(statements([source], texts=texts))
+
+
 @functools.lru_cache(maxsize=4)
 def program_of(sources, course):
     """What closure reads of the cells, for every name at once: the top-level statements as
@@ -206,7 +213,7 @@ def program_of(sources, course):
     program = []
     for source in sources:
         own = course_key(source) not in course
-        program += [(node, text, own) for node, text in statements([source], texts=own)]
+        program += [(node, text, own) for node, text in cell_statements(source, own)]
     # What the course's statements bind, change or read never enters the text; only what
     # they surely bind counts (it ends a student's earlier binding).
     binds = [bound_names(node) if own else set() for node, _, own in program]
