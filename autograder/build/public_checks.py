@@ -43,7 +43,9 @@ def where_wrong(got, expected):
     wrong = ~torch.isclose(got, expected, **TOLERANCE)
     first = [int(i) for i in wrong.nonzero()[0]]
     gap = (got - expected).abs().nan_to_num(float("inf"))
-    largest = [int(i) for i in torch.unravel_index(gap.argmax(), gap.shape)]
+    # The first largest gap, in row-major order as argmax finds it (torch.unravel_index would
+    # import sympy into the kernel: about a CPU second).
+    largest = [int(i) for i in (gap == gap.max()).nonzero()[0]]
     return _t("{count} of {total} entries differ; the first at index {index}: expected "
               "{expected:.4g}, got {got:.4g}; the largest difference is {gap:.4g}, at index "
               "{largest}", count=int(wrong.sum()), total=wrong.numel(), index=first,

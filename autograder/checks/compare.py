@@ -78,7 +78,14 @@ def compare_tensors(got, want, where):
 
 
 def index(flat, shape):
-    return list(map(int, torch.unravel_index(torch.tensor(flat), shape))) if shape else []
+    """The index of the `flat`-th number (row-major) of a tensor of `shape`, as
+    torch.unravel_index gives it but without the symbolic-shape machinery (sympy) that it
+    imports, about a CPU second the first time in a process."""
+    position = []
+    for size in reversed(shape):
+        flat, rest = divmod(int(flat), size)
+        position.append(rest)
+    return position[::-1]
 
 
 def where_wrong(got, want, agree):

@@ -1,0 +1,48 @@
+"""Does a wrong result's message point at the same numbers torch would?"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from autograder.build.public_checks import where_wrong
+from autograder.checks.compare import index
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(1, 5), max_size=4), st.data())
+def test_index_is_torchs_unravel_index(shape, data):
+    """Is the index of every flat position the one torch.unravel_index gives?"""
+    total = int(torch.tensor(shape).prod()) if shape else 1
+    flat = data.draw(st.integers(0, total - 1))
+    expected = [int(i) for i in torch.unravel_index(torch.tensor(flat), tuple(shape))]
+    assert index(flat, tuple(shape)) == expected
+
+
+def test_the_public_checks_point_at_the_first_largest_gap():
+    """Does the notebook's message name the first of two equal largest gaps, as argmax does?"""
+    expected = torch.zeros(2, 3)
+    got = torch.tensor([[0.0, 0.0, 0.5], [0.5, 0.0, 0.0]])
+    assert "the largest difference is 0.5, at index [0, 2]" in where_wrong(got, expected)
+
+
+def test_pointing_at_a_wrong_number_imports_no_sympy():
+    """Does a first wrong answer cost a kernel or a worker no sympy import (about a CPU
+    second: torch.unravel_index brings it)?"""
+    code = ("import sys, torch\n"
+            "from autograder.build.public_checks import where_wrong\n"
+            "from autograder.checks.compare import compare_tensors\n"
+            "where_wrong(torch.zeros(2, 3), torch.ones(2, 3))\n"
+            "try:\n    compare_tensors(torch.zeros(2, 3), torch.ones(2, 3), 'x')\n"
+            "except Exception:\n    pass\n"
+            "print('sympy' in sys.modules)")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           cwd=ROOT, check=True).stdout
+    assert shown.strip() == "False"
