@@ -496,10 +496,11 @@ class SandboxedKernel:
                 self.stop()
                 raise KernelGone(t("ran past the time limit ({seconds:.0f} s)",
                                    seconds=timeout))
-            if not self.alive():
+            ready = poller.poll(50)  # ms; wakes as soon as any channel has a message
+            if not ready and not self.alive():  # a kernel that sends is alive
                 self.stop()
                 raise KernelGone(t("the kernel died (os._exit, a crash, or out of memory)"))
-            for socket, _ in poller.poll(50):  # ms; wakes as soon as any channel has a message
+            for socket, _ in ready:
                 channel = channels[socket]
                 message = channel.get_msg(timeout=0)
                 if channel is client.stdin_channel:
