@@ -313,8 +313,8 @@ class Session:
         subject = RemoteSubject(self.link, name, source=text)
         try:
             failure = self.run_text(text) if text else None
-            self.link.boot()  # anew: the text may have replaced it
-            if not self.link.request("defined", {"global": "__kit__"}, name=name):
+            # The agent anew (the text may have replaced it), and the step's name looked up.
+            if not self.link.request("defined", {"global": "__kit__"}, boot=True, name=name):
                 why = judged("forbids_names", (), text, current()) if text else None
                 return [Finding("error", name, t(
                     "{name} is not defined: run the cell that defines it, and keep its name",

@@ -121,7 +121,9 @@ class Link:
     def from_wire(self, data):
         return decode(data, lambda number: Remote(self, {"handle": int(number)}))
 
-    def request(self, op, ref, **fields):
+    def request(self, op, ref, boot=False, **fields):
+        """The answer of the agent to one request; `boot`: make the agent anew first, in the
+        same round trip (as `boot` does)."""
         payload = {"op": op, "target": ref, "part": self.max_reply, **fields}
         replies, message = [], Message(self.max_reply * PARTS)
 
@@ -135,8 +137,8 @@ class Link:
             return ""
 
         line = json.dumps(payload)
-        self.kernel.execute(f"__kit__.serve({line!r})", self.timeout(), stdin_hook=on_input,
-                            silent=True)
+        self.kernel.execute((BOOT_CELL + "\n" if boot else "") + f"__kit__.serve({line!r})",
+                            self.timeout(), stdin_hook=on_input, silent=True)
         if not replies:
             raise StudentError("NoReply", t("the grader got no answer from the kernel (was "
                                             "__kit__ or input() changed?)"))
