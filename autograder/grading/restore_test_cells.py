@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 from pathlib import Path
 
 import nbformat
@@ -78,11 +79,20 @@ class RestoreTestCells(NbGraderPreprocessor):
 
 def release_notebook(config, resources):
     """The notebook as students received it: its graded cells are what a submission must
-    have (the hidden part of a test cell stays in the gradebook)."""
+    have (the hidden part of a test cell stays in the gradebook). Read once per version of
+    the file and shared by the stages of every notebook a process grades (three read it per
+    notebook): read it, copy what you keep, never change it."""
     info = resources["nbgrader"]
     coursedir = CourseDirectory(config=config)
     folder = coursedir.format_path(coursedir.release_directory, ".", info["assignment"])
-    return nbformat.read(Path(folder) / f"{info['notebook']}.ipynb", as_version=4)
+    path = Path(folder) / f"{info['notebook']}.ipynb"
+    stat = path.stat()
+    return read_release(str(path), stat.st_ino, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=8)
+def read_release(path, inode, modified, size):
+    return nbformat.read(path, as_version=4)
 
 
 def restore_type(cell, cell_type):
