@@ -87,6 +87,9 @@ def kit_stages() -> Config:
     c.Autograde.exporter_class = "autograder.grading.submission_guard.SubmissionExporter"
     c.GenerateFeedback.preprocessors = list(FEEDBACK)
     c.GenerateFeedback.exporter_class = "autograder.outputs.safe_page.SafeHTMLExporter"
+    # nbconvert checks the notebook against nbformat's schema once, after the last stage,
+    # not after each of the dozen (a tenth of a grading worker's own CPU went there).
+    c.Exporter.optimistic_validation = True
     c.AssignLatePenalties.plugin_class = "autograder.deadlines.PercentPerDay"
     # `nbgrader export`: a row per student and assignment, then a TOTAL row per student.
     c.ExportApp.plugin_class = "autograder.outputs.export.ClassCsvExport"
