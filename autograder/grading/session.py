@@ -194,8 +194,10 @@ class Session:
         return min(self.cell_timeout, left)
 
     def __enter__(self):
-        self.kernel.warm([*self.course_texts, BOOT_CELL])
         try:
+            # The template prepares the course's cells first (only once per assignment): a
+            # template that died doing it is started again below, like a failed start.
+            self.kernel.warm([*self.course_texts, BOOT_CELL])
             self.kernel.start()
         except RuntimeError:  # once more: a start can fail for reasons of the moment
             self.kernel.stop()
