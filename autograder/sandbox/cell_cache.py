@@ -1,32 +1,66 @@
 """IPython's work on a cell's text, done once per text for all the kernels of a template.
 
 Before a kernel runs a cell, ipykernel transforms its text (IPython's TransformerManager,
-which tokenizes all of it to find magics) to ask whether it needs an event loop, then IPython
-transforms it again to run it; and ipykernel names the cell's file by a murmur2 hash that it
-computes in pure Python, a byte at a time. The course's cells are the same text in every
-notebook (the helper cell alone is 27 KB), and each ran twice a notebook (once in the
-student's kernel, once in the judging one): about 0.1 CPU s a notebook went to tokenizing
-and hashing the same texts again.
+which tokenizes all of it to find magics) to ask whether it needs an event loop, compiles it
+whole to answer that, then IPython transforms it again and parses it to run it; and ipykernel
+names the cell's file by a murmur2 hash that it computes in pure Python, a byte at a time. The
+course's cells are the same text in every notebook (the helper cell alone is 27 KB), and each
+ran twice a notebook (once in the student's kernel, once in the judging one): the helper cell
+alone cost about 0.05 CPU s a run in tokenizing, compiling and parsing the same text again.
 
 Here, imported by the template (zygote.py) before it forks:
   - a transformed text is kept (at most MAX_CHARS of texts, the oldest go first), so a
     kernel transforms each text once, and the texts the template was given (`warm`: the
     course's cells, the grader's agent) not at all: a kernel inherits them with its memory;
+  - for those warmed texts, the template also keeps their syntax tree (as IPython's compiler
+    parses them, before any cell changes its `__future__` flags) and whether they need an
+    event loop (at most MAX_PARSED_CHARS of texts): a kernel parses and compiles them once,
+    to run them, instead of three times;
   - the cell's file is named by a hash computed in C (blake2b, 32 bits as murmur2's).
-The transformation is IPython's own, unchanged: a text is looked up only by a manager with
-IPython's default transforms (a kernel that adds its own transforms gets them, every time).
+What a kernel gets is IPython's own work, unchanged: a text is looked up only by a manager with
+IPython's default transforms and a shell with no AST transformers (a kernel that adds its own
+gets them, every time), and a kept tree is handed out in a new module each time (IPython may
+add a statement to a cell's list; it never changes the statements).
 Nothing of the grader's is kept here: the texts are the course's, as the notebooks hold them.
 """
 
+import ast
 import hashlib
 
 import ipykernel.compiler
+from IPython.core import interactiveshell
+from IPython.core.async_helpers import _should_be_async
+from IPython.core.compilerop import CachingCompiler
+from IPython.core.getipython import get_ipython
 from IPython.core.inputtransformer2 import TransformerManager
 
 MAX_CHARS = 8 << 20  # characters of transformed texts a process keeps
+MAX_PARSED_CHARS = 1 << 20  # characters of texts whose trees the template keeps (~55 B each)
 _transform = TransformerManager.transform_cell  # IPython's own
-_kept = {}  # text -> transformed text, oldest first
-_size = [0]
+_parse = CachingCompiler.ast_parse
+FLAGS = CachingCompiler().flags  # a kernel's, before a cell imports from __future__
+
+
+class Kept:
+    """What was worked out of texts, for at most `limit` characters of them (by `chars`):
+    the oldest go first."""
+
+    def __init__(self, limit):
+        self.limit, self.size, self.items = limit, 0, {}
+
+    def get(self, text):
+        kept = self.items.get(text)
+        return None if kept is None else kept[0]
+
+    def put(self, text, value, chars):
+        self.items[text] = (value, chars)
+        self.size += chars
+        while self.size > self.limit() and len(self.items) > 1:
+            self.size -= self.items.pop(next(iter(self.items)))[1]
+
+
+_transformed = Kept(lambda: MAX_CHARS)  # text -> transformed text
+_parsed = Kept(lambda: MAX_PARSED_CHARS)  # transformed text -> (its tree, needs a loop)
 
 
 def _transforms(manager):
@@ -41,15 +75,28 @@ def transform_cell(manager, cell):
     """IPython's TransformerManager.transform_cell, once per text."""
     if _transforms(manager) != DEFAULT:
         return _transform(manager, cell)
-    done = _kept.get(cell)
+    done = _transformed.get(cell)
     if done is None:
         done = _transform(manager, cell)  # a text IPython refuses raises, and is not kept
-        _kept[cell] = done
-        _size[0] += len(cell) + len(done)
-        while _size[0] > MAX_CHARS and len(_kept) > 1:
-            oldest = next(iter(_kept))
-            _size[0] -= len(oldest) + len(_kept.pop(oldest))
+        _transformed.put(cell, done, len(cell) + len(done))
     return done
+
+
+def should_be_async(cell):
+    """IPython's answer to whether a (transformed) text needs an event loop, kept for the
+    warmed texts."""
+    kept = _parsed.get(cell)
+    return _should_be_async(cell) if kept is None else kept[1]
+
+
+def ast_parse(compiler, source, filename="<unknown>", symbol="exec"):
+    """IPython's CachingCompiler.ast_parse; a warmed text is not parsed again while the
+    compiler has its first flags and the shell no AST transformers (which change a tree)."""
+    kept = _parsed.get(source) if symbol == "exec" and compiler.flags == FLAGS else None
+    shell = get_ipython()
+    if kept is None or shell is None or shell.ast_transformers:
+        return _parse(compiler, source, filename, symbol)
+    return ast.Module(body=list(kept[0].body), type_ignores=list(kept[0].type_ignores))
 
 
 def cell_hash(data, seed):
@@ -61,17 +108,25 @@ def cell_hash(data, seed):
 
 def install():
     TransformerManager.transform_cell = transform_cell
+    CachingCompiler.ast_parse = ast_parse
+    interactiveshell._should_be_async = should_be_async
     ipykernel.compiler.murmur2_x86 = cell_hash
 
 
 def warm(texts):
-    """Transform `texts` now, in the template: every kernel forked after finds them done.
-    The number of texts IPython could transform (the others are left to the kernels)."""
+    """Transform and parse `texts` now, in the template: every kernel forked after finds
+    them done. The number of texts IPython could transform (the others are left to the
+    kernels, which raise what IPython raises)."""
     manager, done = TransformerManager(), 0
     for text in texts:
         try:
-            manager.transform_cell(text)
-            done += 1
+            transformed = manager.transform_cell(text)
         except Exception:  # noqa: BLE001,S112 - a kernel raises it to the student, as IPython does
             continue
+        done += 1
+        try:
+            tree = _parse(CachingCompiler(), transformed)
+        except (SyntaxError, ValueError, MemoryError):  # a kernel reports it, as IPython does
+            continue
+        _parsed.put(transformed, (tree, _should_be_async(transformed)), len(transformed))
     return done

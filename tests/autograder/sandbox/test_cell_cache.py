@@ -3,12 +3,15 @@ its text beforehand (autograder/sandbox/cell_cache.py)?"""
 
 from __future__ import annotations
 
+import ast
 import re
 
 import ipykernel.compiler
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from IPython.core.async_helpers import _should_be_async
+from IPython.core.compilerop import CachingCompiler
 from IPython.core.inputtransformer2 import TransformerManager
 
 from autograder.sandbox import cell_cache
@@ -24,8 +27,8 @@ def installed(monkeypatch):
     """The cache installed as the template installs it, undone after the test."""
     monkeypatch.setattr(TransformerManager, "transform_cell", cell_cache.transform_cell)
     monkeypatch.setattr(ipykernel.compiler, "murmur2_x86", cell_cache.cell_hash)
-    monkeypatch.setattr(cell_cache, "_kept", {})
-    monkeypatch.setattr(cell_cache, "_size", [0])
+    monkeypatch.setattr(cell_cache, "_transformed", cell_cache.Kept(lambda: cell_cache.MAX_CHARS))
+    monkeypatch.setattr(cell_cache, "_parsed", cell_cache.Kept(lambda: cell_cache.MAX_PARSED_CHARS))
 
 
 def ipython(text):
@@ -66,9 +69,45 @@ def test_the_cache_keeps_no_more_than_its_bound(installed, monkeypatch):
     monkeypatch.setattr(cell_cache, "MAX_CHARS", 1000)
     for number in range(50):
         cached(f"value_{number} = {'1' * 40}\n")
-    assert 0 < cell_cache._size[0] <= 1000
-    assert "value_49 = " + "1" * 40 + "\n" in cell_cache._kept
-    assert "value_0 = " + "1" * 40 + "\n" not in cell_cache._kept
+    kept = cell_cache._transformed
+    assert 0 < kept.size <= 1000
+    assert sum(chars for _, chars in kept.items.values()) == kept.size
+    assert "value_49 = " + "1" * 40 + "\n" in kept.items
+    assert "value_0 = " + "1" * 40 + "\n" not in kept.items
+
+
+ASYNC_TEXTS = ["await something()\n", "async def f():\n    return 1\n", "return 3\n",
+               "x = [i async for i in agen()]\n", "def g(:\n", "from __future__ import braces\n"]
+
+
+# One template's cache for all the examples.
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(st.sampled_from(IPYTHON_TEXTS + ASYNC_TEXTS), st.text(max_size=80)))
+def test_a_warmed_text_is_parsed_and_judged_async_as_ipython_does(installed, text):
+    """For a warmed text, are the kept tree and the kept answer to "does it need an event
+    loop" IPython's own (top-level await, async comprehensions, syntax errors, any text)?"""
+    cell_cache.warm([text])
+    transformed = cached(text)
+    if not isinstance(transformed, str):
+        return  # IPython refused the text: nothing of it is kept
+    assert cell_cache.should_be_async(transformed) == _should_be_async(transformed)
+    kept = cell_cache._parsed.get(transformed)
+    try:
+        parsed = ast.dump(cell_cache._parse(CachingCompiler(), transformed))
+    except (SyntaxError, ValueError):
+        assert kept is None
+    else:
+        assert ast.dump(kept[0]) == parsed
+
+
+def test_the_template_keeps_trees_of_no_more_than_its_bound(installed, monkeypatch):
+    """Does the template keep the trees of at most MAX_PARSED_CHARS of texts, the latest?"""
+    monkeypatch.setattr(cell_cache, "MAX_PARSED_CHARS", 500)
+    cell_cache.warm([f"value_{n} = {n}\n" for n in range(100)])
+    assert 0 < cell_cache._parsed.size <= 500
+    assert cell_cache._parsed.get("value_99 = 99\n") is not None
+    assert cell_cache._parsed.get("value_0 = 0\n") is None
 
 
 def test_a_cells_file_name_is_a_32_bit_number_of_its_text():
@@ -95,3 +134,40 @@ def test_a_warmed_cell_runs_in_a_real_kernel_as_ipython_runs_it(kernel):
     run(kernel, "get_ipython().input_transformer_manager.line_transforms.append("
                 "lambda lines: [line.replace('ONE', '1') for line in lines])")
     assert run(kernel, cells[2]) == ("2", [])
+
+
+def shown(kernel, code):
+    outputs, _ = kernel.execute(code, timeout=20)
+    return [o.data["text/plain"] for o in outputs if o.output_type == "execute_result"]
+
+
+def test_a_warmed_tree_is_ipythons_whatever_the_kernel_changes(kernel):
+    """In a kernel forked after the warm: does a cell that needs an event loop still get
+    one; do an AST transformer the notebook adds, an interactivity that appends a statement
+    to the cell, and a `__future__` import that changes the parser each apply to a warmed
+    text, and leave it as it was for the runs after?"""
+    cells = ["import asyncio\nawait asyncio.sleep(0)\nprint('awaited')",
+             "value = 40 + 2",
+             "print(1 != 2)"]
+    kernel.warm(cells)
+    kernel.restart()
+    assert run(kernel, cells[0]) == ("awaited", [])
+    assert shown(kernel, cells[1]) == []
+    run(kernel, "get_ipython().ast_node_interactivity = 'last_expr_or_assign'")
+    assert shown(kernel, cells[1]) == ["42"] and shown(kernel, cells[1]) == ["42"]
+    run(kernel, "get_ipython().ast_node_interactivity = 'last_expr'")
+    assert shown(kernel, cells[1]) == []
+    run(kernel, "import ast\n"
+                "class Plus(ast.NodeTransformer):\n"
+                "    def visit_Constant(self, node):\n"
+                "        return ast.Constant(node.value + 1) if node.value == 40 else node\n"
+                "get_ipython().ast_transformers.append(Plus())")
+    assert shown(kernel, cells[1] + "\nvalue") == ["43"]
+    run(kernel, cells[1])
+    assert shown(kernel, "value") == ["43"]
+    run(kernel, "get_ipython().ast_transformers.clear()")
+    run(kernel, cells[1])
+    assert shown(kernel, "value") == ["42"]
+    assert run(kernel, cells[2]) == ("True", [])
+    run(kernel, "from __future__ import barry_as_FLUFL")  # the one import that changes parsing
+    assert run(kernel, cells[2]) == ("", ["SyntaxError"])
