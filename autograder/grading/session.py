@@ -207,8 +207,7 @@ class Session:
                 self.kernel.stop()  # nothing of a kernel that never ran is left behind
                 raise
         self.refused = list(self.kernel.refused)
-        self.link.boot()
-        return self
+        return self  # no agent yet: each step makes it anew in the judging kernel (judge)
 
     def __exit__(self, *exc):
         self.kernel.stop()
@@ -226,7 +225,6 @@ class Session:
         self.kernel.folder = self.empty_folder
         try:
             self.kernel.restart()
-            self.link.boot()
             for source in self.course_cells:
                 self.kernel.execute(source, self.timeout(), silent=True)
         except (KernelGone, RuntimeError) as error:
@@ -241,7 +239,6 @@ class Session:
             return
         try:
             self.kernel.restart()
-            self.link.boot()
             for source in self.ran:
                 self.kernel.execute(source, self.timeout(), silent=True)
         except (KernelGone, RuntimeError) as again:
