@@ -323,6 +323,9 @@ def become_kernel(request):
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     app = KernelApp.instance(config=kernel_config(request["connection_file"]))
     app.initialize([])
+    # traitlets leaves the app's logger at DEBUG and filters in its handler: every debug line
+    # of every message was made, then dropped. The handler's level is the logger's now.
+    app.log.setLevel(app.log_level)
     app.start()
 
 
