@@ -450,8 +450,9 @@ def kill_each(pids):
 
 def kill_until_none(find, kill_them):
     """Kill what `find()` lists, with `kill_them(listed)`, until it lists nothing (a fork
-    bomb forks on between two rounds); the most processes one round found."""
-    killed = 0
+    bomb forks on between two rounds): (the most processes one round found, how many the
+    last round still found)."""
+    killed, alive = 0, []
     for _ in range(200):
         alive = find()
         if not alive:
@@ -460,7 +461,7 @@ def kill_until_none(find, kill_them):
         kill_them(alive)
         reap()
         time.sleep(0.01)
-    return killed
+    return killed, len(alive)
 
 
 def kill(request):
@@ -468,7 +469,10 @@ def kill(request):
     zombie, so nothing of it outlives the answer.
 
     The kernel itself first, through its pidfd: that reaches it even while it still builds
-    its root as root, and as PID 1 of its namespace its death takes every process in it."""
+    its root as root, and as PID 1 of its namespace its death takes every process in it (the
+    Linux kernel reaps them all before the kernel's own exit is seen). Then what is still
+    there of the sandbox (its user's processes; without a user, its session's): usually
+    nothing, found in one look at /proc, with no kill or pause."""
     uid, session = request.get("uid"), request["pid"]
     pidfd = pidfds.pop(session, None)
     if pidfd is not None:
@@ -476,16 +480,15 @@ def kill(request):
             signal.pidfd_send_signal(pidfd, signal.SIGKILL)
         except ProcessLookupError:
             pass
-    killed = kill_until_none(lambda: processes_of(uid, session),
-                             (lambda _: kill_as(uid)) if uid is not None else kill_each)
-    if pidfd is not None:
         try:  # the kernel, also when it died before it became the sandbox user
             os.waitid(os.P_PIDFD, pidfd, os.WEXITED)
         except ChildProcessError:  # reaped already
             pass
         os.close(pidfd)
+    killed, left = kill_until_none(lambda: processes_of(uid, session),
+                                   (lambda _: kill_as(uid)) if uid is not None else kill_each)
     reap()
-    return {"killed": killed, "left": len(processes_of(uid, session))}
+    return {"killed": killed + (pidfd is not None), "left": left}
 
 
 def running(pid):
@@ -514,7 +517,7 @@ def strays(request):
     uid, session = request.get("uid"), request["pid"]
     if uid is not None and alone(session):
         return {"killed": 0}
-    killed = kill_until_none(
+    killed, _ = kill_until_none(
         lambda: [p for p in processes_of(uid, session) if p != session and running(p)],
         kill_each)
     return {"killed": killed}
