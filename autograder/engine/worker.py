@@ -2,7 +2,8 @@
 
 The worker writes the assignment's bundle into a folder of its own (once per bundle), puts the
 submission in that folder's submitted/, resets the bundle's gradebook (master cells only) and
-runs nbgrader's own autograde there, with the course's stages (the sandbox among them). What
+runs nbgrader's own autograde there, with the course's stages (the sandbox among them), but
+for the student's and the submission's rows, which the client writes (worker_autograde.py). What
 comes back is data: the autograded folder as bytes, or why it could not be graded. The worker
 never writes the course: the client does, once per submission (autograder/engine/cluster.py),
 so a task retried after its worker died cannot grade a student twice.
@@ -30,6 +31,7 @@ from distributed import WorkerPlugin
 
 from autograder.course import course_config
 from autograder.engine.bundle import GRADEBOOK, Bundle, Submission, read_files
+from autograder.engine.worker_autograde import autograde_in_worker
 from autograder.stages import RECORD, stage_names
 
 KNOWN_FAILURES = {
@@ -166,7 +168,7 @@ def grade_submission(bundle: Bundle, submission: Submission, overrides, version)
     shutil.copyfile(folder / f".{GRADEBOOK}", folder / GRADEBOOK)
     Bundle(submission.assignment, submission.files).write(
         folder / "submitted" / submission.student / submission.assignment)
-    outcome = api.autograde(submission.assignment, submission.student, force=True, create=True)
+    outcome = autograde_in_worker(api, submission.assignment, submission.student)
     if not outcome["success"]:
         return Graded(submission.student, submission.assignment, False, failure_reason(outcome))
     graded = folder / "autograded" / submission.student / submission.assignment

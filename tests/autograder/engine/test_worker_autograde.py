@@ -1,0 +1,87 @@
+"""Does a grading worker's autograde (autograder/engine/worker_autograde.py) give the
+autograded folder nbgrader's own autograde gives, while it writes no student into its
+throwaway gradebook; and does it refuse what nbgrader refuses?"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbgrader.api import Gradebook
+
+from autograder.course import Course, nbgrader_api
+from autograder.engine import worker
+from autograder.engine.bundle import GRADEBOOK, assignment_bundle, submission_of
+from autograder.engine.worker_autograde import autograde_in_worker
+from autograder.grading.parallel import register_assignments
+from autograder.tools import simulate
+
+ROOT = Path(__file__).resolve().parents[3]
+ID = "01_attention_by_hand"
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    """A course whose source has two files besides the notebook, one of them kept as the
+    student left it; one student handed in a partly done notebook, both files and a
+    notebook the assignment does not have."""
+    course = Course.create(tmp_path_factory.mktemp("course"), ROOT, [ID])
+    shutil.copytree(ROOT / "release" / ID, course.root / "release" / ID)
+    for name in ("table.csv", "notes.txt"):
+        (course.root / "source" / ID / name).write_text(f"the course's {name}\n")
+    with (course.root / "nbgrader_config.py").open("a") as config:
+        config.write(f"\nc.Autograde.exclude_overwriting = {{{ID!r}: ['notes.txt']}}\n")
+    register_assignments(course.root, [ID], lambda _: None)
+    release = nbformat.read(course.root / "release" / ID / f"{ID}.ipynb", as_version=4)
+    source = nbformat.read(course.root / "source" / ID / f"{ID}.ipynb", as_version=4)
+    course.submit("ada", ID, simulate.partly_done(release, source))
+    nbformat.write(release, course.root / "submitted" / "ada" / ID / "scratch.ipynb")
+    for name in ("table.csv", "notes.txt"):
+        (course.root / "submitted" / "ada" / ID / name).write_text(f"ada's {name}\n")
+    yield course
+    if worker._WORKSPACE is not None:
+        worker._WORKSPACE.close()
+        worker._WORKSPACE = None
+
+
+def cells_of(data):
+    notebook = nbformat.reads(data.decode(), as_version=4)
+    return [(cell.cell_type, cell.source, cell.get("outputs")) for cell in notebook.cells]
+
+
+def test_a_worker_grades_as_nbgrader_without_recording_the_student(course):
+    """The same notebook (sources, outputs) and the same files as nbgrader's own autograde
+    of the course; the source's table over the student's, the notes the course keeps as the
+    student left them, no notebook the assignment does not have; and no student nor
+    submission in the worker's gradebook?"""
+    graded = worker.grade_submission(assignment_bundle(course.root, ID),
+                                     submission_of(course.root, "ada", ID), {},
+                                     worker.kit_version())
+    assert graded.ok, graded.why
+    outcome = nbgrader_api(course.root).autograde(ID, "ada", force=True, create=True)
+    assert outcome["success"], outcome.get("log")
+    folder = course.root / "autograded" / "ada" / ID
+    assert sorted(graded.files) == sorted(p.name for p in folder.iterdir())
+    notebook = f"{ID}.ipynb"
+    assert cells_of(graded.files[notebook]) == cells_of((folder / notebook).read_bytes())
+    assert graded.files["table.csv"] == b"the course's table.csv\n"
+    assert graded.files["notes.txt"] == b"ada's notes.txt\n"
+    assert "scratch.ipynb" not in graded.files
+    (throwaway, _), = worker.workspace().courses.values()
+    with Gradebook(f"sqlite:///{throwaway / GRADEBOOK}") as gradebook:
+        assert gradebook.students == []
+        assert [a.name for a in gradebook.assignments] == [ID]
+
+
+def test_a_worker_refuses_an_assignment_its_gradebook_does_not_know(course):
+    """Does grading an assignment the gradebook does not know fail, saying so as nbgrader
+    says it?"""
+    folder, api = worker.prepared(assignment_bundle(course.root, ID), {}, worker.kit_version())
+    handed_in = folder / "submitted" / "ada" / "99_unknown"
+    handed_in.mkdir(parents=True)
+    shutil.copy(course.root / "submitted" / "ada" / ID / f"{ID}.ipynb", handed_in)
+    outcome = autograde_in_worker(api, "99_unknown", "ada")
+    assert not outcome["success"]
+    assert "No assignment with ID '99_unknown' exists in the database" in outcome["log"]
