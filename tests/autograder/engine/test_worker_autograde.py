@@ -4,6 +4,7 @@ throwaway gradebook; and does it refuse what nbgrader refuses?"""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -40,7 +41,9 @@ def course(tmp_path_factory):
     nbformat.write(release, course.root / "submitted" / "ada" / ID / "scratch.ipynb")
     for name in ("table.csv", "notes.txt"):
         (course.root / "submitted" / "ada" / ID / name).write_text(f"ada's {name}\n")
+    here = os.getcwd()  # a worker moves into its folder, which goes with it
     yield course
+    os.chdir(here)
     if worker._WORKSPACE is not None:
         worker._WORKSPACE.close()
         worker._WORKSPACE = None
