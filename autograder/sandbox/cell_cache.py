@@ -45,7 +45,7 @@ class Kept:
     """What was worked out of texts, for at most `limit` characters of them (by `chars`):
     the oldest go first."""
 
-    def __init__(self, limit):
+    def __init__(self, limit: int):
         self.limit, self.size, self.items = limit, 0, {}
 
     def get(self, text):
@@ -55,12 +55,12 @@ class Kept:
     def put(self, text, value, chars):
         self.items[text] = (value, chars)
         self.size += chars
-        while self.size > self.limit() and len(self.items) > 1:
+        while self.size > self.limit and len(self.items) > 1:
             self.size -= self.items.pop(next(iter(self.items)))[1]
 
 
-_transformed = Kept(lambda: MAX_CHARS)  # text -> transformed text
-_parsed = Kept(lambda: MAX_PARSED_CHARS)  # transformed text -> (its tree, needs a loop)
+_transformed = Kept(MAX_CHARS)  # text -> transformed text
+_parsed = Kept(MAX_PARSED_CHARS)  # transformed text -> (its tree, needs a loop)
 
 
 def _transforms(manager):
@@ -117,7 +117,7 @@ def warm(texts):
     """Transform and parse `texts` now, in the template: every kernel forked after finds
     them done. The number of texts IPython could transform (the others are left to the
     kernels, which raise what IPython raises)."""
-    manager, done = TransformerManager(), 0
+    manager, compiler, done = TransformerManager(), CachingCompiler(), 0
     for text in texts:
         try:
             transformed = manager.transform_cell(text)
@@ -125,7 +125,7 @@ def warm(texts):
             continue
         done += 1
         try:
-            tree = _parse(CachingCompiler(), transformed)
+            tree = _parse(compiler, transformed)
         except (SyntaxError, ValueError, MemoryError):  # a kernel reports it, as IPython does
             continue
         _parsed.put(transformed, (tree, _should_be_async(transformed)), len(transformed))

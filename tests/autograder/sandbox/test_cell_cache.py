@@ -27,8 +27,8 @@ def installed(monkeypatch):
     """The cache installed as the template installs it, undone after the test."""
     monkeypatch.setattr(TransformerManager, "transform_cell", cell_cache.transform_cell)
     monkeypatch.setattr(ipykernel.compiler, "murmur2_x86", cell_cache.cell_hash)
-    monkeypatch.setattr(cell_cache, "_transformed", cell_cache.Kept(lambda: cell_cache.MAX_CHARS))
-    monkeypatch.setattr(cell_cache, "_parsed", cell_cache.Kept(lambda: cell_cache.MAX_PARSED_CHARS))
+    monkeypatch.setattr(cell_cache, "_transformed", cell_cache.Kept(cell_cache.MAX_CHARS))
+    monkeypatch.setattr(cell_cache, "_parsed", cell_cache.Kept(cell_cache.MAX_PARSED_CHARS))
 
 
 def ipython(text):
@@ -66,7 +66,7 @@ def test_a_manager_with_transforms_of_its_own_is_not_served_from_the_cache(insta
 
 def test_the_cache_keeps_no_more_than_its_bound(installed, monkeypatch):
     """Does a process keep at most MAX_CHARS of texts, dropping the oldest first?"""
-    monkeypatch.setattr(cell_cache, "MAX_CHARS", 1000)
+    monkeypatch.setattr(cell_cache._transformed, "limit", 1000)
     for number in range(50):
         cached(f"value_{number} = {'1' * 40}\n")
     kept = cell_cache._transformed
@@ -103,7 +103,7 @@ def test_a_warmed_text_is_parsed_and_judged_async_as_ipython_does(installed, tex
 
 def test_the_template_keeps_trees_of_no_more_than_its_bound(installed, monkeypatch):
     """Does the template keep the trees of at most MAX_PARSED_CHARS of texts, the latest?"""
-    monkeypatch.setattr(cell_cache, "MAX_PARSED_CHARS", 500)
+    monkeypatch.setattr(cell_cache._parsed, "limit", 500)
     cell_cache.warm([f"value_{n} = {n}\n" for n in range(100)])
     assert 0 < cell_cache._parsed.size <= 500
     assert cell_cache._parsed.get("value_99 = 99\n") is not None
