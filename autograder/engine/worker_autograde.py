@@ -31,10 +31,13 @@ class WorkerAutograde(Autograde):
         BaseConverter.init_assignment(self, assignment_id, student_id)  # its own files
         known = self.known_notebooks(assignment_id)
         self.copy_source_files(assignment_id, student_id)
+        graded = []
         for notebook in self.notebooks:
-            if Path(notebook).stem not in known:
+            if Path(notebook).stem in known:
+                graded.append(notebook)
+            else:
                 self.log.warning("Skipping unknown notebook: %s", notebook)
-        self.notebooks = [n for n in self.notebooks if Path(n).stem in known]
+        self.notebooks = graded
         if not self.notebooks:
             raise self.failure("No notebooks found, did you forget to run 'nbgrader "
                                "generate_assignment'?")
@@ -70,10 +73,9 @@ class WorkerAutograde(Autograde):
 
 
 def autograde_in_worker(api, assignment_id, student_id):
-    """What nbgrader's NbGraderAPI.autograde(assignment_id, student_id) answers, with
-    WorkerAutograde (students are created, grading is forced, as the worker asks)."""
+    """What nbgrader's NbGraderAPI.autograde(assignment_id, student_id, force=True) answers,
+    with WorkerAutograde (which records no student: `create` does not apply)."""
     with temp_attrs(api.coursedir, assignment_id=assignment_id, student_id=student_id):
         converter = WorkerAutograde(coursedir=api.coursedir, parent=api)
         converter.force = True
-        converter.create_student = True
         return capture_log(converter)
