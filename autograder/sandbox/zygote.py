@@ -488,6 +488,8 @@ def kill(request):
     killed, left = kill_until_none(lambda: processes_of(uid, session),
                                    (lambda _: kill_as(uid)) if uid is not None else kill_each)
     reap()
+    if left:  # the rounds ran out: count what is there now, after the last kill
+        left = len(processes_of(uid, session))
     return {"killed": killed + (pidfd is not None), "left": left}
 
 
