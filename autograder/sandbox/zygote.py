@@ -553,3 +553,9 @@ def serve():
 
 if __name__ == "__main__":
     serve()
+    # Every answer was flushed and every kernel reaped: nothing is left to do that the
+    # interpreter's own teardown (every module of torch, matplotlib, IPython) would do, and
+    # it took 0.8 s of each grading worker's close.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)

@@ -186,6 +186,29 @@ subprocess.Popen(["true"])  # never waited for: a zombie
     assert left == []
 
 
+def test_a_closed_template_ends_the_kernels_left_running_and_exits_cleanly(tmp_path):
+    """Does the template, closed while a kernel still runs (its grader never stopped it),
+    kill that kernel and every process it started, and exit with status 0 (it ends without
+    the interpreter's teardown)?"""
+    Zygote.close_shared()
+    kernel = started(tmp_path)
+    run(kernel, "import subprocess\nsubprocess.Popen(['sleep', '600'])")
+    template = Zygote.shared().process
+    namespace = os.readlink(f"/proc/{kernel.pid}/ns/pid")
+    Zygote.close_shared()
+    assert template.returncode == 0
+    assert not [entry.name for entry in Path("/proc").iterdir() if entry.name.isdigit()
+                and readlink_or_none(entry / "ns" / "pid") == namespace]
+    kernel.client.stop_channels()
+
+
+def readlink_or_none(path):
+    try:
+        return os.readlink(path)
+    except OSError:
+        return None
+
+
 def test_no_secret_of_the_grader_reaches_the_template_or_a_kernel(monkeypatch, tmp_path):
     """Is a variable of the grader's environment absent from the template's environment and
     from a kernel's, in its memory as in its /proc/<pid>/environ?"""
