@@ -408,21 +408,31 @@ class SandboxedKernel:
             time.sleep(0.005)
 
     def _wait_ready(self, deadline):
-        """Until the kernel answers on the shell channel and its iopub messages reach us (a
-        subscriber misses what is published before it is connected)."""
+        """Until the kernel answers a request on the shell channel and its iopub messages for
+        that request, down to its last (the kernel idle again), reach us: a subscriber misses
+        what is published before it is connected, so a request whose messages did not all
+        come is sent again. Messages of earlier requests are dropped on the way (and execute
+        reads only those of its own request)."""
         while True:
             self._still_starting(deadline)
-            self.client.kernel_info()
+            request = self.client.kernel_info()
             try:
-                self.client.get_shell_msg(timeout=0.2)
-                self.client.get_iopub_msg(timeout=0.2)
+                self._next_of(self.client.get_shell_msg, request, lambda _: True)
+                self._next_of(self.client.get_iopub_msg, request, lambda message: (
+                    message["msg_type"] == "status"
+                    and message["content"].get("execution_state") == "idle"))
             except Empty:
                 continue
-            while True:  # drop the status messages of the requests so far
-                try:
-                    self.client.get_iopub_msg(timeout=0.05)
-                except Empty:
-                    return
+            return
+
+    @staticmethod
+    def _next_of(receive, request, wanted):
+        """Read a channel until a message of `request` that is `wanted` comes; Empty when the
+        channel is silent for 0.2 s first."""
+        while True:
+            message = receive(timeout=0.2)
+            if message["parent_header"].get("msg_id") == request and wanted(message):
+                return message
 
     def _still_starting(self, deadline):
         """Raise when the kernel exited or the start ran past its time."""
