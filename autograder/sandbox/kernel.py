@@ -39,6 +39,7 @@ from jupyter_client import BlockingKernelClient
 from jupyter_client.connect import write_connection_file
 
 from autograder.i18n import t
+from autograder.sandbox.grader_session import GraderSession
 
 ZYGOTE = Path(__file__).with_name("zygote.py")
 
@@ -388,7 +389,7 @@ class SandboxedKernel:
             "hide": sorted(set(map(str, self.settings.hidden))), "keep": kept_folders(),
             "limits": limits, "env": kernel_env(self.scratch),
         })["pid"]
-        self.client = BlockingKernelClient()
+        self.client = BlockingKernelClient(session=GraderSession())
         self.client.load_connection_file(connection)
         deadline = time.monotonic() + self.settings.start_timeout  # of the whole start
         self._wait_bound(deadline)
