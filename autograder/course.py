@@ -19,11 +19,13 @@ from nbgrader.api import Gradebook
 from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
+from autograder import gradebook_engines
 from autograder.course_ids import UnknownAssignment, check_ids, course_ids  # noqa: F401
 from autograder.errors import KitError
 from autograder.i18n import config_language, t
 
 CONFIG = "nbgrader_config.py"
+gradebook_engines.install()  # every gradebook this process opens (autograder/gradebook_engines.py)
 
 
 class NbgraderError(KitError, RuntimeError):

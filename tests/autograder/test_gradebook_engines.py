@@ -1,0 +1,77 @@
+"""Does a process open every gradebook on the one engine made for its URL, reusing the
+statements it compiled, while each open still connects afresh and sees the file as it is
+then; and does it keep at most KEPT engines?"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections import OrderedDict
+
+import nbgrader.api
+import pytest
+from nbgrader.api import Gradebook
+
+from autograder import gradebook_engines
+from autograder.course import nbgrader_env  # importing the course installs the shared engines
+
+
+@pytest.fixture(autouse=True)
+def alembic_on_the_path(monkeypatch):
+    """A new gradebook runs the `alembic` executable, as open_gradebook arranges."""
+    monkeypatch.setenv("PATH", nbgrader_env()["PATH"])
+
+
+def names(url):
+    with Gradebook(url) as gradebook:
+        return sorted(a.name for a in gradebook.assignments), gradebook.engine
+
+
+def test_gradebooks_share_the_engine_and_its_compiled_statements(tmp_path):
+    assert nbgrader.api.create_engine is gradebook_engines.shared_engine
+    url = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    with Gradebook(url) as gradebook:
+        gradebook.add_assignment("a1")
+    first, engine = names(url)
+    compiled = len(engine._compiled_cache)
+    second, again = names(url)
+    assert first == second == ["a1"]
+    assert again is engine
+    assert len(engine._compiled_cache) == compiled  # nothing compiled anew
+
+
+def test_each_open_sees_the_file_as_it_is_then(tmp_path):
+    """A gradebook file replaced between two opens (as a worker copies its clean gradebook
+    back for each notebook, or another process rewrites it) is read anew."""
+    path, other = tmp_path / "gradebook.db", tmp_path / "other.db"
+    url = f"sqlite:///{path}"
+    with Gradebook(url) as gradebook:
+        gradebook.add_assignment("a1")
+    assert names(url)[0] == ["a1"]
+    shutil.copyfile(path, other)
+    with Gradebook(f"sqlite:///{other}") as gradebook:
+        gradebook.remove_assignment("a1")
+        gradebook.add_assignment("b1")
+    os.replace(other, path)
+    assert names(url)[0] == ["b1"]
+    shutil.copyfile(path, other)
+    with Gradebook(f"sqlite:///{other}") as gradebook:
+        gradebook.add_assignment("c1")
+    shutil.copyfile(other, path)  # over the same file, as the worker does
+    assert names(url)[0] == ["b1", "c1"]
+
+
+def test_at_most_kept_engines_and_the_dropped_ones_disposed(tmp_path, monkeypatch):
+    """The engine used least recently goes first, its connections closed."""
+    monkeypatch.setattr(gradebook_engines, "_engines", OrderedDict())
+    url = [f"sqlite:///{tmp_path / f'g{n}.db'}" for n in range(gradebook_engines.KEPT + 2)]
+    made = [gradebook_engines.shared_engine(u) for u in url[:gradebook_engines.KEPT]]
+    disposed = []
+    for engine in made:
+        monkeypatch.setattr(engine, "dispose", lambda engine=engine: disposed.append(engine))
+    assert gradebook_engines.shared_engine(url[0]) is made[0]  # used again: kept longer
+    made += [gradebook_engines.shared_engine(u) for u in url[gradebook_engines.KEPT:]]
+    assert disposed == [made[1], made[2]]
+    assert list(gradebook_engines._engines.values()) == [*made[3:gradebook_engines.KEPT],
+                                                        made[0], *made[-2:]]
+    assert gradebook_engines.shared_engine(url[1]) is not made[1]  # made anew
