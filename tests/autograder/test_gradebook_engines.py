@@ -75,3 +75,24 @@ def test_at_most_kept_engines_and_the_dropped_ones_disposed(tmp_path, monkeypatc
     assert list(gradebook_engines._engines.values()) == [*made[3:gradebook_engines.KEPT],
                                                         made[0], *made[-2:]]
     assert gradebook_engines.shared_engine(url[1]) is not made[1]  # made anew
+
+
+def test_a_relative_sqlite_path_is_the_file_of_the_current_folder(tmp_path, monkeypatch):
+    """The same relative URL opened from two course folders (as nbgrader's own API does, from
+    inside each course) reaches each folder's own gradebook."""
+    url = "sqlite:///gradebook.db"
+    for course, assignment in (("one", "a1"), ("two", "b1")):
+        (tmp_path / course).mkdir()
+        monkeypatch.chdir(tmp_path / course)
+        with Gradebook(url) as gradebook:
+            gradebook.add_assignment(assignment)
+    for course, assignment in (("one", "a1"), ("two", "b1")):
+        monkeypatch.chdir(tmp_path / course)
+        assert names(url)[0] == [assignment]
+
+
+def test_an_in_memory_database_is_never_shared():
+    first = gradebook_engines.shared_engine("sqlite://")
+    assert gradebook_engines.shared_engine("sqlite://") is not first
+    assert gradebook_engines.shared_engine("sqlite:///:memory:") is not first
+    assert gradebook_engines.where("sqlite:///:memory:") is None
