@@ -418,19 +418,19 @@ class SandboxedKernel:
             self._still_starting(deadline)
             request = self.client.kernel_info()
             try:
-                self._next_of(self.client.get_shell_msg, request, lambda _: True)
+                self._next_of(self.client.get_shell_msg, request, lambda _: True, deadline)
                 self._next_of(self.client.get_iopub_msg, request, lambda message: (
                     message["msg_type"] == "status"
-                    and message["content"].get("execution_state") == "idle"))
+                    and message["content"].get("execution_state") == "idle"), deadline)
             except Empty:
                 continue
             return
 
-    @staticmethod
-    def _next_of(receive, request, wanted):
+    def _next_of(self, receive, request, wanted, deadline):
         """Read a channel until a message of `request` that is `wanted` comes; Empty when the
         channel is silent for 0.2 s first."""
         while True:
+            self._still_starting(deadline)
             message = receive(timeout=0.2)
             if message["parent_header"].get("msg_id") == request and wanted(message):
                 return message
