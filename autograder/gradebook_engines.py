@@ -26,8 +26,8 @@ from collections import OrderedDict
 import nbgrader.api
 from sqlalchemy import create_engine, make_url
 
-KEPT = 8  # URLs whose engines a process keeps (a feedback run makes one per student)
-_engines = OrderedDict()  # (url, options) -> engine, the most recently used last
+KEPT = 8  # databases whose engines a process keeps (feedback makes one per student)
+_engines = OrderedDict()  # (database, options) -> engine, the most recently used last
 _lock = threading.Lock()
 
 

@@ -4,10 +4,11 @@ message's headers come back as the JSON they are.
 jupyter_client turns every string of a message's header and parent header that looks like an
 ISO 8601 date into a datetime (dateutil's parser, on two dates a message); the grader never
 reads those dates, and a graded notebook is about 200 messages: parsing them took about an
-eighth of the grader's CPU a notebook (0.23 -> 0.20 s). Everything else is the library's: the
-signature is checked as it checks it (an unsigned, forged or replayed message is refused), the
-parts are unpacked by the session's unpacker, and the message is adapted to the current
-protocol version.
+eighth of the grader's CPU a notebook (0.23 -> 0.20 s). Everything else is the library's: with
+a key, the signature is checked as it checks it (an unsigned, forged or replayed message is
+refused; without one, as the kit's kernels are started, nothing is signed, as with the
+library), the parts are unpacked by the session's unpacker, and the message is adapted to the
+current protocol version.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ class GraderSession(Session):
     """A Session whose messages keep their header dates as ISO 8601 strings."""
 
     def deserialize(self, msg_list, content=True, copy=True):
-        if not copy:  # zmq Frames: the first parts as bytes, the buffers as they are
+        if not copy:  # zmq Frames: every part copied out as bytes
             msg_list = [bytes(part.bytes) for part in msg_list[:PARTS]] + [
                 memoryview(bytes(part.bytes)) for part in msg_list[PARTS:]]
         if self.auth is not None:
