@@ -419,9 +419,7 @@ class SandboxedKernel:
             request = self.client.kernel_info()
             try:
                 self._next_of(self.client.get_shell_msg, request, lambda _: True, deadline)
-                self._next_of(self.client.get_iopub_msg, request, lambda message: (
-                    message["msg_type"] == "status"
-                    and message["content"].get("execution_state") == "idle"), deadline)
+                self._next_of(self.client.get_iopub_msg, request, is_idle, deadline)
             except Empty:
                 continue
             return
@@ -530,9 +528,14 @@ class SandboxedKernel:
         """Add an iopub message to the outputs; True when it says the kernel is idle."""
         kind = message["msg_type"]
         if kind == "status":
-            return message["content"]["execution_state"] == "idle"
+            return is_idle(message)
         if kind == "clear_output":
             outputs.clear()
         elif kind in ("stream", "display_data", "execute_result", "error"):
             outputs.append(nbformat.v4.output_from_msg(message))
         return False
+
+
+def is_idle(message):
+    """Whether an iopub message says the kernel is idle again (its request's last message)."""
+    return message["msg_type"] == "status" and message["content"].get("execution_state") == "idle"
