@@ -175,6 +175,11 @@ subprocess.Popen(["true"])  # never waited for: a zombie
     uid = kernel.uid
     kernel.stop()
     assert str(key) not in segments()
+    assert processes_of(uid, namespace) == []
+
+
+def processes_of(uid, namespace):
+    """The processes now running as `uid` or in the PID namespace `namespace` (a kernel's)."""
     left = []
     for entry in Path("/proc").iterdir():
         try:
@@ -183,9 +188,10 @@ subprocess.Popen(["true"])  # never waited for: a zombie
                 left.append(entry.name)
         except OSError:
             continue
-    assert left == []
+    return left
 
 
+@ROOT_ONLY
 def test_a_closed_template_ends_the_kernels_left_running_and_exits_cleanly(tmp_path):
     """Does the template, closed while a kernel still runs (its grader never stopped it),
     kill that kernel and every process it started, and exit with status 0 (it ends without
@@ -197,16 +203,8 @@ def test_a_closed_template_ends_the_kernels_left_running_and_exits_cleanly(tmp_p
     namespace = os.readlink(f"/proc/{kernel.pid}/ns/pid")
     Zygote.close_shared()
     assert template.returncode == 0
-    assert not [entry.name for entry in Path("/proc").iterdir() if entry.name.isdigit()
-                and readlink_or_none(entry / "ns" / "pid") == namespace]
+    assert processes_of(kernel.uid, namespace) == []
     kernel.client.stop_channels()
-
-
-def readlink_or_none(path):
-    try:
-        return os.readlink(path)
-    except OSError:
-        return None
 
 
 def test_no_secret_of_the_grader_reaches_the_template_or_a_kernel(monkeypatch, tmp_path):
