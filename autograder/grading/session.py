@@ -312,16 +312,19 @@ class Session:
         subject = RemoteSubject(self.link, name, source=text)
         try:
             failure = self.run_text(text) if text else None
-            # The agent anew (the text may have replaced it), and the step's name looked up.
-            if not self.link.request("defined", {"global": "__kit__"}, boot=True, name=name):
-                why = judged("forbids_names", (), text, current()) if text else None
-                return [Finding("error", name, t(
-                    "{name} is not defined: run the cell that defines it, and keep its name",
-                    name=name) + "".join(f" ({reason})" for reason in [why] if reason)
-                    + (" " + failure if failure else ""))]
-            helpers = references(step, self.steps)
-            with self.link.stand_ins(helpers):
-                return step_findings(step, subject, helpers, fresh_generator())
+            with self.link.talking():  # the step's requests: one run in the kernel
+                # The agent anew (the text may have replaced it), the step's name looked up.
+                if not self.link.request("defined", {"global": "__kit__"}, boot=True,
+                                         name=name):
+                    why = judged("forbids_names", (), text, current()) if text else None
+                    return [Finding("error", name, t(
+                        "{name} is not defined: run the cell that defines it, and keep its "
+                        "name", name=name) + "".join(f" ({reason})" for reason in [why]
+                                                     if reason)
+                        + (" " + failure if failure else ""))]
+                helpers = references(step, self.steps)
+                with self.link.stand_ins(helpers):
+                    return step_findings(step, subject, helpers, fresh_generator())
         except KernelGone as gone:
             self.recover(gone)
             return [Finding("error", name, t("checking {name}: {reason}", name=name,

@@ -1,14 +1,16 @@
 """The grader's agent inside the student's kernel, and the wire format both sides share.
 
-The grader sends this file's text into the sandboxed kernel and then, for every call it wants
-made, one line `__kit__.serve('<json request>')`. The agent calls the student's function on the
-inputs in the request and sends back plain data: numbers, strings, shapes, flat lists of
-floats. Objects that cannot be sent as data (a module instance, a bound method) stay in the
-kernel behind a numbered handle.
+The grader sends this file's text into the sandboxed kernel and runs `__kit__.converse()`,
+which asks for requests with input() until an empty one comes: the input() that carries a
+reply returns the grader's next request, so a request costs one round trip on the kernel's
+stdin channel, not a cell. For each request the agent calls the student's function on the
+inputs in it and sends back plain data: numbers, strings, shapes, flat lists of floats.
+Objects that cannot be sent as data (a module instance, a bound method) stay in the kernel
+behind a numbered handle.
 
 Nothing here is trusted: the student's code runs in the same interpreter and can change any of
 it. It does not need to be trusted. The grader chose the inputs afresh for this grading, knows
-the right outputs, and reads the reply as data only (see remote.py); a tampered agent can make
+the right outputs, and reads the reply as data only (see link.py); a tampered agent can make
 the student's own answer wrong, never right.
 
 This module imports only json and torch, so the grader can use the same codec.
@@ -18,6 +20,7 @@ import json
 
 import torch
 
+READY = "\x00kit-ready:"  # the prompt that asks for the first request
 RESULT = "\x00kit-result:"  # the prompt of the input request that carries a reply
 CALLBACK = "\x00kit-callback:"  # the prompt of one that asks the grader for a reference
 MORE = "\x00kit-more:"  # the prompt of one that carries a part of a longer reply or call
@@ -205,12 +208,19 @@ class Agent:
         reference.__name__ = name
         return reference
 
+    def converse(self):
+        """Serve the grader's requests, one after another, until it sends an empty one."""
+        line = input(READY)
+        while line:
+            line = self.serve(line)
+
     def serve(self, line):
+        """Answer one request; what the grader answers to the reply (its next request)."""
         try:
             request = json.loads(line)
             self.part = int(request.get("part") or 0)
             reply = {"ok": encode(self.run(request), self.handle_of)}
         except BaseException as error:  # noqa: BLE001 - every error is the student's answer
             reply = {"error": type(error).__name__, "message": str(error)[:300]}
-        self.send(RESULT, json.dumps(reply))
+        return self.send(RESULT, json.dumps(reply))
 

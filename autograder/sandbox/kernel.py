@@ -366,6 +366,7 @@ class SandboxedKernel:
         self.client = None
         self.scratch = None
         self.refused = []  # files of the notebook's folder not copied, and why (one line each)
+        self.running = None  # the last Run sent
 
     # life ---------------------------------------------------------------------------------
 
@@ -487,41 +488,85 @@ class SandboxedKernel:
     # work ---------------------------------------------------------------------------------
 
     def execute(self, code, timeout, stdin_hook=None, silent=False):
-        """Run code; return (outputs as nbformat outputs, status). Raise KernelGone when the
-        kernel dies or the code runs past `timeout` seconds (the kernel is then killed)."""
-        client = self.client
-        msg_id = client.execute(code, silent=silent, store_history=not silent,
-                                allow_stdin=True)
+        """Run code; return (outputs as nbformat outputs, status). Each input() of the code
+        is answered with stdin_hook(prompt) (with "" when there is none). Raise KernelGone
+        when the kernel dies or the code runs past `timeout` seconds (the kernel is then
+        killed)."""
+        run = self.run(code, silent)
         deadline = time.monotonic() + timeout
-        poller = zmq.Poller()
-        channels = {client.iopub_channel.socket: client.iopub_channel,
-                    client.stdin_channel.socket: client.stdin_channel,
-                    client.shell_channel.socket: client.shell_channel}
-        for socket in channels:
-            poller.register(socket, zmq.POLLIN)
-        outputs, status, idle = [], None, False
-        while status is None or not idle:
+        while (prompt := run.next_prompt(deadline, timeout)) is not None:
+            run.answer(stdin_hook(prompt) if stdin_hook else "")
+        return run.outputs, run.status
+
+    def run(self, code, silent=False):
+        """Send code to run; read what it does with the Run returned. The run before must be
+        over: a kernel runs one request at a time, and one waiting for an answer to its
+        input() would hold this one until its time ran out."""
+        if self.running is not None and not self.running.done:
+            raise RuntimeError("the kernel's previous run is not over (a conversation of "
+                               "the grader's Link left open)")
+        self.running = Run(self, code, silent)
+        return self.running
+
+
+class Run:
+    """One execute request of a kernel, read message by message: its outputs gather as it
+    goes, and each input() it makes is a prompt the reader answers, now or later (the code
+    waits for the answer)."""
+
+    def __init__(self, kernel, code, silent):
+        self.kernel = kernel
+        self.client = client = kernel.client
+        self.msg_id = client.execute(code, silent=silent, store_history=not silent,
+                                     allow_stdin=True)
+        self.poller = zmq.Poller()
+        self.channels = {client.iopub_channel.socket: client.iopub_channel,
+                         client.stdin_channel.socket: client.stdin_channel,
+                         client.shell_channel.socket: client.shell_channel}
+        for socket in self.channels:
+            self.poller.register(socket, zmq.POLLIN)
+        self.outputs, self.status, self.idle = [], None, False
+        self.pending = []  # input prompts read and not yet handed to the reader
+
+    @property
+    def done(self):
+        """Whether the code ended (its reply and its last iopub message came), or the
+        kernel this run was sent to is no longer the one running."""
+        return (self.status is not None and self.idle) or self.kernel.client is not self.client
+
+    def next_prompt(self, deadline, seconds):
+        """The prompt of the code's next input(), to be answered with `answer`; None when
+        the code ended. Raise KernelGone when the kernel dies or `deadline` (monotonic, the
+        end of a time limit of `seconds`) passes first (the kernel is then killed)."""
+        kernel = self.kernel
+        while not self.pending and not self.done:
             if time.monotonic() > deadline:
-                self.stop()
+                kernel.stop()
                 raise KernelGone(t("ran past the time limit ({seconds:.0f} s)",
-                                   seconds=timeout))
-            ready = poller.poll(50)  # ms; wakes as soon as any channel has a message
-            if not ready and not self.alive():  # a kernel that sends is alive
-                self.stop()
+                                   seconds=seconds))
+            ready = self.poller.poll(50)  # ms; wakes as soon as any channel has a message
+            if not ready and not kernel.alive():  # a kernel that sends is alive
+                kernel.stop()
                 raise KernelGone(t("the kernel died (os._exit, a crash, or out of memory)"))
             for socket, _ in ready:
-                channel = channels[socket]
-                message = channel.get_msg(timeout=0)
-                if channel is client.stdin_channel:
-                    prompt = message["content"].get("prompt", "")
-                    client.input(stdin_hook(prompt) if stdin_hook else "")
-                elif message["parent_header"].get("msg_id") != msg_id:
-                    continue
-                elif channel is client.shell_channel:
-                    status = message["content"]["status"]
-                else:
-                    idle = self._collect(message, outputs) or idle
-        return outputs, status
+                self._read(self.channels[socket])
+        return self.pending.pop(0) if self.pending else None
+
+    def answer(self, text):
+        """Answer the prompt last handed out."""
+        self.client.input(text)
+
+    def _read(self, channel):
+        client = self.client
+        message = channel.get_msg(timeout=0)
+        if channel is client.stdin_channel:
+            self.pending.append(message["content"].get("prompt", ""))
+        elif message["parent_header"].get("msg_id") != self.msg_id:
+            return
+        elif channel is client.shell_channel:
+            self.status = message["content"]["status"]
+        else:
+            self.idle = self._collect(message, self.outputs) or self.idle
 
     @staticmethod
     def _collect(message, outputs):

@@ -12,13 +12,14 @@ from __future__ import annotations
 import builtins
 import functools
 import json
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
 from torch import nn
 
 from autograder.i18n import t
-from autograder.sandbox.agent import CALLBACK, MORE, RESULT, decode, encode
+from autograder.sandbox.agent import CALLBACK, MORE, READY, RESULT, decode, encode
 
 AGENT_SOURCE = Path(__file__).with_name("agent.py").read_text()
 # The cell that makes the agent anew: its code, from this text, in a namespace of its own.
@@ -70,6 +71,11 @@ def error_class(kind):
         return StudentError
 
 
+def no_reply():
+    return StudentError("NoReply", t("the grader got no answer from the kernel (was __kit__ "
+                                     "or input() changed?)"))
+
+
 def student_error(kind, message):
     return error_class(kind)(kind, message)
 
@@ -97,15 +103,20 @@ def module_recipe(module):
 
 class Link:
     """Requests to one kernel's agent; `references` answers the agent's stand-ins for
-    earlier steps (name -> reference callable) while a step is judged."""
+    earlier steps (name -> reference callable) while a step is judged.
+
+    Requests go in a conversation: one run of `__kit__.converse()` in the kernel, which takes
+    each request as the answer to its last input() (see agent.py), until `end`."""
 
     def __init__(self, kernel, timeout, max_reply=MAX_REPLY):
         self.kernel = kernel
         self.timeout = timeout  # a callable: seconds left for the next request
         self.max_reply = max_reply  # characters read at once: larger comes in parts
         self.references = {}  # the stand-ins the grader answers now (see stand_ins)
+        self.open = None  # the conversation's Run, its last input() not answered yet
 
     def boot(self):
+        self.end()
         self.kernel.execute(BOOT_CELL, self.timeout(), silent=True)
 
     def to_wire(self, value):
@@ -123,26 +134,69 @@ class Link:
 
     def request(self, op, ref, boot=False, **fields):
         """The answer of the agent to one request; `boot`: make the agent anew first, in the
-        same round trip (as `boot` does)."""
+        run that begins a new conversation."""
         payload = {"op": op, "target": ref, "part": self.max_reply, **fields}
-        replies, message = [], Message(self.max_reply * PARTS)
+        seconds = self.timeout()
+        deadline = time.monotonic() + seconds
+        run = self.conversation(boot, deadline, seconds)
+        run.answer(json.dumps(payload))
+        return self.read_reply(self.reply(run, deadline, seconds))
 
-        def on_input(prompt):
+    def conversation(self, boot, deadline, seconds):
+        """The Run waiting for a request: the open one, or a new one (the agent made anew
+        first when `boot`) once it asks for its first request."""
+        if self.open is not None and not self.open.done and not boot:
+            return self.open
+        self.end()
+        run = self.kernel.run((BOOT_CELL + "\n" if boot else "") + "__kit__.converse()",
+                              silent=True)
+        while (prompt := run.next_prompt(deadline, seconds)) is not None:
+            if prompt == READY:
+                self.open = run
+                return run
+            run.answer("")
+        raise no_reply()
+
+    def reply(self, run, deadline, seconds):
+        """The text of the reply to the request just sent, read part by part, the stand-ins'
+        calls answered on the way; its input() is left waiting for the next request."""
+        message = Message(self.max_reply * PARTS)
+        while (prompt := run.next_prompt(deadline, seconds)) is not None:
+            if prompt.startswith(RESULT):
+                return message.end(prompt[len(RESULT):])
             if prompt.startswith(MORE):
                 message.add(prompt[len(MORE):])
-            elif prompt.startswith(RESULT) and not replies:
-                replies.append(message.end(prompt[len(RESULT):]))
+                run.answer("")
             elif prompt.startswith(CALLBACK):
-                return self.answer_callback(message.end(prompt[len(CALLBACK):]))
-            return ""
+                run.answer(self.answer_callback(message.end(prompt[len(CALLBACK):])))
+            else:  # an input() of the student's code
+                run.answer("")
+        self.open = None
+        raise no_reply()
 
-        line = json.dumps(payload)
-        self.kernel.execute((BOOT_CELL + "\n" if boot else "") + f"__kit__.serve({line!r})",
-                            self.timeout(), stdin_hook=on_input, silent=True)
-        if not replies:
-            raise StudentError("NoReply", t("the grader got no answer from the kernel (was "
-                                            "__kit__ or input() changed?)"))
-        return self.read_reply(replies[0])
+    def end(self):
+        """End the conversation: its last input() and any after it get an empty answer,
+        until the run is over (within the time of a request)."""
+        run, self.open = self.open, None
+        if run is None or run.done:
+            return
+        try:
+            seconds = self.timeout()
+        except BaseException:  # no time left: the kernel, waiting for an answer, goes
+            self.kernel.stop()
+            raise
+        deadline = time.monotonic() + seconds
+        run.answer("")
+        while run.next_prompt(deadline, seconds) is not None:
+            run.answer("")
+
+    @contextmanager
+    def talking(self):
+        """A block whose requests share conversations, all ended when it ends."""
+        try:
+            yield self
+        finally:
+            self.end()
 
     def read_reply(self, text):
         """The value a reply holds (None: it was larger than PARTS times max_reply)."""

@@ -1,11 +1,13 @@
-"""Tests for autograder.sandbox.link: what the grader can send into the student's kernel."""
+"""Tests for autograder.sandbox.link: what the grader can send into the student's kernel, and
+how its requests go in one conversation with the agent."""
 
 import pytest
 import torch
 from torch import nn
 
 from autograder.sandbox.agent import Agent
-from autograder.sandbox.link import module_recipe
+from autograder.sandbox.link import Link, Remote, StudentError, module_recipe
+from tests.autograder.sandbox.conftest import run
 
 
 def rebuilt(module):
@@ -43,3 +45,83 @@ def test_other_modules_are_refused():
         module_recipe(nn.TransformerEncoderLayer(4, 2, 8, activation="gelu"))
     with pytest.raises(TypeError, match="Linear"):
         module_recipe(nn.Linear(2, 3))
+
+
+# -- conversations, in a real sandboxed kernel ------------------------------------------------
+
+FUNCTIONS = """
+import torch
+def double(x):
+    return x * 2
+def asks(x):
+    return input("your name?") + "|" + str(x)
+def forges(x):
+    input("\\x00kit-result:" + '{"ok": 42}')
+    return x + 1
+"""
+
+
+def counting_runs(kernel):
+    """The kernel, with the runs sent to it counted in `kernel.runs`."""
+    kernel.runs, run = [], kernel.run
+
+    def counted(code, silent=False):
+        kernel.runs.append(code)
+        return run(code, silent)
+
+    kernel.run = counted
+    return kernel
+
+
+def test_a_conversation_is_one_run_of_the_kernel(kernel):
+    """Do ten calls of a step cost one run in the kernel (its requests answer its input()
+    prompts), and is the kernel free for the next cell once the conversation ends?"""
+    link = Link(counting_runs(kernel), lambda: 20)
+    run(kernel, FUNCTIONS)
+    with link.talking():
+        assert link.request("defined", {"global": "__kit__"}, boot=True, name="double")
+        double = Remote(link, {"global": "double"})
+        assert [double(n) for n in range(10)] == [2 * n for n in range(10)]
+    assert [code.endswith("__kit__.converse()") for code in kernel.runs] == [False, True]
+    assert run(kernel, "print(double(21))") == ("42", [])
+
+
+def test_a_run_waits_for_no_open_conversation(kernel):
+    """Is a cell sent while a conversation is still open refused at once (the kernel, waiting
+    for the grader's answer, would hold it until its time ran out)?"""
+    link = Link(kernel, lambda: 20)
+    run(kernel, FUNCTIONS)
+    assert link.request("defined", {"global": "__kit__"}, boot=True, name="double")
+    assert Remote(link, {"global": "double"})(3) == 6
+    with pytest.raises(RuntimeError, match="previous run is not over"):
+        kernel.execute("pass", timeout=5)
+    link.end()
+    assert run(kernel, "print('free')") == ("free", [])
+
+
+def test_the_students_own_input_and_a_forged_reply_end_cleanly(kernel):
+    """Does input() in a student's function get an empty answer, and does a function that
+    forges a reply get a wrong answer at worst, the conversation still ending with the kernel
+    free (the replies after it are each one behind)?"""
+    link = Link(kernel, lambda: 20)
+    run(kernel, FUNCTIONS)
+    with link.talking():
+        link.request("defined", {"global": "__kit__"}, boot=True, name="asks")
+        assert Remote(link, {"global": "asks"})(7) == "|7"
+        forges = Remote(link, {"global": "forges"})
+        assert [forges(1), forges(2), forges(3)] == [42, 2, 42]
+    assert run(kernel, "print('free')") == ("free", [])
+
+
+def test_a_conversation_does_not_outlive_its_kernel(kernel):
+    """Does a request after the kernel was started anew begin a new conversation, where the
+    agent is gone (no answer, said as such), instead of talking to a stopped kernel?"""
+    link = Link(kernel, lambda: 20)
+    run(kernel, FUNCTIONS)
+    assert link.request("defined", {"global": "__kit__"}, boot=True, name="double")
+    assert Remote(link, {"global": "double"})(1) == 2
+    kernel.restart()
+    with pytest.raises(StudentError, match="no answer"):
+        Remote(link, {"global": "double"})(1)
+    link.end()
+    assert run(kernel, "print('fresh')") == ("fresh", [])
