@@ -271,3 +271,11 @@ def test_a_kernel_starts_with_the_kits_settings(kernel):
     outputs, _ = kernel.execute("import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.show()",
                                 timeout=20)
     assert any("image/png" in o.get("data", {}) for o in outputs)
+
+
+def test_a_kernels_collector_leaves_the_templates_objects_alone(kernel):
+    """Are the objects a kernel inherits from the template (torch, IPython, matplotlib: a few
+    hundred thousand) in the collector's permanent generation, so that its collections walk
+    only what the notebook made (and copy no page of the template's by touching it)?"""
+    text, errors = run(kernel, "import gc\nprint(gc.get_freeze_count())")
+    assert errors == [] and int(text) > 100_000
