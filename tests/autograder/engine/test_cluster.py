@@ -1,0 +1,32 @@
+"""Tests for autograder.engine.cluster: the embedded cluster's workers, as they start."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from traitlets.config import Config
+
+from autograder.engine.cluster import close_client, start_client
+
+
+def parent_of_this_worker():
+    """(the parent's command line, whether torch's library is mapped in the parent)."""
+    parent = os.getppid()
+    command = Path(f"/proc/{parent}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    return command, "libtorch" in Path(f"/proc/{parent}/maps").read_text()
+
+
+def test_the_workers_are_forked_from_one_process_that_imported_torch(tmp_path):
+    """Are both workers of the embedded cluster children of multiprocessing's fork server,
+    which imported torch (and the worker module) once for them, rather than each a fresh
+    interpreter importing it all again?"""
+    client = start_client(Config(), 2, None, tmp_path / "grade.log", lambda _: None)
+    try:
+        client.wait_for_workers(2, timeout=60)
+        parents = client.run(parent_of_this_worker)
+    finally:
+        close_client(client)
+    assert len(parents) == 2
+    for command, has_torch in parents.values():
+        assert "forkserver" in command and has_torch, command
