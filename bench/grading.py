@@ -91,8 +91,22 @@ def make_class(root: Path, assignment_id, students, rng):
     return course
 
 
+def worker_processes(client):
+    """The client's children, but multiprocessing's fork server, which the embedded
+    cluster's workers are forked from, in its children's place (its own memory is shared
+    with them, counted in each)."""
+    found = []
+    for child in client.children():
+        try:
+            forked = "multiprocessing.forkserver" in " ".join(child.cmdline())
+            found += child.children() if forked else [child]
+        except psutil.Error:
+            continue
+    return found
+
+
 class PeakMemory:
-    """Samples the RSS of each direct child process tree (a worker and its kernels), and
+    """Samples the RSS of each worker's process tree (a worker and its kernels), and
     keeps each one's peak in the first and in the second half of the run: a worker whose
     memory grew with the notebooks it graded peaks higher in the second."""
 
@@ -103,7 +117,7 @@ class PeakMemory:
     def sample(self):
         me = psutil.Process()
         while self.running:
-            for child in me.children():
+            for child in worker_processes(me):
                 try:
                     tree = [child, *child.children(recursive=True)]
                     rss = sum(p.memory_info().rss for p in tree)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing
+import multiprocessing.forkserver
 import uuid
 from pathlib import Path
 
@@ -135,6 +136,15 @@ def close_client(client):
     if cluster is not None:
         with contextlib.suppress(Exception):
             cluster.close()
+        stop_fork_server()
+
+
+def stop_fork_server():
+    """End the process the embedded cluster's workers were forked from, once they are gone
+    (it would otherwise stay, idle, as long as this process): the next cluster starts its own.
+    `_stop` is how Python's own tests end it; the module has no public way."""
+    with contextlib.suppress(Exception):
+        multiprocessing.forkserver._forkserver._stop()
 
 
 def grade_all(client, root: Path, todo, overrides, started, keep):

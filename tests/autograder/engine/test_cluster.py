@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import psutil
 from traitlets.config import Config
 
 from autograder.engine.cluster import close_client, start_client
@@ -20,13 +21,16 @@ def parent_of_this_worker():
 def test_the_workers_are_forked_from_one_process_that_imported_torch(tmp_path):
     """Are both workers of the embedded cluster children of multiprocessing's fork server,
     which imported torch (and the worker module) once for them, rather than each a fresh
-    interpreter importing it all again?"""
+    interpreter importing it all again; and is the fork server gone once the cluster is
+    closed?"""
     client = start_client(Config(), 2, None, tmp_path / "grade.log", lambda _: None)
     try:
         client.wait_for_workers(2, timeout=60)
         parents = client.run(parent_of_this_worker)
+        server = psutil.Process(client.run(os.getppid).popitem()[1])
     finally:
         close_client(client)
     assert len(parents) == 2
     for command, has_torch in parents.values():
         assert "forkserver" in command and has_torch, command
+    assert not server.is_running()
