@@ -13,11 +13,11 @@ It is a child subreaper, so processes a limits-only kernel leaves behind (daemon
 children and are reaped here; none outlive the kill.
 
 Only torch, numpy, ipykernel (with its debugger, debugpy), IPython, tornado and matplotlib are
-imported before the fork, and cell_cache.py (IPython's work on the course's cells, done once
-here for every kernel): nothing of the grader's (its checks, the reference package, the
-documents' values) is in a kernel's memory, and the grader starts the template with a minimal
-environment of its own (kernel.py, `template_env`), so none of the grader's environment is
-either.
+imported before the fork, with cell_cache.py (IPython's work on the course's cells, done once
+here for every kernel) and tracebacks.py (what IPython needs to show a cell's error, likewise):
+nothing of the grader's (its checks, the reference package, the documents' values) is in a
+kernel's memory, and the grader starts the template with a minimal environment of its own
+(kernel.py, `template_env`), so none of the grader's environment is either.
 
 Full isolation (a sandbox user id in the request; the template runs as root) makes each kernel
 PID 1 of new PID, mount, network, IPC and UTS namespaces and pivots it into a root that holds an
@@ -78,10 +78,12 @@ import torch  # noqa: E402,F401
 import tornado.gen  # noqa: E402,F401
 import tornado.platform.asyncio  # noqa: E402,F401
 import tornado.queues  # noqa: E402,F401
+import tracebacks  # noqa: E402 - this script's folder; what a cell's error needs, once
 from ipykernel.kernelapp import IPKernelApp  # noqa: E402
 from traitlets.config import Config  # noqa: E402
 
 cell_cache.install()
+tracebacks.install()
 gc.enable()
 
 LIBC = ctypes.CDLL(None, use_errno=True)
