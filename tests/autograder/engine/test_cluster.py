@@ -34,3 +34,18 @@ def test_the_workers_are_forked_from_one_process_that_imported_torch(tmp_path):
     for command, has_torch in parents.values():
         assert "forkserver" in command and has_torch, command
     assert not server.is_running()
+
+
+def test_the_workers_do_not_profile_themselves(tmp_path):
+    """Does no worker of the embedded cluster sample its own stacks for the dashboard (a
+    twelfth of its CPU), while its other periodic work (heartbeats) goes on?"""
+    client = start_client(Config(), 2, None, tmp_path / "grade.log", lambda _: None)
+    try:
+        client.wait_for_workers(2, timeout=60)
+        callbacks = client.run(lambda dask_worker: sorted(dask_worker.periodic_callbacks))
+    finally:
+        close_client(client)
+    assert len(callbacks) == 2
+    for names in callbacks.values():
+        assert "profile" not in names and "profile-cycle" not in names, names
+        assert "heartbeat" in names, names
