@@ -82,8 +82,10 @@ def open_gradebook(root: Path) -> Gradebook:
 def master_cells(resources) -> list[tuple[str, str, str]]:
     """(grade id, cell type, source) of every cell of the master notebook the gradebook keeps,
     for the notebook an nbgrader preprocessor's `resources` name."""
+    from autograder.engine.master_notebooks import known  # a worker's copy, read once
+
     info = resources["nbgrader"]
-    with Gradebook(info["db_url"]) as gradebook:
+    with known(resources) or Gradebook(info["db_url"]) as gradebook:
         notebook = gradebook.find_notebook(info["notebook"], info["assignment"])
         return [(cell.name, cell.cell_type, cell.source) for cell in notebook.source_cells]
 

@@ -32,14 +32,15 @@ GENERATE = [
 # then, in place of nbgrader's Execute, student code runs in a sandboxed kernel and every
 # verdict is computed outside it (GradeInSandbox); nbgrader's stages do the rest, with the
 # due dates and extensions of the config written into the gradebook just before nbgrader
-# assigns late penalties (Deadlines).
+# assigns late penalties (Deadlines). nbgrader's OverwriteKernelspec and OverwriteCells ask a
+# grading worker's snapshot of its gradebook copy, read once (engine/master_notebooks.py).
 SANITIZE = [
     "autograder.grading.restore_test_cells.RestoreTestCells",
     "autograder.grading.submission_guard.RecordRefusal",
     "nbgrader.preprocessors.ClearOutput",
     "nbgrader.preprocessors.DeduplicateIds",
-    "nbgrader.preprocessors.OverwriteKernelspec",
-    "nbgrader.preprocessors.OverwriteCells",
+    "autograder.engine.master_notebooks.OverwriteKernelspec",
+    "autograder.engine.master_notebooks.OverwriteCells",
     "autograder.cell_metadata.CheckCellMetadata",
 ]
 # The stages that write the gradebook: the client runs them on the notebook a grading worker

@@ -74,11 +74,13 @@ def digest_of(files: dict) -> str:
 
 
 def copy_master_cells(course: Gradebook, into: Gradebook, assignment_id):
-    """The assignment's notebooks and cells, from the course's gradebook into another."""
+    """The assignment's notebooks (with the kernel each names) and cells, from the course's
+    gradebook into another."""
     assignment = course.find_assignment(assignment_id)
     into.update_or_create_assignment(assignment_id, duedate=assignment.duedate)
     for notebook in assignment.notebooks:
-        into.update_or_create_notebook(notebook.name, assignment_id)
+        into.update_or_create_notebook(notebook.name, assignment_id,
+                                       kernelspec=notebook.kernelspec)
         where = (notebook.name, assignment_id)
         for cell in notebook.grade_cells:
             into.update_or_create_grade_cell(cell.name, *where, max_score=cell.max_score,

@@ -31,6 +31,7 @@ from distributed import WorkerPlugin
 
 from autograder.course import course_config
 from autograder.engine.bundle import GRADEBOOK, Bundle, Submission, read_files
+from autograder.engine.master_notebooks import remember
 from autograder.engine.worker_autograde import autograde_in_worker
 from autograder.stages import RECORD, stage_names
 
@@ -121,6 +122,7 @@ class Workspace:
                 settings["Autograde"] = {"autograde_preprocessors": [
                     name for name in stage_names(listed) if name not in RECORD]}
             self.courses[key] = (folder, course_api(folder, **settings))
+            remember(url, bundle.assignment)  # the copy each notebook starts from, read once
         return self.courses[key]
 
     def check_sandbox(self, api):

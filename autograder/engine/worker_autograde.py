@@ -25,6 +25,8 @@ from nbgrader.converters import Autograde
 from nbgrader.converters.base import BaseConverter, NbGraderException
 from nbgrader.utils import capture_log, find_all_files, temp_attrs
 
+from autograder.engine.master_notebooks import snapshot
+
 
 class WorkerAutograde(Autograde):
     def init_assignment(self, assignment_id, student_id):
@@ -43,6 +45,9 @@ class WorkerAutograde(Autograde):
                                "generate_assignment'?")
 
     def known_notebooks(self, assignment_id):
+        master = snapshot(self.coursedir.db_url, assignment_id)
+        if master is not None:  # this worker's copy, read once (engine/master_notebooks.py)
+            return set(master.notebooks)
         with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gradebook:
             try:
                 assignment = gradebook.find_assignment(assignment_id)

@@ -1,0 +1,168 @@
+"""An assignment's master notebooks as a grading worker's gradebook holds them, read once.
+
+A grading worker grades every notebook of an assignment against its own copy of one
+gradebook (autograder/engine/worker.py), put back as it was before each notebook; yet each
+notebook's stages asked it the same questions again: nbgrader's OverwriteCells one query a
+cell (28 for assignment 01), OverwriteKernelspec, the kit's WorkerAutograde and master_cells
+an open of the gradebook each (a dozen statements with the schema's checks), together about
+a sixth of a worker's own CPU.
+
+Here a worker reads its copy once (`remember`, when it makes the copy) into a `Snapshot` of
+plain rows, and those stages ask the snapshot: `OverwriteCells` and `OverwriteKernelspec` are
+nbgrader's, given the snapshot in place of the gradebook; their work on the notebook is
+nbgrader's own. A gradebook nobody read so (the course's own, in a plain `nbgrader
+autograde`, which writes into it as it goes) is asked as nbgrader asks it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from nbgrader import preprocessors
+from nbgrader.api import Gradebook, MissingEntry
+
+
+@dataclass(frozen=True)
+class SourceCell:
+    name: str
+    cell_type: str
+    locked: bool
+    source: str
+    checksum: str | None
+
+
+@dataclass(frozen=True)
+class GradedCell:  # a grade cell or a task cell: what nbgrader reads of either
+    name: str
+    max_score: float
+    cell_type: str
+
+
+@dataclass(frozen=True)
+class Notebook:
+    name: str
+    kernelspec: str | None
+    source_cells: tuple[SourceCell, ...]
+    grade_cells: tuple[GradedCell, ...]
+    solution_cells: tuple[SourceCell, ...]  # nbgrader reads their names only
+    task_cells: tuple[GradedCell, ...]
+
+
+class Snapshot:
+    """The master notebooks of one assignment, answering as nbgrader's Gradebook answers the
+    questions the grading stages ask (a missing one raises MissingEntry)."""
+
+    def __init__(self, assignment_id, notebooks):
+        self.assignment_id = assignment_id
+        self.notebooks = {notebook.name: notebook for notebook in notebooks}
+
+    @classmethod
+    def of(cls, gradebook: Gradebook, assignment_id):
+        return cls(assignment_id, [notebook_of(n) for n in
+                                   gradebook.find_assignment(assignment_id).notebooks])
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def find_notebook(self, name, assignment):
+        if assignment != self.assignment_id or name not in self.notebooks:
+            raise MissingEntry()
+        return self.notebooks[name]
+
+    def find_source_cell(self, name, notebook, assignment):
+        return one_named(self.find_notebook(notebook, assignment).source_cells, name)
+
+    def find_graded_cell(self, name, notebook, assignment):
+        found = self.find_notebook(notebook, assignment)
+        try:
+            return one_named(found.grade_cells, name)
+        except MissingEntry:
+            return one_named(found.task_cells, name)
+
+
+def notebook_of(notebook):
+    """A Notebook of plain rows from nbgrader's Notebook (its cells in the gradebook's order)."""
+
+    def graded(cell):
+        return GradedCell(cell.name, cell.max_score, cell.cell_type)
+
+    def source(cell):
+        return SourceCell(cell.name, cell.cell_type, cell.locked, cell.source, cell.checksum)
+
+    return Notebook(notebook.name, notebook.kernelspec,
+                    tuple(map(source, notebook.source_cells)),
+                    tuple(map(graded, notebook.grade_cells)),
+                    tuple(SourceCell(cell.name, "", False, "", None)
+                          for cell in notebook.solution_cells),
+                    tuple(map(graded, notebook.task_cells)))
+
+
+def one_named(cells, name):
+    for cell in cells:
+        if cell.name == name:
+            return cell
+    raise MissingEntry()
+
+
+_snapshots = {}  # gradebook URL -> Snapshot: the copies this process made and read
+
+
+def remember(db_url, assignment_id):
+    """Read the master notebooks of a gradebook this process made and never writes again."""
+    with Gradebook(db_url) as gradebook:
+        _snapshots[db_url] = Snapshot.of(gradebook, assignment_id)
+
+
+def forget(db_url):
+    _snapshots.pop(db_url, None)
+
+
+def snapshot(db_url, assignment_id):
+    """The snapshot of this gradebook and assignment, or None: ask the gradebook."""
+    found = _snapshots.get(db_url)
+    return found if found is not None and found.assignment_id == assignment_id else None
+
+
+def known(resources):
+    """The snapshot for the notebook an nbgrader stage's `resources` name, or None."""
+    info = resources["nbgrader"]
+    return snapshot(info["db_url"], info["assignment"])
+
+
+class OverwriteCells(preprocessors.OverwriteCells):
+    """nbgrader's OverwriteCells (each graded or locked cell as the master notebook has it),
+    asking the snapshot when there is one."""
+
+    def preprocess(self, nb, resources):
+        master = known(resources)
+        if master is None:
+            return super().preprocess(nb, resources)
+        info = resources["nbgrader"]
+        self.notebook_id, self.assignment_id = info["notebook"], info["assignment"]
+        self.db_url = info["db_url"]
+        self.gradebook = master
+        nb, resources = super(preprocessors.OverwriteCells, self).preprocess(nb, resources)
+        if self.add_missing_cells:
+            nb, resources = self.add_missing_grade_cells(nb, resources)
+            nb, resources = self.add_missing_task_cells(nb, resources)
+        return nb, resources
+
+
+class OverwriteKernelspec(preprocessors.OverwriteKernelspec):
+    """nbgrader's OverwriteKernelspec (the master notebook's kernel, when it names one),
+    asking the snapshot when there is one."""
+
+    def preprocess(self, nb, resources):
+        master = known(resources)
+        if master is None:
+            return super().preprocess(nb, resources)
+        info = resources["nbgrader"]
+        kernelspec = master.find_notebook(info["notebook"], info["assignment"]).kernelspec
+        kernelspec = json.loads(kernelspec) if kernelspec is not None else None
+        if kernelspec:
+            nb.metadata["kernelspec"] = kernelspec
+        return nb, resources
