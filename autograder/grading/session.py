@@ -15,18 +15,20 @@ too, so no step's text stands in for another's.
 
 When the kernel dies or runs out of time, what it was doing scores 0: a cell is skipped, a
 step fails. A fresh kernel then replays the cells that ran, so the rest of the notebook is
-still graded. Time is given so that a step that loops forever costs that step only: the
-student's cells share the notebook's budget (a cell, the cell's limit), of which the last
-third is kept for the cells that define the answers and the course's locked cells (a cell
-that does neither, such as one that shows a result, is not run in it); then each step's
-checks get one cell's limit of their own, and the replays while judging share one more
-notebook budget. A notebook's grading is so bounded by two budgets and one limit per step,
-and cells that call a looping function many times cannot starve the answers defined, or the
-steps judged, after them. Nothing
-a notebook holds (its size, its metadata, what its code returns) can stop the grader: each
-problem is a finding of that notebook. What a cell shows is kept as text and PNG images only,
-bounded (autograder/grading/shown_outputs.py), and every text the grader writes is in the
-course's language (the caller sets it).
+still graded. A cell that leaves processes running (a fork, a daemon) has them killed and the
+kernel replaced the same way, and is itself never replayed (it would start them again).
+
+Time is given so that a step that loops forever costs that step only: the student's cells
+share the notebook's budget (a cell, the cell's limit), of which the last third is kept for
+the cells that define the answers and the course's locked cells (a cell that does neither,
+such as one that shows a result, is not run in it); then each step's checks get one cell's
+limit of their own, and the replays while judging share one more notebook budget. A
+notebook's grading is so bounded by two budgets and one limit per step, and cells that call a
+looping function many times cannot starve the answers defined, or the steps judged, after
+them. Nothing a notebook holds (its size, its metadata, what its code returns) can stop the
+grader: each problem is a finding of that notebook. What a cell shows is kept as text and PNG
+images only, bounded (autograder/grading/shown_outputs.py), and every text the grader writes
+is in the course's language (the caller sets it).
 """
 
 from __future__ import annotations
@@ -179,6 +181,7 @@ class Session:
         self.bounds = bounds
         self.link = Link(self.kernel, self.timeout, bounds.reply)
         self.ran = []  # cells that ran, in order: replayed after a crash, read by closure
+        self.unreplayed = set()  # indices in `ran` of cells that left processes running
         self.refused = []  # files of the notebook's folder not copied, and why
         self.shared = False  # a judged text may have changed what the next step's code sees
         self.shown = 0  # bytes of output kept so far, images apart
@@ -239,27 +242,34 @@ class Session:
             return
         try:
             self.kernel.restart()
-            for source in self.ran:
-                self.kernel.execute(source, self.timeout(), silent=True)
+            for index, source in enumerate(self.ran):
+                if index not in self.unreplayed:
+                    self.kernel.execute(source, self.timeout(), silent=True)
         except (KernelGone, RuntimeError) as again:
             self.broken = t("{reason}, and the kernel could not be brought back ({error})",
                             reason=gone.reason, error=again)
 
-    def clear_strays(self):
+    def clear_strays(self, cell=None):
         """Kill what a cell or a check left running (a daemon, or a copy of the kernel made by
         os.fork, which shares its sockets and its share of processes); then, as after a crash,
         a fresh kernel replays the cells that ran, and what the replay starts again is killed
-        too. A notebook that leaves nothing running pays nothing but the look."""
+        too. The student's cell that left them (`cell`, its index in `ran`) is not replayed,
+        then or after a later crash: run again, it would start them again (a fork bomb forks
+        until the machine refuses, which can take longer than a cell may). Whether processes
+        were left; a notebook that leaves nothing running pays nothing but the look."""
         if self.broken:
-            return
+            return False
         try:
             if not self.kernel.kill_strays():
-                return
+                return False
         except RuntimeError:
             pass
+        if cell is not None:
+            self.unreplayed.add(cell)
         self.recover(KernelGone(t("it left processes running (a fork or a daemon)")))
         if not self.broken:
             self.kernel.kill_strays()
+        return True
 
     def run_cell(self, source, answer=True):
         """(outputs, execution count or None) of a code cell; `answer` when it defines an
@@ -282,7 +292,11 @@ class Session:
             return [error_output("KernelDied", t("{reason}; this cell was skipped",
                                                  reason=gone.reason))], None
         self.ran.append(source)
-        self.clear_strays()
+        if self.clear_strays(cell=len(self.ran) - 1) and not self.broken:
+            outputs.append(stdout(t(
+                "[this cell left processes running (a fork or a daemon): the grader stopped "
+                "them and started the kernel again with the cells before this one, so what "
+                "this cell did is not kept for the cells after it]") + "\n"))
         count = next((o.get("execution_count") for o in outputs
                       if o.get("execution_count")), None)
         outputs = shown_outputs(outputs, self.bounds.image, self.bounds.images, self.images)

@@ -79,6 +79,11 @@ CATALOG = {
     "{reason}; this cell was skipped": "{reason}；这个单元格被跳过了",
     "the notebook's time limit was reached": "整个笔记本的运行时间已经用完",
     "it left processes running (a fork or a daemon)": "它留下了仍在运行的进程（fork 或守护进程）",
+    "[this cell left processes running (a fork or a daemon): the grader stopped them and "
+    "started the kernel again with the cells before this one, so what this cell did is not "
+    "kept for the cells after it]":
+        "[这个单元格留下了仍在运行的进程（fork 或守护进程）：评分程序停止了它们，并只用它之前的"
+        "单元格重新启动了内核，所以这个单元格所做的不会保留给后面的单元格]",
     "the notebook's time is running out, and what is left is kept for the cells that define "
     "your answers; this cell was not run":
         "笔记本的运行时间快用完了，剩下的时间留给定义你答案的单元格；这个单元格没有运行",

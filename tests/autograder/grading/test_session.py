@@ -3,7 +3,8 @@
 Assignment 03 shows the student's `project` beside the printed values in several plain
 cells. A `project` that never returns makes each of them run into the cell limit; with a
 notebook budget smaller than those cells' time together, the later steps must still be
-judged, on a time of their own, and earn their points.
+judged, on a time of their own, and earn their points. And does a cell that leaves a process
+running stay out of every replay of the notebook's cells?
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import nbformat
 from autograder.course import Course
 from autograder.grading.grade_in_sandbox import defines_an_answer
 from autograder.grading.parallel import grade
+from autograder.grading.session import Session
+from autograder.sandbox.kernel import Settings
 from autograder.tools import simulate
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -71,3 +74,33 @@ def test_a_cell_that_redefines_a_step_is_an_answer():
     assert not defines_an_answer(plain("print(project(x, W))"), steps)
     assert not defines_an_answer(plain("def helper(x):\n    return x"), steps)
     assert not defines_an_answer(plain("this is not python"), steps)
+
+
+DAEMON_CELL = """import subprocess
+subprocess.Popen(["sleep", "60"], start_new_session=True)
+left = 2
+"""
+
+
+def shown(outputs):
+    return "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
+
+
+def test_a_cell_that_leaves_a_process_running_is_never_replayed(tmp_path):
+    """A cell that starts a daemon and defines a name: is the daemon stopped, is the cell
+    told so under its output, and is the kernel started again with the cells before it only
+    (the name gone); and after a later cell crashes the kernel, is the replay still without
+    that cell, while the cells before and after it are replayed?"""
+    settings = Settings(hidden=(str(ROOT),))
+    with Session(tmp_path, settings, notebook_timeout=60, cell_timeout=10) as session:
+        session.run_cell("before = 1")
+        outputs, _ = session.run_cell(DAEMON_CELL)
+        assert "left processes running" in shown(outputs)
+        assert session.kernel.kill_strays() == 0  # the daemon is gone
+        assert shown(session.run_cell("after = 3\nprint(before, 'left' in globals())")[0]) \
+            == "1 False\n"
+        crashed, _ = session.run_cell("import os\nos._exit(1)")
+        assert [o.get("ename") for o in crashed] == ["KernelDied"]
+        outputs, _ = session.run_cell("print(before, after, 'left' in globals())")
+        assert shown(outputs) == "1 3 False\n"
+        assert session.kernel.kill_strays() == 0 and not session.broken
