@@ -133,17 +133,24 @@ def known(resources):
     return snapshot(info["db_url"], info["assignment"])
 
 
-class OverwriteCells(preprocessors.OverwriteCells):
-    """nbgrader's OverwriteCells (each graded or locked cell as the master notebook has it),
-    asking the snapshot when there is one."""
+class AsksTheSnapshot:
+    """An nbgrader stage that asks the snapshot, when there is one, in `from_snapshot(master,
+    nb, notebook, assignment)`; else does as nbgrader's does."""
 
     def preprocess(self, nb, resources):
         master = known(resources)
         if master is None:
             return super().preprocess(nb, resources)
         info = resources["nbgrader"]
-        self.notebook_id, self.assignment_id = info["notebook"], info["assignment"]
-        self.db_url = info["db_url"]
+        return self.from_snapshot(master, nb, resources, info["notebook"], info["assignment"])
+
+
+class OverwriteCells(AsksTheSnapshot, preprocessors.OverwriteCells):
+    """nbgrader's OverwriteCells: each graded or locked cell as the master notebook has it."""
+
+    def from_snapshot(self, master, nb, resources, notebook, assignment):
+        self.notebook_id, self.assignment_id = notebook, assignment
+        self.db_url = resources["nbgrader"]["db_url"]
         self.gradebook = master
         nb, resources = super(preprocessors.OverwriteCells, self).preprocess(nb, resources)
         if self.add_missing_cells:
@@ -152,16 +159,11 @@ class OverwriteCells(preprocessors.OverwriteCells):
         return nb, resources
 
 
-class OverwriteKernelspec(preprocessors.OverwriteKernelspec):
-    """nbgrader's OverwriteKernelspec (the master notebook's kernel, when it names one),
-    asking the snapshot when there is one."""
+class OverwriteKernelspec(AsksTheSnapshot, preprocessors.OverwriteKernelspec):
+    """nbgrader's OverwriteKernelspec: the master notebook's kernel, when it names one."""
 
-    def preprocess(self, nb, resources):
-        master = known(resources)
-        if master is None:
-            return super().preprocess(nb, resources)
-        info = resources["nbgrader"]
-        kernelspec = master.find_notebook(info["notebook"], info["assignment"]).kernelspec
+    def from_snapshot(self, master, nb, resources, notebook, assignment):
+        kernelspec = master.find_notebook(notebook, assignment).kernelspec
         kernelspec = json.loads(kernelspec) if kernelspec is not None else None
         if kernelspec:
             nb.metadata["kernelspec"] = kernelspec
