@@ -40,12 +40,17 @@ class GradedCell:  # a grade cell or a task cell: what nbgrader reads of either
 
 
 @dataclass(frozen=True)
+class SolutionCell:  # nbgrader reads only the names of a notebook's solution cells
+    name: str
+
+
+@dataclass(frozen=True)
 class Notebook:
     name: str
     kernelspec: str | None
     source_cells: tuple[SourceCell, ...]
     grade_cells: tuple[GradedCell, ...]
-    solution_cells: tuple[SourceCell, ...]  # nbgrader reads their names only
+    solution_cells: tuple[SolutionCell, ...]
     task_cells: tuple[GradedCell, ...]
 
 
@@ -96,8 +101,7 @@ def notebook_of(notebook):
     return Notebook(notebook.name, notebook.kernelspec,
                     tuple(map(source, notebook.source_cells)),
                     tuple(map(graded, notebook.grade_cells)),
-                    tuple(SourceCell(cell.name, "", False, "", None)
-                          for cell in notebook.solution_cells),
+                    tuple(SolutionCell(cell.name) for cell in notebook.solution_cells),
                     tuple(map(graded, notebook.task_cells)))
 
 
