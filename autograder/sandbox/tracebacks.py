@@ -6,8 +6,8 @@ inspect.getmodule, and again inside getsourcefile and findsource. For a frame of
 cell, whose file is no module's, every one of those calls walks all of sys.modules (some
 2,600 with torch) to refresh inspect's file-to-module map, then answers None: about 1.5 ms
 a call, 30 ms an error; and the first error of a kernel also imported stack_data and filled
-that map from nothing (20 ms more). A notebook of the bench's class raises about two and a
-half errors when graded, so this was an eighth of its CPU.
+that map from nothing (20 ms more). A notebook of the bench's class raises about 2.2 errors
+when graded, so this was about a tenth of its CPU.
 
 Here, imported by the template (zygote.py) before it forks:
   - stack_data and the modules a traceback is drawn with are imported, and inspect's map of
