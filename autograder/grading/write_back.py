@@ -6,7 +6,9 @@ replaces autograded/<student>/<id>/, and nbgrader's own stages that write the gr
 (SaveAutoGrades, the kit's Deadlines, AssignLatePenalties: stages.RECORD, as the course's
 c.Autograde.autograde_preprocessors lists them) run on the autograded notebook against the
 course's gradebook, SQLite or PostgreSQL. nbgrader's SaveAutoGrades sets automatic scores
-and comments only: a TA's manual grade is never touched.
+and comments only: a TA's manual grade is never touched. A notebook's rows are written in one
+transaction (autograder/gradebook_engines.py's one_transaction): the gradebook has all of them
+or, when writing them failed, none.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from traitlets.utils.importstring import import_item
 
 from autograder.course import db_url, open_gradebook
 from autograder.engine.bundle import quiet_gradebook, replace_folder
+from autograder.gradebook_engines import one_transaction
 from autograder.stages import RECORD, stage_names
 
 
@@ -40,7 +43,12 @@ def keep_graded(root: Path, config, graded):
     """Write one worker's result into the course: the student and the submission (as
     nbgrader's autograde makes them before grading), then, when graded, the autograded folder
     and its grades. A notebook that could not be graded leaves no autograded folder, as with
-    nbgrader."""
+    nbgrader. Its rows are written in one transaction: all of them, or none."""
+    with one_transaction(db_url(root)):
+        _keep_graded(root, config, graded)
+
+
+def _keep_graded(root: Path, config, graded):
     student, assignment_id = graded.student, graded.assignment
     timestamp = submission_time(root, config, student, assignment_id)
     with open_gradebook(root) as gradebook, quiet_gradebook():

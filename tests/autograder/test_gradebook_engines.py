@@ -1,11 +1,14 @@
 """Does a process open every gradebook on the one engine made for its URL, reusing the
 statements it compiled, while each open still connects afresh and sees the file as it is
-then; and does it keep at most KEPT engines?"""
+then; and does it keep at most KEPT engines? Within one_transaction, do the gradebooks opened share
+one transaction that commits once, whole, or not at all?"""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import sqlite3
 from collections import OrderedDict
 
 import nbgrader.api
@@ -96,3 +99,67 @@ def test_an_in_memory_database_is_never_shared():
     assert gradebook_engines.shared_engine("sqlite://") is not first
     assert gradebook_engines.shared_engine("sqlite:///:memory:") is not first
     assert gradebook_engines.where("sqlite:///:memory:") is None
+
+
+def rows(path, table):
+    """The names of a table's rows as another process sees them (its own connection)."""
+    column = "id" if table == "student" else "name"
+    with contextlib.closing(sqlite3.connect(path)) as connection:
+        return connection.execute(f"select {column} from {table} order by 1").fetchall()
+
+
+def test_one_transaction_shares_a_connection_and_commits_once_at_the_end(tmp_path):
+    """Every gradebook opened within the block is on one connection: what one writes the next
+    reads, nothing is seen from outside before the block ends, all of it after; a gradebook's
+    own commits and closes within the block do not end it."""
+    path = tmp_path / "gradebook.db"
+    url = f"sqlite:///{path}"
+    with Gradebook(url) as gradebook:
+        gradebook.add_assignment("a1")
+    with gradebook_engines.one_transaction(url):
+        with Gradebook(url) as first:
+            first.add_assignment("b1")  # nbgrader commits here
+            connection = first.engine
+        with Gradebook(url) as second:
+            second.add_student("ada")
+            assert sorted(a.name for a in second.assignments) == ["a1", "b1"]
+            assert second.engine is connection
+        assert rows(path, "assignment") == [("a1",)]
+        assert rows(path, "student") == []
+    assert rows(path, "assignment") == [("a1",), ("b1",)]
+    assert rows(path, "student") == [("ada",)]
+    with Gradebook(url) as after:  # outside the block: an engine again
+        assert after.engine is not connection
+
+
+def test_one_transaction_that_raises_leaves_the_database_as_it_was(tmp_path):
+    path = tmp_path / "gradebook.db"
+    url = f"sqlite:///{path}"
+    with Gradebook(url) as gradebook:
+        gradebook.add_assignment("a1")
+    with pytest.raises(RuntimeError, match="midway"):
+        with gradebook_engines.one_transaction(url):
+            with Gradebook(url) as gradebook:
+                gradebook.add_assignment("b1")
+                gradebook.add_student("ada")
+            raise RuntimeError("midway")
+    assert rows(path, "assignment") == [("a1",)]
+    assert rows(path, "student") == []
+    with gradebook_engines.one_transaction(url):  # the next block starts clean
+        with Gradebook(url) as gradebook:
+            gradebook.add_student("bob")
+    assert rows(path, "student") == [("bob",)]
+
+
+def test_one_transaction_within_one_is_the_outer_ones(tmp_path):
+    """A block within a block for the same database commits nothing of its own."""
+    path = tmp_path / "gradebook.db"
+    url = f"sqlite:///{path}"
+    with Gradebook(url):
+        pass
+    with gradebook_engines.one_transaction(url):
+        with gradebook_engines.one_transaction(url):
+            with Gradebook(url) as gradebook:
+                gradebook.add_student("ada")
+        assert rows(path, "student") == []
+    assert rows(path, "student") == [("ada",)]

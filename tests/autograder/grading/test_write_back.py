@@ -1,0 +1,92 @@
+"""Does the client write a worker's graded notebook into the course's gradebook whole, in
+one transaction: every score when it succeeds, nothing of the notebook when a stage fails
+midway, and the same scores nbgrader's own stages give?"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbgrader.api import MissingEntry
+from nbgrader.preprocessors import AssignLatePenalties
+
+from autograder.course import Course, course_config, open_gradebook
+from autograder.engine import worker
+from autograder.engine.bundle import assignment_bundle, submission_of
+from autograder.grading.parallel import register_assignments, submission_scores
+from autograder.grading.write_back import keep_graded
+from autograder.tools import simulate
+
+ROOT = Path(__file__).resolve().parents[3]
+ID = "01_attention_by_hand"
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """A course and what a grading worker sent back for ada's partly done notebook."""
+    course = Course.create(tmp_path_factory.mktemp("course"), ROOT, [ID])
+    shutil.copytree(ROOT / "release" / ID, course.root / "release" / ID)
+    register_assignments(course.root, [ID], lambda _: None)
+    release = nbformat.read(course.root / "release" / ID / f"{ID}.ipynb", as_version=4)
+    source = nbformat.read(course.root / "source" / ID / f"{ID}.ipynb", as_version=4)
+    course.submit("ada", ID, simulate.partly_done(release, source))
+    here = os.getcwd()  # a worker moves into its folder, which goes with it
+    result = worker.grade_submission(assignment_bundle(course.root, ID),
+                                     submission_of(course.root, "ada", ID), {},
+                                     worker.kit_version())
+    os.chdir(here)
+    worker._WORKSPACE.close()
+    worker._WORKSPACE = None
+    assert result.ok, result.why
+    return course.root, result
+
+
+def fresh_copy(graded, tmp_path):
+    root, result = graded
+    copy = tmp_path / "course"
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns("autograded"))
+    return copy, result
+
+
+def has_submission(root):
+    with open_gradebook(root) as gradebook:
+        try:
+            gradebook.find_submission(ID, "ada")
+        except MissingEntry:
+            return False
+        return True
+
+
+def test_the_notebook_is_scored_whole(graded, tmp_path):
+    """Every graded cell has its automatic score, some but not all of the points (the
+    notebook is partly done), and the autograded folder is the worker's."""
+    root, result = fresh_copy(graded, tmp_path)
+    keep_graded(root, course_config(root), result)
+    scores = submission_scores(root, ID, "ada")
+    assert scores and all(score is not None for score, _ in scores.values())
+    assert 0 < sum(score for score, _ in scores.values()) < sum(m for _, m in scores.values())
+    assert (root / "autograded" / "ada" / ID / f"{ID}.ipynb").read_bytes() == (
+        result.files[f"{ID}.ipynb"])
+
+
+def test_a_stage_failing_midway_writes_nothing_of_the_notebook(graded, tmp_path, monkeypatch):
+    """nbgrader's SaveAutoGrades has set every score when the late-penalty stage fails: the
+    gradebook keeps none of them, nor the submission the write began with; once the stage
+    works again the same notebook is written whole."""
+    root, result = fresh_copy(graded, tmp_path)
+
+    def fails(self, nb, resources):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(AssignLatePenalties, "preprocess", fails)
+    with pytest.raises(RuntimeError, match="went away"):
+        keep_graded(root, course_config(root), result)
+    assert not has_submission(root)
+    assert submission_scores(root, ID, "ada") is None
+    monkeypatch.undo()
+    keep_graded(root, course_config(root), result)
+    assert has_submission(root)
+    assert all(score is not None for score, _ in submission_scores(root, ID, "ada").values())
