@@ -17,13 +17,27 @@ Here, imported by the template (zygote.py) before it forks:
     none and no module was imported or removed since (sys.modules has the same size): that
     walk maps each module's file, and a walk now would find the same. Any other object or
     file, and any answer that is a module, is inspect's own.
+  - the colours of a traceback are worked out once for each style, not twice an error:
+    IPython makes a new pygments style class (stack_data.style_with_executing_node) and a
+    new Terminal256Formatter for every traceback it draws, and the formatter matches each of
+    the style's colours to the terminal's 256 (about half of an error's cost once the walks
+    above were gone). Here the same style and highlight give the same style class, and the
+    same options the same formatter (one without line numbers, the only state a
+    Terminal256Formatter changes as it formats); the template draws one traceback so that
+    every kernel starts with them made.
 The tracebacks themselves are IPython's, unchanged.
 """
 
+import contextlib
+import functools
 import inspect
 import os
 import sys
 import types
+
+import pygments.formatters.terminal256 as terminal256
+import stack_data
+from IPython.core import ultratb
 
 _getmodule = inspect.getmodule
 _walked = None  # len(sys.modules) when inspect last walked them all and found no module
@@ -58,11 +72,56 @@ def code_of(object):
     return object if isinstance(object, types.CodeType) else None
 
 
+class KeptTerminal256Formatter(terminal256.Terminal256Formatter):
+    """pygments' Terminal256Formatter, made once for the same options: asked again, the one
+    made before (its colour table already worked out). A formatter with line numbers, or
+    options that cannot be compared, is made anew each time, as pygments makes it."""
+
+    _made = {}  # options (sorted items) -> the formatter made with them
+
+    def __new__(cls, **options):
+        made = cls._made.get(options_key(options))
+        return made if made is not None else super().__new__(cls)
+
+    def __init__(self, **options):
+        key = options_key(options)
+        if key is not None and self._made.get(key) is self:
+            return  # made with these options before
+        super().__init__(**options)
+        if key is not None:
+            self._made[key] = self
+
+
+def options_key(options):
+    """A formatter's options as a key to find it by; None when it must be made anew."""
+    if options.get("linenos"):
+        return None
+    key = tuple(sorted(options.items()))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def draw_one():
+    """Draw one traceback as a kernel's shell does (IPython's default theme and highlight),
+    so that the style class and the formatter it needs are made here, once. A warm-up only:
+    if it cannot be drawn, each kernel makes them at its first error."""
+    with contextlib.suppress(Exception):
+        try:
+            raise ValueError("the template's own")
+        except ValueError as error:
+            ultratb.AutoFormattedTB(mode="Context", theme_name="neutral").structured_traceback(
+                type(error), error, error.__traceback__)
+
+
 def install():
     """Prepare what a traceback needs (see the module's docstring)."""
-    import pygments.formatters.terminal256  # noqa: F401
-    import stack_data  # noqa: F401
     from IPython.utils import PyColorize  # noqa: F401
 
     inspect.getmodule = getmodule
     getmodule(compile("", "/the template.py", "exec"))  # inspect maps every module's file
+    stack_data.style_with_executing_node = functools.cache(stack_data.style_with_executing_node)
+    terminal256.Terminal256Formatter = KeptTerminal256Formatter
+    draw_one()

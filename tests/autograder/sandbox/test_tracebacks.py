@@ -107,9 +107,11 @@ def test_a_module_imported_since_is_found_by_its_file(walks, tmp_path, monkeypat
 def test_a_kernels_traceback_is_the_one_ipython_makes(kernel):
     """In a kernel forked from the template: is inspect's lookup the template's, does a
     cell's error show the line that raised in the function of another cell, and is that
-    traceback the very one IPython makes with inspect's own lookup, walking no module for
-    the cells' files once it walked them?"""
-    run(kernel, "def fails(x):\n    return x.missing")
+    traceback the very one IPython makes with inspect's own lookup, pygments' own formatter
+    and stack_data's own style, walking no module for the cells' files once it walked them
+    and drawing with the one formatter the template made?"""
+    made, _ = run(kernel, "def fails(x):\n    return x.missing\nimport sys\n"
+                          "print(len(sys.modules['tracebacks'].KeptTerminal256Formatter._made))")
     outputs, _ = kernel.execute("fails(3)", timeout=20)
     error = next(o for o in outputs if o.output_type == "error")
     assert "return x.missing" in re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(error.traceback))
@@ -125,8 +127,38 @@ cells = [o for o in walks if kept.code_of(o) is not None and "ipykernel" in
          kept.code_of(o).co_filename]
 kept._getmodule = original
 inspect.getmodule = original
+import stack_data, pygments.formatters.terminal256 as terminal256
+made = len(kept.KeptTerminal256Formatter._made)
+terminal256.Terminal256Formatter = kept.KeptTerminal256Formatter.__mro__[1]
+stack_data.style_with_executing_node = stack_data.style_with_executing_node.__wrapped__
 theirs = shell.InteractiveTB.structured_traceback(type(error), error, error.__traceback__)
 inspect.getmodule = kept.getmodule
-print(ours == theirs, len(ours) > 0, len(cells))
+print(ours == theirs, len(ours) > 0, len(cells), made)
 """)
-    assert (text, errors) == ("True\nTrue True 0", [])
+    assert int(made) > 0  # the template drew one traceback: its formatters are every kernel's
+    assert (text, errors) == (f"True\nTrue True 0 {made}", [])
+
+
+def test_a_formatter_is_made_once_for_the_same_options(monkeypatch):
+    """The same style gives the same formatter, whose output is pygments' own formatter's;
+    another style, or line numbers (a formatter that counts its lines), a new one."""
+    import pygments
+    from pygments.lexers import PythonLexer
+    from pygments.styles import get_style_by_name
+
+    monkeypatch.setattr(tracebacks.KeptTerminal256Formatter, "_made", {})
+    Kept, Own = tracebacks.KeptTerminal256Formatter, tracebacks.terminal256.Terminal256Formatter
+    default, other = get_style_by_name("default"), get_style_by_name("monokai")
+    first = Kept(style=default)
+    assert Kept(style=default) is first
+    assert Kept(style=other) is not first
+    numbered = Kept(style=default, linenos=True)
+    assert Kept(style=default, linenos=True) is not numbered
+    source = "def f(x):\n    return x.missing  # a comment\n"
+    for style in (default, other):
+        kept = pygments.highlight(source, PythonLexer(), Kept(style=style))
+        assert kept == pygments.highlight(source, PythonLexer(), Own(style=style))
+    twice = [pygments.highlight(source, PythonLexer(), Kept(style=default, linenos=True))
+             for _ in range(2)]
+    assert twice[0] == twice[1] == pygments.highlight(source, PythonLexer(),
+                                                      Own(style=default, linenos=True))
