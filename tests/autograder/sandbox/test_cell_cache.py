@@ -29,6 +29,7 @@ def installed(monkeypatch):
     monkeypatch.setattr(ipykernel.compiler, "murmur2_x86", cell_cache.cell_hash)
     monkeypatch.setattr(cell_cache, "_transformed", cell_cache.Kept(cell_cache.MAX_CHARS))
     monkeypatch.setattr(cell_cache, "_parsed", cell_cache.Kept(cell_cache.MAX_PARSED_CHARS))
+    monkeypatch.setattr(cell_cache, "_codes", {})
 
 
 def ipython(text):
@@ -101,13 +102,85 @@ def test_a_warmed_text_is_parsed_and_judged_async_as_ipython_does(installed, tex
         assert ast.dump(kept[0]) == parsed
 
 
+def files_of(code):
+    return {code.co_filename} | {name for c in code.co_consts if isinstance(c, type(code))
+                                 for name in files_of(c)}
+
+
+CODE_TEXTS = ["x = 1\nx", "def f(a):\n    return [b for b in a]\nclass C:\n    y = lambda: 2\n",
+              "import asyncio\nawait asyncio.sleep(0)\n", "from __future__ import annotations\n",
+              "return 3\n", "total = 20 + 22\nprint(total)\ntotal"]
+
+
+# One template's cache for all the examples.
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(st.sampled_from(CODE_TEXTS + IPYTHON_TEXTS), st.text(max_size=80)))
+def test_a_kept_statements_code_is_the_one_ipython_compiles(installed, monkeypatch, text):
+    """For each statement of a warmed text, in every mode and with the flags a kernel may
+    compile it with: is the code handed out the compiler's own, named after the cell's file
+    down to its functions and comprehensions, and is anything it cannot compile (a `return`
+    outside a function, `await` without top-level await) raised as the compiler raises it?"""
+    monkeypatch.setattr(cell_cache, "_codes", {})
+    cell_cache.warm([text])
+    transformed = cached(text)
+    kept = cell_cache._parsed.get(transformed) if isinstance(transformed, str) else None
+    if kept is None:
+        return
+    file = "/tmp/ipykernel_1/123.py"
+    for statement in kept[0].body:
+        modes = [("exec", ast.Module([statement], [])), ("single", ast.Interactive([statement]))]
+        for flags in (cell_cache.FLAGS, cell_cache.FLAGS | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT):
+            for symbol, module in modes:  # every statement as the last one too
+                compiler, reference = CachingCompiler(), CachingCompiler()
+                compiler.flags = reference.flags = flags
+                try:
+                    expected = cell_cache._compile(reference, module, file, symbol)
+                except (SyntaxError, ValueError) as error:
+                    with pytest.raises(type(error)):
+                        cell_cache.compile_statement(compiler, module, file, symbol)
+                    continue
+                code = cell_cache.compile_statement(compiler, module, file, symbol)
+                assert code == expected and files_of(code) == {file}
+                assert compiler.flags == reference.flags  # what a __future__ import teaches it
+
+
+def test_a_kernel_compiles_a_warmed_statement_only_through_the_template(kernel):
+    """In a kernel forked after the warm: is no statement of a warmed cell compiled again
+    (a cell that is not warmed is), does a function of a warmed cell name the cell's own
+    file, and does a `__future__` import (in a warmed cell too) still change how the kernel
+    compiles the warmed cells after it?"""
+    warmed = ["def double(x):\n    return 2 * x\nprint(double(21))",
+              "from __future__ import annotations",
+              "def typed(x: NotDefined):\n    return x\nprint('typed')"]
+    kernel.warm(warmed)
+    kernel.restart()
+    run(kernel, "import sys\nkept = sys.modules['cell_cache']\ncompiled = []\n"
+                "own = kept._compile\n"
+                "kept._compile = lambda *a, **k: compiled.append(a[2]) or own(*a, **k)\n"
+                "file_of = lambda text: get_ipython().compile.get_code_name(text, '', 0)")
+    assert run(kernel, warmed[0]) == ("42", [])
+    assert run(kernel, f"print(file_of({warmed[0]!r}) in compiled, "
+                       f"double.__code__.co_filename == file_of({warmed[0]!r}))") == (
+        "False True", [])
+    cold = "def triple(x):\n    return 3 * x"
+    run(kernel, cold)
+    assert run(kernel, f"print(file_of({cold!r}) in compiled)") == ("True", [])
+    assert run(kernel, warmed[1]) == ("", [])
+    assert run(kernel, warmed[2]) == ("typed", [])  # its annotation is never evaluated
+    run(kernel, "kept._compile = own")
+
+
 def test_the_template_keeps_trees_of_no_more_than_its_bound(installed, monkeypatch):
     """Does the template keep the trees of at most MAX_PARSED_CHARS of texts, the latest?"""
     monkeypatch.setattr(cell_cache._parsed, "limit", 500)
+    monkeypatch.setattr(cell_cache, "_codes", {})
     cell_cache.warm([f"value_{n} = {n}\n" for n in range(100)])
     assert 0 < cell_cache._parsed.size <= 500
     assert cell_cache._parsed.get("value_99 = 99\n") is not None
     assert cell_cache._parsed.get("value_0 = 0\n") is None
+    kept = [tree.body[0] for (tree, _), _ in cell_cache._parsed.items.values()]
+    assert [statement for statement, _ in cell_cache._codes.values()] == kept
 
 
 def test_a_cells_file_name_is_a_32_bit_number_of_its_text():
