@@ -36,16 +36,34 @@ def test_the_workers_are_forked_from_one_process_that_imported_torch(tmp_path):
     assert not server.is_running()
 
 
-def test_the_workers_do_not_profile_themselves(tmp_path):
+def periodic(dask_worker=None, dask_scheduler=None, nanny=None):
+    """{name: interval in ms} of a dask server's periodic callbacks (as client.run and
+    run_on_scheduler name the server they run it on)."""
+    server = dask_worker or dask_scheduler or nanny
+    return {name: callback.callback_time for name, callback in server.periodic_callbacks.items()}
+
+
+def test_the_cluster_does_only_the_periodic_work_grading_uses(tmp_path):
     """Does no worker of the embedded cluster sample its own stacks for the dashboard (a
-    twelfth of its CPU), while its other periodic work (heartbeats) goes on?"""
+    twelfth of its CPU), does no server check its event loop every 20 ms nor sample the
+    machine every 0.5 s, and does the scheduler not steal work, while the heartbeats and
+    the watch of each worker's memory go on as before?"""
     client = start_client(Config(), 2, None, tmp_path / "grade.log", lambda _: None)
     try:
         client.wait_for_workers(2, timeout=60)
-        callbacks = client.run(lambda dask_worker: sorted(dask_worker.periodic_callbacks))
+        workers = client.run(periodic)
+        scheduler = client.run_on_scheduler(periodic)
+        stealing = client.run_on_scheduler(lambda dask_scheduler: "stealing" in
+                                           dask_scheduler.extensions)
+        nannies = [periodic(nanny=nanny) for nanny in client.cluster.workers.values()]
     finally:
         close_client(client)
-    assert len(callbacks) == 2
-    for names in callbacks.values():
-        assert "profile" not in names and "profile-cycle" not in names, names
-        assert "heartbeat" in names, names
+    assert len(workers) == 2 and len(nannies) == 2
+    for callbacks in workers.values():
+        assert "profile" not in callbacks and "profile-cycle" not in callbacks, callbacks
+        assert "heartbeat" in callbacks, callbacks
+    for callbacks in [*workers.values(), scheduler, *nannies]:
+        assert callbacks["tick"] == 500, callbacks
+        assert callbacks.get("monitor", 2000) == 2000, callbacks
+    assert not stealing
+    assert all(callbacks["memory_monitor"] == 100 for callbacks in nannies), nannies
