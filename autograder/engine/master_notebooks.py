@@ -56,7 +56,8 @@ class Notebook:
 
 class Snapshot:
     """The master notebooks of one assignment, answering as nbgrader's Gradebook answers the
-    questions the grading stages ask (a missing one raises MissingEntry)."""
+    questions the grading stages ask (a missing one raises MissingEntry, with nbgrader's
+    message)."""
 
     def __init__(self, assignment_id, notebooks):
         self.assignment_id = assignment_id
@@ -75,18 +76,22 @@ class Snapshot:
 
     def find_notebook(self, name, assignment):
         if assignment != self.assignment_id or name not in self.notebooks:
-            raise MissingEntry()
+            raise MissingEntry(f"No such notebook: {assignment}/{name}")
         return self.notebooks[name]
 
     def find_source_cell(self, name, notebook, assignment):
-        return one_named(self.find_notebook(notebook, assignment).source_cells, name)
+        return one_named(self.cells(notebook, assignment, "source_cells"), name,
+                         f"No such source cell: {assignment}/{notebook}/{name}")
 
     def find_graded_cell(self, name, notebook, assignment):
-        found = self.find_notebook(notebook, assignment)
-        try:
-            return one_named(found.grade_cells, name)
-        except MissingEntry:
-            return one_named(found.task_cells, name)
+        return one_named(self.cells(notebook, assignment, "grade_cells", "task_cells"), name,
+                         f"No such grade cell: {assignment}/{notebook}/{name}")
+
+    def cells(self, notebook, assignment, *kinds):
+        """The cells of these kinds of a notebook, none when there is no such notebook
+        (nbgrader then names the cell it did not find, not the notebook)."""
+        found = self.notebooks.get(notebook) if assignment == self.assignment_id else None
+        return [cell for kind in kinds for cell in getattr(found, kind, ())]
 
 
 def notebook_of(notebook):
@@ -105,11 +110,12 @@ def notebook_of(notebook):
                     tuple(map(graded, notebook.task_cells)))
 
 
-def one_named(cells, name):
+def one_named(cells, name, missing):
+    """The first of `cells` named `name`; MissingEntry(`missing`, nbgrader's words) if none."""
     for cell in cells:
         if cell.name == name:
             return cell
-    raise MissingEntry()
+    raise MissingEntry(missing)
 
 
 _snapshots = {}  # gradebook URL -> Snapshot: the copies this process made and read

@@ -61,8 +61,8 @@ def remembered(course):
 def answer(book, question, *args):
     try:
         found = getattr(book, question)(*args)
-    except MissingEntry:
-        return "missing"
+    except MissingEntry as missing:
+        return f"missing: {missing}"
     return {name: getattr(found, name) for name in
             ("name", "cell_type", "locked", "source", "checksum", "max_score")
             if hasattr(found, name)}
@@ -71,7 +71,8 @@ def answer(book, question, *args):
 def test_the_snapshot_answers_as_the_gradebook(course):
     """For every cell of the master notebook and for names it does not have: the same source
     cell (type, lock, source, checksum), the same graded cell's points, the same cells in the
-    same order, the same kernel, and MissingEntry where the gradebook has none?"""
+    same order, the same kernel, and MissingEntry where the gradebook has none, in its
+    words?"""
     with Gradebook(db_url(course.root)) as gradebook:
         snapshot = Snapshot.of(gradebook, ID)
         notebook = gradebook.find_notebook(ID, ID)
@@ -88,7 +89,9 @@ def test_the_snapshot_answers_as_the_gradebook(course):
         for kind in ("source_cells", "grade_cells", "solution_cells", "task_cells"):
             assert [c.name for c in getattr(kept, kind)] == \
                    [c.name for c in getattr(notebook, kind)]
-        assert answer(snapshot, "find_notebook", "another", ID) == "missing"
+        assert answer(snapshot, "find_notebook", "another", ID) == \
+            answer(gradebook, "find_notebook", "another", ID) == \
+            f"missing: No such notebook: {ID}/another"
 
 
 def tampered(course):
