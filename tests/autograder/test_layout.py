@@ -22,8 +22,8 @@ ALLOWED = {
     "build": {"build", "checks", "course", "errors", "i18n"},
     "engine": {"engine", "checks", "sandbox", "course", "errors", "stages", "i18n"},
     "grading": {"grading", "engine", "checks", "sandbox", "course", "deadlines", "errors",
-                "gradebook_guard", "ledger", "progress", "record", "shown_outputs", "stages",
-                "i18n", ""},
+                "gradebook_engines", "gradebook_guard", "ledger", "progress", "record",
+                "shown_outputs", "stages", "i18n", ""},
     "outputs": {"outputs", "engine", "checks", "course", "deadlines", "errors",
                 "gradebook_guard", "ledger", "progress", "record", "shown_outputs", "i18n"},
     # Gradescope's autograder sits above grading, as the command line does.
