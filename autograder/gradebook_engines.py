@@ -63,7 +63,8 @@ def shared_engine(url, **options):
 
 
 class JoinedConnection(Connection):
-    """The connection every gradebook opened within `one_transaction` gets as its engine.
+    """The connection every gradebook opened within `one_transaction` gets as its engine (and
+    that the block closes: like a gradebook's own, it is not kept for the next block).
     nbgrader's Gradebook binds its session to it, so the session joins the block's transaction
     (SQLAlchemy's 'rollback_only': the session's commits flush and commit nothing, its
     rollback rolls the block back); closing the gradebook disposes of its engine, which here
@@ -87,6 +88,7 @@ def one_transaction(url):
         yield
         return
     connection = JoinedConnection(shared_engine(url))
+    connection.detach()  # closed, not pooled, at the end: the next block connects afresh
     connections[target] = connection
     try:
         with connection.begin():

@@ -151,6 +151,27 @@ def test_one_transaction_that_raises_leaves_the_database_as_it_was(tmp_path):
     assert rows(path, "student") == [("bob",)]
 
 
+def test_each_block_connects_afresh_and_sees_the_file_as_it_is_then(tmp_path):
+    """A gradebook file replaced between two blocks (a backup put back) is read anew: no
+    block's connection is kept for the next."""
+    path, other = tmp_path / "gradebook.db", tmp_path / "other.db"
+    url = f"sqlite:///{path}"
+    with Gradebook(url) as gradebook:
+        gradebook.add_assignment("a1")
+    shutil.copyfile(path, other)
+    with gradebook_engines.one_transaction(url):
+        with Gradebook(url) as gradebook:
+            gradebook.add_student("ada")
+            connection = gradebook.engine
+    assert connection.closed
+    os.replace(other, path)
+    with gradebook_engines.one_transaction(url):
+        with Gradebook(url) as gradebook:
+            assert gradebook.students == []
+            gradebook.add_student("bob")
+    assert rows(path, "student") == [("bob",)]
+
+
 def test_one_transaction_within_one_is_the_outer_ones(tmp_path):
     """A block within a block for the same database commits nothing of its own."""
     path = tmp_path / "gradebook.db"
