@@ -21,7 +21,8 @@ connection and one transaction, committed when the block ends and rolled back wh
 The client writes a graded notebook so (autograder/grading/write_back.py): nbgrader's
 SaveAutoGrades commits after every graded cell, 17 commits for 01 and 21 with the others, and
 a client that stopped between two of them left a notebook half scored; in one transaction it
-is scored whole or not at all, and in a third of the client's CPU.
+is scored whole or not at all, in two thirds of the time (136 -> 89 ms a notebook; the CPU
+64 -> 59 ms: what the commits cost was mostly waiting for the disk).
 """
 
 from __future__ import annotations
