@@ -75,9 +75,10 @@ class Snapshot:
         return False
 
     def find_notebook(self, name, assignment):
-        if assignment != self.assignment_id or name not in self.notebooks:
+        found = self.notebook(name, assignment)
+        if found is None:
             raise MissingEntry(f"No such notebook: {assignment}/{name}")
-        return self.notebooks[name]
+        return found
 
     def find_source_cell(self, name, notebook, assignment):
         return one_named(self.cells(notebook, assignment, "source_cells"), name,
@@ -87,10 +88,14 @@ class Snapshot:
         return one_named(self.cells(notebook, assignment, "grade_cells", "task_cells"), name,
                          f"No such grade cell: {assignment}/{notebook}/{name}")
 
+    def notebook(self, name, assignment):
+        """The notebook of that name of that assignment, or None."""
+        return self.notebooks.get(name) if assignment == self.assignment_id else None
+
     def cells(self, notebook, assignment, *kinds):
         """The cells of these kinds of a notebook, none when there is no such notebook
         (nbgrader then names the cell it did not find, not the notebook)."""
-        found = self.notebooks.get(notebook) if assignment == self.assignment_id else None
+        found = self.notebook(notebook, assignment)
         return [cell for kind in kinds for cell in getattr(found, kind, ())]
 
 
