@@ -109,9 +109,9 @@ def rows(path, table):
 
 
 def test_one_transaction_shares_a_connection_and_commits_once_at_the_end(tmp_path):
-    """Every gradebook opened within the block is on one connection: what one writes the next
-    reads, nothing is seen from outside before the block ends, all of it after; a gradebook's
-    own commits and closes within the block do not end it."""
+    """Is every gradebook opened within the block on one connection: what one writes the next
+    reads, nothing seen from outside before the block ends, all of it after, a gradebook's
+    own commits and closes within the block not ending it?"""
     path = tmp_path / "gradebook.db"
     url = f"sqlite:///{path}"
     with Gradebook(url) as gradebook:
@@ -133,6 +133,8 @@ def test_one_transaction_shares_a_connection_and_commits_once_at_the_end(tmp_pat
 
 
 def test_one_transaction_that_raises_leaves_the_database_as_it_was(tmp_path):
+    """Does a block that raises leave the file as it was before it, and the next block start
+    clean?"""
     path = tmp_path / "gradebook.db"
     url = f"sqlite:///{path}"
     with Gradebook(url) as gradebook:
@@ -152,8 +154,8 @@ def test_one_transaction_that_raises_leaves_the_database_as_it_was(tmp_path):
 
 
 def test_each_block_connects_afresh_and_sees_the_file_as_it_is_then(tmp_path):
-    """A gradebook file replaced between two blocks (a backup put back) is read anew: no
-    block's connection is kept for the next."""
+    """Is a gradebook file replaced between two blocks (a backup put back) read anew, no
+    block's connection kept for the next?"""
     path, other = tmp_path / "gradebook.db", tmp_path / "other.db"
     url = f"sqlite:///{path}"
     with Gradebook(url) as gradebook:
@@ -173,7 +175,7 @@ def test_each_block_connects_afresh_and_sees_the_file_as_it_is_then(tmp_path):
 
 
 def test_one_transaction_within_one_is_the_outer_ones(tmp_path):
-    """A block within a block for the same database commits nothing of its own."""
+    """Does a block within a block for the same database commit nothing of its own?"""
     path = tmp_path / "gradebook.db"
     url = f"sqlite:///{path}"
     with Gradebook(url):

@@ -1,6 +1,6 @@
 """Does the client write a worker's graded notebook into the course's gradebook whole, in
 one transaction: every score when it succeeds, nothing of the notebook when a stage fails
-midway, and the same scores nbgrader's own stages give?"""
+midway?"""
 
 from __future__ import annotations
 
@@ -61,8 +61,8 @@ def has_submission(root):
 
 
 def test_the_notebook_is_scored_whole(graded, tmp_path):
-    """Every graded cell has its automatic score, some but not all of the points (the
-    notebook is partly done), and the autograded folder is the worker's."""
+    """Does every graded cell get its automatic score, some but not all of the points (the
+    notebook is partly done), and is the autograded folder the worker's?"""
     root, result = fresh_copy(graded, tmp_path)
     keep_graded(root, course_config(root), result)
     scores = submission_scores(root, ID, "ada")
@@ -73,9 +73,9 @@ def test_the_notebook_is_scored_whole(graded, tmp_path):
 
 
 def test_a_stage_failing_midway_writes_nothing_of_the_notebook(graded, tmp_path, monkeypatch):
-    """nbgrader's SaveAutoGrades has set every score when the late-penalty stage fails: the
-    gradebook keeps none of them, nor the submission the write began with; once the stage
-    works again the same notebook is written whole."""
+    """nbgrader's SaveAutoGrades has set every score when the late-penalty stage fails: does
+    the gradebook keep none of them, nor the submission the write began with, and is the same
+    notebook written whole once the stage works again?"""
     root, result = fresh_copy(graded, tmp_path)
 
     def fails(self, nb, resources):

@@ -140,8 +140,9 @@ print(ours == theirs, len(ours) > 0, len(cells), made)
 
 
 def test_a_formatter_is_made_once_for_the_same_options(monkeypatch):
-    """The same style gives the same formatter, whose output is pygments' own formatter's;
-    another style, or line numbers (a formatter that counts its lines), a new one."""
+    """Does the same style give the same formatter, whose output is pygments' own
+    formatter's, and another style, or line numbers (a formatter that counts its lines), a
+    new one?"""
     import pygments
     from pygments.lexers import PythonLexer
     from pygments.styles import get_style_by_name
