@@ -47,6 +47,8 @@ from autograder.engine.worker import (
 )
 from autograder.errors import KitError
 from autograder.i18n import t
+from autograder.sandbox import handover
+from autograder.sandbox.kernel import template_pool
 
 WORKER_HINT = "dask worker {address} --nthreads 1 --preload autograder.engine.worker"
 
@@ -72,9 +74,10 @@ class EngineError(KitError, RuntimeError):
     """The cluster cannot grade: the message says why and what to do."""
 
 
-def start_client(config, workers, scheduler, log_file: Path, say):
+def start_client(config, workers, scheduler, log_file: Path, say, kernels=False):
     """A dask Client on the course's cluster: the one at `scheduler` (or c.Cluster.scheduler)
-    or a new embedded LocalCluster of `workers` processes."""
+    or a new embedded LocalCluster of `workers` processes; with `kernels` (to grade), a
+    kernel template for each of its workers starts with it (sandbox/handover.py)."""
     settings = Cluster(config=config)
     address = scheduler or settings.scheduler
     if address:
@@ -93,14 +96,25 @@ def start_client(config, workers, scheduler, log_file: Path, say):
                                 command=WORKER_HINT.format(address=address))) from error
         plugin = KitWorker()
     else:
-        with dask.config.set({"distributed.scheduler.allowed-failures":
-                              settings.allowed_failures, **QUIET_CLUSTER}), forked_workers():
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   memory_limit=f"{settings.worker_memory_mb}MiB",
-                                   dashboard_address=":0",
-                                   silence_logs=logging.CRITICAL,
-                                   env={"OMP_NUM_THREADS": "1"})
+        templates = template_pool(workers, log_file) if kernels else None
+        env = {"OMP_NUM_THREADS": "1"}
+        if templates:
+            env[handover.FOLDER_VARIABLE] = str(templates.folder)
+        try:
+            with dask.config.set({"distributed.scheduler.allowed-failures":
+                                  settings.allowed_failures, **QUIET_CLUSTER}), \
+                    forked_workers():
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
+                                       processes=True,
+                                       memory_limit=f"{settings.worker_memory_mb}MiB",
+                                       dashboard_address=":0", silence_logs=logging.CRITICAL,
+                                       env=env)
+        except BaseException:
+            if templates:
+                templates.close()
+            raise
         client = Client(cluster)
+        client.kit_templates = templates  # closed with the cluster (close_client)
         plugin = KitWorker(log=str(log_file))
     client.register_plugin(plugin)
     if client.run_on_scheduler(has_dashboard):
@@ -154,6 +168,9 @@ def close_client(client):
         with contextlib.suppress(Exception):
             cluster.close()
         stop_fork_server()
+    templates = getattr(client, "kit_templates", None)
+    if templates is not None:  # after the workers: the templates they took end with them
+        templates.close()
 
 
 def stop_fork_server():

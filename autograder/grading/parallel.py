@@ -252,7 +252,7 @@ def sandbox_overrides(timeout, isolation):
 def _run_engine(root, todo, workers, scheduler, overrides, force, run, log):
     config = course_config(root)
     workers = max(1, min(workers or os.cpu_count() or 1, len(todo)))
-    client = start_client(config, workers, scheduler, root / "grade.log", log)
+    client = start_client(config, workers, scheduler, root / "grade.log", log, kernels=True)
     try:
         log(t("grading {count} notebooks on {workers} workers", count=len(todo),
               workers=threads(client))

@@ -39,9 +39,11 @@ from jupyter_client import BlockingKernelClient
 from jupyter_client.connect import write_connection_file
 
 from autograder.i18n import t
+from autograder.sandbox import handover
 from autograder.sandbox.grader_session import GraderSession
 
 ZYGOTE = Path(__file__).with_name("zygote.py")
+TEMPLATE_COMMAND = [sys.executable, str(ZYGOTE)]
 
 
 @dataclass(frozen=True)
@@ -137,8 +139,10 @@ class Zygote:
     _instance = None
 
     def __init__(self):
-        self.process = subprocess.Popen([sys.executable, str(ZYGOTE)], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, env=template_env(), text=True)
+        # One the client started ahead for this worker (handover.py), else one of our own.
+        self.process = handover.take(os.environ.get(handover.FOLDER_VARIABLE)) or \
+            subprocess.Popen(TEMPLATE_COMMAND, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             env=template_env(), text=True)
         self.warmed = set()  # texts whose IPython work the template did (cell_cache.py)
         ready = self.process.stdout.readline()
         if not ready:
@@ -178,6 +182,12 @@ class Zygote:
         if "error" in answer:
             raise RuntimeError(f"kernel template: {answer['error']}")
         return answer
+
+
+def template_pool(count, log):
+    """`count` templates started now, for the workers about to start, writing their errors
+    to the file `log` (handover.py): the workers' environment is KIT_TEMPLATES=<pool.folder>."""
+    return handover.TemplatePool(count, TEMPLATE_COMMAND, template_env(), log)
 
 
 def _forget_after_fork():

@@ -2,7 +2,9 @@
 kernel per notebook, so a notebook does not pay for a fresh `import torch`.
 
 Run as a script by the grader (never imported by the kernel side), it reads one JSON request
-per line on stdin and answers one JSON line on stdout:
+per line on stdin and answers one JSON line on stdout (started ahead by a client with
+`--listen FOLDER`, stdin and stdout are the connection of the worker that takes it:
+handover.py):
   {"op": "spawn", ...}  fork a kernel (see `spawn`), answer {"pid": n}
   {"op": "kill", "pid": n, "uid": u}  kill every process of the sandbox, answer {"killed": k}
   {"op": "strays", "pid": n, "uid": u}  kill every running process of the sandbox but the
@@ -43,9 +45,26 @@ import platform
 import resource
 import select
 import signal
+import socket
 import sys
 import time
 import traceback
+
+
+def listen(argv):
+    """Started ahead by a client (handover.py: `--listen FOLDER`): a socket at
+    FOLDER/<pid>.sock, bound before the imports below, so that a worker can connect at once
+    and wait there for the ready line. None when a worker started the template itself."""
+    if argv[1:2] != ["--listen"]:
+        return None
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(os.path.join(argv[2], f"{os.getpid()}.sock"))
+    listener.listen(1)
+    print("listening", flush=True)
+    return listener
+
+
+LISTENER = listen(sys.argv)
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 gc.disable()  # while the imports below make a few hundred thousand objects that all stay:
@@ -539,6 +558,18 @@ def warm(request):
     return {"warmed": cell_cache.warm(request["cells"])}
 
 
+def take_worker(listener):
+    """Serve the first worker that connects, that connection as stdin and stdout; leave if
+    the client ends stdin first (no worker came for this template)."""
+    if listener not in select.select([listener, sys.stdin], [], [])[0]:
+        os._exit(0)
+    connection, _ = listener.accept()
+    listener.close()
+    os.dup2(connection.fileno(), 0)
+    os.dup2(connection.fileno(), 1)
+    connection.close()
+
+
 def serve():
     check(LIBC.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), "prctl")
     LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # die with the grader
@@ -562,6 +593,8 @@ def serve():
 
 
 if __name__ == "__main__":
+    if LISTENER is not None:
+        take_worker(LISTENER)
     serve()
     # Every answer was flushed and every kernel reaped: nothing is left to do that the
     # interpreter's own teardown (every module of torch, matplotlib, IPython) would do, and

@@ -67,3 +67,28 @@ def test_the_cluster_does_only_the_periodic_work_grading_uses(tmp_path):
         assert callbacks.get("monitor", 2000) == 2000, callbacks
     assert not stealing
     assert all(callbacks["memory_monitor"] == 100 for callbacks in nannies), nannies
+
+
+def template_of_this_worker():
+    from autograder.sandbox.kernel import Zygote
+
+    return Zygote.shared().process.pid
+
+
+def test_a_grading_cluster_starts_a_template_for_each_worker_and_ends_them_all(tmp_path):
+    """Does a cluster started to grade (kernels=True) hand each of its workers one of the
+    templates the client started with it (not one the worker starts at its first notebook),
+    and does closing it end those templates, remove their folder, and end the fork server?"""
+    client = start_client(Config(), 2, None, tmp_path / "grade.log", lambda _: None,
+                          kernels=True)
+    try:
+        client.wait_for_workers(2, timeout=60)
+        pool = client.kit_templates
+        taken = client.run(template_of_this_worker)
+        server = psutil.Process(client.run(os.getppid).popitem()[1])
+    finally:
+        close_client(client)
+    assert sorted(taken.values()) == sorted(p.pid for p in pool.processes)
+    assert [p.returncode for p in pool.processes] == [0, 0]
+    assert not pool.folder.exists()
+    assert not server.is_running()
