@@ -116,9 +116,13 @@ def start_client(config, workers, scheduler, log_file: Path, say, kernels=False)
         client = Client(cluster)
         client.kit_templates = templates  # closed with the cluster (close_client)
         plugin = KitWorker(log=str(log_file))
-    client.register_plugin(plugin)
-    if client.run_on_scheduler(has_dashboard):
-        say(t("dashboard: {link}", link=client.dashboard_link))
+    try:
+        client.register_plugin(plugin)
+        if client.run_on_scheduler(has_dashboard):
+            say(t("dashboard: {link}", link=client.dashboard_link))
+    except BaseException:
+        close_client(client)  # the embedded cluster and its templates with it
+        raise
     return client
 
 
