@@ -45,6 +45,7 @@ from autograder.engine.bundle import assignment_bundle, submission_of  # noqa: E
 from autograder.engine.cluster import close_client, start_client  # noqa: E402
 from autograder.grading.parallel import grade, register_assignments  # noqa: E402
 from autograder.outputs.feedback import write_feedback  # noqa: E402
+from autograder.sandbox.handover import holder  # noqa: E402
 from autograder.tools import simulate  # noqa: E402
 
 
@@ -92,21 +93,32 @@ def make_class(root: Path, assignment_id, students, rng):
 
 
 def worker_processes(client):
-    """The client's children, but multiprocessing's fork server, which the embedded
-    cluster's workers are forked from, in its children's place (its own memory is shared
-    with them, counted in each)."""
-    found = []
+    """{a worker: the processes it grades with}: the client's children, but
+    multiprocessing's fork server, which the embedded cluster's workers are forked from, in
+    its children's place (its own memory is shared with them, counted in each); each worker
+    with its kernel template and the template's kernels, whether the worker started the
+    template or took one the client started (autograder/sandbox/handover.py)."""
+    workers, templates = {}, []
     for child in client.children():
         try:
-            forked = "multiprocessing.forkserver" in " ".join(child.cmdline())
-            found += child.children() if forked else [child]
+            command = child.cmdline()
+            if "--listen" in command:
+                templates.append((child, command[command.index("--listen") + 1]))
+            elif "multiprocessing.forkserver" in " ".join(command):
+                workers.update((worker, []) for worker in child.children())
+            else:
+                workers[child] = []
         except psutil.Error:
             continue
-    return found
+    for template, pool in templates:
+        owner = next((w for w in workers if w.pid == holder(pool, template.pid)), None)
+        if owner is not None:
+            workers[owner].append(template)
+    return workers
 
 
 class PeakMemory:
-    """Samples the RSS of each worker's process tree (a worker and its kernels), and
+    """Samples the RSS of each worker with its template and kernels (worker_processes), and
     keeps each one's peak in the first and in the second half of the run: a worker whose
     memory grew with the notebooks it graded peaks higher in the second."""
 
@@ -117,9 +129,10 @@ class PeakMemory:
     def sample(self):
         me = psutil.Process()
         while self.running:
-            for child in worker_processes(me):
+            for child, templates in worker_processes(me).items():
                 try:
-                    tree = [child, *child.children(recursive=True)]
+                    tree = [process for root in (child, *templates)
+                            for process in (root, *root.children(recursive=True))]
                     rss = sum(p.memory_info().rss for p in tree)
                 except psutil.Error:
                     continue
@@ -289,7 +302,7 @@ def main():
     def mib(peaks):
         return ", ".join(f"{peaks.get(pid, 0) / 2**20:.0f} MiB" for pid in workers_seen)
 
-    print(f"peak memory per worker (worker + its kernel): {mib(memory.peaks())}; "
+    print(f"peak memory per worker (worker, template, kernel): {mib(memory.peaks())}; "
           f"first half of the run {mib(memory.peaks(0))}, second half {mib(memory.peaks(1))}")
 
 

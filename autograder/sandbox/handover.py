@@ -163,10 +163,22 @@ def take(folder):
 
 
 def claimed(folder, pid):
-    """Whether this worker claimed the template `pid`: the first to create its claim."""
+    """Whether this worker claimed the template `pid`: the first to create its claim
+    (<pid>.taken, which holds the worker's pid: who holds which template)."""
     try:
-        os.close(os.open(os.path.join(folder, f"{pid}.taken"),
-                         os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-        return True
+        claim = os.open(os.path.join(folder, f"{pid}.taken"),
+                        os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
     except OSError:
         return False
+    os.write(claim, str(os.getpid()).encode())
+    os.close(claim)
+    return True
+
+
+def holder(folder, pid):
+    """The pid of the worker that took the template `pid` of the pool in `folder`, or None
+    (not taken, or the pool is closed)."""
+    try:
+        return int(Path(folder, f"{pid}.taken").read_text())
+    except (OSError, ValueError):
+        return None

@@ -41,10 +41,13 @@ def ended(pid, seconds=20):
 
 def test_each_template_is_taken_by_one_worker_and_a_worker_after_finds_none(pool):
     """Do two workers taking from a pool of two templates get one each, each answering as a
-    template does, and does a third find none (so it starts its own)?"""
+    template does and named as its holder, and does a third find none (so it starts its
+    own)?"""
     first, second = handover.take(str(pool.folder)), handover.take(str(pool.folder))
     assert handover.take(str(pool.folder)) is None
     assert sorted([first.pid, second.pid]) == sorted(p.pid for p in pool.processes)
+    assert handover.holder(pool.folder, first.pid) == os.getpid()
+    assert handover.holder(pool.folder, os.getpid()) is None
     for template in (first, second):
         assert json.loads(template.stdout.readline()) == {"ready": template.pid}
         template.stdin.write(json.dumps({"op": "warm", "cells": ["x = 1"]}) + "\n")
