@@ -4,33 +4,24 @@ from __future__ import annotations
 
 import copy
 import json
-import os
-import shutil
-from pathlib import Path
 
 import nbformat
 import pytest
 from nbgrader import preprocessors
 from nbgrader.api import Gradebook, MissingEntry
 
-from autograder.course import Course, db_url
+from autograder.course import db_url
 from autograder.engine import master_notebooks, worker
 from autograder.engine.bundle import assignment_bundle, submission_of
 from autograder.engine.master_notebooks import OverwriteCells, OverwriteKernelspec, Snapshot
-from autograder.grading.parallel import register_assignments
-from autograder.tools import simulate
-
-ROOT = Path(__file__).resolve().parents[3]
-ID = "01_attention_by_hand"
+from tests.autograder.one_submission import ID, as_a_worker, course_with_ada
 
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
     """A registered course of assignment 01 whose master notebook names a kernel and has a
     task cell (manually graded), with one student's partly done notebook handed in."""
-    course = Course.create(tmp_path_factory.mktemp("course"), ROOT, [ID])
-    shutil.copytree(ROOT / "release" / ID, course.root / "release" / ID)
-    register_assignments(course.root, [ID], lambda _: None)
+    course = course_with_ada(tmp_path_factory.mktemp("course"))
     with Gradebook(db_url(course.root)) as gradebook:
         gradebook.update_or_create_notebook(ID, ID, kernelspec=json.dumps(
             {"name": "python3", "display_name": "Python 3 (the course's)", "language": "python"}))
@@ -38,15 +29,8 @@ def course(tmp_path_factory):
                                              cell_type="markdown")
         gradebook.update_or_create_source_cell("task_extra", ID, ID, cell_type="markdown",
                                                locked=True, source="Say why.", checksum="0")
-    release = nbformat.read(course.root / "release" / ID / f"{ID}.ipynb", as_version=4)
-    source = nbformat.read(course.root / "source" / ID / f"{ID}.ipynb", as_version=4)
-    course.submit("ada", ID, simulate.partly_done(release, source))
-    here = os.getcwd()
-    yield course
-    os.chdir(here)
-    if worker._WORKSPACE is not None:
-        worker._WORKSPACE.close()
-        worker._WORKSPACE = None
+    with as_a_worker():
+        yield course
 
 
 @pytest.fixture()

@@ -4,23 +4,17 @@ throwaway gradebook; and does it refuse what nbgrader refuses?"""
 
 from __future__ import annotations
 
-import os
 import shutil
-from pathlib import Path
 
 import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from autograder.course import Course, nbgrader_api
+from autograder.course import nbgrader_api
 from autograder.engine import worker
 from autograder.engine.bundle import GRADEBOOK, assignment_bundle, submission_of
 from autograder.engine.worker_autograde import autograde_in_worker
-from autograder.grading.parallel import register_assignments
-from autograder.tools import simulate
-
-ROOT = Path(__file__).resolve().parents[3]
-ID = "01_attention_by_hand"
+from tests.autograder.one_submission import ID, as_a_worker, course_with_ada, notebook_of
 
 
 @pytest.fixture(scope="module")
@@ -28,25 +22,20 @@ def course(tmp_path_factory):
     """A course whose source has two files besides the notebook, one of them kept as the
     student left it; one student handed in a partly done notebook, both files and a
     notebook the assignment does not have."""
-    course = Course.create(tmp_path_factory.mktemp("course"), ROOT, [ID])
-    shutil.copytree(ROOT / "release" / ID, course.root / "release" / ID)
-    for name in ("table.csv", "notes.txt"):
-        (course.root / "source" / ID / name).write_text(f"the course's {name}\n")
-    with (course.root / "nbgrader_config.py").open("a") as config:
-        config.write(f"\nc.Autograde.exclude_overwriting = {{{ID!r}: ['notes.txt']}}\n")
-    register_assignments(course.root, [ID], lambda _: None)
-    release = nbformat.read(course.root / "release" / ID / f"{ID}.ipynb", as_version=4)
-    source = nbformat.read(course.root / "source" / ID / f"{ID}.ipynb", as_version=4)
-    course.submit("ada", ID, simulate.partly_done(release, source))
-    nbformat.write(release, course.root / "submitted" / "ada" / ID / "scratch.ipynb")
+
+    def two_files(course):
+        for name in ("table.csv", "notes.txt"):
+            (course.root / "source" / ID / name).write_text(f"the course's {name}\n")
+        with (course.root / "nbgrader_config.py").open("a") as config:
+            config.write(f"\nc.Autograde.exclude_overwriting = {{{ID!r}: ['notes.txt']}}\n")
+
+    course = course_with_ada(tmp_path_factory.mktemp("course"), prepare=two_files)
+    nbformat.write(notebook_of(course, "release"),
+                   course.root / "submitted" / "ada" / ID / "scratch.ipynb")
     for name in ("table.csv", "notes.txt"):
         (course.root / "submitted" / "ada" / ID / name).write_text(f"ada's {name}\n")
-    here = os.getcwd()  # a worker moves into its folder, which goes with it
-    yield course
-    os.chdir(here)
-    if worker._WORKSPACE is not None:
-        worker._WORKSPACE.close()
-        worker._WORKSPACE = None
+    with as_a_worker():
+        yield course
 
 
 def cells_of(data):

@@ -4,42 +4,28 @@ midway?"""
 
 from __future__ import annotations
 
-import os
 import shutil
-from pathlib import Path
 
-import nbformat
 import pytest
 from nbgrader.api import MissingEntry
 from nbgrader.preprocessors import AssignLatePenalties
 
-from autograder.course import Course, course_config, open_gradebook
+from autograder.course import course_config, open_gradebook
 from autograder.engine import worker
 from autograder.engine.bundle import assignment_bundle, submission_of
-from autograder.grading.parallel import register_assignments, submission_scores
+from autograder.grading.parallel import submission_scores
 from autograder.grading.write_back import keep_graded
-from autograder.tools import simulate
-
-ROOT = Path(__file__).resolve().parents[3]
-ID = "01_attention_by_hand"
+from tests.autograder.one_submission import ID, as_a_worker, course_with_ada
 
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     """A course and what a grading worker sent back for ada's partly done notebook."""
-    course = Course.create(tmp_path_factory.mktemp("course"), ROOT, [ID])
-    shutil.copytree(ROOT / "release" / ID, course.root / "release" / ID)
-    register_assignments(course.root, [ID], lambda _: None)
-    release = nbformat.read(course.root / "release" / ID / f"{ID}.ipynb", as_version=4)
-    source = nbformat.read(course.root / "source" / ID / f"{ID}.ipynb", as_version=4)
-    course.submit("ada", ID, simulate.partly_done(release, source))
-    here = os.getcwd()  # a worker moves into its folder, which goes with it
-    result = worker.grade_submission(assignment_bundle(course.root, ID),
-                                     submission_of(course.root, "ada", ID), {},
-                                     worker.kit_version())
-    os.chdir(here)
-    worker._WORKSPACE.close()
-    worker._WORKSPACE = None
+    course = course_with_ada(tmp_path_factory.mktemp("course"))
+    with as_a_worker():
+        result = worker.grade_submission(assignment_bundle(course.root, ID),
+                                         submission_of(course.root, "ada", ID), {},
+                                         worker.kit_version())
     assert result.ok, result.why
     return course.root, result
 
