@@ -37,6 +37,7 @@ makes them (unshare, a tmpfs root of bind mounts remounted read-only, a new /pro
 then the drop to the sandbox user).
 """
 
+import contextlib
 import ctypes
 import gc
 import json
@@ -570,11 +571,18 @@ def take_worker(listener):
     connection.close()
 
 
+def requests():
+    """The grader's requests, a line each, until it closes our stdin, or until reading fails
+    (its worker died, resetting the connection): then too the kernels are killed (serve)."""
+    with contextlib.suppress(OSError):
+        yield from sys.stdin
+
+
 def serve():
     check(LIBC.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), "prctl")
     LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # die with the grader
     print(json.dumps({"ready": os.getpid()}), flush=True)
-    for line in sys.stdin:
+    for line in requests():
         request = json.loads(line)
         reap()
         try:
@@ -582,7 +590,10 @@ def serve():
                 request["op"]](request)
         except Exception as error:  # noqa: BLE001 - reported to the grader
             answer = {"error": f"{type(error).__name__}: {error}"}
-        print(json.dumps(answer), flush=True)
+        try:
+            print(json.dumps(answer), flush=True)
+        except OSError:  # the grader went away while its request ran (a worker killed)
+            break
     for pid in children():  # kernels of a grader that stopped without killing them
         os.killpg(pid, signal.SIGKILL)
     while True:
@@ -599,6 +610,7 @@ if __name__ == "__main__":
     # Every answer was flushed and every kernel reaped: nothing is left to do that the
     # interpreter's own teardown (every module of torch, matplotlib, IPython) would do, and
     # it took 0.8 s of each grading worker's close.
-    sys.stdout.flush()
-    sys.stderr.flush()
+    with contextlib.suppress(OSError):  # an answer the grader did not stay for
+        sys.stdout.flush()
+        sys.stderr.flush()
     os._exit(0)

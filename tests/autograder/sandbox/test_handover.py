@@ -113,3 +113,23 @@ def test_a_template_no_worker_took_ends_when_the_pool_closes(tmp_path):
     templates.close()
     assert [p.returncode for p in templates.processes] == [0]
     assert not Path(templates.folder).exists()
+
+
+def test_a_template_whose_worker_left_mid_request_kills_its_kernel_and_ends_cleanly(
+        pool, monkeypatch, tmp_path):
+    """Does a template whose worker went away while a request ran (its answer then has no
+    reader) still kill the kernel that worker left, and end with status 0 rather than on
+    the broken connection's error?"""
+    monkeypatch.setenv(handover.FOLDER_VARIABLE, str(pool.folder))
+    Zygote.close_shared()
+    kernel = SandboxedKernel(tmp_path, Settings(hidden=(str(ROOT),)))
+    kernel.start()
+    template = Zygote.shared().process
+    template.stdin.write(json.dumps({"op": "warm", "cells": ["y = 2"]}) + "\n")
+    template.stdin.flush()
+    template.release()  # gone before the answer, as a worker killed mid-request
+    Zygote._instance = None
+    kernel.client.stop_channels()
+    assert ended(kernel.pid)
+    taken = next(p for p in pool.processes if p.pid == template.pid)
+    assert taken.wait(timeout=20) == 0
