@@ -36,14 +36,10 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from autograder.checks.model import Finding
 from autograder.grading.restore_test_cells import release_notebook
 from autograder.grading.session import error_output, steps_checked
-from autograder.grading.submissions import (
-    Unwalkable,
-    grade_ids,
-    inspected,
-    odd_entries,
-)
+from autograder.grading.submissions import grade_ids, inspected
 from autograder.i18n import config_language, language, t
 from autograder.record import KEY, add_findings, set_integrity
+from autograder.submission_files import Unwalkable, odd_entries
 
 REFUSAL = "kit_refusal"  # the key of resources that carries a refusal to RecordRefusal
 TIMESTAMP = "timestamp.txt"  # the one file of a submission nbgrader opens itself

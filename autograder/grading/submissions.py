@@ -4,9 +4,7 @@ course's language (the caller sets it: autograder/grading/parallel.py)."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -14,6 +12,7 @@ import nbformat
 
 from autograder.i18n import t
 from autograder.ledger import Problem
+from autograder.submission_files import Unwalkable, holds_links, linked_folder
 
 STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
@@ -55,64 +54,21 @@ def missing_notebook(path, assignment_id):
     return Problem(path, t("no notebook of that name"), fix)
 
 
-FOLDER_DEPTH = 32  # folders inside a submission, at most
-FOLDER_ENTRIES = 10_000  # files and folders in a submission, at most
-
-
-class Unwalkable(Exception):
-    """A submission folder too deep or too full to be looked through."""
-
-
-def entries_of(folder):
-    """(path relative to `folder`, mode) of every entry below it, without following a link,
-    walked with a stack (not recursion) and within FOLDER_DEPTH and FOLDER_ENTRIES."""
-    stack, count = [(folder, 0)], 0
-    while stack:
-        place, depth = stack.pop()
-        with os.scandir(place) as listing:
-            for entry in listing:
-                count += 1
-                if count > FOLDER_ENTRIES:
-                    raise Unwalkable(t("it holds more than {count} files and folders",
-                                       count=FOLDER_ENTRIES))
-                mode = entry.stat(follow_symlinks=False).st_mode
-                yield os.path.relpath(entry.path, folder), mode
-                if stat.S_ISDIR(mode):
-                    if depth + 1 > FOLDER_DEPTH:
-                        raise Unwalkable(t("its folders are nested more than {depth} deep",
-                                           depth=FOLDER_DEPTH))
-                    stack.append((entry.path, depth + 1))
-
-
-def odd_entries(folder, limit=1000):
-    """Entries of a submission folder that are not plain files or folders (symbolic links,
-    pipes, devices ...), without following any link."""
-    odd = []
-    for relative, mode in entries_of(folder):
-        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-            odd.append(relative)
-            if len(odd) >= limit:
-                break
-    return odd
-
-
 def inspect_submission(path, assignment_id, expected_tests):
     """None when the notebook can be graded, else the Problem."""
     try:
-        odd = odd_entries(path.parent)
+        links = holds_links(path.parent)
     except (Unwalkable, OSError) as error:
         return Problem(path.parent, t("the submission folder cannot be looked through: "
                                       "{error}", error=error),
                        t("keep the notebook and remove the rest of the folder, then run grade "
                          "again"))
-    if odd:
+    if links:
         # nbgrader copies a submission's files following links, as the grader's user: a link
         # to a file only that user can read would come back in the student's feedback.
-        return Problem(path, t("the submission holds {entry}, a symbolic link or special "
-                               "file", entry=odd[0])
-                       + (t(" (and {count} more)", count=len(odd) - 1) if len(odd) > 1 else ""),
-                       t("the kit never follows links in a submission: replace it by the file "
-                         "itself, or remove it, then run grade again"))
+        return Problem(path, links, t("the kit never follows links in a submission: replace "
+                                      "it by the file itself, or remove it, then run grade "
+                                      "again"))
     if not path.exists():
         return missing_notebook(path, assignment_id)
     try:
@@ -171,10 +127,11 @@ def find_submissions(root: Path, assignment_ids, expected_tests):
             if not (folder / assignment_id).is_dir():
                 continue
             path = folder / assignment_id / f"{assignment_id}.ipynb"
-            if folder.is_symlink() or (folder / assignment_id).is_symlink():
-                problem = Problem(path.parent, t("the submission folder is a symbolic link"),
-                                  t("the kit never follows links in a submission: put the "
-                                    "student's files there instead"))
+            linked = linked_folder(path.parent)
+            if linked:
+                problem = Problem(path.parent, linked, t(
+                    "the kit never follows links in a submission: put the student's files "
+                    "there instead"))
             else:
                 problem = inspected(path, assignment_id, expected_tests[assignment_id])
             if problem:

@@ -35,6 +35,7 @@ from copydetect.utils import get_token_coverage, winnow
 from autograder.errors import OutputError
 from autograder.i18n import t
 from autograder.outputs.similarity_text import bound_names, normalised
+from autograder.submission_files import unfollowable
 
 NOISE = 25  # copydetect's noise threshold: the shortest match, in characters of filtered code
 GUARANTEE = 30  # copydetect's guarantee threshold: a match this long is always found
@@ -90,6 +91,7 @@ class Similarity:
     threshold: float = THRESHOLD
     common: int = COMMON
     empty: list[str] = field(default_factory=list)  # students with no code of their own
+    left_out: dict = field(default_factory=dict)  # student -> why their notebook was not read
 
     @property
     def flagged(self):
@@ -159,16 +161,23 @@ def handed_in(root: Path, assignment_id):
 
 
 def read_notebooks(root: Path, assignment_id, release):
-    """Every student's notebook of the assignment, as their own cells; a file that is not a
-    notebook is left out (collect and grade report it)."""
-    notebooks = []
+    """(every student's notebook of the assignment, as their own cells; {student: why theirs
+    is left out}): a submission grade would not read (a symbolic link on the way, or in its
+    folder: submissions.unfollowable), or a file that is not a notebook."""
+    notebooks, left_out = [], {}
     for student, path in sorted(handed_in(root, assignment_id).items()):
+        why = unfollowable(path)
+        if why:
+            left_out[student] = why
+            continue
         try:
             notebook = nbformat.read(path, as_version=4)
-        except Exception:  # noqa: BLE001 - not a notebook: collect and grade name it
+        except Exception as error:  # noqa: BLE001 - nbformat raises many kinds of errors
+            left_out[student] = t("not a Jupyter notebook ({error})",
+                                  error=type(error).__name__)
             continue
         notebooks.append(Notebook(student, path, student_cells(notebook, release)))
-    return notebooks
+    return notebooks, left_out
 
 
 def kgram_hashes(text, k):
@@ -257,6 +266,6 @@ def similarity(root: Path, assignment_id, threshold=THRESHOLD, common=COMMON):
                             "it to tell the release's code from the students' (run build)",
                             path=path))
     release = nbformat.read(path, as_version=4)
-    notebooks = read_notebooks(root, assignment_id, release)
+    notebooks, left_out = read_notebooks(root, assignment_id, release)
     pairs, empty = compare_class(notebooks, release_parts(release), common)
-    return Similarity(assignment_id, notebooks, pairs, threshold, common, empty)
+    return Similarity(assignment_id, notebooks, pairs, threshold, common, empty, left_out)

@@ -118,6 +118,11 @@ def index_page(result):
     if result.empty:
         empty = t("No code of their own: {students}", students=", ".join(result.empty))
         body += f"<p class='note'>{html.escape(empty)}</p>"
+    if result.left_out:
+        left_out = t("Not compared, their notebook was not read: {students}",
+                     students="; ".join(f"{student} ({why})"
+                                        for student, why in sorted(result.left_out.items())))
+        body += f"<p class='note'>{html.escape(left_out)}</p>"
     body += f"<table><tr>{header}</tr>{rows}</table>" if flagged else ""
     return page(t("Similar code in {assignment}", assignment=result.assignment), body)
 
@@ -163,5 +168,9 @@ def write_similarity(root: Path, ids, to: Path, threshold=THRESHOLD, common=COMM
                   "{threshold} or more: {path}", assignment=assignment_id,
                   notebooks=len(result.notebooks), flagged=len(result.flagged),
                   threshold=percent(threshold), path=index))
+            if result.left_out:
+                log(t("similarity {assignment}: {count} notebooks not read (the index says "
+                      "why): {students}", assignment=assignment_id, count=len(result.left_out),
+                      students=", ".join(sorted(result.left_out))))
             results.append(result)
     return results

@@ -23,9 +23,10 @@ ALLOWED = {
     "engine": {"engine", "checks", "sandbox", "course", "errors", "stages", "i18n"},
     "grading": {"grading", "engine", "checks", "sandbox", "course", "deadlines", "errors",
                 "gradebook_engines", "gradebook_guard", "ledger", "progress", "record",
-                "shown_outputs", "stages", "i18n", ""},
+                "shown_outputs", "stages", "submission_files", "i18n", ""},
     "outputs": {"outputs", "engine", "checks", "course", "deadlines", "errors",
-                "gradebook_guard", "ledger", "progress", "record", "shown_outputs", "i18n"},
+                "gradebook_guard", "ledger", "progress", "record", "shown_outputs",
+                "submission_files", "i18n"},
     # Gradescope's autograder sits above grading, as the command line does.
     "gradescope": {"gradescope", "grading", "engine", "checks", "course", "errors", "record",
                    "i18n", ""},

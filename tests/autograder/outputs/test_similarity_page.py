@@ -5,7 +5,9 @@ text shown as text and nothing run or fetched?
 For each language a course folder holds the release of 01_attention_by_hand and five
 notebooks made from it: the reference (ada), a solution written apart from it (bob), a
 disguised copy of bob's (cy), the blank release (dee), and a disguised copy of the reference
-whose own cell carries markup and a script in a string and a comment (eve). The kit writes the
+whose own cell carries markup and a script in a string and a comment (eve); and two it must
+leave out, saying why: a link to ada's notebook (fox) and a file that is not a notebook
+(gus). The kit writes the
 report (similarity_page.write_similarity); the pair page is opened in Debian's headless
 Chromium with the network off, measured, and photographed (artifacts/similarity-en.png,
 similarity-zh.png)."""
@@ -64,6 +66,11 @@ def report(request, tmp_path_factory):
     for student, notebook in class_of(release, source).items():
         (root / "submitted" / student / ID).mkdir(parents=True)
         nbformat.write(notebook, root / "submitted" / student / ID / f"{ID}.ipynb")
+    for student in ("fox", "gus"):
+        (root / "submitted" / student / ID).mkdir(parents=True)
+    (root / "submitted" / "fox" / ID / f"{ID}.ipynb").symlink_to(
+        root / "submitted" / "ada" / ID / f"{ID}.ipynb")
+    (root / "submitted" / "gus" / ID / f"{ID}.ipynb").write_text("not a notebook")
     write_similarity(root, [ID], root / "similarity", log=lambda _: None)
     return request.param, root / "similarity" / ID
 
@@ -74,13 +81,19 @@ def words(code, english, **fields):
 
 
 def test_the_index_ranks_the_copies(report):
-    """Does the index link exactly the two copied pairs, and name the blank notebook as
-    having no code of its own?"""
+    """Does the index link exactly the two copied pairs (not the link to ada's notebook as a
+    third copy), name the blank notebook as having no code of its own, and the two it did not
+    read with the reason of each?"""
     code, folder = report
     assert sorted(p.name for p in folder.glob("*--*.html")) == ["ada--eve.html", "bob--cy.html"]
     index = (folder / "index.html").read_text(encoding="utf-8")
     assert index.index("bob--cy.html") > 0 and "ada--eve.html" in index
     assert words(code, "No code of their own: {students}", students="dee") in index
+    link = words(code, "the submission holds {entry}, a symbolic link or special file",
+                 entry=f"{ID}.ipynb")
+    not_read = words(code, "not a Jupyter notebook ({error})", error="NotJSONError")
+    assert words(code, "Not compared, their notebook was not read: {students}",
+                 students=f"fox ({link}); gus ({not_read})") in index
 
 
 def test_the_pair_page_is_readable_offline(report, offline_browser):

@@ -1,0 +1,79 @@
+"""Which files of a submission the kit reads: none through a symbolic link, none of a folder
+that holds a link or a special file (a named pipe, a device). One rule for `grade`, which
+refuses such a submission (grading/submissions.py), plain nbgrader's copy, which passes the
+entries by (grading/submission_guard.py), and the similarity report, which leaves the
+notebook out (outputs/similarity.py)."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from autograder.i18n import t
+
+FOLDER_DEPTH = 32  # folders inside a submission, at most
+FOLDER_ENTRIES = 10_000  # files and folders in a submission, at most
+
+
+class Unwalkable(Exception):
+    """A submission folder too deep or too full to be looked through."""
+
+
+def entries_of(folder):
+    """(path relative to `folder`, mode) of every entry below it, without following a link,
+    walked with a stack (not recursion) and within FOLDER_DEPTH and FOLDER_ENTRIES."""
+    stack, count = [(folder, 0)], 0
+    while stack:
+        place, depth = stack.pop()
+        with os.scandir(place) as listing:
+            for entry in listing:
+                count += 1
+                if count > FOLDER_ENTRIES:
+                    raise Unwalkable(t("it holds more than {count} files and folders",
+                                       count=FOLDER_ENTRIES))
+                mode = entry.stat(follow_symlinks=False).st_mode
+                yield os.path.relpath(entry.path, folder), mode
+                if stat.S_ISDIR(mode):
+                    if depth + 1 > FOLDER_DEPTH:
+                        raise Unwalkable(t("its folders are nested more than {depth} deep",
+                                           depth=FOLDER_DEPTH))
+                    stack.append((entry.path, depth + 1))
+
+
+def odd_entries(folder, limit=1000):
+    """Entries of a submission folder that are not plain files or folders (symbolic links,
+    pipes, devices ...), without following any link."""
+    odd = []
+    for relative, mode in entries_of(folder):
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            odd.append(relative)
+            if len(odd) >= limit:
+                break
+    return odd
+
+
+def linked_folder(folder):
+    """Why a submission folder is not read at all (it or its student's folder is a symbolic
+    link), or None."""
+    if folder.is_symlink() or folder.parent.is_symlink():
+        return t("the submission folder is a symbolic link")
+    return None
+
+
+def holds_links(folder):
+    """Why a submission folder's files are not read (it holds a symbolic link or special
+    file), or None; Unwalkable or OSError when it cannot be looked through."""
+    odd = odd_entries(folder)
+    if not odd:
+        return None
+    return t("the submission holds {entry}, a symbolic link or special file", entry=odd[0]) \
+        + (t(" (and {count} more)", count=len(odd) - 1) if len(odd) > 1 else "")
+
+
+def unfollowable(path):
+    """Why the kit reads nothing of the submission whose notebook is `path` (grade refuses
+    it, and the similarity report leaves it out), or None: one rule for both."""
+    try:
+        return linked_folder(path.parent) or holds_links(path.parent)
+    except (Unwalkable, OSError) as error:
+        return t("the submission folder cannot be looked through: {error}", error=error)
