@@ -269,8 +269,8 @@ CATALOG = {
     "No code of their own: {students}": "没有自己的代码：{students}",
     "Not compared, their notebook was not read: {students}":
         "未参与比较，其笔记本未被读取：{students}",
-    "similarity {assignment}: {count} notebooks not read (the index says why): {students}":
-        "相似度 {assignment}：{count} 个笔记本未被读取（原因见索引页）：{students}",
+    "similarity {assignment}: not read, the index says why: {students}":
+        "相似度 {assignment}：未被读取（原因见索引页）：{students}",
     "Similar code in {assignment}": "{assignment} 中的相似代码",
     "Similar code": "相似代码",
     "Pairs of notebooks in which one has {threshold} or more of its own code in common with "

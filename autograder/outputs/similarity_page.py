@@ -169,8 +169,7 @@ def write_similarity(root: Path, ids, to: Path, threshold=THRESHOLD, common=COMM
                   notebooks=len(result.notebooks), flagged=len(result.flagged),
                   threshold=percent(threshold), path=index))
             if result.left_out:
-                log(t("similarity {assignment}: {count} notebooks not read (the index says "
-                      "why): {students}", assignment=assignment_id, count=len(result.left_out),
-                      students=", ".join(sorted(result.left_out))))
+                log(t("similarity {assignment}: not read, the index says why: {students}",
+                      assignment=assignment_id, students=", ".join(sorted(result.left_out))))
             results.append(result)
     return results

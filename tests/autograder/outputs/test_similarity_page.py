@@ -40,6 +40,9 @@ INJECTED = ('shown = "</pre><script>document.title = \'owned\'</script>"  '
             '# <img src=x onerror=alert(1)>\n')
 
 
+SAID = {}  # language -> what the command said
+
+
 def read(stage):
     return nbformat.read(ROOT / stage / ID / f"{ID}.ipynb", as_version=4)
 
@@ -71,7 +74,7 @@ def report(request, tmp_path_factory):
     (root / "submitted" / "fox" / ID / f"{ID}.ipynb").symlink_to(
         root / "submitted" / "ada" / ID / f"{ID}.ipynb")
     (root / "submitted" / "gus" / ID / f"{ID}.ipynb").write_text("not a notebook")
-    write_similarity(root, [ID], root / "similarity", log=lambda _: None)
+    write_similarity(root, [ID], root / "similarity", log=SAID.setdefault(request.param, []).append)
     return request.param, root / "similarity" / ID
 
 
@@ -94,6 +97,8 @@ def test_the_index_ranks_the_copies(report):
     not_read = words(code, "not a Jupyter notebook ({error})", error="NotJSONError")
     assert words(code, "Not compared, their notebook was not read: {students}",
                  students=f"fox ({link}); gus ({not_read})") in index
+    assert words(code, "similarity {assignment}: not read, the index says why: {students}",
+                 assignment=ID, students="fox, gus") in SAID[code]
 
 
 def test_the_pair_page_is_readable_offline(report, offline_browser):
