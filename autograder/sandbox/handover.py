@@ -46,10 +46,10 @@ class TemplatePool:
         self.processes = []
         try:
             with open(log, "a") as errors:
-                self.processes = [subprocess.Popen(
-                    [*command, "--listen", str(self.folder)], stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE, stderr=errors, env=env, text=True)
-                    for _ in range(count)]
+                for _ in range(count):  # each kept as started: a failed start closes them
+                    self.processes.append(subprocess.Popen(
+                        [*command, "--listen", str(self.folder)], stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE, stderr=errors, env=env, text=True))
             for process in self.processes:
                 self.announce(process)
         except BaseException:

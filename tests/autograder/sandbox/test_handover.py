@@ -133,3 +133,22 @@ def test_a_template_whose_worker_left_mid_request_kills_its_kernel_and_ends_clea
     assert ended(kernel.pid)
     taken = next(p for p in pool.processes if p.pid == template.pid)
     assert taken.wait(timeout=20) == 0
+
+
+def test_a_pool_that_cannot_start_all_its_templates_ends_those_it_started(monkeypatch,
+                                                                          tmp_path):
+    """When the second template of a pool cannot be started (the machine refuses a process),
+    does the first end with the failure rather than wait, forgotten, for a worker?"""
+    started = []
+    real = subprocess.Popen
+
+    def second_refused(*args, **kwargs):
+        if started:
+            raise OSError("no more processes")
+        started.append(real(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(handover.subprocess, "Popen", second_refused)
+    with pytest.raises(OSError):
+        template_pool(2, tmp_path / "grade.log")
+    assert started[0].poll() is not None
