@@ -163,7 +163,7 @@ def handed_in(root: Path, assignment_id):
 def read_notebooks(root: Path, assignment_id, release):
     """(every student's notebook of the assignment, as their own cells; {student: why theirs
     is left out}): a submission grade would not read (a symbolic link on the way, or in its
-    folder: submissions.unfollowable), or a file that is not a notebook."""
+    folder: submission_files.unfollowable), or a file that is not a notebook."""
     notebooks, left_out = [], {}
     for student, path in sorted(handed_in(root, assignment_id).items()):
         why = unfollowable(path)
