@@ -97,24 +97,26 @@ def worker_processes(client):
     """{a worker: the processes it grades with}: the client's children, but
     multiprocessing's fork server, which the embedded cluster's workers are forked from, in
     its children's place (its own memory is shared with them, counted in each); each worker
-    with its kernel template and the template's kernels, whether the worker started the
-    template or took one the client started (autograder/sandbox/handover.py)."""
-    workers, templates = {}, []
+    with its copy of the kernel template and the copy's kernels, whether the worker started a
+    template or took a copy of the one the client started (autograder/sandbox/handover.py;
+    the copies share that template's memory, counted in each)."""
+    workers, copies = {}, []
     for child in client.children():
         try:
             command = child.cmdline()
             if "--listen" in command:
-                templates.append((child, command[command.index("--listen") + 1]))
+                pool = command[command.index("--listen") + 1]
+                copies += [(copy, pool) for copy in child.children()]
             elif "multiprocessing.forkserver" in " ".join(command):
                 workers.update((worker, []) for worker in child.children())
             else:
                 workers[child] = []
         except psutil.Error:
             continue
-    for template, pool in templates:
-        owner = next((w for w in workers if w.pid == holder(pool, template.pid)), None)
+    for copy, pool in copies:
+        owner = next((w for w in workers if w.pid == holder(pool, copy.pid)), None)
         if owner is not None:
-            workers[owner].append(template)
+            workers[owner].append(copy)
     return workers
 
 

@@ -6,25 +6,30 @@ made its own imports (about 1.5 s on one core, while the other waits). Started b
 at its first notebook, the template's start came after both; started by the client with the
 cluster, it runs beside them: the first notebook of a 40-notebook grade came back 4.3 s
 after the start instead of 5.5 s, and a teaching assistant grading a few late notebooks
-waits as much less.
+waits as much less. One template is started for all the workers: once imported, it forks a
+copy of itself for each (the copies share the libraries' memory), so n workers pay for one
+start, not n.
 
-    client: TemplatePool(n)   n templates, each listening on a Unix socket of a folder only
-       |                      the client's user can enter, each announced by a token file
+    client: TemplatePool(n)   one template with n sockets (<pid>.<copy>.sock) in a folder
+       |                      only the client's user can enter, each announced by a token
+       |                      file (<pid>.<copy>.free); once imported, a copy per socket
        | KIT_TEMPLATES=<folder> in the workers' environment
        v
     worker: take(folder)      claims a token (created exclusively: one worker each), connects,
-                              and the template serves it alone, its stdin and stdout that
+                              and that copy serves it alone, its stdin and stdout that
                               connection, until the worker closes it
 
-A template no worker took leaves when the client closes the pool (its stdin ends); a taken
-one when its worker closes the connection or dies (it kills its kernels first, as before),
-and with the client (it dies with its parent). A worker that finds no token (a worker
-restarted after a crash, or one of an external cluster) starts its own template.
+A copy no worker took leaves when the client closes the pool (its stdin ends); a taken one
+when its worker closes the connection or dies (it kills its kernels first, as before), and
+with the client (the template dies with the client, and each copy with the template, which
+waits for its copies before it leaves). A worker that finds no token (a worker restarted
+after a crash, or one of an external cluster) starts its own template.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import select
 import shutil
@@ -34,42 +39,42 @@ import tempfile
 from pathlib import Path
 
 FOLDER_VARIABLE = "KIT_TEMPLATES"  # where a worker finds the templates started for it
-TOKEN = ".free"  # a template's token: <pid>.free; its socket: <pid>.sock
+TOKEN = ".free"  # a copy's token: <pid>.<copy>.free; its socket: <pid>.<copy>.sock
 
 
 class TemplatePool:
-    """`count` templates started now (`command`, in `env`, writing their errors to the file
-    `log`), waiting for workers."""
+    """One template started now (`command`, in `env`, writing its errors to the file `log`),
+    with a copy waiting for each of `count` workers."""
 
     def __init__(self, count, command, env, log):
         self.folder = Path(tempfile.mkdtemp(prefix="kit-templates-"))  # mode 0700
-        self.processes = []
+        self.process = None
         try:
             with open(log, "a") as errors:
-                for _ in range(count):  # each kept as started: a failed start closes them
-                    self.processes.append(subprocess.Popen(
-                        [*command, "--listen", str(self.folder)], stdin=subprocess.PIPE,
-                        stdout=subprocess.PIPE, stderr=errors, env=env, text=True))
-            for process in self.processes:
-                self.announce(process)
+                self.process = subprocess.Popen(
+                    [*command, "--listen", str(self.folder), str(count)],
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, env=env,
+                    text=True)
+            self.announce(count)
         except BaseException:
             self.close()
             raise
 
-    def announce(self, process):
-        """Once the template listens on <pid>.sock (its first line, written before its
-        imports), its token is put out for a worker to claim."""
-        if not process.stdout.readline().startswith("listening"):
+    def announce(self, count):
+        """Once the template listens on its sockets (its first line, written before its
+        imports), a token for each is put out for a worker to claim."""
+        if not self.process.stdout.readline().startswith("listening"):
             raise RuntimeError("the kernel template (autograder/sandbox/zygote.py) did not "
                                "start; run it by hand to see why")
-        (self.folder / f"{process.pid}{TOKEN}").touch()
+        for copy in range(count):
+            (self.folder / f"{self.process.pid}.{copy}{TOKEN}").touch()
 
     def close(self):
-        """Every template no worker took ends (its stdin ends); a taken one ends with its
-        worker's connection, and is waited for here too."""
-        for process in self.processes:
+        """Every copy no worker took ends (its stdin ends); a taken one ends with its
+        worker's connection; the template, once its copies ended, is waited for here."""
+        process = self.process
+        if process is not None:
             process.stdin.close()
-        for process in self.processes:
             try:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
@@ -80,18 +85,29 @@ class TemplatePool:
 
 
 class TakenTemplate:
-    """A template of the client's pool, as a worker holds it: what the worker's Zygote uses
-    of a subprocess.Popen (pid, stdin, stdout, poll, wait), over the connection. It is not
-    this process's child: `poll` and `wait` watch it through a pidfd, and say 0 once it
-    ended (its exit status is the client's to read)."""
+    """A copy of the pool's template, as a worker holds it: what the worker's Zygote uses of a
+    subprocess.Popen (pid, stdin, stdout, poll, wait), over the connection. It is not this
+    process's child: `poll` and `wait` watch it through a pidfd, opened once its ready line
+    names it, and say 0 once it ended (its exit status is its template's to read)."""
 
-    def __init__(self, pid, pidfd, connection):
-        self.pid = pid
-        self.pidfd = pidfd
+    def __init__(self, connection):
+        self.pid = None
+        self.pidfd = None
         self.returncode = None
         self.stdin = SendingEnd(connection)
         self.stdout = connection.makefile("r", encoding="utf-8")
         self.connection = connection
+
+    def started(self):
+        """Wait for the copy's ready line ({"ready": pid}); whether it came (else the copy
+        ended first, and the connection is closed)."""
+        try:
+            self.pid = json.loads(self.stdout.readline())["ready"]
+            self.pidfd = os.pidfd_open(self.pid)
+        except (ValueError, KeyError, TypeError, OSError):
+            self.release()
+            return False
+        return True
 
     def poll(self):
         if self.returncode is None and select.select([self.pidfd], [], [], 0)[0]:
@@ -138,36 +154,36 @@ class SendingEnd:
 
 
 def take(folder):
-    """A template of the pool in `folder` that no other worker took, connected (its ready
-    line still to come), or None when none is left or `folder` is not one."""
+    """A copy of the pool's template in `folder` that no other worker took, connected and
+    ready, or None when none is left or `folder` is not a pool."""
     try:
         names = sorted(os.listdir(folder))
     except (OSError, TypeError):
         return None
     for name in names:
-        pid = name.removesuffix(TOKEN)
-        if not name.endswith(TOKEN) or not pid.isdigit() or not claimed(folder, pid):
-            continue
-        try:
-            pidfd = os.pidfd_open(int(pid))
-        except OSError:  # it has ended
+        slot = name.removesuffix(TOKEN)
+        if not name.endswith(TOKEN) or not slot.replace(".", "", 1).isdigit() or \
+                not claimed(folder, slot):
             continue
         connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            connection.connect(os.path.join(folder, f"{pid}.sock"))
+            connection.connect(os.path.join(folder, f"{slot}.sock"))
         except OSError:
             connection.close()
-            os.close(pidfd)
             continue
-        return TakenTemplate(int(pid), pidfd, connection)
+        template = TakenTemplate(connection)
+        if template.started():
+            with open(os.path.join(folder, f"{slot}.taken"), "a") as claim:
+                claim.write(f" {template.pid}")  # the holder of this copy (`holder`)
+            return template
     return None
 
 
-def claimed(folder, pid):
-    """Whether this worker claimed the template `pid`: the first to create its claim
-    (<pid>.taken, which holds the worker's pid: who holds which template)."""
+def claimed(folder, slot):
+    """Whether this worker claimed the copy `slot` (<pid>.<copy>): the first to create its
+    claim (<slot>.taken, which holds the worker's pid, then the copy's: who holds which)."""
     try:
-        claim = os.open(os.path.join(folder, f"{pid}.taken"),
+        claim = os.open(os.path.join(folder, f"{slot}.taken"),
                         os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
     except OSError:
         return False
@@ -177,9 +193,10 @@ def claimed(folder, pid):
 
 
 def holder(folder, pid):
-    """The pid of the worker that took the template `pid` of the pool in `folder`, or None
-    (not taken, or the pool is closed)."""
+    """The pid of the worker that took the copy `pid` of the pool in `folder`, or None (not
+    taken, or the pool is closed)."""
     try:
-        return int(Path(folder, f"{pid}.taken").read_text())
-    except (OSError, ValueError):
+        claims = [path.read_text().split() for path in Path(folder).glob("*.taken")]
+    except OSError:
         return None
+    return next((int(fields[0]) for fields in claims if fields[1:] == [str(pid)]), None)

@@ -139,15 +139,17 @@ class Zygote:
     _instance = None
 
     def __init__(self):
-        # One the client started ahead for this worker (handover.py), else one of our own.
-        self.process = handover.take(os.environ.get(handover.FOLDER_VARIABLE)) or \
-            subprocess.Popen(TEMPLATE_COMMAND, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             env=template_env(), text=True)
         self.warmed = set()  # texts whose IPython work the template did (cell_cache.py)
-        ready = self.process.stdout.readline()
-        if not ready:
-            raise RuntimeError("the kernel template (autograder/sandbox/zygote.py) did not "
-                               "start; run it by hand to see why")
+        # A copy of the template the client started ahead for the workers, ready
+        # (handover.py), else one of our own, once it says it is ready.
+        self.process = handover.take(os.environ.get(handover.FOLDER_VARIABLE))
+        if self.process is None:
+            self.process = subprocess.Popen(TEMPLATE_COMMAND, stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE, env=template_env(),
+                                            text=True)
+            if not self.process.stdout.readline():
+                raise RuntimeError("the kernel template (autograder/sandbox/zygote.py) did "
+                                   "not start; run it by hand to see why")
 
     @classmethod
     def shared(cls):
@@ -185,8 +187,9 @@ class Zygote:
 
 
 def template_pool(count, log):
-    """`count` templates started now, for the workers about to start, writing their errors
-    to the file `log` (handover.py): the workers' environment is KIT_TEMPLATES=<pool.folder>."""
+    """A template started now with a copy for each of the `count` workers about to start,
+    writing its errors to the file `log` (handover.py): the workers' environment is
+    KIT_TEMPLATES=<pool.folder>."""
     return handover.TemplatePool(count, TEMPLATE_COMMAND, template_env(), log)
 
 

@@ -3,8 +3,8 @@ kernel per notebook, so a notebook does not pay for a fresh `import torch`.
 
 Run as a script by the grader (never imported by the kernel side), it reads one JSON request
 per line on stdin and answers one JSON line on stdout (started ahead by a client with
-`--listen FOLDER`, stdin and stdout are the connection of the worker that takes it:
-handover.py):
+`--listen FOLDER COPIES`, it imports once and forks a copy of itself for each worker, whose
+stdin and stdout are the connection of the worker that takes it: handover.py):
   {"op": "spawn", ...}  fork a kernel (see `spawn`), answer {"pid": n}
   {"op": "kill", "pid": n, "uid": u}  kill every process of the sandbox, answer {"killed": k}
   {"op": "strays", "pid": n, "uid": u}  kill every running process of the sandbox but the
@@ -53,19 +53,23 @@ import traceback
 
 
 def listen(argv):
-    """Started ahead by a client (handover.py: `--listen FOLDER`): a socket at
-    FOLDER/<pid>.sock, bound before the imports below, so that a worker can connect at once
-    and wait there for the ready line. None when a worker started the template itself."""
+    """Started ahead by a client (handover.py: `--listen FOLDER COPIES`): a socket for each
+    copy, at FOLDER/<pid>.<copy>.sock, bound before the imports below, so that a worker can
+    connect at once and wait there for the ready line. None when a worker started the
+    template itself."""
     if argv[1:2] != ["--listen"]:
         return None
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(os.path.join(argv[2], f"{os.getpid()}.sock"))
-    listener.listen(1)
+    listeners = []
+    for copy in range(int(argv[3])):
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(os.path.join(argv[2], f"{os.getpid()}.{copy}.sock"))
+        listener.listen(1)
+        listeners.append(listener)
     print("listening", flush=True)
-    return listener
+    return listeners
 
 
-LISTENER = listen(sys.argv)
+LISTENERS = listen(sys.argv)
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 gc.disable()  # while the imports below make a few hundred thousand objects that all stay:
@@ -559,6 +563,32 @@ def warm(request):
     return {"warmed": cell_cache.warm(request["cells"])}
 
 
+def fork_copies(listeners):
+    """The template a client started ahead: a copy of it for each worker, forked once the
+    imports are done (the copies share the memory of torch, IPython and matplotlib instead of
+    each importing them), each with one of the sockets; this process waits for them all
+    and leaves. In a copy: its listener, the copy being a template of its own from here."""
+    global TEMPLATE
+    LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # die with the client
+    copies = []
+    for listener in listeners:
+        pid = os.fork()
+        if pid == 0:
+            LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # and a copy with this one
+            for other in listeners:
+                if other is not listener:
+                    other.close()
+            os.close(TEMPLATE)  # its kernels watch the copy, not this process
+            TEMPLATE = os.pidfd_open(os.getpid())
+            return listener
+        copies.append(pid)
+    for listener in listeners:
+        listener.close()
+    for pid in copies:
+        os.waitpid(pid, 0)
+    os._exit(0)
+
+
 def take_worker(listener):
     """Serve the first worker that connects, that connection as stdin and stdout; leave if
     the client ends stdin first (no worker came for this template)."""
@@ -604,8 +634,8 @@ def serve():
 
 
 if __name__ == "__main__":
-    if LISTENER is not None:
-        take_worker(LISTENER)
+    if LISTENERS is not None:
+        take_worker(fork_copies(LISTENERS))
     serve()
     # Every answer was flushed and every kernel reaped: nothing is left to do that the
     # interpreter's own teardown (every module of torch, matplotlib, IPython) would do, and

@@ -76,19 +76,24 @@ def template_of_this_worker():
 
 
 def test_a_grading_cluster_starts_a_template_for_each_worker_and_ends_them_all(tmp_path):
-    """Does a cluster started to grade (kernels=True) hand each of its workers one of the
-    templates the client started with it (not one the worker starts at its first notebook),
-    and does closing it end those templates, remove their folder, and end the fork server?"""
+    """Does a cluster started to grade (kernels=True) hand each of its workers a copy of the
+    one template the client started with it (not one the worker starts at its first
+    notebook), and does closing it end the template and its copies, remove their folder,
+    and end the fork server?"""
     client = start_client(Config(), 2, None, tmp_path / "grade.log", lambda _: None,
                           kernels=True)
     try:
         client.wait_for_workers(2, timeout=60)
         pool = client.kit_templates
         taken = client.run(template_of_this_worker)
+        copies = [psutil.Process(pid) for pid in taken.values()]
+        parents = {copy.ppid() for copy in copies}
         server = psutil.Process(client.run(os.getppid).popitem()[1])
     finally:
         close_client(client)
-    assert sorted(taken.values()) == sorted(p.pid for p in pool.processes)
-    assert [p.returncode for p in pool.processes] == [0, 0]
+    assert len(set(taken.values())) == 2
+    assert parents == {pool.process.pid}
+    assert pool.process.returncode == 0
+    assert not any(copy.is_running() for copy in copies)
     assert not pool.folder.exists()
     assert not server.is_running()

@@ -1,5 +1,5 @@
-"""Tests for autograder.sandbox.handover: kernel templates a client starts ahead, each taken
-over by one grading worker."""
+"""Tests for autograder.sandbox.handover: the kernel template a client starts ahead, a copy of
+it taken over by each grading worker."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -39,17 +40,21 @@ def ended(pid, seconds=20):
     return False
 
 
-def test_each_template_is_taken_by_one_worker_and_a_worker_after_finds_none(pool):
-    """Do two workers taking from a pool of two templates get one each, each answering as a
-    template does and named as its holder, and does a third find none (so it starts its
-    own)?"""
+def copies_of(pool):
+    return sorted(child.pid for child in psutil.Process(pool.process.pid).children())
+
+
+def test_each_copy_is_taken_by_one_worker_and_a_worker_after_finds_none(pool):
+    """Do two workers taking from a pool for two get one copy each of the one template
+    started, each answering as a template does and named as its holder, and does a third
+    find none (so it starts its own)?"""
     first, second = handover.take(str(pool.folder)), handover.take(str(pool.folder))
     assert handover.take(str(pool.folder)) is None
-    assert sorted([first.pid, second.pid]) == sorted(p.pid for p in pool.processes)
+    assert sorted([first.pid, second.pid]) == copies_of(pool)
     assert handover.holder(pool.folder, first.pid) == os.getpid()
+    assert handover.holder(pool.folder, second.pid) == os.getpid()
     assert handover.holder(pool.folder, os.getpid()) is None
     for template in (first, second):
-        assert json.loads(template.stdout.readline()) == {"ready": template.pid}
         template.stdin.write(json.dumps({"op": "warm", "cells": ["x = 1"]}) + "\n")
         template.stdin.flush()
         assert json.loads(template.stdout.readline()) == {"warmed": 1}
@@ -69,9 +74,9 @@ def test_no_template_comes_of_a_folder_that_is_not_a_pool(tmp_path):
 
 def test_a_worker_grades_with_the_template_it_took_and_its_close_ends_it(pool, monkeypatch,
                                                                          tmp_path):
-    """Does a worker whose environment names the pool fork its kernels from one of the
-    pool's templates (the full sandbox included, as root), and does closing its template
-    end that template, so the pool closes at once with status 0?"""
+    """Does a worker whose environment names the pool fork its kernels from a copy of the
+    pool's template (the full sandbox included, as root), and does closing its template
+    end that copy, so the pool closes at once with status 0?"""
     monkeypatch.setenv(handover.FOLDER_VARIABLE, str(pool.folder))
     Zygote.close_shared()
     kernel = SandboxedKernel(tmp_path, Settings(hidden=(str(ROOT),)))
@@ -79,15 +84,15 @@ def test_a_worker_grades_with_the_template_it_took_and_its_close_ends_it(pool, m
     try:
         template = Zygote.shared().process
         assert isinstance(template, handover.TakenTemplate)
-        assert template.pid in [p.pid for p in pool.processes]
+        assert template.pid in copies_of(pool)
         assert psutil.Process(kernel.pid).ppid() == template.pid
         assert run(kernel, "import os\nprint(6 * 7, os.getuid() != 0)") == ("42 True", [])
     finally:
         kernel.stop()
         Zygote.close_shared()
     assert ended(template.pid)
-    taken = next(p for p in pool.processes if p.pid == template.pid)
-    assert taken.wait(timeout=5) == 0
+    pool.close()
+    assert pool.process.returncode == 0
 
 
 def test_a_template_left_by_a_dead_worker_kills_its_kernel_and_ends(pool, tmp_path):
@@ -102,17 +107,40 @@ def test_a_template_left_by_a_dead_worker_kills_its_kernel_and_ends(pool, tmp_pa
         "os._exit(0)\n")], capture_output=True, text=True, timeout=120, cwd=ROOT,
         env={**os.environ, handover.FOLDER_VARIABLE: str(pool.folder)})
     template, kernel = map(int, worker.stdout.split())
-    assert template in [p.pid for p in pool.processes]
+    assert psutil.Process(template).ppid() == pool.process.pid
     assert ended(kernel) and ended(template)
 
 
-def test_a_template_no_worker_took_ends_when_the_pool_closes(tmp_path):
-    """Does closing a pool end the templates no worker took (status 0, nothing killed), and
-    remove its folder?"""
-    templates = template_pool(1, tmp_path / "grade.log")
+def test_copies_no_worker_took_end_when_the_pool_closes(tmp_path):
+    """Does closing a pool end the copies no worker took and then the template (status 0,
+    nothing killed), and remove its folder?"""
+    templates = template_pool(2, tmp_path / "grade.log")
+    copies = []
+    while len(copies) < 2:  # forked once the template's imports are done
+        copies = copies_of(templates)
+        time.sleep(0.05)
     templates.close()
-    assert [p.returncode for p in templates.processes] == [0]
+    assert templates.process.returncode == 0
+    assert all(ended(copy, seconds=1) for copy in copies)  # reaped by the template
     assert not Path(templates.folder).exists()
+
+
+def test_the_copies_and_their_kernels_end_with_the_template(pool, monkeypatch, tmp_path):
+    """When the pool's template is killed (as when the client is), do the copies end, and
+    the kernel a worker's copy forked with them: nothing of a sandbox outlives it?"""
+    monkeypatch.setenv(handover.FOLDER_VARIABLE, str(pool.folder))
+    Zygote.close_shared()
+    kernel = SandboxedKernel(tmp_path, Settings(hidden=(str(ROOT),)))
+    kernel.start()
+    try:
+        copies = copies_of(pool)  # the worker's, and one no worker took
+        assert Zygote.shared().process.pid in copies and len(copies) == 2
+        pool.process.kill()
+        assert ended(kernel.pid)
+        assert all(ended(copy) for copy in copies)
+    finally:
+        kernel.client.stop_channels()
+        Zygote._instance = None
 
 
 def test_a_template_whose_worker_left_mid_request_kills_its_kernel_and_ends_cleanly(
@@ -130,25 +158,30 @@ def test_a_template_whose_worker_left_mid_request_kills_its_kernel_and_ends_clea
     template.release()  # gone before the answer, as a worker killed mid-request
     Zygote._instance = None
     kernel.client.stop_channels()
-    assert ended(kernel.pid)
-    taken = next(p for p in pool.processes if p.pid == template.pid)
-    assert taken.wait(timeout=20) == 0
+    assert ended(kernel.pid) and ended(template.pid)
+    pool.close()
+    assert pool.process.returncode == 0
 
 
-def test_a_pool_that_cannot_start_all_its_templates_ends_those_it_started(monkeypatch,
-                                                                          tmp_path):
-    """When the second template of a pool cannot be started (the machine refuses a process),
-    does the first end with the failure rather than wait, forgotten, for a worker?"""
-    started = []
-    real = subprocess.Popen
+def test_a_template_that_cannot_start_fails_the_pool_and_leaves_nothing(monkeypatch,
+                                                                       tmp_path):
+    """When the template exits before it listens (its command fails), does the pool say so,
+    and leave no process and no folder behind?"""
+    started, folders = [], []
+    real_popen, real_mkdtemp = subprocess.Popen, tempfile.mkdtemp
 
-    def second_refused(*args, **kwargs):
-        if started:
-            raise OSError("no more processes")
-        started.append(real(*args, **kwargs))
+    def popen(*args, **kwargs):
+        started.append(real_popen(*args, **kwargs))
         return started[-1]
 
-    monkeypatch.setattr(handover.subprocess, "Popen", second_refused)
-    with pytest.raises(OSError):
-        template_pool(2, tmp_path / "grade.log")
-    assert started[0].poll() is not None
+    def mkdtemp(**kwargs):
+        folders.append(real_mkdtemp(**kwargs))
+        return folders[-1]
+
+    monkeypatch.setattr(handover.subprocess, "Popen", popen)
+    monkeypatch.setattr(handover.tempfile, "mkdtemp", mkdtemp)
+    failing = [sys.executable, "-c", "raise SystemExit(3)"]
+    with pytest.raises(RuntimeError, match="did not start"):
+        handover.TemplatePool(2, failing, dict(os.environ), tmp_path / "grade.log")
+    assert started[0].returncode == 3
+    assert not Path(folders[0]).exists()
