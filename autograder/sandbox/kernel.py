@@ -407,7 +407,9 @@ class SandboxedKernel:
         self.client.load_connection_file(connection)
         deadline = time.monotonic() + self.settings.start_timeout  # of the whole start
         self._wait_bound(deadline)
-        self.client.start_channels()
+        # No heartbeat (a thread and a socket each kernel; whether the kernel lives is read
+        # from /proc) and no control channel (the template kills, nothing interrupts).
+        self.client.start_channels(hb=False, control=False)
         self._wait_ready(deadline)
 
     def _wait_bound(self, deadline):
