@@ -39,6 +39,7 @@ import tempfile
 from pathlib import Path
 
 FOLDER_VARIABLE = "KIT_TEMPLATES"  # where a worker finds the templates started for it
+PREFIX = "kit-templates-"  # a pool's folder, in the temporary folder
 TOKEN = ".free"  # a copy's token: <pid>.<copy>.free; its socket: <pid>.<copy>.sock
 
 
@@ -47,7 +48,8 @@ class TemplatePool:
     with a copy waiting for each of `count` workers."""
 
     def __init__(self, count, command, env, log):
-        self.folder = Path(tempfile.mkdtemp(prefix="kit-templates-"))  # mode 0700
+        remove_dead_pools()
+        self.folder = Path(tempfile.mkdtemp(prefix=PREFIX))  # mode 0700
         self.process = None
         try:
             with open(log, "a") as errors:
@@ -82,6 +84,23 @@ class TemplatePool:
                 process.wait()
             process.stdout.close()
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def remove_dead_pools():
+    """Remove the folders of pools whose template is gone: a client killed before it could
+    close its pool (SIGKILL) leaves its folder (sockets and tokens, nothing else). A folder
+    is left alone unless it is this user's and names a template, none of which lives: a pool
+    being made has no socket yet."""
+    for folder in Path(tempfile.gettempdir()).glob(PREFIX + "*"):
+        try:
+            if folder.lstat().st_uid != os.geteuid() or folder.is_symlink():
+                continue
+            pids = {int(p.name.split(".")[0]) for p in folder.glob("*.sock")
+                    if p.name.split(".")[0].isdigit()}
+        except OSError:
+            continue
+        if pids and not any(Path(f"/proc/{pid}").exists() for pid in pids):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 class TakenTemplate:

@@ -185,3 +185,31 @@ def test_a_template_that_cannot_start_fails_the_pool_and_leaves_nothing(monkeypa
         handover.TemplatePool(2, failing, dict(os.environ), tmp_path / "grade.log")
     assert started[0].returncode == 3
     assert not Path(folders[0]).exists()
+
+
+def test_a_pool_removes_the_folders_of_dead_pools_and_no_other(tmp_path, monkeypatch):
+    """Does a new pool remove the folder a killed client's pool left (its template gone),
+    and leave one whose template lives, one still being made (no socket yet) and one of
+    another user's?"""
+    monkeypatch.setattr(handover.tempfile, "tempdir", str(tmp_path))
+    dead = subprocess.Popen(["true"])  # a pid that no longer lives
+    dead.wait()
+
+    def pool_folder(name, pid=None, owner=None):
+        folder = tmp_path / f"{handover.PREFIX}{name}"
+        folder.mkdir(mode=0o700)
+        if pid is not None:
+            (folder / f"{pid}.0.sock").touch()
+            (folder / f"{pid}.0.free").touch()
+        if owner is not None:
+            os.chown(folder, owner, owner)
+        return folder
+
+    gone = pool_folder("gone", dead.pid)
+    alive = pool_folder("alive", os.getpid())
+    new = pool_folder("new")
+    others = pool_folder("others", dead.pid, owner=65534) if os.geteuid() == 0 else None
+    handover.remove_dead_pools()
+    assert not gone.exists()
+    assert alive.exists() and new.exists()
+    assert others is None or others.exists()
