@@ -110,10 +110,13 @@ def start_client(config, workers, scheduler, log_file: Path, say, kernels=False)
                                        dashboard_address=":0", silence_logs=logging.CRITICAL,
                                        env=env)
         except BaseException:
-            if templates:
-                templates.close()
+            close_cluster(None, templates)
             raise
-        client = Client(cluster)
+        try:
+            client = Client(cluster)
+        except BaseException:
+            close_cluster(cluster, templates)
+            raise
         client.kit_templates = templates  # closed with the cluster (close_client)
         plugin = KitWorker(log=str(log_file))
     try:
@@ -168,12 +171,18 @@ def close_client(client):
     cluster = client.cluster
     with contextlib.suppress(Exception):
         client.close()
+    close_cluster(cluster, getattr(client, "kit_templates", None))
+
+
+def close_cluster(cluster, templates):
+    """End the embedded cluster (None: an external one, left running), the fork server of its
+    workers, then the kernel template started with it (its copies end with the workers that
+    took them)."""
     if cluster is not None:
         with contextlib.suppress(Exception):
             cluster.close()
         stop_fork_server()
-    templates = getattr(client, "kit_templates", None)
-    if templates is not None:  # after the workers: the templates they took end with them
+    if templates is not None:
         templates.close()
 
 

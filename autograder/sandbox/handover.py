@@ -23,23 +23,31 @@ A copy no worker took leaves when the client closes the pool (its stdin ends); a
 when its worker closes the connection or dies (it kills its kernels first, as before), and
 with the client (the template dies with the client, and each copy with the template, which
 waits for its copies before it leaves). A worker that finds no token (a worker restarted
-after a crash, or one of an external cluster) starts its own template.
+after a crash, or one of an external cluster), or whose copy does not say it is ready within
+READY_SECONDS, starts its own template. The client locks the pool's folder while the pool
+lives: a new pool removes the folders whose lock is free (a client killed before it could
+close its pool).
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import select
 import shutil
 import socket
+import stat
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 FOLDER_VARIABLE = "KIT_TEMPLATES"  # where a worker finds the templates started for it
 PREFIX = "kit-templates-"  # a pool's folder, in the temporary folder
+LOCK = "pool.lock"  # in a pool's folder, locked by its client for as long as the pool lives
+READY_SECONDS = 300  # how long a worker waits for the copy it took to say it is ready
 TOKEN = ".free"  # a copy's token: <pid>.<copy>.free; its socket: <pid>.<copy>.sock
 
 
@@ -50,6 +58,8 @@ class TemplatePool:
     def __init__(self, count, command, env, log):
         remove_dead_pools()
         self.folder = Path(tempfile.mkdtemp(prefix=PREFIX))  # mode 0700
+        self.lock = open(self.folder / LOCK, "w")  # noqa: SIM115 - held until close
+        fcntl.flock(self.lock, fcntl.LOCK_EX)  # no child inherits it (close_fds)
         self.process = None
         try:
             with open(log, "a") as errors:
@@ -84,23 +94,35 @@ class TemplatePool:
                 process.wait()
             process.stdout.close()
         shutil.rmtree(self.folder, ignore_errors=True)
+        self.lock.close()
 
 
-def remove_dead_pools():
-    """Remove the folders of pools whose template is gone: a client killed before it could
-    close its pool (SIGKILL) leaves its folder (sockets and tokens, nothing else). A folder
-    is left alone unless it is this user's and names a template, none of which lives: a pool
-    being made has no socket yet."""
+def remove_dead_pools(min_age=3600):
+    """Remove the folders of pools whose client is gone: a client killed before it could
+    close its pool (SIGKILL) leaves its folder (sockets and tokens, nothing else). A pool's
+    client holds the lock of its folder while it lives, whatever the process namespace it
+    runs in; a folder is removed only when it is this user's and its lock is free, or, with
+    no lock (a client killed as it made it), older than `min_age` seconds."""
     for folder in Path(tempfile.gettempdir()).glob(PREFIX + "*"):
         try:
-            if folder.lstat().st_uid != os.geteuid() or folder.is_symlink():
+            info = folder.lstat()
+            if info.st_uid != os.geteuid() or not stat.S_ISDIR(info.st_mode):
                 continue
-            pids = {int(p.name.split(".")[0]) for p in folder.glob("*.sock")
-                    if p.name.split(".")[0].isdigit()}
+            lock = os.open(folder / LOCK, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except FileNotFoundError:
+            if time.time() - info.st_mtime > min_age:
+                shutil.rmtree(folder, ignore_errors=True)
+            continue
         except OSError:
             continue
-        if pids and not any(Path(f"/proc/{pid}").exists() for pid in pids):
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # its client holds it
+            continue
+        else:
             shutil.rmtree(folder, ignore_errors=True)
+        finally:
+            os.close(lock)
 
 
 class TakenTemplate:
@@ -117,15 +139,17 @@ class TakenTemplate:
         self.stdout = connection.makefile("r", encoding="utf-8")
         self.connection = connection
 
-    def started(self):
-        """Wait for the copy's ready line ({"ready": pid}); whether it came (else the copy
-        ended first, and the connection is closed)."""
+    def started(self, seconds):
+        """Wait for the copy's ready line ({"ready": pid}), at most `seconds`; whether it
+        came (else the copy ended first or hangs, and the connection is closed)."""
+        self.connection.settimeout(seconds)
         try:
             self.pid = json.loads(self.stdout.readline())["ready"]
             self.pidfd = os.pidfd_open(self.pid)
-        except (ValueError, KeyError, TypeError, OSError):
+        except (ValueError, KeyError, TypeError, OSError):  # TimeoutError among them
             self.release()
             return False
+        self.connection.settimeout(None)
         return True
 
     def poll(self):
@@ -191,9 +215,10 @@ def take(folder):
             connection.close()
             continue
         template = TakenTemplate(connection)
-        if template.started():
-            with open(os.path.join(folder, f"{slot}.taken"), "a") as claim:
-                claim.write(f" {template.pid}")  # the holder of this copy (`holder`)
+        if template.started(READY_SECONDS):
+            with contextlib.suppress(OSError), \
+                    open(os.path.join(folder, f"{slot}.taken"), "a") as claim:
+                claim.write(f" {template.pid}")  # who holds this copy (`holder`)
             return template
     return None
 

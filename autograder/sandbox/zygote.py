@@ -70,6 +70,7 @@ def listen(argv):
 
 
 LISTENERS = listen(sys.argv)
+CLIENT = os.getppid()  # who started the template (its parent until it dies)
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 gc.disable()  # while the imports below make a few hundred thousand objects that all stay:
@@ -567,26 +568,36 @@ def fork_copies(listeners):
     """The template a client started ahead: a copy of it for each worker, forked once the
     imports are done (the copies share the memory of torch, IPython and matplotlib instead of
     each importing them), each with one of the sockets; this process waits for them all
-    and leaves. In a copy: its listener, the copy being a template of its own from here."""
+    and leaves, with status 1 when one of them did not end cleanly. In a copy: its listener,
+    the copy being a template of its own from here."""
     global TEMPLATE
-    LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # die with the client
-    copies = []
+    check(LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")  # die with the client
+    if os.getppid() != CLIENT:  # it died during the imports, before the signal was set
+        os._exit(0)
+    template = os.getpid()
     for listener in listeners:
-        pid = os.fork()
-        if pid == 0:
-            LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # and a copy with this one
-            for other in listeners:
-                if other is not listener:
-                    other.close()
-            os.close(TEMPLATE)  # its kernels watch the copy, not this process
-            TEMPLATE = os.pidfd_open(os.getpid())
-            return listener
-        copies.append(pid)
+        if os.fork() == 0:
+            try:
+                check(LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
+                if os.getppid() != template:  # and a copy with the template
+                    os._exit(0)
+                for other in listeners:
+                    if other is not listener:
+                        other.close()
+                os.close(TEMPLATE)  # its kernels watch the copy, not the template
+                TEMPLATE = os.pidfd_open(os.getpid())
+                return listener
+            except BaseException:  # noqa: BLE001 - the client's log says why
+                traceback.print_exc()
+                os._exit(70)
     for listener in listeners:
         listener.close()
-    for pid in copies:
-        os.waitpid(pid, 0)
-    os._exit(0)
+    status = 0
+    while True:  # each copy as it ends, in any order: none waits as a zombie for another
+        try:
+            status |= os.wait()[1]
+        except ChildProcessError:
+            os._exit(1 if status else 0)
 
 
 def take_worker(listener):
@@ -611,7 +622,10 @@ def requests():
 def serve():
     check(LIBC.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), "prctl")
     LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # die with the grader
-    print(json.dumps({"ready": os.getpid()}), flush=True)
+    try:
+        print(json.dumps({"ready": os.getpid()}), flush=True)
+    except OSError:  # the worker went away before it was served
+        return
     for line in requests():
         request = json.loads(line)
         reap()
@@ -625,7 +639,10 @@ def serve():
         except OSError:  # the grader went away while its request ran (a worker killed)
             break
     for pid in children():  # kernels of a grader that stopped without killing them
-        os.killpg(pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pid, signal.SIGKILL)  # a kernel leads a group of its own
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)  # a daemon left to this process may lead none
     while True:
         try:
             os.wait()

@@ -3,8 +3,10 @@ it taken over by each grading worker."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -103,11 +105,13 @@ def test_a_template_left_by_a_dead_worker_kills_its_kernel_and_ends(pool, tmp_pa
         "from autograder.sandbox.kernel import SandboxedKernel, Settings, Zygote\n"
         f"kernel = SandboxedKernel({str(tmp_path)!r}, Settings())\n"
         "kernel.start()\n"
-        "print(Zygote.shared().process.pid, kernel.pid, flush=True)\n"
+        "import psutil\n"
+        "copy = Zygote.shared().process.pid\n"
+        "print(copy, psutil.Process(copy).ppid(), kernel.pid, flush=True)\n"
         "os._exit(0)\n")], capture_output=True, text=True, timeout=120, cwd=ROOT,
         env={**os.environ, handover.FOLDER_VARIABLE: str(pool.folder)})
-    template, kernel = map(int, worker.stdout.split())
-    assert psutil.Process(template).ppid() == pool.process.pid
+    template, parent, kernel = map(int, worker.stdout.split())
+    assert parent == pool.process.pid
     assert ended(kernel) and ended(template)
 
 
@@ -115,10 +119,11 @@ def test_copies_no_worker_took_end_when_the_pool_closes(tmp_path):
     """Does closing a pool end the copies no worker took and then the template (status 0,
     nothing killed), and remove its folder?"""
     templates = template_pool(2, tmp_path / "grade.log")
-    copies = []
-    while len(copies) < 2:  # forked once the template's imports are done
+    copies, deadline = [], time.monotonic() + 60
+    while len(copies) < 2 and time.monotonic() < deadline:  # forked after the imports
         copies = copies_of(templates)
         time.sleep(0.05)
+    assert len(copies) == 2
     templates.close()
     assert templates.process.returncode == 0
     assert all(ended(copy, seconds=1) for copy in copies)  # reaped by the template
@@ -140,6 +145,8 @@ def test_the_copies_and_their_kernels_end_with_the_template(pool, monkeypatch, t
         assert all(ended(copy) for copy in copies)
     finally:
         kernel.client.stop_channels()
+        if Zygote._instance is not None:
+            Zygote._instance.process.release()
         Zygote._instance = None
 
 
@@ -188,28 +195,83 @@ def test_a_template_that_cannot_start_fails_the_pool_and_leaves_nothing(monkeypa
 
 
 def test_a_pool_removes_the_folders_of_dead_pools_and_no_other(tmp_path, monkeypatch):
-    """Does a new pool remove the folder a killed client's pool left (its template gone),
-    and leave one whose template lives, one still being made (no socket yet) and one of
-    another user's?"""
+    """Does a new pool remove the folder a killed client's pool left (its lock free, or no
+    lock and old), and leave one whose client holds its lock, one still being made (no lock
+    yet, new), a link to a folder and another user's?"""
     monkeypatch.setattr(handover.tempfile, "tempdir", str(tmp_path))
-    dead = subprocess.Popen(["true"])  # a pid that no longer lives
-    dead.wait()
 
-    def pool_folder(name, pid=None, owner=None):
+    def pool_folder(name, locked=None, age=0, owner=None):
         folder = tmp_path / f"{handover.PREFIX}{name}"
         folder.mkdir(mode=0o700)
-        if pid is not None:
-            (folder / f"{pid}.0.sock").touch()
-            (folder / f"{pid}.0.free").touch()
+        (folder / "1.0.free").touch()
+        if locked is not None:
+            lock = open(folder / handover.LOCK, "w")  # noqa: SIM115 - closed below
+            if locked:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                held.append(lock)
+            else:
+                lock.close()
+        if age:
+            os.utime(folder, (time.time() - age, time.time() - age))
         if owner is not None:
             os.chown(folder, owner, owner)
         return folder
 
-    gone = pool_folder("gone", dead.pid)
-    alive = pool_folder("alive", os.getpid())
+    held = []
+    gone = pool_folder("gone", locked=False)
+    lost = pool_folder("lost", age=7200)
+    alive = pool_folder("alive", locked=True)
     new = pool_folder("new")
-    others = pool_folder("others", dead.pid, owner=65534) if os.geteuid() == 0 else None
-    handover.remove_dead_pools()
-    assert not gone.exists()
-    assert alive.exists() and new.exists()
-    assert others is None or others.exists()
+    link = tmp_path / f"{handover.PREFIX}link"
+    link.symlink_to(pool_folder("target-elsewhere", locked=False).rename(
+        tmp_path / "elsewhere"), target_is_directory=True)
+    others = pool_folder("others", locked=False, owner=65534) if os.geteuid() == 0 else None
+    try:
+        handover.remove_dead_pools()
+        assert not gone.exists() and not lost.exists()
+        assert alive.exists() and new.exists()
+        assert link.is_symlink() and (tmp_path / "elsewhere").exists()
+        assert others is None or others.exists()
+    finally:
+        for lock in held:
+            lock.close()
+
+
+def test_a_copy_taken_by_a_worker_ends_when_the_client_is_killed(tmp_path):
+    """When the client is killed (SIGKILL: it closes nothing), do its template and the copy a
+    live worker holds end, with nothing left of the pool but its folder?"""
+    client = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time\n"
+        "from autograder.sandbox.kernel import template_pool\n"
+        f"pool = template_pool(1, {str(tmp_path / 'grade.log')!r})\n"
+        "print(pool.folder, pool.process.pid, flush=True)\n"
+        "time.sleep(600)\n")], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        folder, template = client.stdout.readline().split()
+        copy = handover.take(folder)  # this process is the worker, alive throughout
+        assert copy is not None and psutil.Process(copy.pid).ppid() == int(template)
+    finally:
+        client.kill()
+        client.wait()
+    try:
+        assert ended(int(template)) and ended(copy.pid)
+    finally:
+        copy.release()
+
+
+def test_a_worker_does_not_wait_for_ever_for_a_copy_that_never_answers(tmp_path,
+                                                                       monkeypatch):
+    """When the copy a worker took never says it is ready (a template hung in its imports),
+    does the worker give up after READY_SECONDS and find no template, so that it starts its
+    own?"""
+    monkeypatch.setattr(handover, "READY_SECONDS", 0.5)
+    silent = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    silent.bind(str(tmp_path / "123.0.sock"))
+    silent.listen(1)  # connections wait in its queue, never answered
+    (tmp_path / "123.0.free").touch()
+    try:
+        started = time.monotonic()
+        assert handover.take(str(tmp_path)) is None
+        assert time.monotonic() - started < 5
+    finally:
+        silent.close()
