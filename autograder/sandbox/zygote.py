@@ -571,16 +571,12 @@ def fork_copies(listeners):
     and leaves, with status 1 when one of them did not end cleanly. In a copy: its listener,
     the copy being a template of its own from here."""
     global TEMPLATE
-    check(LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")  # die with the client
-    if os.getppid() != CLIENT:  # it died during the imports, before the signal was set
-        os._exit(0)
+    die_with(CLIENT)
     template = os.getpid()
     for listener in listeners:
         if os.fork() == 0:
             try:
-                check(LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
-                if os.getppid() != template:  # and a copy with the template
-                    os._exit(0)
+                die_with(template)
                 for other in listeners:
                     if other is not listener:
                         other.close()
@@ -592,12 +588,26 @@ def fork_copies(listeners):
                 os._exit(70)
     for listener in listeners:
         listener.close()
+    os._exit(0 if wait_for_children() else 1)
+
+
+def die_with(parent):
+    """Be killed when `parent` dies; leave now if it already died (before the signal was
+    set, which is then never sent)."""
+    check(LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
+    if os.getppid() != parent:
+        os._exit(0)
+
+
+def wait_for_children():
+    """Reap every child as it ends, in any order (none waits as a zombie for another), until
+    none is left; whether each ended with status 0."""
     status = 0
-    while True:  # each copy as it ends, in any order: none waits as a zombie for another
+    while True:
         try:
             status |= os.wait()[1]
         except ChildProcessError:
-            os._exit(1 if status else 0)
+            return status == 0
 
 
 def take_worker(listener):
@@ -643,11 +653,7 @@ def serve():
             os.killpg(pid, signal.SIGKILL)  # a kernel leads a group of its own
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)  # a daemon left to this process may lead none
-    while True:
-        try:
-            os.wait()
-        except ChildProcessError:
-            return
+    wait_for_children()
 
 
 if __name__ == "__main__":
