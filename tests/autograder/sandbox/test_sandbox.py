@@ -279,3 +279,18 @@ def test_a_kernels_collector_leaves_the_templates_objects_alone(kernel):
     only what the notebook made (and copy no page of the template's by touching it)?"""
     text, errors = run(kernel, "import gc\nprint(gc.get_freeze_count())")
     assert errors == [] and int(text) > 100_000
+
+
+def test_the_template_keeps_its_objects_in_huge_pages(kernel):
+    """Is the template's heap (torch's, IPython's and matplotlib's objects) in 2 MiB pages
+    where Linux can collapse them (6.1 and later), so that forking a kernel copies one
+    page-table entry for 512 pages, without the template growing?"""
+    if tuple(map(int, os.uname().release.split(".")[:2])) < (6, 1):
+        pytest.skip("MADV_COLLAPSE needs Linux 6.1")
+    from autograder.sandbox.kernel import Zygote
+
+    with open(f"/proc/{Zygote.shared().process.pid}/smaps_rollup") as rollup:
+        sizes = {line.split(":")[0]: int(line.split()[1]) for line in rollup if ":" in line
+                 and line.split()[1].isdigit()}
+    assert sizes["AnonHugePages"] > sizes["Anonymous"] / 4
+    assert sizes["Anonymous"] < 400 << 10  # KiB: 195 MiB before huge pages, 196 after
