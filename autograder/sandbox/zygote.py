@@ -16,7 +16,8 @@ children and are reaped here; none outlive the kill.
 
 Only torch, numpy, ipykernel (with its debugger, debugpy), IPython, tornado and matplotlib are
 imported before the fork, with cell_cache.py (IPython's work on the course's cells, done once
-here for every kernel) and tracebacks.py (what IPython needs to show a cell's error, likewise):
+here for every kernel), tracebacks.py (what IPython needs to show a cell's error, likewise)
+and output_streams.py (a flush of an output stream that holds nothing returns at once):
 nothing of the grader's (its checks, the reference package, the documents' values) is in a
 kernel's memory, and the grader starts the template with a minimal environment of its own
 (kernel.py, `template_env`), so none of the grader's environment is either.
@@ -99,6 +100,7 @@ import matplotlib  # noqa: E402,F401
 import matplotlib.pyplot  # noqa: E402,F401 - the notebooks draw heatmaps
 import matplotlib_inline.backend_inline  # noqa: E402,F401
 import numpy  # noqa: E402,F401
+import output_streams  # noqa: E402 - this script's folder; an empty flush, skipped
 import torch  # noqa: E402,F401
 import tornado.gen  # noqa: E402,F401
 import tornado.platform.asyncio  # noqa: E402,F401
@@ -109,6 +111,7 @@ from traitlets.config import Config  # noqa: E402
 
 cell_cache.install()
 tracebacks.install()
+output_streams.install()
 gc.enable()
 
 LIBC = ctypes.CDLL(None, use_errno=True)
@@ -362,14 +365,17 @@ def become_kernel(request):
 
 
 def kernel_config(connection_file):
-    """A kernel's settings: its connection file, no history, and figures shown as PNG images
-    (the template imported the inline backend before any IPython shell existed, so it could
-    not hook itself in then)."""
+    """A kernel's settings: its connection file, no history, figures shown as PNG images (the
+    template imported the inline backend before any IPython shell existed, so it could not
+    hook itself in then), and no pause before each cell's reply (ipykernel sleeps 0.5 ms in
+    case a cell's output reaches a client after the reply; the grader reads a cell's
+    outputs until the kernel says it is idle, which comes after them)."""
     config = Config()
     config.IPKernelApp.connection_file = connection_file
     config.IPKernelApp.quiet = True
     config.HistoryManager.enabled = False
     config.InteractiveShellApp.matplotlib = "inline"
+    config.Kernel._execute_sleep = 0.0
     return config
 
 
