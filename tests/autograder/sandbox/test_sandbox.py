@@ -282,6 +282,16 @@ def test_a_kernels_collector_leaves_the_templates_objects_alone(kernel):
     assert errors == [] and int(text) > 100_000
 
 
+def test_a_kernel_starts_without_listing_every_modules_file(kernel):
+    """Does a kernel start without the list of every module's file that ipykernel makes for
+    its debugger (1,500 modules, a page of the template's memory copied for each), with the
+    real `sys` in ipykernel's module once it has started?"""
+    text, errors = run(kernel, "import sys, ipykernel.ipkernel\n"
+                               "print(get_ipython().kernel._kernel_modules)\n"
+                               "print(ipykernel.ipkernel.sys is sys, len(sys.modules) > 1000)")
+    assert (text, errors) == ("[]\nTrue True", [])
+
+
 def test_the_template_keeps_its_objects_in_huge_pages(kernel):
     """Is the template's heap (torch's, IPython's and matplotlib's objects) in 2 MiB pages
     where Linux can collapse them (6.1 and later), so that forking a kernel copies one
