@@ -35,6 +35,7 @@ from contextlib import contextmanager
 import nbgrader.api
 from sqlalchemy import create_engine, make_url
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql.ddl import SchemaGenerator
 
 KEPT = 8  # databases whose engines a process keeps (feedback makes one per student)
 _engines = OrderedDict()  # (database, options) -> engine, the most recently used last
@@ -71,8 +72,21 @@ class JoinedConnection(Connection):
     rollback rolls the block back); closing the gradebook disposes of its engine, which here
     leaves the block's connection open."""
 
+    tables_made = False  # nbgrader's tables made or found in this block (_run_ddl_visitor)
+
     def dispose(self, close=True):
         pass
+
+    def _run_ddl_visitor(self, visitorcallable, element, **kwargs):
+        """nbgrader's Gradebook creates its tables if they are missing each time it is opened
+        (MetaData.create_all, which asks the database about each of its 13 tables, four
+        opens a notebook); in one block, only the first open asks: the block holds its
+        transaction from then on, and the tables are there."""
+        if visitorcallable is SchemaGenerator and element is nbgrader.api.Base.metadata:
+            if self.tables_made:
+                return
+            self.tables_made = True
+        super()._run_ddl_visitor(visitorcallable, element, **kwargs)
 
 
 @contextmanager

@@ -186,3 +186,29 @@ def test_one_transaction_within_one_is_the_outer_ones(tmp_path):
                 gradebook.add_student("ada")
         assert rows(path, "student") == []
     assert rows(path, "student") == [("ada",)]
+
+
+def test_one_transaction_checks_nbgrader_tables_once_however_many_gradebooks_open(
+        tmp_path, monkeypatch):
+    """Does a block ask the database about nbgrader's tables for its first gradebook only (each
+    open asked about all 13), and make them when the database is new, while a gradebook
+    outside a block and the next block ask again?"""
+    from sqlalchemy.sql.ddl import SchemaGenerator
+
+    asked = []
+    can_create = SchemaGenerator._can_create_table
+    monkeypatch.setattr(SchemaGenerator, "_can_create_table",
+                        lambda self, table: asked.append(table.name) or can_create(self, table))
+    path = tmp_path / "gradebook.db"
+    url = f"sqlite:///{path}"
+    tables = len(nbgrader.api.Base.metadata.tables)
+    for _ in range(2):
+        with gradebook_engines.one_transaction(url):
+            for name in ("a1", "a2", "a3"):
+                with Gradebook(url) as gradebook:
+                    gradebook.update_or_create_assignment(name)
+        assert len(asked) == tables
+        asked.clear()
+    with Gradebook(url):
+        assert len(asked) == tables
+    assert rows(path, "assignment") == [("a1",), ("a2",), ("a3",)]
