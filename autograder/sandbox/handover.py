@@ -24,9 +24,9 @@ when its worker closes the connection or dies (it kills its kernels first, as be
 with the client (the template dies with the client, and each copy with the template, which
 waits for its copies before it leaves). A worker that finds no token (a worker restarted
 after a crash, or one of an external cluster), or whose copy does not say it is ready within
-READY_SECONDS, starts its own template. The client locks the pool's folder while the pool
-lives: a new pool removes the folders whose lock is free (a client killed before it could
-close its pool).
+READY_SECONDS (said in grade.log), starts its own template. The client locks the pool's
+folder while the pool lives: a new pool removes the folders whose lock is free (a client
+killed before it could close its pool).
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ import stat
 import subprocess
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 FOLDER_VARIABLE = "KIT_TEMPLATES"  # where a worker finds the templates started for it
@@ -220,6 +221,10 @@ def take(folder):
                     open(os.path.join(folder, f"{slot}.taken"), "a") as claim:
                 claim.write(f" {template.pid}")  # who holds this copy (`holder`)
             return template
+        warnings.warn(f"the kernel template's copy {slot} did not say it was ready within "
+                      f"{READY_SECONDS} s (it ended, or hangs); this worker starts a template "
+                      "of its own, which costs it a few seconds. The template's errors are in "
+                      "grade.log.", stacklevel=2)
     return None
 
 

@@ -262,8 +262,8 @@ def test_a_copy_taken_by_a_worker_ends_when_the_client_is_killed(tmp_path):
 def test_a_worker_does_not_wait_for_ever_for_a_copy_that_never_answers(tmp_path,
                                                                        monkeypatch):
     """When the copy a worker took never says it is ready (a template hung in its imports),
-    does the worker give up after READY_SECONDS and find no template, so that it starts its
-    own?"""
+    does the worker give up after READY_SECONDS, say so, and find no template, so that it
+    starts its own?"""
     monkeypatch.setattr(handover, "READY_SECONDS", 0.5)
     silent = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     silent.bind(str(tmp_path / "123.0.sock"))
@@ -271,7 +271,8 @@ def test_a_worker_does_not_wait_for_ever_for_a_copy_that_never_answers(tmp_path,
     (tmp_path / "123.0.free").touch()
     try:
         started = time.monotonic()
-        assert handover.take(str(tmp_path)) is None
+        with pytest.warns(UserWarning, match="123.0 did not say it was ready within 0.5 s"):
+            assert handover.take(str(tmp_path)) is None
         assert time.monotonic() - started < 5
     finally:
         silent.close()
