@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +34,7 @@ from autograder.course import course_config
 from autograder.engine.bundle import GRADEBOOK, Bundle, Submission, read_files
 from autograder.engine.master_notebooks import remember
 from autograder.engine.worker_autograde import autograde_in_worker
+from autograder.sandbox.kernel import Zygote
 from autograder.stages import RECORD, stage_names
 
 KNOWN_FAILURES = {
@@ -41,6 +43,9 @@ KNOWN_FAILURES = {
     "NoSuchKernel": "the notebook's kernel is not installed",
 }
 AUTOGRADE_FAILED = "nbgrader's autograde failed"
+TEMPLATE_DIED = ("the kernel template died each time this notebook was graded (memory "
+                 "exhausted, or killed from outside): grade it again")
+TEMPLATE_ATTEMPTS = 2  # gradings of a notebook the kernel template may die in
 NAMESPACES = 0x00020000 | 0x04000000 | 0x08000000 | 0x20000000 | 0x40000000  # mnt uts ipc pid net
 
 
@@ -163,7 +168,22 @@ def prepared(bundle: Bundle, overrides, version):
 
 
 def grade_submission(bundle: Bundle, submission: Submission, overrides, version) -> Graded:
-    """The dask task: grade one submission in this worker's copy of its assignment."""
+    """The dask task: grade one submission in this worker's copy of its assignment; again,
+    with a new kernel template, when the template died meanwhile (its kernels died with it,
+    which was none of the student's doing), at most TEMPLATE_ATTEMPTS times."""
+    for _ in range(TEMPLATE_ATTEMPTS):
+        deaths = Zygote.deaths_so_far()
+        graded = grade_once(bundle, submission, overrides, version)
+        if Zygote.deaths_so_far() == deaths:
+            return graded
+        warnings.warn(f"the kernel template died while {submission.student}'s "
+                      f"{submission.assignment} was graded (memory exhausted, or killed from "
+                      "outside): its kernels died with it, so it is graded again with a new "
+                      "template", stacklevel=2)
+    return Graded(submission.student, submission.assignment, False, TEMPLATE_DIED)
+
+
+def grade_once(bundle: Bundle, submission: Submission, overrides, version) -> Graded:
     folder, api = prepared(bundle, overrides, version)
     for stage in ("submitted", "autograded"):
         shutil.rmtree(folder / stage, ignore_errors=True)

@@ -236,6 +236,9 @@ CATALOG = {
         "有单元格运行超时，而且无法中断",
     "the notebook's kernel is not installed": "没有安装笔记本所需的内核",
     "nbgrader's autograde failed": "nbgrader 的自动评分失败了",
+    "the kernel template died each time this notebook was graded (memory exhausted, or killed "
+    "from outside): grade it again":
+        "每次评这份笔记本时，内核模板进程都终止了（内存耗尽，或者被外部杀掉）：请重新评分",
     # The grading engine (autograder/engine/cluster.py)
     "a grading worker refused: {why}": "有一个评分进程拒绝评分：{why}",
     "the grading worker died each time it graded this notebook (memory exhausted, or the "

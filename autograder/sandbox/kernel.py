@@ -137,6 +137,7 @@ class Zygote:
 
     _lock = threading.Lock()
     _instance = None
+    _deaths = 0  # templates of this process found dead and replaced
 
     def __init__(self):
         self.warmed = set()  # texts whose IPython work the template did (cell_cache.py)
@@ -154,9 +155,19 @@ class Zygote:
     @classmethod
     def shared(cls):
         with cls._lock:
-            if cls._instance is None or cls._instance.process.poll() is not None:
+            if cls._instance is not None and cls._instance.process.poll() is not None:
+                cls._instance, cls._deaths = None, cls._deaths + 1
+            if cls._instance is None:
                 cls._instance = cls()
             return cls._instance
+
+    @classmethod
+    def deaths_so_far(cls):
+        """How many of this process's templates have died: those replaced, and the present
+        one if it is dead (it counts once, before and after it is replaced)."""
+        with cls._lock:
+            dead = cls._instance is not None and cls._instance.process.poll() is not None
+            return cls._deaths + dead
 
     @classmethod
     def close_shared(cls):

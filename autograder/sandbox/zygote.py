@@ -323,6 +323,8 @@ def jail(request):
 def become_kernel(request):
     """The forked child: jail itself, drop to the sandbox user, serve as an IPython kernel."""
     os.setsid()
+    with open("/proc/self/oom_score_adj", "w") as score:  # if the machine runs out of memory,
+        score.write("1000")  # the kernels go first, not the template that all workers share
     log = os.open(os.path.join(request["cwd"], ".kernel.log"),
                   os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
     null = os.open(os.devnull, os.O_RDONLY)

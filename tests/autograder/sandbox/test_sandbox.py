@@ -282,6 +282,13 @@ def test_a_kernels_collector_leaves_the_templates_objects_alone(kernel):
     assert errors == [] and int(text) > 100_000
 
 
+def test_a_kernel_is_the_first_to_go_when_the_machine_runs_out_of_memory(kernel):
+    """Is a kernel the out-of-memory killer's first choice, rather than the template whose
+    death would take every worker's kernels with it?"""
+    text, errors = run(kernel, "print(open('/proc/self/oom_score_adj').read())")
+    assert (text, errors) == ("1000", [])
+
+
 def test_a_kernel_starts_without_listing_every_modules_file(kernel):
     """Does a kernel start without the list of every module's file that ipykernel makes for
     its debugger (1,500 modules, a page of the template's memory copied for each), with the
