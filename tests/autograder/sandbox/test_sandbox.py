@@ -289,6 +289,24 @@ def test_a_kernel_is_the_first_to_go_when_the_machine_runs_out_of_memory(kernel)
     assert (text, errors) == ("1000", [])
 
 
+def test_a_kernel_configures_its_own_logger_and_leaves_the_others(kernel):
+    """Does a kernel's app write its warnings, not its debug lines, to the kernel's log in
+    traitlets' format, without logging's dictConfig, which wrote to every logger of the
+    process (a page of the template's memory copied for each) and closed every handler the
+    template's libraries had made?"""
+    text, errors = run(kernel, "import logging\n"
+                               "from ipykernel.kernelapp import IPKernelApp\n"
+                               "log = IPKernelApp.instance().log\n"
+                               "log.warning('a warning of the app'); log.debug('a debug line')\n"
+                               "print(log.level, [h.level for h in log.handlers])\n"
+                               "print(any(h() is logging.lastResort\n"
+                               "          for h in logging._handlerList))")
+    assert (text, errors) == ("30 [30]\nTrue", [])
+    written = (Path(kernel.scratch) / ".kernel.log").read_text()
+    assert "[KernelApp] WARNING | a warning of the app" in written
+    assert "a debug line" not in written
+
+
 def test_a_kernel_starts_without_listing_every_modules_file(kernel):
     """Does a kernel start without the list of every module's file that ipykernel makes for
     its debugger (1,500 modules, a page of the template's memory copied for each), with the
