@@ -17,7 +17,7 @@ children and are reaped here; none outlive the kill.
 Only torch, numpy, ipykernel (with its debugger, debugpy), IPython, tornado and matplotlib are
 imported before the fork, with cell_cache.py (IPython's work on the course's cells, done once
 here for every kernel), tracebacks.py (what IPython needs to show a cell's error, likewise)
-and output_streams.py (a flush of an output stream that holds nothing returns at once):
+and output_streams.py (before an input() prompt, a flush of a stream holding nothing returns):
 nothing of the grader's (its checks, the reference package, the documents' values) is in a
 kernel's memory, and the grader starts the template with a minimal environment of its own
 (kernel.py, `template_env`), so none of the grader's environment is either.
@@ -367,15 +367,12 @@ def become_kernel(request):
 def kernel_config(connection_file):
     """A kernel's settings: its connection file, no history, figures shown as PNG images (the
     template imported the inline backend before any IPython shell existed, so it could not
-    hook itself in then), no pause before each cell's reply (ipykernel sleeps 0.5 ms in
-    case a cell's output reaches a client after the reply; the grader reads a cell's
-    outputs until the kernel says it is idle, which comes after them), and GradingKernel."""
+    hook itself in then), and GradingKernel."""
     config = Config()
     config.IPKernelApp.connection_file = connection_file
     config.IPKernelApp.quiet = True
     config.HistoryManager.enabled = False
     config.InteractiveShellApp.matplotlib = "inline"
-    config.Kernel._execute_sleep = 0.0
     config.IPKernelApp.kernel_class = GradingKernel
     return config
 

@@ -1,9 +1,7 @@
-"""A kernel's output streams (sandbox/output_streams.py): a flush with nothing to send
-returns at once, and nothing a cell prints is lost or comes out of order."""
+"""A kernel's output streams (sandbox/output_streams.py): before an input() prompt, a flush
+with nothing to send returns at once; nothing a cell prints is lost or comes out of order."""
 
 from __future__ import annotations
-
-from tests.autograder.sandbox.conftest import run
 
 COUNT_ROUND_TRIPS = """
 import sys
@@ -11,42 +9,65 @@ thread = sys.stdout.pub_thread
 handed = []
 schedule = thread.schedule
 thread.schedule = lambda job: (handed.append(job), schedule(job))[1]
-sys.stdout.flush(); sys.stderr.flush()
-idle = len(handed)
-sys.stdout.write("some text"); sys.stdout.flush()
+answer = input("first")
+asking = len(handed)
+sys.stdout.write("some text")
+answer = input("second")
 thread.schedule = schedule
-print(); print(idle, len(handed) > idle)
+print(); print(asking, len(handed) > asking)
 """
 
 
-def test_a_flush_with_nothing_to_send_does_not_wait_for_the_iopub_thread(kernel):
-    """Does flushing streams that hold no text hand the IOPub thread nothing (ipykernel's own
-    flush hands it two jobs and waits), while a stream holding text is still flushed
-    through it?"""
-    text, errors = run(kernel, COUNT_ROUND_TRIPS)
-    assert errors == []
-    assert text.splitlines()[-1] == "0 True"
-    assert text.startswith("some text")
+def test_asking_for_input_with_nothing_to_send_does_not_wait_for_the_iopub_thread(kernel):
+    """Does an input() prompt with nothing printed before it hand the IOPub thread nothing
+    (ipykernel's flushes hand it two jobs each and wait for them), while text printed before
+    a prompt is still flushed through it, and every prompt is asked?"""
+    prompts = []
+    outputs, _ = kernel.execute(COUNT_ROUND_TRIPS, timeout=20,
+                                stdin_hook=lambda prompt: prompts.append(prompt) or "")
+    text = "".join(o.get("text", "") for o in outputs if o["output_type"] == "stream")
+    assert prompts == ["first", "second"]
+    assert text == "some text\n0 True\n"
+
+
+def stream_texts(outputs):
+    streams = {"stdout": "", "stderr": ""}
+    for output in outputs:
+        assert output["output_type"] == "stream", output
+        streams[output["name"]] += output["text"]
+    return streams
 
 
 def test_everything_a_cell_prints_arrives_in_order_before_the_kernel_is_idle(kernel):
     """Does every line a cell writes (print, print with flush, sys.stdout.write, a thread, a
-    shell command) reach the grader, in the order of each stream, when the cell is over?"""
+    shell command, around input() prompts) reach the grader, in the order of each stream,
+    when the cell is over?"""
     code = (
         "import sys, threading, os\n"
         "for i in range(200):\n"
         "    print(i, flush=i % 7 == 0)\n"
         "    print(-i, file=sys.stderr)\n"
+        "    if i % 50 == 0:\n"
+        "        answer = input()\n"
         "sys.stdout.write('no newline')\n"
         "worker = threading.Thread(target=lambda: print('from a thread'))\n"
         "worker.start(); worker.join()\n"
         "status = os.system('echo from a shell')\n"
     )
     outputs, _ = kernel.execute(code, timeout=30)
-    streams = {"stdout": "", "stderr": ""}
-    for output in outputs:
-        assert output["output_type"] == "stream", output
-        streams[output["name"]] += output["text"]
+    streams = stream_texts(outputs)
     expected = "".join(f"{i}\n" for i in range(200)) + "no newlinefrom a thread\n"
     assert streams["stdout"] == expected + "from a shell\n"
     assert streams["stderr"] == "".join(f"{-i}\n" for i in range(200))
+
+
+def test_what_a_cell_writes_to_its_file_descriptors_last_is_not_lost(kernel):
+    """When the last thing a cell does is write to file descriptor 1 or 2 directly (os.write,
+    as C code and shell commands do), does that text still reach the grader with the cell,
+    cell after cell?"""
+    for number in range(30):
+        outputs, _ = kernel.execute(f"import os\nanswer = input()\n"
+                                    f"written = os.write({1 + number % 2}, b'line {number}\\n')",
+                                    timeout=20)
+        name = ("stdout", "stderr")[number % 2]
+        assert stream_texts(outputs)[name] == f"line {number}\n", number
