@@ -24,6 +24,11 @@ from autograder.record import add_findings, has_record, set_integrity
 from autograder.sandbox.kernel import Limits, Settings
 from autograder.shown_outputs import MAX_IMAGE_KB, MAX_IMAGES
 
+# resources["nbgrader"][GRADED_FOLDER]: the folder a notebook is graded in (its autograded/
+# folder, with the source's files), when a converter reads the notebook elsewhere (a grading
+# worker's single pass, engine/worker_autograde.py); else the folder it was read from.
+GRADED_FOLDER = "graded_folder"
+
 
 def kit_folders():
     """Where the grader's code, the reference package and the kit's own course are (the
@@ -127,7 +132,8 @@ class GradeInSandbox(NbGraderPreprocessor):
         refusal = refusal_of(nb)
         if refusal:  # SubmissionExporter refused it: no kernel starts, every test says why
             return refuse_tests(nb, refusal, master_sources(resources)), resources
-        folder = resources.get("metadata", {}).get("path") or "."
+        folder = resources["nbgrader"].get(GRADED_FOLDER) or \
+            resources.get("metadata", {}).get("path") or "."
         release = release_notebook(self.config, resources)
         order = {grade_id(cell): index for index, cell in enumerate(release.cells)
                  if is_graded(cell)}

@@ -5,6 +5,7 @@ throwaway gradebook; and does it refuse what nbgrader refuses?"""
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -77,3 +78,29 @@ def test_a_worker_refuses_an_assignment_its_gradebook_does_not_know(course):
     outcome = autograde_in_worker(api, "99_unknown", "ada")
     assert not outcome["success"]
     assert "No assignment with ID '99_unknown' exists in the database" in outcome["log"]
+
+
+def test_a_worker_reads_each_notebook_once_and_grades_it_in_its_graded_folder(
+        course, monkeypatch):
+    """Does a worker run nbgrader's two passes (sanitize, then autograde) as one, reading the
+    submitted notebook once, and grade it in the autograded folder, where the source's files
+    are over the student's?"""
+    from autograder.grading.session import Session
+    from autograder.grading.submission_guard import SubmissionExporter
+
+    read, folders = [], []
+    from_filename, start_session = SubmissionExporter.from_filename, Session.__init__
+    monkeypatch.setattr(SubmissionExporter, "from_filename", lambda self, filename, *args,
+                        **kwargs: read.append(filename) or from_filename(self, filename, *args,
+                                                                         **kwargs))
+    monkeypatch.setattr(Session, "__init__", lambda self, folder, *args: folders.append(
+        folder) or start_session(self, folder, *args))
+    graded = worker.grade_submission(assignment_bundle(course.root, ID),
+                                     submission_of(course.root, "ada", ID), {},
+                                     worker.kit_version())
+    assert graded.ok, graded.why
+    assert [Path(name).parts[-3:] for name in read] == [("ada", ID, f"{ID}.ipynb")]
+    assert "submitted" in Path(read[0]).parts
+    (folder,) = folders
+    assert Path(folder).parts[-3:] == ("autograded", "ada", ID)
+    assert (Path(folder) / "table.csv").read_text() == "the course's table.csv\n"
