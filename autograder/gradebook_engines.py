@@ -82,11 +82,11 @@ class JoinedConnection(Connection):
         (MetaData.create_all, which asks the database about each of its 13 tables, four
         opens a notebook); in one block, only the first open asks: the block holds its
         transaction from then on, and the tables are there."""
-        if visitorcallable is SchemaGenerator and element is nbgrader.api.Base.metadata:
-            if self.tables_made:
-                return
-            self.tables_made = True
+        tables = visitorcallable is SchemaGenerator and element is nbgrader.api.Base.metadata
+        if tables and self.tables_made:
+            return
         super()._run_ddl_visitor(visitorcallable, element, **kwargs)
+        self.tables_made = self.tables_made or tables
 
 
 @contextmanager

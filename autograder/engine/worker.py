@@ -34,7 +34,7 @@ from autograder.course import course_config
 from autograder.engine.bundle import GRADEBOOK, Bundle, Submission, read_files
 from autograder.engine.master_notebooks import remember
 from autograder.engine.worker_autograde import autograde_in_worker
-from autograder.sandbox.kernel import Zygote
+from autograder.sandbox.kernel import Settings, Zygote
 from autograder.stages import RECORD, stage_names
 
 KNOWN_FAILURES = {
@@ -131,7 +131,7 @@ class Workspace:
         return self.courses[key]
 
     def check_sandbox(self, api):
-        isolation = api.config.GradeInSandbox.get("isolation", "auto")
+        isolation = isolation_of(api)
         if isolation not in self.checked:
             why = why_no_sandbox(isolation)
             if why:
@@ -139,13 +139,16 @@ class Workspace:
             self.checked.add(isolation)
 
     def close(self):
-        from autograder.sandbox.kernel import Zygote
-
         Zygote.close_shared()
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
 _WORKSPACE = None
+
+
+def isolation_of(api):
+    """The course's sandbox: 'full', 'limits' or 'auto' (GradeInSandbox.isolation)."""
+    return api.config.GradeInSandbox.get("isolation", "auto")
 
 
 def workspace() -> Workspace:
@@ -170,16 +173,25 @@ def prepared(bundle: Bundle, overrides, version):
 def grade_submission(bundle: Bundle, submission: Submission, overrides, version) -> Graded:
     """The dask task: grade one submission in this worker's copy of its assignment; again,
     with a new kernel template, when the template died meanwhile (its kernels died with it,
-    which was none of the student's doing), at most TEMPLATE_ATTEMPTS times."""
-    for _ in range(TEMPLATE_ATTEMPTS):
+    which was none of the student's doing), at most TEMPLATE_ATTEMPTS times. Not with
+    resource limits only: a kernel then runs as the grader's user and can kill the template
+    itself, so its notebook's grading stands, as any kernel death's does."""
+    _, api = prepared(bundle, overrides, version)
+    attempts = TEMPLATE_ATTEMPTS if Settings(isolation=isolation_of(api)).full else 1
+    for attempt in range(1, attempts + 1):
         deaths = Zygote.deaths_so_far()
         graded = grade_once(bundle, submission, overrides, version)
         if Zygote.deaths_so_far() == deaths:
             return graded
+        then = ("it is graded again with a new template" if attempt < attempts else
+                "it is not graded" if attempts > 1 else
+                "its grading stands (with resource limits only, its own code could have "
+                "killed the template)")
         warnings.warn(f"the kernel template died while {submission.student}'s "
-                      f"{submission.assignment} was graded (memory exhausted, or killed from "
-                      "outside): its kernels died with it, so it is graded again with a new "
-                      "template", stacklevel=2)
+                      f"{submission.assignment} was graded (memory exhausted, or killed): its "
+                      f"kernels died with it; {then}", stacklevel=2)
+        if attempts == 1:
+            return graded
     return Graded(submission.student, submission.assignment, False, TEMPLATE_DIED)
 
 

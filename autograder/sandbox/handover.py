@@ -222,9 +222,9 @@ def take(folder):
                 claim.write(f" {template.pid}")  # who holds this copy (`holder`)
             return template
         warnings.warn(f"the kernel template's copy {slot} did not say it was ready within "
-                      f"{READY_SECONDS} s (it ended, or hangs); this worker starts a template "
-                      "of its own, which costs it a few seconds. The template's errors are in "
-                      "grade.log.", stacklevel=2)
+                      f"{READY_SECONDS} s (it ended, or hangs); this worker takes another copy "
+                      "or starts a template of its own, which costs it a few seconds. The "
+                      "template's errors are in grade.log.", stacklevel=2)
     return None
 
 

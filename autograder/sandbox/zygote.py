@@ -124,7 +124,8 @@ MNT_DETACH = 2
 PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 36, 38
 SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}  # glibc has no pivot_root() wrapper
 PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
-MADV_COLLAPSE, HUGE_PAGE = 25, 2 << 20  # Linux 6.1+; the size of an x86_64 or arm64 huge page
+MADV_COLLAPSE = 25  # Linux 6.1+
+THP = "/sys/kernel/mm/transparent_hugepage"
 # The kernel's keyrings are kept per user id by the machine, not per namespace: a key added
 # by one notebook would be read by the next graded under the same sandbox user. A seccomp
 # filter makes add_key, request_key and keyctl fail with EPERM. Per machine: the audit
@@ -324,8 +325,10 @@ def jail(request):
 def become_kernel(request):
     """The forked child: jail itself, drop to the sandbox user, serve as an IPython kernel."""
     os.setsid()
-    with open("/proc/self/oom_score_adj", "w") as score:  # if the machine runs out of memory,
-        score.write("1000")  # the kernels go first, not the template that all workers share
+    # If the machine runs out of memory, the kernels go first, not the template every worker
+    # shares (a /proc that refuses leaves the kernel as it was).
+    with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as score:
+        score.write("1000")
     log = os.open(os.path.join(request["cwd"], ".kernel.log"),
                   os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
     null = os.open(os.devnull, os.O_RDONLY)
@@ -613,14 +616,19 @@ def warm(request):
 
 def huge_pages(least=0.9):
     """Move the template's own memory (the heap and the other private anonymous mappings:
-    the objects of torch, IPython and matplotlib) to huge pages of 2 MiB, where Linux can
+    the objects of torch, IPython and matplotlib) to huge pages (2 MiB on x86_64), where Linux can
     (MADV_COLLAPSE; an older Linux refuses and nothing changes). Forking a kernel then
     copies one page-table entry for 2 MiB instead of 512, and the kernel's exit releases as
     few; a kernel that writes to a page still copies only that 4 KiB page. Only the 2 MiB
     ranges of which at least `least` is in memory: collapsing fills a range whole. The
     number of bytes moved."""
+    try:
+        with open(f"{THP}/hpage_pmd_size") as size:
+            huge_page = int(size.read())
+    except (OSError, ValueError):  # no huge pages on this machine
+        return 0
     small = os.sysconf("SC_PAGE_SIZE")
-    in_memory = (ctypes.c_ubyte * (HUGE_PAGE // small))()
+    in_memory = (ctypes.c_ubyte * (huge_page // small))()
     moved = 0
     with open("/proc/self/maps") as maps:
         ranges = [line.split() for line in maps]
@@ -628,13 +636,13 @@ def huge_pages(least=0.9):
         if fields[1] != "rw-p" or fields[4] != "0" or fields[5:] not in ([], ["[heap]"]):
             continue
         start, end = (int(address, 16) for address in fields[0].split("-"))
-        for huge in range(-(-start // HUGE_PAGE) * HUGE_PAGE, end - HUGE_PAGE + 1, HUGE_PAGE):
-            address, size = ctypes.c_void_p(huge), ctypes.c_size_t(HUGE_PAGE)
+        for huge in range(-(-start // huge_page) * huge_page, end - huge_page + 1, huge_page):
+            address, size = ctypes.c_void_p(huge), ctypes.c_size_t(huge_page)
             if LIBC.mincore(address, size, in_memory) != 0 or \
                     sum(page & 1 for page in in_memory) < least * len(in_memory):
                 continue
             if LIBC.madvise(address, size, MADV_COLLAPSE) == 0:
-                moved += HUGE_PAGE
+                moved += huge_page
     return moved
 
 

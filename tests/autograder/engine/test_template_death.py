@@ -21,9 +21,9 @@ def course(tmp_path_factory):
         yield course
 
 
-def grade(course):
+def grade(course, overrides=None):
     return worker.grade_submission(assignment_bundle(course.root, ID),
-                                   submission_of(course.root, "ada", ID), {},
+                                   submission_of(course.root, "ada", ID), overrides or {},
                                    worker.kit_version())
 
 
@@ -74,7 +74,26 @@ def test_a_notebook_whose_template_dies_each_time_is_not_gradable_for_that_reaso
     """When the template dies in every attempt, is the notebook not graded, with the
     template's death as the reason, after TEMPLATE_ATTEMPTS attempts?"""
     killed = kill_the_template(monkeypatch, times=worker.TEMPLATE_ATTEMPTS)
-    with pytest.warns(UserWarning, match="graded again with a new template"):
+    with pytest.warns(UserWarning) as warned:
         graded = grade(course)
+    said = [str(w.message) for w in warned if "the kernel template died" in str(w.message)]
+    assert [text.endswith("graded again with a new template") for text in said] == [
+        True] * (worker.TEMPLATE_ATTEMPTS - 1) + [False]
+    assert said[-1].endswith("it is not graded")
     assert len(killed) == worker.TEMPLATE_ATTEMPTS
     assert (graded.ok, graded.why) == (False, worker.TEMPLATE_DIED)
+
+
+def test_with_resource_limits_only_a_notebook_whose_template_died_is_not_graded_again(
+        course, monkeypatch):
+    """With resource limits only, a kernel runs as the grader's user and could have killed
+    the template itself: is the notebook's grading kept as it came out (its kernel died, as
+    any kernel death is graded), once, saying why it was not graded again?"""
+    limits = {"GradeInSandbox": {"isolation": "limits"}}
+    undisturbed = grade(course, limits)
+    killed = kill_the_template(monkeypatch, times=worker.TEMPLATE_ATTEMPTS)
+    with pytest.warns(UserWarning, match="its grading stands") as warned:
+        graded = grade(course, limits)
+    assert len(killed) == 1
+    assert sum("the kernel template died" in str(w.message) for w in warned) == 1
+    assert graded.ok and outputs_of(graded) != outputs_of(undisturbed)

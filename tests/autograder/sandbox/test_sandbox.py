@@ -320,8 +320,9 @@ def test_the_template_keeps_its_objects_in_huge_pages(kernel):
     """Is the template's heap (torch's, IPython's and matplotlib's objects) in 2 MiB pages
     where Linux can collapse them (6.1 and later), so that forking a kernel copies one
     page-table entry for 512 pages, without the template growing?"""
-    if tuple(map(int, os.uname().release.split(".")[:2])) < (6, 1):
-        pytest.skip("MADV_COLLAPSE needs Linux 6.1")
+    if tuple(map(int, os.uname().release.split(".")[:2])) < (6, 1) or \
+            not os.path.exists("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"):
+        pytest.skip("MADV_COLLAPSE needs Linux 6.1 with transparent huge pages")
     from autograder.sandbox.kernel import Zygote
 
     with open(f"/proc/{Zygote.shared().process.pid}/smaps_rollup") as rollup:
