@@ -51,6 +51,11 @@ RECORD = [
     "autograder.deadlines.Deadlines",
     "nbgrader.preprocessors.AssignLatePenalties",
 ]
+# resources["nbgrader"][GRADED_FOLDER]: the folder GradeInSandbox grades a notebook in (its
+# autograded/ folder, with the source's files) when the converter read the notebook from
+# elsewhere (a grading worker's single pass, engine/worker_autograde.py); without it, the
+# folder the notebook was read from (plain nbgrader's second pass reads it in autograded/).
+GRADED_FOLDER = "graded_folder"
 AUTOGRADE = [
     "autograder.grading.grade_in_sandbox.GradeInSandbox",
     "nbgrader.preprocessors.IgnorePattern",

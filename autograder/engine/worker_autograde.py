@@ -27,7 +27,7 @@ from nbgrader.converters.base import BaseConverter, NbGraderException
 from nbgrader.utils import capture_log, find_all_files, setenv, temp_attrs
 
 from autograder.engine.master_notebooks import snapshot
-from autograder.grading.grade_in_sandbox import GRADED_FOLDER
+from autograder.stages import GRADED_FOLDER
 
 
 class WorkerAutograde(Autograde):

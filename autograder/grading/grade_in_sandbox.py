@@ -23,11 +23,7 @@ from autograder.i18n import config_language, language, t
 from autograder.record import add_findings, has_record, set_integrity
 from autograder.sandbox.kernel import Limits, Settings
 from autograder.shown_outputs import MAX_IMAGE_KB, MAX_IMAGES
-
-# resources["nbgrader"][GRADED_FOLDER]: the folder a notebook is graded in (its autograded/
-# folder, with the source's files), when a converter reads the notebook elsewhere (a grading
-# worker's single pass, engine/worker_autograde.py); else the folder it was read from.
-GRADED_FOLDER = "graded_folder"
+from autograder.stages import GRADED_FOLDER
 
 
 def kit_folders():
