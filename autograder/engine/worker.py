@@ -176,27 +176,27 @@ def grade_submission(bundle: Bundle, submission: Submission, overrides, version)
     which was none of the student's doing), at most TEMPLATE_ATTEMPTS times. Not with
     resource limits only: a kernel then runs as the grader's user and can kill the template
     itself, so its notebook's grading stands, as any kernel death's does."""
-    _, api = prepared(bundle, overrides, version)
-    attempts = TEMPLATE_ATTEMPTS if Settings(isolation=isolation_of(api)).full else 1
-    for attempt in range(1, attempts + 1):
+    folder, api = prepared(bundle, overrides, version)
+    apart = Settings(isolation=isolation_of(api)).full  # kernels cannot reach the template
+    for attempt in range(1, TEMPLATE_ATTEMPTS + 1):
         deaths = Zygote.deaths_so_far()
-        graded = grade_once(bundle, submission, overrides, version)
+        graded = grade_once(folder, api, submission)
         if Zygote.deaths_so_far() == deaths:
             return graded
-        then = ("it is graded again with a new template" if attempt < attempts else
-                "it is not graded" if attempts > 1 else
-                "its grading stands (with resource limits only, its own code could have "
-                "killed the template)")
+        then = ("its grading stands (with resource limits only, its own code could have "
+                "killed the template)" if not apart else
+                "it is graded again with a new template" if attempt < TEMPLATE_ATTEMPTS else
+                "it is not graded")
         warnings.warn(f"the kernel template died while {submission.student}'s "
                       f"{submission.assignment} was graded (memory exhausted, or killed): its "
                       f"kernels died with it; {then}", stacklevel=2)
-        if attempts == 1:
+        if not apart:
             return graded
     return Graded(submission.student, submission.assignment, False, TEMPLATE_DIED)
 
 
-def grade_once(bundle: Bundle, submission: Submission, overrides, version) -> Graded:
-    folder, api = prepared(bundle, overrides, version)
+def grade_once(folder: Path, api, submission: Submission) -> Graded:
+    """One grading of `submission` in `folder`, this worker's copy of its assignment."""
     for stage in ("submitted", "autograded"):
         shutil.rmtree(folder / stage, ignore_errors=True)
     shutil.copyfile(folder / f".{GRADEBOOK}", folder / GRADEBOOK)

@@ -155,7 +155,7 @@ class Zygote:
     @classmethod
     def shared(cls):
         with cls._lock:
-            if cls._instance is not None and cls._instance.process.poll() is not None:
+            if cls._instance_died():
                 cls._instance, cls._deaths = None, cls._deaths + 1
             if cls._instance is None:
                 cls._instance = cls()
@@ -166,8 +166,11 @@ class Zygote:
         """How many of this process's templates have died: those replaced, and the present
         one if it is dead (it counts once, before and after it is replaced)."""
         with cls._lock:
-            dead = cls._instance is not None and cls._instance.process.poll() is not None
-            return cls._deaths + dead
+            return cls._deaths + cls._instance_died()
+
+    @classmethod
+    def _instance_died(cls):
+        return cls._instance is not None and cls._instance.process.poll() is not None
 
     @classmethod
     def close_shared(cls):

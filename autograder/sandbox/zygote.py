@@ -619,9 +619,9 @@ def huge_pages(least=0.9):
     the objects of torch, IPython and matplotlib) to huge pages (2 MiB on x86_64), where Linux can
     (MADV_COLLAPSE; an older Linux refuses and nothing changes). Forking a kernel then
     copies one page-table entry for 2 MiB instead of 512, and the kernel's exit releases as
-    few; a kernel that writes to a page still copies only that 4 KiB page. Only the 2 MiB
-    ranges of which at least `least` is in memory: collapsing fills a range whole. The
-    number of bytes moved."""
+    few; a kernel that writes to a page still copies only that 4 KiB page. Only the ranges
+    of a huge page of which at least `least` is in memory: collapsing fills a range whole.
+    The number of bytes moved."""
     try:
         with open(f"{THP}/hpage_pmd_size") as size:
             huge_page = int(size.read())
