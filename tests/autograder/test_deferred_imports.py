@@ -1,6 +1,6 @@
-"""Does a kit process leave rfc3987_syntax's parser unbuilt until something uses it, and does
-jsonschema's check of the "iri" format then answer exactly as it does in a process without
-the kit?"""
+"""Does a kit process put off what libraries do as they are imported and it never needs
+(rfc3987_syntax's parser, nbgrader's server extensions) until something uses it, and does
+each then answer exactly as it does in a process without the kit?"""
 
 from __future__ import annotations
 
@@ -48,3 +48,55 @@ def test_nothing_is_deferred_when_the_package_is_already_imported():
               "deferred_imports.defer()\n"
               "import json; print(json.dumps(sys.modules['rfc3987_syntax'].__doc__))")
     assert "first use" not in (kit or "")
+
+
+SERVER_ROUTES = """
+import json, os, sys, tempfile
+{first}
+import nbgrader
+imported = sorted(name for name in sys.modules if name.startswith("nbgrader.server_extensions."))
+from jupyter_server.serverapp import ServerApp
+folder = tempfile.mkdtemp()
+for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR"):
+    os.environ[name] = folder
+app = ServerApp()
+app.initialize(argv=["--ServerApp.jpserver_extensions={{'nbgrader': True}}",
+                     "--ServerApp.open_browser=False", f"--ServerApp.root_dir={{folder}}",
+                     "--ServerApp.port=0"])
+routes = sorted({{str(route.matcher.regex.pattern) for rule in app.web_app.default_router.rules
+                 for route in getattr(rule.target, "rules", [])}})
+print(json.dumps({{"imported": imported, "routes": routes}}))
+"""
+
+
+def test_nbgraders_server_extensions_load_when_a_jupyter_server_asks():
+    """After the kit and nbgrader are imported, are the extensions' handlers still
+    unimported, and does a Jupyter server that loads nbgrader then serve every page of
+    assignment_list, course_list, validate_assignment and formgrader, as without the kit?"""
+    kit = run(SERVER_ROUTES.format(first="import autograder"))
+    plain = run(SERVER_ROUTES.format(first=""))
+    extensions = [f"nbgrader.server_extensions.{name}" for name in
+                  ("assignment_list", "course_list", "formgrader", "validate_assignment")]
+    assert kit["imported"] == extensions  # the stand-ins alone
+    assert len(plain["imported"]) > len(extensions)  # nbgrader imports their handlers itself
+    for page in ("/assignments$", "/courses$", "/assignments/validate$", "/formgrader/?$"):
+        assert any(route.endswith(page) for route in plain["routes"]), page
+    assert kit["routes"] == plain["routes"]
+
+
+def test_a_module_of_a_deferred_extension_imports_as_usual():
+    """Is a module of a deferred extension the package's own, imported by its name, and
+    the extension's loader the real one once it ran?"""
+    kit = run("import autograder, json, sys\n"
+              "from nbgrader.server_extensions.formgrader import formgrader\n"
+              "import nbgrader.server_extensions.formgrader as package\n"
+              "ran_before = 'handlers' in package.__dict__ and "
+              "package.load_jupyter_server_extension is formgrader.load_jupyter_server_extension\n"
+              "package.handlers\n"
+              "import nbgrader.server_extensions.assignment_list as listing\n"
+              "getattr(listing, 'no_such_name', None)  # a name not of its modules: it runs\n"
+              "print(json.dumps([ran_before, formgrader.__file__, "
+              "listing.load_jupyter_server_extension.__module__]))")
+    assert kit[0] is False
+    assert kit[1].endswith("formgrader/formgrader.py")
+    assert kit[2] == "nbgrader.server_extensions.assignment_list.handlers"
