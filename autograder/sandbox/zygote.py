@@ -375,6 +375,9 @@ def kernel_config(connection_file):
     config.IPKernelApp.connection_file = connection_file
     config.IPKernelApp.quiet = True
     config.HistoryManager.enabled = False
+    # ipykernel pauses 0.5 ms before each reply, so that text still in the pipe of file
+    # descriptors 1 and 2 is likely read by then: output_streams.py's flush waits for it.
+    config.IPythonKernel._execute_sleep = 0.0
     config.InteractiveShellApp.matplotlib = "inline"
     config.IPKernelApp.kernel_class = GradingKernel
     return config
