@@ -17,9 +17,15 @@ for a short while, until the pipe is empty and no pass is under way. ipykernel's
 has that race (its 0.5 ms pause as a cell ends makes it rare): here a flush that sends,
 sends what the pipe held too.
 
+A flush that finds the buffers empty must also know that text the IOPub thread took from
+them (its timer flushes every 0.2 s) is already queued to be sent: that thread takes and
+queues it with the buffers' lock held, so the flush, which reads the buffers under that lock,
+sees either the text or the queue holding it.
+
 Here, imported by the template (zygote.py) before it forks: a flush of a stream that holds no
 text (nothing in its buffers, no echo stream, nothing in or passing through its pipe) returns
-at once; every other flush waits for the pipe, then is ipykernel's.
+at once; every other flush waits for the pipe (while a thread still reads it), then is
+ipykernel's.
 """
 
 import fcntl
@@ -34,6 +40,7 @@ import time
 import ipykernel.iostream
 
 _flush = ipykernel.iostream.OutStream.flush  # ipykernel's own
+_own_flush = ipykernel.iostream.OutStream._flush
 PIPE_WAIT = 0.05  # seconds a flush waits at most for the text in its pipe to be read
 
 
@@ -49,12 +56,14 @@ def watch_pipe(stream):
         while True:
             poller.poll()
             stream.kit_passing = True
-            data = os.read(stream._fid, ipykernel.iostream.PIPE_BUFFER_SIZE)
-            if not (data and stream._should_watch):
-                return  # the pipe closed, or close() woke this thread to end it
-            stream.write(data.decode(errors="replace"))
-            os.write(stream._original_stdstream_copy, data)
-            stream.kit_passing = False
+            try:
+                data = os.read(stream._fid, ipykernel.iostream.PIPE_BUFFER_SIZE)
+                if not (data and stream._should_watch):
+                    return  # the pipe closed, or close() woke this thread to end it
+                stream.write(data.decode(errors="replace"))
+                os.write(stream._original_stdstream_copy, data)  # fails once a cell closed it
+            finally:
+                stream.kit_passing = False
     except Exception:  # noqa: BLE001 - kept for close() to print, as ipykernel does
         stream._exc = sys.exc_info()
 
@@ -68,8 +77,9 @@ def pipe_settled(stream, wait):
     """Whether nothing written to the stream's file descriptor is still in its pipe or being
     passed to the stream, waiting up to `wait` seconds for it to be. The pipe is read first:
     text that left it was read by a pass that had already begun."""
-    if not stream._should_watch or getattr(stream, "_fid", None) is None:
-        return True
+    watcher = getattr(stream, "watch_fd_thread", None)
+    if not stream._should_watch or watcher is None or not watcher.is_alive():
+        return True  # no thread reads the pipe (any more): nothing to wait for
     deadline = None
     while unread(stream._fid) or getattr(stream, "kit_passing", False):
         now = time.monotonic()
@@ -78,6 +88,17 @@ def pipe_settled(stream, wait):
             return False
         time.sleep(0.0001)
     return True
+
+
+def locked_flush(stream):
+    """ipykernel's OutStream._flush (the buffers' text taken, then handed to the IOPub
+    thread's queue, as its timer does it on that thread) with the buffers' lock held
+    throughout: a flush elsewhere that finds the buffers empty then knows their text is in
+    the queue, ahead of anything it sends next (the kernel's idle status). Without it, a
+    cell's whole output of some megabytes, taken by the timer while it was being serialised,
+    came after the cell's end and was lost for it."""
+    with stream._buffer_lock:
+        _own_flush(stream)
 
 
 def flush(stream):
@@ -94,4 +115,5 @@ def flush(stream):
 
 def install():
     ipykernel.iostream.OutStream._watch_pipe_fd = watch_pipe
+    ipykernel.iostream.OutStream._flush = locked_flush
     ipykernel.iostream.OutStream.flush = flush
