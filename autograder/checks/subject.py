@@ -10,6 +10,9 @@ these three things:
   the grader cannot find it); rules are decided on it, never on what the code reports while
   it runs.
 
+A subject in a kernel also offers `call_each(calls)`, several calls in one round trip, which
+the judge uses for a step's cases (autograder/checks/batched.py); the checks never see it.
+
 `LocalSubject` implements it in this process (the checks' own tests, a master notebook run by
 itself, the known mistakes); grading implements it over the sandbox
 (`autograder/grading/remote_subject.py`). The checks never know which one they hold.

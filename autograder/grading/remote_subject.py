@@ -21,5 +21,10 @@ class RemoteSubject:
     def seeded(self, seed, *args, burn=0, **kwargs):
         return self._remote.seeded(seed, *args, burn=burn, **kwargs)
 
+    def call_each(self, calls):
+        """Several calls in one round trip (autograder/checks/judge.py): for each
+        (args, kwargs, seed, burn), its value or the StudentError it raised."""
+        return self._remote.call_each(calls)
+
     def __getattr__(self, name):
         return getattr(self._remote, name)

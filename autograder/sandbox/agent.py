@@ -215,12 +215,28 @@ class Agent:
             line = self.serve(line)
 
     def serve(self, line):
-        """Answer one request; what the grader answers to the reply (its next request)."""
+        """Answer one request, or each of a batch's in order (a reply for each, up to the
+        first that raises NotImplementedError: the grader stops a step's cases there); what
+        the grader answers to the reply (its next request)."""
         try:
             request = json.loads(line)
             self.part = int(request.get("part") or 0)
-            reply = {"ok": encode(self.run(request), self.handle_of)}
+            if request["op"] == "batch":
+                replies = []
+                for each in request["requests"]:
+                    replies.append(self.reply_to(each))
+                    if replies[-1].get("error") == "NotImplementedError":
+                        break
+                reply = {"each": replies}
+            else:
+                reply = self.reply_to(request)
         except BaseException as error:  # noqa: BLE001 - every error is the student's answer
             reply = {"error": type(error).__name__, "message": str(error)[:300]}
         return self.send(RESULT, json.dumps(reply))
+
+    def reply_to(self, request):
+        try:
+            return {"ok": encode(self.run(request), self.handle_of)}
+        except BaseException as error:  # noqa: BLE001 - every error is the student's answer
+            return {"error": type(error).__name__, "message": str(error)[:300]}
 

@@ -76,6 +76,11 @@ def no_reply():
                                      "or input() changed?)"))
 
 
+def bad_reply(error):
+    return StudentError("BadReply", t("the kernel's answer is not plain data ({error})",
+                                      error=error))
+
+
 def student_error(kind, message):
     return error_class(kind)(kind, message)
 
@@ -135,12 +140,35 @@ class Link:
     def request(self, op, ref, boot=False, **fields):
         """The answer of the agent to one request; `boot`: make the agent anew first, in the
         run that begins a new conversation."""
-        payload = {"op": op, "target": ref, "part": self.max_reply, **fields}
+        return self.read_reply(self.exchange({"op": op, "target": ref, **fields}, boot))
+
+    def batch(self, requests):
+        """The answers of the agent to several requests ((op, ref, fields) each), made in the
+        kernel one after another as `request` would make them, in one round trip: for each,
+        its value or the StudentError it raised (not raised here). The answers stop after
+        the first NotImplementedError (the agent makes no request after it)."""
+        reply = self.parsed(self.exchange({"op": "batch", "requests": [
+            {"op": op, "target": ref, **fields} for op, ref, fields in requests]}))
+        each = reply.get("each") if isinstance(reply, dict) else None
+        if each is None:
+            self.value_of(reply)  # the batch failed as a whole: its error
+        if not isinstance(each, list) or len(each) > len(requests):
+            raise bad_reply("not one answer a request")
+        answers = []
+        for answer in each:
+            try:
+                answers.append(self.value_of(answer))
+            except StudentError as error:
+                answers.append(error)
+        return answers
+
+    def exchange(self, payload, boot=False):
+        """The text of the agent's reply to one request."""
         seconds = self.timeout()
         deadline = time.monotonic() + seconds
         run = self.conversation(boot, deadline, seconds)
-        run.answer(json.dumps(payload))
-        return self.read_reply(self.reply(run, deadline, seconds))
+        run.answer(json.dumps({**payload, "part": self.max_reply}))
+        return self.reply(run, deadline, seconds)
 
     def conversation(self, boot, deadline, seconds):
         """The Run waiting for a request: the open one, or a new one (the agent made anew
@@ -199,21 +227,30 @@ class Link:
             self.end()
 
     def read_reply(self, text):
-        """The value a reply holds (None: it was larger than PARTS times max_reply)."""
+        """The value a reply's text holds (None: it was larger than PARTS times max_reply)."""
+        return self.value_of(self.parsed(text))
+
+    def parsed(self, text):
+        """A reply's text as JSON."""
         if text is None:
             raise StudentError("TooLarge", t("the result is larger than the {limit} MB a "
                                              "reply may have",
                                              limit=self.max_reply * PARTS >> 20))
         try:
-            reply = json.loads(text)
+            return json.loads(text)
+        except (ValueError, RecursionError) as error:
+            raise bad_reply(error) from None
+
+    def value_of(self, reply):
+        """The value a reply holds, or the StudentError it says the request raised."""
+        try:
             failed = "error" in reply
             if failed:
                 kind, message = str(reply["error"]), str(reply.get("message", ""))
             else:
                 value = self.from_wire(reply["ok"])
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
-            raise StudentError("BadReply", t("the kernel's answer is not plain data ({error})",
-                                             error=error)) from None
+            raise bad_reply(error) from None
         if failed:
             raise student_error(kind, message)
         return value
@@ -267,9 +304,19 @@ class Remote:
         return self._call(args, kwargs, seed=seed, burn=burn)
 
     def _call(self, args, kwargs, **fields):
+        return self._link.request("call", self._ref, **self.call_fields(args, kwargs, fields))
+
+    def call_fields(self, args, kwargs, fields):
         link = self._link
-        return link.request("call", self._ref, args=link.to_wire(args),
-                            kwargs=link.to_wire(kwargs), **fields)
+        return {"args": link.to_wire(args), "kwargs": link.to_wire(kwargs), **fields}
+
+    def call_each(self, calls):
+        """Several calls ((args, kwargs, seed, burn) each; seed None: unseeded) in one round
+        trip: for each, its value or the StudentError it raised (see Link.batch)."""
+        return self._link.batch([
+            ("call", self._ref, self.call_fields(args, kwargs, {} if seed is None else
+                                                 {"seed": seed, "burn": burn}))
+            for args, kwargs, seed, burn in calls])
 
     def __getattr__(self, name):
         if name.startswith("__"):

@@ -125,3 +125,39 @@ def test_a_conversation_does_not_outlive_its_kernel(kernel):
         Remote(link, {"global": "double"})(1)
     link.end()
     assert run(kernel, "print('fresh')") == ("fresh", [])
+
+
+BATCHED = """
+calls = []
+def picky(x):
+    calls.append(x)
+    if x == 2:
+        raise ValueError("two is not allowed")
+    return x * 2
+def stub(x):
+    calls.append(x)
+    raise NotImplementedError
+def made():
+    return list(calls)
+"""
+
+
+def test_calls_sent_together_are_one_round_trip_each_with_its_own_answer(kernel):
+    """Do calls sent together (call_each) cost one request, come back in order each with its
+    value or its own error (a built-in kind still that kind), and are the calls after a
+    NotImplementedError not made, as the judge stops a step there?"""
+    link = Link(kernel, lambda: 20)
+    run(kernel, BATCHED)
+    exchanges, exchange = [], link.exchange
+    link.exchange = lambda payload, boot=False: exchanges.append(payload) or exchange(payload, boot)
+    with link.talking():
+        assert link.request("defined", {"global": "__kit__"}, boot=True, name="picky")
+        answers = Remote(link, {"global": "picky"}).call_each(
+            [((1,), {}, None, 0), ((2,), {}, None, 0), ((3,), {}, 5, 1)])
+        assert len(exchanges) == 2
+        assert answers[0] == 2 and answers[2] == 6
+        assert isinstance(answers[1], ValueError) and "two is not allowed" in str(answers[1])
+        stubbed = Remote(link, {"global": "stub"}).call_each([((4,), {}, None, 0)] * 3)
+        assert len(stubbed) == 1 and isinstance(stubbed[0], NotImplementedError)
+        assert Remote(link, {"global": "made"})() == [1, 2, 3, 4]
+    assert run(kernel, "print('free')") == ("free", [])
