@@ -30,12 +30,18 @@ def randn(gen, *shape, scale=1.0):
 
 def calling(*args, **kwargs):
     """A case's run: call the subject on fresh copies of the arguments (student code may
-    change its inputs in place; the reference must not see that)."""
+    change its inputs in place; the reference must not see that). Its `arguments()` are
+    those copies and keywords, for a judge that makes several cases' calls at once
+    (autograder/checks/batched.py)."""
+
+    def arguments():
+        return [a.clone() if isinstance(a, torch.Tensor) else a for a in args], kwargs
 
     def run(subject):
-        copies = [a.clone() if isinstance(a, torch.Tensor) else a for a in args]
-        return subject(*copies, **kwargs)
+        copies, named = arguments()
+        return subject(*copies, **named)
 
+    run.arguments = arguments
     return run
 
 

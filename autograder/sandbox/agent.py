@@ -215,9 +215,9 @@ class Agent:
             line = self.serve(line)
 
     def serve(self, line):
-        """Answer one request, or each of a batch's in order (a reply for each, up to the
-        first that raises NotImplementedError: the grader stops a step's cases there); what
-        the grader answers to the reply (its next request)."""
+        """Answer one request, or each of a batch's in order (the text of each reply, as it
+        would be alone, up to the first that raises NotImplementedError: the grader stops a
+        step's cases there); what the grader answers to the reply (its next request)."""
         try:
             request = json.loads(line)
             self.part = int(request.get("part") or 0)
@@ -227,16 +227,26 @@ class Agent:
                     replies.append(self.reply_to(each))
                     if replies[-1].get("error") == "NotImplementedError":
                         break
-                reply = {"each": replies}
+                reply = {"each": [json.dumps(each) for each in replies]}
             else:
                 reply = self.reply_to(request)
         except BaseException as error:  # noqa: BLE001 - every error is the student's answer
-            reply = {"error": type(error).__name__, "message": str(error)[:300]}
+            reply = error_reply(error)
         return self.send(RESULT, json.dumps(reply))
 
     def reply_to(self, request):
         try:
             return {"ok": encode(self.run(request), self.handle_of)}
         except BaseException as error:  # noqa: BLE001 - every error is the student's answer
-            return {"error": type(error).__name__, "message": str(error)[:300]}
+            return error_reply(error)
+
+
+def error_reply(error):
+    """The reply that says a request raised `error` (its message empty when the error cannot
+    say it: a student's __str__ may raise too)."""
+    try:
+        message = str(error)[:300]
+    except BaseException:  # noqa: BLE001
+        message = ""
+    return {"error": type(error).__name__, "message": message}
 

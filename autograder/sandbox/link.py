@@ -140,35 +140,41 @@ class Link:
     def request(self, op, ref, boot=False, **fields):
         """The answer of the agent to one request; `boot`: make the agent anew first, in the
         run that begins a new conversation."""
-        return self.read_reply(self.exchange({"op": op, "target": ref, **fields}, boot))
+        return self.read_reply(self.exchange({"op": op, "target": ref, **fields}, boot=boot))
 
     def batch(self, requests):
         """The answers of the agent to several requests ((op, ref, fields) each), made in the
-        kernel one after another as `request` would make them, in one round trip: for each,
-        its value or the StudentError it raised (not raised here). The answers stop after
+        kernel one after another as `request` would make them, in one round trip (within the
+        time of one request): for each, its value or the StudentError it raised (not raised
+        here), each reply read, and bounded, as if it had come alone. The answers stop after
         the first NotImplementedError (the agent makes no request after it)."""
-        reply = self.parsed(self.exchange({"op": "batch", "requests": [
-            {"op": op, "target": ref, **fields} for op, ref, fields in requests]}))
+        text = self.exchange({"op": "batch", "requests": [
+            {"op": op, "target": ref, **fields} for op, ref, fields in requests]},
+            bound=2 * len(requests) * self.max_reply * PARTS)
+        reply = self.parsed(text)
         each = reply.get("each") if isinstance(reply, dict) else None
         if each is None:
             self.value_of(reply)  # the batch failed as a whole: its error
-        if not isinstance(each, list) or len(each) > len(requests):
+        if not isinstance(each, list) or len(each) > len(requests) or \
+                not all(isinstance(one, str) for one in each):
             raise bad_reply("not one answer a request")
         answers = []
-        for answer in each:
+        for one in each:
             try:
-                answers.append(self.value_of(answer))
+                answers.append(self.read_reply(one if len(one) <= self.max_reply * PARTS
+                                               else None))
             except StudentError as error:
                 answers.append(error)
         return answers
 
-    def exchange(self, payload, boot=False):
-        """The text of the agent's reply to one request."""
+    def exchange(self, payload, boot=False, bound=None):
+        """The text of the agent's reply to one request (None when larger than `bound`
+        characters, by default PARTS times max_reply)."""
         seconds = self.timeout()
         deadline = time.monotonic() + seconds
         run = self.conversation(boot, deadline, seconds)
         run.answer(json.dumps({**payload, "part": self.max_reply}))
-        return self.reply(run, deadline, seconds)
+        return self.reply(run, deadline, seconds, bound or self.max_reply * PARTS)
 
     def conversation(self, boot, deadline, seconds):
         """The Run waiting for a request: the open one, or a new one (the agent made anew
@@ -185,10 +191,11 @@ class Link:
             run.answer("")
         raise no_reply()
 
-    def reply(self, run, deadline, seconds):
-        """The text of the reply to the request just sent, read part by part, the stand-ins'
-        calls answered on the way; its input() is left waiting for the next request."""
-        message = Message(self.max_reply * PARTS)
+    def reply(self, run, deadline, seconds, bound):
+        """The text of the reply to the request just sent, read part by part (None when
+        larger than `bound`), the stand-ins' calls answered on the way; its input() is left
+        waiting for the next request."""
+        message = Message(bound)
         while (prompt := run.next_prompt(deadline, seconds)) is not None:
             if prompt.startswith(RESULT):
                 return message.end(prompt[len(RESULT):])
@@ -312,11 +319,18 @@ class Remote:
 
     def call_each(self, calls):
         """Several calls ((args, kwargs, seed, burn) each; seed None: unseeded) in one round
-        trip: for each, its value or the StudentError it raised (see Link.batch)."""
-        return self._link.batch([
-            ("call", self._ref, self.call_fields(args, kwargs, {} if seed is None else
-                                                 {"seed": seed, "burn": burn}))
-            for args, kwargs, seed, burn in calls])
+        trip: for each, its value or the StudentError it raised (see Link.batch). The calls
+        stop before the first whose arguments cannot be sent: it, and those after it, get
+        no answer (made alone, it raises its own error)."""
+        requests = []
+        for args, kwargs, seed, burn in calls:
+            try:
+                fields = self.call_fields(args, kwargs, {} if seed is None else
+                                          {"seed": seed, "burn": burn})
+            except (TypeError, ValueError):
+                break
+            requests.append(("call", self._ref, fields))
+        return self._link.batch(requests) if requests else []
 
     def __getattr__(self, name):
         if name.startswith("__"):

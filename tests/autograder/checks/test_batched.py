@@ -63,8 +63,8 @@ def cases():
             Case("a copy", calling_then(lambda out: out.clone(), torch.tensor(3.0)),
                  torch.tensor(6.0)),
             Case("four", calling(torch.tensor(4.0)), torch.tensor(8.0)),
-            seeded_case(5.0),
-            Case("six", calling(torch.tensor(6.0)), torch.tensor(12.0))]
+            Case("five", calling(torch.tensor(5.0)), torch.tensor(10.0)),
+            seeded_case(6.0)]
 
 
 def findings_of(target, the_cases, batched):
@@ -74,8 +74,9 @@ def findings_of(target, the_cases, batched):
 
 
 def test_consecutive_cases_are_called_together_and_judged_as_one_by_one():
-    """Are the cases before and after one that needs the real output (a copy of it) called
-    in two round trips, and the findings, a catalogued mistake named, the same?"""
+    """Are the cases of `calling` before and after two others (a copy of the output, a
+    seeded call) called in two round trips, and the findings, a catalogued mistake named,
+    the same?"""
     def tripled(x):
         return x * 3
 
@@ -83,12 +84,12 @@ def test_consecutive_cases_are_called_together_and_judged_as_one_by_one():
     together, round_trips = findings_of(tripled, cases(), batched=True)
     assert together == one_by_one
     assert len(together) == 6 and together[0].mistake == "tripled"
-    assert round_trips == 2 + 1  # one, two | the copy, alone | four, seeded, six
+    assert round_trips == 4  # one and two | the copy | four and five | the seeded call
 
 
 def test_the_student_code_sees_the_calls_in_the_order_of_the_cases():
-    """Does a function that remembers its calls see them in the cases' order, the one
-    that is not batched in its turn?"""
+    """Does a function that remembers its calls see them in the cases' order, the ones
+    that are not batched in their turn?"""
     seen = []
 
     def remembering(x):
@@ -139,3 +140,29 @@ def test_a_subject_without_call_each_is_called_case_by_case():
 
     found, _ = findings_of(remembering, cases(), batched=False)
     assert found == [] and seen == [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+
+
+def test_a_run_that_catches_its_calls_error_is_judged_as_it_runs():
+    """Is a case whose run catches the error of its call (not `calling`'s) run as it is, in
+    its turn, so that it passes as it does case by case?"""
+    def refuses_negatives(x):
+        if float(x) < 0:
+            raise ValueError("negative")
+        return x * 2
+
+    def refused(x):
+        def run(subject):
+            try:
+                return subject(torch.tensor(x))
+            except ValueError:
+                return "refused"
+        return run
+
+    the_cases = [Case("one", calling(torch.tensor(1.0)), torch.tensor(2.0)),
+                 Case("minus one", refused(-1.0), "refused"),
+                 Case("minus two", refused(-2.0), "refused"),
+                 Case("three", calling(torch.tensor(3.0)), torch.tensor(6.0))]
+    one_by_one, _ = findings_of(refuses_negatives, the_cases, batched=False)
+    together, round_trips = findings_of(refuses_negatives, the_cases, batched=True)
+    assert together == one_by_one == []
+    assert round_trips == 4

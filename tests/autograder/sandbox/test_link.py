@@ -149,7 +149,8 @@ def test_calls_sent_together_are_one_round_trip_each_with_its_own_answer(kernel)
     link = Link(kernel, lambda: 20)
     run(kernel, BATCHED)
     exchanges, exchange = [], link.exchange
-    link.exchange = lambda payload, boot=False: exchanges.append(payload) or exchange(payload, boot)
+    link.exchange = lambda payload, **options: exchanges.append(payload) or exchange(payload,
+                                                                                     **options)
     with link.talking():
         assert link.request("defined", {"global": "__kit__"}, boot=True, name="picky")
         answers = Remote(link, {"global": "picky"}).call_each(
@@ -160,4 +161,40 @@ def test_calls_sent_together_are_one_round_trip_each_with_its_own_answer(kernel)
         stubbed = Remote(link, {"global": "stub"}).call_each([((4,), {}, None, 0)] * 3)
         assert len(stubbed) == 1 and isinstance(stubbed[0], NotImplementedError)
         assert Remote(link, {"global": "made"})() == [1, 2, 3, 4]
+    assert run(kernel, "print('free')") == ("free", [])
+
+
+ODD = """
+class Unreadable(Exception):
+    def __str__(self):
+        raise ValueError("no message")
+def odd(x):
+    if x == 2:
+        raise Unreadable()
+    return x * 2
+def numbers(n):
+    return list(range(n))
+"""
+
+
+def test_each_answer_of_a_batch_is_its_own(kernel):
+    """Does an error whose message cannot be read cost its own call only, do the calls stop
+    before one whose arguments cannot be sent, and is each answer held to the size one reply
+    may have, as if it had come alone (two answers of 11,000 characters pass where a reply
+    may have 16,000; one of 23,000 does not)?"""
+    link = Link(kernel, lambda: 20, max_reply=1000)  # a reply of at most 16 parts of 1,000
+    run(kernel, ODD)
+    with link.talking():
+        assert link.request("defined", {"global": "__kit__"}, boot=True, name="odd")
+        answers = Remote(link, {"global": "odd"}).call_each(
+            [((1,), {}, None, 0), ((2,), {}, None, 0), ((3,), {}, None, 0)])
+        assert answers[0] == 2 and answers[2] == 6
+        assert isinstance(answers[1], StudentError) and answers[1].kind == "Unreadable"
+        unsendable = Remote(link, {"global": "odd"}).call_each(
+            [((1,), {}, None, 0), ((object(),), {}, None, 0), ((3,), {}, None, 0)])
+        assert unsendable == [2]  # stopped before the call it cannot send (alone, it raises)
+        sized = Remote(link, {"global": "numbers"}).call_each(
+            [((2000,), {}, None, 0), ((4000,), {}, None, 0), ((2000,), {}, None, 0)])
+        assert sized[0] == sized[2] == list(range(2000))
+        assert isinstance(sized[1], StudentError) and sized[1].kind == "TooLarge"
     assert run(kernel, "print('free')") == ("free", [])
