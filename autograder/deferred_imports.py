@@ -13,15 +13,16 @@ own module first.
 `import nbgrader` imports its four Jupyter server extensions (their request handlers, and
 with them jupyter_server's web framework and nbgrader's exchange), only to name the functions
 a Jupyter server calls to load them: about 0.2 CPU s and a hundred modules in every process
-that reads a gradebook or grades, none of which serves web pages. Here each extension's
-package stands in the module table with its own code not yet run: the server's call of its
-`load_jupyter_server_extension`, or the first use of any other of its names, runs it then;
-its modules import as usual.
+that reads a gradebook or grades, none of which serves web pages. Here an import finder
+imports each extension's package with its own code not yet run (nothing is imported until
+something imports nbgrader): the server's call of its `load_jupyter_server_extension`, or
+the first use of any other of its names, runs it then; its modules import as usual.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
@@ -35,32 +36,22 @@ SERVER_EXTENSIONS = [f"nbgrader.server_extensions.{name}" for name in
 
 def defer():
     """Put rfc3987_syntax's parser and nbgrader's server extensions off until first use,
-    unless they are already imported or not installed."""
+    unless they are already imported or not installed. Nothing is imported here."""
     defer_parser()
-    deferred = [name for name in SERVER_EXTENSIONS
-                if defer_package_code(name, "load_jupyter_server_extension")]
-    if deferred:  # each a name of its parent package too, as an import would make it
-        parent = importlib.import_module("nbgrader.server_extensions")  # nbgrader's own is empty
-        for name in deferred:
-            setattr(parent, name.rpartition(".")[2], sys.modules[name])
+    if not any(isinstance(finder, DeferredPackages) for finder in sys.meta_path):
+        sys.meta_path.insert(0, DeferredPackages(SERVER_EXTENSIONS,
+                                                 "load_jupyter_server_extension"))
 
 
 def package_spec(name):
-    """The spec of an installed package not yet imported; else None. Found without
-    importing the packages it is in (which importlib's find_spec would do)."""
+    """The spec of an installed top-level package not yet imported; else None."""
     if name in sys.modules:
         return None
-    path = None
     try:
-        for part in range(1, name.count(".") + 2):
-            spec = importlib.machinery.PathFinder.find_spec(".".join(name.split(".")[:part]),
-                                                            path)
-            if spec is None or not spec.submodule_search_locations:
-                return None
-            path = list(spec.submodule_search_locations)
+        spec = importlib.machinery.PathFinder.find_spec(name)
     except (ImportError, ValueError):
         return None
-    return spec
+    return spec if spec is not None and spec.submodule_search_locations else None
 
 
 def stand_in(name, spec, doc):
@@ -70,6 +61,56 @@ def stand_in(name, spec, doc):
     package.__path__ = list(spec.submodule_search_locations)
     package.__package__ = name
     return package
+
+
+class DeferredPackages(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Imports each of `names` (packages) with its own code not yet run: calling its
+    `function`, or asking for any other name but one of its modules', runs it in the module
+    the import made (which so becomes the package). The import itself, of the package and of
+    the packages above it, is Python's: only the package's own code waits."""
+
+    def __init__(self, names, function):
+        self.names, self.function = set(names), function
+
+    def find_spec(self, name, path, target=None):
+        if name not in self.names:
+            return None
+        real = importlib.machinery.PathFinder.find_spec(name, path)
+        if real is None or not real.submodule_search_locations:
+            return None
+        spec = importlib.util.spec_from_file_location(
+            name, real.origin, loader=self,
+            submodule_search_locations=list(real.submodule_search_locations))
+        spec.loader_state = real
+        return spec
+
+    def create_module(self, spec):
+        return None  # Python's own module
+
+    def exec_module(self, package):
+        real, function, ran = package.__spec__.loader_state, self.function, []
+        name = package.__name__
+
+        def run():
+            if not ran:
+                ran.append(True)
+                del package.__getattr__, package.__dict__[function]
+                real.loader.exec_module(package)
+            return package
+
+        def first_use(*args, **kwargs):
+            return getattr(run(), function)(*args, **kwargs)
+
+        def other_name(attribute):
+            if ran or attribute.startswith("__"):
+                raise AttributeError(f"module {name!r} has no attribute {attribute!r}")
+            if importlib.machinery.PathFinder.find_spec(f"{name}.{attribute}",
+                                                        package.__path__):
+                return importlib.import_module(f"{name}.{attribute}")  # one of its modules
+            return getattr(run(), attribute)
+
+        setattr(package, function, first_use)
+        package.__getattr__ = other_name
 
 
 def defer_parser():
@@ -88,36 +129,3 @@ def defer_parser():
     package.is_valid_syntax = is_valid_syntax
     package.__getattr__ = lambda name: getattr(built(), name)  # every other name, loaded
     sys.modules[DEFERRED] = package
-
-
-def defer_package_code(name, function):
-    """Stand in for package `name` with its __init__ not yet run: calling its `function`, or
-    asking for any other name but one of its modules', runs it in the stand-in (which so
-    becomes the package). Whether it stands in (not if imported already, or not installed)."""
-    spec = package_spec(name)
-    if spec is None:
-        return False
-    package = stand_in(name, spec, f"{name}, run at first use (autograder/deferred_imports.py)")
-    ran = []
-
-    def run():
-        if not ran:
-            ran.append(True)
-            del package.__getattr__, package.__dict__[function]
-            spec.loader.exec_module(package)
-        return package
-
-    def first_use(*args, **kwargs):
-        return getattr(run(), function)(*args, **kwargs)
-
-    def other_name(attribute):
-        if ran or attribute.startswith("__"):
-            raise AttributeError(f"module {name!r} has no attribute {attribute!r}")
-        if importlib.machinery.PathFinder.find_spec(f"{name}.{attribute}", package.__path__):
-            return importlib.import_module(f"{name}.{attribute}")  # a module of the package
-        return getattr(run(), attribute)
-
-    setattr(package, function, first_use)
-    package.__getattr__ = other_name
-    sys.modules[name] = package
-    return True
