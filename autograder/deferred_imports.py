@@ -43,26 +43,6 @@ def defer():
                                                  "load_jupyter_server_extension"))
 
 
-def package_spec(name):
-    """The spec of an installed top-level package not yet imported; else None."""
-    if name in sys.modules:
-        return None
-    try:
-        spec = importlib.machinery.PathFinder.find_spec(name)
-    except (ImportError, ValueError):
-        return None
-    return spec if spec is not None and spec.submodule_search_locations else None
-
-
-def stand_in(name, spec, doc):
-    """An empty module for package `name`: its own modules load as usual."""
-    package = types.ModuleType(name, doc)
-    package.__spec__, package.__loader__, package.__file__ = spec, spec.loader, spec.origin
-    package.__path__ = list(spec.submodule_search_locations)
-    package.__package__ = name
-    return package
-
-
 class DeferredPackages(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Imports each of `names` (packages) with its own code not yet run: calling its
     `function`, or asking for any other name but one of its modules', runs it in the module
@@ -114,11 +94,18 @@ class DeferredPackages(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 def defer_parser():
-    spec = package_spec(DEFERRED)
-    if spec is None:
+    if DEFERRED in sys.modules:
         return
-    package = stand_in(DEFERRED, spec, "rfc3987_syntax, its parser built at first use "
-                       "(autograder/deferred_imports.py)")
+    try:
+        spec = importlib.util.find_spec(DEFERRED)
+    except (ImportError, ValueError):
+        return
+    if spec is None or not spec.submodule_search_locations:
+        return
+    package = types.ModuleType(DEFERRED, "rfc3987_syntax, its parser built at first use "
+                               "(autograder/deferred_imports.py)")
+    package.__spec__, package.__loader__, package.__file__ = spec, spec.loader, spec.origin
+    package.__path__ = list(spec.submodule_search_locations)  # its own modules load as usual
 
     def built():
         return importlib.import_module(BUILDS_ON_IMPORT)

@@ -13,15 +13,6 @@ the call raised, raised where its run would have raised it (the run does nothing
 from __future__ import annotations
 
 
-def call_of(case):
-    """The call (args, kwargs, seed, burn) a case of `calling` makes; None for another case."""
-    arguments = getattr(case.run, "arguments", None)
-    if arguments is None:
-        return None
-    args, kwargs = arguments()
-    return args, kwargs, None, 0
-
-
 class BatchedCases:
     """`run(index)`: what case `index`'s run gives on `subject` (a judge.Watched), its call
     made together with the calls of the cases of `calling` that follow it."""
@@ -29,31 +20,33 @@ class BatchedCases:
     def __init__(self, subject, cases):
         self.subject, self.cases = subject, cases
         able = callable(getattr(type(subject.subject), "call_each", None))
-        self.calls = [call_of(case) if able else None for case in cases]
-        self.answers = {}  # index -> the value, or the StudentError, of its call
+        self.batchable = [able and hasattr(case.run, "arguments") for case in cases]
+        self.answers = {}  # index -> (args, kwargs, the value or the StudentError of its call)
 
     def run(self, index):
-        if index not in self.answers and self.calls[index] is not None:
+        if index not in self.answers and self.batchable[index]:
             self.call_group(index)
         if index not in self.answers:
             return self.cases[index].run(self.subject)
-        args, kwargs, _, _ = self.calls[index]
+        args, kwargs, answer = self.answers.pop(index)
         self.subject.remember(args, kwargs)  # an error names the arguments of this call
-        answer = self.answers.pop(index)
         if isinstance(answer, BaseException):
             raise answer
         return answer
 
     def call_group(self, first):
         """Call case `first` and the cases of `calling` right after it, in one round trip (a
-        lone case is called as usual)."""
+        lone case is called as usual), each on the fresh copies its `arguments()` makes."""
         end = first
-        while end < len(self.calls) and self.calls[end] is not None:
+        while end < len(self.cases) and self.batchable[end]:
             end += 1
         if end - first < 2:
             return
+        calls = [(*self.cases[index].run.arguments(), None, 0) for index in range(first, end)]
         try:
-            answers = self.subject.subject.call_each(self.calls[first:end])
+            answers = self.subject.subject.call_each(calls)  # (args, kwargs, seed, burn) each
         except Exception as error:  # noqa: BLE001 - the batch's error is each call's
-            answers = [error] * (end - first)
-        self.answers.update(zip(range(first, end), answers, strict=False))
+            answers = [error] * len(calls)
+        for index, (args, kwargs, _, _), answer in zip(range(first, end), calls, answers,
+                                                        strict=False):
+            self.answers[index] = (args, kwargs, answer)
