@@ -330,7 +330,7 @@ def run(args):
         return 1 if problems else 0
     elif args.command == "grade":
         check_ids(args.ids, course_ids(root))  # a wrong id is refused at once
-        from autograder.grading.parallel import grade
+        from autograder.grading.parallel import grade, isolation_line
 
         result = grade(root, args.ids, args.workers, args.force, args.timeout,
                        students=args.students, scheduler=args.scheduler)
@@ -340,7 +340,8 @@ def run(args):
                 failed=len(result.failed), refused=len(result.refused),
                 warned=len(result.problems) - len(result.refused))
               + (t(", test cells without hidden checks {count}", count=len(result.unchecked))
-                 if result.unchecked else ""))
+                 if result.unchecked else "")
+              + ("; " + isolation_line(result.isolations) if result.isolations else ""))
         return 0 if result.ok else 1
     elif args.command == "feedback":
         ids = check_ids(args.ids, course_ids(root))

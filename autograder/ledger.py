@@ -59,9 +59,13 @@ def read_status(root: Path, student, assignment_id):
     return data if isinstance(data, dict) else None
 
 
-def mark(root: Path, student, assignment_id, notebook: Path, state):
-    write_atomically(status_path(root, student, assignment_id),
-                     json.dumps({"sha256": digest(notebook), "state": state}))
+def mark(root: Path, student, assignment_id, notebook: Path, state, isolation=""):
+    """Record the kit's grading state of a submission; once graded, with the sandbox its
+    student code ran in (sandbox/isolation.py), which the class report names."""
+    status = {"sha256": digest(notebook), "state": state}
+    if isolation:
+        status["isolation"] = isolation
+    write_atomically(status_path(root, student, assignment_id), json.dumps(status))
 
 
 def is_graded(root: Path, student, assignment_id, notebook: Path) -> bool:

@@ -64,10 +64,12 @@ c.Course.language = "{language}"
 STUB_COMMENT = {"en": "# YOUR CODE HERE", "zh": "# 在这里写你的代码"}[c.Course.language]
 c.ClearSolutions.code_stub = {"python": STUB_COMMENT + "\nraise NotImplementedError()"}
 
-# The sandbox: 'full' isolation (own user, no network, course files hidden) when grading as
-# root, else resource limits only, with a warning. A cell, or one step's checks, may run
-# 10 s; the student's cells 60 s in all.
-c.GradeInSandbox.isolation = "auto"
+# The sandbox: "full" (no network, course and home files out of reach, nothing outlives a
+# notebook), built as root, as an ordinary user with user namespaces, or with Landlock; where
+# none can be had, grading refuses and says why. "limits" (resource limits only: student code
+# runs as you, can read your files and use the network) only knowingly. A cell, or one
+# step's checks, may run 10 s; the student's cells 60 s in all.
+c.GradeInSandbox.isolation = "full"
 c.GradeInSandbox.cell_timeout = 10
 c.GradeInSandbox.notebook_timeout = 60
 # Sizes a notebook may reach in grading: a larger cell is not run, longer output is cut with a

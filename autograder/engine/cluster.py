@@ -74,10 +74,11 @@ class EngineError(KitError, RuntimeError):
     """The cluster cannot grade: the message says why and what to do."""
 
 
-def start_client(config, workers, scheduler, log_file: Path, say, kernels=False):
+def start_client(config, workers, scheduler, log_file: Path, say, kernels=None):
     """A dask Client on the course's cluster: the one at `scheduler` (or c.Cluster.scheduler)
-    or a new embedded LocalCluster of `workers` processes; with `kernels` (to grade), a
-    kernel template for each of its workers starts with it (sandbox/handover.py)."""
+    or a new embedded LocalCluster of `workers` processes; with `kernels` (to grade: the
+    mechanism that confines them, sandbox/isolation.py), a kernel template for each of its
+    workers starts with it (sandbox/handover.py)."""
     settings = Cluster(config=config)
     address = scheduler or settings.scheduler
     if address:
@@ -96,7 +97,7 @@ def start_client(config, workers, scheduler, log_file: Path, say, kernels=False)
                                 command=WORKER_HINT.format(address=address))) from error
         plugin = KitWorker()
     else:
-        templates = template_pool(workers, log_file) if kernels else None
+        templates = template_pool(workers, log_file, kernels) if kernels else None
         env = {"OMP_NUM_THREADS": "1"}
         if templates:
             env[handover.FOLDER_VARIABLE] = str(templates.folder)

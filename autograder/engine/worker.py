@@ -12,8 +12,9 @@ Started by hand on a grading host, a worker checks first that it can build the s
 
     dask worker tcp://HOST:8786 --nthreads 1 --preload autograder.engine.worker
 
-refuses to start (one line says why) when it cannot build the full sandbox (not root, no
-namespaces); KIT_WORKER_ISOLATION=limits accepts a worker with resource limits only.
+refuses to start (one line says what is missing) when it cannot build the full sandbox in
+any of its ways (sandbox/isolation.py: namespaces as root, user namespaces, Landlock);
+KIT_WORKER_ISOLATION=limits accepts a worker with resource limits only.
 """
 
 from __future__ import annotations
@@ -21,11 +22,10 @@ from __future__ import annotations
 import importlib.metadata
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from distributed import WorkerPlugin
@@ -34,6 +34,7 @@ from autograder.course import course_config
 from autograder.engine.bundle import GRADEBOOK, Bundle, Submission, read_files
 from autograder.engine.master_notebooks import remember
 from autograder.engine.worker_autograde import autograde_in_worker
+from autograder.sandbox import isolation
 from autograder.sandbox.kernel import Settings, Zygote
 from autograder.stages import RECORD, stage_names
 
@@ -46,7 +47,6 @@ AUTOGRADE_FAILED = "nbgrader's autograde failed"
 TEMPLATE_DIED = ("the kernel template died each time this notebook was graded (memory "
                  "exhausted, or killed from outside): grade it again")
 TEMPLATE_ATTEMPTS = 2  # gradings of a notebook the kernel template may die in
-NAMESPACES = 0x00020000 | 0x04000000 | 0x08000000 | 0x20000000 | 0x40000000  # mnt uts ipc pid net
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,7 @@ class Graded:
     assignment: str
     ok: bool
     why: str = ""  # in English: the client translates it into the course's language
+    isolation: str = ""  # how its kernels were confined (sandbox/isolation.py)
     files: dict = field(default_factory=dict, repr=False)  # the autograded folder
 
 
@@ -82,23 +83,13 @@ def failure_reason(outcome):
     return lines[-1] if lines else AUTOGRADE_FAILED
 
 
-def why_no_sandbox(isolation):
-    """None when this process can build the sandbox of `isolation` ('full', 'auto': full
-    when root, 'limits'), else one line saying why not and what to do."""
-    root = os.geteuid() == 0
-    if isolation == "limits" or (isolation == "auto" and not root):
-        return None
-    if not root:
-        return (f"the full sandbox needs root and this worker runs as uid {os.geteuid()}: "
-                "start it as root (or, knowing that student code then runs as that user, "
-                "with KIT_WORKER_ISOLATION=limits)")
-    probe = ("import ctypes, os, sys; libc = ctypes.CDLL(None, use_errno=True); "
-             f"sys.exit(0 if libc.unshare({NAMESPACES}) == 0 else ctypes.get_errno())")
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, timeout=30)
-    if result.returncode:
-        return (f"this worker cannot make namespaces (unshare failed: "
-                f"{os.strerror(result.returncode)}): run it where unshare is allowed "
-                "(a privileged container, or a host)")
+def why_no_sandbox(setting):
+    """None when this process can build the sandbox of `setting` ('full', 'limits'), else
+    the one line that says what is missing and the ways out."""
+    try:
+        isolation.choose(setting)
+    except isolation.NoSandbox as error:
+        return str(error)
     return None
 
 
@@ -147,8 +138,8 @@ _WORKSPACE = None
 
 
 def isolation_of(api):
-    """The course's sandbox: 'full', 'limits' or 'auto' (GradeInSandbox.isolation)."""
-    return api.config.GradeInSandbox.get("isolation", "auto")
+    """The course's sandbox: 'full' or 'limits' (GradeInSandbox.isolation)."""
+    return api.config.GradeInSandbox.get("isolation", "full")
 
 
 def workspace() -> Workspace:
@@ -177,10 +168,11 @@ def grade_submission(bundle: Bundle, submission: Submission, overrides, version)
     resource limits only: a kernel then runs as the grader's user and can kill the template
     itself, so its notebook's grading stands, as any kernel death's does."""
     folder, api = prepared(bundle, overrides, version)
-    apart = Settings(isolation=isolation_of(api)).full  # kernels cannot reach the template
+    mechanism = Settings(isolation=isolation_of(api)).mechanism
+    apart = mechanism in isolation.FULL  # kernels cannot reach the template
     for attempt in range(1, TEMPLATE_ATTEMPTS + 1):
         deaths = Zygote.deaths_so_far()
-        graded = grade_once(folder, api, submission)
+        graded = replace(grade_once(folder, api, submission), isolation=mechanism)
         if Zygote.deaths_so_far() == deaths:
             return graded
         then = ("its grading stands (with resource limits only, its own code could have "
@@ -252,8 +244,11 @@ class KitWorker(WorkerPlugin):
 def dask_setup(worker):
     """`dask worker --preload autograder.engine.worker`: refuse to start without the
     sandbox, rather than grade student code unconfined."""
-    why = why_no_sandbox(os.environ.get("KIT_WORKER_ISOLATION", "full"))
+    setting = os.environ.get("KIT_WORKER_ISOLATION", "full")
+    why = why_no_sandbox(setting)
     if why:
         print(f"attention-kit: this worker refuses to grade: {why}", file=sys.stderr)
         raise SystemExit(1)
+    print(f"attention-kit: this worker grades in the sandbox "
+          f"{isolation.described(isolation.choose(setting))}", file=sys.stderr)
     KitWorker().setup(worker)

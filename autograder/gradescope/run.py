@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import autograder
+from autograder.errors import KitError
 from autograder.gradescope.results import (
     VISIBILITIES,
     Graded,
@@ -213,6 +214,12 @@ def results_of(root: Path, started):
         return grade_upload(root, course, settings, cells, started), 0
     except NotGradable as error:
         return not_graded_results(cells, str(error), time.monotonic() - started), 0
+    except KitError as error:  # the course or this machine cannot grade (no sandbox ...)
+        print(t("error: {message}", message=error), file=sys.stderr)
+        why = t("the autograder cannot grade on this machine, so your notebook was not graded; "
+                "this is not your mistake: tell your instructor, and submit again once it is "
+                "fixed")
+        return not_graded_results(cells, why, time.monotonic() - started), 1
     except BaseException as error:  # noqa: BLE001 - the kit's own failure: said, then exit 1
         traceback.print_exc()
         why = t("the autograder itself failed ({error}); your instructor can read the details "

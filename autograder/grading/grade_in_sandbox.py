@@ -54,9 +54,11 @@ class GradeInSandbox(NbGraderPreprocessor):
     (max_image_kb, max_images); nothing else a kernel sends (HTML, JavaScript, SVG ...) reaches
     the autograded notebook or the feedback page (autograder/grading/shown_outputs.py)."""
 
-    isolation = Unicode("auto", help="'full' (separate user, no network, hidden files; needs "
-                        "root), 'limits' (resource limits only) or 'auto' (full when root)"
-                        ).tag(config=True)
+    isolation = Unicode("full", help="'full': no network, course and home files out of reach, "
+                        "nothing outlives a notebook, built as root, with user namespaces or "
+                        "with Landlock, whichever this machine has (grading refuses where none "
+                        "is); 'limits': resource limits only, student code runs as the grader "
+                        "('auto', of older courses, is 'full')").tag(config=True)
     notebook_timeout = Float(60.0, help="seconds the student's cells may take in all (and, "
                              "apart, the replays after a crash while judging)"
                              ).tag(config=True)

@@ -31,7 +31,7 @@ from autograder.course import (
     open_gradebook,
 )
 from autograder.deadlines import check_deadlines, late_lines, lateness
-from autograder.engine.cluster import close_client, grade_all, start_client, threads
+from autograder.engine.cluster import Cluster, close_client, grade_all, start_client, threads
 from autograder.errors import KitError
 from autograder.gradebook_guard import check_gradebook
 from autograder.grading.session import steps_checked
@@ -58,6 +58,7 @@ class GradeRun:
     failed: list = field(default_factory=list)  # (submission, why)
     problems: list = field(default_factory=list)  # Problems of the input
     changes: list = field(default_factory=list)  # (student, assignment, before, after)
+    isolations: set = field(default_factory=set)  # how the graded notebooks' kernels were confined
     unchecked: list = field(default_factory=list)  # Problems: test cells with no checks
     empty: bool = False  # nothing in submitted/ to grade
 
@@ -140,6 +141,32 @@ def check_kernel(name="python3"):
                            python=sys.executable)) from error
 
 
+def check_sandbox(config, override=None):
+    """Refuse, before anything is graded, when the course's sandbox (or `override`, the
+    command line's) cannot be built on this machine: GradeError with the one line that says
+    what is missing and the two ways out."""
+    from autograder.sandbox.isolation import NoSandbox, choose
+
+    try:
+        return choose(override or config.GradeInSandbox.get("isolation", "full"))
+    except NoSandbox as error:
+        raise GradeError(str(error)) from None
+
+
+def isolation_line(isolations):
+    """The sandbox student code ran in, as the console, grade.log and the report say it."""
+    from autograder.sandbox.isolation import described
+
+    return t("sandbox: {isolation}", isolation="; ".join(
+        described(i) for i in sorted(isolations)))
+
+
+def note_in_log(log_file: Path, line):
+    """A line of the client's own in grade.log, beside the workers' warnings."""
+    with open(log_file, "a", encoding="utf-8") as log:
+        log.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {line}\n")
+
+
 def scores_of(root: Path, submissions):
     """{(student, assignment): total score or None} from the gradebook."""
     scores = {}
@@ -166,6 +193,8 @@ def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print
     config = course_config(root)
     check_deadlines(config, course_ids(root))
     check_kernel()
+    if not (scheduler or Cluster(config=config).scheduler):  # a cluster's workers check theirs
+        check_sandbox(config, isolation)
     check_gradebook(root, complete=not force)  # a forced grade writes every record again
     with GradeLock(root), language(config_language(config)):
         return _grade(root, ids, workers, force, timeout, log, isolation, students,
@@ -213,6 +242,8 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students, schedul
         after = scores_of(root, todo)
         run.changes = [(*key, before[key], after[key]) for key in before
                        if before[key] is not None and before[key] != after[key]]
+    if run.isolations:
+        note_in_log(root / "grade.log", isolation_line(run.isolations))
     failures = [Problem(s.notebook, t("not graded: {why}", why=t(why)),
                         t("fix the notebook (or ask the student to), then run grade again"),
                         student=s.student, assignment=s.assignment) for s, why in run.failed]
@@ -252,7 +283,11 @@ def sandbox_overrides(timeout, isolation):
 def _run_engine(root, todo, workers, scheduler, overrides, force, run, log):
     config = course_config(root)
     workers = max(1, min(workers or os.cpu_count() or 1, len(todo)))
-    client = start_client(config, workers, scheduler, root / "grade.log", log, kernels=True)
+    external = scheduler or Cluster(config=config).scheduler  # its workers check their own
+    mechanism = None if external else check_sandbox(
+        config, overrides.get("GradeInSandbox", {}).get("isolation"))
+    client = start_client(config, workers, scheduler, root / "grade.log", log,
+                          kernels=mechanism)
     try:
         log(t("grading {count} notebooks on {workers} workers", count=len(todo),
               workers=threads(client))
@@ -267,8 +302,10 @@ def _run_engine(root, todo, workers, scheduler, overrides, force, run, log):
         def keep(submission, graded):
             keep_graded(root, config, graded)
             mark(root, submission.student, submission.assignment, submission.notebook,
-                 "graded" if graded.ok else "failed")
+                 "graded" if graded.ok else "failed", graded.isolation)
             (run.graded if graded.ok else run.failed).append((submission, graded.why))
+            if graded.isolation:
+                run.isolations.add(graded.isolation)
             progress.advance(f"{submission.student}/{submission.assignment}")
 
         try:

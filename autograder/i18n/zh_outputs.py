@@ -121,6 +121,35 @@ CATALOG = {
     "the sandboxed kernel did not answer within {seconds} s":
         "沙箱内核在 {seconds} 秒内没有响应",
     "it wrote no log": "它没有留下日志",
+    # Which sandbox this machine can give (autograder/sandbox/isolation.py)
+    "not root": "不是 root",
+    "no Landlock": "没有 Landlock",
+    "Landlock ABI {abi} (ABI {needed} needed)": "Landlock ABI {abi}（需要 ABI {needed}）",
+    "c.GradeInSandbox.isolation is {value!r}: it must be \"full\" or \"limits\"":
+        "c.GradeInSandbox.isolation 是 {value!r}：它只能是 \"full\" 或 \"limits\"",
+    "{variable}={value} names no full sandbox (one of {names})":
+        "{variable}={value} 不是完整沙箱的一种（应为 {names} 之一）",
+    "{variable}={value}: {why}": "{variable}={value}：{why}",
+    "the full sandbox cannot be built here ({missing}). Grade where Linux offers one of them "
+    "(README.md, 'Sandbox'), or set c.GradeInSandbox.isolation = \"limits\" in "
+    "nbgrader_config.py knowing that student code then runs as you, able to read your files "
+    "and use the network":
+        "这台机器上无法建立完整的沙箱（{missing}）。请在提供其中一种机制的 Linux 上评分"
+        "（见 README.md 的 “Sandbox” 一节），或者在 nbgrader_config.py 中设置 "
+        "c.GradeInSandbox.isolation = \"limits\"，但要清楚：那样学生代码会以你的身份运行，"
+        "能读取你的文件、使用网络",
+    "full (namespaces, as root)": "完整（以 root 身份使用命名空间）",
+    "full (user namespaces)": "完整（用户命名空间）",
+    "full (Landlock ABI {abi} and seccomp)": "完整（Landlock ABI {abi} 与 seccomp）",
+    "limits only (chosen in nbgrader_config.py: student code runs as you)":
+        "仅资源限制（在 nbgrader_config.py 中选择：学生代码以你的身份运行）",
+    "sandbox: {isolation}": "沙箱：{isolation}",
+    "Student code ran in the sandbox: {isolations}.": "学生代码运行所在的沙箱：{isolations}。",
+    "{isolation}, {count} notebooks": "{isolation}，{count} 个笔记本",
+    "the autograder cannot grade on this machine, so your notebook was not graded; this is not "
+    "your mistake: tell your instructor, and submit again once it is fixed":
+        "自动评分器无法在这台机器上评分，所以你的笔记本没有评分；这不是你的错误：请告诉教师，"
+        "修好之后再提交一次",
     "the grader got no answer from the kernel (was __kit__ or input() changed?)":
         "评分程序没有收到内核的回答（是不是改动了 `__kit__` 或 `input()`？）",
     "the result is larger than the {limit} MB a reply may have":

@@ -46,7 +46,7 @@ from autograder.i18n import (  # noqa: E402
     language,
     t,
 )
-from autograder.ledger import read_problems  # noqa: E402
+from autograder.ledger import read_problems, read_status  # noqa: E402
 from autograder.outputs.fonts import (  # noqa: E402
     font_drawing,
     missing_font_advice,
@@ -80,6 +80,7 @@ class ClassResults:
     stale: set = field(default_factory=set)  # (student, assignment) with a page older than grading
     similar: list = field(default_factory=list)  # similarity_report.Listed: the top pairs
     generated: datetime | None = None  # when the report was written (UTC)
+    isolations: Counter = field(default_factory=Counter)  # sandbox -> notebooks graded in it
 
 
 def read_results(root: Path, ids, page: Path | None = None) -> ClassResults:
@@ -111,6 +112,9 @@ def read_results(root: Path, ids, page: Path | None = None) -> ClassResults:
     results.similar = top_pairs(root, ids, page)
     results.collected = {a: len(list((root / "submitted").glob(f"*/{a}/{a}.ipynb"))) for a in ids}
     for e in results.roster:
+        status = read_status(root, e.student, e.assignment) if e.student else None
+        if status and status.get("isolation"):
+            results.isolations[status["isolation"]] += 1
         feedback = root / "feedback" / e.student / e.assignment / f"{e.assignment}.html"
         if e.student and feedback.exists():
             results.links[(e.student, e.assignment)] = os.path.relpath(
@@ -404,12 +408,26 @@ STYLE = ("body{font-family:sans-serif;max-width:60em;margin:2em auto}"
          ".submissions td:nth-child(-n+4){white-space:nowrap}")
 
 
+def sandbox_line(results):
+    """The sandbox the graded notebooks' student code ran in (sandbox/isolation.py)."""
+    from autograder.sandbox.isolation import described
+
+    if not results.isolations:
+        return ""
+    text = t("Student code ran in the sandbox: {isolations}.", isolations="; ".join(
+        t("{isolation}, {count} notebooks", isolation=described(name), count=count)
+        for name, count in sorted(results.isolations.items())))
+    return f"<p class='sandbox'>{html.escape(text)}</p>"
+
+
 def header(results):
-    """When the report was made, and what it cannot show yet (report_gaps)."""
+    """When the report was made, the sandbox of its grading, and what it cannot show yet
+    (report_gaps)."""
     made = ""
     if results.generated:
         made = t("Generated {time}.", time=when(results.generated))
         made = f"<p class='generated'>{html.escape(made)}</p>"
+    made += sandbox_line(results)
     missing = gaps(results)
     if not missing:
         return made

@@ -50,15 +50,18 @@ PREFIX = "kit-templates-"  # a pool's folder, in the temporary folder
 LOCK = "pool.lock"  # in a pool's folder, locked by its client for as long as the pool lives
 READY_SECONDS = 300  # how long a worker waits for the copy it took to say it is ready
 TOKEN = ".free"  # a copy's token: <pid>.<copy>.free; its socket: <pid>.<copy>.sock
+MECHANISM = "mechanism"  # in a pool's folder: how its template confines kernels (isolation.py)
 
 
 class TemplatePool:
     """One template started now (`command`, in `env`, writing its errors to the file `log`),
-    with a copy waiting for each of `count` workers."""
+    with a copy waiting for each of `count` workers; its kernels are confined by `mechanism`,
+    and only a worker whose kernels are to be confined so takes one."""
 
-    def __init__(self, count, command, env, log):
+    def __init__(self, count, command, env, log, mechanism=None):
         remove_dead_pools()
         self.folder = Path(tempfile.mkdtemp(prefix=PREFIX))  # mode 0700
+        (self.folder / MECHANISM).write_text(mechanism or default_mechanism())
         self.lock = open(self.folder / LOCK, "w")  # noqa: SIM115 - held until close
         fcntl.flock(self.lock, fcntl.LOCK_EX)  # no child inherits it (close_fds)
         self.process = None
@@ -197,11 +200,14 @@ class SendingEnd:
                 self.connection.shutdown(socket.SHUT_WR)
 
 
-def take(folder):
+def take(folder, mechanism=None):
     """A copy of the pool's template in `folder` that no other worker took, connected and
-    ready, or None when none is left or `folder` is not a pool."""
+    ready, or None when none is left, `folder` is not a pool, or its template confines
+    kernels by another mechanism than `mechanism`."""
     try:
         names = sorted(os.listdir(folder))
+        if Path(folder, MECHANISM).read_text() != (mechanism or default_mechanism()):
+            return None
     except (OSError, TypeError):
         return None
     for name in names:
@@ -226,6 +232,12 @@ def take(folder):
                       "or starts a template of its own, which costs it a few seconds. The "
                       "template's errors are in grade.log.", stacklevel=2)
     return None
+
+
+def default_mechanism():
+    from autograder.sandbox.isolation import choose
+
+    return choose("full")
 
 
 def claimed(folder, slot):

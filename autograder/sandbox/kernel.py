@@ -28,7 +28,6 @@ import sys
 import tempfile
 import threading
 import time
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from queue import Empty
@@ -39,11 +38,14 @@ from jupyter_client import BlockingKernelClient
 from jupyter_client.connect import write_connection_file
 
 from autograder.i18n import t
-from autograder.sandbox import handover
+from autograder.sandbox import handover, isolation
 from autograder.sandbox.grader_session import GraderSession
 
 ZYGOTE = Path(__file__).with_name("zygote.py")
-TEMPLATE_COMMAND = [sys.executable, str(ZYGOTE)]
+
+
+def template_command(mechanism):
+    return [sys.executable, str(ZYGOTE), mechanism]
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ class Limits:
 
 @dataclass
 class Settings:
-    isolation: str = "auto"  # "full", "limits" or "auto" (full when root)
+    isolation: str = "full"  # "full" (the strongest mechanism here, or none) or "limits"
     uid: int = 61000  # the first sandbox user id to try (see claimed_uid)
     limits: Limits = field(default_factory=Limits)
     hidden: tuple = ()  # folders the kernel must not see even inside a kept one (the kit's)
@@ -65,11 +67,23 @@ class Settings:
     max_folder_bytes: int = 256 << 20  # all of them together
 
     @property
+    def mechanism(self):
+        """How kernels are confined here (sandbox/isolation.py); NoSandbox when the full
+        sandbox was asked for and cannot be had."""
+        return isolation.choose(self.isolation)
+
+    @property
     def full(self):
-        if self.isolation == "full" and os.geteuid() != 0:
-            raise PermissionError("full isolation needs root: run the grader as root (see the "
-                                  "container recipe in README.md) or set isolation = 'limits'")
-        return self.isolation == "full" or (self.isolation == "auto" and os.geteuid() == 0)
+        return self.mechanism in isolation.FULL
+
+
+def sandbox_uid_for(mechanism, base):
+    """The user a kernel runs as, when it gets one of its own: as root (namespaces, or
+    Landlock in a container without the right to make them), else None (a user namespace
+    gives it one inside; limits only runs it as the grader)."""
+    if os.geteuid() == 0 and mechanism in (isolation.NAMESPACES, isolation.LANDLOCK):
+        return claimed_uid(base)
+    return None
 
 
 class KernelGone(BaseException):
@@ -83,7 +97,6 @@ class KernelGone(BaseException):
         self.reason = reason
 
 
-_warned_weak = False
 _claimed = {}
 
 
@@ -123,29 +136,21 @@ def remove_stale_scratch(uid):
             shutil.rmtree(folder, ignore_errors=True)  # never follows a link inside
 
 
-def warn_weak_isolation():
-    global _warned_weak
-    if not _warned_weak:
-        _warned_weak = True
-        warnings.warn("the grader is not root, so student code runs as you with limits only: "
-                      "it can read your files and use the network. Grade as root in a "
-                      "container for the full sandbox (README.md, 'Sandbox').", stacklevel=3)
-
-
 class Zygote:
-    """The warm template process (zygote.py), one per grading process."""
+    """The warm template process (zygote.py), one per grading process and mechanism."""
 
     _lock = threading.Lock()
-    _instance = None
+    _instances = {}  # mechanism -> Zygote
     _deaths = 0  # templates of this process found dead and replaced
 
-    def __init__(self):
+    def __init__(self, mechanism):
+        self.mechanism = mechanism
         self.warmed = set()  # texts whose IPython work the template did (cell_cache.py)
         # A copy of the template the client started ahead for the workers, ready
         # (handover.py), else one of our own, once it says it is ready.
-        self.process = handover.take(os.environ.get(handover.FOLDER_VARIABLE))
+        self.process = handover.take(os.environ.get(handover.FOLDER_VARIABLE), mechanism)
         if self.process is None:
-            self.process = subprocess.Popen(TEMPLATE_COMMAND, stdin=subprocess.PIPE,
+            self.process = subprocess.Popen(template_command(mechanism), stdin=subprocess.PIPE,
                                             stdout=subprocess.PIPE, env=template_env(),
                                             text=True)
             if not self.process.stdout.readline():
@@ -153,33 +158,38 @@ class Zygote:
                                    "not start; run it by hand to see why")
 
     @classmethod
-    def shared(cls):
+    def shared(cls, mechanism=None):
+        """This process's template for kernels of `mechanism` (the full sandbox's, by
+        default)."""
+        mechanism = mechanism or Settings().mechanism
         with cls._lock:
-            if cls._instance_died():
-                cls._instance, cls._deaths = None, cls._deaths + 1
-            if cls._instance is None:
-                cls._instance = cls()
-            return cls._instance
+            if cls._instance_died(mechanism):
+                cls._instances[mechanism], cls._deaths = None, cls._deaths + 1
+            if cls._instances.get(mechanism) is None:
+                cls._instances[mechanism] = cls(mechanism)
+            return cls._instances[mechanism]
 
     @classmethod
     def deaths_so_far(cls):
         """How many of this process's templates have died: those replaced, and the present
-        one if it is dead (it counts once, before and after it is replaced)."""
+        ones that are dead (each counts once, before and after it is replaced)."""
         with cls._lock:
-            return cls._deaths + cls._instance_died()
+            return cls._deaths + sum(map(cls._instance_died, list(cls._instances)))
 
     @classmethod
-    def _instance_died(cls):
-        return cls._instance is not None and cls._instance.process.poll() is not None
+    def _instance_died(cls, mechanism):
+        instance = cls._instances.get(mechanism)
+        return instance is not None and instance.process.poll() is not None
 
     @classmethod
     def close_shared(cls):
-        """End the template: it kills what is left of its kernels, and is waited for."""
+        """End the templates: each kills what is left of its kernels, and is waited for."""
         with cls._lock:
-            if cls._instance is not None:
-                cls._instance.process.stdin.close()
-                cls._instance.process.wait(timeout=10)
-                cls._instance = None
+            for instance in cls._instances.values():
+                if instance is not None:
+                    instance.process.stdin.close()
+                    instance.process.wait(timeout=10)
+            cls._instances = {}
 
     def warm(self, texts):
         """Have the template do IPython's work on these cell texts once, for every kernel
@@ -200,17 +210,19 @@ class Zygote:
         return answer
 
 
-def template_pool(count, log):
-    """A template started now with a copy for each of the `count` workers about to start,
-    writing its errors to the file `log` (handover.py): the workers' environment is
-    KIT_TEMPLATES=<pool.folder>."""
-    return handover.TemplatePool(count, TEMPLATE_COMMAND, template_env(), log)
+def template_pool(count, log, mechanism=None):
+    """A template of `mechanism` started now with a copy for each of the `count` workers
+    about to start, writing its errors to the file `log` (handover.py): the workers'
+    environment is KIT_TEMPLATES=<pool.folder>."""
+    mechanism = mechanism or Settings().mechanism
+    return handover.TemplatePool(count, template_command(mechanism), template_env(), log,
+                                 mechanism)
 
 
 def _forget_after_fork():
     """A forked process (a grading worker) gets a template and a sandbox user of its own: it
     must not talk to its parent's template, nor kill its parent's kernels."""
-    Zygote._instance = None
+    Zygote._instances = {}
     _claimed.clear()
 
 
@@ -241,14 +253,19 @@ def template_env():
     }
 
 
-def kernel_env(scratch):
-    return {
+def kernel_env(scratch, mechanism):
+    """A kernel's environment. Without a /tmp of its own (Landlock, limits only), its
+    temporary files go in its scratch folder, the only one it may write."""
+    env = {
         "PATH": os.path.dirname(sys.executable) + ":/usr/local/bin:/usr/bin:/bin",
         "HOME": scratch, "IPYTHONDIR": f"{scratch}/.ipython", "MPLCONFIGDIR": f"{scratch}/.mpl",
         "OMP_NUM_THREADS": "1", "LANG": "C.UTF-8",
         "MPLBACKEND": "module://matplotlib_inline.backend_inline",
         "PYDEVD_DISABLE_FILE_VALIDATION": "1",
     }
+    if mechanism not in (isolation.NAMESPACES, isolation.USER_NAMESPACES):
+        env["TMPDIR"] = os.path.join(scratch, ".tmp")
+    return env
 
 
 def kept_folders():
@@ -385,9 +402,8 @@ class SandboxedKernel:
     def __init__(self, folder: Path, settings: Settings):
         self.folder = Path(folder)
         self.settings = settings
-        self.full = settings.full
-        if not self.full and settings.isolation == "auto":
-            warn_weak_isolation()  # chosen knowingly with isolation = "limits"
+        self.mechanism = settings.mechanism  # NoSandbox when "full" cannot be had here
+        self.full = self.mechanism in isolation.FULL
         self.pid = None
         self.uid = None
         self.client = None
@@ -402,20 +418,20 @@ class SandboxedKernel:
         self.refused = copy_regular_files(self.folder, self.scratch,
                                           self.settings.max_file_bytes,
                                           self.settings.max_folder_bytes)
+        os.mkdir(os.path.join(self.scratch, ".tmp"), 0o700)
         connection = os.path.join(self.scratch, ".kernel.json")
         write_connection_file(connection, transport="ipc",
                               ip=os.path.join(self.scratch, ".ipc"))
-        uid = self.uid = claimed_uid(self.settings.uid) if self.full else None
+        uid = self.uid = sandbox_uid_for(self.mechanism, self.settings.uid)
         if uid is not None:
             for path in [self.scratch, *Path(self.scratch).rglob("*")]:
                 os.chown(path, uid, uid, follow_symlinks=False)
-        limits = dict(vars(self.settings.limits))
-        if uid is None:
-            limits.pop("processes")  # would count all of this user's processes
-        self.pid = Zygote.shared().ask({
-            "op": "spawn", "connection_file": connection, "cwd": self.scratch, "uid": uid,
+        self.pid = self.template().ask({
+            "op": "spawn", "mechanism": self.mechanism, "connection_file": connection,
+            "cwd": self.scratch, "uid": uid,
             "hide": sorted(set(map(str, self.settings.hidden))), "keep": kept_folders(),
-            "limits": limits, "env": kernel_env(self.scratch),
+            "limits": dict(vars(self.settings.limits)),
+            "env": kernel_env(self.scratch, self.mechanism),
         })["pid"]
         self.client = BlockingKernelClient(session=GraderSession())
         self.client.load_connection_file(connection)
@@ -425,6 +441,9 @@ class SandboxedKernel:
         # from /proc) and no control channel (the template kills, nothing interrupts).
         self.client.start_channels(hb=False, control=False)
         self._wait_ready(deadline)
+
+    def template(self):
+        return Zygote.shared(self.mechanism)
 
     def _wait_bound(self, deadline):
         """Until the kernel has bound its five sockets. A channel that connects before then
@@ -492,7 +511,7 @@ class SandboxedKernel:
             self.client.stop_channels()
             self.client = None
         if self.pid is not None:
-            Zygote.shared().ask({"op": "kill", "pid": self.pid, "uid": self.uid})
+            self.template().ask({"op": "kill", "pid": self.pid, "uid": self.uid})
             self.pid = None
         if self.scratch is not None:
             shutil.rmtree(self.scratch, ignore_errors=True)
@@ -501,7 +520,7 @@ class SandboxedKernel:
     def warm(self, texts):
         """Cells every kernel of this notebook will run (the course's): the template prepares
         them once."""
-        Zygote.shared().warm(texts)
+        self.template().warm(texts)
 
     def restart(self):
         self.stop()
@@ -512,7 +531,7 @@ class SandboxedKernel:
         the number killed."""
         if self.pid is None:
             return 0
-        return Zygote.shared().ask({"op": "strays", "pid": self.pid, "uid": self.uid})["killed"]
+        return self.template().ask({"op": "strays", "pid": self.pid, "uid": self.uid})["killed"]
 
     # work ---------------------------------------------------------------------------------
 

@@ -54,25 +54,49 @@ import time
 import traceback
 
 
+def check(result, what):
+    if result != 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, f"{what}: {os.strerror(errno)}")
+
+
 def listen(argv):
-    """Started ahead by a client (handover.py: `--listen FOLDER COPIES`): a socket for each
-    copy, at FOLDER/<pid>.<copy>.sock, bound before the imports below, so that a worker can
+    """Started ahead by a client (handover.py: `MECHANISM --listen FOLDER COPIES`): a socket
+    for each copy, at FOLDER/<pid>.<copy>.sock, bound before the imports below, so that a worker can
     connect at once and wait there for the ready line. None when a worker started the
     template itself."""
-    if argv[1:2] != ["--listen"]:
+    if argv[2:3] != ["--listen"]:
         return None
     listeners = []
-    for copy in range(int(argv[3])):
+    for copy in range(int(argv[4])):
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        listener.bind(os.path.join(argv[2], f"{os.getpid()}.{copy}.sock"))
+        listener.bind(os.path.join(argv[3], f"{os.getpid()}.{copy}.sock"))
         listener.listen(1)
         listeners.append(listener)
     print("listening", flush=True)
     return listeners
 
 
+def enter_user_namespace():
+    """Become root of a user namespace of our own, our user and group mapped to its 0 (what an
+    ordinary user may do where Linux allows user namespaces): the namespaces, mounts and
+    pivot_root that build a kernel's sandbox then need no privilege of the machine's. Done
+    first, while the template has one thread (unshare refuses a process with more)."""
+    uid, gid = os.geteuid(), os.getegid()
+    check(LIBC.unshare(CLONE_NEWUSER), "unshare(CLONE_NEWUSER)")
+    for name, text in (("setgroups", "deny"), ("uid_map", f"0 {uid} 1"),
+                       ("gid_map", f"0 {gid} 1")):
+        with open(f"/proc/self/{name}", "w") as file:
+            file.write(text)
+
+
+MECHANISM = sys.argv[1]  # isolation.py: namespaces, user-namespaces, landlock or limits
 LISTENERS = listen(sys.argv)
 CLIENT = os.getppid()  # who started the template (its parent until it dies)
+LIBC = ctypes.CDLL(None, use_errno=True)
+CLONE_NEWUSER = 0x10000000
+if MECHANISM == "user-namespaces":
+    enter_user_namespace()
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 gc.disable()  # while the imports below make a few hundred thousand objects that all stay:
@@ -97,11 +121,13 @@ import IPython.core.magics.execution  # noqa: E402,F401
 import IPython.core.oinspect  # noqa: E402,F401
 import IPython.extensions.storemagic  # noqa: E402,F401
 import IPython.utils.wildcard  # noqa: E402,F401
+import landlock  # noqa: E402 - this script's folder; a kernel's confinement without namespaces
 import matplotlib  # noqa: E402,F401
 import matplotlib.pyplot  # noqa: E402,F401 - the notebooks draw heatmaps
 import matplotlib_inline.backend_inline  # noqa: E402,F401
 import numpy  # noqa: E402,F401
 import output_streams  # noqa: E402 - this script's folder; an empty flush, skipped
+import seccomp  # noqa: E402 - this script's folder; the system calls a kernel may not make
 import torch  # noqa: E402,F401
 import tornado.gen  # noqa: E402,F401
 import tornado.platform.asyncio  # noqa: E402,F401
@@ -115,7 +141,6 @@ tracebacks.install()
 output_streams.install()
 gc.enable()
 
-LIBC = ctypes.CDLL(None, use_errno=True)
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWPID, CLONE_NEWNET = 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 1, 2, 4, 8, 32
@@ -123,16 +148,8 @@ MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
 MNT_DETACH = 2
 PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 36, 38
 SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}  # glibc has no pivot_root() wrapper
-PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
 MADV_COLLAPSE = 25  # Linux 6.1+
 THP = "/sys/kernel/mm/transparent_hugepage"
-# The kernel's keyrings are kept per user id by the machine, not per namespace: a key added
-# by one notebook would be read by the next graded under the same sandbox user. A seccomp
-# filter makes add_key, request_key and keyctl fail with EPERM. Per machine: the audit
-# architecture a system call must come from (any other, as i386 calls on x86_64, is refused
-# whole), the three calls' numbers, and whether x32 calls (numbers from 2**30) exist.
-KEYRING_CALLS = {"x86_64": (0xC000003E, (248, 249, 250), True),
-                 "aarch64": (0xC00000B7, (217, 218, 219), False)}
 READ_ONLY = MS_RDONLY | MS_NOSUID | MS_NODEV
 
 # The system folders a kernel sees, read-only, besides the Python installation and the
@@ -167,12 +184,6 @@ TEMPLATE = os.pidfd_open(os.getpid())  # inherited by a kernel: readable once we
 pidfds = {}  # kernel pid -> pidfd, to kill it with no risk of hitting a reused pid
 
 
-def check(result, what):
-    if result != 0:
-        errno = ctypes.get_errno()
-        raise OSError(errno, f"{what}: {os.strerror(errno)}")
-
-
 def mount(source, target, fstype, flags, data=None):
     check(LIBC.mount(source and source.encode(), target.encode(), fstype and fstype.encode(),
                      ctypes.c_ulong(flags), data and data.encode()), f"mount {target}")
@@ -195,10 +206,20 @@ def make_dirs(root, path):
     return current
 
 
+# statvfs's flags of a mount and the mount flags that keep them: in a user namespace, a
+# mount of the machine's is locked, and a remount that would drop one of these is refused.
+KEPT_FLAGS = {os.ST_RDONLY: MS_RDONLY, os.ST_NOSUID: MS_NOSUID, os.ST_NODEV: MS_NODEV,
+              os.ST_NOEXEC: MS_NOEXEC, os.ST_NOATIME: 1024, os.ST_NODIRATIME: 2048,
+              os.ST_RELATIME: 1 << 21}
+
+
 def bind(fd, target, flags):
     """Bind the folder or file open as `fd` on `target`, then remount it with `flags`
-    (a bind mount takes read-only, nosuid, nodev only from a remount)."""
+    (a bind mount takes read-only, nosuid, nodev only from a remount), and with the flags its
+    mount already has (as bubblewrap does; in a user namespace they cannot be dropped)."""
     mount(f"/proc/self/fd/{fd}", target, None, MS_BIND)
+    had = os.statvfs(target).f_flag
+    flags |= sum(mount_flag for flag, mount_flag in KEPT_FLAGS.items() if had & flag)
     mount(None, target, None, MS_BIND | MS_REMOUNT | flags)
 
 
@@ -281,38 +302,6 @@ def build_dev(dev, devices):
     mount(None, dev, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NOEXEC)
 
 
-class SockFilter(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte),
-                ("k", ctypes.c_uint)]
-
-
-class SockFprog(ctypes.Structure):
-    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(SockFilter))]
-
-
-def keyring_filter(arch, calls, x32):
-    """The BPF program: refuse (EPERM) `calls`, calls of another architecture and x32 calls;
-    allow the rest. Jumps count the instructions to skip."""
-    load, jeq, jge, ret = 0x20, 0x15, 0x35, 0x06  # BPF_LD|W|ABS, JMP|JEQ|K, JMP|JGE|K, RET|K
-    allow, refuse = 0x7FFF0000, 0x00050000 | 1  # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO|EPERM
-    tests = ([(jge, 0x40000000)] if x32 else []) + [(jeq, nr) for nr in calls]
-    program = [(load, 0, 0, 4), (jeq, 0, len(tests) + 2, arch), (load, 0, 0, 0)]
-    for index, (op, value) in enumerate(tests):
-        program.append((op, len(tests) - index, 0, value))  # to `refuse`, past the allow
-    program += [(ret, 0, 0, allow), (ret, 0, 0, refuse)]
-    return program
-
-
-def deny_keyrings():
-    """Install the keyring filter on this process and its children (after no_new_privs)."""
-    arch, calls, x32 = KEYRING_CALLS[platform.machine()]
-    program = keyring_filter(arch, calls, x32)
-    filters = (SockFilter * len(program))(*[SockFilter(*i) for i in program])
-    fprog = SockFprog(len(program), filters)
-    check(LIBC.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0),
-          "prctl(PR_SET_SECCOMP)")
-
-
 def jail(request):
     """PID 1 of a new PID namespace (see `spawn`): into namespaces of its own for mounts,
     the network (no interface up), System V IPC and the host name, and a root of its own."""
@@ -323,7 +312,9 @@ def jail(request):
 
 
 def become_kernel(request):
-    """The forked child: jail itself, drop to the sandbox user, serve as an IPython kernel."""
+    """The forked child: confine itself as its mechanism says (isolation.py), then serve as
+    an IPython kernel."""
+    mechanism, uid = request["mechanism"], request.get("uid")
     os.setsid()
     # If the machine runs out of memory, the kernels go first, not the template every worker
     # shares (a /proc that refuses leaves the kernel as it was).
@@ -337,18 +328,22 @@ def become_kernel(request):
     os.dup2(log, 2)
     os.closerange(3, TEMPLATE)
     os.closerange(TEMPLATE + 1, 1 << 16)
-    uid = request.get("uid")
-    if uid is not None:
+    own_namespaces = mechanism in ("namespaces", "user-namespaces")
+    if own_namespaces:
         jail(request)
-    for name, value in request["limits"].items():
-        resource.setrlimit(LIMITS[name], (value, value))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    else:  # what it starts stays below it, found and killed with it (`descendants`)
+        check(LIBC.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), "prctl")
+    set_limits(request["limits"], uid)
     if uid is not None:
         os.setgroups([])
         os.setgid(uid)
         os.setuid(uid)
+    elif mechanism == "user-namespaces":
+        drop_to_user_namespace()
     check(LIBC.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl")
-    deny_keyrings()
+    if mechanism == "landlock":
+        landlock.confine(*landlock_paths(request), landlock.abi())
+    seccomp.install(seccomp.rules_for(own_namespaces))
     # Die with the template (set after setuid, which clears it); if the template is already
     # gone, the signal was missed: leave now.
     check(LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
@@ -364,7 +359,61 @@ def become_kernel(request):
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     app = KernelApp.instance(config=kernel_config(request["connection_file"]))
     app.initialize([])
+    if mechanism == "landlock":  # its own sockets are bound: no new one, on every thread
+        seccomp.install(seccomp.late_rules(), all_threads=True)
     app.start()
+
+
+def set_limits(limits, uid):
+    """The kernel's resource limits. Without a user of its own (Landlock as an ordinary user,
+    limits only), the process limit counts every process of the grader's user: the kernel
+    may start `processes` more than that user runs now."""
+    limits = dict(limits)
+    if uid is None and "processes" in limits and MECHANISM != "user-namespaces":
+        limits["processes"] += len(processes_of(os.geteuid()))
+    for name, value in limits.items():
+        resource.setrlimit(LIMITS[name], (value, value))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+SANDBOX_ID = 1000  # the kernel's user and group in its own user namespace
+
+
+def drop_to_user_namespace():
+    """Leave the template's user namespace, where the kernel is root with every capability
+    over its mounts, for one of its own where it is an ordinary user (SANDBOX_ID, the
+    template's 0 and so the grader's user outside) with none."""
+    check(LIBC.unshare(CLONE_NEWUSER), "unshare(CLONE_NEWUSER)")
+    for name, text in (("setgroups", "deny"), ("uid_map", f"{SANDBOX_ID} 0 1"),
+                       ("gid_map", f"{SANDBOX_ID} 0 1")):
+        with open(f"/proc/self/{name}", "w") as file:
+            file.write(text)
+    drop_capabilities()
+
+
+class CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+def drop_capabilities():
+    """No capability left, effective, permitted or inheritable (capset, version 3)."""
+    data = (ctypes.c_uint32 * 6)()
+    check(LIBC.capset(ctypes.byref(CapHeader(0x20080522, 0)), data), "capset")
+
+
+DEVICES_RW = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+              "/dev/ptmx", "/dev/pts", "/dev/tty")
+MACHINE_FACTS = ("/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/sys/devices/system/cpu")
+
+
+def landlock_paths(request):
+    """(read, write, devices) of a Landlock kernel: the system's folders, the Python
+    installation and the virtualenv (the kit's packages in it left out, entry by entry), its
+    own /proc folder and a few facts of the machine; its scratch folder; a few devices."""
+    kept = [path for path in (*SYSTEM, *request["keep"]) if os.path.exists(path)]
+    read = landlock.readable_beneath(kept, request["hide"])
+    read += [f"/proc/{os.getpid()}", *MACHINE_FACTS]
+    return read, [request["cwd"]], list(DEVICES_RW)
 
 
 def kernel_config(connection_file):
@@ -435,37 +484,24 @@ class GradingKernel(ipykernel.ipkernel.IPythonKernel):
 
 
 def spawn(request):
-    """Fork a kernel. In full isolation it is PID 1 of a new PID namespace: unshare(CLONE_NEWPID)
-    puts the template's next child there, and setns back to the template's own namespace
-    puts the later ones (other kernels, `kill_as`) back where they were. So the kernel is
-    still the template's own child: its pid is known here, it is reaped here, and signals
-    reach it without a go-between."""
-    home = None
-    if request.get("uid") is not None:
-        home = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
-        if LIBC.unshare(CLONE_NEWPID) != 0:
-            os.close(home)
-            check(-1, "unshare")
-    try:
-        # Everything the template holds goes to the collector's permanent generation: a
-        # kernel's collections then never walk the template's objects (torch, IPython,
-        # matplotlib), which would cost the time and copy the memory pages they touch.
-        gc.freeze()
-        pid = os.fork()
-        if pid == 0:
-            try:
-                become_kernel(request)
-            except BaseException:  # noqa: BLE001 - the kernel's log says why it could not start
-                traceback.print_exc()
-                sys.stderr.flush()
-            os._exit(70)
-    finally:
-        if home is not None:
-            restored = LIBC.setns(home, CLONE_NEWPID)
-            os.close(home)
-            if restored != 0:  # later children would land in the kernel's namespace
-                print(json.dumps({"error": "setns failed, the template stops"}), flush=True)
-                os._exit(71)
+    """Fork a kernel; answer its pid. As root with namespaces it is PID 1 of a new PID
+    namespace: unshare(CLONE_NEWPID) puts the template's next child there, and setns back to
+    the template's own namespace puts the later ones (other kernels, `kill_as`) back where
+    they were. In a user namespace, whose template may not setns back, a go-between child
+    makes the namespace and forks the kernel into it, then leaves (`through_go_between`).
+    Either way the kernel is the template's own child: its pid is known here, it is reaped
+    here, and signals reach it without a go-between."""
+    if request["mechanism"] != MECHANISM:  # the template's user namespace is for one only
+        raise ValueError(f"a template of {MECHANISM} asked for a kernel of "
+                         f"{request['mechanism']}")
+    # Everything the template holds goes to the collector's permanent generation: a
+    # kernel's collections then never walk the template's objects (torch, IPython,
+    # matplotlib), which would cost the time and copy the memory pages they touch.
+    gc.freeze()
+    if MECHANISM == "user-namespaces":
+        pid = through_go_between(request)
+    else:
+        pid = forked_kernel(request, new_pid_namespace=MECHANISM == "namespaces")
     try:
         pidfds[pid] = os.pidfd_open(pid)
     except OSError:  # a Linux older than 5.3: the kill by user still works
@@ -473,10 +509,73 @@ def spawn(request):
     return {"pid": pid}
 
 
-def processes_of(uid=None, session=None):
-    """Pids of the processes of a user (or of a session, when there is no user), zombies
-    included: a killed kernel's thread-group leader shows as a zombie before its other
-    threads are gone and it can be reaped."""
+def forked_kernel(request, new_pid_namespace):
+    home = None
+    if new_pid_namespace:
+        home = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+        if LIBC.unshare(CLONE_NEWPID) != 0:
+            os.close(home)
+            check(-1, "unshare")
+    try:
+        pid = os.fork()
+        if pid == 0:
+            run_kernel(request)
+    finally:
+        if home is not None:
+            restored = LIBC.setns(home, CLONE_NEWPID)
+            os.close(home)
+            if restored != 0:  # later children would land in the kernel's namespace
+                print(json.dumps({"error": "setns failed, the template stops"}), flush=True)
+                os._exit(71)
+    return pid
+
+
+def through_go_between(request):
+    """A child makes a new PID namespace and forks the kernel into it, tells its pid, and
+    leaves: the kernel, PID 1 of that namespace, is re-parented to the template (a child
+    subreaper) and waits for the go-between to be gone before it arms its parent-death
+    signal, which would otherwise fire at the go-between's exit. The kernel cannot be
+    reaped before its pidfd is opened: this process reaps only between requests."""
+    told, tell = os.pipe()
+    gone, going = os.pipe()
+    child = os.fork()
+    if child == 0:
+        try:
+            os.close(told)
+            check(LIBC.unshare(CLONE_NEWPID), "unshare(CLONE_NEWPID)")
+            kernel = os.fork()
+            if kernel == 0:
+                os.close(going)
+                os.read(gone, 1)  # the end of the pipe: the go-between left
+                os.close(gone)
+                run_kernel(request)
+            os.write(tell, str(kernel).encode())
+        except BaseException:  # noqa: BLE001 - the template's log says why
+            traceback.print_exc()
+        os._exit(0)
+    for end in (tell, gone, going):
+        os.close(end)
+    told_pid = os.read(told, 32)
+    os.close(told)
+    os.waitpid(child, 0)
+    if not told_pid:
+        raise OSError("the go-between could not fork the kernel (the template's log says why)")
+    return int(told_pid)
+
+
+def run_kernel(request):
+    """In the forked child: become the kernel, and never return."""
+    try:
+        become_kernel(request)
+    except BaseException:  # noqa: BLE001 - the kernel's log says why it could not start
+        traceback.print_exc()
+        sys.stderr.flush()
+    os._exit(70)
+
+
+def processes_of(uid):
+    """Pids of the processes of a user, zombies included: a killed kernel's thread-group
+    leader shows as a zombie before its other threads are gone and it can be reaped."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -484,12 +583,55 @@ def processes_of(uid=None, session=None):
         try:
             with open(f"/proc/{entry}/status") as status:
                 fields = dict(line.split(":", 1) for line in status if ":" in line)
-            sid = os.getsid(int(entry))
         except (OSError, ValueError):
             continue
-        if (uid is not None and int(fields["Uid"].split()[0]) == uid) or (
-                uid is None and sid == session):
+        if int(fields["Uid"].split()[0]) == uid:
             found.append(int(entry))
+    return found
+
+
+def parents():
+    """{pid: its parent's pid} of every process on the machine."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                found[int(entry)] = int(stat.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def descendants(kernel):
+    """Pids of every process below `kernel`, zombies included. A kernel without namespaces is
+    a child subreaper: what it started, at any depth, is re-parented to it when its own
+    parent dies, so nothing below it leaves its tree while it lives."""
+    below = {}
+    for pid, parent in parents().items():
+        below.setdefault(parent, []).append(pid)
+    found, todo = [], list(below.get(kernel, ()))
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo += below.get(pid, ())
+    return found
+
+
+def in_namespace_of(kernel):
+    """Pids of the processes of `kernel`'s PID namespace but itself (user namespaces: they
+    run as the grader's own user, told apart by their namespace)."""
+    try:
+        namespace = os.stat(f"/proc/{kernel}/ns/pid").st_ino
+    except OSError:
+        return []
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != kernel:
+            with contextlib.suppress(OSError):
+                if os.stat(f"/proc/{entry}/ns/pid").st_ino == namespace:
+                    found.append(int(entry))
     return found
 
 
@@ -556,29 +698,39 @@ def kill(request):
     """Kill and reap every process of the sandbox; answer once none is left, not even a
     zombie, so nothing of it outlives the answer.
 
-    The kernel itself first, through its pidfd: that reaches it even while it still builds
-    its root as root, and as PID 1 of its namespace its death takes every process in it (the
-    Linux kernel reaps them all before the kernel's own exit is seen). Then what is still
-    there of the sandbox (its user's processes; without a user, its session's): usually
-    nothing, found in one look at /proc, with no kill or pause."""
-    uid, session = request.get("uid"), request["pid"]
-    pidfd = pidfds.pop(session, None)
+    With namespaces, the kernel itself first, through its pidfd: that reaches it even while
+    it still builds its root, and as PID 1 of its namespace its death takes every process in
+    it (the Linux kernel reaps them all before the kernel's own exit is seen). Then what is
+    still there of its user's processes, when it has a user of its own: usually nothing,
+    found in one look at /proc, with no kill or pause. Without namespaces, the kernel is
+    stopped first, so that nothing below it can leave its tree, and what is below it is
+    killed until nothing is; then the kernel."""
+    uid, kernel = request.get("uid"), request["pid"]
+    pidfd = pidfds.pop(kernel, None)
+    killed, left = 0, 0
+    if MECHANISM not in ("namespaces", "user-namespaces"):
+        signal_kernel(pidfd, signal.SIGSTOP)
+        killed, left = kill_until_none(lambda: descendants(kernel), kill_each)
     if pidfd is not None:
-        try:
-            signal.pidfd_send_signal(pidfd, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        signal_kernel(pidfd, signal.SIGKILL)
         try:  # the kernel, also when it died before it became the sandbox user
             os.waitid(os.P_PIDFD, pidfd, os.WEXITED)
         except ChildProcessError:  # reaped already
             pass
         os.close(pidfd)
-    killed, left = kill_until_none(lambda: processes_of(uid, session),
-                                   (lambda _: kill_as(uid)) if uid is not None else kill_each)
+    if uid is not None:
+        more, left = kill_until_none(lambda: processes_of(uid), lambda _: kill_as(uid))
+        killed += more
     reap()
-    if left:  # the rounds ran out: count what is there now, after the last kill
-        left = len(processes_of(uid, session))
+    if left and uid is not None:  # the rounds ran out: count what is there now
+        left = len(processes_of(uid))
     return {"killed": killed + (pidfd is not None), "left": left}
+
+
+def signal_kernel(pidfd, number):
+    if pidfd is not None:
+        with contextlib.suppress(ProcessLookupError):
+            signal.pidfd_send_signal(pidfd, number)
 
 
 def running(pid):
@@ -604,12 +756,17 @@ def strays(request):
     """Kill every running process of the sandbox except the kernel: what a cell or a check
     left behind (a copy of the kernel made by os.fork, a daemon). Zombies stay until their
     parent, the kernel, reaps them or dies."""
-    uid, session = request.get("uid"), request["pid"]
-    if uid is not None and alone(session):
+    uid, kernel = request.get("uid"), request["pid"]
+    if MECHANISM in ("namespaces", "user-namespaces") and alone(kernel):
         return {"killed": 0}
+    if uid is not None:
+        find = lambda: processes_of(uid)  # noqa: E731
+    elif MECHANISM == "user-namespaces":
+        find = lambda: in_namespace_of(kernel)  # noqa: E731
+    else:
+        find = lambda: descendants(kernel)  # noqa: E731
     killed, _ = kill_until_none(
-        lambda: [p for p in processes_of(uid, session) if p != session and running(p)],
-        kill_each)
+        lambda: [p for p in find() if p != kernel and running(p)], kill_each)
     return {"killed": killed}
 
 

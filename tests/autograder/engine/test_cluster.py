@@ -9,6 +9,7 @@ import psutil
 from traitlets.config import Config
 
 from autograder.engine.cluster import close_client, start_client
+from autograder.sandbox.isolation import choose
 
 
 def parent_of_this_worker():
@@ -76,12 +77,12 @@ def template_of_this_worker():
 
 
 def test_a_grading_cluster_starts_a_template_for_each_worker_and_ends_them_all(tmp_path):
-    """Does a cluster started to grade (kernels=True) hand each of its workers a copy of the
-    one template the client started with it (not one the worker starts at its first
-    notebook), and does closing it end the template and its copies, remove their folder,
-    and end the fork server?"""
+    """Does a cluster started to grade (kernels: their sandbox's mechanism) hand each of its
+    workers a copy of the one template the client started with it (not one the worker starts
+    at its first notebook), and does closing it end the template and its copies, remove
+    their folder, and end the fork server?"""
     client = start_client(Config(), 2, None, tmp_path / "grade.log", lambda _: None,
-                          kernels=True)
+                          kernels=choose("full"))
     try:
         client.wait_for_workers(2, timeout=60)
         pool = client.kit_templates

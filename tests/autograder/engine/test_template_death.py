@@ -40,7 +40,7 @@ def kill_the_template(monkeypatch, times):
     def start_then_kill_the_template(kernel):
         start(kernel)
         if len(gradings) <= times and len(killed) < len(gradings):
-            template = Zygote.shared().process
+            template = Zygote.shared(kernel.mechanism).process
             killed.append(template.pid)
             template.kill()
             template.wait()

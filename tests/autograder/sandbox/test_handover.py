@@ -145,9 +145,9 @@ def test_the_copies_and_their_kernels_end_with_the_template(pool, monkeypatch, t
         assert all(ended(copy) for copy in copies)
     finally:
         kernel.client.stop_channels()
-        if Zygote._instance is not None:
-            Zygote._instance.process.release()
-        Zygote._instance = None
+        for instance in Zygote._instances.values():
+            instance.process.release()
+        Zygote._instances = {}
 
 
 def test_a_template_whose_worker_left_mid_request_kills_its_kernel_and_ends_cleanly(
@@ -163,7 +163,7 @@ def test_a_template_whose_worker_left_mid_request_kills_its_kernel_and_ends_clea
     template.stdin.write(json.dumps({"op": "warm", "cells": ["y = 2"]}) + "\n")
     template.stdin.flush()
     template.release()  # gone before the answer, as a worker killed mid-request
-    Zygote._instance = None
+    Zygote._instances = {}
     kernel.client.stop_channels()
     assert ended(kernel.pid) and ended(template.pid)
     pool.close()
@@ -269,6 +269,7 @@ def test_a_worker_does_not_wait_for_ever_for_a_copy_that_never_answers(tmp_path,
     silent.bind(str(tmp_path / "123.0.sock"))
     silent.listen(1)  # connections wait in its queue, never answered
     (tmp_path / "123.0.free").touch()
+    (tmp_path / handover.MECHANISM).write_text(handover.default_mechanism())
     try:
         started = time.monotonic()
         with pytest.warns(UserWarning, match="123.0 did not say it was ready within 0.5 s"):

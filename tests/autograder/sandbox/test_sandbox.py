@@ -242,7 +242,7 @@ def test_limits_mode_warns_without_root(monkeypatch, tmp_path):
 def _child_state(queue):
     from autograder.sandbox import kernel as kernel_module
 
-    queue.put((kernel_module.Zygote._instance is None, kernel_module.claimed_uid(61000)))
+    queue.put((kernel_module.Zygote._instances == {}, kernel_module.claimed_uid(61000)))
 
 
 @ROOT_ONLY

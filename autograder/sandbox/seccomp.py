@@ -1,0 +1,166 @@
+"""seccomp filters for a kernel: system calls answered with EPERM instead of run.
+
+A rule names a system call and the shapes of its arguments that are allowed; a call of no
+allowed shape is refused (with EPERM, or the rule's own errno), and a rule with no shape
+refuses the call whatever its arguments:
+    ("keyctl", [])                         never
+    ("prlimit64", [[(0, ALL, (0,))]])      only on the caller itself (pid 0)
+A shape is a list of (argument, mask, values): the argument's low 32 bits, masked, must be
+one of the values. Each kernel gets (`rules_for`):
+- always: the machine's keyrings (kept per user id, not per namespace, so a key added by one
+  notebook would be read by the next graded under the same user);
+- where no namespace of its own hides the rest of the machine (Landlock): no socket but a unix
+  one (no internet, netlink, packet or other socket; Landlock also refuses TCP); no ptrace,
+  no process_vm_readv/writev, no System V IPC (shared by every process of the machine), and
+  no change to another process's limits or priority;
+- `late_rules`, once the kernel has bound its own sockets: no new socket at all (a unix one
+  could reach another kernel's, or a template's, by its path).
+Calls of another architecture (i386 on x86_64) and x32 calls are refused whole.
+
+Standard library only: the kernel template (zygote.py) imports it from its own folder.
+"""
+
+import ctypes
+import platform
+
+PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
+SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC = 1, 1
+AF_UNIX = 1
+
+# Per machine: the audit architecture, whether x32 calls (numbers from 2**30) exist, and the
+# numbers of the calls the rules name.
+MACHINES = {
+    "x86_64": (0xC000003E, True, {
+        "add_key": 248, "request_key": 249, "keyctl": 250, "socket": 41, "ptrace": 101,
+        "process_vm_readv": 310, "process_vm_writev": 311, "shmget": 29, "shmat": 30,
+        "shmctl": 31, "semget": 64, "semop": 65, "semctl": 66, "semtimedop": 220,
+        "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71, "prlimit64": 302,
+        "setpriority": 141, "ioprio_set": 251, "seccomp": 317, "unshare": 272,
+        "clone": 56, "clone3": 435, "landlock_create_ruleset": 444, "landlock_add_rule": 445,
+        "landlock_restrict_self": 446}),
+    "aarch64": (0xC00000B7, False, {
+        "add_key": 217, "request_key": 218, "keyctl": 219, "socket": 198, "ptrace": 117,
+        "process_vm_readv": 270, "process_vm_writev": 271, "shmget": 194, "shmat": 196,
+        "shmctl": 195, "semget": 190, "semop": 193, "semctl": 191, "semtimedop": 192,
+        "msgget": 186, "msgsnd": 189, "msgrcv": 188, "msgctl": 187, "prlimit64": 261,
+        "setpriority": 140, "ioprio_set": 30, "seccomp": 277, "unshare": 97,
+        "clone": 220, "clone3": 435, "landlock_create_ruleset": 444, "landlock_add_rule": 445,
+        "landlock_restrict_self": 446}),
+}
+
+ALL = 0xFFFFFFFF
+
+KEYRINGS = [("add_key", []), ("request_key", []), ("keyctl", [])]
+SYSV_IPC = [(name, []) for name in ("shmget", "shmat", "shmctl", "semget", "semop", "semctl",
+                                    "semtimedop", "msgget", "msgsnd", "msgrcv", "msgctl")]
+# Allowed only on the caller itself (0). Not the scheduler's calls (sched_setscheduler,
+# sched_setaffinity ...): libraries make them for their own threads by thread id (libzmq's
+# threads among them), which a filter cannot tell from another process.
+OTHER_PROCESSES = [("prlimit64", [[(0, ALL, (0,))]]), ("setpriority", [[(1, ALL, (0,))]]),
+                   ("ioprio_set", [[(1, ALL, (0,))]])]
+# A unix socket only. Refused with EOPNOTSUPP, not EPERM: libzmq, in the kernel, looks for a
+# network interface of the name 127.0.0.1 before it binds ipykernel's pipe for subprocesses'
+# output there, through a netlink socket; it aborts the process on any failure of that look
+# but EOPNOTSUPP (kept for Windows' Linux), then finds it may not bind, and ipykernel goes on
+# without the pipe, as it does in a network namespace with no interface up.
+EOPNOTSUPP = 95
+SOCKETS = ("socket", [[(0, ALL, (AF_UNIX,))]], EOPNOTSUPP)
+UNCONFINED_MACHINE = [SOCKETS, ("ptrace", []), ("process_vm_readv", []),
+                      ("process_vm_writev", []), *SYSV_IPC, *OTHER_PROCESSES]
+
+
+def rules_for(own_namespaces):
+    """The rules of a kernel: with namespaces of its own (root, user namespaces), the
+    keyrings alone; without (Landlock), the rest of the machine's shared reach too."""
+    return KEYRINGS if own_namespaces else KEYRINGS + UNCONFINED_MACHINE
+
+
+def late_rules():
+    return [("socket", [], EOPNOTSUPP)]
+
+
+class SockFilter(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte),
+                ("k", ctypes.c_uint)]
+
+
+class SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(SockFilter))]
+
+
+LOAD, AND, JEQ, JGE, JA, RET = 0x20, 0x54, 0x15, 0x35, 0x05, 0x06  # BPF_LD|W|ABS, ALU|AND|K,
+#                                          JMP|JEQ|K, JMP|JGE|K, JMP|JA, RET|K
+ALLOW, ERRNO = 0x7FFF0000, 0x00050000  # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO
+REFUSE = ERRNO | 1  # EPERM
+NR, ARCH, ARGS = 0, 4, 16  # offsets in struct seccomp_data; an argument is 8 bytes
+
+
+def program(rules, machine=None):
+    """The BPF program of `rules` on `machine` (this one by default): a list of
+    (code, jt, jf, k). Written with labels ("allow", "refuse", "rule N", "shape N M"),
+    resolved at the end to the number of instructions each jump skips."""
+    arch, x32, numbers = MACHINES[machine or platform.machine()]
+    code = [(LOAD, "", "", ARCH), (JEQ, "", "refuse", arch), (LOAD, "", "", NR)]
+    if x32:
+        code.append((JGE, "refuse", "", 0x40000000))
+    errors = sorted({rule[2] for rule in rules if len(rule) > 2})
+    for index, (name, shapes, *error) in enumerate(rules):
+        after = f"rule {index + 1}"
+        refuse = f"refuse {error[0]}" if error else "refuse"
+        code += [f"rule {index}", (LOAD, "", "", NR), (JEQ, "", after, numbers[name])]
+        for number, shape in enumerate(shapes):
+            other = f"shape {index} {number + 1}"
+            for argument, mask, values in shape:
+                code.append((LOAD, "", "", ARGS + 8 * argument))
+                if mask != ALL:
+                    code.append((AND, "", "", mask))
+                code += [(JEQ, f"ok {index} {number} {argument} {value}", "", value)
+                         for value in values[:-1]]
+                code.append((JEQ, "", other, values[-1]))
+                code += [f"ok {index} {number} {argument} {value}" for value in values[:-1]]
+            code += [(JA, "", "", "allow"), other]
+        code.append((JA, "", "", refuse))
+    code += [f"rule {len(rules)}", "allow", (RET, "", "", ALLOW), "refuse", (RET, "", "", REFUSE)]
+    for error in errors:
+        code += [f"refuse {error}", (RET, "", "", ERRNO | error)]
+    return resolved(code)
+
+
+def resolved(code):
+    """Labels (strings) out, jumps counted: a conditional jump's "" is the next
+    instruction; an unconditional jump (JA) names its label in k."""
+    places, count = {}, 0
+    for item in code:
+        if isinstance(item, str):
+            places[item] = count
+        else:
+            count += 1
+    out = []
+    for item in code:
+        if isinstance(item, str):
+            continue
+        here = len(out) + 1  # where a jump's count starts
+        op, jt, jf, k = item
+        if op == JA:
+            out.append((op, 0, 0, places[k] - here))
+        else:
+            out.append((op, *(places[label] - here if label else 0 for label in (jt, jf)), k))
+    return out
+
+
+def install(rules, all_threads=False):
+    """Install the filter of `rules` on this thread (and what it starts), or on every thread
+    of the process with `all_threads` (a kernel that already runs ipykernel's threads);
+    no_new_privs must be set."""
+    code = program(rules)
+    filters = (SockFilter * len(code))(*[SockFilter(*i) for i in code])
+    fprog = SockFprog(len(code), filters)
+    libc = ctypes.CDLL(None, use_errno=True)
+    if all_threads:
+        number = MACHINES[platform.machine()][2]["seccomp"]
+        result = libc.syscall(ctypes.c_long(number), ctypes.c_uint(SECCOMP_SET_MODE_FILTER),
+                              ctypes.c_uint(SECCOMP_FILTER_FLAG_TSYNC), ctypes.byref(fprog))
+    else:
+        result = libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0)
+    if result != 0:
+        raise OSError(ctypes.get_errno(), "seccomp: the filter was not installed")
