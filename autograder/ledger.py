@@ -61,7 +61,8 @@ def read_status(root: Path, student, assignment_id):
 
 def mark(root: Path, student, assignment_id, notebook: Path, state, isolation=""):
     """Record the kit's grading state of a submission; once graded, with the sandbox its
-    student code ran in (sandbox/isolation.py), which the class report names."""
+    student code ran in, in words (grade names it so on the console), which the class report
+    shows."""
     status = {"sha256": digest(notebook), "state": state}
     if isolation:
         status["isolation"] = isolation

@@ -12,7 +12,9 @@ engine's own cost per task (a task that does nothing, carrying the same bytes as
 task, through the same window), feedback pages per minute of `nbgrader generate_feedback`
 and of the kit's `feedback`, and the peak memory of each kit worker (the worker, its
 kernel template and the kernels forked from it; shared pages are counted in each), sampled on
-one more grade of its own, which is not timed.
+one more grade of its own, which is not timed. Then each way of the full sandbox this machine
+has (namespaces as root, user namespaces, Landlock) and limits only, each a `grade` command of
+its own, against the first (--modes-only: only these).
 
     .venv/bin/python bench/grading.py [--students 100] [--workers 2] [--assignment ID]
 """
@@ -230,14 +232,49 @@ def import_torch_cpu(repeat=3):
     return cpu / repeat
 
 
+def sandbox_modes(course, assignment_id, workers, n):
+    """Notebooks per minute and CPU s per notebook of each way of building the full sandbox
+    this machine has (sandbox/isolation.py; KIT_SANDBOX names it), and of limits only: a
+    `python -m autograder grade --force` of its own each, on the same course, so that each
+    starts as a user's command does."""
+    from autograder.sandbox.isolation import FULL, available
+
+    found = available()
+    rows = {}
+
+    def run(command, env):
+        subprocess.run(command, cwd=course, env=env, capture_output=True)  # 1: a refused input
+
+    grade_command = [sys.executable, "-m", "autograder", "grade", "--force", "--workers",
+                     str(workers)]
+    run(grade_command, os.environ)  # untimed: the assignment's registration, once
+    for mode in [m for m in FULL if found[m] is None] + ["limits"]:
+        env = dict(os.environ, **({"KIT_SANDBOX": mode} if mode != "limits" else {}))
+        command = grade_command + (["--isolation", "limits"] if mode == "limits" else [])
+        wall, cpu = timed(lambda command=command, env=env: run(command, env))
+        rows[mode] = (60 * n / wall, cpu / n)
+        print(f"kit grade --workers {workers} ({mode}): {wall:.0f} s")
+    base = rows[next(iter(rows))][0]
+    print("sandbox ways           " + "   ".join(
+        f"{mode} {rate:6.1f}/min {cpu:.2f} CPU s ({rate / base - 1:+.0%})"
+        for mode, (rate, cpu) in rows.items()))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--students", type=int, default=100)
     parser.add_argument("--workers", type=int, default=os.cpu_count())
     parser.add_argument("--assignment", default="01_attention_by_hand")
+    parser.add_argument("--modes-only", action="store_true",
+                        help="only each way of the sandbox against the others")
     args = parser.parse_args()
     n, assignment_id, workers = args.students, args.assignment, args.workers
+    if args.modes_only:
+        with tempfile.TemporaryDirectory(prefix="kit-bench-") as scratch:
+            sandbox_modes(make_class(Path(scratch) / "modes", assignment_id, n,
+                                     random.Random(0)).root, assignment_id, workers, n)
+        return
     quiet = {"log": lambda _: None}
     with tempfile.TemporaryDirectory(prefix="kit-bench-") as scratch:
         scratch = Path(scratch)
@@ -282,6 +319,7 @@ def main():
         finally:
             cluster.close()
         print(f"kit grade --scheduler ({workers} external workers): {external_wall:.0f} s")
+        sandbox_modes(kit, assignment_id, workers, n)
         task_ms, task_cpu_ms = engine_cost(kit, assignment_id, workers)
         torch_cpu = import_torch_cpu()
     rate = {name: 60 * n / wall for name, wall in

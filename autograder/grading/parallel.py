@@ -154,11 +154,17 @@ def check_sandbox(config, override=None):
 
 
 def isolation_line(isolations):
-    """The sandbox student code ran in, as the console, grade.log and the report say it."""
+    """The sandbox student code ran in, as the console and grade.log say it."""
+    return t("sandbox: {isolation}", isolation="; ".join(
+        described_isolation(i) for i in sorted(isolations)))
+
+
+def described_isolation(mechanism):
+    """A sandbox's name in words (sandbox/isolation.py), as the console, grade.log and the
+    report (from each notebook's status) show it; "" for none."""
     from autograder.sandbox.isolation import described
 
-    return t("sandbox: {isolation}", isolation="; ".join(
-        described(i) for i in sorted(isolations)))
+    return described(mechanism) if mechanism else ""
 
 
 def note_in_log(log_file: Path, line):
@@ -302,7 +308,7 @@ def _run_engine(root, todo, workers, scheduler, overrides, force, run, log):
         def keep(submission, graded):
             keep_graded(root, config, graded)
             mark(root, submission.student, submission.assignment, submission.notebook,
-                 "graded" if graded.ok else "failed", graded.isolation)
+                 "graded" if graded.ok else "failed", described_isolation(graded.isolation))
             (run.graded if graded.ok else run.failed).append((submission, graded.why))
             if graded.isolation:
                 run.isolations.add(graded.isolation)

@@ -123,6 +123,12 @@ CATALOG = {
     "it wrote no log": "它没有留下日志",
     # Which sandbox this machine can give (autograder/sandbox/isolation.py)
     "not root": "不是 root",
+    "the kit could not be set up on the cluster's workers: {error}; check that they run "
+    "(`{command}`)": "无法在集群的工作进程上设置本套件：{error}；请确认它们在运行（`{command}`）",
+    "a worker left while the kit was set up on the cluster ({error}); setting it up again on "
+    "the others": "设置本套件时有一个工作进程退出了（{error}）；正在其余工作进程上重新设置",
+    "as root, Linux sets no process limit in a user namespace":
+        "以 root 身份运行时，Linux 不限制用户命名空间中的进程数",
     "no Landlock": "没有 Landlock",
     "Landlock ABI {abi} (ABI {needed} needed)": "Landlock ABI {abi}（需要 ABI {needed}）",
     "c.GradeInSandbox.isolation is {value!r}: it must be \"full\" or \"limits\"":

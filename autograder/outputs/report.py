@@ -80,7 +80,7 @@ class ClassResults:
     stale: set = field(default_factory=set)  # (student, assignment) with a page older than grading
     similar: list = field(default_factory=list)  # similarity_report.Listed: the top pairs
     generated: datetime | None = None  # when the report was written (UTC)
-    isolations: Counter = field(default_factory=Counter)  # sandbox -> notebooks graded in it
+    isolations: Counter = field(default_factory=Counter)  # sandbox, in words -> notebooks
 
 
 def read_results(root: Path, ids, page: Path | None = None) -> ClassResults:
@@ -409,13 +409,12 @@ STYLE = ("body{font-family:sans-serif;max-width:60em;margin:2em auto}"
 
 
 def sandbox_line(results):
-    """The sandbox the graded notebooks' student code ran in (sandbox/isolation.py)."""
-    from autograder.sandbox.isolation import described
-
+    """The sandbox the graded notebooks' student code ran in, as grade named it in each
+    notebook's status."""
     if not results.isolations:
         return ""
     text = t("Student code ran in the sandbox: {isolations}.", isolations="; ".join(
-        t("{isolation}, {count} notebooks", isolation=described(name), count=count)
+        t("{isolation}, {count} notebooks", isolation=name, count=count)
         for name, count in sorted(results.isolations.items())))
     return f"<p class='sandbox'>{html.escape(text)}</p>"
 

@@ -90,7 +90,10 @@ def available():
     abi = landlock.abi()
     return {
         NAMESPACES: t("not root") if os.geteuid() != 0 else namespaces_refused(False),
-        USER_NAMESPACES: namespaces_refused(True),
+        # Linux sets no process limit for root, even in a user namespace: a fork bomb
+        # would fill the machine.
+        USER_NAMESPACES: t("as root, Linux sets no process limit in a user namespace")
+        if os.geteuid() == 0 else namespaces_refused(True),
         LANDLOCK: None if abi >= landlock.NEEDED_ABI else
         t("Landlock ABI {abi} (ABI {needed} needed)", abi=abi, needed=landlock.NEEDED_ABI)
         if abi else t("no Landlock"),

@@ -258,7 +258,11 @@ def kernel_env(scratch, mechanism):
     temporary files go in its scratch folder, the only one it may write."""
     env = {
         "PATH": os.path.dirname(sys.executable) + ":/usr/local/bin:/usr/bin:/bin",
-        "HOME": scratch, "IPYTHONDIR": f"{scratch}/.ipython", "MPLCONFIGDIR": f"{scratch}/.mpl",
+        # IPython's and matplotlib's settings folders are the grader's own, ".kit-" names that
+        # the copy of the notebook's folder never takes: a submission's .ipython startup
+        # file or matplotlibrc would otherwise run, or be read, as the kernel starts.
+        "HOME": scratch, "IPYTHONDIR": f"{scratch}/.kit-ipython",
+        "MPLCONFIGDIR": f"{scratch}/.kit-mpl",
         "OMP_NUM_THREADS": "1", "LANG": "C.UTF-8",
         "MPLBACKEND": "module://matplotlib_inline.backend_inline",
         "PYDEVD_DISABLE_FILE_VALIDATION": "1",

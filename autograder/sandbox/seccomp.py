@@ -8,13 +8,18 @@ refuses the call whatever its arguments:
 A shape is a list of (argument, mask, values): the argument's low 32 bits, masked, must be
 one of the values. Each kernel gets (`rules_for`):
 - always: the machine's keyrings (kept per user id, not per namespace, so a key added by one
-  notebook would be read by the next graded under the same user);
+  notebook would be read by the next graded under the same user); io_uring (it makes sockets
+  and opens files without the calls the rules read); new namespaces (unshare, clone's
+  CLONE_NEW* flags; clone3 answers ENOSYS, and the C library falls back to clone);
 - where no namespace of its own hides the rest of the machine (Landlock): no socket but a unix
-  one (no internet, netlink, packet or other socket; Landlock also refuses TCP); no ptrace,
-  no process_vm_readv/writev, no System V IPC (shared by every process of the machine), and
-  no change to another process's limits or priority;
-- `late_rules`, once the kernel has bound its own sockets: no new socket at all (a unix one
-  could reach another kernel's, or a template's, by its path).
+  one and no socket pair but a stream one (no internet, netlink, packet or datagram socket;
+  Landlock also refuses TCP); no ptrace, no process_vm_readv/writev, no System V IPC (shared
+  by every process of the machine), no inotify or fanotify, no process started as the
+  template's child (CLONE_PARENT), and no change to another process's limits or priority;
+- `late_rules`, once the kernel has started (its own sockets bound): no new socket at all (a
+  unix one could reach another kernel's, or a template's, by its path), no scheduling change
+  to another process, and, as the grader's own user, no change to a file's mode, owner, times
+  or extended attributes (Landlock covers none).
 Calls of another architecture (i386 on x86_64) and x32 calls are refused whole.
 
 Standard library only: the kernel template (zygote.py) imports it from its own folder.
@@ -28,7 +33,8 @@ SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC = 1, 1
 AF_UNIX = 1
 
 # Per machine: the audit architecture, whether x32 calls (numbers from 2**30) exist, and the
-# numbers of the calls the rules name.
+# numbers of the calls the rules name (a call a machine does not have is left out of its
+# filter: aarch64 has no chmod, only fchmodat).
 MACHINES = {
     "x86_64": (0xC000003E, True, {
         "add_key": 248, "request_key": 249, "keyctl": 250, "socket": 41, "ptrace": 101,
@@ -37,7 +43,15 @@ MACHINES = {
         "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71, "prlimit64": 302,
         "setpriority": 141, "ioprio_set": 251, "seccomp": 317, "unshare": 272,
         "clone": 56, "clone3": 435, "landlock_create_ruleset": 444, "landlock_add_rule": 445,
-        "landlock_restrict_self": 446}),
+        "landlock_restrict_self": 446, "io_uring_setup": 425, "io_uring_enter": 426,
+        "io_uring_register": 427, "chmod": 90, "fchmod": 91, "fchmodat": 268,
+        "fchmodat2": 452, "chown": 92, "fchown": 93, "lchown": 94, "fchownat": 260,
+        "utime": 132, "utimes": 235, "futimesat": 261, "utimensat": 280, "setxattr": 188,
+        "lsetxattr": 189, "fsetxattr": 190, "removexattr": 197, "lremovexattr": 198,
+        "fremovexattr": 199, "setxattrat": 463, "removexattrat": 466, "socketpair": 53,
+        "inotify_init": 253, "inotify_add_watch": 254, "inotify_init1": 294,
+        "fanotify_init": 300, "fanotify_mark": 301, "sched_setparam": 142,
+        "sched_setscheduler": 144, "sched_setaffinity": 203, "sched_setattr": 314}),
     "aarch64": (0xC00000B7, False, {
         "add_key": 217, "request_key": 218, "keyctl": 219, "socket": 198, "ptrace": 117,
         "process_vm_readv": 270, "process_vm_writev": 271, "shmget": 194, "shmat": 196,
@@ -45,19 +59,52 @@ MACHINES = {
         "msgget": 186, "msgsnd": 189, "msgrcv": 188, "msgctl": 187, "prlimit64": 261,
         "setpriority": 140, "ioprio_set": 30, "seccomp": 277, "unshare": 97,
         "clone": 220, "clone3": 435, "landlock_create_ruleset": 444, "landlock_add_rule": 445,
-        "landlock_restrict_self": 446}),
+        "landlock_restrict_self": 446, "io_uring_setup": 425, "io_uring_enter": 426,
+        "io_uring_register": 427, "fchmod": 52, "fchmodat": 53, "fchmodat2": 452,
+        "fchownat": 54, "fchown": 55, "utimensat": 88, "setxattr": 5, "lsetxattr": 6,
+        "fsetxattr": 7, "removexattr": 14, "lremovexattr": 15, "fremovexattr": 16,
+        "setxattrat": 463, "removexattrat": 466, "socketpair": 199, "inotify_init1": 26,
+        "inotify_add_watch": 27, "fanotify_init": 262, "fanotify_mark": 263,
+        "sched_setparam": 118, "sched_setscheduler": 119, "sched_setaffinity": 122,
+        "sched_setattr": 274}),
 }
 
 ALL = 0xFFFFFFFF
 
 KEYRINGS = [("add_key", []), ("request_key", []), ("keyctl", [])]
+# io_uring makes sockets and opens files without the system calls the rules read
+# (IORING_OP_SOCKET, IORING_OP_OPENAT ...): no kernel needs it.
+IO_URING = [(name, []) for name in ("io_uring_setup", "io_uring_enter", "io_uring_register")]
 SYSV_IPC = [(name, []) for name in ("shmget", "shmat", "shmctl", "semget", "semop", "semctl",
                                     "semtimedop", "msgget", "msgsnd", "msgrcv", "msgctl")]
-# Allowed only on the caller itself (0). Not the scheduler's calls (sched_setscheduler,
-# sched_setaffinity ...): libraries make them for their own threads by thread id (libzmq's
-# threads among them), which a filter cannot tell from another process.
-OTHER_PROCESSES = [("prlimit64", [[(0, ALL, (0,))]]), ("setpriority", [[(1, ALL, (0,))]]),
-                   ("ioprio_set", [[(1, ALL, (0,))]])]
+# Allowed only on the caller itself: prlimit64(0, ...), setpriority(PRIO_PROCESS, 0, ...),
+# ioprio_set(IOPRIO_WHO_PROCESS, 0, ...) (PRIO_USER, 0 would be every process of its user).
+OTHER_PROCESSES = [("prlimit64", [[(0, ALL, (0,))]]),
+                   ("setpriority", [[(0, ALL, (0,)), (1, ALL, (0,))]]),
+                   ("ioprio_set", [[(0, ALL, (1,)), (1, ALL, (0,))]])]
+# The scheduler's calls likewise, but only once the kernel has started: libzmq sets the
+# policy of its own threads by thread id as ipykernel starts, which a filter cannot tell
+# from another process's id; after that, another process's policy (SCHED_IDLE) or CPUs
+# would slow the grader and every kernel forked after.
+SCHEDULER = [(name, [[(0, ALL, (0,))]]) for name in (
+    "sched_setscheduler", "sched_setparam", "sched_setattr", "sched_setaffinity")]
+# No new namespace (a process in a PID namespace below the kernel's would hide from the
+# search for strays) and, without namespaces, no process started as a child of the template
+# (CLONE_PARENT), which would leave the kernel's tree, where what it started is found and
+# killed. clone3, whose flags a filter cannot read, answers ENOSYS, and the C library falls
+# back to clone.
+CLONE_NEW = 0x7E020000  # CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
+CLONE_PARENT, ENOSYS = 0x8000, 38
+
+
+def clones(also):
+    """unshare refused; clone with a new namespace's flag, or `also`, refused; clone3 ENOSYS."""
+    return [("unshare", []), ("clone", [[(0, CLONE_NEW | also, (0,))]]), ("clone3", [], ENOSYS)]
+
+
+# Who watches files (inotify, fanotify) would see what the grader opens where it may not read.
+WATCHES = [(name, []) for name in ("inotify_init", "inotify_init1", "inotify_add_watch",
+                                   "fanotify_init", "fanotify_mark")]
 # A unix socket only. Refused with EOPNOTSUPP, not EPERM: libzmq, in the kernel, looks for a
 # network interface of the name 127.0.0.1 before it binds ipykernel's pipe for subprocesses'
 # output there, through a netlink socket; it aborts the process on any failure of that look
@@ -65,18 +112,36 @@ OTHER_PROCESSES = [("prlimit64", [[(0, ALL, (0,))]]), ("setpriority", [[(1, ALL,
 # without the pipe, as it does in a network namespace with no interface up.
 EOPNOTSUPP = 95
 SOCKETS = ("socket", [[(0, ALL, (AF_UNIX,))]], EOPNOTSUPP)
-UNCONFINED_MACHINE = [SOCKETS, ("ptrace", []), ("process_vm_readv", []),
-                      ("process_vm_writev", []), *SYSV_IPC, *OTHER_PROCESSES]
+# A pair of unix stream sockets (asyncio's, multiprocessing's pipes) only: a datagram one
+# could be sent to any socket's path.
+SOCK_TYPE, SOCK_STREAM = 0xF, 1
+SOCKET_PAIRS = ("socketpair", [[(0, ALL, (AF_UNIX,)), (1, SOCK_TYPE, (SOCK_STREAM,))]],
+                EOPNOTSUPP)
+UNCONFINED_MACHINE = [SOCKETS, SOCKET_PAIRS, ("ptrace", []), ("process_vm_readv", []),
+                      ("process_vm_writev", []), *SYSV_IPC, *OTHER_PROCESSES, *WATCHES]
+# Landlock does not cover a file's mode, owner, times or extended attributes: a kernel that
+# runs as the grader's own user could chmod the grader's files (its virtualenv among them).
+METADATA = [(name, []) for name in (
+    "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat",
+    "utime", "utimes", "futimesat", "utimensat", "setxattr", "lsetxattr", "fsetxattr",
+    "removexattr", "lremovexattr", "fremovexattr", "setxattrat", "removexattrat")]
 
 
 def rules_for(own_namespaces):
     """The rules of a kernel: with namespaces of its own (root, user namespaces), the
-    keyrings alone; without (Landlock), the rest of the machine's shared reach too."""
-    return KEYRINGS if own_namespaces else KEYRINGS + UNCONFINED_MACHINE
+    keyrings, io_uring and new namespaces alone; without (Landlock), the rest of the
+    machine's shared reach too."""
+    if own_namespaces:
+        return KEYRINGS + IO_URING + clones(0)
+    return KEYRINGS + IO_URING + clones(CLONE_PARENT) + UNCONFINED_MACHINE
 
 
-def late_rules():
-    return [("socket", [], EOPNOTSUPP)]
+def late_rules(own_user):
+    """The rules added once a Landlock kernel has started (its sockets bound, IPython's
+    profile folder made, which copies a file with its mode): no new socket, no scheduling
+    change to another process, and, when it runs as the grader's own user, no change to any
+    file's metadata (shutil.copy's copy of the mode then fails; copyfile works)."""
+    return [("socket", [], EOPNOTSUPP), *SCHEDULER] + ([] if own_user else METADATA)
 
 
 class SockFilter(ctypes.Structure):
@@ -104,6 +169,7 @@ def program(rules, machine=None):
     if x32:
         code.append((JGE, "refuse", "", 0x40000000))
     errors = sorted({rule[2] for rule in rules if len(rule) > 2})
+    rules = [rule for rule in rules if rule[0] in numbers]
     for index, (name, shapes, *error) in enumerate(rules):
         after = f"rule {index + 1}"
         refuse = f"refuse {error[0]}" if error else "refuse"

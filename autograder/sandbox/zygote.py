@@ -182,6 +182,7 @@ LIMITS = {
 
 TEMPLATE = os.pidfd_open(os.getpid())  # inherited by a kernel: readable once we are gone
 pidfds = {}  # kernel pid -> pidfd, to kill it with no risk of hitting a reused pid
+uids = {}  # kernel pid -> its sandbox user (None: none of its own)
 
 
 def mount(source, target, fstype, flags, data=None):
@@ -360,7 +361,7 @@ def become_kernel(request):
     app = KernelApp.instance(config=kernel_config(request["connection_file"]))
     app.initialize([])
     if mechanism == "landlock":  # its own sockets are bound: no new one, on every thread
-        seccomp.install(seccomp.late_rules(), all_threads=True)
+        seccomp.install(seccomp.late_rules(own_user=uid is not None), all_threads=True)
     app.start()
 
 
@@ -403,17 +404,39 @@ def drop_capabilities():
 
 DEVICES_RW = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
               "/dev/ptmx", "/dev/pts", "/dev/tty")
+NAMESPACED = ("namespaces", "user-namespaces")
 MACHINE_FACTS = ("/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/sys/devices/system/cpu")
+
+
+TERMINALS = ("/dev/ptmx", "/dev/pts", "/dev/tty")
 
 
 def landlock_paths(request):
     """(read, write, devices) of a Landlock kernel: the system's folders, the Python
     installation and the virtualenv (the kit's packages in it left out, entry by entry), its
-    own /proc folder and a few facts of the machine; its scratch folder; a few devices."""
-    kept = [path for path in (*SYSTEM, *request["keep"]) if os.path.exists(path)]
+    own /proc folder and a few facts of the machine; its scratch folder; a few devices. Not
+    the pseudo-terminals when it runs as the grader's own user: they would include the
+    grader's own terminal (IPython's `!command`, which needs one, then fails)."""
+    kept = [path for path in (*SYSTEM, *request["keep"]) if reachable(path)]
     read = landlock.readable_beneath(kept, request["hide"])
     read += [f"/proc/{os.getpid()}", *MACHINE_FACTS]
-    return read, [request["cwd"]], list(DEVICES_RW)
+    devices = [d for d in DEVICES_RW if request.get("uid") is not None or d not in TERMINALS]
+    return read, [request["cwd"]], devices
+
+
+def reachable(path):
+    """Whether `path` exists, seen as the kernel's user; an error that says what to do when
+    that user cannot reach it (a Python installation in a folder only its owner may enter,
+    as pyenv's under /root)."""
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return False
+    except PermissionError:
+        raise OSError(f"the sandbox's user cannot reach {path}: let every user pass through "
+                      "the folders on its way (chmod o+x), or grade where namespaces can be "
+                      "made") from None
+    return True
 
 
 def kernel_config(connection_file):
@@ -506,6 +529,7 @@ def spawn(request):
         pidfds[pid] = os.pidfd_open(pid)
     except OSError:  # a Linux older than 5.3: the kill by user still works
         pass
+    uids[pid] = request.get("uid")
     return {"pid": pid}
 
 
@@ -707,10 +731,11 @@ def kill(request):
     killed until nothing is; then the kernel."""
     uid, kernel = request.get("uid"), request["pid"]
     pidfd = pidfds.pop(kernel, None)
+    uids.pop(kernel, None)
     killed, left = 0, 0
-    if MECHANISM not in ("namespaces", "user-namespaces"):
-        signal_kernel(pidfd, signal.SIGSTOP)
-        killed, left = kill_until_none(lambda: descendants(kernel), kill_each)
+    if MECHANISM not in NAMESPACED and signal_kernel(pidfd, signal.SIGSTOP):  # it lives
+        killed, left = kill_until_none(
+            lambda: [p for p in descendants(kernel) if running(p)], kill_each)
     if pidfd is not None:
         signal_kernel(pidfd, signal.SIGKILL)
         try:  # the kernel, also when it died before it became the sandbox user
@@ -718,6 +743,9 @@ def kill(request):
         except ChildProcessError:  # reaped already
             pass
         os.close(pidfd)
+    if MECHANISM not in NAMESPACED:  # what kernels that died by themselves left to us
+        more, left = kill_until_none(lambda: [p for p in orphans() if running(p)], kill_each)
+        killed += more
     if uid is not None:
         more, left = kill_until_none(lambda: processes_of(uid), lambda _: kill_as(uid))
         killed += more
@@ -728,9 +756,25 @@ def kill(request):
 
 
 def signal_kernel(pidfd, number):
-    if pidfd is not None:
-        with contextlib.suppress(ProcessLookupError):
-            signal.pidfd_send_signal(pidfd, number)
+    """Send a signal through the kernel's pidfd; whether the kernel was there to get it."""
+    if pidfd is None:
+        return False
+    try:
+        signal.pidfd_send_signal(pidfd, number)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def orphans():
+    """This template's children that are no live kernel, and everything below them: what a
+    kernel without namespaces started and left behind when it died by itself (re-parented
+    here, the template being a child subreaper)."""
+    found = []
+    for pid in children():
+        if pid not in pidfds:
+            found += [pid, *descendants(pid)]
+    return found
 
 
 def running(pid):
@@ -757,14 +801,14 @@ def strays(request):
     left behind (a copy of the kernel made by os.fork, a daemon). Zombies stay until their
     parent, the kernel, reaps them or dies."""
     uid, kernel = request.get("uid"), request["pid"]
-    if MECHANISM in ("namespaces", "user-namespaces") and alone(kernel):
+    if MECHANISM in NAMESPACED and alone(kernel):
         return {"killed": 0}
     if uid is not None:
         find = lambda: processes_of(uid)  # noqa: E731
     elif MECHANISM == "user-namespaces":
         find = lambda: in_namespace_of(kernel)  # noqa: E731
     else:
-        find = lambda: descendants(kernel)  # noqa: E731
+        find = lambda: descendants(kernel) + orphans()  # noqa: E731
     killed, _ = kill_until_none(
         lambda: [p for p in find() if p != kernel and running(p)], kill_each)
     return {"killed": killed}
@@ -890,7 +934,9 @@ def serve():
             print(json.dumps(answer), flush=True)
         except OSError:  # the grader went away while its request ran (a worker killed)
             break
-    for pid in children():  # kernels of a grader that stopped without killing them
+    for pid in list(pidfds):  # kernels of a grader that stopped without killing them
+        kill({"pid": pid, "uid": uids.get(pid)})
+    for pid in children():  # and anything else left to us
         with contextlib.suppress(ProcessLookupError):
             os.killpg(pid, signal.SIGKILL)  # a kernel leads a group of its own
         with contextlib.suppress(ProcessLookupError):

@@ -213,12 +213,17 @@ def test_correct_earns_full_marks_and_blank_zero(graded):
 
 def test_the_summary_names_the_sandbox(graded):
     """Does the console's summary line name the sandbox the notebooks were graded in, and
-    grade.log too?"""
+    grade.log and the class report too?"""
     mode, course, result, _, _ = graded
     named = MODES[mode][2]
     summary = [line for line in result.stdout.splitlines() if line.startswith("graded ")]
     assert summary and named in summary[-1], (mode, result.stdout)
     assert named in (course / "grade.log").read_text()
+    user, confine, _ = MODES[mode]
+    with interpreter_open_to_students():
+        run(course, user, confine, "report", "--to", str(course / "report.html"))
+    page = (course / "report.html").read_text()
+    assert "Student code ran in the sandbox: " + named in page, mode
 
 
 def test_the_reference_earns_nothing(graded):
