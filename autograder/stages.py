@@ -83,7 +83,7 @@ def stage_names(stages):
 
 def kit_stages() -> Config:
     """The kit's part of a course's configuration: nbgrader's pipelines with the kit's stages,
-    the late-penalty and export plugins, and how nbgrader's own kernels stop."""
+    the late-penalty plugin, and how nbgrader's own kernels stop."""
     c = Config()
     c.GenerateAssignment.preprocessors = list(GENERATE)
     c.Autograde.sanitize_preprocessors = list(SANITIZE)
@@ -97,8 +97,8 @@ def kit_stages() -> Config:
     # not after each of the dozen (a tenth of a grading worker's own CPU went there).
     c.Exporter.optimistic_validation = True
     c.AssignLatePenalties.plugin_class = "autograder.deadlines.PercentPerDay"
-    # `nbgrader export`: a row per student and assignment, then a TOTAL row per student.
-    c.ExportApp.plugin_class = "autograder.outputs.export.ClassCsvExport"
+    # `nbgrader export` stays nbgrader's (scripts read its columns); `python -m autograder
+    # export` asks it for the kit's CSV (outputs/feedback.py, export_grades).
     # `nbgrader zip_collect`: an LMS zip is read within bounds, its archives never opened.
     c.ZipCollectApp.extractor_plugin = "autograder.outputs.inbox.InboxExtractor"
     # Kernels nbgrader itself starts (validate, the source notebooks) stop at once when done.

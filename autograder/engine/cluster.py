@@ -32,6 +32,7 @@ from pathlib import Path
 
 import dask
 from distributed import Client, KilledWorker, LocalCluster, as_completed
+from distributed.comm.core import CommClosedError
 from distributed.utils import get_mp_context
 from traitlets import Integer, Unicode
 from traitlets.config import Configurable
@@ -121,13 +122,33 @@ def start_client(config, workers, scheduler, log_file: Path, say, kernels=None):
         client.kit_templates = templates  # closed with the cluster (close_client)
         plugin = KitWorker(log=str(log_file))
     try:
-        client.register_plugin(plugin)
+        register(client, plugin, say)
         if client.run_on_scheduler(has_dashboard):
             say(t("dashboard: {link}", link=client.dashboard_link))
     except BaseException:
         close_client(client)  # the embedded cluster and its templates with it
         raise
     return client
+
+
+REGISTER_ATTEMPTS = 3
+
+
+def register(client, plugin, say):
+    """Set the kit up on every worker (the plugin). A worker that dies meanwhile breaks the
+    scheduler's broadcast (CommClosedError): the plugin is registered again, on the workers
+    left, as long as one is; a worker that joins later gets it from the scheduler."""
+    for attempt in range(1, REGISTER_ATTEMPTS + 1):
+        try:
+            client.register_plugin(plugin)
+            return
+        except (CommClosedError, OSError) as error:
+            if attempt == REGISTER_ATTEMPTS or not client.scheduler_info().get("workers"):
+                raise EngineError(t("the kit could not be set up on the cluster's workers: "
+                                    "{error}; check that they run (`{command}`)", error=error,
+                                    command=WORKER_HINT.format(address="ADDRESS"))) from error
+            say(t("a worker left while the kit was set up on the cluster ({error}); setting it "
+                  "up again on the others", error=type(error).__name__))
 
 
 # The embedded cluster's periodic work, cut to what grading uses. Its workers do not sample

@@ -19,6 +19,8 @@ KIT_WORKER_ISOLATION=limits accepts a worker with resource limits only.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import importlib.metadata
 import os
 import shutil
@@ -61,11 +63,22 @@ class Graded:
     files: dict = field(default_factory=dict, repr=False)  # the autograded folder
 
 
+@functools.cache
 def kit_version():
+    """The kit's version and a digest of its code (every file of the autograder package, by
+    path and content): two installs of the same version number with other code differ, so a
+    worker on other kit code than its client refuses (`prepared`)."""
     try:
-        return importlib.metadata.version("attention-course-kit")
+        number = importlib.metadata.version("attention-course-kit")
     except importlib.metadata.PackageNotFoundError:
-        return "unknown"
+        number = "unknown"
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return f"{number}+{digest.hexdigest()[:12]}"
 
 
 class WorkerRefused(RuntimeError):
@@ -153,8 +166,9 @@ def prepared(bundle: Bundle, overrides, version):
     """(this worker's folder of the bundle, its nbgrader API), once the worker was found
     able to grade for the client: the same kit, and the sandbox the course asks for."""
     if version != kit_version():
-        raise WorkerRefused(f"this worker runs kit {kit_version()}, the client "
-                            f"{version}: install the same version on every grading host")
+        raise WorkerRefused(f"this worker runs kit {kit_version()}, the client {version} "
+                            "(a version and a digest of the kit's code): install the same kit "
+                            "on every grading host")
     folder, api = workspace().course(bundle, overrides)
     workspace().check_sandbox(api)
     os.chdir(folder)  # nbgrader reads some paths from the current folder

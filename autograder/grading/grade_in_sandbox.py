@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 
-import attention_course
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Float, Integer, Unicode
@@ -25,12 +25,19 @@ from autograder.sandbox.kernel import Limits, Settings
 from autograder.shown_outputs import MAX_IMAGE_KB, MAX_IMAGES
 from autograder.stages import GRADED_FOLDER
 
+KIT_COURSE = "attention_course"  # the kit's own assignments (its assignments/, as installed)
+
 
 def kit_folders():
     """Where the grader's code, the reference package and the kit's own course are (the
-    repository, or site-packages): a student's kernel must not see them."""
-    packages = [Path(module.__file__).resolve().parent
-                for module in (solutions, autograder, attention_course)]
+    repository, or site-packages): a student's kernel must not see them. The kit's course
+    may be absent (a Gradescope zip carries the course's own assignments, not the kit's)."""
+    modules = [solutions, autograder]
+    course = importlib.util.find_spec(KIT_COURSE)
+    if course is not None and course.origin:
+        modules.append(course)
+    packages = [Path(getattr(module, "origin", None) or module.__file__).resolve().parent
+                for module in modules]
     return sorted({str(p) for p in packages} | {str(p.parent) for p in packages
                                                 if (p.parent / "pyproject.toml").exists()})
 

@@ -168,11 +168,17 @@ def _write_pages(client, root: Path, assignment_id, graded, log):
     return failed
 
 
+KIT_EXPORT = "autograder.outputs.export.ClassCsvExport"  # the kit's CSV, through nbgrader's export
+
+
 def export_grades(root: Path, destination: Path, log=print):
+    """The kit's CSV (outputs/export.py) at `destination`, written by nbgrader's `export`
+    with the kit's plugin for this command alone: `nbgrader export` itself stays nbgrader's."""
     if not destination.resolve().parent.is_dir():
         raise OutputError(t("{folder}: no such folder; create it or export elsewhere (--to)",
                             folder=destination.parent))
     check_gradebook(root)
-    run_nbgrader(root, "export", f"--to={destination.resolve()}")
+    run_nbgrader(root, "export", f"--to={destination.resolve()}",
+                 f"--ExportApp.plugin_class={KIT_EXPORT}")
     log(t("grades: {path}", path=destination))
     return destination

@@ -223,7 +223,8 @@ def test_cli_unknown_assignment_exits_1_naming_the_ids(capsys):
 
 def test_nbgrader_commands_work_directly(tmp_path):
     """Do plain `nbgrader autograde`, `generate_feedback` and `export` work in a kit course,
-    with the kit's feedback stage and export plugin taken from nbgrader_config.py?"""
+    with the kit's feedback stage taken from nbgrader_config.py, and `nbgrader export`
+    writing nbgrader's own CSV (its columns, no TOTAL row), which scripts built on it read?"""
     course = Course.create(tmp_path / "course", ROOT, [ID])
     course.generate(ID)
     release, source = notebooks()
@@ -234,7 +235,8 @@ def test_nbgrader_commands_work_directly(tmp_path):
     assert all(s.score == s.max_score for s in course.cell_scores(ID, "ada").values())
     assert "check_step" not in course.feedback_html("ada", ID)
     rows = list(csv.DictReader((course.root / "grades.csv").open()))
-    assert [r["assignment"] for r in rows] == [ID, "TOTAL"]
+    assert {"first_name", "last_name", "email", "raw_score", "score"} <= set(rows[0])
+    assert [(r["assignment"], r["student_id"]) for r in rows] == [(ID, "ada")]
 
 
 def test_validate_passes_the_committed_assignment():

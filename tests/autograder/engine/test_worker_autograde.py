@@ -104,3 +104,15 @@ def test_a_worker_reads_each_notebook_once_and_grades_it_in_its_graded_folder(
     (folder,) = folders
     assert Path(folder).parts[-3:] == ("autograded", "ada", ID)
     assert (Path(folder) / "table.csv").read_text() == "the course's table.csv\n"
+
+
+def test_a_worker_on_other_kit_code_refuses_naming_both_versions(course):
+    """Is the kit's version its number and a digest of its code, and does a worker whose
+    kit differs from the client's (same number, other code) refuse, naming both?"""
+    number, digest = worker.kit_version().split("+")
+    assert len(digest) == 12 and int(digest, 16) >= 0
+    other = f"{number}+{'0' * 12}"
+    with pytest.raises(worker.WorkerRefused) as refused:
+        worker.prepared(assignment_bundle(course.root, ID), {}, other)
+    assert f"this worker runs kit {worker.kit_version()}, the client {other}" in str(
+        refused.value)

@@ -21,12 +21,15 @@ from pathlib import Path
 import nbformat
 import psutil
 import pytest
-from distributed import Client
+from distributed import Client, WorkerPlugin
 
 from autograder.course import Course, open_gradebook
+from autograder.engine.cluster import register
 from autograder.grading.parallel import grade, submission_scores
 from autograder.ledger import read_status
 from autograder.tools import simulate
+from tests.autograder.grading.test_as_any_user import CONFINED
+from tests.autograder.test_exchange import interpreter_open_to_students
 
 ROOT = Path(__file__).resolve().parents[3]
 ID = "01_attention_by_hand"
@@ -245,20 +248,59 @@ def test_a_notebook_that_kills_its_workers_is_not_gradable_and_the_class_goes_on
 
 @pytest.mark.skipif(not ROOT_USER, reason="needs root to start a worker as another user")
 def test_a_worker_without_the_sandbox_refuses_to_start():
-    """Does a worker that cannot build the full sandbox (not root) stop at start, with one
-    line saying why, instead of grading?"""
+    """Does a worker that cannot build the full sandbox in any way (an ordinary user, user
+    namespaces refused as Docker's profile refuses them, no Landlock) stop at start, with one
+    line saying what is missing, instead of grading?"""
     folder = Path(tempfile.mkdtemp(prefix="kit-nobody-"))  # pytest's own is root's only
     folder.chmod(0o777)
-    result = subprocess.run(
-        ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups",
-         DASK, "worker", "tcp://127.0.0.1:9", "--nthreads", "1", "--no-nanny",
-         "--local-directory", str(folder), "--preload", "autograder.engine.worker"],
-        cwd=folder, capture_output=True, text=True, timeout=120,
-        env=dict(os.environ, HOME=str(folder)))
+    with interpreter_open_to_students():
+        result = subprocess.run(
+            ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups",
+             sys.executable, str(CONFINED), "--no-user-namespaces", "--no-landlock", "--",
+             DASK, "worker", "tcp://127.0.0.1:9", "--nthreads", "1", "--no-nanny",
+             "--local-directory", str(folder), "--preload", "autograder.engine.worker"],
+            cwd=folder, capture_output=True, text=True, timeout=120,
+            env=dict(os.environ, HOME=str(folder)))
     shutil.rmtree(folder)
     assert result.returncode != 0
     refusals = [line for line in result.stderr.splitlines() if "refuses to grade" in line]
-    assert refusals == ["attention-kit: this worker refuses to grade: the full sandbox needs "
-                        "root and this worker runs as uid 65534: start it as root (or, knowing "
-                        "that student code then runs as that user, with "
-                        "KIT_WORKER_ISOLATION=limits)"]
+    assert refusals == ["attention-kit: this worker refuses to grade: the full sandbox cannot "
+                        "be built here (namespaces: not root; user-namespaces: Operation not "
+                        "permitted; landlock: no Landlock). Grade where Linux offers one of "
+                        "them (README.md, 'Sandbox'), or set c.GradeInSandbox.isolation = "
+                        "\"limits\" in nbgrader_config.py knowing that student code then "
+                        "runs as you, able to read your files and use the network"], (
+        result.stderr)
+
+
+class DiesInSetup(WorkerPlugin):
+    """A plugin whose set-up kills the worker named "doomed", as a worker dies (killed, out
+    of memory) while `grade` sets the kit up on the cluster."""
+
+    name = "dies-in-setup"
+
+    def setup(self, worker):
+        if worker.name == "doomed":
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_worker_dying_while_the_kit_is_set_up_stops_nothing(tmp_path):
+    """When a worker dies while the kit's plugin is registered, is it registered again on
+    the workers left, said on the console, instead of the whole grade stopping with
+    CommClosedError?"""
+    (tmp_path / "courses").mkdir()
+    (tmp_path / "dask").mkdir()
+    dask = DaskCluster(tmp_path / "dask", tmp_path / "courses",
+                       env={"PYTHONPATH": str(Path(__file__).resolve().parents[3])})
+    try:
+        dask.start_worker("alive")
+        dask.start_worker("doomed")
+        said = []
+        register(dask.client, DiesInSetup(), said.append)
+        assert said == ["a worker left while the kit was set up on the cluster "
+                        "(CommClosedError); setting it up again on the others"]
+        assert dask.processes["doomed"].wait(timeout=30) == -signal.SIGKILL
+        assert list(dask.names().values()) == ["alive"]
+        assert dask.client.run(lambda dask_worker: "dies-in-setup" in dask_worker.plugins)
+    finally:
+        dask.close()
