@@ -248,10 +248,12 @@ def sandbox_modes(course, assignment_id, workers, n):
     grade_command = [sys.executable, "-m", "autograder", "grade", "--force", "--workers",
                      str(workers)]
     run(grade_command, os.environ)  # untimed: the assignment's registration, once
+    config = course / "nbgrader_config.py"
     for mode in [m for m in FULL if found[m] is None] + ["limits"]:
         env = dict(os.environ, **({"KIT_SANDBOX": mode} if mode != "limits" else {}))
-        command = grade_command + (["--isolation", "limits"] if mode == "limits" else [])
-        wall, cpu = timed(lambda command=command, env=env: run(command, env))
+        if mode == "limits":  # chosen in the course's settings, as an instructor would
+            config.write_text(config.read_text() + '\nc.GradeInSandbox.isolation = "limits"\n')
+        wall, cpu = timed(lambda env=env: run(grade_command, env))
         rows[mode] = (60 * n / wall, cpu / n)
         print(f"kit grade --workers {workers} ({mode}): {wall:.0f} s")
     base = rows[next(iter(rows))][0]

@@ -123,6 +123,9 @@ CATALOG = {
     "it wrote no log": "它没有留下日志",
     # Which sandbox this machine can give (autograder/sandbox/isolation.py)
     "not root": "不是 root",
+    "its sandbox user cannot enter {folder} (chmod o+x {folder}, or grade where namespaces can "
+    "be made)": "它的沙箱用户无法进入 {folder}（请执行 chmod o+x {folder}，或在能创建命名空间的"
+    "地方评分）",
     "the kit could not be set up on the cluster's workers: {error}; check that they run "
     "(`{command}`)": "无法在集群的工作进程上设置本套件：{error}；请确认它们在运行（`{command}`）",
     "a worker left while the kit was set up on the cluster ({error}); setting it up again on "

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import os
+import stat
 import subprocess
 import sys
 
@@ -94,10 +95,28 @@ def available():
         # would fill the machine.
         USER_NAMESPACES: t("as root, Linux sets no process limit in a user namespace")
         if os.geteuid() == 0 else namespaces_refused(True),
-        LANDLOCK: None if abi >= landlock.NEEDED_ABI else
-        t("Landlock ABI {abi} (ABI {needed} needed)", abi=abi, needed=landlock.NEEDED_ABI)
-        if abi else t("no Landlock"),
+        LANDLOCK: (unreachable_python() if abi >= landlock.NEEDED_ABI else
+                   t("Landlock ABI {abi} (ABI {needed} needed)", abi=abi,
+                     needed=landlock.NEEDED_ABI) if abi else t("no Landlock")),
     }
+
+
+def unreachable_python():
+    """As root, a Landlock kernel runs as a user of its own on the machine's own folders: why
+    that user cannot reach the Python installation or the virtualenv (a folder on the way
+    that other users may not enter, as pyenv's under /root), else None."""
+    if os.geteuid() != 0:
+        return None
+    for place in (sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))):
+        folder = os.path.realpath(place)
+        while True:
+            if not os.stat(folder).st_mode & stat.S_IXOTH:
+                return t("its sandbox user cannot enter {folder} (chmod o+x {folder}, or "
+                         "grade where namespaces can be made)", folder=folder)
+            if folder == "/":
+                break
+            folder = os.path.dirname(folder)
+    return None
 
 
 def choose(setting):

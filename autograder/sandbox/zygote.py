@@ -371,7 +371,7 @@ def set_limits(limits, uid):
     may start `processes` more than that user runs now."""
     limits = dict(limits)
     if uid is None and "processes" in limits and MECHANISM != "user-namespaces":
-        limits["processes"] += len(processes_of(os.geteuid()))
+        limits["processes"] += count_processes_of(os.geteuid())
     for name, value in limits.items():
         resource.setrlimit(LIMITS[name], (value, value))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -597,6 +597,15 @@ def run_kernel(request):
     os._exit(70)
 
 
+def count_processes_of(uid):
+    """How many processes `uid` runs (the owner of a process's /proc folder is its user)."""
+    count = 0
+    for entry in os.listdir("/proc"):
+        with contextlib.suppress(OSError):
+            count += entry.isdigit() and os.stat(f"/proc/{entry}").st_uid == uid
+    return count
+
+
 def processes_of(uid):
     """Pids of the processes of a user, zombies included: a killed kernel's thread-group
     leader shows as a zombie before its other threads are gone and it can be reaped."""
@@ -628,10 +637,35 @@ def parents():
     return found
 
 
+def child_pids(pid):
+    """The children of `pid`, from the `children` file of each of its threads (a few small
+    files, where scanning /proc reads one per process of the machine); None when Linux keeps
+    no such file (CONFIG_PROC_CHILDREN) or `pid` is gone."""
+    found = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as children_file:
+                found += map(int, children_file.read().split())
+    except (OSError, ValueError):
+        return None
+    return found
+
+
 def descendants(kernel):
     """Pids of every process below `kernel`, zombies included. A kernel without namespaces is
     a child subreaper: what it started, at any depth, is re-parented to it when its own
     parent dies, so nothing below it leaves its tree while it lives."""
+    found, todo = [], [kernel]
+    while todo:
+        below = child_pids(todo.pop())
+        if below is None:
+            return descendants_by_scan(kernel)
+        found += below
+        todo += below
+    return found
+
+
+def descendants_by_scan(kernel):
     below = {}
     for pid, parent in parents().items():
         below.setdefault(parent, []).append(pid)
@@ -660,7 +694,12 @@ def in_namespace_of(kernel):
 
 
 def children():
-    me, found = os.getpid(), []
+    """This template's children."""
+    me = os.getpid()
+    found = child_pids(me)
+    if found is not None:
+        return found
+    found = []
     for entry in os.listdir("/proc"):
         try:
             with open(f"/proc/{entry}/stat") as stat:
@@ -801,14 +840,14 @@ def strays(request):
     left behind (a copy of the kernel made by os.fork, a daemon). Zombies stay until their
     parent, the kernel, reaps them or dies."""
     uid, kernel = request.get("uid"), request["pid"]
-    if MECHANISM in NAMESPACED and alone(kernel):
-        return {"killed": 0}
-    if uid is not None:
-        find = lambda: processes_of(uid)  # noqa: E731
-    elif MECHANISM == "user-namespaces":
-        find = lambda: in_namespace_of(kernel)  # noqa: E731
-    else:
+    if MECHANISM not in NAMESPACED:  # its tree holds all it started (a child subreaper)
         find = lambda: descendants(kernel) + orphans()  # noqa: E731
+    elif alone(kernel):
+        return {"killed": 0}
+    elif uid is not None:
+        find = lambda: processes_of(uid)  # noqa: E731
+    else:
+        find = lambda: in_namespace_of(kernel)  # noqa: E731
     killed, _ = kill_until_none(
         lambda: [p for p in find() if p != kernel and running(p)], kill_each)
     return {"killed": killed}
