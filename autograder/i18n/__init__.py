@@ -93,6 +93,18 @@ def catalog(code):
     return {**{english: text for english, (text, _) in added.items()}, **kit_catalog(code)}
 
 
+def english_of(text, code, home_part=""):
+    """The English texts whose `code` translation is `text`, those whose home (the file that
+    added them) has `home_part` in its path first (two assignments may translate two English
+    names alike)."""
+    found = [(english, where) for english, (translated_text, where) in
+             _added.get(code, {}).items() if translated_text == text]
+    found.sort(key=lambda pair: home_part not in str(pair[1]) if home_part else False)
+    kit = [english for english, translated_text in kit_catalog(code).items()
+           if translated_text == text]
+    return [english for english, _ in found] + kit
+
+
 def t(text, **fields):
     """`text` in the current language, its {fields} filled in."""
     template = text if current() == DEFAULT else translated(text, current())

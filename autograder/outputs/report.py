@@ -40,9 +40,9 @@ from autograder.gradebook_guard import check_gradebook  # noqa: E402
 from autograder.i18n import (  # noqa: E402
     DEFAULT,
     LANGUAGES,
-    catalog,
     config_language,
     current,
+    english_of,
     language,
     t,
 )
@@ -164,13 +164,13 @@ PLOT_WORDS = ["points (of {top})", "students", "students with full points (%)",
               "notebooks where the hidden checks named it"]
 
 
-def english(text):
+def english(text, assignment_id=""):
     """The English text a catalog translates to `text` (a mistake's name as the record of a
-    Chinese course keeps it), or `text` itself."""
+    Chinese course keeps it), the assignment's own first, or `text` itself."""
     for code in LANGUAGES:
-        for source, translated in catalog(code).items():
-            if translated == text:
-                return source
+        found = english_of(text, code, f"/{assignment_id}/" if assignment_id else "")
+        if found:
+            return found[0]
     return text
 
 
@@ -181,7 +181,7 @@ def mistake_labels(results, top):
     labels = []
     for number, ((assignment_id, name), _) in enumerate(results.mistakes.most_common(top), 1):
         if current() == DEFAULT and needs_font(name):
-            name = english(name)
+            name = english(name, assignment_id)
             if needs_font(name):
                 name = f"#{number}"
         labels.append(f"{assignment_id[:2]} {name}")

@@ -210,3 +210,14 @@ def test_plots_are_chinese_with_a_font_for_chinese(monkeypatch):
         assert "Some CJK Font" in report.matplotlib.rcParams["font.family"]
         assert report.mistake_labels(results, 15)[0] == "01 " + catalog("zh")[
             "weights applied from the left"]
+
+
+def test_a_chinese_mistake_name_falls_back_to_its_own_assignments_english():
+    """Two assignments translate two English names alike (01's "weights applied from the
+    left", 03's "weight ..."): does each assignment's label fall back to its own English,
+    whichever catalog was loaded last?"""
+    course_catalogs()
+    chinese = catalog("zh")["weights applied from the left"]
+    assert catalog("zh")["weight applied from the left"] == chinese
+    assert report.english(chinese, "01_attention_by_hand") == "weights applied from the left"
+    assert report.english(chinese, "03_scaled_dot_product") == "weight applied from the left"
