@@ -163,7 +163,7 @@ def read_graded(course: Path, assignment_id, cells) -> Graded:
 
 def grade_upload(root: Path, course_source: Path, settings: Settings, cells, started) -> dict:
     """Grade the upload in a scratch copy of the zip's course; results.json's object."""
-    from autograder.grading.parallel import grade
+    from autograder.grading.parallel import grade, isolation_line
 
     assignment_id = settings.assignment
     notebook = find_notebook(root / "submission", assignment_id)
@@ -177,6 +177,8 @@ def grade_upload(root: Path, course_source: Path, settings: Settings, cells, sta
         print(t("grading {notebook} with the kit in {kit}", notebook=notebook,
                 kit=Path(autograder.__file__).parent))
         run = grade(course, [assignment_id], workers=1, log=print)
+        if run.isolations:
+            print(isolation_line(run.isolations))
         if run.refused:
             raise NotGradable(t("{reason}; upload the notebook you worked in, {notebook}, as "
                                 "Jupyter saved it", reason=run.refused[0].reason,

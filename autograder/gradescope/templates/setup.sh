@@ -34,7 +34,10 @@ if ! "$python" -m venv "$venv"; then
   "$python" -m venv "$venv"
 fi
 
-"$venv/bin/pip" install --no-cache-dir --no-deps --index-url "@TORCH_INDEX@" \
+# KIT_TORCH_INDEX: another index of PyTorch's CPU wheels; empty, pip's own configuration
+# (the kit's tests, on a machine that reaches only its package registry).
+index="${KIT_TORCH_INDEX-@TORCH_INDEX@}"
+"$venv/bin/pip" install --no-cache-dir --no-deps ${index:+--index-url "$index"} \
   "torch==@TORCH_VERSION@"
 "$venv/bin/pip" install --no-cache-dir -r "$root/source/requirements.lock"
 "$venv/bin/python" -c "import torch, nbgrader, distributed, ipykernel; print('torch', torch.__version__)"

@@ -45,7 +45,8 @@ def test_setup_installs_what_the_lock_pins(archive):
     setup = read(archive, "setup.sh")
     assert "@TORCH" not in setup  # every marker filled in
     install_torch = next(line for line in setup.splitlines() if "--index-url" in line)
-    assert TORCH_INDEX in install_torch and "--no-deps" in install_torch
+    assert f'index="${{KIT_TORCH_INDEX-{TORCH_INDEX}}}"' in setup  # unless set, PyTorch's
+    assert '--index-url "$index"' in install_torch and "--no-deps" in install_torch
     assert f'"torch=={torch}"' in setup
     assert re.search(r'pip" install [^\n]*-r "\$root/source/requirements.lock"', setup)
     assert setup.index(TORCH_INDEX) < setup.index("-r \"$root/source/requirements.lock\"")
