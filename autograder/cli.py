@@ -14,6 +14,7 @@ from autograder.checks.loader import assignment_ids
 from autograder.course_ids import check_ids, course_ids
 from autograder.errors import KitError
 from autograder.i18n import DEFAULT, LANGUAGES, config_language, current, language, t
+from autograder.sandbox import private_api
 
 DESCRIPTION = """\
 Build, check and grade a course of Jupyter assignments with nbgrader: the self-attention
@@ -267,6 +268,9 @@ def help_language(argv):
 def argparse_in_course_language():
     """argparse's own words ("usage: ", "options", its refusals) through `t`: argparse looks
     each up with its module's `_` (gettext) when it prints."""
+    if not private_api.applies("translated argparse"):
+        yield  # argparse's own words, in English
+        return
     before = argparse._
     argparse._ = t
     try:

@@ -28,6 +28,8 @@ import importlib.util
 import sys
 import types
 
+from autograder.sandbox import private_api
+
 DEFERRED = "rfc3987_syntax"
 BUILDS_ON_IMPORT = DEFERRED + ".syntax_helpers"  # the module that builds the parser
 SERVER_EXTENSIONS = [f"nbgrader.server_extensions.{name}" for name in
@@ -37,8 +39,10 @@ SERVER_EXTENSIONS = [f"nbgrader.server_extensions.{name}" for name in
 def defer():
     """Put rfc3987_syntax's parser and nbgrader's server extensions off until first use,
     unless they are already imported or not installed. Nothing is imported here."""
-    defer_parser()
-    if not any(isinstance(finder, DeferredPackages) for finder in sys.meta_path):
+    if private_api.applies("deferred parser"):
+        defer_parser()
+    if private_api.applies("deferred server extensions") and \
+            not any(isinstance(finder, DeferredPackages) for finder in sys.meta_path):
         sys.meta_path.insert(0, DeferredPackages(SERVER_EXTENSIONS,
                                                  "load_jupyter_server_extension"))
 

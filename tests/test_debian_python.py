@@ -46,30 +46,36 @@ def as_user(command, cwd, what, env):
                timeout=900, cwd=cwd, env=env)
 
 
-@pytest.fixture(scope="module")
-def debian_kit(wheel):  # noqa: F811 - the fixture of tests/test_packaging.py
-    """The lock and the wheel in a virtualenv of Debian's Python, in a folder every user may
-    enter; the environment the user's commands run in."""
-    needs_debian_python()
+def kit_in_debian_venv(base, wheel, requirements):  # noqa: F811 - wheel: a path here
+    """A virtualenv of Debian's Python in `base` (a folder every user may enter) holding
+    `requirements` (pip's arguments) and the kit's wheel; the environment the user's commands
+    run in."""
     try:
         pwd.getpwnam(USER)
     except KeyError:
         subprocess.run(["useradd", "--create-home", USER], check=True)
-    base = Path(tempfile.mkdtemp(prefix="kit-debian-"))
-    base.chmod(0o755)
     venv = base / "venv"
     run([DEBIAN_PYTHON, "-m", "venv", venv], "a virtualenv of Debian's python3.11")
     pip = [venv / "bin" / "python", "-m", "pip", "install", "--quiet",
            "--disable-pip-version-check"]
-    run([*pip, "-r", REPO / "requirements.lock"],
-        "installing requirements.lock with Debian's python3.11", timeout=1800)
+    run([*pip, *requirements], f"installing {' '.join(map(str, requirements))} with Debian's "
+        "python3.11", timeout=1800)
     run([*pip, "--no-deps", wheel], "installing the kit's wheel")
     run([venv / "bin" / "python", "-m", "ipykernel", "install", "--prefix", venv, "--name",
          "python3"], "the python3 kernel spec of the virtualenv")
     home = Path(pwd.getpwnam(USER).pw_dir)
     env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "HOME": str(home), "USER": USER,
            "LANG": "C.UTF-8", "JUPYTER_PATH": str(venv / "share" / "jupyter")}
-    yield venv, home, env
+    return venv, home, env
+
+
+@pytest.fixture(scope="module")
+def debian_kit(wheel):  # noqa: F811 - the fixture of tests/test_packaging.py
+    """The lock and the wheel in a virtualenv of Debian's Python."""
+    needs_debian_python()
+    base = Path(tempfile.mkdtemp(prefix="kit-debian-"))
+    base.chmod(0o755)
+    yield kit_in_debian_venv(base, wheel, ["-r", REPO / "requirements.lock"])
     shutil.rmtree(base, ignore_errors=True)
 
 
@@ -82,15 +88,11 @@ def scores(course):
             "submitted_assignment.id GROUP BY submitted_assignment.student_id").fetchall())
 
 
-def test_debian_python_sets_up_validates_and_grades(debian_kit):
-    """With Debian's Python 3.11.2: does the lock install, and does an ordinary user's course
-    build, validate, and grade a correct notebook 10/10, a blank one 0 and one with a single
-    step done between, in the full sandbox?"""
-    venv, home, env = debian_kit
-    version = run([venv / "bin" / "python", "-c", "import sys; print(sys.version.split()[0])"],
-                  "the virtualenv's Python").stdout.strip()
-    assert version.startswith("3.11."), version
-    course = home / "debian-course"
+def smoke_test(venv, home, env, name):
+    """As the user, in a course `name` of their home: init 01, validate it, and grade a correct
+    notebook, a blank one and one with a single step done. The course folder, and grade's
+    output and scores, after checking them: 10/10, 0 and between, in the full sandbox."""
+    course = home / name
     shutil.rmtree(course, ignore_errors=True)
     python = venv / "bin" / "python"
     as_user([python, "-m", "autograder", "init", course, ID], home, "init", env)
@@ -116,3 +118,16 @@ def test_debian_python_sets_up_validates_and_grades(debian_kit):
     found = scores(course)
     assert found["correct"] == 10 and found["blank"] == 0, found
     assert 0 < found["one-step"] < 10, found
+    return course
+
+
+def test_debian_python_sets_up_validates_and_grades(debian_kit):
+    """With Debian's Python 3.11.2: does the lock install, and does an ordinary user's course
+    build, validate, and grade a correct notebook 10/10, a blank one 0 and one with a single
+    step done between, in the full sandbox, every speedup of the kit at work?"""
+    venv, home, env = debian_kit
+    version = run([venv / "bin" / "python", "-c", "import sys; print(sys.version.split()[0])"],
+                  "the virtualenv's Python").stdout.strip()
+    assert version.startswith("3.11."), version
+    course = smoke_test(venv, home, env, "debian-course")
+    assert "steps aside" not in (course / "grade.log").read_text(encoding="utf-8")

@@ -48,7 +48,7 @@ from autograder.engine.worker import (
 )
 from autograder.errors import KitError
 from autograder.i18n import t
-from autograder.sandbox import handover
+from autograder.sandbox import handover, private_api
 from autograder.sandbox.kernel import template_pool
 
 WORKER_HINT = "dask worker {address} --nthreads 1 --preload autograder.engine.worker"
@@ -215,6 +215,8 @@ def stop_fork_server():
     stop with SIGTERM first: it holds nothing to keep, and the teardown of its interpreter
     (torch's and distributed's modules), on the end `_stop` asks for, took 0.8 s of every
     command that grades or writes feedback."""
+    if not private_api.applies("fork server stop"):
+        return  # it ends with this process, as Python ends it
     server = multiprocessing.forkserver._forkserver
     with contextlib.suppress(Exception):
         if server._forkserver_pid is not None:

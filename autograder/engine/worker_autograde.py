@@ -27,6 +27,7 @@ from nbgrader.converters.base import BaseConverter, NbGraderException
 from nbgrader.utils import capture_log, find_all_files, setenv, temp_attrs
 
 from autograder.engine.master_notebooks import snapshot
+from autograder.sandbox import private_api
 from autograder.stages import GRADED_FOLDER
 
 
@@ -81,6 +82,8 @@ class WorkerAutograde(Autograde):
         reads it back for the second pass (a read, two deep copies and a write more, about
         12 ms of a worker's 75 a notebook). The grading stage is told the folder that pass
         would have read it from, where the source's files are (GRADED_FOLDER)."""
+        if not private_api.applies("one pass"):
+            return super().convert_single_notebook(notebook_filename)
         self.log.info("Sanitizing and autograding %s", notebook_filename)
         self.exporter._preprocessors = []
         for stage in [*self.sanitize_preprocessors, *self.autograde_preprocessors]:

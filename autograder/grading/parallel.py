@@ -49,6 +49,7 @@ from autograder.ledger import (
     read_status,
 )
 from autograder.progress import Progress
+from autograder.sandbox import private_api
 
 
 @dataclass
@@ -250,6 +251,9 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students, schedul
                        if before[key] is not None and before[key] != after[key]]
     if run.isolations:
         note_in_log(root / "grade.log", isolation_line(run.isolations))
+    if todo:
+        for line in private_api.stepped_aside():  # this process's libraries, as workers' here
+            note_in_log(root / "grade.log", line)
     failures = [Problem(s.notebook, t("not graded: {why}", why=t(why)),
                         t("fix the notebook (or ask the student to), then run grade again"),
                         student=s.student, assignment=s.assignment) for s, why in run.failed]

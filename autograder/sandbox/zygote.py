@@ -17,8 +17,9 @@ children and are reaped here; none outlive the kill.
 Only torch, numpy, ipykernel (with its debugger, debugpy), IPython, tornado and matplotlib are
 imported before the fork, with cell_cache.py (IPython's work on the course's cells, done once
 here for every kernel), tracebacks.py (what IPython needs to show a cell's error, likewise)
-and output_streams.py (before an input() prompt, a flush of a stream holding nothing returns):
-nothing of the grader's (its checks, the reference package, the documents' values) is in a
+and output_streams.py (before an input() prompt, a flush of a stream holding nothing returns),
+each where the library code it patches is what it was written for (private_api.py).
+Nothing of the grader's (its checks, the reference package, the documents' values) is in a
 kernel's memory, and the grader starts the template with a minimal environment of its own
 (kernel.py, `template_env`), so none of the grader's environment is either.
 
@@ -41,6 +42,7 @@ then the drop to the sandbox user).
 import contextlib
 import ctypes
 import gc
+import importlib
 import json
 import logging
 import os
@@ -111,7 +113,6 @@ os.environ["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"  # debugpy's import warns on 
 import encodings.idna  # noqa: E402,F401
 import faulthandler  # noqa: E402,F401
 
-import cell_cache  # noqa: E402 - this script's folder; IPython's per-text work done once
 import ipykernel.debugger  # noqa: E402,F401
 import ipykernel.ipkernel  # noqa: E402,F401
 import IPython  # noqa: E402,F401 - imported once here, inherited by every kernel
@@ -126,19 +127,29 @@ import matplotlib  # noqa: E402,F401
 import matplotlib.pyplot  # noqa: E402,F401 - the notebooks draw heatmaps
 import matplotlib_inline.backend_inline  # noqa: E402,F401
 import numpy  # noqa: E402,F401
-import output_streams  # noqa: E402 - this script's folder; an empty flush, skipped
+import private_api  # noqa: E402 - this script's folder; whether a speedup's patch applies
 import seccomp  # noqa: E402 - this script's folder; the system calls a kernel may not make
 import torch  # noqa: E402,F401
 import tornado.gen  # noqa: E402,F401
 import tornado.platform.asyncio  # noqa: E402,F401
 import tornado.queues  # noqa: E402,F401
-import tracebacks  # noqa: E402 - this script's folder; what a cell's error needs, once
 from ipykernel.kernelapp import IPKernelApp  # noqa: E402
 from traitlets.config import Config  # noqa: E402
 
-cell_cache.install()
-tracebacks.install()
-output_streams.install()
+
+def speedup(name, module):
+    """This script's folder's module `module`, which patches a library, imported and installed
+    when the speedup `name` applies here; else None, the library left as it is."""
+    if not private_api.applies(name):
+        return None
+    patch = importlib.import_module(module)
+    patch.install()
+    return patch
+
+
+cell_cache = speedup("cell cache", "cell_cache")  # IPython's per-text work done once
+speedup("tracebacks", "tracebacks")  # what a cell's error needs, once
+output_streams = speedup("output streams", "output_streams")  # an empty flush, skipped
 gc.enable()
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
@@ -447,9 +458,10 @@ def kernel_config(connection_file):
     config.IPKernelApp.connection_file = connection_file
     config.IPKernelApp.quiet = True
     config.HistoryManager.enabled = False
-    # ipykernel pauses 0.5 ms before each reply, so that text still in the pipe of file
-    # descriptors 1 and 2 is likely read by then: output_streams.py's flush waits for it.
-    config.IPythonKernel._execute_sleep = 0.0
+    if output_streams is not None:
+        # ipykernel pauses 0.5 ms before each reply, so that text still in the pipe of file
+        # descriptors 1 and 2 is likely read by then: output_streams.py's flush waits for it.
+        config.IPythonKernel._execute_sleep = 0.0
     config.InteractiveShellApp.matplotlib = "inline"
     config.IPKernelApp.kernel_class = GradingKernel
     return config
@@ -471,6 +483,8 @@ class KernelApp(IPKernelApp):
         page faults and 2.4 ms of each kernel's start. The logger's level is the handler's:
         traitlets left it at DEBUG, so every debug line of every message was made, then
         dropped."""
+        if not private_api.applies("kernel logging"):
+            return super()._configure_logging()
         handler = logging.StreamHandler(sys.stderr)
         handler.setLevel(self.log_level)
         handler.setFormatter(self._log_formatter_cls(self.log_format, self.log_datefmt))
@@ -499,6 +513,8 @@ class GradingKernel(ipykernel.ipkernel.IPythonKernel):
     kernel's __init__, where that list is its only use."""
 
     def __init__(self, **kwargs):
+        if not private_api.applies("kernel module list"):
+            return super().__init__(**kwargs)
         ipykernel.ipkernel.sys = SysWithoutModules()
         try:
             super().__init__(**kwargs)
@@ -854,7 +870,7 @@ def strays(request):
 
 
 def warm(request):
-    return {"warmed": cell_cache.warm(request["cells"])}
+    return {"warmed": cell_cache.warm(request["cells"]) if cell_cache is not None else 0}
 
 
 def huge_pages(least=0.9):

@@ -1,0 +1,208 @@
+"""One check before every speedup that patches, replaces or leans on another library's private
+code: is that code what the speedup was written for?
+
+Each speedup below names the private functions it touches ("module:Qualified.name") and the
+digests of their source that were read against it (the lock's versions; Debian's Python).
+Where the installed library's source differs (another ipykernel, IPython, SQLAlchemy ...), or
+a name is gone, the speedup steps aside: its module leaves the library as it is, and grading
+is the library's own, only slower. `grade` says each one that stepped aside in grade.log
+(`stepped_aside`).
+
+The sources are read from the libraries' files, not imported: the grader checks them before
+it starts anything, and the kernel template (zygote.py, which imports this file from its own
+folder) checks the same files before it imports what it patches, so both decide alike.
+
+When a lock's update changes a digest, read the new source against the speedup, then add the
+digest that `python -m autograder.tools.speedups` prints (tests/autograder/sandbox/
+test_private_api.py fails until the table below is current).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import inspect
+import os
+import re
+import sys
+from dataclasses import dataclass
+from functools import cache
+
+
+@dataclass(frozen=True)
+class Speedup:
+    module: str  # the kit's module that patches (where to read what it does)
+    distribution: str  # the library it patches, for its version in the log line
+    targets: tuple[str, ...]  # "module:Qualified.name" of each function it touches; a
+    #                           module alone, for a module's whole file
+    digests: tuple[str, ...]  # of the targets' source, each read against the speedup
+
+
+SPEEDUPS = {
+    "output streams": Speedup(
+        "autograder/sandbox/output_streams.py", "ipykernel",
+        ("ipykernel.iostream:OutStream.flush", "ipykernel.iostream:OutStream._flush",
+         "ipykernel.iostream:OutStream._watch_pipe_fd",
+         "ipykernel.kernelbase:Kernel.execute_request"),
+        ("d1da1827768c9aeb",)),
+    "cell cache": Speedup(
+        "autograder/sandbox/cell_cache.py", "ipython",
+        ("IPython.core.inputtransformer2:TransformerManager.transform_cell",
+         "IPython.core.compilerop:CachingCompiler.ast_parse",
+         "codeop:Compile.__call__",  # CachingCompiler's own, inherited
+         "IPython.core.async_helpers:_should_be_async",
+         "IPython.core.interactiveshell:InteractiveShell.should_run_async",
+         "ipykernel.compiler:murmur2_x86", "ipykernel.compiler:get_file_name"),
+        # Python 3.11.7's codeop (a keyword argument more) and 3.11.2's, Debian 12's
+        ("62306dc6392eabfb", "fc67735a34ba9979")),
+    "tracebacks": Speedup(
+        "autograder/sandbox/tracebacks.py", "stack_data",
+        ("inspect:getmodule", "stack_data.core:style_with_executing_node",
+         "pygments.formatters.terminal256:Terminal256Formatter.__init__"),
+        ("75eba26b998d8531",)),
+    "kernel logging": Speedup(
+        "autograder/sandbox/zygote.py (KernelApp)", "traitlets",
+        ("traitlets.config.application:Application._configure_logging",),
+        ("49ea4dd17f0bc3f5",)),
+    "kernel module list": Speedup(
+        "autograder/sandbox/zygote.py (GradingKernel)", "ipykernel",
+        ("ipykernel.ipkernel:IPythonKernel.__init__",),
+        ("e2c86420e226f7f6",)),
+    "one transaction": Speedup(
+        "autograder/gradebook_engines.py (JoinedConnection)", "SQLAlchemy",
+        ("sqlalchemy.engine.base:Connection._run_ddl_visitor",),
+        ("5e198466053dd601",)),
+    "one pass": Speedup(
+        "autograder/engine/worker_autograde.py", "nbgrader",
+        ("nbgrader.converters.autograde:Autograde.convert_single_notebook",
+         "nbconvert.exporters.exporter:Exporter.register_preprocessor"),
+        ("3a0084ebc647ab3a",)),
+    "fork server stop": Speedup(
+        "autograder/engine/cluster.py (stop_fork_server)", "python",
+        ("multiprocessing.forkserver:ForkServer._stop",),
+        ("701a3fcab9cf836c",)),
+    "translated argparse": Speedup(
+        "autograder/cli.py", "python",
+        ("argparse:HelpFormatter._format_usage", "argparse:ArgumentParser.__init__"),
+        ("fd7edc4175d8760b",)),
+    "deferred server extensions": Speedup(
+        "autograder/deferred_imports.py", "nbgrader",
+        tuple(f"nbgrader.server_extensions.{name}" for name in  # the packages' whole files
+              ("assignment_list", "course_list", "validate_assignment", "formgrader")),
+        ("60b03846d13b8cf5",)),
+    "deferred parser": Speedup(
+        "autograder/deferred_imports.py", "rfc3987-syntax",
+        ("rfc3987_syntax.syntax_helpers:is_valid_syntax",),
+        ("f86331c2e5bc8429",)),
+}
+
+
+def applies(name: str) -> bool:
+    """Whether the speedup `name` may patch: the code it touches is what it was written for."""
+    return why_not(name) is None
+
+
+@cache
+def why_not(name: str) -> str | None:
+    """None when the speedup `name` applies; else why not, in words."""
+    speedup = SPEEDUPS[name]
+    try:
+        found = digest_of(speedup.targets)
+    except LookupError as missing:
+        return f"{missing.args[0]} is not there"
+    if found not in speedup.digests:
+        return f"its code differs from what the speedup was written for (digest {found})"
+    return None
+
+
+def stepped_aside() -> list[str]:
+    """A line for each speedup that steps aside here, naming it, the library and why."""
+    lines = []
+    for name, speedup in SPEEDUPS.items():
+        reason = why_not(name)
+        if reason is not None:
+            lines.append(f"speedup '{name}' ({speedup.module}) steps aside, "
+                         f"{speedup.distribution} {version_of(speedup.distribution)}: "
+                         f"{reason}; grading is the library's own, only slower")
+    return lines
+
+
+def version_of(distribution: str) -> str:
+    import importlib.metadata  # here: some 10 ms to import, and the template never asks
+
+    if distribution == "python":
+        return sys.version.split()[0]
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
+def digest_of(targets) -> str:
+    """A digest of the targets' source text, in order: raises LookupError naming the first
+    target that cannot be found."""
+    digest = hashlib.sha256()
+    for target in targets:
+        module, _, qualified = target.partition(":")
+        path = module_file(module)
+        text = source_of(path, qualified) if qualified else "".join(lines_of(path))
+        digest.update(f"{target}\n{text}".encode())
+    return digest.hexdigest()[:16]
+
+
+@cache
+def module_file(module: str) -> str:
+    """The .py file of `module`, found without importing it or its packages (find_spec of a
+    dotted name would import its parents: ipykernel, nbgrader, sqlalchemy)."""
+    top, *rest = module.split(".")
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or spec.origin in (None, "built-in", "frozen"):
+        raise LookupError(module)
+    if not rest:
+        return spec.origin
+    base = os.path.join(spec.submodule_search_locations[0], *rest)
+    for path in (base + ".py", os.path.join(base, "__init__.py")):
+        if os.path.isfile(path):
+            return path
+    raise LookupError(module)
+
+
+@cache
+def lines_of(path: str) -> list[str]:
+    with open(path, encoding="utf-8") as file:
+        return file.readlines()
+
+
+def source_of(path: str, qualified: str) -> str:
+    """The source of the function or class `qualified` ("Class.method") in the file `path`:
+    each part is the least indented definition of that name after the last one found,
+    before the next top-level definition; its block is read as inspect reads one."""
+    lines, start, indent = lines_of(path), 0, -1
+    for part in qualified.split("."):
+        start, indent = definition(lines, part, start, indent, qualified)
+    return "".join(inspect.getblock(lines[start:]))
+
+
+def definition(lines, name, start, outer, qualified):
+    """The line and indentation of `name`'s definition, nested deeper than `outer`."""
+    pattern = re.compile(rf"(\s*)(?:async\s+def|def|class)\s+{re.escape(name)}\b")
+    found = None
+    for number in range(start, len(lines)):
+        line = lines[number]
+        if number > start and outer >= 0 and re.match(r"(?:async\s+def|def|class)\s", line):
+            break  # the next top-level definition: the class searched ended before it
+        match = pattern.match(line)
+        if match is None or len(match.group(1)) <= outer:
+            continue
+        if outer < 0 and match.group(1):
+            continue  # a module's own name is defined at the top level
+        if found is None or len(match.group(1)) < found[1]:
+            found = (number, len(match.group(1)))
+            if outer < 0:
+                break
+    if found is None:
+        raise LookupError(qualified)
+    return found
