@@ -49,7 +49,7 @@ from autograder.engine.worker import (
 from autograder.errors import KitError
 from autograder.i18n import t
 from autograder.sandbox import handover, private_api
-from autograder.sandbox.kernel import template_pool
+from autograder.sandbox.kernel import Zygote, template_pool
 
 WORKER_HINT = "dask worker {address} --nthreads 1 --preload autograder.engine.worker"
 
@@ -75,14 +75,19 @@ class EngineError(KitError, RuntimeError):
     """The cluster cannot grade: the message says why and what to do."""
 
 
-def start_client(config, workers, scheduler, log_file: Path, say, kernels=None):
+def start_client(config, workers, scheduler, log_file: Path, say, kernels=None,
+                 in_process=False):
     """A dask Client on the course's cluster: the one at `scheduler` (or c.Cluster.scheduler)
     or a new embedded LocalCluster of `workers` processes; with `kernels` (to grade: the
     mechanism that confines them, sandbox/isolation.py), a kernel template for each of its
-    workers starts with it (sandbox/handover.py)."""
+    workers starts with it (sandbox/handover.py). `in_process` (embedded only): one worker,
+    a thread of this process (in_process_cluster)."""
     settings = Cluster(config=config)
     address = scheduler or settings.scheduler
-    if address:
+    if in_process and not address:
+        client = in_process_client()
+        plugin = KitWorker()  # no log: this process's stderr stays the console
+    elif address:
         try:
             client = Client(address, timeout="10s")
         except (OSError, TimeoutError) as error:
@@ -128,6 +133,26 @@ def start_client(config, workers, scheduler, log_file: Path, say, kernels=None):
     except BaseException:
         close_client(client)  # the embedded cluster and its templates with it
         raise
+    return client
+
+
+def in_process_client():
+    """A Client on an embedded cluster whose one worker is a thread of this process: for one
+    notebook, no worker process to start, nor a fork server, nor a template copy for it (a
+    cold Gradescope run's processes held 785 MiB of their own memory with them, 465 without).
+    The worker's template is its own (kernel.py's Zygote, started at its first kernel, ended
+    with the client); no memory limit of its own (the kernels have theirs); its folder changes
+    (worker.py, `prepared`) are undone as the client closes."""
+    with dask.config.set(QUIET_CLUSTER):
+        cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                               memory_limit=0, dashboard_address=":0",
+                               silence_logs=logging.CRITICAL)
+    try:
+        client = Client(cluster)
+    except BaseException:
+        close_cluster(cluster, None)
+        raise
+    client.kit_cwd = os.getcwd()
     return client
 
 
@@ -191,6 +216,10 @@ def has_dashboard():
 
 def close_client(client):
     cluster = client.cluster
+    if getattr(client, "kit_cwd", None) is not None:  # an in-process worker: its template
+        with contextlib.suppress(Exception):  # ends first (it dies with the worker's thread)
+            Zygote.close_shared()
+        os.chdir(client.kit_cwd)
     with contextlib.suppress(Exception):
         client.close()
     close_cluster(cluster, getattr(client, "kit_templates", None))

@@ -251,8 +251,10 @@ class KitWorker(WorkerPlugin):
             os.close(fd)
 
     def teardown(self, worker):
+        global _WORKSPACE
         if _WORKSPACE is not None:
             _WORKSPACE.close()
+            _WORKSPACE = None  # a worker in the client's own process may come again
 
 
 def dask_setup(worker):

@@ -296,8 +296,10 @@ def _run_engine(root, todo, workers, scheduler, overrides, force, run, log):
     external = scheduler or Cluster(config=config).scheduler  # its workers check their own
     mechanism = None if external else check_sandbox(
         config, overrides.get("GradeInSandbox", {}).get("isolation"))
+    # One notebook (a Gradescope upload, a TA's regrade of one student) is graded in this
+    # process: a worker process would cost more time and memory than the notebook.
     client = start_client(config, workers, scheduler, root / "grade.log", log,
-                          kernels=mechanism)
+                          kernels=mechanism, in_process=len(todo) == 1)
     try:
         log(t("grading {count} notebooks on {workers} workers", count=len(todo),
               workers=threads(client))
