@@ -37,16 +37,17 @@ CATALOG = {
         "{lms} 会把两个学生的成绩记到同一个账号上：{pairs}；请在成绩册中给每个学生各自的 "
         "{field}（`nbgrader db student add ID --{option}=...`），然后重新导出；没有写出任何文件",
     "{key}: {students}": "{key}：{students}",
-    "{student} {assignment}: left empty, {status}: {note}":
-        "{student} {assignment}：留空，{status}：{note}",
+    "{student} {assignment}: student left out of the file, {status}: {note}":
+        "{student} {assignment}：此学生未写入文件，{status}：{note}",
     "not in the file, no student could be told: {note}":
         "未写入文件，看不出是哪个学生的：{note}",
     "{lms} grades: {path}, {students} students, {assignments} assignments":
         "{lms} 成绩：{path}，{students} 个学生，{assignments} 次作业",
-    "{count} cells are empty until their notebooks are graded: run grade (or fix what is "
-    "named above), then export again":
-        "有 {count} 格要等相应的笔记本评完分才有成绩：请运行 grade（或先改正上面列出的问题），"
-        "然后重新导出",
+    "{students} students are left out of the file until {count} notebooks have a grade (an "
+    "empty cell would clear the grade the LMS holds): run grade (or fix what is named above), "
+    "then export again":
+        "有 {students} 个学生未写入文件，要等 {count} 份笔记本有了成绩才写入（空格会清除 LMS "
+        "中已有的成绩）：请运行 grade（或先改正上面列出的问题），然后重新导出",
     "the file-name pattern {pattern} is not a regular expression: {error}":
         "文件名模式 {pattern} 不是合法的正则表达式：{error}",
     "the file-name pattern {pattern} needs the groups (?P<student_id>...) and "

@@ -4,9 +4,14 @@ at all.
 Every student must carry the field the LMS finds them by (canvas.py, moodle.py say which),
 and no two the same; otherwise nothing is written and the error names the students and the
 fix. The file is written beside its destination under a temporary name and renamed onto it,
-so an interrupted export leaves the old file, never half of one. An empty cell (a notebook
-not graded, or not gradable) is said, one line each, and the export exits 1: the file is
-valid, but a grade is still to come.
+so an interrupted export leaves the old file, never half of one.
+
+No cell is written empty: both LMSs' imports read an empty cell as "no grade", and where the
+LMS already holds a grade (one the instructor entered there) an empty cell clears it (Canvas's
+importer counts a blank against a present score as a change; Moodle's sets the grade to none).
+So a student with a notebook not graded, or not gradable, is left out of the file, their other
+assignments too, until it has a grade: each such cell is said, one line each, and the export
+exits 1.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from autograder.errors import OutputError
 from autograder.gradebook_guard import check_gradebook
 from autograder.i18n import t
 from autograder.outputs import canvas, moodle
-from autograder.outputs.lms_sheet import sheet
+from autograder.outputs.lms_sheet import sheet, without_empty_cells
 
 FORMATS = {"canvas": canvas, "moodle": moodle}
 DEFAULT_FILES = {"canvas": Path("canvas.csv"), "moodle": Path("moodle.csv")}
@@ -55,9 +60,10 @@ def csv_text(rows):
 
 
 def unsettled_lines(entries):
-    """One line per empty cell, and per refused file whose student is unknown."""
-    return [t("{student} {assignment}: left empty, {status}: {note}", student=e.student,
-              assignment=e.assignment, status=t(e.status), note=e.note or t("run grade"))
+    """One line per cell without a grade, and per refused file whose student is unknown."""
+    return [t("{student} {assignment}: student left out of the file, {status}: {note}",
+              student=e.student, assignment=e.assignment, status=t(e.status),
+              note=e.note or t("run grade"))
             if e.student else t("not in the file, no student could be told: {note}", note=e.note)
             for e in entries]
 
@@ -75,14 +81,18 @@ def export_lms(root: Path, form: str, destination: Path | None, ids=None, log=pr
     with open_gradebook(root) as gradebook:
         grades = sheet(root, gradebook, ids)
     check_keys(layout, grades.people)
-    write_atomically(destination.resolve(), csv_text(layout.rows(grades, course_config(root))))
+    complete = without_empty_cells(grades)
+    write_atomically(destination.resolve(),
+                     csv_text(layout.rows(complete, course_config(root))))
     for line in unsettled_lines(grades.unsettled):
         log(line)
     log(t("{lms} grades: {path}, {students} students, {assignments} assignments",
-          lms=layout.NAME, path=destination, students=len(grades.people),
+          lms=layout.NAME, path=destination, students=len(complete.people),
           assignments=len(grades.assignments)))
     empty = sum(1 for e in grades.unsettled if e.student)
     if empty:
-        log(t("{count} cells are empty until their notebooks are graded: run grade (or fix "
-              "what is named above), then export again", count=empty))
+        left_out = len(grades.people) - len(complete.people)
+        log(t("{students} students are left out of the file until {count} notebooks have a "
+              "grade (an empty cell would clear the grade the LMS holds): run grade (or fix "
+              "what is named above), then export again", students=left_out, count=empty))
     return empty

@@ -8,12 +8,12 @@ lms_user_id), which is how an LMS tells its students apart. A cell holds the sco
 own CSV, written as that CSV writes it (late penalty taken off: roster's Entry.score): the
 points of a graded notebook, 0 when nothing was handed in (as in the kit's CSV), and nothing
 while the kit has no grade to give (not gradable, not graded yet), so that no LMS records a 0
-the student may not have earned.
+the student may not have earned (lms_export.py leaves such a student out of the file).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from nbgrader.api import MissingEntry
 
@@ -58,6 +58,13 @@ def cell(entry: Entry) -> str:
     if entry.status == MISSING:
         return points(0)
     return ""
+
+
+def without_empty_cells(grades: Sheet) -> Sheet:
+    """The sheet with only the students each of whose cells holds points."""
+    full = [p for p in grades.people
+            if all(grades.cells[p.id, a] != "" for a, _ in grades.assignments)]
+    return replace(grades, people=full)
 
 
 def sheet(root, gradebook, ids=None) -> Sheet:

@@ -1,7 +1,8 @@
 """Does `export --format canvas|moodle` refuse, with the fix and without writing anything, a
-class where a student lacks the field the LMS finds them by (or shares it), say each empty
-cell, and speak the course's language? And on a class graded for real, through the command
-line: is every student there with the kit CSV's score, the late one's penalty included?"""
+class where a student lacks the field the LMS finds them by (or shares it), leave out (and
+say) each student with a notebook awaiting a grade, and speak the course's language? And on a
+class graded for real, through the command line: is every student there with the kit CSV's
+score, the late one's penalty included?"""
 
 from __future__ import annotations
 
@@ -49,17 +50,23 @@ def test_a_student_only_in_submitted_needs_a_gradebook_record(course):
     assert not (course / "canvas.csv").exists()
 
 
-def test_a_notebook_not_graded_yet_is_an_empty_cell_and_said(course, gradebook):
-    """Is a submitted notebook without a grade an empty cell (no 0 the student may not
-    deserve), said on a line of its own, and counted so that the command exits 1?"""
+def test_a_notebook_not_graded_yet_leaves_its_student_out_and_is_said(course, gradebook):
+    """Is a student with a submitted notebook without a grade left out of the file (an empty
+    cell would clear a grade the LMS holds, and no 0 the student may not deserve is written),
+    said on a line of its own, counted so that the command exits 1, and no cell of the file
+    empty?"""
     enrol(gradebook, {"dan": ("Dan", "Brown", "dan@example.org", "104")})
     (course / "submitted" / "dan" / "01_attention").mkdir(parents=True)
     (course / "submitted" / "dan" / "01_attention" / "01_attention.ipynb").write_text("{}")
-    rows, said, empty = export(course, "canvas")
-    assert ["Brown, Dan", "104", "", "", "", "", "0"] in rows
-    assert empty == 1
-    assert said[0] == "dan 01_attention: left empty, not graded yet: run grade"
-    assert said[-1].startswith("1 cells are empty until their notebooks are graded")
+    for form in ("canvas", "moodle"):
+        rows, said, empty = export(course, form)
+        assert not any("Dan" in row or "104" in row for row in rows), rows
+        assert len(rows) > 2 and all(all(row[5 if form == "canvas" else 3:]) for row in rows)
+        assert empty == 1
+        assert said[0] == "dan 01_attention: student left out of the file, not graded yet: " \
+            "run grade"
+        assert said[-1].startswith("1 students are left out of the file until 1 notebooks "
+                                   "have a grade")
 
 
 def test_moodle_needs_an_email(course, gradebook):
@@ -93,8 +100,8 @@ def test_chinese_course_says_it_in_chinese(course, gradebook):
         with pytest.raises(OutputError) as refused:
             export(course, "canvas")
     assert rows[0] == MOODLE_IDENTITY + ["01_attention", "02_heads"]
-    assert said[0] == "dan 01_attention：留空，尚未评分：请运行 grade"
-    assert said[1] == f"Moodle 成绩：{course / 'moodle.csv'}，4 个学生，2 次作业"
+    assert said[0] == "dan 01_attention：此学生未写入文件，尚未评分：请运行 grade"
+    assert said[1] == f"Moodle 成绩：{course / 'moodle.csv'}，3 个学生，2 次作业"  # dan left out
     lines = [*said, str(refused.value)]
     assert all(CJK.search(line) for line in lines) and not english_left("\n".join(lines))
 
@@ -193,8 +200,8 @@ def test_real_class_command_line_refusals(graded_class):
 
 
 def test_real_class_a_notebook_not_graded_yet(graded_class):
-    """Does a submitted notebook not graded yet leave its cell empty, say so, and make the
-    command exit 1, the file still written?"""
+    """Does a submitted notebook not graded yet leave its student out of the file, say so,
+    and make the command exit 1, the file still written with everyone else?"""
     folder = graded_class / "submitted" / "eve" / ID
     folder.mkdir(parents=True)
     shutil.copy(KIT / "release" / ID / f"{ID}.ipynb", folder)
@@ -207,8 +214,10 @@ def test_real_class_a_notebook_not_graded_yet(graded_class):
         with Gradebook(db_url(graded_class)) as gb:
             gb.remove_student("eve")
     assert done.returncode == 1, done.stdout + done.stderr
-    assert f"eve {ID}: left empty, not graded yet: run grade" in done.stdout
-    assert ["Ng, Eve", "205", "", "", "", ""] in read(graded_class / "pending.csv")
+    assert f"eve {ID}: student left out of the file, not graded yet: run grade" in done.stdout
+    written = read(graded_class / "pending.csv")
+    assert not any("Ng, Eve" in row for row in written)
+    assert {row[1] for row in written[2:]} == {"201", "202", "203", "204"}
 
 
 def test_real_class_in_chinese(graded_class):
