@@ -86,8 +86,14 @@ def enter_user_namespace():
     first, while the template has one thread (unshare refuses a process with more)."""
     uid, gid = os.geteuid(), os.getegid()
     check(LIBC.unshare(CLONE_NEWUSER), "unshare(CLONE_NEWUSER)")
-    for name, text in (("setgroups", "deny"), ("uid_map", f"0 {uid} 1"),
-                       ("gid_map", f"0 {gid} 1")):
+    map_ids(inside=0, uid=uid, gid=gid)
+
+
+def map_ids(inside, uid, gid):
+    """In the user namespace just made: `inside` is the user and the group `uid` and `gid`
+    are outside, and no supplementary group can be set (an unprivileged map needs that)."""
+    for name, text in (("setgroups", "deny"), ("uid_map", f"{inside} {uid} 1"),
+                       ("gid_map", f"{inside} {gid} 1")):
         with open(f"/proc/self/{name}", "w") as file:
             file.write(text)
 
@@ -396,10 +402,7 @@ def drop_to_user_namespace():
     over its mounts, for one of its own where it is an ordinary user (SANDBOX_ID, the
     template's 0 and so the grader's user outside) with none."""
     check(LIBC.unshare(CLONE_NEWUSER), "unshare(CLONE_NEWUSER)")
-    for name, text in (("setgroups", "deny"), ("uid_map", f"{SANDBOX_ID} 0 1"),
-                       ("gid_map", f"{SANDBOX_ID} 0 1")):
-        with open(f"/proc/self/{name}", "w") as file:
-            file.write(text)
+    map_ids(inside=SANDBOX_ID, uid=0, gid=0)
     drop_capabilities()
 
 
@@ -715,15 +718,7 @@ def children():
     found = child_pids(me)
     if found is not None:
         return found
-    found = []
-    for entry in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                if int(stat.read().rsplit(")", 1)[1].split()[1]) == me:
-                    found.append(int(entry))
-        except (OSError, ValueError, IndexError):
-            continue
-    return found
+    return [pid for pid, parent in parents().items() if parent == me]
 
 
 def reap():
