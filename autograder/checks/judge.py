@@ -69,12 +69,33 @@ def matching_mistakes(step, case, got, subject_of):
     return found
 
 
-def named_mistakes(matches):
-    """For each wrong case's matching mistakes, the one to name: the mistake that matches the
-    most cases (the first in the catalogue on a tie), so that an input on which two mistakes
-    give the same output names the one the other cases show."""
-    counts = Counter(mistake.name for found in matches for mistake in found)
-    return [max(found, key=lambda m: counts[m.name]) if found else None for found in matches]
+def named_mistakes(matches, right, subject_of):
+    """For each wrong case's matching mistakes (`matches`), the one to name: of those that
+    also give the expected output on every case the student got right (`right`: (case,
+    output)), the one that matches the most cases, the first in the catalogue on a tie. A
+    mistake that gives the student's numbers on one input only by coincidence (sqrt(d_v) on a
+    case whose n_keys equals d_v) gives other numbers than the student's right ones on the
+    other inputs, and is not named."""
+    fits = {}
+
+    def plausible(mistake):
+        if mistake.name not in fits:
+            fits[mistake.name] = all(gives(subject_of(mistake), case, got)
+                                     for case, got in right)
+        return fits[mistake.name]
+
+    kept = [[mistake for mistake in found if plausible(mistake)] for found in matches]
+    counts = Counter(mistake.name for found in kept for mistake in found)
+    return [max(found, key=lambda m: counts[m.name]) if found else None for found in kept]
+
+
+def gives(subject, case, output):
+    """Whether `subject` gives `output` on `case`."""
+    try:
+        compare(output, case.run(subject))
+    except Exception:  # noqa: BLE001 - raising, or other numbers: it does not
+        return False
+    return True
 
 
 def parameter_names(reference):
@@ -120,6 +141,7 @@ def step_findings(step, subject, helpers, gen):
     findings = [Finding("rule", step.name, v) for rule in step.rules
                 if (v := rule_violation(rule, subject))]
     wrong = []  # (index in findings, text, matching mistakes) of each case with wrong output
+    right = []  # (case, output) of each case with the expected output
     compiled = {}  # mistake name -> its subject, compiled once for every case
 
     def subject_of(mistake):
@@ -142,6 +164,7 @@ def step_findings(step, subject, helpers, gen):
             continue
         try:
             compare(got, want)
+            right.append((case, got))
         except Exception as error:  # noqa: BLE001 - Mismatch, or an output of the wrong kind
             mismatch = error if isinstance(error, Mismatch) else Mismatch(t(
                 "output is not of the kind the step returns ({kind})", kind=error_kind(error)))
@@ -149,8 +172,8 @@ def step_findings(step, subject, helpers, gen):
                                            problem=mismatch),
                           matching_mistakes(step, case, got, subject_of)))
             findings.append(None)  # its Finding, once every case has been seen
-    for (index, text, _), mistake in zip(wrong, named_mistakes([m for _, _, m in wrong]),
-                                         strict=True):
+    names = named_mistakes([m for _, _, m in wrong], right, subject_of)
+    for (index, text, _), mistake in zip(wrong, names, strict=True):
         findings[index] = Finding("value", step.name, text, t(mistake.name) if mistake else None,
                                   t(mistake.hint) if mistake else None)
     for prop in step.properties:

@@ -1,0 +1,52 @@
+"""Which mistake a step's hidden check names (autograder/checks/judge.py)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import torch
+
+from autograder.checks.judge import mistake_subject, step_findings
+from autograder.checks.loader import load_assignment
+from autograder.checks.subject import LocalSubject
+
+ROOT = Path(__file__).resolve().parents[3]
+BACKWARD = load_assignment(ROOT, "09_gradients_and_memory").steps["attention_backward"]
+SEEDS = range(30)
+
+
+def named(step, subject, seed, helpers=None):
+    findings = step_findings(step, subject, helpers or {}, torch.Generator().manual_seed(seed))
+    return {finding.mistake for finding in findings if finding.mistake}, findings
+
+
+def keys_shape_1(queries, keys, values, grad_context):
+    """attention_backward with d_k read as keys.shape[1]: right for unbatched keys (n_k, d_k),
+    the number of keys for a batch."""
+    scale = 1 / math.sqrt(keys.shape[1])
+    weights = torch.softmax(queries @ keys.transpose(-2, -1) * scale, dim=-1)
+    grad_values = weights.transpose(-2, -1) @ grad_context
+    grad_weights = grad_context @ values.transpose(-2, -1)
+    grad_scores = weights * (grad_weights - (grad_weights * weights).sum(-1, keepdim=True))
+    grad_scores = grad_scores * scale
+    return grad_scores @ keys, grad_scores.transpose(-2, -1) @ queries, grad_values
+
+
+def test_a_mistake_that_matches_one_case_by_coincidence_is_not_named():
+    """keys.shape[1] for d_k gives sqrt(d_v)'s numbers on a batched case whose n_keys happens
+    to equal d_v (6 of these 30 draws), but not on the others, and is right unbatched: is the
+    known mistake "sqrt(d_v) instead of sqrt(d_k)" never named, while the step still fails?"""
+    for seed in SEEDS:
+        names, findings = named(BACKWARD, LocalSubject(keys_shape_1, source="x"), seed)
+        assert findings, seed
+        assert "sqrt(d_v) instead of sqrt(d_k)" not in names, (seed, findings)
+
+
+def test_the_mistake_that_explains_every_case_is_named():
+    """A student who made exactly the catalogued mistake: is it named on every draw?"""
+    mistake = next(m for m in BACKWARD.mistakes if m.name == "sqrt(d_v) instead of sqrt(d_k)")
+    subject = mistake_subject(mistake, {})
+    for seed in range(5):
+        names, _ = named(BACKWARD, subject, seed)
+        assert names == {mistake.name}, (seed, names)
