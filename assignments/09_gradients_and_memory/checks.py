@@ -384,7 +384,20 @@ def online_attention_random(gen):
                         "keys, block_size = 3", n_query=n_query, n_key=n_key),
                       calling(queries, randn(gen, n_key, d_k) + 3 * direction,
                               randn(gen, n_key, d_v), 3)))
+    cases.append(Case(t("every score of one query near -10000 (exp of each is 0): {n_query} "
+                        "queries, {n_key} keys, block_size = 2", n_query=n_query, n_key=n_key),
+                      calling(*scores_near(gen, -1e4, n_query, n_key, d_k, d_v), 2)))
     return cases
+
+
+def scores_near(gen, score, n_query, n_key, d_k, d_v):
+    """(queries, keys, values) where the last query's every score is within about a fifth of
+    `score`: the keys lean along one direction, the query points along it, scaled."""
+    direction = randn(gen, d_k)
+    keys = randn(gen, n_key, d_k) + 3 * direction
+    queries = randn(gen, n_query, d_k)
+    queries[-1] = score * math.sqrt(d_k) / (3 * direction.dot(direction)) * direction
+    return queries, keys, randn(gen, n_key, d_v)
 
 
 def online_equals_torch(subject, gen):
@@ -451,7 +464,10 @@ ONLINE_ATTENTION = Step(
     rules=(
         requires_loop("a loop over blocks of keys", "the step is the loop that reads the keys "
                       "and values one block at a time"),
-        forbids_builtins("no full score matrix", {"softmax", "attention"},
+        # What is checked: no built-in softmax or attention. That no more than block_size
+        # columns of scores are formed is the step's point, which no rule sees (the notebook
+        # says so).
+        forbids_builtins("no built-in softmax or attention", {"softmax", "attention"},
                          "a built-in softmax or attention needs every score of a query at "
                          "once; keep a running max and a running sum instead"),
     ),
@@ -484,6 +500,18 @@ ONLINE_ATTENTION = Step(
             ONLINE_HEAD +
             "    for start in range(0, keys.shape[-2] - block_size + 1, block_size):\n" +
             ONLINE_BLOCK +
+            "        running_sum = running_sum * rescale + exps.sum(dim=-1, keepdim=True)\n"
+            "        context = context * rescale + exps @ block_values\n"
+            "        running_max = new_max\n"
+            "    return context / running_sum\n",
+        ),
+        Mistake(
+            "running max starts at 0",
+            "start the running max at -inf: from 0, a query whose every score is far below "
+            "zero subtracts 0, exp of each score is 0, and the output divides 0 by 0",
+            ONLINE_HEAD.replace("torch.full_like(queries[..., :1], float('-inf'))",
+                                "torch.zeros_like(queries[..., :1])") +
+            ONLINE_LOOP + ONLINE_BLOCK +
             "        running_sum = running_sum * rescale + exps.sum(dim=-1, keepdim=True)\n"
             "        context = context * rescale + exps @ block_values\n"
             "        running_max = new_max\n"

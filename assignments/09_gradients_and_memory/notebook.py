@@ -431,6 +431,14 @@ big_v = torch.randn(7, 5, generator=gen)
 expect_close(online_attention(big_q, big_k, big_v, 3),
              F.scaled_dot_product_attention(big_q, big_k, big_v),
              "scores in the hundreds, block_size = 3")
+# every score of a query near -10000 (-2000 to -8000 here): exp of each is 0 unless the
+# running max was subtracted first
+far_q = torch.full((1, 4), -4000.0)  # (1, d_k)
+far = online_attention(far_q, keys, values, 2)
+assert torch.isfinite(far).all(), (
+    f"every score near -10000 gave {far}: start the running max at -inf, not 0")
+expect_close(far, F.scaled_dot_product_attention(far_q, keys, values),
+             "every score near -10000, block_size = 2")
 
 # %% strings zh
 {
@@ -446,6 +454,13 @@ expect_close(online_attention(big_q, big_k, big_v, 3),
     "finite":
         "# 分数达到几百，有些行的最大分数出现在后面的块中：运行最大值让 exp 保持有限",
     "scores in the hundreds, block_size = 3": "分数达到几百，block_size = 3",
+    "# every score of a query near -10000 (-2000 to -8000 here): exp of each is 0 unless "
+    "the":
+        "# 一个查询的所有分数都在 -10000 左右（这里是 -2000 到 -8000）：除非先减去运行最大值，",
+    "# running max was subtracted first": "# 否则每个分数的 exp 都是 0",
+    'f"every score near -10000 gave {far}: start the running max at -inf, not 0"':
+        'f"所有分数都在 -10000 左右时得到 {far}：运行最大值要从 -inf 开始，而不是 0"',
+    "every score near -10000, block_size = 2": "所有分数都在 -10000 左右，block_size = 2",
 }
 
 # %% [markdown]

@@ -64,6 +64,9 @@ def online_probes(gen):
     below = r(gen, 3, 4)
     below[1] = -30 * direction  # every score of the second query far below zero
     probes.append(calls(below, r(gen, 7, 4) + 3 * direction, r(gen, 7, 2), 3))
+    far = r(gen, 2, 4)
+    far[0] = -1e4 / (3 * direction.dot(direction)) * 2 * direction  # scores near -10000
+    probes.append(calls(far, r(gen, 5, 4) + 3 * direction, r(gen, 5, 3), 2))
     return probes
 
 

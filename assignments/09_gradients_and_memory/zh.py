@@ -103,6 +103,10 @@ CATALOG = {
         '{n_query} 个查询，{n_key} 个键，block_size = 2',
     'every score of one query far below zero: {n_query} queries, {n_key} keys, block_size = 3':
         '一个查询的所有分数都远小于 0：{n_query} 个查询，{n_key} 个键，block_size = 3',
+    'every score of one query near -10000 (exp of each is 0): {n_query} queries, {n_key} keys, '
+    'block_size = 2':
+        '一个查询的所有分数都在 -10000 左右（每个分数的 exp 都是 0）：{n_query} 个查询，'
+        '{n_key} 个键，block_size = 2',
     'with block_size = {block_size} and {n_key} keys, the output should equal '
     'torch.nn.functional.scaled_dot_product_attention':
         'block_size = {block_size}、{n_key} 个键时，输出应等于 '
@@ -131,6 +135,11 @@ CATALOG = {
         'block_size 不能整除 n_keys 时，最后一块较短；它也要读（range(0, n_keys, block_size) '
         '配合在末尾自动停下的切片就能做到）',
     'running max never updated': '从未更新运行最大值',
+    'running max starts at 0': '运行最大值从 0 开始',
+    'start the running max at -inf: from 0, a query whose every score is far below zero '
+    'subtracts 0, exp of each score is 0, and the output divides 0 by 0':
+        '运行最大值要从 -inf 开始：若从 0 开始，一个所有分数都远小于 0 的查询减去的是 0，'
+        '每个分数的 exp 都是 0，输出就成了 0 除以 0',
     'after each block, the new max becomes the running max; otherwise every block rescales the '
     'earlier ones away':
         '每一块之后，新的最大值要成为运行最大值；否则每一块都会把之前的结果缩放成 0',
@@ -145,7 +154,7 @@ CATALOG = {
     'a loop over blocks of keys': '对键的各块做循环',
     'the step is the loop that reads the keys and values one block at a time':
         '这一步就是每次读取一块键和值的那个循环',
-    'no full score matrix': '不构造完整的分数矩阵',
+    'no built-in softmax or attention': '不用内置的 softmax 或注意力',
     'a built-in softmax or attention needs every score of a query at once; keep a running max '
     'and a running sum instead':
         '内置的 softmax 或注意力需要一次拿到一个查询的全部分数；请改为保存运行最大值和运行和',
