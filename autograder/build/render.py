@@ -195,7 +195,8 @@ def rule_checks(step):
     Jupyter on the student's code (checks/code_rules.py), so no rule is a surprise."""
     publics = [(RUNS_ALONE, ("runs_alone", [], RUNS_ALONE_WHY))] + \
         [(rule.name, rule.public) for rule in step.rules]
-    lines = [f"expect_rule({step.name}, {kind!r}, {params!r}, {t(name)!r}, {t(why)!r})"
+    uses = f", uses={list(step.uses)!r}" if step.uses else ""
+    lines = [f"expect_rule({step.name}, {kind!r}, {params!r}, {t(name)!r}, {t(why)!r}{uses})"
              for name, (kind, params, why) in publics]
     heading = "# " + t("The step's rules, as grading checks them:")
     return "\n" + heading + "\n" + "\n".join(lines) if lines else ""

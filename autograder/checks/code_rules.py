@@ -223,19 +223,21 @@ def program_of(sources, course):
     return program, binds, changes, surely, reads
 
 
-def closure(sources, name, course=COURSE_CELLS):
+def closure(sources, name, course=COURSE_CELLS, apart=()):
     """The text of `name` as the cells define it: the student's statements that bind it
     from its last sure binding on (an earlier one is dead), followed transitively, in
     notebook order. A name read when a statement runs needs its bindings before that
     statement; a name read inside a function, those in force at the end. Cells whose key is
-    in `course` are the course's: they run, but are never the student's text. None when no
+    in `course` are the course's: they run, but are never the student's text. Names in
+    `apart` (the earlier steps a step uses: each is judged in its own step, and the
+    reference stands in for it when this one is graded) are not followed. None when no
     student statement binds `name`."""
     program, binds, changes, surely, reads = program_of(tuple(sources), frozenset(course))
     end = len(program)
     wanted, taken, done = [(name, end)], set(), set()
     while wanted:
         needed, upto = wanted.pop()
-        if (needed, upto) in done:
+        if (needed, upto) in done or (needed in apart and needed != name):
             continue
         done.add((needed, upto))
         start = max((i for i in range(upto) if needed in surely[i]), default=0)
@@ -561,9 +563,10 @@ def notebook_sources():
     return [source for source in shell.history_manager.input_hist_raw[1:] if source]
 
 
-def expect_rule(subject, kind, params, rule, why):
+def expect_rule(subject, kind, params, rule, why, uses=()):
     """Assert that your `subject` (and the code of yours it uses) keeps a rule of its step,
-    decided as grading decides it: on the text closure reads from the cells you ran."""
+    decided as grading decides it: on the text closure reads from the cells you ran, without
+    the earlier steps it `uses` (each keeps or breaks its own rules, in its own step)."""
     sources = notebook_sources()
     name = getattr(subject, "__name__", "")
     if sources is None:  # not in a notebook: the code of the function itself
@@ -571,6 +574,6 @@ def expect_rule(subject, kind, params, rule, why):
             sources = [textwrap.dedent(inspect.getsource(subject))]
         except (OSError, TypeError):
             sources = []
-    broken = judged(kind, params, closure(sources, name), None)
+    broken = judged(kind, params, closure(sources, name, apart=uses), None)
     assert broken is None, _t("rule '{rule}': {broken} ({why})", rule=rule, broken=broken,
                               why=why)

@@ -322,8 +322,11 @@ class Session:
         if self.broken:
             return [Finding("error", name, self.broken)]
         self.deadline = time.monotonic() + self.cell_timeout  # this step's text and checks
-        text = closure(self.ran, name, self.course_keys)
-        subject = RemoteSubject(self.link, name, source=text)
+        text = closure(self.ran, name, self.course_keys)  # what runs: with what it calls
+        # What the rules read: without the earlier steps it uses, which the references
+        # stand in for while it is judged (a rule break there costs only that step).
+        subject = RemoteSubject(self.link, name, source=closure(
+            self.ran, name, self.course_keys, apart=step.uses))
         try:
             failure = self.run_text(text) if text else None
             with self.link.talking():  # the step's requests: one run in the kernel

@@ -297,3 +297,23 @@ def test_every_requirement_is_visible_in_a_public_test(ran):
         finally:
             run(client, solutions[step].source)
     assert unseen == [], f"{assignment_id}: requirements no public test shows: {unseen}"
+
+
+LAYER_NORM_BUILT_IN = ("def layer_norm(x, gamma, beta, eps=1e-5):\n"
+                       "    return F.layer_norm(x, x.shape[-1:], gamma, beta, eps)\n")
+
+
+@pytest.mark.parametrize("ran", ["08_transformer_block"], indirect=True)
+def test_a_rule_broken_in_an_earlier_step_fails_only_its_own_public_test(ran):
+    """In the notebook: a layer_norm that calls F.layer_norm fails layer_norm's public test;
+    does the block's public test still pass, its rules read without the layer_norm it uses
+    (as grading reads them)?"""
+    _, notebook, client, _ = ran
+    tests = {step_tested(c): c for c in notebook.cells if step_tested(c)}
+    run(client, LAYER_NORM_BUILT_IN)
+    try:
+        with pytest.raises(CellExecutionError, match="no built-in layer norm"):
+            run(client, tests["layer_norm"].source)
+        run(client, tests["TransformerBlock"].source)
+    finally:
+        run(client, solution_cells(notebook)["layer_norm"].source)

@@ -44,10 +44,11 @@ def inputs(step_name):
 
 
 def broken_rules(step_name, *cells, course=()):
-    """The violations of the step's rules on the notebook made of these student cells."""
+    """The violations of the step's rules on the notebook made of these student cells, read
+    as grading reads them (without the earlier steps the step uses)."""
     step = STEPS[step_name]
     code = closure([SETUP, *course, *cells], step_name,
-                   COURSE | {course_key(c) for c in course}) or ""
+                   COURSE | {course_key(c) for c in course}, apart=step.uses) or ""
     return [v for rule in step.rules if (v := rule.violation(LocalSubject(step.reference,
                                                                           source=code)))]
 
@@ -401,6 +402,33 @@ def test_a_library_function_is_the_librarys_whatever_the_student_names_theirs():
     assert first_norm in block
     built_in = block.replace(first_norm, "F.layer_norm(x, x.shape[-1:], self.gamma1, self.beta1)")
     assert any("layer_norm" in v for v in broken_rules("TransformerBlock", built_in))
+
+
+NORM_BUILT_IN = """
+def layer_norm(x, gamma, beta, eps=1e-5):
+    return F.layer_norm(x, x.shape[-1:], gamma, beta, eps)
+"""
+BACKWARD_BY_IMPORTLIB = """
+import importlib
+
+def softmax_backward(weights, grad_weights, dim=-1):
+    ops = importlib.import_module("torch")
+    return weights * (grad_weights - ops.sum(grad_weights * weights, dim=dim, keepdim=True))
+"""
+
+
+@pytest.mark.parametrize(("earlier", "broken_cell", "later", "others"), [
+    ("layer_norm", NORM_BUILT_IN, "TransformerBlock", ("feed_forward",)),
+    ("softmax_backward", BACKWARD_BY_IMPORTLIB, "attention_backward", ()),
+])
+def test_a_rule_broken_in_an_earlier_step_costs_only_that_step(earlier, broken_cell, later,
+                                                                 others):
+    """A layer_norm that calls F.layer_norm breaks its own rule, and so does a
+    softmax_backward through importlib: does the block (or attention_backward), which calls
+    it and is judged with the reference standing in for it, keep every rule of its own?"""
+    cells = (broken_cell, *(source_of(name) for name in others), source_of(later))
+    assert broken_rules(earlier, *cells)
+    assert broken_rules(later, *cells) == []
 
 
 def test_a_table_built_once_is_no_loop_of_the_step():

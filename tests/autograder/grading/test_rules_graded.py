@@ -20,6 +20,8 @@ from autograder.tools import simulate
 
 ROOT = Path(__file__).resolve().parents[3]
 BY_HAND, SELF = "01_attention_by_hand", "04_self_attention"
+BLOCK, GRADIENTS = "08_transformer_block", "09_gradients_and_memory"
+IDS = (BY_HAND, SELF, BLOCK, GRADIENTS)
 BUILTIN = "lambda scores, dim=-1: torch.softmax(scores, dim)"
 WRONG_SOFTMAX = {"stable_softmax": "def stable_softmax(scores, dim=-1):\n    return scores\n"}
 SHIPPED = ("import torch\n\ndef stable_softmax(scores, dim=-1):\n"
@@ -61,19 +63,40 @@ def table_at_module_level(release, source):
         "    return torch.softmax(q @ k.transpose(-2, -1) / ROOTS[k.shape[-1]], -1) @ v\n"))
 
 
+def norm_built_in(release, source):
+    """layer_norm by F.layer_norm (its rule broken); the block, which calls it, correct."""
+    return simulate.fill(simulate.correct(release, source), {"layer_norm": (
+        "def layer_norm(x, gamma, beta, eps=1e-5):\n"
+        "    return F.layer_norm(x, x.shape[-1:], gamma, beta, eps)\n")})
+
+
+def backward_by_importlib(release, source):
+    """softmax_backward through importlib (no rule can read it); attention_backward, which
+    calls it, correct."""
+    return simulate.fill(simulate.correct(release, source), {"softmax_backward": (
+        "import importlib\n\n"
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    ops = importlib.import_module('torch')\n"
+        "    return weights * (grad_weights - ops.sum(grad_weights * weights, dim=dim, "
+        "keepdim=True))\n")})
+
+
 # student -> (assignment, build, steps that must score 0 (all others full))
 CASES = {
     "rebound": (BY_HAND, rebound, {"stable_softmax"}),
     "shipped": (BY_HAND, shipped, {"stable_softmax"}),
     "scratch": (BY_HAND, scratch_first, set()),
     "table": (SELF, table_at_module_level, set()),
+    # a rule broken in an earlier step costs that step, not the later one that uses it
+    "norm": (BLOCK, norm_built_in, {"layer_norm"}),
+    "backward": (GRADIENTS, backward_by_importlib, {"softmax_backward"}),
 }
 
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    course = Course.create(tmp_path_factory.mktemp("rules"), ROOT, [BY_HAND, SELF])
-    for assignment_id in (BY_HAND, SELF):
+    course = Course.create(tmp_path_factory.mktemp("rules"), ROOT, list(IDS))
+    for assignment_id in IDS:
         course.generate(assignment_id)
     for student, (assignment_id, build, _) in CASES.items():
         release = nbformat.read(course.root / "release" / assignment_id /
@@ -81,7 +104,7 @@ def graded(tmp_path_factory):
         source = nbformat.read(ROOT / "source" / assignment_id / f"{assignment_id}.ipynb", 4)
         course.submit(student, assignment_id, build(release, source))
     (course.root / "submitted" / "shipped" / BY_HAND / "mysoftmax.py").write_text(SHIPPED)
-    run = grade(course.root, [BY_HAND, SELF], workers=2, log=lambda _: None)
+    run = grade(course.root, list(IDS), workers=2, log=lambda _: None)
     return course, run
 
 
