@@ -137,8 +137,8 @@ MULTIHEAD_PROJECT = Step(
     document_cases=multihead_project_documents,
     random_cases=multihead_project_random,
     properties=(project_equals_per_head_loop,),
-    rules=(forbids_loops("no loop over heads"),
-           requires_names("one torch.bmm", {"bmm"},
+    rules=(forbids_loops("no Python loop"),
+           requires_names("calls torch.bmm", {"bmm"},
                           "every head is projected by one batched product")),
     mistakes=(
         Mistake(

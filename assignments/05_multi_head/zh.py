@@ -51,8 +51,8 @@ CATALOG = {
     'with transpose (or permute)':
         'reshape 保留内存中的排列顺序，会把位置和特征搅在一起；请用 transpose（或 '
         'permute）交换最后两维',
-    'no loop over heads': '不对头做循环',
-    'one torch.bmm': '一次 torch.bmm',
+    'no Python loop': '不用 Python 循环',
+    'calls torch.bmm': '调用 torch.bmm',
     'every head is projected by one batched product': '所有头的投影由一次批量矩阵乘法完成',
     "divide every head's scores by the square root of the key size before the softmax":
         '在 softmax 之前把每个头的注意力分数除以键维度的平方根',

@@ -262,9 +262,9 @@ LOOP_ATTENTION = Step(
     random_cases=attention_random,
     properties=(columns_permute_with_inputs, equals_torch_attention),
     rules=(
-        requires_loop("loops over queries and keys",
+        requires_loop("a Python loop",
                       "this step is the loop over queries and keys"),
-        requires_names("scores with scaled_dot_score", {"scaled_dot_score"},
+        requires_names("calls scaled_dot_score", {"scaled_dot_score"},
                        "loop_attention scores each key with your scaled_dot_score"),
     ),
     uses=("scaled_dot_score",),
@@ -308,7 +308,7 @@ VECTORIZED_ATTENTION = Step(
     rules=(
         forbids_loops("no Python loop"),
         forbids_names(
-            "on its own",
+            "no call to loop_attention or scaled_dot_score",
             {"loop_attention", "scaled_dot_score"},
             "the point is to replace the loop by matrix products",
         ),

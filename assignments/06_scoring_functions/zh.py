@@ -59,9 +59,9 @@ CATALOG = {
     'outputs stacked as rows': '把输出按行堆叠了',
     "in this notebook's column convention each output h_i is a column: H is (d2, N)":
         '本作业采用列约定，每个输出 h_i 是一列：H 的形状是 (d2, N)',
-    'loops over queries and keys': '对查询和键做循环',
+    'a Python loop': '用 Python 循环',
     'this step is the loop over queries and keys': '这一步要写的正是对查询和键的循环',
-    'scores with scaled_dot_score': '用 scaled_dot_score 打分',
+    'calls scaled_dot_score': '调用 scaled_dot_score',
     'loop_attention scores each key with your scaled_dot_score':
         'loop_attention 用你写的 scaled_dot_score 给每个键打分',
     "each query's weights over the keys must sum to 1; check which axis of your score matrix "
@@ -74,7 +74,7 @@ CATALOG = {
     'd in 1/sqrt(d) is the size of the queries and keys (the rows of W_Q), not of the values':
         '1/sqrt(d) 中的 d 是查询和键的维度（W_Q 的行数），不是值向量的维度',
     'no Python loop': '不用 Python 循环',
-    'on its own': '独立实现',
+    'no call to loop_attention or scaled_dot_score': '不调用 loop_attention 或 scaled_dot_score',
     'the point is to replace the loop by matrix products': '这一步的目的正是用矩阵乘法取代循环',
     # the hidden properties, in words (their docstrings' first line)
     'The dot score is symmetric and grows in proportion to q':

@@ -105,11 +105,11 @@ CATALOG = {
     'no built-in attention or encoder layer': '不用内置的注意力或编码器层',
     'write the block from your own layer_norm, feed_forward and F.scaled_dot_product_attention':
         '用你自己的 layer_norm、feed_forward 和 F.scaled_dot_product_attention 搭出这个块',
-    'your own layer_norm': '用你自己的 layer_norm',
+    'calls your layer_norm': '调用你的 layer_norm',
     'both norms of the block are your layer_norm': '块中的两个层归一化都用你的 layer_norm',
-    'your own feed_forward': '用你自己的 feed_forward',
+    'calls your feed_forward': '调用你的 feed_forward',
     "the block's network is your feed_forward": '块中的前馈网络就是你的 feed_forward',
-    'heads by F.scaled_dot_product_attention': '用 F.scaled_dot_product_attention 计算各头',
+    'calls F.scaled_dot_product_attention': '调用 F.scaled_dot_product_attention',
     'the heads are run by F.scaled_dot_product_attention':
         '各头由 F.scaled_dot_product_attention 计算',
     'post-norm instead of pre-norm': '用了后置归一化而不是前置归一化',

@@ -462,7 +462,7 @@ ONLINE_ATTENTION = Step(
     properties=(online_equals_torch, online_survives_large_scores,
                 online_keys_order_does_not_matter),
     rules=(
-        requires_loop("a loop over blocks of keys", "the step is the loop that reads the keys "
+        requires_loop("a Python loop", "the step is the loop that reads the keys "
                       "and values one block at a time"),
         # What is checked: no built-in softmax or attention. That no more than block_size
         # columns of scores are formed is the step's point, which no rule sees (the notebook
@@ -616,7 +616,7 @@ CACHED_CAUSAL_ATTENTION = Step(
     random_cases=cached_random,
     properties=(cached_equals_causal_torch, cached_prefix_ignores_the_future),
     rules=(
-        requires_loop("one position at a time", "decoding is the loop over positions, each "
+        requires_loop("a Python loop", "decoding is the loop over positions, each "
                       "attending over the cache so far"),
         forbids_builtins("no mask", {"mask", "tril", "triu", "causal", "attention"},
                          "the cache holds only the positions decoded so far, so there is no "

@@ -151,7 +151,7 @@ CATALOG = {
     'no 1/sqrt(d_k)': '缺少 1/sqrt(d_k)',
     'divide the scores by sqrt(d_k) before the softmax':
         '在 softmax 之前把注意力分数除以 sqrt(d_k)',
-    'a loop over blocks of keys': '对键的各块做循环',
+    'a Python loop': '用 Python 循环',
     'the step is the loop that reads the keys and values one block at a time':
         '这一步就是每次读取一块键和值的那个循环',
     'no built-in softmax or attention': '不用内置的 softmax 或注意力',
@@ -185,7 +185,6 @@ CATALOG = {
     'the output of position t is the weighted mean of every cached value, rows 0..t, not of '
     'the newest one':
         '位置 t 的输出是所有已缓存的值（第 0..t 行）的加权平均，而不只是最新的那个值',
-    'one position at a time': '一次一个位置',
     'decoding is the loop over positions, each attending over the cache so far':
         '解码就是对各个位置的循环，每个位置对目前为止的缓存做注意力',
     'no mask': '不加掩码',
