@@ -27,6 +27,7 @@ import multiprocessing
 import multiprocessing.forkserver
 import os
 import signal
+import time
 import uuid
 from pathlib import Path
 
@@ -143,6 +144,7 @@ def in_process_client():
     The worker's template is its own (kernel.py's Zygote, started at its first kernel, ended
     with the client); no memory limit of its own (the kernels have theirs); its folder changes
     (worker.py, `prepared`) are undone as the client closes."""
+    Zygote.stop_all(stopped=False)  # an earlier grading in this process may have stopped
     with dask.config.set(QUIET_CLUSTER):
         cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
                                memory_limit=0, dashboard_address=":0",
@@ -216,13 +218,29 @@ def has_dashboard():
 
 def close_client(client):
     cluster = client.cluster
-    if getattr(client, "kit_cwd", None) is not None:  # an in-process worker: its template
-        with contextlib.suppress(Exception):  # ends first (it dies with the worker's thread)
-            Zygote.close_shared()
+    if getattr(client, "kit_cwd", None) is not None:  # an in-process worker
+        stop_in_process(cluster)
         os.chdir(client.kit_cwd)
     with contextlib.suppress(Exception):
         client.close()
     close_cluster(cluster, getattr(client, "kit_templates", None))
+
+
+IN_PROCESS_WAIT = 30  # seconds a stopped in-process task has to end
+
+
+def stop_in_process(cluster):
+    """Stop the in-process worker's grading before its folders go: its template ends (its
+    kernels with it) and no other starts, so a task still running (the client was
+    interrupted) fails at once; it is waited for, so that nothing writes into the worker's
+    folders once they are removed."""
+    with contextlib.suppress(Exception):
+        Zygote.stop_all()
+    deadline = time.monotonic() + IN_PROCESS_WAIT
+    workers = list(getattr(cluster, "workers", {}).values())
+    while time.monotonic() < deadline and any(getattr(w, "active_threads", None)
+                                              for w in workers):
+        time.sleep(0.05)
 
 
 def close_cluster(cluster, templates):

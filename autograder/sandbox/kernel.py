@@ -142,6 +142,7 @@ class Zygote:
     _lock = threading.Lock()
     _instances = {}  # mechanism -> Zygote
     _deaths = 0  # templates of this process found dead and replaced
+    _stopped = False  # grading in this process was stopped: no template starts (stop_all)
 
     def __init__(self, mechanism):
         self.mechanism = mechanism
@@ -163,6 +164,8 @@ class Zygote:
         default)."""
         mechanism = mechanism or Settings().mechanism
         with cls._lock:
+            if cls._stopped:
+                raise RuntimeError("grading was stopped: no kernel starts")
             if cls._instance_died(mechanism):
                 cls._instances[mechanism], cls._deaths = None, cls._deaths + 1
             if cls._instances.get(mechanism) is None:
@@ -180,6 +183,17 @@ class Zygote:
     def _instance_died(cls, mechanism):
         instance = cls._instances.get(mechanism)
         return instance is not None and instance.process.poll() is not None
+
+    @classmethod
+    def stop_all(cls, stopped=True):
+        """Stop grading in this process (a worker that is a thread of the client, which was
+        interrupted): no template starts from now on, and those running end, killing their
+        kernels, so that a task still running fails at once. `stopped` False lets templates
+        start again (the next grading in the same process)."""
+        with cls._lock:
+            cls._stopped = stopped
+        if stopped:
+            cls.close_shared()
 
     @classmethod
     def close_shared(cls):

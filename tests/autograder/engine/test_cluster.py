@@ -98,3 +98,54 @@ def test_a_grading_cluster_starts_a_template_for_each_worker_and_ends_them_all(t
     assert not any(copy.is_running() for copy in copies)
     assert not pool.folder.exists()
     assert not server.is_running()
+
+
+def test_an_interrupted_one_notebook_grade_stops_its_grading(tmp_path):
+    """One notebook is graded by a worker that is a thread of `grade` itself. Ctrl-C (SIGINT
+    to `grade` alone) while a cell loops: does grade end within seconds, start no template
+    after the interrupt, and leave no worker folder (which held the autograded notebook)?"""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import nbformat
+
+    from autograder.course import Course, nbgrader_env
+    from autograder.tools import simulate
+
+    root_kit = Path(__file__).resolve().parents[3]
+    course = Course.create(tmp_path / "course", root_kit, ["01_attention_by_hand"])
+    course.generate("01_attention_by_hand")
+    release = nbformat.read(course.root / "release" / "01_attention_by_hand" /
+                            "01_attention_by_hand.ipynb", 4)
+    source = nbformat.read(root_kit / "source" / "01_attention_by_hand" /
+                           "01_attention_by_hand.ipynb", 4)
+    course.submit("looper", "01_attention_by_hand", simulate.looping_forever(release, source))
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    run = subprocess.Popen([sys.executable, "-m", "autograder", "grade"], cwd=course.root,
+                           env={**nbgrader_env(), "TMPDIR": str(scratch)}, text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while not list(scratch.glob("kit-sandbox-*")) and time.monotonic() < deadline:
+        time.sleep(0.1)  # a kernel runs the student's cells
+    time.sleep(1)
+    templates = {p.pid for p in psutil.Process(run.pid).children(recursive=True)
+                 if "zygote.py" in " ".join(p.cmdline())}
+    interrupted = time.monotonic()
+    run.send_signal(signal.SIGINT)
+    started = set()
+    while run.poll() is None and time.monotonic() - interrupted < 60:
+        try:
+            started |= {p.pid for p in psutil.Process(run.pid).children(recursive=True)
+                        if "zygote.py" in " ".join(p.cmdline())} - templates
+        except psutil.Error:
+            pass
+        time.sleep(0.05)
+    _, err = run.communicate(timeout=60)
+    seconds = time.monotonic() - interrupted
+    assert run.returncode != 0 and "interrupted" in err, err[-2000:]
+    assert not started, f"templates started after the interrupt: {started}"
+    assert not list(scratch.glob("kit-worker-*")), list(scratch.iterdir())
+    assert seconds < 30, f"grade ended {seconds:.0f} s after the interrupt"
