@@ -343,6 +343,8 @@ CATALOG = {
     "missing": "未提交",
     "run grade": "请运行 grade",
     "grading was interrupted; run grade": "评分中断了；请运行 grade",
+    "its last grading failed and grade was interrupted before saying why; run grade":
+        "它上次评分失败，而 grade 在说明原因之前就中断了；请运行 grade",
     "a grade --force stopped before this notebook; run grade":
         "grade --force 在评到这份笔记本之前中断了；请运行 grade",
     "the submitted file changed since it was graded; run grade":

@@ -70,8 +70,9 @@ def unsettled_lines(entries):
 
 def export_lms(root: Path, form: str, destination: Path | None, ids=None, log=print):
     """Write the `form` ("canvas" or "moodle") file of the course at `root` for the
-    assignments `ids` (all when None). Returns the number of empty cells (0: every cell
-    holds a grade)."""
+    assignments `ids` (all when None). Returns the number of notebooks the file holds no
+    grade of (0: every one is in it): those awaiting a grade, and refused files whose student
+    could not be told."""
     layout = FORMATS[form]
     destination = destination or DEFAULT_FILES[form]
     if not destination.resolve().parent.is_dir():
@@ -95,4 +96,4 @@ def export_lms(root: Path, form: str, destination: Path | None, ids=None, log=pr
         log(t("{students} students are left out of the file until {count} notebooks have a "
               "grade (an empty cell would clear the grade the LMS holds): run grade (or fix "
               "what is named above), then export again", students=left_out, count=empty))
-    return empty
+    return len(grades.unsettled)

@@ -78,6 +78,11 @@ def entry(root: Path, gradebook, student, assignment, problems):
     if status.get("state") == REGRADE:
         return Entry(student, name, PENDING, score, max_score,
                      t("a grade --force stopped before this notebook; run grade"), late)
+    if status.get("state") == "failed":  # its problem was not kept (grade was interrupted):
+        # the score in the gradebook is an earlier grading's
+        return Entry(student, name, PENDING, score, max_score,
+                     t("its last grading failed and grade was interrupted before saying why; "
+                       "run grade"), late)
     if notebook.exists() and status.get("sha256") not in (None, digest(notebook)):
         return Entry(student, name, PENDING, score, max_score,
                      t("the submitted file changed since it was graded; run grade"), late)

@@ -18,6 +18,7 @@ from nbgrader.api import Gradebook
 from autograder.course import Course, db_url, nbgrader_env
 from autograder.errors import OutputError
 from autograder.i18n import language
+from autograder.ledger import Problem, keep_problems, mark
 from autograder.tools import simulate
 from tests.autograder.outputs import lms_class
 from tests.autograder.outputs.lms_class import CANVAS_IDENTITY, MOODLE_IDENTITY, enrol, export, read
@@ -67,6 +68,33 @@ def test_a_notebook_not_graded_yet_leaves_its_student_out_and_is_said(course, gr
             "run grade"
         assert said[-1].startswith("1 students are left out of the file until 1 notebooks "
                                    "have a grade")
+
+
+def test_a_failed_grading_whose_reason_was_lost_exports_no_earlier_score(course, gradebook):
+    """bob's notebook was graded once (1 point), then a new grading of it failed and grade was
+    interrupted before it kept why (the ledger says failed, no problem recorded): is bob left
+    out rather than given the earlier grading's score, and said, exit 1?"""
+    notebook = course / "submitted" / "bob" / "01_attention" / "01_attention.ipynb"
+    notebook.parent.mkdir(parents=True)
+    notebook.write_text("{}")
+    mark(course, "bob", "01_attention", notebook, "failed")
+    rows, said, empty = export(course, "canvas")
+    assert not any("102" in row for row in rows), rows
+    assert empty == 1
+    assert said[0] == ("bob 01_attention: student left out of the file, not graded yet: its "
+                       "last grading failed and grade was interrupted before saying why; run "
+                       "grade")
+
+
+def test_a_refused_file_of_no_known_student_makes_the_export_exit_1(course, gradebook):
+    """A file collect refused whose student could not be told: is it said, and counted so
+    that the command exits 1 (a submission the file cannot hold)?"""
+    keep_problems(course, "collect", ["01_attention"], [Problem(
+        Path("inbox/Ada Lovelace_01.ipynb"), "the file name does not say whose it is",
+        "rename it", assignment="01_attention")])
+    rows, said, empty = export(course, "moodle")
+    assert empty == 1
+    assert said[0].startswith("not in the file, no student could be told"), said
 
 
 def test_moodle_needs_an_email(course, gradebook):
