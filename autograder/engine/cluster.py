@@ -29,6 +29,7 @@ import os
 import signal
 import time
 import uuid
+import warnings
 from pathlib import Path
 
 import dask
@@ -86,7 +87,7 @@ def start_client(config, workers, scheduler, log_file: Path, say, kernels=None,
     settings = Cluster(config=config)
     address = scheduler or settings.scheduler
     if in_process and not address:
-        client = in_process_client()
+        client = in_process_client(log_file)
         plugin = KitWorker()  # no log: this process's stderr stays the console
     elif address:
         try:
@@ -137,7 +138,7 @@ def start_client(config, workers, scheduler, log_file: Path, say, kernels=None,
     return client
 
 
-def in_process_client():
+def in_process_client(log_file: Path):
     """A Client on an embedded cluster whose one worker is a thread of this process: for one
     notebook, no worker process to start, nor a fork server, nor a template copy for it (a
     cold Gradescope run's processes held 785 MiB of their own memory with them, 465 without).
@@ -155,7 +156,21 @@ def in_process_client():
         close_cluster(cluster, None)
         raise
     client.kit_cwd = os.getcwd()
+    # The worker's warnings (a template that died, a notebook graded again) go to grade.log,
+    # as a worker process's stderr does, until the client closes.
+    client.kit_warnings = warnings.showwarning
+    warnings.showwarning = warnings_to(log_file)
     return client
+
+
+def warnings_to(log_file: Path):
+    """A warnings.showwarning that appends each warning to `log_file`, as Python prints it."""
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        with contextlib.suppress(OSError), open(log_file, "a", encoding="utf-8") as log:
+            log.write(warnings.formatwarning(message, category, filename, lineno, line))
+
+    return show
 
 
 REGISTER_ATTEMPTS = 3
@@ -221,6 +236,7 @@ def close_client(client):
     if getattr(client, "kit_cwd", None) is not None:  # an in-process worker
         stop_in_process(cluster)
         os.chdir(client.kit_cwd)
+        warnings.showwarning = client.kit_warnings
     with contextlib.suppress(Exception):
         client.close()
     close_cluster(cluster, getattr(client, "kit_templates", None))

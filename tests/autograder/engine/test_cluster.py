@@ -149,3 +149,42 @@ def test_an_interrupted_one_notebook_grade_stops_its_grading(tmp_path):
     assert not started, f"templates started after the interrupt: {started}"
     assert not list(scratch.glob("kit-worker-*")), list(scratch.iterdir())
     assert seconds < 30, f"grade ended {seconds:.0f} s after the interrupt"
+
+
+def test_a_one_notebook_grade_keeps_its_workers_warnings_in_grade_log(tmp_path):
+    """The template of a one-notebook grade (its worker a thread of `grade`) is killed from
+    outside while the notebook is graded: is the worker's warning, that the notebook is
+    graded again with a new template, in grade.log as a worker process's would be?"""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import nbformat
+
+    from autograder.course import Course, nbgrader_env
+    from autograder.tools import simulate
+
+    root_kit = Path(__file__).resolve().parents[3]
+    course = Course.create(tmp_path / "course", root_kit, ["01_attention_by_hand"])
+    course.generate("01_attention_by_hand")
+    release = nbformat.read(course.root / "release" / "01_attention_by_hand" /
+                            "01_attention_by_hand.ipynb", 4)
+    source = nbformat.read(root_kit / "source" / "01_attention_by_hand" /
+                           "01_attention_by_hand.ipynb", 4)
+    course.submit("looper", "01_attention_by_hand", simulate.looping_forever(release, source))
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    run = subprocess.Popen([sys.executable, "-m", "autograder", "grade", "--timeout", "3"],
+                           cwd=course.root, env={**nbgrader_env(), "TMPDIR": str(scratch)},
+                           text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while not list(scratch.glob("kit-sandbox-*")) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    for process in psutil.Process(run.pid).children(recursive=True):
+        if "zygote.py" in " ".join(process.cmdline()) and process.ppid() == run.pid:
+            process.send_signal(signal.SIGKILL)
+    out, err = run.communicate(timeout=300)
+    log = (course.root / "grade.log").read_text(encoding="utf-8")
+    assert "the kernel template died while looper's 01_attention_by_hand" in log, (
+        log[-2000:] + out[-1000:] + err[-2000:])
