@@ -179,6 +179,10 @@ def grade_upload(root: Path, course_source: Path, settings: Settings, cells, sta
         run = grade(course, [assignment_id], workers=1, log=print)
         if run.isolations:
             print(isolation_line(run.isolations))
+        log_file = course / "grade.log"  # goes with the scratch course: shown here instead
+        if log_file.exists():
+            print(t("grade.log of this run:"))
+            print(log_file.read_text(encoding="utf-8", errors="replace").rstrip())
         if run.refused:
             raise NotGradable(t("{reason}; upload the notebook you worked in, {notebook}, as "
                                 "Jupyter saved it", reason=run.refused[0].reason,

@@ -489,6 +489,7 @@ CATALOG = {
         "{name} 超过 {mb} MB；请清除它的输出（Kernel > Restart Kernel and Clear Outputs of All "
         "Cells），保存后重新上传",
     "grading {notebook} with the kit in {kit}": "正在用 {kit} 中的本套件为 {notebook} 评分",
+    "grade.log of this run:": "本次运行的 grade.log：",
     "{reason}; upload the notebook you worked in, {notebook}, as Jupyter saved it":
         "{reason}；请上传你完成作业的笔记本 {notebook}，即 Jupyter 保存的文件",
     "the autograder itself failed ({error}); your instructor can read the details in its "

@@ -133,6 +133,14 @@ def test_the_zips_kit_graded(graded, tmp_path):
         process.stdout[-2000:]
 
 
+def test_the_runs_grade_log_is_in_its_output(graded):
+    """The scratch course goes with the run: is its grade.log (the sandbox line, a worker's
+    warnings, a speedup that stepped aside) in the output Gradescope shows the instructor?"""
+    process, _ = graded["correct"]
+    shown = process.stdout.split("grade.log of this run:\n", 1)
+    assert len(shown) == 2 and "sandbox: full (" in shown[1], process.stdout[-2000:]
+
+
 @pytest.mark.parametrize("upload, why", [
     ({f"{ID}.ipynb": b"this is not json"}, "not a Jupyter notebook"),
     ({"notes.txt": b"hello"}, "holds no notebook"),
