@@ -240,6 +240,8 @@ def close_client(client):
     with contextlib.suppress(Exception):
         client.close()
     close_cluster(cluster, getattr(client, "kit_templates", None))
+    if getattr(client, "kit_cwd", None) is not None:  # its task has ended: kernels may start
+        Zygote.stop_all(stopped=False)  # again in this process (the next grade, a caller's)
 
 
 IN_PROCESS_WAIT = 30  # seconds a stopped in-process task has to end

@@ -188,3 +188,29 @@ def test_a_one_notebook_grade_keeps_its_workers_warnings_in_grade_log(tmp_path):
     log = (course.root / "grade.log").read_text(encoding="utf-8")
     assert "the kernel template died while looper's 01_attention_by_hand" in log, (
         log[-2000:] + out[-1000:] + err[-2000:])
+
+
+def test_kernels_start_again_in_a_process_after_its_one_notebook_grade(tmp_path):
+    """A one-notebook grade stops grading in its process as its client closes: can the same
+    process (a later grade, a caller's own kernels) start a kernel template afterwards?"""
+    import nbformat
+
+    from autograder.course import Course
+    from autograder.grading.parallel import grade
+    from autograder.sandbox.kernel import Zygote
+    from autograder.tools import simulate
+
+    root_kit = Path(__file__).resolve().parents[3]
+    course = Course.create(tmp_path / "course", root_kit, ["01_attention_by_hand"])
+    course.generate("01_attention_by_hand")
+    release = nbformat.read(course.root / "release" / "01_attention_by_hand" /
+                            "01_attention_by_hand.ipynb", 4)
+    source = nbformat.read(root_kit / "source" / "01_attention_by_hand" /
+                           "01_attention_by_hand.ipynb", 4)
+    course.submit("ada", "01_attention_by_hand", simulate.correct(release, source))
+    run = grade(course.root, ["01_attention_by_hand"], log=lambda _: None)
+    assert len(run.graded) == 1
+    try:
+        assert Zygote.shared().process.poll() is None
+    finally:
+        Zygote.close_shared()
