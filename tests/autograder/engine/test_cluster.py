@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
+import nbformat
 import psutil
 from traitlets.config import Config
 
+from autograder.course import Course, nbgrader_env
 from autograder.engine.cluster import close_client, start_client
+from autograder.grading.parallel import grade
 from autograder.sandbox.isolation import choose
+from autograder.sandbox.kernel import Zygote
+from autograder.tools import simulate
+
+KIT = Path(__file__).resolve().parents[3]
+ID = "01_attention_by_hand"
 
 
 def parent_of_this_worker():
@@ -100,46 +112,50 @@ def test_a_grading_cluster_starts_a_template_for_each_worker_and_ends_them_all(t
     assert not server.is_running()
 
 
-def test_an_interrupted_one_notebook_grade_stops_its_grading(tmp_path):
-    """One notebook is graded by a worker that is a thread of `grade` itself. Ctrl-C (SIGINT
-    to `grade` alone) while a cell loops: does grade end within seconds, start no template
-    after the interrupt, and leave no worker folder (which held the autograded notebook)?"""
-    import signal
-    import subprocess
-    import sys
-    import time
+def one_notebook_course(folder, student, notebook_of):
+    """A course of 01 with one submission, `notebook_of(release, source)`: its root."""
+    course = Course.create(folder / "course", KIT, [ID])
+    course.generate(ID)
+    release = nbformat.read(course.root / "release" / ID / f"{ID}.ipynb", 4)
+    source = nbformat.read(KIT / "source" / ID / f"{ID}.ipynb", 4)
+    course.submit(student, ID, notebook_of(release, source))
+    return course.root
 
-    import nbformat
 
-    from autograder.course import Course, nbgrader_env
-    from autograder.tools import simulate
-
-    root_kit = Path(__file__).resolve().parents[3]
-    course = Course.create(tmp_path / "course", root_kit, ["01_attention_by_hand"])
-    course.generate("01_attention_by_hand")
-    release = nbformat.read(course.root / "release" / "01_attention_by_hand" /
-                            "01_attention_by_hand.ipynb", 4)
-    source = nbformat.read(root_kit / "source" / "01_attention_by_hand" /
-                           "01_attention_by_hand.ipynb", 4)
-    course.submit("looper", "01_attention_by_hand", simulate.looping_forever(release, source))
-    scratch = tmp_path / "tmp"
+def grade_started(root, scratch, *args):
+    """`grade` in a process of its own, its temporary folders in `scratch`, once one of its
+    kernels runs the student's cells."""
     scratch.mkdir()
-    run = subprocess.Popen([sys.executable, "-m", "autograder", "grade"], cwd=course.root,
+    run = subprocess.Popen([sys.executable, "-m", "autograder", "grade", *args], cwd=root,
                            env={**nbgrader_env(), "TMPDIR": str(scratch)}, text=True,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
     while not list(scratch.glob("kit-sandbox-*")) and time.monotonic() < deadline:
-        time.sleep(0.1)  # a kernel runs the student's cells
+        time.sleep(0.1)
+    return run
+
+
+def templates_of(pid):
+    """The kernel templates (zygote.py) among a process's descendants."""
+    return [p for p in psutil.Process(pid).children(recursive=True)
+            if "zygote.py" in " ".join(p.cmdline())]
+
+
+def test_an_interrupted_one_notebook_grade_stops_its_grading(tmp_path):
+    """One notebook is graded by a worker that is a thread of `grade` itself. Ctrl-C (SIGINT
+    to `grade` alone) while a cell loops: does grade end within seconds, start no template
+    after the interrupt, and leave no worker folder (which held the autograded notebook)?"""
+    root = one_notebook_course(tmp_path, "looper", simulate.looping_forever)
+    scratch = tmp_path / "tmp"
+    run = grade_started(root, scratch)
     time.sleep(1)
-    templates = {p.pid for p in psutil.Process(run.pid).children(recursive=True)
-                 if "zygote.py" in " ".join(p.cmdline())}
+    templates = {p.pid for p in templates_of(run.pid)}
     interrupted = time.monotonic()
     run.send_signal(signal.SIGINT)
     started = set()
     while run.poll() is None and time.monotonic() - interrupted < 60:
         try:
-            started |= {p.pid for p in psutil.Process(run.pid).children(recursive=True)
-                        if "zygote.py" in " ".join(p.cmdline())} - templates
+            started |= {p.pid for p in templates_of(run.pid)} - templates
         except psutil.Error:
             pass
         time.sleep(0.05)
@@ -155,37 +171,13 @@ def test_a_one_notebook_grade_keeps_its_workers_warnings_in_grade_log(tmp_path):
     """The template of a one-notebook grade (its worker a thread of `grade`) is killed from
     outside while the notebook is graded: is the worker's warning, that the notebook is
     graded again with a new template, in grade.log as a worker process's would be?"""
-    import signal
-    import subprocess
-    import sys
-    import time
-
-    import nbformat
-
-    from autograder.course import Course, nbgrader_env
-    from autograder.tools import simulate
-
-    root_kit = Path(__file__).resolve().parents[3]
-    course = Course.create(tmp_path / "course", root_kit, ["01_attention_by_hand"])
-    course.generate("01_attention_by_hand")
-    release = nbformat.read(course.root / "release" / "01_attention_by_hand" /
-                            "01_attention_by_hand.ipynb", 4)
-    source = nbformat.read(root_kit / "source" / "01_attention_by_hand" /
-                           "01_attention_by_hand.ipynb", 4)
-    course.submit("looper", "01_attention_by_hand", simulate.looping_forever(release, source))
-    scratch = tmp_path / "tmp"
-    scratch.mkdir()
-    run = subprocess.Popen([sys.executable, "-m", "autograder", "grade", "--timeout", "3"],
-                           cwd=course.root, env={**nbgrader_env(), "TMPDIR": str(scratch)},
-                           text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 120
-    while not list(scratch.glob("kit-sandbox-*")) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    for process in psutil.Process(run.pid).children(recursive=True):
-        if "zygote.py" in " ".join(process.cmdline()) and process.ppid() == run.pid:
+    root = one_notebook_course(tmp_path, "looper", simulate.looping_forever)
+    run = grade_started(root, tmp_path / "tmp", "--timeout", "3")
+    for process in templates_of(run.pid):
+        if process.ppid() == run.pid:
             process.send_signal(signal.SIGKILL)
     out, err = run.communicate(timeout=300)
-    log = (course.root / "grade.log").read_text(encoding="utf-8")
+    log = (root / "grade.log").read_text(encoding="utf-8")
     assert "the kernel template died while looper's 01_attention_by_hand" in log, (
         log[-2000:] + out[-1000:] + err[-2000:])
 
@@ -193,22 +185,8 @@ def test_a_one_notebook_grade_keeps_its_workers_warnings_in_grade_log(tmp_path):
 def test_kernels_start_again_in_a_process_after_its_one_notebook_grade(tmp_path):
     """A one-notebook grade stops grading in its process as its client closes: can the same
     process (a later grade, a caller's own kernels) start a kernel template afterwards?"""
-    import nbformat
-
-    from autograder.course import Course
-    from autograder.grading.parallel import grade
-    from autograder.sandbox.kernel import Zygote
-    from autograder.tools import simulate
-
-    root_kit = Path(__file__).resolve().parents[3]
-    course = Course.create(tmp_path / "course", root_kit, ["01_attention_by_hand"])
-    course.generate("01_attention_by_hand")
-    release = nbformat.read(course.root / "release" / "01_attention_by_hand" /
-                            "01_attention_by_hand.ipynb", 4)
-    source = nbformat.read(root_kit / "source" / "01_attention_by_hand" /
-                           "01_attention_by_hand.ipynb", 4)
-    course.submit("ada", "01_attention_by_hand", simulate.correct(release, source))
-    run = grade(course.root, ["01_attention_by_hand"], log=lambda _: None)
+    root = one_notebook_course(tmp_path, "ada", simulate.correct)
+    run = grade(root, [ID], log=lambda _: None)
     assert len(run.graded) == 1
     try:
         assert Zygote.shared().process.poll() is None
