@@ -9,6 +9,7 @@ failed; the build writes which earlier steps each step calls into STEP_USES.
 import re
 
 from autograder.build.public_checks import expect_close
+from autograder.checks.code_rules import after_every_cell
 from autograder.checks.raised import about_shapes, called_with
 from autograder.i18n.standalone import _t
 
@@ -86,17 +87,7 @@ def after_cell(result):
 
 def listen():
     """Explain failed test cells from now on (in IPython only; once per kernel)."""
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return
-    shell = get_ipython()
-    if shell is None:
-        return
-    for callback in list(shell.events.callbacks["post_run_cell"]):
-        if getattr(callback, "__name__", "") == after_cell.__name__:
-            shell.events.unregister("post_run_cell", callback)
-    shell.events.register("post_run_cell", after_cell)
+    after_every_cell(after_cell)
 
 
 listen()

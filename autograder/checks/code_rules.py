@@ -10,10 +10,8 @@ import ast
 import copy
 import functools
 import hashlib
-import inspect
 import re
 import symtable
-import textwrap
 
 from autograder.i18n.standalone import _t
 
@@ -30,7 +28,7 @@ DYNAMIC_CALLS = frozenset({"exec", "eval", "compile", "__import__", "globals", "
                            "vars", "get_ipython", "attrgetter", "methodcaller",
                            "import_module"})
 DYNAMIC_NAMES = frozenset({"__dict__", "__builtins__", "builtins", "importlib",
-                           "__getattribute__", "modules", "__class__", "__globals__",
+                           "__getattribute__", "sys", "__class__", "__globals__",
                            "__code__", "__setattr__", "__delattr__", "__closure__"})
 NAMED_BY_STRING = frozenset({"getattr", "setattr", "delattr", "hasattr"})
 
@@ -550,6 +548,23 @@ def judged(kind, params, text, language=None):
 # In your notebook ---------------------------------------------------------------------------
 
 
+def after_every_cell(callback):
+    """Have IPython call `callback` after every cell from now on, however the cell ends;
+    registered once, however often this runs (a callback of the same name goes first). Does
+    nothing outside IPython."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    shell = get_ipython()
+    if shell is None:
+        return
+    for registered in list(shell.events.callbacks.get("post_run_cell", [])):
+        if getattr(registered, "__name__", "") == callback.__name__:
+            shell.events.unregister("post_run_cell", registered)
+    shell.events.register("post_run_cell", callback)
+
+
 def notebook_sources():
     """The code of the cells run so far in this kernel, in the order they ran (the course's
     among them: closure leaves them out); None outside IPython."""
@@ -561,19 +576,3 @@ def notebook_sources():
     if shell is None:
         return None
     return [source for source in shell.history_manager.input_hist_raw[1:] if source]
-
-
-def expect_rule(subject, kind, params, rule, why, uses=()):
-    """Assert that your `subject` (and the code of yours it uses) keeps a rule of its step,
-    decided as grading decides it: on the text closure reads from the cells you ran, without
-    the earlier steps it `uses` (each keeps or breaks its own rules, in its own step)."""
-    sources = notebook_sources()
-    name = getattr(subject, "__name__", "")
-    if sources is None:  # not in a notebook: the code of the function itself
-        try:
-            sources = [textwrap.dedent(inspect.getsource(subject))]
-        except (OSError, TypeError):
-            sources = []
-    broken = judged(kind, params, closure(sources, name, apart=uses), None)
-    assert broken is None, _t("rule '{rule}': {broken} ({why})", rule=rule, broken=broken,
-                              why=why)

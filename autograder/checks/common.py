@@ -1,8 +1,10 @@
 """Pieces the step declarations share: random inputs, calls, rules and properties.
 
-Rules are decided on the code the grader reads (`subject.source`: in grading, the step's
-text as code_rules.closure reads it from the notebook, the only code that has run where the
-step is called), never from a count made while the code runs.
+Rules on the code's form (a loop, a call of torch.bmm) are decided on the code the grader
+reads (`subject.source`: in grading, the step's text as code_rules.closure reads it from the
+notebook, the only code that has run where the step is called). Rules on what is computed
+(no built-in softmax, no autograd) are decided on the records of the subject's calls
+(`subject.records`, checks/recorder.py), whatever the Python path to an operation.
 
 Texts a student reads are composed at grading time in the course's language (`t`); a rule's
 name and reason stay English in its declaration and are translated where they are shown."""
@@ -14,6 +16,7 @@ import torch
 from autograder.checks.code_rules import judged
 from autograder.checks.compare import TOLERANCE
 from autograder.checks.model import Rule
+from autograder.checks.operation_rules import decided
 from autograder.i18n import current, t
 
 
@@ -86,6 +89,50 @@ def code_rule(kind, rule_name, params, why):
                  why=t(why)) if broken else None
 
     return Rule(rule_name, violation, (kind, sorted(params), why))
+
+
+def operation_rule(kind, rule_name, params, why, counted=()):
+    """A rule decided on the records of the subject's calls by operation_rules.decided, the
+    function the notebook's expect_rule calls too (on the test cell's calls)."""
+
+    def violation(subject):
+        broken = decided(kind, params, subject.records, subject.source, current())
+        return t("{rule}: {broken} ({why})", rule=t(rule_name), broken=broken,
+                 why=t(why)) if broken else None
+
+    return Rule(rule_name, violation, (kind, params, why), tuple(counted))
+
+
+def forbids_ops(rule_name, fragments, why):
+    """A rule: no operation torch runs for the subject, at the level of its functions or of
+    ATen's, has a name holding one of `fragments` (case ignored: "softmax" catches
+    torch.softmax, F.log_softmax, nn.Softmax, softmin and cross entropy, which all run
+    _softmax or _log_softmax)."""
+    return operation_rule("forbids_ops", rule_name, sorted(fragments), why)
+
+
+def requires_ops(rule_name, fragments, why):
+    """A rule: some call of the subject runs an operation holding one of `fragments`."""
+    return operation_rule("requires_ops", rule_name, sorted(fragments), why)
+
+
+def forbids_autograd(rule_name, why):
+    """A rule: no call of the subject walks an autograd graph or makes dual numbers."""
+    return operation_rule("forbids_autograd", rule_name, [], why)
+
+
+def enters(rule_name, name, why, per=None):
+    """A rule: the subject enters `name` (an earlier step, or a function of the notebook):
+    once in all, or, with `per` = (argument, dim) where the queries are, at least once per
+    query in every call."""
+    params = {"name": name, "per": list(per) if per else None}
+    return operation_rule("enters", rule_name, params, why, counted=(name,))
+
+
+def forbids_entering(rule_name, names, why):
+    """A rule: the subject never enters any of `names` (functions of the notebook)."""
+    return operation_rule("forbids_entering", rule_name, sorted(names), why,
+                          counted=tuple(sorted(names)))
 
 
 def rewritten(code, *replacements, what="the reference"):

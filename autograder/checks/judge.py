@@ -11,6 +11,7 @@ import math
 import secrets
 import string
 from collections import Counter
+from contextlib import nullcontext
 
 import torch
 import torch.nn.functional as F
@@ -138,8 +139,27 @@ class Watched:
 def step_findings(step, subject, helpers, gen):
     """Every Finding of the step's hidden check on `subject` (empty when it passes)."""
     subject = Watched(as_subject(subject), parameter_names(step.reference))
-    findings = [Finding("rule", step.name, v) for rule in step.rules
-                if (v := rule_violation(rule, subject))]
+    counted = sorted({name for rule in step.rules for name in rule.counted})
+    with recording_of(subject.subject, step.uses, counted):
+        findings, started = judged_calls(step, subject, helpers, gen)
+    if not started:  # a blank stub breaks no rule: it has not started yet
+        return findings
+    # The rules last: those on operations are decided on the records of every call above.
+    return [Finding("rule", step.name, v) for rule in step.rules
+            if (v := rule_violation(rule, subject))] + findings
+
+
+def recording_of(subject, apart, counted):
+    """The block in which the subject's calls are recorded (none for a subject that cannot
+    record them)."""
+    recording = getattr(subject, "recording", None)
+    return recording(apart, counted) if callable(recording) else nullcontext()
+
+
+def judged_calls(step, subject, helpers, gen):
+    """(the Findings of the step's cases and properties on `subject` (a Watched), whether
+    the student has started: False when the stub still raises NotImplementedError)."""
+    findings = []
     wrong = []  # (index in findings, text, matching mistakes) of each case with wrong output
     right = []  # (case, output) of each case with the expected output
     compiled = {}  # mistake name -> its subject, compiled once for every case
@@ -157,7 +177,7 @@ def step_findings(step, subject, helpers, gen):
             got = batched.run(index)
         except NotImplementedError:  # a blank stub breaks no rule: it has not started yet
             return [Finding("error", step.name, t(
-                "not implemented yet (the stub still raises NotImplementedError)"))]
+                "not implemented yet (the stub still raises NotImplementedError)"))], False
         except Exception as error:  # noqa: BLE001 - any error of student code is a finding
             findings.append(Finding("error", step.name, t(
                 "{case}: {problem}", case=case.label, problem=subject.raised(error))))
@@ -186,7 +206,7 @@ def step_findings(step, subject, helpers, gen):
             findings.append(Finding("property", step.name, t(
                 "property '{name}': {problem}", name=property_words(prop),
                 problem=subject.raised(error))))
-    return findings
+    return findings, True
 
 
 def property_words(prop):

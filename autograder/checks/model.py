@@ -50,12 +50,15 @@ class Mistake:
 @dataclass(frozen=True)
 class Rule:
     """What the notebook forbids for a step; `violation(subject)` says how it is broken, or None.
-    `public` is (kind, params, why) for checks/code_rules.py: the build turns it into the
-    step's public rule check, which decides alike in plain Jupyter."""
+    `public` is (kind, params, why) for checks/code_rules.py or checks/operation_rules.py:
+    the build turns it into the step's public rule check, which decides alike in plain
+    Jupyter. `counted`: the functions whose entries the rule counts while the subject's
+    calls are recorded."""
 
     name: str
     violation: Callable[[Any], str | None]
     public: tuple = ()
+    counted: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,11 @@ these three things:
 - `subject.seeded(seed, *args, burn=0, **kwargs)`: call it under torch.manual_seed(seed),
   after `burn` other random draws, leaving the caller's random state as it was;
 - `subject.source`: its code, as the student wrote it, with every helper it uses (None when
-  the grader cannot find it); rules are decided on it, never on what the code reports while
-  it runs.
+  the grader cannot find it); rules on the code (a loop, a name) are decided on it;
+- `subject.recording(apart, counted)`: a block during which every call of the subject is
+  recorded (checks/recorder.py), the earlier steps named in `apart` left out and the
+  entries of those in `counted` counted; `subject.records` holds the records, one per
+  call. Rules on operations (checks/operation_rules.py) are decided on them.
 
 A subject in a kernel also offers `call_each(calls)`, several calls in one round trip, which
 the judge uses for a step's cases (autograder/checks/batched.py); the checks never see it.
@@ -22,13 +25,19 @@ from __future__ import annotations
 
 import inspect
 import textwrap
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 import torch
 
+from autograder.checks.recorder import Recorder, codes_of, namespace_of, watched
+
 
 class Subject(Protocol):
     source: str | None
+    records: list
+
+    def recording(self, apart, counted): ...
 
     def __call__(self, *args, **kwargs) -> Any: ...
 
@@ -38,11 +47,23 @@ class Subject(Protocol):
 class LocalSubject:
     """A function or class of this process, seen through the subject protocol. Attributes
     (a class's `from_torch` ...) are the wrapped object's own. `source` None reads the
-    target's own code; "" says there is none to read."""
+    target's own code; "" says there is none to read. The names a recording watches are
+    looked up in the target's module (a notebook's: its namespace)."""
 
     def __init__(self, target, source=None):
         self._target = target
         self._source = source
+        self.records = []
+
+    @contextmanager
+    def recording(self, apart, counted):
+        """Record the target's calls (its methods', for a class) while the block runs; the
+        records of an earlier block are dropped."""
+        recorder = Recorder(codes_of(self._target),
+                            *watched(namespace_of(self._target), apart, counted))
+        self.records = recorder.records  # this block's calls alone
+        with recorder:
+            yield
 
     def __call__(self, *args, **kwargs):
         return self._target(*args, **kwargs)

@@ -3,6 +3,8 @@ student's function lives in the kernel and every call is a request through the l
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from autograder.sandbox.link import Remote
 
 
@@ -14,6 +16,15 @@ class RemoteSubject:
         self._remote = Remote(link, {"global": name})
         self._link = link
         self.source = source
+        self.records = []
+
+    @contextmanager
+    def recording(self, apart, counted):
+        """Record every call the grader makes in the kernel while the block runs (the
+        earlier steps in `apart` are the stand-ins the link installed)."""
+        with self._link.watching(counted) as records:
+            self.records = records
+            yield
 
     def __call__(self, *args, **kwargs):
         return self._remote(*args, **kwargs)

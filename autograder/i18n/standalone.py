@@ -53,6 +53,28 @@ ZH = {
     # code_rules.py
     ", ": "、",
     " or ": " 或 ",
+    # checks/operation_rules.py
+    "it uses {name}, which reaches what records your code's operations":
+        "它用到了 {name}，这会触及记录你代码运算的机制",
+    "it passes {name} to another function, which then reaches attributes by names made at "
+    "run time": "它把 {name} 传给了另一个函数，由后者按运行时拼出的名字取属性",
+    "it ran torch's {ops}": "它运行了 torch 的 {ops}",
+    "it never ran {names}": "它从未运行 {names}",
+    "it used autograd (a gradient computed by torch's autograd engine or dual numbers)":
+        "它用了自动求导（梯度由 torch 的 autograd 引擎或对偶数算出）",
+    "it never called your {name}": "它从未调用你写的 {name}",
+    "it called your {name} {got} times for {needed} queries":
+        "有 {needed} 个查询，它却只调用了你写的 {name} {got} 次",
+    "it called {names}": "它调用了 {names}",
+    "one operation produced {count} numbers, as many as the whole score matrix ({queries} "
+    "queries x {keys} keys)":
+        "有一个运算一次产生了 {count} 个数，与整个分数矩阵（{queries} 个查询 × {keys} 个键）"
+        "一样多",
+    "every softmax spans all {seq} positions: future positions were scored":
+        "每次 softmax 都覆盖全部 {seq} 个位置：未来的位置也被打了分",
+    "none of your code's calls was recorded": "没有记录到你的代码的任何一次调用",
+    "no operation of torch was recorded while your code ran":
+        "你的代码运行时没有记录到任何 torch 运算",
     "uses {names}": "用到了 {names}",
     "does not call {names} where it runs": "在会运行的代码里没有调用 {names}",
     "found a Python loop ({loop})": "含有 Python 循环（{loop}）",

@@ -13,12 +13,21 @@ it. It does not need to be trusted. The grader chose the inputs afresh for this 
 the right outputs, and reads the reply as data only (see link.py); a tampered agent can make
 the student's own answer wrong, never right.
 
-This module imports only json and torch, so the grader can use the same codec.
+While the grader watches a step, every call is made under checks/recorder.py's Recorder,
+whose text the kernel gets before this file's, and the reply carries the call's record
+beside its value: the earlier steps' stand-ins apart, the entries of the functions the
+step's rules count counted.
+
+This module imports only json and torch (and, in the grader, the recorder), so the grader
+can use the same codec.
 """
 
 import json
 
 import torch
+
+if "Recorder" not in globals():  # in the grader; the kernel has the recorder's text already
+    from autograder.checks.recorder import Recorder, codes_of
 
 READY = "\x00kit-ready:"  # the prompt that asks for the first request
 RESULT = "\x00kit-result:"  # the prompt of the input request that carries a reply
@@ -131,6 +140,8 @@ class Agent:
         self.handles = {}
         self.saved = {}
         self.part = 0  # the most characters the grader reads in one input request
+        self.counted = None  # while a step is watched: the names its rules count
+        self.record = None  # the record of the call being answered
 
     def send(self, prompt, text):
         """input(prompt + text), a text longer than the grader reads at once sent first in
@@ -173,11 +184,38 @@ class Agent:
             return self.install(request["names"])
         if op == "restore":
             return self.restore()
+        if op == "watch":
+            self.counted = [str(name) for name in request["counted"]]
+            return None
+        if op == "unwatch":
+            self.counted = None
+            return None
         args = self.decoded(request["args"])
         kwargs = self.decoded(request["kwargs"])
+        function = target if self.counted is None else self.recorded(target, args)
         if request.get("seed") is None:
-            return target(*args, **kwargs)
-        return call_seeded(target, request["seed"], request.get("burn", 0), *args, **kwargs)
+            return function(*args, **kwargs)
+        return call_seeded(function, request["seed"], request.get("burn", 0), *args, **kwargs)
+
+    def recorded(self, target, args):
+        """`target` called under a Recorder whose record is this reply's (the stand-ins of
+        the earlier steps, and the student's own versions of them, apart)."""
+        apart = {name: self.codes(name) for name in self.saved}
+        counted = {name: self.codes(name) for name in self.counted}
+        recorder = Recorder(None, apart, counted, arguments=args)
+        self.record = recorder.records[0]
+
+        def call(*args, **kwargs):
+            with recorder:
+                return target(*args, **kwargs)
+
+        return call
+
+    def codes(self, name):
+        """The code objects of what `name` is now, and of what it was before a stand-in."""
+        codes = codes_of(self.namespace.get(name))
+        before = self.saved.get(name, self)
+        return codes | (codes_of(before) if before is not self else set())
 
     def install(self, names):
         """Put stand-ins for earlier steps in the namespace: each asks the grader to run the
@@ -206,6 +244,8 @@ class Agent:
             return agent.decoded(reply["ok"])
 
         reference.__name__ = name
+        # Code of its own, so that a recording tells the stand-ins apart.
+        reference.__code__ = reference.__code__.replace(co_name=name)
         return reference
 
     def converse(self):
@@ -235,10 +275,14 @@ class Agent:
         return self.send(RESULT, json.dumps(reply))
 
     def reply_to(self, request):
+        self.record = None
         try:
-            return {"ok": encode(self.run(request), self.handle_of)}
+            reply = {"ok": encode(self.run(request), self.handle_of)}
         except BaseException as error:  # noqa: BLE001 - every error is the student's answer
-            return error_reply(error)
+            reply = error_reply(error)
+        if self.record is not None:
+            reply["record"] = self.record
+        return reply
 
 
 def error_reply(error):

@@ -18,10 +18,14 @@ from pathlib import Path
 
 from torch import nn
 
+from autograder.checks import recorder
+from autograder.checks.recorder import checked_record
 from autograder.i18n import t
 from autograder.sandbox.agent import CALLBACK, MORE, READY, RESULT, decode, encode
 
-AGENT_SOURCE = Path(__file__).with_name("agent.py").read_text()
+# The recorder first: the agent records the calls of a watched step with it.
+AGENT_SOURCE = (Path(recorder.__file__).read_text() + "\n\n"
+                + Path(__file__).with_name("agent.py").read_text())
 # The cell that makes the agent anew: its code, from this text, in a namespace of its own.
 BOOT_CELL = ("__kit__ = (lambda ns: (exec(" + repr(AGENT_SOURCE) + ", ns), "
              "ns['Agent'](globals()))[1])({'__name__': 'kit_agent'})")
@@ -119,6 +123,7 @@ class Link:
         self.max_reply = max_reply  # characters read at once: larger comes in parts
         self.references = {}  # the stand-ins the grader answers now (see stand_ins)
         self.open = None  # the conversation's Run, its last input() not answered yet
+        self.records = None  # while a step is watched: the records of its calls, in order
 
     def boot(self):
         self.end()
@@ -249,8 +254,11 @@ class Link:
             raise bad_reply(error) from None
 
     def value_of(self, reply):
-        """The value a reply holds, or the StudentError it says the request raised."""
+        """The value a reply holds, or the StudentError it says the request raised; the
+        record it carries, kept while a step is watched."""
         try:
+            if self.records is not None and "record" in reply:
+                self.records.append(checked_record(reply["record"]))
             failed = "error" in reply
             if failed:
                 kind, message = str(reply["error"]), str(reply.get("message", ""))
@@ -293,6 +301,23 @@ class Link:
             self.references = {}
         if references:
             self.request("restore", {"global": "__kit__"})
+
+
+    @contextmanager
+    def watching(self, counted):
+        """While the block runs (one step's cases and properties), every call the grader
+        makes is recorded in the kernel (checks/recorder.py), entries of the functions named
+        in `counted` counted; `records` holds the records, in the order of the calls."""
+        self.records = []
+        self.request("watch", {"global": "__kit__"}, counted=list(counted))
+        records = self.records
+        try:
+            yield records
+        finally:
+            self.records = None
+        # Only after a block that ended well: after an error the kernel may be gone, and its
+        # error is the one to tell (the next step makes the agent anew anyway).
+        self.request("unwatch", {"global": "__kit__"})
 
 
 class Remote:

@@ -40,7 +40,7 @@ import torch
 
 from autograder.checks.compare import compare
 from autograder.checks.hidden import references
-from autograder.checks.judge import namespace, rule_violation, step_findings
+from autograder.checks.judge import namespace, recording_of, rule_violation, step_findings
 from autograder.checks.loader import load_assignment
 from autograder.checks.model import Case
 from autograder.checks.subject import LocalSubject
@@ -752,11 +752,15 @@ class Oracle:
             runs += target.probes(torch.Generator().manual_seed(seed))
         reference = LocalSubject(step.reference)
         self.runs = [(run, outcome(run, reference)) for run in runs]
+        self.uses = step.uses
+        self.counted = sorted({name for rule in self.rules for name in rule.counted})
 
     def equivalent(self, subject):
-        if any(rule_violation(rule, subject) for rule in self.rules):
-            return False
-        return all(agree(outcome(run, subject), want) for run, want in self.runs)
+        """Whether the subject agrees with the reference on every run and keeps every rule
+        (those on operations decided on the records of these runs)."""
+        with recording_of(subject, self.uses, self.counted):
+            agreed = all(agree(outcome(run, subject), want) for run, want in self.runs)
+        return agreed and not any(rule_violation(rule, subject) for rule in self.rules)
 
 
 def hidden_check(step, seed):

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import ast
 import inspect
+import math
 import textwrap
+from contextlib import contextmanager
 
 import pytest
 import torch
+import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -40,17 +43,82 @@ def inputs(step_name):
     if step_name in ("loop_attention", "vectorized_attention"):
         return (torch.randn(3, 4, generator=gen), torch.randn(2, 3, generator=gen),
                 torch.randn(2, 3, generator=gen), torch.randn(5, 3, generator=gen))
+    if step_name == "layer_norm":
+        return torch.randn(2, 3, 5, generator=gen), torch.randn(5, generator=gen), \
+            torch.randn(5, generator=gen)
+    if step_name == "softmax_backward":
+        return torch.softmax(torch.randn(3, 4, generator=gen), -1), \
+            torch.randn(3, 4, generator=gen)
+    if step_name == "attention_backward":
+        return (torch.randn(3, 4, generator=gen), torch.randn(5, 4, generator=gen),
+                torch.randn(5, 2, generator=gen), torch.randn(3, 2, generator=gen))
     raise KeyError(step_name)
 
 
+def called(step_name, target):
+    """One call of the step's function (of a new block's forward, for TransformerBlock) on
+    fixed inputs."""
+    if step_name == "TransformerBlock":
+        torch.manual_seed(0)
+        return target(8, 2, 16)(torch.randn(2, 5, 8))
+    return target(*inputs(step_name))
+
+
+@contextmanager
+def libraries_kept():
+    """Run student code that may change torch, F or math in place (`torch.exp = ...`), and
+    put every name of theirs back afterwards."""
+    modules = (torch, F, math, torch.Tensor)
+    saved = [dict(vars(module)) for module in modules]
+    try:
+        yield
+    finally:
+        for module, names in zip(modules, saved, strict=True):
+            for name in set(vars(module)) - set(names):
+                delattr(module, name)
+            for name, value in names.items():
+                if vars(module).get(name) is not value:
+                    setattr(module, name, value)
+
+
 def broken_rules(step_name, *cells, course=()):
-    """The violations of the step's rules on the notebook made of these student cells, read
-    as grading reads them (without the earlier steps the step uses)."""
+    """The violations of the step's rules on the notebook made of these student cells, as
+    grading decides them: rules on the code read its text without the earlier steps the step
+    uses; rules on operations, the record of one call of the function the text defines, run
+    alone after the course's cells (the earlier steps the references, as the stand-ins)."""
     step = STEPS[step_name]
     code = closure([SETUP, *course, *cells], step_name,
                    COURSE | {course_key(c) for c in course}, apart=step.uses) or ""
-    return [v for rule in step.rules if (v := rule.violation(LocalSubject(step.reference,
-                                                                          source=code)))]
+    subject = LocalSubject(step.reference, source=code)
+    with libraries_kept():
+        target = defined(step_name, *cells, course=course)
+        if target is not None:
+            subject = LocalSubject(target, source=code)
+            counted = sorted({name for rule in step.rules for name in rule.counted})
+            with subject.recording(step.uses, counted):
+                try:
+                    called(step_name, target)
+                except Exception:  # noqa: BLE001 - wrong code may raise anything
+                    pass
+    return [v for rule in step.rules if (v := rule.violation(subject))]
+
+
+def defined(step_name, *cells, course=()):
+    """The function the step's text defines when it runs alone after the course's cells,
+    the earlier steps it uses the references (None when it does not run)."""
+    text = closure([SETUP, *course, *cells], step_name,
+                   COURSE | {course_key(c) for c in course})
+    if not text:
+        return None
+    references = {name: getattr(solutions, name) for name in STEPS[step_name].uses}
+    space = {"__name__": "__main__", **references}
+    try:
+        for code in (SETUP, *course, text):
+            exec(compile(code, "<cell>", "exec"), space)  # noqa: S102 - the test's own strings
+    except Exception:  # noqa: BLE001 - wrong code may raise anything
+        return None
+    space.update(references)  # the stand-ins grading puts in the kernel
+    return space.get(step_name)
 
 
 def runs_right(step_name, *cells, course=()):
@@ -61,14 +129,16 @@ def runs_right(step_name, *cells, course=()):
     if not text:
         return False
     space = {"scaled_dot_score": solutions.scaled_dot_score}
-    for code in (SETUP, *course, text):
-        exec(compile(code, "<cell>", "exec"), space)  # noqa: S102 - the test's own strings
     args = inputs(step_name)
-    try:
-        got = space[step_name](*args)
-    except Exception:  # noqa: BLE001 - wrong code may raise anything
-        return False
-    return torch.allclose(got, getattr(solutions, step_name)(*args), atol=1e-5)
+    want = getattr(solutions, step_name)(*args)
+    with libraries_kept():
+        for code in (SETUP, *course, text):
+            exec(compile(code, "<cell>", "exec"), space)  # noqa: S102 - the test's own strings
+        try:
+            got = space[step_name](*args)
+        except Exception:  # noqa: BLE001 - wrong code may raise anything
+            return False
+    return torch.allclose(got, want, atol=1e-5)
 
 
 def earns(step_name, *cells, course=()):
@@ -376,8 +446,9 @@ def test_the_course_display_cell_is_never_the_students():
                " for j in range(4)] for i in range(4)])")
     student = source_of("vectorized_attention").replace(
         "K.shape[0]", "K.shape[0] + 0 * n_inputs")
-    assert broken_rules("vectorized_attention", student, course=(display,)) == []
-    assert broken_rules("vectorized_attention", display, student), \
+    course = COURSE | {course_key(display)}
+    assert display not in closure([SETUP, display, student], "vectorized_attention", course)
+    assert display in closure([SETUP, display, student], "vectorized_attention", COURSE), \
         "the same cell written by the student is the student's"
 
 

@@ -1,0 +1,287 @@
+"""Are rules on operations decided on what the student's code computes, whatever the Python
+path to it, and never on the names it mentions?
+
+Each student here is code as a notebook would hold it, judged in-process by the step's hidden
+check (the grader's own judge, on a LocalSubject that records its calls as the agent does in
+the kernel). The evasions come from held-out students and red teams who kept full marks when
+rules were read from names; the honest students were refused by names. The kernel path is
+tests/autograder/grading/test_rules_graded.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from autograder.checks.judge import fresh_generator, step_findings
+from autograder.checks.operation_rules import decided, tampering
+from autograder.checks.recorder import Recorder, checked_record
+from autograder.checks.subject import LocalSubject
+from autograder.i18n import language
+from tests.course import STEPS, helpers_of
+
+PRELUDE = "import math\nimport functools\nimport torch\nimport torch.nn.functional as F\n" \
+          "from torch import nn\n"
+
+
+def findings_of(name, code):
+    """The Findings of step `name` on `code` (with the notebook's imports, and the earlier
+    steps it uses as the references, as check_step puts them in the notebook)."""
+    step = STEPS[name]
+    namespace = {"__name__": "__main__"}
+    exec(compile(PRELUDE + code, f"<student {name}>", "exec"), namespace)  # noqa: S102
+    namespace.update(helpers_of(step))
+    with language("en"):
+        return step_findings(step, LocalSubject(namespace[name], source=code),
+                             helpers_of(step), fresh_generator())
+
+
+def rules_broken(name, code):
+    return [f.text for f in findings_of(name, code) if f.kind == "rule"]
+
+
+def other_findings(name, code):
+    return [f.text for f in findings_of(name, code) if f.kind != "rule"]
+
+
+HAND_NORM = ("    mean = x.mean(dim=-1, keepdim=True)\n"
+             "    var = ((x - mean) ** 2).mean(dim=-1, keepdim=True)\n")
+
+EVASIONS = {
+    "layer_norm through F.instance_norm": ("layer_norm",
+        "def layer_norm(x, gamma, beta, eps=1e-5):\n"
+        "    flat = x.reshape(-1, 1, x.shape[-1])\n"
+        "    return F.instance_norm(flat, eps=eps).reshape(x.shape) * gamma + beta\n",
+        "instance_norm"),
+    "layer_norm through a module alias": ("layer_norm", "ops = torch.nn.functional\n\n"
+        "def layer_norm(x, gamma, beta, eps=1e-5):\n"
+        "    return ops.layer_norm(x, x.shape[-1:], gamma, beta, eps)\n", "layer_norm"),
+    "layer_norm through var_mean": ("layer_norm", "def layer_norm(x, gamma, beta, eps=1e-5):\n"
+        "    var, mean = torch.var_mean(x, dim=-1, keepdim=True, unbiased=False)\n"
+        "    return (x - mean) / torch.sqrt(var + eps) * gamma + beta\n", "var_mean"),
+    "softmax_backward through torch._functorch.apis.grad": ("softmax_backward",
+        "from torch._functorch.apis import grad\n\n"
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    scores = torch.log(weights)\n"
+        "    return grad(lambda s: (torch.softmax(s, dim) * grad_weights).sum())(scores)\n",
+        "autograd"),
+    "softmax_backward through aten's _softmax_backward_data": ("softmax_backward",
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    return torch.ops.aten._softmax_backward_data(grad_weights, weights, dim,\n"
+        "                                                 weights.dtype)\n",
+        "_softmax_backward_data"),
+    "attention_backward through torch.func.vjp, named by strings": ("attention_backward",
+        "def attention_backward(queries, keys, values, grad_context):\n"
+        "    vjp = torch.func.vjp\n"
+        "    def forward(q, k, v):\n"
+        "        s = q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1])\n"
+        "        return torch.softmax(s, dim=-1) @ v\n"
+        "    _, pullback = vjp(forward, queries, keys, values)\n"
+        "    return pullback(grad_context)\n", "autograd"),
+    "a block keeping torch's MultiheadAttention": ("TransformerBlock",
+        "class TransformerBlock(nn.Module):\n"
+        "    def __init__(self, d_model, num_heads, d_ff):\n"
+        "        super().__init__()\n"
+        "        self.attn = nn.MultiheadAttention(d_model, num_heads, batch_first=True)\n"
+        "        self.gamma1, self.beta1 = nn.Parameter(torch.ones(d_model)), "
+        "nn.Parameter(torch.zeros(d_model))\n"
+        "        self.gamma2, self.beta2 = nn.Parameter(torch.ones(d_model)), "
+        "nn.Parameter(torch.zeros(d_model))\n"
+        "        self.W1, self.b1 = nn.Parameter(torch.randn(d_model, d_ff)), "
+        "nn.Parameter(torch.zeros(d_ff))\n"
+        "        self.W2, self.b2 = nn.Parameter(torch.randn(d_ff, d_model)), "
+        "nn.Parameter(torch.zeros(d_model))\n"
+        "    @classmethod\n"
+        "    def from_torch(cls, layer):\n"
+        "        a = layer.self_attn\n"
+        "        block = cls(a.embed_dim, a.num_heads, layer.linear1.out_features)\n"
+        "        block.attn = a\n"
+        "        with torch.no_grad():\n"
+        "            block.gamma1.copy_(layer.norm1.weight); block.beta1.copy_(layer.norm1.bias)\n"
+        "            block.gamma2.copy_(layer.norm2.weight); block.beta2.copy_(layer.norm2.bias)\n"
+        "            block.W1.copy_(layer.linear1.weight.T); block.b1.copy_(layer.linear1.bias)\n"
+        "            block.W2.copy_(layer.linear2.weight.T); block.b2.copy_(layer.linear2.bias)\n"
+        "        return block\n"
+        "    def forward(self, x, attn_mask=None):\n"
+        "        h = layer_norm(x, self.gamma1, self.beta1)\n"
+        "        x = x + self.attn(h, h, h, attn_mask=attn_mask, need_weights=False)[0]\n"
+        "        return x + feed_forward(layer_norm(x, self.gamma2, self.beta2), self.W1,\n"
+        "                                self.b1, self.W2, self.b2)\n",
+        "multi_head_attention"),
+    "stable_softmax through functools.reduce(getattr, ...)": ("stable_softmax",
+        "def stable_softmax(scores, dim=-1):\n"
+        "    return functools.reduce(getattr, ['soft' + 'max'], torch)(scores, dim)\n",
+        "getattr"),
+    "stable_softmax through a distribution": ("stable_softmax",
+        "def stable_softmax(scores, dim=-1):\n"
+        "    moved = scores.movedim(dim, -1)\n"
+        "    return torch.distributions.Categorical(logits=moved).probs.movedim(-1, dim)\n",
+        "softmax"),
+    "online_attention scoring every key at once, then looping over value blocks": (
+        "online_attention",
+        "def online_attention(queries, keys, values, block_size):\n"
+        "    scores = queries @ keys.transpose(-2, -1) / math.sqrt(keys.shape[-1])\n"
+        "    peak = scores.amax(dim=-1, keepdim=True)\n"
+        "    weights = torch.exp(scores - peak)\n"
+        "    total = weights.sum(dim=-1, keepdim=True)\n"
+        "    out = torch.zeros(*queries.shape[:-1], values.shape[-1])\n"
+        "    for start in range(0, keys.shape[-2], block_size):\n"
+        "        out = out + weights[..., start:start + block_size] @ "
+        "values[..., start:start + block_size, :]\n"
+        "    return out / total\n", "whole score matrix"),
+    "cached attention with a hand-built -inf bias": ("cached_causal_attention",
+        "def cached_causal_attention(x, W_query, W_key, W_value):\n"
+        "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+        "    n = x.shape[-2]\n"
+        "    bias = torch.where(torch.arange(n)[None, :] > torch.arange(n)[:, None],\n"
+        "                       float('-inf'), 0.0)\n"
+        "    s = q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1]) + bias\n"
+        "    return torch.softmax(s, dim=-1) @ v\n", "future position"),
+    "cached attention masking each row in a loop": ("cached_causal_attention",
+        "def cached_causal_attention(x, W_query, W_key, W_value):\n"
+        "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+        "    n = x.shape[-2]\n"
+        "    pos = torch.arange(n)\n"
+        "    rows = []\n"
+        "    for t in range(n):\n"
+        "        s = (q[..., t:t + 1, :] @ k.transpose(-2, -1)) / math.sqrt(k.shape[-1])\n"
+        "        s = torch.where(pos[None, :] > t, float('-inf'), s)\n"
+        "        rows.append(torch.softmax(s, dim=-1) @ v)\n"
+        "    return torch.cat(rows, dim=-2)\n", "future position"),
+    "loop_attention vectorised beside a dead loop naming scaled_dot_score": (
+        "loop_attention",
+        "def loop_attention(X, W_Q, W_K, W_V):\n"
+        "    Q, K, V = W_Q @ X, W_K @ X, W_V @ X\n"
+        "    for _ in ():\n"
+        "        scaled_dot_score(K[:, 0], Q[:, 0])\n"
+        "    weights = torch.softmax(K.T @ Q / math.sqrt(Q.shape[0]), dim=0)\n"
+        "    return V @ weights\n", "scaled_dot_score 0 times"),
+    "vectorized_attention calling scaled_dot_score": ("vectorized_attention",
+        "def scaled_dot_score(k, q):\n"
+        "    return (k * q).sum(-1) / math.sqrt(q.shape[-1])\n\n"
+        "def vectorized_attention(X, W_Q, W_K, W_V):\n"
+        "    Q, K, V = W_Q @ X, W_K @ X, W_V @ X\n"
+        "    s = scaled_dot_score\n"
+        "    weights = torch.softmax(s(K.T[:, None, :], Q.T[None, :, :]), dim=0)\n"
+        "    return V @ weights\n", "scaled_dot_score"),
+}
+
+
+@pytest.mark.parametrize("label", sorted(EVASIONS))
+def test_evasion_breaks_its_rule(label):
+    """Does a route to a forbidden operation that no name gives away break the step's rule,
+    naming what ran?"""
+    name, code, said = EVASIONS[label]
+    broken = rules_broken(name, code)
+    assert broken, f"{label}: no rule broken"
+    assert any(said in text for text in broken), broken
+
+
+HONEST = {
+    "a block whose norm parameters are named layernorm1 and layernorm2": ("TransformerBlock",
+        "class TransformerBlock(nn.Module):\n"
+        "    def __init__(self, d_model, num_heads, d_ff):\n"
+        "        super().__init__()\n"
+        "        self.h = num_heads\n"
+        "        self.layernorm1 = nn.ParameterList([nn.Parameter(torch.ones(d_model)),\n"
+        "                                            nn.Parameter(torch.zeros(d_model))])\n"
+        "        self.layernorm2 = nn.ParameterList([nn.Parameter(torch.ones(d_model)),\n"
+        "                                            nn.Parameter(torch.zeros(d_model))])\n"
+        "        self.W_in = nn.Parameter(torch.randn(3 * d_model, d_model) / d_model)\n"
+        "        self.b_in = nn.Parameter(torch.zeros(3 * d_model))\n"
+        "        self.W_out = nn.Parameter(torch.randn(d_model, d_model) / d_model)\n"
+        "        self.b_out = nn.Parameter(torch.zeros(d_model))\n"
+        "        self.W1 = nn.Parameter(torch.randn(d_model, d_ff) / d_model)\n"
+        "        self.b1 = nn.Parameter(torch.zeros(d_ff))\n"
+        "        self.W2 = nn.Parameter(torch.randn(d_ff, d_model) / d_ff)\n"
+        "        self.b2 = nn.Parameter(torch.zeros(d_model))\n"
+        "    @classmethod\n"
+        "    def from_torch(cls, layer):\n"
+        "        a = layer.self_attn\n"
+        "        block = cls(a.embed_dim, a.num_heads, layer.linear1.out_features)\n"
+        "        pairs = [(block.layernorm1[0], layer.norm1.weight),\n"
+        "                 (block.layernorm1[1], layer.norm1.bias),\n"
+        "                 (block.layernorm2[0], layer.norm2.weight),\n"
+        "                 (block.layernorm2[1], layer.norm2.bias),\n"
+        "                 (block.W_in, a.in_proj_weight), (block.b_in, a.in_proj_bias),\n"
+        "                 (block.W_out, a.out_proj.weight), (block.b_out, a.out_proj.bias),\n"
+        "                 (block.W1, layer.linear1.weight.T), (block.b1, layer.linear1.bias),\n"
+        "                 (block.W2, layer.linear2.weight.T), (block.b2, layer.linear2.bias)]\n"
+        "        with torch.no_grad():\n"
+        "            for mine, theirs in pairs:\n"
+        "                mine.copy_(theirs)\n"
+        "        return block\n"
+        "    def forward(self, x, attn_mask=None):\n"
+        "        n, L, d = x.shape\n"
+        "        h = layer_norm(x, self.layernorm1[0], self.layernorm1[1])\n"
+        "        q, k, v = (h @ self.W_in.T + self.b_in).chunk(3, dim=-1)\n"
+        "        split = lambda t: t.reshape(n, L, self.h, d // self.h).transpose(1, 2)\n"
+        "        mask = None if attn_mask is None else ~attn_mask\n"
+        "        o = F.scaled_dot_product_attention(split(q), split(k), split(v),\n"
+        "                                           attn_mask=mask)\n"
+        "        x = x + o.transpose(1, 2).reshape(n, L, d) @ self.W_out.T + self.b_out\n"
+        "        h = layer_norm(x, self.layernorm2[0], self.layernorm2[1])\n"
+        "        return x + feed_forward(h, self.W1, self.b1, self.W2, self.b2)\n"),
+    "a hand-written Jacobian kept in a variable named jacobian": ("softmax_backward",
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    w = weights.movedim(dim, -1)\n"
+        "    g = grad_weights.movedim(dim, -1)\n"
+        "    jacobian = torch.diag_embed(w) - w[..., :, None] * w[..., None, :]\n"
+        "    return (jacobian @ g[..., :, None])[..., 0].movedim(-1, dim)\n"),
+    "an unused import of torch's softmax beside a softmax by hand": ("stable_softmax",
+        "from torch import softmax\n\n"
+        "def stable_softmax(scores, dim=-1):\n"
+        "    peak = scores.amax(dim=dim, keepdim=True)\n"
+        "    peak = torch.where(torch.isfinite(peak), peak, torch.zeros_like(peak))\n"
+        "    exps = torch.exp(scores - peak)\n"
+        "    return exps / exps.sum(dim=dim, keepdim=True)\n"),
+    "a layer_norm whose variable is called layer_norm_out": ("layer_norm",
+        "def layer_norm(x, gamma, beta, eps=1e-5):\n" + HAND_NORM +
+        "    layer_norm_out = (x - mean) / torch.sqrt(var + eps)\n"
+        "    return layer_norm_out * gamma + beta\n"),
+}
+
+
+@pytest.mark.parametrize("label", sorted(HONEST))
+def test_honest_code_keeps_full_marks(label):
+    """Does correct code that once was refused by the names it mentions pass every check?"""
+    name, code = HONEST[label]
+    assert findings_of(name, code) == []
+
+
+def test_no_operation_recorded_breaks_the_rule():
+    """Is a step whose calls recorded no operation of torch refused rather than trusted?"""
+    broken = decided("forbids_ops", ["softmax"], [checked_record(
+        {"ops": {}, "count": 0, "autograd": False, "entered": {}, "arguments": [[2, 3]],
+         "largest": 0, "weights": []})], "def f(x):\n    return x\n")
+    assert broken and "no operation" in broken
+
+
+@pytest.mark.parametrize("code", [
+    "import torch\nm = torch._C._get_dispatch_mode\n",
+    "from torch.utils._python_dispatch import _pop_mode\n",
+    "import torch\nx = getattr(torch, '_C')\n",
+    "import torch\nf = torch.sys.setprofile\n",
+    "__kit__.counted = None\n",
+    "import torch\nclass T(torch.Tensor):\n    @classmethod\n"
+    "    def __torch_function__(cls, *a, **k):\n        pass\n",
+])
+def test_code_reaching_the_recorder_is_refused(code):
+    """Is code that names the recording machinery refused, whatever it computes?"""
+    assert tampering(code) is not None
+
+
+def test_malformed_record_is_not_read():
+    """Does a record from the kernel that is not plain data of the expected kinds raise?"""
+    with pytest.raises(ValueError):
+        checked_record({"ops": {"x": "1"}})
+
+
+def test_recorder_leaves_no_mode_behind():
+    """After a recording, does torch run with no mode of the recorder left on its stacks?"""
+    import torch
+    from torch.utils._python_dispatch import _get_current_dispatch_mode
+
+    with Recorder(None, arguments=[torch.ones(2)]) as recorder:
+        torch.ones(3).exp()
+    assert _get_current_dispatch_mode() is None
+    assert "exp" in recorder.records[0]["ops"]
