@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from autograder.checks.common import calling, forbids_builtins, randn, rows_sum_to_one, sizes
+from autograder.checks.common import calling, forbids_ops, randn, rows_sum_to_one, sizes
 from autograder.checks.model import Case, Mistake, Step
 from autograder.i18n import t
 
@@ -162,9 +162,9 @@ STABLE_SOFTMAX = Step(
     random_cases=stable_softmax_random,
     properties=(softmax_rows_sum_to_one, softmax_finite_for_large_scores),
     rules=(
-        forbids_builtins(
+        forbids_ops(
             "no built-in softmax",
-            {"softmax", "distributions"},
+            {"softmax", "scaled_dot_product", "multi_head_attention"},
             "this step is about writing softmax yourself, with torch.exp and a sum",
         ),
     ),

@@ -12,8 +12,8 @@ from torch import nn
 
 from autograder.checks.common import (
     calling_then,
-    forbids_builtins,
     forbids_loops,
+    forbids_ops,
     randn,
     random_seed,
     requires_names,
@@ -505,9 +505,9 @@ MULTIHEAD_MODULE = Step(
     random_cases=multihead_module_random,
     properties=(equals_torch, masked_weights_are_zero, same_parameters_as_torch),
     rules=(
-        forbids_builtins(
+        forbids_ops(
             "no built-in multi-head attention",
-            {"multiheadattention", "multi_head_attention"},
+            {"multi_head_attention", "_transformer_encoder"},
             "this step is about writing multi-head attention yourself",
         ),
     ),

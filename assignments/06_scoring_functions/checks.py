@@ -8,11 +8,10 @@ import torch.nn.functional as F
 
 from autograder.checks.common import (
     calling,
+    enters,
+    forbids_entering,
     forbids_loops,
-    forbids_names,
     randn,
-    requires_loop,
-    requires_names,
     sizes,
 )
 from autograder.checks.compare import TOLERANCE, close
@@ -262,10 +261,9 @@ LOOP_ATTENTION = Step(
     random_cases=attention_random,
     properties=(columns_permute_with_inputs, equals_torch_attention),
     rules=(
-        requires_loop("a Python loop",
-                      "this step is the loop over queries and keys"),
-        requires_names("calls scaled_dot_score", {"scaled_dot_score"},
-                       "loop_attention scores each key with your scaled_dot_score"),
+        enters("calls scaled_dot_score for each query", "scaled_dot_score",
+               "this step is the loop over queries and keys, each key scored with your "
+               "scaled_dot_score", per=(0, 1)),
     ),
     uses=("scaled_dot_score",),
     mistakes=(
@@ -307,7 +305,7 @@ VECTORIZED_ATTENTION = Step(
     properties=(columns_permute_with_inputs, equals_torch_attention),
     rules=(
         forbids_loops("no Python loop"),
-        forbids_names(
+        forbids_entering(
             "no call to loop_attention or scaled_dot_score",
             {"loop_attention", "scaled_dot_score"},
             "the point is to replace the loop by matrix products",

@@ -392,10 +392,11 @@ expect_tensor(bilinear_score(torch.ones(4), torch.ones(6), torch.ones(4, 6)), ()
 # `torch.stack` turns a list of 0-dim scores into a 1-D tensor, and
 # `torch.stack(columns, dim=1)` a list of columns into a matrix.
 #
-# **Rule for this step:** the point is to see the loop, so `loop_attention` must contain a
-# Python loop over queries and keys and must score with your `scaled_dot_score`. A version
-# without either scores 0 points (when it is checked, `scaled_dot_score` is replaced by the
-# reference, so a mistake in step 2 does not cost you these points too).
+# **Rule for this step:** the point is to see the loop, so `loop_attention` must score with
+# your `scaled_dot_score`, at least once for each query (the grader counts the calls while
+# your code runs). A version that does not scores 0 points (when it is checked,
+# `scaled_dot_score` is replaced by the reference, so a mistake in step 2 does not cost you
+# these points too).
 #
 # A case you can check in your head: if $W_Q$ is all zeros, every score is 0, every
 # attention weight is $1/N$, and every output column is the mean of the values.
@@ -418,8 +419,8 @@ expect_tensor(bilinear_score(torch.ones(4), torch.ones(6), torch.ones(4, 6)), ()
 # `torch.stack(columns, dim=1)` 能把一组列拼成一个矩阵。
 #
 # **本步规则：** 这一步的意义就在于看清循环，所以 `loop_attention`
-# 必须包含一个遍历查询和键的 Python 循环，并且必须用你的 `scaled_dot_score` 打分。
-# 缺少其中任何一项都得 0 分（检查这一步时，`scaled_dot_score` 会换成参考实现，
+# 必须用你的 `scaled_dot_score` 打分，每个查询至少调用一次（你的代码运行时，评分程序会数调用次数）。
+# 做不到就得 0 分（检查这一步时，`scaled_dot_score` 会换成参考实现，
 # 所以第 2 步的错误不会让你在这里再丢分）。
 #
 # 有一种情况可以心算验证：如果 $W_Q$ 全为 0，那么每个分数都是 0，

@@ -17,11 +17,11 @@ from torch import nn
 
 from autograder.checks.common import (
     calling,
-    forbids_builtins,
-    forbids_names,
+    enters,
+    forbids_ops,
     randn,
     random_seed,
-    requires_names,
+    requires_ops,
     rewritten,
     sizes,
 )
@@ -30,6 +30,11 @@ from autograder.checks.model import Case, Mistake, Step
 from autograder.i18n import t
 
 from . import reference
+
+# torch's normalisations, as their functions and ATen operations are named (instance norm
+# runs native_batch_norm; var_mean is half of a layer norm).
+NORMS = {"layer_norm", "batch_norm", "group_norm", "instance_norm", "rms_norm", "var_mean",
+         "std_mean"}
 
 # sinusoidal_positions --------------------------------------------------------------------
 
@@ -222,10 +227,8 @@ LAYER_NORM = Step(
     reference=reference.layer_norm,
     random_cases=layer_norm_random,
     properties=(layer_norm_equals_torch, rows_are_standardised, constant_rows_give_beta),
-    rules=(forbids_names("no built-in layer norm",
-                         {"layer_norm", "LayerNorm", "native_layer_norm", "var_mean",
-                          "group_norm", "GroupNorm"},
-                         "this step is about writing layer normalisation yourself"),),
+    rules=(forbids_ops("no built-in layer norm", NORMS,
+                       "this step is about writing layer normalisation yourself"),),
     mistakes=(
         Mistake(
             "unbiased variance",
@@ -473,18 +476,16 @@ TRANSFORMER_BLOCK = Step(
                 positions_permute, fresh_block_keeps_the_shape),
     uses=("layer_norm", "feed_forward"),
     rules=(
-        forbids_builtins(
+        forbids_ops(
             "no built-in attention or encoder layer",
-            {"multiheadattention", "multi_head_attention", "transformerencoder",
-             "_transformer", "layernorm", ".layer_norm"},
+            {"multi_head_attention", "_transformer_encoder", *NORMS},
             "write the block from your own layer_norm, feed_forward and "
             "F.scaled_dot_product_attention"),
-        requires_names("calls your layer_norm", {"layer_norm"},
-                       "both norms of the block are your layer_norm"),
-        requires_names("calls your feed_forward", {"feed_forward"},
-                       "the block's network is your feed_forward"),
-        requires_names("calls F.scaled_dot_product_attention",
-                       {"scaled_dot_product_attention"},
+        enters("calls your layer_norm", "layer_norm",
+               "both norms of the block are your layer_norm"),
+        enters("calls your feed_forward", "feed_forward",
+               "the block's network is your feed_forward"),
+        requires_ops("calls F.scaled_dot_product_attention", {"scaled_dot_product"},
                        "the heads are run by F.scaled_dot_product_attention"),
     ),
     mistakes=(

@@ -17,10 +17,10 @@ import torch.nn.functional as F
 
 from autograder.checks.common import (
     calling,
-    forbids_builtins,
-    forbids_names,
+    forbids_autograd,
+    forbids_ops,
+    operation_rule,
     randn,
-    requires_loop,
     sizes,
 )
 from autograder.checks.compare import close
@@ -29,15 +29,10 @@ from autograder.i18n import t
 
 from . import reference
 
-# Names, not fragments: a fragment "backward" would catch the student's own softmax_backward
-# where attention_backward calls it. torch.autograd.grad and torch.func.grad are caught by
-# their modules; every other way to autograd's result goes through .backward() or these.
-AUTOGRAD = ("no autograd", {"autograd", "backward", "func", "requires_grad", "requires_grad_",
-                            "enable_grad", "set_grad_enabled", "grad_fn", "vjp", "jvp",
-                            "jacrev", "jacfwd", "jacobian", "hessian",
-                            "_softmax_backward_data"},
-            "write the gradient from the chain rule yourself; torch.autograd is what it is "
-            "checked against")
+# Decided on what runs: an autograd graph walked, dual numbers made, or one of torch's
+# backward kernels (_softmax_backward_data) called (checks/operation_rules.py).
+AUTOGRAD = ("no autograd", "write the gradient from the chain rule yourself; torch.autograd "
+            "is what it is checked against")
 EPS = 1e-6  # the step of the central differences, in float64
 
 
@@ -127,7 +122,7 @@ SOFTMAX_BACKWARD = Step(
     random_cases=softmax_backward_random,
     properties=(softmax_equals_autograd, softmax_equals_finite_differences,
                 softmax_gradient_sums_to_zero),
-    rules=(forbids_names(*AUTOGRAD),),
+    rules=(forbids_autograd(*AUTOGRAD),),
     mistakes=(
         Mistake(
             "weighted sum not subtracted",
@@ -249,7 +244,7 @@ ATTENTION_BACKWARD = Step(
     reference=reference.attention_backward,
     random_cases=attention_backward_random,
     properties=(attention_equals_autograd, attention_equals_finite_differences),
-    rules=(forbids_names(*AUTOGRAD),),
+    rules=(forbids_autograd(*AUTOGRAD),),
     uses=("softmax_backward",),
     mistakes=(
         Mistake(
@@ -387,6 +382,15 @@ def online_attention_random(gen):
     cases.append(Case(t("every score of one query near -10000 (exp of each is 0): {n_query} "
                         "queries, {n_key} keys, block_size = 2", n_query=n_query, n_key=n_key),
                       calling(*scores_near(gen, -1e4, n_query, n_key, d_k, d_v), 2)))
+    # Here every score at once is more numbers than every input, the output and a block's
+    # scores times d_k: "no full score matrix" can tell.
+    n_query, = sizes(gen, 1, low=12, high=16)
+    (n_key,) = sizes(gen, 1, low=40, high=48)
+    d_k, d_v = sizes(gen, 2, low=2, high=5)
+    cases.append(Case(t("many keys in small blocks: {n_query} queries, {n_key} keys, "
+                        "block_size = 2", n_query=n_query, n_key=n_key),
+                      calling(randn(gen, n_query, d_k), randn(gen, n_key, d_k),
+                              randn(gen, n_key, d_v), 2)))
     return cases
 
 
@@ -462,14 +466,13 @@ ONLINE_ATTENTION = Step(
     properties=(online_equals_torch, online_survives_large_scores,
                 online_keys_order_does_not_matter),
     rules=(
-        requires_loop("a Python loop", "the step is the loop that reads the keys "
-                      "and values one block at a time"),
-        # What is checked: no built-in softmax or attention. That no more than block_size
-        # columns of scores are formed is the step's point, which no rule sees (the notebook
-        # says so).
-        forbids_builtins("no built-in softmax or attention", {"softmax", "attention"},
-                         "a built-in softmax or attention needs every score of a query at "
-                         "once; keep a running max and a running sum instead"),
+        operation_rule("scores_in_blocks", "no full score matrix", [0, 1, 2, 3],
+                       "the step is the loop that reads the keys and values one block at a "
+                       "time, so no operation makes every score at once"),
+        forbids_ops("no built-in softmax or attention",
+                    {"softmax", "scaled_dot_product", "multi_head_attention"},
+                    "a built-in softmax or attention needs every score of a query at "
+                    "once; keep a running max and a running sum instead"),
     ),
     mistakes=(
         Mistake(
@@ -616,11 +619,12 @@ CACHED_CAUSAL_ATTENTION = Step(
     random_cases=cached_random,
     properties=(cached_equals_causal_torch, cached_prefix_ignores_the_future),
     rules=(
-        requires_loop("a Python loop", "decoding is the loop over positions, each "
-                      "attending over the cache so far"),
-        forbids_builtins("no mask", {"mask", "tril", "triu", "causal", "attention"},
-                         "the cache holds only the positions decoded so far, so there is no "
-                         "future to hide; attend over the cache with torch.softmax and @"),
+        operation_rule("causal_weights", "no mask", [0],
+                       "the cache holds only the positions decoded so far, so there is no "
+                       "future to hide; attend over the cache with torch.softmax and @"),
+        forbids_ops("no built-in attention", {"scaled_dot_product", "multi_head_attention"},
+                    "decoding is the loop over positions, each attending over the cache "
+                    "so far"),
     ),
     mistakes=(
         Mistake(

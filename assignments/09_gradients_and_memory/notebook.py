@@ -101,7 +101,8 @@ from torch.utils._python_dispatch import TorchDispatchMode
 # sums to 0: adding one constant to every score changes no weight.
 #
 # **Rule for this step and the next:** no autograd (`torch.autograd`, `.backward()`,
-# `requires_grad`, `torch.func` ...): the point is to write the gradient yourself.
+# `torch.func` ..., by whatever path: the grader watches whether your code walks an autograd
+# graph): the point is to write the gradient yourself.
 
 # %% [markdown zh]
 # ## 第 1 步：softmax 的梯度
@@ -119,7 +120,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 #
 # 小例子：$w = [0.5, 0.3, 0.2]$、$g = [1, 0, 2]$ 的加权和是 $0.5 + 0 + 0.4 = 0.9$，所以梯度是 $w \odot (g - 0.9) = [0.05, -0.27, 0.22]$。它的和为 0：给所有分数加上同一个常数，不会改变任何注意力权重。
 #
-# **本步和下一步的规则：** 不用 autograd（`torch.autograd`、`.backward()`、`requires_grad`、`torch.func` 等）：目的就是自己写出梯度。
+# **本步和下一步的规则：** 不用 autograd（`torch.autograd`、`.backward()`、`torch.func` 等，无论通过什么途径：评分程序会观察你的代码是否走了 autograd 的计算图）：目的就是自己写出梯度。
 
 # %% solution softmax_backward
 
@@ -357,10 +358,10 @@ for which, name in enumerate(("grad_queries", "grad_keys", "grad_values")):
 # larger than `n_k` (a single block). `keys[..., start:start + block_size, :]` gives a block;
 # a slice that runs past the end simply stops there.
 #
-# **Rules for this step:** a Python loop over the blocks, and no built-in softmax or
-# attention (`torch.softmax`, `F.scaled_dot_product_attention` ...). The grader checks these
-# in your code; that you never form more than `block_size` columns of scores is the point of
-# the step, which the rules cannot see, so keep to it yourself.
+# **Rules for this step:** no operation forms every score at once: the grader records what
+# your code computes, and on inputs with many keys no result may hold as many numbers as the
+# whole `(n_q, n_k)` score matrix. And no built-in softmax or attention (`torch.softmax`,
+# `F.scaled_dot_product_attention` ...), by whatever path.
 
 # %% [markdown zh]
 # ## 第 3 步：每次处理一块键的注意力
@@ -383,7 +384,7 @@ for which, name in enumerate(("grad_queries", "grad_keys", "grad_values")):
 #
 # `online_attention(queries, keys, values, block_size)` 接收 `(..., n_q, d_k)`、`(..., n_k, d_k)` 和 `(..., n_k, d_v)`，返回 `(..., n_q, d_v)`。任何 `block_size >= 1` 都必须能用，包括不能整除 `n_k` 的（最后一块较短）和大于 `n_k` 的（只有一块）。`keys[..., start:start + block_size, :]` 取出一块；超出末尾的切片会自动在末尾停下。
 #
-# **本步规则：** 用 Python 循环遍历各块，不用内置的 softmax 或注意力（`torch.softmax`、`F.scaled_dot_product_attention` 等）。评分程序会在你的代码中检查这两条；任何时候都不构造超过 `block_size` 列的分数，这是本步的要义，规则看不到它，请你自己遵守。
+# **本步规则：** 任何运算都不能一次算出全部分数：评分程序会记录你的代码算了什么，在键很多的输入上，任何结果都不能含有和整个 `(n_q, n_k)` 分数矩阵一样多的数。也不能用内置的 softmax 或注意力（`torch.softmax`、`F.scaled_dot_product_attention` 等），无论通过什么途径。
 
 # %% solution online_attention
 
@@ -574,10 +575,11 @@ for block_size in (512, 128, 32):
 # keep a list of rows and `torch.stack` it); `x[..., t, :]` is position $t$ of every
 # sequence of the batch.
 #
-# **Rules for this step:** a Python loop over the positions, and no mask (no `masked_fill`,
-# `tril`, `triu`, `is_causal` ...) and no built-in attention. That each position is
-# projected once is the point of the cache; the rules cannot see it, but the count below
-# does.
+# **Rules for this step:** no mask: the softmax of each position covers only the positions
+# decoded so far (the grader records how many positions each of your softmaxes spans; a
+# mask, of `-inf` or of zeros, needs every position scored), and no built-in attention. That
+# each position is projected once is the point of the cache; no rule checks it, but the
+# count below shows it.
 
 # %% [markdown zh]
 # ## 第 4 步：用键值缓存解码
@@ -594,7 +596,7 @@ for block_size in (512, 128, 32):
 #
 # 缓存里只有过去和现在，没有需要掩码的未来：**不需要掩码**，结果仍然恰好是整个序列的因果自注意力（作业 7）。`cached_causal_attention(x, W_query, W_key, W_value)` 接收形状为 `(..., seq, d_in)` 的 `x` 和三个权重矩阵，返回 `(..., seq, d_v)`。`torch.zeros(*x.shape[:-2], seq, d_k)` 可以建一个能容纳所有位置的缓存（也可以用一个列表保存各行，再用 `torch.stack` 拼起来）；`x[..., t, :]` 是这一批中每个序列的位置 $t$。
 #
-# **本步规则：** 用 Python 循环遍历各个位置，不用掩码（不用 `masked_fill`、`tril`、`triu`、`is_causal` 等），也不用内置的注意力。每个位置只投影一次，这正是缓存的意义；规则看不到这一点，但下面的计数能看到。
+# **本步规则：** 不用掩码：每个位置的 softmax 只覆盖目前为止已解码的位置（评分程序会记录你的每次 softmax 覆盖了多少个位置；掩码，无论是 `-inf` 还是 0，都需要给所有位置打分），也不用内置的注意力。每个位置只投影一次，这正是缓存的意义；没有规则检查这一点，但下面的计数能显示它。
 
 # %% solution cached_causal_attention
 

@@ -151,9 +151,12 @@ CATALOG = {
     'no 1/sqrt(d_k)': '缺少 1/sqrt(d_k)',
     'divide the scores by sqrt(d_k) before the softmax':
         '在 softmax 之前把注意力分数除以 sqrt(d_k)',
-    'a Python loop': '用 Python 循环',
-    'the step is the loop that reads the keys and values one block at a time':
-        '这一步就是每次读取一块键和值的那个循环',
+    'no full score matrix': '不构造完整的分数矩阵',
+    'the step is the loop that reads the keys and values one block at a time, so no operation '
+    'makes every score at once':
+        '这一步就是每次读取一块键和值的那个循环，所以没有哪个运算会一次算出全部分数',
+    'many keys in small blocks: {n_query} queries, {n_key} keys, block_size = 2':
+        '键很多、块很小：{n_query} 个查询，{n_key} 个键，block_size = 2',
     'no built-in softmax or attention': '不用内置的 softmax 或注意力',
     'a built-in softmax or attention needs every score of a query at once; keep a running max '
     'and a running sum instead':
@@ -188,6 +191,7 @@ CATALOG = {
     'decoding is the loop over positions, each attending over the cache so far':
         '解码就是对各个位置的循环，每个位置对目前为止的缓存做注意力',
     'no mask': '不加掩码',
+    'no built-in attention': '不用内置的注意力',
     'the cache holds only the positions decoded so far, so there is no future to hide; attend '
     'over the cache with torch.softmax and @':
         '缓存里只有目前为止已解码的位置，没有需要掩码的未来；请用 torch.softmax 和 @ '

@@ -20,6 +20,7 @@ from autograder.build.standalone import filled, helper_cell_code
 from autograder.build.stubs import given_code, solution_code
 from autograder.checks.code_rules import course_key
 from autograder.checks.loader import CHECKS, GUIDE
+from autograder.checks.operation_rules import DECISIONS
 from autograder.i18n import DEFAULT, language, t
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
@@ -150,8 +151,21 @@ def test_code(spec, assignment, language_code):
                       points=points(spec.points, language_code))
     public = translate.mistake_names(spec.text, step, language_code)
     text = (header + "\n" + HIDDEN_TESTS.format(name=name, prologue=prologue) + "\n"
-            + public + rule_checks(step))
+            + recording(step) + public + rule_checks(step))
     return text.strip("\n")
+
+
+def recording(step):
+    """The line that opens the public part of a step with rules on operations: from there
+    on, the cell's calls of the step are recorded for its expect_rule lines
+    (checks/operation_rules.py), as grading records its hidden cases' calls."""
+    if not any(rule.public and rule.public[0] in DECISIONS for rule in step.rules):
+        return ""
+    counted = sorted({name for rule in step.rules for name in rule.counted})
+    arguments = "".join(f", {key}={value!r}" for key, value in
+                        (("uses", list(step.uses)), ("counted", counted)) if value)
+    return (f"record_calls({step.name}{arguments})  # "
+            + t("what your code computes below, for the step's rules") + "\n")
 
 
 def hand_in_cell(assignment_id, total, language_code):

@@ -1,10 +1,11 @@
 """The kit's code that runs where the kit is not installed, as the build copies it out: the
-notebook's helper cell (build/public_checks.py, checks/raised.py, checks/code_rules.py and
-build/failed_cell.py) and the students' self-check script (build/check_notebook.py), in the
-course's language and in it alone.
+notebook's helper cell (build/public_checks.py, checks/raised.py, checks/code_rules.py,
+checks/recorder.py, checks/operation_rules.py and build/failed_cell.py) and the students'
+self-check script (build/check_notebook.py), in the course's language and in it alone.
 
-Each of those files imports `_t` from autograder/i18n/standalone.py (and the helper cell's
-files import each other), so that the kit runs them as they are. Copied out, they become one
+Each of those files that has texts imports `_t` from autograder/i18n/standalone.py (the
+recorder has none), and the helper cell's files import each other, so that the kit runs
+them as they are. Copied out, they become one
 namespace: the first file gets the translation code in place of its `_t` import, every other
 import of a copied file goes, each `_t("...")` text is replaced by its translation (so the
 catalog stays behind), and only the first file's docstring stays, put in the course's
@@ -22,14 +23,14 @@ from pathlib import Path
 
 from autograder.build import check_notebook, failed_cell, public_checks
 from autograder.build.authoring import AuthoringError
-from autograder.checks import code_rules, raised
+from autograder.checks import code_rules, operation_rules, raised, recorder
 from autograder.checks.compare import TOLERANCE
 from autograder.i18n import DEFAULT, language, t
 from autograder.i18n import standalone as texts
 
 SELF_CHECK = Path(check_notebook.__file__)
-HELPER_CELL = [Path(module.__file__) for module in (public_checks, raised, code_rules,
-                                                    failed_cell)]
+HELPER_CELL = [Path(module.__file__) for module in (public_checks, raised, code_rules, recorder,
+                                                    operation_rules, failed_cell)]
 PACKAGE = Path(texts.__file__).parents[1]
 IMPORT_LINE = "from autograder.i18n.standalone import _t\n"
 LANGUAGE_LINE = 'LANGUAGE = "en"  # the build writes the course\'s language here'
@@ -182,18 +183,35 @@ def copied_out(files, language_code=DEFAULT) -> str:
     """The source of `files` (of the kit, each importing `_t`) as one standalone text in the
     course's language."""
     copied = {module_name(path) for path in files}
+    one_namespace(files)
     parts = []
     for index, path in enumerate(files):
         text = path.read_text(encoding="utf-8").strip() + "\n"
-        if text.count(IMPORT_LINE) != 1:
+        if text.count(IMPORT_LINE) != ("_t(" in text or index == 0):
             raise AuthoringError(f"{path.name} must import the texts once, with the line "
-                                 f"{IMPORT_LINE.strip()!r}")
+                                 f"{IMPORT_LINE.strip()!r} (a file with no text to "
+                                 "translate, not at all)")
         text = edited(text, code_edits(text, path, copied, language_code, index == 0))
         text = without_comments(text)
         if index == 0:
             text = with_docstring_in(text, language_code, path.name)
         parts.append(re.sub(r"\n{3,}", "\n\n", text).strip())
     return "\n\n\n".join(parts)
+
+
+def one_namespace(files):
+    """Raise AuthoringError when two of the files define the same top-level name: copied out
+    they share one namespace, where the later definition would replace the earlier."""
+    defined = {}
+    for path in files:
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            names = [node.name] if isinstance(node, ast.FunctionDef | ast.ClassDef) else \
+                [t.id for t in getattr(node, "targets", []) if isinstance(t, ast.Name)]
+            for name in names:
+                if defined.setdefault(name, path) != path:
+                    raise AuthoringError(f"{path.name} and {defined[name].name} both define "
+                                         f"{name}, which the helper cell would define once: "
+                                         "rename one")
 
 
 def helper_cell_code(language_code=DEFAULT) -> str:

@@ -9,6 +9,8 @@ CATALOG = {
         "评分时只在课程的单元格之后单独运行这一步需要的你的代码",
     "The step's rules, as grading checks them:":
         "本步骤的规则（评分时按同样的方式检查）：",
+    "what your code computes below, for the step's rules":
+        "记录你的代码在下面算了什么，供本步骤的规则检查",
     # The module docstrings a student reads: the helper cell's, the self-check script's.
     ("Helpers the test cells use: expect_tensor, expect_close and expect_equal check a result,\n"
      "expect_rule checks that your code keeps a step's rule, decided by the same functions, on "

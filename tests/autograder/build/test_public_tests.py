@@ -108,7 +108,7 @@ RECORDING = """
 import json as _json
 _calls = []
 _strict = {"expect_close": expect_close, "expect_equal": expect_equal,
-           "expect_tensor": expect_tensor}
+           "expect_tensor": expect_tensor, "expect_rule": expect_rule}
 def _record(check, what, mistakes, *args):
     try:
         check(*args)
@@ -123,8 +123,13 @@ def _compare(name):
 def expect_tensor(got, shape, what="the result", dtype=torch.float32):
     _record(_strict["expect_tensor"], what, (), got, shape, what, dtype)
 expect_close, expect_equal = _compare("expect_close"), _compare("expect_equal")
+def expect_rule(*args, **kwargs):  # a mistake may break a rule too: not this test's question
+    try:
+        _strict["expect_rule"](*args, **kwargs)
+    except AssertionError:
+        pass
 """
-STRICT = "expect_close, expect_equal, expect_tensor = _strict.values()"
+STRICT = "expect_close, expect_equal, expect_tensor, expect_rule = _strict.values()"
 
 
 def recorded_calls(client, source):
@@ -196,7 +201,9 @@ VARIANTS = [
     ("loop_attention", "calls scaled_dot_score", "scaled_dot_score(K[:, j], Q[:, i])",
      "K[:, j] @ Q[:, i] / math.sqrt(K.shape[0])"),
     ("vectorized_attention", "no call to loop_attention or scaled_dot_score",
-     "    Q = W_Q @ X  # (d3, N)", "    scaled_dot_score  # borrowed\n    Q = W_Q @ X  # (d3, N)"),
+     "    Q = W_Q @ X  # (d3, N)",
+     "    scaled_dot_score(X[:, 0], X[:, 0])  # called, its value unused\n"
+     "    Q = W_Q @ X  # (d3, N)"),
     ("masked_scaled_softmax", "a mask that broadcasts to the scores",
      '    hidden = (scores / math.sqrt(d_k)).masked_fill(mask, float("-inf"))',
      '    hidden = scores / math.sqrt(d_k)\n'
@@ -206,7 +213,7 @@ VARIANTS = [
     ("MultiHeadAttention", "no built-in multi-head attention",
      "def forward(self, query, key, value, key_padding_mask=None, attn_mask=None):",
      "def forward(self, query, key, value, key_padding_mask=None, attn_mask=None):\n"
-     "        nn.MultiheadAttention  # a built-in, mentioned"),
+     "        nn.MultiheadAttention(self.embed_dim, self.num_heads)(query, key, value)  # run"),
     ("sinusoidal_positions", "the ValueError names the odd d_model",
      'raise ValueError(f"d_model must be even, got {d_model}")',
      'raise ValueError("d_model must be even")'),
@@ -223,7 +230,8 @@ VARIANTS = [
     ("TransformerBlock", "the attn_mask",
      "allowed = None if attn_mask is None else ~attn_mask", "allowed = None"),
     ("TransformerBlock", "no built-in attention or encoder layer", "        N, L, E = x.shape",
-     "        N, L, E = x.shape\n        nn.TransformerEncoderLayer  # a built-in, mentioned"),
+     "        N, L, E = x.shape\n"
+     "        nn.TransformerEncoderLayer(E, 1, 4, dropout=0.0, batch_first=True)(x)  # run"),
     ("TransformerBlock", "no built-in layer norm beside your own",
      "self.attention(layer_norm(x, self.gamma1, self.beta1), attn_mask)",
      "self.attention(F.layer_norm(x, x.shape[-1:], self.gamma1, self.beta1), attn_mask)"),
@@ -317,3 +325,31 @@ def test_a_rule_broken_in_an_earlier_step_fails_only_its_own_public_test(ran):
         run(client, tests["TransformerBlock"].source)
     finally:
         run(client, solution_cells(notebook)["layer_norm"].source)
+
+
+def test_rules_on_operations_decide_alike_in_the_notebook(ran):
+    """In the notebook: does each evasion of tests/autograder/checks/test_operation_rules.py
+    fail its step's public test, naming what ran, and each honest student there pass it, as
+    the hidden checks decide (expect_rule on the records of the test cell's calls)?"""
+    from tests.autograder.checks.test_operation_rules import EVASIONS, HONEST
+
+    assignment_id, notebook, client, _ = ran
+    steps = ASSIGNMENTS[assignment_id].steps
+    tests = {step_tested(c): c for c in notebook.cells if step_tested(c)}
+    solutions = [c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("solution")]
+    wrong = []
+    for label, (step, code, *said) in {**EVASIONS, **HONEST}.items():
+        if step not in steps:
+            continue
+        run(client, code)
+        try:
+            run(client, tests[step].source)
+            if said:
+                wrong.append(f"{label}: passed")
+        except CellExecutionError as error:
+            if not said or said[0] not in str(error) or "rule '" not in str(error):
+                wrong.append(f"{label}: {str(error).splitlines()[-1][:300]}")
+        finally:
+            for cell in solutions:
+                run(client, cell.source)
+    assert wrong == [], f"{assignment_id}: {wrong}"

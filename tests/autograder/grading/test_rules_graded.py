@@ -17,6 +17,7 @@ import pytest
 from autograder.course import Course
 from autograder.grading.parallel import grade, submission_scores
 from autograder.tools import simulate
+from tests.autograder.checks.test_operation_rules import EVASIONS, HONEST
 
 ROOT = Path(__file__).resolve().parents[3]
 BY_HAND, SELF = "01_attention_by_hand", "04_self_attention"
@@ -81,6 +82,16 @@ def backward_by_importlib(release, source):
         "keepdim=True))\n")})
 
 
+def filled_with(name, label, table):
+    """A correct notebook whose step `name` is the code of `label` in `table` (a student of
+    tests/autograder/checks/test_operation_rules.py)."""
+    def build(release, source):
+        _, code, *_ = table[label]
+        return simulate.fill(simulate.correct(release, source), {name: code})
+    build.__doc__ = f"{name}: {label}"
+    return build
+
+
 # student -> (assignment, build, steps that must score 0 (all others full))
 CASES = {
     "rebound": (BY_HAND, rebound, {"stable_softmax"}),
@@ -90,6 +101,24 @@ CASES = {
     # a rule broken in an earlier step costs that step, not the later one that uses it
     "norm": (BLOCK, norm_built_in, {"layer_norm"}),
     "backward": (GRADIENTS, backward_by_importlib, {"softmax_backward"}),
+    # rules decided on what the code computes in the kernel, not on the names it mentions
+    "instance_norm": (BLOCK, filled_with("layer_norm", "layer_norm through F.instance_norm",
+                                         EVASIONS), {"layer_norm"}),
+    "kept_attention": (BLOCK, filled_with("TransformerBlock", "a block keeping torch's "
+                                          "MultiheadAttention", EVASIONS), {"TransformerBlock"}),
+    "layernorm1": (BLOCK, filled_with("TransformerBlock", "a block whose norm parameters are "
+                                      "named layernorm1 and layernorm2", HONEST), set()),
+    "functorch": (GRADIENTS, filled_with("softmax_backward", "softmax_backward through "
+                                         "torch._functorch.apis.grad", EVASIONS),
+                  {"softmax_backward"}),
+    "jacobian": (GRADIENTS, filled_with("softmax_backward", "a hand-written Jacobian kept in "
+                                        "a variable named jacobian", HONEST), set()),
+    "whole_scores": (GRADIENTS, filled_with("online_attention", "online_attention scoring "
+                                            "every key at once, then looping over value "
+                                            "blocks", EVASIONS), {"online_attention"}),
+    "row_mask": (GRADIENTS, filled_with("cached_causal_attention", "cached attention masking "
+                                        "each row in a loop", EVASIONS),
+                 {"cached_causal_attention"}),
 }
 
 
