@@ -20,7 +20,6 @@ from autograder.build.standalone import filled, helper_cell_code
 from autograder.build.stubs import given_code, solution_code
 from autograder.checks.code_rules import course_key
 from autograder.checks.loader import CHECKS, GUIDE
-from autograder.checks.operation_rules import DECISIONS
 from autograder.i18n import DEFAULT, language, t
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
@@ -159,7 +158,7 @@ def recording(step):
     """The line that opens the public part of a step with rules on operations: from there
     on, the cell's calls of the step are recorded for its expect_rule lines
     (checks/operation_rules.py), as grading records its hidden cases' calls."""
-    if not any(rule.public and rule.public[0] in DECISIONS for rule in step.rules):
+    if not any(rule.recorded for rule in step.rules):
         return ""
     counted = sorted({name for rule in step.rules for name in rule.counted})
     arguments = "".join(f", {key}={value!r}" for key, value in

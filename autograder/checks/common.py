@@ -100,7 +100,8 @@ def operation_rule(kind, rule_name, params, why, counted=()):
         return t("{rule}: {broken} ({why})", rule=t(rule_name), broken=broken,
                  why=t(why)) if broken else None
 
-    return Rule(rule_name, violation, (kind, params, why), tuple(counted))
+    return Rule(rule_name, violation, (kind, params, why), recorded=True,
+                counted=tuple(counted))
 
 
 def forbids_ops(rule_name, fragments, why):

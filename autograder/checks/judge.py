@@ -139,8 +139,7 @@ class Watched:
 def step_findings(step, subject, helpers, gen):
     """Every Finding of the step's hidden check on `subject` (empty when it passes)."""
     subject = Watched(as_subject(subject), parameter_names(step.reference))
-    counted = sorted({name for rule in step.rules for name in rule.counted})
-    with recording_of(subject.subject, step.uses, counted):
+    with recording_of(subject.subject, step):
         findings, started = judged_calls(step, subject, helpers, gen)
     if not started:  # a blank stub breaks no rule: it has not started yet
         return findings
@@ -149,11 +148,14 @@ def step_findings(step, subject, helpers, gen):
             if (v := rule_violation(rule, subject))] + findings
 
 
-def recording_of(subject, apart, counted):
-    """The block in which the subject's calls are recorded (none for a subject that cannot
-    record them)."""
+def recording_of(subject, step):
+    """The block in which the subject's calls are recorded for the step's rules on
+    operations (none when it has none, or for a subject that cannot record them), the
+    earlier steps it uses apart."""
     recording = getattr(subject, "recording", None)
-    return recording(apart, counted) if callable(recording) else nullcontext()
+    if not callable(recording) or not any(rule.recorded for rule in step.rules):
+        return nullcontext()
+    return recording(step.uses, sorted({name for rule in step.rules for name in rule.counted}))
 
 
 def judged_calls(step, subject, helpers, gen):

@@ -52,12 +52,14 @@ class Rule:
     """What the notebook forbids for a step; `violation(subject)` says how it is broken, or None.
     `public` is (kind, params, why) for checks/code_rules.py or checks/operation_rules.py:
     the build turns it into the step's public rule check, which decides alike in plain
-    Jupyter. `counted`: the functions whose entries the rule counts while the subject's
-    calls are recorded."""
+    Jupyter. `recorded`: the rule is decided on the records of the subject's calls
+    (checks/recorder.py), which are then made; `counted`: the functions whose entries it
+    counts there."""
 
     name: str
     violation: Callable[[Any], str | None]
     public: tuple = ()
+    recorded: bool = False
     counted: tuple[str, ...] = ()
 
 

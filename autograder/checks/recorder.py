@@ -239,6 +239,13 @@ class Operations(TorchDispatchMode):
         super().__init__()
         self.recorder = recorder
 
+    @classmethod
+    def _should_skip_dynamo(cls):
+        """False: torch then leaves __torch_dispatch__ as it is, instead of wrapping it for
+        torch.compile, whose first call imports dynamo and sympy (0.9 s in every kernel).
+        Nothing is compiled under the recorder (graded code may not call compile)."""
+        return False
+
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         out = func(*args, **(kwargs or {}))
         if self.recorder.recording():

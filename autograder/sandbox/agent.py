@@ -184,11 +184,8 @@ class Agent:
             return self.install(request["names"])
         if op == "restore":
             return self.restore()
-        if op == "watch":
+        if op == "watch":  # until the agent is made anew, for the next step
             self.counted = [str(name) for name in request["counted"]]
-            return None
-        if op == "unwatch":
-            self.counted = None
             return None
         args = self.decoded(request["args"])
         kwargs = self.decoded(request["kwargs"])

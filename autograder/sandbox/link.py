@@ -310,14 +310,10 @@ class Link:
         in `counted` counted; `records` holds the records, in the order of the calls."""
         self.records = []
         self.request("watch", {"global": "__kit__"}, counted=list(counted))
-        records = self.records
         try:
-            yield records
-        finally:
+            yield self.records
+        finally:  # the next step makes the agent anew: it records nothing then
             self.records = None
-        # Only after a block that ended well: after an error the kernel may be gone, and its
-        # error is the one to tell (the next step makes the agent anew anyway).
-        self.request("unwatch", {"global": "__kit__"})
 
 
 class Remote:

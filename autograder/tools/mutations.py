@@ -752,13 +752,12 @@ class Oracle:
             runs += target.probes(torch.Generator().manual_seed(seed))
         reference = LocalSubject(step.reference)
         self.runs = [(run, outcome(run, reference)) for run in runs]
-        self.uses = step.uses
-        self.counted = sorted({name for rule in self.rules for name in rule.counted})
+        self.step = step
 
     def equivalent(self, subject):
         """Whether the subject agrees with the reference on every run and keeps every rule
         (those on operations decided on the records of these runs)."""
-        with recording_of(subject, self.uses, self.counted):
+        with recording_of(subject, self.step):
             agreed = all(agree(outcome(run, subject), want) for run, want in self.runs)
         return agreed and not any(rule_violation(rule, subject) for rule in self.rules)
 

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 import solutions
 from autograder.checks.code_rules import closure, course_key, judged, python_loop, segments
+from autograder.checks.judge import recording_of
 from autograder.checks.subject import LocalSubject
 from tests.course import STEPS
 
@@ -94,8 +95,7 @@ def broken_rules(step_name, *cells, course=()):
         target = defined(step_name, *cells, course=course)
         if target is not None:
             subject = LocalSubject(target, source=code)
-            counted = sorted({name for rule in step.rules for name in rule.counted})
-            with subject.recording(step.uses, counted):
+            with recording_of(subject, step):
                 try:
                     called(step_name, target)
                 except Exception:  # noqa: BLE001 - wrong code may raise anything
