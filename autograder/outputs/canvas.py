@@ -17,7 +17,7 @@ from traitlets import Dict, Int, Unicode, Union
 from traitlets.config import Configurable
 
 from autograder.i18n import t
-from autograder.outputs.export import points
+from autograder.outputs.csv_cells import points
 
 NAME = "Canvas"
 KEY = "lms_user_id"  # the Person field Canvas matches a row on

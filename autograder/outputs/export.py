@@ -8,25 +8,19 @@ never skips a student in silence.
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.plugins import ExportPlugin
 
 from autograder.i18n import config_language, language
+from autograder.outputs.csv_cells import csv_text, points
 from autograder.outputs.roster import roster
 
 # The grade first; then, under nbgrader's own names, when it was due and handed in (UTC) and
 # what lateness cost: score = raw_score - late_submission_penalty.
 COLUMNS = ["student_id", "assignment", "score", "max_score", "status", "note",
            "duedate", "timestamp", "raw_score", "late_submission_penalty"]
-
-
-def points(value):
-    """Points as the CSV writes them (2.5, 0.4, 3): also the cells of the LMS files
-    (lms_sheet.py), so that both say the same number."""
-    return f"{value:g}"
 
 
 def when(moment):
@@ -36,7 +30,7 @@ def when(moment):
 def late_columns(late):
     if late is None:
         return ["", "", "", ""]
-    return [when(late.due), when(late.timestamp), f"{late.raw_score:g}", f"{late.penalty:g}"]
+    return [when(late.due), when(late.timestamp), points(late.raw_score), points(late.penalty)]
 
 
 def csv_rows(entries):
@@ -65,7 +59,5 @@ class ClassCsvExport(ExportPlugin):
         with language(config_language(self.config)):  # the notes; statuses stay the kit's ids
             rows = csv_rows(roster(root, gradebook, self.assignment or None))
         with open(destination, "w", newline="", encoding="utf-8") as handle:
-            writer = csv.writer(handle)
-            writer.writerow(COLUMNS)
-            writer.writerows(rows)
+            handle.write(csv_text([COLUMNS, *rows]))  # no cell a spreadsheet runs
         self.log.info("Exported %d rows to %s", len(rows), destination)

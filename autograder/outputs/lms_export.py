@@ -16,8 +16,6 @@ exits 1.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections import defaultdict
 from pathlib import Path
 
@@ -26,6 +24,7 @@ from autograder.errors import OutputError
 from autograder.gradebook_guard import check_gradebook
 from autograder.i18n import t
 from autograder.outputs import canvas, moodle
+from autograder.outputs.csv_cells import csv_text
 from autograder.outputs.lms_sheet import sheet, without_empty_cells
 
 FORMATS = {"canvas": canvas, "moodle": moodle}
@@ -50,13 +49,6 @@ def check_keys(layout, people):
                             pairs=t("; ").join(t("{key}: {students}", key=key,
                                                  students=t(", ").join(ids))
                                                for key, ids in shared.items())))
-
-
-def csv_text(rows):
-    """The CSV of `rows`, as csv.writer writes it (lines ending in \r\n)."""
-    text = io.StringIO(newline="")
-    csv.writer(text).writerows(rows)
-    return text.getvalue()
 
 
 def unsettled_lines(entries):

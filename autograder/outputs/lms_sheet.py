@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from nbgrader.api import MissingEntry
 
-from autograder.outputs.export import points
+from autograder.outputs.csv_cells import Number, points
 from autograder.outputs.roster import GRADED, MISSING, WARNED, Entry, roster
 
 
@@ -35,7 +35,7 @@ class Person:
 class Sheet:
     assignments: list[tuple[str, float]]  # (assignment id, its points), in the roster's order
     people: list[Person]
-    cells: dict[tuple[str, str], str]  # (student, assignment) -> points, or "" for no grade
+    cells: dict[tuple[str, str], Number | str]  # (student, assignment) -> points, "": no grade
     unsettled: list[Entry]  # each empty cell's entry, and refused files with no student
 
 
@@ -50,7 +50,7 @@ def person(gradebook, student_id) -> Person:
         student.first_name, student.last_name, student.email, student.lms_user_id)))
 
 
-def cell(entry: Entry) -> str:
+def cell(entry: Entry) -> Number | str:
     """The points an LMS records for one entry: the kit CSV's score when graded, 0 when
     nothing was handed in, "" while there is no grade to give."""
     if entry.status in (GRADED, WARNED):

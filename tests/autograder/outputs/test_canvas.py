@@ -1,13 +1,15 @@
 """Is the Canvas file the shape Canvas's gradebook import takes (Student, ID, SIS User ID,
 SIS Login ID, Section, a column per assignment, the Points Possible row), with a row per
-student found by their Canvas user id and the kit CSV's points?"""
+student found by their Canvas user id and the kit CSV's points, and no cell a spreadsheet
+runs?"""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.autograder.outputs import lms_class
-from tests.autograder.outputs.lms_class import CANVAS_IDENTITY, PEOPLE, export, kit_scores
+from tests.autograder.outputs.lms_class import CANVAS_IDENTITY, PEOPLE, enrol, export, kit_scores
+from tests.autograder.outputs.test_csv_cells import HYPERLINK, a_formula
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore:Object of type <Submitted:sqlalchemy.exc.SAWarning")
@@ -59,3 +61,18 @@ def test_only_the_given_assignments(course):
     rows, _, _ = export(course, "canvas", ids=["02_heads"])
     assert rows[0] == CANVAS_IDENTITY + ["02_heads"]
     assert [row[0] for row in rows[2:]] == ["Liddell, Alice", "Dylan, Bob", "King, Carol"]
+
+
+def test_a_formula_in_a_name_or_id_is_inert(course, gradebook):
+    """Does a student whose names and Canvas user id are formulas (the red team's
+    `+SUM(1,2), =HYPERLINK(...)` and `-2+3`) get a row no spreadsheet runs, while every other
+    student keeps the Canvas user id Canvas finds them by, and points stay bare numbers?"""
+    enrol(gradebook, {"mallory": (HYPERLINK, "+SUM(1,2)", "m@example.org", "-2+3")})
+    rows, _, _ = export(course, "canvas")
+    assert rows[5][:2] == ["'+SUM(1,2), " + HYPERLINK, "'-2+3"]
+    assert not any(a_formula(cell) for row in rows for cell in row)
+    assert [row[:2] for row in rows[2:5]] == [
+        ["Liddell, Alice", "101"], ["Dylan, Bob", "102"], ["King, Carol", "103"]]
+    text = (course / "canvas.csv").read_bytes().decode()
+    assert '"Points Possible","","","","",3.5,3\r\n' in text
+    assert '"Liddell, Alice","101","","","",2.5,1\r\n' in text

@@ -1,5 +1,5 @@
 """Does the kit's `nbgrader export` plugin, ClassCsvExport, write a row per student and
-assignment, then a TOTAL row per student, from a real gradebook?
+assignment, then a TOTAL row per student, from a real gradebook, no cell a spreadsheet runs?
 
 Each test makes a real SQLite gradebook in tmp_path with nbgrader's Gradebook API and calls
 the plugin's export. No kernel starts.
@@ -23,6 +23,7 @@ from traitlets.config import Config
 
 from autograder.course import nbgrader_env
 from autograder.outputs.export import COLUMNS, ClassCsvExport
+from tests.autograder.outputs.test_csv_cells import a_formula
 
 # nbgrader's add_submission builds its rows in a way SQLAlchemy 2 warns about; not the kit's.
 pytestmark = pytest.mark.filterwarnings(
@@ -213,3 +214,30 @@ def test_missing_submission_has_no_late_columns(course, tmp_path):
     """Does a student who handed nothing in get empty late columns (nothing to be late)?"""
     row = late_columns(export_all(course, tmp_path / "grades.csv"), "carol", "01_attention")
     assert [row[c] for c in COLUMNS[GRADE_COLUMNS:]] == ["", "", "", ""]
+
+
+# -- cells a spreadsheet opens --------------------------------------------------------------
+
+
+def test_a_formula_as_student_id_is_inert(course, tmp_path):
+    """Does a gradebook student id that is a formula (the red team's `=1+1`) come out with a
+    single quote in front on each of its rows, no cell of the file a formula?"""
+    course.add_student("=1+1")
+    rows = export(course, tmp_path / "grades.csv")
+    assert rows[1:4] == [["'=1+1", "01_attention", "0", "3.5", "missing", ""],
+                         ["'=1+1", "02_heads", "0", "3", "missing", ""],
+                         ["'=1+1", "TOTAL", "0", "6.5", "", ""]]
+    assert not any(a_formula(cell) for row in rows for cell in row)
+
+
+def test_a_negative_score_stays_a_bare_number(gradebook, tmp_path):
+    """Is a manual score of -2 written as the bare number -2 in raw_score (no quote, no
+    single quote), while the text cells are quoted?"""
+    add_assignment(gradebook, "01_attention", {"test_a": 2})
+    gradebook.add_student("alice")
+    submit(gradebook, "01_attention", "alice", {"test_a": 2})
+    gradebook.find_grade("test_a", "problem", "01_attention", "alice").manual_score = -2
+    gradebook.db.commit()
+    export_all(gradebook, tmp_path / "grades.csv")
+    text = (tmp_path / "grades.csv").read_bytes().decode()
+    assert '"alice","01_attention",0,2,"graded","","","",-2,0\r\n' in text
