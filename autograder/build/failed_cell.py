@@ -79,8 +79,10 @@ def after_cell(result):
             step_passed[step] = bool(result.success)
         lines = [] if result.success else notes(step, result.error_in_exec,
                                                 get_ipython().user_ns)
-    except Exception:  # noqa: BLE001 - an explanation must never break the notebook
-        return
+    except KeyboardInterrupt:  # the student stopping their kernel: it stops
+        raise
+    except BaseException:  # noqa: BLE001 - an explanation never breaks the notebook, not even
+        return  # by a SystemExit from an argument's __len__, which would end the kernel
     for line in lines:
         print(line)
 

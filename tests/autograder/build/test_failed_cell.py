@@ -1,6 +1,7 @@
 """Does a failed cell of a notebook explain itself: the arguments the student's function had
 when it raised (by shape), the hint to compare shapes only when shapes are the question, and,
 under a test cell, the earlier step to fix first when this step calls one whose test fails?
+And does nothing a student's object raises while it explains end the kernel?
 
 Run in a real kernel (nbclient), with the helper cell as the build copies it out, in both
 languages."""
@@ -11,6 +12,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from autograder.build import failed_cell
 from autograder.build.standalone import filled, helper_cell_code
 
 HEADER = {"en": "# {step}: 1 point. The public checks below.",
@@ -72,3 +74,36 @@ def test_a_failed_cell_explains_itself(language):
     assert said["key"] in printed[6] and said["shapes"] not in printed[6]
     assert printed[7] == printed[9] == printed[10] == ""  # a stub; scale passes; attend's own
     assert printed[11] == "no note\n"
+
+
+EXITING_LEN = ("class Exiting(list):\n    def __len__(self):\n        raise SystemExit(3)\n\n"
+               "def shrink(x):\n    raise RuntimeError('shapes do not fit')\n")
+
+
+def test_a_systemexit_from_an_argument_leaves_the_kernel_alive():
+    """When the failed function's argument raises SystemExit from its __len__ while the hook
+    describes it, is the note left out and the kernel still there for the next cell (not
+    "the kernel died")?"""
+    printed = run("en", [EXITING_LEN, "shrink(Exiting())", "print('still here')"])
+    assert printed[1] == "" and printed[2] == "still here\n"
+
+
+class Raising:
+    """A post_run_cell result whose `info` raises `error`, as a student's object can."""
+
+    def __init__(self, error):
+        self.error = error
+
+    @property
+    def info(self):
+        raise self.error
+
+
+def test_the_hook_lets_only_keyboardinterrupt_through():
+    """Does the hook swallow every other BaseException raised while it explains (SystemExit,
+    GeneratorExit, an Exception) and let KeyboardInterrupt through, so that the student can
+    still stop their kernel?"""
+    for error in (SystemExit(3), GeneratorExit(), ValueError("x")):
+        assert failed_cell.after_cell(Raising(error)) is None
+    with pytest.raises(KeyboardInterrupt):
+        failed_cell.after_cell(Raising(KeyboardInterrupt()))
