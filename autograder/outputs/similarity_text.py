@@ -61,10 +61,12 @@ def tokens(code):
 
 
 def bound_by_syntax(code):
-    """Names the code binds, read from its syntax tree; None when it does not parse."""
+    """Names the code binds, read from its syntax tree; None when it does not parse, Python's
+    parser refusing code nested too deep for it included (`x = ----...1`, 100,000 signs: a
+    MemoryError; `1+1+...`, 200,000 terms: a RecursionError)."""
     try:
         tree = ast.parse(code)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
     names = set()
     for node in ast.walk(tree):

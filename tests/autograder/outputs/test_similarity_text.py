@@ -54,3 +54,13 @@ def test_code_that_does_not_parse_is_still_read():
     broken = "def f(x)\n    total = x + 1\n    return total\n"
     assert bound_names(broken) >= {"total"}
     assert "total" not in text(broken)
+
+
+def test_code_nested_too_deep_for_the_parser_is_read_as_code_that_does_not_parse():
+    """Is code Python's parser refuses as too deep (100,000 minus signs: a MemoryError;
+    200,000 terms: a RecursionError) read from its tokens, its names folded, the rest of the
+    cell's code as it would be?"""
+    for deep in ("-" * 100_000 + "1", "+".join(["1"] * 200_000)):
+        code = f"def f(x):\n    total = x + 1\n    return total\ny = {deep}\n"
+        assert bound_names(code) >= {"f", "total", "y"}
+        assert text(code).startswith("defV(x):V=x+1returnV")
