@@ -271,6 +271,7 @@ CATALOG = {
         "未参与比较，其笔记本未被读取：{students}",
     "similarity {assignment}: not read, the index says why: {students}":
         "相似度 {assignment}：未被读取（原因见索引页）：{students}",
+    "its code cannot be read for comparison ({error})": "其代码无法读取以供比较（{error}）",
     "Similar code in {assignment}": "{assignment} 中的相似代码",
     "Similar code": "相似代码",
     "Pairs of notebooks in which one has {threshold} or more of its own code in common with "

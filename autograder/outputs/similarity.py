@@ -160,10 +160,17 @@ def handed_in(root: Path, assignment_id):
     return found
 
 
+def unreadable(error):
+    """Why a notebook's code is left out: the kind of error reading it met (its message may
+    quote the student's text, which need not even be printable)."""
+    return t("its code cannot be read for comparison ({error})", error=type(error).__name__)
+
+
 def read_notebooks(root: Path, assignment_id, release):
     """(every student's notebook of the assignment, as their own cells; {student: why theirs
     is left out}): a submission grade would not read (a symbolic link on the way, or in its
-    folder: submission_files.unfollowable), or a file that is not a notebook."""
+    folder: submission_files.unfollowable), a file that is not a notebook, or one whose cells
+    cannot be read (a code cell without its source)."""
     notebooks, left_out = [], {}
     for student, path in sorted(handed_in(root, assignment_id).items()):
         why = unfollowable(path)
@@ -176,7 +183,10 @@ def read_notebooks(root: Path, assignment_id, release):
             left_out[student] = t("not a Jupyter notebook ({error})",
                                   error=type(error).__name__)
             continue
-        notebooks.append(Notebook(student, path, student_cells(notebook, release)))
+        try:
+            notebooks.append(Notebook(student, path, student_cells(notebook, release)))
+        except Exception as error:  # noqa: BLE001 - one notebook never stops the report
+            left_out[student] = unreadable(error)
     return notebooks, left_out
 
 
@@ -245,17 +255,31 @@ def own_prints(notebook, release):
     return without(fingerprint(notebook.code, bound), fingerprint(release.code, bound).hashes)
 
 
+def texts_of(notebooks, release):
+    """({student: own_prints}, {student: why the text of theirs could not be made}): one
+    notebook's code the text cannot read is left out, never the class's report."""
+    own, unread = {}, {}
+    for notebook in notebooks:
+        try:
+            own[notebook.student] = own_prints(notebook, release)
+        except Exception as error:  # noqa: BLE001 - one notebook never stops the report
+            unread[notebook.student] = unreadable(error)
+    return own, unread
+
+
 def compare_class(notebooks, release, common=COMMON):
-    """Every pair of notebooks that shares a passage, the highest share first; and the
-    students whose notebooks hold no code of their own. `release`: release_parts."""
-    own = {n.student: own_prints(n, release) for n in notebooks}
+    """Every pair of notebooks that shares a passage, the highest share first; the students
+    whose notebooks hold no code of their own; and {student: why} of those whose code could
+    not be read (left out). `release`: release_parts."""
+    own, unread = texts_of(notebooks, release)
+    notebooks = [n for n in notebooks if n.student in own]
     empty = [s for s, p in own.items() if not p.token_coverage]
     shared = common_hashes(own.values(), common)
     rare = {s: without(p, shared, coverage=p.token_coverage) for s, p in own.items()}
     pairs = [pair for a, b in combinations([n for n in notebooks if n.student not in empty], 2)
              if (pair := compare(a, b, (rare[a.student], rare[b.student])))]
     pairs.sort(key=lambda p: (-p.score, -p.matched, p.first.student, p.second.student))
-    return pairs, empty
+    return pairs, empty, unread
 
 
 def similarity(root: Path, assignment_id, threshold=THRESHOLD, common=COMMON):
@@ -267,5 +291,6 @@ def similarity(root: Path, assignment_id, threshold=THRESHOLD, common=COMMON):
                             path=path))
     release = nbformat.read(path, as_version=4)
     notebooks, left_out = read_notebooks(root, assignment_id, release)
-    pairs, empty = compare_class(notebooks, release_parts(release), common)
-    return Similarity(assignment_id, notebooks, pairs, threshold, common, empty, left_out)
+    pairs, empty, unread = compare_class(notebooks, release_parts(release), common)
+    return Similarity(assignment_id, [n for n in notebooks if n.student not in unread], pairs,
+                      threshold, common, empty, left_out | unread)

@@ -52,7 +52,7 @@ def compared(notebooks, release, common=10):
     no code of their own."""
     own = [Notebook(name, Path(name), student_cells(nb, release))
            for name, nb in notebooks.items()]
-    pairs, empty = compare_class(own, release_parts(release), common)
+    pairs, empty, _ = compare_class(own, release_parts(release), common)
     return {(p.first.student, p.second.student): p for p in pairs}, empty
 
 
