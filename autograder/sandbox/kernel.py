@@ -40,6 +40,7 @@ from jupyter_client.connect import write_connection_file
 from autograder.i18n import t
 from autograder.sandbox import handover, isolation
 from autograder.sandbox.grader_session import GraderSession
+from autograder.submission_files import FOLDER_DEPTH, FOLDER_ENTRIES
 
 ZYGOTE = Path(__file__).with_name("zygote.py")
 
@@ -296,7 +297,7 @@ def kept_folders():
     return sorted({sys.prefix, sys.base_prefix} | sites)
 
 
-MAX_DEPTH, MAX_ENTRIES = 32, 10_000  # of the notebook's folder, as copied
+MAX_DEPTH, MAX_ENTRIES = FOLDER_DEPTH, FOLDER_ENTRIES  # of the notebook's folder, as copied
 
 
 def copy_regular_files(source, target, max_file, max_total):

@@ -14,13 +14,16 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "autograder"
 
 # room -> the rooms (and shared top-level modules) it may import from
-# (i18n, the course's language and its catalogs, is a leaf every room that speaks may use.)
+# (i18n, the course's language and its catalogs, is a leaf every room that speaks may use;
+# submission_files, what of a student's folder is read and within which bounds, a leaf of
+# i18n alone, is used by every room that reads one.)
 ALLOWED = {
     "i18n": {"i18n", "errors"},
     "checks": {"checks", "i18n", "errors"},
-    "sandbox": {"sandbox", "i18n"},
+    "sandbox": {"sandbox", "submission_files", "i18n"},
     "build": {"build", "checks", "course", "errors", "i18n"},
-    "engine": {"engine", "checks", "sandbox", "course", "errors", "stages", "i18n"},
+    "engine": {"engine", "checks", "sandbox", "course", "errors", "stages", "submission_files",
+               "i18n"},
     "grading": {"grading", "engine", "checks", "sandbox", "course", "deadlines", "errors",
                 "gradebook_engines", "gradebook_guard", "ledger", "progress", "record",
                 "shown_outputs", "stages", "submission_files", "i18n", ""},
@@ -29,7 +32,7 @@ ALLOWED = {
                 "submission_files", "i18n"},
     # Gradescope's autograder sits above grading, as the command line does.
     "gradescope": {"gradescope", "grading", "engine", "checks", "course", "errors", "record",
-                   "i18n", ""},
+                   "submission_files", "i18n", ""},
 }
 
 

@@ -10,6 +10,8 @@ import pytest
 
 from autograder.sandbox import kernel as kernel_module
 from autograder.sandbox.kernel import copy_regular_files
+from autograder.submission_files import FOLDER_DEPTH
+from tests.autograder.deep_folders import below, deep_folders
 
 ROOT = Path(__file__).resolve().parents[3]
 MIB = 1 << 20
@@ -108,3 +110,15 @@ def test_depth_and_count_are_bounded(folders, monkeypatch):
         "a/b/c: past 2 folders deep, not copied",
         "x and the rest: past 5 files and folders, not copied"]
     assert copied(target) == ["a", "a/b", "v", "w"]
+
+
+def test_1100_nested_folders_are_copied_to_the_bound(folders):
+    """With 1,100 nested folders beside the notebook, are the first FOLDER_DEPTH copied and
+    the rest refused in one line, without overflowing Python's stack?"""
+    source, target = folders
+    with deep_folders(source):
+        refused = copy_regular_files(source, target, MIB, 10 * MIB)
+    assert refused == [f"{below(FOLDER_DEPTH + 1)}: past {FOLDER_DEPTH} folders deep, "
+                       "not copied"]
+    assert (target / below(FOLDER_DEPTH)).is_dir()
+    assert not (target / below(FOLDER_DEPTH + 1)).exists()
