@@ -2,7 +2,14 @@
 that holds a link or a special file (a named pipe, a device). One rule for `grade`, which
 refuses such a submission (grading/submissions.py), plain nbgrader's copy, which passes the
 entries by (grading/submission_guard.py), and the similarity report, which leaves the
-notebook out (outputs/similarity.py)."""
+notebook out (outputs/similarity.py).
+
+And the bounds of every walk over a student's folder, with the one walker that keeps them
+(`entries_of`: a stack, not recursion, so 1,100 nested folders cannot overflow Python's
+stack as os.walk, Path.rglob and shutil.copytree do): the checks above, the folders a grading
+or feedback task sends (engine/bundle.py), a Gradescope upload (gradescope/run.py), and the
+copy of a notebook's folder into its kernel's (sandbox/kernel.py, which walks open folders
+itself and keeps the same bounds). A leaf of i18n alone, so each of those rooms may use it."""
 
 from __future__ import annotations
 

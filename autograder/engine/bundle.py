@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import os
 import shutil
+import stat
 import tempfile
 import warnings
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from sqlalchemy.exc import SAWarning
 
 from autograder.checks.loader import assignments_folder
 from autograder.course import CONFIG, open_gradebook
+from autograder.submission_files import entries_of
 
 GRADEBOOK = "gradebook.db"  # the bundle's own gradebook, relative to the worker's folder
 SKIPPED = {"__pycache__", ".ipynb_checkpoints"}  # folders never sent
@@ -56,13 +58,16 @@ class Submission:
 
 def read_files(folder: Path, prefix="") -> dict:
     """{prefix + relative path: bytes} of the regular files under `folder`; links and special
-    files are left out (the submission checks refuse them before grading)."""
+    files are left out (the submission checks refuse them before grading). Walked within the
+    bounds of every walk over a submission: a folder beyond them raises
+    submission_files.Unwalkable."""
     files = {}
-    for path in sorted(folder.rglob("*")):
-        if any(part in SKIPPED for part in path.relative_to(folder).parts):
-            continue
-        if path.is_file() and not path.is_symlink():
-            files[prefix + path.relative_to(folder).as_posix()] = path.read_bytes()
+    if not folder.is_dir():
+        return files
+    for relative, mode in sorted(entries_of(folder)):
+        path = Path(relative)
+        if stat.S_ISREG(mode) and not SKIPPED & set(path.parts):
+            files[prefix + path.as_posix()] = (folder / path).read_bytes()
     return files
 
 

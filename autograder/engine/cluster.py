@@ -52,6 +52,7 @@ from autograder.errors import KitError
 from autograder.i18n import t
 from autograder.sandbox import handover, private_api
 from autograder.sandbox.kernel import Zygote, template_pool
+from autograder.submission_files import Unwalkable
 
 WORKER_HINT = "dask worker {address} --nthreads 1 --preload autograder.engine.worker"
 
@@ -322,7 +323,9 @@ def run_all(client, items, task, keep):
 
     As many tasks are in flight as the cluster has threads (counted again as workers come and
     go), so a worker holds only the notebook it works on: one that dies takes no other
-    notebook's chances with it, and the scheduler holds a few notebooks, not the class."""
+    notebook's chances with it, and the scheduler holds a few notebooks, not the class. An
+    item whose folder cannot be read to be sent (beyond the bounds of a walk over a
+    submission) is kept as not done, with why, and the others go on."""
     queue = list(items)
     running = {}
     flow = as_completed()
@@ -330,7 +333,12 @@ def run_all(client, items, task, keep):
     def fill():
         while queue and len(running) < threads(client):
             item = queue.pop(0)
-            future = task(item)
+            try:
+                future = task(item)
+            except Unwalkable as error:
+                keep(item, not_done(item, t("the submission folder cannot be looked "
+                                            "through: {error}", error=error)))
+                continue
             running[future] = item
             flow.add(future)
 
@@ -365,5 +373,10 @@ def outcome(future, item) -> Graded:
     else:
         why = t("the grader failed on this notebook ({error})",
                 error=f"{type(error).__name__}: {error}")
-    student = getattr(item, "student", item)
-    return Graded(student, getattr(item, "assignment", ""), False, why)
+    return not_done(item, why)
+
+
+def not_done(item, why) -> Graded:
+    """The Graded of a task that could not finish, of the student `item` names (a submission
+    or a student id)."""
+    return Graded(getattr(item, "student", item), getattr(item, "assignment", ""), False, why)

@@ -35,6 +35,7 @@ from autograder.gradescope.results import (
     not_graded_results,
 )
 from autograder.i18n import DEFAULT, language, t
+from autograder.submission_files import Unwalkable, entries_of
 
 ROOT_VARIABLE = "KIT_GRADESCOPE_ROOT"
 SETTINGS = "gradescope.json"  # in the zip's course folder: which assignment, what is shown
@@ -83,10 +84,17 @@ def test_cells(course: Path, assignment_id) -> list[GradedCell]:
 
 def find_notebook(submission: Path, assignment_id) -> Path:
     """The student's notebook in Gradescope's submission folder: the one named
-    <assignment id>.ipynb, else the only notebook there (in a subfolder too)."""
+    <assignment id>.ipynb, else the only notebook there (in a subfolder too). The folder is
+    walked within the bounds of every walk over a submission (submission_files)."""
     wanted = f"{assignment_id}.ipynb"
-    found = sorted(path for path in submission.rglob("*.ipynb") if not SKIPPED &
-                   set(path.relative_to(submission).parts))
+    try:
+        entries = [Path(relative) for relative, _ in entries_of(submission)]
+    except Unwalkable as error:
+        raise NotGradable(t("your upload cannot be looked through: {error}; upload only this "
+                            "assignment's notebook, {notebook}, without the folders around it",
+                            error=error, notebook=wanted)) from error
+    found = sorted(submission / path for path in entries
+                   if path.name.endswith(".ipynb") and not SKIPPED & set(path.parts))
     named = [path for path in found if path.name == wanted]
     if len(named) == 1 or len(found) == 1:
         return (named or found)[0]

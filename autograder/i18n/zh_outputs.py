@@ -482,6 +482,9 @@ CATALOG = {
     "this assignment's notebook, {notebook}":
         "你上传了 {count} 个笔记本，评分程序无法判断该评哪一个："
         "请只上传这次作业的笔记本 {notebook}",
+    "your upload cannot be looked through: {error}; upload only this assignment's notebook, "
+    "{notebook}, without the folders around it":
+        "无法查看你上传的文件：{error}；请只上传这次作业的笔记本 {notebook}，不要带上外面的文件夹",
     "{name} is not a regular file (a link or a folder); upload the notebook itself":
         "{name} 不是普通文件（而是链接或文件夹）；请上传笔记本文件本身",
     "{name} is larger than {mb} MB; clear its outputs (Kernel > Restart Kernel and Clear Outputs "

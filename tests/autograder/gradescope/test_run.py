@@ -16,7 +16,9 @@ import pytest
 
 from autograder.grading.parallel import grade, submission_scores
 from autograder.i18n import language, t
+from autograder.submission_files import FOLDER_DEPTH
 from autograder.tools import simulate
+from tests.autograder.deep_folders import deep_folders
 from tests.autograder.gradescope.conftest import (
     ID,
     SCHEMA,
@@ -155,6 +157,22 @@ def test_an_ungradable_upload_still_gets_results(upload, why, archive, tmp_path)
     assert results["score"] == 0 and why in results["output"]
     assert len(steps_of(results)) == 5
     assert "Traceback" not in results["output"]
+
+
+def test_an_upload_beyond_the_bounds_is_the_students_to_fix(archive, students, tmp_path):
+    """Does a correct notebook uploaded beside 1,100 nested folders get results.json (exit 0)
+    saying what is wrong and what to upload instead, never that the autograder itself
+    failed?"""
+    folder = lay_out(tmp_path / "autograder", archive,
+                     {f"{ID}.ipynb": nbformat.writes(students["correct"]).encode()})
+    with deep_folders(folder / "submission"):
+        process, results = run_autograder(folder)
+    assert process.returncode == 0, process.stderr[-3000:]
+    jsonschema.validate(results, SCHEMA)
+    assert results["score"] == 0 and len(steps_of(results)) == 5
+    assert f"its folders are nested more than {FOLDER_DEPTH} deep" in results["output"]
+    assert f"upload only this assignment's notebook, {ID}.ipynb" in results["output"]
+    assert "the autograder itself failed" not in results["output"]
 
 
 def test_a_broken_autograder_says_so(archive, tmp_path):
