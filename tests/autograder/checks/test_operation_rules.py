@@ -107,6 +107,25 @@ EVASIONS = {
         "        return x + feed_forward(layer_norm(x, self.gamma2, self.beta2), self.W1,\n"
         "                                self.b1, self.W2, self.b2)\n",
         "multi_head_attention"),
+    "MultiHeadAttention delegating to a TransformerEncoderLayer's self_attn": (
+        "MultiHeadAttention",
+        "class MultiHeadAttention(nn.Module):\n"
+        "    def __init__(self, embed_dim, num_heads):\n"
+        "        super().__init__()\n"
+        "        inner = nn.TransformerEncoderLayer(embed_dim, num_heads, dropout=0.0).self_attn\n"
+        "        self.held = [inner]  # not a submodule: its parameters laid out as torch's\n"
+        "        self.in_proj_weight, self.in_proj_bias = inner.in_proj_weight, "
+        "inner.in_proj_bias\n"
+        "        self.out_proj = inner.out_proj\n"
+        "        self.embed_dim, self.num_heads = embed_dim, num_heads\n"
+        "    @classmethod\n"
+        "    def from_torch(cls, mha):\n"
+        "        block = cls(mha.embed_dim, mha.num_heads)\n"
+        "        block.load_state_dict(mha.state_dict())\n"
+        "        return block\n"
+        "    def forward(self, query, key, value, key_padding_mask=None, attn_mask=None):\n"
+        "        return self.held[0](query, key, value, key_padding_mask=key_padding_mask,\n"
+        "                            attn_mask=attn_mask)\n", "multi_head_attention"),
     "stable_softmax through functools.reduce(getattr, ...)": ("stable_softmax",
         "def stable_softmax(scores, dim=-1):\n"
         "    return functools.reduce(getattr, ['soft' + 'max'], torch)(scores, dim)\n",
