@@ -32,7 +32,12 @@ MACHINERY = frozenset({
     "__torch_dispatch__", "__torch_function__", "_disable_current_modes", "_pop_mode",
     "_push_mode", "sys", "setprofile", "settrace", "getprofile", "_getframe", "f_back",
     "f_globals", "f_locals", "f_code", "gc", "get_referrers", "get_objects", "__subclasses__",
-    "__mro__", "__bases__", "_dynamo", "compiler", "library", "_library", "__kit__"})
+    "__mro__", "__bases__", "_dynamo", "compiler", "library", "_library", "__kit__",
+    "threading", "_thread", "multiprocessing", "concurrent", "asyncio", "Thread",
+    "no_dispatch", "as_subclass", "grad_fn", "next_functions", "jit"})
+# Modules a step may reach torch's private parts through (`torch._decomp`, `F._softmax`):
+# private code of the library runs torch's work in Python, beside what the record names.
+LIBRARY_ROOTS = frozenset({"torch", "F", "nn", "np", "numpy", "math", "functools"})
 
 
 def tampering(text, language=None):
@@ -42,10 +47,17 @@ def tampering(text, language=None):
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return _t("its code does not parse", language)
+    roots = LIBRARY_ROOTS | imported_names(tree)
     for node in ast.walk(tree):
-        if machinery_named(node):
+        name = machinery_named(node) or private_of_library(node, roots)
+        if name:
             return _t("it uses {name}, which reaches what records your code's operations",
-                      language, name=machinery_named(node))
+                      language, name=name)
+        if isinstance(node, ast.ClassDef) and any(
+                getattr(base, "attr", getattr(base, "id", "")) == "Tensor"
+                for base in node.bases):
+            return _t("it uses {name}, which reaches what records your code's operations",
+                      language, name="Tensor")
         if isinstance(node, ast.Call):
             passed = [*node.args, *(k.value for k in node.keywords)]
             given = next((a.id for a in passed if isinstance(a, ast.Name)
@@ -67,6 +79,33 @@ def machinery_named(node):
         node.name if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else \
         string_named(node)
     return name if name in MACHINERY else None
+
+
+def imported_names(tree):
+    """The names the code's imports bind."""
+    return {(alias.asname or alias.name).split(".")[0] for node in ast.walk(tree)
+            if isinstance(node, ast.Import | ast.ImportFrom) for alias in node.names}
+
+
+def private_of_library(node, roots):
+    """The private name (one underscore: `_decomp`, `_softmax`) an attribute chain from a
+    library's module reaches, or that an import names (`from torch._refs import ...`)."""
+    if isinstance(node, ast.ImportFrom):
+        parts = (node.module or "").split(".") + [alias.name for alias in node.names]
+    elif isinstance(node, ast.Import):
+        parts = [part for alias in node.names for part in alias.name.split(".")]
+    elif isinstance(node, ast.Attribute) and root_of(node) in roots:
+        parts = [node.attr]
+    else:
+        return None
+    return next((part for part in parts if part.startswith("_")
+                 and not part.startswith("__")), None)
+
+
+def root_of(node):
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
 
 
 def matched(ops, fragments):
@@ -163,17 +202,20 @@ def scores_in_blocks(records, params, language):
 
 
 def causal_weights(records, params, language):
-    """params: [the position of the sequence argument]. Each step attends over the positions
-    decoded so far: once there are two positions, not every exponential or softmax spans
-    the whole sequence (a mask, of -inf or of zeros, needs every position scored)."""
+    """params: [the position of the sequence argument]. Step t attends over the t + 1
+    positions decoded so far, so the softmaxes (and exponentials) of a call span nearly as
+    many sizes as there are positions (1..seq; a first step done without one leaves 2..seq);
+    a mask, of -inf or of zeros, scores every position at every step: one span."""
     for record in records:
         arguments = record["arguments"]
         sizes = shape(arguments[params[0]]) if len(arguments) > params[0] else None
         if not sizes or len(sizes) < 2 or sizes[-2] < 2 or not record["weights"]:
             continue
-        if min(record["weights"]) >= sizes[-2]:
-            return _t("every softmax spans all {seq} positions: future positions were "
-                      "scored", language, seq=sizes[-2])
+        spans = {span for span in record["weights"] if span <= sizes[-2]}
+        if len(spans) < sizes[-2] - 1:
+            return _t("its softmaxes span {spans} positions, not 1, 2, ... {seq} as the "
+                      "positions are decoded: future positions were scored", language,
+                      spans=", ".join(map(str, sorted(spans))) or "0", seq=sizes[-2])
     return None
 
 

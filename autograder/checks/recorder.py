@@ -12,7 +12,8 @@ methods of the student's class), one record as plain data:
   subject's helpers the rules name);
 - `arguments`: the shape of each tensor argument and the value of each number;
 - `largest`: the most numbers one operation produced;
-- `weights`: the sizes of the last dim of every exponential or softmax computed.
+- `weights`: the span of every softmax (the size of the dim it normalises) and exponential
+  (the size of its last dim) computed.
 
 Operations inside a function watched as `apart` (an earlier step, judged in its own step) are
 not the subject's and are left out. The same class records in grading (autograder/sandbox/
@@ -29,6 +30,7 @@ from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
 WEIGHT_OPS = frozenset({"exp", "exp_", "_softmax", "_safe_softmax", "softmax", "_masked_softmax"})
+SOFTMAX_OPS = frozenset({"_softmax", "_safe_softmax", "softmax"})  # (input, dim, ...)
 DUAL_FUNCTIONS = frozenset({"_make_dual", "make_dual"})
 # Whether the autograd engine is running a backward pass (-1: not), read from torch's C module
 # (a private function, read, never patched). A torch without it: the torch functions that
@@ -160,7 +162,7 @@ class Recorder:
             elif code in self.watched and self.depth > 0 and self.watched[code][1]:
                 self.away = max(self.away - 1, 0)
 
-    def operation(self, name, outputs):
+    def operation(self, name, outputs, args=()):
         record = self.records[-1]
         record["ops"][name] = record["ops"].get(name, 0) + 1
         record["count"] += 1
@@ -169,9 +171,11 @@ class Recorder:
         for output in outputs:
             record["largest"] = max(record["largest"], output.numel())
             if name in WEIGHT_OPS and output.dim() > 0:
-                sizes = record["weights"]
-                if output.shape[-1] not in sizes:
-                    sizes.append(int(output.shape[-1]))
+                dim = args[1] if name in SOFTMAX_OPS and len(args) > 1 and \
+                    isinstance(args[1], int) else -1
+                span = int(output.shape[dim])
+                if span not in record["weights"]:
+                    record["weights"].append(span)
 
     def function(self, name):
         record = self.records[-1]
@@ -249,7 +253,7 @@ class Operations(TorchDispatchMode):
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         out = func(*args, **(kwargs or {}))
         if self.recorder.recording():
-            self.recorder.operation(func.overloadpacket.__name__, tensors_in(out))
+            self.recorder.operation(func.overloadpacket.__name__, tensors_in(out), args)
         return out
 
 

@@ -70,8 +70,10 @@ ZH = {
     "queries x {keys} keys)":
         "有一个运算一次产生了 {count} 个数，与整个分数矩阵（{queries} 个查询 × {keys} 个键）"
         "一样多",
-    "every softmax spans all {seq} positions: future positions were scored":
-        "每次 softmax 都覆盖全部 {seq} 个位置：未来的位置也被打了分",
+    "its softmaxes span {spans} positions, not 1, 2, ... {seq} as the positions are "
+    "decoded: future positions were scored":
+        "它的 softmax 覆盖的位置数是 {spans}，而不是随着解码依次为 1、2……{seq}："
+        "未来的位置也被打了分",
     "none of your code's calls was recorded": "没有记录到你的代码的任何一次调用",
     "no operation of torch was recorded while your code ran":
         "你的代码运行时没有记录到任何 torch 运算",

@@ -197,7 +197,9 @@ class Agent:
     def recorded(self, target, args):
         """`target` called under a Recorder whose record is this reply's (the stand-ins of
         the earlier steps, and the student's own versions of them, apart)."""
-        apart = {name: self.codes(name) for name in self.saved}
+        # The stand-ins alone are apart: a student's own earlier version, reached through an
+        # alias, runs here, in this step, and what it computes is this step's.
+        apart = {name: codes_of(self.namespace.get(name)) for name in self.saved}
         counted = {name: self.codes(name) for name in self.counted}
         recorder = Recorder(None, apart, counted, arguments=args)
         self.record = recorder.records[0]

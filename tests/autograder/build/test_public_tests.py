@@ -329,17 +329,23 @@ def test_a_rule_broken_in_an_earlier_step_fails_only_its_own_public_test(ran):
 
 def test_rules_on_operations_decide_alike_in_the_notebook(ran):
     """In the notebook: does each evasion of tests/autograder/checks/test_operation_rules.py
-    fail its step's public test, naming what ran, and each honest student there pass it, as
-    the hidden checks decide (expect_rule on the records of the test cell's calls)?"""
-    from tests.autograder.checks.test_operation_rules import EVASIONS, HONEST
+    fail its step's public test on a rule, and each honest student there pass it, as the
+    hidden checks decide (expect_rule on the records of the test cell's calls)?"""
+    from tests.autograder.checks.test_operation_rules import (
+        EVASIONS,
+        FAILS_BEFORE_ITS_RULES,
+        HONEST,
+    )
 
     assignment_id, notebook, client, _ = ran
     steps = ASSIGNMENTS[assignment_id].steps
     tests = {step_tested(c): c for c in notebook.cells if step_tested(c)}
     solutions = [c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("solution")]
     wrong = []
-    for label, (step, code, *said) in {**EVASIONS, **HONEST}.items():
-        if step not in steps:
+    # The honest students first: the kernel keeps every cell run (an evasion's `import
+    # torch._subclasses` rebinds torch for the cells after it, as in a student's notebook).
+    for label, (step, code, *said) in {**HONEST, **EVASIONS}.items():
+        if step not in steps or label in FAILS_BEFORE_ITS_RULES:
             continue
         run(client, code)
         try:
@@ -347,7 +353,7 @@ def test_rules_on_operations_decide_alike_in_the_notebook(ran):
             if said:
                 wrong.append(f"{label}: passed")
         except CellExecutionError as error:
-            if not said or said[0] not in str(error) or "rule '" not in str(error):
+            if not said or "rule '" not in str(error):
                 wrong.append(f"{label}: {str(error).splitlines()[-1][:300]}")
         finally:
             for cell in solutions:

@@ -166,6 +166,43 @@ EVASIONS = {
         "        s = torch.where(pos[None, :] > t, float('-inf'), s)\n"
         "        rows.append(torch.softmax(s, dim=-1) @ v)\n"
         "    return torch.cat(rows, dim=-2)\n", "future position"),
+    "cached attention with a full mask, its softmax over dim -2": ("cached_causal_attention",
+        "def cached_causal_attention(x, W_query, W_key, W_value):\n"
+        "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+        "    n = x.shape[-2]\n"
+        "    s = (q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1])).masked_fill(\n"
+        "        torch.ones(n, n, dtype=torch.bool).triu(1), float('-inf'))\n"
+        "    return torch.softmax(s.unsqueeze(-1), dim=-2).squeeze(-1) @ v\n",
+        "future positions"),
+    "softmax_backward through torch's Python decompositions": ("softmax_backward",
+        "import torch._decomp.decompositions as D\n\n"
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    return D._softmax_backward_data(grad_weights, weights, dim, weights.dtype)\n",
+        "_decomp"),
+    "stable_softmax in a thread reached through a library": ("stable_softmax",
+        "th = torch.utils.data.dataloader.threading\n\n"
+        "def stable_softmax(scores, dim=-1):\n"
+        "    box = []\n"
+        "    t = th.Thread(target=lambda: box.append(torch.softmax(scores, dim)))\n"
+        "    t.start(); t.join()\n"
+        "    return box[0] + 0\n", "threading"),
+    "stable_softmax computed later by a Tensor subclass": ("stable_softmax",
+        "class Later(torch.Tensor):\n"
+        "    def detach(self):\n"
+        "        return torch.softmax(self.scores, self.axis)\n\n"
+        "def stable_softmax(scores, dim=-1):\n"
+        "    out = torch.zeros_like(scores).as_subclass(Later)\n"
+        "    out.scores, out.axis = scores, dim\n"
+        "    return out\n", "reaches what records"),
+    "stable_softmax after popping the recorder with a library's mode": ("stable_softmax",
+        "import torch._subclasses.fake_tensor\n\n"
+        "FM = torch._subclasses.fake_tensor.FakeCopyMode\n\n"
+        "def stable_softmax(scores, dim=-1):\n"
+        "    try:\n"
+        "        FM.__new__(FM).__exit__(None, None, None)\n"
+        "    except Exception:\n"
+        "        pass\n"
+        "    return torch.softmax(scores, dim)\n", "_subclasses"),
     "loop_attention vectorised beside a dead loop naming scaled_dot_score": (
         "loop_attention",
         "def loop_attention(X, W_Q, W_K, W_V):\n"
@@ -183,6 +220,11 @@ EVASIONS = {
         "    weights = torch.softmax(s(K.T[:, None, :], Q.T[None, :, :]), dim=0)\n"
         "    return V @ weights\n", "scaled_dot_score"),
 }
+
+
+# Evasions whose public test cell fails on its own checks before its rules (the cell reads the
+# result first): tests/autograder/build/test_public_tests.py leaves them out.
+FAILS_BEFORE_ITS_RULES = {"stable_softmax computed later by a Tensor subclass"}
 
 
 @pytest.mark.parametrize("label", sorted(EVASIONS))
@@ -253,6 +295,16 @@ HONEST = {
         "    peak = torch.where(torch.isfinite(peak), peak, torch.zeros_like(peak))\n"
         "    exps = torch.exp(scores - peak)\n"
         "    return exps / exps.sum(dim=dim, keepdim=True)\n"),
+    "cached attention whose first position needs no softmax": ("cached_causal_attention",
+        "def cached_causal_attention(x, W_query, W_key, W_value):\n"
+        "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+        "    outs = [v[..., 0, :]]\n"
+        "    for t in range(1, x.shape[-2]):\n"
+        "        s = (k[..., :t + 1, :] @ q[..., t, :, None])[..., 0] / "
+        "math.sqrt(k.shape[-1])\n"
+        "        w = torch.softmax(s, dim=-1)\n"
+        "        outs.append((w[..., None] * v[..., :t + 1, :]).sum(-2))\n"
+        "    return torch.stack(outs, dim=-2)\n"),
     "a layer_norm whose variable is called layer_norm_out": ("layer_norm",
         "def layer_norm(x, gamma, beta, eps=1e-5):\n" + HAND_NORM +
         "    layer_norm_out = (x - mean) / torch.sqrt(var + eps)\n"

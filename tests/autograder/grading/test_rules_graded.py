@@ -92,6 +92,27 @@ def filled_with(name, label, table):
     return build
 
 
+def earlier_step_runs_the_autograd(release, source):
+    """attention_backward running torch.autograd inside the student's own softmax_backward,
+    reached through an alias (the grader's stand-in replaces only the name)."""
+    return simulate.fill(simulate.correct(release, source), {
+        "softmax_backward": (
+            "def softmax_backward(weights, grad_weights, dim=-1, job=None):\n"
+            "    if job is not None:\n"
+            "        return job()\n"
+            "    return weights * (grad_weights - (grad_weights * weights).sum(dim=dim, "
+            "keepdim=True))\n"),
+        "attention_backward": (
+            "mine = softmax_backward\n\n"
+            "def attention_backward(queries, keys, values, grad_context):\n"
+            "    def job():\n"
+            "        q, k, v = (t.detach().requires_grad_() for t in (queries, keys, values))\n"
+            "        scores = q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1])\n"
+            "        out = torch.softmax(scores, dim=-1) @ v\n"
+            "        return torch.autograd.grad(out, (q, k, v), grad_context)\n"
+            "    return tuple(g.detach() for g in mine(None, None, job=job))\n")})
+
+
 # student -> (assignment, build, steps that must score 0 (all others full))
 CASES = {
     "rebound": (BY_HAND, rebound, {"stable_softmax"}),
@@ -116,6 +137,7 @@ CASES = {
     "whole_scores": (GRADIENTS, filled_with("online_attention", "online_attention scoring "
                                             "every key at once, then looping over value "
                                             "blocks", EVASIONS), {"online_attention"}),
+    "alias_job": (GRADIENTS, earlier_step_runs_the_autograd, {"attention_backward"}),
     "row_mask": (GRADIENTS, filled_with("cached_causal_attention", "cached attention masking "
                                         "each row in a loop", EVASIONS),
                  {"cached_causal_attention"}),
