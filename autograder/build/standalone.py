@@ -1,6 +1,6 @@
 """The kit's code that runs where the kit is not installed, as the build copies it out: the
 notebook's helper cell (build/public_checks.py, checks/raised.py, checks/code_rules.py,
-checks/recorder.py, checks/operation_rules.py and build/failed_cell.py) and the students'
+autograder/recorder.py, checks/operation_rules.py and build/failed_cell.py) and the students'
 self-check script (build/check_notebook.py), in the course's language and in it alone.
 
 Each of those files that has texts imports `_t` from autograder/i18n/standalone.py (the
@@ -21,16 +21,18 @@ import re
 import tokenize
 from pathlib import Path
 
+import autograder.recorder
 from autograder.build import check_notebook, failed_cell, public_checks
 from autograder.build.authoring import AuthoringError
-from autograder.checks import code_rules, operation_rules, raised, recorder
+from autograder.checks import code_rules, operation_rules, raised
 from autograder.checks.compare import TOLERANCE
 from autograder.i18n import DEFAULT, language, t
 from autograder.i18n import standalone as texts
 
 SELF_CHECK = Path(check_notebook.__file__)
-HELPER_CELL = [Path(module.__file__) for module in (public_checks, raised, code_rules, recorder,
-                                                    operation_rules, failed_cell)]
+HELPER_CELL = [Path(module.__file__) for module in (public_checks, raised, code_rules,
+                                                    autograder.recorder, operation_rules,
+                                                    failed_cell)]
 PACKAGE = Path(texts.__file__).parents[1]
 IMPORT_LINE = "from autograder.i18n.standalone import _t\n"
 LANGUAGE_LINE = 'LANGUAGE = "en"  # the build writes the course\'s language here'

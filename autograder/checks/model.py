@@ -53,7 +53,7 @@ class Rule:
     `public` is (kind, params, why) for checks/code_rules.py or checks/operation_rules.py:
     the build turns it into the step's public rule check, which decides alike in plain
     Jupyter. `recorded`: the rule is decided on the records of the subject's calls
-    (checks/recorder.py), which are then made; `counted`: the functions whose entries it
+    (autograder/recorder.py), which are then made; `counted`: the functions whose entries it
     counts there."""
 
     name: str

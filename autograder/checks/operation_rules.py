@@ -1,5 +1,5 @@
 """How a step's rule on operations ("no built-in layer norm", "no autograd") is decided on
-what the student's code computed: the records checks/recorder.py made of its calls. The
+what the student's code computed: the records autograder/recorder.py made of its calls. The
 grader (on the hidden cases' calls) and expect_rule in your notebook (on the test cell's
 calls) decide with the same function, `decided`.
 
@@ -22,8 +22,8 @@ from autograder.checks.code_rules import (
     string_named,
     unverifiable,
 )
-from autograder.checks.recorder import Recorder, codes_of, namespace_of, watched
 from autograder.i18n.standalone import _t
+from autograder.recorder import Recorder, codes_of, namespace_of, watched
 
 # Names that reach what records the operations: torch's C module and its dispatch and
 # function modes, the Python frames and profiler, the garbage collector.

@@ -9,7 +9,7 @@ these three things:
 - `subject.source`: its code, as the student wrote it, with every helper it uses (None when
   the grader cannot find it); rules on the code (a loop, a name) are decided on it;
 - `subject.recording(apart, counted)`: a block during which every call of the subject is
-  recorded (checks/recorder.py), the earlier steps named in `apart` left out and the
+  recorded (autograder/recorder.py), the earlier steps named in `apart` left out and the
   entries of those in `counted` counted; `subject.records` holds the records, one per
   call. Rules on operations (checks/operation_rules.py) are decided on them.
 
@@ -30,7 +30,7 @@ from typing import Any, Protocol
 
 import torch
 
-from autograder.checks.recorder import Recorder, codes_of, namespace_of, watched
+from autograder.recorder import Recorder, codes_of, namespace_of, watched
 
 
 class Subject(Protocol):

@@ -13,7 +13,7 @@ it. It does not need to be trusted. The grader chose the inputs afresh for this 
 the right outputs, and reads the reply as data only (see link.py); a tampered agent can make
 the student's own answer wrong, never right.
 
-While the grader watches a step, every call is made under checks/recorder.py's Recorder,
+While the grader watches a step, every call is made under autograder/recorder.py's Recorder,
 whose text the kernel gets before this file's, and the reply carries the call's record
 beside its value: the earlier steps' stand-ins apart, the entries of the functions the
 step's rules count counted.
@@ -27,7 +27,7 @@ import json
 import torch
 
 if "Recorder" not in globals():  # in the grader; the kernel has the recorder's text already
-    from autograder.checks.recorder import Recorder, codes_of
+    from autograder.recorder import Recorder, codes_of
 
 READY = "\x00kit-ready:"  # the prompt that asks for the first request
 RESULT = "\x00kit-result:"  # the prompt of the input request that carries a reply

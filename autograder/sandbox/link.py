@@ -18,13 +18,13 @@ from pathlib import Path
 
 from torch import nn
 
-from autograder.checks import recorder
-from autograder.checks.recorder import checked_record
+import autograder.recorder
 from autograder.i18n import t
+from autograder.recorder import checked_record
 from autograder.sandbox.agent import CALLBACK, MORE, READY, RESULT, decode, encode
 
 # The recorder first: the agent records the calls of a watched step with it.
-AGENT_SOURCE = (Path(recorder.__file__).read_text() + "\n\n"
+AGENT_SOURCE = (Path(autograder.recorder.__file__).read_text() + "\n\n"
                 + Path(__file__).with_name("agent.py").read_text())
 # The cell that makes the agent anew: its code, from this text, in a namespace of its own.
 BOOT_CELL = ("__kit__ = (lambda ns: (exec(" + repr(AGENT_SOURCE) + ", ns), "
@@ -306,7 +306,7 @@ class Link:
     @contextmanager
     def watching(self, counted):
         """While the block runs (one step's cases and properties), every call the grader
-        makes is recorded in the kernel (checks/recorder.py), entries of the functions named
+        makes is recorded in the kernel (autograder/recorder.py), entries of the functions named
         in `counted` counted; `records` holds the records, in the order of the calls."""
         self.records = []
         self.request("watch", {"global": "__kit__"}, counted=list(counted))

@@ -16,12 +16,14 @@ PACKAGE = Path(__file__).resolve().parents[2] / "autograder"
 # room -> the rooms (and shared top-level modules) it may import from
 # (i18n, the course's language and its catalogs, is a leaf every room that speaks may use;
 # submission_files, what of a student's folder is read and within which bounds, a leaf of
-# i18n alone, is used by every room that reads one.)
+# i18n alone, is used by every room that reads one; recorder, what a call of a student's code
+# computes, a leaf of torch alone, by the checks that decide on it, the sandbox's agent that
+# makes it in the kernel and the build that copies it into notebooks.)
 ALLOWED = {
     "i18n": {"i18n", "errors"},
-    "checks": {"checks", "i18n", "errors"},
-    "sandbox": {"sandbox", "submission_files", "i18n"},
-    "build": {"build", "checks", "course", "errors", "i18n"},
+    "checks": {"checks", "recorder", "i18n", "errors"},
+    "sandbox": {"sandbox", "recorder", "submission_files", "i18n"},
+    "build": {"build", "checks", "recorder", "course", "errors", "i18n"},
     "engine": {"engine", "checks", "sandbox", "course", "errors", "stages", "submission_files",
                "i18n"},
     "grading": {"grading", "engine", "checks", "sandbox", "course", "deadlines", "errors",

@@ -14,9 +14,9 @@ import pytest
 
 from autograder.checks.judge import fresh_generator, step_findings
 from autograder.checks.operation_rules import decided, tampering
-from autograder.checks.recorder import Recorder, checked_record
 from autograder.checks.subject import LocalSubject
 from autograder.i18n import language
+from autograder.recorder import Recorder, checked_record
 from tests.course import STEPS, helpers_of
 
 PRELUDE = "import math\nimport functools\nimport torch\nimport torch.nn.functional as F\n" \

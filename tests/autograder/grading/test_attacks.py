@@ -171,17 +171,23 @@ LEFTOVER_PLACES = ("/tmp", "/var/tmp", "/dev/shm", "/run")
 
 def files_of_the_sandbox(*folders):
     """Every file or folder a sandbox user owns in these folders. Other programs create and
-    remove files there while the walk runs: what vanishes meanwhile is skipped."""
-    found = []
-    for folder in folders:
-        for parent, folder_names, file_names in os.walk(folder, onerror=lambda _: None):
-            for name in folder_names + file_names:
-                path = Path(parent) / name
-                try:
-                    if path.lstat().st_uid in SANDBOX_UIDS:
-                        found.append(path)
-                except OSError:
-                    continue
+    remove files there while the walk runs: what vanishes meanwhile is skipped. A stack, not
+    os.walk, which recurses once a folder: another test's (or program's) deeply nested
+    folders in /tmp would overflow it."""
+    found, todo = [], [Path(folder) for folder in folders]
+    while todo:
+        try:
+            entries = list(os.scandir(todo.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.stat(follow_symlinks=False).st_uid in SANDBOX_UIDS:
+                    found.append(Path(entry.path))
+                if entry.is_dir(follow_symlinks=False):
+                    todo.append(Path(entry.path))
+            except OSError:
+                continue
     return found
 
 
