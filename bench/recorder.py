@@ -85,8 +85,7 @@ def main(argv=None):
     for assignment_id in assignment_ids(ROOT):
         steps = load_assignment(ROOT, assignment_id).steps
         for step in steps.values():
-            if not any(rule.recorded for rule in step.rules) or isinstance(step.reference,
-                                                                           type):
+            if not step.recorded or isinstance(step.reference, type):
                 continue
             helpers = references(step, steps)
             plain = replace(step, rules=tuple(r for r in step.rules if not r.recorded))

@@ -158,11 +158,10 @@ def recording(step):
     """The line that opens the public part of a step with rules on operations: from there
     on, the cell's calls of the step are recorded for its expect_rule lines
     (checks/operation_rules.py), as grading records its hidden cases' calls."""
-    if not any(rule.recorded for rule in step.rules):
+    if not step.recorded:
         return ""
-    counted = sorted({name for rule in step.rules for name in rule.counted})
     arguments = "".join(f", {key}={value!r}" for key, value in
-                        (("uses", list(step.uses)), ("counted", counted)) if value)
+                        (("uses", list(step.uses)), ("counted", step.counted)) if value)
     return (f"record_calls({step.name}{arguments})  # "
             + t("what your code computes below, for the step's rules") + "\n")
 

@@ -153,9 +153,9 @@ def recording_of(subject, step):
     operations (none when it has none, or for a subject that cannot record them), the
     earlier steps it uses apart."""
     recording = getattr(subject, "recording", None)
-    if not callable(recording) or not any(rule.recorded for rule in step.rules):
+    if not callable(recording) or not step.recorded:
         return nullcontext()
-    return recording(step.uses, sorted({name for rule in step.rules for name in rule.counted}))
+    return recording(step.uses, step.counted)
 
 
 def judged_calls(step, subject, helpers, gen):

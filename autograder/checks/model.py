@@ -85,6 +85,16 @@ class Step:
         bound = tuple(replace(m, step=self.name) for m in self.mistakes)
         object.__setattr__(self, "mistakes", bound)
 
+    @property
+    def recorded(self):
+        """Whether a rule of the step is decided on the records of its calls."""
+        return any(rule.recorded for rule in self.rules)
+
+    @property
+    def counted(self):
+        """The functions whose entries the step's rules count, sorted."""
+        return sorted({name for rule in self.rules for name in rule.counted})
+
 
 # What a finding is about: a case's output, a property, a rule the notebook states, an error
 # (the stub, an exception, a crash, a missing definition), or the course (a test cell whose

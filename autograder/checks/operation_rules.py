@@ -11,6 +11,7 @@ be right (calls that computed nothing) breaks the rule.
 
 import ast
 import inspect
+import math
 import textwrap
 
 from autograder.checks.code_rules import (
@@ -19,6 +20,7 @@ from autograder.checks.code_rules import (
     closure,
     judged,
     notebook_sources,
+    root_name,
     string_named,
     unverifiable,
 )
@@ -94,18 +96,12 @@ def private_of_library(node, roots):
         parts = (node.module or "").split(".") + [alias.name for alias in node.names]
     elif isinstance(node, ast.Import):
         parts = [part for alias in node.names for part in alias.name.split(".")]
-    elif isinstance(node, ast.Attribute) and root_of(node) in roots:
+    elif isinstance(node, ast.Attribute) and root_name(node) in roots:
         parts = [node.attr]
     else:
         return None
     return next((part for part in parts if part.startswith("_")
                  and not part.startswith("__")), None)
-
-
-def root_of(node):
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return node.id if isinstance(node, ast.Name) else None
 
 
 def matched(ops, fragments):
@@ -122,13 +118,6 @@ def all_ops(records):
 
 def shape(value):
     return value if isinstance(value, list) and all(type(n) is int for n in value) else None
-
-
-def numel(sizes):
-    count = 1
-    for size in sizes:
-        count *= size
-    return count
 
 
 def forbids_ops(records, params, language):
@@ -190,10 +179,10 @@ def scores_in_blocks(records, params, language):
         if not (queries and keys and values and len(queries) >= 2 and len(keys) >= 2
                 and type(block) is int):
             continue
-        batch = numel(queries[:-2])
+        batch = math.prod(queries[:-2])
         whole = batch * queries[-2] * keys[-2]
-        room = max(numel(queries), numel(keys), numel(values), batch * queries[-2] * values[-1],
-                   batch * queries[-2] * block * queries[-1])
+        room = max(math.prod(queries), math.prod(keys), math.prod(values),
+                   batch * queries[-2] * values[-1], batch * queries[-2] * block * queries[-1])
         if whole > room and record["largest"] >= whole:
             return _t("one operation produced {count} numbers, as many as the whole score "
                       "matrix ({queries} queries x {keys} keys)", language,
