@@ -195,9 +195,13 @@ def parser():
     cmd.add_argument("--to", type=Path, default=Path("similarity"), metavar="FOLDER",
                      help=t("where the pages go, a folder per assignment in it (default: "
                             "similarity, which the class report links to)"))
-    cmd.add_argument("--threshold", type=float, default=0.5, metavar="SHARE",
+    cmd.add_argument("--threshold", type=float, metavar="SHARE",
                      help=t("flag a pair when one notebook has this share of its own code in "
-                            "common with the other (default: 0.5)"))
+                            "common with the other (default: the assignment's, SIMILARITY in "
+                            "its checks.py, else 0.5)"))
+    cmd.add_argument("--characters", type=int, metavar="N",
+                     help=t("and when the two have N characters of code or more in common "
+                            "(default: the assignment's, else 0)"))
     cmd.add_argument("--common", type=int, default=10, metavar="N",
                      help=t("a passage found in more than N notebooks is the course's, not a "
                             "copy (as MOSS's -m; default: 10)"))
@@ -372,7 +376,7 @@ def run(args):
         from autograder.outputs.similarity_page import write_similarity
 
         return 0 if write_similarity(root, ids, args.to.resolve(), args.threshold,
-                                     args.common) else 1
+                                     args.characters, args.common) else 1
     elif args.command == "demo":
         from autograder.tools.demo import run_demo
 

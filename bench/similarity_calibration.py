@@ -1,5 +1,6 @@
-"""Benchmark: does the similarity report's flag (outputs/similarity.py THRESHOLD) separate honest
-pairs from disguised copies? Issue 49, item 4 and "Similarity calibration".
+"""Benchmark: does the similarity report's flag (each assignment's checks.py SIMILARITY, a share
+of one notebook's own code and characters of code in common) separate honest pairs from
+disguised copies? Issue 49, item 4 and "Similarity calibration".
 
 For 01_attention_by_hand, 03_scaled_dot_product and 05_multi_head: the honest students are the
 reference (solutions/, as simulate.correct hands it in), simulate.INDEPENDENT where there is one,
@@ -13,7 +14,7 @@ two: MOSS's common-passage limit plays no part), as the notebooks simulate.fill 
     PYTHONPATH=. .venv/bin/python bench/similarity_calibration.py [ID ...] [--pairs]
 
 Prints, per assignment, every honest pair's score and every copy's, the highest honest score,
-the lowest copy score, the pairs on the wrong side of THRESHOLD, and the thresholds that
+the lowest copy score, the pairs on the wrong side of the assignment's flag, and the shares that
 separate the two (none when the highest honest score reaches the lowest copy score: the
 assignment's code is too short to tell). No kernel, one process, light on CPU.
 """
@@ -38,10 +39,10 @@ from similarity_students import INLINED, INLINED_MHA_FORWARD, students  # noqa: 
 from autograder.build.proof import solution_cells  # noqa: E402
 from autograder.checks.code_rules import closure  # noqa: E402
 from autograder.checks.judge import fresh_generator, step_findings  # noqa: E402
+from autograder.checks.loader import load_assignment  # noqa: E402
 from autograder.checks.subject import LocalSubject  # noqa: E402
 from autograder.i18n import language  # noqa: E402
 from autograder.outputs.similarity import (  # noqa: E402
-    THRESHOLD,
     Notebook,
     compare_class,
     release_parts,
@@ -462,8 +463,11 @@ def measure(assignment_id, show_pairs=False):
             print(f"  copy   {o:>11} ~ {k:<41} {s:.3f}  {MATCHED[(o, f'{o}/{k}')]:>5} chars")
     top = max(honest_scores.items(), key=lambda i: i[1])
     low = min(copy_scores.items(), key=lambda i: i[1])
-    wrong_honest = [f"{a}~{b} {s:.2f}" for (a, b), s in honest_scores.items() if s >= THRESHOLD]
-    wrong_copies = [f"{o}/{k} {s:.2f}" for (o, k), s in copy_scores.items() if s < THRESHOLD]
+    flag = load_assignment(ROOT, assignment_id).similar
+    wrong_honest = [f"{a}~{b} {s:.2f}" for (a, b), s in honest_scores.items()
+                    if flag.flags(s, MATCHED[(a, b)])]
+    wrong_copies = [f"{o}/{k} {s:.2f}" for (o, k), s in copy_scores.items()
+                    if not flag.flags(s, MATCHED[(o, f"{o}/{k}")])]
     print(f"  students kept: {len(kept)} honest ({len(honest_scores)} pairs), "
           f"{len(copies)} copies")
     print(f"  highest honest pair: {top[1]:.3f} ({top[0][0]} ~ {top[0][1]})")
@@ -485,16 +489,21 @@ def measure(assignment_id, show_pairs=False):
     copy_chars = min(MATCHED[(o, f"{o}/{k}")] for o, k in core)
     print(f"  matched characters: honest at most {honest_chars}, one-disguise copies at "
           f"least {copy_chars}")
-    print(f"  THRESHOLD (outputs/similarity.py): {THRESHOLD}")
+    print(f"  the assignment's flag (checks.py SIMILARITY): share {flag.share}, "
+          f"characters {flag.characters}")
     print(f"  wrong side of it: honest flagged {wrong_honest or 'none'}; "
           f"copies not flagged {wrong_copies or 'none'}")
+    missed = [k for k in wrong_copies if k.split("/", 1)[1].rsplit(" ", 1)[0] not in HEAVY]
+    print(f"  the flag {'separates' if not wrong_honest and not missed else 'does NOT separate'}"
+          " the honest pairs from every copy of one disguise")
     if top[1] < low[1]:
         print(f"  separates every copy, heavy kinds included: any threshold in "
               f"({top[1]:.3f}, {low[1]:.3f}], midpoint {(top[1] + low[1]) / 2:.3f}, "
               f"margin {low[1] - top[1]:.3f}")
     else:
         print("  separates: no threshold separates every copy, heavy kinds included")
-    return {"honest": honest_scores, "copies": copy_scores}
+    return {"honest": honest_scores, "copies": copy_scores, "honest flagged": wrong_honest,
+            "copies missed": missed}
 
 
 def main(argv=None):

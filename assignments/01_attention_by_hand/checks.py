@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from autograder.checks.common import calling, forbids_ops, randn, rows_sum_to_one, sizes
-from autograder.checks.model import Case, Mistake, Step
+from autograder.checks.model import Case, Mistake, Similar, Step
 from autograder.i18n import t
 
 from ..documents import (
@@ -258,3 +258,9 @@ CONTEXT_VECTORS = Step(
 )
 
 STEPS = (PROJECT_QKV, ATTENTION_SCORES, STABLE_SOFTMAX, WEIGHTED_VALUES_STEP, CONTEXT_VECTORS)
+
+# When the similarity report flags a pair (bench/similarity_calibration.py 01_attention_by_hand):
+# honest pairs reach a share of 0.503 (61 characters) and 111 characters (0.434); every
+# copy of one disguise has 0.499 or more and 162 characters or more. The share alone cannot
+# tell: this code is short, and every student writes much of it alike.
+SIMILARITY = Similar(share=0.45, characters=135)

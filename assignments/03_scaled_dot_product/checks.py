@@ -8,7 +8,7 @@ import torch.nn.functional as F
 
 from autograder.checks.common import calling, future, randn, rows_sum_to_one, sizes
 from autograder.checks.compare import TOLERANCE
-from autograder.checks.model import Case, Mistake, Step
+from autograder.checks.model import Case, Mistake, Similar, Step
 from autograder.i18n import t
 
 from .. import recipes
@@ -372,3 +372,8 @@ SCALED_DOT_PRODUCT_ATTENTION = Step(
 )
 
 STEPS = (PROJECT, SCALED_SOFTMAX, SCALED_DOT_PRODUCT_ATTENTION)
+
+# When the similarity report flags a pair (bench/similarity_calibration.py 03_scaled_dot_product):
+# honest pairs reach 0.380 and 73 characters; every copy of one disguise has 0.484 or
+# more and 105 characters or more.
+SIMILARITY = Similar(share=0.43, characters=90)

@@ -23,7 +23,7 @@ from autograder.checks.common import (
     whole,
 )
 from autograder.checks.compare import TOLERANCE
-from autograder.checks.model import Case, Mistake, Step
+from autograder.checks.model import Case, Mistake, Similar, Step
 from autograder.i18n import t
 
 from .. import recipes
@@ -551,3 +551,8 @@ MULTIHEAD_MODULE = Step(
 )
 
 STEPS = (MULTIHEAD_PROJECT, MULTIHEAD_ATTENTION, CONCAT_HEADS, MULTIHEAD_MODULE)
+
+# When the similarity report flags a pair (bench/similarity_calibration.py 05_multi_head):
+# honest pairs reach 0.534 and 731 characters; every copy of one disguise has 0.716 or
+# more and 1,059 characters or more.
+SIMILARITY = Similar(share=0.62, characters=900)

@@ -7,7 +7,8 @@ A course folder holds `assignments/`, one folder per assignment, named by its id
       08_positions/
         notebook.py               the authoring file: prose, public tests, cell markers
         reference.py              the reference code the solution and given cells name
-        checks.py                 STEPS: each step's hidden checks (checks/model.py)
+        checks.py                 STEPS: each step's hidden checks (checks/model.py); optional
+                                  SIMILARITY: when the similarity report flags a pair
         zh.py                     optional: CATALOG, the Chinese of the checks' texts
         figures.py, probes.py ... optional: diagrams, the mutation harness's inputs
 
@@ -33,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from autograder.checks.model import Step
+from autograder.checks.model import Similar, Step
 from autograder.errors import KitError
 from autograder.i18n import add_catalog
 
@@ -94,6 +95,18 @@ class Assignment:
             if (folder / f"{name}.py").is_file():
                 return imported(f"{package}.{name}", folder / f"{name}.py")
         return None
+
+    @property
+    def similar(self) -> Similar:
+        """When the similarity report flags a pair of its notebooks: checks.py's SIMILARITY,
+        else the kit's default."""
+        declared = getattr(self.module("checks"), "SIMILARITY", Similar())
+        if not isinstance(declared, Similar):
+            raise AssignmentError(f"{self.folder / CHECKS}: SIMILARITY must be "
+                                  "Similar(share=..., characters=...) from "
+                                  f"autograder.checks.model, not {type(declared).__name__} "
+                                  f"({GUIDE})")
+        return declared
 
     def reference(self, name):
         """The object `name` of reference.py (a solution or given cell names it)."""

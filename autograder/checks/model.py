@@ -96,6 +96,31 @@ class Step:
         return sorted({name for rule in self.rules for name in rule.counted})
 
 
+@dataclass(frozen=True)
+class Similar:
+    """When the similarity report flags a pair of an assignment's notebooks: one of them has
+    `share` or more of its own code in common with the other, and the two share `characters`
+    or more characters of it (filtered code: names one letter, comments gone). An assignment
+    declares its own in checks.py (SIMILARITY = Similar(...)), measured by
+    bench/similarity_calibration.py: short code that every student writes alike needs the
+    characters as well as the share to tell a copy from two students who wrote it alone."""
+
+    share: float = 0.5
+    characters: int = 0
+
+    def __post_init__(self):
+        if not (isinstance(self.share, int | float) and 0 < self.share <= 1):
+            raise ValueError(f"share={self.share!r}: give a share above 0 and at most 1, "
+                             "such as 0.5")
+        if not (isinstance(self.characters, int) and self.characters >= 0):
+            raise ValueError(f"characters={self.characters!r}: give a number of characters, "
+                             "0 or more")
+
+    def flags(self, share, characters):
+        """Does a pair with this score and these matched characters reach the flag?"""
+        return share >= self.share and characters >= self.characters
+
+
 # What a finding is about: a case's output, a property, a rule the notebook states, an error
 # (the stub, an exception, a crash, a missing definition), or the course (a test cell whose
 # step has no hidden checks: no student can pass it until the instructor adds them).

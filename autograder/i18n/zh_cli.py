@@ -233,9 +233,16 @@ CATALOG = {
         "{folder}：没有这个文件夹；请先创建它，或用 --to 把相似度报告写到别处",
     "similarity {assignment}: skipped, no notebook handed in":
         "相似度 {assignment}：跳过，没有交上来的笔记本",
-    "similarity {assignment}: {notebooks} notebooks, {flagged} pairs at {threshold} or more: "
+    "similarity {assignment}: {notebooks} notebooks, {flagged} pairs flagged ({flag}): "
     "{path}":
-        "相似度 {assignment}：{notebooks} 个笔记本，{flagged} 对达到 {threshold} 或以上：{path}",
+        "相似度 {assignment}：{notebooks} 个笔记本，标记了 {flagged} 对（{flag}）：{path}",
+    "--characters {value}: give a number of characters, 0 or more":
+        "--characters {value}：请给出字符数，0 或更多",
+    "{share} or more of one notebook's own code in common with the other":
+        "一方自己的代码有 {share} 或更多与另一方相同",
+    "{share} or more of one notebook's own code, and {characters} characters or more, in "
+    "common with the other":
+        "一方自己的代码有 {share} 或更多、且两者有 {characters} 个或更多字符与另一方相同",
     "--threshold {value}: give a share above 0 and at most 1, such as 0.5":
         "--threshold {value}：请给出大于 0、不超过 1 的比例，例如 0.5",
     "--common {value}: give a number of notebooks, 1 or more":
@@ -262,10 +269,8 @@ CATALOG = {
     "each one's share": "各自的占比",
     "characters in common": "相同的字符数",
     "page": "页面",
-    "{notebooks} notebooks compared; {flagged} pairs share {threshold} or more of one "
-    "notebook's own code.":
-        "比较了 {notebooks} 个笔记本；其中 {flagged} 对里，一方自己的代码有 {threshold} "
-        "或更多与另一方相同。",
+    "{notebooks} notebooks compared; {flagged} pairs flagged, with {flag}.":
+        "比较了 {notebooks} 个笔记本；标记了 {flagged} 对，标准是{flag}。",
     "No code of their own: {students}": "没有自己的代码：{students}",
     "Not compared, their notebook was not read: {students}":
         "未参与比较，其笔记本未被读取：{students}",
@@ -274,11 +279,13 @@ CATALOG = {
     "its code cannot be read for comparison ({error})": "其代码无法读取以供比较（{error}）",
     "Similar code in {assignment}": "{assignment} 中的相似代码",
     "Similar code": "相似代码",
-    "Pairs of notebooks in which one has {threshold} or more of its own code in common with "
-    "the other (names, comments and layout aside), the most alike first; at most {top} per "
-    "assignment. python -m autograder similarity ID lists every pair and writes each one's "
-    "page.":
-        "一方自己的代码有 {threshold} 或更多与另一方相同的笔记本配对（不计名字、注释和排版），"
-        "最相似的排在前面；每次作业最多列出 {top} 对。python -m autograder similarity ID "
-        "会列出全部配对，并为每一对写出页面。",
+    "Pairs of notebooks their assignment flags: one has a share of its own code in common "
+    "with the other, and the two a number of characters of code, at least what the "
+    "assignment sets (names, comments and layout aside); the most alike first, at most {top} "
+    "per assignment. python -m autograder similarity ID says the assignment's flag, lists "
+    "every pair and writes each one's page.":
+        "各次作业标记出的笔记本配对：一方自己的代码与另一方相同的比例，以及两者相同代码的字符数，"
+        "都达到该作业设定的标准（不计名字、注释和排版）；最相似的排在前面，每次作业最多列出 "
+        "{top} 对。python -m autograder similarity ID 会说明该作业的标准，列出全部配对，"
+        "并为每一对写出页面。",
 }

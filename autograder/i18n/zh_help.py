@@ -153,8 +153,12 @@ CATALOG = {
     "report links to)":
         "页面写到哪里，每次作业在其中占一个文件夹（默认：similarity，班级报告会链接到这里）",
     "flag a pair when one notebook has this share of its own code in common with the other "
-    "(default: 0.5)":
-        "一方笔记本自己的代码有这么大比例与另一方相同时，标记这一对（默认：0.5）",
+    "(default: the assignment's, SIMILARITY in its checks.py, else 0.5)":
+        "一方笔记本自己的代码有这么大比例与另一方相同时，标记这一对（默认：该作业 checks.py "
+        "中 SIMILARITY 设定的值，没有则为 0.5）",
+    "and when the two have N characters of code or more in common (default: the "
+    "assignment's, else 0)":
+        "并且两者有 N 个或更多字符的代码相同时才标记（默认：该作业设定的值，没有则为 0）",
     "a passage found in more than N notebooks is the course's, not a copy (as MOSS's -m; "
     "default: 10)":
         "在超过 N 个笔记本中出现的片段属于课程本身，不算抄袭（同 MOSS 的 -m；默认：10）",

@@ -32,6 +32,8 @@ import numpy as np
 from copydetect import CodeFingerprint, compare_files
 from copydetect.utils import get_token_coverage, winnow
 
+from autograder.checks.loader import assignment_ids, load_assignment
+from autograder.checks.model import Similar
 from autograder.errors import OutputError
 from autograder.i18n import t
 from autograder.outputs.similarity_text import bound_names, normalised
@@ -39,7 +41,6 @@ from autograder.submission_files import unfollowable
 
 NOISE = 25  # copydetect's noise threshold: the shortest match, in characters of filtered code
 GUARANTEE = 30  # copydetect's guarantee threshold: a match this long is always found
-THRESHOLD = 0.5  # a pair is flagged when one notebook has this share of its code in common
 COMMON = 10  # a passage in more notebooks than this is the course's (MOSS's -m default)
 HELPER = "public_checks"
 
@@ -88,14 +89,14 @@ class Similarity:
     assignment: str
     notebooks: list[Notebook]
     pairs: list[Pair] = field(default_factory=list)
-    threshold: float = THRESHOLD
+    flag: Similar = field(default_factory=Similar)
     common: int = COMMON
     empty: list[str] = field(default_factory=list)  # students with no code of their own
     left_out: dict = field(default_factory=dict)  # student -> why their notebook was not read
 
     @property
     def flagged(self):
-        return [p for p in self.pairs if p.score >= self.threshold]
+        return [p for p in self.pairs if self.flag.flags(p.score, p.matched)]
 
 
 def nbgrader_of(cell):
@@ -282,15 +283,25 @@ def compare_class(notebooks, release, common=COMMON):
     return pairs, empty, unread
 
 
-def similarity(root: Path, assignment_id, threshold=THRESHOLD, common=COMMON):
-    """The assignment's notebooks in the course at `root` compared."""
+def declared_flag(root: Path, assignment_id) -> Similar:
+    """When the assignment flags a pair: its checks.py's SIMILARITY, else the kit's default
+    (also for an assignment made in source/ without a folder in assignments/)."""
+    if assignment_id not in assignment_ids(root):
+        return Similar()
+    return load_assignment(root, assignment_id).similar
+
+
+def similarity(root: Path, assignment_id, flag: Similar | None = None, common=COMMON):
+    """The assignment's notebooks in the course at `root` compared, flagged by `flag` (the
+    assignment's own when none is given)."""
     path = root / "release" / assignment_id / f"{assignment_id}.ipynb"
     if not path.exists():
         raise OutputError(t("{path}: no such release notebook; the similarity report needs "
                             "it to tell the release's code from the students' (run build)",
                             path=path))
+    flag = flag or declared_flag(root, assignment_id)
     release = nbformat.read(path, as_version=4)
     notebooks, left_out = read_notebooks(root, assignment_id, release)
     pairs, empty, unread = compare_class(notebooks, release_parts(release), common)
     return Similarity(assignment_id, [n for n in notebooks if n.student not in unread], pairs,
-                      threshold, common, empty, left_out | unread)
+                      flag, common, empty, left_out | unread)

@@ -1,6 +1,6 @@
-"""The similarity report of an assignment as pages: an index of the pairs above the threshold,
-ranked, and for each pair the two notebooks' own code side by side, the passages they share
-marked.
+"""The similarity report of an assignment as pages: an index of the pairs its flag (checks.py's
+SIMILARITY, similarity.declared_flag) flags, ranked, and for each pair the two notebooks' own
+code side by side, the passages they share marked.
 
 Each page is one file that opens offline: its styles inline, the glyphs of its Chinese words
 embedded (page_font.py), no script, and a Content-Security-Policy that loads nothing
@@ -12,12 +12,13 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+from autograder.checks.model import Similar
 from autograder.course import course_config, write_atomically
 from autograder.errors import OutputError
 from autograder.i18n import config_language, current, language, t
 from autograder.outputs.page_font import font_css
 from autograder.outputs.safe_page import safe_page
-from autograder.outputs.similarity import COMMON, THRESHOLD, handed_in, similarity
+from autograder.outputs.similarity import COMMON, declared_flag, handed_in, similarity
 
 HTML_LANG = {"en": "en", "zh": "zh-CN"}
 STYLE = ("body{font-family:sans-serif;margin:1.5em auto;max-width:96em;padding:0 1em}"
@@ -31,6 +32,16 @@ STYLE = ("body{font-family:sans-serif;margin:1.5em auto;max-width:96em;padding:0
 
 def percent(share):
     return f"{100 * share:.0f}%"
+
+
+def flag_words(flag):
+    """When a pair is flagged, in words."""
+    if not flag.characters:
+        return t("{share} or more of one notebook's own code in common with the other",
+                 share=percent(flag.share))
+    return t("{share} or more of one notebook's own code, and {characters} characters or "
+             "more, in common with the other", share=percent(flag.share),
+             characters=flag.characters)
 
 
 def page_name(pair):
@@ -99,7 +110,7 @@ def pair_page(result, pair):
 
 
 def index_page(result):
-    """The pairs above the threshold, ranked, each linked to its page."""
+    """The pairs the flag flags, ranked, each linked to its page."""
     flagged = result.flagged
     rows = "".join(
         f"<tr><td>{rank}</td><td>{html.escape(p.first.student)}</td>"
@@ -111,9 +122,9 @@ def index_page(result):
     header = "".join(f"<th>{html.escape(h)}</th>" for h in (
         "#", t("student"), t("student"), t("similarity"), t("each one's share"),
         t("characters in common"), t("page")))
-    counts = t("{notebooks} notebooks compared; {flagged} pairs share {threshold} or more of "
-               "one notebook's own code.", notebooks=len(result.notebooks),
-               flagged=len(flagged), threshold=percent(result.threshold))
+    counts = t("{notebooks} notebooks compared; {flagged} pairs flagged, with {flag}.",
+               notebooks=len(result.notebooks), flagged=len(flagged),
+               flag=flag_words(result.flag))
     body = f"<p>{html.escape(counts)}</p>{explanation(result)}"
     if result.empty:
         empty = t("No code of their own: {students}", students=", ".join(result.empty))
@@ -137,37 +148,50 @@ def write_pages(result, folder: Path):
     return index
 
 
-def check_limits(threshold, common):
-    """Refuse a threshold that is no share, or a common limit that is no count."""
-    if not 0 < threshold <= 1:
+def chosen_flag(root: Path, assignment_id, share=None, characters=None):
+    """The assignment's flag, its share or characters replaced where the command gives one."""
+    if share is not None and not 0 < share <= 1:
         raise OutputError(t("--threshold {value}: give a share above 0 and at most 1, such "
-                            "as 0.5", value=threshold))
+                            "as 0.5", value=share))
+    if characters is not None and characters < 0:
+        raise OutputError(t("--characters {value}: give a number of characters, 0 or more",
+                            value=characters))
+    flag = declared_flag(root, assignment_id)
+    return Similar(flag.share if share is None else share,
+                   flag.characters if characters is None else characters)
+
+
+def check_common(common):
+    """Refuse a common limit that is no count."""
     if common < 1:
         raise OutputError(t("--common {value}: give a number of notebooks, 1 or more",
                             value=common))
 
 
-def write_similarity(root: Path, ids, to: Path, threshold=THRESHOLD, common=COMMON, log=print):
+def write_similarity(root: Path, ids, to: Path, share=None, characters=None, common=COMMON,
+                     log=print):
     """The similarity report of each assignment of `ids` with notebooks handed in, in
-    to/<id>/, in the course's language; what was written, said per assignment. Returns the
-    results (none when nothing was handed in)."""
-    check_limits(threshold, common)
+    to/<id>/, in the course's language, each flagged by its assignment's flag (`share` and
+    `characters` replace its parts where given); what was written, said per assignment.
+    Returns the results (none when nothing was handed in)."""
+    check_common(common)
     if not to.parent.is_dir():
         raise OutputError(t("{folder}: no such folder; create it or write the similarity "
                             "report elsewhere (--to)", folder=to.parent))
     results = []
     with language(config_language(course_config(root))):
         for assignment_id in ids:
+            flag = chosen_flag(root, assignment_id, share, characters)
             if not handed_in(root, assignment_id):
                 log(t("similarity {assignment}: skipped, no notebook handed in",
                       assignment=assignment_id))
                 continue
-            result = similarity(root, assignment_id, threshold, common)
+            result = similarity(root, assignment_id, flag, common)
             index = write_pages(result, to / assignment_id)
-            log(t("similarity {assignment}: {notebooks} notebooks, {flagged} pairs at "
-                  "{threshold} or more: {path}", assignment=assignment_id,
+            log(t("similarity {assignment}: {notebooks} notebooks, {flagged} pairs flagged "
+                  "({flag}): {path}", assignment=assignment_id,
                   notebooks=len(result.notebooks), flagged=len(result.flagged),
-                  threshold=percent(threshold), path=index))
+                  flag=flag_words(flag), path=index))
             if result.left_out:
                 log(t("similarity {assignment}: not read, the index says why: {students}",
                       assignment=assignment_id, students=", ".join(sorted(result.left_out))))

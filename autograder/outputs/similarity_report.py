@@ -1,5 +1,5 @@
-"""The class report's section on similar code: each assignment's top pairs above the
-threshold (similarity.py), each linked to its side-by-side page when `python -m autograder
+"""The class report's section on similar code: each assignment's top pairs its flag flags
+(similarity.py), each linked to its side-by-side page when `python -m autograder
 similarity` wrote it (similarity_page.py), else naming that command."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.i18n import t
-from autograder.outputs.similarity import THRESHOLD, similarity
+from autograder.outputs.similarity import similarity
 from autograder.outputs.similarity_page import page_name, percent
 
 TOP = 5  # pairs per assignment in the report
@@ -25,6 +25,7 @@ class Listed:
     first: str
     second: str
     score: float
+    matched: int
     link: str | None
 
 
@@ -40,7 +41,7 @@ def top_pairs(root: Path, ids, page: Path | None = None, top=TOP):
             link = os.path.relpath(path, page.resolve().parent if page else root) \
                 if path.exists() else None
             listed.append(Listed(assignment_id, pair.first.student, pair.second.student,
-                                 pair.score, link))
+                                 pair.score, pair.matched, link))
     return listed
 
 
@@ -52,20 +53,21 @@ def row(listed):
     else:
         shown = html.escape(f"python -m autograder similarity {listed.assignment}")
     cells = [html.escape(c) for c in (listed.assignment, listed.first, listed.second,
-                                      percent(listed.score))]
+                                      percent(listed.score), str(listed.matched))]
     return "<tr>" + "".join(f"<td>{c}</td>" for c in [*cells, shown]) + "</tr>"
 
 
 def similarity_section(results):
     """The report's section: ClassResults.similar as a table."""
-    intro = t("Pairs of notebooks in which one has {threshold} or more of its own code in "
-              "common with the other (names, comments and layout aside), the most alike "
-              "first; at most {top} per assignment. python -m autograder similarity ID "
-              "lists every pair and writes each one's page.", threshold=percent(THRESHOLD),
-              top=TOP)
+    intro = t("Pairs of notebooks their assignment flags: one has a share of its own code in "
+              "common with the other, and the two a number of characters of code, at least "
+              "what the assignment sets (names, comments and layout aside); the most alike "
+              "first, at most {top} per assignment. python -m autograder similarity ID says "
+              "the assignment's flag, lists every pair and writes each one's page.", top=TOP)
     if not results.similar:
         return f"<p>{html.escape(intro)}</p><p>{html.escape(t('None.'))}</p>"
     header = "".join(f"<th>{html.escape(h)}</th>" for h in (
-        t("assignment"), t("student"), t("student"), t("similarity"), t("page")))
+        t("assignment"), t("student"), t("student"), t("similarity"),
+        t("characters in common"), t("page")))
     rows = "".join(row(listed) for listed in results.similar)
     return f"<p>{html.escape(intro)}</p><table><tr>{header}</tr>{rows}</table>"

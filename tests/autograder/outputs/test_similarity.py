@@ -10,15 +10,16 @@ kernel: similarity reads code."""
 from __future__ import annotations
 
 import copy
+import shutil
 from pathlib import Path
 
 import nbformat
 import pytest
 
 from autograder.checks.judge import fresh_generator, step_findings
+from autograder.checks.loader import load_assignment
 from autograder.checks.subject import LocalSubject
 from autograder.outputs.similarity import (
-    THRESHOLD,
     Notebook,
     compare_class,
     release_parts,
@@ -29,6 +30,7 @@ from autograder.tools import simulate
 from tests.course import ASSIGNMENTS, ROOT, helpers_of
 
 ID = "01_attention_by_hand"
+SHARE = load_assignment(ROOT, ID).similar.share  # the share at which 01 flags a pair
 
 
 def read(stage):
@@ -102,7 +104,7 @@ def test_two_independent_solutions_are_not_flagged(made):
     pairs, _ = compared(*made)
     for first in ("reference", "reference copy"):
         for second in ("independent", "independent copy"):
-            assert score(pairs, first, second) < THRESHOLD / 2, (first, second)
+            assert score(pairs, first, second) < SHARE / 2, (first, second)
 
 
 def test_the_release_never_counts(made):
@@ -135,7 +137,7 @@ def test_code_the_whole_class_shares_is_not_a_copy(made):
     crowd = {f"s{n:02d}": notebooks["reference"] for n in range(12)}
     crowd |= {k: notebooks[k] for k in ("independent", "independent copy")}
     pairs, _ = compared(crowd, release, common=10)
-    assert score(pairs, "s00", "s01") < THRESHOLD / 2
+    assert score(pairs, "s00", "s01") < SHARE / 2
     assert score(pairs, "independent", "independent copy") >= 0.8
     pairs, _ = compared(crowd, release, common=len(crowd))
     assert score(pairs, "s00", "s01") == pytest.approx(1.0)
@@ -170,6 +172,8 @@ def test_the_demo_class_ranks_its_planted_copies_first(tmp_path):
 
     release, source = read("release"), read("source")
     plan = plant_copies(plan_class(ROOT, [ID], random.Random(0)))
+    shutil.copytree(ROOT / "assignments", tmp_path / "assignments",  # the demo's flag: 01's own
+                    ignore=shutil.ignore_patterns("__pycache__"))
     (tmp_path / "release" / ID).mkdir(parents=True)
     nbformat.write(release, tmp_path / "release" / ID / f"{ID}.ipynb")
     for (student, _), (kind, mistake) in plan.items():
@@ -179,11 +183,12 @@ def test_the_demo_class_ranks_its_planted_copies_first(tmp_path):
     kinds = {student: kind for (student, _), (kind, _) in plan.items()}
     planted = {s for s, kind in kinds.items() if kind in ("independent", "copy")}
     result = similarity(tmp_path, ID)
+    assert result.flag == load_assignment(ROOT, ID).similar
     assert len(planted) == 3 and len(result.notebooks) == len(plan)
     assert [{p.first.student, p.second.student} <= planted for p in result.flagged] == [True] * 3
     independent = next(s for s, kind in kinds.items() if kind == "independent")
     correct = [s for s, kind in kinds.items() if kind == "correct"]
     assert correct and all(
-        p.score < THRESHOLD / 2 for p in result.pairs
+        p.score < SHARE / 2 for p in result.pairs
         if {p.first.student, p.second.student} & {independent} and
         {p.first.student, p.second.student} & set(correct))

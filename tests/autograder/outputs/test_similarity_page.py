@@ -21,6 +21,7 @@ import sys
 import nbformat
 import pytest
 
+from autograder.checks.loader import load_assignment
 from autograder.i18n import catalog
 from autograder.outputs.similarity_page import write_similarity
 from autograder.tools import simulate
@@ -65,6 +66,8 @@ def report(request, tmp_path_factory):
         encoding="utf-8")
     for stage in ("source", "release"):  # the command knows a course's ids by source/
         shutil.copytree(ROOT / stage / ID, root / stage / ID)
+    shutil.copytree(ROOT / "assignments", root / "assignments",  # where its flag is declared
+                    ignore=shutil.ignore_patterns("__pycache__"))
     release, source = read("release"), read("source")
     for student, notebook in class_of(release, source).items():
         (root / "submitted" / student / ID).mkdir(parents=True)
@@ -146,21 +149,44 @@ def squeezed(text):
 
 
 def test_the_command_writes_the_report_and_says_where(report):
-    """Does `python -m autograder similarity ID --to DIR` write the pages and print where, in
-    the course's language, exit 0; refuse a threshold that is no share with exit 1, naming it;
-    and does its --help explain it in the course's language?"""
+    """Does `python -m autograder similarity ID --to DIR` write the pages and print where, with
+    the assignment's own flag (checks.py's SIMILARITY), in the course's language, exit 0;
+    refuse a threshold that is no share, or characters below 0, with exit 1, naming it; and
+    does its --help explain it in the course's language?"""
     code, folder = report
     root = folder.parents[1]
     run = kit(root, "similarity", ID, "--to", str(root / "again"))
     assert run.returncode == 0, run.stderr
     index = root / "again" / ID / "index.html"
     assert (index.parent / "bob--cy.html").exists()
-    assert words(code, "similarity {assignment}: {notebooks} notebooks, {flagged} pairs at "
-                 "{threshold} or more: {path}", assignment=ID, notebooks=5, flagged=2,
-                 threshold="50%", path=index) in run.stdout
-    refused = kit(root, "similarity", ID, "--threshold", "50")
-    assert refused.returncode == 1 and "--threshold 50.0" in refused.stderr
+    flag = load_assignment(ROOT, ID).similar
+    assert flag.characters > 0  # 01's code is short: its flag counts characters too
+    flag_said = words(code, "{share} or more of one notebook's own code, and {characters} "
+                      "characters or more, in common with the other",
+                      share=f"{100 * flag.share:.0f}%", characters=flag.characters)
+    assert words(code, "similarity {assignment}: {notebooks} notebooks, {flagged} pairs "
+                 "flagged ({flag}): {path}", assignment=ID, notebooks=5, flagged=2,
+                 flag=flag_said, path=index) in run.stdout
+    for option, value in (("--threshold", "50"), ("--characters", "-1")):
+        refused = kit(root, "similarity", ID, option, value)
+        assert refused.returncode == 1 and f"{option} {value}" in refused.stderr, refused
     helped = kit(root, "similarity", "--help")
     assert helped.returncode == 0 and squeezed(words(
         code, "flag a pair when one notebook has this share of its own code in common with "
-        "the other (default: 0.5)")) in squeezed(helped.stdout)
+        "the other (default: the assignment's, SIMILARITY in its checks.py, else 0.5)")) in \
+        squeezed(helped.stdout)
+
+
+def test_the_command_line_replaces_the_assignments_flag(report):
+    """Does --characters above every pair's matched code flag none, and --threshold 1 with
+    --characters 0 flag exactly the pairs whose one notebook is all in common?"""
+    code, folder = report
+    root = folder.parents[1]
+    run = kit(root, "similarity", ID, "--to", str(root / "strict"), "--characters", "100000")
+    assert run.returncode == 0, run.stderr
+    assert not list((root / "strict" / ID).glob("*--*.html"))
+    run = kit(root, "similarity", ID, "--to", str(root / "whole"), "--threshold", "1",
+              "--characters", "0")
+    assert run.returncode == 0, run.stderr
+    assert words(code, "{share} or more of one notebook's own code in common with the other",
+                 share="100%") in run.stdout
