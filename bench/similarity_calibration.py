@@ -2,9 +2,9 @@
 of one notebook's own code and characters of code in common) separate honest pairs from
 disguised copies? Issue 49, item 4 and "Similarity calibration".
 
-For 01_attention_by_hand, 03_scaled_dot_product and 05_multi_head: the honest students are the
-reference (solutions/, as simulate.correct hands it in), simulate.INDEPENDENT where there is one,
-and the five students of bench/similarity_students.py; each is checked by every step's hidden
+For each of the nine assignments (IDS): the honest students are the reference (solutions/, as
+simulate.correct hands it in), simulate.INDEPENDENT where there is one, and the five students
+of bench/similarity_students.py; each is checked by every step's hidden
 checks in-process (as tests/autograder/checks/test_operation_rules.findings_of does) and dropped
 if it fails. The copier takes bruno's work (he writes helpers) and the reference, and hands in
 one copy of each kind of COPIES; each copy is checked the same way (a copy that loses marks is
@@ -25,6 +25,7 @@ import argparse
 import ast
 import io
 import itertools
+import re
 import sys
 import tokenize
 from pathlib import Path
@@ -34,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import nbformat  # noqa: E402
-from similarity_students import INLINED, INLINED_MHA_FORWARD, students  # noqa: E402
+from similarity_students import INLINED, Methods, students  # noqa: E402
 
 from autograder.build.proof import solution_cells  # noqa: E402
 from autograder.checks.code_rules import closure  # noqa: E402
@@ -52,7 +53,7 @@ from autograder.outputs.similarity_text import offsets  # noqa: E402
 from autograder.tools import simulate  # noqa: E402
 from tests.course import ASSIGNMENTS, helpers_of  # noqa: E402
 
-IDS = ("01_attention_by_hand", "03_scaled_dot_product", "05_multi_head")
+IDS = tuple(sorted(ASSIGNMENTS))  # all nine
 ORIGINALS = ("bruno", "reference")  # whose work the copier takes
 
 
@@ -61,10 +62,13 @@ def read(stage, assignment_id):
 
 
 def prelude(release):
-    """The notebook's imports (its setup cell), matplotlib aside."""
-    setup = next(c.source for c in release.cells
-                 if c.metadata.get("nbgrader", {}).get("grade_id") == "setup_01")
-    return "\n".join(line for line in setup.splitlines() if "matplotlib" not in line) + "\n"
+    """The notebook's imports (its setup cell), matplotlib aside, and the functions it gives
+    (its given_ cells: 02's split_words, which build_vocab and encode call)."""
+    ids = [c.metadata.get("nbgrader", {}).get("grade_id") or "" for c in release.cells]
+    setup = next(c.source for c, i in zip(release.cells, ids, strict=True) if i == "setup_01")
+    given = [c.source for c, i in zip(release.cells, ids, strict=True) if i.startswith("given_")]
+    imports = "\n".join(line for line in setup.splitlines() if "matplotlib" not in line)
+    return "\n\n".join([imports, *given]) + "\n"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -113,13 +117,18 @@ def renamed(answers):
     local = {n.id for t in trees for f in functions(t) for n in ast.walk(f)
              if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     helpers = {d.name for t in trees for d in t.body if isinstance(d, ast.FunctionDef)}
+    methods = {m.name for t in trees for c in ast.walk(t) if isinstance(c, ast.ClassDef)
+               for m in c.body if isinstance(m, ast.FunctionDef)}
     names = sorted((local | helpers) - params - KEPT)
     mapping = {n: f"{'fn' if n in helpers else 'tmp'}_{i}_{n[::-1].strip('_')}"
                for i, n in enumerate(names)}
-    return {k: rename_tokens(c, mapping) for k, c in answers.items()}
+    return {k: rename_tokens(c, mapping, methods) for k, c in answers.items()}
 
 
-def rename_tokens(code, mapping):
+def rename_tokens(code, mapping, methods=()):
+    """`code` with each name of `mapping` renamed where it stands for a variable or a helper:
+    not an attribute, a keyword argument or a method's name in its def (08's reference has
+    a local `attention` beside its method `attention`), and inside f-strings' fields too."""
     lines = offsets(code)
     found = list(tokenize.generate_tokens(io.StringIO(code).readline))
     out, at, depth = [], 0, 0
@@ -129,13 +138,30 @@ def rename_tokens(code, mapping):
         elif token.type == tokenize.OP and token.string in ")]}":
             depth -= 1
         keyword_arg = depth > 0 and after is not None and after.string == "="
+        start = lines[token.start[0] - 1] + token.start[1]
+        end = lines[token.end[0] - 1] + token.end[1]
+        method = before is not None and before.string == "def" and token.string in methods
         if (token.type == tokenize.NAME and token.string in mapping and not keyword_arg
-                and not (before is not None and before.string == ".")):
-            start = lines[token.start[0] - 1] + token.start[1]
-            end = lines[token.end[0] - 1] + token.end[1]
+                and not method and not (before is not None and before.string == ".")):
             out += [code[at:start], mapping[token.string]]
             at = end
+        elif token.type == tokenize.STRING and "f" in FSTRING.match(token.string)[1].lower():
+            out += [code[at:start], renamed_fstring(token.string, mapping)]
+            at = end
     return "".join(out) + code[at:]
+
+
+FSTRING = re.compile(r"([A-Za-z]*)")
+FIELD = re.compile(r"(?<!\{)\{(?!\{)([^{}!:]*)")  # a replacement field's expression
+IDENTIFIER = re.compile(r"(?<![.\w])[A-Za-z_]\w*")
+
+
+def renamed_fstring(text, mapping):
+    """An f-string (one token up to Python 3.11) with the names of its fields renamed."""
+    def field(match):
+        expression = IDENTIFIER.sub(lambda m: mapping.get(m[0], m[0]), match[1])
+        return "{" + expression
+    return FIELD.sub(field, text)
 
 
 PHRASES = ["compute this part", "shape check done above", "as in the lecture",
@@ -198,9 +224,15 @@ def rw(statement):
             func = node.func
             if isinstance(func, ast.Name) and func.id in ("super", "print"):
                 barrier = True
+            if (func.attr if isinstance(func, ast.Attribute) else name(func)) in RANDOM:
+                barrier = True  # draws from the global generator: the order of draws counts
             if isinstance(func, ast.Attribute) and func.attr.endswith("_"):
                 barrier = True  # in place
     return reads, writes, barrier
+
+
+RANDOM = {"manual_seed", "rand", "randn", "randint", "randperm", "Embedding", "Linear",
+          "Parameter"}  # calls that draw, or hold what was drawn, in the order they are made
 
 
 def movable(statement):
@@ -350,14 +382,13 @@ def inlined(answers, assignment_id):
     """bruno's helpers inlined by hand (similarity_students.INLINED)."""
     out = dict(answers)
     for key, cell in INLINED[assignment_id].items():
-        if cell is None:  # the module: forward with _in_proj, split_heads, score_bias inlined
+        if isinstance(cell, Methods):  # his class with some methods rewritten, helpers gone
             tree = ast.parse(answers[key])
+            new = {d.name: d for d in ast.parse("class X:\n" + cell.code).body[0].body}
+            tree.body = [d for d in tree.body if getattr(d, "name", "") not in cell.drop]
             module = next(d for d in tree.body if isinstance(d, ast.ClassDef))
-            forward = ast.parse("class X:\n" + INLINED_MHA_FORWARD).body[0].body[0]
-            module.body = [forward if getattr(d, "name", "") == "forward" else d
-                           for d in module.body
-                           if getattr(d, "name", "") not in ("_in_proj", "split_heads",
-                                                             "score_bias")]
+            module.body = [new.get(getattr(d, "name", ""), d) for d in module.body
+                           if getattr(d, "name", "") not in cell.drop]
             cell = ast.unparse(tree) + "\n"
         out[key] = cell
     return out
