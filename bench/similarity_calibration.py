@@ -41,6 +41,7 @@ from autograder.build.proof import solution_cells  # noqa: E402
 from autograder.checks.code_rules import closure  # noqa: E402
 from autograder.checks.judge import fresh_generator, step_findings  # noqa: E402
 from autograder.checks.loader import load_assignment  # noqa: E402
+from autograder.checks.model import Similar  # noqa: E402
 from autograder.checks.subject import LocalSubject  # noqa: E402
 from autograder.i18n import language  # noqa: E402
 from autograder.outputs.similarity import (  # noqa: E402
@@ -525,8 +526,17 @@ def measure(assignment_id, show_pairs=False):
     print(f"  wrong side of it: honest flagged {wrong_honest or 'none'}; "
           f"copies not flagged {wrong_copies or 'none'}")
     missed = [k for k in wrong_copies if k.split("/", 1)[1].rsplit(" ", 1)[0] not in HEAVY]
-    print(f"  the flag {'separates' if not wrong_honest and not missed else 'does NOT separate'}"
-          " the honest pairs from every copy of one disguise")
+    lowest = Similar(min(core.values()), copy_chars)  # the strictest flag every copy reaches
+    separable = not any(lowest.flags(s, MATCHED[key]) for key, s in honest_scores.items())
+    print(f"  a share and a count of characters {'can' if separable else 'cannot'} separate "
+          f"them (every copy of one disguise reaches share {lowest.share:.3f} and "
+          f"{lowest.characters} characters{'' if separable else ', and so does an honest pair'})")
+    if flag.tells:
+        verdict = "separates" if not wrong_honest and not missed else "does NOT separate"
+        print(f"  the flag {verdict} the honest pairs from every copy of one disguise")
+    else:
+        print("  the assignment says its code is too short to tell (Similar(tells=False)): "
+              f"{'wrongly, a flag could tell' if separable else 'rightly'}")
     if top[1] < low[1]:
         print(f"  separates every copy, heavy kinds included: any threshold in "
               f"({top[1]:.3f}, {low[1]:.3f}], midpoint {(top[1] + low[1]) / 2:.3f}, "
@@ -534,7 +544,7 @@ def measure(assignment_id, show_pairs=False):
     else:
         print("  separates: no threshold separates every copy, heavy kinds included")
     return {"honest": honest_scores, "copies": copy_scores, "honest flagged": wrong_honest,
-            "copies missed": missed}
+            "copies missed": missed, "separable": separable, "flag": flag}
 
 
 def main(argv=None):

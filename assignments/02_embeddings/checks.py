@@ -6,7 +6,7 @@ from __future__ import annotations
 import torch
 
 from autograder.checks.common import sizes
-from autograder.checks.model import Case, Mistake, Step
+from autograder.checks.model import Case, Mistake, Similar, Step
 from autograder.i18n import t
 
 from ..documents import (
@@ -371,3 +371,9 @@ EMBED = Step(
 )
 
 STEPS = (BUILD_VOCAB, ENCODE, EMBED)
+
+# When the similarity report flags a pair (bench/similarity_calibration.py 02_embeddings):
+# honest pairs reach a share of 0.541 (113 characters), and a copy of one disguise
+# (helpers inlined) scores 0.359 (75 characters): no share and count of characters tell them
+# apart.
+SIMILARITY = Similar(tells=False)

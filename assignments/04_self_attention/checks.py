@@ -8,7 +8,7 @@ import torch.nn.functional as F
 
 from autograder.checks.common import calling_then, forbids_loops, randn, random_seed, sizes, whole
 from autograder.checks.compare import TOLERANCE
-from autograder.checks.model import Case, Mistake, Step
+from autograder.checks.model import Case, Mistake, Similar, Step
 from autograder.i18n import t
 
 from .. import recipes
@@ -290,3 +290,8 @@ SELF_ATTENTION_MODULE = Step(
 )
 
 STEPS = (SELF_ATTENTION, SELF_ATTENTION_MODULE)
+
+# When the similarity report flags a pair (bench/similarity_calibration.py 04_self_attention):
+# an honest pair reaches a share of 0.762 (232 characters), and copies of one disguise
+# start at 0.617 and 210 characters: the class is nearly dictated by the step.
+SIMILARITY = Similar(tells=False)

@@ -15,7 +15,7 @@ from autograder.checks.common import (
     sizes,
 )
 from autograder.checks.compare import TOLERANCE, close
-from autograder.checks.model import Case, Mistake, Step
+from autograder.checks.model import Case, Mistake, Similar, Step
 from autograder.i18n import t
 
 from .. import recipes
@@ -348,3 +348,8 @@ STEPS = (
     LOOP_ATTENTION,
     VECTORIZED_ATTENTION,
 )
+
+# When the similarity report flags a pair (bench/similarity_calibration.py 06_scoring_functions):
+# honest pairs reach 0.228 and 94 characters; every copy of one disguise has 0.573 or
+# more and 316 characters or more.
+SIMILARITY = Similar(share=0.40, characters=200)

@@ -16,7 +16,7 @@ import torch.nn.functional as F
 
 from autograder.checks.common import calling, future, randn, rows_sum_to_one, sizes
 from autograder.checks.compare import close
-from autograder.checks.model import Case, Mistake, Step
+from autograder.checks.model import Case, Mistake, Similar, Step
 from autograder.i18n import t
 
 from . import reference
@@ -308,3 +308,9 @@ MASKED_SCALED_SOFTMAX = Step(
 )
 
 STEPS = (CROSS_ATTENTION, CAUSAL_MASK, MASKED_SCALED_SOFTMAX)
+
+# When the similarity report flags a pair (bench/similarity_calibration.py
+# 07_cross_attention_and_masks):
+# honest pairs reach a share of 0.302 (77 characters), and a copy of one disguise
+# (swapped calls) scores 0.208 (55 characters).
+SIMILARITY = Similar(tells=False)

@@ -26,7 +26,7 @@ from autograder.checks.common import (
     sizes,
 )
 from autograder.checks.compare import close
-from autograder.checks.model import Case, Mistake, Step
+from autograder.checks.model import Case, Mistake, Similar, Step
 from autograder.i18n import t
 
 from . import reference
@@ -548,3 +548,8 @@ TRANSFORMER_BLOCK = Step(
 )
 
 STEPS = (SINUSOIDAL_POSITIONS, LAYER_NORM, FEED_FORWARD, TRANSFORMER_BLOCK)
+
+# When the similarity report flags a pair (bench/similarity_calibration.py 08_transformer_block):
+# honest pairs reach 0.300 and 541 characters; every copy of one disguise has 0.865 or
+# more and 1,350 characters or more.
+SIMILARITY = Similar(share=0.58, characters=950)

@@ -24,7 +24,7 @@ from autograder.checks.common import (
     sizes,
 )
 from autograder.checks.compare import close
-from autograder.checks.model import Case, Mistake, Step
+from autograder.checks.model import Case, Mistake, Similar, Step
 from autograder.i18n import t
 
 from . import reference
@@ -669,3 +669,8 @@ CACHED_CAUSAL_ATTENTION = Step(
 )
 
 STEPS = (SOFTMAX_BACKWARD, ATTENTION_BACKWARD, ONLINE_ATTENTION, CACHED_CAUSAL_ATTENTION)
+
+# When the similarity report flags a pair (bench/similarity_calibration.py 09_gradients_and_memory):
+# honest pairs reach 0.365 and 337 characters; every copy of one disguise has 0.737 or
+# more and 720 characters or more.
+SIMILARITY = Similar(share=0.55, characters=530)

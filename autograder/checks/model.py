@@ -103,10 +103,13 @@ class Similar:
     or more characters of it (filtered code: names one letter, comments gone). An assignment
     declares its own in checks.py (SIMILARITY = Similar(...)), measured by
     bench/similarity_calibration.py: short code that every student writes alike needs the
-    characters as well as the share to tell a copy from two students who wrote it alone."""
+    characters as well as the share to tell a copy from two students who wrote it alone.
+    Code too short for any share and count to tell is `Similar(tells=False)`: no pair is
+    flagged, and the report says why and lists the most alike pairs to read."""
 
     share: float = 0.5
     characters: int = 0
+    tells: bool = True
 
     def __post_init__(self):
         if not (isinstance(self.share, int | float) and 0 < self.share <= 1):
@@ -118,7 +121,7 @@ class Similar:
 
     def flags(self, share, characters):
         """Does a pair with this score and these matched characters reach the flag?"""
-        return share >= self.share and characters >= self.characters
+        return self.tells and share >= self.share and characters >= self.characters
 
 
 # What a finding is about: a case's output, a property, a rule the notebook states, an error

@@ -236,6 +236,20 @@ CATALOG = {
     "similarity {assignment}: {notebooks} notebooks, {flagged} pairs flagged ({flag}): "
     "{path}":
         "相似度 {assignment}：{notebooks} 个笔记本，标记了 {flagged} 对（{flag}）：{path}",
+    "none: the code of this assignment is too short to tell a copy from students who wrote "
+    "it alone":
+        "不标记：这次作业的代码太短，分不清是抄袭还是各自独立写出的",
+    "Independent correct solutions of this assignment share as much code as copies do "
+    "(bench/similarity_calibration.py measured it), so no pair is flagged. The {count} most "
+    "alike pairs are below for you to read; --threshold and --characters flag pairs anyway.":
+        "这次作业中各自独立写出的正确答案，与抄袭的答案有同样多的相同代码"
+        "（bench/similarity_calibration.py 测量过），所以不标记任何一对。下面列出最相似的 "
+        "{count} 对，供您自己阅读；用 --threshold 和 --characters 仍可标记。",
+    "Not flagged, their code too short to tell a copy from students who wrote it alone: "
+    "{assignments} (python -m autograder similarity ID lists their most alike pairs to "
+    "read).":
+        "未标记，代码太短，分不清是抄袭还是各自独立写出的作业：{assignments}"
+        "（python -m autograder similarity ID 会列出其中最相似的几对供阅读）。",
     "--characters {value}: give a number of characters, 0 or more":
         "--characters {value}：请给出字符数，0 或更多",
     "{share} or more of one notebook's own code in common with the other":

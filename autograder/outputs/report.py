@@ -60,7 +60,7 @@ from autograder.outputs.report_students import (  # noqa: E402
     when,
 )
 from autograder.outputs.roster import roster  # noqa: E402
-from autograder.outputs.similarity_report import similarity_section, top_pairs  # noqa: E402
+from autograder.outputs.similarity_report import similarity_section, top_pairs, untold  # noqa: E402
 from autograder.record import read_record  # noqa: E402
 
 
@@ -79,6 +79,7 @@ class ClassResults:
     manual: set = field(default_factory=set)  # (student, assignment) needing a manual grade
     stale: set = field(default_factory=set)  # (student, assignment) with a page older than grading
     similar: list = field(default_factory=list)  # similarity_report.Listed: the top pairs
+    untold: list = field(default_factory=list)  # assignments too short to tell copies by
     generated: datetime | None = None  # when the report was written (UTC)
     isolations: Counter = field(default_factory=Counter)  # sandbox, in words -> notebooks
 
@@ -110,6 +111,7 @@ def read_results(root: Path, ids, page: Path | None = None) -> ClassResults:
                         results.steps.setdefault(key, []).append(grade.score == grade.max_score)
     read_records(root, ids, results)
     results.similar = top_pairs(root, ids, page)
+    results.untold = untold(root, ids)
     results.collected = {a: len(list((root / "submitted").glob(f"*/{a}/{a}.ipynb"))) for a in ids}
     for e in results.roster:
         status = read_status(root, e.student, e.assignment) if e.student else None

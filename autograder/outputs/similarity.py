@@ -42,6 +42,7 @@ from autograder.submission_files import unfollowable
 NOISE = 25  # copydetect's noise threshold: the shortest match, in characters of filtered code
 GUARANTEE = 30  # copydetect's guarantee threshold: a match this long is always found
 COMMON = 10  # a passage in more notebooks than this is the course's (MOSS's -m default)
+MOST_ALIKE = 5  # pairs listed to read where the code is too short to tell (Similar.tells)
 HELPER = "public_checks"
 
 
@@ -97,6 +98,12 @@ class Similarity:
     @property
     def flagged(self):
         return [p for p in self.pairs if self.flag.flags(p.score, p.matched)]
+
+    @property
+    def listed(self):
+        """The pairs the report shows, each with its page: those flagged, or where the code is
+        too short to tell, the most alike, for the instructor to read."""
+        return self.flagged if self.flag.tells else self.pairs[:MOST_ALIKE]
 
 
 def nbgrader_of(cell):

@@ -36,6 +36,9 @@ def percent(share):
 
 def flag_words(flag):
     """When a pair is flagged, in words."""
+    if not flag.tells:
+        return t("none: the code of this assignment is too short to tell a copy from students "
+                 "who wrote it alone")
     if not flag.characters:
         return t("{share} or more of one notebook's own code in common with the other",
                  share=percent(flag.share))
@@ -110,15 +113,17 @@ def pair_page(result, pair):
 
 
 def index_page(result):
-    """The pairs the flag flags, ranked, each linked to its page."""
+    """The pairs the flag flags (or, where the code is too short to tell, the most alike),
+    ranked, each linked to its page."""
     flagged = result.flagged
+    listed = result.listed
     rows = "".join(
         f"<tr><td>{rank}</td><td>{html.escape(p.first.student)}</td>"
         f"<td>{html.escape(p.second.student)}</td><td>{percent(p.score)}</td>"
         f"<td>{percent(p.shares[0])} / {percent(p.shares[1])}</td><td>{p.matched}</td>"
         f"<td><a href='{html.escape(page_name(p), quote=True)}'>"
         f"{html.escape(t('side by side'))}</a></td></tr>"
-        for rank, p in enumerate(flagged, 1))
+        for rank, p in enumerate(listed, 1))
     header = "".join(f"<th>{html.escape(h)}</th>" for h in (
         "#", t("student"), t("student"), t("similarity"), t("each one's share"),
         t("characters in common"), t("page")))
@@ -126,6 +131,12 @@ def index_page(result):
                notebooks=len(result.notebooks), flagged=len(flagged),
                flag=flag_words(result.flag))
     body = f"<p>{html.escape(counts)}</p>{explanation(result)}"
+    if not result.flag.tells:
+        untold = t("Independent correct solutions of this assignment share as much code as "
+                   "copies do (bench/similarity_calibration.py measured it), so no pair is "
+                   "flagged. The {count} most alike pairs are below for you to read; "
+                   "--threshold and --characters flag pairs anyway.", count=len(listed))
+        body += f"<p class='note'>{html.escape(untold)}</p>"
     if result.empty:
         empty = t("No code of their own: {students}", students=", ".join(result.empty))
         body += f"<p class='note'>{html.escape(empty)}</p>"
@@ -134,14 +145,14 @@ def index_page(result):
                      students="; ".join(f"{student} ({why})"
                                         for student, why in sorted(result.left_out.items())))
         body += f"<p class='note'>{html.escape(left_out)}</p>"
-    body += f"<table><tr>{header}</tr>{rows}</table>" if flagged else ""
+    body += f"<table><tr>{header}</tr>{rows}</table>" if listed else ""
     return page(t("Similar code in {assignment}", assignment=result.assignment), body)
 
 
 def write_pages(result, folder: Path):
-    """index.html and a page per flagged pair in `folder`; the index's path."""
+    """index.html and a page per listed pair in `folder`; the index's path."""
     folder.mkdir(parents=True, exist_ok=True)
-    for pair in result.flagged:
+    for pair in result.listed:
         write_atomically(folder / page_name(pair), pair_page(result, pair))
     index = folder / "index.html"
     write_atomically(index, index_page(result))
@@ -149,7 +160,8 @@ def write_pages(result, folder: Path):
 
 
 def chosen_flag(root: Path, assignment_id, share=None, characters=None):
-    """The assignment's flag, its share or characters replaced where the command gives one."""
+    """The assignment's flag, its share or characters replaced where the command gives one
+    (which flags pairs even where the assignment's code is too short to tell)."""
     if share is not None and not 0 < share <= 1:
         raise OutputError(t("--threshold {value}: give a share above 0 and at most 1, such "
                             "as 0.5", value=share))
@@ -157,6 +169,8 @@ def chosen_flag(root: Path, assignment_id, share=None, characters=None):
         raise OutputError(t("--characters {value}: give a number of characters, 0 or more",
                             value=characters))
     flag = declared_flag(root, assignment_id)
+    if share is None and characters is None:
+        return flag
     return Similar(flag.share if share is None else share,
                    flag.characters if characters is None else characters)
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.i18n import t
-from autograder.outputs.similarity import similarity
+from autograder.outputs.similarity import declared_flag, similarity
 from autograder.outputs.similarity_page import page_name, percent
 
 TOP = 5  # pairs per assignment in the report
@@ -45,6 +45,13 @@ def top_pairs(root: Path, ids, page: Path | None = None, top=TOP):
     return listed
 
 
+def untold(root: Path, ids):
+    """The assignments of `ids` with a release whose code is too short to tell a copy from
+    students who wrote it alone (their flag flags no pair)."""
+    return [a for a in ids if (root / "release" / a / f"{a}.ipynb").exists()
+            and not declared_flag(root, a).tells]
+
+
 def row(listed):
     """A table row; the last cell the pair's page, or the command that writes it."""
     if listed.link:
@@ -64,10 +71,16 @@ def similarity_section(results):
               "what the assignment sets (names, comments and layout aside); the most alike "
               "first, at most {top} per assignment. python -m autograder similarity ID says "
               "the assignment's flag, lists every pair and writes each one's page.", top=TOP)
+    paragraphs = f"<p>{html.escape(intro)}</p>"
+    if results.untold:
+        note = t("Not flagged, their code too short to tell a copy from students who wrote it "
+                 "alone: {assignments} (python -m autograder similarity ID lists their most "
+                 "alike pairs to read).", assignments=", ".join(results.untold))
+        paragraphs += f"<p>{html.escape(note)}</p>"
     if not results.similar:
-        return f"<p>{html.escape(intro)}</p><p>{html.escape(t('None.'))}</p>"
+        return f"{paragraphs}<p>{html.escape(t('None.'))}</p>"
     header = "".join(f"<th>{html.escape(h)}</th>" for h in (
         t("assignment"), t("student"), t("student"), t("similarity"),
         t("characters in common"), t("page")))
     rows = "".join(row(listed) for listed in results.similar)
-    return f"<p>{html.escape(intro)}</p><table><tr>{header}</tr>{rows}</table>"
+    return f"{paragraphs}<table><tr>{header}</tr>{rows}</table>"

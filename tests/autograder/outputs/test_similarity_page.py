@@ -14,6 +14,7 @@ similarity-zh.png)."""
 
 from __future__ import annotations
 
+import html
 import shutil
 import subprocess
 import sys
@@ -23,7 +24,7 @@ import pytest
 
 from autograder.checks.loader import load_assignment
 from autograder.i18n import catalog
-from autograder.outputs.similarity_page import write_similarity
+from autograder.outputs.similarity_page import page_name, write_similarity
 from autograder.tools import simulate
 from tests.autograder.conftest import ARTIFACTS
 from tests.autograder.outputs import test_feedback_page as feedback_page
@@ -190,3 +191,30 @@ def test_the_command_line_replaces_the_assignments_flag(report):
     assert run.returncode == 0, run.stderr
     assert words(code, "{share} or more of one notebook's own code in common with the other",
                  share="100%") in run.stdout
+
+
+def test_code_too_short_to_tell_flags_nothing_and_says_why(report, tmp_path):
+    """Where the assignment's checks.py says its code is too short to tell
+    (Similar(tells=False)), is no pair flagged, does the index say why and list the most
+    alike pairs with their pages to read, and does the command say so, in the course's
+    language?"""
+    code, folder = report
+    root = tmp_path / "course"
+    shutil.copytree(folder.parents[1], root, symlinks=True,
+                    ignore=shutil.ignore_patterns("similarity", "again", "strict", "whole"))
+    checks = root / "assignments" / ID / "checks.py"
+    checks.write_text(checks.read_text(encoding="utf-8")
+                      + "\nSIMILARITY = Similar(tells=False)\n", encoding="utf-8")
+    said = []
+    [result] = write_similarity(root, [ID], root / "similarity", log=said.append)
+    assert result.flagged == [] and result.listed == result.pairs[:5] and result.listed
+    index = (root / "similarity" / ID / "index.html").read_text(encoding="utf-8")
+    assert words(code, "Independent correct solutions of this assignment share as much code "
+                 "as copies do (bench/similarity_calibration.py measured it), so no pair is "
+                 "flagged. The {count} most alike pairs are below for you to read; "
+                 "--threshold and --characters flag pairs anyway.",
+                 count=len(result.listed)) in html.unescape(index)
+    assert all((root / "similarity" / ID / page_name(p)).exists() for p in result.listed)
+    none = words(code, "none: the code of this assignment is too short to tell a copy from "
+                 "students who wrote it alone")
+    assert any(none in line for line in said), said

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import nbformat
 
 from autograder.outputs.similarity_page import write_similarity
-from autograder.outputs.similarity_report import similarity_section, top_pairs
+from autograder.outputs.similarity_report import similarity_section, top_pairs, untold
 from tests.autograder.outputs.test_similarity_page import ID, class_of, read
 from tests.course import ROOT
 
@@ -29,11 +29,31 @@ def test_the_section_links_the_top_pairs(tmp_path):
     assert {(p.first, p.second) for p in before} == {("bob", "cy"), ("ada", "eve")}
     assert [p.link for p in before] == [None, None]
     assert f"python -m autograder similarity {ID}" in similarity_section(
-        SimpleNamespace(similar=before))
+        SimpleNamespace(similar=before, untold=[]))
     write_similarity(tmp_path, [ID], tmp_path / "similarity", log=lambda _: None)
     after = top_pairs(tmp_path, [ID], report)
     assert [p.score for p in after] == sorted((p.score for p in after), reverse=True)
     assert {p.link for p in after} == {f"../similarity/{ID}/bob--cy.html",
                                        f"../similarity/{ID}/ada--eve.html"}
-    section = similarity_section(SimpleNamespace(similar=after))
+    section = similarity_section(SimpleNamespace(similar=after, untold=[]))
     assert f"href='../similarity/{ID}/bob--cy.html'" in section
+
+
+def test_an_assignment_too_short_to_tell_is_named_not_listed(tmp_path):
+    """Where an assignment's checks.py says its code is too short to tell
+    (Similar(tells=False)), does the section list none of its pairs and name it, with the
+    command that lists its most alike pairs?"""
+    shutil.copy(ROOT / "nbgrader_config.py", tmp_path / "nbgrader_config.py")
+    shutil.copytree(ROOT / "release" / ID, tmp_path / "release" / ID)
+    shutil.copytree(ROOT / "assignments", tmp_path / "assignments",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    checks = tmp_path / "assignments" / ID / "checks.py"
+    checks.write_text(checks.read_text(encoding="utf-8")
+                      + "\nSIMILARITY = Similar(tells=False)\n", encoding="utf-8")
+    for student, notebook in class_of(read("release"), read("source")).items():
+        (tmp_path / "submitted" / student / ID).mkdir(parents=True)
+        nbformat.write(notebook, tmp_path / "submitted" / student / ID / f"{ID}.ipynb")
+    assert top_pairs(tmp_path, [ID]) == []
+    assert untold(tmp_path, [ID, "02_embeddings"]) == [ID]  # 02: no release here
+    section = similarity_section(SimpleNamespace(similar=[], untold=[ID]))
+    assert "too short to tell" in section and ID in section
