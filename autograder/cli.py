@@ -10,7 +10,7 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
-from autograder.checks.loader import assignment_ids
+from autograder.checks.loader import assignment_ids, course_root_of
 from autograder.course_ids import check_ids, course_ids
 from autograder.errors import KitError
 from autograder.i18n import DEFAULT, LANGUAGES, config_language, current, language, t
@@ -95,8 +95,11 @@ def add_engine(command):
 def parser():
     top = argparse.ArgumentParser(prog="python -m autograder", description=description(),
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
-    top.add_argument("--root", type=Path, default=Path.cwd(),
-                     help=t("the course root (default: the current folder)"))
+    top.add_argument("--root", type=Path, default=None,
+                     help=t("the course root (default: the nearest folder holding "
+                            "nbgrader_config.py, the current one or one above it, as git "
+                            "finds its repository; paths you type stay relative to where you "
+                            "are)"))
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     cmd = commands.add_parser("build", help=t("prove each assignment (its checks pass the "
@@ -110,11 +113,17 @@ def parser():
                               "assignments/, and source/ and release/ built from them"))
     cmd.add_argument("folder", type=Path, metavar="DIR", help=t("a new or empty folder"))
     add_ids(cmd, t("the kit's assignments to copy (all when none is given)"))
-    cmd.add_argument("--language", default="en", choices=sorted(LANGUAGES),
+    cmd.add_argument("--language", default=None, choices=sorted(LANGUAGES),
                      help=t("the course's language: en (English, default) or zh (Simplified "
                      "Chinese): notebooks, messages, feedback and report"))
     cmd.add_argument("--empty", action="store_true", help=t("no assignment of the kit's: a "
                      "course of your own assignments only (add them with `new`)"))
+    cmd.add_argument("--config-only", action="store_true", help=t(
+        "write only nbgrader_config.py into DIR, an existing course folder that lost it (the "
+        "kit's settings and defaults; nothing else in DIR is touched, and an existing "
+        "nbgrader_config.py is never replaced); the language is --language, else the one its "
+        "source/ notebooks are written in. Then set again what you had changed (course id, "
+        "gradebook URL, due dates)"))
 
     cmd = commands.add_parser("new", help=t("write a working assignment in assignments/ID/ "
                               "(one step: stub, public test, hidden checks with a document "
@@ -184,7 +193,8 @@ def parser():
 
     cmd = commands.add_parser("report", help=t("self-contained HTML class report with plots"))
     add_ids(cmd)
-    cmd.add_argument("--to", type=Path, default=Path("report.html"))
+    cmd.add_argument("--to", type=Path, default=None, metavar="FILE",
+                     help=t("the page to write (default: report.html in the course root)"))
 
     cmd = commands.add_parser("similarity", help=t("the similarity report: the pairs of "
                               "notebooks whose students' own code is alike (names, comments, "
@@ -192,7 +202,7 @@ def parser():
                               "the two notebooks' code side by side, the shared passages "
                               "marked; the folder of each assignment's pages printed"))
     add_ids(cmd, t("assignment ids (all with notebooks handed in when none is given)"))
-    cmd.add_argument("--to", type=Path, default=Path("similarity"), metavar="FOLDER",
+    cmd.add_argument("--to", type=Path, default=None, metavar="FOLDER",
                      help=t("where the pages go, a folder per assignment in it (default: "
                             "similarity, which the class report links to)"))
     cmd.add_argument("--threshold", type=float, metavar="SHARE",
@@ -254,18 +264,43 @@ def course_language_at(root: Path):
 def console_language(args):
     """The language the command speaks: init's --language, else the course's."""
     if args.command == "init":
-        return args.language
+        return args.language or DEFAULT
     if args.command in ("demo", "guide"):
         return DEFAULT  # the demo is the repository's English course; the guide is English
     return course_language_at(args.root)
 
 
 def help_language(argv):
-    """The language of the help and of argparse's refusals: the course's at --root (or
-    here)."""
+    """The language of the help and of argparse's refusals: the course's at --root (or the
+    course this folder is in)."""
     first = argparse.ArgumentParser(add_help=False)
-    first.add_argument("--root", type=Path, default=Path.cwd())
-    return course_language_at(first.parse_known_args(argv)[0].root)
+    first.add_argument("--root", type=Path, default=None)
+    root = first.parse_known_args(argv)[0].root
+    return course_language_at(root or course_root_of(Path.cwd()) or Path.cwd())
+
+
+ROOTLESS = ("init", "demo", "guide")  # commands that need no course around them
+PATH_OPTIONS = ("folder", "source", "to", "out")  # paths the user types: relative to here
+
+
+def locate(args, here=None):
+    """Settle args.root: --root when given, else the nearest folder holding nbgrader_config.py
+    from here up (as git finds its repository), else here. Paths the user typed are made
+    absolute from here first; when the course was found above, the command then runs in its
+    root, so its defaults (report.html, similarity/) land there as from the root."""
+    here = (here or Path.cwd()).resolve()
+    for name in PATH_OPTIONS:
+        value = getattr(args, name, None)
+        if isinstance(value, Path) and not value.is_absolute():
+            setattr(args, name, here / value)
+    args.root_given = args.root is not None
+    if args.root is None:
+        found = None if args.command in ROOTLESS else course_root_of(here)
+        args.root = found or here
+    args.root = args.root.resolve()
+    if not args.root_given and args.root != here:
+        os.chdir(args.root)
+    return args
 
 
 @contextmanager
@@ -281,6 +316,17 @@ def argparse_in_course_language():
         yield
     finally:
         argparse._ = before
+
+
+def not_a_course(root, given):
+    """Why `root` is no course, and the two ways on: a new course, or the config written back
+    into a course folder that lost it."""
+    where = (t("{root} has no nbgrader_config.py", root=root) if given else
+             t("{root} has no nbgrader_config.py, nor has any folder above it", root=root))
+    return where + t(": run inside a course folder or pass --root. A new course: `python -m "
+                     "autograder init DIR`; a course folder whose nbgrader_config.py was lost "
+                     "or deleted: `python -m autograder init --config-only DIR` writes it "
+                     "back (nothing else is touched)")
 
 
 def export(root, args):
@@ -303,18 +349,19 @@ def run(args):
             encoding="utf-8"))
         return 0
     if args.command not in ("demo", "init") and not (root / "nbgrader_config.py").exists():
-        raise NotACourse(t("{root} has no nbgrader_config.py: run from the course root or "
-                           "pass --root (python -m autograder init DIR writes a new course)",
-                           root=root))
+        raise NotACourse(not_a_course(root, getattr(args, "root_given", True)))
     if args.command == "build":
         check_ids(args.ids, assignment_ids(root))  # a wrong id is refused at once
         from autograder.build import build
 
         build(root, args.ids)
     elif args.command == "init":
-        from autograder.build.course_folder import init_course
+        from autograder.build.course_folder import init_course, write_config
 
-        init_course(args.folder, args.language, args.ids, empty=args.empty)
+        if args.config_only:
+            write_config(args.folder, args.language)
+        else:
+            init_course(args.folder, args.language or DEFAULT, args.ids, empty=args.empty)
     elif args.command == "new":
         from autograder.course import course_language
         from autograder.tools.scaffold import new_assignment
@@ -364,7 +411,7 @@ def run(args):
         ids = check_ids(args.ids, course_ids(root))
         from autograder.outputs.report import write_report
 
-        write_report(root, ids, args.to)
+        write_report(root, ids, args.to or Path("report.html"))
     elif args.command == "gradescope":
         check_ids([args.id], course_ids(root))  # before importing what packing needs
         from autograder.gradescope.package import write_zip
@@ -375,8 +422,9 @@ def run(args):
         ids = check_ids(args.ids, course_ids(root))
         from autograder.outputs.similarity_page import write_similarity
 
-        return 0 if write_similarity(root, ids, args.to.resolve(), args.threshold,
-                                     args.characters, args.common) else 1
+        to = (args.to or Path("similarity")).resolve()
+        return 0 if write_similarity(root, ids, to, args.threshold, args.characters,
+                                     args.common) else 1
     elif args.command == "demo":
         from autograder.tools.demo import run_demo
 
@@ -397,13 +445,16 @@ def parse(argv=None):
     if args.command == "export" and args.format == "kit" and args.ids:
         cli.error(t("the kit's CSV holds every assignment; assignment ids go with --format "
                     "canvas or --format moodle"))
+    if args.command == "init" and args.config_only and (args.ids or args.empty):
+        cli.error(t("--config-only writes nbgrader_config.py alone: give no assignment ids "
+                    "and no --empty"))
     return args
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     with language(help_language(argv)), argparse_in_course_language():
-        args = parse(argv)
+        args = locate(parse(argv))
     with language(console_language(args)):
         try:
             return run(args)

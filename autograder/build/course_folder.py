@@ -140,6 +140,47 @@ def init_course(folder: Path, language, ids=(), empty=False, log=print) -> Path:
     return folder
 
 
+def written_language(folder: Path):
+    """The language a course's built notebooks are written in: zh when the first markdown cell
+    of a notebook of source/ holds Chinese, else en (none built: en)."""
+    import json
+
+    for path in sorted(folder.glob("source/*/*.ipynb"))[:1]:
+        try:
+            cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+        except (OSError, ValueError):
+            break
+        text = "".join(next((c.get("source", "") for c in cells
+                             if c.get("cell_type") == "markdown"), ""))
+        return "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en"
+    return "en"
+
+
+def write_config(folder: Path, language=None, log=print) -> Path:
+    """`init --config-only DIR`: nbgrader_config.py alone, written into the existing course
+    folder DIR that lost it (the kit's settings and defaults, in `language`, else the language
+    of its built notebooks). Refused where DIR is no folder or already holds one: nothing is
+    replaced."""
+    folder = folder.resolve()
+    config = folder / CONFIG
+    if not folder.is_dir():
+        raise BuildError(t("{folder} is not a folder; --config-only writes nbgrader_config.py "
+                           "into an existing course folder (a new course: `python -m "
+                           "autograder init DIR`)", folder=folder))
+    if config.exists():
+        raise BuildError(t("{config} exists; --config-only never replaces it (move it away "
+                           "first to write the kit's default one)", config=config))
+    language = check_language(language or written_language(folder))
+    partial = folder / f".{CONFIG}.partial"
+    partial.write_text(config_text(language), encoding="utf-8")
+    partial.replace(config)
+    log(t("wrote {config} ({language}): the kit's defaults, course id {course_id!r} and the "
+          "gradebook sqlite:///gradebook.db; set again what you had changed (course id, "
+          "gradebook URL, due dates, sandbox limits), then run `python -m autograder validate` "
+          "there", config=config, language=language, course_id=COURSE_ID))
+    return config
+
+
 def release_all(root: Path, ids, language, log):
     """source/ (each master notebook rendered in `language`, and its self-check script) and
     release/ (nbgrader's generate_assignment, every assignment in this one process, with a

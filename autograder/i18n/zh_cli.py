@@ -8,10 +8,17 @@ CATALOG = {
     "error: {message}": "错误：{message}",
     "warning: {message}": "警告：{message}",
     "interrupted": "已中断",
-    "{root} has no nbgrader_config.py: run from the course root or pass --root "
-    "(python -m autograder init DIR writes a new course)":
-        "{root} 中没有 nbgrader_config.py：请在课程根目录下运行，或用 --root 指定课程根目录"
-        "（python -m autograder init DIR 会新建一门课程）",
+    "{root} has no nbgrader_config.py": "{root} 中没有 nbgrader_config.py",
+    "{root} has no nbgrader_config.py, nor has any folder above it":
+        "{root} 及其上面的各层文件夹中都没有 nbgrader_config.py",
+    ": run inside a course folder or pass --root. A new course: `python -m autograder init "
+    "DIR`; a course folder whose nbgrader_config.py was lost or deleted: `python -m "
+    "autograder init --config-only DIR` writes it back (nothing else is touched)":
+        "：请在课程文件夹里运行，或用 --root 指定课程根目录。新建课程：`python -m autograder "
+        "init DIR`；课程文件夹丢了或删了 nbgrader_config.py：`python -m autograder init "
+        "--config-only DIR` 会把它写回去（别的东西一概不动）",
+    "--config-only writes nbgrader_config.py alone: give no assignment ids and no --empty":
+        "--config-only 只写 nbgrader_config.py：不要同时给作业 id 或 --empty",
     "graded {graded}, already graded {skipped}, not graded {failed}, inputs refused {refused}, "
     "graded with warnings {warned}":
         "本次评分 {graded} 份，此前已评分 {skipped} 份，未能评分 {failed} 份，"
@@ -44,6 +51,19 @@ CATALOG = {
     "autograder new ID` there":
         "{folder} 不是空文件夹；init 只新建课程：请给一个新的或空的文件夹（已有文件夹里的东西"
         "一概不替换）。要给已有课程添加作业，请在那里运行 `python -m autograder new ID`",
+    "{folder} is not a folder; --config-only writes nbgrader_config.py into an existing "
+    "course folder (a new course: `python -m autograder init DIR`)":
+        "{folder} 不是文件夹；--config-only 把 nbgrader_config.py 写进一个现有的课程文件夹"
+        "（新建课程：`python -m autograder init DIR`）",
+    "{config} exists; --config-only never replaces it (move it away first to write the kit's "
+    "default one)":
+        "{config} 已存在；--config-only 绝不替换它（要写本套件的默认配置，请先把它移开）",
+    "wrote {config} ({language}): the kit's defaults, course id {course_id!r} and the gradebook "
+    "sqlite:///gradebook.db; set again what you had changed (course id, gradebook URL, due "
+    "dates, sandbox limits), then run `python -m autograder validate` there":
+        "已写入 {config}（{language}）：本套件的默认值，课程 id {course_id!r}，成绩册 "
+        "sqlite:///gradebook.db；请重新设置你改过的值（课程 id、成绩册 URL、截止时间、沙箱限制），"
+        "然后在那里运行 `python -m autograder validate`",
     "copying {count} assignments of the kit into assignments/":
         "正在把本套件的 {count} 次作业复制到 assignments/",
     "[{number}/{count}] rendered {id} in {language}: source/{id}/":

@@ -45,7 +45,22 @@ generate_feedback 和 export 读取的是同一个 nbgrader_config.py。本套�
 """
 
 CATALOG = {
-    "the course root (default: the current folder)": "课程根目录（默认：当前文件夹）",
+    "the course root (default: the nearest folder holding nbgrader_config.py, the current one "
+    "or one above it, as git finds its repository; paths you type stay relative to where you "
+    "are)":
+        "课程根目录（默认：含有 nbgrader_config.py 的最近一个文件夹，即当前文件夹或它上面的某一层，"
+        "和 git 找仓库的方式一样；你输入的路径仍相对于当前所在的文件夹）",
+    "write only nbgrader_config.py into DIR, an existing course folder that lost it (the "
+    "kit's settings and defaults; nothing else in DIR is touched, and an existing "
+    "nbgrader_config.py is never replaced); the language is --language, else the one its "
+    "source/ notebooks are written in. Then set again what you had changed (course id, "
+    "gradebook URL, due dates)":
+        "只把 nbgrader_config.py 写进 DIR，即一个丢了它的现有课程文件夹（本套件的设置和默认值；"
+        "DIR 里别的东西一概不动，已有的 nbgrader_config.py 绝不替换）；语言取 --language，"
+        "否则取它 source/ 中笔记本所用的语言。之后请重新设置你改过的值（课程 id、成绩册 URL、"
+        "截止时间）",
+    "the page to write (default: report.html in the course root)":
+        "要写的页面（默认：课程根目录下的 report.html）",
     "assignment ids (all when none is given)": "作业 id（不写则为全部）",
     "worker processes of the embedded dask cluster, one notebook each at a time (default: "
     "the number of cores)":

@@ -353,3 +353,50 @@ def test_a_wrong_id_is_refused_before_anything_heavy_is_imported(command):
     assert result.stdout.strip() == "1 []", result.stdout + result.stderr
     assert "unknown assignment id '99_nothing'" in result.stderr
     assert "01_attention_by_hand" in result.stderr
+
+
+# --- The course root, found as git finds its repository ----------------------------------
+
+def test_the_course_is_found_in_the_folders_above(tmp_path):
+    """Run from a subfolder of a course, does a command work on that course (`new` writes
+    into its assignments/), and does --root still win?"""
+    kit("init", str(tmp_path / "course"), "--empty", cwd=tmp_path)
+    deep = tmp_path / "course" / "notes" / "week1"
+    deep.mkdir(parents=True)
+    kit("new", "10_from_below", cwd=deep)
+    assert (tmp_path / "course" / "assignments" / "10_from_below" / "notebook.py").exists()
+    assert not (deep / "assignments").exists()
+    said = kit("--root", str(deep), "new", "11_here", cwd=deep, ok=False)
+    assert f"{deep} has no nbgrader_config.py:" in said
+
+
+def test_typed_paths_stay_relative_to_where_you_are(tmp_path, monkeypatch):
+    """From a subfolder, is a path the user types taken from that subfolder, while the
+    command runs in the course root (so report.html and similarity/ land there by default)?"""
+    (tmp_path / "nbgrader_config.py").write_text("")
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    monkeypatch.chdir(sub)
+    from autograder.cli import locate
+
+    args = locate(parse(["export", "--to", "grades.csv"]))
+    assert (args.root, args.to, Path.cwd()) == (tmp_path, sub / "grades.csv", tmp_path)
+    monkeypatch.chdir(sub)
+    args = locate(parse(["--root", str(tmp_path), "report"]))
+    assert (args.root, args.to, Path.cwd()) == (tmp_path, None, sub)
+
+
+def test_not_a_course_says_how_to_get_the_config_back(tmp_path, capsys):
+    """In a folder with no course around it, does the error say that neither it nor a folder
+    above is a course, and name both ways on: init DIR and init --config-only DIR?"""
+    from autograder.cli import locate
+
+    args = locate(parse(["grade"]), here=tmp_path)
+    with pytest.raises(KitError) as error:
+        from autograder.cli import run
+
+        run(args)
+    said = str(error.value)
+    assert "nor has any folder above it" in said
+    assert "python -m autograder init DIR" in said
+    assert "python -m autograder init --config-only DIR" in said
