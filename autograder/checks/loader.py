@@ -24,6 +24,7 @@ the fix, never a traceback.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.util
 import itertools
@@ -225,10 +226,68 @@ def run_module(module, path: Path):
         raise
     except SyntaxError as error:
         raise AssignmentError(f"{path}:{error.lineno}: {error.msg}; fix the code") from None
+    except ImportError as error:
+        raise AssignmentError(import_problem(error, path, source)) from None
     except Exception as error:  # noqa: BLE001 - any error of the course's code names its file
         line = last_line_in(error, path)
-        raise AssignmentError(f"{path}:{line}: {type(error).__name__}: {error}; fix the "
-                              "code (the error happens while the module is imported)") from None
+        raise AssignmentError(f"{path}:{line}: {type(error).__name__}: {readable(error)}; fix "
+                              "the code (the error happens while the module is imported)") from None
+
+
+INTERNAL = re.compile(r"kit_course_[0-9a-f]{10}_\d+(?:\.\w+)*")
+
+
+def module_file(name) -> Path | None:
+    """The file of the course's module `name` (the kit's internal name of assignments/'s
+    package, `kit_course_<digest>_<n>.10_rope.documents`), whether or not it exists."""
+    for folder, (_, package) in _packages.items():
+        if name == package or name.startswith(package + "."):
+            parts = name[len(package):].lstrip(".").split(".")
+            if not parts[0] or folder.joinpath(*parts).is_dir():
+                return folder.joinpath(*parts)  # the package of assignments/ or of a folder
+            return folder.joinpath(*parts[:-1], parts[-1] + ".py")
+    return None
+
+
+def readable(error) -> str:
+    """An error's text with the kit's internal module names written as the files they are."""
+    return INTERNAL.sub(lambda m: str(module_file(m.group()) or m.group()), str(error))
+
+
+def import_statement(source, line):
+    """The import statement at `line` as the instructor wrote it (one line of it)."""
+    try:
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Import | ast.ImportFrom) and \
+                    node.lineno <= line <= (node.end_lineno or node.lineno):
+                return " ".join(ast.get_source_segment(source, node).split())
+    except SyntaxError:
+        pass
+    lines = source.splitlines()
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+def import_problem(error, path: Path, source):
+    """One line for an import of the course's code that fails: the file, the line, the
+    statement as written, what it did not find and the fix (never the kit's module names)."""
+    line = last_line_in(error, path)
+    where = f"{path}:{line}: `{import_statement(source, line)}` fails"
+    missing = module_file(error.name) if error.name else None
+    if isinstance(error, ModuleNotFoundError) and missing is not None:
+        return (f"{where}: there is no {missing}; `from .NAME import ...` imports the "
+                "assignment's own NAME.py, `from ..NAME import ...` the course's "
+                "assignments/NAME.py, shared by every assignment")
+    if isinstance(error, ModuleNotFoundError):
+        return (f"{where}: no module named {error.name!r} is installed in the kit's Python; "
+                "install it there or import another")
+    name = re.search(r"cannot import name '([^']+)'", str(error))
+    if name and missing is not None and missing.is_dir():
+        return (f"{where}: there is no {missing / (name.group(1) + '.py')}; write it, or "
+                "import from a module of that folder")
+    if name and (missing or error.path):
+        return (f"{where}: {missing or error.path} has no {name.group(1)!r}; define it there, "
+                "or import a name it has")
+    return f"{where}: {readable(error)}; fix the import"
 
 
 def last_line_in(error, path: Path):
