@@ -21,7 +21,12 @@ from autograder.i18n import current, t
 
 
 def sizes(gen, count, low=2, high=9):
-    """`count` distinct sizes in [low, high], so no two dimensions can be confused."""
+    """`count` distinct sizes in [low, high] (both included), so no two dimensions can be
+    confused. `low` is 2 by default: a dimension of 1 broadcasts, and hides a transpose or a
+    wrong dim; pass low=1 only for a size whose 1 the step must handle (a batch of one)."""
+    if not 1 <= count <= high - low + 1:
+        raise ValueError(f"sizes(gen, {count}, low={low}, high={high}): {count} distinct sizes "
+                         f"do not fit in [{low}, {high}]; raise high or draw fewer")
     order = torch.randperm(high - low + 1, generator=gen)[:count]
     return [low + int(i) for i in order]
 

@@ -195,6 +195,10 @@ def read_steps(package, path: Path) -> dict[str, Step]:
     if twice:
         raise AssignmentError(f"{path}: two steps are named {twice[0]!r}; give each its own name")
     for step in steps:
+        if isinstance(step.uses, str) or not all(isinstance(u, str) for u in step.uses):
+            raise AssignmentError(f"{path}: step {step.name!r}: uses={step.uses!r} must be a "
+                                  "tuple of step names, such as uses=('scaled_softmax',) (the "
+                                  "comma makes it a tuple)")
         unknown = [u for u in step.uses if u not in names]
         if unknown:
             raise AssignmentError(f"{path}: step {step.name!r} uses {unknown[0]!r}, which is not "

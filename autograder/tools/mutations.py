@@ -44,6 +44,7 @@ from autograder.checks.judge import namespace, recording_of, rule_violation, ste
 from autograder.checks.loader import load_assignment
 from autograder.checks.model import Case
 from autograder.checks.subject import LocalSubject
+from autograder.errors import KitError
 
 MODULE_NAMES = {"torch", "F", "nn", "math", "string", "re"}
 SECONDS_PER_MUTANT = 20
@@ -67,12 +68,89 @@ class Target:
         return self.step.name
 
 
+class ProbeError(KitError, ValueError):
+    """An assignment's probes.py the harness cannot use: the message names the file, the step
+    and the fix."""
+
+
+PROBE_FORMAT = ("PROBES maps a step's name to a function of a torch.Generator returning a list "
+                "of runs, each calling(*arguments, **keywords) of autograder.checks.common "
+                "(or a function of the step's callable): "
+                "PROBES = {'STEP': lambda gen: [calling(randn(gen, 3, 4)), ...]}")
+
+
+def checked_probes(assignment, probes):
+    """`probes` (the assignment's probes.py module, or None) if its PROBES and HELPERS are what
+    the harness reads, else ProbeError in one line. Each probe is drawn once and its runs
+    called on the reference: a run that is no function, or that the reference refuses with a
+    TypeError (a call the step's signature does not take), would make every mutant agree
+    with the reference on it, silently."""
+    if probes is None:
+        return None
+    path = assignment.folder / "probes.py"
+    own = path.is_file()  # else the course's shared assignments/probes.py
+    path = path if own else assignment.folder.parent / "probes.py"
+    steps = assignment.steps
+    if not hasattr(probes, "PROBES"):
+        raise ProbeError(f"{path} defines no PROBES; {PROBE_FORMAT}")
+    table, helpers = probes.PROBES, getattr(probes, "HELPERS", {})
+    for name, value in (("PROBES", table), ("HELPERS", helpers)):
+        if not isinstance(value, dict):
+            raise ProbeError(f"{path}: {name} is a {type(value).__name__}, not a dict keyed "
+                             f"by step name; {PROBE_FORMAT}")
+        unknown = [key for key in value if key not in steps]
+        if unknown and own:
+            raise ProbeError(f"{path}: {name}[{unknown[0]!r}]: {assignment.id} has no step "
+                             f"{unknown[0]!r} (its steps: {', '.join(steps)}); key it by the "
+                             "name of a Step of checks.py")
+    table = {step: probe for step, probe in table.items() if step in steps}
+    for step, value in helpers.items():
+        if step in steps and not isinstance(value, list | tuple) or not all(
+                inspect.isfunction(h) or inspect.isclass(h) for h in value):
+            raise ProbeError(f"{path}: HELPERS[{step!r}] must be a tuple of functions of "
+                             "reference.py mutated with the step, such as "
+                             "(reference.split_words,)")
+    for step, probe in table.items():
+        problem = probe_problem(steps[step], probe)
+        if problem:
+            raise ProbeError(f"{path}: PROBES[{step!r}]{problem}; {PROBE_FORMAT}")
+    return probes
+
+
+def probe_problem(step, probe):
+    """What is wrong with one step's probe (a text after `PROBES['step']`), or None."""
+    if not callable(probe):
+        return f" is a {type(probe).__name__}, not a function of gen"
+    try:
+        runs = probe(torch.Generator().manual_seed(0))
+    except Exception as error:  # noqa: BLE001 - the instructor's code, reported
+        return f"(gen) raised {type(error).__name__}: {error}"
+    if not isinstance(runs, list | tuple) or not runs:
+        return f"(gen) returned {type(runs).__name__ if runs is not None else 'None'}" \
+               + (" (empty)" if isinstance(runs, list | tuple) else "") \
+               + ", not a list of runs"
+    reference = LocalSubject(step.reference)
+    for index, run in enumerate(runs):
+        if not callable(run):
+            return (f"(gen)[{index}] is a {type(run).__name__}, not a run: wrap each input "
+                    "in calling(...)")
+        got = outcome(run, reference)
+        if got[0] == "raised" and got[1] == "TypeError":
+            return (f"(gen)[{index}]: the reference {step.name} raised TypeError on it (a "
+                    "call its signature does not take: check the arguments, or a run that "
+                    "is not a function of the step's callable)")
+        if got[0] == "value" and inspect.isfunction(got[1]):
+            return (f"(gen)[{index}] gave a function, not the step's output: write "
+                    "calling(arguments), not calling itself")
+    return None
+
+
 def targets(root: Path, ids, names=None):
     """The steps of the course's assignments `ids` (only those named, when `names` is given)."""
     found = []
     for assignment_id in ids:
         assignment = load_assignment(root, assignment_id)
-        probes = assignment.module("probes")
+        probes = checked_probes(assignment, assignment.module("probes"))
         for step in assignment.steps.values():
             if names and step.name not in names:
                 continue

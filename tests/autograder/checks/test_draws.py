@@ -12,6 +12,7 @@ import unicodedata
 import pytest
 import torch
 
+from autograder.checks.common import sizes
 from autograder.checks.judge import mistake_subject, step_findings
 from autograder.checks.subject import LocalSubject
 from tests.course import STEPS, helpers_of
@@ -61,3 +62,11 @@ def test_a_right_layer_norm_passes_every_draw_of_its_constant_rows():
     subject = LocalSubject(step.reference)
     for seed in range(3000):
         constant_rows(subject, torch.Generator().manual_seed(seed))
+
+
+def test_sizes_that_cannot_be_distinct_are_refused():
+    """Does sizes() refuse more distinct sizes than [low, high] holds, instead of returning
+    fewer (which a `seq, d = sizes(...)` would meet as an unpacking error)?"""
+    assert sorted(sizes(torch.Generator().manual_seed(0), 4, low=2, high=5)) == [2, 3, 4, 5]
+    with pytest.raises(ValueError, match=r"5 distinct sizes do not fit in \[2, 5\]"):
+        sizes(torch.Generator(), 5, low=2, high=5)

@@ -54,3 +54,17 @@ def test_other_errors_name_files_not_modules(tmp_path):
         load_assignment(tmp_path, "10_rope")
     assert str(folder / "documents.py") in str(error.value)
     assert "kit_course_" not in str(error.value)
+
+
+def test_uses_given_as_a_string_is_refused(tmp_path):
+    """Is `uses="scaled_softmax"` (a string, which Python would read letter by letter) refused
+    naming the step and the tuple to write?"""
+    folder = course_with(tmp_path, "")
+    (folder / "reference.py").write_text("def a(x):\n    return x\n\n\n"
+                                         "def b(x):\n    return a(x)\n")
+    (folder / "checks.py").write_text(
+        "from autograder.checks.model import Step\nfrom . import reference\n"
+        "STEPS = (Step('a', reference.a), Step('b', reference.b, uses='a'))\n")
+    with pytest.raises(AssignmentError, match=r"step 'b': uses='a' must be a tuple of step "
+                                              r"names, such as uses=\('scaled_softmax',\)"):
+        load_assignment(tmp_path, "10_rope")

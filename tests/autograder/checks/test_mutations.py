@@ -14,6 +14,7 @@ import warnings
 import pytest
 import torch
 
+from autograder.checks.common import calling
 from autograder.tools import mutations
 from tests.course import IDS, ROOT
 
@@ -74,3 +75,96 @@ def test_equivalent_mutants_pass_the_checks(results):
     also pass the hidden checks (no check asks more than the reference does)?"""
     odd = [f"  {m.step}: {m.label}: {m.change}" for r in results for m in r.equivalent_killed]
     assert not odd, "equivalent mutants that fail the checks:\n" + "\n".join(odd)
+
+
+# -- a malformed probes.py is refused, in one line ------------------------------------------
+
+def probes_of(**names):
+    """A stand-in for an assignment's probes.py module."""
+    import types
+
+    return types.SimpleNamespace(**names)
+
+
+@pytest.fixture(scope="module")
+def first():
+    from autograder.checks.loader import load_assignment
+
+    return load_assignment(ROOT, "01_attention_by_hand")
+
+
+def test_the_courses_probes_are_well_formed(first):
+    """Are the kit's own probes accepted as they are (the format the guide documents)?"""
+    probes = first.module("probes")
+    assert mutations.checked_probes(first, probes) is probes
+
+
+@pytest.mark.parametrize(("names", "said"), [
+    ({"PROBES": [1]}, "PROBES is a list, not a dict keyed by step name"),
+    ({"HELPERS": {}}, "defines no PROBES"),
+    ({"PROBES": {"softmax": lambda gen: []}}, "PROBES['softmax']: 01_attention_by_hand has no "
+                                               "step 'softmax' (its steps: project_qkv"),
+    ({"PROBES": {"stable_softmax": [calling(torch.ones(3))]}},
+     "PROBES['stable_softmax'] is a list, not a function of gen"),
+    ({"PROBES": {"stable_softmax": lambda gen: [(torch.ones(3),)]}},
+     "PROBES['stable_softmax'](gen)[0] is a tuple, not a run: wrap each input in calling(...)"),
+    ({"PROBES": {"stable_softmax": lambda gen: calling(torch.ones(3))}},
+     "PROBES['stable_softmax'](gen) returned function, not a list of runs"),
+    ({"PROBES": {"stable_softmax": lambda gen: [calling(1, 2, 3, 4)]}},
+     "PROBES['stable_softmax'](gen)[0]: the reference stable_softmax raised TypeError"),
+    ({"PROBES": {"stable_softmax": lambda gen: [calling]}},
+     "PROBES['stable_softmax'](gen)[0] gave a function, not the step's output"),
+    ({"PROBES": {}, "HELPERS": {"stable_softmax": ("exp",)}},
+     "HELPERS['stable_softmax'] must be a tuple of functions of reference.py"),
+])
+def test_a_malformed_probe_is_refused_naming_the_file_the_step_and_the_fix(first, names, said):
+    """Is each wrong format of probes.py refused by one line that names the file, the step
+    and the format (a probe that every mutant would pass would otherwise say nothing)?"""
+    with pytest.raises(mutations.ProbeError) as error:
+        mutations.checked_probes(first, probes_of(**names))
+    message = str(error.value)
+    assert message.startswith(f"{first.folder / 'probes.py'}"), message
+    assert said in message and "\n" not in message
+    if "PROBES" in said and "(gen)" in said:
+        assert "calling(*arguments, **keywords)" in message
+
+
+def test_mutate_exits_1_on_a_malformed_probe(tmp_path):
+    """Does `python -m autograder mutate ID` stop before mutating, with exit 1 and the one
+    line, when its probes.py returns inputs instead of calling(...) runs?"""
+    import subprocess
+    import sys
+
+    def kit(*args, cwd):
+        return subprocess.run([sys.executable, "-m", "autograder", *args], cwd=cwd,
+                              capture_output=True, text=True, timeout=600)
+
+    assert kit("init", "course", "--empty", cwd=tmp_path).returncode == 0
+    course = tmp_path / "course"
+    assert kit("new", "10_positions", cwd=course).returncode == 0
+    step = mutations.load_assignment(course, "10_positions")
+    name = next(iter(step.steps))
+    (course / "assignments" / "10_positions" / "probes.py").write_text(
+        f"import torch\nPROBES = {{{name!r}: lambda gen: [(torch.ones(2, 3),)]}}\n")
+    result = kit("mutate", "10_positions", cwd=course)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+    assert f"probes.py: PROBES[{name!r}](gen)[0] is a tuple, not a run" in result.stderr
+    assert "mutants of" not in result.stdout
+
+
+def test_the_guides_probes_fit_its_worked_example(tmp_path):
+    """Is the guide's probes.py, beside the files of its worked example, accepted as written,
+    and does the harness then decide that step's equivalence on its probes?"""
+    import re
+
+    guide = (ROOT / "autograder" / "docs" / "writing-assignments.md").read_text("utf-8")
+    files = dict(re.findall(r"<!-- file: ([\w.]+) -->\n```python\n(.*?)\n```", guide, re.DOTALL))
+    files["probes.py"] = re.search(r"### probes.py\n\n```python\n(.*?)\n```", guide,
+                                   re.DOTALL).group(1)
+    folder = tmp_path / "assignments" / "10_positions"
+    folder.mkdir(parents=True)
+    for name, text in files.items():
+        (folder / name).write_text(text + "\n", encoding="utf-8")
+    (target,) = mutations.targets(tmp_path, ["10_positions"])
+    assert target.probes is not None and len(target.probes(torch.Generator())) == 5
