@@ -20,8 +20,9 @@ DESCRIPTION = """\
 Build, check and grade a course of Jupyter assignments with nbgrader: the self-attention
 course this kit comes with, and the assignments you write yourself.
 
-Run it from the course root, the folder holding nbgrader_config.py (nbgrader reads its
-configuration from the current directory). A course is a folder you own: each assignment is
+Run it in the course root, the folder holding nbgrader_config.py, or in any folder below it:
+as git does, the kit finds the course in the folders above (--root names another). A
+course is a folder you own: each assignment is
 a folder of it, assignments/<id>/ (notebook.py, reference.py, checks.py), and the kit finds
 them there. Writing your own: `python -m autograder guide`, or
 
@@ -42,12 +43,14 @@ A typical week:
   python -m autograder similarity 01_attention_by_hand   pairs of alike code, side by side
   python -m autograder demo                      all of the above on a simulated class
   python -m autograder gradescope 01_attention_by_hand   the autograder zip for Gradescope
+  python -m autograder remove 10_rope            out of the gradebook and the course, files kept
 
 The repository's root is the English course. A course folder of your own, with the kit's
 assignments (or none: --empty) in English or Simplified Chinese (notebooks, messages, feedback
 and report; the same ids, points and checks):
 
   python -m autograder init ../course-zh --language zh
+  python -m autograder init --config-only .      a lost nbgrader_config.py written back
 
 nbgrader itself stays usable in the same folder: nbgrader generate_assignment, autograde,
 generate_feedback and export read the same nbgrader_config.py. The kit keeps its own records
@@ -215,6 +218,19 @@ def parser():
     cmd.add_argument("--common", type=int, default=10, metavar="N",
                      help=t("a passage found in more than N notebooks is the course's, not a "
                             "copy (as MOSS's -m; default: 10)"))
+
+    cmd = commands.add_parser("remove", help=t(
+        "take an assignment out of the gradebook (nbgrader's own remove, as `nbgrader db "
+        "assignment remove`) and out of the course: its folders (assignments/, source/, "
+        "release/, each student's submitted/, autograded/ and feedback/) are moved, never "
+        "deleted, under removed/ID/; refused while the gradebook holds its grades, unless "
+        "--force"))
+    cmd.add_argument("id", metavar="ID", help=t("the assignment to remove (an id of the "
+                     "gradebook or of the course folder)"))
+    cmd.add_argument("--force", action="store_true", help=t(
+        "remove it even when the gradebook holds submissions of it: their grades, a TA's "
+        "scores and comments among them, leave the gradebook with it (their files are kept "
+        "under removed/ID/)"))
 
     cmd = commands.add_parser("demo", help=t("a simulated class of 42 students through build, "
                               "collect, grade, feedback, export and report"))
@@ -397,6 +413,11 @@ def run(args):
               + (t(", test cells without hidden checks {count}", count=len(result.unchecked))
                  if result.unchecked else "")
               + ("; " + isolation_line(result.isolations) if result.isolations else ""))
+        if result.graded or result.skipped:  # a gradebook is there to read
+            from autograder.outputs.score_summary import summary
+
+            for line in summary(root, check_ids(args.ids, course_ids(root)), args.students):
+                print(line)
         return 0 if result.ok else 1
     elif args.command == "feedback":
         ids = check_ids(args.ids, course_ids(root))
@@ -425,6 +446,10 @@ def run(args):
         to = (args.to or Path("similarity")).resolve()
         return 0 if write_similarity(root, ids, to, args.threshold, args.characters,
                                      args.common) else 1
+    elif args.command == "remove":
+        from autograder.tools.remove import remove
+
+        return remove(root, args.id, args.force)
     elif args.command == "demo":
         from autograder.tools.demo import run_demo
 

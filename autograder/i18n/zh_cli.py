@@ -24,6 +24,30 @@ CATALOG = {
         "本次评分 {graded} 份，此前已评分 {skipped} 份，未能评分 {failed} 份，"
         "拒收的输入 {refused} 份，有警告的评分 {warned} 份",
     ", test cells without hidden checks {count}": "，没有隐藏检查的测试单元格 {count} 个",
+    # remove (autograder/tools/remove.py)
+    "{id!r} is no assignment id": "{id!r} 不是作业 id",
+    "unknown assignment id {id!r}: neither the gradebook nor the course folder has it (they "
+    "have: {known})":
+        "未知的作业 id {id!r}：成绩册和课程文件夹里都没有它（它们有：{known}）",
+    "{id} has grades in the gradebook: {count} submissions, {by_hand} of them with a score or "
+    "comment given by hand; nothing was changed. `python -m autograder remove {id} --force` "
+    "removes them from the gradebook with the assignment (their files are kept under "
+    "removed/{id}/)":
+        "成绩册里有 {id} 的成绩：{count} 份提交，其中 {by_hand} 份有手工给的分数或评语；"
+        "什么都没有改动。`python -m autograder remove {id} --force` 会把它们连同这次作业一起"
+        "移出成绩册（它们的文件保留在 removed/{id}/ 下）",
+    "{id}: out of the gradebook ({count} submissions and their grades with it)":
+        "{id}：已移出成绩册（连同 {count} 份提交及其成绩）",
+    "{id}: {count} folders moved, as they were, under {target}/ (nothing deleted; move them "
+    "back to restore it): {folders}":
+        "{id}：{count} 个文件夹已原样移到 {target}/ 下（什么都没有删除；移回去即可恢复）："
+        "{folders}",
+    # grade's score summary (autograder/outputs/score_summary.py)
+    "{id} (of {most} points): {scores}": "{id}（满分 {most}）：{scores}",
+    "{id} (of {most} points): {count} graded, mean {mean}, median {median}, lowest {low}, "
+    "highest {high}":
+        "{id}（满分 {most}）：已评分 {count} 份，平均 {mean}，中位数 {median}，最低 {low}，"
+        "最高 {high}",
     "the guide: python -m autograder guide": "编写作业的指南：python -m autograder guide",
     # The progress bar (autograder/progress.py); its items
     "[{bar}] {count}  {elapsed} elapsed, {left} left  {label}":

@@ -7,7 +7,8 @@ DESCRIPTION = """\
 用 nbgrader 构建、检查和批改一门由 Jupyter 作业组成的课程：既包括本套件自带的自注意力课程，
 也包括你自己编写的作业。
 
-请在课程根目录（放着 nbgrader_config.py 的文件夹）下运行（nbgrader 从当前目录读取配置）。
+请在课程根目录（放着 nbgrader_config.py 的文件夹）或它下面的任何文件夹里运行：和 git
+一样，本套件会在上面各层文件夹中找到课程（--root 可以指定别的课程）。
 一门课程就是一个归你所有的文件夹：每次作业是其中的一个文件夹 assignments/<id>/
 （notebook.py、reference.py、checks.py），本套件会在那里找到它们。要自己编写作业，
 请看 `python -m autograder guide`，或者：
@@ -29,11 +30,13 @@ DESCRIPTION = """\
   python -m autograder similarity 01_attention_by_hand   相似代码的配对，并排对照
   python -m autograder demo                      在一个模拟的班级上走完以上全部
   python -m autograder gradescope 01_attention_by_hand   Gradescope 用的自动评分器 zip
+  python -m autograder remove 10_rope            移出成绩册和课程，文件都保留
 
 本仓库的根目录就是英文课程。你自己的课程文件夹，可以带上本套件的作业（或者不带：--empty），
 语言为英文或简体中文（笔记本、提示信息、反馈和报告；作业 id、分值和检查都相同）：
 
   python -m autograder init ../course-zh --language zh
+  python -m autograder init --config-only .      把丢失的 nbgrader_config.py 写回去
 
 在同一个文件夹里，nbgrader 本身照样可用：nbgrader generate_assignment、autograde、
 generate_feedback 和 export 读取的是同一个 nbgrader_config.py。本套件把自己的记录放在
@@ -59,6 +62,21 @@ CATALOG = {
         "DIR 里别的东西一概不动，已有的 nbgrader_config.py 绝不替换）；语言取 --language，"
         "否则取它 source/ 中笔记本所用的语言。之后请重新设置你改过的值（课程 id、成绩册 URL、"
         "截止时间）",
+    "take an assignment out of the gradebook (nbgrader's own remove, as `nbgrader db "
+    "assignment remove`) and out of the course: its folders (assignments/, source/, release/, "
+    "each student's submitted/, autograded/ and feedback/) are moved, never deleted, under "
+    "removed/ID/; refused while the gradebook holds its grades, unless --force":
+        "把一次作业移出成绩册（用 nbgrader 自己的删除，和 `nbgrader db assignment remove` "
+        "一样）和课程：它的文件夹（assignments/、source/、release/，每个学生的 submitted/、"
+        "autograded/ 和 feedback/）都原样移到 removed/ID/ 下，绝不删除；成绩册里还有它的成绩时"
+        "拒绝执行，除非加 --force",
+    "the assignment to remove (an id of the gradebook or of the course folder)":
+        "要移除的作业（成绩册或课程文件夹里的作业 id）",
+    "remove it even when the gradebook holds submissions of it: their grades, a TA's scores "
+    "and comments among them, leave the gradebook with it (their files are kept under "
+    "removed/ID/)":
+        "即使成绩册里还有它的提交也移除：这些成绩（包括助教给的分数和评语）随它一起移出成绩册"
+        "（它们的文件保留在 removed/ID/ 下）",
     "the page to write (default: report.html in the course root)":
         "要写的页面（默认：课程根目录下的 report.html）",
     "assignment ids (all when none is given)": "作业 id（不写则为全部）",

@@ -342,6 +342,11 @@ CATALOG = {
     "not graded yet": "尚未评分",
     "missing": "未提交",
     "run grade": "请运行 grade",
+    "{id} is in the gradebook but no longer in the course (no source/{id}/); `python -m "
+    "autograder remove {id}` takes it out of the gradebook":
+        "{id} 还在成绩册里，但课程里已经没有它了（没有 source/{id}/）；"
+        "`python -m autograder remove {id}` 会把它移出成绩册",
+    "(every student shows as missing there)": "（那里每个学生都显示为未提交）",
     "grading was interrupted; run grade": "评分中断了；请运行 grade",
     "its last grading failed and grade was interrupted before saying why; run grade":
         "它上次评分失败，而 grade 在说明原因之前就中断了；请运行 grade",

@@ -17,6 +17,7 @@ from autograder.errors import OutputError
 from autograder.gradebook_guard import check_gradebook
 from autograder.i18n import config_language, current, language, t
 from autograder.ledger import chosen
+from autograder.outputs.roster import not_in_course, removal_note
 from autograder.progress import Progress
 
 # nbgrader's feedback template lists every test cell as "Test cell"; the kit's test cells are
@@ -181,4 +182,8 @@ def export_grades(root: Path, destination: Path, log=print):
     run_nbgrader(root, "export", f"--to={destination.resolve()}",
                  f"--ExportApp.plugin_class={KIT_EXPORT}")
     log(t("grades: {path}", path=destination))
+    with open_gradebook(root) as gradebook:
+        for assignment_id in not_in_course(root, gradebook):
+            log(t("warning: {message}", message=removal_note(assignment_id)) + " "
+                + t("(every student shows as missing there)"))
     return destination

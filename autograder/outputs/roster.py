@@ -22,6 +22,7 @@ from pathlib import Path
 
 from nbgrader.api import MissingEntry
 
+from autograder.course import course_ids
 from autograder.deadlines import Lateness, lateness
 from autograder.i18n import t
 from autograder.ledger import REGRADE, digest, read_problems, read_status
@@ -52,8 +53,20 @@ def notes(problems):
     return t("; ").join(t("{reason}; {fix}", reason=p.reason, fix=p.fix) for p in problems)
 
 
-def entry(root: Path, gradebook, student, assignment, problems):
-    """The status of one student's assignment."""
+def removal_note(assignment_id):
+    """What to do about an assignment the gradebook has and the course no longer has."""
+    return t("{id} is in the gradebook but no longer in the course (no source/{id}/); "
+             "`python -m autograder remove {id}` takes it out of the gradebook",
+             id=assignment_id)
+
+
+def not_in_course(root: Path, gradebook):
+    """The assignments of the gradebook that the course folder no longer has."""
+    return sorted(set(a.name for a in gradebook.assignments) - set(course_ids(root)))
+
+
+def entry(root: Path, gradebook, student, assignment, problems, gone=False):
+    """The status of one student's assignment (`gone`: the course no longer has it)."""
     name, max_score = assignment.name, assignment.max_score
     mine = [p for p in problems if p.student == student and p.assignment in ("", name)]
     try:
@@ -67,10 +80,12 @@ def entry(root: Path, gradebook, student, assignment, problems):
                and (p.stage != "collect" or (score is None and not notebook.exists()))]
     if refused:
         return Entry(student, name, REFUSED, score, max_score, notes(refused), late)
-    if score is None:
+    if score is None:  # of an assignment the course lost, grade can do nothing: say so
         if notebook.exists():
-            return Entry(student, name, PENDING, None, max_score, t("run grade"))
-        return Entry(student, name, MISSING, None, max_score)
+            return Entry(student, name, PENDING, None, max_score,
+                         removal_note(name) if gone else t("run grade"))
+        return Entry(student, name, MISSING, None, max_score,
+                     removal_note(name) if gone else "")
     status = read_status(root, student, name) or {}
     if status.get("state") == "grading":
         return Entry(student, name, PENDING, score, max_score,
@@ -98,7 +113,8 @@ def roster(root: Path, gradebook, ids=None):
     problems = read_problems(root)
     assignments = sorted((a for a in gradebook.assignments if ids is None or a.name in ids),
                          key=lambda a: a.name)
-    rows = [entry(root, gradebook, student, assignment, problems)
+    gone = set(not_in_course(root, gradebook))
+    rows = [entry(root, gradebook, student, assignment, problems, assignment.name in gone)
             for student in known_students(root, gradebook, problems)
             for assignment in assignments]
     rows += [Entry("", p.assignment, REFUSED, None, 0.0,

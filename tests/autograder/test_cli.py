@@ -130,7 +130,8 @@ SET_ASIDE = [
 CONSOLE_MODULES = ["cli.py", "progress.py", "course.py", "build/__init__.py",
                    "build/course_folder.py", "grading/parallel.py", "tools/validate.py",
                    "tools/scaffold.py", "deadlines.py", "engine/cluster.py",
-                   "gradebook_guard.py", "ledger.py", "checks/audit.py", "build/proof.py"]
+                   "gradebook_guard.py", "ledger.py", "checks/audit.py", "build/proof.py",
+                   "outputs/score_summary.py", "tools/remove.py"]
 
 
 def english_left(output):
@@ -287,6 +288,7 @@ def test_the_chinese_console_says_what_happened(zh_console):
         ("grade an unknown id", "未知的作业 id '99_nothing'"),
         ("grade", "1/1 个笔记本"),
         ("grade", "本次评分 1 份，此前已评分 0 份"),
+        ("grade", "01_attention_by_hand（满分 10）：ada 0"),  # the score summary
         ("grade again", "1 个笔记本已经评过分"),
         ("validate", "验证通过：01_attention_by_hand"),
         ("a wrong option", "无法识别的参数：--no-such-option"),
