@@ -301,20 +301,21 @@ PATH_OPTIONS = ("folder", "source", "to", "out")  # paths the user types: relati
 
 def locate(args, here=None):
     """Settle args.root: --root when given, else the nearest folder holding nbgrader_config.py
-    from here up (as git finds its repository), else here. Paths the user typed are made
-    absolute from here first; when the course was found above, the command then runs in its
-    root, so its defaults (report.html, similarity/) land there as from the root."""
+    from here up (as git finds its repository), else here. When the course was found above,
+    the paths the user typed are made absolute from here and the command runs in the root, so
+    its defaults (report.html, similarity/) land there as from the root; run in the root, or
+    with --root, nothing moves and paths stay as typed."""
     here = (here or Path.cwd()).resolve()
-    for name in PATH_OPTIONS:
-        value = getattr(args, name, None)
-        if isinstance(value, Path) and not value.is_absolute():
-            setattr(args, name, here / value)
     args.root_given = args.root is not None
     if args.root is None:
         found = None if args.command in ROOTLESS else course_root_of(here)
         args.root = found or here
     args.root = args.root.resolve()
     if not args.root_given and args.root != here:
+        for name in PATH_OPTIONS:
+            value = getattr(args, name, None)
+            if isinstance(value, Path) and not value.is_absolute():
+                setattr(args, name, here / value)
         os.chdir(args.root)
     return args
 

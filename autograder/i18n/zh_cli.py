@@ -221,6 +221,32 @@ CATALOG = {
     "{notebook}: with the reference's code, the notebook {stopped}":
         "{notebook}：填入参考答案的代码后，笔记本{stopped}",
     "{id} is not built:": "{id} 没有构建：",
+    "{where}: the public test of {step} types a value for the mistake {name!r}, which {step}'s "
+    "mistakes in checks.py do not list ({listed}); name one of them as Mistake(...) spells it, "
+    "or add it there":
+        "{where}：{step} 的公开测试给常见错误 {name!r} 写了数值，但 checks.py 中 {step} 的常见错误"
+        "里没有它（有：{listed}）；请按 Mistake(...) 中的写法写其中一个的名字，或者把它加到那里",
+    "{where}: the public test of {step} could not be run with the code of the mistake {name!r} "
+    "(checks.py); check that the Mistake's code defines {step}":
+        "{where}：无法用常见错误 {name!r}（checks.py）的代码运行 {step} 的公开测试；"
+        "请检查这个 Mistake 的代码是否定义了 {step}",
+    "{where}: with the code of the mistake {name!r} (checks.py) in place of {step}, the public "
+    "test stops before its checks: {error}; make the test reach its check of that mistake, or "
+    "fix the Mistake's code":
+        "{where}：用常见错误 {name!r}（checks.py）的代码代替 {step} 后，公开测试在检查之前就停了："
+        "{error}；请让测试能走到检查这个错误的那一步，或者修改这个 Mistake 的代码",
+    "it passes: the mistake gives the expected value on this input":
+        "检查通过了：在这个输入上，这个错误给出的正是期望的数值",
+    "{where}: the value the public test of {step} types for the known mistake {name!r} ({what}) "
+    "is not what that Mistake's code in checks.py computes; with it the check says: {said}. "
+    "Type the value the mistake gives on this input, or fix the Mistake's code":
+        "{where}：{step} 的公开测试给常见错误 {name!r}（{what}）写的数值，不是 checks.py 中这个 "
+        "Mistake 的代码算出的数值；用它的代码时，检查说：{said}。请写上这个错误在这个输入上"
+        "给出的数值，或者修改这个 Mistake 的代码",
+    "{where}: the public test of {step} names the mistake {name!r} in no expect_close or "
+    "expect_equal call that runs":
+        "{where}：{step} 的公开测试点名了常见错误 {name!r}，但没有哪个会运行的 expect_close 或 "
+        "expect_equal 调用用到它",
     # Validating (autograder/tools/validate.py)
     "{folder} holds no assignment to validate: write one with `python -m autograder new ID` "
     "({guide})":
