@@ -61,7 +61,10 @@ def removal_note(assignment_id):
 
 
 def not_in_course(root: Path, gradebook):
-    """The assignments of the gradebook that the course folder no longer has."""
+    """The assignments of the gradebook that the course folder no longer has (none where the
+    folder has no source/ at all: no course the kit built, nothing to compare with)."""
+    if not (root / "source").is_dir():
+        return []
     return sorted(set(a.name for a in gradebook.assignments) - set(course_ids(root)))
 
 
