@@ -15,6 +15,7 @@ from autograder.course_ids import check_ids, course_ids
 from autograder.errors import KitError
 from autograder.i18n import DEFAULT, LANGUAGES, config_language, current, language, t
 from autograder.sandbox import private_api
+from autograder.timeline import mark
 
 DESCRIPTION = """\
 Build, check and grade a course of Jupyter assignments with nbgrader: the self-attention
@@ -402,6 +403,8 @@ def run(args):
         return 1 if problems else 0
     elif args.command == "grade":
         check_ids(args.ids, course_ids(root))  # a wrong id is refused at once
+        if args.students and not args.scheduler:  # a few notebooks: graded in this process
+            start_template_early(root)
         from autograder.grading.parallel import grade, isolation_line
 
         result = grade(root, args.ids, args.workers, args.force, args.timeout,
@@ -477,13 +480,25 @@ def parse(argv=None):
     return args
 
 
+def start_template_early(root: Path):
+    """The kernel template starts now, importing torch on one core while this process
+    imports the grader on another (sandbox/template_start.py); grading adopts it."""
+    from autograder.course import isolation_setting
+    from autograder.sandbox.template_start import start_early_for
+
+    start_early_for(isolation_setting(root))
+
+
 def main(argv=None):
+    mark("command: started")
     argv = sys.argv[1:] if argv is None else argv
     with language(help_language(argv)), argparse_in_course_language():
         args = locate(parse(argv))
     with language(console_language(args)):
         try:
-            return run(args)
+            code = run(args)
+            mark("command: done")
+            return code
         except KitError as error:  # AuthoringError, BuildError, CollectError, GradeError, ...
             print(t("error: {message}", message=error), file=sys.stderr)
             return 1

@@ -57,6 +57,15 @@ def course_config(root: Path, **overrides) -> Config:
     return config
 
 
+def isolation_setting(root: Path) -> str:
+    """The course's sandbox setting (c.GradeInSandbox.isolation: "full" or "limits"); "full"
+    when the config cannot be read (grading then says what is wrong with it)."""
+    try:
+        return course_config(root).GradeInSandbox.get("isolation", "full")
+    except Exception:  # noqa: BLE001 - any error of the course's config is grading's to say
+        return "full"
+
+
 def course_language(root: Path) -> str:
     """The course's language (c.Course.language of its nbgrader_config.py)."""
     return config_language(course_config(root))

@@ -39,6 +39,7 @@ from autograder.engine.worker_autograde import autograde_in_worker
 from autograder.sandbox import isolation
 from autograder.sandbox.kernel import Settings, Zygote
 from autograder.stages import RECORD, stage_names
+from autograder.timeline import mark
 
 KNOWN_FAILURES = {
     "DeadKernelError": "the kernel died (os._exit, a crash or memory exhausted)",
@@ -181,7 +182,9 @@ def grade_submission(bundle: Bundle, submission: Submission, overrides, version)
     which was none of the student's doing), at most TEMPLATE_ATTEMPTS times. Not with
     resource limits only: a kernel then runs as the grader's user and can kill the template
     itself, so its notebook's grading stands, as any kernel death's does."""
+    mark("worker: task started")
     folder, api = prepared(bundle, overrides, version)
+    mark("worker: course prepared")
     mechanism = Settings(isolation=isolation_of(api)).mechanism
     apart = mechanism in isolation.FULL  # kernels cannot reach the template
     for attempt in range(1, TEMPLATE_ATTEMPTS + 1):

@@ -24,6 +24,7 @@ from autograder.record import add_findings, has_record, set_integrity
 from autograder.sandbox.kernel import Limits, Settings
 from autograder.shown_outputs import MAX_IMAGE_KB, MAX_IMAGES
 from autograder.stages import GRADED_FOLDER
+from autograder.timeline import mark
 
 KIT_COURSE = "attention_course"  # the kit's own assignments (its assignments/, as installed)
 
@@ -158,12 +159,14 @@ class GradeInSandbox(NbGraderPreprocessor):
                 cell.outputs, cell.execution_count = session.run_cell(
                     cell.source, answer=defines_an_answer(cell, steps))
                 cell.source = shown_source(cell.source, bounds.source)
+            mark("grading: student's cells run")
             # Every step is judged once all the student's code ran, in the release's order.
             for cell in sorted(tests, key=lambda c: order.get(grade_id(c), len(order))):
                 master = masters.get(grade_id(cell), cell.source)
                 cell.outputs, findings = session.test_cell(steps_checked(master), grade_id(cell))
                 cell.execution_count = None
                 add_findings(nb, grade_id(cell), findings)
+            mark("grading: steps judged")
             refused = session.refused
         set_integrity(nb, scan(nb) + [{"cell": "", "kind": "file not copied", "reason": why}
                                       for why in refused])

@@ -20,6 +20,7 @@ from pathlib import Path
 import nbformat
 from nbgrader.api import MissingEntry
 
+from autograder import timeline
 from autograder.checks.audit import unchecked_steps
 from autograder.checks.loader import AssignmentError, load_assignment
 from autograder.course import (
@@ -195,6 +196,7 @@ def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print
     processes of the embedded cluster; `scheduler`: the address of a dask scheduler to grade
     on instead (else c.Cluster.scheduler). The problems kept for the report are written in
     the course's language."""
+    timeline.mark("grade: imports done")
     root = root.resolve()
     ids = check_ids(ids, course_ids(root))
     config = course_config(root)
@@ -203,6 +205,7 @@ def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print
     if not (scheduler or Cluster(config=config).scheduler):  # a cluster's workers check theirs
         check_sandbox(config, isolation)
     check_gradebook(root, complete=not force)  # a forced grade writes every record again
+    timeline.mark("grade: course checked")
     with GradeLock(root), language(config_language(config)):
         return _grade(root, ids, workers, force, timeout, log, isolation, students,
                       scheduler)
@@ -212,7 +215,9 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students, schedul
     run = GradeRun()
     register_assignments(root, ids, log)
     run.unchecked = unchecked_cells(root, ids)
+    timeline.mark("grade: assignments registered")
     ready, problems = find_submissions(root, ids, expected_tests(root, ids))
+    timeline.mark("grade: submissions found")
     run.problems = [p for p in problems if chosen(p.student, students)]
     keep_problems(root, "grade", ids, run.unchecked + run.problems, students)
     for problem in run.unchecked:
@@ -300,6 +305,7 @@ def _run_engine(root, todo, workers, scheduler, overrides, force, run, log):
     # process: a worker process would cost more time and memory than the notebook.
     client = start_client(config, workers, scheduler, root / "grade.log", log,
                           kernels=mechanism, in_process=len(todo) == 1)
+    timeline.mark("grade: engine ready")
     try:
         log(t("grading {count} notebooks on {workers} workers", count=len(todo),
               workers=threads(client))
@@ -312,7 +318,9 @@ def _run_engine(root, todo, workers, scheduler, overrides, force, run, log):
                  "grading")
 
         def keep(submission, graded):
+            timeline.mark("grade: result back")
             keep_graded(root, config, graded)
+            timeline.mark("grade: result kept")
             mark(root, submission.student, submission.assignment, submission.notebook,
                  "graded" if graded.ok else "failed", described_isolation(graded.isolation))
             (run.graded if graded.ok else run.failed).append((submission, graded.why))

@@ -23,7 +23,6 @@ import json
 import os
 import shutil
 import stat
-import subprocess
 import sys
 import tempfile
 import threading
@@ -38,15 +37,11 @@ from jupyter_client import BlockingKernelClient
 from jupyter_client.connect import write_connection_file
 
 from autograder.i18n import t
-from autograder.sandbox import handover, isolation
+from autograder.sandbox import handover, isolation, template_start
 from autograder.sandbox.grader_session import GraderSession
+from autograder.sandbox.template_start import template_command, template_env
 from autograder.submission_files import FOLDER_DEPTH, FOLDER_ENTRIES
-
-ZYGOTE = Path(__file__).with_name("zygote.py")
-
-
-def template_command(mechanism):
-    return [sys.executable, str(ZYGOTE), mechanism]
+from autograder.timeline import mark
 
 
 @dataclass(frozen=True)
@@ -150,14 +145,15 @@ class Zygote:
         self.warmed = set()  # texts whose IPython work the template did (cell_cache.py)
         # A copy of the template the client started ahead for the workers, ready
         # (handover.py), else one of our own, once it says it is ready.
+        mark("template: asked for")
         self.process = handover.take(os.environ.get(handover.FOLDER_VARIABLE), mechanism)
         if self.process is None:
-            self.process = subprocess.Popen(template_command(mechanism), stdin=subprocess.PIPE,
-                                            stdout=subprocess.PIPE, env=template_env(),
-                                            text=True)
+            self.process = template_start.adopt(mechanism) or \
+                template_start.start_template(mechanism)
             if not self.process.stdout.readline():
                 raise RuntimeError("the kernel template (autograder/sandbox/zygote.py) did "
                                    "not start; run it by hand to see why")
+        mark("template: ready")
 
     @classmethod
     def shared(cls, mechanism=None):
@@ -242,30 +238,6 @@ def _forget_after_fork():
 
 
 os.register_at_fork(after_in_child=_forget_after_fork)
-
-
-def template_home():
-    """A home of the template's own (matplotlib keeps its font cache there, so a template does
-    not rebuild it): the kit's folder in the grader's cache, or a temporary one."""
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    try:
-        home = cache / "attention-kit" / "template"
-        home.mkdir(mode=0o700, parents=True, exist_ok=True)
-    except OSError:
-        home = Path(tempfile.mkdtemp(prefix="kit-template-"))
-        atexit.register(shutil.rmtree, home, ignore_errors=True)
-    return str(home)
-
-
-def template_env():
-    """The template's whole environment, given rather than inherited: a kernel is forked from
-    the template, so the template's initial environment is in every kernel's memory (and in
-    its /proc/<pid>/environ); nothing of the grader's (tokens, passwords) may be there."""
-    return {
-        "PATH": os.path.dirname(sys.executable) + ":/usr/local/bin:/usr/bin:/bin",
-        "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "OMP_NUM_THREADS": "1",
-        "MPLBACKEND": "module://matplotlib_inline.backend_inline", "HOME": template_home(),
-    }
 
 
 def kernel_env(scratch, mechanism):
@@ -433,6 +405,7 @@ class SandboxedKernel:
     # life ---------------------------------------------------------------------------------
 
     def start(self):
+        mark("kernel: starting")
         self.scratch = tempfile.mkdtemp(prefix="kit-sandbox-")
         self.refused = copy_regular_files(self.folder, self.scratch,
                                           self.settings.max_file_bytes,
@@ -460,6 +433,7 @@ class SandboxedKernel:
         # from /proc) and no control channel (the template kills, nothing interrupts).
         self.client.start_channels(hb=False, control=False)
         self._wait_ready(deadline)
+        mark("kernel: ready")
 
     def template(self):
         return Zygote.shared(self.mechanism)

@@ -18,22 +18,24 @@ PACKAGE = Path(__file__).resolve().parents[2] / "autograder"
 # submission_files, what of a student's folder is read and within which bounds, a leaf of
 # i18n alone, is used by every room that reads one; recorder, what a call of a student's code
 # computes, a leaf of torch alone, by the checks that decide on it, the sandbox's agent that
-# makes it in the kernel and the build that copies it into notebooks.)
+# makes it in the kernel and the build that copies it into notebooks; timeline, where a
+# command's time goes, a leaf of the standard library, by the rooms a grading run passes.)
 ALLOWED = {
     "i18n": {"i18n", "errors"},
     "checks": {"checks", "recorder", "i18n", "errors"},
-    "sandbox": {"sandbox", "recorder", "submission_files", "i18n"},
+    "sandbox": {"sandbox", "recorder", "submission_files", "i18n", "timeline"},
     "build": {"build", "checks", "recorder", "course", "errors", "i18n"},
     "engine": {"engine", "checks", "sandbox", "course", "errors", "stages", "submission_files",
-               "i18n"},
+               "i18n", "timeline"},
     "grading": {"grading", "engine", "checks", "sandbox", "course", "deadlines", "errors",
                 "gradebook_engines", "gradebook_guard", "ledger", "progress", "record",
-                "shown_outputs", "stages", "submission_files", "i18n", ""},
+                "shown_outputs", "stages", "submission_files", "i18n", "timeline", ""},
     "outputs": {"outputs", "engine", "checks", "course", "deadlines", "errors",
                 "gradebook_guard", "ledger", "progress", "record", "shown_outputs",
                 "submission_files", "i18n"},
     # Gradescope's autograder sits above grading, as the command line does.
-    "gradescope": {"gradescope", "grading", "engine", "checks", "course", "errors", "record",
+    "gradescope": {"gradescope", "grading", "engine", "sandbox", "checks", "course", "errors",
+                   "record",
                    "submission_files", "i18n", ""},
 }
 

@@ -1,0 +1,100 @@
+"""The kernel template (zygote.py) as a process: its command line, its whole environment, and
+a start ahead of need.
+
+A command about to grade one notebook starts the template first thing (`start_early`): the
+template's imports (torch, ipykernel, matplotlib: about 1.7 s) then run on one core while the
+command's own imports run on another, instead of after them. The grading process's template
+(kernel.py's Zygote) adopts it when it asks for one of the same mechanism; one not adopted is
+killed as the command exits (it has forked no kernel). A forked process (a grading worker)
+never adopts its parent's.
+
+Light on purpose (the standard library alone), so that starting early costs the command
+nothing before the template is on its way."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ZYGOTE = Path(__file__).with_name("zygote.py")
+
+_early: dict[str, subprocess.Popen] = {}  # mechanism -> a template started ahead
+
+
+def template_command(mechanism):
+    return [sys.executable, str(ZYGOTE), mechanism]
+
+
+def template_home():
+    """A home of the template's own (matplotlib keeps its font cache there, so a template does
+    not rebuild it): the kit's folder in the grader's cache, or a temporary one."""
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    try:
+        home = cache / "attention-kit" / "template"
+        home.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        home = Path(tempfile.mkdtemp(prefix="kit-template-"))
+        atexit.register(shutil.rmtree, home, ignore_errors=True)
+    return str(home)
+
+
+def template_env():
+    """The template's whole environment, given rather than inherited: a kernel is forked from
+    the template, so the template's initial environment is in every kernel's memory (and in
+    its /proc/<pid>/environ); nothing of the grader's (tokens, passwords) may be there."""
+    return {
+        "PATH": os.path.dirname(sys.executable) + ":/usr/local/bin:/usr/bin:/bin",
+        "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "OMP_NUM_THREADS": "1",
+        "MPLBACKEND": "module://matplotlib_inline.backend_inline", "HOME": template_home(),
+    }
+
+
+def start_template(mechanism):
+    """A new template process of `mechanism`, importing; it says it is ready on stdout."""
+    return subprocess.Popen(template_command(mechanism), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, env=template_env(), text=True)
+
+
+def start_early(mechanism):
+    """Start a template of `mechanism` now, for this process's first Zygote to adopt."""
+    if mechanism not in _early:
+        _early[mechanism] = start_template(mechanism)
+
+
+def start_early_for(setting):
+    """start_early for a course's isolation setting ("full", "limits"), when this machine can
+    build it (when not, grading itself refuses, saying why)."""
+    from autograder.sandbox.isolation import NoSandbox, choose
+
+    try:
+        start_early(choose(setting))
+    except NoSandbox:
+        return
+
+
+def adopt(mechanism):
+    """The template started early for `mechanism`, if any and still alive; else None."""
+    process = _early.pop(mechanism, None)
+    if process is not None and process.poll() is not None:
+        return None
+    return process
+
+
+def _kill_unadopted():
+    for process in _early.values():
+        process.kill()
+        process.wait()
+    _early.clear()
+
+
+def _forget_after_fork():
+    _early.clear()  # the parent's: its pipes are the parent's to close
+
+
+atexit.register(_kill_unadopted)
+os.register_at_fork(after_in_child=_forget_after_fork)

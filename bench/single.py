@@ -1,0 +1,148 @@
+"""Benchmark: one notebook, cold. How long from `python -m autograder grade --student S` to its
+score in the gradebook, where that time goes, and the same notebook by plain nbgrader.
+
+A course with one assignment (default 01) and a correct notebook for each run is made in a
+scratch folder. Each run is a new process tree with nothing warm (no template, no cluster, no
+cache of the kit's). Printed per run: the wall time from the command's launch to its exit, the
+CPU seconds of every process it started, the peak of the proportional set size summed over
+its processes (shared pages divided among them, sampled every 20 ms), and the timeline the
+kit's processes wrote (autograder/timeline.py: KIT_TIMELINE), each moment in seconds since
+the launch. Then plain `nbgrader autograde` of another correct notebook of the same course,
+with nbgrader's own autograde stages (bench/grading.py's baseline), as many times.
+
+    .venv/bin/python bench/single.py [--assignment ID] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import nbformat
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from grading import make_class, nbgrader_pipeline  # noqa: E402
+
+from autograder.timeline import VARIABLE  # noqa: E402
+from autograder.tools import simulate  # noqa: E402
+
+
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+class PeakMemory:
+    """The peak, over samples every 20 ms, of the PSS summed over a process and its
+    descendants (the kernel template and its kernels included)."""
+
+    def __init__(self, pid):
+        self.pid, self.peak, self.done = pid, 0, threading.Event()
+        self.thread = threading.Thread(target=self.sample, daemon=True)
+        self.thread.start()
+
+    def sample(self):
+        while not self.done.is_set():
+            try:
+                top = psutil.Process(self.pid)
+                processes = [top, *top.children(recursive=True)]
+            except psutil.Error:
+                break
+            total = 0
+            for process in processes:
+                try:
+                    total += process.memory_full_info().pss
+                except psutil.Error:
+                    continue
+            self.peak = max(self.peak, total)
+            time.sleep(0.02)
+
+    def stop(self):
+        self.done.set()
+        self.thread.join()
+        return self.peak
+
+
+def timed(command, cwd, env):
+    """(wall s, CPU s, peak PSS MiB) of `command`; it must exit 0."""
+    cpu, started = children_cpu(), time.time()
+    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+    memory = PeakMemory(process.pid)
+    output = process.communicate()[0]
+    wall, peak = time.time() - started, memory.stop()
+    if process.returncode:
+        raise SystemExit(f"{' '.join(command)} exited {process.returncode}:\n{output}")
+    return started, wall, children_cpu() - cpu, peak / 2**20
+
+
+def timeline(path: Path, started):
+    """The moments the kit's processes marked, in seconds since the launch."""
+    if not path.exists():
+        return []
+    pids, rows = {}, []
+    for line in path.read_text().splitlines():
+        moment, pid, what = line.split(" ", 2)
+        pids.setdefault(pid, len(pids))
+        rows.append((float(moment) - started, pids[pid], what))
+    return sorted(rows)
+
+
+def make_course(folder: Path, assignment_id, runs):
+    course = make_class(folder, assignment_id, 0, random.Random(0))
+    release = nbformat.read(folder / "release" / assignment_id / f"{assignment_id}.ipynb", 4)
+    source = nbformat.read(folder / "source" / assignment_id / f"{assignment_id}.ipynb", 4)
+    for n in range(2 * runs):
+        course.submit(f"s{n}", assignment_id, simulate.correct(release, source))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--assignment", default="01_attention_by_hand")
+    parser.add_argument("--runs", type=int, default=3)
+    arguments = parser.parse_args()
+    assignment_id = arguments.assignment
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
+    with tempfile.TemporaryDirectory(prefix="kit-single-") as scratch:
+        course = Path(scratch) / "course"
+        make_course(course, assignment_id, arguments.runs)
+        kit_rows, plain_rows = [], []
+        for n in range(arguments.runs):
+            path = Path(scratch) / f"timeline-{n}.txt"
+            started, wall, cpu, peak = timed(
+                [sys.executable, "-m", "autograder", "grade", "--student", f"s{n}"], course,
+                dict(env, **{VARIABLE: str(path)}))
+            kit_rows.append((wall, cpu, peak))
+            print(f"kit grade, one notebook, cold: {wall:.2f} s wall, {cpu:.2f} CPU s, "
+                  f"peak {peak:.0f} MiB PSS over its processes")
+            for moment, process, what in timeline(path, started):
+                print(f"    {moment:6.2f} s  process {process}  {what}")
+        config = course / "nbgrader_config.py"
+        config.write_text(config.read_text() + "\n" + nbgrader_pipeline())
+        for n in range(arguments.runs, 2 * arguments.runs):
+            _, wall, cpu, peak = timed(["nbgrader", "autograde", assignment_id, "--student",
+                                        f"s{n}"], course, env)
+            plain_rows.append((wall, cpu, peak))
+            print(f"plain nbgrader autograde, one notebook: {wall:.2f} s wall, {cpu:.2f} CPU "
+                  f"s, peak {peak:.0f} MiB PSS")
+    best = min(kit_rows), min(plain_rows)
+    print(f"\nbest of {arguments.runs}: kit {best[0][0]:.2f} s wall ({best[0][1]:.2f} CPU s, "
+          f"{best[0][2]:.0f} MiB), plain nbgrader {best[1][0]:.2f} s wall ({best[1][1]:.2f} "
+          f"CPU s, {best[1][2]:.0f} MiB); kit / nbgrader wall {best[0][0] / best[1][0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
