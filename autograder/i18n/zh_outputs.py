@@ -469,6 +469,7 @@ CATALOG = {
     "Grade cell: {cell}": "评分单元格：{cell}",
     "Task: {cell}": "任务：{cell}",
     "Comments:": "评语：",
+    "No response.": "未作答。",
     "a plot drawn by the notebook's code": "笔记本中的代码画出的图",
     # Gradescope: results.json and run_autograder (autograder/gradescope/)
     "{step}: every finding of the hidden checks": "{step}：隐藏检查发现的全部问题",

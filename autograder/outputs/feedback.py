@@ -17,6 +17,7 @@ from autograder.errors import OutputError
 from autograder.gradebook_guard import check_gradebook
 from autograder.i18n import config_language, current, language, t
 from autograder.ledger import chosen
+from autograder.outputs.page_font import font_css
 from autograder.outputs.roster import not_in_course, removal_note
 from autograder.progress import Progress
 
@@ -61,6 +62,8 @@ TEMPLATE_WORDS = [
      LABEL + "{text}</span>"),
     (rf"{LABEL}Task: (?P<cell><code>[\w-]*</code>)</span>", "Task: {cell}",
      LABEL + "{text}</span>"),
+    # nbgrader's comment on a solution cell left as released, before "Comments:" is changed
+    (r"(?P<keep><b>Comments:</b>\s*<p>)No response\.</p>", "No response.", "{keep}{text}</p>"),
     ("<b>Comments:</b>", "Comments:", "<b>{text}</b>"),
     ('alt="No description has been provided for this image"',
      "a plot drawn by the notebook's code", 'alt="{text}"'),
@@ -92,12 +95,17 @@ def in_words(pattern, english, markup):
 
 
 def in_course_language(text):
-    """The page with the feedback template's words in the current language, and its <html>
-    element saying which language that is (a browser's fonts and screen readers use it)."""
+    """The page with the feedback template's words in the current language, its <html>
+    element saying which language that is (a browser's fonts and screen readers use it), and
+    the glyphs of its Chinese embedded (page_font.py), so no machine shows it as boxes."""
     for pattern, english, markup in TEMPLATE_WORDS:
         text = in_words(pattern, english, markup)(text)
     lang = HTML_LANG.get(current(), current())
-    return re.sub(r"<html[^>]*>", f'<html lang="{lang}">', text, count=1)
+    text = re.sub(r"<html[^>]*>", f'<html lang="{lang}">', text, count=1)
+    css = font_css(re.sub(r"<style.*?</style>|<script.*?</script>", "", text, flags=re.DOTALL))
+    if not css:
+        return text
+    return text.replace("</head>", f"<style>{css}</style>\n</head>", 1)
 
 
 def named_steps(text):

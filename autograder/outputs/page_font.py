@@ -1,10 +1,12 @@
-"""The report page carries the glyphs its Chinese text needs.
+"""Every page the kit writes carries the glyphs its Chinese text needs: the report, the
+similarity pages and the feedback pages.
 
-The report is one self-contained page, often opened on another machine than the one that
-wrote it; a browser without a CJK font draws each Chinese character of it as a box. So the page
-embeds the kit's own font (fonts.py), cut down to the characters it uses (a few hundred of
-Noto Sans CJK SC's 65,000 glyphs: about 100 KB), as an @font-face the page's text is set in
-first; Latin text keeps the browser's sans-serif. An English page, or a kit without its font
+A page is self-contained, often opened on another machine than the one that wrote it; a
+browser without a CJK font draws each Chinese character of it as a box. So the page embeds the
+kit's own font (kit_font.py), cut down to the characters it uses (a few hundred of Noto Sans
+CJK SC's 65,000 glyphs: about 100 KB), as an @font-face its text is set in first, code
+(`<pre>`, `<code>`) included; the font holds no Latin letter, so Latin text keeps the
+browser's sans-serif, and code its monospace. An English page, or a kit without its font
 package, embeds nothing.
 """
 
@@ -15,9 +17,12 @@ import io
 
 from matplotlib import ft2font
 
-from autograder.outputs.fonts import KIT_FONT, PLAIN, kit_font_path
+from autograder.kit_font import KIT_FONT, PLAIN, kit_font_path
 
 FAMILY = "Kit CJK"  # the embedded font's name inside the page
+# Code and everything inside it (a highlighter's spans): a page's own style sheet (nbgrader's
+# feedback) sets code in monospace with more specific selectors, hence !important.
+CODE = "pre,code,kbd,samp,pre *,code *"
 
 
 def face_index(path, family):
@@ -53,4 +58,5 @@ def font_css(text):
     encoded = base64.b64encode(subset_woff(path, characters)).decode("ascii")
     return (f"@font-face{{font-family:'{FAMILY}';"
             f"src:url(data:font/woff;base64,{encoded}) format('woff')}}"
-            f"body{{font-family:'{FAMILY}',sans-serif}}")
+            f"body{{font-family:'{FAMILY}',sans-serif}}"
+            f"{CODE}{{font-family:'{FAMILY}',monospace,monospace!important}}")

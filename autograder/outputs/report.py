@@ -407,7 +407,7 @@ STYLE = ("body{font-family:sans-serif;max-width:60em;margin:2em auto}"
          "td.graded-with-warnings{background:#fff4d6}td.not-graded-yet{background:#eef}"
          ".mark{font-size:75%;background:#fde2e1;border-radius:3px;padding:0 3px}"
          ".gaps{background:#fff4d6;padding:.5em 1em}.generated{color:#555}"
-         ".submissions td:nth-child(-n+4){white-space:nowrap}")
+         ".submissions td:nth-child(-n+4){white-space:nowrap}th{white-space:nowrap}")
 
 
 def sandbox_line(results):
