@@ -116,6 +116,13 @@ ATTENTION_SCORES = Step(
             "def attention_scores(queries, keys):\n"
             "    return queries @ keys.transpose(-2, -1) / math.sqrt(keys.shape[-1])\n",
         ),
+        Mistake(
+            "keys.T on a batch",
+            "on a batch of keys .T reverses every dimension, not just the last two; write "
+            "keys.transpose(-2, -1), which swaps only the key and feature dimensions",
+            "def attention_scores(queries, keys):\n"
+            "    return queries @ keys.T\n",
+        ),
     ),
 )
 

@@ -27,6 +27,11 @@ CATALOG = {
     'row i belongs to query i: compute queries @ keys^T, not keys @ queries^T':
         '第 i 行属于查询 i：应计算 queries @ keys^T，而不是 keys @ queries^T',
     'scores scaled too early': '过早地缩放了注意力分数',
+    'keys.T on a batch': '对一批键用了 keys.T',
+    'on a batch of keys .T reverses every dimension, not just the last two; write '
+    'keys.transpose(-2, -1), which swaps only the key and feature dimensions':
+        '对一批键，.T 会把所有维度倒过来，而不只是最后两个；请写 keys.transpose(-2, -1)，'
+        '它只交换键所在的维度和特征维度',
     'this step returns the raw dot products; the 1/sqrt(d_k) comes later':
         '这一步返回未经缩放的点积；乘以 1/sqrt(d_k) 是后面步骤的事',
     'softmax without max-subtraction': 'softmax 没有先减去最大值',

@@ -70,6 +70,21 @@ def matching_mistakes(step, case, got, subject_of):
     return found
 
 
+def raising_mistake(step, case, error, subject_of):
+    """The catalogued mistake that raises the student's very error on `case` (its kind and
+    its message), when it is the only one that does, or None: an error can be a known mistake
+    too (`keys.T` on a batch), but one that several mistakes raise (a word missing from the
+    vocabulary, whatever else is wrong) names none of them."""
+    raising = []
+    for mistake in step.mistakes:
+        try:
+            case.run(subject_of(mistake))
+        except Exception as theirs:  # noqa: BLE001 - the mistake's own error, to compare
+            if error_kind(theirs) == error_kind(error) and str(theirs) == str(error):
+                raising.append(mistake)
+    return raising[0] if len(raising) == 1 else None
+
+
 def named_mistakes(matches, right, subject_of):
     """For each wrong case's matching mistakes (`matches`), the one to name: of those that
     also give the expected output on every case the student got right (`right`: (case,
@@ -181,8 +196,10 @@ def judged_calls(step, subject, helpers, gen):
             return [Finding("error", step.name, t(
                 "not implemented yet (the stub still raises NotImplementedError)"))], False
         except Exception as error:  # noqa: BLE001 - any error of student code is a finding
+            mistake = raising_mistake(step, case, error, subject_of)
             findings.append(Finding("error", step.name, t(
-                "{case}: {problem}", case=case.label, problem=subject.raised(error))))
+                "{case}: {problem}", case=case.label, problem=subject.raised(error)),
+                t(mistake.name) if mistake else None, t(mistake.hint) if mistake else None))
             continue
         try:
             compare(got, want)

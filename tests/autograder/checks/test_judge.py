@@ -50,3 +50,19 @@ def test_the_mistake_that_explains_every_case_is_named():
     for seed in range(5):
         names, _ = named(BACKWARD, subject, seed)
         assert names == {mistake.name}, (seed, names)
+
+
+def keys_dot_t(queries, keys):
+    """attention_scores with keys.T: right for one sequence, an error on a batch."""
+    return queries @ keys.T
+
+
+def test_an_error_a_known_mistake_raises_is_named():
+    """A student whose attention_scores uses keys.T, which raises PyTorch's error about sizes
+    on the batched case: is the catalogued mistake named on that error, with its hint to use
+    transpose(-2, -1)?"""
+    step = load_assignment(ROOT, "01_attention_by_hand").steps["attention_scores"]
+    names, findings = named(step, LocalSubject(keys_dot_t, source="x"), 0)
+    assert names == {"keys.T on a batch"}, findings
+    error = next(f for f in findings if f.kind == "error")
+    assert "transpose(-2, -1)" in error.hint and "RuntimeError" in error.text
