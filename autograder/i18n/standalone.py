@@ -122,6 +122,17 @@ ZH = {
     "seconds one cell may run (default: 120)": "每个单元格最多运行的秒数（默认 120）",
     "cannot read {path}: {error}; give the path of your .ipynb file":
         "无法读取 {path}：{error}；请给出你的 .ipynb 文件的路径",
+    # argparse's own words in check_notebook.py (as autograder/i18n/zh_help.py has them)
+    "usage: ": "用法：",
+    "positional arguments": "位置参数",
+    "options": "选项",
+    "show this help message and exit": "显示这份帮助并退出",
+    "%(prog)s: error: %(message)s\n": "%(prog)s：错误：%(message)s\n",
+    "the following arguments are required: %s": "缺少以下参数：%s",
+    "unrecognized arguments: %s": "无法识别的参数：%s",
+    "argument %(argument_name)s: %(message)s": "参数 %(argument_name)s：%(message)s",
+    "invalid %(type)s value: %(value)r": "无效的 %(type)s 值：%(value)r",
+    "expected one argument": "需要一个参数",
 }
 
 

@@ -28,6 +28,7 @@ def _t(text, language=None, **fields):
     return template.format(**fields) if fields else template
 
 PASSED, FAILED, UNREADABLE = 0, 1, 2
+KERNEL_QUIET = ["--IPKernelApp.log_level=ERROR"]
 
 def test_of(cell):
     meta = cell.get("metadata", {}).get("nbgrader", {})
@@ -62,7 +63,8 @@ def points(value, language=None):
 
 def run(notebook, folder, timeout, quiet=False):
     client = NotebookClient(notebook, timeout=timeout, allow_errors=True,
-                            resources={"metadata": {"path": str(folder)}})
+                            resources={"metadata": {"path": str(folder)}},
+                            extra_arguments=KERNEL_QUIET)
     try:
         client.execute(**({"stderr": subprocess.DEVNULL} if quiet else {}))
     except CellTimeoutError:
@@ -90,13 +92,40 @@ def report(notebook, stopped):
              passing=passing, count=len(tests), earned=earned, most=points(most)))
     return FAILED if failed or stopped else PASSED
 
-def main(argv=None):
+def argparse_words():
+    words = {
+        "usage: ": _t('usage: '),
+        "positional arguments": _t('positional arguments'),
+        "options": _t('options'),
+        "show this help message and exit": _t('show this help message and exit'),
+        "%(prog)s: error: %(message)s\n": _t('%(prog)s: error: %(message)s\n'),
+        "the following arguments are required: %s":
+            _t('the following arguments are required: %s'),
+        "unrecognized arguments: %s": _t('unrecognized arguments: %s'),
+        "argument %(argument_name)s: %(message)s":
+            _t('argument %(argument_name)s: %(message)s'),
+        "invalid %(type)s value: %(value)r": _t('invalid %(type)s value: %(value)r'),
+        "expected one argument": _t('expected one argument'),
+    }
+    return lambda text: words.get(text, text)
+
+def arguments(argv):
+    before, argparse._ = argparse._, argparse_words()
+    try:
+        return command_line().parse_args(argv)
+    finally:
+        argparse._ = before
+
+def command_line():
     parser = argparse.ArgumentParser(
         description=_t('Run a notebook in a fresh kernel and list every failing cell with its message. Exit status 0: every cell ran; 1: a cell failed; 2: the file cannot be read.'))
     parser.add_argument("notebook", type=Path, help=_t('the .ipynb file to check'))
     parser.add_argument("--timeout", type=int, default=120,
                         help=_t('seconds one cell may run (default: 120)'))
-    args = parser.parse_args(argv)
+    return parser
+
+def main(argv=None):
+    args = arguments(argv)
     try:
         notebook = nbformat.read(args.notebook, as_version=4)
     except (OSError, ValueError) as error:
