@@ -18,6 +18,7 @@ from autograder.build.figures import (
     tint,
     weight_shading,
 )
+from autograder.i18n import t
 
 
 def qkv_flow():
@@ -40,7 +41,7 @@ def qkv_flow():
     weights = grid(ax, 25.5, 12, 3, 3, WEIGHTS, name="$A$", shape="(seq, seq)",
                    cell_colors=weight_shading(example))
     arrow(ax, scores.east, weights.west, "softmax", size=SHAPE_SIZE + 1)
-    note(ax, (scores.right + weights.left) / 2, scores.center_y - 0.45, "each row",
+    note(ax, (scores.right + weights.left) / 2, scores.center_y - 0.45, t("each row"),
          size=SHAPE_SIZE, color=MUTED, va="top")
     context = grid(ax, 28.5, 3.5, 3, 3, CONTEXT, name="$Z = AV$", shape="(seq, d_v)")
     arrow(ax, (weights.center_x, weights.bottom - 1.5), (context.center_x - 0.5,

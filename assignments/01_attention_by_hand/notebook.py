@@ -142,6 +142,10 @@ def show_beside(what, printed, yours):
         "把每一行输入投影成一个查询、一个键和一个值。",
     "Returns queries (seq, d_k), keys (seq, d_k), values (seq, d_v).":
         "返回 queries (seq, d_k)、keys (seq, d_k) 和 values (seq, d_v)。",
+    "queries = x @ W_query, keys = x @ W_key, values = x @ W_value.":
+        "queries = x @ W_query，keys = x @ W_key，values = x @ W_value。",
+    "x: (seq, d_in); W_query, W_key: (d_in, d_k); W_value: (d_in, d_v).":
+        "x：(seq, d_in)；W_query、W_key：(d_in, d_k)；W_value：(d_in, d_v)。",
 }
 
 # %% tests project_qkv points=2
@@ -199,7 +203,7 @@ show_beside("values", {{documents.DOC004_VALUES}}, values)
 #
 # $$\omega_{ij} = q_i \cdot k_j \qquad\text{所有配对一次算出：}\qquad \Omega = Q K^\top$$
 #
-# $\Omega$ 的第 $i$ 行属于查询 $i$，对每个键各有一个分数。形状为 `(d_k,)` 的单个查询得到 `(seq,)` 个分数；形状为 `(n, d_k)` 的 `n` 个查询得到 `(n, seq)`。写法要让前面多出的批维度也能用：转置键的最后两个维度（`keys.transpose(-2, -1)`），不要用 `.T`。
+# $\Omega$ 的第 $i$ 行属于查询 $i$，对每个键各有一个分数。只有一个查询（形状为 `(d_k,)`）时，结果是 `seq` 个分数，形状为 `(seq,)`；`n` 个查询叠成 `(n, d_k)` 时，结果的形状为 `(n, seq)`。写法要让前面多出的批维度也能用：转置键的最后两个维度（`keys.transpose(-2, -1)`），不要用 `.T`。
 #
 # 查询 1 是 $[1, 0, 2]$，它对键 2 $[4, 4, 0]$ 的分数是 $1\cdot4 + 0\cdot4 + 2\cdot0 = 4$。
 
@@ -350,6 +354,7 @@ show_beside("attention weights",
 
 # %% code
 weights = stable_softmax(attention_scores(x @ W_query, x @ W_key))
+use_course_font()
 fig, ax = plt.subplots(figsize=(3.5, 3))
 image = ax.imshow(weights.detach(), cmap="viridis", vmin=0, vmax=1)
 ax.set_xlabel("key (input attended to)")
@@ -359,6 +364,14 @@ ax.set_yticks(range(3), ["1", "2", "3"])
 fig.colorbar(image, ax=ax, label="attention weight")
 ax.set_title("attention weights")
 plt.show()
+
+# %% strings zh
+{
+    '"key (input attended to)"': '"键（被关注的输入）"',
+    '"query (input attending)"': '"查询（发出关注的输入）"',
+    '"attention weight"': '"注意力权重"',
+    '"attention weights"': '"注意力权重"',
+}
 
 # %% [markdown]
 # ## Step 4: weighting the values
@@ -397,6 +410,8 @@ plt.show()
     "Every value scaled by every query's attention weight for it.":
         "每个值分别乘以每个查询分配给它的注意力权重。",
     "element [j, i] = weights[i, j] * values[j].": "元素 [j, i] = weights[i, j] * values[j]。",
+    "weights: (n_queries, n_keys); values: (n_keys, d_v).":
+        "weights：(n_queries, n_keys)；values：(n_keys, d_v)。",
     "Returns (n_keys, n_queries, d_v); summing over dim 0 gives the outputs.":
         "返回 (n_keys, n_queries, d_v)；沿第 0 维求和就得到输出。",
 }

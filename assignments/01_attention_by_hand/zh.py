@@ -56,4 +56,7 @@ CATALOG = {
         '每一行注意力权重之和都为 1',
     'Very large scores still give finite weights':
         '很大的注意力分数也得到有限的注意力权重',
+    # the labels of its figures (figures.py)
+    'each row':
+        '逐行',
 }

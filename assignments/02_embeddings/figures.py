@@ -17,6 +17,7 @@ from autograder.build.figures import (
     note,
     tint,
 )
+from autograder.i18n import t
 
 
 def embedding_lookup():
@@ -29,13 +30,13 @@ def embedding_lookup():
     fig, ax = canvas(31, 15)
     top = 10.5  # top of the words, the table and x
     note(ax, 15.5, 14.2, '"The sun rises in the east"', size=NAME_SIZE)
-    note(ax, 0.5, 12.3, "vocabulary (sorted):", size=NOTE_SIZE, ha="left")
+    note(ax, 0.5, 12.3, t("vocabulary (sorted):"), size=NOTE_SIZE, ha="left")
     for index, word in enumerate(vocab):
         note(ax, 10 + index * 3.75, 12.3, f"{word} $\\to$ {index}", size=NOTE_SIZE,
              bbox={"boxstyle": "round,pad=0.25", "facecolor": row_colors[index],
                    "edgecolor": "none"})
-    note(ax, 2, top + 0.7, "words", size=NOTE_SIZE, color=MUTED)
-    note(ax, 6.2, top + 0.7, "ids", size=NOTE_SIZE, color=MUTED)
+    note(ax, 2, top + 0.7, t("words"), size=NOTE_SIZE, color=MUTED)
+    note(ax, 6.2, top + 0.7, t("ids"), size=NOTE_SIZE, color=MUTED)
     for position, (word, token) in enumerate(zip(sentence, ids, strict=True)):
         y = top - position * 1.5 - 0.5
         note(ax, 2, y, word, size=NOTE_SIZE + 1)
@@ -47,7 +48,7 @@ def embedding_lookup():
     table = grid(ax, 12, top - table_rows, table_rows, 3, INPUT,
                  cell_colors=[[row_colors[row] if row < len(vocab) else "white"] * 3
                               for row in range(table_rows)],
-                 name="embedding table", shape="(vocab_size, dim)")
+                 name=t("embedding table"), shape="(vocab_size, dim)")
     for row in range(len(vocab)):
         note(ax, 11.3, top - row - 0.5, str(row), size=SHAPE_SIZE, color=MUTED)
     note(ax, table.center_x, top - len(vocab) - 1, r"$\vdots$", size=NOTE_SIZE, color=MUTED)
@@ -58,7 +59,7 @@ def embedding_lookup():
                                      (x.left, x.top - position - 0.5), arrowstyle="-|>",
                                      mutation_scale=7, color=tint(INK, 0.6), linewidth=0.8,
                                      shrinkA=1, shrinkB=1))
-    arrow(ax, (7.3, top - 4), (10.6, top - 4), "row", size=SHAPE_SIZE)
+    arrow(ax, (7.3, top - 4), (10.6, top - 4), t("row"), size=SHAPE_SIZE)
     return fig
 
 

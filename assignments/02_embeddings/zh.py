@@ -73,4 +73,15 @@ CATALOG = {
         '词表里没有的词会引发 KeyError，并说出这个词',
     'The same id always gives the same vector':
         '同一个词元 id 总是得到同一个向量',
+    # the labels of its figures (figures.py)
+    'vocabulary (sorted):':
+        '词表（已排序）：',
+    'words':
+        '词',
+    'ids':
+        'id',
+    'embedding table':
+        '嵌入表',
+    'row':
+        '取行',
 }

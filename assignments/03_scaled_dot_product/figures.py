@@ -13,6 +13,7 @@ from autograder.build.figures import (
     WEIGHTS,
     tint,
 )
+from autograder.i18n import t
 
 
 def scaling_saturation():
@@ -36,9 +37,9 @@ def scaling_saturation():
             ax.tick_params(axis="y", labelsize=7)
             ax.spines[["top", "right"]].set_visible(False)
         spread = scores.max().item() - scores.min().item()
-        axes[0][column].set_title(f"$d_k = {d_k}$: scores span {spread:.0f}",
-                                  fontsize=NOTE_SIZE)
-        axes[1][column].set_xlabel("key $j$", fontsize=SHAPE_SIZE)
+        axes[0][column].set_title(t("$d_k = {d_k}$: scores span {spread:.0f}", d_k=d_k,
+                                    spread=spread), fontsize=NOTE_SIZE)
+        axes[1][column].set_xlabel(t("key $j$"), fontsize=SHAPE_SIZE)
     axes[0][0].set_ylabel(r"softmax$(q \cdot k_j)$", fontsize=NOTE_SIZE)
     axes[1][0].set_ylabel(r"softmax$(q \cdot k_j / \sqrt{d_k})$", fontsize=NOTE_SIZE)
     fig.subplots_adjust(left=0.11, right=0.98, top=0.92, bottom=0.13, hspace=0.25, wspace=0.12)

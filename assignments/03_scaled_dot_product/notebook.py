@@ -700,6 +700,7 @@ print("equal to the value of 'short':", torch.equal(context_last, values_last[2]
 # 中的 “is” 截然不同。只有 “sun” 明显偏向一个键：它自己的键。
 
 # %% code
+use_course_font()
 fig, ax = plt.subplots(figsize=(4.5, 3.8))
 image = ax.imshow(weights.detach(), cmap="viridis", vmin=0, vmax=1)
 ax.set_xlabel("key (word attended to)")
@@ -709,6 +710,14 @@ ax.set_yticks(range(len(words)), words)
 fig.colorbar(image, ax=ax, label="weight")
 ax.set_title("scaled dot-product attention weights")
 plt.show()
+
+# %% strings zh
+{
+    '"key (word attended to)"': '"键（被关注的词）"',
+    '"query (word attending)"': '"查询（发出关注的词）"',
+    '"weight"': '"注意力权重"',
+    '"scaled dot-product attention weights"': '"缩放点积注意力的注意力权重"',
+}
 
 # %% [markdown]
 # ## What you built

@@ -90,4 +90,9 @@ CATALOG = {
         '每个被掩码的注意力权重都恰好为 0',
     'A query with every key masked gets zero weights and a zero context':
         '所有键都被掩码的查询得到全零的注意力权重和零上下文向量',
+    # the labels of its figures (figures.py)
+    '$d_k = {d_k}$: scores span {spread:.0f}':
+        'd_k = {d_k}：分数跨度 {spread:.0f}',
+    'key $j$':
+        '键 j',
 }

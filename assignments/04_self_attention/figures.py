@@ -20,6 +20,7 @@ from autograder.build.figures import (
     note,
     tint,
 )
+from autograder.i18n import t
 
 
 def self_attention_module():
@@ -44,11 +45,11 @@ def self_attention_module():
                                 fill=False, edgecolor=MUTED, linewidth=0.8,
                                 linestyle=(0, (3, 2))))
     arrow(ax, x.east, (5.5, x.center_y))
-    weights = grid(ax, 23.5, bottom, 6, 6, WEIGHTS, name="weights", shape="(seq, seq)")
+    weights = grid(ax, 23.5, bottom, 6, 6, WEIGHTS, name=t("weights"), shape="(seq, seq)")
     note(ax, weights.center_x, weights.top + 2.1, r"softmax$(QK^\top/\sqrt{d_k})$",
          size=SHAPE_SIZE + 1)
     arrow(ax, (21.5, weights.center_y), weights.west)
-    context = grid(ax, 31.5, bottom, 6, 4, CONTEXT, name="context", shape="(seq, d_v)")
+    context = grid(ax, 31.5, bottom, 6, 4, CONTEXT, name=t("context"), shape="(seq, d_v)")
     arrow(ax, weights.east, context.west, "@ V", size=SHAPE_SIZE)
     return fig
 

@@ -263,6 +263,7 @@ for query in queries:  # one word's query, (2,)
     scores = keys @ query / math.sqrt(keys.shape[-1])  # (6,)
     rows.append(torch.exp(scores - scores.max()) / torch.exp(scores - scores.max()).sum())
 weights = torch.stack(rows)  # (6, 6): row i is word i's weights
+use_course_font()
 fig, ax = plt.subplots(figsize=(5, 4))
 image = ax.imshow(weights, cmap="viridis", vmin=0, vmax=1)
 ax.set_xlabel("key (word attended to)")
@@ -277,6 +278,10 @@ plt.show()
 {
     "# one word's query, (2,)": "# 一个词的查询，(2,)",
     "# (6, 6): row i is word i's weights": "# (6, 6)：第 i 行是词 i 的注意力权重",
+    '"key (word attended to)"': '"键（被关注的词）"',
+    '"query (word attending)"': '"查询（发出关注的词）"',
+    '"weight"': '"注意力权重"',
+    '"attention weights"': '"注意力权重"',
 }
 
 # %% [markdown]

@@ -68,4 +68,9 @@ CATALOG = {
         '模块以形状正确的参数保存 W_query、W_key 和 W_value',
     "Forward(x) is self-attention with the module's own weights":
         'forward(x) 就是用模块自己的权重做自注意力',
+    # the labels of its figures (figures.py)
+    'weights':
+        '注意力权重',
+    'context':
+        '上下文向量',
 }

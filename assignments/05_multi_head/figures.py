@@ -17,6 +17,7 @@ from autograder.build.figures import (
     shades,
     stack,
 )
+from autograder.i18n import t
 
 
 def bmm_stacking():
@@ -31,16 +32,16 @@ def bmm_stacking():
     queries = stack(ax, 30.5, bottom - 1, seq, d_k, QUERY, h)
     arrow(ax, (inputs.right + 0.3, middle), (product.left - 0.3, middle), "torch.bmm",
           size=SHAPE_SIZE + 1)
-    arrow(ax, (product.right + 0.3, middle), (queries.left - 0.3, middle), "transpose",
+    arrow(ax, (product.right + 0.3, middle), (queries.left - 0.3, middle), t("transpose"),
           size=SHAPE_SIZE, text_side="below")
     for box, name, shape in ((weights, "W_query", "(h, d_k, d_in)"),
                              (inputs, "x.T.expand(h, -1, -1)", "(h, d_in, seq)"),
-                             (product, r"slice $i$: $W_i\,x^\top$", "(h, d_k, seq)"),
-                             (queries, "queries", "(h, seq, d_k)")):
+                             (product, t(r"slice $i$: $W_i\,x^\top$"), "(h, d_k, seq)"),
+                             (queries, t("queries"), "(h, seq, d_k)")):
         note(ax, box.center_x, title_y, name, size=NOTE_SIZE)
         note(ax, box.center_x, 1.2, shape, size=SHAPE_SIZE, color=MUTED, family="monospace")
-    for box, text in ((weights, "h matrices"), (inputs, "views: no copy"),
-                      (product, "all heads, one call")):
+    for box, text in ((weights, t("h matrices")), (inputs, t("views: no copy")),
+                      (product, t("all heads, one call"))):
         note(ax, box.center_x, title_y - 1.1, text, size=SHAPE_SIZE, color=MUTED)
     return fig
 
@@ -62,16 +63,17 @@ def heads_split_merge():
                      cell_colors=[[head_colors[head]] * d] * seq)
         out = grid(ax, 16, bottom, seq, d, CONTEXT, name=f"$Z_{head}$",
                    cell_colors=[[out_colors[head]] * d] * seq)
-        arrow(ax, queries.east, piece.west, "split" if head == 1 else None, size=SHAPE_SIZE)
-        arrow(ax, piece.east, out.west, "attention", size=SHAPE_SIZE)
-        arrow(ax, out.east, merged.west, "concat" if head == 1 else None, size=SHAPE_SIZE)
+        arrow(ax, queries.east, piece.west, t("split") if head == 1 else None, size=SHAPE_SIZE)
+        arrow(ax, piece.east, out.west, t("attention"), size=SHAPE_SIZE)
+        arrow(ax, out.east, merged.west, t("concat") if head == 1 else None, size=SHAPE_SIZE)
     for left in (9.5, 16):
         note(ax, left + 1, 3.1, "(h, seq, d)", size=SHAPE_SIZE, color=MUTED,
              family="monospace")
-    output = grid(ax, 30.5, middle, seq, h * d, CONTEXT, name="output", shape="(seq, h*d)")
+    output = grid(ax, 30.5, middle, seq, h * d, CONTEXT, name=t("output"), shape="(seq, h*d)")
     arrow(ax, merged.east, output.west, "$\\times W_O$", size=NOTE_SIZE)
-    note(ax, 18.5, 0.4, r"head $i$: softmax$(Q_i K_i^\top/\sqrt{d})\,V_i$;  "
-         "$K$ and $V$ split the same way", size=SHAPE_SIZE + 1, va="bottom")
+    note(ax, 18.5, 0.4, t(r"head $i$: softmax$(Q_i K_i^\top/\sqrt{{{dim}}})\,V_i$;  "
+                          "$K$ and $V$ split the same way", dim="d"),
+         size=SHAPE_SIZE + 1, va="bottom")
     return fig
 
 

@@ -226,6 +226,7 @@ W_value = torch.rand(h, 28, 16)  # (h, d_v, d_in)
     "Project the sequence through every head's matrix with one torch.bmm.":
         "用一次 torch.bmm 算出序列在每个头上的投影。",
     "Returns (h, seq, d_out).": "返回 (h, seq, d_out)。",
+    "x: (seq, d_in); W: (h, d_out, d_in). ": "x：(seq, d_in)；W：(h, d_out, d_in)。",
 }
 
 # %% tests multihead_project points=2
@@ -335,6 +336,8 @@ for what, printed, yours in [
     "Scaled dot-product self-attention in every head at once.":
         "在所有头中同时计算缩放点积自注意力。",
     "Returns every head's context, (h, seq, d_v).": "返回每个头的上下文向量，(h, seq, d_v)。",
+    "x: (seq, d_in); W_query, W_key: (h, d_k, d_in); W_value: (h, d_v, d_in).":
+        "x：(seq, d_in)；W_query、W_key：(h, d_k, d_in)；W_value：(h, d_v, d_in)。",
 }
 
 # %% tests multihead_attention points=3
@@ -356,7 +359,7 @@ for head in range(3):
     "the contexts of every head": "每个头的上下文向量",
     "the context of query 2 in every head": "每个头中查询 2 的上下文向量",
     "head {head}'s contexts (single-head attention with head {head}'s matrices)":
-        "第 {head} 个头的上下文向量（用第 {head} 个头的投影矩阵做单头注意力）",
+        "下标为 {head} 的头的上下文向量（用头 {head} 自己的投影矩阵做单头注意力）",
 }
 
 # %% [markdown]
@@ -427,6 +430,7 @@ for what, printed, yours in [
 # %% code
 identity_values = torch.linalg.pinv(x).T.expand(h, -1, -1)  # (3, 6, 16): x @ each.T = I
 head_weights = multihead_attention(x, W_query, W_key, identity_values)  # (3, 6, 6)
+use_course_font()
 fig, axes = plt.subplots(1, h, figsize=(4 * h, 4), sharey=True)
 for head, ax in enumerate(axes):
     image = ax.imshow(head_weights[head], cmap="viridis", vmin=0, vmax=1)
@@ -441,6 +445,10 @@ plt.show()
 # %% strings zh
 {
     "# (3, 6, 16): x @ each.T = I": "# (3, 6, 16)：每个头都有 x @ W.T = I",
+    'f"head {head}"': 'f"头 {head}"',
+    '"key (word attended to)"': '"键（被关注的词）"',
+    '"query (word attending)"': '"查询（发出关注的词）"',
+    '"attention weight"': '"注意力权重"',
 }
 
 # %% [markdown]
@@ -473,6 +481,8 @@ plt.show()
 {
     "Put the heads' outputs side by side, head 0 first.": "把各头的输出并排拼接，下标为 0 的头在最前。",
     "Returns (seq, h * d_v); row i is": "返回 (seq, h * d_v)；第 i 行是",
+    "context: (h, seq, d_v). ": "context：(h, seq, d_v)。",
+    "[context[0, i], context[1, i], ...].": "[context[0, i], context[1, i], ...]。",
 }
 
 # %% tests concat_heads points=1
@@ -637,13 +647,14 @@ expect_close(
     "    weights averaged over the heads (N, L, S)). A bool mask is True where attention is not\n"
     "    allowed; a float mask is added to the scores.":
         "forward(query (L, N, E), key (S, N, E), value (S, N, E), "
-        "key_padding_mask (N, S) 或 None,\n"
-        "    attn_mask (L, S) 或 (N * num_heads, L, S) 或 None) -> (输出 (L, N, E),\n"
+        "key_padding_mask (N, S) 或 None，\n"
+        "    attn_mask (L, S) 或 (N * num_heads, L, S) 或 None) -> (输出 (L, N, E)，\n"
         "    对各头取平均的注意力权重 (N, L, S))。bool 掩码在不许注意的位置为 True；\n"
         "    float 掩码直接加到注意力分数上。",
     "A copy of a torch.nn.MultiheadAttention's weights in this module.":
         "一个本类的新模块，其参数复制自给定的 torch.nn.MultiheadAttention。",
     "batch entry n's heads consecutive.": "下标为 n 的序列的各头相邻排列。",
+    "(T, N, E) -> (N * num_heads, T, head_dim), ": "(T, N, E) -> (N * num_heads, T, head_dim)，",
     "Both masks as one additive term broadcastable to (N * h, L, S), or None.":
         "两种掩码合成的一个加性项，可广播到 (N * h, L, S)；没有掩码时为 None。",
     "A bool mask (True = hidden) as 0 / -inf floats; a float mask as it is.":

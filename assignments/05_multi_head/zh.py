@@ -109,4 +109,27 @@ CATALOG = {
         '被掩码的位置的注意力权重恰好为 0',
     "The module holds exactly the parameters of torch's nn.MultiheadAttention":
         '模块的参数与 torch 的 nn.MultiheadAttention 完全相同',
+    # the labels of its figures (figures.py)
+    'transpose':
+        '转置',
+    'slice $i$: $W_i\\,x^\\top$':
+        '切片 i：W_i xᵀ',
+    'queries':
+        '查询',
+    'h matrices':
+        'h 个矩阵',
+    'views: no copy':
+        '视图：不复制',
+    'all heads, one call':
+        '所有头，一次调用',
+    'split':
+        '拆分',
+    'attention':
+        '注意力',
+    'concat':
+        '拼接',
+    'output':
+        '输出',
+    'head $i$: softmax$(Q_i K_i^\\top/\\sqrt{{{dim}}})\\,V_i$;  $K$ and $V$ split the same way':
+        '头 i：softmax(Q_i K_iᵀ/√{dim}) V_i；K 和 V 也这样拆分',
 }

@@ -14,6 +14,7 @@ from autograder.build.figures import (
     shades,
     tint,
 )
+from autograder.i18n import t
 
 
 def row_column_layout():
@@ -22,8 +23,8 @@ def row_column_layout():
     fig, ax = canvas(32.5, 13.5)
     input_colors, query_colors = shades(INPUT, n), shades(QUERY, n)
     weight_color = tint(QUERY, 0.6)
-    note(ax, 7.5, 12.8, "rows: $x\\,W$", size=NAME_SIZE)
-    note(ax, 24.5, 12.8, "columns: $W^\\top X$", size=NAME_SIZE)
+    note(ax, 7.5, 12.8, t("rows: $x\\,W$"), size=NAME_SIZE)
+    note(ax, 24.5, 12.8, t("columns: $W^\\top X$"), size=NAME_SIZE)
     bottom = 4.5
     grid(ax, 0.5, bottom + 0.5, n, d, INPUT, name="$x$", shape="(seq, d)",
          cell_colors=[[input_colors[row]] * d for row in range(n)])
@@ -40,8 +41,8 @@ def row_column_layout():
     note(ax, 27, bottom + 2, "=", size=NAME_SIZE)
     grid(ax, 28, bottom + 1, d_out, n, QUERY, name="$W^\\top X$", shape="(d_out, N)",
          cell_colors=[[query_colors[col] for col in range(n)]] * d_out)
-    note(ax, 16.25, 0.8, "input $i$: row $i$ of $x$, column $i$ of $X$;   "
-         "$W^\\top X = (x\\,W)^\\top$", size=NOTE_SIZE)
+    note(ax, 16.25, 0.8, t("input $i$: row $i$ of $x$, column $i$ of $X$;   "
+                           "$W^\\top X = (x\\,W)^\\top$"), size=NOTE_SIZE)
     return fig
 
 

@@ -503,6 +503,7 @@ n_inputs = X.shape[1]
 scores = torch.tensor([[float(scaled_dot_score(K[:, j], Q[:, i])) for j in range(n_inputs)]
                        for i in range(n_inputs)])  # (query i, key j)
 weights = torch.softmax(scores, dim=1)  # attention weights, each row sums to 1
+use_course_font()
 fig, ax = plt.subplots(figsize=(3.5, 3))
 image = ax.imshow(weights, cmap="viridis", vmin=0, vmax=1)
 ax.set_xlabel("key j (input attended to)")
@@ -518,6 +519,10 @@ plt.show()
     "# (d3, N) each": "# 各为 (d3, N)",
     "# (query i, key j)": "# （查询 i，键 j）",
     "# attention weights, each row sums to 1": "# 注意力权重，每行之和为 1",
+    '"key j (input attended to)"': '"键 j（被关注的输入）"',
+    '"query i (input attending)"': '"查询 i（发出关注的输入）"',
+    '"attention weight"': '"注意力权重"',
+    '"attention weights (seed 0)"': '"注意力权重（种子 0）"',
 }
 
 # %% [markdown]

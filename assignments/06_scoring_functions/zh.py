@@ -87,4 +87,11 @@ CATALOG = {
         '打乱 X 的列，H 的列按同样的方式重新排列',
     "H matches torch's scaled_dot_product_attention":
         'H 与 torch 的 scaled_dot_product_attention 一致',
+    # the labels of its figures (figures.py)
+    'rows: $x\\,W$':
+        '行：x W',
+    'columns: $W^\\top X$':
+        '列：Wᵀ X',
+    'input $i$: row $i$ of $x$, column $i$ of $X$;   $W^\\top X = (x\\,W)^\\top$':
+        '输入 i：x 的第 i 行，X 的第 i 列；   Wᵀ X = (x W)ᵀ',
 }

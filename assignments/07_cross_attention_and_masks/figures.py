@@ -24,6 +24,7 @@ from autograder.build.figures import (
     tint,
     weight_shading,
 )
+from autograder.i18n import t
 
 
 def cross_attention():
@@ -45,16 +46,16 @@ def cross_attention():
                                 linewidth=0.8, linestyle=(0, (3, 2))))
     arrow(ax, x_context.east, (keys.left - 0.8, x_context.center_y), "$W_K$, $W_V$",
           size=SHAPE_SIZE + 1)
-    scores_box = grid(ax, 14, top_row - 0.9, n_query, n_context, WEIGHTS, name="weights",
+    scores_box = grid(ax, 14, top_row - 0.9, n_query, n_context, WEIGHTS, name=t("weights"),
                       shape="(3, 5)", cell=1.3, cell_colors=weight_shading(weights.tolist()),
                       texts=[[f"{w:.2f}" for w in row] for row in weights.tolist()],
                       text_size=7)
     arrow(ax, queries.east, scores_box.west)
     arrow(ax, keys.north, (scores_box.left + 1.3, scores_box.bottom - 1.6))
-    output = grid(ax, 26, top_row, n_query, 3, CONTEXT, name="output", shape="(3, d_v)")
+    output = grid(ax, 26, top_row, n_query, 3, CONTEXT, name=t("output"), shape="(3, d_v)")
     arrow(ax, scores_box.east, output.west)
     arrow(ax, values.north, (output.center_x - 0.5, output.bottom - 1.6))
-    note(ax, 24.5, 5.5, "one row per query;\nrows of weights sum to 1", size=NOTE_SIZE,
+    note(ax, 24.5, 5.5, t("one row per query;\nrows of weights sum to 1"), size=NOTE_SIZE,
          color=MUTED)
     return fig
 
@@ -81,22 +82,22 @@ def causal_mask():
     def table(fill):
         return [[fill(r, c) for c in range(n)] for r in range(n)]
 
-    grid(ax, 1, bottom, n, n, INK, name="mask",
+    grid(ax, 1, bottom, n, n, INK, name=t("mask"),
          cell_colors=table(lambda r, c: hidden if masked[r, c] else allowed))
-    grid(ax, 10.5, bottom, n, n, WEIGHTS, name="scores",
+    grid(ax, 10.5, bottom, n, n, WEIGHTS, name=t("scores"),
          cell_colors=table(lambda r, c: "#e6e6e6" if masked[r, c] else tint(WEIGHTS, 0.3)),
          texts=table(lambda r, c: r"$-\infty$" if masked[r, c]
                      else number(scores[r, c].item(), 1)))
-    grid(ax, 20, bottom, n, n, WEIGHTS, name="weights",
+    grid(ax, 20, bottom, n, n, WEIGHTS, name=t("weights"),
          cell_colors=weight_shading(weights.tolist()),
          texts=table(lambda r, c: "0" if masked[r, c] else number(weights[r, c].item(), 2)))
-    arrow(ax, (6.5, bottom + 2.5), (10, bottom + 2.5), "fill $-\\infty$", size=SHAPE_SIZE)
+    arrow(ax, (6.5, bottom + 2.5), (10, bottom + 2.5), t("fill $-\\infty$"), size=SHAPE_SIZE)
     arrow(ax, (16, bottom + 2.5), (19.5, bottom + 2.5), "softmax", size=SHAPE_SIZE)
-    note(ax, 0.5, bottom + 2.5, "query", size=SHAPE_SIZE, color=MUTED, rotation=90)
-    note(ax, 3.5, bottom - 0.5, "key", size=SHAPE_SIZE, color=MUTED)
-    note(ax, 22.5, bottom - 0.5, "each row sums to 1", size=SHAPE_SIZE, color=MUTED)
-    ax.legend(handles=[Patch(facecolor=allowed, label="allowed (False)"),
-                       Patch(facecolor=hidden, label="masked (True)")],
+    note(ax, 0.5, bottom + 2.5, t("query"), size=SHAPE_SIZE, color=MUTED, rotation=90)
+    note(ax, 3.5, bottom - 0.5, t("key"), size=SHAPE_SIZE, color=MUTED)
+    note(ax, 22.5, bottom - 0.5, t("each row sums to 1"), size=SHAPE_SIZE, color=MUTED)
+    ax.legend(handles=[Patch(facecolor=allowed, label=t("allowed (False)")),
+                       Patch(facecolor=hidden, label=t("masked (True)"))],
               loc="lower left", bbox_to_anchor=(0.02, 0.0), ncol=2, fontsize=SHAPE_SIZE,
               frameon=False)
     return fig

@@ -42,9 +42,9 @@
 # **因果掩码**则不让一个词看它后面的词，因为逐词生成句子的模型此时还没有写出那些词。
 # 本作业中你要实现这两者，以及一个把被掩码的位置排除在外的 softmax。
 #
-# **资料来源。** 贯穿本作业的例子来自资料“Original self-attention: scaled-dot product attention”
+# **资料来源。** 贯穿本作业的例子来自资料《Original self-attention: scaled-dot product attention》
 # （英文标题、中文注释，未署作者名），它参照 Sebastian Raschka 的博客文章
-# “Understanding and Coding the Self-Attention Mechanism of Large Language Models From Scratch”
+# 《Understanding and Coding the Self-Attention Mechanism of Large Language Models From Scratch》
 # （从零理解并实现大语言模型的自注意力机制）写成。
 # 资料以句子“Life is short, eat dessert first”为例，先计算单头的缩放点积注意力，
 # 再计算多头注意力，最后停在一个名为 “cross-attention” 的标题上，下面没有任何内容。
@@ -247,6 +247,7 @@ expect_close(one, [[2.0, 0.0, 4.0]] * 3,
 # the identity (x @ pinv(x) = I): each German word's context is then its row of weights.
 identity_values = torch.linalg.pinv(x)  # (16, 6)
 cross_weights = cross_attention(x_german, x, W_query, W_key, identity_values)  # (8, 6)
+use_course_font()
 fig, ax = plt.subplots(figsize=(5, 4.5))
 image = ax.imshow(cross_weights, cmap="viridis", vmin=0, vmax=1)
 ax.set_xlabel("English word (key and value)")
@@ -264,6 +265,10 @@ plt.show()
     "weights.":
         "# 用你的 cross_attention，但换一个值的权重矩阵，使英语词的值向量恰好是单位矩阵的各行\n"
         "# （x @ pinv(x) = I）：这样每个德语词的上下文向量就是它那一行注意力权重。",
+    '"English word (key and value)"': '"英语词（键和值）"',
+    '"German word (query)"': '"德语词（查询）"',
+    '"attention weight"': '"注意力权重"',
+    '"cross-attention weights"': '"交叉注意力的注意力权重"',
 }
 
 # %% [markdown]
@@ -498,6 +503,7 @@ mask = causal_mask(len(words))
 causal_weights = masked_scaled_softmax(queries @ keys.T, mask, d_k)  # (6, 6)
 colours = plt.get_cmap("viridis").copy()
 colours.set_bad("lightgrey")  # nan entries: the hidden positions
+use_course_font()
 fig, ax = plt.subplots(figsize=(5, 4.5))
 image = ax.imshow(causal_weights.masked_fill(mask, float("nan")), cmap=colours, vmin=0, vmax=1)
 ax.set_xlabel("key (word attended to)")
@@ -509,7 +515,13 @@ ax.set_title("causally masked attention weights")
 plt.show()
 
 # %% strings zh
-{"# nan entries: the hidden positions": "# 值为 nan 的元素：被掩码的位置"}
+{
+    "# nan entries: the hidden positions": "# 值为 nan 的元素：被掩码的位置",
+    '"key (word attended to)"': '"键（被关注的词）"',
+    '"query (word attending)"': '"查询（发出关注的词）"',
+    '"attention weight"': '"注意力权重"',
+    '"causally masked attention weights"': '"因果掩码后的注意力权重"',
+}
 
 # %% [markdown]
 # PyTorch's fused `F.scaled_dot_product_attention` does the same with `is_causal=True`.

@@ -89,4 +89,27 @@ CATALOG = {
         '所有键都被掩码的查询得到一行 0',
     "Under a causal mask, the weights match torch's scaled_dot_product_attention":
         '加上因果掩码后，注意力权重与 torch 的 scaled_dot_product_attention 一致',
+    # the labels of its figures (figures.py)
+    'weights':
+        '注意力权重',
+    'output':
+        '输出',
+    'one row per query;\nrows of weights sum to 1':
+        '每个查询一行；\n每行注意力权重之和为 1',
+    'mask':
+        '掩码',
+    'scores':
+        '注意力分数',
+    'fill $-\\infty$':
+        '填入 −∞',
+    'query':
+        '查询',
+    'key':
+        '键',
+    'each row sums to 1':
+        '每行之和为 1',
+    'allowed (False)':
+        '可以看（False）',
+    'masked (True)':
+        '被掩码（True）',
 }

@@ -20,6 +20,7 @@ from autograder.build.figures import (
     note,
     tint,
 )
+from autograder.i18n import t
 
 from .reference import sinusoidal_positions
 
@@ -32,8 +33,8 @@ def position_bands():
     ax = fig.add_axes((0.1, 0.16, 0.74, 0.72))
     image = ax.imshow(table.numpy(), cmap="RdBu", vmin=-1, vmax=1, aspect="auto",
                       interpolation="nearest")
-    ax.set_xlabel("column (even: sin, odd: cos)", fontsize=NOTE_SIZE, color=INK)
-    ax.set_ylabel("position p", fontsize=NOTE_SIZE, color=INK)
+    ax.set_xlabel(t("column (even: sin, odd: cos)"), fontsize=NOTE_SIZE, color=INK)
+    ax.set_ylabel(t("position p"), fontsize=NOTE_SIZE, color=INK)
     ax.set_xticks(range(0, d_model, 4))
     ax.set_yticks(range(0, seq_len, 5))
     ax.tick_params(labelsize=SHAPE_SIZE, colors=MUTED)
@@ -78,10 +79,10 @@ def block_flow():
     note(ax, 0.2, y - 1.3, "(N, L, E)", size=SHAPE_SIZE, color=MUTED, family="monospace",
          ha="left")
     ln1_in, ln1_out = box(ax, 4.9, y, 3.9, 1.6, "LayerNorm 1", INPUT)
-    mha_in, mha_out = box(ax, 10.3, y, 4.3, 1.6, "multi-head\nattention", QUERY)
+    mha_in, mha_out = box(ax, 10.3, y, 4.3, 1.6, t("multi-head\nattention"), QUERY)
     add1_in, add1_out, _ = plus(ax, 14.1, y)
     ln2_in, ln2_out = box(ax, 18.3, y, 3.9, 1.6, "LayerNorm 2", INPUT)
-    ffn_in, ffn_out = box(ax, 23.6, y, 4.3, 1.6, "feed-forward\n(relu)", WEIGHTS)
+    ffn_in, ffn_out = box(ax, 23.6, y, 4.3, 1.6, t("feed-forward\n(relu)"), WEIGHTS)
     add2_in, add2_out, _ = plus(ax, 27.4, y)
     arrow(ax, (1.2, y), ln1_in)
     arrow(ax, ln1_out, mha_in)
@@ -95,9 +96,9 @@ def block_flow():
          ha="right")
     residual(ax, (2.0, y), 14.1, 8.6)
     residual(ax, (15.2, y), 27.4, 8.6)
-    note(ax, 8.0, 9.3, "residual: x + attention(LN1(x))", size=SHAPE_SIZE, color=MUTED)
-    note(ax, 21.3, 9.3, "residual: h + FFN(LN2(h))", size=SHAPE_SIZE, color=MUTED)
-    note(ax, 10.3, 1.4, "attn_mask: True = may not attend", size=SHAPE_SIZE, color=MUTED)
+    note(ax, 8.0, 9.3, t("residual: x + attention(LN1(x))"), size=SHAPE_SIZE, color=MUTED)
+    note(ax, 21.3, 9.3, t("residual: h + FFN(LN2(h))"), size=SHAPE_SIZE, color=MUTED)
+    note(ax, 10.3, 1.4, t("attn_mask: True = may not attend"), size=SHAPE_SIZE, color=MUTED)
     return fig
 
 

@@ -159,6 +159,7 @@ else:
 
 # %% code
 codes = sinusoidal_positions(60, 64)
+use_course_font()
 fig, ax = plt.subplots(figsize=(6, 3))
 image = ax.imshow(codes, cmap="RdBu", vmin=-1, vmax=1, aspect="auto")
 ax.set_xlabel("column (pairs of sin, cos)")

@@ -173,4 +173,19 @@ CATALOG = {
         '没有掩码时，打乱位置的顺序，输出按同样的方式重新排列',
     'A new block maps its input to an output of the same shape':
         '新建的块输出与输入形状相同',
+    # the labels of its figures (figures.py)
+    'column (even: sin, odd: cos)':
+        '列（偶数列：sin，奇数列：cos）',
+    'position p':
+        '位置 p',
+    'multi-head\nattention':
+        '多头\n注意力',
+    'feed-forward\n(relu)':
+        '前馈网络\n（relu）',
+    'residual: x + attention(LN1(x))':
+        '残差连接：x + attention(LN1(x))',
+    'residual: h + FFN(LN2(h))':
+        '残差连接：h + FFN(LN2(h))',
+    'attn_mask: True = may not attend':
+        'attn_mask：True 表示不可关注',
 }

@@ -383,7 +383,7 @@ def online_attention_random(gen):
                         "queries, {n_key} keys, block_size = 2", n_query=n_query, n_key=n_key),
                       calling(*scores_near(gen, -1e4, n_query, n_key, d_k, d_v), 2)))
     # Here every score at once is more numbers than every input, the output and a block's
-    # scores times d_k: "no full score matrix" can tell.
+    # scores times d_k: "no operation forms every score at once" can tell.
     n_query, = sizes(gen, 1, low=12, high=16)
     (n_key,) = sizes(gen, 1, low=40, high=48)
     d_k, d_v = sizes(gen, 2, low=2, high=5)
@@ -466,7 +466,8 @@ ONLINE_ATTENTION = Step(
     properties=(online_equals_torch, online_survives_large_scores,
                 online_keys_order_does_not_matter),
     rules=(
-        operation_rule("scores_in_blocks", "no full score matrix", [0, 1, 2, 3],
+        operation_rule("scores_in_blocks", "no operation forms every score at once",
+                       [0, 1, 2, 3],
                        "the step is the loop that reads the keys and values one block at a "
                        "time, so no operation makes every score at once"),
         forbids_ops("no built-in softmax or attention",

@@ -22,6 +22,7 @@ from autograder.build.figures import (
     number,
     tint,
 )
+from autograder.i18n import t
 
 
 def online_softmax():
@@ -38,25 +39,28 @@ def online_softmax():
         new_max = max(running_max, *part)
         rescale = math.exp(running_max - new_max) if running_max > -math.inf else 0.0
         running_sum = running_sum * rescale + sum(math.exp(s - new_max) for s in part)
-        box = grid(ax, left, bottom, 1, len(part), WEIGHTS, name=f"block {index + 1}",
+        box = grid(ax, left, bottom, 1, len(part), WEIGHTS,
+                   name=t("block {number}", number=index + 1),
                    cell=1.6, texts=[[number(s, 1) for s in part]], text_size=8,
                    cell_colors=[[tint(WEIGHTS, 0.75) if s == max(part) else tint(WEIGHTS, 0.25)
                                  for s in part]])
         middle = box.center_x
         arrow(ax, (middle, bottom - 0.2), (middle, bottom - 1.6))
         lines = [f"m = {number(new_max, 1)}",
-                 "rescale: 0 (first block)" if index == 0 else
-                 f"rescale: exp({number(running_max, 1)} - {number(new_max, 1)})",
+                 t("rescale: 0 (first block)") if index == 0 else
+                 t("rescale: exp({old} - {new})", old=number(running_max, 1),
+                   new=number(new_max, 1)),
                  "" if index == 0 else f"= {number(rescale, 2)}",
                  f"l = {number(running_sum, 3)}"]
         note(ax, middle, bottom - 4.0, "\n".join(lines), size=SHAPE_SIZE, color=MUTED)
         running_max = new_max
         left = box.right + 3.2
     total = sum(math.exp(s - max(scores)) for s in scores)
-    note(ax, 14.5, 1.2, f"after the last block: l = sum of exp(s - {number(max(scores), 1)}) "
-         f"over all ten scores = {number(total, 3)}\nand the context is c / l",
+    note(ax, 14.5, 1.2, t("after the last block: l = sum of exp(s - {largest}) over all ten "
+                          "scores = {total}\nand the context is c / l",
+                          largest=number(max(scores), 1), total=number(total, 3)),
          size=NOTE_SIZE)
-    note(ax, 0.4, bottom + 0.8, "scores", size=SHAPE_SIZE, color=MUTED, rotation=90)
+    note(ax, 0.4, bottom + 0.8, t("scores"), size=SHAPE_SIZE, color=MUTED, rotation=90)
     return fig
 
 
@@ -67,28 +71,30 @@ def kv_cache():
     fig, ax = canvas(29, 11.5, unit=0.22)
     generator = torch.Generator().manual_seed(9)
     bottom = 2.0
-    for t in range(steps):
-        left = 1.0 + t * 7.2
-        rows = t + 1
+    for step in range(steps):
+        left = 1.0 + step * 7.2
+        rows = step + 1
         top = bottom + steps  # the caches grow downwards from a common top
         fresh = tint(KEY, 0.85), tint(VALUE, 0.85)
         old = tint(KEY, 0.3), tint(VALUE, 0.3)
         weights = torch.softmax(torch.randn(rows, generator=generator), dim=0).tolist()
         keys = grid(ax, left + 1.6, top - rows, rows, 2, KEY, cell_colors=[
-            [fresh[0] if r == t else old[0]] * 2 for r in range(rows)])
+            [fresh[0] if r == step else old[0]] * 2 for r in range(rows)])
         grid(ax, left + 4.0, top - rows, rows, 2, VALUE, cell_colors=[
-            [fresh[1] if r == t else old[1]] * 2 for r in range(rows)])
+            [fresh[1] if r == step else old[1]] * 2 for r in range(rows)])
         query = grid(ax, left, top + 1.6, 1, 2, QUERY, cell=0.8)
-        note(ax, left + 0.8, top + 3.0, f"t = {t}", size=NOTE_SIZE)
+        note(ax, left + 0.8, top + 3.0, f"t = {step}", size=NOTE_SIZE)
         note(ax, keys.center_x, top + 0.5, "K", size=SHAPE_SIZE, color=MUTED)
         note(ax, left + 5.0, top + 0.5, "V", size=SHAPE_SIZE, color=MUTED)
         arrow(ax, query.south, (keys.left, top - 0.5))
         for r, weight in enumerate(weights):
             note(ax, left + 0.8, top - r - 0.5, number(weight, 2), size=7, color=MUTED)
-        note(ax, left + 3.6, top - rows - 0.8, f"{rows} row" + ("s" if rows > 1 else ""),
+        note(ax, left + 3.6, top - rows - 0.8,
+             t("{rows} row", rows=rows) if rows == 1 else t("{rows} rows", rows=rows),
              size=7, color=MUTED)
-    note(ax, 14.5, 0.6, "each step: project position t once, append its key and value,\n"
-         "attend its query over rows 0..t of the cache (no mask)", size=NOTE_SIZE, color=CONTEXT)
+    note(ax, 14.5, 0.6, t("each step: project position t once, append its key and value,\n"
+                          "attend its query over rows 0..t of the cache (no mask)"),
+         size=NOTE_SIZE, color=CONTEXT)
     return fig
 
 

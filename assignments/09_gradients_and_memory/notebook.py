@@ -52,7 +52,7 @@
 # - **长序列**需要内存。`(n, n)` 的注意力分数矩阵随长度的平方增长。你要写出 FlashAttention 所依赖的**在线 softmax**：它每次读取一块键，任何时候都只保存一块注意力分数。
 # - **生成文本**需要逐词解码。你要写一个**键值缓存**：每个新位置只投影一次，然后对缓存中的内容做注意力，不需要掩码。
 #
-# 每个结果都必须与 PyTorch 自己的计算完全相等（在课程的容差范围内），所以 PyTorch 自始至终都是参照：梯度对照 `torch.autograd`，两种注意力对照 `F.scaled_dot_product_attention`。在线 softmax 出自 Milakov 和 Gimelshein 的论文 “Online normalizer calculation for softmax”（2018），也是 Dao 等人的 “FlashAttention”（2022）的核心；键值缓存则是这篇图解文章和笔记本《Scaled Dot Product Attention》都引用的论文 “Attention Is All You Need” 中每个解码器生成文本的方式。
+# 每个结果都必须与 PyTorch 自己的计算完全相等（在课程的容差范围内），所以 PyTorch 自始至终都是参照：梯度对照 `torch.autograd`，两种注意力对照 `F.scaled_dot_product_attention`。在线 softmax 出自 Milakov 和 Gimelshein 的论文《Online normalizer calculation for softmax》（2018），也是 Dao 等人的《FlashAttention》（2022）的核心。键值缓存是解码器生成文本的做法，见于论文《Attention Is All You Need》，这篇图解文章和笔记本《Scaled Dot Product Attention》都引用过它。
 #
 # | 步骤 | 你要实现的函数 | 分值 |
 # | --- | --- | --- |
@@ -318,7 +318,7 @@ for which, name in enumerate(("grad_queries", "grad_keys", "grad_values")):
     "# torch.autograd in float64, with leading batch dims: 2 sequences of 3 heads":
         "# 在 float64 下对照 torch.autograd，带前导批维度：2 个序列，每个 3 个头",
     "f\"{name} of a batch of (2, 3) sequences in float64\"":
-        "f\"(2, 3) 个序列组成的一批在 float64 下的 {name}\"",
+        "f\"前导批维度为 (2, 3) 的输入在 float64 下的 {name}\"",
     'f"{name}, compared with torch.autograd"': 'f"{name}，与 torch.autograd 对照"',
     "# a finite difference for each input, in float64": "# 对每个输入各做一次有限差分，float64",
     'f"{name}: the change of the loss it predicts, against a finite difference"':
@@ -650,7 +650,7 @@ expect_close(cached_causal_attention(changed, Wq, Wk, Wv)[..., :-1, :], batch[..
         "小例子（第一行是位置 0 自己的值）",
     "# leading batch dims: 2 sequences of 3 heads, 6 positions each":
         "# 前导批维度：2 个序列，每个 3 个头，每个 6 个位置",
-    "a batch of (2, 3) sequences of 6 positions": "(2, 3) 个序列组成的一批，每个 6 个位置",
+    "a batch of (2, 3) sequences of 6 positions": "前导批维度为 (2, 3)、每个序列 6 个位置的输入",
     "compared with F.scaled_dot_product_attention(..., is_causal=True)":
         "与 F.scaled_dot_product_attention(..., is_causal=True) 对照",
     "# only the last position changes": "# 只改变最后一个位置",
@@ -670,7 +670,7 @@ expect_close(cached_causal_attention(changed, Wq, Wk, Wv)[..., :-1, :], batch[..
 # %% [markdown zh]
 # ### 缓存省下了什么
 #
-# 没有缓存时，写 `seq` 个位置的解码器每一步都对整个前缀做因果注意力，在第 $t$ 步把位置 $0..t$ 重新投影一遍：总共是 $1 + 2 + \dots + \text{seq} = \text{seq}(\text{seq} + 1)/2$ 个位置。下面的单元格统计你的 `cached_causal_attention` 所做的投影（内维大小为 `d_in` 的矩阵乘法产生的元素个数，除以一个位置的查询、键和值共有的 $2 d_k + d_v$ 个元素），并与这样的解码器对比。
+# 没有缓存时，解码器每生成一个位置，都要对整个前缀重新做一次因果注意力：生成 `seq` 个位置时，第 $t$ 步要把位置 $0..t$ 重新投影一遍，总共是 $1 + 2 + \dots + \text{seq} = \text{seq}(\text{seq} + 1)/2$ 个位置。下面的单元格统计你的 `cached_causal_attention` 所做的投影（内维大小为 `d_in` 的矩阵乘法产生的元素个数，除以一个位置的查询、键和值共有的 $2 d_k + d_v$ 个元素），并与这样的解码器对比。
 
 # %% code
 def decode_without_cache(x, W_query, W_key, W_value):

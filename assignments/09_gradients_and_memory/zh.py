@@ -151,7 +151,7 @@ CATALOG = {
     'no 1/sqrt(d_k)': '缺少 1/sqrt(d_k)',
     'divide the scores by sqrt(d_k) before the softmax':
         '在 softmax 之前把注意力分数除以 sqrt(d_k)',
-    'no full score matrix': '不构造完整的分数矩阵',
+    'no operation forms every score at once': '任何运算都不一次算出全部分数',
     'the step is the loop that reads the keys and values one block at a time, so no operation '
     'makes every score at once':
         '这一步就是每次读取一块键和值的那个循环，所以没有哪个运算会一次算出全部分数',
@@ -217,4 +217,24 @@ CATALOG = {
         '输出与 torch 带因果掩码的 scaled_dot_product_attention 一致',
     'No output depends on later positions':
         '任何输出都不依赖后面的位置',
+    # the labels of its figures (figures.py)
+    'block {number}':
+        '第 {number} 块',
+    'rescale: 0 (first block)':
+        '缩放：0（第一块）',
+    'rescale: exp({old} - {new})':
+        '缩放：exp({old} - {new})',
+    'after the last block: l = sum of exp(s - {largest}) over all ten scores = {total}\n'
+    'and the context is c / l':
+        '最后一块之后：l = 全部十个分数的 exp(s - {largest}) 之和 = {total}\n上下文向量为 c / l',
+    'scores':
+        '注意力分数',
+    '{rows} row':
+        '{rows} 行',
+    '{rows} rows':
+        '{rows} 行',
+    'each step: project position t once, append its key and value,\n'
+    'attend its query over rows 0..t of the cache (no mask)':
+        '每一步：把位置 t 投影一次，把它的键和值追加进缓存，\n'
+        '再让它的查询关注缓存的第 0..t 行（不用掩码）',
 }

@@ -8,9 +8,13 @@ notebook.py becomes the attachment `NAME.png`, so the picture travels inside the
 defaults (not the machine's matplotlibrc), fixed figure sizes and dpi, no metadata; a drawing
 that needs random numbers takes them from a private generator with a fixed seed.
 
-The same pictures serve the English and the Chinese course, so every label is ASCII words
-or mathtext: a machine without a CJK font draws them all. A glyph missing from the font is
-an error, not a warning, while a figure is drawn.
+A figure's words are in the course's language: its figures.py passes each through `t`, and
+its zh.py gives the Chinese. The English course's are drawn in matplotlib's own DejaVu Sans;
+the Chinese course's in DejaVu Sans too, falling back to the CJK font the kit ships
+(kit_font.py) for each character DejaVu lacks, so they draw alike on every machine the kit is
+installed on. A Chinese text is plain text, not mathtext (mathtext has no such fallback): a
+formula in it is written with Unicode (Wᵀ, √d, −∞). A glyph missing from the font is an
+error, not a warning, while a figure is drawn.
 
 One colour per role in every figure: inputs grey, queries blue, keys orange, values green,
 scores and attention weights purple, contexts and outputs red; a projection matrix is a
@@ -26,10 +30,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from matplotlib import font_manager, get_data_path, style
+from matplotlib import font_manager, get_data_path, rcParams, style
 from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, Rectangle
+
+from autograder.i18n import DEFAULT, current
+from autograder.kit_font import KIT_FONT, kit_font_path
 
 DPI = 100
 MAX_WIDTH_INCHES = 6.5
@@ -212,6 +219,16 @@ def own_fonts_first():
     manager.ttflist.extend(others)
 
 
+def cjk_fallback():
+    """The fonts a Chinese course's figure is drawn in: DejaVu Sans (the English course's
+    default), then the kit's CJK font for each character DejaVu Sans lacks."""
+    if kit_font_path() is None:
+        raise RuntimeError("the figures of a Chinese course are drawn with the kit's CJK font, "
+                           "which is not installed: pip install noto-cjk-sans-otc (the version "
+                           "of requirements.lock)")
+    return ["DejaVu Sans", KIT_FONT]
+
+
 def png(draw: Callable[[], Figure]) -> bytes:
     """What `draw` draws, as PNG bytes, identical on every call and in every process.
 
@@ -223,6 +240,8 @@ def png(draw: Callable[[], Figure]) -> bytes:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         with style.context("default"):
+            if current() != DEFAULT:
+                rcParams["font.family"] = cjk_fallback()
             fig = draw()
             buffer = io.BytesIO()
             fig.savefig(buffer, format="png", dpi=DPI, facecolor="white",

@@ -3,7 +3,8 @@ expect_rule checks that your code keeps a step's rule, decided by the same funct
 same code, as grading decides it. A failing check says what is wrong: the first wrong entry
 and the largest difference, or the known mistake your numbers match. Under a failed test cell
 you also see the arguments your function had when it raised, and the earlier step to fix
-first when this step calls one whose test fails.
+first when this step calls one whose test fails. use_course_font, called by the cells that
+plot, lets their labels show Chinese.
 
 You do not need to read or change this cell: run it, then go on to the steps below.
 """
@@ -12,6 +13,9 @@ import torch
 from autograder.i18n.standalone import _t
 
 TOLERANCE = {"rtol": 1e-3, "atol": 1e-4}  # how close a number must be to count as right
+COURSE_FONT = "Noto Sans CJK SC"  # the Chinese face of the font package the course installs
+OTHER_CJK_FONTS = ("Noto Sans CJK", "Source Han Sans", "WenQuanYi", "Microsoft YaHei",
+                   "PingFang", "Heiti", "SimHei", "Droid Sans Fallback")
 
 
 def expect_tensor(got, shape, what=None, dtype=torch.float32):
@@ -88,3 +92,29 @@ def expect_equal(got, expected, what=None, mistakes=()):
     expect_tensor(got, expected.shape, what, expected.dtype)
     raise AssertionError(_t("{what}: not the expected entries. {where}", what=what,
                             where=where_wrong(got, expected)))
+
+
+def use_course_font():
+    """Have matplotlib draw Chinese as well as Latin letters: Latin in its own DejaVu Sans,
+    Chinese in the font the course installs (the package noto-cjk-sans-otc) or, without it,
+    in a font of this machine that has Chinese. Returns the Chinese font's name, or None (with
+    a note saying what to install) when there is none."""
+    from matplotlib import font_manager, pyplot
+
+    manager = font_manager.fontManager
+    try:
+        from noto_cjk_sans_otc import FONT_PATH
+        if not any(font.fname == str(FONT_PATH) for font in manager.ttflist):
+            manager.addfont(str(FONT_PATH))
+    except (ImportError, OSError, RuntimeError):
+        pass
+    names = {font.name for font in manager.ttflist}
+    found = next((name for name in (COURSE_FONT, *sorted(names)) if name in names and (
+        name == COURSE_FONT or name.startswith(OTHER_CJK_FONTS))), None)
+    if found is None:
+        print(_t("no font of this machine draws Chinese, so the plot's Chinese labels show as "
+                 "boxes: install one with pip install noto-cjk-sans-otc, then restart the "
+                 "kernel"))
+        return None
+    pyplot.rcParams["font.family"] = ["DejaVu Sans", found]
+    return found

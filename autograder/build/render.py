@@ -36,8 +36,9 @@ HIDDEN_TESTS = (
     "### END HIDDEN TESTS"
 )
 RUNS_ALONE = "graded on its own"
-RUNS_ALONE_WHY = ("grading runs the code of yours this step needs, alone, after the course's "
-                  "cells")
+RUNS_ALONE_WHY = ("grading runs the course's cells, then only the code of yours that defines "
+                  "this step and the names it uses: keep all of it in the notebook and import "
+                  "no .py file of your own")
 USE_REFERENCES = 'use_references("{name}", globals())\n'
 # The first line of every test cell, in the master and in the release: what the step is worth.
 TEST_HEADER = ("# {name}: {points}. The public checks below, and when graded the same "

@@ -33,6 +33,10 @@ ZH = {
     "{what}: these are the entries of a known mistake: {name}":
         "{what}：这正是一个常见错误得到的元素：{name}",
     "{what}: not the expected entries. {where}": "{what}：元素不对。{where}",
+    "no font of this machine draws Chinese, so the plot's Chinese labels show as boxes: "
+    "install one with pip install noto-cjk-sans-otc, then restart the kernel":
+        "这台机器上没有能显示中文的字体，图上的中文标签会显示成方框：请用 pip install "
+        "noto-cjk-sans-otc 安装一种，然后重启内核",
     # checks/raised.py
     "a {shape} {dtype} tensor": "形状为 {shape} 的 {dtype} 张量",
     "a {kind} of {count}": "含 {count} 项的 {kind}",

@@ -5,8 +5,10 @@ CATALOG = {
     "other inputs.":
         "{name}：{points}。下面是公开测试；评分时会用其他输入检查同样的要求。",
     "graded on its own": "单独评分",
-    "grading runs the code of yours this step needs, alone, after the course's cells":
-        "评分时只在课程的单元格之后单独运行这一步需要的你的代码",
+    "grading runs the course's cells, then only the code of yours that defines this step and "
+    "the names it uses: keep all of it in the notebook and import no .py file of your own":
+        "评分时先运行课程的单元格，再只运行你的代码中定义这一步及其用到的名字的部分：这些代码都要"
+        "写在笔记本里，也不要导入你自己写的 .py 文件",
     "The step's rules, as grading checks them:":
         "本步骤的规则（评分时按同样的方式检查）：",
     "what your code computes below, for the step's rules":
@@ -17,13 +19,15 @@ CATALOG = {
      "the\nsame code, as grading decides it. A failing check says what is wrong: the first "
      "wrong entry\nand the largest difference, or the known mistake your numbers match. Under "
      "a failed test cell\nyou also see the arguments your function had when it raised, and the "
-     "earlier step to fix\nfirst when this step calls one whose test fails.\n\nYou do not need "
+     "earlier step to fix\nfirst when this step calls one whose test fails. use_course_font, "
+     "called by the cells that\nplot, lets their labels show Chinese.\n\nYou do not need "
      "to read or change this cell: run it, then go on to the steps below.\n"):
         "测试单元格用到的辅助函数：expect_tensor、expect_close 和 expect_equal 检查结果；"
         "expect_rule 检查你的代码是否遵守这一步的规则，判断用的函数和代码都与评分时相同。"
         "检查不通过时，报错信息会指出问题所在：第一个不对的元素和相差最大的位置，或者你的数值"
         "与哪个常见错误的结果一致。测试单元格出错时，下面还会列出你的函数出错时收到的参数；"
-        "如果这一步调用的前面某一步的测试没有通过，也会提醒你先改好那一步。\n\n"
+        "如果这一步调用的前面某一步的测试没有通过，也会提醒你先改好那一步。画图的单元格会调用 "
+        "use_course_font，让图上的中文标签正常显示。\n\n"
         "这个单元格不需要阅读或修改：运行它，然后继续完成下面的各个步骤。\n",
     ("Check your notebook before you hand it in.\n\n    python check_notebook.py "
      "01_attention_by_hand.ipynb\n\nIt runs the notebook from top to bottom in a fresh kernel, "

@@ -14,30 +14,21 @@ from __future__ import annotations
 import functools
 import re
 
-from matplotlib import font_manager, ft2font
+from matplotlib import font_manager
 
 from autograder.i18n import t
+from autograder.kit_font import KIT_FONT, PLAIN, characters_of, kit_font_path
 
 # Fonts that usually hold Chinese, tried first (any other font that has the characters will do).
 LIKELY = re.compile(r"CJK|Han|Hei|Song|Kai|Ming|YaHei|WenQuanYi|Zen|PingFang|Fallback|SC\b",
                     re.IGNORECASE)
 # Fonts that claim every character but draw each as a box (macOS's and matplotlib's Last Resort).
 PLACEHOLDERS = re.compile(r"Last ?Resort", re.IGNORECASE)
-PLAIN = 0x2FF  # Latin letters, digits and punctuation: the default font (DejaVu Sans) has them
-KIT_FONT = "Noto Sans CJK SC"  # the face for Simplified Chinese in the package's collection
 
 
 def needs_font(text):
     """Does `text` have characters the default font may lack (Chinese, full-width marks)?"""
     return any(ord(c) > PLAIN for c in text)
-
-
-@functools.cache
-def characters_of(path):
-    try:
-        return frozenset(ft2font.FT2Font(path).get_charmap())
-    except (OSError, RuntimeError, ValueError):
-        return frozenset()
 
 
 def first_drawing(fonts, needed):
@@ -53,22 +44,6 @@ def unlisted_fonts():
     were installed (say, a Chinese font added with apt later)."""
     listed = {f.fname for f in font_manager.fontManager.ttflist}
     return [(path, path) for path in font_manager.findSystemFonts() if path not in listed]
-
-
-@functools.cache
-def kit_font_path():
-    """The kit's own CJK font file, added to matplotlib's list, or None when the package that
-    ships it is not installed."""
-    try:
-        from noto_cjk_sans_otc import FONT_PATH
-    except ImportError:
-        return None
-    path = str(FONT_PATH)
-    if not characters_of(path):
-        return None
-    if not any(f.fname == path for f in font_manager.fontManager.ttflist):
-        font_manager.fontManager.addfont(path)  # every face of the collection, by its name
-    return path
 
 
 def missing_font_advice():

@@ -32,6 +32,9 @@ SET_ASIDE = [
     re.compile(r"\]\([^)]*\)|https?://\S+|attachment:\S+"),  # link targets
     re.compile(r"<[^>]+>"),  # html tags
 ]
+PLOT_LABELS = {"set_xlabel", "set_ylabel", "set_title", "suptitle"}
+
+
 @pytest.fixture(scope="module")
 def courses(tmp_path_factory):
     folder = tmp_path_factory.mktemp("languages")
@@ -51,9 +54,8 @@ def english_runs(text):
 
 def message_strings(code):
     """The texts a code cell shows a student: what it prints, the labels and mistake names of
-    its checks, assert and error messages, docstrings and comments. (Data, such as the
-    example sentences, and matplotlib's labels, which stay English for want of a CJK font,
-    are not messages.)"""
+    its checks, assert and error messages, docstrings, comments and the labels of its plots.
+    (Data, such as the example sentences, are not messages.)"""
     tree = ast.parse(code)
     for node in ast.walk(tree):
         for part in message_parts(node):
@@ -70,6 +72,10 @@ def message_parts(node):
             return node.args
         if name.startswith("expect_"):  # expect_close(got, expected, what, mistakes=...)
             return [*node.args[2:], *(k.value for k in node.keywords)]
+        if name in PLOT_LABELS:  # ax.set_xlabel("..."), fig.colorbar(image, label="...")
+            return [*node.args[:1], *(k.value for k in node.keywords if k.arg == "label")]
+        if name == "colorbar":
+            return [k.value for k in node.keywords if k.arg == "label"]
     if isinstance(node, ast.Assert) and node.msg:
         return [node.msg]
     if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
@@ -178,3 +184,46 @@ def test_init_refuses_a_folder_in_use(tmp_path):
     with pytest.raises(BuildError, match="not empty"):
         init_course(tmp_path, "zh", log=lambda _: None)
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
+def self_check(course, *arguments):
+    """The Chinese course's self-check script run on its 01 release, as a student runs it."""
+    import subprocess
+    import sys
+
+    from autograder.course import nbgrader_env
+
+    folder = course / "release" / IDS[0]
+    return subprocess.run([sys.executable, "check_notebook.py", *arguments], cwd=folder,
+                          capture_output=True, text=True, timeout=300, env=nbgrader_env())
+
+
+def test_the_self_check_speaks_chinese(courses):
+    """Does the Chinese self-check say everything in Chinese: its --help (argparse's own
+    words too) and its report on the untouched release, with no kernel warning first?"""
+    shown = self_check(courses["zh"], "--help")
+    ran = self_check(courses["zh"], f"{IDS[0]}.ipynb")
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    problems = []
+    for text in (shown.stdout, shown.stderr, ran.stdout, ran.stderr):
+        problems += [f"English {run!r}" for run in english_runs(text)]
+        problems += [f"English {word!r}" for word in ("usage:", "positional arguments",
+                                                      "options:", "[IPKernelApp]") if word in text]
+    assert not problems, "\n".join(problems)
+
+
+def test_feedback_template_words_are_chinese():
+    """Does a Chinese feedback page say nbgrader's words in Chinese ("No response." under an
+    untouched stub among them) and embed the glyphs of its text, code blocks included?"""
+    from autograder.i18n import language
+    from autograder.outputs.feedback import in_course_language
+
+    page = ("<html><head><style>body{}</style></head><body><h4>01.ipynb (Score: 0.0 / 2.0)"
+            "</h4><div class='panel-footer'><div><b>Comments:</b> <p>No response.</p></div>"
+            "</div><pre>print('查询')</pre></body></html>")
+    with language("zh"):
+        shown = in_course_language(page)
+    text = re.sub(r"<style>.*?</style>|<[^>]+>", " ", shown, flags=re.DOTALL)
+    assert not english_runs(text) and "No response" not in text and "Comments" not in text
+    assert "font-family:'Kit CJK'" in shown and re.search(r"pre[^{]*\{font-family:'Kit CJK'",
+                                                           shown)

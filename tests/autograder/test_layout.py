@@ -19,12 +19,14 @@ PACKAGE = Path(__file__).resolve().parents[2] / "autograder"
 # i18n alone, is used by every room that reads one; recorder, what a call of a student's code
 # computes, a leaf of torch alone, by the checks that decide on it, the sandbox's agent that
 # makes it in the kernel and the build that copies it into notebooks; timeline, where a
-# command's time goes, a leaf of the standard library, by the rooms a grading run passes.)
+# command's time goes, a leaf of the standard library, by the rooms a grading run passes;
+# kit_font, the CJK font the kit ships, a leaf of matplotlib alone, by the build that draws
+# the Chinese figures with it and the outputs that draw plots with it and embed it in pages.)
 ALLOWED = {
     "i18n": {"i18n", "errors"},
     "checks": {"checks", "recorder", "i18n", "errors"},
     "sandbox": {"sandbox", "recorder", "submission_files", "i18n", "timeline"},
-    "build": {"build", "checks", "recorder", "course", "errors", "i18n"},
+    "build": {"build", "checks", "recorder", "course", "errors", "i18n", "kit_font"},
     "engine": {"engine", "checks", "sandbox", "course", "errors", "stages", "submission_files",
                "i18n", "timeline"},
     "grading": {"grading", "engine", "checks", "sandbox", "course", "deadlines", "errors",
@@ -32,7 +34,7 @@ ALLOWED = {
                 "shown_outputs", "stages", "submission_files", "i18n", "timeline", ""},
     "outputs": {"outputs", "engine", "checks", "course", "deadlines", "errors",
                 "gradebook_guard", "ledger", "progress", "record", "shown_outputs",
-                "submission_files", "i18n"},
+                "submission_files", "i18n", "kit_font"},
     # Gradescope's autograder sits above grading, as the command line does.
     "gradescope": {"gradescope", "grading", "engine", "sandbox", "checks", "course", "errors",
                    "record",

@@ -8,6 +8,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -22,6 +23,7 @@ from matplotlib.text import Text
 
 from autograder.build import figures
 from autograder.build.figures import png
+from autograder.i18n import language
 from tests.course import FIGURES, ROOT
 
 MAX_BYTES = 120_000
@@ -137,10 +139,34 @@ def test_a_missing_glyph_stops_the_drawing():
         png(with_missing_glyph)
 
 
+# The words a Chinese figure may show in Latin letters: code (identifiers, functions, the
+# values of a mask), and the example sentence's words (data).
+CODE_WORDS = {"softmax", "relu", "exp", "sin", "cos", "torch", "bmm", "expand", "attention",
+              "out", "True", "False", "FFN", "LayerNorm", "SelfAttention", "The", "the", "sun",
+              "rises", "east", "seq", "dim"}
+
+
 @pytest.mark.parametrize("name", list(FIGURES))
-def test_labels_need_no_cjk_font(name):
-    """Is every label ASCII (words and mathtext), so that the figure embedded in the
-    Chinese course draws the same on a machine with no CJK font?"""
+def test_chinese_labels_are_chinese(name):
+    """Drawn for the Chinese course, does the figure show no English word (code, data and
+    formulas aside), with every glyph found (png fails on a missing one) and no Chinese inside
+    mathtext, whose fonts have none?"""
+    with language("zh"):
+        png(FIGURES[name])
+        fig = FIGURES[name]()
+    english = []
+    for text in fig.findobj(Text):
+        label = text.get_text()
+        assert not ("$" in label and re.search(r"[\u3000-\u9fff\uff00-\uffef]", label)), label
+        words = re.findall(r"[A-Za-z][A-Za-z_]{2,}", re.sub(r"\$[^$]*\$", " ", label))
+        english += [word for word in words if word not in CODE_WORDS and "_" not in word]
+    assert not english, f"{name}: {english}"
+
+
+@pytest.mark.parametrize("name", list(FIGURES))
+def test_english_labels_need_no_cjk_font(name):
+    """Is every label of the English course's figure ASCII (words and mathtext), so that it
+    draws the same on a machine with no CJK font?"""
     fig = FIGURES[name]()
     fig.savefig(io.BytesIO(), format="png", dpi=figures.DPI)  # tick labels exist once drawn
     unicode_minus = "\u2212"  # matplotlib's own minus sign on tick labels

@@ -10,6 +10,7 @@ check_notebook.py on its own."""
 from __future__ import annotations
 
 import ast
+import io
 import re
 import shutil
 import string
@@ -299,3 +300,21 @@ def test_the_helper_cell_carries_only_the_course_language(code):
         node, ast.Module | ast.FunctionDef | ast.ClassDef) and ast.get_docstring(node)]
     assert docstrings == [tree]
     assert "#" not in "".join(line.split("'")[0].split('"')[0] for line in cell.splitlines())
+
+
+def test_a_plot_with_chinese_labels_draws_every_glyph():
+    """After the helper cell's use_course_font, as every plotting cell calls it, does a plot
+    labelled in Chinese draw with no glyph missing (matplotlib's own font alone has none)?"""
+    import warnings
+
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    namespace = {}
+    exec(compile(helper_cell_code("zh"), "<helper cell>", "exec"), namespace)
+    with matplotlib.rc_context(), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert namespace["use_course_font"]() is not None
+        fig = Figure()
+        fig.add_subplot().set_xlabel("列（成对的 sin、cos）")
+        fig.savefig(io.BytesIO(), format="png")
