@@ -71,7 +71,7 @@ def build_assignment(root: Path, assignment: Assignment, language):
         shutil.copy(root / CONFIG, course / CONFIG)
         write_source(course / "source", assignment.id, notebook, language)
         run_nbgrader(course, "generate_assignment", assignment.id, "--force")
-        prove(assignment, specs, notebook, course / "release" / assignment.id)
+        prove(assignment, specs, notebook, course / "release" / assignment.id, language)
         replace_folder(course / "source" / assignment.id, root / "source" / assignment.id)
         replace_folder(course / "release" / assignment.id, root / "release" / assignment.id)
 

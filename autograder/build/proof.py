@@ -31,7 +31,7 @@ import nbformat
 from autograder.build.check_notebook import error_of, run
 from autograder.checks.audit import step_problems
 from autograder.errors import KitError
-from autograder.i18n import t
+from autograder.i18n import DEFAULT, catalog, t
 
 CELL_SECONDS = 120  # one cell of the reference's run; an endless loop is an error too
 SOLUTION_FENCE = re.compile(r"^[ \t]*### (BEGIN|END) SOLUTION[ \t]*\n", re.MULTILINE)
@@ -149,10 +149,12 @@ def solution_of(step, answers):
     return next((code for code in answers.values() if pattern.search(code)), "")
 
 
-def mistake_probes(assignment, notebook, answers, where):
+def mistake_probes(assignment, notebook, answers, where, code=DEFAULT):
     """Append to `notebook` a cell per mistake a test cell types (run after every cell);
     return [(the cell, step, name, where the test cell is)] and the lines of names that
-    checks.py's step does not list."""
+    checks.py's step does not list. A name is read in the notebook's language `code`
+    (a Chinese course's test cells quote the Chinese names), whatever the console's."""
+    words = catalog(code) if code != DEFAULT else {}
     probes, unknown = [], []
     for index, cell in enumerate(list(notebook.cells)):
         step = tested_step(cell)
@@ -160,7 +162,7 @@ def mistake_probes(assignment, notebook, answers, where):
             continue
         listed = assignment.steps[step].mistakes
         for name in typed_mistakes(cell.source):
-            mistake = next((m for m in listed if name in (m.name, t(m.name))), None)
+            mistake = next((m for m in listed if name in (m.name, words.get(m.name))), None)
             if mistake is None:
                 unknown.append(t("{where}: the public test of {step} types a value for the "
                                  "mistake {name!r}, which {step}'s mistakes in checks.py do not "
@@ -216,7 +218,7 @@ def mistake_problems(probes):
     return problems
 
 
-def public_test_failures(assignment, specs, master, release_folder: Path):
+def public_test_failures(assignment, specs, master, release_folder: Path, code=DEFAULT):
     """One line per cell of the solved student notebook that fails in a fresh kernel; when
     none fails, one per typed mistake value that its Mistake's code does not give."""
     path = release_folder / f"{assignment.id}.ipynb"
@@ -227,7 +229,8 @@ def public_test_failures(assignment, specs, master, release_folder: Path):
     def where(index):
         return f"{assignment.notebook}:{lines[index] if index < len(lines) else 1}"
 
-    probes, unknown = mistake_probes(assignment, notebook, solution_cells(master), where)
+    probes, unknown = mistake_probes(assignment, notebook, solution_cells(master), where,
+                                     code)
     with tempfile.TemporaryDirectory(prefix="kit-proof-") as scratch:
         folder = Path(scratch) / assignment.id
         shutil.copytree(release_folder, folder)
@@ -246,11 +249,12 @@ def public_test_failures(assignment, specs, master, release_folder: Path):
     return failures or unknown + mistake_problems(probes)
 
 
-def prove(assignment, specs, master, release_folder: Path):
-    """Raise ProofError unless the assignment's checks and public tests hold (see above)."""
+def prove(assignment, specs, master, release_folder: Path, code=DEFAULT):
+    """Raise ProofError unless the assignment's checks and public tests hold (see above), the
+    notebook written in the language `code`."""
     problems = step_problems(assignment)
     if not problems:
-        problems = public_test_failures(assignment, specs, master, release_folder)
+        problems = public_test_failures(assignment, specs, master, release_folder, code)
     if problems:
         raise ProofError(t("{id} is not built:", id=assignment.id) + "\n" + "\n".join(
             f"  {problem}" for problem in problems))

@@ -76,3 +76,19 @@ def test_typed_mistakes_reads_the_names_written_out():
               'expect_equal(a, b, mistakes=(("three", e),))\nexpect_close(a, b, mistakes=m)\n')
     assert typed_mistakes(source) == ["one", "two", "three"]
     assert typed_mistakes("%timeit f()") == []
+
+
+def test_a_chinese_course_builds_when_the_console_speaks_english(tmp_path):
+    """Does the kit's 01 build in a Chinese course, its public tests naming known mistakes in
+    Chinese, while the command speaks English (as `demo` does: its console is the English
+    course's)? The names are read in the notebook's language, not the console's."""
+    from autograder.build import build
+    from autograder.build.course_folder import init_course
+    from autograder.i18n import language
+
+    course = init_course(tmp_path / "zh-course", "zh", ["01_attention_by_hand"],
+                         log=lambda line: None)
+    with language("en"):
+        assert build(course, ["01_attention_by_hand"], log=lambda line: None)
+    notebook = course / "release" / "01_attention_by_hand" / "01_attention_by_hand.ipynb"
+    assert "查询和键的权重矩阵用反了" in notebook.read_text(encoding="utf-8")
