@@ -1,10 +1,13 @@
 """The class report: one self-contained HTML page with PNG plots.
 
-Every student and submission (report_students.py), score distribution per assignment, pass
-rate per step, the most frequent named mistakes, lateness, the integrity flags, and the
-notebooks that could not be graded; at the top, when it was made and what it cannot show yet,
-with the command that fills each gap (report_gaps.py). Everything is read back from the
-gradebook and the autograded notebooks, so the report shows what nbgrader recorded.
+At the top, when it was made and what it cannot show yet, with the command that fills each
+gap (report_gaps.py), then one screen of summary (report_summary.py): each assignment's spread
+and mean, the steps most failed, the mistakes most named and what needs the instructor, each
+linked to its section. Then the sections: score distribution per assignment, pass rate per
+step, the most frequent named mistakes, lateness, the integrity flags, similar code, and the
+notebooks that could not be graded; last, the long tables of every student and submission
+(report_students.py). Everything is read back from the gradebook and the autograded
+notebooks, so the report shows what nbgrader recorded.
 
 The page is in the course's language (c.Course.language), with the glyphs that language needs
 embedded (page_font.py); the plots too, drawn with the kit's font (fonts.py), or with English
@@ -59,6 +62,7 @@ from autograder.outputs.report_students import (  # noqa: E402
     submissions_section,
     when,
 )
+from autograder.outputs.report_summary import summary_section  # noqa: E402
 from autograder.outputs.roster import roster  # noqa: E402
 from autograder.outputs.similarity_report import similarity_section, top_pairs, untold  # noqa: E402
 from autograder.record import read_record  # noqa: E402
@@ -386,10 +390,11 @@ def problems_section(results):
 
 
 # The report, top to bottom: a section is a heading (translated where it is shown) and a
-# function of the class's results.
+# function of the class's results; the heading's id, the function's name without _section,
+# is what the summary links to (#late). The summary comes first: an instructor wants the
+# picture, then what needs them; the two long tables (a row per student, per notebook) last.
 SECTIONS = [
-    ("Students", students_section),
-    ("Submissions", submissions_section),
+    ("At a glance", summary_section),
     ("Scores per assignment", scores_section),
     ("Pass rate per step", steps_section),
     ("Most frequent named mistakes", mistakes_section),
@@ -398,7 +403,16 @@ SECTIONS = [
     ("Similar code", similarity_section),
     ("Test cells without hidden checks", unchecked_section),
     ("Input problems and notebooks that could not be graded", problems_section),
+    ("Students", students_section),
+    ("Submissions", submissions_section),
 ]
+
+
+def anchor(section):
+    """The id of a section's heading: late_section -> 'late'."""
+    return section.__name__.removesuffix("_section")
+
+
 HTML_LANG = {"en": "en", "zh": "zh-CN"}
 STYLE = ("body{font-family:sans-serif;max-width:60em;margin:2em auto}"
          "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
@@ -407,7 +421,15 @@ STYLE = ("body{font-family:sans-serif;max-width:60em;margin:2em auto}"
          "td.graded-with-warnings{background:#fff4d6}td.not-graded-yet{background:#eef}"
          ".mark{font-size:75%;background:#fde2e1;border-radius:3px;padding:0 3px}"
          ".gaps{background:#fff4d6;padding:.5em 1em}.generated{color:#555}"
-         ".submissions td:nth-child(-n+4){white-space:nowrap}th{white-space:nowrap}")
+         ".submissions td:nth-child(-n+4){white-space:nowrap}th{white-space:nowrap}"
+         ".glance{display:grid;grid-template-columns:1fr 1fr;gap:0 2em}"
+         ".glance h3{margin:.6em 0 .3em}"
+         ".bins{display:inline-flex;gap:2px;align-items:flex-end}"
+         ".bin{display:inline-flex;flex-direction:column;align-items:center;width:1.6em}"
+         ".bin i{display:block;width:100%;background:#4c72b0}.bin small{font-size:70%}"
+         ".attention{list-style:none;padding:0;margin:0}.attention li{padding:1px 0}"
+         ".attention b{display:inline-block;min-width:2.5em;text-align:right;margin-right:.5em}"
+         ".attention .to-do b{color:#b3261e}.attention .none{color:#666}")
 
 
 def sandbox_line(results):
@@ -443,7 +465,7 @@ def render_report(results):
     page_title = html.escape(t("Class report"))
     body = [f"<h1>{html.escape(t('Self-attention course: class report'))}</h1>"
             f"{header(results)}"]
-    body += [f"<h2>{html.escape(t(title))}</h2>\n{section(results)}"
+    body += [f"<h2 id='{anchor(section)}'>{html.escape(t(title))}</h2>\n{section(results)}"
              for title, section in SECTIONS]
     head = (f"<!DOCTYPE html><html lang='{HTML_LANG.get(current(), current())}'><head>"
             f"<meta charset='utf-8'><title>{page_title}</title>"

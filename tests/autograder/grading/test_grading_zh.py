@@ -141,6 +141,6 @@ def test_nothing_but_text_and_png_reaches_the_page(course):
 def test_the_report_speaks_chinese(course):
     """Is the class report Chinese, with no English sentence of the catalog?"""
     page = (course.root / "report.html").read_text(encoding="utf-8")
-    assert "<html lang='zh-CN'>" in page and "<h2>最常见的错误</h2>" in page
+    assert "<html lang='zh-CN'>" in page and "<h2 id='mistakes'>最常见的错误</h2>" in page
     assert catalog("zh")[MISTAKE.name] in page
     assert not english_sentences(page)

@@ -148,7 +148,7 @@ def test_lateness_is_said_at_collect_grade_and_report(course, tmp_path):
                     ["ada", "bob", "cy"]]
     page = write_report(course.root, [ID], course.root / "report.html",
                         log=lambda _: None).read_text()
-    section = page.split("Late submissions")[1].split("<h2>")[0]
+    section = page.split("<h2 id='late'>")[1].split("<h2 ")[0]
     assert all(s in section for s in ["ada", "bob", "cy"]) and "2:00:00" in section
 
 

@@ -29,6 +29,7 @@ from autograder.cli import main
 from autograder.course import open_gradebook
 from autograder.i18n import catalog, language
 from autograder.i18n.zh import CATALOG
+from autograder.ledger import Problem, keep_problems
 from autograder.outputs import fonts, report
 from autograder.outputs.report import SECTIONS, ClassResults, read_records, render_report
 from autograder.outputs.report_gaps import feedback_command
@@ -194,9 +195,11 @@ def test_a_notebook_without_a_record_counts_nothing(tmp_path):
 
 
 def test_every_section_is_rendered():
-    """Does the page have one heading per declared section, in order, even with no data?"""
+    """Does the page have one heading per declared section, in order, each with its anchor,
+    even with no data?"""
     page = render_report(ClassResults())
-    positions = [page.index(f"<h2>{title}</h2>") for title, _ in SECTIONS]
+    positions = [page.index(f"<h2 id='{report.anchor(section)}'>{title}</h2>")
+                 for title, section in SECTIONS]
     assert positions == sorted(positions)
 
 
@@ -436,3 +439,97 @@ def test_the_chinese_page_carries_its_glyphs(tmp_path, capsys):
             assert not needed and not embedded_characters(page)
         else:
             assert needed and needed <= embedded_characters(page)
+
+
+# -- the first screen -----------------------------------------------------------------------
+
+
+def known_class(root):
+    """A class whose summary is known: of 01_alpha's steps, g is the most failed (1 of 5
+    students with its full points; f 3 of 5); "weights not normalised" is named in 3 notebooks,
+    "swapped" in 1; bob and cy are late; eve changed a graded cell; collect refused two files,
+    one of fay's and one that names no student, so two are not gradable; no code to compare."""
+    release(root, FIRST, {"test_f": (4, False), "test_g": (2, False)})
+    release(root, SECOND, {"test_h": (2, False)})
+    late = DUE.replace(day=2)
+    scores = {"ada": (4, 2, DUE), "bob": (4, 0, late), "cy": (2, 0, late), "dee": (4, 0, DUE),
+              "eve": (0, 1, DUE)}
+    for student, (f, g, handed_in) in scores.items():
+        graded(root, FIRST, student, {"test_f": f, "test_g": g}, handed_in=handed_in)
+    for student, h in (("ada", 2), ("bob", 2), ("cy", 0)):
+        graded(root, SECOND, student, {"test_h": h})
+    found = {"bob": [named("g", "weights not normalised")],
+             "cy": [named("g", "weights not normalised")],
+             "dee": [named("g", "weights not normalised")], "eve": [named("f", "swapped")]}
+    for student, findings in found.items():
+        notebook = nbformat.v4.new_notebook()
+        start_record(notebook, ["points of 'test_f' changed"] if student == "eve" else [])
+        add_findings(notebook, "test_step", findings)
+        nbformat.write(notebook, root / "autograded" / student / FIRST / f"{FIRST}.ipynb")
+    keep_problems(root, "collect", [FIRST], [
+        Problem(Path("inbox/fay_01_alpha.ipynb"), "not a Jupyter notebook", "resubmit it",
+                student="fay", assignment=FIRST),
+        Problem(Path("inbox/final version.ipynb"), "the name tells no student",
+                "rename it", assignment=FIRST)])
+    return root
+
+
+def summary_of(page):
+    """The page's summary: from its heading to the next section's."""
+    start = page.index("<h2 id='summary'>")
+    return page[start:page.index("<h2 ", start + 1)]
+
+
+def first_row(summary, css_class):
+    table = re.search(rf"<table class='{css_class}'>(.*?)</table>", summary, re.DOTALL).group(1)
+    return re.findall(r"<td>(.*?)</td>", re.findall(r"<tr>(.*?)</tr>", table)[1])
+
+
+def test_the_summary_comes_before_the_long_tables(course, capsys):
+    """Does the report open with its summary, right after the header, and keep the two long
+    tables (Students, Submissions) for last?"""
+    _, page, _ = run_report(known_class(course), capsys)
+    headings = re.findall(r"<h2 id='(\w+)'>", page)
+    assert headings[0] == "summary" and headings[-2:] == ["students", "submissions"]
+    assert page.index("<h1>") < page.index("<h2 id='summary'>") == page.index("<h2")
+
+
+def test_the_summary_counts_what_needs_the_instructor(course, capsys):
+    """Does the summary count the not gradable, the refused inputs, the integrity flags, the
+    similar pairs and the late submissions of a known class, each linked to a heading of the
+    page, and every link of the page lead somewhere?"""
+    _, page, _ = run_report(known_class(course), capsys)
+    items = re.findall(r"<li class='[\w-]+'><b>(\d+)</b> <a href='#(\w+)'>(.*?)</a></li>",
+                       summary_of(page))
+    assert {label: (int(n), target) for n, target, label in items} == {
+        "not gradable": (2, "problems"), "inputs refused": (2, "problems"),
+        "submissions flagged for integrity": (1, "integrity"),
+        "similar pairs": (0, "similarity"), "late submissions": (2, "late")}
+    ids = set(re.findall(r" id='(\w+)'", page))
+    assert set(re.findall(r"href='#(\w+)'", page)) <= ids
+
+
+def test_the_summary_names_the_most_failed_step_and_mistake(course, capsys):
+    """Does the summary name 01_alpha's step g first (1 of 5 with full points) and "weights
+    not normalised" first (3 notebooks), and give each assignment's mean and spread?"""
+    _, page, _ = run_report(known_class(course), capsys)
+    summary = summary_of(page)
+    assert first_row(summary, "glance-steps") == [FIRST, "g", "20% (1/5)"]
+    assert first_row(summary, "glance-mistakes") == [FIRST, "weights not normalised", "3"]
+    assert f"<td>{FIRST}</td><td>5</td>" in summary and f"{(6 + 4 + 2 + 4 + 1) / 5:.1f}/6" \
+        in summary
+    spread = re.search(rf"<td>{SECOND}</td><td>3</td><td>(.*?)</td>", summary).group(1)
+    assert re.findall(r"<small>(\d+)</small>", spread) == ["1", "0", "0", "0", "2"]
+
+
+def test_the_first_screen_in_a_browser(tmp_path, capsys, screenshot, monkeypatch):
+    """Opened in headless Chromium on a machine without a CJK font, does the report's first
+    screen (1280 by 800) render the known class's summary in both languages (kept as
+    artifacts/report-first-screen-en.png and -zh.png)?"""
+    (tmp_path / "fonts.conf").write_text(NO_CJK_FONTS.format(cache=tmp_path / "font-cache"))
+    monkeypatch.setenv("FONTCONFIG_FILE", str(tmp_path / "fonts.conf"))
+    for code in ("en", "zh"):
+        root = known_class(make_course(tmp_path / code, code))
+        assert run_report(root, capsys)[0] == 0
+        shot = screenshot(root / "report.html", f"report-first-screen-{code}", height=800)
+        assert shot.stat().st_size > 20_000
