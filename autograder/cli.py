@@ -236,7 +236,9 @@ def parser():
     cmd = commands.add_parser("demo", help=t("a simulated class of 42 students through build, "
                               "collect, grade, feedback, export and report"))
     cmd.add_argument("--out", type=Path, default=Path("demo"), help=t("the demo course folder"))
-    cmd.add_argument("--workers", type=int, default=os.cpu_count())
+    cmd.add_argument("--workers", type=int, default=os.cpu_count(),
+                     help=t("worker processes of the embedded dask cluster, one notebook "
+                            "each at a time (default: the number of cores)"))
     cmd.add_argument("--timeout", type=int, default=10, help=t("seconds a cell may run"))
 
     cmd = commands.add_parser("gradescope", help=t("write the autograder zip of an assignment "
@@ -416,7 +418,7 @@ def run(args):
                 warned=len(result.problems) - len(result.refused))
               + (t(", test cells without hidden checks {count}", count=len(result.unchecked))
                  if result.unchecked else "")
-              + ("; " + isolation_line(result.isolations) if result.isolations else ""))
+              + (t("; ") + isolation_line(result.isolations) if result.isolations else ""))
         if result.graded or result.skipped:  # a gradebook is there to read
             from autograder.outputs.score_summary import summary
 

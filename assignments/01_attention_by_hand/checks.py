@@ -121,7 +121,8 @@ ATTENTION_SCORES = Step(
             "on a batch of keys .T reverses every dimension, not just the last two; write "
             "keys.transpose(-2, -1), which swaps only the key and feature dimensions",
             "def attention_scores(queries, keys):\n"
-            "    return queries @ keys.T\n",
+            "    # keys.T as PyTorch reads it (every dimension reversed), without its warning\n"
+            "    return queries @ keys.permute(*reversed(range(keys.dim())))\n",
         ),
     ),
 )

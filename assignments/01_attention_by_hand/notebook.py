@@ -78,7 +78,7 @@ import torch
 # %% [markdown zh]
 # ## 手算示例
 #
-# 三个输入，每个有四个特征；三个权重矩阵，每种角色一个。它们都取整数，算起来一目了然。这个单元格还定义了 `show_beside`：测试单元格之后的几个单元格用它先打印资料里印出的张量，再在下面打印你的代码算出的同一个张量。
+# 三个输入，每个有四个特征；三个权重矩阵，每种角色一个。它们都取整数，算起来一目了然。这个单元格还定义了 `show_beside`：测试单元格之后的几个单元格用它先打印资料打印的张量，再在下面打印你的代码算出的同一个张量。
 
 # %% setup
 x = torch.tensor([[1, 0, 1, 0], [0, 2, 0, 2], [1, 1, 1, 1]], dtype=torch.float32)
@@ -98,8 +98,8 @@ def show_beside(what, printed, yours):
 # %% strings zh
 {
     "Print a tensor as the walk-through printed it, then the same tensor from your code.":
-        "先打印资料里印出的张量，再打印你的代码算出的同一个张量。",
-    "{what}, as the walk-through printed it:": "{what}（资料印出的）：",
+        "先打印资料打印的张量，再打印你的代码算出的同一个张量。",
+    "{what}, as the walk-through printed it:": "{what}（资料打印的）：",
     "{what}, from your code:": "{what}（你的代码算出的）：",
 }
 
@@ -174,7 +174,7 @@ show_beside("values", {{documents.DOC004_VALUES}}, values)
 # %% strings zh
 {
     "# The keys, queries and values of the three inputs: the walk-through's, then yours.":
-        "# 三个输入的键、查询和值：先是资料印出的，再是你的。",
+        "# 三个输入的键、查询和值：先是资料打印的，再是你的。",
     '"keys"': '"键"',
     '"queries"': '"查询"',
     '"values"': '"值"',
@@ -252,7 +252,7 @@ show_beside("attention scores", {{documents.DOC004_SCORES}},
 # %% strings zh
 {
     "# The attention scores (row i: query i against every key): the walk-through's, then yours.":
-        "# 注意力分数（第 i 行：查询 i 对每个键）：先是资料印出的，再是你的。",
+        "# 注意力分数（第 i 行：查询 i 对每个键）：先是资料打印的，再是你的。",
     '"attention scores"': '"注意力分数"',
 }
 
@@ -348,7 +348,7 @@ show_beside("attention weights",
 # %% strings zh
 {
     "# The exact attention weights: the walk-through's, then yours.":
-        "# 精确的注意力权重：先是资料印出的，再是你的。",
+        "# 精确的注意力权重：先是资料打印的，再是你的。",
     '"attention weights"': '"注意力权重"',
 }
 
@@ -445,7 +445,7 @@ show_beside("weighted values",
 {
     "# The weighted values from the approximated attention weights: the walk-through's, then\n"
     "# yours. Block j is value j; its row i is value j times query i's attention weight for it.":
-        "# 用近似注意力权重得到的加权值：先是资料印出的，再是你的。\n"
+        "# 用近似注意力权重得到的加权值：先是资料打印的，再是你的。\n"
         "# 第 j 块对应值 j；块中第 i 行是值 j 乘以查询 i 分配给它的注意力权重。",
     '"weighted values"': '"加权后的值"',
 }
@@ -477,7 +477,7 @@ show_beside("weighted values",
 #
 # $$z_i = \sum_j a_{ij} v_j, \qquad\text{一次算出全部：}\qquad Z = A V,$$
 #
-# 其中注意力权重 $A$ 的形状是 `(n_queries, n_keys)`，值 $V$ 的形状是 `(n_keys, d_v)`。把 `weighted_values` 的结果沿第一个轴求和也能得到同样的结果，但通常都写成一次矩阵乘法。单个查询的注意力权重形状为 `(n_keys,)`，得到的单个输出形状为 `(d_v,)`。
+# 其中注意力权重 $A$ 的形状是 `(n_queries, n_keys)`，值 $V$ 的形状是 `(n_keys, d_v)`。把 `weighted_values` 的结果沿第 0 维（最前面的维度）求和也能得到同样的结果，但通常都写成一次矩阵乘法。单个查询的注意力权重形状为 `(n_keys,)`，得到的单个输出形状为 `(d_v,)`。
 #
 # 下面的测试使用近似注意力权重，资料打印的正是这组输出。测试之后的单元格会打印这组输出，同时打印用第 3 步的精确注意力权重算出的**精确**输出。查询 1 的精确输出是 $[1.9366, 6.6831, 1.5951]$，而不是 $[2, 7, 1.5]$：两者很接近，因为近似值本身很接近，但并不相同。
 
@@ -524,7 +524,7 @@ print(context_vectors(exact, values))
 # %% strings zh
 {
     "# The outputs from the approximated attention weights: the walk-through's, then yours.":
-        "# 用近似注意力权重得到的输出：先是资料印出的，再是你的。",
+        "# 用近似注意力权重得到的输出：先是资料打印的，再是你的。",
     '"outputs with the approximated attention weights"': '"输出（近似注意力权重）"',
     "# The exact outputs: the same weighted sum with the exact attention weights of step 3.":
         "# 精确输出：同样的加权和，但用第 3 步的精确注意力权重。",

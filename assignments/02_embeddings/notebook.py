@@ -233,7 +233,7 @@ for sentence, printed in printed_vocabularies.items():
 # %% strings zh
 {
     "# Each sentence's vocabulary: as its source printed it, then from your build_vocab.":
-        "# 每个句子的词表：先是资料中印出的，再是你的 build_vocab 给出的。",
+        "# 每个句子的词表：先是资料打印的，再是你的 build_vocab 给出的。",
     '"  printed in its source:"': '"  资料中的结果："',
     '"  your build_vocab:     "': '"  你的代码结果："',
 }
@@ -312,7 +312,7 @@ for sentence, printed in printed_ids.items():
 # %% strings zh
 {
     "# Each sentence's ids: as its source printed them, then from your encode.":
-        "# 每个句子的 id：先是资料中印出的，再是你的 encode 给出的。",
+        "# 每个句子的 id：先是资料打印的，再是你的 encode 给出的。",
     '"  printed in its source:"': '"  资料中的结果："',
     '"  your encode:          "': '"  你的代码结果："',
 }
@@ -412,7 +412,7 @@ expect_tensor(embed(torch.tensor([0, 4, 5, 2, 1, 3]), 6, 16), (6, 16), "the (6, 
 # %% [markdown zh]
 # ## 三个句子的嵌入
 #
-# 每份资料都用种子 123、按各自的尺寸建表来嵌入它的句子：两个“dessert”句子用 `nn.Embedding(6, 16)`，即 6 行、每行 16 个数；太阳那句用 `nn.Embedding(50_000, 3)`，一张按词表大小建立的表，有 50 000 行、每行 3 个数。下面的单元格先打印资料中印出的嵌入，再打印你的函数算出的嵌入；每一行对应一个词，顺序与句中相同。
+# 每份资料都用种子 123、按各自的尺寸建表来嵌入它的句子：两个“dessert”句子用 `nn.Embedding(6, 16)`，即 6 行、每行 16 个数；太阳那句用 `nn.Embedding(50_000, 3)`，一张按词表大小建立的表，有 50 000 行、每行 3 个数。下面的单元格先打印资料打印的嵌入，再打印你的函数算出的嵌入；每一行对应一个词，顺序与句中相同。
 #
 # 比较两个“dessert”句子：它们的嵌入表完全相同（种子相同，形状也相同），但“is”的那一行变了。句子以“first”结尾时，排序后“is”的 id 是 4；换成“last”后，它的 id 变成 3，而表中下标为 3 的那一行正是原来“first”的那一行。嵌入表只认 id，不认词。
 
@@ -441,10 +441,10 @@ for sentence, ((vocab_size, dim), printed) in printed_embeddings.items():
 {
     "# Each sentence embedded with its source's table under seed 123: as the source printed it,\n"
     "# then from your functions. Each entry: the table's size (vocab_size, dim), then the rows.":
-        "# 用各份资料的嵌入表（种子 123）嵌入每个句子：先是资料中印出的，再是你的函数算出的。\n"
+        "# 用各份资料的嵌入表（种子 123）嵌入每个句子：先是资料打印的，再是你的函数算出的。\n"
         "# 每一项先给出表的大小 (vocab_size, dim)，再给出各行。",
     "in nn.Embedding({vocab_size}, {dim}), printed in its source:":
-        "在 nn.Embedding({vocab_size}, {dim}) 中的嵌入（资料中印出的）：",
+        "在 nn.Embedding({vocab_size}, {dim}) 中的嵌入（资料打印的）：",
     '"from your build_vocab, encode and embed:"': '"你的 build_vocab、encode 和 embed 算出的："',
 }
 

@@ -234,7 +234,7 @@ print(f"lowest: word {worst + 1} ({words[worst]}), {float(omega_3[worst]):.4f}"
     '" (the source: (2,) (6, 2) (6, 4))"': '"（资料中：(2,) (6, 2) (6, 4)）"',
     "\"scores of 'rises'\"": "\"'rises' 的注意力分数\"",
     '"  the source printed: "': '"  资料打印的结果："',
-    '"  your function gives:"': '"  你的函数算出："',
+    '"  your function gives:"': '"  你的函数算出的结果："',
     'f"highest: word {best + 1} ({words[best]}), {float(omega_3[best]):.4f}"':
         'f"最高：第 {best + 1} 个词（{words[best]}），{float(omega_3[best]):.4f}"',
     '"  (the source: word 5, 1.0740)"': '"（资料中：第 5 个词，1.0740）"',
@@ -337,7 +337,7 @@ print("  your function gives:", omega_last)
         "\"'dessert last' 句中 'is' 对第 5 个词的注意力分数\"",
     "\"'dessert last': the scores of 'is'\"": "\"'dessert last' 句中 'is' 的注意力分数\"",
     '"  the source printed: "': '"  资料打印的结果："',
-    '"  your function gives:"': '"  你的函数算出："',
+    '"  your function gives:"': '"  你的函数算出的结果："',
 }
 
 # %% [markdown]
@@ -363,9 +363,9 @@ print("  your function gives:", omega_last)
 # of the queries and keys are far from variance 1: each sums 16 products with standard
 # normal matrix entries, so its variance is about 16. Divided by $\sqrt{24} \approx 4.9$,
 # the top score still stays more than 20 above the next one, and the softmax gives one word
-# a weight of 1.0000 to four decimals: it is *saturated*. The scaling cannot help, for the
-# cause is the size of the matrices' entries, not the length of the keys: here they are
-# standard normal, of variance 1. A model's matrices start much smaller: `nn.Linear(16, 24)`
+# a weight of 1.0000 to four decimals: it is *saturated*. The scaling cannot help: the
+# cause is not the length of the keys but the projection matrices, whose entries here have
+# variance 1. A model's matrices start much smaller: `nn.Linear(16, 24)`
 # draws its weights uniformly from $[-1/4, 1/4]$ ($\pm 1/\sqrt{d_{in}}$, variance $1/48$).
 # Scale these same matrices to that variance (multiply them by $1/\sqrt{48}$) and every score
 # shrinks 48-fold, to between about $-3.0$ and $3.3$: the weights of "is" then range from
@@ -395,8 +395,8 @@ print("  your function gives:", omega_last)
 # “is” 的注意力分数（见上方输出）从约 $-144$ 到 $160$。这里查询和键的元素远不是方差 1：
 # 每个元素都是 16 个乘积之和，矩阵元素又服从标准正态分布，所以方差约为 16。即使除以
 # $\sqrt{24} \approx 4.9$，最高分仍比第二高的分数高出 20 以上，softmax 给某一个词的注意力
-# 权重保留四位小数就是 1.0000：它*饱和*了。缩放对此无能为力，因为原因在于矩阵元素的大小，
-# 而不在于键的长度：这里的矩阵元素服从标准正态分布，方差为 1。模型开始训练时的矩阵要小得多：
+# 权重保留四位小数就是 1.0000：它*饱和*了。缩放对此无能为力：问题不在键的长度，而在投影
+# 矩阵本身，这里它们的元素方差为 1。模型开始训练时的矩阵要小得多：
 # `nn.Linear(16, 24)` 的权重从 $[-1/4, 1/4]$ 上均匀抽取（即 $\pm 1/\sqrt{d_{in}}$，方差为
 # $1/48$）。把这里的矩阵缩放到同样的方差（乘以 $1/\sqrt{48}$），每个注意力分数都缩小为原来的
 # 1/48，落在约 $-3.0$ 到 $3.3$ 之间；这时 “is” 的注意力权重分布在 0.09 到 0.33 之间。
@@ -472,7 +472,7 @@ print("  your function gives:", scaled_softmax(omega_last, 24))
 {
     "\"weights of 'rises', d_k = 2\"": "\"'rises' 的注意力权重，d_k = 2\"",
     '"  the source printed: "': '"  资料打印的结果："',
-    '"  your function gives:"': '"  你的函数算出："',
+    '"  your function gives:"': '"  你的函数算出的结果："',
     '"  their sum:"': '"  权重之和："',
     "\"'dessert first': the weights of 'is', d_k = 24\"":
         "\"'dessert first' 句中 'is' 的注意力权重，d_k = 24\"",
@@ -652,7 +652,7 @@ print("  your function gives:", context[2])
     '"same as PyTorch:"': '"与 PyTorch 的结果相同："',
     "\"context of 'rises'\"": "\"'rises' 的上下文向量\"",
     '"  the source printed: "': '"  资料打印的结果："',
-    '"  your function gives:"': '"  你的函数算出："',
+    '"  your function gives:"': '"  你的函数算出的结果："',
 }
 
 # %% [markdown]

@@ -234,7 +234,7 @@ print(context)
 {
     "\"the context of 'rises' (row index 2)\"": "\"'rises' 的上下文向量（下标为 2 的行）\"",
     '"  the source printed: "': '"  资料打印的结果："',
-    '"  your function gives:"': '"  你的函数算出："',
+    '"  your function gives:"': '"  你的函数算出的结果："',
     '"the contexts of all six words, as the source printed them:"':
         '"全部六个词的上下文向量，资料打印的结果："',
     '"and as your function gives them:"': '"你的函数算出的结果："',

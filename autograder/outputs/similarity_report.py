@@ -75,7 +75,7 @@ def similarity_section(results):
     if results.untold:
         note = t("Not flagged, their code too short to tell a copy from students who wrote it "
                  "alone: {assignments} (python -m autograder similarity ID lists their most "
-                 "alike pairs to read).", assignments=", ".join(results.untold))
+                 "alike pairs to read).", assignments=t(", ").join(results.untold))
         paragraphs += f"<p>{html.escape(note)}</p>"
     if not results.similar:
         return f"{paragraphs}<p>{html.escape(t('None.'))}</p>"

@@ -18,7 +18,7 @@ from autograder.build.authoring import read_assignment
 from autograder.build.proof import public_test_failures
 from autograder.checks.audit import mistake_problems, step_problems
 from autograder.checks.loader import GUIDE, load_assignment
-from autograder.course import Course
+from autograder.course import Course, course_language
 from autograder.errors import KitError
 from autograder.grading.parallel import grade, submission_scores
 from autograder.i18n import t
@@ -63,7 +63,8 @@ def assignment_faults(project: Path, assignment_id, log=print):
             return faults
         specs = read_assignment(assignment.notebook)
         master = nbformat.read(source, as_version=4)
-        return public_test_failures(assignment, specs, master, release)
+        return public_test_failures(assignment, specs, master, release,
+                                    course_language(project))
     except KitError as error:  # an assignment that cannot be read or rendered
         return [str(error)]
 

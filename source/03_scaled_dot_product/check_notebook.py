@@ -42,7 +42,9 @@ def where(number, cell):
         return _t('cell {number}, the test of {step} ({points})', number=number, step=test[0],
                   points=points(test[1]))
     first = next((line for line in cell.source.splitlines() if line.strip()), "")
-    return _t('cell {number} ({first})', number=number, first=first.strip()[:50])
+    first = first.strip()
+    return _t('cell {number} ({first})', number=number,
+              first=first if len(first) <= 50 else first[:49] + "…")
 
 def error_of(cell):
     outputs = cell.get("outputs", [])
