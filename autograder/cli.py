@@ -404,9 +404,12 @@ def run(args):
         problems = collect(root, args.id, args.source, args.pattern)
         return 1 if problems else 0
     elif args.command == "grade":
-        check_ids(args.ids, course_ids(root))  # a wrong id is refused at once
-        if args.students and not args.scheduler:  # a few notebooks: graded in this process
-            start_template_early(root)
+        ids = check_ids(args.ids, course_ids(root))  # a wrong id is refused at once
+        if args.students and not args.scheduler:  # a few notebooks: graded in this process,
+            from autograder.course import isolation_setting  # their template started now
+            from autograder.sandbox.template_start import start_early_for
+
+            start_early_for(isolation_setting(root))
         from autograder.grading.parallel import grade, isolation_line
 
         result = grade(root, args.ids, args.workers, args.force, args.timeout,
@@ -422,7 +425,7 @@ def run(args):
         if result.graded or result.skipped:  # a gradebook is there to read
             from autograder.outputs.score_summary import summary
 
-            for line in summary(root, check_ids(args.ids, course_ids(root)), args.students):
+            for line in summary(root, ids, args.students):
                 print(line)
         return 0 if result.ok else 1
     elif args.command == "feedback":
@@ -480,15 +483,6 @@ def parse(argv=None):
         cli.error(t("--config-only writes nbgrader_config.py alone: give no assignment ids "
                     "and no --empty"))
     return args
-
-
-def start_template_early(root: Path):
-    """The kernel template starts now, importing torch on one core while this process
-    imports the grader on another (sandbox/template_start.py); grading adopts it."""
-    from autograder.course import isolation_setting
-    from autograder.sandbox.template_start import start_early_for
-
-    start_early_for(isolation_setting(root))
 
 
 def main(argv=None):

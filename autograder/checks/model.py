@@ -112,12 +112,20 @@ class Similar:
     tells: bool = True
 
     def __post_init__(self):
-        if not (isinstance(self.share, int | float) and 0 < self.share <= 1):
+        if not self.is_share(self.share):
             raise ValueError(f"share={self.share!r}: give a share above 0 and at most 1, "
                              "such as 0.5")
-        if not (isinstance(self.characters, int) and self.characters >= 0):
+        if not self.is_characters(self.characters):
             raise ValueError(f"characters={self.characters!r}: give a number of characters, "
                              "0 or more")
+
+    @staticmethod
+    def is_share(value):
+        return isinstance(value, int | float) and 0 < value <= 1
+
+    @staticmethod
+    def is_characters(value):
+        return isinstance(value, int) and value >= 0
 
     def flags(self, share, characters):
         """Does a pair with this score and these matched characters reach the flag?"""

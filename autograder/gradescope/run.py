@@ -201,15 +201,6 @@ def grade_upload(root: Path, course_source: Path, settings: Settings, cells, sta
     return graded_results(graded, time.monotonic() - started, settings.visibility)
 
 
-def start_template_early(course: Path):
-    """The kernel template starts now, importing while this process imports the grader
-    (sandbox/template_start.py); grading adopts it."""
-    from autograder.course import isolation_setting
-    from autograder.sandbox.template_start import start_early_for
-
-    start_early_for(isolation_setting(course))
-
-
 def course_language_of(course: Path) -> str:
     try:
         from autograder.course import course_language
@@ -254,7 +245,10 @@ def results_of(root: Path, started):
 def main() -> int:
     started = time.monotonic()
     root = autograder_root()
-    start_template_early(root / "source" / "course")  # one notebook: graded in this process
+    from autograder.course import isolation_setting  # one notebook, graded in this process:
+    from autograder.sandbox.template_start import start_early_for  # its template starts now
+
+    start_early_for(isolation_setting(root / "source" / "course"))
     with language(course_language_of(root / "source" / "course")):
         results, code = results_of(root, started)
         write_results(root, results)

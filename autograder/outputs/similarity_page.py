@@ -162,10 +162,10 @@ def write_pages(result, folder: Path):
 def chosen_flag(root: Path, assignment_id, share=None, characters=None):
     """The assignment's flag, its share or characters replaced where the command gives one
     (which flags pairs even where the assignment's code is too short to tell)."""
-    if share is not None and not 0 < share <= 1:
+    if share is not None and not Similar.is_share(share):
         raise OutputError(t("--threshold {value}: give a share above 0 and at most 1, such "
                             "as 0.5", value=share))
-    if characters is not None and characters < 0:
+    if characters is not None and not Similar.is_characters(characters):
         raise OutputError(t("--characters {value}: give a number of characters, 0 or more",
                             value=characters))
     flag = declared_flag(root, assignment_id)
