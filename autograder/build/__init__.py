@@ -19,11 +19,17 @@ import nbformat
 from autograder.build.authoring import read_assignment
 from autograder.build.proof import prove
 from autograder.build.render import render
-from autograder.build.standalone import SELF_CHECK, self_check_script
+from autograder.build.standalone import (
+    HELPERS_FILE,
+    SELF_CHECK,
+    self_check_script,
+    unpacked_helpers,
+)
 from autograder.checks.loader import GUIDE, Assignment, assignment_ids, load_assignment
 from autograder.course import CONFIG, check_ids, course_language, run_nbgrader, write_atomically
 from autograder.errors import KitError
 from autograder.i18n import t
+from autograder.outputs.hide_hidden_tests import HELPER_CELL
 
 
 class BuildError(KitError, RuntimeError):
@@ -45,10 +51,19 @@ def write_notebook(notebook, path: Path):
 
 
 def write_source(folder: Path, assignment_id, notebook, language):
-    """`folder`/<id>/: the master notebook, and the students' self-check script beside it
-    (nbgrader's generate_assignment copies both into the release)."""
+    """`folder`/<id>/: the master notebook, and beside it the students' self-check script and
+    the helper cell's code, readable (nbgrader's generate_assignment copies all three into the
+    release)."""
     write_notebook(notebook, folder / assignment_id / f"{assignment_id}.ipynb")
     write_atomically(folder / assignment_id / SELF_CHECK.name, self_check_script(language) + "\n")
+    write_atomically(folder / assignment_id / HELPERS_FILE, helpers_of(notebook))
+
+
+def helpers_of(notebook) -> str:
+    """The code the notebook's helper cell runs, as it unpacks it."""
+    helper = next(cell for cell in notebook.cells
+                  if cell.metadata.get("nbgrader", {}).get("grade_id") == HELPER_CELL)
+    return unpacked_helpers(helper.source)
 
 
 def replace_folder(staged: Path, target: Path):

@@ -6,7 +6,9 @@ you also see the arguments your function had when it raised, and the earlier ste
 first when this step calls one whose test fails. use_course_font, called by the cells that
 plot, lets their labels show Chinese.
 
-You do not need to read or change this cell: run it, then go on to the steps below.
+You do not need to read or change this cell: run it, then go on to the steps below. Its
+code is packed on one line, so the notebook runs on its own; to read it, open
+course_helpers.py beside the notebook, the same code.
 """
 import torch
 

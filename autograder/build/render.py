@@ -16,11 +16,12 @@ from autograder.build.authoring import AuthoringError
 from autograder.build.check_notebook import points
 from autograder.build.hand_in import HAND_IN
 from autograder.build.printed_values import with_printed_values
-from autograder.build.standalone import filled, helper_cell_code
+from autograder.build.standalone import filled, helper_cell_code, packed_helper_cell
 from autograder.build.stubs import given_code, solution_code
 from autograder.checks.code_rules import course_key
 from autograder.checks.loader import CHECKS, GUIDE
 from autograder.i18n import DEFAULT, language, t
+from autograder.outputs.hide_hidden_tests import HELPER_CELL
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 # The hidden part opens the test cell and names the step it checks. Grading never runs a test
@@ -94,7 +95,7 @@ def with_course_keys(cells, assignment):
     solution cells), so that expect_rule leaves them out of the student's code as grading
     does (a cell's key leaves out the COURSE_CELLS line itself)."""
     helper = [cell for cell in cells
-              if cell.metadata.get("nbgrader", {}).get("grade_id") == "public_checks"]
+              if cell.metadata.get("nbgrader", {}).get("grade_id") == HELPER_CELL]
     uses = {name: list(step.uses) for name, step in assignment.steps.items() if step.uses}
     for cell in helper:
         cell.source = filled(cell.source, "STEP_USES", repr(uses))
@@ -110,8 +111,8 @@ def render_cell(spec, index, total, assignment, language_code):
         return markdown_cell(text.replace("{total_points}", str(total)),
                              nbgrader_metadata(f"prose_{index:02d}", locked=True), assignment)
     if spec.kind == "checks":
-        cell = code_cell(helper_cell_code(language_code),
-                         nbgrader_metadata("public_checks", locked=True))
+        cell = code_cell(packed_helper_cell(helper_cell_code(language_code)),
+                         nbgrader_metadata(HELPER_CELL, locked=True))
         cell.metadata["jupyter"] = {"source_hidden": True}  # shown folded: one click opens it
         return cell
     text, metadata = code_and_metadata(spec, index, assignment, language_code)

@@ -16,9 +16,11 @@ is code a student can read in the course's language.
 from __future__ import annotations
 
 import ast
+import base64
 import io
 import re
 import tokenize
+import zlib
 from pathlib import Path
 
 import autograder.recorder
@@ -35,6 +37,12 @@ HELPER_CELL = [Path(module.__file__) for module in (public_checks, raised, code_
                                                     failed_cell)]
 PACKAGE = Path(texts.__file__).parents[1]
 IMPORT_LINE = "from autograder.i18n.standalone import _t\n"
+HELPERS_FILE = "course_helpers.py"  # beside the notebook: the helper cell's code, readable
+FILLED_LINES = re.compile(r"^(?:STEP_USES|COURSE_CELLS) = .*\n", re.MULTILINE)  # by the build
+UNPACK = ("import base64, linecache, zlib\n"
+          'HELPERS = zlib.decompress(base64.b85decode("{packed}")).decode("utf-8")\n'
+          'linecache.cache["{name}"] = (len(HELPERS), None, HELPERS.splitlines(True), "{name}")\n'
+          'exec(compile(HELPERS, "{name}", "exec"))')
 LANGUAGE_LINE = 'LANGUAGE = "en"  # the build writes the course\'s language here'
 
 
@@ -224,6 +232,37 @@ def helper_cell_code(language_code=DEFAULT) -> str:
         raise AuthoringError("build/public_checks.py's TOLERANCE differs from "
                              "autograder.checks.compare.TOLERANCE: make them equal")
     return copied_out(HELPER_CELL, language_code)
+
+
+def packed_helper_cell(code) -> str:
+    """The helper cell as a notebook carries it (`code` is helper_cell_code's): its docstring,
+    the lines the build fills in, then the rest of the code packed on one line that runs it.
+
+    A static render (nbviewer, GitHub, an exported page) then shows a dozen lines where the
+    code has some 900, and the notebook still runs alone: nothing beside it is needed. The
+    packed code is compiled as course_helpers.py and put in linecache under that name, so a
+    traceback through a helper shows its lines; the build writes the same text, readable, to
+    course_helpers.py beside the notebook (unpacked_helpers). The filled lines stay in the
+    cell itself: a cell's key (checks/code_rules.py, course_key) leaves out the COURSE_CELLS
+    line, which a packed line could not, and they are assigned before the code that reads
+    them."""
+    filled_lines = FILLED_LINES.findall(code)
+    if len(filled_lines) != 2:
+        raise AuthoringError("the helper cell must assign STEP_USES and COURSE_CELLS once "
+                             "each, on lines of their own, for the build to fill in")
+    readable = FILLED_LINES.sub("", code)
+    docstring = ast.get_docstring(ast.parse(readable), clean=False)
+    packed = base64.b85encode(zlib.compress(readable.encode("utf-8"), 9)).decode("ascii")
+    return (f'"""{docstring}"""\n' + "".join(filled_lines)
+            + UNPACK.format(packed=packed, name=HELPERS_FILE))
+
+
+def unpacked_helpers(cell_source) -> str:
+    """The code a packed helper cell runs (what course_helpers.py beside the notebook holds)."""
+    for node in ast.walk(ast.parse(cell_source)):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "b85decode":
+            return zlib.decompress(base64.b85decode(node.args[0].value)).decode("utf-8")
+    raise AuthoringError("the helper cell holds no packed code (b85decode): rebuild it")
 
 
 def self_check_script(language_code=DEFAULT) -> str:

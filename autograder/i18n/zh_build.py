@@ -21,14 +21,18 @@ CATALOG = {
      "a failed test cell\nyou also see the arguments your function had when it raised, and the "
      "earlier step to fix\nfirst when this step calls one whose test fails. use_course_font, "
      "called by the cells that\nplot, lets their labels show Chinese.\n\nYou do not need "
-     "to read or change this cell: run it, then go on to the steps below.\n"):
+     "to read or change this cell: run it, then go on to the steps below. Its\ncode is packed "
+     "on one line, so the notebook runs on its own; to read it, open\ncourse_helpers.py "
+     "beside the notebook, the same code.\n"):
         "测试单元格用到的辅助函数：expect_tensor、expect_close 和 expect_equal 检查结果；"
         "expect_rule 检查你的代码是否遵守这一步的规则，判断用的函数和代码都与评分时相同。"
         "检查不通过时，报错信息会指出问题所在：第一个不对的元素和相差最大的位置，或者你的数值"
         "与哪个常见错误的结果一致。测试单元格出错时，下面还会列出你的函数出错时收到的参数；"
         "如果这一步调用的前面某一步的测试没有通过，也会提醒你先改好那一步。画图的单元格会调用 "
         "use_course_font，让图上的中文标签正常显示。\n\n"
-        "这个单元格不需要阅读或修改：运行它，然后继续完成下面的各个步骤。\n",
+        "这个单元格不需要阅读或修改：运行它，然后继续完成下面的各个步骤。它的代码压缩成了一行，"
+        "所以笔记本单独也能运行；想读这些代码，请打开笔记本旁边的 course_helpers.py，"
+        "内容完全相同。\n",
     ("Check your notebook before you hand it in.\n\n    python check_notebook.py "
      "01_attention_by_hand.ipynb\n\nIt runs the notebook from top to bottom in a fresh kernel, "
      "as the grader does (your saved\nfile is not changed), then lists every cell that failed "

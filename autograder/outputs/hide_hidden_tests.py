@@ -16,7 +16,7 @@ HIDDEN = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?^[ \t]*### END HIDDEN TEST
                     re.MULTILINE | re.DOTALL)
 
 
-HELPER_CELL = "public_checks"  # the grade_id build/render.py gives the helper cell
+HELPER_CELL = "public_checks"  # the grade_id of the helper cell, as build/render.py gives it
 
 
 def without_hidden_tests(source):

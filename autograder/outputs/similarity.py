@@ -36,6 +36,7 @@ from autograder.checks.loader import assignment_ids, load_assignment
 from autograder.checks.model import Similar
 from autograder.errors import OutputError
 from autograder.i18n import t
+from autograder.outputs.hide_hidden_tests import HELPER_CELL
 from autograder.outputs.similarity_text import bound_names, normalised
 from autograder.submission_files import unfollowable
 
@@ -43,7 +44,6 @@ NOISE = 25  # copydetect's noise threshold: the shortest match, in characters of
 GUARANTEE = 30  # copydetect's guarantee threshold: a match this long is always found
 COMMON = 10  # a passage in more notebooks than this is the course's (MOSS's -m default)
 MOST_ALIKE = 5  # pairs listed to read where the code is too short to tell (Similar.tells)
-HELPER = "public_checks"
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,7 @@ def is_release_cell(cell, locked):
     meta = nbgrader_of(cell)
     grade_id = meta.get("grade_id")
     return grade_id in locked and not meta.get("solution") and (
-        meta.get("locked") or meta.get("grade") or grade_id == HELPER)
+        meta.get("locked") or meta.get("grade") or grade_id == HELPER_CELL)
 
 
 def student_cells(notebook, release):

@@ -14,7 +14,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from autograder.build import helpers_of
 from autograder.build.course_folder import init_course
+from autograder.build.standalone import HELPERS_FILE
 from autograder.checks.loader import assignment_ids
 from autograder.course import course_config
 from autograder.i18n import config_language
@@ -131,6 +133,16 @@ def test_chinese_messages_are_chinese(courses, assignment_id):
                                       and not CJK.search(text)):
                 problems.append(f"cell {index}: {text.strip()[:90]!r}")
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("assignment_id", IDS)
+def test_the_helpers_beside_a_chinese_release_are_its_cells_in_chinese(courses, assignment_id):
+    """Is course_helpers.py beside each Chinese release the code its helper cell runs, with
+    the docstring a student opens it for in Chinese?"""
+    beside = (courses["zh"] / "release" / assignment_id / HELPERS_FILE).read_text("utf-8")
+    assert beside == helpers_of(release(courses["zh"], assignment_id))
+    docstring = ast.get_docstring(ast.parse(beside))
+    assert CJK.search(docstring) and not english_runs(docstring), docstring
 
 
 def grading_shape(notebook):

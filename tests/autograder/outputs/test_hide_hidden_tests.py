@@ -15,8 +15,8 @@ import pytest
 from nbformat.v4 import new_code_cell, new_notebook, new_output
 from traitlets.config import Config
 
-from autograder.build.standalone import helper_cell_code
-from autograder.outputs.hide_hidden_tests import HideHiddenTests
+from autograder.build.standalone import helper_cell_code, packed_helper_cell
+from autograder.outputs.hide_hidden_tests import HELPER_CELL, HideHiddenTests
 from tests.autograder.cells import nbgrader_cell
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -171,8 +171,9 @@ def test_the_helper_cell_shows_its_docstring_alone(code):
     course's language, and a line saying where its code is, instead of its hundreds of
     lines?"""
     notebook = nbformat.read(ROOT / "source" / ID / f"{ID}.ipynb", as_version=4)
-    [helper] = [c for c in notebook.cells if "def expect_close" in c.source]
-    helper.source = helper_cell_code(code)
+    [helper] = [c for c in notebook.cells
+                if c.metadata.get("nbgrader", {}).get("grade_id") == HELPER_CELL]
+    helper.source = packed_helper_cell(helper_cell_code(code))
     docstring = ast.get_docstring(ast.parse(helper.source), clean=False)
     config = Config()
     config.Course.language = code

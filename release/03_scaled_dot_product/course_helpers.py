@@ -1,0 +1,1052 @@
+"""Helpers the test cells use: expect_tensor, expect_close and expect_equal check a result,
+expect_rule checks that your code keeps a step's rule, decided by the same functions, on the
+same code, as grading decides it. A failing check says what is wrong: the first wrong entry
+and the largest difference, or the known mistake your numbers match. Under a failed test cell
+you also see the arguments your function had when it raised, and the earlier step to fix
+first when this step calls one whose test fails. use_course_font, called by the cells that
+plot, lets their labels show Chinese.
+
+You do not need to read or change this cell: run it, then go on to the steps below. Its
+code is packed on one line, so the notebook runs on its own; to read it, open
+course_helpers.py beside the notebook, the same code.
+"""
+import torch
+
+LANGUAGE = "en"
+ZH = {}
+
+def _t(text, language=None, **fields):
+    template = ZH.get(text, text) if (language or LANGUAGE) == "zh" else text
+    return template.format(**fields) if fields else template
+
+TOLERANCE = {"rtol": 1e-3, "atol": 1e-4}
+COURSE_FONT = "Noto Sans CJK SC"
+OTHER_CJK_FONTS = ("Noto Sans CJK", "Source Han Sans", "WenQuanYi", "Microsoft YaHei",
+                   "PingFang", "Heiti", "SimHei", "Droid Sans Fallback")
+
+def expect_tensor(got, shape, what=None, dtype=torch.float32):
+    what = _t('the result') if what is None else what
+    assert isinstance(got, torch.Tensor), _t(
+        '{what} should be a torch.Tensor, but got a {kind}', what=what,
+        kind=type(got).__name__)
+    assert tuple(got.shape) == tuple(shape), _t(
+        '{what} should have shape {shape}, but got shape {got}', what=what,
+        shape=tuple(shape), got=tuple(got.shape))
+    assert got.dtype == dtype, _t(
+        '{what} should have dtype {dtype}, but got dtype {got}', what=what, dtype=dtype,
+        got=got.dtype)
+
+def where_wrong(got, expected):
+    if got.numel() == 1:
+        return _t('expected {expected:.4g}, got {got:.4g}', expected=expected.item(),
+                  got=got.item())
+    if not expected.is_floating_point():
+        wrong = got != expected
+        first = [int(i) for i in wrong.nonzero()[0]]
+        return _t('{count} of {total} entries differ; the first at index {index}: expected {expected}, got {got}', count=int(wrong.sum()), total=wrong.numel(),
+                  index=first, expected=expected[tuple(first)].item(),
+                  got=got[tuple(first)].item())
+    wrong = ~torch.isclose(got, expected, **TOLERANCE)
+    first = [int(i) for i in wrong.nonzero()[0]]
+    gap = (got - expected).abs().nan_to_num(float("inf"))
+    largest = [int(i) for i in (gap == gap.max()).nonzero()[0]]
+    return _t('{count} of {total} entries differ; the first at index {index}: expected {expected:.4g}, got {got:.4g}; the largest difference is {gap:.4g}, at index {largest}', count=int(wrong.sum()), total=wrong.numel(), index=first,
+              expected=expected[tuple(first)].item(), got=got[tuple(first)].item(),
+              gap=gap[tuple(largest)].item(), largest=largest)
+
+def expect_close(got, expected, what=None, mistakes=()):
+    what = _t('the result') if what is None else what
+    expected = torch.as_tensor(expected, dtype=torch.float32)
+    if isinstance(got, torch.Tensor) and got.dtype == expected.dtype:
+        got = got.detach()
+        if got.shape == expected.shape and torch.allclose(got, expected, **TOLERANCE):
+            return
+        for name, wrong in mistakes:
+            wrong = torch.as_tensor(wrong, dtype=torch.float32)
+            if wrong.shape == got.shape and torch.allclose(got, wrong, **TOLERANCE):
+                raise AssertionError(_t('{what}: these are the numbers of a known mistake: {name}', what=what, name=name))
+    expect_tensor(got, expected.shape, what, expected.dtype)
+    raise AssertionError(_t('{what}: not the expected numbers. {where}', what=what,
+                            where=where_wrong(got, expected)))
+
+def expect_equal(got, expected, what=None, mistakes=()):
+    what = _t('the result') if what is None else what
+    if isinstance(got, torch.Tensor) and got.dtype == expected.dtype:
+        if torch.equal(got, expected):
+            return
+        for name, wrong in mistakes:
+            if torch.equal(got, wrong):
+                raise AssertionError(_t('{what}: these are the entries of a known mistake: {name}', what=what, name=name))
+    expect_tensor(got, expected.shape, what, expected.dtype)
+    raise AssertionError(_t('{what}: not the expected entries. {where}', what=what,
+                            where=where_wrong(got, expected)))
+
+def use_course_font():
+    from matplotlib import font_manager, pyplot
+
+    manager = font_manager.fontManager
+    try:
+        from noto_cjk_sans_otc import FONT_PATH
+        if not any(font.fname == str(FONT_PATH) for font in manager.ttflist):
+            manager.addfont(str(FONT_PATH))
+    except (ImportError, OSError, RuntimeError):
+        pass
+    names = {font.name for font in manager.ttflist}
+    found = next((name for name in (COURSE_FONT, *sorted(names)) if name in names and (
+        name == COURSE_FONT or name.startswith(OTHER_CJK_FONTS))), None)
+    if found is None:
+        print(_t("no font of this machine draws Chinese, so the plot's Chinese labels show as boxes: install one with pip install noto-cjk-sans-otc, then restart the kernel"))
+        return None
+    pyplot.rcParams["font.family"] = ["DejaVu Sans", found]
+    return found
+
+
+import re
+
+import torch
+
+SHAPE_KINDS = frozenset({"RuntimeError", "IndexError", "ValueError"})
+SHAPE_WORDS = re.compile(r"shape|size|dimension|\bdim\b|mat1|mat2|broadcast|expand", re.I)
+LISTED_ARGUMENTS = 6
+SHORT_TEXT = 40
+
+def about_shapes(kind, message):
+    return kind in SHAPE_KINDS and bool(SHAPE_WORDS.search(str(message)))
+
+def shape_of(value, language=None):
+    if isinstance(value, torch.Tensor):
+        return _t('a {shape} {dtype} tensor', language, shape=tuple(value.shape),
+                  dtype=str(value.dtype).removeprefix("torch."))
+    if isinstance(value, bool | int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return repr(value if len(value) <= SHORT_TEXT else value[:SHORT_TEXT - 3] + "...")
+    if isinstance(value, list | tuple):
+        return _t('a {kind} of {count}', language, kind=type(value).__name__,
+                  count=len(value))
+    return _t('a {kind}', language, kind=type(value).__name__)
+
+def called_with(named, language=None):
+    shown = [shape_of(value, language) if name is None
+             else f"{name}={shape_of(value, language)}" for name, value in named]
+    if len(shown) > LISTED_ARGUMENTS:
+        shown = shown[:LISTED_ARGUMENTS] + ["..."]
+    return _t(', ', language).join(shown)
+
+def raised(kind, message, arguments=None, language=None):
+    text = _t('raised {kind}: {message}', language, kind=kind, message=message)
+    if arguments is not None:
+        text += _t(' (called with {arguments})', language, arguments=arguments)
+    if about_shapes(kind, message):
+        text += _t("; compare each operation's shapes with the step's docstring", language)
+    return text
+
+
+import ast
+import copy
+import functools
+import hashlib
+import re
+import symtable
+
+HIDDEN_TESTS = tuple(f"### {edge} HIDDEN TESTS" for edge in ("BEGIN", "END"))
+
+ALLOWED_MODULES = frozenset({
+    "torch", "math", "cmath", "numpy", "string", "unicodedata", "re", "typing", "functools",
+    "itertools", "collections", "dataclasses", "operator", "__future__", "matplotlib"})
+DYNAMIC_CALLS = frozenset({"exec", "eval", "compile", "__import__", "globals", "locals",
+                           "vars", "get_ipython", "attrgetter", "methodcaller",
+                           "import_module"})
+DYNAMIC_NAMES = frozenset({"__dict__", "__builtins__", "builtins", "importlib",
+                           "__getattribute__", "sys", "__class__", "__globals__",
+                           "__code__", "__setattr__", "__delattr__", "__closure__"})
+NAMED_BY_STRING = frozenset({"getattr", "setattr", "delattr", "hasattr"})
+
+LOOP_NODES = (ast.For, ast.While, ast.AsyncFor, ast.ListComp, ast.SetComp, ast.DictComp,
+              ast.GeneratorExp)
+LOOP_CALLS = frozenset({"map", "filter", "reduce", "starmap", "accumulate", "apply_", "map_",
+                        "map2_"})
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+KIN = {"softmax": ("softmin", "cross_entropy", "crossentropy", "scaled_dot_product_attention",
+                   "multi_head_attention", "multiheadattention")}
+COMPREHENSIONS = frozenset({"listcomp", "setcomp", "dictcomp", "genexpr"})
+SCOPES = (*FUNCTIONS, ast.ClassDef, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+def without_magics(source):
+    return "\n".join("" if line.lstrip().startswith(("%", "!")) else line
+                     for line in source.splitlines())
+
+def course_key(source):
+    lines, hidden = [], False
+    for line in source.splitlines():
+        stripped = line.strip()
+        if stripped == HIDDEN_TESTS[0]:
+            hidden = True
+        elif stripped == HIDDEN_TESTS[1]:
+            hidden = False
+        elif not hidden and not stripped.startswith("COURSE_CELLS = "):
+            lines.append(line.rstrip())
+    text = "\n".join(lines).strip()
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+def statements(sources, texts=True):
+    found = []
+    for source in sources:
+        text = without_magics(source)
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        found += zip(tree.body, segments(text, tree.body) if texts else [""] * len(tree.body),
+                     strict=True)
+    return found
+
+LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+def segments(text, nodes):
+    lines = LINES.findall(text)
+    encoded = [line.encode("utf-8") for line in lines]
+
+    def at(line, column):
+        return line - 1, len(encoded[line - 1][:column].decode("utf-8"))
+
+    found = []
+    for node in nodes:
+        (first, start), (last, end) = at(node.lineno, node.col_offset), \
+            at(node.end_lineno, node.end_col_offset)
+        if first == last:
+            found.append(lines[first][start:end])
+        else:
+            found.append(lines[first][start:] + "".join(lines[first + 1:last])
+                         + lines[last][:end])
+    return found
+
+def bound_names(node):
+    names = set()
+
+    def visit(item, in_scope):
+        if isinstance(item, ast.Global):
+            names.update(item.names)
+        if not in_scope:
+            if isinstance(item, DEFINITIONS):
+                names.add(item.name)
+            elif isinstance(item, ast.Name) and isinstance(item.ctx, ast.Store | ast.Del):
+                names.add(item.id)
+            elif isinstance(item, ast.Import | ast.ImportFrom):
+                names.update((a.asname or a.name).split(".")[0] for a in item.names)
+        inner = in_scope or isinstance(item, SCOPES)
+        for child in ast.iter_child_nodes(item):
+            child_scope = inner and not (isinstance(item, DEFINITIONS) and
+                                         child in (*item.decorator_list,))
+            visit(child, child_scope)
+
+    visit(node, False)
+    return names
+
+def surely_bound(node):
+    if isinstance(node, DEFINITIONS):
+        return {node.name}
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        return {(a.asname or a.name).split(".")[0] for a in node.names if a.name != "*"}
+    targets = node.targets if isinstance(node, ast.Assign) else \
+        [node.target] if isinstance(node, ast.AnnAssign) and node.value is not None else []
+    names = set()
+    for target in targets:
+        elements = target.elts if isinstance(target, ast.Tuple | ast.List) else [target]
+        names.update(e.id for e in elements if isinstance(e, ast.Name))
+    return names
+
+def changed_names(node):
+    roots = set()
+    for item in ast.walk(node):
+        target = None
+        if isinstance(item, ast.Attribute | ast.Subscript) and \
+                isinstance(item.ctx, ast.Store | ast.Del):
+            target = item
+        elif isinstance(item, ast.Call) and getattr(item.func, "id", None) in \
+                {"setattr", "delattr"} and item.args:
+            target = item.args[0]
+        while isinstance(target, ast.Attribute | ast.Subscript):
+            target = target.value
+        if isinstance(target, ast.Name):
+            roots.add(target.id)
+    return roots
+
+def used_names(text):
+    try:
+        table = symtable.symtable(text, "<cell>", "exec")
+    except (SyntaxError, ValueError, RecursionError):
+        return set(), set()
+    now, later = set(), set()
+    tables = [(table, False)]
+    while tables:
+        current, deferred = tables.pop()
+        for symbol in current.get_symbols():
+            if (symbol.is_referenced() or symbol.is_declared_global()) and (
+                    current.get_type() == "module" or symbol.is_global()):
+                (later if deferred else now).add(symbol.get_name())
+        for child in current.get_children():
+            runs_later = deferred or (child.get_type() == "function" and child.get_name()
+                                      not in COMPREHENSIONS)
+            tables.append((child, runs_later))
+    return now, later
+
+@functools.lru_cache(maxsize=64)
+def cell_statements(source, texts):
+    return tuple(statements([source], texts=texts))
+
+@functools.lru_cache(maxsize=4)
+def program_of(sources, course):
+    program = []
+    for source in sources:
+        own = course_key(source) not in course
+        program += [(node, text, own) for node, text in cell_statements(source, own)]
+    binds = [bound_names(node) if own else set() for node, _, own in program]
+    changes = [changed_names(node) if own else set() for node, _, own in program]
+    surely = [surely_bound(node) for node, _, _ in program]
+    reads = [used_names(text) if own else ((), ()) for _, text, own in program]
+    return program, binds, changes, surely, reads
+
+def closure(sources, name, course=COURSE_CELLS, apart=()):
+    program, binds, changes, surely, reads = program_of(tuple(sources), frozenset(course))
+    end = len(program)
+    wanted, taken, done = [(name, end)], set(), set()
+    while wanted:
+        needed, upto = wanted.pop()
+        if (needed, upto) in done or (needed in apart and needed != name):
+            continue
+        done.add((needed, upto))
+        start = max((i for i in range(upto) if needed in surely[i]), default=0)
+        for index in range(start, upto):
+            node, text, own = program[index]
+            if own and (needed in binds[index] or "*" in binds[index]
+                        or needed in changes[index]):
+                now, later = reads[index]
+                wanted += [(n, index) for n in now] + [(n, end) for n in later]
+                taken.add(index)
+    if not any(name in binds[i] or "*" in binds[i] for i in taken):
+        return None
+    return "\n\n".join(text for index, (_, text, _) in enumerate(program) if index in taken)
+
+def literal_names(tree):
+    names = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.For | ast.comprehension) and isinstance(node.target, ast.Name) \
+                and isinstance(node.iter, ast.Tuple | ast.List | ast.Set) and all(
+                    isinstance(e, ast.Constant) and isinstance(e.value, str)
+                    for e in node.iter.elts):
+            names.setdefault(node.target.id, set()).update(e.value for e in node.iter.elts)
+    return names
+
+def attribute_names(tree):
+    names = set()
+    loops = literal_names(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            names.add(node.attr)
+        elif isinstance(node, ast.Name):
+            names.add(node.id)
+            names.update(loops.get(node.id, ()))
+        elif isinstance(node, ast.alias):
+            names.update(node.name.split("."))
+        elif string_named(node):
+            names.add(string_named(node))
+    return names
+
+def string_named(node):
+    if isinstance(node, ast.Call) and getattr(node.func, "id", None) in NAMED_BY_STRING and \
+            len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and \
+            isinstance(node.args[1].value, str):
+        return node.args[1].value
+    return None
+
+def own_names(tree):
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, DEFINITIONS):
+            names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+    return names
+
+def library_names(tree):
+    own = own_names(tree)
+    names = attribute_names(tree) - own
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and (root := root_name(node)) not in own:
+            names.add(node.attr)
+            if root:
+                names.add(ast.unparse(node))
+        elif isinstance(node, ast.ImportFrom):
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.alias):
+            names.update(node.name.split("."))
+        elif string_named(node) and root_name(node.args[0]) not in own:
+            names.add(f"{ast.unparse(node.args[0])}.{string_named(node)}")
+    return names
+
+def matches(fragment, name):
+    return ("." in fragment) == ("." in name) and fragment in name.lower()
+
+def root_name(node):
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+def unverifiable(tree, language=None):
+    loops = literal_names(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            if name in DYNAMIC_CALLS:
+                return _t('it calls {name}()', language, name=name)
+            if name in NAMED_BY_STRING - {"hasattr"} and not (len(node.args) >= 2 and (
+                    isinstance(node.args[1], ast.Constant) or
+                    getattr(node.args[1], "id", None) in loops)):
+                return _t('it calls {name}() with a name computed at run time', language,
+                          name=name)
+        elif isinstance(node, ast.Attribute) and node.attr in DYNAMIC_NAMES:
+            return _t('it uses {name}', language, name=node.attr)
+        elif isinstance(node, ast.Name) and node.id in DYNAMIC_NAMES:
+            return _t('it uses {name}', language, name=node.id)
+        elif isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+            return _t('it imports * from a module', language)
+    return outside_import(tree, language)
+
+def outside_import(tree, language=None):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [("." * node.level) + (node.module or "")]
+            for module in modules:
+                if module.split(".")[0] not in ALLOWED_MODULES:
+                    return _t('it imports {module}, whose code is not judged (graded code may import {allowed}); put that code in the notebook', language,
+                              module=module, allowed=", ".join(sorted(ALLOWED_MODULES - {
+                                  "__future__"})))
+    return None
+
+def function_bodies(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Lambda):
+            yield node.body
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            yield from node.body
+
+def recursion(tree):
+    calls = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            calls.setdefault(node.name, set()).update(
+                getattr(c.func, "id", None) or getattr(c.func, "attr", None)
+                for c in ast.walk(node) if isinstance(c, ast.Call))
+    for start in calls:
+        seen, todo = set(), list(calls[start])
+        while todo:
+            callee = todo.pop()
+            if callee == start:
+                return start
+            if callee in calls and callee not in seen:
+                seen.add(callee)
+                todo += calls[callee]
+    return None
+
+def python_loop(tree, language=None):
+    for body in function_bodies(tree):
+        for node in ast.walk(body):
+            if isinstance(node, LOOP_NODES):
+                return type(node).__name__
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+                if name in LOOP_CALLS:
+                    return f"{name}()"
+                if name == "iter" and len(node.args) == 2:
+                    return "iter(function, sentinel)"
+                if any(k.arg == "key" for k in node.keywords):
+                    return f"{name}(key=...)"
+    name = recursion(tree)
+    return _t('{name} calls itself', language, name=name) if name else None
+
+def live(body):
+    kept = []
+    for node in body:
+        if isinstance(node, ast.If | ast.While) and isinstance(node.test, ast.Constant):
+            kept += live(node.body if node.test.value else node.orelse)
+            continue
+        kept.append(node)
+        if isinstance(node, ast.Return | ast.Raise | ast.Break | ast.Continue):
+            break
+    return kept
+
+def pruned(node):
+
+    class Prune(ast.NodeTransformer):
+        def generic_visit(self, item):
+            super().generic_visit(item)
+            for field in ("body", "orelse", "finalbody"):
+                block = getattr(item, field, None)
+                if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                    setattr(item, field, live(block) or [ast.Pass()])
+            return item
+
+    return Prune().visit(copy.deepcopy(node))
+
+def live_calls(tree):
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            code = pruned(node).body
+        elif isinstance(node, ast.Lambda):
+            code = [node.body]
+        else:
+            continue
+        for call in (c for part in code for c in ast.walk(part) if isinstance(c, ast.Call)):
+            for part in (call.func, *call.args, *(k.value for k in call.keywords)):
+                if isinstance(part, ast.Attribute):
+                    names.add(part.attr)
+                elif isinstance(part, ast.Name):
+                    names.add(part.id)
+    aliases = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name | ast.Attribute):
+            real = getattr(node.value, "id", None) or node.value.attr
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    aliases.setdefault(target.id, set()).add(real)
+    todo = list(names)
+    while todo:
+        for real in aliases.get(todo.pop(), ()):
+            if real not in names:
+                names.add(real)
+                todo.append(real)
+    return names
+
+def uses(names, language=None):
+    return _t('uses {names}', language, names=_t(', ', language).join(names)) if names else None
+
+def rule_broken(kind, params, tree, language=None):
+    names = attribute_names(tree)
+    if kind == "forbids_names":
+        return uses(sorted(names & set(params)), language)
+    if kind == "forbids_builtins":
+        fragments = {*params, *(kin for fragment in params for kin in KIN.get(fragment, ()))}
+        return uses(sorted(n for n in library_names(tree)
+                           if any(matches(fragment, n) for fragment in fragments)), language)
+    if kind == "requires_names":
+        return None if live_calls(tree) & set(params) else _t(
+            'does not call {names} where it runs', language,
+            names=_t(' or ', language).join(sorted(params)))
+    if kind == "forbids_loops":
+        loop = python_loop(tree, language)
+        return _t('found a Python loop ({loop})', language, loop=loop) if loop else None
+    if kind == "requires_loop":
+        return None if python_loop(tree, language) else _t('has no Python loop', language)
+    raise ValueError(f"no rule of kind {kind!r}")
+
+def judged(kind, params, text, language=None):
+    if not text:
+        return _t('no code defines it in the notebook (define it with def or class, in a cell of yours)', language)
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return _t('its code does not parse', language)
+    if kind == "runs_alone":
+        return outside_import(tree, language)
+    dynamic = unverifiable(tree, language)
+    if dynamic:
+        return _t('no rule can be verified because {reason}; call what you need by name',
+                  language, reason=dynamic)
+    return rule_broken(kind, params, tree, language)
+
+def after_every_cell(callback):
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    shell = get_ipython()
+    if shell is None:
+        return
+    for registered in list(shell.events.callbacks.get("post_run_cell", [])):
+        if getattr(registered, "__name__", "") == callback.__name__:
+            shell.events.unregister("post_run_cell", registered)
+    shell.events.register("post_run_cell", callback)
+
+def notebook_sources():
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    shell = get_ipython()
+    if shell is None:
+        return None
+    return [source for source in shell.history_manager.input_hist_raw[1:] if source]
+
+
+import sys
+
+import torch
+from torch.overrides import TorchFunctionMode
+from torch.utils._python_dispatch import TorchDispatchMode
+
+WEIGHT_OPS = frozenset({"exp", "exp_", "_softmax", "_safe_softmax", "softmax", "_masked_softmax"})
+SOFTMAX_OPS = frozenset({"_softmax", "_safe_softmax", "softmax"})
+DUAL_FUNCTIONS = frozenset({"_make_dual", "make_dual"})
+GRAPH_TASK = getattr(torch._C, "_current_graph_task_id", None)
+BACKWARD_FUNCTIONS = frozenset({"backward", "grad"})
+
+def codes_of(target):
+    codes = set()
+    if isinstance(target, type):
+        for cls in target.__mro__:
+            if cls is object or str(cls.__module__).split(".")[0] in ("torch", "typing"):
+                continue
+            for value in vars(cls).values():
+                value = getattr(value, "__func__", value)
+                code = getattr(value, "__code__", None)
+                if code is not None:
+                    codes.add(code)
+        return codes
+    target = getattr(target, "__func__", target)
+    code = getattr(target, "__code__", None)
+    return {code} if code is not None else codes
+
+def namespace_of(target):
+    target = getattr(target, "__func__", target)
+    if hasattr(target, "__globals__"):
+        return target.__globals__
+    for value in vars(target).values() if isinstance(target, type) else ():
+        if hasattr(getattr(value, "__func__", value), "__globals__"):
+            return getattr(value, "__func__", value).__globals__
+    module = sys.modules.get(getattr(target, "__module__", None) or "")
+    return vars(module) if module is not None else {}
+
+def watched(names, apart, counted):
+    return tuple({name: codes_of(names[name]) for name in group if name in names}
+                 for group in (apart, counted))
+
+def described(value):
+    if isinstance(value, torch.Tensor):
+        return list(value.shape)
+    if isinstance(value, bool | int | float):
+        return value
+    return None
+
+class Recorder:
+
+    def __init__(self, subject=None, apart=None, counted=None, arguments=()):
+        self.subject = subject
+        self.watched = {}
+        for names, is_apart in ((counted or {}, False), (apart or {}, True)):
+            for name, codes in names.items():
+                for code in codes:
+                    self.watched[code] = (name, is_apart)
+        self.records = []
+        self.depth = 0 if subject is not None else 1
+        self.away = 0
+        self.modes = (Operations(self), Functions(self))
+        self.profiling = bool(self.watched) or subject is not None
+        self.previous_profile = None
+        if subject is None:
+            self.records.append(new_record([described(value) for value in arguments]))
+
+    def start(self):
+        if self.profiling:
+            self.previous_profile = sys.getprofile()
+            sys.setprofile(self.profile)
+        for mode in self.modes:
+            mode.__enter__()
+        return self
+
+    def stop(self):
+        for mode in reversed(self.modes):
+            try:
+                mode.__exit__(None, None, None)
+            except (AssertionError, RuntimeError, IndexError):
+                pass
+        if self.profiling:
+            sys.setprofile(self.previous_profile)
+            self.profiling = False
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def recording(self):
+        return self.depth > 0 and self.away == 0 and bool(self.records)
+
+    def profile(self, frame, event, arg):
+        if event == "call":
+            code = frame.f_code
+            if self.subject is not None and code in self.subject:
+                if self.depth == 0:
+                    self.records.append(new_record(call_arguments(frame)))
+                self.depth += 1
+            elif code in self.watched and self.depth > 0:
+                name, is_apart = self.watched[code]
+                if self.away == 0:
+                    entered = self.records[-1]["entered"]
+                    entered[name] = entered.get(name, 0) + 1
+                self.away += is_apart
+        elif event == "return":
+            code = frame.f_code
+            if self.subject is not None and code in self.subject and self.depth > 0:
+                self.depth -= 1
+            elif code in self.watched and self.depth > 0 and self.watched[code][1]:
+                self.away = max(self.away - 1, 0)
+
+    def operation(self, name, outputs, args=()):
+        record = self.records[-1]
+        record["ops"][name] = record["ops"].get(name, 0) + 1
+        record["count"] += 1
+        if GRAPH_TASK is not None and GRAPH_TASK() != -1:
+            record["autograd"] = True
+        for output in outputs:
+            record["largest"] = max(record["largest"], output.numel())
+            if name in WEIGHT_OPS and output.dim() > 0:
+                dim = args[1] if name in SOFTMAX_OPS and len(args) > 1 and \
+                    isinstance(args[1], int) else -1
+                span = int(output.shape[dim])
+                if span not in record["weights"]:
+                    record["weights"].append(span)
+
+    def function(self, name):
+        record = self.records[-1]
+        record["ops"][name] = record["ops"].get(name, 0) + 1
+        if name in DUAL_FUNCTIONS or (GRAPH_TASK is None and name in BACKWARD_FUNCTIONS):
+            record["autograd"] = True
+
+def new_record(arguments):
+    return {"ops": {}, "count": 0, "autograd": False, "entered": {}, "arguments": arguments,
+            "largest": 0, "weights": []}
+
+def checked_record(data):
+
+    def counts(value):
+        if not (isinstance(value, dict) and all(isinstance(k, str) and type(n) is int
+                                                for k, n in value.items())):
+            raise ValueError("malformed record")
+        return dict(value)
+
+    def argument(value):
+        if value is None or type(value) in (bool, int, float):
+            return value
+        if isinstance(value, list) and all(type(n) is int for n in value):
+            return list(value)
+        raise ValueError("malformed record")
+
+    if not isinstance(data, dict) or set(data) != set(new_record([])):
+        raise ValueError("malformed record")
+    if not (type(data["count"]) is int and type(data["largest"]) is int
+            and type(data["autograd"]) is bool
+            and isinstance(data["arguments"], list) and isinstance(data["weights"], list)
+            and all(type(n) is int for n in data["weights"])):
+        raise ValueError("malformed record")
+    return {**data, "ops": counts(data["ops"]), "entered": counts(data["entered"]),
+            "arguments": [argument(value) for value in data["arguments"]],
+            "weights": list(data["weights"])}
+
+def call_arguments(frame):
+    code = frame.f_code
+    names = code.co_varnames[:code.co_argcount]
+    values = [frame.f_locals.get(name) for name in names]
+    if names and names[0] in ("self", "cls"):
+        values = values[1:]
+    return [described(value) for value in values]
+
+def tensors_in(value):
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, tuple | list):
+        return [t for item in value for t in tensors_in(item)]
+    return []
+
+class Operations(TorchDispatchMode):
+
+    def __init__(self, recorder):
+        super().__init__()
+        self.recorder = recorder
+
+    @classmethod
+    def _should_skip_dynamo(cls):
+        return False
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        if self.recorder.recording():
+            self.recorder.operation(func.overloadpacket.__name__, tensors_in(out), args)
+        return out
+
+class Functions(TorchFunctionMode):
+
+    def __init__(self, recorder):
+        super().__init__()
+        self.recorder = recorder
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        if self.recorder.recording():
+            self.recorder.function(getattr(func, "__name__", "") or type(func).__name__)
+        return func(*args, **(kwargs or {}))
+
+
+import ast
+import inspect
+import math
+import textwrap
+
+MACHINERY = frozenset({
+    "_C", "_python_dispatch", "overrides", "TorchDispatchMode", "TorchFunctionMode",
+    "__torch_dispatch__", "__torch_function__", "_disable_current_modes", "_pop_mode",
+    "_push_mode", "sys", "setprofile", "settrace", "getprofile", "_getframe", "f_back",
+    "f_globals", "f_locals", "f_code", "gc", "get_referrers", "get_objects", "__subclasses__",
+    "__mro__", "__bases__", "_dynamo", "compiler", "library", "_library", "__kit__",
+    "threading", "_thread", "multiprocessing", "concurrent", "asyncio", "Thread",
+    "no_dispatch", "as_subclass", "grad_fn", "next_functions", "jit"})
+LIBRARY_ROOTS = frozenset({"torch", "F", "nn", "np", "numpy", "math", "functools"})
+
+def tampering(text, language=None):
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return _t('its code does not parse', language)
+    roots = LIBRARY_ROOTS | imported_names(tree)
+    for node in ast.walk(tree):
+        name = machinery_named(node) or private_of_library(node, roots)
+        if name:
+            return _t("it uses {name}, which reaches what records your code's operations",
+                      language, name=name)
+        if isinstance(node, ast.ClassDef) and any(
+                getattr(base, "attr", getattr(base, "id", "")) == "Tensor"
+                for base in node.bases):
+            return _t("it uses {name}, which reaches what records your code's operations",
+                      language, name="Tensor")
+        if isinstance(node, ast.Call):
+            passed = [*node.args, *(k.value for k in node.keywords)]
+            given = next((a.id for a in passed if isinstance(a, ast.Name)
+                          and a.id in NAMED_BY_STRING), None)
+            if given:
+                return _t('it passes {name} to another function, which then reaches attributes by names made at run time', language, name=given)
+    return unverifiable(tree, language)
+
+def machinery_named(node):
+    if isinstance(node, ast.alias | ast.ImportFrom):
+        dotted = node.name if isinstance(node, ast.alias) else node.module or ""
+        return dotted if set(dotted.split(".")) & MACHINERY else None
+    name = node.attr if isinstance(node, ast.Attribute) else \
+        node.id if isinstance(node, ast.Name) else \
+        node.name if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else \
+        string_named(node)
+    return name if name in MACHINERY else None
+
+def imported_names(tree):
+    return {(alias.asname or alias.name).split(".")[0] for node in ast.walk(tree)
+            if isinstance(node, ast.Import | ast.ImportFrom) for alias in node.names}
+
+def private_of_library(node, roots):
+    if isinstance(node, ast.ImportFrom):
+        parts = (node.module or "").split(".") + [alias.name for alias in node.names]
+    elif isinstance(node, ast.Import):
+        parts = [part for alias in node.names for part in alias.name.split(".")]
+    elif isinstance(node, ast.Attribute) and root_name(node) in roots:
+        parts = [node.attr]
+    else:
+        return None
+    return next((part for part in parts if part.startswith("_")
+                 and not part.startswith("__")), None)
+
+def matched(ops, fragments):
+    return sorted(op for op in ops if any(f in op.lower() for f in fragments))
+
+def all_ops(records):
+    ops = set()
+    for record in records:
+        ops.update(record["ops"])
+    return ops
+
+def shape(value):
+    return value if isinstance(value, list) and all(type(n) is int for n in value) else None
+
+def forbids_ops(records, params, language):
+    found = matched(all_ops(records), params)
+    return _t("it ran torch's {ops}", language, ops=", ".join(found)) if found else None
+
+def requires_ops(records, params, language):
+    if matched(all_ops(records), params):
+        return None
+    return _t('it never ran {names}', language, names=_t(' or ', language).join(params))
+
+def forbids_autograd(records, params, language):
+    if any(record["autograd"] for record in records):
+        return _t("it used autograd (a gradient computed by torch's autograd engine or dual numbers)", language)
+    return forbids_ops(records, ["backward"], language)
+
+def enters(records, params, language):
+    name, per = params["name"], params.get("per")
+    if per is None:
+        if sum(record["entered"].get(name, 0) for record in records):
+            return None
+        return _t('it never called your {name}', language, name=name)
+    for record in records:
+        arguments = record["arguments"]
+        sizes = shape(arguments[per[0]]) if len(arguments) > per[0] else None
+        if sizes is None or len(sizes) <= per[1]:
+            continue
+        needed, got = sizes[per[1]], record["entered"].get(name, 0)
+        if got < needed:
+            return _t('it called your {name} {got} times for {needed} queries', language,
+                      name=name, got=got, needed=needed)
+    return None
+
+def forbids_entering(records, params, language):
+    found = sorted({name for record in records for name in record["entered"]
+                    if name in params})
+    return _t('it called {names}', language, names=", ".join(found)) if found else None
+
+def scores_in_blocks(records, params, language):
+    for record in records:
+        arguments = record["arguments"]
+        if len(arguments) <= max(params):
+            continue
+        queries, keys, values = (shape(arguments[i]) for i in params[:3])
+        block = arguments[params[3]]
+        if not (queries and keys and values and len(queries) >= 2 and len(keys) >= 2
+                and type(block) is int):
+            continue
+        batch = math.prod(queries[:-2])
+        whole = batch * queries[-2] * keys[-2]
+        room = max(math.prod(queries), math.prod(keys), math.prod(values),
+                   batch * queries[-2] * values[-1], batch * queries[-2] * block * queries[-1])
+        if whole > room and record["largest"] >= whole:
+            return _t('one operation produced {count} numbers, as many as the whole score matrix ({queries} queries x {keys} keys)', language,
+                      count=record["largest"], queries=queries[-2], keys=keys[-2])
+    return None
+
+def causal_weights(records, params, language):
+    for record in records:
+        arguments = record["arguments"]
+        sizes = shape(arguments[params[0]]) if len(arguments) > params[0] else None
+        if not sizes or len(sizes) < 2 or sizes[-2] < 2 or not record["weights"]:
+            continue
+        spans = {span for span in record["weights"] if span <= sizes[-2]}
+        if len(spans) < sizes[-2] - 1:
+            return _t('its softmaxes span {spans} positions, not 1, 2, ... {seq} as the positions are decoded: future positions were scored', language,
+                      spans=", ".join(map(str, sorted(spans))) or "0", seq=sizes[-2])
+    return None
+
+DECISIONS = {"forbids_ops": forbids_ops, "requires_ops": requires_ops,
+             "forbids_autograd": forbids_autograd, "enters": enters,
+             "forbids_entering": forbids_entering, "scores_in_blocks": scores_in_blocks,
+             "causal_weights": causal_weights}
+
+def decided(kind, params, records, text, language=None):
+    if not text:
+        return _t('no code defines it in the notebook (define it with def or class, in a cell of yours)', language)
+    reason = tampering(text, language)
+    if reason:
+        return _t('no rule can be verified because {reason}; call what you need by name',
+                  language, reason=reason)
+    if not records:
+        return _t("none of your code's calls was recorded", language)
+    if not any(record["count"] for record in records):
+        return _t('no operation of torch was recorded while your code ran', language)
+    return DECISIONS[kind](records, params, language)
+
+TEST_CELL = {"recorder": None, "records": []}
+
+def record_calls(subject, uses=(), counted=()):
+    stop_recording()
+    recorder = Recorder(codes_of(subject), *watched(namespace_of(subject), uses, counted))
+    TEST_CELL["recorder"], TEST_CELL["records"] = recorder, recorder.records
+    recorder.start()
+    after_every_cell(stop_recording)
+
+def stop_recording(*_):
+    recorder, TEST_CELL["recorder"] = TEST_CELL["recorder"], None
+    if recorder is not None:
+        recorder.stop()
+
+def expect_rule(subject, kind, params, rule, why, uses=()):
+    sources = notebook_sources()
+    name = getattr(subject, "__name__", "")
+    if sources is None:
+        try:
+            sources = [textwrap.dedent(inspect.getsource(subject))]
+        except (OSError, TypeError):
+            sources = []
+    text = closure(sources, name, apart=uses)
+    if kind in DECISIONS:
+        broken = decided(kind, params, TEST_CELL["records"], text)
+    else:
+        broken = judged(kind, params, text, None)
+    assert broken is None, _t("rule '{rule}': {broken} ({why})", rule=rule, broken=broken,
+                              why=why)
+
+
+import re
+
+TEST_HEADER = re.compile(r"#\s*(\w+)\s*[:：]")
+step_passed = {}
+
+def step_of(cell_text):
+    match = TEST_HEADER.match(cell_text.lstrip())
+    return match.group(1) if match else None
+
+def failing_frame(error, namespace):
+    helpers = expect_close.__code__.co_filename
+    found, trace = None, error.__traceback__
+    while trace is not None:
+        frame = trace.tb_frame
+        code = frame.f_code
+        if frame.f_globals is namespace and code.co_name != "<module>" and \
+                code.co_filename != helpers:
+            found = frame
+        trace = trace.tb_next
+    return found
+
+def arguments_of(frame):
+    code = frame.f_code
+    count = code.co_argcount + code.co_kwonlyargcount
+    names = [name for name in code.co_varnames[:count] if name != "self"]
+    return called_with([(name, frame.f_locals.get(name)) for name in names])
+
+def notes(step, error, namespace):
+    if isinstance(error, NotImplementedError):
+        return []
+    lines = []
+    frame = failing_frame(error, namespace) if error is not None else None
+    if frame is not None:
+        kind, message = type(error).__name__, str(error)
+        lines.append(_t('{function} raised {kind} with {arguments}', function=frame.f_code.co_name,
+                        kind=kind, arguments=arguments_of(frame)))
+        if about_shapes(kind, message):
+            lines.append(_t("compare each operation's shapes with the docstring of {function}",
+                            function=frame.f_code.co_name))
+    failing = [used for used in STEP_USES.get(step, ()) if step_passed.get(used) is False]
+    if failing:
+        lines.append(_t('{step} calls {earlier}, whose test above fails: fix {earlier} first (this test may then pass as it is)', step=step,
+                        earlier=_t(', ').join(failing)))
+    return lines
+
+def after_cell(result):
+    try:
+        from IPython import get_ipython
+
+        step = step_of(getattr(result.info, "raw_cell", "") or "")
+        if step is not None:
+            step_passed[step] = bool(result.success)
+        lines = [] if result.success else notes(step, result.error_in_exec,
+                                                get_ipython().user_ns)
+    except KeyboardInterrupt:
+        raise
+    except BaseException:
+        return
+    for line in lines:
+        print(line)
+
+def listen():
+    after_every_cell(after_cell)
+
+listen()
