@@ -25,6 +25,7 @@ from autograder.errors import KitError
 from autograder.i18n import config_language, t
 
 CONFIG = "nbgrader_config.py"
+HELPER_CELL = "public_checks"  # the grade_id of every notebook's helper cell (build/render.py)
 gradebook_engines.install()  # every gradebook this process opens (autograder/gradebook_engines.py)
 
 

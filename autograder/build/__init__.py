@@ -26,10 +26,16 @@ from autograder.build.standalone import (
     unpacked_helpers,
 )
 from autograder.checks.loader import GUIDE, Assignment, assignment_ids, load_assignment
-from autograder.course import CONFIG, check_ids, course_language, run_nbgrader, write_atomically
+from autograder.course import (
+    CONFIG,
+    HELPER_CELL,
+    check_ids,
+    course_language,
+    run_nbgrader,
+    write_atomically,
+)
 from autograder.errors import KitError
 from autograder.i18n import t
-from autograder.outputs.hide_hidden_tests import HELPER_CELL
 
 
 class BuildError(KitError, RuntimeError):

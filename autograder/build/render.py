@@ -20,8 +20,8 @@ from autograder.build.standalone import filled, helper_cell_code, packed_helper_
 from autograder.build.stubs import given_code, solution_code
 from autograder.checks.code_rules import course_key
 from autograder.checks.loader import CHECKS, GUIDE
+from autograder.course import HELPER_CELL
 from autograder.i18n import DEFAULT, language, t
-from autograder.outputs.hide_hidden_tests import HELPER_CELL
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 # The hidden part opens the test cell and names the step it checks. Grading never runs a test

@@ -9,6 +9,7 @@ import re
 
 from nbgrader.preprocessors import NbGraderPreprocessor
 
+from autograder.course import HELPER_CELL
 from autograder.i18n import config_language, language, t
 from autograder.shown_outputs import MAX_IMAGE_KB, MAX_IMAGES, image_count, shown_outputs
 
@@ -16,7 +17,6 @@ HIDDEN = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?^[ \t]*### END HIDDEN TEST
                     re.MULTILINE | re.DOTALL)
 
 
-HELPER_CELL = "public_checks"  # the grade_id of the helper cell, as build/render.py gives it
 
 
 def without_hidden_tests(source):

@@ -34,9 +34,9 @@ from copydetect.utils import get_token_coverage, winnow
 
 from autograder.checks.loader import assignment_ids, load_assignment
 from autograder.checks.model import Similar
+from autograder.course import HELPER_CELL
 from autograder.errors import OutputError
 from autograder.i18n import t
-from autograder.outputs.hide_hidden_tests import HELPER_CELL
 from autograder.outputs.similarity_text import bound_names, normalised
 from autograder.submission_files import unfollowable
 
