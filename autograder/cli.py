@@ -175,6 +175,13 @@ def parser():
     add_students(cmd, t("grade only these students (an id or a glob such as 'a*'; repeat the "
                  "option for more); with --force, regrade them and print whose score changed"))
 
+    cmd = commands.add_parser("serve", help=t("feedback on submit: grade each submission of "
+                              "the assignments in c.FeedbackOnSubmit.assignments as it lands "
+                              "in nbgrader's exchange and release its feedback, on an engine "
+                              "kept warm, until stopped"))
+    cmd.add_argument("--once", action="store_true", help=t("take what is in the exchange now, "
+                     "then stop (for a timer such as cron instead of a service)"))
+
     cmd = commands.add_parser("feedback", help=t("one HTML page per student and assignment, "
                               "hidden tests removed; assignments with nothing graded are "
                               "skipped"))
@@ -428,6 +435,10 @@ def run(args):
             for line in summary(root, ids, args.students):
                 print(line)
         return 0 if result.ok else 1
+    elif args.command == "serve":
+        from autograder.serve.on_submit import serve
+
+        return serve(root, args.once)
     elif args.command == "feedback":
         ids = check_ids(args.ids, course_ids(root))
         from autograder.outputs.feedback import write_feedback

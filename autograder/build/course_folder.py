@@ -86,6 +86,13 @@ c.GradeInSandbox.max_reply_mb = 64
 # c.Cluster.scheduler = "tcp://10.0.0.5:8786"
 c.Cluster.worker_memory_mb = 4096
 
+# Feedback on submit: while `python -m autograder serve` runs, each submission of these
+# assignments is graded as it lands in the exchange and its feedback released at once (the
+# student runs nbgrader fetch_feedback); per_day graded submissions per student, assignment and
+# day at most, later ones stay in the exchange for your own collect and grade (0: no limit).
+# c.FeedbackOnSubmit.assignments = ["01_attention_by_hand"]
+c.FeedbackOnSubmit.per_day = 5
+
 # Deadlines. A submission's time is the exchange's (nbgrader submit) or, for files from an
 # LMS, the file name's (a (?P<timestamp>...) group in the pattern below), else the zip entry's
 # date (read in c.Exchange.timezone), else the file's modification time. Late means after the

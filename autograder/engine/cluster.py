@@ -87,6 +87,8 @@ def start_client(config, workers, scheduler, log_file: Path, say, kernels=None,
     a thread of this process (in_process_cluster)."""
     settings = Cluster(config=config)
     address = scheduler or settings.scheduler
+    if in_process and not address and KeptWarm.client is not None:
+        return KeptWarm.client  # `serve` keeps it, its template and the imports warm
     if in_process and not address:
         client = in_process_client(log_file)
         plugin = KitWorker()  # no log: this process's stderr stays the console
@@ -137,6 +139,27 @@ def start_client(config, workers, scheduler, log_file: Path, say, kernels=None,
         close_client(client)  # the embedded cluster and its templates with it
         raise
     return client
+
+
+class KeptWarm:
+    """The in-process client `serve` keeps from one grading to the next (kept_warm): a
+    command that would start one (a notebook or a page at a time) takes it instead, its
+    kernel template already running, and close_client leaves it open."""
+
+    client = None
+
+
+@contextlib.contextmanager
+def kept_warm(config, log_file: Path, say):
+    """An in-process client kept open while the block runs (KeptWarm); closed after it,
+    its template and kernels with it."""
+    client = start_client(config, 1, None, log_file, say, in_process=True)
+    KeptWarm.client = client
+    try:
+        yield client
+    finally:
+        KeptWarm.client = None
+        close_client(client)
 
 
 def in_process_client(log_file: Path):
@@ -233,6 +256,8 @@ def has_dashboard():
 
 
 def close_client(client):
+    if client is KeptWarm.client:
+        return  # kept for the next command of `serve`; kept_warm closes it
     cluster = client.cluster
     if getattr(client, "kit_cwd", None) is not None:  # an in-process worker
         stop_in_process(cluster)

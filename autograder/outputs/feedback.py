@@ -4,6 +4,7 @@ ClassCsvExport plugin)."""
 
 from __future__ import annotations
 
+import html
 import os
 import re
 from pathlib import Path
@@ -113,19 +114,29 @@ def named_steps(text):
     return COMMENT_ENTRY.sub("", TEST_CELL_LINK.sub(r'<a href="#test_\1">\1</a>', text))
 
 
-def name_the_steps(page: Path):
-    """Name each test cell's step in the page's list of cells, and put the page in the
+def name_the_steps(page: Path, note=""):
+    """Name each test cell's step in the page's list of cells, open the page with `note`
+    (a line from the grader to the student, when there is one) and put the page in the
     current language."""
     text = named_steps(page.read_text(encoding="utf-8"))
+    if note:
+        text = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + NOTE.format(
+            note=html.escape(note)), text, count=1)
     page.write_text(in_course_language(text), encoding="utf-8")
 
 
-def write_feedback(root: Path, ids, students=(), log=print, workers=None, scheduler=None):
+NOTE = ('\n<p class="kit-note" style="margin:1em auto;max-width:60em;padding:.6em 1em;'
+        'border-left:4px solid #2a6fb0;background:#eef4fb">{note}</p>')
+
+
+def write_feedback(root: Path, ids, students=(), log=print, workers=None, scheduler=None,
+                   notes=None):
     """Feedback pages of the given assignments (of the given students: ids or globs), in the
     course's language, one task per page on the grading engine (`workers` processes of the
     embedded cluster, or the cluster at `scheduler`); an assignment with nothing graded is
-    skipped and said so. Returns the ids done; a page that could not be written keeps the
-    old one and ends in an OutputError naming each."""
+    skipped and said so. `notes`: {student: a line that opens their pages}. Returns the ids
+    done; a page that could not be written keeps the old one and ends in an OutputError
+    naming each."""
     check_gradebook(root)
     config = course_config(root)
     with language(config_language(config)):
@@ -142,11 +153,14 @@ def write_feedback(root: Path, ids, students=(), log=print, workers=None, schedu
         if not todo:
             return []
         count = max(map(len, todo.values()))
+        # One page (a student's regrade, feedback on submit) is written in this process.
         client = start_client(config, max(1, min(workers or os.cpu_count() or 1, count)),
-                              scheduler, root / "grade.log", log)
+                              scheduler, root / "grade.log", log,
+                              in_process=sum(map(len, todo.values())) == 1)
         try:
             failed = [line for assignment_id, graded in todo.items()
-                      for line in _write_pages(client, root, assignment_id, graded, log)]
+                      for line in _write_pages(client, root, assignment_id, graded, log,
+                                               notes or {})]
         finally:
             close_client(client)
         if failed:
@@ -156,7 +170,7 @@ def write_feedback(root: Path, ids, students=(), log=print, workers=None, schedu
     return list(todo)
 
 
-def _write_pages(client, root: Path, assignment_id, graded, log):
+def _write_pages(client, root: Path, assignment_id, graded, log, notes):
     """Write the pages of one assignment; returns a line per page not written."""
     progress = Progress(len(graded), what="pages")
     failed = []
@@ -166,7 +180,7 @@ def _write_pages(client, root: Path, assignment_id, graded, log):
             folder = root / "feedback" / student / assignment_id
             replace_folder(folder, page.files)
             if (folder / f"{assignment_id}.html").exists():
-                name_the_steps(folder / f"{assignment_id}.html")
+                name_the_steps(folder / f"{assignment_id}.html", notes.get(student, ""))
         else:
             failed.append(f"{student}/{assignment_id}: {page.why}")
         progress.advance(f"{student}/{assignment_id}")

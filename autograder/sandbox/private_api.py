@@ -36,6 +36,7 @@ class Speedup:
     targets: tuple[str, ...]  # "module:Qualified.name" of each function it touches; a
     #                           module alone, for a module's whole file
     digests: tuple[str, ...]  # of the targets' source, each read against the speedup
+    aside: str = "grading is the library's own, only slower"  # what follows when it differs
 
 
 SPEEDUPS = {
@@ -90,6 +91,12 @@ SPEEDUPS = {
         tuple(f"nbgrader.server_extensions.{name}" for name in  # the packages' whole files
               ("assignment_list", "course_list", "validate_assignment", "formgrader")),
         ("60b03846d13b8cf5",)),
+    "one submission collected": Speedup(
+        "autograder/serve/collect_one.py", "nbgrader",
+        ("nbgrader.exchange.default.collect:ExchangeCollect.init_src",
+         "nbgrader.exchange.default.collect:ExchangeCollect._path_to_record",
+         "nbgrader.exchange.default.collect:ExchangeCollect.copy_files"),
+        ("fdbde3d9d51043f1",), "feedback on submit (serve) refuses to start"),
     "deferred parser": Speedup(
         "autograder/deferred_imports.py", "rfc3987-syntax",
         ("rfc3987_syntax.syntax_helpers:is_valid_syntax",),
@@ -123,7 +130,7 @@ def stepped_aside() -> list[str]:
         if reason is not None:
             lines.append(f"speedup '{name}' ({speedup.module}) steps aside, "
                          f"{speedup.distribution} {version_of(speedup.distribution)}: "
-                         f"{reason}; grading is the library's own, only slower")
+                         f"{reason}; {speedup.aside}")
     return lines
 
 

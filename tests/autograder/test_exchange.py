@@ -130,13 +130,15 @@ def work(home, user, notebook):
     shutil.chown(path, user, user)
 
 
-@pytest.fixture(scope="module")
-def week():
-    """The week, played once; each test below checks one promise about it."""
+@contextlib.contextmanager
+def course_with_exchange(prefix, users):
+    """(root, exchange, homes): a course of ID and an exchange every user can write to, in a
+    folder every user can enter, the students `users` made real users of this machine; all
+    removed after."""
     needs_root()
-    for user in EXCHANGE_STUDENTS:
+    for user in users:
         ensure_user(user)
-    base = shared_folder("kit-exchange-")
+    base = shared_folder(prefix)
     with contextlib.ExitStack() as cleanup:
         cleanup.callback(shutil.rmtree, base, ignore_errors=True)
         cleanup.enter_context(interpreter_open_to_students())
@@ -146,6 +148,13 @@ def week():
         exchange.chmod(0o777)
         homes.mkdir()
         homes.chmod(0o755)
+        yield root, exchange, homes
+
+
+@pytest.fixture(scope="module")
+def week():
+    """The week, played once; each test below checks one promise about it."""
+    with course_with_exchange("kit-exchange-", EXCHANGE_STUDENTS) as (root, exchange, homes):
         due = datetime.now(UTC).replace(microsecond=0) - timedelta(hours=1)
         course_config(root, exchange, due)
 
@@ -165,7 +174,7 @@ def week():
             work(home, user, answers[user])
             nbgrader(home, "submit", ID, **student[user])
 
-        inbox = base / "lms"
+        inbox = root.parent / "lms"
         inbox.mkdir()
         handed_in = inbox / f"{LMS_STUDENT}_{ID}.ipynb"
         nbformat.write(answers[LMS_STUDENT], handed_in)

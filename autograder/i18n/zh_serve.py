@@ -1,0 +1,61 @@
+"""The Chinese of `serve` and feedback on submit (autograder/serve/)."""
+
+CATALOG = {
+    "serving {root}: feedback on submit for {ids} ({limit}); sandbox: {sandbox}; watching "
+    "{folder}{how}":
+        "正在为 {root} 服务：{ids} 提交即评分（{limit}）；沙箱：{sandbox}；监视 {folder}{how}",
+    "{count} graded submissions per student and day": "每名学生每天评 {count} 次提交",
+    "no daily limit": "每天不限次数",
+    "; Ctrl-C stops": "；按 Ctrl-C 停止",
+    "nbgrader {command} failed for {student}: {tail}":
+        "nbgrader {command} 处理 {student} 时失败：{tail}",
+    "graded, feedback released in {seconds:.1f} s{count}":
+        "已评分，反馈在 {seconds:.1f} 秒内发布{count}",
+    " ({number} of {limit} today)": "（今天第 {number} 次，共 {limit} 次）",
+    "Graded as you handed it in.": "这份作业在你提交时就已评分。",
+    "Graded as you handed it in: submission {number} of the {limit} graded each day for this "
+    "assignment.":
+        "这份作业在你提交时就已评分：这是本次作业今天评分的第 {number} 次提交，"
+        "每天最多评 {limit} 次。",
+    " Later submissions today are kept for the instructor's grading.":
+        "今天之后的提交会留给老师统一评分。",
+    "{time} {student} {assignment}: {what}": "{time} {student} {assignment}：{what}",
+    "{time} waiting: {why}": "{time} 等待中：{why}",
+    "no assignment is graded on submit: name them in nbgrader_config.py, "
+    "c.FeedbackOnSubmit.assignments = ['ID', ...] (the exchange's c.Exchange.root and "
+    "c.CourseDirectory.course_id set too)":
+        "没有哪次作业设置为提交即评分：请在 nbgrader_config.py 中写上 "
+        "c.FeedbackOnSubmit.assignments = ['ID', ...]（同时设置交换目录的 c.Exchange.root 和 "
+        "c.CourseDirectory.course_id）",
+    "c.FeedbackOnSubmit.assignments names {ids}, not assignments of this course ({known})":
+        "c.FeedbackOnSubmit.assignments 写的 {ids} 不是本课程的作业（本课程的作业：{known}）",
+    "feedback on submit cannot collect one submission at a time here: {why}":
+        "这里无法逐份收取提交，提交即评分不能使用：{why}",
+    "no exchange inbound folder to watch ({folder}): set c.Exchange.root and "
+    "c.CourseDirectory.course_id in nbgrader_config.py, and release an assignment first "
+    "(nbgrader release_assignment ID)":
+        "没有可监视的交换目录 inbound 文件夹（{folder}）：请在 nbgrader_config.py 中设置 "
+        "c.Exchange.root 和 c.CourseDirectory.course_id，并先发布一次作业"
+        "（nbgrader release_assignment ID）",
+    "not configured": "未设置",
+    "not graded: a TA graded this assignment by hand for this student; it stays in the "
+    "exchange for your collect and grade, which keep the TA's scores":
+        "未评分：助教已为这名学生手工批改过这次作业；这份提交留在交换目录里，等你用 collect 和 "
+        "grade 处理，它们会保留助教的分数",
+    "not graded now: {limit} graded submissions today already; it stays in the exchange for "
+    "your collect and grade":
+        "暂不评分：今天已评过 {limit} 次提交；这份提交留在交换目录里，等你用 collect 和 grade 处理",
+    "a later submission came before this one was graded; the later one is graded":
+        "这份提交评分之前，同一学生又提交了一次；评分的是后一次",
+    "nothing was graded": "什么也没有评分",
+    "stopped; a submission being graded is graded again at the next start":
+        "已停止；正在评分的提交会在下次启动时重新评分",
+    "feedback on submit: grade each submission of the assignments in "
+    "c.FeedbackOnSubmit.assignments as it lands in nbgrader's exchange and release its "
+    "feedback, on an engine kept warm, until stopped":
+        "提交即评分：c.FeedbackOnSubmit.assignments 中的作业一进入 nbgrader 的交换目录就评分并"
+        "发布反馈，评分引擎一直保持就绪，直到停止",
+    "take what is in the exchange now, then stop (for a timer such as cron instead of a "
+    "service)":
+        "处理交换目录里现有的提交后就停止（供 cron 之类的定时任务使用，而不是常驻服务）",
+}

@@ -1,0 +1,258 @@
+"""Feedback on submit: while `serve` runs, each submission of an assignment the instructor
+turned on is collected, graded and its feedback released as it lands in the exchange.
+
+For each new folder in the exchange's inbound/ (inbound.py), once (record.py):
+- a student's earlier submission that a later one overtook before it was taken: superseded;
+- a student whose submission of the assignment a TA graded by hand: left in the exchange for
+  the instructor (nothing is collected over it; collect and grade keep a TA's scores anyway);
+- past the day's graded submissions (c.FeedbackOnSubmit.per_day): left in the exchange, for
+  the instructor's own collect and grade; the feedback of the last one graded said so;
+- else nbgrader's collect of that very submission (collect_one.py), the kit's grade and
+  feedback of that one notebook (on the engine `serve` keeps warm, in the sandbox `grade`
+  uses, refused rather than weakened), and nbgrader's release_feedback, which the student's
+  `nbgrader fetch_feedback` finds. Every outcome is a line on the console.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from datetime import UTC
+from pathlib import Path
+
+from nbgrader.api import MissingEntry
+from traitlets import Float, Integer, List, Unicode
+from traitlets.config import Configurable
+
+from autograder.course import course_config, course_ids, nbgrader_api, open_gradebook
+from autograder.errors import KitError
+from autograder.i18n import config_language, language, t
+from autograder.ledger import CourseBusy
+from autograder.serve.collect_one import collect_one, why_not_usable
+from autograder.serve.inbound import handed_in, inbound_folder
+from autograder.serve.record import (
+    GRADING,
+    KEPT_FOR_TA,
+    NOT_GRADED,
+    OVER_LIMIT,
+    RELEASED,
+    SUPERSEDED,
+    Record,
+)
+
+
+class FeedbackOnSubmit(Configurable):
+    """Which assignments `serve` grades as they are handed in (nbgrader_config.py:
+    c.FeedbackOnSubmit....)."""
+
+    assignments = List(Unicode(), help="assignments graded as students submit them through "
+                       "nbgrader's exchange, while `python -m autograder serve` runs; their "
+                       "feedback is released at once").tag(config=True)
+    per_day = Integer(5, help="graded submissions a student gets per assignment and day (the "
+                      "machine's day); later ones that day stay in the exchange for your own "
+                      "collect and grade; 0: no limit").tag(config=True)
+    interval = Float(1.0, help="seconds between two looks at the exchange's inbound folder"
+                     ).tag(config=True)
+
+
+class ServeError(KitError, RuntimeError):
+    """`serve` cannot start: the message says why and what to set."""
+
+
+def day_of(handed) -> str:
+    """The machine's day (YYYY-MM-DD) a submission was handed in on."""
+    return handed.timestamp.replace(tzinfo=UTC).astimezone().date().isoformat()
+
+
+def clock():
+    return time.strftime("%H:%M:%S")
+
+
+def graded_by_hand(root: Path, assignment_id, student) -> bool:
+    """Whether a TA set a score or wrote a comment on the student's submission."""
+    with open_gradebook(root) as gradebook:
+        try:
+            submission = gradebook.find_submission(assignment_id, student)
+        except MissingEntry:
+            return False
+        return any(grade.manual_score is not None for notebook in submission.notebooks
+                   for grade in notebook.grades) or any(
+            comment.manual_comment for notebook in submission.notebooks
+            for comment in notebook.comments)
+
+
+def checked(result, command, student):
+    """An nbgrader API command's result; ServeError with the end of its log when it failed."""
+    if not result.get("success"):
+        tail = "\n".join(str(result.get("log", "")).strip().splitlines()[-8:])
+        raise ServeError(t("nbgrader {command} failed for {student}: {tail}",
+                           command=command, student=student,
+                           tail=tail or result.get("error", "")))
+
+
+class OnSubmit:
+    """One course's feedback on submit: `look()` takes what is new in the exchange."""
+
+    def __init__(self, root: Path, say=print):
+        self.root, self.say = root, say
+        config = course_config(root)
+        self.settings = FeedbackOnSubmit(config=config)
+        self.inbound = inbound_folder(config)
+        self.record = Record(root)
+        self.waiting = False
+        self.not_graded = 0  # submissions this run could not grade (the console said why)
+        unknown = sorted(set(self.settings.assignments) - set(course_ids(root)))
+        if not self.settings.assignments:
+            raise ServeError(t("no assignment is graded on submit: name them in "
+                               "nbgrader_config.py, c.FeedbackOnSubmit.assignments = "
+                               "['ID', ...] (the exchange's c.Exchange.root and "
+                               "c.CourseDirectory.course_id set too)"))
+        if unknown:
+            raise ServeError(t("c.FeedbackOnSubmit.assignments names {ids}, not assignments "
+                               "of this course ({known})", ids=", ".join(unknown),
+                               known=", ".join(course_ids(root))))
+        unusable = why_not_usable(nbgrader_api(root))
+        if unusable:
+            raise ServeError(t("feedback on submit cannot collect one submission at a time "
+                               "here: {why}", why=unusable))
+        if self.inbound is None or not self.inbound.is_dir():
+            raise ServeError(t("no exchange inbound folder to watch ({folder}): set "
+                               "c.Exchange.root and c.CourseDirectory.course_id in "
+                               "nbgrader_config.py, and release an assignment first "
+                               "(nbgrader release_assignment ID)",
+                               folder=self.inbound or t("not configured")))
+
+    def look(self):
+        """Take every submission not finished yet; returns how many were taken."""
+        new = [h for h in handed_in(self.inbound, set(self.settings.assignments))
+               if self.record.state(h.name) in (None, GRADING)]
+        latest = {(h.student, h.assignment): h for h in new}  # oldest first: the last wins
+        for handed in new:
+            if latest[(handed.student, handed.assignment)] is not handed:
+                self.record.set(handed, day_of(handed), SUPERSEDED)
+                self.tell(handed, t("a later submission came before this one was graded; "
+                                    "the later one is graded"))
+        taken = 0
+        for handed in latest.values():
+            try:
+                taken += self.take(handed)
+            except CourseBusy as busy:
+                if not self.waiting:
+                    self.say(t("{time} waiting: {why}", time=clock(), why=busy))
+                self.waiting = True
+                return taken
+            except KitError as error:
+                self.record.set(handed, day_of(handed), NOT_GRADED)
+                self.not_graded += 1
+                self.tell(handed, t("not graded: {why}", why=error))
+        self.waiting = False
+        return taken
+
+    def take(self, handed) -> int:
+        day, limit = day_of(handed), self.settings.per_day
+        again = self.record.state(handed.name) == GRADING  # taken before a restart
+        if graded_by_hand(self.root, handed.assignment, handed.student):
+            self.record.set(handed, day, KEPT_FOR_TA)
+            self.tell(handed, t("not graded: a TA graded this assignment by hand for this "
+                                "student; it stays in the exchange for your collect and "
+                                "grade, which keep the TA's scores"))
+            return 0
+        used = self.record.used(handed.student, handed.assignment, day) - again
+        if limit and used >= limit:
+            self.record.set(handed, day, OVER_LIMIT)
+            self.tell(handed, t("not graded now: {limit} graded submissions today already; "
+                                "it stays in the exchange for your collect and grade",
+                                limit=limit))
+            return 0
+        started = time.monotonic()
+        self.record.set(handed, day, GRADING)
+        self.grade(handed, self.note(used + 1, limit))
+        self.record.set(handed, day, RELEASED)
+        self.tell(handed, t("graded, feedback released in {seconds:.1f} s{count}",
+                            seconds=time.monotonic() - started,
+                            count=t(" ({number} of {limit} today)", number=used + 1,
+                                    limit=limit) if limit else ""))
+        return 1
+
+    def grade(self, handed, note):
+        """Collect, grade, write and release the feedback of one submission."""
+        from autograder.grading.parallel import grade
+        from autograder.outputs.feedback import write_feedback
+
+        checked(collect_one(nbgrader_api(self.root), handed), "collect", handed.student)
+        lines = []
+        run = grade(self.root, [handed.assignment], students=[handed.student],
+                    log=lines.append)
+        if not (run.graded or run.skipped):
+            raise ServeError("; ".join(lines) or t("nothing was graded"))
+        write_feedback(self.root, [handed.assignment], [handed.student], log=lines.append,
+                       notes={handed.student: note})
+        checked(nbgrader_api(self.root).release_feedback(handed.assignment, handed.student),
+                "release_feedback", handed.student)
+
+    def note(self, number, limit):
+        """The line that opens the student's feedback page."""
+        if not limit:
+            return t("Graded as you handed it in.")
+        return t("Graded as you handed it in: submission {number} of the {limit} graded each "
+                 "day for this assignment.", number=number, limit=limit) + (
+            t(" Later submissions today are kept for the instructor's grading.")
+            if number >= limit else "")
+
+    def tell(self, handed, what):
+        self.say(t("{time} {student} {assignment}: {what}", time=clock(),
+                   student=handed.student, assignment=handed.assignment, what=what))
+
+
+def stop_on_sigterm():
+    """A service manager's stop (SIGTERM) ends `serve` as Ctrl-C does: the engine, its
+    template and kernels close; a submission being graded is done again at the next start."""
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+
+
+def opening(root, watcher, sandbox, once):
+    """What `serve` says as it starts: the course, what it grades, how, and where it looks."""
+    settings = watcher.settings
+    limit = t("{count} graded submissions per student and day", count=settings.per_day) \
+        if settings.per_day else t("no daily limit")
+    return t("serving {root}: feedback on submit for {ids} ({limit}); sandbox: {sandbox}; "
+             "watching {folder}{how}", root=root, ids=", ".join(settings.assignments),
+             limit=limit, sandbox=sandbox, folder=watcher.inbound,
+             how="" if once else t("; Ctrl-C stops"))
+
+
+def say_now(line):
+    """A line on the console at once, also when it goes to a file or a service's journal."""
+    print(line, flush=True)
+
+
+def serve(root: Path, once=False, say=say_now):
+    """Keep the course's engine warm and grade submissions as they land, until stopped
+    (`once`: take what is there now, then stop). Returns the exit status: 1 when a
+    submission could not be graded."""
+    from autograder.course import isolation_setting
+    from autograder.engine.cluster import kept_warm
+    from autograder.grading.parallel import check_kernel, check_sandbox, described_isolation
+    from autograder.sandbox.template_start import start_early_for
+
+    config = course_config(root)
+    with language(config_language(config)):
+        watcher = OnSubmit(root, say)
+        check_kernel()
+        mechanism = check_sandbox(config)  # refused here, never weakened
+        start_early_for(isolation_setting(root))
+        stop_on_sigterm()
+        with kept_warm(config, root / "grade.log", say):
+            say(opening(root, watcher, described_isolation(mechanism), once))
+            try:
+                while True:
+                    watcher.look()
+                    if once:
+                        break
+                    time.sleep(watcher.settings.interval)
+            except KeyboardInterrupt:
+                say(t("stopped; a submission being graded is graded again at the next start"))
+    return 1 if watcher.not_graded else 0

@@ -1,0 +1,44 @@
+"""What became of each submission `serve` has taken from the exchange: `.kit/on_submit.json`,
+written whole and atomically after every change, so that a restart (a crash, a reboot) goes
+on from it: a submission taken but not finished ("grading") is done again, one finished is
+never graded again, and each counts once against its student's limit."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from autograder.course import write_atomically
+from autograder.ledger import FOLDER
+
+GRADING = "grading"  # taken: collected and being graded; done again after a restart
+RELEASED = "released"  # graded, its feedback in the exchange for the student
+NOT_GRADED = "not graded"  # the kit could not grade it (the console said why)
+SUPERSEDED = "superseded"  # a later submission of the same student came before it was taken
+OVER_LIMIT = "over the limit"  # past the student's graded submissions of the day
+KEPT_FOR_TA = "kept for the TA"  # the assignment was graded by hand for this student
+COUNTED = (GRADING, RELEASED, NOT_GRADED)  # what uses one of the day's graded submissions
+
+
+class Record:
+    """{inbound name: {"student", "assignment", "day", "state"}}, kept in the course."""
+
+    def __init__(self, root: Path):
+        self.path = root / FOLDER / "on_submit.json"
+        self.entries = json.loads(self.path.read_text("utf-8")) if self.path.exists() else {}
+
+    def state(self, name):
+        return self.entries.get(name, {}).get("state")
+
+    def set(self, handed, day, state):
+        self.entries[handed.name] = {"student": handed.student,
+                                     "assignment": handed.assignment, "day": day,
+                                     "state": state}
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(self.path, json.dumps(self.entries, indent=1, sort_keys=True) + "\n")
+
+    def used(self, student, assignment, day):
+        """How many of the student's submissions of the assignment were graded on `day`."""
+        return sum(1 for entry in self.entries.values()
+                   if (entry["student"], entry["assignment"], entry["day"]) ==
+                   (student, assignment, day) and entry["state"] in COUNTED)

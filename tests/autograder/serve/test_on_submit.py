@@ -1,0 +1,217 @@
+"""Does `serve` give students their feedback as they submit through nbgrader's real exchange,
+within their daily limit, never over a TA's grade, and go on after a restart without grading
+anything twice?
+
+Played as a shared server runs it: two students, each a real user of this machine, fetch,
+work and `nbgrader submit`; `python -m autograder serve` runs beside them as the instructor;
+they `nbgrader fetch_feedback`. Creating the users needs root (as the exchange test)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder.course import nbgrader_env, open_gradebook
+from autograder.tools import simulate
+from tests.autograder.test_exchange import (
+    ID,
+    ROOT,
+    course_with_exchange,
+    nbgrader,
+    student_home,
+    work,
+)
+
+STUDENTS = ["ada", "ben"]
+PER_DAY = 2
+WAIT = 60  # seconds a step may take before the test gives up on it (the goal is 10)
+
+
+class Serve:
+    """`python -m autograder serve` as the instructor starts it, its console in a file."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.console = root / "serve-console.txt"
+        self.process = None
+
+    def start(self):
+        self.console.write_text("")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "autograder", "serve"], cwd=self.root, env=nbgrader_env(),
+            stdout=self.console.open("a"), stderr=subprocess.STDOUT)
+        self.wait_for("serving ")
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(timeout=WAIT)
+
+    def text(self):
+        return self.console.read_text(encoding="utf-8")
+
+    def wait_for(self, words, count=1):
+        deadline = time.monotonic() + WAIT
+        while self.text().count(words) < count:
+            assert self.process.poll() is None, f"serve ended:\n{self.text()}"
+            assert time.monotonic() < deadline, f"no {words!r} after {WAIT} s:\n{self.text()}"
+            time.sleep(0.1)
+
+
+def submitted_at(root, student):
+    path = root / "submitted" / student / ID / "timestamp.txt"
+    return path.read_text().strip() if path.exists() else None
+
+
+def fetched_pages(home):
+    """The texts of the feedback pages a student has fetched (a later fetch may write over a
+    page: nbgrader keys a page by the secret of the student's fetched copy)."""
+    return [page.read_text(encoding="utf-8")
+            for page in sorted((home / ID / "feedback").glob(f"*/{ID}.html"))]
+
+
+@pytest.fixture(scope="module")
+def term():
+    """The week, played once with serve running; each test checks one promise about it."""
+    with contextlib.ExitStack() as cleanup:
+        root, exchange, homes = cleanup.enter_context(
+            course_with_exchange("kit-serve-", STUDENTS))
+        with (root / "nbgrader_config.py").open("a") as config:
+            config.write(f"\nc.Exchange.root = {str(exchange)!r}\n"
+                         f"c.FeedbackOnSubmit.assignments = [{ID!r}]\n"
+                         f"c.FeedbackOnSubmit.per_day = {PER_DAY}\n"
+                         "c.FeedbackOnSubmit.interval = 0.5\n")
+        nbgrader(root, "generate_assignment", ID, "--force")
+        nbgrader(root, "release_assignment", ID)
+        release = nbformat.read(root / "release" / ID / f"{ID}.ipynb", as_version=4)
+        source = nbformat.read(root / "source" / ID / f"{ID}.ipynb", as_version=4)
+        correct = simulate.correct(release, source)
+        wrong = simulate.with_mistake(release, source, simulate.mistakes_of(ROOT, ID)[0])
+        who = {user: {"user": user, "home": student_home(homes, user, exchange)}
+               for user in STUDENTS}
+        for user in STUDENTS:
+            nbgrader(who[user]["home"], "fetch_assignment", ID, **who[user])
+
+        def submit(user, notebook):
+            work(who[user]["home"], user, notebook)
+            nbgrader(who[user]["home"], "submit", ID, **who[user])
+            return time.monotonic()  # the student's command has returned
+
+        serve = Serve(root)
+        serve.start()
+        cleanup.callback(lambda: serve.process.poll() is None and serve.stop())
+        facts = {"root": root, "exchange": exchange, "who": who}
+
+        submitted = submit("ada", correct)  # ada, first of the day
+        serve.wait_for("ada " + ID + ": graded, feedback released")
+        facts["delay"] = time.monotonic() - submitted
+        nbgrader(who["ada"]["home"], "fetch_feedback", ID, **who["ada"])
+        facts["ada first pages"] = fetched_pages(who["ada"]["home"])
+
+        submit("ben", wrong)  # ben, then a TA grades him by hand
+        serve.wait_for("ben " + ID + ": graded, feedback released")
+        with open_gradebook(root) as gradebook:
+            grade = gradebook.find_submission_notebook(ID, ID, "ben").grades[0]
+            grade.manual_score = 0.5
+            gradebook.db.commit()
+            facts["ta cell"] = grade.name
+        facts["ben collected"] = submitted_at(root, "ben")
+        submit("ben", correct)
+        serve.wait_for("ben " + ID + ": not graded: a TA graded")
+
+        submitted = submit("ada", correct)  # the second and last of her day, then one more
+        serve.wait_for("ada " + ID + ": graded, feedback released", 2)
+        facts["warm delay"] = time.monotonic() - submitted
+        facts["ada collected"] = submitted_at(root, "ada")
+        submit("ada", wrong)
+        serve.wait_for("ada " + ID + ": not graded now")
+        nbgrader(who["ada"]["home"], "fetch_feedback", ID, **who["ada"])
+        facts["ada pages"] = fetched_pages(who["ada"]["home"])
+        facts["stop status"] = serve.stop()
+        facts["console"] = serve.text()
+        facts["processes left"] = subprocess.run(
+            ["pgrep", "-f", f"autograder serve|{root}"], capture_output=True,
+            text=True).stdout.split()
+
+        record = root / ".kit" / "on_submit.json"
+        facts["record"] = json.loads(record.read_text())
+        again = subprocess.run([sys.executable, "-m", "autograder", "serve", "--once"],
+                               cwd=root, env=nbgrader_env(), capture_output=True, text=True,
+                               timeout=300)
+        facts["restart"] = again
+        facts["record after restart"] = json.loads(record.read_text())
+        # A crash while ada's last graded submission was graded leaves it taken, unfinished.
+        entries = json.loads(record.read_text())
+        last = max((name for name, entry in entries.items() if entry["student"] == "ada"
+                    and entry["state"] == "released"), key=lambda name: name.split("+")[2])
+        entries[last]["state"] = "grading"
+        record.write_text(json.dumps(entries))
+        facts["after crash"] = subprocess.run(
+            [sys.executable, "-m", "autograder", "serve", "--once"], cwd=root,
+            env=nbgrader_env(), capture_output=True, text=True, timeout=300)
+        facts["record after crash"] = json.loads(record.read_text())
+        with open_gradebook(root) as gradebook:
+            notebook = gradebook.find_submission_notebook(ID, ID, "ben")
+            facts["ben ta score"] = {g.name: g.manual_score for g in notebook.grades}
+        yield facts
+
+
+def test_feedback_reaches_the_student_within_seconds_of_submit(term):
+    """Does a student's `nbgrader fetch_feedback` find the page of what they just submitted,
+    released within 10 s of their `nbgrader submit` returning, saying it was graded on
+    submit?"""
+    print(f"nbgrader submit returned -> feedback released: {term['delay']:.1f} s the first "
+          f"time after serve started, {term['warm delay']:.1f} s warm")
+    assert term["delay"] < 10, term["delay"]
+    assert term["warm delay"] < 10, term["warm delay"]
+    [text] = term["ada first pages"]
+    assert "project_qkv" in text
+    assert f"submission 1 of the {PER_DAY} graded each day" in text
+
+
+def test_the_daily_limit_is_kept_and_said(term):
+    """Does the last graded submission of the day say later ones wait, is the one past the
+    limit left in the exchange (not collected over the graded one), and is that said on the
+    console?"""
+    pages = term["ada pages"]
+    assert any(f"submission 2 of the {PER_DAY} graded each day" in page
+               and "Later submissions today are kept" in page for page in pages), pages
+    assert submitted_at(term["root"], "ada") == term["ada collected"]
+    assert f"not graded now: {PER_DAY} graded submissions today already" in term["console"]
+    states = sorted(e["state"] for e in term["record"].values() if e["student"] == "ada")
+    assert states == ["over the limit", "released", "released"]
+
+
+def test_a_ta_grade_is_never_touched(term):
+    """After a TA graded ben by hand, is his next submission left for the instructor: not
+    collected, not graded, his TA score intact?"""
+    assert submitted_at(term["root"], "ben") == term["ben collected"]
+    assert term["ben ta score"][term["ta cell"]] == 0.5
+    assert "a TA graded this assignment by hand" in term["console"]
+
+
+def test_a_stop_ends_everything_and_a_restart_grades_nothing_twice(term):
+    """Does SIGTERM end serve with status 0 and no process of it left, and does a restart
+    take nothing already finished?"""
+    assert term["stop status"] == 0, term["console"]
+    assert term["processes left"] == []
+    assert term["restart"].returncode == 0, term["restart"].stdout + term["restart"].stderr
+    assert ": graded" not in term["restart"].stdout
+    assert term["record after restart"] == term["record"]
+
+
+def test_a_submission_interrupted_mid_grade_is_finished_once(term):
+    """A submission left 'grading' by a crash: is it graded again at the next start, still
+    counted once against the day's limit?"""
+    result = term["after crash"]
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"ada {ID}: graded, feedback released" in result.stdout
+    assert f"({PER_DAY} of {PER_DAY} today)" in result.stdout
+    assert term["record after crash"] == term["record"]
