@@ -15,6 +15,7 @@ from autograder.course_ids import check_ids, course_ids
 from autograder.errors import KitError
 from autograder.i18n import DEFAULT, LANGUAGES, config_language, current, language, t
 from autograder.sandbox import private_api
+from autograder.serve.commands import SERVED, through_serve
 from autograder.timeline import mark
 
 DESCRIPTION = """\
@@ -436,7 +437,7 @@ def run(args):
                 print(line)
         return 0 if result.ok else 1
     elif args.command == "serve":
-        from autograder.serve.on_submit import serve
+        from autograder.serve.service import serve
 
         return serve(root, args.once)
     elif args.command == "feedback":
@@ -501,6 +502,10 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     with language(help_language(argv)), argparse_in_course_language():
         args = locate(parse(argv))
+    if args.command in SERVED:  # run by the course's serve, warm, when one runs
+        served = through_serve(args.root, argv)
+        if served is not None:
+            return served
     with language(console_language(args)):
         try:
             code = run(args)

@@ -31,11 +31,11 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from autograder.course import write_atomically
 from autograder.errors import KitError
 from autograder.i18n import t
 
-FOLDER = ".kit"
+FOLDER = ".kit"  # the kit's own folder in a course; the command line reads it before it
+#                 imports nbgrader (serve/commands.py), so this module imports course.py late
 REGRADE = "regrade"  # the state of a notebook a `grade --force` has still to grade again
 
 
@@ -66,6 +66,8 @@ def mark(root: Path, student, assignment_id, notebook: Path, state, isolation=""
     status = {"sha256": digest(notebook), "state": state}
     if isolation:
         status["isolation"] = isolation
+    from autograder.course import write_atomically  # course.py imports nbgrader: see FOLDER
+
     write_atomically(status_path(root, student, assignment_id), json.dumps(status))
 
 
@@ -132,6 +134,8 @@ def keep_problems(root: Path, stage, assignment_ids, problems, students=()):
                     and chosen(p.student, students))]
     fresh = [Problem(**{**asdict(p), "stage": stage}) for p in problems]
     kept = [p for p in kept if p not in fresh]
+    from autograder.course import write_atomically
+
     write_atomically(problems_path(root),
                      json.dumps([p.to_data() for p in kept + fresh], indent=1))
 

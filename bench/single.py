@@ -8,7 +8,11 @@ CPU seconds of every process it started, the peak of the proportional set size s
 its processes (shared pages divided among them, sampled every 20 ms), and the timeline the
 kit's processes wrote (autograder/timeline.py: KIT_TIMELINE), each moment in seconds since
 the launch. Then plain `nbgrader autograde` of another correct notebook of the same course,
-with nbgrader's own autograde stages (bench/grading.py's baseline), as many times.
+with nbgrader's own autograde stages (bench/grading.py's baseline), as many times. Between
+the two, warm: `python -m autograder serve` is started in the course (and waited for), and
+as many more notebooks are graded with the same command, which hands itself to serve
+(serve/commands.py); printed per run: its wall time and the CPU of the command and of serve's
+processes, then the peak PSS of serve's processes over those runs.
 
     .venv/bin/python bench/single.py [--assignment ID] [--runs 3]
 """
@@ -104,8 +108,44 @@ def make_course(folder: Path, assignment_id, runs):
     course = make_class(folder, assignment_id, 0, random.Random(0))
     release = nbformat.read(folder / "release" / assignment_id / f"{assignment_id}.ipynb", 4)
     source = nbformat.read(folder / "source" / assignment_id / f"{assignment_id}.ipynb", 4)
-    for n in range(2 * runs):
+    for n in range(3 * runs):
         course.submit(f"s{n}", assignment_id, simulate.correct(release, source))
+
+
+def tree_cpu(process):
+    """CPU seconds of a process and its children so far."""
+    total = 0.0
+    for each in [process, *process.children(recursive=True)]:
+        try:
+            times = each.cpu_times()
+        except psutil.Error:
+            continue
+        total += times.user + times.system
+    return total
+
+
+def warm_runs(course: Path, env, students):
+    """[(wall s, CPU s of the command and of serve)] of grading each student through a
+    `serve` started here first, and serve's peak PSS in MiB over those runs."""
+    serve = subprocess.Popen([sys.executable, "-m", "autograder", "serve"], cwd=course,
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True)
+    try:
+        if "serving " not in serve.stdout.readline():
+            raise SystemExit("serve did not start")
+        time.sleep(3)  # its template imports: a serve runs for hours before such a command
+        server, memory, rows = psutil.Process(serve.pid), PeakMemory(serve.pid), []
+        for student in students:
+            before = tree_cpu(server)
+            _, wall, cpu, _ = timed([sys.executable, "-m", "autograder", "grade", "--student",
+                                     student], course, env)
+            rows.append((wall, cpu + tree_cpu(server) - before))
+            print(f"kit grade, one notebook, warm (serve running): {wall:.2f} s wall, "
+                  f"{rows[-1][1]:.2f} CPU s with serve's")
+        return rows, memory.stop() / 2**20
+    finally:
+        serve.terminate()
+        serve.wait(timeout=60)
 
 
 def main():
@@ -130,6 +170,9 @@ def main():
                   f"peak {peak:.0f} MiB PSS over its processes")
             for moment, process, what in timeline(path, started):
                 print(f"    {moment:6.2f} s  process {process}  {what}")
+        warm, serve_peak = warm_runs(course, env, [f"s{n}" for n in range(
+            2 * arguments.runs, 3 * arguments.runs)])
+        print(f"serve's peak over those runs: {serve_peak:.0f} MiB PSS over its processes")
         config = course / "nbgrader_config.py"
         config.write_text(config.read_text() + "\n" + nbgrader_pipeline())
         for n in range(arguments.runs, 2 * arguments.runs):
@@ -141,7 +184,9 @@ def main():
     best = min(kit_rows), min(plain_rows)
     print(f"\nbest of {arguments.runs}: kit {best[0][0]:.2f} s wall ({best[0][1]:.2f} CPU s, "
           f"{best[0][2]:.0f} MiB), plain nbgrader {best[1][0]:.2f} s wall ({best[1][1]:.2f} "
-          f"CPU s, {best[1][2]:.0f} MiB); kit / nbgrader wall {best[0][0] / best[1][0]:.2f}")
+          f"CPU s, {best[1][2]:.0f} MiB); kit / nbgrader wall {best[0][0] / best[1][0]:.2f}; "
+          f"warm through serve {min(warm)[0]:.2f} s wall ({min(warm)[1]:.2f} CPU s), serve "
+          f"{serve_peak:.0f} MiB")
 
 
 if __name__ == "__main__":

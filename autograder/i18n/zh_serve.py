@@ -6,7 +6,15 @@ CATALOG = {
         "正在为 {root} 服务：{ids} 提交即评分（{limit}）；沙箱：{sandbox}；监视 {folder}{how}",
     "{count} graded submissions per student and day": "每名学生每天评 {count} 次提交",
     "no daily limit": "每天不限次数",
-    "; Ctrl-C stops": "；按 Ctrl-C 停止",
+    "; grade, feedback and validate of this course run here too; Ctrl-C stops":
+        "；本课程的 grade、feedback 和 validate 也在这里运行；按 Ctrl-C 停止",
+    "serving {root}: grade, feedback and validate of this course run here, warm; no assignment "
+    "is graded on submit (c.FeedbackOnSubmit.assignments); sandbox: {sandbox}; Ctrl-C stops":
+        "正在为 {root} 服务：本课程的 grade、feedback 和 validate 在这里运行，无需重新启动；"
+        "没有哪次作业设置为提交即评分（c.FeedbackOnSubmit.assignments）；沙箱：{sandbox}；"
+        "按 Ctrl-C 停止",
+    "another serve runs in this course ({holder}); stop it first":
+        "本课程已有一个 serve 在运行（{holder}）；请先停止它",
     "nbgrader {command} failed for {student}: {tail}":
         "nbgrader {command} 处理 {student} 时失败：{tail}",
     "graded, feedback released in {seconds:.1f} s{count}":

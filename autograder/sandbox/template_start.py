@@ -24,6 +24,7 @@ from pathlib import Path
 ZYGOTE = Path(__file__).with_name("zygote.py")
 
 _early: dict[str, subprocess.Popen] = {}  # mechanism -> a template started ahead
+_warm: list[bool] = []  # [True] once this process keeps its template warm (keep_warm)
 
 
 def template_command(mechanism):
@@ -62,8 +63,14 @@ def start_template(mechanism):
 
 def start_early(mechanism):
     """Start a template of `mechanism` now, for this process's first Zygote to adopt."""
-    if mechanism not in _early:
+    if mechanism not in _early and not _warm:
         _early[mechanism] = start_template(mechanism)
+
+
+def keep_warm():
+    """This process keeps its template from one grading to the next (`serve`): none is
+    started early again (nothing would adopt it)."""
+    _warm.append(True)
 
 
 def start_early_for(setting):

@@ -15,7 +15,7 @@ For each new folder in the exchange's inbound/ (inbound.py), once (record.py):
 
 from __future__ import annotations
 
-import signal
+import contextlib
 import time
 from datetime import UTC
 from pathlib import Path
@@ -26,7 +26,7 @@ from traitlets.config import Configurable
 
 from autograder.course import course_config, course_ids, nbgrader_api, open_gradebook
 from autograder.errors import KitError
-from autograder.i18n import config_language, language, t
+from autograder.i18n import t
 from autograder.ledger import CourseBusy
 from autograder.serve.collect_one import collect_one, why_not_usable
 from autograder.serve.inbound import handed_in, inbound_folder
@@ -93,8 +93,9 @@ def checked(result, command, student):
 class OnSubmit:
     """One course's feedback on submit: `look()` takes what is new in the exchange."""
 
-    def __init__(self, root: Path, say=print):
+    def __init__(self, root: Path, say=print, lock=None):
         self.root, self.say = root, say
+        self.lock = lock or contextlib.nullcontext()  # held while one submission is taken
         config = course_config(root)
         self.settings = FeedbackOnSubmit(config=config)
         self.inbound = inbound_folder(config)
@@ -102,11 +103,6 @@ class OnSubmit:
         self.waiting = False
         self.not_graded = 0  # submissions this run could not grade (the console said why)
         unknown = sorted(set(self.settings.assignments) - set(course_ids(root)))
-        if not self.settings.assignments:
-            raise ServeError(t("no assignment is graded on submit: name them in "
-                               "nbgrader_config.py, c.FeedbackOnSubmit.assignments = "
-                               "['ID', ...] (the exchange's c.Exchange.root and "
-                               "c.CourseDirectory.course_id set too)"))
         if unknown:
             raise ServeError(t("c.FeedbackOnSubmit.assignments names {ids}, not assignments "
                                "of this course ({known})", ids=", ".join(unknown),
@@ -135,7 +131,8 @@ class OnSubmit:
         taken = 0
         for handed in latest.values():
             try:
-                taken += self.take(handed)
+                with self.lock:
+                    taken += self.take(handed)
             except CourseBusy as busy:
                 if not self.waiting:
                     self.say(t("{time} waiting: {why}", time=clock(), why=busy))
@@ -202,57 +199,3 @@ class OnSubmit:
     def tell(self, handed, what):
         self.say(t("{time} {student} {assignment}: {what}", time=clock(),
                    student=handed.student, assignment=handed.assignment, what=what))
-
-
-def stop_on_sigterm():
-    """A service manager's stop (SIGTERM) ends `serve` as Ctrl-C does: the engine, its
-    template and kernels close; a submission being graded is done again at the next start."""
-    def stop(signum, frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
-
-
-def opening(root, watcher, sandbox, once):
-    """What `serve` says as it starts: the course, what it grades, how, and where it looks."""
-    settings = watcher.settings
-    limit = t("{count} graded submissions per student and day", count=settings.per_day) \
-        if settings.per_day else t("no daily limit")
-    return t("serving {root}: feedback on submit for {ids} ({limit}); sandbox: {sandbox}; "
-             "watching {folder}{how}", root=root, ids=", ".join(settings.assignments),
-             limit=limit, sandbox=sandbox, folder=watcher.inbound,
-             how="" if once else t("; Ctrl-C stops"))
-
-
-def say_now(line):
-    """A line on the console at once, also when it goes to a file or a service's journal."""
-    print(line, flush=True)
-
-
-def serve(root: Path, once=False, say=say_now):
-    """Keep the course's engine warm and grade submissions as they land, until stopped
-    (`once`: take what is there now, then stop). Returns the exit status: 1 when a
-    submission could not be graded."""
-    from autograder.course import isolation_setting
-    from autograder.engine.cluster import kept_warm
-    from autograder.grading.parallel import check_kernel, check_sandbox, described_isolation
-    from autograder.sandbox.template_start import start_early_for
-
-    config = course_config(root)
-    with language(config_language(config)):
-        watcher = OnSubmit(root, say)
-        check_kernel()
-        mechanism = check_sandbox(config)  # refused here, never weakened
-        start_early_for(isolation_setting(root))
-        stop_on_sigterm()
-        with kept_warm(config, root / "grade.log", say):
-            say(opening(root, watcher, described_isolation(mechanism), once))
-            try:
-                while True:
-                    watcher.look()
-                    if once:
-                        break
-                    time.sleep(watcher.settings.interval)
-            except KeyboardInterrupt:
-                say(t("stopped; a submission being graded is graded again at the next start"))
-    return 1 if watcher.not_graded else 0

@@ -35,9 +35,10 @@ ALLOWED = {
     "outputs": {"outputs", "engine", "checks", "course", "deadlines", "errors",
                 "gradebook_guard", "ledger", "progress", "record", "shown_outputs",
                 "submission_files", "i18n", "kit_font"},
-    # serve (feedback on submit) sits above grading and outputs, as the command line does.
-    "serve": {"serve", "grading", "engine", "sandbox", "outputs", "course", "errors", "ledger",
-              "i18n"},
+    # serve sits above grading and outputs, beside the command line: it runs the commands
+    # other processes hand it (cli.main) and grades on submit.
+    "serve": {"serve", "cli", "grading", "engine", "sandbox", "outputs", "course", "errors",
+              "ledger", "i18n"},
     # Gradescope's autograder sits above grading, as the command line does.
     "gradescope": {"gradescope", "grading", "engine", "sandbox", "checks", "course", "errors",
                    "record",

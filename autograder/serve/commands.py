@@ -1,0 +1,178 @@
+"""`grade`, `feedback` and `validate` run by the course's `serve`, when one runs.
+
+A command of these started in a course where `serve` runs hands its command line to it over
+a Unix socket in the course (.kit/serve.sock, the instructor's alone: mode 0600, and the
+peer's user checked), and relays what it prints and its exit status. `serve` runs it as the
+command line would (cli.main), one at a time and never during a grading on submit, on what
+it keeps warm: the imports, and for one notebook or page its in-process engine and kernel
+template. Where no `serve` answers, or it runs another version of the kit, the command runs
+as it always does, in its own process.
+
+    client: python -m autograder grade --student ada
+       | {"argv": [...], "cwd": ..., "kit": ...}                    (one JSON line)
+       v
+    serve: cli.main(argv) --> {"out": text} / {"err": text} ... {"exit": status}
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import socket
+import struct
+import sys
+import threading
+from pathlib import Path
+
+from autograder.ledger import FOLDER
+
+SOCKET = "serve.sock"  # in the course's .kit/
+SERVED = frozenset({"grade", "feedback", "validate"})
+NO_SERVE = "KIT_NO_SERVE"  # set: a command never hands itself to serve
+VERSION = str(Path(__file__).resolve().parents[1])  # which kit: a serve of another answers no
+SERVING = []  # [True] in the serve process, once it listens
+
+
+def socket_path(root: Path) -> Path:
+    return root / FOLDER / SOCKET
+
+
+# The client --------------------------------------------------------------------------------
+
+def through_serve(root: Path, argv) -> int | None:
+    """Run the command line `argv` in the course's serve: its exit status, or None when no
+    serve of this kit answers (the caller then runs it itself)."""
+    path = socket_path(root)
+    if os.environ.get(NO_SERVE) or SERVING or not path.exists():
+        return None  # serve itself runs what it is handed
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        connection.connect(str(path))
+    except OSError:
+        connection.close()
+        return None  # a socket left by a serve that is gone
+    with connection, connection.makefile("rw", encoding="utf-8") as stream:
+        request = {"argv": ["--root", str(root), *argv], "cwd": os.getcwd(), "kit": VERSION}
+        stream.write(json.dumps(request) + "\n")
+        stream.flush()
+        for line in stream:
+            message = json.loads(line)
+            if "exit" in message:
+                return message["exit"]
+            if "refused" in message:
+                return None
+            target = sys.stdout if "out" in message else sys.stderr
+            target.write(message.get("out", message.get("err", "")))
+            target.flush()
+    return None  # serve went away before the end: the caller runs the command itself
+
+
+# The server --------------------------------------------------------------------------------
+
+class Relay(io.TextIOBase):
+    """A text stream whose writes go to the client as {key: text} lines."""
+
+    def __init__(self, stream, key):
+        self.stream, self.key = stream, key
+
+    def writable(self):
+        return True
+
+    def write(self, text):
+        with contextlib.suppress(OSError, ValueError):  # the client left: the command goes on
+            self.stream.write(json.dumps({self.key: text}) + "\n")
+            self.stream.flush()
+        return len(text)
+
+
+def peer_uid(connection) -> int:
+    """The user id of the process at the other end of a Unix socket (SO_PEERCRED)."""
+    credentials = connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
+                                        struct.calcsize("3i"))
+    return struct.unpack("3i", credentials)[1]
+
+
+def command_of(argv):
+    """The command a command line names (its first word that is not an option of the kit's
+    own, `--root FOLDER`), or None."""
+    words = list(argv)
+    while words[:1] == ["--root"]:
+        words = words[2:]
+    return words[0] if words and not words[0].startswith("-") else None
+
+
+class CommandServer:
+    """Listens at the course's socket while `serve` runs; `lock` is held for each command (the
+    grading on submit holds it too)."""
+
+    def __init__(self, root: Path, lock):
+        self.root, self.lock = root, lock
+        self.path = socket_path(root)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.unlink(missing_ok=True)  # a serve holds the grade lock: a socket here is dead
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        old = os.umask(0o177)  # the socket is created 0600: the instructor's alone
+        try:
+            self.listener.bind(str(self.path))
+        finally:
+            os.umask(old)
+        self.listener.listen(8)
+        SERVING.append(True)
+        self.thread = threading.Thread(target=self.serve_forever, name="kit-commands",
+                                       daemon=True)
+
+    def start(self):
+        self.thread.start()
+        return self
+
+    def close(self):
+        with contextlib.suppress(OSError):
+            self.listener.close()
+        self.path.unlink(missing_ok=True)
+
+    def serve_forever(self):
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            with connection:
+                self.answer(connection)
+
+    def answer(self, connection):
+        with connection.makefile("rw", encoding="utf-8") as stream:
+            try:
+                request = json.loads(stream.readline())
+                argv, cwd = list(request["argv"]), request["cwd"]
+                allowed = (peer_uid(connection) == os.getuid()
+                           and request.get("kit") == VERSION and command_of(argv) in SERVED)
+            except (ValueError, KeyError, TypeError, OSError):
+                allowed = False
+            if not allowed:
+                with contextlib.suppress(OSError):
+                    stream.write(json.dumps({"refused": True}) + "\n")
+                return
+            status = self.run(argv, cwd, stream)
+            with contextlib.suppress(OSError):
+                stream.write(json.dumps({"exit": status}) + "\n")
+
+    def run(self, argv, cwd, stream):
+        """cli.main(argv) in `cwd`, its output to the client; its exit status."""
+        from autograder.cli import main
+
+        here = os.getcwd()
+        with self.lock, contextlib.redirect_stdout(Relay(stream, "out")), \
+                contextlib.redirect_stderr(Relay(stream, "err")):
+            try:
+                os.chdir(cwd)
+                status = main(argv)
+            except SystemExit as end:  # argparse's refusal, --help
+                status = end.code if isinstance(end.code, int) else 0 if end.code is None else 2
+            except Exception as error:  # noqa: BLE001 - the client says it; serve goes on
+                print(f"error: {type(error).__name__}: {error}", file=sys.stderr)
+                status = 1
+            finally:
+                os.chdir(here)
+        return status

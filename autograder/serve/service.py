@@ -1,0 +1,122 @@
+"""The `serve` process: one per course, what it keeps warm, what it does, how it stops.
+
+It holds the course's serve lock (a second `serve` is refused, naming the first), checks
+that the course's sandbox can be built here (refused, never weakened), starts the kernel
+template and keeps it, the imports and an in-process engine warm (engine/cluster.py,
+kept_warm). Then, until Ctrl-C or SIGTERM: the commands other processes hand it
+(commands.py) and, for the assignments turned on, the grading on submit (on_submit.py), one
+at a time.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import signal
+import socket
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+from autograder.course import course_config, isolation_setting
+from autograder.i18n import config_language, language, t
+from autograder.ledger import FOLDER
+from autograder.serve.on_submit import FeedbackOnSubmit, OnSubmit, ServeError
+
+
+def say_now(line):
+    """A line on the console at once, also when it goes to a file or a service's journal."""
+    print(line, flush=True)
+
+
+@contextmanager
+def serve_lock(root: Path):
+    """Held by the one `serve` of a course; ServeError naming the holder when taken."""
+    path = root / FOLDER / "serve.lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+", encoding="utf-8") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            raise ServeError(t("another serve runs in this course ({holder}); stop it first",
+                               holder=handle.read().strip() or t("another process"))) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"pid {os.getpid()} on {socket.gethostname()}\n")
+        handle.flush()
+        try:
+            yield
+        finally:
+            handle.truncate(0)
+
+
+def stop_on_sigterm():
+    """A service manager's stop (SIGTERM) ends `serve` as Ctrl-C does: the engine, its
+    template and kernels close; a submission being graded is done again at the next start."""
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+
+
+def opening(root, watcher, sandbox, once):
+    """What `serve` says as it starts: the course, what it does, how, and where it looks."""
+    if watcher is None:
+        return t("serving {root}: grade, feedback and validate of this course run here, warm; "
+                 "no assignment is graded on submit (c.FeedbackOnSubmit.assignments); sandbox: "
+                 "{sandbox}; Ctrl-C stops", root=root, sandbox=sandbox)
+    settings = watcher.settings
+    limit = t("{count} graded submissions per student and day", count=settings.per_day) \
+        if settings.per_day else t("no daily limit")
+    return t("serving {root}: feedback on submit for {ids} ({limit}); sandbox: {sandbox}; "
+             "watching {folder}{how}", root=root, ids=", ".join(settings.assignments),
+             limit=limit, sandbox=sandbox, folder=watcher.inbound,
+             how="" if once else t("; grade, feedback and validate of this course run here "
+                                   "too; Ctrl-C stops"))
+
+
+def serve(root: Path, once=False, say=say_now):
+    """Serve the course until stopped (`once`: take what is in the exchange now, then stop).
+    Returns the exit status: 1 when a submission could not be graded."""
+    from autograder.engine.cluster import kept_warm
+    from autograder.grading.parallel import check_kernel, check_sandbox, described_isolation
+    from autograder.sandbox.template_start import keep_warm, start_early_for
+    from autograder.serve.commands import CommandServer
+
+    config = course_config(root)
+    with language(config_language(config)):
+        turned_on = FeedbackOnSubmit(config=config).assignments
+        if once and not turned_on:
+            raise ServeError(t("no assignment is graded on submit: name them in "
+                               "nbgrader_config.py, c.FeedbackOnSubmit.assignments = "
+                               "['ID', ...] (the exchange's c.Exchange.root and "
+                               "c.CourseDirectory.course_id set too)"))
+        lock = threading.Lock()  # one grading at a time: a command's or one on submit
+        watcher = OnSubmit(root, say, lock) if turned_on else None
+        check_kernel()
+        mechanism = check_sandbox(config)  # refused here, never weakened
+        with serve_lock(root):
+            start_early_for(isolation_setting(root))
+            keep_warm()
+            stop_on_sigterm()
+            with kept_warm(config, root / "grade.log", say):
+                commands = None if once else CommandServer(root, lock).start()
+                say(opening(root, watcher, described_isolation(mechanism), once))
+                try:
+                    while True:
+                        if watcher is not None:
+                            watcher.look()
+                        if once:
+                            break
+                        time.sleep(watcher.settings.interval if watcher else 1.0)
+                except KeyboardInterrupt:
+                    say(t("stopped; a submission being graded is graded again at the next "
+                          "start"))
+                finally:
+                    if commands is not None:
+                        commands.close()
+                    with lock:  # a command still running ends before the engine does
+                        pass
+    return 1 if watcher is not None and watcher.not_graded else 0

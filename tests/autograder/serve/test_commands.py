@@ -1,0 +1,123 @@
+"""While `serve` runs in a course, do `grade`, `feedback` and `validate` run in it, warm, and
+say and exit exactly as they do alone; and where it does not answer, do they run alone?
+
+A real `python -m autograder serve` process, real commands beside it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import nbformat
+import pytest
+
+from autograder.course import Course, nbgrader_env, open_gradebook
+from autograder.serve.commands import SERVED, VERSION, command_of, socket_path
+from autograder.tools import simulate
+from tests.course import ROOT
+
+ID = "01_attention_by_hand"
+WAIT = 60
+
+
+def kit(root, *args, **env):
+    return subprocess.run([sys.executable, "-m", "autograder", *args], cwd=root,
+                          env=dict(nbgrader_env(), **env), capture_output=True, text=True,
+                          timeout=600)
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    root = tmp_path_factory.mktemp("serve-commands") / "course"
+    made = Course.create(root, ROOT, [ID])
+    release = nbformat.read(ROOT / "release" / ID / f"{ID}.ipynb", 4)
+    source = nbformat.read(ROOT / "source" / ID / f"{ID}.ipynb", 4)
+    for student in ("s0", "s1", "s2"):
+        made.submit(student, ID, simulate.correct(release, source))
+    return root
+
+
+@pytest.fixture(scope="module")
+def serving(course):
+    """The course with serve running; stopped (SIGTERM) after the module's tests."""
+    console = course / "serve-console.txt"
+    process = subprocess.Popen([sys.executable, "-m", "autograder", "serve"], cwd=course,
+                               env=nbgrader_env(), stdout=console.open("w"),
+                               stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + WAIT
+    while "serving " not in console.read_text():
+        assert process.poll() is None, console.read_text()
+        assert time.monotonic() < deadline, console.read_text()
+        time.sleep(0.1)
+    yield {"root": course, "process": process, "console": console}
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=WAIT)
+
+
+def score(root, student):
+    with open_gradebook(root) as gradebook:
+        return gradebook.find_submission(ID, student).score
+
+
+def test_grade_runs_in_serve_and_says_what_grade_says(serving):
+    """Does `grade --student` with serve running grade the notebook in serve (its score in the
+    gradebook, serve's process doing the work), print grade's own lines and exit 0?"""
+    root = serving["root"]
+    started = time.monotonic()
+    result = kit(root, "grade", "--student", "s0")
+    print(f"grade of one notebook through serve: {time.monotonic() - started:.2f} s")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "graded 1, already graded 0" in result.stdout
+    assert f"{ID} (of 10 points): s0 10" in result.stdout
+    assert score(root, "s0") == 10
+
+
+def test_a_refusal_in_serve_is_the_command_s_own(serving):
+    """Does an unknown id, refused inside serve, exit 1 with grade's own message, and a
+    wrong option exit 2 with argparse's, as they would alone?"""
+    unknown = kit(serving["root"], "grade", "99_nothing")
+    assert unknown.returncode == 1
+    assert "unknown assignment id '99_nothing'" in unknown.stderr
+    wrong = kit(serving["root"], "feedback", "--no-such-option")
+    assert wrong.returncode == 2
+    assert "--no-such-option" in wrong.stderr
+
+
+def test_the_socket_is_the_instructor_s_and_serves_only_its_commands(serving):
+    """Is the socket readable by its owner alone, and does serve refuse a command it does
+    not run for others (serve itself, init) or a request of another kit?"""
+    path = socket_path(serving["root"])
+    assert oct(path.stat().st_mode & 0o777) == "0o600"
+    assert command_of(["--root", "/x", "grade", "01"]) == "grade" and "serve" not in SERVED
+    for request in ({"argv": ["serve"], "cwd": "/", "kit": VERSION},
+                    {"argv": ["init", "/tmp/x"], "cwd": "/", "kit": VERSION},
+                    {"argv": ["grade"], "cwd": "/", "kit": "/another/kit"}):
+        with socket.socket(socket.AF_UNIX) as connection:
+            connection.connect(str(path))
+            connection.sendall((json.dumps(request) + "\n").encode())
+            assert json.loads(connection.makefile().readline()) == {"refused": True}
+
+
+def test_a_second_serve_is_refused_naming_the_first(serving):
+    """Does a second serve of the course exit 1, naming the one that runs?"""
+    second = kit(serving["root"], "serve")
+    assert second.returncode == 1
+    assert f"another serve runs in this course (pid {serving['process'].pid}" in second.stderr
+
+
+def test_without_an_answering_serve_the_command_runs_alone(serving):
+    """After serve is killed outright (its socket left behind), does grade run by itself
+    and grade the notebook?"""
+    process = serving["process"]
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait(timeout=WAIT)
+    assert socket_path(serving["root"]).exists()
+    result = kit(serving["root"], "grade", "--student", "s1")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert score(serving["root"], "s1") == 10
