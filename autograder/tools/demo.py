@@ -43,15 +43,19 @@ def plan_class(root, ids, rng):
         for student, kind in zip(order, forced, strict=False):
             plan[(student, assignment_id)] = kind
         for student in order[len(forced):]:
-            pick = rng.random()
-            for kind, share in SHARES:
-                if pick < share:
-                    plan[(student, assignment_id)] = (kind, None)
-                    break
-                pick -= share
-            else:
-                plan[(student, assignment_id)] = ("mistake", rng.choice(mistakes))
+            plan[(student, assignment_id)] = drawn(rng, mistakes)
     return plan
+
+
+def drawn(rng, mistakes):
+    """(kind, mistake) of a notebook the plan does not force: a kind in its SHARES, else one
+    of the catalogued `mistakes` (bench/grading.py draws its mixed class so too)."""
+    pick = rng.random()
+    for kind, share in SHARES:
+        if pick < share:
+            return kind, None
+        pick -= share
+    return "mistake", rng.choice(mistakes)
 
 
 def plant_copies(plan):
