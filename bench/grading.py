@@ -49,7 +49,7 @@ from autograder.engine.cluster import close_client, start_client  # noqa: E402
 from autograder.grading.parallel import grade, register_assignments  # noqa: E402
 from autograder.outputs.feedback import write_feedback  # noqa: E402
 from autograder.sandbox.handover import holder  # noqa: E402
-from autograder.tools import simulate  # noqa: E402
+from autograder.tools import demo, simulate  # noqa: E402
 
 
 def nbgrader_pipeline():
@@ -67,32 +67,61 @@ def nbgrader_pipeline():
     return "\n".join(lines) + "\n"
 
 
+def grade_with_nbgrader_pipeline(root: Path):
+    """Make the course at `root` the baseline: nbgrader_pipeline in its config."""
+    with open(root / "nbgrader_config.py", "a") as config:
+        config.write(nbgrader_pipeline())
+
+
 def used_cpu():
     """CPU seconds of this process (the kit's client) and its finished children."""
     return sum(u.ru_utime + u.ru_stime for u in (resource.getrusage(resource.RUSAGE_SELF),
                                                   resource.getrusage(resource.RUSAGE_CHILDREN)))
 
 
-def make_class(root: Path, assignment_id, students, rng):
-    course = Course.create(root, ROOT, [assignment_id])
-    shutil.copytree(ROOT / "release" / assignment_id, root / "release" / assignment_id)
-    release = nbformat.read(root / "release" / assignment_id / f"{assignment_id}.ipynb", 4)
-    source = nbformat.read(root / "source" / assignment_id / f"{assignment_id}.ipynb", 4)
+def new_course(root: Path, ids):
+    """A course at `root` with the repository's config and master notebooks of `ids`, and
+    their student versions copied from release/ (building them is not what is measured)."""
+    course = Course.create(root, ROOT, ids)
+    for assignment_id in ids:
+        shutil.copytree(ROOT / "release" / assignment_id, root / "release" / assignment_id)
+    return course
+
+
+def versions(root: Path, assignment_id):
+    """(student version, master notebook) of one assignment of the course at `root`."""
+    return tuple(nbformat.read(root / top / assignment_id / f"{assignment_id}.ipynb", 4)
+                 for top in ("release", "source"))
+
+
+def hand_in_class(course, ids, plan):
+    """Each notebook of `plan` ({(student, assignment): (kind, mistake)}, as the demo plans
+    its class) in submitted/, made as the demo makes it, then the assignments registered in
+    the gradebook, so that no timed run pays for that."""
+    notebooks = {assignment_id: versions(course.root, assignment_id) for assignment_id in ids}
+    for (student, assignment_id), (kind, mistake) in sorted(plan.items()):
+        course.submit(student, assignment_id,
+                      demo.hand_in(kind, mistake, *notebooks[assignment_id]))
+    register_assignments(course.root, ids, log=lambda _: None)
+    return course
+
+
+def one_assignment_plan(assignment_id, students, rng):
+    """The default class: `students` notebooks of one assignment, two in five correct, one in
+    five each partly done, blank and with a mistake (each catalogued mistake in turn)."""
     mistakes = simulate.mistakes_of(ROOT, assignment_id)
     kinds = ["correct", "correct", "partly_done", "blank", "mistake"]
+    plan = {}
     for n in range(students):
         kind = rng.choice(kinds)
-        if kind == "correct":
-            notebook = simulate.correct(release, source)
-        elif kind == "partly_done":
-            notebook = simulate.partly_done(release, source)
-        elif kind == "blank":
-            notebook = release
-        else:
-            notebook = simulate.with_mistake(release, source, mistakes[n % len(mistakes)])
-        course.submit(f"s{n:03d}", assignment_id, notebook)
-    register_assignments(root, [assignment_id], log=lambda _: None)
-    return course
+        plan[(f"s{n:03d}", assignment_id)] = (
+            kind, mistakes[n % len(mistakes)] if kind == "mistake" else None)
+    return plan
+
+
+def make_class(root: Path, assignment_id, students, rng):
+    return hand_in_class(new_course(root, [assignment_id]), [assignment_id],
+                         one_assignment_plan(assignment_id, students, rng))
 
 
 def worker_processes(client):
@@ -262,6 +291,15 @@ def sandbox_modes(course, assignment_id, workers, n):
         for mode, (rate, cpu) in rows.items()))
 
 
+def memory_of_a_grade(root: Path, ids, workers):
+    """The PeakMemory of a grade of `ids` in the course at `root`, a run of its own, not
+    timed: reading every process's memory five times a second took CPU from the workers
+    (about 9% of a timed run's wall time)."""
+    with PeakMemory() as memory:
+        grade(root, ids, workers=workers, log=lambda _: None)
+    return memory
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -285,8 +323,7 @@ def main():
             return make_class(scratch / name, assignment_id, n, random.Random(0)).root
 
         plain = course("plain")
-        with open(plain / "nbgrader_config.py", "a") as config:
-            config.write(nbgrader_pipeline())
+        grade_with_nbgrader_pipeline(plain)
         print(f"{n} notebooks of {assignment_id}; {os.cpu_count()} cores")
         plain_wall, plain_cpu = timed(lambda: run_nbgrader(plain, "autograde", assignment_id))
         print(f"plain nbgrader autograde: {plain_wall:.0f} s")
@@ -298,10 +335,7 @@ def main():
                                                 **quiet))
         print(f"kit grade --workers {workers} (embedded cluster, full sandbox): "
               f"{kit_wall:.0f} s")
-        # Memory is sampled on a run of its own: reading every process's memory five times
-        # a second took CPU from the workers (about 9% of the timed run's wall time).
-        with PeakMemory() as memory:
-            grade(course("memory"), [assignment_id], workers=workers, **quiet)
+        memory = memory_of_a_grade(course("memory"), [assignment_id], workers)
         plain_pages, _ = timed(lambda: run_nbgrader(plain, "generate_feedback", assignment_id))
         print(f"plain nbgrader generate_feedback: {plain_pages:.0f} s")
         kit_pages, _ = timed(lambda: write_feedback(kit, [assignment_id], workers=workers,
