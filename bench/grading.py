@@ -16,13 +16,32 @@ one more grade of its own, which is not timed. Then each way of the full sandbox
 has (namespaces as root, user namespaces, Landlock) and limits only, each a `grade` command of
 its own, against the first (--modes-only: only these).
 
+--every-assignment: only plain nbgrader against the kit's grade --workers (full sandbox), on
+a class of --students notebooks of each of the course's assignments in turn (made as above,
+the same class each way); a row per assignment: notebooks per minute of each, the ratio (the
+kit's over plain's), CPU seconds per notebook of each and the peak memory of the kit's largest
+worker (sampled on one more grade, not timed); then the lowest ratio and its assignment.
+
+--mixed: only plain nbgrader against the kit on one class of every assignment: --students
+students, each handing in all of them, each notebook drawn in the demo's shares (correct,
+partly done, blank, a catalogued mistake; autograder/tools/demo.py), and one notebook, picked
+at random, whose last function never returns. Plain nbgrader autogrades each assignment in
+turn, a cell limited to the kit's c.GradeInSandbox.cell_timeout of the course's config (as
+ExecutePreprocessor.timeout; the kit's limit on a notebook's cells in all has no counterpart
+there); the kit grades them all in one grade --workers. Prints the class's make-up, the wall
+time and CPU seconds per notebook of each, and the ratio.
+
     .venv/bin/python bench/grading.py [--students 100] [--workers 2] [--assignment ID]
+    .venv/bin/python bench/grading.py --modes-only [--students 100] [--workers 2] [--assignment ID]
+    .venv/bin/python bench/grading.py --every-assignment [--students 100] [--workers 2]
+    .venv/bin/python bench/grading.py --mixed [--students 100] [--workers 2]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import resource
@@ -43,9 +62,11 @@ from nbgrader.converters import Autograde, GenerateFeedback
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from autograder.checks.loader import assignment_ids  # noqa: E402
 from autograder.course import Course, course_config, run_nbgrader  # noqa: E402
 from autograder.engine.bundle import assignment_bundle, submission_of  # noqa: E402
 from autograder.engine.cluster import close_client, start_client  # noqa: E402
+from autograder.grading.grade_in_sandbox import GradeInSandbox  # noqa: E402
 from autograder.grading.parallel import grade, register_assignments  # noqa: E402
 from autograder.outputs.feedback import write_feedback  # noqa: E402
 from autograder.sandbox.handover import holder  # noqa: E402
@@ -67,10 +88,21 @@ def nbgrader_pipeline():
     return "\n".join(lines) + "\n"
 
 
-def grade_with_nbgrader_pipeline(root: Path):
-    """Make the course at `root` the baseline: nbgrader_pipeline in its config."""
+def grade_with_nbgrader_pipeline(root: Path, cell_timeout=None):
+    """Make the course at `root` the baseline: nbgrader_pipeline in its config, and, when
+    given, nbgrader's limit on a cell (ExecutePreprocessor.timeout, whole seconds)."""
+    lines = nbgrader_pipeline()
+    if cell_timeout is not None:
+        lines += f"c.ExecutePreprocessor.timeout = {math.ceil(cell_timeout)}\n"
     with open(root / "nbgrader_config.py", "a") as config:
-        config.write(nbgrader_pipeline())
+        config.write(lines)
+
+
+def kit_cell_timeout(root: Path):
+    """Seconds the kit lets a cell, or one step's checks, run when it grades the course at
+    `root`: its c.GradeInSandbox.cell_timeout, else the setting's default."""
+    default = GradeInSandbox.class_traits()["cell_timeout"].default()
+    return course_config(root).GradeInSandbox.get("cell_timeout", default)
 
 
 def used_cpu():
@@ -300,16 +332,136 @@ def memory_of_a_grade(root: Path, ids, workers):
     return memory
 
 
-def main():
+def plain_then_kit(plain: Path, kit: Path, ids, workers):
+    """((wall s, CPU s) of plain `nbgrader autograde` of each of `ids` in turn in the course
+    `plain`, (wall s, CPU s) of one kit grade of them all in the course `kit`, the kit's
+    GradeRun)."""
+    plain_times = timed(lambda: [run_nbgrader(plain, "autograde", a) for a in ids])
+    runs = []
+    kit_times = timed(lambda: runs.append(grade(kit, ids, workers=workers,
+                                                log=lambda _: None)))
+    return plain_times, kit_times, runs[0]
+
+
+ROW = "{:<30} {:>9} {:>9} {:>8} {:>14} {:>12} {:>15}"
+
+
+def assignment_row(scratch: Path, assignment_id, students, workers):
+    """(ratio, the printed row) of one assignment for --every-assignment: its class of
+    `students` notebooks graded by plain nbgrader and by the kit, each on a copy of its own,
+    and the largest peak memory of a kit worker on a third copy."""
+    def course(name):
+        return make_class(scratch / name, assignment_id, students, random.Random(0)).root
+
+    plain, kit = course("plain"), course("kit")
+    grade_with_nbgrader_pipeline(plain)
+    (plain_wall, plain_cpu), (kit_wall, kit_cpu), _ = plain_then_kit(
+        plain, kit, [assignment_id], workers)
+    peak = max(memory_of_a_grade(course("memory"), [assignment_id], workers).peaks().values(),
+               default=0)
+    ratio = plain_wall / kit_wall
+    return ratio, ROW.format(assignment_id, f"{60 * students / plain_wall:.1f}",
+                             f"{60 * students / kit_wall:.1f}", f"{ratio:.2f}x",
+                             f"{plain_cpu / students:.2f}", f"{kit_cpu / students:.2f}",
+                             f"{peak / 2**20:.0f}")
+
+
+def every_assignment(students, workers):
+    """--every-assignment: a row per assignment of the course as it is graded, then the
+    lowest ratio. Each assignment's courses are deleted before the next is made."""
+    print(f"{students} notebooks of each assignment; {os.cpu_count()} cores; kit grade "
+          f"--workers {workers}, full sandbox")
+    print("ratio: the kit's notebooks per minute over plain nbgrader's; the kit's peak: its "
+          "largest worker's, with its template and kernels, on one more grade, not timed")
+    print(ROW.format("assignment", "plain/min", "kit/min", "ratio", "plain CPU s/nb",
+                     "kit CPU s/nb", "kit peak MiB"))
+    ratios = {}
+    for assignment_id in assignment_ids(ROOT):
+        with tempfile.TemporaryDirectory(prefix="kit-bench-") as scratch:
+            ratios[assignment_id], row = assignment_row(Path(scratch), assignment_id,
+                                                        students, workers)
+        print(row, flush=True)
+    lowest = min(ratios, key=ratios.get)
+    print(f"lowest ratio: {ratios[lowest]:.2f}x ({lowest})")
+
+
+def mixed_plan(ids, students, rng):
+    """The --mixed class: each of `students` hands in every one of `ids`, each notebook drawn
+    as the demo draws one (demo.drawn: correct, partly done, blank, a catalogued mistake), then
+    one notebook, picked at random, replaced by one whose last function never returns."""
+    mistakes = {assignment_id: simulate.mistakes_of(ROOT, assignment_id) for assignment_id in ids}
+    plan = {(f"s{n:03d}", assignment_id): demo.drawn(rng, mistakes[assignment_id])
+            for n in range(students) for assignment_id in ids}
+    plan[rng.choice(sorted(plan))] = ("looping_forever", None)
+    return plan
+
+
+def make_up(plan):
+    """'correct 17, partly_done 8, ...; the endless loop: s002's 05_multi_head'."""
+    kinds = [kind for kind, _ in plan.values()]
+    looping = [f"{student}'s {a}" for (student, a), (kind, _) in plan.items()
+               if kind == "looping_forever"]
+    return (", ".join(f"{kind} {kinds.count(kind)}" for kind in dict.fromkeys(sorted(kinds)))
+            + f"; the endless loop: {', '.join(looping)}")
+
+
+def mixed(scratch: Path, students, workers):
+    """--mixed: the class of mixed_plan, each assignment autograded in turn by plain nbgrader
+    (a cell limited as the kit limits one, or the endless loop would never end), all of them
+    in one kit grade."""
+    ids = assignment_ids(ROOT)
+    plan = mixed_plan(ids, students, random.Random(0))
+    plain, kit = (hand_in_class(new_course(scratch / name, ids), ids, plan).root
+                  for name in ("plain", "kit"))
+    cell_timeout = kit_cell_timeout(kit)
+    grade_with_nbgrader_pipeline(plain, cell_timeout)
+    n = len(plan)
+    print(f"{students} students x {len(ids)} assignments = {n} notebooks; {os.cpu_count()} "
+          f"cores; {make_up(plan)}; a cell may run {cell_timeout} s in both")
+    (plain_wall, plain_cpu), (kit_wall, kit_cpu), run = plain_then_kit(plain, kit, ids,
+                                                                       workers)
+    print(f"plain nbgrader autograde, each assignment in turn: {plain_wall:.0f} s wall, "
+          f"{plain_cpu / n:.2f} CPU s per notebook")
+    print(f"kit grade of all {len(ids)} in one call, --workers {workers}, full sandbox: "
+          f"{kit_wall:.0f} s wall, {kit_cpu / n:.2f} CPU s per notebook ({len(run.graded)} "
+          f"graded, {len(run.failed)} not graded)")
+    print(f"ratio (plain wall over kit wall): {plain_wall / kit_wall:.2f}x")
+
+
+def arguments(argv=None):
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--students", type=int, default=100)
-    parser.add_argument("--workers", type=int, default=os.cpu_count())
-    parser.add_argument("--assignment", default="01_attention_by_hand")
-    parser.add_argument("--modes-only", action="store_true",
-                        help="only each way of the sandbox against the others")
-    args = parser.parse_args()
+    parser.add_argument("--students", type=int, default=100,
+                        help="notebooks of the assignment (with --every-assignment: of each "
+                        "assignment; with --mixed: students, each handing in every "
+                        "assignment)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count(),
+                        help="the kit's workers (default: the number of cores)")
+    parser.add_argument("--assignment", default="01_attention_by_hand",
+                        help="the assignment of the class (not with --every-assignment or "
+                        "--mixed, which take every assignment of the course)")
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument("--modes-only", action="store_true",
+                      help="only each way of the sandbox against the others")
+    only.add_argument("--every-assignment", action="store_true",
+                      help="only plain nbgrader against the kit, one row per assignment, "
+                      "then the lowest ratio")
+    only.add_argument("--mixed", action="store_true",
+                      help="only plain nbgrader against the kit on one class of every "
+                      "assignment, in the demo's shares, with one endless loop")
+    return parser.parse_args(argv)
+
+
+def main():
+    args = arguments()
     n, assignment_id, workers = args.students, args.assignment, args.workers
+    if args.every_assignment:
+        every_assignment(n, workers)
+        return
+    if args.mixed:
+        with tempfile.TemporaryDirectory(prefix="kit-bench-") as scratch:
+            mixed(Path(scratch), n, workers)
+        return
     if args.modes_only:
         with tempfile.TemporaryDirectory(prefix="kit-bench-") as scratch:
             sandbox_modes(make_class(Path(scratch) / "modes", assignment_id, n,
