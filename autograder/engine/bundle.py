@@ -125,23 +125,50 @@ def quiet_gradebook():
         yield
 
 
+_made: dict = {}  # (root, assignment id) -> (what it was made of, Bundle): see assignment_bundle
+
+
 def assignment_bundle(root: Path, assignment_id) -> Bundle:
-    """The bundle of one registered assignment of the course at `root`."""
+    """The bundle of one registered assignment of the course at `root`. A process that
+    grades again (`serve`) reuses the one it made while the files and the gradebook's master
+    cells it was made of are the same: the gradebook of one's own takes some 80 ms to make,
+    most of a warm grade's time before its kernel starts."""
     folder = assignments_folder(root)
     files = {CONFIG: (root / CONFIG).read_bytes()}
     files |= {f"assignments/{path.name}": path.read_bytes()  # the course's shared modules
               for path in sorted(folder.glob("*.py"))}
     files |= read_files(folder / assignment_id, f"assignments/{assignment_id}/")
-    with tempfile.TemporaryDirectory(prefix="kit-bundle-") as scratch:
-        path = Path(scratch) / GRADEBOOK
-        with open_gradebook(root) as course, empty_gradebook(course, path) as gradebook:
-            copy_master_cells(course, gradebook, assignment_id)
-        files[GRADEBOOK] = path.read_bytes()
+    stages = {}
     for stage in ("source", "release"):
         folder = root / stage / assignment_id
         if folder.is_dir():
-            files |= read_files(folder, f"{stage}/{assignment_id}/")
-    return Bundle(assignment_id, files, digest_of(files))
+            stages |= read_files(folder, f"{stage}/{assignment_id}/")
+    with open_gradebook(root) as course:
+        made_of = (digest_of(files | stages), master_signature(course, assignment_id))
+        kept = _made.get((root, assignment_id))
+        if kept is not None and kept[0] == made_of:
+            return kept[1]
+        with tempfile.TemporaryDirectory(prefix="kit-bundle-") as scratch:
+            path = Path(scratch) / GRADEBOOK
+            with empty_gradebook(course, path) as gradebook:
+                copy_master_cells(course, gradebook, assignment_id)
+            files[GRADEBOOK] = path.read_bytes()
+    files |= stages
+    bundle = Bundle(assignment_id, files, digest_of(files))
+    _made[(root, assignment_id)] = (made_of, bundle)
+    return bundle
+
+
+def master_signature(course: Gradebook, assignment_id) -> str:
+    """Everything copy_master_cells copies of the assignment, as one text."""
+    assignment = course.find_assignment(assignment_id)
+    return repr((assignment.duedate, [
+        (notebook.name, notebook.kernelspec,
+         [(c.name, c.max_score, c.cell_type) for c in notebook.grade_cells],
+         [c.name for c in notebook.solution_cells],
+         [(c.name, c.max_score, c.cell_type) for c in notebook.task_cells],
+         [(c.name, c.cell_type, c.locked, c.source, c.checksum) for c in notebook.source_cells])
+        for notebook in assignment.notebooks]))
 
 
 def copy_submission(course: Gradebook, into: Gradebook, assignment_id, student):
