@@ -95,8 +95,9 @@ class KernelCpu:
 
 
 def template_cpu():
-    zygote = kernel_module.Zygote._instance
-    return cpu_of(zygote.process.pid) if zygote is not None else 0.0
+    """The CPU of the kernel templates (one per isolation mechanism) so far."""
+    return sum(cpu_of(zygote.process.pid)
+               for zygote in kernel_module.Zygote._instances.values() if zygote is not None)
 
 
 def main():
