@@ -491,6 +491,12 @@ class Measure(TorchDispatchMode):
         super().__init__()
         self.inner, self.largest, self.produced = inner, 0, 0
 
+    @classmethod
+    def _should_skip_dynamo(cls):
+        """False: torch then leaves __torch_dispatch__ as written. Otherwise it wraps it for
+        its compiler, and the first Measure imports that compiler (about a second)."""
+        return False
+
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         out = func(*args, **(kwargs or {}))
         for tensor in out if isinstance(out, tuple | list) else (out,):
@@ -511,6 +517,10 @@ class Measure(TorchDispatchMode):
         "seen.largest 是运算产生的最大张量的字节数，",
     "seen.produced the number of entries made by matrix products whose inner size is `inner`.":
         "seen.produced 是内维大小为 `inner` 的矩阵乘法所产生的元素个数。",
+    "False: torch then leaves __torch_dispatch__ as written. Otherwise it wraps it for":
+        "False：这样 torch 就让 __torch_dispatch__ 保持原样。否则它会为自己的编译器包装它，",
+    "its compiler, and the first Measure imports that compiler (about a second).":
+        "第一次使用 Measure 时就要导入那个编译器（大约一秒）。",
 }
 
 # %% code
