@@ -100,8 +100,6 @@ CATALOG = {
     'without a mask, reordering the positions of x should reorder the output in the same way '
     '(the block itself knows no positions)':
         '不加掩码时，打乱 x 中位置的顺序，输出也应以同样的方式打乱（块本身不知道位置）',
-    'TransformerBlock({E}, {heads}, {d_ff}) should map x of shape {shape} to the same shape':
-        'TransformerBlock({E}, {heads}, {d_ff}) 应把形状为 {shape} 的 x 映射为同样的形状',
     'no built-in attention or encoder layer': '不用内置的注意力或编码器层',
     'write the block from your own layer_norm, feed_forward and F.scaled_dot_product_attention':
         '用你自己的 layer_norm、feed_forward 和 F.scaled_dot_product_attention 搭出这个块',
@@ -171,8 +169,6 @@ CATALOG = {
         '同一批次中的序列互不影响',
     'Without a mask, reordering the positions reorders the output the same way':
         '没有掩码时，打乱位置的顺序，输出按同样的方式重新排列',
-    'A new block maps its input to an output of the same shape':
-        '新建的块输出与输入形状相同',
     # the labels of its figures (figures.py)
     'column (even: sin, odd: cos)':
         '列（偶数列：sin，奇数列：cos）',
