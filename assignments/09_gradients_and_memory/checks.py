@@ -383,9 +383,12 @@ def online_attention_random(gen):
                         "queries, {n_key} keys, block_size = 2", n_query=n_query, n_key=n_key),
                       calling(*scores_near(gen, -1e4, n_query, n_key, d_k, d_v), 2)))
     # Here every score at once is more numbers than every input, the output and a block's
-    # scores times d_k: "no operation forms every score at once" can tell.
+    # scores times d_k: "no operation forms every score at once" can tell. 20 keys are
+    # enough (at least 12 x 20 = 240 scores, against at most 16 x 2 x 5 = 160 numbers for a
+    # block's scores times d_k and 24 x 5 = 120 in the keys); every 2 keys more cost one more
+    # recorded pass of the student's loop.
     n_query, = sizes(gen, 1, low=12, high=16)
-    (n_key,) = sizes(gen, 1, low=40, high=48)
+    (n_key,) = sizes(gen, 1, low=20, high=24)
     d_k, d_v = sizes(gen, 2, low=2, high=5)
     cases.append(Case(t("many keys in small blocks: {n_query} queries, {n_key} keys, "
                         "block_size = 2", n_query=n_query, n_key=n_key),
@@ -410,7 +413,10 @@ def online_equals_torch(subject, gen):
     batch, heads = sizes(gen, 2, high=4)
     queries, keys, values = online_inputs(gen, (batch, heads), n_key)
     want = F.scaled_dot_product_attention(queries, keys, values)
-    for block_size in sorted({1, 2, not_dividing(gen, n_key), n_key - 1, n_key, n_key + 1}):
+    # On two leading dims, the block sizes the cases do not draw: one that does not divide
+    # n_keys, one that leaves a last block of a single key, one block of exactly n_keys.
+    # Blocks of 1 and 2, and one larger than n_keys, are the cases' own.
+    for block_size in sorted({not_dividing(gen, n_key), n_key - 1, n_key}):
         got = subject(queries.clone(), keys.clone(), values.clone(), block_size)
         close(got, want, t("with block_size = {block_size} and {n_key} keys, the output should "
                            "equal torch.nn.functional.scaled_dot_product_attention",
