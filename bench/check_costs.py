@@ -5,22 +5,24 @@ The notebook is the master rendered in memory from assignments/<id>/ (so an edit
 notebook.py or checks.py shows without a build), each solution cell holding the reference's
 code, each test cell its public part only: a correct student's notebook.
 
-In process (always): every code cell runs in order in one namespace, as a kernel would run it
-(torch on one thread, as kernels have it; each cell compiled beforehand, as the kernel
-template does for the course's cells; a figure a cell leaves open rendered to PNG as the
-inline backend does, and counted in the cell), each run in a fresh process forked from this
-one, so that what a cell pays on first use counts as in every graded notebook. The kernel
-template does IPython's work on the course's cells once for every kernel, so a large locked
-cell (the public checks' helpers) costs less in grading than here. Test cells run too,
-marked: grading never runs them (plain nbgrader does). Then each step's hidden checks run on the notebook's own function,
-piece by piece: drawing the random cases, each case (the reference's output, the subject's
-call, recorded call by call as the sandbox's agent records it when the step has rules on
-operations, and the comparison), each property, the rules. The median over --seeds draws.
+In process (always): every code cell runs in order in a fresh IPython shell (the public
+tests read its history, as in Jupyter), torch on one thread as kernels have it, a figure a
+cell leaves open rendered to PNG as the inline backend does and counted in the cell; each run
+in a child forked from this process, as a kernel is forked from the template, so that what a
+cell pays on first use (an import, a first allocation) counts as in every graded notebook.
+The template does IPython's work on the course's cells once for every kernel, so a large
+locked cell (the public checks' helpers) costs less in grading than here. Test cells run too,
+marked: grading never runs them (plain nbgrader does). Then each step's hidden checks run on
+the notebook's own function, piece by piece: drawing the random cases, each case (the
+reference's output, the subject's call, recorded call by call as the sandbox's agent records
+it when the step has rules on operations, and the comparison), each property, the rules. The
+median over --seeds draws.
 
 With --graded N: N gradings of the same notebook through the grader's own Session (a
 sandboxed kernel, the grader in this process): the CPU of the kernel (read from /proc, 10 ms
 ticks) and of the grader for each cell the kernel runs, for the judging kernel's course cells,
-and for each step's test cell (its text, its checks, the stand-ins' calls). The mean of N.
+and for each step's test cell, split into its text and cases, each property, and its rules
+and verdict (the stand-ins' calls included where they happen). The mean of N.
 
     .venv/bin/python bench/check_costs.py ID [--seeds 5] [--graded 0] [--language en]
 """
