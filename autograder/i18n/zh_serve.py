@@ -17,8 +17,31 @@ CATALOG = {
         "本课程已有一个 serve 在运行（{holder}）；请先停止它",
     "nbgrader {command} failed for {student}: {tail}":
         "nbgrader {command} 处理 {student} 时失败：{tail}",
-    "graded, feedback released in {seconds:.1f} s{count}":
-        "已评分，反馈在 {seconds:.1f} 秒内发布{count}",
+    "graded, {score:g} of {points:g} points, feedback released in {seconds:.1f} s{count}"
+    "{again}":
+        "已评分，得 {score:g} 分（满分 {points:g}），反馈在 {seconds:.1f} 秒内发布{count}{again}",
+    "; it was being graded when serve stopped": "；serve 停止时它正在评分",
+    "{path} cannot be read ({error}): put back the copy you have, or move it aside to start "
+    "afresh (every student's latest submission in the exchange is then taken again, and the "
+    "day's counts start at 0)":
+        "无法读取 {path}（{error}）：请放回你保存的副本，或者把它移到别处后重新开始"
+        "（届时交换目录中每名学生最新的提交都会重新评分，当天的次数从 0 开始计）",
+    "c.FeedbackOnSubmit.per_day must be 0 (no limit) or more, and c.FeedbackOnSubmit.interval "
+    "more than 0 seconds (they are {per_day} and {interval})":
+        "c.FeedbackOnSubmit.per_day 必须是 0（不限次数）或更大，c.FeedbackOnSubmit.interval "
+        "必须大于 0 秒（现在分别是 {per_day} 和 {interval}）",
+    "no record of earlier submissions ({path}): every student's latest submission in the "
+    "exchange is taken now":
+        "没有以前提交的记录（{path}）：现在处理交换目录中每名学生最新的提交",
+    "refused, not collected: {why}": "已拒绝，未收取：{why}",
+    "{name!r} is not a student id": "{name!r} 不是学生 id",
+    "the folder is gone": "文件夹已不存在",
+    "it is not a folder (a link or a file)": "它不是文件夹（是链接或文件）",
+    "it holds no {name}": "其中没有 {name}",
+    "its time ({time}) is in the future": "它的时间（{time}）在未来",
+    "another user ({uid}) made it, not {student}": "它由另一个用户（{uid}）创建，而不是 {student}",
+    "no user {student} on this machine made it": "这台机器上没有用户 {student}，它不是该学生创建的",
+    "it holds {name}, a link or a special file": "其中的 {name} 是链接或特殊文件",
     " ({number} of {limit} today)": "（今天第 {number} 次，共 {limit} 次）",
     "Graded as you handed it in.": "这份作业在你提交时就已评分。",
     "Graded as you handed it in: submission {number} of the {limit} graded each day for this "

@@ -27,7 +27,10 @@ class CollectOne(ExchangeCollect):
     chosen = Unicode("", help="the inbound folder's name of the one submission to collect")
 
     def init_src(self):
-        super().init_src()
+        # nbgrader's own reads every folder of the student in inbound/ (one with a name it
+        # cannot parse would stop it); only the chosen one is read here, as it reads it.
+        self.course_path = os.path.join(self.root, self.coursedir.course_id)
+        self.inbound_path = os.path.join(self.course_path, "inbound")
         self.src_records = [self._path_to_record(os.path.join(self.inbound_path, self.chosen))]
 
 

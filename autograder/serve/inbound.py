@@ -3,10 +3,17 @@ collect reads it (a folder `student+assignment+timestamp+random` per submission)
 
 from __future__ import annotations
 
+import os
+import pwd
+import stat
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from nbgrader.utils import parse_utc
+
+from autograder.grading.submissions import STUDENT_ID
+from autograder.i18n import t
 
 
 @dataclass(frozen=True)
@@ -37,7 +44,48 @@ def handed_in(inbound: Path, assignments) -> list[HandedIn]:
             continue
         try:
             timestamp = parse_utc(parts[2])
-        except ValueError:
+        except (ValueError, OverflowError):  # dateutil's ParserError is a ValueError
             continue
         found.append(HandedIn(path.name, parts[0], parts[1], timestamp))
     return sorted(found, key=lambda h: (h.timestamp, h.name))
+
+
+FUTURE = timedelta(minutes=5)  # a clock a little ahead of this machine's is not a forgery
+
+
+def why_refused(inbound: Path, handed: HandedIn, check_owner=True) -> str | None:
+    """Why a submission folder is not taken (in words), or None when it is what nbgrader's
+    submit makes: a student id the kit accepts; a real folder (not a link) made by that
+    student's user (nbgrader's collect only warns when not, and the exchange's inbound is
+    writable by every student); the notebook and every entry regular files, none a link
+    (collect copies as the instructor, following links); handed in no later than now (a
+    later time would keep collect from ever taking the student's real submissions)."""
+    if not STUDENT_ID.match(handed.student):
+        return t("{name!r} is not a student id", name=handed.student)
+    path = inbound / handed.name
+    try:
+        info = path.lstat()
+    except OSError:
+        return t("the folder is gone")
+    if not stat.S_ISDIR(info.st_mode):
+        return t("it is not a folder (a link or a file)")
+    if check_owner:
+        try:
+            owner = pwd.getpwnam(handed.student).pw_uid
+        except KeyError:
+            return t("no user {student} on this machine made it", student=handed.student)
+        if info.st_uid != owner:
+            return t("another user ({uid}) made it, not {student}", uid=info.st_uid,
+                     student=handed.student)
+    for folder, folders, files in os.walk(path):
+        for name in folders + files:
+            entry = Path(folder) / name
+            if entry.is_symlink() or not (entry.is_dir() or entry.is_file()):
+                return t("it holds {name}, a link or a special file",
+                         name=entry.relative_to(path))
+    notebook = path / f"{handed.assignment}.ipynb"
+    if not notebook.is_file():
+        return t("it holds no {name}", name=notebook.name)
+    if handed.timestamp.replace(tzinfo=UTC) > datetime.now(UTC) + FUTURE:
+        return t("its time ({time}) is in the future", time=handed.timestamp)
+    return None

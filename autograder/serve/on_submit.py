@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import time
-from datetime import UTC
 from pathlib import Path
 
 from nbgrader.api import MissingEntry
@@ -26,15 +25,17 @@ from traitlets.config import Configurable
 
 from autograder.course import course_config, course_ids, nbgrader_api, open_gradebook
 from autograder.errors import KitError
+from autograder.grading.submissions import STUDENT_ID
 from autograder.i18n import t
 from autograder.ledger import CourseBusy
 from autograder.serve.collect_one import collect_one, why_not_usable
-from autograder.serve.inbound import handed_in, inbound_folder
+from autograder.serve.inbound import handed_in, inbound_folder, why_refused
 from autograder.serve.record import (
     GRADING,
     KEPT_FOR_TA,
     NOT_GRADED,
     OVER_LIMIT,
+    REFUSED,
     RELEASED,
     SUPERSEDED,
     Record,
@@ -59,9 +60,10 @@ class ServeError(KitError, RuntimeError):
     """`serve` cannot start: the message says why and what to set."""
 
 
-def day_of(handed) -> str:
-    """The machine's day (YYYY-MM-DD) a submission was handed in on."""
-    return handed.timestamp.replace(tzinfo=UTC).astimezone().date().isoformat()
+def today() -> str:
+    """The machine's day (YYYY-MM-DD): a submission counts on the day it is taken (its own
+    time is the student's to write)."""
+    return time.strftime("%Y-%m-%d")
 
 
 def clock():
@@ -102,6 +104,12 @@ class OnSubmit:
         self.record = Record(root)
         self.waiting = False
         self.not_graded = 0  # submissions this run could not grade (the console said why)
+        self.check_owner = config.ExchangeCollect.get("check_owner", True)
+        if self.settings.per_day < 0 or self.settings.interval <= 0:
+            raise ServeError(t("c.FeedbackOnSubmit.per_day must be 0 (no limit) or more, and "
+                               "c.FeedbackOnSubmit.interval more than 0 seconds (they are "
+                               "{per_day} and {interval})", per_day=self.settings.per_day,
+                               interval=self.settings.interval))
         unknown = sorted(set(self.settings.assignments) - set(course_ids(root)))
         if unknown:
             raise ServeError(t("c.FeedbackOnSubmit.assignments names {ids}, not assignments "
@@ -117,15 +125,24 @@ class OnSubmit:
                                "nbgrader_config.py, and release an assignment first "
                                "(nbgrader release_assignment ID)",
                                folder=self.inbound or t("not configured")))
+        if not self.record.found and handed_in(self.inbound, set(self.settings.assignments)):
+            say(t("no record of earlier submissions ({path}): every student's latest "
+                  "submission in the exchange is taken now", path=self.record.path))
 
     def look(self):
         """Take every submission not finished yet; returns how many were taken."""
         new = [h for h in handed_in(self.inbound, set(self.settings.assignments))
                if self.record.state(h.name) in (None, GRADING)]
+        for handed in [h for h in new if self.record.state(h.name) is None]:
+            why = why_refused(self.inbound, handed, self.check_owner)
+            if why:
+                self.record.set(handed, today(), REFUSED)
+                self.tell(handed, t("refused, not collected: {why}", why=why))
+                new.remove(handed)
         latest = {(h.student, h.assignment): h for h in new}  # oldest first: the last wins
         for handed in new:
             if latest[(handed.student, handed.assignment)] is not handed:
-                self.record.set(handed, day_of(handed), SUPERSEDED)
+                self.record.set(handed, today(), SUPERSEDED)
                 self.tell(handed, t("a later submission came before this one was graded; "
                                     "the later one is graded"))
         taken = 0
@@ -139,15 +156,16 @@ class OnSubmit:
                 self.waiting = True
                 return taken
             except KitError as error:
-                self.record.set(handed, day_of(handed), NOT_GRADED)
+                self.record.set(handed, today(), NOT_GRADED)
                 self.not_graded += 1
                 self.tell(handed, t("not graded: {why}", why=error))
         self.waiting = False
         return taken
 
     def take(self, handed) -> int:
-        day, limit = day_of(handed), self.settings.per_day
         again = self.record.state(handed.name) == GRADING  # taken before a restart
+        day = self.record.entries[handed.name]["day"] if again else today()
+        limit = self.settings.per_day
         if graded_by_hand(self.root, handed.assignment, handed.student):
             self.record.set(handed, day, KEPT_FOR_TA)
             self.tell(handed, t("not graded: a TA graded this assignment by hand for this "
@@ -163,10 +181,13 @@ class OnSubmit:
             return 0
         started = time.monotonic()
         self.record.set(handed, day, GRADING)
-        self.grade(handed, self.note(used + 1, limit))
+        score, points = self.grade(handed, self.note(used + 1, limit))
         self.record.set(handed, day, RELEASED)
-        self.tell(handed, t("graded, feedback released in {seconds:.1f} s{count}",
+        self.tell(handed, t("graded, {score:g} of {points:g} points, feedback released in "
+                            "{seconds:.1f} s{count}{again}", score=score, points=points,
                             seconds=time.monotonic() - started,
+                            again=t("; it was being graded when serve stopped") if again
+                            else "",
                             count=t(" ({number} of {limit} today)", number=used + 1,
                                     limit=limit) if limit else ""))
         return 1
@@ -178,14 +199,19 @@ class OnSubmit:
 
         checked(collect_one(nbgrader_api(self.root), handed), "collect", handed.student)
         lines = []
-        run = grade(self.root, [handed.assignment], students=[handed.student],
+        # forced: the collected copy is this submission even where its notebook is the one
+        # graded before (a second Submit), so its time and its page are this one's
+        run = grade(self.root, [handed.assignment], students=[handed.student], force=True,
                     log=lines.append)
-        if not (run.graded or run.skipped):
+        if not run.graded:
             raise ServeError("; ".join(lines) or t("nothing was graded"))
         write_feedback(self.root, [handed.assignment], [handed.student], log=lines.append,
                        notes={handed.student: note})
         checked(nbgrader_api(self.root).release_feedback(handed.assignment, handed.student),
                 "release_feedback", handed.student)
+        with open_gradebook(self.root) as gradebook:
+            submission = gradebook.find_submission(handed.assignment, handed.student)
+            return submission.score, submission.max_score
 
     def note(self, number, limit):
         """The line that opens the student's feedback page."""
@@ -197,5 +223,6 @@ class OnSubmit:
             if number >= limit else "")
 
     def tell(self, handed, what):
-        self.say(t("{time} {student} {assignment}: {what}", time=clock(),
-                   student=handed.student, assignment=handed.assignment, what=what))
+        student = handed.student if STUDENT_ID.match(handed.student) else repr(handed.student)
+        self.say(t("{time} {student} {assignment}: {what}", time=clock(), student=student,
+                   assignment=handed.assignment, what=what))

@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 
 from autograder.course import write_atomically
+from autograder.errors import KitError
+from autograder.i18n import t
 from autograder.ledger import FOLDER
 
 GRADING = "grading"  # taken: collected and being graded; done again after a restart
@@ -17,6 +19,7 @@ NOT_GRADED = "not graded"  # the kit could not grade it (the console said why)
 SUPERSEDED = "superseded"  # a later submission of the same student came before it was taken
 OVER_LIMIT = "over the limit"  # past the student's graded submissions of the day
 KEPT_FOR_TA = "kept for the TA"  # the assignment was graded by hand for this student
+REFUSED = "refused"  # not what nbgrader's submit makes (inbound.why_refused): never collected
 COUNTED = (GRADING, RELEASED, NOT_GRADED)  # what uses one of the day's graded submissions
 
 
@@ -25,7 +28,8 @@ class Record:
 
     def __init__(self, root: Path):
         self.path = root / FOLDER / "on_submit.json"
-        self.entries = json.loads(self.path.read_text("utf-8")) if self.path.exists() else {}
+        self.found = self.path.exists()
+        self.entries = read_entries(self.path) if self.found else {}
 
     def state(self, name):
         return self.entries.get(name, {}).get("state")
@@ -42,3 +46,23 @@ class Record:
         return sum(1 for entry in self.entries.values()
                    if (entry["student"], entry["assignment"], entry["day"]) ==
                    (student, assignment, day) and entry["state"] in COUNTED)
+
+
+class RecordError(KitError, ValueError):
+    """The record cannot be read: the message names the file and the way out."""
+
+
+def read_entries(path: Path) -> dict:
+    """The record's entries; RecordError when the file is not one serve wrote."""
+    try:
+        entries = json.loads(path.read_text("utf-8"))
+        if not isinstance(entries, dict) or not all(
+                isinstance(entry, dict) and {"student", "assignment", "day", "state"} <= set(entry)
+                for entry in entries.values()):
+            raise ValueError("not serve's record")
+    except (OSError, ValueError) as error:
+        raise RecordError(t("{path} cannot be read ({error}): put back the copy you have, or "
+                            "move it aside to start afresh (every student's latest submission "
+                            "in the exchange is then taken again, and the day's counts start "
+                            "at 0)", path=path, error=error)) from None
+    return entries

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from traitlets.config import Config
 
-from autograder.serve.inbound import handed_in, inbound_folder
+from autograder.serve.inbound import handed_in, inbound_folder, why_refused
 
 ID = "01_attention_by_hand"
 
@@ -29,3 +29,53 @@ def test_no_exchange_means_no_inbound_folder():
     config = Config({"Exchange": {"root": "/srv/exchange"},
                      "CourseDirectory": {"course_id": "sa"}})
     assert str(inbound_folder(config)) == "/srv/exchange/sa/inbound"
+
+
+def planted(inbound, student="root", when="2020-01-01 10:00:00.000001 UTC", notebook=True):
+    """A submission folder as nbgrader's submit makes it (made by this test's user)."""
+    folder = inbound / f"{student}+{ID}+{when}+x"
+    folder.mkdir()
+    if notebook:
+        (folder / f"{ID}.ipynb").write_text("{}")
+    return folder
+
+
+def refusal(inbound, folder, check_owner=True):
+    [handed] = [h for h in handed_in(inbound, {ID}) if h.name == folder.name]
+    return why_refused(inbound, handed, check_owner)
+
+
+def test_only_what_nbgrader_submit_makes_is_taken(tmp_path):
+    """Is a folder refused, with the reason, when it holds a link (collect would copy what it
+    points to as the instructor), is itself a link or a file, lacks the notebook, names
+    another user than the one who made it, or is dated in the future; and is a plain one
+    taken?"""
+    import getpass
+
+    me = getpass.getuser()
+    assert refusal(tmp_path, planted(tmp_path, me)) is None
+    linked = planted(tmp_path, me, "2020-01-01 10:00:01.000001 UTC", notebook=False)
+    (linked / f"{ID}.ipynb").symlink_to("/etc/passwd")
+    assert "a link or a special file" in refusal(tmp_path, linked)
+    empty = planted(tmp_path, me, "2020-01-01 10:00:02.000001 UTC", notebook=False)
+    assert f"no {ID}.ipynb" in refusal(tmp_path, empty)
+    link = tmp_path / f"{me}+{ID}+2020-01-01 10:00:03.000001 UTC+x"
+    link.symlink_to(empty)
+    assert "not a folder" in refusal(tmp_path, link)
+    other = "nobody" if me != "nobody" else "root"
+    forged = planted(tmp_path, other, "2020-01-01 10:00:04.000001 UTC")
+    assert f"not {other}" in refusal(tmp_path, forged)
+    assert refusal(tmp_path, forged, check_owner=False) is None
+    future = planted(tmp_path, me, "2099-01-01 00:00:00.000001 UTC")
+    assert "in the future" in refusal(tmp_path, future)
+
+
+def test_a_name_that_is_no_student_id_is_refused(tmp_path):
+    """Is a student name the kit would not accept as an id ('..', a line break, an escape
+    sequence) refused before anything is collected or printed as it is?"""
+    for name in ("..", "ada\n12:00 fake", "\x1b[31mred"):
+        folder = tmp_path / f"{name}+{ID}+2020-01-01 10:00:00.000001 UTC+x"
+        folder.mkdir()
+        [handed] = [h for h in handed_in(tmp_path, {ID}) if h.name == folder.name]
+        assert "is not a student id" in why_refused(tmp_path, handed)
+        folder.rmdir()

@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import nbformat
@@ -22,10 +23,12 @@ import pytest
 from autograder.course import nbgrader_env, open_gradebook
 from autograder.tools import simulate
 from tests.autograder.test_exchange import (
+    COURSE_ID,
     ID,
     ROOT,
     course_with_exchange,
     nbgrader,
+    run,
     student_home,
     work,
 )
@@ -110,13 +113,13 @@ def term():
         facts = {"root": root, "exchange": exchange, "who": who}
 
         submitted = submit("ada", correct)  # ada, first of the day
-        serve.wait_for("ada " + ID + ": graded, feedback released")
+        serve.wait_for("ada " + ID + ": graded, ")
         facts["delay"] = time.monotonic() - submitted
         nbgrader(who["ada"]["home"], "fetch_feedback", ID, **who["ada"])
         facts["ada first pages"] = fetched_pages(who["ada"]["home"])
 
         submit("ben", wrong)  # ben, then a TA grades him by hand
-        serve.wait_for("ben " + ID + ": graded, feedback released")
+        serve.wait_for("ben " + ID + ": graded, ")
         with open_gradebook(root) as gradebook:
             grade = gradebook.find_submission_notebook(ID, ID, "ben").grades[0]
             grade.manual_score = 0.5
@@ -127,11 +130,16 @@ def term():
         serve.wait_for("ben " + ID + ": not graded: a TA graded")
 
         submitted = submit("ada", correct)  # the second and last of her day, then one more
-        serve.wait_for("ada " + ID + ": graded, feedback released", 2)
+        serve.wait_for("ada " + ID + ": graded, ", 2)
         facts["warm delay"] = time.monotonic() - submitted
         facts["ada collected"] = submitted_at(root, "ada")
         submit("ada", wrong)
         serve.wait_for("ada " + ID + ": not graded now")
+        forged = (exchange / COURSE_ID / "inbound" /  # ben hands in a notebook as ada
+                  f"ada+{ID}+{datetime.now(UTC):%Y-%m-%d %H:%M:%S.%f} UTC+forged")
+        run(homes, "mkdir", forged, **who["ben"])
+        run(homes, "cp", who["ben"]["home"] / ID / f"{ID}.ipynb", forged, **who["ben"])
+        serve.wait_for("ada " + ID + ": refused, not collected")
         nbgrader(who["ada"]["home"], "fetch_feedback", ID, **who["ada"])
         facts["ada pages"] = fetched_pages(who["ada"]["home"])
         facts["stop status"] = serve.stop()
@@ -186,7 +194,14 @@ def test_the_daily_limit_is_kept_and_said(term):
     assert submitted_at(term["root"], "ada") == term["ada collected"]
     assert f"not graded now: {PER_DAY} graded submissions today already" in term["console"]
     states = sorted(e["state"] for e in term["record"].values() if e["student"] == "ada")
-    assert states == ["over the limit", "released", "released"]
+    assert states == ["over the limit", "refused", "released", "released"]
+
+
+def test_a_submission_planted_under_another_name_is_refused(term):
+    """When ben makes a folder in the exchange under ada's name, is it refused (never
+    collected over ada's), and is that said?"""
+    assert f"ada {ID}: refused, not collected: another user" in term["console"]
+    assert submitted_at(term["root"], "ada") == term["ada collected"]
 
 
 def test_a_ta_grade_is_never_touched(term):
@@ -212,6 +227,6 @@ def test_a_submission_interrupted_mid_grade_is_finished_once(term):
     counted once against the day's limit?"""
     result = term["after crash"]
     assert result.returncode == 0, result.stdout + result.stderr
-    assert f"ada {ID}: graded, feedback released" in result.stdout
+    assert f"ada {ID}: graded, 10 of 10 points, feedback released" in result.stdout
     assert f"({PER_DAY} of {PER_DAY} today)" in result.stdout
     assert term["record after crash"] == term["record"]
