@@ -128,14 +128,19 @@ def nbgrader_api(root: Path, **overrides):
 
 
 def generate_with(api, root: Path, assignment_id):
-    """nbgrader's generate_assignment through `api` (nbgrader_api), in this process; an
-    NbgraderError with the end of nbgrader's log when it fails, as run_nbgrader says it."""
-    result = api.generate_assignment(assignment_id, force=True)
+    """nbgrader's generate_assignment through `api` (nbgrader_api), in this process."""
+    api_checked(api.generate_assignment(assignment_id, force=True),
+                f"generate_assignment {assignment_id}", root)
+
+
+def api_checked(result, command, root: Path):
+    """The result of one of nbgrader's API commands (`command`, as typed); an NbgraderError
+    with the end of nbgrader's log when it failed, as run_nbgrader says it."""
     if not result["success"]:
         tail = "\n".join(str(result.get("log", "")).strip().splitlines()[-15:])
         raise NbgraderError(t("nbgrader {command} failed in {root}:\n{tail}",
-                              command=f"generate_assignment {assignment_id}", root=root,
-                              tail=tail or result.get("error")))
+                              command=command, root=root, tail=tail or result.get("error")))
+    return result
 
 
 def kit_command():

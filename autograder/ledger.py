@@ -147,11 +147,12 @@ class CourseBusy(KitError):
     """Another grading run holds the course; the message names it."""
 
 
-class GradeLock:
-    """Held by one `grade` per course. Taking it fails at once, naming the holder."""
+class CourseLock:
+    """Held by one process of a course for one purpose (a file in the course's .kit/).
+    Taking it fails at once: `busy(holder)` is the error raised, the holder named."""
 
-    def __init__(self, root: Path):
-        self.path = root / FOLDER / "grade.lock"
+    def __init__(self, path: Path, busy):
+        self.path, self.busy = path, busy
         self.handle = None
 
     def __enter__(self):
@@ -163,9 +164,7 @@ class GradeLock:
             handle.seek(0)
             holder = handle.read().strip() or t("another process")
             handle.close()
-            raise CourseBusy(t("another grade is running in this course ({holder}); wait for "
-                               "it to finish, or stop it, then run grade again",
-                               holder=holder)) from None
+            raise self.busy(holder) from None
         handle.seek(0)
         handle.truncate()
         handle.write(f"pid {os.getpid()} on {socket.gethostname()}, started "
@@ -178,3 +177,12 @@ class GradeLock:
         self.handle.truncate(0)
         fcntl.flock(self.handle, fcntl.LOCK_UN)
         self.handle.close()
+
+
+class GradeLock(CourseLock):
+    """Held by one `grade` per course."""
+
+    def __init__(self, root: Path):
+        super().__init__(root / FOLDER / "grade.lock", lambda holder: CourseBusy(t(
+            "another grade is running in this course ({holder}); wait for it to finish, or "
+            "stop it, then run grade again", holder=holder)))

@@ -78,27 +78,37 @@ def digest_of(files: dict) -> str:
     return hasher.hexdigest()
 
 
-def copy_master_cells(course: Gradebook, into: Gradebook, assignment_id):
-    """The assignment's notebooks (with the kernel each names) and cells, from the course's
-    gradebook into another."""
+# The cells of a master notebook a bundle's gradebook holds: each kind, the fields it copies.
+MASTER_CELLS = {
+    "grade_cells": ("max_score", "cell_type"),
+    "solution_cells": (),
+    "task_cells": ("max_score", "cell_type"),
+    "source_cells": ("cell_type", "locked", "source", "checksum"),
+}
+
+
+def master_of(course: Gradebook, assignment_id):
+    """The assignment as the course's gradebook holds it, as data: its due date and, for each
+    notebook, its name, the kernel it names and each cell of each kind (MASTER_CELLS)."""
     assignment = course.find_assignment(assignment_id)
-    into.update_or_create_assignment(assignment_id, duedate=assignment.duedate)
-    for notebook in assignment.notebooks:
-        into.update_or_create_notebook(notebook.name, assignment_id,
-                                       kernelspec=notebook.kernelspec)
-        where = (notebook.name, assignment_id)
-        for cell in notebook.grade_cells:
-            into.update_or_create_grade_cell(cell.name, *where, max_score=cell.max_score,
-                                             cell_type=cell.cell_type)
-        for cell in notebook.solution_cells:
-            into.update_or_create_solution_cell(cell.name, *where)
-        for cell in notebook.task_cells:
-            into.update_or_create_task_cell(cell.name, *where, max_score=cell.max_score,
-                                            cell_type=cell.cell_type)
-        for cell in notebook.source_cells:
-            into.update_or_create_source_cell(cell.name, *where, cell_type=cell.cell_type,
-                                              locked=cell.locked, source=cell.source,
-                                              checksum=cell.checksum)
+    return assignment.duedate, [
+        (notebook.name, notebook.kernelspec,
+         {kind: [(cell.name, {field: getattr(cell, field) for field in fields})
+                 for cell in getattr(notebook, kind)]
+          for kind, fields in MASTER_CELLS.items()})
+        for notebook in assignment.notebooks]
+
+
+def copy_master_cells(master, into: Gradebook, assignment_id):
+    """The assignment's notebooks and cells (`master`, master_of's) into another gradebook."""
+    duedate, notebooks = master
+    into.update_or_create_assignment(assignment_id, duedate=duedate)
+    for name, kernelspec, cells in notebooks:
+        into.update_or_create_notebook(name, assignment_id, kernelspec=kernelspec)
+        for kind, of_kind in cells.items():
+            create = getattr(into, f"update_or_create_{kind.removesuffix('s')}")
+            for cell_name, fields in of_kind:
+                create(cell_name, name, assignment_id, **fields)
 
 
 def empty_gradebook(course: Gradebook, path: Path):
@@ -144,31 +154,20 @@ def assignment_bundle(root: Path, assignment_id) -> Bundle:
         if folder.is_dir():
             stages |= read_files(folder, f"{stage}/{assignment_id}/")
     with open_gradebook(root) as course:
-        made_of = (digest_of(files | stages), master_signature(course, assignment_id))
+        master = master_of(course, assignment_id)
+        made_of = (digest_of(files | stages), repr(master))
         kept = _made.get((root, assignment_id))
         if kept is not None and kept[0] == made_of:
             return kept[1]
         with tempfile.TemporaryDirectory(prefix="kit-bundle-") as scratch:
             path = Path(scratch) / GRADEBOOK
             with empty_gradebook(course, path) as gradebook:
-                copy_master_cells(course, gradebook, assignment_id)
+                copy_master_cells(master, gradebook, assignment_id)
             files[GRADEBOOK] = path.read_bytes()
     files |= stages
     bundle = Bundle(assignment_id, files, digest_of(files))
     _made[(root, assignment_id)] = (made_of, bundle)
     return bundle
-
-
-def master_signature(course: Gradebook, assignment_id) -> str:
-    """Everything copy_master_cells copies of the assignment, as one text."""
-    assignment = course.find_assignment(assignment_id)
-    return repr((assignment.duedate, [
-        (notebook.name, notebook.kernelspec,
-         [(c.name, c.max_score, c.cell_type) for c in notebook.grade_cells],
-         [c.name for c in notebook.solution_cells],
-         [(c.name, c.max_score, c.cell_type) for c in notebook.task_cells],
-         [(c.name, c.cell_type, c.locked, c.source, c.checksum) for c in notebook.source_cells])
-        for notebook in assignment.notebooks]))
 
 
 def copy_submission(course: Gradebook, into: Gradebook, assignment_id, student):

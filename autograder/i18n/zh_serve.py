@@ -15,8 +15,6 @@ CATALOG = {
         "按 Ctrl-C 停止",
     "another serve runs in this course ({holder}); stop it first":
         "本课程已有一个 serve 在运行（{holder}）；请先停止它",
-    "nbgrader {command} failed for {student}: {tail}":
-        "nbgrader {command} 处理 {student} 时失败：{tail}",
     "graded, {score:g} of {points:g} points, feedback released in {seconds:.1f} s{count}"
     "{again}":
         "已评分，得 {score:g} 分（满分 {points:g}），反馈在 {seconds:.1f} 秒内发布{count}{again}",

@@ -23,7 +23,13 @@ from nbgrader.api import MissingEntry
 from traitlets import Float, Integer, List, Unicode
 from traitlets.config import Configurable
 
-from autograder.course import course_config, course_ids, nbgrader_api, open_gradebook
+from autograder.course import (
+    api_checked,
+    course_config,
+    course_ids,
+    nbgrader_api,
+    open_gradebook,
+)
 from autograder.errors import KitError
 from autograder.grading.submissions import STUDENT_ID
 from autograder.i18n import t
@@ -81,15 +87,6 @@ def graded_by_hand(root: Path, assignment_id, student) -> bool:
                    for grade in notebook.grades) or any(
             comment.manual_comment for notebook in submission.notebooks
             for comment in notebook.comments)
-
-
-def checked(result, command, student):
-    """An nbgrader API command's result; ServeError with the end of its log when it failed."""
-    if not result.get("success"):
-        tail = "\n".join(str(result.get("log", "")).strip().splitlines()[-8:])
-        raise ServeError(t("nbgrader {command} failed for {student}: {tail}",
-                           command=command, student=student,
-                           tail=tail or result.get("error", "")))
 
 
 class OnSubmit:
@@ -197,7 +194,9 @@ class OnSubmit:
         from autograder.grading.parallel import grade
         from autograder.outputs.feedback import write_feedback
 
-        checked(collect_one(nbgrader_api(self.root), handed), "collect", handed.student)
+        api = nbgrader_api(self.root)
+        api_checked(collect_one(api, handed), f"collect {handed.assignment} ({handed.name})",
+                    self.root)
         lines = []
         # forced: the collected copy is this submission even where its notebook is the one
         # graded before (a second Submit), so its time and its page are this one's
@@ -207,8 +206,8 @@ class OnSubmit:
             raise ServeError("; ".join(lines) or t("nothing was graded"))
         write_feedback(self.root, [handed.assignment], [handed.student], log=lines.append,
                        notes={handed.student: note})
-        checked(nbgrader_api(self.root).release_feedback(handed.assignment, handed.student),
-                "release_feedback", handed.student)
+        api_checked(api.release_feedback(handed.assignment, handed.student),
+                    f"release_feedback {handed.assignment} --student {handed.student}", self.root)
         with open_gradebook(self.root) as gradebook:
             submission = gradebook.find_submission(handed.assignment, handed.student)
             return submission.score, submission.max_score

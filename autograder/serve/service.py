@@ -10,18 +10,14 @@ at a time.
 
 from __future__ import annotations
 
-import fcntl
-import os
 import signal
-import socket
 import threading
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 from autograder.course import course_config, isolation_setting
 from autograder.i18n import config_language, language, t
-from autograder.ledger import FOLDER
+from autograder.ledger import FOLDER, CourseLock
 from autograder.serve.on_submit import FeedbackOnSubmit, OnSubmit, ServeError
 
 
@@ -30,26 +26,10 @@ def say_now(line):
     print(line, flush=True)
 
 
-@contextmanager
 def serve_lock(root: Path):
     """Held by the one `serve` of a course; ServeError naming the holder when taken."""
-    path = root / FOLDER / "serve.lock"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a+", encoding="utf-8") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            handle.seek(0)
-            raise ServeError(t("another serve runs in this course ({holder}); stop it first",
-                               holder=handle.read().strip() or t("another process"))) from None
-        handle.seek(0)
-        handle.truncate()
-        handle.write(f"pid {os.getpid()} on {socket.gethostname()}\n")
-        handle.flush()
-        try:
-            yield
-        finally:
-            handle.truncate(0)
+    return CourseLock(root / FOLDER / "serve.lock", lambda holder: ServeError(t(
+        "another serve runs in this course ({holder}); stop it first", holder=holder)))
 
 
 def stop_on_sigterm():

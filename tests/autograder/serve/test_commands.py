@@ -19,10 +19,10 @@ import pytest
 from autograder.course import Course, nbgrader_env, open_gradebook
 from autograder.serve.commands import SERVED, VERSION, command_of, socket_path
 from autograder.tools import simulate
+from tests.autograder.serve.test_on_submit import WAIT, Serve
 from tests.course import ROOT
 
 ID = "01_attention_by_hand"
-WAIT = 60
 
 
 def kit(root, *args, **env):
@@ -45,19 +45,11 @@ def course(tmp_path_factory):
 @pytest.fixture(scope="module")
 def serving(course):
     """The course with serve running; stopped (SIGTERM) after the module's tests."""
-    console = course / "serve-console.txt"
-    process = subprocess.Popen([sys.executable, "-m", "autograder", "serve"], cwd=course,
-                               env=nbgrader_env(), stdout=console.open("w"),
-                               stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + WAIT
-    while "serving " not in console.read_text():
-        assert process.poll() is None, console.read_text()
-        assert time.monotonic() < deadline, console.read_text()
-        time.sleep(0.1)
-    yield {"root": course, "process": process, "console": console}
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=WAIT)
+    serve = Serve(course)
+    serve.start()
+    yield {"root": course, "process": serve.process}
+    if serve.process.poll() is None:
+        serve.stop()
 
 
 def score(root, student):
