@@ -79,6 +79,10 @@ c.GradeInSandbox.max_source_kb = 256
 c.GradeInSandbox.max_cell_output_kb = 256
 c.GradeInSandbox.max_notebook_output_kb = 2048
 c.GradeInSandbox.max_reply_mb = 64
+# The release's cells that only show or measure (a plot, a printed example), left as released,
+# are not run in grading: no check reads them, and the feedback page says so under each. True
+# runs them, so that the page shows what they draw, at more CPU a notebook.
+c.GradeInSandbox.run_unread_cells = False
 
 # Where grade and feedback run: an embedded dask cluster of this machine's cores (--workers N,
 # each worker process at most worker_memory_mb), or a running dask cluster whose workers need

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
-from traitlets import Float, Integer, Unicode
+from traitlets import Bool, Float, Integer, Unicode
 
 import autograder
 import solutions
@@ -19,6 +19,7 @@ from autograder.grading.integrity import scan
 from autograder.grading.restore_test_cells import release_notebook
 from autograder.grading.session import Bounds, Session, steps_checked
 from autograder.grading.submission_guard import refusal_of, refuse_tests
+from autograder.grading.unread_cells import shown_only_keys, unread
 from autograder.i18n import config_language, language, t
 from autograder.record import add_findings, has_record, set_integrity
 from autograder.sandbox.kernel import Limits, Settings
@@ -100,6 +101,11 @@ class GradeInSandbox(NbGraderPreprocessor):
                            "cell may show; a larger one is replaced by a note").tag(config=True)
     max_images = Integer(MAX_IMAGES, help="images one notebook may show; the ones after are "
                          "replaced by a note").tag(config=True)
+    run_unread_cells = Bool(False, help="run the release's cells that only show or measure "
+                            "(a plot, a printed example) though no check reads them, so that "
+                            "the feedback page shows what they draw; by default each is left "
+                            "out with a note, which is faster (grading/unread_cells.py)"
+                            ).tag(config=True)
 
     def settings(self):
         limits = Limits(cpu_seconds=self.cpu_limit_seconds,
@@ -149,12 +155,14 @@ class GradeInSandbox(NbGraderPreprocessor):
         with Session(folder, self.settings(), self.notebook_timeout, self.cell_timeout,
                      bounds, steps, unchecked, course_cells(release),
                      course_texts(release)) as session:
-            tests = []
-            for cell in nb.cells:
-                if cell.cell_type != "code":
-                    continue
-                if is_graded(cell):
-                    tests.append(cell)
+            tests = [cell for cell in nb.cells if cell.cell_type == "code" and is_graded(cell)]
+            cells = [cell for cell in nb.cells if cell.cell_type == "code"
+                     and not is_graded(cell)]
+            skipped = set() if self.run_unread_cells else \
+                unread([cell.source for cell in cells], shown_only_keys(release))
+            for index, cell in enumerate(cells):
+                if index in skipped:
+                    cell.outputs, cell.execution_count = session.not_run(cell.source), None
                     continue
                 cell.outputs, cell.execution_count = session.run_cell(
                     cell.source, answer=defines_an_answer(cell, steps))

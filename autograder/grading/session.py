@@ -181,7 +181,8 @@ class Session:
         self.bounds = bounds
         self.link = Link(self.kernel, self.timeout, bounds.reply)
         self.ran = []  # cells that ran, in order: replayed after a crash, read by closure
-        self.unreplayed = set()  # indices in `ran` of cells that left processes running
+        self.unreplayed = set()  # indices in `ran` of cells not run again after a crash:
+        # those that left processes running, and those not run at all (not_run)
         self.refused = []  # files of the notebook's folder not copied, and why
         self.shared = False  # a judged text may have changed what the next step's code sees
         self.shown = 0  # bytes of output kept so far, images apart
@@ -305,6 +306,16 @@ class Session:
         self.shown += used
         self.images += image_count(outputs)
         return outputs, count
+
+    def not_run(self, source):
+        """The outputs of a release's cell that only shows (grading/unread_cells.py): it is
+        not run, but closure reads it as a cell that ran, as it did in the student's notebook
+        (the course's cells are never the student's text, but what they bind ends an earlier
+        binding of the student's), so each step is judged on the same text as when it ran."""
+        self.ran.append(source)
+        self.unreplayed.add(len(self.ran) - 1)
+        return [stdout(t("[not run in grading: no check reads what this cell makes; run it in "
+                         "your notebook to see what it shows]") + "\n")]
 
     def judge(self, name):
         """The Findings of one step (empty when it passes). Nothing the student's code does

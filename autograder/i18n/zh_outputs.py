@@ -80,6 +80,9 @@ CATALOG = {
     "{reason}; this cell was skipped": "{reason}；这个单元格被跳过了",
     "the notebook's time limit was reached": "整个笔记本的运行时间已经用完",
     "it left processes running (a fork or a daemon)": "它留下了仍在运行的进程（fork 或守护进程）",
+    "[not run in grading: no check reads what this cell makes; run it in your notebook to "
+    "see what it shows]":
+        "[评分时没有运行：没有任何检查读取这个单元格产生的结果；请在你自己的笔记本中运行它来查看输出]",
     "[this cell left processes running (a fork or a daemon): the grader stopped them and "
     "started the kernel again with the cells before this one, so what this cell did is not "
     "kept for the cells after it]":

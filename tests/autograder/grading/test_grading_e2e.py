@@ -66,6 +66,20 @@ def with_hostile_markdown(notebook):
     return notebook
 
 
+def redrawn(notebook):
+    """The notebook with every cell that draws a plot made the student's own (a comment
+    added): a cell the student changed runs, whether or not a check reads it."""
+    for cell in notebook.cells:
+        if cell.cell_type == "code" and "plt.show()" in cell.source:
+            cell.source += "\n# redrawn"
+    return notebook
+
+
+def autograded(course, student, assignment_id):
+    path = course.root / "autograded" / student / assignment_id / f"{assignment_id}.ipynb"
+    return nbformat.read(path, as_version=4)
+
+
 def unsafe_urls(page):
     """Every href or src of the page whose scheme could run script."""
     found = re.findall(r'(?:href|src)\s*=\s*["\']?\s*([^"\' >]*)', page, flags=re.IGNORECASE)
@@ -83,6 +97,7 @@ def course(tmp_path_factory):
         blank = nbformat.read(course.root / "release" / assignment_id / f"{assignment_id}.ipynb", 4)
         course.submit("solved", assignment_id, simulate.correct(blank, source))
         course.submit("blank", assignment_id, blank)
+        course.submit("redrawn", assignment_id, redrawn(simulate.correct(blank, source)))
         if assignment_id == IDS[0]:
             course.submit("scripted", assignment_id, with_hostile_markdown(
                 simulate.correct(blank, source)))
@@ -196,12 +211,35 @@ def test_committed_release_matches_nbgrader_output(course, assignment_id):
 
 
 @pytest.mark.parametrize("assignment_id", IDS)
+def test_cells_that_only_show_are_not_run(course, assignment_id):
+    """Is each cell of the release that only shows (neither locked, a solution nor a test),
+    left as released in the solved notebook, not run, its output the note that says so, while
+    the cells a student changed run?"""
+    release = nbformat.read(ROOT / "release" / assignment_id / f"{assignment_id}.ipynb", 4)
+    shown = {cell.source for cell in release.cells if cell.cell_type == "code"
+             and not cell.metadata.get("nbgrader", {}).get("locked")
+             and not cell.metadata.get("nbgrader", {}).get("solution")
+             and not cell.metadata.get("nbgrader", {}).get("grade")}
+    solved = autograded(course, "solved", assignment_id)
+    left = [cell for cell in solved.cells if cell.cell_type == "code" and cell.source in shown]
+    assert shown and len(left) == len(shown)
+    for cell in left:
+        assert [o.get("text") for o in cell.outputs] == [
+            "[not run in grading: no check reads what this cell makes; run it in your notebook "
+            "to see what it shows]\n"], cell.source
+    changed = [cell for cell in autograded(course, "redrawn", assignment_id).cells
+               if cell.cell_type == "code" and cell.source.endswith("# redrawn")]
+    assert all(cell.outputs and "not run in grading" not in str(cell.outputs)
+               for cell in changed)
+
+
+@pytest.mark.parametrize("assignment_id", IDS)
 def test_plots_show_as_images_on_the_feedback_page(course, assignment_id):
-    """Does every cell of the solved notebook that draws a plot show it as a PNG image on the
-    feedback page (not as the text '<Figure size ... with 2 Axes>')?"""
+    """Does every cell that draws a plot, changed by the student so that it runs, show it as a
+    PNG image on the feedback page (not as the text '<Figure size ... with 2 Axes>')?"""
     release = nbformat.read(ROOT / "release" / assignment_id / f"{assignment_id}.ipynb", 4)
     plotting = [c for c in release.cells if c.cell_type == "code" and "plt.show()" in c.source]
-    page = course.feedback_html("solved", assignment_id)
+    page = course.feedback_html("redrawn", assignment_id)
     images = page.count('alt="a plot drawn by the notebook\'s code" src="data:image/png;base64,')
     assert images >= len(plotting), f"{len(plotting)} plotting cells, {images} images"
     assert "&lt;Figure size" not in page

@@ -60,7 +60,9 @@ LEAKS = ["<b id='kit-html'>", "id='kit-svg'", "window.kitjs", "id='kit-fake'"]
 def course(tmp_path_factory):
     course = Course.create(tmp_path_factory.mktemp("course-zh"), ROOT, [ASSIGNMENT])
     with open(course.root / "nbgrader_config.py", "a", encoding="utf-8") as config:
-        config.write('\nc.Course.language = "zh"\n')
+        config.write('\nc.Course.language = "zh"\n'
+                     '# the heatmaps of the release run, to be on the pages\n'
+                     'c.GradeInSandbox.run_unread_cells = True\n')
     course.generate(ASSIGNMENT)
     source = nbformat.read(ROOT / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", 4)
     blank = nbformat.read(course.root / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", 4)

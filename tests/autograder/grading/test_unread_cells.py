@@ -1,0 +1,81 @@
+"""Which of the release's cells does grading leave out: those that only show, unless a cell
+that runs after them reads what they make?"""
+
+from __future__ import annotations
+
+import nbformat
+
+from autograder.grading.unread_cells import shown_only_keys, unread
+
+SETUP = "import torch\nx = torch.eye(3)"
+SOLUTION = "def double(t):\n    return 2 * t"
+PLOT = "shown = double(x)\nprint(shown)"
+MEASURE = "import time\nstart = time.perf_counter()\ndouble(torch.ones(2048, 2048))"
+TEST = "assert double(x).sum() == 6"
+
+
+def release():
+    def cell(source, **meta):
+        made = nbformat.v4.new_code_cell(source)
+        if meta:
+            made.metadata["nbgrader"] = meta
+        return made
+
+    return nbformat.v4.new_notebook(cells=[
+        cell(SETUP, locked=True), cell("def double(t):\n    ...", solution=True),
+        cell(PLOT), cell(MEASURE), cell(TEST, grade=True, locked=True)])
+
+
+def skipped(*sources):
+    return unread(list(sources), shown_only_keys(release()))
+
+
+def test_only_the_cells_that_show_are_candidates():
+    """Are the plot and the measurement the release's cells that only show, and not its
+    locked, solution and test cells?"""
+    assert skipped(SETUP, SOLUTION, PLOT, MEASURE) == {2, 3}
+
+
+def test_a_cell_the_student_changed_runs():
+    """Does a cell the student edited run, though it was the release's plot?"""
+    assert skipped(SETUP, SOLUTION, PLOT + "\nprint('mine')", MEASURE) == {3}
+
+
+def test_a_later_cell_that_reads_what_it_makes_keeps_it():
+    """Does the plot run when a cell of the student's after it prints `shown`, and does the
+    cell that reads it in turn (here: nothing of the measurement) decide alone?"""
+    assert skipped(SETUP, SOLUTION, PLOT, MEASURE, "print(shown.shape)") == {3}
+
+
+def test_what_a_kept_cell_reads_is_kept_too():
+    """Is a cell kept because a kept cell reads it, as far back as the names go?"""
+    first = "import time\nstart = time.perf_counter()\ndouble(torch.ones(2048, 2048))"
+    second = "elapsed = time.perf_counter() - start"
+    keys = shown_only_keys(nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(first), nbformat.v4.new_code_cell(second)]))
+    assert unread([SETUP, SOLUTION, first, second], keys) == {2, 3}
+    assert unread([SETUP, SOLUTION, first, second, "print(elapsed)"], keys) == set()
+
+
+def test_a_function_that_reads_it_later_keeps_it():
+    """Does a student's function that reads `shown` when called keep the plot, though the
+    cell only defines it?"""
+    assert skipped(SETUP, SOLUTION, PLOT, "def later():\n    return shown") == set()
+
+
+def test_code_that_may_read_anything_keeps_every_cell_that_binds():
+    """Do magic, eval and globals() keep each earlier cell that binds a name (the
+    measurement binds `start`), and does a cell that binds nothing still go?"""
+    bare = "double(x)"
+    keys = shown_only_keys(nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(source) for source in (PLOT, bare)]))
+    for anything in ("%timeit double(x)", "print(eval('shown'))", "globals()['shown']"):
+        assert unread([SETUP, SOLUTION, PLOT, bare, anything], keys) == {3}, anything
+
+
+def test_a_cell_that_changes_a_name_in_place_is_kept_for_its_reader():
+    """Is a cell that changes `x` in place (x[0] = ...) kept when a later cell reads x?"""
+    change = "x[0] = 5"
+    keys = shown_only_keys(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(change)]))
+    assert unread([SETUP, change, "print(x)"], keys) == set()
+    assert unread([SETUP, change, "print(1)"], keys) == {1}
