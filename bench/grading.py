@@ -184,9 +184,12 @@ def worker_processes(client):
 
 
 class PeakMemory:
-    """Samples the RSS of each worker with its template and kernels (worker_processes), and
-    keeps each one's peak in the first and in the second half of the run: a worker whose
-    memory grew with the notebooks it graded peaks higher in the second."""
+    """Samples the memory of each worker with its template and kernels (worker_processes):
+    the RSS summed (pages the processes share counted in each) and the PSS summed (each shared
+    page divided among the processes that share it, those of other workers included: what the
+    worker costs the machine), and keeps each one's peak in the first and in the second half of
+    the run: a worker whose memory grew with the notebooks it graded peaks higher in the
+    second."""
 
     def __init__(self, interval=0.2):
         self.interval, self.samples, self.running = interval, [], True
@@ -199,21 +202,23 @@ class PeakMemory:
                 try:
                     tree = [process for root in (child, *templates)
                             for process in (root, *root.children(recursive=True))]
-                    rss = sum(p.memory_info().rss for p in tree)
+                    used = [p.memory_full_info() for p in tree]
                 except psutil.Error:
                     continue
-                self.samples.append((time.monotonic(), child.pid, rss))
+                self.samples.append((time.monotonic(), child.pid, sum(u.rss for u in used),
+                                     sum(u.pss for u in used)))
             time.sleep(self.interval)
 
-    def peaks(self, half=None):
-        """{pid: peak RSS} over the run, or over its first (half=0) or second (1) half."""
+    def peaks(self, half=None, pss=False):
+        """{pid: peak RSS, or PSS} over the run, or over its first (half=0) or second (1)
+        half."""
         if not self.samples:
             return {}
         middle = (self.samples[0][0] + self.samples[-1][0]) / 2
         peaks = {}
-        for at, pid, rss in self.samples:
+        for at, pid, rss, proportional in self.samples:
             if half is None or (at >= middle) == bool(half):
-                peaks[pid] = max(peaks.get(pid, 0), rss)
+                peaks[pid] = max(peaks.get(pid, 0), proportional if pss else rss)
         return peaks
 
     def __enter__(self):
@@ -343,7 +348,7 @@ def plain_then_kit(plain: Path, kit: Path, ids, workers):
     return plain_times, kit_times, runs[0]
 
 
-ROW = "{:<30} {:>9} {:>9} {:>8} {:>14} {:>12} {:>15}"
+ROW = "{:<30} {:>9} {:>9} {:>8} {:>14} {:>12} {:>17}"
 
 
 def assignment_row(scratch: Path, assignment_id, students, workers):
@@ -357,13 +362,13 @@ def assignment_row(scratch: Path, assignment_id, students, workers):
     grade_with_nbgrader_pipeline(plain)
     (plain_wall, plain_cpu), (kit_wall, kit_cpu), _ = plain_then_kit(
         plain, kit, [assignment_id], workers)
-    peak = max(memory_of_a_grade(course("memory"), [assignment_id], workers).peaks().values(),
-               default=0)
+    memory = memory_of_a_grade(course("memory"), [assignment_id], workers)
+    rss, pss = (max(memory.peaks(pss=pss).values(), default=0) for pss in (False, True))
     ratio = plain_wall / kit_wall
     return ratio, ROW.format(assignment_id, f"{60 * students / plain_wall:.1f}",
                              f"{60 * students / kit_wall:.1f}", f"{ratio:.2f}x",
                              f"{plain_cpu / students:.2f}", f"{kit_cpu / students:.2f}",
-                             f"{peak / 2**20:.0f}")
+                             f"{rss / 2**20:.0f} / {pss / 2**20:.0f}")
 
 
 def every_assignment(students, workers):
@@ -372,9 +377,10 @@ def every_assignment(students, workers):
     print(f"{students} notebooks of each assignment; {os.cpu_count()} cores; kit grade "
           f"--workers {workers}, full sandbox")
     print("ratio: the kit's notebooks per minute over plain nbgrader's; the kit's peak: its "
-          "largest worker's, with its template and kernels, on one more grade, not timed")
+          "largest worker's, with its template and kernels, on one more grade, not timed, as "
+          "RSS summed (shared pages counted in each process) / PSS summed")
     print(ROW.format("assignment", "plain/min", "kit/min", "ratio", "plain CPU s/nb",
-                     "kit CPU s/nb", "kit peak MiB"))
+                     "kit CPU s/nb", "peak RSS/PSS MiB"))
     ratios = {}
     for assignment_id in assignment_ids(ROOT):
         with tempfile.TemporaryDirectory(prefix="kit-bench-") as scratch:
@@ -534,8 +540,9 @@ def main():
     def mib(peaks):
         return ", ".join(f"{peaks.get(pid, 0) / 2**20:.0f} MiB" for pid in workers_seen)
 
-    print(f"peak memory per worker (worker, template, kernel): {mib(memory.peaks())}; "
-          f"first half of the run {mib(memory.peaks(0))}, second half {mib(memory.peaks(1))}")
+    print(f"peak memory per worker (worker, template, kernel), RSS summed: "
+          f"{mib(memory.peaks())}; first half of the run {mib(memory.peaks(0))}, second half "
+          f"{mib(memory.peaks(1))}; PSS summed: {mib(memory.peaks(pss=True))}")
 
 
 if __name__ == "__main__":

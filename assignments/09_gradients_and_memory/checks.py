@@ -34,6 +34,9 @@ from . import reference
 AUTOGRAD = ("no autograd", "write the gradient from the chain rule yourself; torch.autograd "
             "is what it is checked against")
 EPS = 1e-6  # the step of the central differences, in float64
+# REFERENCE_GRADIENT: autograd's gradient of y given the upstream g is taken as that of
+# sum(y * g), the same numbers (the product's gradient is 1 * g, exactly g): given a tensor,
+# backward imports torch's symbolic shapes and sympy, about 1 CPU s in each grading worker.
 
 
 def randn64(gen, *shape, scale=1.0):
@@ -79,7 +82,7 @@ def softmax_equals_autograd(subject, gen):
         scores = randn64(gen, *shape, scale=2.0).requires_grad_()
         grad_weights = randn64(gen, *shape)
         weights = torch.softmax(scores, dim=dim)
-        weights.backward(grad_weights)
+        (weights * grad_weights).sum().backward()  # REFERENCE_GRADIENT
         got = subject(weights.detach().clone(), grad_weights.clone(), dim=dim)
         same_dtype(got, scores.grad, t("along dim = {dim}, the gradient should equal "
                                        "torch.autograd's", dim=dim))
@@ -207,7 +210,7 @@ def attention_equals_autograd(subject, gen):
     (batch,) = sizes(gen, 1, high=4)
     queries, keys, values, grad_context = attention_inputs(gen, (batch,))
     leaves = [x.clone().requires_grad_() for x in (queries, keys, values)]
-    F.scaled_dot_product_attention(*leaves).backward(grad_context)
+    (F.scaled_dot_product_attention(*leaves) * grad_context).sum().backward()  # REFERENCE_GRADIENT
     got = three_tensors(subject(queries.clone(), keys.clone(), values.clone(),
                                 grad_context.clone()))
     for name, mine, leaf in zip(GRADIENT_NAMES, got, leaves, strict=True):

@@ -6,6 +6,7 @@ course's language (the reasons below are translated where a flag is made)."""
 from __future__ import annotations
 
 import ast
+import functools
 
 from autograder.checks.code_rules import without_magics
 from autograder.i18n import t
@@ -35,6 +36,8 @@ SUSPICIOUS_NAMES = {
     "setsid": "os.setsid",
 }
 
+OPENS_OUTSIDE = "opens {path} (outside the notebook's folder)"
+
 
 def opened_paths(tree):
     """String paths given to open() that leave the notebook's folder."""
@@ -48,11 +51,19 @@ def opened_paths(tree):
 
 
 def suspicious(source):
-    """Sorted reasons this cell's code is suspicious (empty when it is not)."""
+    """Sorted reasons this cell's code is suspicious (empty when it is not), in the course's
+    language."""
+    return sorted(t(reason, **params) for reason, params in reasons_of(source))
+
+
+@functools.lru_cache(maxsize=256)  # the course's cells are the same text in every notebook
+def reasons_of(source):
+    """(reason in English, its parameters) of each thing that makes this cell's code
+    suspicious."""
     try:
         tree = ast.parse(without_magics(source))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return []
+        return ()
     reasons = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
@@ -61,7 +72,7 @@ def suspicious(source):
                     node.args[1], ast.Constant):
                 continue  # getattr(x, "literal") is just an attribute
             if name in SUSPICIOUS_CALLS:
-                reasons.add(t(SUSPICIOUS_CALLS[name]))
+                reasons.add((SUSPICIOUS_CALLS[name], ()))
         names = [node.id] if isinstance(node, ast.Name) else [node.attr] if isinstance(
             node, ast.Attribute) else [a.name.split(".")[0] for a in node.names] if isinstance(
             node, ast.Import | ast.ImportFrom) else []
@@ -69,10 +80,9 @@ def suspicious(source):
             names.append(node.module.split(".")[0])
         if isinstance(node, ast.FunctionDef | ast.ClassDef):
             names.append(node.name)
-        reasons.update(t(SUSPICIOUS_NAMES[n]) for n in names if n in SUSPICIOUS_NAMES)
-    reasons.update(t("opens {path} (outside the notebook's folder)", path=path)
-                   for path in opened_paths(tree))
-    return sorted(reasons)
+        reasons.update((SUSPICIOUS_NAMES[n], ()) for n in names if n in SUSPICIOUS_NAMES)
+    reasons.update((OPENS_OUTSIDE, (("path", path),)) for path in opened_paths(tree))
+    return tuple((reason, dict(params)) for reason, params in sorted(reasons))
 
 
 MAX_READ = 256 << 10  # a cell larger than this is not parsed (nor run: see session.Bounds)

@@ -18,6 +18,7 @@ A cell with IPython magic or code that names what it reads only at run time (`ev
 from __future__ import annotations
 
 import ast
+import functools
 
 from autograder.checks.code_rules import (
     DYNAMIC_CALLS,
@@ -45,26 +46,28 @@ def has_magic(source):
     return any(line.lstrip().startswith(("%", "!")) for line in source.splitlines())
 
 
+@functools.lru_cache(maxsize=256)  # the course's cells are the same text in every notebook
 def reads(source):
     """The global names a cell may read, now or when a function it defines is called
     ({ANY} when it cannot tell)."""
     if has_magic(source):
-        return {ANY}
+        return frozenset({ANY})
     now, later = used_names(source)
     names = now | later
-    return {ANY} if names & (DYNAMIC_CALLS | DYNAMIC_NAMES) else names
+    return frozenset({ANY} if names & (DYNAMIC_CALLS | DYNAMIC_NAMES) else names)
 
 
+@functools.lru_cache(maxsize=256)
 def binds(source):
     """The names a cell may bind or change in place ({ANY} when it does not parse)."""
     try:
         tree = ast.parse(without_magics(source))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return {ANY}
+        return frozenset({ANY})
     names = set()
     for node in tree.body:
         names |= bound_names(node) | changed_names(node)
-    return names
+    return frozenset(names)
 
 
 def unread(sources, shown_only):
