@@ -41,8 +41,6 @@ import tempfile
 import time
 from dataclasses import dataclass
 
-import nbformat
-
 from autograder.checks.code_rules import closure, course_key, judged
 from autograder.checks.hidden import references
 from autograder.checks.judge import error_kind, fresh_generator, step_findings, verdict_message
@@ -55,6 +53,7 @@ from autograder.shown_outputs import (
     MAX_IMAGE_KB,
     MAX_IMAGES,
     image_count,
+    new_output,
     shown_outputs,
     without_images,
 )
@@ -82,12 +81,11 @@ class Bounds:
 
 
 def error_output(name, message):
-    return nbformat.v4.new_output("error", ename=name, evalue=message,
-                                  traceback=[f"{name}: {message}"])
+    return new_output("error", ename=name, evalue=message, traceback=[f"{name}: {message}"])
 
 
 def stdout(text):
-    return nbformat.v4.new_output("stream", name="stdout", text=text)
+    return new_output("stream", name="stdout", text=text)
 
 
 def bounded(outputs, limit):
