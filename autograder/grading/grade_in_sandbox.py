@@ -19,7 +19,7 @@ from autograder.grading.integrity import scan
 from autograder.grading.restore_test_cells import release_notebook
 from autograder.grading.session import Bounds, Session, steps_checked
 from autograder.grading.submission_guard import refusal_of, refuse_tests
-from autograder.grading.unread_cells import shown_only_keys, unread
+from autograder.grading.unread_cells import defines_only, shown_only_keys, unread
 from autograder.i18n import config_language, language, t
 from autograder.record import add_findings, has_record, set_integrity
 from autograder.sandbox.kernel import Limits, Settings
@@ -101,11 +101,13 @@ class GradeInSandbox(NbGraderPreprocessor):
                            "cell may show; a larger one is replaced by a note").tag(config=True)
     max_images = Integer(MAX_IMAGES, help="images one notebook may show; the ones after are "
                          "replaced by a note").tag(config=True)
-    run_unread_cells = Bool(False, help="run the release's cells that only show or measure "
-                            "(a plot, a printed example) though no check reads them, so that "
-                            "the feedback page shows what they draw; by default each is left "
-                            "out with a note, which is faster (grading/unread_cells.py)"
-                            ).tag(config=True)
+    run_unread_cells = Bool(False, help="run every cell as the notebook has it: the "
+                            "release's cells that only show or measure (a plot, a printed "
+                            "example) though no check reads them, so that the feedback page "
+                            "shows what they draw, and a notebook whose cells only define; by "
+                            "default the first are left out with a note, and the second runs "
+                            "its definitions only where a step is judged, which is faster "
+                            "(grading/unread_cells.py)").tag(config=True)
 
     def settings(self):
         limits = Limits(cpu_seconds=self.cpu_limit_seconds,
@@ -152,17 +154,24 @@ class GradeInSandbox(NbGraderPreprocessor):
         masters = master_sources(resources)
         bounds = self.bounds()
         steps, unchecked = self.course_steps(resources["nbgrader"]["assignment"])
+        tests = [cell for cell in nb.cells if cell.cell_type == "code" and is_graded(cell)]
+        cells = [cell for cell in nb.cells if cell.cell_type == "code" and not is_graded(cell)]
+        skipped = set() if self.run_unread_cells else \
+            unread([cell.source for cell in cells], shown_only_keys(release))
+        locked = set(course_cells(release))
+        first_kernel = self.run_unread_cells or not all(
+            index in skipped or cell.source in locked
+            or (len(cell.source) <= bounds.source and defines_only(cell.source))
+            for index, cell in enumerate(cells))
         with Session(folder, self.settings(), self.notebook_timeout, self.cell_timeout,
-                     bounds, steps, unchecked, course_cells(release),
-                     course_texts(release)) as session:
-            tests = [cell for cell in nb.cells if cell.cell_type == "code" and is_graded(cell)]
-            cells = [cell for cell in nb.cells if cell.cell_type == "code"
-                     and not is_graded(cell)]
-            skipped = set() if self.run_unread_cells else \
-                unread([cell.source for cell in cells], shown_only_keys(release))
+                     bounds, steps, unchecked, course_cells(release), course_texts(release),
+                     first_kernel) as session:
             for index, cell in enumerate(cells):
                 if index in skipped:
                     cell.outputs, cell.execution_count = session.not_run(cell.source), None
+                    continue
+                if not first_kernel:
+                    cell.outputs, cell.execution_count = session.defined(cell.source), None
                     continue
                 cell.outputs, cell.execution_count = session.run_cell(
                     cell.source, answer=defines_an_answer(cell, steps))

@@ -13,6 +13,10 @@ cells run, then each step's text before its checks. A text that may change what 
 sees (an attribute stored on a module, `global`, setattr) gets the next step a fresh kernel
 too, so no step's text stands in for another's.
 
+A notebook whose cells left to run only define (grading/unread_cells.py) starts no kernel
+before judging (`first_kernel`): its cells are read as cells that ran, and each step's text
+runs where it is judged, as always.
+
 When the kernel dies or runs out of time, what it was doing scores 0: a cell is skipped, a
 step fails. A fresh kernel then replays the cells that ran, so the rest of the notebook is
 still graded. A cell that leaves processes running (a fork, a daemon) has them killed and the
@@ -164,7 +168,9 @@ class Session:
     `unchecked`: why the course has none when it has none (its checks.py cannot be read)."""
 
     def __init__(self, folder, settings, notebook_timeout, cell_timeout, bounds=Bounds(),
-                 steps=None, unchecked=None, course_cells=(), course_texts=()):
+                 steps=None, unchecked=None, course_cells=(), course_texts=(),
+                 first_kernel=True):
+        self.first_kernel = first_kernel  # False: no cell runs before judging (defined)
         self.steps = steps or {}
         self.unchecked = unchecked
         self.course_cells = list(course_cells)  # the release's locked cells: run to judge
@@ -196,6 +202,9 @@ class Session:
         return min(self.cell_timeout, left)
 
     def __enter__(self):
+        if not self.first_kernel:  # no kernel before judging: what start would refuse
+            self.refused = self.kernel.refusals()
+            return self
         try:
             # The template prepares the course's cells first (only once per assignment): a
             # template that died doing it is started again below, like a failed start.
@@ -226,6 +235,7 @@ class Session:
             self.empty_folder = tempfile.mkdtemp(prefix="kit-judge-")
         self.kernel.folder = self.empty_folder
         try:
+            self.kernel.warm([*self.course_texts, BOOT_CELL])  # done already, unless no first
             self.kernel.restart()
             for source in self.course_cells:
                 self.kernel.execute(source, self.timeout(), silent=True)
@@ -314,6 +324,14 @@ class Session:
         self.unreplayed.add(len(self.ran) - 1)
         return [stdout(t("[not run in grading: no check reads what this cell makes; run it in "
                          "your notebook to see what it shows]") + "\n")]
+
+    def defined(self, source):
+        """The outputs of a cell that only defines (GradeInSandbox: `defines_only`), in a
+        notebook whose grading runs nothing before judging: it is not run, but is a cell
+        that ran, as closure reads it, and its definitions run where a step needs them, in
+        the judging kernel. It shows nothing, as it would have shown nothing run."""
+        self.ran.append(source)
+        return []
 
     def judge(self, name):
         """The Findings of one step (empty when it passes). Nothing the student's code does

@@ -1,4 +1,5 @@
-"""The release's cells grading need not run: those that only show or measure something.
+"""The cells grading need not run: those that only show or measure something, and, in a
+notebook whose cells only define, every cell.
 
 A step's verdict is decided in the judging kernel, on the step's own text after the course's
 locked cells (grading/session.py); the first kernel, where the notebook's cells run in order,
@@ -13,6 +14,13 @@ What a skipped cell changes without naming it (the random generator's seed, an o
 calls a method of) is not seen by the outputs of the cells after it; no verdict reads those.
 A cell with IPython magic or code that names what it reads only at run time (`eval`,
 `globals()`) may read anything: every skipped cell before it that binds a name runs.
+
+When every cell left to run only defines (`defines_only`: imports of the libraries, functions
+and classes whose definition runs nothing of the student's, as most solution cells are) or is
+one of the course's locked cells, the first kernel shows nothing worth its start: none is
+started (Session's `first_kernel`), and each step's definitions run where it is judged. A
+definition that fails (a default value that raises) fails its step, with the error. The
+course's locked cells then show nothing on the page: they run before each step is judged.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ import ast
 import functools
 
 from autograder.checks.code_rules import (
+    ALLOWED_MODULES,
     DYNAMIC_CALLS,
     DYNAMIC_NAMES,
     bound_names,
@@ -68,6 +77,74 @@ def binds(source):
     for node in tree.body:
         names |= bound_names(node) | changed_names(node)
     return frozenset(names)
+
+
+# Decorators a class's methods may have without running the student's code as they are defined.
+PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "property"})
+
+
+def plain(node):
+    """Is this expression a constant, a name or an attribute of one (nothing it runs)?"""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node is None or isinstance(node, ast.Constant | ast.Name) or (
+        isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant))
+
+
+def plain_annotation(node):
+    """An annotation that runs nothing: plain, or built of plain parts (tuple[int, str],
+    Tensor | None)."""
+    if isinstance(node, ast.Subscript):
+        return plain_annotation(node.value) and plain_annotation(node.slice)
+    if isinstance(node, ast.Tuple):
+        return all(map(plain_annotation, node.elts))
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return plain_annotation(node.left) and plain_annotation(node.right)
+    return plain(node)
+
+
+def quiet_function(node, decorators=frozenset()):
+    """A def whose definition runs nothing: its defaults, annotations and decorators plain."""
+    arguments = node.args
+    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+             *filter(None, [arguments.vararg, arguments.kwarg])]
+    return all(isinstance(d, ast.Name) and d.id in decorators for d in node.decorator_list) \
+        and all(map(plain, [*arguments.defaults, *arguments.kw_defaults])) \
+        and all(map(plain_annotation, [node.returns, *(a.annotation for a in every)]))
+
+
+def quiet_statement(node, in_class=False):
+    if isinstance(node, ast.Expr):
+        return isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+    if isinstance(node, ast.Pass):
+        return True
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module or ""] if not node.level else [""]
+        return all(name.split(".")[0] in ALLOWED_MODULES for name in names)
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return quiet_function(node, PLAIN_DECORATORS if in_class else frozenset())
+    if isinstance(node, ast.ClassDef):
+        return not node.decorator_list and not node.keywords and all(
+            map(plain, node.bases)) and all(quiet_statement(n, True) for n in node.body)
+    if in_class and isinstance(node, ast.Assign | ast.AnnAssign):
+        return plain(node.value)
+    return False
+
+
+@functools.lru_cache(maxsize=256)
+def defines_only(source):
+    """Does the cell only define: imports of the libraries graded code may use, functions and
+    classes whose definition runs nothing (plain defaults, no decorator but staticmethod,
+    classmethod and property on a method), a docstring? Not a cell with magic, nor one that
+    does not parse (its SyntaxError is for the student to see)."""
+    if has_magic(source):
+        return False
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return all(quiet_statement(node) for node in tree.body)
 
 
 def unread(sources, shown_only):

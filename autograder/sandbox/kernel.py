@@ -435,6 +435,17 @@ class SandboxedKernel:
         self._wait_ready(deadline)
         mark("kernel: ready")
 
+    def refusals(self):
+        """What start refuses to copy of the notebook's folder (`refused`), found by copying
+        it into a scratch folder that goes at once: for a notebook whose grading starts no
+        kernel on its folder (grading/session.py, `first_kernel`)."""
+        scratch = tempfile.mkdtemp(prefix="kit-sandbox-")
+        try:
+            return copy_regular_files(self.folder, scratch, self.settings.max_file_bytes,
+                                      self.settings.max_folder_bytes)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+
     def template(self):
         return Zygote.shared(self.mechanism)
 

@@ -104,3 +104,19 @@ def test_a_cell_that_leaves_a_process_running_is_never_replayed(tmp_path):
         outputs, _ = session.run_cell("print(before, after, 'left' in globals())")
         assert shown(outputs) == "1 3 False\n"
         assert session.kernel.kill_strays() == 0 and not session.broken
+
+
+def test_a_notebook_that_only_defines_starts_no_kernel_before_judging(tmp_path):
+    """With first_kernel off, does the session start no kernel on the notebook's folder, yet
+    say what of the folder a kernel would not have been given (a link), read each cell as
+    one that ran, and start the judging kernel when judging begins?"""
+    (tmp_path / "notes.txt").symlink_to("/etc/hostname")
+    settings = Settings(hidden=(str(ROOT),))
+    with Session(tmp_path, settings, notebook_timeout=60, cell_timeout=10,
+                 first_kernel=False) as session:
+        assert session.kernel.pid is None
+        assert session.refused == ["notes.txt: a symbolic link, not copied"]
+        assert session.defined("def f():\n    return 3") == []
+        assert session.ran == ["def f():\n    return 3"] and session.kernel.pid is None
+        session.begin_judging()
+        assert session.kernel.pid is not None and not session.broken

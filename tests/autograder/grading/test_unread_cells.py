@@ -1,11 +1,13 @@
-"""Which of the release's cells does grading leave out: those that only show, unless a cell
-that runs after them reads what they make?"""
+"""Which cells does grading leave out: the release's cells that only show, unless a cell that
+runs after them reads what they make; and which cells only define, so that a notebook of them
+needs no kernel before its steps are judged?"""
 
 from __future__ import annotations
 
 import nbformat
+import pytest
 
-from autograder.grading.unread_cells import shown_only_keys, unread
+from autograder.grading.unread_cells import defines_only, shown_only_keys, unread
 
 SETUP = "import torch\nx = torch.eye(3)"
 SOLUTION = "def double(t):\n    return 2 * t"
@@ -79,3 +81,29 @@ def test_a_cell_that_changes_a_name_in_place_is_kept_for_its_reader():
     keys = shown_only_keys(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(change)]))
     assert unread([SETUP, change, "print(x)"], keys) == set()
     assert unread([SETUP, change, "print(1)"], keys) == {1}
+
+
+@pytest.mark.parametrize("source", [
+    "import torch\nimport torch.nn.functional as F\nfrom math import sqrt",
+    '"""notes"""\ndef f(x, dim=-1, *, scale=None) -> torch.Tensor:\n    print(x)\n    return x',
+    "def g(q: torch.Tensor, k: tuple[int, int] | None = None) -> list[float]:\n    pass",
+    "class Block(torch.nn.Module):\n    size = 4\n    def __init__(self):\n        super().__init__()"
+    "\n    @property\n    def width(self):\n        return 2",
+])
+def test_cells_that_only_define(source):
+    """Is a cell of imports of the libraries, plain definitions and classes one that only
+    defines (its definitions run nothing of the student's)?"""
+    assert defines_only(source)
+
+
+@pytest.mark.parametrize("source", [
+    "print(1)", "x = f(3)", "import helpers", "from . import mine", "%timeit f(1)",
+    "def f(x=print('now')):\n    pass", "@shout\ndef f():\n    pass",
+    "def f() -> print('now'):\n    pass", "class A(base()):\n    pass",
+    "class A:\n    print('now')", "class A(metaclass=Loud):\n    pass", "def f(:\n",
+])
+def test_cells_that_do_more_than_define(source):
+    """Does a cell that shows, computes, imports a file of the student's, uses magic, runs
+    code as it defines (a default, a decorator, an annotation, a base, a class body, a
+    metaclass) or does not parse count as one that must run?"""
+    assert not defines_only(source)
