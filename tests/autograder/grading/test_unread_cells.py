@@ -87,8 +87,8 @@ def test_a_cell_that_changes_a_name_in_place_is_kept_for_its_reader():
     "import torch\nimport torch.nn.functional as F\nfrom math import sqrt",
     '"""notes"""\ndef f(x, dim=-1, *, scale=None) -> torch.Tensor:\n    print(x)\n    return x',
     "def g(q: torch.Tensor, k: tuple[int, int] | None = None) -> list[float]:\n    pass",
-    "class Block(torch.nn.Module):\n    size = 4\n    def __init__(self):\n        super().__init__()"
-    "\n    @property\n    def width(self):\n        return 2",
+    "class Block(torch.nn.Module):\n    size = 4\n    def __init__(self):\n"
+    "        super().__init__()\n    @property\n    def width(self):\n        return 2",
 ])
 def test_cells_that_only_define(source):
     """Is a cell of imports of the libraries, plain definitions and classes one that only
