@@ -190,6 +190,9 @@ class AgentLike:
         if isinstance(value, tuple | list) and all(
                 isinstance(v, torch.Tensor | int | float) for v in value):
             return value
+        if isinstance(value, dict) and all(  # a state_dict() comes back as data
+                isinstance(v, torch.Tensor | int | float) for v in value.values()):
+            return dict(value)
         return AgentLike(value, state=self._state)
 
     def __call__(self, *args, **kwargs):
