@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from grading import make_class  # noqa: E402
 
 from autograder.engine.bundle import assignment_bundle, submission_of  # noqa: E402
-from autograder.engine.worker import grade_submission, kit_version  # noqa: E402
+from autograder.engine.worker import grade_submission, kit_version, workspace  # noqa: E402
 from autograder.sandbox import kernel as kernel_module  # noqa: E402
 
 # The part of the work a function belongs to, by the path of its module (first match).
@@ -114,17 +114,20 @@ def main():
         students = sorted(p.name for p in (root / "submitted").iterdir())
         submissions = [submission_of(root, s, args.assignment) for s in students]
         version = kit_version()
-        grade_submission(bundle, submissions[0], {}, version)  # the template, the workspace
-        template_before, cpu, wall = template_cpu(), time.process_time(), time.monotonic()
-        with KernelCpu() as kernels:
-            graded = [grade_submission(bundle, s, {}, version) for s in submissions[1:]]
-        cpu, wall = time.process_time() - cpu, time.monotonic() - wall
-        forks = template_cpu() - template_before
-        profiler = cProfile.Profile(time.process_time)
-        profiler.enable()
-        for s in submissions[1:]:
-            grade_submission(bundle, s, {}, version)
-        profiler.disable()
+        try:
+            grade_submission(bundle, submissions[0], {}, version)  # the template, the workspace
+            template_before, cpu, wall = template_cpu(), time.process_time(), time.monotonic()
+            with KernelCpu() as kernels:
+                graded = [grade_submission(bundle, s, {}, version) for s in submissions[1:]]
+            cpu, wall = time.process_time() - cpu, time.monotonic() - wall
+            forks = template_cpu() - template_before
+            profiler = cProfile.Profile(time.process_time)
+            profiler.enable()
+            for s in submissions[1:]:
+                grade_submission(bundle, s, {}, version)
+            profiler.disable()
+        finally:
+            workspace().close()  # its folder and template, as a worker's teardown does
     n = len(graded)
     stats = pstats.Stats(profiler)
     parts = {}
