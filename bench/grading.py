@@ -352,9 +352,10 @@ ROW = "{:<30} {:>9} {:>9} {:>8} {:>14} {:>12} {:>17}"
 
 
 def assignment_row(scratch: Path, assignment_id, students, workers):
-    """(ratio, the printed row) of one assignment for --every-assignment: its class of
-    `students` notebooks graded by plain nbgrader and by the kit, each on a copy of its own,
-    and the largest peak memory of a kit worker on a third copy."""
+    """(ratio, the largest worker's peak PSS in bytes, the printed row) of one assignment for
+    --every-assignment: its class of `students` notebooks graded by plain nbgrader and by the
+    kit, each on a copy of its own, and the largest peak memory of a kit worker on a third
+    copy."""
     def course(name):
         return make_class(scratch / name, assignment_id, students, random.Random(0)).root
 
@@ -365,7 +366,7 @@ def assignment_row(scratch: Path, assignment_id, students, workers):
     memory = memory_of_a_grade(course("memory"), [assignment_id], workers)
     rss, pss = (max(memory.peaks(pss=pss).values(), default=0) for pss in (False, True))
     ratio = plain_wall / kit_wall
-    return ratio, ROW.format(assignment_id, f"{60 * students / plain_wall:.1f}",
+    return ratio, pss, ROW.format(assignment_id, f"{60 * students / plain_wall:.1f}",
                              f"{60 * students / kit_wall:.1f}", f"{ratio:.2f}x",
                              f"{plain_cpu / students:.2f}", f"{kit_cpu / students:.2f}",
                              f"{rss / 2**20:.0f} / {pss / 2**20:.0f}")
@@ -373,7 +374,8 @@ def assignment_row(scratch: Path, assignment_id, students, workers):
 
 def every_assignment(students, workers):
     """--every-assignment: a row per assignment of the course as it is graded, then the
-    lowest ratio. Each assignment's courses are deleted before the next is made."""
+    lowest ratio. Each assignment's courses are deleted before the next is made. Returns
+    {assignment: (ratio, its largest worker's peak PSS in bytes)}."""
     print(f"{students} notebooks of each assignment; {os.cpu_count()} cores; kit grade "
           f"--workers {workers}, full sandbox")
     print("ratio: the kit's notebooks per minute over plain nbgrader's; the kit's peak: its "
@@ -381,14 +383,15 @@ def every_assignment(students, workers):
           "RSS summed (shared pages counted in each process) / PSS summed")
     print(ROW.format("assignment", "plain/min", "kit/min", "ratio", "plain CPU s/nb",
                      "kit CPU s/nb", "peak RSS/PSS MiB"))
-    ratios = {}
+    figures = {}
     for assignment_id in assignment_ids(ROOT):
         with tempfile.TemporaryDirectory(prefix="kit-bench-") as scratch:
-            ratios[assignment_id], row = assignment_row(Path(scratch), assignment_id,
-                                                        students, workers)
+            *figures[assignment_id], row = assignment_row(Path(scratch), assignment_id,
+                                                          students, workers)
         print(row, flush=True)
-    lowest = min(ratios, key=ratios.get)
-    print(f"lowest ratio: {ratios[lowest]:.2f}x ({lowest})")
+    lowest = min(figures, key=lambda a: figures[a][0])
+    print(f"lowest ratio: {figures[lowest][0]:.2f}x ({lowest})")
+    return figures
 
 
 def mixed_plan(ids, students, rng):
@@ -414,7 +417,7 @@ def make_up(plan):
 def mixed(scratch: Path, students, workers):
     """--mixed: the class of mixed_plan, each assignment autograded in turn by plain nbgrader
     (a cell limited as the kit limits one, or the endless loop would never end), all of them
-    in one kit grade."""
+    in one kit grade. Returns the ratio."""
     ids = assignment_ids(ROOT)
     plan = mixed_plan(ids, students, random.Random(0))
     plain, kit = (hand_in_class(new_course(scratch / name, ids), ids, plan).root
@@ -432,6 +435,7 @@ def mixed(scratch: Path, students, workers):
           f"{kit_wall:.0f} s wall, {kit_cpu / n:.2f} CPU s per notebook ({len(run.graded)} "
           f"graded, {len(run.failed)} not graded)")
     print(f"ratio (plain wall over kit wall): {plain_wall / kit_wall:.2f}x")
+    return plain_wall / kit_wall
 
 
 def arguments(argv=None):

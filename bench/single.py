@@ -148,19 +148,17 @@ def warm_runs(course: Path, env, students):
         serve.wait(timeout=60)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--assignment", default="01_attention_by_hand")
-    parser.add_argument("--runs", type=int, default=3)
-    arguments = parser.parse_args()
-    assignment_id = arguments.assignment
+def measure(assignment_id, runs):
+    """The figures of one notebook of `assignment_id`, printed as they come: {"cold": [(wall
+    s, CPU s, peak PSS MiB)] of the kit's grade, one a run; "plain": the same of plain
+    nbgrader's autograde; "warm": [(wall s, CPU s)] of grades handed to serve; "serve": serve's
+    peak PSS MiB over them}."""
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
     with tempfile.TemporaryDirectory(prefix="kit-single-") as scratch:
         course = Path(scratch) / "course"
-        make_course(course, assignment_id, arguments.runs)
+        make_course(course, assignment_id, runs)
         kit_rows, plain_rows = [], []
-        for n in range(arguments.runs):
+        for n in range(runs):
             path = Path(scratch) / f"timeline-{n}.txt"
             started, wall, cpu, peak = timed(
                 [sys.executable, "-m", "autograder", "grade", "--student", f"s{n}"], course,
@@ -170,23 +168,36 @@ def main():
                   f"peak {peak:.0f} MiB PSS over its processes")
             for moment, process, what in timeline(path, started):
                 print(f"    {moment:6.2f} s  process {process}  {what}")
-        warm, serve_peak = warm_runs(course, env, [f"s{n}" for n in range(
-            2 * arguments.runs, 3 * arguments.runs)])
+        warm, serve_peak = warm_runs(course, env, [f"s{n}" for n in range(2 * runs, 3 * runs)])
         print(f"serve's peak over those runs: {serve_peak:.0f} MiB PSS over its processes")
         config = course / "nbgrader_config.py"
         config.write_text(config.read_text() + "\n" + nbgrader_pipeline())
-        for n in range(arguments.runs, 2 * arguments.runs):
+        for n in range(runs, 2 * runs):
             _, wall, cpu, peak = timed(["nbgrader", "autograde", assignment_id, "--student",
                                         f"s{n}"], course, env)
             plain_rows.append((wall, cpu, peak))
             print(f"plain nbgrader autograde, one notebook: {wall:.2f} s wall, {cpu:.2f} CPU "
                   f"s, peak {peak:.0f} MiB PSS")
-    best = min(kit_rows), min(plain_rows)
-    print(f"\nbest of {arguments.runs}: kit {best[0][0]:.2f} s wall ({best[0][1]:.2f} CPU s, "
-          f"{best[0][2]:.0f} MiB), plain nbgrader {best[1][0]:.2f} s wall ({best[1][1]:.2f} "
-          f"CPU s, {best[1][2]:.0f} MiB); kit / nbgrader wall {best[0][0] / best[1][0]:.2f}; "
-          f"warm through serve {min(warm)[0]:.2f} s wall ({min(warm)[1]:.2f} CPU s), serve "
-          f"{serve_peak:.0f} MiB")
+    return {"cold": kit_rows, "plain": plain_rows, "warm": warm, "serve": serve_peak}
+
+
+def best_line(figures):
+    """The best of each kind of run, in one line."""
+    kit, plain, warm = min(figures["cold"]), min(figures["plain"]), min(figures["warm"])
+    return (f"best of {len(figures['cold'])}: kit {kit[0]:.2f} s wall ({kit[1]:.2f} CPU s, "
+            f"{kit[2]:.0f} MiB), plain nbgrader {plain[0]:.2f} s wall ({plain[1]:.2f} CPU s, "
+            f"{plain[2]:.0f} MiB); kit / nbgrader wall {kit[0] / plain[0]:.2f}; warm through "
+            f"serve {warm[0]:.2f} s wall ({warm[1]:.2f} CPU s), serve {figures['serve']:.0f} "
+            "MiB")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--assignment", default="01_attention_by_hand")
+    parser.add_argument("--runs", type=int, default=3)
+    arguments = parser.parse_args()
+    print("\n" + best_line(measure(arguments.assignment, arguments.runs)))
 
 
 if __name__ == "__main__":
