@@ -12,14 +12,14 @@ from traitlets import Bool, Float, Integer, Unicode
 
 import autograder
 import solutions
-from autograder.checks.code_rules import bound_names, statements
+from autograder.checks.code_rules import bound_names, course_key, statements
 from autograder.checks.loader import AssignmentError, load_assignment
 from autograder.course import master_cells
 from autograder.grading.integrity import scan
 from autograder.grading.restore_test_cells import release_notebook
 from autograder.grading.session import Bounds, Session, steps_checked
 from autograder.grading.submission_guard import refusal_of, refuse_tests
-from autograder.grading.unread_cells import defines_only, shown_only_keys, unread
+from autograder.grading.unread_cells import defines_only, unread
 from autograder.i18n import config_language, language, t
 from autograder.record import add_findings, has_record, set_integrity
 from autograder.sandbox.kernel import Limits, Settings
@@ -209,11 +209,24 @@ def master_sources(resources):
     return {name: source for name, _, source in master_cells(resources)}
 
 
+# The kinds of a release's code cells, read from their nbgrader metadata here alone.
+
+
+def flagged(cell, kind):
+    """Whether nbgrader's metadata of a cell marks it `kind` ("locked", "solution", "grade")."""
+    meta = cell.metadata.get("nbgrader")
+    return isinstance(meta, dict) and bool(meta.get(kind))
+
+
+def is_graded(cell):
+    return flagged(cell, "grade")
+
+
 def course_cells(release):
     """The code of the release's locked cells that are not tests (setup, given helpers, the
     public checks): what runs before a step's text when it is judged."""
     return [cell.source for cell in release.cells if cell.cell_type == "code"
-            and cell.metadata.get("nbgrader", {}).get("locked") and not is_graded(cell)]
+            and flagged(cell, "locked") and not is_graded(cell)]
 
 
 def course_texts(release):
@@ -221,12 +234,15 @@ def course_texts(release):
     submission's cell with the key (code_rules.course_key) of one is the course's, never
     judged as the student's code; and the kernels find IPython's work on them done."""
     return [cell.source for cell in release.cells if cell.cell_type == "code"
-            and not cell.metadata.get("nbgrader", {}).get("solution")]
+            and not flagged(cell, "solution")]
 
 
-def is_graded(cell):
-    meta = cell.metadata.get("nbgrader")
-    return isinstance(meta, dict) and bool(meta.get("grade"))
+def shown_only_keys(release):
+    """The keys (code_rules.course_key) of the release's code cells that only show: neither
+    locked, a solution nor a test (unread_cells.py: grading need not run them)."""
+    return frozenset(course_key(cell.source) for cell in release.cells
+                     if cell.cell_type == "code" and not any(
+                         flagged(cell, kind) for kind in ("locked", "solution", "grade")))
 
 
 def grade_id(cell):

@@ -42,15 +42,6 @@ from autograder.checks.code_rules import (
 ANY = "*"  # any name: what a cell may read, or bind, when its code cannot tell
 
 
-def shown_only_keys(release):
-    """The keys (code_rules.course_key) of the release's code cells that only show: neither
-    locked, a solution nor a test."""
-    return frozenset(course_key(cell.source) for cell in release.cells
-                     if cell.cell_type == "code" and not any(
-                         cell.metadata.get("nbgrader", {}).get(kind)
-                         for kind in ("locked", "solution", "grade")))
-
-
 def has_magic(source):
     return any(line.lstrip().startswith(("%", "!")) for line in source.splitlines())
 
@@ -67,11 +58,20 @@ def reads(source):
 
 
 @functools.lru_cache(maxsize=256)
+def parsed(text):
+    """The tree of a cell's text, or None when it does not parse: parsed once for binds and
+    defines_only both (the tree is shared: read it, never change it)."""
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+@functools.lru_cache(maxsize=256)
 def binds(source):
     """The names a cell may bind or change in place ({ANY} when it does not parse)."""
-    try:
-        tree = ast.parse(without_magics(source))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = parsed(without_magics(source))
+    if tree is None:
         return frozenset({ANY})
     names = set()
     for node in tree.body:
@@ -138,13 +138,8 @@ def defines_only(source):
     classes whose definition runs nothing (plain defaults, no decorator but staticmethod,
     classmethod and property on a method), a docstring? Not a cell with magic, nor one that
     does not parse (its SyntaxError is for the student to see)."""
-    if has_magic(source):
-        return False
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return all(quiet_statement(node) for node in tree.body)
+    tree = None if has_magic(source) else parsed(source)
+    return tree is not None and all(quiet_statement(node) for node in tree.body)
 
 
 def unread(sources, shown_only):

@@ -7,7 +7,8 @@ from __future__ import annotations
 import nbformat
 import pytest
 
-from autograder.grading.unread_cells import defines_only, shown_only_keys, unread
+from autograder.grading.grade_in_sandbox import shown_only_keys
+from autograder.grading.unread_cells import defines_only, unread
 
 SETUP = "import torch\nx = torch.eye(3)"
 SOLUTION = "def double(t):\n    return 2 * t"
