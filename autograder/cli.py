@@ -370,6 +370,30 @@ def export(root, args):
     return 1 if export_lms(root, args.format, args.to, ids) else 0
 
 
+def start_embedded_early(root, students, workers):
+    """What a grade's embedded cluster needs first, started before the command's own imports
+    so that they run at once: for the notebooks of a few students (one is graded in this
+    process) the kernel template; for a class the process its workers are forked from and
+    the pool of templates they take, a copy for each of `workers` (all cores when None). Not
+    when the course grades on a scheduler of its own (c.Cluster.scheduler)."""
+    from autograder.course import course_config, isolation_setting
+    from autograder.sandbox import template_start
+
+    if students:
+        template_start.start_early_for(isolation_setting(root))
+        return
+    try:
+        external = course_config(root).Cluster.get("scheduler")
+    except Exception:  # noqa: BLE001 - any error of the course's config is grading's to say
+        return
+    if not external:
+        from autograder.engine.fork_server import start_early
+
+        start_early()
+        template_start.start_pool_early(isolation_setting(root), workers or os.cpu_count() or 1,
+                                        root / "grade.log")
+
+
 def run(args):
     root = args.root.resolve()
     if args.command == "guide":
@@ -413,11 +437,8 @@ def run(args):
         return 1 if problems else 0
     elif args.command == "grade":
         ids = check_ids(args.ids, course_ids(root))  # a wrong id is refused at once
-        if args.students and not args.scheduler:  # a few notebooks: graded in this process,
-            from autograder.course import isolation_setting  # their template started now
-            from autograder.sandbox.template_start import start_early_for
-
-            start_early_for(isolation_setting(root))
+        if not args.scheduler:  # the embedded cluster's start begins now (below)
+            start_embedded_early(root, args.students, args.workers)
         from autograder.grading.parallel import grade, isolation_line
 
         result = grade(root, args.ids, args.workers, args.force, args.timeout,

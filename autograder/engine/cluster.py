@@ -24,9 +24,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing
-import multiprocessing.forkserver
 import os
-import signal
 import time
 import uuid
 import warnings
@@ -39,7 +37,9 @@ from distributed.utils import get_mp_context
 from traitlets import Integer, Unicode
 from traitlets.config import Configurable
 
+from autograder.engine import fork_server
 from autograder.engine.bundle import assignment_bundle, graded_submission, submission_of
+from autograder.engine.fork_server import WORKER_IMPORTS
 from autograder.engine.worker import (
     Graded,
     KitWorker,
@@ -50,7 +50,7 @@ from autograder.engine.worker import (
 )
 from autograder.errors import KitError
 from autograder.i18n import t
-from autograder.sandbox import handover, private_api
+from autograder.sandbox import handover
 from autograder.sandbox.kernel import Zygote, template_pool
 from autograder.submission_files import Unwalkable
 
@@ -232,16 +232,13 @@ QUIET_CLUSTER = {
     "distributed.scheduler.work-stealing": False,
 }
 
-# What a grading worker imports before its first task, imported once by the process the
-# embedded cluster's workers are forked from.
-WORKER_IMPORTS = ["distributed", "torch", "autograder.engine.worker"]
-
 
 @contextlib.contextmanager
 def forked_workers():
     """While the embedded cluster starts: its workers are forked from one process
-    (multiprocessing's fork server, started by the first), which imported WORKER_IMPORTS, so
-    the workers share them instead of each importing them anew (about 2.5 CPU s a worker)."""
+    (multiprocessing's fork server, started by the first, or before it by the command:
+    fork_server.py), which imported WORKER_IMPORTS, so the workers share them instead of each
+    importing them anew (about 2.5 CPU s a worker)."""
     with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
         get_mp_context()  # dask sets the server's imports once, at its first call: ours after
         multiprocessing.get_context("forkserver").set_forkserver_preload(WORKER_IMPORTS)
@@ -294,25 +291,9 @@ def close_cluster(cluster, templates):
     if cluster is not None:
         with contextlib.suppress(Exception):
             cluster.close()
-        stop_fork_server()
+        fork_server.stop()
     if templates is not None:
         templates.close()
-
-
-def stop_fork_server():
-    """End the process the embedded cluster's workers were forked from, once they are gone
-    (it would otherwise stay, idle, as long as this process): the next cluster starts its own.
-    `_stop` is how Python's own tests end it; the module has no public way. It is told to
-    stop with SIGTERM first: it holds nothing to keep, and the teardown of its interpreter
-    (torch's and distributed's modules), on the end `_stop` asks for, took 0.8 s of every
-    command that grades or writes feedback."""
-    if not private_api.applies("fork server stop"):
-        return  # it ends with this process, as Python ends it
-    server = multiprocessing.forkserver._forkserver
-    with contextlib.suppress(Exception):
-        if server._forkserver_pid is not None:
-            os.kill(server._forkserver_pid, signal.SIGTERM)
-        server._stop()
 
 
 def grade_all(client, root: Path, todo, overrides, started, keep):

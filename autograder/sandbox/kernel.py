@@ -222,12 +222,13 @@ class Zygote:
 
 
 def template_pool(count, log, mechanism=None):
-    """A template of `mechanism` started now with a copy for each of the `count` workers
-    about to start, writing its errors to the file `log` (handover.py): the workers'
-    environment is KIT_TEMPLATES=<pool.folder>."""
+    """A template of `mechanism` with a copy for each of the `count` workers about to start,
+    writing its errors to the file `log` (handover.py): the one the command started early
+    (template_start.start_pool_early), else one started now. The workers' environment is
+    KIT_TEMPLATES=<pool.folder>."""
     mechanism = mechanism or Settings().mechanism
-    return handover.TemplatePool(count, template_command(mechanism), template_env(), log,
-                                 mechanism)
+    return template_start.adopt_pool(mechanism) or handover.TemplatePool(
+        count, template_command(mechanism), template_env(), log, mechanism)
 
 
 def _forget_after_fork():

@@ -79,7 +79,7 @@ SPEEDUPS = {
          "nbconvert.exporters.exporter:Exporter.register_preprocessor"),
         ("3a0084ebc647ab3a",)),
     "fork server stop": Speedup(
-        "autograder/engine/cluster.py (stop_fork_server)", "python",
+        "autograder/engine/fork_server.py (stop)", "python",
         ("multiprocessing.forkserver:ForkServer._stop",),
         ("701a3fcab9cf836c",)),
     "translated argparse": Speedup(

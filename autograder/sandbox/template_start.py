@@ -4,9 +4,11 @@ a start ahead of need.
 A command about to grade one notebook starts the template first thing (`start_early`): the
 template's imports (torch, ipykernel, matplotlib: about 1.7 s) then run on one core while the
 command's own imports run on another, instead of after them. The grading process's template
-(kernel.py's Zygote) adopts it when it asks for one of the same mechanism; one not adopted is
-killed as the command exits (it has forked no kernel). A forked process (a grading worker)
-never adopts its parent's.
+(kernel.py's Zygote) adopts it when it asks for one of the same mechanism. A command about to
+grade a class starts so the pool of templates its workers will take (`start_pool_early`,
+handover.py), which the embedded cluster adopts (kernel.py's template_pool). One not adopted
+is killed as the command exits (it has forked no kernel). A forked process (a grading
+worker) never adopts its parent's.
 
 Light on purpose (the standard library alone), so that starting early costs the command
 nothing before the template is on its way."""
@@ -21,9 +23,12 @@ import sys
 import tempfile
 from pathlib import Path
 
+from autograder.timeline import mark
+
 ZYGOTE = Path(__file__).with_name("zygote.py")
 
 _early: dict[str, subprocess.Popen] = {}  # mechanism -> a template started ahead
+_early_pools: dict = {}  # mechanism -> a handover.TemplatePool started ahead
 _warm: list[bool] = []  # [True] once this process keeps its template warm (keep_warm)
 
 
@@ -76,12 +81,37 @@ def keep_warm():
 def start_early_for(setting):
     """start_early for a course's isolation setting ("full", "limits"), when this machine can
     build it (when not, grading itself refuses, saying why)."""
+    mechanism = buildable(setting)
+    if mechanism is not None:
+        start_early(mechanism)
+
+
+def start_pool_early(setting, count, log):
+    """Start now the pool of templates (handover.TemplatePool: one template, `count` copies)
+    for the workers of the embedded cluster this process is about to start, confined as the
+    course's isolation setting says, writing its errors to the file `log`."""
+    from autograder.sandbox.handover import TemplatePool
+
+    mechanism = buildable(setting)
+    if mechanism is None or mechanism in _early_pools or _warm:
+        return
+    try:
+        pool = TemplatePool(count, template_command(mechanism), template_env(), log, mechanism)
+    except (OSError, RuntimeError):  # started again with the cluster, which says what fails
+        return
+    _early_pools[mechanism] = pool
+    mark(f"template pool: started early, pid {pool.process.pid}")
+
+
+def buildable(setting):
+    """The mechanism of a course's isolation setting, or None when this machine cannot build
+    it (grading itself then refuses, saying why)."""
     from autograder.sandbox.isolation import NoSandbox, choose
 
     try:
-        start_early(choose(setting))
+        return choose(setting)
     except NoSandbox:
-        return
+        return None
 
 
 def adopt(mechanism):
@@ -92,15 +122,32 @@ def adopt(mechanism):
     return process
 
 
+def adopt_pool(mechanism):
+    """The pool started early for `mechanism`, if any and its template still alive; else
+    None."""
+    pool = _early_pools.pop(mechanism, None)
+    if pool is not None and pool.process.poll() is not None:
+        pool.close()
+        return None
+    if pool is not None:
+        mark("template pool: adopted")
+    return pool
+
+
 def _kill_unadopted():
     for process in _early.values():
         process.kill()
         process.wait()
     _early.clear()
+    for pool in _early_pools.values():
+        pool.process.kill()  # not waited for to finish its imports: it forked no kernel
+        pool.close()
+    _early_pools.clear()
 
 
 def _forget_after_fork():
     _early.clear()  # the parent's: its pipes are the parent's to close
+    _early_pools.clear()
 
 
 atexit.register(_kill_unadopted)

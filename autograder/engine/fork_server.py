@@ -1,0 +1,59 @@
+"""The process the embedded cluster's workers are forked from, started ahead of need.
+
+The workers of the embedded cluster are forked from one process, multiprocessing's fork
+server, which imports WORKER_IMPORTS first (about 2 CPU s), so that the workers share them
+instead of each importing them anew. Started with the cluster, its imports came after the
+command's own (about 1.7 s) and after the course's checks: a `grade` of a class started its
+first notebook about 4 s after its launch. Started first thing (`start_early`), its imports
+run on one core while the command's run on another.
+
+The server started early is the one the cluster uses (multiprocessing keeps one per process,
+and dask asks for it by method, "forkserver"). Once the cluster is closed, or as the command
+exits when no cluster used it, the server is stopped (`stop`). Light on purpose (the
+standard library and the kit's private_api check): importing this module costs the command
+nothing before the server is on its way."""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import multiprocessing
+import multiprocessing.forkserver
+import os
+import signal
+
+from autograder.sandbox import private_api
+from autograder.timeline import mark
+
+# What a grading worker imports before its first task, imported once by the fork server.
+WORKER_IMPORTS = ["distributed", "torch", "autograder.engine.worker"]
+
+
+def start_early():
+    """Start the fork server now, importing WORKER_IMPORTS, for the embedded cluster this
+    process is about to start. Where it cannot start now, the cluster starts it later, as it
+    would have."""
+    multiprocessing.get_context("forkserver").set_forkserver_preload(WORKER_IMPORTS)
+    try:
+        multiprocessing.forkserver.ensure_running()
+    except (OSError, ValueError):
+        return
+    atexit.register(stop)
+    server = multiprocessing.forkserver._forkserver
+    mark(f"fork server: started early, pid {getattr(server, '_forkserver_pid', None)}")
+
+
+def stop():
+    """End the fork server, once the workers forked from it are gone (it would otherwise stay,
+    idle, as long as this process): the next cluster starts its own. `_stop` is how Python's
+    own tests end it; the module has no public way. It is told to stop with SIGTERM first: it
+    holds nothing to keep, and the teardown of its interpreter (torch's and distributed's
+    modules), on the end `_stop` asks for, took 0.8 s of every command that grades or writes
+    feedback."""
+    if not private_api.applies("fork server stop"):
+        return  # it ends with this process, as Python ends it
+    server = multiprocessing.forkserver._forkserver
+    with contextlib.suppress(Exception):
+        if server._forkserver_pid is not None:
+            os.kill(server._forkserver_pid, signal.SIGTERM)
+        server._stop()
