@@ -14,6 +14,7 @@ from autograder.checks.loader import assignment_ids, course_root_of
 from autograder.course_ids import check_ids, course_ids
 from autograder.errors import KitError
 from autograder.i18n import DEFAULT, LANGUAGES, config_language, current, language, t
+from autograder.quiet_imports import paused
 from autograder.sandbox import private_api
 from autograder.serve.commands import SERVED, through_serve
 from autograder.timeline import mark
@@ -439,7 +440,8 @@ def run(args):
         ids = check_ids(args.ids, course_ids(root))  # a wrong id is refused at once
         if not args.scheduler:  # the embedded cluster's start begins now (below)
             start_embedded_early(root, args.students, args.workers)
-        from autograder.grading.parallel import grade, isolation_line
+        with paused():  # the collector, while torch, dask and nbgrader are imported
+            from autograder.grading.parallel import grade, isolation_line
 
         result = grade(root, args.ids, args.workers, args.force, args.timeout,
                        students=args.students, scheduler=args.scheduler)

@@ -25,8 +25,9 @@ import signal
 from autograder.sandbox import private_api
 from autograder.timeline import mark
 
-# What a grading worker imports before its first task, imported once by the fork server.
-WORKER_IMPORTS = ["distributed", "torch", "autograder.engine.worker"]
+# What a grading worker imports before its first task (distributed, torch, the kit's worker),
+# imported once by the fork server.
+WORKER_IMPORTS = ["autograder.engine.worker_imports"]
 
 
 def start_early():

@@ -20,6 +20,8 @@ PACKAGE = Path(__file__).resolve().parents[2] / "autograder"
 # computes, a leaf of torch alone, by the checks that decide on it, the sandbox's agent that
 # makes it in the kernel and the build that copies it into notebooks; timeline, where a
 # command's time goes, a leaf of the standard library, by the rooms a grading run passes;
+# quiet_imports, heavy imports with the garbage collector paused, a leaf of the standard
+# library, by the command line and the workers' fork server;
 # kit_font, the CJK font the kit ships, a leaf of matplotlib alone, by the build that draws
 # the Chinese figures with it and the outputs that draw plots with it and embed it in pages.)
 ALLOWED = {
@@ -28,7 +30,7 @@ ALLOWED = {
     "sandbox": {"sandbox", "recorder", "submission_files", "i18n", "timeline"},
     "build": {"build", "checks", "recorder", "course", "errors", "i18n", "kit_font"},
     "engine": {"engine", "checks", "sandbox", "course", "errors", "stages", "submission_files",
-               "i18n", "timeline"},
+               "i18n", "timeline", "quiet_imports"},
     "grading": {"grading", "engine", "checks", "sandbox", "course", "deadlines", "errors",
                 "gradebook_engines", "gradebook_guard", "ledger", "progress", "record",
                 "shown_outputs", "stages", "submission_files", "i18n", "timeline", ""},
