@@ -35,6 +35,7 @@ from autograder.gradescope.results import (
     not_graded_results,
 )
 from autograder.i18n import DEFAULT, language, t
+from autograder.quiet_imports import paused
 from autograder.submission_files import Unwalkable, entries_of
 
 ROOT_VARIABLE = "KIT_GRADESCOPE_ROOT"
@@ -171,7 +172,8 @@ def read_graded(course: Path, assignment_id, cells) -> Graded:
 
 def grade_upload(root: Path, course_source: Path, settings: Settings, cells, started) -> dict:
     """Grade the upload in a scratch copy of the zip's course; results.json's object."""
-    from autograder.grading.parallel import grade, isolation_line
+    with paused():  # the collector, while torch, dask and nbgrader are imported
+        from autograder.grading.parallel import grade, isolation_line
 
     assignment_id = settings.assignment
     notebook = find_notebook(root / "submission", assignment_id)

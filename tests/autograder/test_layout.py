@@ -21,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "autograder"
 # makes it in the kernel and the build that copies it into notebooks; timeline, where a
 # command's time goes, a leaf of the standard library, by the rooms a grading run passes;
 # quiet_imports, heavy imports with the garbage collector paused, a leaf of the standard
-# library, by the command line and the workers' fork server;
+# library, by the command line, the Gradescope runner and the workers' fork server;
 # kit_font, the CJK font the kit ships, a leaf of matplotlib alone, by the build that draws
 # the Chinese figures with it and the outputs that draw plots with it and embed it in pages.)
 ALLOWED = {
@@ -43,8 +43,7 @@ ALLOWED = {
               "ledger", "i18n"},
     # Gradescope's autograder sits above grading, as the command line does.
     "gradescope": {"gradescope", "grading", "engine", "sandbox", "checks", "course", "errors",
-                   "record",
-                   "submission_files", "i18n", ""},
+                   "record", "submission_files", "i18n", "quiet_imports", ""},
 }
 
 
