@@ -68,9 +68,12 @@ from autograder.engine.bundle import assignment_bundle, submission_of  # noqa: E
 from autograder.engine.cluster import close_client, start_client  # noqa: E402
 from autograder.grading.grade_in_sandbox import GradeInSandbox  # noqa: E402
 from autograder.grading.parallel import grade, register_assignments  # noqa: E402
-from autograder.outputs.feedback import write_feedback  # noqa: E402
 from autograder.sandbox.handover import holder  # noqa: E402
-from autograder.tools import demo, simulate  # noqa: E402
+
+# The embedded cluster's workers import this script again, as __mp_main__ (multiprocessing's
+# fork server runs the main module in each), as they import the kit's light __main__ when the
+# kit runs as a command: what only the bench uses is imported where it is used (the demo and
+# the feedback pages bring matplotlib: 0.34 s a worker), so that no worker pays for it.
 
 
 def nbgrader_pipeline():
@@ -130,6 +133,8 @@ def hand_in_class(course, ids, plan):
     """Each notebook of `plan` ({(student, assignment): (kind, mistake)}, as the demo plans
     its class) in submitted/, made as the demo makes it, then the assignments registered in
     the gradebook, so that no timed run pays for that."""
+    from autograder.tools import demo
+
     notebooks = {assignment_id: versions(course.root, assignment_id) for assignment_id in ids}
     for (student, assignment_id), (kind, mistake) in sorted(plan.items()):
         course.submit(student, assignment_id,
@@ -141,6 +146,8 @@ def hand_in_class(course, ids, plan):
 def one_assignment_plan(assignment_id, students, rng):
     """The default class: `students` notebooks of one assignment, two in five correct, one in
     five each partly done, blank and with a mistake (each catalogued mistake in turn)."""
+    from autograder.tools import simulate
+
     mistakes = simulate.mistakes_of(ROOT, assignment_id)
     kinds = ["correct", "correct", "partly_done", "blank", "mistake"]
     plan = {}
@@ -398,6 +405,8 @@ def mixed_plan(ids, students, rng):
     """The --mixed class: each of `students` hands in every one of `ids`, each notebook drawn
     as the demo draws one (demo.drawn: correct, partly done, blank, a catalogued mistake), then
     one notebook, picked at random, replaced by one whose last function never returns."""
+    from autograder.tools import demo, simulate
+
     mistakes = {assignment_id: simulate.mistakes_of(ROOT, assignment_id) for assignment_id in ids}
     plan = {(f"s{n:03d}", assignment_id): demo.drawn(rng, mistakes[assignment_id])
             for n in range(students) for assignment_id in ids}
@@ -500,6 +509,8 @@ def main():
         memory = memory_of_a_grade(course("memory"), [assignment_id], workers)
         plain_pages, _ = timed(lambda: run_nbgrader(plain, "generate_feedback", assignment_id))
         print(f"plain nbgrader generate_feedback: {plain_pages:.0f} s")
+        from autograder.outputs.feedback import write_feedback
+
         kit_pages, _ = timed(lambda: write_feedback(kit, [assignment_id], workers=workers,
                                                     **quiet))
         print(f"kit feedback --workers {workers}: {kit_pages:.0f} s")
