@@ -391,7 +391,8 @@ def start_embedded_early(root, students, workers):
         from autograder.engine.fork_server import start_early
 
         start_early()
-        template_start.start_pool_early(isolation_setting(root), workers or os.cpu_count() or 1,
+        template_start.start_pool_early(isolation_setting(root),
+                                        max(1, workers or os.cpu_count() or 1),
                                         root / "grade.log")
 
 

@@ -143,10 +143,11 @@ class Zygote:
     def __init__(self, mechanism):
         self.mechanism = mechanism
         self.warmed = set()  # texts whose IPython work the template did (cell_cache.py)
-        # A copy of the template the client started ahead for the workers, ready
-        # (handover.py), else one of our own, once it says it is ready.
+        # A copy of the template the client started ahead for the workers (or for itself,
+        # grading in process), ready (handover.py), else one of our own, once it says so.
         mark("template: asked for")
-        self.process = handover.take(os.environ.get(handover.FOLDER_VARIABLE), mechanism)
+        self.process = handover.take(os.environ.get(handover.FOLDER_VARIABLE), mechanism) \
+            or template_start.copy_of_early_pool(mechanism)
         if self.process is None:
             self.process = template_start.adopt(mechanism) or \
                 template_start.start_template(mechanism)

@@ -134,6 +134,21 @@ def adopt_pool(mechanism):
     return pool
 
 
+def copy_of_early_pool(mechanism):
+    """A copy of the template of the pool started early for `mechanism`, taken by this
+    process for its own kernels (a class's grade that found one notebook to grade grades it
+    in process), or None. The pool stays until the command exits."""
+    pool = _early_pools.get(mechanism)
+    if pool is None or pool.process.poll() is not None:
+        return None
+    from autograder.sandbox.handover import take
+
+    copy = take(str(pool.folder), mechanism)
+    if copy is not None:
+        mark("template pool: a copy taken in process")
+    return copy
+
+
 def _kill_unadopted():
     for process in _early.values():
         process.kill()

@@ -1,7 +1,8 @@
 """Tests for autograder.engine.fork_server and the command's start ahead of need: is the fork
 server started early the one the cluster's workers are forked from, and gone once it is not
 needed? Does `grade` of a class start the fork server and the workers' templates before its
-own imports, use them both, and leave no process behind, even when it has nothing to grade?"""
+own imports, use them both, and leave no process behind, even when it has nothing to grade,
+or one notebook, which it grades in process?"""
 
 from __future__ import annotations
 
@@ -105,4 +106,15 @@ def test_a_class_grade_uses_what_it_started_early_and_leaves_nothing(tmp_path):
     assert "already graded 3" in output, output
     assert "template pool: adopted" not in moments, list(moments)
     assert ended(moments["fork server: started early"], seconds=10)
+    assert ended(moments["template pool: started early"], seconds=10)
+
+
+def test_a_class_grade_of_one_notebook_takes_a_copy_of_the_early_pool(tmp_path):
+    """When `grade` (no --student) finds one notebook to grade, it grades it in its own
+    process: does that grading take a copy of the template the command started early, rather
+    than start one more, and is that template gone after?"""
+    root = class_course(tmp_path, ["s1"])
+    output, moments = grade_command(root, tmp_path / "timeline.txt")
+    assert "graded 1" in output, output
+    assert "template pool: a copy taken in process" in moments, list(moments)
     assert ended(moments["template pool: started early"], seconds=10)
