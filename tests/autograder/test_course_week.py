@@ -185,7 +185,13 @@ def test_a_second_grade_refuses_while_one_runs(monday):
     first = start_kit(root, "grade", "--force", "--workers", "2")
     lock = root / ".kit" / "grade.lock"
     wait_for(lambda: lock.exists() and lock.read_text().strip())
-    second = kit(root, "grade")
+    # The first is held (not its workers) while the second runs: four notebooks are graded
+    # in about the time the second takes to import, so it could otherwise find them done.
+    os.kill(first.pid, signal.SIGSTOP)
+    try:
+        second = kit(root, "grade")
+    finally:
+        os.kill(first.pid, signal.SIGCONT)
     out, err = first.communicate(timeout=600)
     assert second.returncode == 1
     assert "another grade is running" in second.stderr and f"pid {first.pid}" in second.stderr
