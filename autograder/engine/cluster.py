@@ -39,7 +39,6 @@ from traitlets.config import Configurable
 
 from autograder.engine import fork_server
 from autograder.engine.bundle import assignment_bundle, graded_submission, submission_of
-from autograder.engine.fork_server import WORKER_IMPORTS
 from autograder.engine.worker import (
     Graded,
     KitWorker,
@@ -237,11 +236,12 @@ QUIET_CLUSTER = {
 def forked_workers():
     """While the embedded cluster starts: its workers are forked from one process
     (multiprocessing's fork server, started by the first, or before it by the command:
-    fork_server.py), which imported WORKER_IMPORTS, so the workers share them instead of each
-    importing them anew (about 2.5 CPU s a worker)."""
+    fork_server.py), which imported its WORKER_IMPORTS, so the workers share them instead of
+    each importing them anew (about 2.5 CPU s a worker)."""
     with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
         get_mp_context()  # dask sets the server's imports once, at its first call: ours after
-        multiprocessing.get_context("forkserver").set_forkserver_preload(WORKER_IMPORTS)
+        multiprocessing.get_context("forkserver").set_forkserver_preload(
+            fork_server.WORKER_IMPORTS)
         yield
 
 

@@ -126,11 +126,12 @@ def adopt_pool(mechanism):
     """The pool started early for `mechanism`, if any and its template still alive; else
     None."""
     pool = _early_pools.pop(mechanism, None)
-    if pool is not None and pool.process.poll() is not None:
+    if pool is None:
+        return None
+    if pool.process.poll() is not None:
         pool.close()
         return None
-    if pool is not None:
-        mark("template pool: adopted")
+    mark("template pool: adopted")
     return pool
 
 

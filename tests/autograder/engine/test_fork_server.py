@@ -6,6 +6,7 @@ or one notebook, which it grades in process?"""
 
 from __future__ import annotations
 
+import multiprocessing.forkserver
 import os
 import subprocess
 import sys
@@ -31,8 +32,6 @@ def test_the_workers_are_forked_from_the_server_started_early(tmp_path):
     """Started before the cluster, is the fork server the very process both workers are
     children of (not a second one), and is it gone once the cluster is closed?"""
     fork_server.start_early()
-    import multiprocessing.forkserver
-
     early = multiprocessing.forkserver._forkserver._forkserver_pid
     assert early is not None
     client = start_client(Config(), 2, None, tmp_path / "grade.log", lambda _: None)
