@@ -32,3 +32,23 @@ def test_a_bundle_is_reused_until_a_file_or_a_master_cell_changes(tmp_path):
         cell.max_score += 1
         gradebook.db.commit()
     assert assignment_bundle(root, ID) is not edited
+
+
+def test_a_bundles_gradebook_holds_the_courses_master_cells(tmp_path):
+    """Does the gradebook a bundle carries hold the assignment's notebooks and every master
+    cell of each kind, with their fields, as the course's gradebook holds them?"""
+    from nbgrader.api import Gradebook
+
+    from autograder.engine.bundle import GRADEBOOK, master_of
+
+    root = tmp_path / "course"
+    Course.create(root, ROOT, [ID])
+    register_assignments(root, [ID], log=lambda _: None)
+    with open_gradebook(root) as gradebook:
+        expected = master_of(gradebook, ID)
+    path = tmp_path / "bundle.db"
+    path.write_bytes(assignment_bundle(root, ID).files[GRADEBOOK])
+    with Gradebook(f"sqlite:///{path}") as gradebook:
+        assert master_of(gradebook, ID) == expected
+    assert all(expected[1][0][2][kind] for kind in ("grade_cells", "solution_cells",
+                                                      "source_cells"))
