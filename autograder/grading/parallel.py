@@ -43,7 +43,6 @@ from autograder.ledger import (
     REGRADE,
     GradeLock,
     Problem,
-    chosen,
     is_graded,
     keep_problems,
     mark,
@@ -216,16 +215,14 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students, schedul
     register_assignments(root, ids, log)
     run.unchecked = unchecked_cells(root, ids)
     timeline.mark("grade: assignments registered")
-    ready, problems = find_submissions(root, ids, expected_tests(root, ids))
+    ready, run.problems = find_submissions(root, ids, expected_tests(root, ids), students)
     timeline.mark("grade: submissions found")
-    run.problems = [p for p in problems if chosen(p.student, students)]
     keep_problems(root, "grade", ids, run.unchecked + run.problems, students)
     for problem in run.unchecked:
         log(t("error: {message}", message=f"{problem.reason}; {problem.fix}"))
     for problem in run.problems:
         log(t("warning: {message}" if problem.graded_anyway else "error: {message}",
               message=problem))
-    ready = [s for s in ready if chosen(s.student, students)]
     if not ready and not run.problems:
         log(t("nothing to grade: submitted/ holds no notebook of {ids}{students}; collect "
               "them first (python -m autograder collect ID --from FOLDER_OR_ZIP)",

@@ -11,7 +11,7 @@ from pathlib import Path
 import nbformat
 
 from autograder.i18n import t
-from autograder.ledger import Problem
+from autograder.ledger import Problem, chosen
 from autograder.submission_files import Unwalkable, holds_links, linked_folder
 
 STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -112,12 +112,15 @@ def inspected(path, assignment_id, expected_tests):
                          "then run grade again"))
 
 
-def find_submissions(root: Path, assignment_ids, expected_tests):
-    """(submissions ready to grade, problems), over submitted/<student>/<assignment>/."""
+def find_submissions(root: Path, assignment_ids, expected_tests, students=()):
+    """(submissions ready to grade, problems), over submitted/<student>/<assignment>/, of the
+    given students (ids or globs, ledger.chosen; all when none given): a regrade of one student
+    reads one notebook, not the class's."""
     ready, problems = [], []
     submitted = root / "submitted"
-    students = sorted(p for p in submitted.iterdir() if p.is_dir()) if submitted.exists() else []
-    for folder in students:
+    folders = sorted(p for p in submitted.iterdir()
+                     if p.is_dir() and chosen(p.name, students)) if submitted.exists() else []
+    for folder in folders:
         if not STUDENT_ID.match(folder.name):
             problems.append(Problem(folder, t("the folder name is not a valid student id"),
                                     t("rename the folder to the student's id (letters, "
