@@ -377,22 +377,23 @@ def start_embedded_early(root, students, workers):
     process) the kernel template; for a class the process its workers are forked from and
     the pool of templates they take, a copy for each of `workers` (all cores when None). Not
     when the course grades on a scheduler of its own (c.Cluster.scheduler)."""
-    from autograder.course import course_config, isolation_setting
+    from autograder.course import course_config
     from autograder.sandbox import template_start
 
-    if students:
-        template_start.start_early_for(isolation_setting(root))
-        return
     try:
-        external = course_config(root).Cluster.get("scheduler")
+        config = course_config(root)
     except Exception:  # noqa: BLE001 - any error of the course's config is grading's to say
         return
-    if not external:
+    setting = config.GradeInSandbox.get("isolation", "full")
+    if config.Cluster.get("scheduler"):
+        return
+    if students:
+        template_start.start_early_for(setting)
+    else:
         from autograder.engine.fork_server import start_early
 
         start_early()
-        template_start.start_pool_early(isolation_setting(root),
-                                        max(1, workers or os.cpu_count() or 1),
+        template_start.start_pool_early(setting, max(1, workers or os.cpu_count() or 1),
                                         root / "grade.log")
 
 

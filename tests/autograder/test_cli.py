@@ -402,3 +402,35 @@ def test_not_a_course_says_how_to_get_the_config_back(tmp_path, capsys):
     assert "nor has any folder above it" in said
     assert "python -m autograder init DIR" in said
     assert "python -m autograder init --config-only DIR" in said
+
+
+EARLY_STARTS = """
+import multiprocessing.forkserver, sys
+from pathlib import Path
+from autograder.cli import start_embedded_early
+from autograder.sandbox import template_start
+start_embedded_early(Path(sys.argv[1]), sys.argv[2:], 2)
+print(sorted(template_start._early), sorted(template_start._early_pools),
+      multiprocessing.forkserver._forkserver._forkserver_pid is not None)
+"""
+
+
+@pytest.mark.parametrize("scheduler", [False, True])
+def test_grade_starts_early_only_what_its_embedded_cluster_takes(tmp_path, scheduler):
+    """Does grade start the kernel template early for one student, and the fork server and
+    the pool of templates for a class, but none of them when the course grades on a
+    scheduler of its own (c.Cluster.scheduler), whose workers have their own?"""
+    (tmp_path / "nbgrader_config.py").write_text(
+        'c = get_config()\nc.GradeInSandbox.isolation = "limits"\n'
+        + ('c.Cluster.scheduler = "tcp://127.0.0.1:1"\n' if scheduler else ""))
+
+    def started(*students):
+        done = subprocess.run([sys.executable, "-c", EARLY_STARTS, str(tmp_path), *students],
+                              capture_output=True, text=True, timeout=120, check=True)
+        return done.stdout.strip()
+
+    if scheduler:
+        assert started("s1") == started() == "[] [] False"
+    else:
+        assert started("s1") == "['limits'] [] False"
+        assert started() == "[] ['limits'] True"
