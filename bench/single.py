@@ -4,16 +4,20 @@ score in the gradebook, where that time goes, and the same notebook by plain nbg
 A course with one assignment (default 01) and a correct notebook for each run is made in a
 scratch folder. Each run is a new process tree with nothing warm (no template, no cluster, no
 cache of the kit's); the kit's modules are compiled first, as installing it compiles them
-(grading.compile_kit). Printed per run: the wall time from the command's launch to its exit, the
-CPU seconds of every process it started, the peak of the proportional set size summed over
-its processes (shared pages divided among them, sampled every 20 ms), and the timeline the
-kit's processes wrote (autograder/timeline.py: KIT_TIMELINE), each moment in seconds since
-the launch. Then plain `nbgrader autograde` of another correct notebook of the same course,
-with nbgrader's own autograde stages (bench/grading.py's baseline), as many times. Between
-the two, warm: `python -m autograder serve` is started in the course (and waited for), and
-as many more notebooks are graded with the same command, which hands itself to serve
+(grading.compile_kit). Printed per run: the wall time from the command's launch to its exit,
+the CPU seconds of every process it started, and the timeline the kit's processes wrote
+(autograder/timeline.py: KIT_TIMELINE), each moment in seconds since the launch. Then plain
+`nbgrader autograde` of another correct notebook of the same course, with nbgrader's own
+autograde stages (bench/grading.py's baseline), as many times. Between the two, warm:
+`python -m autograder serve` is started in the course (and waited for), and as many more
+notebooks are graded with the same command, which hands itself to serve
 (serve/commands.py); printed per run: its wall time and the CPU of the command and of serve's
-processes, then the peak PSS of serve's processes over those runs.
+processes.
+
+Memory is sampled on one more run of each kind, which is not timed: the peak of the
+proportional set size summed over the command's processes (or serve's), shared pages divided
+among them, every 20 ms. Sampling reads each process's whole /proc/PID/smaps, which for a
+process holding torch costs enough CPU to slow a timed run by 0.4-0.7 s on two cores.
 
     .venv/bin/python bench/single.py [--assignment ID] [--runs 3]
 """
@@ -80,16 +84,28 @@ class PeakMemory:
 
 
 def timed(command, cwd, env):
-    """(wall s, CPU s, peak PSS MiB) of `command`; it must exit 0."""
+    """(start time, wall s, CPU s) of `command`, not observed while it runs; it must exit
+    0."""
     cpu, started = children_cpu(), time.time()
+    done = subprocess.run(command, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True)
+    wall = time.time() - started
+    if done.returncode:
+        raise SystemExit(f"{' '.join(command)} exited {done.returncode}:\n{done.stdout}")
+    return started, wall, children_cpu() - cpu
+
+
+def peak_of(command, cwd, env):
+    """The peak PSS in MiB over the processes of `command` (PeakMemory), on a run of its own,
+    not timed; it must exit 0."""
     process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True)
     memory = PeakMemory(process.pid)
     output = process.communicate()[0]
-    wall, peak = time.time() - started, memory.stop()
+    peak = memory.stop()
     if process.returncode:
         raise SystemExit(f"{' '.join(command)} exited {process.returncode}:\n{output}")
-    return started, wall, children_cpu() - cpu, peak / 2**20
+    return peak / 2**20
 
 
 def timeline(path: Path, started):
@@ -110,7 +126,7 @@ def make_course(folder: Path, assignment_id, runs):
     course = make_class(folder, assignment_id, 0, random.Random(0))
     release = nbformat.read(folder / "release" / assignment_id / f"{assignment_id}.ipynb", 4)
     source = nbformat.read(folder / "source" / assignment_id / f"{assignment_id}.ipynb", 4)
-    for n in range(3 * runs):
+    for n in range(3 * runs + 3):  # and one more of each kind, sampled for memory
         course.submit(f"s{n}", assignment_id, simulate.correct(release, source))
 
 
@@ -126,9 +142,10 @@ def tree_cpu(process):
     return total
 
 
-def warm_runs(course: Path, env, students):
-    """[(wall s, CPU s of the command and of serve)] of grading each student through a
-    `serve` started here first, and serve's peak PSS in MiB over those runs."""
+def warm_runs(course: Path, env, students, sampled):
+    """[(wall s, CPU s of the command and of serve)] of grading each of `students` through a
+    `serve` started here first, and serve's peak PSS in MiB while it grades `sampled` after
+    them (not timed)."""
     serve = subprocess.Popen([sys.executable, "-m", "autograder", "serve"], cwd=course,
                              env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              text=True)
@@ -136,61 +153,78 @@ def warm_runs(course: Path, env, students):
         if "serving " not in serve.stdout.readline():
             raise SystemExit("serve did not start")
         time.sleep(3)  # its template imports: a serve runs for hours before such a command
-        server, memory, rows = psutil.Process(serve.pid), PeakMemory(serve.pid), []
+        server, rows = psutil.Process(serve.pid), []
         for student in students:
             before = tree_cpu(server)
-            _, wall, cpu, _ = timed([sys.executable, "-m", "autograder", "grade", "--student",
-                                     student], course, env)
+            _, wall, cpu = timed(grade_command(student), course, env)
             rows.append((wall, cpu + tree_cpu(server) - before))
             print(f"kit grade, one notebook, warm (serve running): {wall:.2f} s wall, "
                   f"{rows[-1][1]:.2f} CPU s with serve's")
+        memory = PeakMemory(serve.pid)
+        timed(grade_command(sampled), course, env)
         return rows, memory.stop() / 2**20
     finally:
         serve.terminate()
         serve.wait(timeout=60)
 
 
+def grade_command(student):
+    return [sys.executable, "-m", "autograder", "grade", "--student", student]
+
+
 def measure(assignment_id, runs):
     """The figures of one notebook of `assignment_id`, printed as they come: {"cold": [(wall
-    s, CPU s, peak PSS MiB)] of the kit's grade, one a run; "plain": the same of plain
-    nbgrader's autograde; "warm": [(wall s, CPU s)] of grades handed to serve; "serve": serve's
-    peak PSS MiB over them}."""
+    s, CPU s)] of the kit's grade, one a run; "plain": the same of plain nbgrader's
+    autograde; "warm": the same of grades handed to serve; "cold peak", "plain peak", "serve":
+    the peak PSS in MiB of a cold grade's processes, of plain nbgrader's and of serve's while
+    it grades, each sampled on a run of its own}."""
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
+    students = [f"s{n}" for n in range(3 * runs + 3)]
+    cold, warm, plain = students[:runs], students[runs:2 * runs], students[2 * runs:3 * runs]
     with tempfile.TemporaryDirectory(prefix="kit-single-") as scratch:
         course = Path(scratch) / "course"
         make_course(course, assignment_id, runs)
-        kit_rows, plain_rows = [], []
-        for n in range(runs):
+        figures = {"cold": [], "plain": []}
+        for n, student in enumerate(cold):
             path = Path(scratch) / f"timeline-{n}.txt"
-            started, wall, cpu, peak = timed(
-                [sys.executable, "-m", "autograder", "grade", "--student", f"s{n}"], course,
-                dict(env, **{VARIABLE: str(path)}))
-            kit_rows.append((wall, cpu, peak))
-            print(f"kit grade, one notebook, cold: {wall:.2f} s wall, {cpu:.2f} CPU s, "
-                  f"peak {peak:.0f} MiB PSS over its processes")
+            started, wall, cpu = timed(grade_command(student), course,
+                                       dict(env, **{VARIABLE: str(path)}))
+            figures["cold"].append((wall, cpu))
+            print(f"kit grade, one notebook, cold: {wall:.2f} s wall, {cpu:.2f} CPU s")
             for moment, process, what in timeline(path, started):
                 print(f"    {moment:6.2f} s  process {process}  {what}")
-        warm, serve_peak = warm_runs(course, env, [f"s{n}" for n in range(2 * runs, 3 * runs)])
-        print(f"serve's peak over those runs: {serve_peak:.0f} MiB PSS over its processes")
+        figures["cold peak"] = peak_of(grade_command(students[-3]), course, env)
+        print(f"kit grade, one notebook, cold, one more run sampled for memory: peak "
+              f"{figures['cold peak']:.0f} MiB PSS over its processes")
+        figures["warm"], figures["serve"] = warm_runs(course, env, warm, students[-2])
+        print(f"serve's peak while it grades one more: {figures['serve']:.0f} MiB PSS over "
+              "its processes")
         config = course / "nbgrader_config.py"
         config.write_text(config.read_text() + "\n" + nbgrader_pipeline())
-        for n in range(runs, 2 * runs):
-            _, wall, cpu, peak = timed(["nbgrader", "autograde", assignment_id, "--student",
-                                        f"s{n}"], course, env)
-            plain_rows.append((wall, cpu, peak))
+        for student in plain:
+            _, wall, cpu = timed(nbgrader_autograde(assignment_id, student), course, env)
+            figures["plain"].append((wall, cpu))
             print(f"plain nbgrader autograde, one notebook: {wall:.2f} s wall, {cpu:.2f} CPU "
-                  f"s, peak {peak:.0f} MiB PSS")
-    return {"cold": kit_rows, "plain": plain_rows, "warm": warm, "serve": serve_peak}
+                  "s")
+        figures["plain peak"] = peak_of(nbgrader_autograde(assignment_id, students[-1]),
+                                        course, env)
+        print(f"plain nbgrader autograde, one more run sampled for memory: peak "
+              f"{figures['plain peak']:.0f} MiB PSS")
+    return figures
+
+
+def nbgrader_autograde(assignment_id, student):
+    return ["nbgrader", "autograde", assignment_id, "--student", student]
 
 
 def best_line(figures):
     """The best of each kind of run, in one line."""
     kit, plain, warm = min(figures["cold"]), min(figures["plain"]), min(figures["warm"])
     return (f"best of {len(figures['cold'])}: kit {kit[0]:.2f} s wall ({kit[1]:.2f} CPU s, "
-            f"{kit[2]:.0f} MiB), plain nbgrader {plain[0]:.2f} s wall ({plain[1]:.2f} CPU s, "
-            f"{plain[2]:.0f} MiB); kit / nbgrader wall {kit[0] / plain[0]:.2f}; warm through "
-            f"serve {warm[0]:.2f} s wall ({warm[1]:.2f} CPU s), serve {figures['serve']:.0f} "
-            "MiB")
+            f"{figures['cold peak']:.0f} MiB), plain nbgrader {plain[0]:.2f} s wall "
+            f"({plain[1]:.2f} CPU s, {figures['plain peak']:.0f} MiB); kit / nbgrader wall "
+            f"{kit[0] / plain[0]:.2f}; warm through serve {warm[0]:.2f} s wall ({warm[1]:.2f} "
+            f"CPU s), serve {figures['serve']:.0f} MiB")
 
 
 def main():

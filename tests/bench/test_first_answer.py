@@ -15,8 +15,8 @@ MIB = 2**20
 
 def figures(cold_wall=2.4, warm_wall=0.4, cold_pss_mib=520, worker_pss_mib=330,
             ratios=(10.5, 11.0), mixed=11.3):
-    one = {"cold": [(cold_wall + 1, 4.0, 530), (cold_wall, 3.9, cold_pss_mib)],
-           "plain": [(7.2, 6.7, 497), (7.1, 6.7, 497)],
+    one = {"cold": [(cold_wall + 1, 4.0), (cold_wall, 3.9)], "cold peak": cold_pss_mib,
+           "plain": [(7.2, 6.7), (7.1, 6.7)], "plain peak": 497,
            "warm": [(warm_wall + 0.4, 0.6), (warm_wall, 0.2)], "serve": 536}
     assignments = {f"0{n + 1}_x": (ratio, worker_pss_mib * MIB)
                    for n, ratio in enumerate(ratios)}
