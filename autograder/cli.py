@@ -388,7 +388,7 @@ def start_embedded_early(root, students, workers):
     if config.Cluster.get("scheduler"):
         return
     if students:
-        template_start.start_early_for(setting)
+        template_start.start_early_for(setting, few_kernels=True)
     else:
         from autograder.engine.fork_server import start_early
 

@@ -250,7 +250,7 @@ def main() -> int:
     from autograder.course import isolation_setting  # one notebook, graded in this process:
     from autograder.sandbox.template_start import start_early_for  # its template starts now
 
-    start_early_for(isolation_setting(root / "source" / "course"))
+    start_early_for(isolation_setting(root / "source" / "course"), few_kernels=True)
     with language(course_language_of(root / "source" / "course")):
         results, code = results_of(root, started)
         write_results(root, results)

@@ -32,8 +32,14 @@ _early_pools: dict = {}  # mechanism -> a handover.TemplatePool started ahead
 _warm: list[bool] = []  # [True] once this process keeps its template warm (keep_warm)
 
 
-def template_command(mechanism):
-    return [sys.executable, str(ZYGOTE), mechanism]
+SMALL_PAGES = "--small-pages"  # zygote.py's: no move of its heap to huge pages
+
+
+def template_command(mechanism, few_kernels=False):
+    """The template's command line. `few_kernels`: it will fork a few kernels (one notebook),
+    so it does not move its heap to huge pages first (zygote.py's huge_pages: 5 ms saved on
+    each fork, 55-470 ms spent before it is ready, when Linux must compact memory)."""
+    return [sys.executable, str(ZYGOTE), mechanism, *([SMALL_PAGES] if few_kernels else [])]
 
 
 def template_home():
@@ -60,16 +66,18 @@ def template_env():
     }
 
 
-def start_template(mechanism):
+def start_template(mechanism, few_kernels=False):
     """A new template process of `mechanism`, importing; it says it is ready on stdout."""
-    return subprocess.Popen(template_command(mechanism), stdin=subprocess.PIPE,
+    return subprocess.Popen(template_command(mechanism, few_kernels), stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, env=template_env(), text=True)
 
 
-def start_early(mechanism):
-    """Start a template of `mechanism` now, for this process's first Zygote to adopt."""
+def start_early(mechanism, few_kernels=False):
+    """Start a template of `mechanism` now, for this process's first Zygote to adopt;
+    `few_kernels` when it grades one notebook (template_command)."""
     if mechanism not in _early and not _warm:
-        _early[mechanism] = start_template(mechanism)
+        _early[mechanism] = start_template(mechanism, few_kernels)
+        mark(f"template: started early, pid {_early[mechanism].pid}")
 
 
 def keep_warm():
@@ -78,12 +86,12 @@ def keep_warm():
     _warm.append(True)
 
 
-def start_early_for(setting):
+def start_early_for(setting, few_kernels=False):
     """start_early for a course's isolation setting ("full", "limits"), when this machine can
     build it (when not, grading itself refuses, saying why)."""
     mechanism = buildable(setting)
     if mechanism is not None:
-        start_early(mechanism)
+        start_early(mechanism, few_kernels)
 
 
 def start_pool_early(setting, count, log):

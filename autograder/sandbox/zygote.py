@@ -998,8 +998,12 @@ def serve():
     wait_for_children()
 
 
+SMALL_PAGES = "--small-pages"  # a template for one notebook: ready sooner, a few kernels forked
+
+
 if __name__ == "__main__":
-    huge_pages()
+    if SMALL_PAGES not in sys.argv[2:]:
+        huge_pages()
     if LISTENERS is not None:
         take_worker(fork_copies(LISTENERS))
     serve()

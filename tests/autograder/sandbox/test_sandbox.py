@@ -323,17 +323,26 @@ def test_a_kernel_starts_without_listing_every_modules_file(kernel):
     assert (text, errors) == ("[]\nTrue True", [])
 
 
+def needs_collapse():
+    if tuple(map(int, os.uname().release.split(".")[:2])) < (6, 1) or \
+            not os.path.exists("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"):
+        pytest.skip("MADV_COLLAPSE needs Linux 6.1 with transparent huge pages")
+
+
+def memory_sizes(pid):
+    """{field: KiB} of /proc/PID/smaps_rollup."""
+    with open(f"/proc/{pid}/smaps_rollup") as rollup:
+        return {line.split(":")[0]: int(line.split()[1]) for line in rollup if ":" in line
+                and line.split()[1].isdigit()}
+
+
 def test_the_template_keeps_its_objects_in_huge_pages(kernel):
     """Is the template's heap (torch's, IPython's and matplotlib's objects) in 2 MiB pages
     where Linux can collapse them (6.1 and later), so that forking a kernel copies one
     page-table entry for 512 pages, without the template growing?"""
-    if tuple(map(int, os.uname().release.split(".")[:2])) < (6, 1) or \
-            not os.path.exists("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"):
-        pytest.skip("MADV_COLLAPSE needs Linux 6.1 with transparent huge pages")
+    needs_collapse()
     from autograder.sandbox.kernel import Zygote
 
-    with open(f"/proc/{Zygote.shared().process.pid}/smaps_rollup") as rollup:
-        sizes = {line.split(":")[0]: int(line.split()[1]) for line in rollup if ":" in line
-                 and line.split()[1].isdigit()}
+    sizes = memory_sizes(Zygote.shared().process.pid)
     assert sizes["AnonHugePages"] > sizes["Anonymous"] / 4
     assert sizes["Anonymous"] < 400 << 10  # KiB: 195 MiB before huge pages, 196 after

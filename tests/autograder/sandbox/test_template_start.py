@@ -16,6 +16,7 @@ from autograder.sandbox import template_start
 from autograder.sandbox.kernel import Zygote
 
 from .test_handover import ended
+from .test_sandbox import memory_sizes, needs_collapse
 
 
 @pytest.fixture()
@@ -62,3 +63,19 @@ def test_a_forked_worker_does_not_adopt_its_parents(no_templates):
     assert ours is not None
     ours.kill()
     ours.wait()
+
+
+def test_a_template_for_one_notebook_is_ready_without_huge_pages(no_templates):
+    """Does a template started for a few kernels (one notebook's grade) say it is ready
+    without first moving its heap to huge pages, which a template for a class does
+    (test_sandbox) and which can take Linux half a second of compacting memory?"""
+    needs_collapse()
+    with open("/sys/kernel/mm/transparent_hugepage/enabled") as enabled:
+        if "[always]" in enabled.read():
+            pytest.skip("every heap may get huge pages here, collapsed or not")
+    template_start.start_early("limits", few_kernels=True)
+    process = template_start._early["limits"]
+    assert '"ready"' in process.stdout.readline()
+    sizes = memory_sizes(process.pid)
+    assert sizes["Anonymous"] > 100 << 10  # KiB: torch, IPython and matplotlib imported
+    assert sizes["AnonHugePages"] < sizes["Anonymous"] / 4
