@@ -377,7 +377,7 @@ def start_embedded_early(root, students, workers):
     process) the kernel template; for a class the process its workers are forked from and
     the pool of templates they take, a copy for each of `workers` (all cores when None). Not
     when the course grades on a scheduler of its own (c.Cluster.scheduler)."""
-    from autograder.course import course_config
+    from autograder.config_file import course_config  # light: no nbgrader yet
     from autograder.sandbox import template_start
 
     try:

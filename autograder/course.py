@@ -16,15 +16,13 @@ from pathlib import Path
 
 import nbformat
 from nbgrader.api import Gradebook
-from traitlets.config import Config
-from traitlets.config.loader import PyFileConfigLoader
 
 from autograder import gradebook_engines
+from autograder.config_file import CONFIG, course_config, isolation_setting  # noqa: F401
 from autograder.course_ids import UnknownAssignment, check_ids, course_ids  # noqa: F401
 from autograder.errors import KitError
 from autograder.i18n import config_language, t
 
-CONFIG = "nbgrader_config.py"
 HELPER_CELL = "public_checks"  # the grade_id of every notebook's helper cell (build/render.py)
 gradebook_engines.install()  # every gradebook this process opens (autograder/gradebook_engines.py)
 
@@ -48,23 +46,6 @@ def nbgrader_env():
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     return env
-
-
-def course_config(root: Path, **overrides) -> Config:
-    """The course's nbgrader_config.py, with overrides such as
-    {"ExecutePreprocessor": {"timeout": 10}} on top."""
-    config = PyFileConfigLoader(CONFIG, path=str(root)).load_config()
-    config.merge(Config(overrides))
-    return config
-
-
-def isolation_setting(root: Path) -> str:
-    """The course's sandbox setting (c.GradeInSandbox.isolation: "full" or "limits"); "full"
-    when the config cannot be read (grading then says what is wrong with it)."""
-    try:
-        return course_config(root).GradeInSandbox.get("isolation", "full")
-    except Exception:  # noqa: BLE001 - any error of the course's config is grading's to say
-        return "full"
 
 
 def course_language(root: Path) -> str:

@@ -247,7 +247,7 @@ def results_of(root: Path, started):
 def main() -> int:
     started = time.monotonic()
     root = autograder_root()
-    from autograder.course import isolation_setting  # one notebook, graded in this process:
+    from autograder.config_file import isolation_setting  # one notebook, graded in process:
     from autograder.sandbox.template_start import start_early_for  # its template starts now
 
     start_early_for(isolation_setting(root / "source" / "course"), few_kernels=True)

@@ -23,7 +23,9 @@ PACKAGE = Path(__file__).resolve().parents[2] / "autograder"
 # quiet_imports, heavy imports with the garbage collector paused, a leaf of the standard
 # library, by the command line, the Gradescope runner and the workers' fork server;
 # kit_font, the CJK font the kit ships, a leaf of matplotlib alone, by the build that draws
-# the Chinese figures with it and the outputs that draw plots with it and embed it in pages.)
+# the Chinese figures with it and the outputs that draw plots with it and embed it in pages;
+# config_file, the course's nbgrader_config.py read with traitlets alone, by course and by
+# the commands that read it before their heavy imports.)
 ALLOWED = {
     "i18n": {"i18n", "errors"},
     "checks": {"checks", "recorder", "i18n", "errors"},
@@ -42,8 +44,9 @@ ALLOWED = {
     "serve": {"serve", "cli", "grading", "engine", "sandbox", "outputs", "course", "errors",
               "ledger", "i18n"},
     # Gradescope's autograder sits above grading, as the command line does.
-    "gradescope": {"gradescope", "grading", "engine", "sandbox", "checks", "course", "errors",
-                   "record", "submission_files", "i18n", "quiet_imports", ""},
+    "gradescope": {"gradescope", "grading", "engine", "sandbox", "checks", "course",
+                   "config_file", "errors", "record", "submission_files", "i18n",
+                   "quiet_imports", ""},
 }
 
 
