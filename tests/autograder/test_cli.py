@@ -411,7 +411,8 @@ from autograder.cli import start_embedded_early
 from autograder.sandbox import template_start
 start_embedded_early(Path(sys.argv[1]), sys.argv[2:], 2)
 print(sorted(template_start._early), sorted(template_start._early_pools),
-      multiprocessing.forkserver._forkserver._forkserver_pid is not None)
+      multiprocessing.forkserver._forkserver._forkserver_pid is not None,
+      "nbgrader.api" in sys.modules)
 """
 
 
@@ -419,7 +420,8 @@ print(sorted(template_start._early), sorted(template_start._early_pools),
 def test_grade_starts_early_only_what_its_embedded_cluster_takes(tmp_path, scheduler):
     """Does grade start the kernel template early for one student, and the fork server and
     the pool of templates for a class, but none of them when the course grades on a
-    scheduler of its own (c.Cluster.scheduler), whose workers have their own?"""
+    scheduler of its own (c.Cluster.scheduler), whose workers have their own? And does it
+    read the course's config for that without importing nbgrader (0.4 s)?"""
     (tmp_path / "nbgrader_config.py").write_text(
         'c = get_config()\nc.GradeInSandbox.isolation = "limits"\n'
         + ('c.Cluster.scheduler = "tcp://127.0.0.1:1"\n' if scheduler else ""))
@@ -430,7 +432,7 @@ def test_grade_starts_early_only_what_its_embedded_cluster_takes(tmp_path, sched
         return done.stdout.strip()
 
     if scheduler:
-        assert started("s1") == started() == "[] [] False"
+        assert started("s1") == started() == "[] [] False False"
     else:
-        assert started("s1") == "['limits'] [] False"
-        assert started() == "[] ['limits'] True"
+        assert started("s1") == "['limits'] [] False False"
+        assert started() == "[] ['limits'] True False"
