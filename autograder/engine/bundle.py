@@ -114,10 +114,9 @@ def copy_master_cells(master, into: Gradebook, assignment_id):
     look each cell up and commit it alone, some 70 ms for assignment 01's 33 cells, most of
     the bundle's making (bench/single.py's cold grade waits for it)."""
     duedate, notebooks = master
-    into.add_assignment(assignment_id, duedate=duedate)
+    assignment = into.add_assignment(assignment_id, duedate=duedate)
     for name, kernelspec, cells in notebooks:
-        notebook = Notebook(name=name, assignment=into.find_assignment(assignment_id),
-                            kernelspec=kernelspec)
+        notebook = Notebook(name=name, assignment=assignment, kernelspec=kernelspec)
         into.db.add(notebook)
         into.db.add_all(MASTER_CELLS[kind][0](name=cell_name, notebook=notebook, **fields)
                         for kind, of_kind in cells.items() for cell_name, fields in of_kind)
