@@ -377,14 +377,14 @@ def start_embedded_early(root, students, workers):
     process) the kernel template; for a class the process its workers are forked from and
     the pool of templates they take, a copy for each of `workers` (all cores when None). Not
     when the course grades on a scheduler of its own (c.Cluster.scheduler)."""
-    from autograder.config_file import course_config  # light: no nbgrader yet
+    from autograder.config_file import course_config, isolation_of  # light: no nbgrader yet
     from autograder.sandbox import template_start
 
     try:
         config = course_config(root)
     except Exception:  # noqa: BLE001 - any error of the course's config is grading's to say
         return
-    setting = config.GradeInSandbox.get("isolation", "full")
+    setting = isolation_of(config)
     if config.Cluster.get("scheduler"):
         return
     if students:

@@ -20,10 +20,16 @@ def course_config(root: Path, **overrides) -> Config:
     return config
 
 
+def isolation_of(config: Config) -> str:
+    """A course config's sandbox setting (c.GradeInSandbox.isolation: "full" or "limits"),
+    "full" when it sets none."""
+    return config.GradeInSandbox.get("isolation", "full")
+
+
 def isolation_setting(root: Path) -> str:
-    """The course's sandbox setting (c.GradeInSandbox.isolation: "full" or "limits"); "full"
-    when the config cannot be read (grading then says what is wrong with it)."""
+    """The course's sandbox setting (isolation_of); "full" when the config cannot be read
+    (grading then says what is wrong with it)."""
     try:
-        return course_config(root).GradeInSandbox.get("isolation", "full")
+        return isolation_of(course_config(root))
     except Exception:  # noqa: BLE001 - any error of the course's config is grading's to say
         return "full"

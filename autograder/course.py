@@ -18,7 +18,12 @@ import nbformat
 from nbgrader.api import Gradebook
 
 from autograder import gradebook_engines
-from autograder.config_file import CONFIG, course_config, isolation_setting  # noqa: F401
+from autograder.config_file import (  # noqa: F401
+    CONFIG,
+    course_config,
+    isolation_of,
+    isolation_setting,
+)
 from autograder.course_ids import UnknownAssignment, check_ids, course_ids  # noqa: F401
 from autograder.errors import KitError
 from autograder.i18n import config_language, t

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from distributed import WorkerPlugin
 
-from autograder.course import course_config
+from autograder.course import course_config, isolation_of
 from autograder.engine.bundle import GRADEBOOK, Bundle, Submission, read_files
 from autograder.engine.master_notebooks import remember
 from autograder.engine.worker_autograde import autograde_in_worker
@@ -136,7 +136,7 @@ class Workspace:
         return self.courses[key]
 
     def check_sandbox(self, api):
-        isolation = isolation_of(api)
+        isolation = isolation_of(api.config)
         if isolation not in self.checked:
             why = why_no_sandbox(isolation)
             if why:
@@ -149,11 +149,6 @@ class Workspace:
 
 
 _WORKSPACE = None
-
-
-def isolation_of(api):
-    """The course's sandbox: 'full' or 'limits' (GradeInSandbox.isolation)."""
-    return api.config.GradeInSandbox.get("isolation", "full")
 
 
 def workspace() -> Workspace:
@@ -185,7 +180,7 @@ def grade_submission(bundle: Bundle, submission: Submission, overrides, version)
     mark("worker: task started")
     folder, api = prepared(bundle, overrides, version)
     mark("worker: course prepared")
-    mechanism = Settings(isolation=isolation_of(api)).mechanism
+    mechanism = Settings(isolation=isolation_of(api.config)).mechanism
     apart = mechanism in isolation.FULL  # kernels cannot reach the template
     for attempt in range(1, TEMPLATE_ATTEMPTS + 1):
         deaths = Zygote.deaths_so_far()

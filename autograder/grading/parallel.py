@@ -28,6 +28,7 @@ from autograder.course import (
     course_config,
     course_ids,
     generate_with,
+    isolation_of,
     nbgrader_api,
     open_gradebook,
 )
@@ -149,7 +150,7 @@ def check_sandbox(config, override=None):
     from autograder.sandbox.isolation import NoSandbox, choose
 
     try:
-        return choose(override or config.GradeInSandbox.get("isolation", "full"))
+        return choose(override or isolation_of(config))
     except NoSandbox as error:
         raise GradeError(str(error)) from None
 
