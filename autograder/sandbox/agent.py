@@ -1,33 +1,26 @@
-"""The grader's agent inside the student's kernel, and the wire format both sides share.
+"""The grader's agent inside the judging kernel, and the wire format both sides share.
 
-The grader sends this file's text into the sandboxed kernel and runs `__kit__.converse()`,
-which asks for requests with input() until an empty one comes: the input() that carries a
-reply returns the grader's next request, so a request costs one round trip on the kernel's
-stdin channel, not a cell. For each request the agent calls the student's function on the
-inputs in it and sends back plain data: numbers, strings, shapes, flat lists of floats.
-Objects that cannot be sent as data (a module instance, a bound method) stay in the kernel
-behind a numbered handle.
+The guard (guard.py) keeps this file's code; each conversation runs it afresh
+(link.py, `CONVERSE_CELL`): `converse()` asks for requests with input() until an empty one
+comes, and the input() that carries a reply returns the grader's next request, so a request
+costs one round trip on the kernel's stdin channel, not a cell. For each request the agent
+calls the student's function on the inputs in it, and the guard writes the reply: the value
+as plain data (numbers, strings, shapes, flat lists of floats; an object that is not data
+stays in the kernel behind a numbered handle), the record of what was computed since the
+last reply, and a seal only the grader can check.
 
-Nothing here is trusted: the student's code runs in the same interpreter and can change any of
-it. It does not need to be trusted. The grader chose the inputs afresh for this grading, knows
-the right outputs, and reads the reply as data only (see link.py); a tampered agent can make
-the student's own answer wrong, never right.
+Nothing here is trusted: the student's code runs in the same interpreter and can change any
+of it, and need not be stopped from doing so. The agent carries text; what the grader reads
+is what the guard sealed, of what the guard recorded. A tampered agent can make the student's
+own answer wrong or unsealed, never right.
 
-While the grader watches a step, every call is made under autograder/recorder.py's Recorder,
-whose text the kernel gets before this file's, and the reply carries the call's record
-beside its value: the earlier steps' stand-ins apart, the entries of the functions the
-step's rules count counted.
-
-This module imports only json and torch (and, in the grader, the recorder), so the grader
-can use the same codec.
+This module imports only json, sys and torch, so the grader can use the same codec.
 """
 
 import json
+import sys
 
 import torch
-
-if "Recorder" not in globals():  # in the grader; the kernel has the recorder's text already
-    from autograder.recorder import Recorder, codes_of
 
 READY = "\x00kit-ready:"  # the prompt that asks for the first request
 RESULT = "\x00kit-result:"  # the prompt of the input request that carries a reply
@@ -44,7 +37,8 @@ def in_parts(text, size):
 
 # The wire format ----------------------------------------------------------------------------
 # JSON, with tensors, tuples, dicts, dtypes and handles as one-key objects. The same functions
-# run on both sides; `handle_of` says what to do with an object that is not data.
+# run on both sides; `handle_of` says what to do with an object that is not data. (In the
+# judging kernel the guard writes replies itself, in this format, of exact types only.)
 
 
 def encode(value, handle_of):
@@ -129,7 +123,22 @@ def call_seeded(function, seed, burn, *args, **kwargs):
         return function(*args, **kwargs)
 
 
+def module_from(recipe):
+    """A torch module the grader described (link.module_recipe): its class, sizes, weights."""
+    module = getattr(torch.nn, recipe["class"])(*recipe["args"], **recipe["kwargs"])
+    module.load_state_dict(decode(recipe["state"], lambda number: None))
+    return module
+
+
 # The kernel side -----------------------------------------------------------------------------
+
+
+def converse():
+    """Serve the grader's requests, one after another, until it sends an empty one."""
+    agent = Agent(sys.modules["__main__"].__dict__)
+    line = input(READY)
+    while line:
+        line = agent.serve(line)
 
 
 class Agent:
@@ -137,11 +146,7 @@ class Agent:
 
     def __init__(self, namespace):
         self.namespace = namespace
-        self.handles = {}
-        self.saved = {}
         self.part = 0  # the most characters the grader reads in one input request
-        self.counted = None  # while a step is watched: the names its rules count
-        self.record = None  # the record of the call being answered
 
     def send(self, prompt, text):
         """input(prompt + text), a text longer than the grader reads at once sent first in
@@ -151,145 +156,90 @@ class Agent:
             input(MORE + part)
         return input(prompt + parts[-1])
 
-    def handle_of(self, value):
-        number = len(self.handles) + 1
-        self.handles[number] = value
-        return {"handle": number}
+    def serve(self, line):
+        """Answer one request, or each of a batch's in order (each reply sealed alone, up to
+        the first that raises NotImplementedError: the grader stops a step's cases there);
+        what the grader answers to the reply (its next request)."""
+        try:
+            request = json.loads(line)
+            self.part = int(request.get("part") or 0)
+            if request["op"] == "batch":
+                replies = []
+                for index, each in enumerate(request["requests"]):
+                    outcome = self.outcome(each)
+                    replies.append(sealed(line, index, outcome))
+                    if outcome[:2] == ("error", "NotImplementedError"):
+                        break
+                text = json.dumps({"each": replies})
+            else:
+                text = sealed(line, 0, self.outcome(request))
+        except BaseException as error:  # noqa: BLE001 - every error is the student's answer
+            text = sealed(line, 0, error_outcome(error))
+        return self.send(RESULT, text)
 
-    def module_from(self, recipe):
-        module = getattr(torch.nn, recipe["class"])(*recipe["args"], **recipe["kwargs"])
-        module.load_state_dict(self.decoded(recipe["state"]))
-        return module
+    def outcome(self, request):
+        """("ok", value) of a request, ("keep", value) of one that sends values for the kernel
+        to keep (the guard answers with their handles), or ("error", kind, message)."""
+        try:
+            if request["op"] == "keep":
+                return ("keep", self.decoded(request["args"]))
+            return ("ok", self.run(request))
+        except BaseException as error:  # noqa: BLE001 - every error is the student's answer
+            return error_outcome(error)
+
+    def run(self, request):
+        op = request["op"]
+        if op == "defined":
+            return request["name"] in self.namespace
+        if op == "config":  # the grader's sealed settings, for the guard to check and apply
+            box = []
+            sys.audit("kit.config", request["text"], request["mac"], input, box)
+            return bool(box and box[0])
+        target = self.target(request["target"])
+        if op == "getattr":
+            return getattr(target, request["name"])
+        if op == "list":
+            return list(target)
+        args = self.decoded(request["args"])
+        kwargs = self.decoded(request["kwargs"])
+        if request.get("seed") is None:
+            return target(*args, **kwargs)
+        return call_seeded(target, request["seed"], request.get("burn", 0), *args, **kwargs)
 
     def decoded(self, data):
-        return decode(data, self.handles.__getitem__, self.module_from)
+        return decode(data, self.handle, module_from)
 
     def target(self, ref):
         if "global" in ref:
             if ref["global"] not in self.namespace:
                 raise NameError(f"name '{ref['global']}' is not defined")
             return self.namespace[ref["global"]]
-        return self.handles[ref["handle"]]
+        return self.handle(ref["handle"])
 
-    def run(self, request):
-        op = request["op"]
-        if op == "defined":
-            return request["name"] in self.namespace
-        target = self.target(request["target"])
-        if op == "getattr":
-            return getattr(target, request["name"])
-        if op == "list":
-            return list(target)
-        if op == "install":
-            return self.install(request["names"])
-        if op == "restore":
-            return self.restore()
-        if op == "watch":  # until the agent is made anew, for the next step
-            self.counted = [str(name) for name in request["counted"]]
-            return None
-        args = self.decoded(request["args"])
-        kwargs = self.decoded(request["kwargs"])
-        function = target if self.counted is None else self.recorded(target, args)
-        if request.get("seed") is None:
-            return function(*args, **kwargs)
-        return call_seeded(function, request["seed"], request.get("burn", 0), *args, **kwargs)
-
-    def recorded(self, target, args):
-        """`target` called under a Recorder whose record is this reply's (the stand-ins of
-        the earlier steps, and the student's own versions of them, apart)."""
-        # The stand-ins alone are apart: a student's own earlier version, reached through an
-        # alias, runs here, in this step, and what it computes is this step's.
-        apart = {name: codes_of(self.namespace.get(name)) for name in self.saved}
-        counted = {name: self.codes(name) for name in self.counted}
-        recorder = Recorder(None, apart, counted, arguments=args)
-        self.record = recorder.records[0]
-
-        def call(*args, **kwargs):
-            with recorder:
-                return target(*args, **kwargs)
-
-        return call
-
-    def codes(self, name):
-        """The code objects of what `name` is now, and of what it was before a stand-in."""
-        codes = codes_of(self.namespace.get(name))
-        before = self.saved.get(name, self)
-        return codes | (codes_of(before) if before is not self else set())
-
-    def install(self, names):
-        """Put stand-ins for earlier steps in the namespace: each asks the grader to run the
-        reference on its inputs, so no reference code enters the kernel."""
-        for name in names:
-            self.saved[name] = self.namespace.get(name, self)
-            self.namespace[name] = self.stand_in(name)
-
-    def restore(self):
-        for name, value in self.saved.items():
-            if value is self:
-                self.namespace.pop(name, None)
-            else:
-                self.namespace[name] = value
-        self.saved = {}
-
-    def stand_in(self, name):
-        agent = self
-
-        def reference(*args, **kwargs):
-            request = {"name": name, "args": encode(args, agent.handle_of),
-                       "kwargs": encode(kwargs, agent.handle_of)}
-            reply = json.loads(agent.send(CALLBACK, json.dumps(request)))
-            if "error" in reply:
-                raise RuntimeError(reply["error"])
-            return agent.decoded(reply["ok"])
-
-        reference.__name__ = name
-        # Code of its own, so that a recording tells the stand-ins apart.
-        reference.__code__ = reference.__code__.replace(co_name=name)
-        return reference
-
-    def converse(self):
-        """Serve the grader's requests, one after another, until it sends an empty one."""
-        line = input(READY)
-        while line:
-            line = self.serve(line)
-
-    def serve(self, line):
-        """Answer one request, or each of a batch's in order (the text of each reply, as it
-        would be alone, up to the first that raises NotImplementedError: the grader stops a
-        step's cases there); what the grader answers to the reply (its next request)."""
-        try:
-            request = json.loads(line)
-            self.part = int(request.get("part") or 0)
-            if request["op"] == "batch":
-                replies = []
-                for each in request["requests"]:
-                    replies.append(self.reply_to(each))
-                    if replies[-1].get("error") == "NotImplementedError":
-                        break
-                reply = {"each": [json.dumps(each) for each in replies]}
-            else:
-                reply = self.reply_to(request)
-        except BaseException as error:  # noqa: BLE001 - every error is the student's answer
-            reply = error_reply(error)
-        return self.send(RESULT, json.dumps(reply))
-
-    def reply_to(self, request):
-        self.record = None
-        try:
-            reply = {"ok": encode(self.run(request), self.handle_of)}
-        except BaseException as error:  # noqa: BLE001 - every error is the student's answer
-            reply = error_reply(error)
-        if self.record is not None:
-            reply["record"] = self.record
-        return reply
+    @staticmethod
+    def handle(number):
+        box = [None]
+        sys.audit("kit.handle", number, box)
+        return box[0]
 
 
-def error_reply(error):
-    """The reply that says a request raised `error` (its message empty when the error cannot
+def sealed(request, index, outcome):
+    """The guard's sealed reply to a request's index-th call (the text itself when no guard
+    answers: the grader then refuses it)."""
+    box = [None]
+    sys.audit("kit.seal", request, index, outcome, box)
+    return box[0] if isinstance(box[0], str) else json.dumps({"unsealed": True})
+
+
+def error_outcome(error):
+    """The outcome that says a request raised `error` (its message empty when the error cannot
     say it: a student's __str__ may raise too)."""
+    try:
+        kind = str(type(error).__name__)
+    except BaseException:  # noqa: BLE001
+        kind = "Exception"
     try:
         message = str(error)[:300]
     except BaseException:  # noqa: BLE001
         message = ""
-    return {"error": type(error).__name__, "message": message}
-
+    return ("error", kind, message)

@@ -1,34 +1,48 @@
-"""The grader's side of a call into the student's kernel.
+"""The grader's side of a call into the student's judging kernel.
 
 `Remote` stands for something the student defined (a function, a class, an instance). Calling
 it, reading an attribute or iterating sends one request to the agent in the kernel and reads
 the reply as data: tensors are rebuilt here from plain numbers after their shape and dtype are
 checked, and anything else comes back as another Remote. So a hidden check written for a local
 function runs unchanged on the student's code, with every comparison made here.
+
+Each judging kernel gets the guard first (`Link.guard`, sandbox/guard.py), with a key of its
+own sent through input() before any code of the student's runs there: every reply is then
+sealed with it, numbered, and carries the record of everything computed since the reply
+before. A reply that does not verify (altered, missing, added, replayed, or for another
+request) is not read: its call fails, and the step's record says its replies were tampered
+with, which breaks every rule on what the step computes.
 """
 
 from __future__ import annotations
 
 import builtins
 import functools
+import hashlib
+import hmac
 import json
+import secrets
 import time
 from contextlib import contextmanager
-from pathlib import Path
 
 from torch import nn
 
-import autograder.recorder
 from autograder.i18n import t
-from autograder.recorder import checked_record
+from autograder.op_record import checked_record, new_record
+from autograder.sandbox import seccomp
 from autograder.sandbox.agent import CALLBACK, MORE, READY, RESULT, decode, encode
 
-# The recorder first: the agent records the calls of a watched step with it.
-AGENT_SOURCE = (Path(autograder.recorder.__file__).read_text() + "\n\n"
-                + Path(__file__).with_name("agent.py").read_text())
-# The cell that makes the agent anew: its code, from this text, in a namespace of its own.
-BOOT_CELL = ("__kit__ = (lambda ns: (exec(" + repr(AGENT_SOURCE) + ", ns), "
-             "ns['Agent'](globals()))[1])({'__name__': 'kit_agent'})")
+# The cell that guards a judging kernel: the guard's code, as the kernel template compiled
+# it (judging.py), run in a namespace of its own with a copy of the built-ins taken now,
+# before any code of the student's ran.
+GUARD_CELL = ("(lambda parts, ns: (exec(parts.GUARD, ns), ns['install'](input, parts)))("
+              "__import__('sys').modules['judging'], {'__name__': 'kit_guard', "
+              "'__builtins__': dict(vars(__import__('builtins')))})")
+GUARD_PROMPT = "\x00kit-guard:"
+# The cell that runs a conversation: the agent's code, as the guard keeps it, run afresh.
+CONVERSE_CELL = ("(lambda box, ns: (__import__('sys').audit('kit.agent', box), "
+                 "exec(box[0], ns), ns['converse']()))([None], {'__name__': 'kit_agent'})")
+TAMPERED = "its replies to the grader were tampered with ({what})"
 MAX_REPLY = 64 << 20
 PARTS = 16  # a reply or a call larger than max_reply comes in parts: this many at most
 
@@ -75,9 +89,14 @@ def error_class(kind):
         return StudentError
 
 
-def no_reply():
-    return StudentError("NoReply", t("the grader got no answer from the kernel (was __kit__ "
-                                     "or input() changed?)"))
+def no_reply(run=None):
+    """The error of a request the kernel did not answer; what the kernel said instead, if it
+    raised an error (the run's first), added."""
+    error = next((o for o in getattr(run, "outputs", ()) if o.get("output_type") == "error"),
+                 None)
+    said = f" ({error.get('ename', '')}: {str(error.get('evalue', ''))[:200]})" if error else ""
+    return StudentError("NoReply", t("the grader got no answer from the kernel (was input() "
+                                     "changed?)") + said)
 
 
 def bad_reply(error):
@@ -111,11 +130,12 @@ def module_recipe(module):
 
 
 class Link:
-    """Requests to one kernel's agent; `references` answers the agent's stand-ins for
-    earlier steps (name -> reference callable) while a step is judged.
+    """Requests to one judging kernel's agent, its replies verified; `references` answers
+    the kernel's stand-ins for earlier steps (name -> reference callable) while a step is
+    judged.
 
-    Requests go in a conversation: one run of `__kit__.converse()` in the kernel, which takes
-    each request as the answer to its last input() (see agent.py), until `end`."""
+    Requests go in a conversation: one run of the agent's `converse()` in the kernel, which
+    takes each request as the answer to its last input() (see agent.py), until `end`."""
 
     def __init__(self, kernel, timeout, max_reply=MAX_REPLY):
         self.kernel = kernel
@@ -123,11 +143,41 @@ class Link:
         self.max_reply = max_reply  # characters read at once: larger comes in parts
         self.references = {}  # the stand-ins the grader answers now (see stand_ins)
         self.open = None  # the conversation's Run, its last input() not answered yet
-        self.records = None  # while a step is watched: the records of its calls, in order
+        self.records = None  # while a step is judged: the records of its replies, in order
+        self.key = None  # the judging kernel's key (guard), None before it is guarded
+        self.seq = 0  # replies verified so far in this kernel
+        self.sent = 0  # requests sent so far
+        # A probe's change of a stand-in's answers: [name, which of its calls (None: each),
+        # the change, calls answered so far] (grading/remote_subject.py, `perturbed`).
+        self.perturbing = None
+        self.last_state = None  # the guard's settings, as the last reply said them
+        self.measuring = False  # the guard measures the memory Python's objects take
+        self.settings = 0  # settings sent to this kernel's guard (each numbered: taken once)
 
-    def boot(self):
+    def guard(self):
+        """Guard the kernel (guard.py) before any code of the student's runs in it: a new key,
+        sent through input(), and the seccomp filter of a judging kernel."""
         self.end()
-        self.kernel.execute(BOOT_CELL, self.timeout(), silent=True)
+        self.key, self.seq, self.settings = secrets.token_bytes(32), 0, 0
+        settings = json.dumps({"key": self.key.hex(),
+                               "filter": seccomp.program(seccomp.JUDGING),
+                               "seccomp": seccomp.seccomp_number()})
+        outputs, status = self.kernel.execute(
+            GUARD_CELL, self.timeout(), silent=True,
+            stdin_hook=lambda prompt: settings if prompt == GUARD_PROMPT else "")
+        if status != "ok":
+            error = next((o for o in outputs if o.get("output_type") == "error"), {})
+            raise RuntimeError(t("the judging kernel could not be guarded ({error})",
+                                 error=f"{error.get('ename', '')}: {error.get('evalue', '')}"))
+
+    def configure(self, **settings):
+        """Send the guard settings, sealed with the key and numbered, so that none can be
+        sent again (guard.py, `on_config`)."""
+        self.settings += 1
+        text = json.dumps({**settings, "setting": self.settings}, sort_keys=True)
+        mac = hmac.new(self.key, ("config:" + text).encode(), hashlib.sha256).hexdigest()
+        if self.request("config", None, text=text, mac=mac) is not True:
+            raise StudentError("Tampered", t(TAMPERED, what=t("a setting did not arrive")))
 
     def to_wire(self, value):
         def handle_of(obj):
@@ -142,10 +192,11 @@ class Link:
     def from_wire(self, data):
         return decode(data, lambda number: Remote(self, {"handle": int(number)}))
 
-    def request(self, op, ref, boot=False, **fields):
-        """The answer of the agent to one request; `boot`: make the agent anew first, in the
-        run that begins a new conversation."""
-        return self.read_reply(self.exchange({"op": op, "target": ref, **fields}, boot=boot))
+    def request(self, op, ref, **fields):
+        """The answer of the agent to one request."""
+        payload = {"op": op, "target": ref, **fields}
+        text = self.exchange(payload)
+        return self.read_reply(text, payload["sent"], 0)
 
     def batch(self, requests):
         """The answers of the agent to several requests ((op, ref, fields) each), made in the
@@ -153,48 +204,55 @@ class Link:
         time of one request): for each, its value or the StudentError it raised (not raised
         here), each reply read, and bounded, as if it had come alone. The answers stop after
         the first NotImplementedError (the agent makes no request after it)."""
-        text = self.exchange({"op": "batch", "requests": [
-            {"op": op, "target": ref, **fields} for op, ref, fields in requests]},
-            bound=2 * len(requests) * self.max_reply * PARTS)
-        reply = self.parsed(text)
-        each = reply.get("each") if isinstance(reply, dict) else None
+        payload = {"op": "batch", "requests": [
+            {"op": op, "target": ref, **fields} for op, ref, fields in requests]}
+        text = self.exchange(payload, bound=2 * len(requests) * self.max_reply * PARTS)
+        try:
+            outer = json.loads(text) if text is not None else None
+        except (ValueError, RecursionError):
+            outer = None
+        each = outer.get("each") if isinstance(outer, dict) else None
         if each is None:
-            self.value_of(reply)  # the batch failed as a whole: its error
+            self.read_reply(text, payload["sent"], 0)  # the batch failed as a whole: its error
+            raise bad_reply("not one answer a request")
         if not isinstance(each, list) or len(each) > len(requests) or \
                 not all(isinstance(one, str) for one in each):
             raise bad_reply("not one answer a request")
         answers = []
-        for one in each:
+        for index, one in enumerate(each):
             try:
                 answers.append(self.read_reply(one if len(one) <= self.max_reply * PARTS
-                                               else None))
+                                               else None, payload["sent"], index))
             except StudentError as error:
                 answers.append(error)
         return answers
 
-    def exchange(self, payload, boot=False, bound=None):
+    def exchange(self, payload, bound=None):
         """The text of the agent's reply to one request (None when larger than `bound`
-        characters, by default PARTS times max_reply)."""
+        characters, by default PARTS times max_reply); the request's own text is kept in
+        payload["sent"], since each reply is sealed over it."""
         seconds = self.timeout()
         deadline = time.monotonic() + seconds
-        run = self.conversation(boot, deadline, seconds)
-        run.answer(json.dumps({**payload, "part": self.max_reply}))
+        run = self.conversation(deadline, seconds)
+        self.sent += 1
+        text = json.dumps({**payload, "part": self.max_reply, "n": self.sent})
+        payload["sent"] = text
+        run.answer(text)
         return self.reply(run, deadline, seconds, bound or self.max_reply * PARTS)
 
-    def conversation(self, boot, deadline, seconds):
-        """The Run waiting for a request: the open one, or a new one (the agent made anew
-        first when `boot`) once it asks for its first request."""
-        if self.open is not None and not self.open.done and not boot:
+    def conversation(self, deadline, seconds):
+        """The Run waiting for a request: the open one, or a new one once it asks for its
+        first request."""
+        if self.open is not None and not self.open.done:
             return self.open
         self.end()
-        run = self.kernel.run((BOOT_CELL + "\n" if boot else "") + "__kit__.converse()",
-                              silent=True)
+        run = self.kernel.run(CONVERSE_CELL, silent=True)
         while (prompt := run.next_prompt(deadline, seconds)) is not None:
             if prompt == READY:
                 self.open = run
                 return run
             run.answer("")
-        raise no_reply()
+        raise no_reply(run)
 
     def reply(self, run, deadline, seconds, bound):
         """The text of the reply to the request just sent, read part by part (None when
@@ -212,7 +270,7 @@ class Link:
             else:  # an input() of the student's code
                 run.answer("")
         self.open = None
-        raise no_reply()
+        raise no_reply(run)
 
     def end(self):
         """End the conversation: its last input() and any after it get an empty answer,
@@ -238,27 +296,65 @@ class Link:
         finally:
             self.end()
 
-    def read_reply(self, text):
-        """The value a reply's text holds (None: it was larger than PARTS times max_reply)."""
-        return self.value_of(self.parsed(text))
-
-    def parsed(self, text):
-        """A reply's text as JSON."""
+    def read_reply(self, text, request, index):
+        """The value a reply's text holds, once its seal verifies as the reply to `request`'s
+        index-th call (None text: it was larger than PARTS times max_reply)."""
         if text is None:
             raise StudentError("TooLarge", t("the result is larger than the {limit} MB a "
                                              "reply may have",
                                              limit=self.max_reply * PARTS >> 20))
+        return self.value_of(self.verified(text, request, index))
+
+    def verified(self, text, request, index):
+        """The reply a sealed text holds, if its seal is the guard's, it comes next in the
+        kernel's numbering and answers this request; its record, kept while a step is
+        judged. A reply that fails fails its call and taints the step's record."""
+        body, _, mac = text.rpartition("\x00")
+        good = self.key is not None and hmac.compare_digest(
+            mac, hmac.new(self.key, body.encode(), hashlib.sha256).hexdigest())
+        try:
+            reply = json.loads(body) if good else None
+        except (ValueError, RecursionError):
+            reply = None
+        if not isinstance(reply, dict):
+            self.taint("reply_unverified")
+            raise StudentError("Tampered", t(TAMPERED, what=t("a reply did not verify")))
+        expected, self.seq = self.seq + 1, max(self.seq, int(reply.get("seq", 0)))
+        if reply.get("seq") != expected:
+            self.taint("reply_missing")
+        if reply.get("request") != hashlib.sha256(request.encode()).hexdigest() or \
+                reply.get("index") != index:
+            self.taint("reply_other")
+            raise StudentError("Tampered", t(TAMPERED, what=t("a reply answers another "
+                                                               "request")))
+        try:
+            record = checked_record(reply.get("record"))
+        except ValueError:
+            record = new_record([])
+            record["tampered"].append("record_malformed")
+        if self.records is not None:
+            self.records.append(record)
+        self.last_state = reply.get("state")
+        return reply
+
+    def taint(self, what):
+        """Note in the step's records that its replies were tampered with (`what`: a key of
+        checks/operation_rules.TAMPERING)."""
+        if self.records is not None:
+            record = new_record([])
+            record["tampered"].append(what)
+            self.records.append(record)
+
+    def parsed(self, text):
+        """A reply's text as JSON."""
         try:
             return json.loads(text)
         except (ValueError, RecursionError) as error:
             raise bad_reply(error) from None
 
     def value_of(self, reply):
-        """The value a reply holds, or the StudentError it says the request raised; the
-        record it carries, kept while a step is watched."""
+        """The value a reply holds, or the StudentError it says the request raised."""
         try:
-            if self.records is not None and "record" in reply:
-                self.records.append(checked_record(reply["record"]))
             failed = "error" in reply
             if failed:
                 kind, message = str(reply["error"]), str(reply.get("message", ""))
@@ -272,7 +368,8 @@ class Link:
 
     def answer_callback(self, text):
         """A stand-in asks for the reference: answered only for the stand-ins of the step
-        being judged, during its requests (self.references is empty at any other time)."""
+        being judged, during its requests (self.references is empty at any other time). A
+        probe may change the answers of a stand-in (`perturbing`)."""
         try:
             if text is None:
                 raise ValueError(t("the call is larger than the {limit} MB a call may have",
@@ -283,7 +380,13 @@ class Link:
                 raise LookupError(f"no stand-in for {name!r} is in use now")
             args = self.from_wire(request["args"])
             kwargs = self.from_wire(request["kwargs"])
-            return json.dumps({"ok": self.to_wire(self.references[name](*args, **kwargs))})
+            answer = self.references[name](*args, **kwargs)
+            if self.perturbing is not None and self.perturbing[0] == name:
+                call, self.perturbing[3] = self.perturbing[3], self.perturbing[3] + 1
+                changed = self.perturbing[2](answer) if self.perturbing[1] in (None, call) \
+                    else None
+                answer = answer if changed is None else changed
+            return json.dumps({"ok": self.to_wire(answer)})
         except Exception as error:  # noqa: BLE001 - told to the stand-in, which raises it
             return json.dumps({"error": f"{type(error).__name__}: {error}"[:300]})
 
@@ -295,25 +398,34 @@ class Link:
         self.references = dict(references)
         try:
             if references:
-                self.request("install", {"global": "__kit__"}, names=sorted(references))
+                self.configure(stand_ins=sorted(references), prompt=CALLBACK)
             yield
         finally:
             self.references = {}
         if references:
-            self.request("restore", {"global": "__kit__"})
-
+            self.configure(restore=sorted(references))
 
     @contextmanager
-    def watching(self, counted):
-        """While the block runs (one step's cases and properties), every call the grader
-        makes is recorded in the kernel (autograder/recorder.py), entries of the functions named
-        in `counted` counted; `records` holds the records, in the order of the calls."""
-        self.records = []
-        self.request("watch", {"global": "__kit__"}, counted=list(counted))
+    def watching(self, counted, measure=False):
+        """While the block runs (one step's cases and properties), the calls of the
+        functions named in `counted` are counted in the kernel (guard.py), and with
+        `measure` the memory Python's objects take is measured (a call's tensors then go in
+        first, by a request of their own, so that only what the call makes is measured); the
+        step's records gather in `records`, in the order of the replies."""
+        if counted or measure:
+            self.configure(counted=sorted(counted), measure=measure)
+        self.measuring = measure
         try:
             yield self.records
-        finally:  # the next step makes the agent anew: it records nothing then
-            self.records = None
+        finally:
+            self.measuring = False
+            if counted or measure:
+                self.configure(restore=sorted(counted), measure=False)
+
+    def kept(self, args, kwargs):
+        """(args, kwargs) with every tensor in them sent into the kernel first, by a request
+        of its own, and given back as the handle of what the kernel keeps."""
+        return self.request("keep", None, args=self.to_wire((tuple(args), dict(kwargs))))
 
 
 class Remote:
@@ -336,6 +448,8 @@ class Remote:
 
     def call_fields(self, args, kwargs, fields):
         link = self._link
+        if link.measuring:
+            args, kwargs = link.kept(args, kwargs)
         return {"args": link.to_wire(args), "kwargs": link.to_wire(kwargs), **fields}
 
     def call_each(self, calls):

@@ -51,7 +51,10 @@ MACHINES = {
         "fremovexattr": 199, "setxattrat": 463, "removexattrat": 466, "socketpair": 53,
         "inotify_init": 253, "inotify_add_watch": 254, "inotify_init1": 294,
         "fanotify_init": 300, "fanotify_mark": 301, "sched_setparam": 142,
-        "sched_setscheduler": 144, "sched_setaffinity": 203, "sched_setattr": 314}),
+        "sched_setscheduler": 144, "sched_setaffinity": 203, "sched_setattr": 314,
+        "fork": 57, "vfork": 58, "execve": 59, "execveat": 322, "setitimer": 38, "alarm": 37,
+        "timer_create": 222, "timer_settime": 223, "kill": 62, "tkill": 200, "tgkill": 234,
+        "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297, "pidfd_send_signal": 424}),
     "aarch64": (0xC00000B7, False, {
         "add_key": 217, "request_key": 218, "keyctl": 219, "socket": 198, "ptrace": 117,
         "process_vm_readv": 270, "process_vm_writev": 271, "shmget": 194, "shmat": 196,
@@ -66,7 +69,9 @@ MACHINES = {
         "setxattrat": 463, "removexattrat": 466, "socketpair": 199, "inotify_init1": 26,
         "inotify_add_watch": 27, "fanotify_init": 262, "fanotify_mark": 263,
         "sched_setparam": 118, "sched_setscheduler": 119, "sched_setaffinity": 122,
-        "sched_setattr": 274}),
+        "sched_setattr": 274, "execve": 221, "execveat": 281, "setitimer": 103,
+        "timer_create": 107, "timer_settime": 110, "kill": 129, "tkill": 130, "tgkill": 131,
+        "rt_sigqueueinfo": 138, "rt_tgsigqueueinfo": 240, "pidfd_send_signal": 424}),
 }
 
 ALL = 0xFFFFFFFF
@@ -134,6 +139,22 @@ def rules_for(own_namespaces):
     if own_namespaces:
         return KEYRINGS + IO_URING + clones(0)
     return KEYRINGS + IO_URING + clones(CLONE_PARENT) + UNCONFINED_MACHINE
+
+
+# The judging kernel (guard.py), from the guard's start on: nothing runs beside it or after it
+# (no process, thread or exec: work done there would be out of the record's sight), and
+# nothing interrupts it (no timer, no signal sent, even to itself: a Python signal handler of
+# the student's would run inside the guard's own code); no other process's memory read or
+# written either.
+JUDGING = [(name, []) for name in (
+    "clone", "clone3", "fork", "vfork", "execve", "execveat", "setitimer", "alarm", "timer_create",
+    "timer_settime", "kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo",
+    "pidfd_send_signal", "ptrace", "process_vm_readv", "process_vm_writev")]
+
+
+def seccomp_number(machine=None):
+    """The number of the seccomp system call on `machine` (this one by default)."""
+    return MACHINES[machine or platform.machine()][2]["seccomp"]
 
 
 def late_rules(own_user):

@@ -156,6 +156,8 @@ def speedup(name, module):
 cell_cache = speedup("cell cache", "cell_cache")  # IPython's per-text work done once
 speedup("tracebacks", "tracebacks")  # what a cell's error needs, once
 output_streams = speedup("output streams", "output_streams")  # an empty flush, skipped
+import judging  # noqa: E402,F401 - this script's folder; the judging kernel's guard, made once
+
 # Every object made so far stays for the template's life: frozen before the collector is back,
 # no collection here walks them (the first one after enable() took 0.13 s of the template's
 # start, before its ready line). Each spawn freezes again what the template made since.
@@ -460,7 +462,7 @@ def reachable(path):
 def kernel_config(connection_file):
     """A kernel's settings: its connection file, no history, figures shown as PNG images (the
     template imported the inline backend before any IPython shell existed, so it could not
-    hook itself in then), and GradingKernel."""
+    hook itself in then), messages copied as they are sent, and GradingKernel."""
     config = Config()
     config.IPKernelApp.connection_file = connection_file
     config.IPKernelApp.quiet = True
@@ -470,6 +472,10 @@ def kernel_config(connection_file):
         # descriptors 1 and 2 is likely read by then: output_streams.py's flush waits for it.
         config.IPythonKernel._execute_sleep = 0.0
     config.InteractiveShellApp.matplotlib = "inline"
+    # pyzmq sends a large message without copying it, and then starts a thread of its own to
+    # learn when the frame is free: a judging kernel may start no thread (its guard, guard.py,
+    # refuses every one), so every message is copied.
+    config.Session.copy_threshold = 1 << 62
     config.IPKernelApp.kernel_class = GradingKernel
     return config
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from autograder.sandbox.kernel import Limits, SandboxedKernel, Settings
+from autograder.sandbox.link import Link
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -27,3 +28,12 @@ def run(kernel, code):
     text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
     errors = [o.ename for o in outputs if o.output_type == "error"]
     return text.strip(), errors
+
+
+def guarded(kernel):
+    """A link to the kernel, guarded (sandbox/guard.py), the student's code to come."""
+    link = Link(kernel, lambda: 20)
+    link.guard()
+    with link.talking():
+        link.configure(student=True)
+    return link

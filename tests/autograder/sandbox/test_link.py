@@ -5,14 +5,14 @@ import pytest
 import torch
 from torch import nn
 
-from autograder.sandbox.agent import Agent
-from autograder.sandbox.link import Link, Remote, StudentError, module_recipe
-from tests.autograder.sandbox.conftest import run
+from autograder.sandbox.agent import module_from
+from autograder.sandbox.link import CONVERSE_CELL, Link, Remote, StudentError, module_recipe
+from tests.autograder.sandbox.conftest import guarded, run
 
 
 def rebuilt(module):
     """The module as the agent in the kernel rebuilds it from the grader's recipe."""
-    return Agent({}).module_from(module_recipe(module)["module"])
+    return module_from(module_recipe(module)["module"])
 
 
 def test_a_transformer_encoder_layer_arrives_with_its_options_and_weights():
@@ -76,22 +76,23 @@ def counting_runs(kernel):
 def test_a_conversation_is_one_run_of_the_kernel(kernel):
     """Do ten calls of a step cost one run in the kernel (its requests answer its input()
     prompts), and is the kernel free for the next cell once the conversation ends?"""
-    link = Link(counting_runs(kernel), lambda: 20)
+    link = guarded(counting_runs(kernel))
     run(kernel, FUNCTIONS)
+    kernel.runs.clear()
     with link.talking():
-        assert link.request("defined", {"global": "__kit__"}, boot=True, name="double")
+        assert link.request("defined", None, name="double")
         double = Remote(link, {"global": "double"})
         assert [double(n) for n in range(10)] == [2 * n for n in range(10)]
-    assert [code.endswith("__kit__.converse()") for code in kernel.runs] == [False, True]
+    assert kernel.runs == [CONVERSE_CELL]
     assert run(kernel, "print(double(21))") == ("42", [])
 
 
 def test_a_run_waits_for_no_open_conversation(kernel):
     """Is a cell sent while a conversation is still open refused at once (the kernel, waiting
     for the grader's answer, would hold it until its time ran out)?"""
-    link = Link(kernel, lambda: 20)
+    link = guarded(kernel)
     run(kernel, FUNCTIONS)
-    assert link.request("defined", {"global": "__kit__"}, boot=True, name="double")
+    assert link.request("defined", None, name="double")
     assert Remote(link, {"global": "double"})(3) == 6
     with pytest.raises(RuntimeError, match="previous run is not over"):
         kernel.execute("pass", timeout=5)
@@ -100,25 +101,28 @@ def test_a_run_waits_for_no_open_conversation(kernel):
 
 
 def test_the_students_own_input_and_a_forged_reply_end_cleanly(kernel):
-    """Does input() in a student's function get an empty answer, and does a function that
-    forges a reply get a wrong answer at worst, the conversation still ending with the kernel
-    free (the replies after it are each one behind)?"""
-    link = Link(kernel, lambda: 20)
+    """Does input() in a student's function get an empty answer, is a reply the function
+    forges through input() refused (it carries no seal of the guard's), noted as tampering in
+    the step's records, and does the conversation still end with the kernel free?"""
+    link = guarded(kernel)
     run(kernel, FUNCTIONS)
+    link.records = []
     with link.talking():
-        link.request("defined", {"global": "__kit__"}, boot=True, name="asks")
+        link.request("defined", None, name="asks")
         assert Remote(link, {"global": "asks"})(7) == "|7"
         forges = Remote(link, {"global": "forges"})
-        assert [forges(1), forges(2), forges(3)] == [42, 2, 42]
+        with pytest.raises(StudentError, match="tampered"):
+            forges(1)
+    assert any("reply_unverified" in record["tampered"] for record in link.records)
     assert run(kernel, "print('free')") == ("free", [])
 
 
 def test_a_conversation_does_not_outlive_its_kernel(kernel):
     """Does a request after the kernel was started anew begin a new conversation, where the
     agent is gone (no answer, said as such), instead of talking to a stopped kernel?"""
-    link = Link(kernel, lambda: 20)
+    link = guarded(kernel)
     run(kernel, FUNCTIONS)
-    assert link.request("defined", {"global": "__kit__"}, boot=True, name="double")
+    assert link.request("defined", None, name="double")
     assert Remote(link, {"global": "double"})(1) == 2
     kernel.restart()
     with pytest.raises(StudentError, match="no answer"):
@@ -146,13 +150,13 @@ def test_calls_sent_together_are_one_round_trip_each_with_its_own_answer(kernel)
     """Do calls sent together (call_each) cost one request, come back in order each with its
     value or its own error (a built-in kind still that kind), and are the calls after a
     NotImplementedError not made, as the judge stops a step there?"""
-    link = Link(kernel, lambda: 20)
+    link = guarded(kernel)
     run(kernel, BATCHED)
     exchanges, exchange = [], link.exchange
     link.exchange = lambda payload, **options: exchanges.append(payload) or exchange(payload,
                                                                                      **options)
     with link.talking():
-        assert link.request("defined", {"global": "__kit__"}, boot=True, name="picky")
+        assert link.request("defined", None, name="picky")
         answers = Remote(link, {"global": "picky"}).call_each(
             [((1,), {}, None, 0), ((2,), {}, None, 0), ((3,), {}, 5, 1)])
         assert len(exchanges) == 2
@@ -183,9 +187,12 @@ def test_each_answer_of_a_batch_is_its_own(kernel):
     may have, as if it had come alone (two answers of 11,000 characters pass where a reply
     may have 16,000; one of 23,000 does not)?"""
     link = Link(kernel, lambda: 20, max_reply=1000)  # a reply of at most 16 parts of 1,000
+    link.guard()
+    with link.talking():
+        link.configure(student=True)
     run(kernel, ODD)
     with link.talking():
-        assert link.request("defined", {"global": "__kit__"}, boot=True, name="odd")
+        assert link.request("defined", None, name="odd")
         answers = Remote(link, {"global": "odd"}).call_each(
             [((1,), {}, None, 0), ((2,), {}, None, 0), ((3,), {}, None, 0)])
         assert answers[0] == 2 and answers[2] == 6

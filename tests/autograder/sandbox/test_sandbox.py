@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from autograder.grading.integrity import suspicious
 from autograder.sandbox.agent import decode, encode
 from autograder.sandbox.kernel import SandboxedKernel, Settings
-from autograder.sandbox.link import Link, Remote, StudentError
-from tests.autograder.sandbox.conftest import run
+from autograder.sandbox.link import Remote, StudentError
+from tests.autograder.sandbox.conftest import guarded, run
 
 ROOT = Path(__file__).resolve().parents[3]
 ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0, reason="the full sandbox needs root")
@@ -205,8 +205,7 @@ def test_a_fresh_kernels_first_input_reaches_the_grader(tmp_path):
 def test_remote_calls_return_plain_data(kernel):
     """Does a call into the kernel come back as data built here, and a student error as a
     StudentError naming its kind?"""
-    link = Link(kernel, lambda: 20)
-    link.boot()
+    link = guarded(kernel)
     run(kernel, "import torch\ndef double(x):\n    return x * 2\n"
                 "def broken(x):\n    raise ValueError('no')\n")
     with link.talking():
@@ -220,8 +219,7 @@ def test_remote_calls_return_plain_data(kernel):
 def test_stand_ins_ask_the_grader(kernel):
     """Does an earlier step's stand-in run the grader's reference, with no reference code in
     the kernel?"""
-    link = Link(kernel, lambda: 20)
-    link.boot()
+    link = guarded(kernel)
     run(kernel, "def uses_helper(x):\n    return helper(x) + 1\n")
     with link.talking(), link.stand_ins({"helper": lambda x: x * 10}):
         assert Remote(link, {"global": "uses_helper"})(torch.ones(2)).tolist() == [11.0, 11.0]
