@@ -1,42 +1,47 @@
-"""What a call of the student's code computes: the record a step's rules on operations are
-decided on (checks/operation_rules.py).
+"""Records what a call of the student's code computes, in this process: the notebook's
+expect_rule (the test cell's calls) and the checks' own tests. Grading records in the judging
+kernel instead, through its guard (autograder/sandbox/guard.py); both note each operation
+with the same functions (autograder/op_record.py), so a record means the same wherever it
+was made.
 
-While a Recorder runs it keeps, for each call of the subject (the student's function or the
-methods of the student's class), one record as plain data:
-- `ops`: every operation torch ran, by name, at two levels: the torch functions called
-  (`layer_norm`, `multi_head_attention_forward`, `_make_dual`) and the ATen operations they
-  reach (`native_layer_norm`, `_softmax`, `native_batch_norm`), whatever the Python path;
-- `autograd`: whether an autograd graph was walked (backward, torch.autograd.grad, torch.func)
-  or forward-mode dual numbers were made;
-- `entered`: how many times each watched function was entered (an earlier step's, the
-  subject's helpers the rules name);
-- `arguments`: the shape of each tensor argument and the value of each number;
-- `largest`: the most numbers one operation produced;
-- `weights`: the span of every softmax (the size of the dim it normalises) and exponential
-  (the size of its last dim) computed.
+While a Recorder runs it keeps one record per call of the subject (the student's function,
+or the methods of the student's class); operations inside a function watched as `apart` (an
+earlier step, judged in its own step) are not the subject's and are left out, and the entries
+of the `counted` ones are counted.
 
-Operations inside a function watched as `apart` (an earlier step, judged in its own step) are
-not the subject's and are left out. The same class records in grading (autograder/sandbox/
-agent.py, around each call the grader makes) and in the notebook (expect_rule's cell).
-
-This module imports only sys and torch: the grader sends its text into the student's kernel,
-and the build copies it into the notebook's helper cell.
+This module imports only sys, torch and op_record: the build copies it into the notebook's
+helper cell. `Perturbing` is a probe's change of what operations give (checks/probes.py), in
+this process.
 """
 
 import sys
+import tracemalloc
 
 import torch
 from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
-WEIGHT_OPS = frozenset({"exp", "exp_", "_softmax", "_safe_softmax", "softmax", "_masked_softmax"})
-SOFTMAX_OPS = frozenset({"_softmax", "_safe_softmax", "softmax"})  # (input, dim, ...)
-DUAL_FUNCTIONS = frozenset({"_make_dual", "make_dual"})
-# Whether the autograd engine is running a backward pass (-1: not), read from torch's C module
-# (a private function, read, never patched). A torch without it: the torch functions that
-# start a backward pass (Tensor.backward, torch.autograd.grad) tell it instead.
-GRAPH_TASK = getattr(torch._C, "_current_graph_task_id", None)
-BACKWARD_FUNCTIONS = frozenset({"backward", "grad"})
+from autograder.op_record import (
+    Parameter,
+    Tensor,
+    described,
+    new_record,
+    noted_function,
+    noted_operation,
+    perturbed_output,
+    perturbs,
+    tensors_in,
+)
+
+
+def operation_name(func):
+    """An ATen operation's name without its overload (`_softmax` of aten._softmax.default)."""
+    return func.overloadpacket.__name__
+
+
+def function_name(func):
+    return getattr(func, "__name__", "") or type(func).__name__
+
 
 
 def codes_of(target):
@@ -77,25 +82,19 @@ def watched(names, apart, counted):
                  for group in (apart, counted))
 
 
-def described(value):
-    """An argument as a record keeps it: a tensor's shape, a number, or None."""
-    if isinstance(value, torch.Tensor):
-        return list(value.shape)
-    if isinstance(value, bool | int | float):
-        return value
-    return None
-
-
 class Recorder:
     """Records every call of the subject while it runs (`start` ... `stop`, or `with`).
 
-    `subject`: code objects of the subject (None: everything that runs is the subject's, as
-    in grading, where the recorder runs around one call, on these `arguments`). `apart` and
-    `counted`: {name: code objects} of functions whose entries are counted; operations
-    inside an `apart` one are not the subject's. `records`: one record per outermost call
-    of the subject."""
+    `subject`: code objects of the subject (None: everything that runs is the subject's, on
+    these `arguments`). `apart` and `counted`: {name: code objects} of functions whose
+    entries are counted; operations inside an `apart` one are not the subject's. `records`:
+    one record per outermost call of the subject. `measure`: each record says the most
+    memory Python's objects and numpy's arrays took at once during its call (tracemalloc).
+    A tensor of a class of its own that reaches torch's dispatch or a torch function, and a
+    mode of the recorder's taken off torch's stack, are noted in the records (`tampered`), as
+    grading notes them."""
 
-    def __init__(self, subject=None, apart=None, counted=None, arguments=()):
+    def __init__(self, subject=None, apart=None, counted=None, arguments=(), measure=False):
         self.subject = subject
         self.watched = {}  # code -> (name, whether apart)
         for names, is_apart in ((counted or {}, False), (apart or {}, True)):
@@ -108,12 +107,20 @@ class Recorder:
         self.modes = (Operations(self), Functions(self))
         self.profiling = bool(self.watched) or subject is not None
         self.previous_profile = None
+        self.measure, self.tracing_before, self.baseline = measure, False, 0
+        self.first_call = None  # (args, kwargs) of the subject's first call, a function's
+        self.paused = False  # a probe's rerun (checks/probes.py): not recorded
         if subject is None:
             self.records.append(new_record([described(value) for value in arguments]))
 
     # Starting and stopping --------------------------------------------------------------
 
     def start(self):
+        if self.measure:
+            self.tracing_before = tracemalloc.is_tracing()
+            if not self.tracing_before:
+                tracemalloc.start()
+            self.measured()
         if self.profiling:
             self.previous_profile = sys.getprofile()
             sys.setprofile(self.profile)
@@ -126,10 +133,26 @@ class Recorder:
             try:
                 mode.__exit__(None, None, None)
             except (AssertionError, RuntimeError, IndexError):  # popped already
-                pass
+                if self.records:
+                    self.records[-1]["tampered"].append("mode_gone")
         if self.profiling:
             sys.setprofile(self.previous_profile)
             self.profiling = False
+        if self.measure:
+            if self.subject is None and self.records:
+                self.records[-1]["python_peak"] = self.measured()
+            if not self.tracing_before:
+                tracemalloc.stop()
+            self.measure = False
+
+    def measured(self):
+        """The most bytes Python's objects took since the last measure beyond those then;
+        the measure begins anew."""
+        current, peak = tracemalloc.get_traced_memory()
+        taken = max(peak - self.baseline, 0)
+        tracemalloc.reset_peak()
+        self.baseline = tracemalloc.get_traced_memory()[0]
+        return taken
 
     def __enter__(self):
         return self.start()
@@ -140,14 +163,20 @@ class Recorder:
     # What runs ---------------------------------------------------------------------------
 
     def recording(self):
-        return self.depth > 0 and self.away == 0 and bool(self.records)
+        return self.depth > 0 and self.away == 0 and bool(self.records) and not self.paused
 
     def profile(self, frame, event, arg):
         if event == "call":
             code = frame.f_code
             if self.subject is not None and code in self.subject:
+                if self.paused:
+                    return
                 if self.depth == 0:
                     self.records.append(new_record(call_arguments(frame)))
+                    if self.first_call is None and len(self.subject) == 1:
+                        self.first_call = call_of(frame)
+                    if self.measure:
+                        self.measured()
                 self.depth += 1
             elif code in self.watched and self.depth > 0:
                 name, is_apart = self.watched[code]
@@ -157,65 +186,29 @@ class Recorder:
                 self.away += is_apart
         elif event == "return":
             code = frame.f_code
-            if self.subject is not None and code in self.subject and self.depth > 0:
+            if self.subject is not None and code in self.subject and self.depth > 0 \
+                    and not self.paused:
                 self.depth -= 1
+                if self.depth == 0 and self.measure:
+                    self.records[-1]["python_peak"] = self.measured()
             elif code in self.watched and self.depth > 0 and self.watched[code][1]:
                 self.away = max(self.away - 1, 0)
 
-    def operation(self, name, outputs, args=()):
-        record = self.records[-1]
-        record["ops"][name] = record["ops"].get(name, 0) + 1
-        record["count"] += 1
-        if GRAPH_TASK is not None and GRAPH_TASK() != -1:
-            record["autograd"] = True
-        for output in outputs:
-            record["largest"] = max(record["largest"], output.numel())
-            if name in WEIGHT_OPS and output.dim() > 0:
-                dim = args[1] if name in SOFTMAX_OPS and len(args) > 1 and \
-                    isinstance(args[1], int) else -1
-                span = int(output.shape[dim])
-                if span not in record["weights"]:
-                    record["weights"].append(span)
 
-    def function(self, name):
-        record = self.records[-1]
-        record["ops"][name] = record["ops"].get(name, 0) + 1
-        if name in DUAL_FUNCTIONS or (GRAPH_TASK is None and name in BACKWARD_FUNCTIONS):
-            record["autograd"] = True
-
-
-def new_record(arguments):
-    return {"ops": {}, "count": 0, "autograd": False, "entered": {}, "arguments": arguments,
-            "largest": 0, "weights": []}
-
-
-def checked_record(data):
-    """A record read back from the kernel, as plain data of the expected kinds (ValueError
-    otherwise): the grader reads nothing else of it."""
-
-    def counts(value):
-        if not (isinstance(value, dict) and all(isinstance(k, str) and type(n) is int
-                                                for k, n in value.items())):
-            raise ValueError("malformed record")
-        return dict(value)
-
-    def argument(value):
-        if value is None or type(value) in (bool, int, float):
-            return value
-        if isinstance(value, list) and all(type(n) is int for n in value):
-            return list(value)
-        raise ValueError("malformed record")
-
-    if not isinstance(data, dict) or set(data) != set(new_record([])):
-        raise ValueError("malformed record")
-    if not (type(data["count"]) is int and type(data["largest"]) is int
-            and type(data["autograd"]) is bool
-            and isinstance(data["arguments"], list) and isinstance(data["weights"], list)
-            and all(type(n) is int for n in data["weights"])):
-        raise ValueError("malformed record")
-    return {**data, "ops": counts(data["ops"]), "entered": counts(data["entered"]),
-            "arguments": [argument(value) for value in data["arguments"]],
-            "weights": list(data["weights"])}
+def call_of(frame):
+    """(args, kwargs) of the call of a function just entered, as it was given them."""
+    code = frame.f_code
+    values = frame.f_locals
+    names = code.co_varnames
+    args = [values[name] for name in names[:code.co_argcount]]
+    at = code.co_argcount + code.co_kwonlyargcount
+    kwargs = {name: values[name] for name in names[code.co_argcount:at]}
+    if code.co_flags & 0x04:  # *args
+        args += list(values[names[at]])
+        at += 1
+    if code.co_flags & 0x08:  # **kwargs
+        kwargs.update(values[names[at]])
+    return args, kwargs
 
 
 def call_arguments(frame):
@@ -226,14 +219,6 @@ def call_arguments(frame):
     if names and names[0] in ("self", "cls"):
         values = values[1:]
     return [described(value) for value in values]
-
-
-def tensors_in(value):
-    if isinstance(value, torch.Tensor):
-        return [value]
-    if isinstance(value, tuple | list):
-        return [t for item in value for t in tensors_in(item)]
-    return []
 
 
 class Operations(TorchDispatchMode):
@@ -252,8 +237,12 @@ class Operations(TorchDispatchMode):
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         out = func(*args, **(kwargs or {}))
-        if self.recorder.recording():
-            self.recorder.operation(func.overloadpacket.__name__, tensors_in(out), args)
+        recorder = self.recorder
+        if recorder.recording():
+            record = recorder.records[-1]
+            if any(kind is not Tensor and kind is not Parameter for kind in types):
+                record["tampered"].append("subclass")
+            noted_operation(record, operation_name(func), tensors_in(out), args)
         return out
 
 
@@ -265,6 +254,109 @@ class Functions(TorchFunctionMode):
         self.recorder = recorder
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        if self.recorder.recording():
-            self.recorder.function(getattr(func, "__name__", "") or type(func).__name__)
-        return func(*args, **(kwargs or {}))
+        out = func(*args, **(kwargs or {}))
+        recorder = self.recorder
+        if recorder.recording():
+            record = recorder.records[-1]
+            if any(kind is not Tensor and kind is not Parameter for kind in types):
+                record["tampered"].append("subclass")
+            noted_function(record, function_name(func), tensors_in(out))
+        return out
+
+
+class perturbing_here:  # noqa: N801 - a context manager, used as a function
+    """A probe's change (checks/probes.py) while the block runs, in this process: the answers
+    of an earlier step (`change["stand_in"]`: every name of `subject`'s namespace bound to
+    that function answers through a wrapper that changes one call's output, or each), or what
+    some torch operations give (Perturbing). The dict the block gets has `seen` after it: how
+    many calls or operations the change named."""
+
+    def __init__(self, change, subject):
+        self.change, self.subject, self.done = change, subject, {"seen": 0}
+
+    def __enter__(self):
+        change = self.change
+        if "stand_in" not in change:
+            self.perturbing = Perturbing(change).__enter__()
+            return self.done
+        self.perturbing = None
+        self.namespace = namespace_of(self.subject)
+        original = self.namespace.get(change["stand_in"])
+        generator = torch.Generator().manual_seed(int(change["seed"]))
+        done = self.done
+
+        def answered(*args, **kwargs):
+            value = original(*args, **kwargs)
+            index = done["seen"]
+            done["seen"] += 1
+            changed = perturbed_output(value, generator, change.get("large", False)) \
+                if change["which"] in (None, index) else None
+            return value if changed is None else changed
+
+        self.bound = [(name, value) for name, value in self.namespace.items()
+                      if original is not None and value is original]
+        for name, _ in self.bound:
+            self.namespace[name] = answered
+        return done
+
+    def __exit__(self, *exc):
+        if self.perturbing is not None:
+            self.perturbing.__exit__(None, None, None)
+            self.done["seen"] = self.perturbing.seen
+            return
+        for name, value in self.bound:
+            self.namespace[name] = value
+
+
+class Perturbing:
+    """A probe's change of what some operations give, in this process (checks/probes.py):
+    while the block runs, noise is added to the output of the torch functions and ATen
+    operations that `spec` names (op_record.perturbs), of one of them (`which`, counted from
+    the block's start) or of each; `seen` counts those named."""
+
+    def __init__(self, spec):
+        self.spec, self.seen = spec, 0
+        self.generator = torch.Generator().manual_seed(int(spec["seed"]))
+        self.modes = (PerturbedOperations(self), PerturbedFunctions(self))
+
+    def __enter__(self):
+        for mode in self.modes:
+            mode.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        for mode in reversed(self.modes):
+            mode.__exit__(None, None, None)
+
+    def changed(self, name, op_args, value):
+        if not perturbs(self.spec, name, op_args):
+            return value
+        index, self.seen = self.seen, self.seen + 1
+        if self.spec["which"] is not None and self.spec["which"] != index:
+            return value
+        changed = perturbed_output(value, self.generator)
+        return value if changed is None else changed
+
+
+class PerturbedOperations(TorchDispatchMode):
+    def __init__(self, perturbing):
+        super().__init__()
+        self.perturbing = perturbing
+
+    @classmethod
+    def _should_skip_dynamo(cls):
+        return False
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        return self.perturbing.changed(operation_name(func), args, out)
+
+
+class PerturbedFunctions(TorchFunctionMode):
+    def __init__(self, perturbing):
+        super().__init__()
+        self.perturbing = perturbing
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        return self.perturbing.changed(function_name(func), None, out)

@@ -174,7 +174,7 @@ class AgentLike:
         return self._state["records"]
 
     @contextmanager
-    def recording(self, apart, counted):
+    def recording(self, apart, counted, measure=False):
         namespace = namespace_of(self._target)
         self._state["on"] = ({name: codes_of(namespace.get(name)) for name in apart},
                              {name: codes_of(namespace.get(name)) for name in counted})

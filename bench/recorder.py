@@ -37,7 +37,7 @@ class RecordedCalls(LocalSubject):
         super().__init__(target)
         self.watching = None
 
-    def recording(self, apart, counted):
+    def recording(self, apart, counted, measure=False):
         self.watching, self.records = watched(namespace_of(self._target), apart, counted), []
         return self
 

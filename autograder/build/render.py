@@ -163,7 +163,8 @@ def recording(step):
     if not step.recorded:
         return ""
     arguments = "".join(f", {key}={value!r}" for key, value in
-                        (("uses", list(step.uses)), ("counted", step.counted)) if value)
+                        (("uses", list(step.uses)), ("counted", step.counted),
+                         ("measure", step.measured)) if value)
     return (f"record_calls({step.name}{arguments})  # "
             + t("what your code computes below, for the step's rules") + "\n")
 
@@ -207,11 +208,12 @@ def figures_of(assignment):
 def rule_checks(step):
     """The public check of each of the step's rules: the grader's decision, made in plain
     Jupyter on the student's code (checks/code_rules.py), so no rule is a surprise."""
-    publics = [(RUNS_ALONE, ("runs_alone", [], RUNS_ALONE_WHY))] + \
-        [(rule.name, rule.public) for rule in step.rules]
+    publics = [(RUNS_ALONE, ("runs_alone", [], RUNS_ALONE_WHY), None)] + \
+        [(rule.name, rule.public, rule.probe) for rule in step.rules]
     uses = f", uses={list(step.uses)!r}" if step.uses else ""
-    lines = [f"expect_rule({step.name}, {kind!r}, {params!r}, {t(name)!r}, {t(why)!r}{uses})"
-             for name, (kind, params, why) in publics]
+    lines = [f"expect_rule({step.name}, {kind!r}, {params!r}, {t(name)!r}, {t(why)!r}{uses}"
+             + (f", probe={probe!r}" if probe else "") + ")"
+             for name, (kind, params, why), probe in publics]
     heading = "# " + t("The step's rules, as grading checks them:")
     return "\n" + heading + "\n" + "\n".join(lines) if lines else ""
 

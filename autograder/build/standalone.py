@@ -1,7 +1,8 @@
 """The kit's code that runs where the kit is not installed, as the build copies it out: the
 notebook's helper cell (build/public_checks.py, checks/raised.py, checks/code_rules.py,
-autograder/recorder.py, checks/operation_rules.py and build/failed_cell.py) and the students'
-self-check script (build/check_notebook.py), in the course's language and in it alone.
+autograder/op_record.py, autograder/recorder.py, checks/probes.py,
+checks/operation_rules.py and build/failed_cell.py) and the students' self-check script
+(build/check_notebook.py), in the course's language and in it alone.
 
 Each of those files that has texts imports `_t` from autograder/i18n/standalone.py (the
 recorder has none), and the helper cell's files import each other, so that the kit runs
@@ -23,18 +24,19 @@ import tokenize
 import zlib
 from pathlib import Path
 
+import autograder.op_record
 import autograder.recorder
 from autograder.build import check_notebook, failed_cell, public_checks
 from autograder.build.authoring import AuthoringError
-from autograder.checks import code_rules, operation_rules, raised
+from autograder.checks import code_rules, operation_rules, probes, raised
 from autograder.checks.compare import TOLERANCE
 from autograder.i18n import DEFAULT, language, t
 from autograder.i18n import standalone as texts
 
 SELF_CHECK = Path(check_notebook.__file__)
 HELPER_CELL = [Path(module.__file__) for module in (public_checks, raised, code_rules,
-                                                    autograder.recorder, operation_rules,
-                                                    failed_cell)]
+                                                    autograder.op_record, autograder.recorder,
+                                                    probes, operation_rules, failed_cell)]
 PACKAGE = Path(texts.__file__).parents[1]
 IMPORT_LINE = "from autograder.i18n.standalone import _t\n"
 HELPERS_FILE = "course_helpers.py"  # beside the notebook: the helper cell's code, readable

@@ -22,14 +22,14 @@ HIDDEN_TESTS = tuple(f"### {edge} HIDDEN TESTS" for edge in ("BEGIN", "END"))  #
 # not read. A module shipped beside the notebook is not among them: its code is not judged.
 ALLOWED_MODULES = frozenset({
     "torch", "math", "cmath", "numpy", "string", "unicodedata", "re", "typing", "functools",
-    "itertools", "collections", "dataclasses", "operator", "__future__", "matplotlib"})
+    "itertools", "collections", "dataclasses", "operator", "__future__", "matplotlib", "sys"})
 # Code whose target is decided at run time: the rules could not tell what it calls.
 DYNAMIC_CALLS = frozenset({"exec", "eval", "compile", "__import__", "globals", "locals",
                            "vars", "get_ipython", "attrgetter", "methodcaller",
                            "import_module"})
 DYNAMIC_NAMES = frozenset({"__dict__", "__builtins__", "builtins", "importlib",
-                           "__getattribute__", "sys", "__class__", "__globals__",
-                           "__code__", "__setattr__", "__delattr__", "__closure__"})
+                           "__getattribute__", "__globals__", "__code__", "__setattr__",
+                           "__delattr__", "__closure__", "__self__", "modules"})
 NAMED_BY_STRING = frozenset({"getattr", "setattr", "delattr", "hasattr"})
 
 LOOP_NODES = (ast.For, ast.While, ast.AsyncFor, ast.ListComp, ast.SetComp, ast.DictComp,
@@ -356,7 +356,8 @@ def unverifiable(tree, language=None):
                 return _t("it calls {name}()", language, name=name)
             if name in NAMED_BY_STRING - {"hasattr"} and not (len(node.args) >= 2 and (
                     isinstance(node.args[1], ast.Constant) or
-                    getattr(node.args[1], "id", None) in loops)):
+                    getattr(node.args[1], "id", None) in loops or
+                    getattr(node.args[0], "id", None) == "self")):  # its own attributes
                 return _t("it calls {name}() with a name computed at run time", language,
                           name=name)
         elif isinstance(node, ast.Attribute) and node.attr in DYNAMIC_NAMES:
@@ -394,15 +395,25 @@ def function_bodies(tree):
             yield from node.body
 
 
+ITERATING = ("__iter__", "__next__", "__getitem__")  # a class whose objects a loop walks
+
+
 def recursion(tree):
-    """The name of a function of the text that calls itself, directly or through others
-    (a loop with no loop statement), or None."""
+    """The name of a function or lambda of the text that calls itself, directly or through
+    others (a loop with no loop statement), or None. A lambda counts by the name it is bound
+    to (`f = lambda n: ... f(n - 1)`), and one that calls a parameter with that parameter
+    (`(lambda f, n: f(f, n))`) calls itself."""
     calls = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            calls.setdefault(node.name, set()).update(
-                getattr(c.func, "id", None) or getattr(c.func, "attr", None)
-                for c in ast.walk(node) if isinstance(c, ast.Call))
+            calls.setdefault(node.name, set()).update(called_names(node))
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    calls.setdefault(target.id, set()).update(called_names(node.value))
+    for node in ast.walk(tree):
+        if isinstance(node, FUNCTIONS) and self_applied(node):
+            return getattr(node, "name", "lambda")
     for start in calls:
         seen, todo = set(), list(calls[start])
         while todo:
@@ -415,11 +426,41 @@ def recursion(tree):
     return None
 
 
+def called_names(node):
+    return {getattr(c.func, "id", None) or getattr(c.func, "attr", None)
+            for c in ast.walk(node) if isinstance(c, ast.Call)}
+
+
+def self_applied(function):
+    """Whether a function calls one of its parameters with that parameter among the
+    arguments: the shape of a recursion written without a name (a fixed-point combinator)."""
+    params = {a.arg for a in (*function.args.posonlyargs, *function.args.args,
+                              *function.args.kwonlyargs)}
+    for call in ast.walk(function):
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and \
+                call.func.id in params and any(isinstance(a, ast.Name) and a.id == call.func.id
+                                               for a in call.args):
+            return True
+    return False
+
+
+def iterating_class(tree):
+    """'Class.__getitem__' of a class of the text whose objects a loop walks (list(obj),
+    a for statement, sum(obj): each calls its __iter__, __next__ or __getitem__ again and
+    again), or None."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name in ITERATING:
+                    return f"{node.name}.{item.name}"
+    return None
+
+
 def python_loop(tree, language=None):
     """The first Python loop that runs when the code's functions are called (a statement, a
-    comprehension, map/filter/reduce, a key= function, recursion), or None. Code that runs
-    once where the functions are defined (a table built at module level) is no loop of
-    theirs."""
+    comprehension, map/filter/reduce, a key= function, iter(f, sentinel), recursion of a
+    function or a lambda, a class whose objects are iterated), or None. Code that runs once
+    where the functions are defined (a table built at module level) is no loop of theirs."""
     for body in function_bodies(tree):
         for node in ast.walk(body):
             if isinstance(node, LOOP_NODES):
@@ -433,7 +474,10 @@ def python_loop(tree, language=None):
                 if any(k.arg == "key" for k in node.keywords):
                     return f"{name}(key=...)"
     name = recursion(tree)
-    return _t("{name} calls itself", language, name=name) if name else None
+    if name:
+        return _t("{name} calls itself", language, name=name)
+    iterated = iterating_class(tree)
+    return _t("{name}, which a loop walks", language, name=iterated) if iterated else None
 
 
 def live(body):

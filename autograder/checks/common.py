@@ -16,7 +16,7 @@ import torch
 from autograder.checks.code_rules import judged
 from autograder.checks.compare import TOLERANCE
 from autograder.checks.model import Rule
-from autograder.checks.operation_rules import decided
+from autograder.checks.operation_rules import decided, unused
 from autograder.i18n import current, t
 
 
@@ -83,30 +83,40 @@ def future(n):
     return torch.ones(n, n, dtype=torch.bool).triu(diagonal=1)
 
 
-def code_rule(kind, rule_name, params, why):
+def code_rule(kind, rule_name, params, why, probe=None):
     """A rule decided on the subject's text by code_rules.judged, the function the notebook's
     expect_rule calls too: the step loses it when the code breaks it, when there is no code
-    to read, or when the code decides at run time what it calls."""
+    to read, or when the code decides at run time what it calls. With a `probe` on what the
+    rule names (checks/probes.py), also when changing its output changes nothing."""
 
     def violation(subject):
-        broken = judged(kind, params, subject.source, current())
+        broken = judged(kind, params, subject.source, current()) or \
+            unused(params, probed(subject, rule_name) if probe else None, current())
         return t("{rule}: {broken} ({why})", rule=t(rule_name), broken=broken,
                  why=t(why)) if broken else None
 
-    return Rule(rule_name, violation, (kind, sorted(params), why))
+    return Rule(rule_name, violation, (kind, sorted(params), why), probe=probe)
 
 
-def operation_rule(kind, rule_name, params, why, counted=()):
+def probed(subject, rule_name):
+    """What the probe of a rule found on the subject (checks/probes.py), {} where none ran."""
+    return (getattr(subject, "probes", None) or {}).get(rule_name) or {}
+
+
+def operation_rule(kind, rule_name, params, why, counted=(), probe=None, measures=False):
     """A rule decided on the records of the subject's calls by operation_rules.decided, the
-    function the notebook's expect_rule calls too (on the test cell's calls)."""
+    function the notebook's expect_rule calls too (on the test cell's calls); with a `probe`
+    (checks/probes.py), on what it found of the use of what the rule names too."""
 
     def violation(subject):
-        broken = decided(kind, params, subject.records, subject.source, current())
+        found = probed(subject, rule_name) if probe else None
+        broken = decided(kind, params, subject.records, subject.source, current(),
+                         probes=found or None)
         return t("{rule}: {broken} ({why})", rule=t(rule_name), broken=broken,
                  why=t(why)) if broken else None
 
     return Rule(rule_name, violation, (kind, params, why), recorded=True,
-                counted=tuple(counted))
+                counted=tuple(counted), probe=probe, measures=measures)
 
 
 def forbids_ops(rule_name, fragments, why):
@@ -118,8 +128,10 @@ def forbids_ops(rule_name, fragments, why):
 
 
 def requires_ops(rule_name, fragments, why):
-    """A rule: some call of the subject runs an operation holding one of `fragments`."""
-    return operation_rule("requires_ops", rule_name, sorted(fragments), why)
+    """A rule: some call of the subject runs an operation holding one of `fragments`, and
+    what it gives is used (changed, it changes the subject's output)."""
+    return operation_rule("requires_ops", rule_name, sorted(fragments), why,
+                          probe={"kind": "ops", "names": sorted(fragments)})
 
 
 def forbids_autograd(rule_name, why):
@@ -132,7 +144,8 @@ def enters(rule_name, name, why, per=None):
     once in all, or, with `per` = (argument, dim) where the queries are, at least once per
     query in every call."""
     params = {"name": name, "per": list(per) if per else None}
-    return operation_rule("enters", rule_name, params, why, counted=(name,))
+    return operation_rule("enters", rule_name, params, why, counted=(name,),
+                          probe={"kind": "stand_in", "name": name, "per": params["per"]})
 
 
 def forbids_entering(rule_name, names, why):
@@ -168,13 +181,20 @@ def forbids_builtins(rule_name, fragments, why):
 
 
 def requires_names(rule_name, needed, why):
-    """A rule: the code must use one of `needed` (torch.bmm ...)."""
-    return code_rule("requires_names", rule_name, needed, why)
+    """A rule: the code must call one of `needed` (torch.bmm ...), and what that torch
+    function gives is used (changed, it changes the subject's output)."""
+    return code_rule("requires_names", rule_name, needed, why,
+                     probe={"kind": "ops", "names": sorted(needed), "level": "fn"})
 
 
 def forbids_loops(rule_name):
-    """A rule: the code has no Python loop, no comprehension and no map/filter/reduce."""
-    return code_rule("forbids_loops", rule_name, (), "write it with tensor operations")
+    """A rule: the code has no Python loop (code_rules.python_loop says which count), its
+    text saying each."""
+    return code_rule("forbids_loops", rule_name, (), (
+        "write it with tensor operations: no for or while loop, comprehension, map, filter, "
+        "reduce, key= function or iter(function, sentinel), no function or lambda that calls "
+        "itself, and no class of your own whose objects a loop walks (__iter__, __next__, "
+        "__getitem__)"))
 
 
 def requires_loop(rule_name, why):

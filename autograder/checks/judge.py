@@ -20,6 +20,7 @@ from torch import nn
 from autograder.checks.batched import BatchedCases
 from autograder.checks.compare import Mismatch, compare
 from autograder.checks.model import Finding
+from autograder.checks.probes import probed
 from autograder.checks.raised import called_with, raised
 from autograder.checks.subject import LocalSubject, as_subject
 from autograder.i18n import current, t
@@ -155,7 +156,9 @@ def step_findings(step, subject, helpers, gen):
     """Every Finding of the step's hidden check on `subject` (empty when it passes)."""
     subject = Watched(as_subject(subject), parameter_names(step.reference))
     with recording_of(subject.subject, step):
-        findings, started = judged_calls(step, subject, helpers, gen)
+        findings, started, right = judged_calls(step, subject, helpers, gen)
+        if started:  # whether what the rules name is used (checks/probes.py)
+            subject.probes = probed(step, subject.subject, right, gen)
     if not started:  # a blank stub breaks no rule: it has not started yet
         return findings
     # The rules last: those on operations are decided on the records of every call above.
@@ -170,12 +173,13 @@ def recording_of(subject, step):
     recording = getattr(subject, "recording", None)
     if not callable(recording) or not step.recorded:
         return nullcontext()
-    return recording(step.uses, step.counted)
+    return recording(step.uses, step.counted, measure=step.measured)
 
 
 def judged_calls(step, subject, helpers, gen):
     """(the Findings of the step's cases and properties on `subject` (a Watched), whether
-    the student has started: False when the stub still raises NotImplementedError)."""
+    the student has started: False when the stub still raises NotImplementedError, and
+    (case, output) of each case the subject got right)."""
     findings = []
     wrong = []  # (index in findings, text, matching mistakes) of each case with wrong output
     right = []  # (case, output) of each case with the expected output
@@ -194,7 +198,7 @@ def judged_calls(step, subject, helpers, gen):
             got = batched.run(index)
         except NotImplementedError:  # a blank stub breaks no rule: it has not started yet
             return [Finding("error", step.name, t(
-                "not implemented yet (the stub still raises NotImplementedError)"))], False
+                "not implemented yet (the stub still raises NotImplementedError)"))], False, []
         except Exception as error:  # noqa: BLE001 - any error of student code is a finding
             mistake = raising_mistake(step, case, error, subject_of)
             findings.append(Finding("error", step.name, t(
@@ -225,7 +229,7 @@ def judged_calls(step, subject, helpers, gen):
             findings.append(Finding("property", step.name, t(
                 "property '{name}': {problem}", name=property_words(prop),
                 problem=subject.raised(error))))
-    return findings, True
+    return findings, True, right
 
 
 def property_words(prop):

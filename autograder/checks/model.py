@@ -53,14 +53,18 @@ class Rule:
     `public` is (kind, params, why) for checks/code_rules.py or checks/operation_rules.py:
     the build turns it into the step's public rule check, which decides alike in plain
     Jupyter. `recorded`: the rule is decided on the records of the subject's calls
-    (autograder/recorder.py), which are then made; `counted`: the functions whose entries it
-    counts there."""
+    (autograder/op_record.py), which are then made; `counted`: the functions whose entries it
+    counts there; `probe`: how the judge finds whether what the rule names is used
+    (checks/probes.py), or None; `measures`: the records hold the most memory Python's
+    objects and numpy's arrays took at once (`python_peak`), which is then measured."""
 
     name: str
     violation: Callable[[Any], str | None]
     public: tuple = ()
     recorded: bool = False
     counted: tuple[str, ...] = ()
+    probe: dict | None = None
+    measures: bool = False
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,11 @@ class Step:
     def recorded(self):
         """Whether a rule of the step is decided on the records of its calls."""
         return any(rule.recorded for rule in self.rules)
+
+    @property
+    def measured(self):
+        """Whether a rule of the step asks how much memory Python's objects take."""
+        return any(rule.measures for rule in self.rules)
 
     @property
     def counted(self):

@@ -1,18 +1,27 @@
 """How a step's rule on operations ("no built-in layer norm", "no autograd") is decided on
-what the student's code computed: the records autograder/recorder.py made of its calls. The
+what the student's code computed: the records of its calls (autograder/op_record.py). The
 grader (on the hidden cases' calls) and expect_rule in your notebook (on the test cell's
 calls) decide with the same function, `decided`.
 
-The records are made in the student's kernel, so code that reaches for the recording
-machinery (torch._C, dispatch modes, frames, sys) is refused by reading its text, as
-code_rules.py refuses code that decides at run time what it calls; and a record that cannot
-be right (calls that computed nothing) breaks the rule.
+In grading the records are made by the judging kernel's guard (autograder/sandbox/guard.py),
+which the student's code cannot reach, and say what that code tried on them (`tampered`):
+anything tried breaks the rule, named. What the guard cannot watch is read from the code's
+text: a private part of a library reached through any alias of it (`lib = torch;
+lib._refs.softmax`: torch's work done in Python, beside what the record names), a module's
+loader, torch's compilers and its library of operations, and code that decides at run time
+what it reaches (code_rules.unverifiable).
+
+A rule may ask whether what a call computes is used (`probes`: a probe reruns one case with
+the output of an operation or of an earlier step changed, checks/probes.py): "calls your
+layer_norm" means that changing what layer_norm gives changes the block's output.
 """
 
 import ast
 import inspect
 import math
 import textwrap
+
+import torch
 
 from autograder.checks.code_rules import (
     NAMED_BY_STRING,
@@ -24,42 +33,79 @@ from autograder.checks.code_rules import (
     string_named,
     unverifiable,
 )
+from autograder.checks.probes import found, rerun_here
 from autograder.i18n.standalone import _t
 from autograder.recorder import Recorder, codes_of, namespace_of, watched
 
-# Names that reach what records the operations: torch's C module and its dispatch and
-# function modes, the Python frames and profiler, the garbage collector.
+# Names that reach around what records the operations, whatever they are attributes of: a
+# module's loader and spec (which make a module's functions anew), Python's import internals,
+# torch's compilers (code that runs outside torch's dispatch) and its library of operations
+# (code of the student's registered as one of torch's operations).
 MACHINERY = frozenset({
-    "_C", "_python_dispatch", "overrides", "TorchDispatchMode", "TorchFunctionMode",
-    "__torch_dispatch__", "__torch_function__", "_disable_current_modes", "_pop_mode",
-    "_push_mode", "sys", "setprofile", "settrace", "getprofile", "_getframe", "f_back",
-    "f_globals", "f_locals", "f_code", "gc", "get_referrers", "get_objects", "__subclasses__",
-    "__mro__", "__bases__", "_dynamo", "compiler", "library", "_library", "__kit__",
-    "threading", "_thread", "multiprocessing", "concurrent", "asyncio", "Thread",
-    "no_dispatch", "as_subclass", "grad_fn", "next_functions", "jit"})
+    "__loader__", "__spec__", "_imp", "create_module", "exec_module", "_dynamo", "compiler",
+    "jit", "library", "_library", "__closure__", "cell_contents"})
 # Modules a step may reach torch's private parts through (`torch._decomp`, `F._softmax`):
 # private code of the library runs torch's work in Python, beside what the record names.
-LIBRARY_ROOTS = frozenset({"torch", "F", "nn", "np", "numpy", "math", "functools"})
+LIBRARY_ROOTS = frozenset({"torch", "F", "nn", "np", "numpy", "math", "functools", "sys"})
+# What the judging kernel's guard notes in a record (guard.py): a key, and a detail after a
+# colon where it names what was touched.
+TAMPERING = {
+    "subclass": "a tensor of a class of its own ran its own code inside torch",
+    "higher_order": "it ran one of torch's higher-order operators (torch.cond and its kin), "
+                    "which run code out of the record's sight",
+    "own_override": "it handed a function of its own to torch's override machinery",
+    "mode_popped": "it took the recording's mode off torch's stack",
+    "mode_pushed": "it put the recording's mode on torch's stack by hand",
+    "functions_off": "it switched off what records torch's functions",
+    "dispatch_off": "it switched torch's Python dispatch off",
+    "modes_restored": "it restored another state of torch's modes",
+    "infra_mode": "it set or unset one of torch's own dispatch modes",
+    "library": "it registered code of its own as torch's operations",
+    "memory_measure": "it stopped or reset the measure of the memory Python's objects take",
+    "setting_forged": "a setting of the grader's did not verify",
+    "mode_gone": "the recording's mode is no longer on torch's stack",
+    "mode_left": "it left a mode of its own on torch's stack",
+    "profile": "a profile or trace function is set",
+    "frame": "it reached for a frame of the grader's",
+    "class_changed": "it changed {detail}",
+    "function_changed": "it changed a function's {detail}",
+    "marshal": "it made code from bytes (marshal)",
+    "reimport": "it imported {detail} anew",
+    "memory_file": "it opened the process's memory",
+    "link": "it made a link to a file",
+    "pickle": "it asked pickle for {detail}",
+    "all_frames": "it asked for every thread's frame",
+    "set_profile": "it set a profile or trace function",
+    "audit_hook": "it added an audit hook",
+    "collector": "it asked the garbage collector for objects",
+    "code_object": "it made a code object",
+    "process": "it started another process or program ({detail})",
+    "ctypes": "it used ctypes",
+    "guard_failed": "the grader's guard failed on {detail}",
+    "reply_unverified": "a reply to the grader was altered or not sealed",
+    "reply_missing": "a reply to the grader is missing, or one was added",
+    "reply_other": "a reply answers another request",
+    "record_malformed": "its record is not data",
+}
+# A fragment a rule forbids also forbids the operations that compute the same thing
+# (`logsumexp` is the log of a softmax's denominator: "no built-in softmax" forbids it).
+OPERATION_KIN = {"softmax": ("logsumexp",)}
 
 
 def tampering(text, language=None):
-    """Why the records of this code cannot be trusted (None when they can): it names the
-    recording machinery, or decides at run time what it reaches."""
+    """Why the records of this code cannot be trusted (None when they can): it names what
+    reaches around the recording, reaches a library's private part through any alias, or
+    decides at run time what it reaches."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return _t("its code does not parse", language)
-    roots = LIBRARY_ROOTS | imported_names(tree)
+    roots = library_aliases(tree)
     for node in ast.walk(tree):
         name = machinery_named(node) or private_of_library(node, roots)
         if name:
-            return _t("it uses {name}, which reaches what records your code's operations",
-                      language, name=name)
-        if isinstance(node, ast.ClassDef) and any(
-                getattr(base, "attr", getattr(base, "id", "")) == "Tensor"
-                for base in node.bases):
-            return _t("it uses {name}, which reaches what records your code's operations",
-                      language, name="Tensor")
+            return _t("it uses {name}, which reaches around what records your code's "
+                      "operations", language, name=name)
         if isinstance(node, ast.Call):
             passed = [*node.args, *(k.value for k in node.keywords)]
             given = next((a.id for a in passed if isinstance(a, ast.Name)
@@ -71,33 +117,56 @@ def tampering(text, language=None):
 
 
 def machinery_named(node):
-    """The name of the recording machinery a node mentions (an attribute, a name, an import,
-    a method it defines, a string given to getattr), or None."""
+    """The name a node mentions (an attribute, a name, an import, a string given to getattr)
+    that reaches around the recording, or None."""
     if isinstance(node, ast.alias | ast.ImportFrom):
         dotted = node.name if isinstance(node, ast.alias) else node.module or ""
         return dotted if set(dotted.split(".")) & MACHINERY else None
     name = node.attr if isinstance(node, ast.Attribute) else \
-        node.id if isinstance(node, ast.Name) else \
-        node.name if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else \
-        string_named(node)
+        node.id if isinstance(node, ast.Name) else string_named(node)
     return name if name in MACHINERY else None
 
 
-def imported_names(tree):
-    """The names the code's imports bind."""
-    return {(alias.asname or alias.name).split(".")[0] for node in ast.walk(tree)
-            if isinstance(node, ast.Import | ast.ImportFrom) for alias in node.names}
+def library_aliases(tree):
+    """The names that stand for a library or a part of one: the library roots, what imports
+    bind, and every name assigned such a name or an attribute of one (`lib = torch`,
+    `ops = torch.nn.functional`), followed transitively."""
+    roots = set(LIBRARY_ROOTS)
+    roots |= {(alias.asname or alias.name).split(".")[0] for node in ast.walk(tree)
+              if isinstance(node, ast.Import | ast.ImportFrom) for alias in node.names}
+    assigned = [(node.targets if isinstance(node, ast.Assign) else [node.target], node.value)
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Assign | ast.AnnAssign | ast.NamedExpr)
+                and getattr(node, "value", None) is not None]
+    grew = True
+    while grew:
+        grew = False
+        for targets, value in assigned:
+            if root_name(value) not in roots:
+                continue
+            for target in targets:
+                for element in (target.elts if isinstance(target, ast.Tuple | ast.List)
+                                else [target]):
+                    if isinstance(element, ast.Name) and element.id not in roots:
+                        roots.add(element.id)
+                        grew = True
+    return roots
 
 
 def private_of_library(node, roots):
     """The private name (one underscore: `_decomp`, `_softmax`) an attribute chain from a
-    library's module reaches, or that an import names (`from torch._refs import ...`)."""
+    library, or from any name standing for one, reaches, or that an import names
+    (`from torch._refs import ...`); `sys.modules` (a module by a name made at run time)."""
     if isinstance(node, ast.ImportFrom):
         parts = (node.module or "").split(".") + [alias.name for alias in node.names]
     elif isinstance(node, ast.Import):
         parts = [part for alias in node.names for part in alias.name.split(".")]
     elif isinstance(node, ast.Attribute) and root_name(node) in roots:
+        if node.attr == "modules" and root_name(node) == "sys":
+            return "sys.modules"
         parts = [node.attr]
+    elif string_named(node) and root_name(node.args[0]) in roots:  # getattr(torch, "_C")
+        parts = [string_named(node)]
     else:
         return None
     return next((part for part in parts if part.startswith("_")
@@ -105,7 +174,10 @@ def private_of_library(node, roots):
 
 
 def matched(ops, fragments):
-    """The names of operations that hold one of the fragments (case ignored)."""
+    """The names of operations that hold one of the fragments, or of its kin (case
+    ignored)."""
+    fragments = {*fragments, *(kin for fragment in fragments
+                               for kin in OPERATION_KIN.get(fragment, ()))}
     return sorted(op for op in ops if any(f in op.lower() for f in fragments))
 
 
@@ -120,57 +192,85 @@ def shape(value):
     return value if isinstance(value, list) and all(type(n) is int for n in value) else None
 
 
-def forbids_ops(records, params, language):
+def calls(records):
+    """The records of calls of the subject (those whose arguments the grader sent)."""
+    return [record for record in records if record["arguments"]]
+
+
+def forbids_ops(records, params, probes, language):
     found = matched(all_ops(records), params)
     return _t("it ran torch's {ops}", language, ops=", ".join(found)) if found else None
 
 
-def requires_ops(records, params, language):
-    if matched(all_ops(records), params):
-        return None
-    return _t("it never ran {names}", language, names=_t(" or ", language).join(params))
-
-
-def forbids_autograd(records, params, language):
-    """No autograd graph walked, no dual numbers, and none of torch's backward kernels."""
-    if any(record["autograd"] for record in records):
-        return _t("it used autograd (a gradient computed by torch's autograd engine or "
-                  "dual numbers)", language)
-    return forbids_ops(records, ["backward"], language)
-
-
-def enters(records, params, language):
-    """params: {"name": the function, "per": [argument, dim] or None}: entered at least once
-    in all, or, in every call, at least once per query: per index of that dim of that
-    argument."""
-    name, per = params["name"], params.get("per")
-    if per is None:
-        if sum(record["entered"].get(name, 0) for record in records):
-            return None
-        return _t("it never called your {name}", language, name=name)
-    for record in records:
-        arguments = record["arguments"]
-        sizes = shape(arguments[per[0]]) if len(arguments) > per[0] else None
-        if sizes is None or len(sizes) <= per[1]:
-            continue
-        needed, got = sizes[per[1]], record["entered"].get(name, 0)
-        if got < needed:
-            return _t("it called your {name} {got} times for {needed} queries", language,
-                      name=name, got=got, needed=needed)
+def requires_ops(records, params, probes, language):
+    """Some call runs an operation holding one of the fragments, and (where a probe looked)
+    what it gives is used: changing it changes the output."""
+    if not matched(all_ops(records), params):
+        return _t("it never ran {names}", language, names=_t(" or ", language).join(params))
+    if probes is not None and probes.get("changed") is False:
+        return _t("it ran {names}, but its output does not change what your code returns",
+                  language, names=_t(" or ", language).join(params))
     return None
 
 
-def forbids_entering(records, params, language):
+def forbids_autograd(records, params, probes, language):
+    """No autograd graph walked, no dual numbers, no result that takes part in a graph, and
+    none of torch's backward kernels."""
+    if any(record["autograd"] for record in records):
+        return _t("it used autograd (a gradient computed by torch's autograd engine, dual "
+                  "numbers, or a tensor that requires grad)", language)
+    return forbids_ops(records, ["backward"], probes, language)
+
+
+def enters(records, params, probes, language):
+    """params: {"name": the function, "per": [argument, dim] or None}: entered at least once
+    in all, or, in every call, at least once per query: per index of that dim of that
+    argument. Where a probe looked, what it gives is used: each of its calls the probe
+    changed changed the output (and, per query, not every query's output at once)."""
+    name, per = params["name"], params.get("per")
+    if per is None:
+        if not sum(record["entered"].get(name, 0) for record in records):
+            return _t("it never called your {name}", language, name=name)
+    else:
+        for record in calls(records):
+            arguments = record["arguments"]
+            sizes = shape(arguments[per[0]]) if len(arguments) > per[0] else None
+            if sizes is None or len(sizes) <= per[1]:
+                continue
+            needed, got = sizes[per[1]], record["entered"].get(name, 0)
+            if got < needed:
+                return _t("it called your {name} {got} times for {needed} queries", language,
+                          name=name, got=got, needed=needed)
+    if probes is None:
+        return None
+    if probes.get("unused"):
+        return _t("what your {name} gives does not change what your code returns (a call "
+                  "whose result is not used does not count)", language, name=name)
+    if probes.get("every_query"):
+        return _t("one call of your {name} changed every query's output: each query's "
+                  "scores must come from calls of their own", language, name=name)
+    return None
+
+
+def forbids_entering(records, params, probes, language):
     found = sorted({name for record in records for name in record["entered"]
                     if name in params})
     return _t("it called {names}", language, names=", ".join(found)) if found else None
 
 
-def scores_in_blocks(records, params, language):
+# The memory Python's objects and numpy's arrays take is judged on calls whose whole score
+# matrix has this many numbers or more (below it, what torch and the recording make on their
+# own is not small beside it), at BYTES_PER_SCORE bytes a number (a float32 matrix).
+MEMORY_FLOOR, BYTES_PER_SCORE = 1 << 15, 4
+
+
+def scores_in_blocks(records, params, probes, language):
     """params: [queries, keys, values, block_size] argument positions. On a call where the
     whole score matrix is larger than every input, the output, and a block of scores times
-    d_k, no operation may produce that many numbers."""
-    for record in records:
+    d_k: no operation of torch produces that many numbers, and no normalisation spans every
+    key at once; where the matrix has MEMORY_FLOOR numbers or more, Python's objects and
+    numpy's arrays never take as many bytes as the matrix in float32 either."""
+    for record in calls(records):
         arguments = record["arguments"]
         if len(arguments) <= max(params):
             continue
@@ -183,28 +283,45 @@ def scores_in_blocks(records, params, language):
         whole = batch * queries[-2] * keys[-2]
         room = max(math.prod(queries), math.prod(keys), math.prod(values),
                    batch * queries[-2] * values[-1], batch * queries[-2] * block * queries[-1])
-        if whole > room and record["largest"] >= whole:
+        if whole <= room:
+            continue
+        if record["largest"] >= whole:
             return _t("one operation produced {count} numbers, as many as the whole score "
-                      "matrix ({queries} queries x {keys} keys)", language,
-                      count=record["largest"], queries=queries[-2], keys=keys[-2])
+                      "matrix ({batch} x {queries} queries x {keys} keys)", language,
+                      count=record["largest"], batch=batch, queries=queries[-2],
+                      keys=keys[-2])
+        if whole >= MEMORY_FLOOR and record["python_peak"] >= BYTES_PER_SCORE * whole:
+            return _t("Python's objects or numpy's arrays took {count} bytes at once, as much "
+                      "as the whole score matrix in float32 ({batch} x {queries} queries x "
+                      "{keys} keys): the rule counts what any library holds", language,
+                      count=record["python_peak"], batch=batch, queries=queries[-2],
+                      keys=keys[-2])
+        if keys[-2] > block and keys[-2] in record["weights"]:
+            return _t("a normalisation spans all {keys} keys at once, not a block of "
+                      "{block}", language, keys=keys[-2], block=block)
     return None
 
 
-def causal_weights(records, params, language):
+def causal_weights(records, params, probes, language):
     """params: [the position of the sequence argument]. Step t attends over the t + 1
-    positions decoded so far, so the softmaxes (and exponentials) of a call span nearly as
-    many sizes as there are positions (1..seq; a first step done without one leaves 2..seq);
-    a mask, of -inf or of zeros, scores every position at every step: one span."""
-    for record in records:
-        arguments = record["arguments"]
-        sizes = shape(arguments[params[0]]) if len(arguments) > params[0] else None
-        if not sizes or len(sizes) < 2 or sizes[-2] < 2 or not record["weights"]:
-            continue
-        spans = {span for span in record["weights"] if span <= sizes[-2]}
-        if len(spans) < sizes[-2] - 1:
-            return _t("its softmaxes span {spans} positions, not 1, 2, ... {seq} as the "
-                      "positions are decoded: future positions were scored", language,
-                      spans=", ".join(map(str, sorted(spans))) or "0", seq=sizes[-2])
+    positions decoded so far, so the normalisations of a call (softmaxes, sums) span nearly
+    as many sizes as there are positions (1..seq; a first step done without one leaves
+    2..seq); a mask, of -inf or of zeros, scores every position at every step: one span.
+    Where a probe looked, on one call only the spans whose normalisations are used count
+    (one added beside the real work changes nothing when it is changed)."""
+    seen = [(sorted({span for span in record["weights"] if span <= sizes[-2]}), sizes[-2])
+            for record in calls(records)
+            if (sizes := shape(record["arguments"][params[0]])
+                if len(record["arguments"]) > params[0] else None)
+            and len(sizes) >= 2 and sizes[-2] >= 2]
+    if probes is not None and probes.get("used_spans") is not None:
+        seen.append((probes["used_spans"], probes["seq"]))
+    for spans, seq in seen:
+        if len(spans) < seq - 1:
+            return _t("its normalisations (softmax, or a sum it divides by) span {spans} "
+                      "positions, not 1, 2, ... {seq} as the positions are decoded: future "
+                      "positions were scored", language,
+                      spans=", ".join(map(str, spans)) or "0", seq=seq)
     return None
 
 
@@ -214,9 +331,22 @@ DECISIONS = {"forbids_ops": forbids_ops, "requires_ops": requires_ops,
              "causal_weights": causal_weights}
 
 
-def decided(kind, params, records, text, language=None):
+def tampered_with(records, language=None):
+    """What the records say the code did to what records it, in words (None: nothing)."""
+    said = []
+    for record in records:
+        for entry in record.get("tampered", ()):
+            key, _, detail = entry.partition(":")
+            text = _t(TAMPERING[key], language, detail=detail) if key in TAMPERING else entry
+            if text not in said:
+                said.append(text)
+    return "; ".join(said) if said else None
+
+
+def decided(kind, params, records, text, language=None, probes=None):
     """The one decision of a rule on operations: why the records (of the calls of the step,
-    made while its text ran) break it, or None."""
+    and of everything its text ran) break it, or None. `probes`: what a probe found of the
+    use of what the rule names (None where no probe looked, as in the notebook)."""
     if not text:
         return _t("no code defines it in the notebook (define it with def or class, in a "
                   "cell of yours)", language)
@@ -224,11 +354,13 @@ def decided(kind, params, records, text, language=None):
     if reason:
         return _t("no rule can be verified because {reason}; call what you need by name",
                   language, reason=reason)
+    touched = tampered_with(records, language)
+    if touched:
+        return _t("it reached into what records its operations: {what}", language,
+                  what=touched)
     if not records:
         return _t("none of your code's calls was recorded", language)
-    if not any(record["count"] for record in records):
-        return _t("no operation of torch was recorded while your code ran", language)
-    return DECISIONS[kind](records, params, language)
+    return DECISIONS[kind](records, params, probes, language)
 
 
 # In your notebook ---------------------------------------------------------------------------
@@ -239,15 +371,45 @@ def decided(kind, params, records, text, language=None):
 TEST_CELL = {"recorder": None, "records": []}
 
 
-def record_calls(subject, uses=(), counted=()):
+def record_calls(subject, uses=(), counted=(), measure=False):
     """Record every call of `subject` (your function, or your class's methods) until the
-    cell ends; the earlier steps it `uses` are left out (each is judged in its own step), and
-    the calls of the functions in `counted` are counted."""
+    cell ends; the earlier steps it `uses` are left out (each is judged in its own step), the
+    calls of the functions in `counted` are counted and, with `measure`, the memory Python's
+    objects take is measured."""
     stop_recording()
-    recorder = Recorder(codes_of(subject), *watched(namespace_of(subject), uses, counted))
+    recorder = Recorder(codes_of(subject), *watched(namespace_of(subject), uses, counted),
+                        measure=measure)
     TEST_CELL["recorder"], TEST_CELL["records"] = recorder, recorder.records
     recorder.start()
     after_every_cell(stop_recording)  # however the cell ends, a failed assertion included
+
+
+def probed_here(probe, subject):
+    """What a rule's probe finds on the test cell's first call of `subject` (a function: a
+    class's calls are its instances', which the cell made), or None where it cannot look."""
+    recorder = TEST_CELL["recorder"]
+    call = getattr(recorder, "first_call", None)
+    if probe is None or call is None or isinstance(subject, type):
+        return None
+    recorder.paused = True
+    try:
+        base = subject(*call[0], **call[1])
+        return found(probe, rerun_here(subject, call), base, call,
+                     torch.Generator().manual_seed(0))
+    except Exception:  # noqa: BLE001 - the cell's own checks say what is wrong with the call
+        return None
+    finally:
+        recorder.paused = False
+
+
+def unused(params, probes, language=None):
+    """Why a rule on the code's names breaks when its probe found what it names unused (a
+    call of torch.bmm whose result changes nothing), or None."""
+    if probes and probes.get("changed") is False:
+        return _t("its {names} does not change what it returns (a call whose result is not "
+                  "used does not count)", language, names=_t(" or ", language).join(
+                      sorted(params)))
+    return None
 
 
 def stop_recording(*_):
@@ -257,11 +419,13 @@ def stop_recording(*_):
         recorder.stop()
 
 
-def expect_rule(subject, kind, params, rule, why, uses=()):
+def expect_rule(subject, kind, params, rule, why, uses=(), probe=None):
     """Assert that your `subject` (and the code of yours it uses) keeps a rule of its step,
     decided as grading decides it, by the same function: a rule on the code on the text
     closure reads from the cells you ran, without the earlier steps it `uses`; a rule on
-    operations on what the calls of this test cell computed (record_calls)."""
+    operations on what the calls of this test cell computed (record_calls); with a `probe`,
+    on whether what the rule names is used too (checks/probes.py: the cell's first call of
+    your function made again with it changed)."""
     sources = notebook_sources()
     name = getattr(subject, "__name__", "")
     if sources is None:  # not in a notebook: the code of the function itself
@@ -270,9 +434,10 @@ def expect_rule(subject, kind, params, rule, why, uses=()):
         except (OSError, TypeError):
             sources = []
     text = closure(sources, name, apart=uses)
+    probes = probed_here(probe, subject)
     if kind in DECISIONS:
-        broken = decided(kind, params, TEST_CELL["records"], text)
+        broken = decided(kind, params, TEST_CELL["records"], text, probes=probes)
     else:
-        broken = judged(kind, params, text, None)
+        broken = judged(kind, params, text, None) or unused(params, probes)
     assert broken is None, _t("rule '{rule}': {broken} ({why})", rule=rule, broken=broken,
                               why=why)

@@ -8,10 +8,13 @@ these three things:
   after `burn` other random draws, leaving the caller's random state as it was;
 - `subject.source`: its code, as the student wrote it, with every helper it uses (None when
   the grader cannot find it); rules on the code (a loop, a name) are decided on it;
-- `subject.recording(apart, counted)`: a block during which every call of the subject is
-  recorded (autograder/recorder.py), the earlier steps named in `apart` left out and the
-  entries of those in `counted` counted; `subject.records` holds the records, one per
-  call. Rules on operations (checks/operation_rules.py) are decided on them.
+- `subject.recording(apart, counted, measure=False)`: a block during which every call of the
+  subject is recorded (autograder/recorder.py), the earlier steps named in `apart` left out,
+  the entries of those in `counted` counted and, with `measure`, the memory Python's objects
+  take measured; `subject.records` holds the records, one per
+  call. Rules on operations (checks/operation_rules.py) are decided on them;
+- `subject.perturbed(spec)`: a block during which what an earlier step or some operations
+  give is changed, for a probe of whether the subject uses it (checks/probes.py).
 
 A subject in a kernel also offers `call_each(calls)`, several calls in one round trip, which
 the judge uses for a step's cases (autograder/checks/batched.py); the checks never see it.
@@ -30,7 +33,7 @@ from typing import Any, Protocol
 
 import torch
 
-from autograder.recorder import Recorder, codes_of, namespace_of, watched
+from autograder.recorder import Recorder, codes_of, namespace_of, perturbing_here, watched
 
 
 class Subject(Protocol):
@@ -56,14 +59,24 @@ class LocalSubject:
         self.records = []
 
     @contextmanager
-    def recording(self, apart, counted):
+    def recording(self, apart, counted, measure=False):
         """Record the target's calls (its methods', for a class) while the block runs; the
         records of an earlier block are dropped."""
         recorder = Recorder(codes_of(self._target),
-                            *watched(namespace_of(self._target), apart, counted))
+                            *watched(namespace_of(self._target), apart, counted),
+                            measure=measure)
         self.records = recorder.records  # this block's calls alone
         with recorder:
             yield
+
+    @contextmanager
+    def perturbed(self, spec):
+        """A probe's change (checks/probes.py) while the block runs: an earlier step's answers
+        (`spec["stand_in"]`, every name of the target's namespace bound to it), or what some
+        torch operations give (recorder.Perturbing); the dict yielded gets `seen`, how many
+        calls or operations the spec named."""
+        with perturbing_here(spec, self._target) as done:
+            yield done
 
     def __call__(self, *args, **kwargs):
         return self._target(*args, **kwargs)

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+import torch
+
+from autograder.op_record import perturbed_output
 from autograder.sandbox.link import Remote
 
 
@@ -19,12 +22,38 @@ class RemoteSubject:
         self.records = []
 
     @contextmanager
-    def recording(self, apart, counted):
+    def recording(self, apart, counted, measure=False):
         """Record every call the grader makes in the kernel while the block runs (the
-        earlier steps in `apart` are the stand-ins the link installed)."""
-        with self._link.watching(counted) as records:
+        earlier steps in `apart` are the stand-ins the link installed), measuring the memory
+        Python's objects take where `measure`."""
+        with self._link.watching(counted, measure) as records:
             self.records = records
             yield
+
+    @contextmanager
+    def perturbed(self, spec):
+        """A probe's change (checks/probes.py) while the block runs: the grader's answers of a
+        stand-in (`spec["stand_in"]`), or, through the judging kernel's guard, what some
+        torch operations give; the dict yielded gets `seen`, how many calls or operations
+        the spec named."""
+        link, done = self._link, {}
+        if "stand_in" in spec:
+            generator = torch.Generator().manual_seed(int(spec["seed"]))
+            large = spec.get("large", False)
+            link.perturbing = [spec["stand_in"], spec["which"],
+                               lambda value: perturbed_output(value, generator, large), 0]
+            try:
+                yield done
+            finally:
+                done["seen"], link.perturbing = link.perturbing[3], None
+            return
+        link.configure(perturb=spec)
+        try:
+            yield done
+        finally:
+            state = link.last_state or {}
+            done["seen"] = state.get("seen", 0) if state.get("perturb") == spec else 0
+            link.configure(perturb=None)
 
     def __call__(self, *args, **kwargs):
         return self._remote(*args, **kwargs)

@@ -52,7 +52,7 @@ from autograder.checks.model import Finding
 from autograder.grading.remote_subject import RemoteSubject
 from autograder.i18n import current, t
 from autograder.sandbox.kernel import KernelGone, SandboxedKernel
-from autograder.sandbox.link import BOOT_CELL, Link, StudentError
+from autograder.sandbox.link import CONVERSE_CELL, GUARD_CELL, Link, StudentError
 from autograder.shown_outputs import (
     MAX_IMAGE_KB,
     MAX_IMAGES,
@@ -208,7 +208,7 @@ class Session:
         try:
             # The template prepares the course's cells first (only once per assignment): a
             # template that died doing it is started again below, like a failed start.
-            self.kernel.warm([*self.course_texts, BOOT_CELL])
+            self.kernel.warm([*self.course_texts, GUARD_CELL, CONVERSE_CELL])
             self.kernel.start()
         except RuntimeError:  # once more: a start can fail for reasons of the moment
             self.kernel.stop()
@@ -226,20 +226,28 @@ class Session:
             shutil.rmtree(self.empty_folder, ignore_errors=True)
 
     def begin_judging(self):
-        """A fresh kernel, in a folder with none of the notebook's files, where only the
-        release's locked cells have run: each step's text then runs in it before its checks.
-        Its starts and the course's cells share the replay budget."""
+        """A fresh kernel, in a folder with none of the notebook's files, guarded before
+        anything else runs in it (sandbox/guard.py), where only the release's locked cells
+        have run: each step's text then runs in it before its checks, every operation of the
+        student's recorded from its first line. Its starts and the course's cells share the
+        replay budget, which the first call begins."""
+        if self.replay_deadline is None:  # the student's cells are done: judging begins
+            self.replay_deadline = time.monotonic() + self.notebook_timeout
         self.deadline = self.replay_deadline
         self.shared = False
         if self.empty_folder is None:
             self.empty_folder = tempfile.mkdtemp(prefix="kit-judge-")
         self.kernel.folder = self.empty_folder
         try:
-            self.kernel.warm([*self.course_texts, BOOT_CELL])  # done already, unless no first
+            # Done already, unless no kernel ran before judging.
+            self.kernel.warm([*self.course_texts, GUARD_CELL, CONVERSE_CELL])
             self.kernel.restart()
+            self.link.guard()
             for source in self.course_cells:
                 self.kernel.execute(source, self.timeout(), silent=True)
-        except (KernelGone, RuntimeError) as error:
+            with self.link.talking():  # what ran so far was the course's; now the student's
+                self.link.configure(student=True)
+        except (KernelGone, RuntimeError, StudentError) as error:
             self.broken = t("the kernel that judges the steps could not be started ({error})",
                             error=getattr(error, "reason", error))
 
@@ -341,10 +349,7 @@ class Session:
             return [unchecked_finding(name, self.unchecked)]
         if self.broken:
             return [Finding("error", name, self.broken)]
-        if self.replay_deadline is None:  # the student's cells are done: judging begins
-            self.replay_deadline = time.monotonic() + self.notebook_timeout
-            self.begin_judging()
-        elif self.shared:
+        if self.replay_deadline is None or self.shared:  # judging begins, or starts afresh
             self.begin_judging()
         if self.broken:
             return [Finding("error", name, self.broken)]
@@ -354,12 +359,22 @@ class Session:
         # stand in for while it is judged (a rule break there costs only that step).
         subject = RemoteSubject(self.link, name, source=closure(
             self.ran, name, self.course_keys, apart=step.uses))
+        self.link.records = subject.records  # from the step's text on, every reply's record
+        try:
+            return self.checked(step, subject, text)
+        finally:
+            self.link.records = None
+            # A step that tampered with the recording may have left the kernel changed: the
+            # next one is judged in a fresh kernel, so that it pays for nothing of this one's.
+            self.shared = self.shared or any(r["tampered"] for r in subject.records)
+
+    def checked(self, step, subject, text):
+        """The Findings of a step's text run in the judging kernel and its checks."""
+        name = step.name
         try:
             failure = self.run_text(text) if text else None
             with self.link.talking():  # the step's requests: one run in the kernel
-                # The agent anew (the text may have replaced it), the step's name looked up.
-                if not self.link.request("defined", {"global": "__kit__"}, boot=True,
-                                         name=name):
+                if not self.link.request("defined", None, name=name):
                     why = judged("forbids_names", (), text, current()) if text else None
                     return [Finding("error", name, t(
                         "{name} is not defined: run the cell that defines it, and keep its "

@@ -15,25 +15,28 @@ PACKAGE = Path(__file__).resolve().parents[2] / "autograder"
 
 # room -> the rooms (and shared top-level modules) it may import from
 # (i18n, the course's language and its catalogs, is a leaf every room that speaks may use;
-# submission_files, what of a student's folder is read and within which bounds, a leaf of
-# i18n alone, is used by every room that reads one; recorder, what a call of a student's code
-# computes, a leaf of torch alone, by the checks that decide on it, the sandbox's agent that
-# makes it in the kernel and the build that copies it into notebooks; timeline, where a
-# command's time goes, a leaf of the standard library, by the rooms a grading run passes;
-# quiet_imports, heavy imports with the garbage collector paused, a leaf of the standard
-# library, by the command line, the Gradescope runner and the workers' fork server;
-# kit_font, the CJK font the kit ships, a leaf of matplotlib alone, by the build that draws
-# the Chinese figures with it and the outputs that draw plots with it and embed it in pages;
-# config_file, the course's nbgrader_config.py read with traitlets alone, by course and by
-# the commands that read it before their heavy imports.)
+# submission_files, what of a student's folder is read and within which bounds, a leaf of i18n
+# alone, is used by every room that reads one; op_record, what a call of a student's code computes
+# as data, a leaf of torch alone, and recorder, which makes it in this process (a leaf of
+# op_record), by the checks that decide on it, the sandbox that makes it in the kernel and reads it
+# back, the grading that asks for it and the build that copies them into notebooks; timeline, where
+# a command's time goes, a leaf of the standard library, by the rooms a grading run passes;
+# quiet_imports, heavy imports with the garbage collector paused, a leaf of the standard library, by
+# the command line, the Gradescope runner and the workers' fork server; kit_font, the CJK font the
+# kit ships, a leaf of matplotlib alone, by the build that draws the Chinese figures with it and the
+# outputs that draw plots with it and embed it in pages; config_file, the course's
+# nbgrader_config.py read with traitlets alone, by course and by the commands that read it before
+# their heavy imports.)
 ALLOWED = {
     "i18n": {"i18n", "errors"},
-    "checks": {"checks", "recorder", "i18n", "errors"},
-    "sandbox": {"sandbox", "recorder", "submission_files", "i18n", "timeline"},
-    "build": {"build", "checks", "recorder", "course", "errors", "i18n", "kit_font"},
+    "checks": {"checks", "recorder", "op_record", "i18n", "errors"},
+    "sandbox": {"sandbox", "op_record", "submission_files", "i18n", "timeline"},
+    "build": {"build", "checks", "recorder", "op_record", "course", "errors", "i18n",
+              "kit_font"},
     "engine": {"engine", "checks", "sandbox", "course", "errors", "stages", "submission_files",
                "i18n", "timeline", "quiet_imports"},
-    "grading": {"grading", "engine", "checks", "sandbox", "course", "deadlines", "errors",
+    "grading": {"grading", "engine", "checks", "sandbox", "op_record", "course", "deadlines",
+                "errors",
                 "gradebook_engines", "gradebook_guard", "ledger", "progress", "record",
                 "shown_outputs", "stages", "submission_files", "i18n", "timeline", ""},
     "outputs": {"outputs", "engine", "checks", "course", "deadlines", "errors",

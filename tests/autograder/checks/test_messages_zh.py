@@ -235,7 +235,8 @@ EMBED_RAISES = ("the sentence 'Life is short, eat dessert first': the 6x16 embed
 
 SOFTMAX_EVAL_RULE = ("no built-in softmax: no rule can be verified because it calls eval(); call "
                      "what you need by name (this step is about writing softmax yourself, with "
-                     "torch.exp and a sum)")
+                     "torch.exp and a sum (torch.logsumexp counts as a built-in softmax: it is "
+                     "the log of softmax's denominator, computed stably for you))")
 
 ENCODE_FLOAT_IDS = ("the sentence 'Life is short, eat dessert first': the ids: output has dtype "
                     "torch.float32, expected torch.int64")

@@ -16,7 +16,9 @@ from autograder.checks.judge import fresh_generator, step_findings
 from autograder.checks.operation_rules import decided, tampering
 from autograder.checks.subject import LocalSubject
 from autograder.i18n import language
-from autograder.recorder import Recorder, checked_record
+from autograder.op_record import checked_record, new_record
+from autograder.recorder import Recorder
+from tests.autograder.grading.rule_attacks import BLOCK_COPIED, BLOCK_INIT
 from tests.course import STEPS, helpers_of
 
 PRELUDE = "import math\nimport functools\nimport torch\nimport torch.nn.functional as F\n" \
@@ -63,7 +65,12 @@ EVASIONS = {
         "def softmax_backward(weights, grad_weights, dim=-1):\n"
         "    scores = torch.log(weights)\n"
         "    return grad(lambda s: (torch.softmax(s, dim) * grad_weights).sum())(scores)\n",
-        "autograd"),
+        "_functorch"),
+    "softmax_backward through torch.func.grad": ("softmax_backward",
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    scores = torch.log(weights)\n"
+        "    return torch.func.grad(lambda s: (torch.softmax(s, dim) * grad_weights).sum())"
+        "(scores)\n", "autograd"),
     "softmax_backward through aten's _softmax_backward_data": ("softmax_backward",
         "def softmax_backward(weights, grad_weights, dim=-1):\n"
         "    return torch.ops.aten._softmax_backward_data(grad_weights, weights, dim,\n"
@@ -78,29 +85,7 @@ EVASIONS = {
         "    _, pullback = vjp(forward, queries, keys, values)\n"
         "    return pullback(grad_context)\n", "autograd"),
     "a block keeping torch's MultiheadAttention": ("TransformerBlock",
-        "class TransformerBlock(nn.Module):\n"
-        "    def __init__(self, d_model, num_heads, d_ff):\n"
-        "        super().__init__()\n"
-        "        self.attn = nn.MultiheadAttention(d_model, num_heads, batch_first=True)\n"
-        "        self.gamma1, self.beta1 = nn.Parameter(torch.ones(d_model)), "
-        "nn.Parameter(torch.zeros(d_model))\n"
-        "        self.gamma2, self.beta2 = nn.Parameter(torch.ones(d_model)), "
-        "nn.Parameter(torch.zeros(d_model))\n"
-        "        self.W1, self.b1 = nn.Parameter(torch.randn(d_model, d_ff)), "
-        "nn.Parameter(torch.zeros(d_ff))\n"
-        "        self.W2, self.b2 = nn.Parameter(torch.randn(d_ff, d_model)), "
-        "nn.Parameter(torch.zeros(d_model))\n"
-        "    @classmethod\n"
-        "    def from_torch(cls, layer):\n"
-        "        a = layer.self_attn\n"
-        "        block = cls(a.embed_dim, a.num_heads, layer.linear1.out_features)\n"
-        "        block.attn = a\n"
-        "        with torch.no_grad():\n"
-        "            block.gamma1.copy_(layer.norm1.weight); block.beta1.copy_(layer.norm1.bias)\n"
-        "            block.gamma2.copy_(layer.norm2.weight); block.beta2.copy_(layer.norm2.bias)\n"
-        "            block.W1.copy_(layer.linear1.weight.T); block.b1.copy_(layer.linear1.bias)\n"
-        "            block.W2.copy_(layer.linear2.weight.T); block.b2.copy_(layer.linear2.bias)\n"
-        "        return block\n"
+        BLOCK_INIT + BLOCK_COPIED +
         "    def forward(self, x, attn_mask=None):\n"
         "        h = layer_norm(x, self.gamma1, self.beta1)\n"
         "        x = x + self.attn(h, h, h, attn_mask=attn_mask, need_weights=False)[0]\n"
@@ -179,21 +164,51 @@ EVASIONS = {
         "def softmax_backward(weights, grad_weights, dim=-1):\n"
         "    return D._softmax_backward_data(grad_weights, weights, dim, weights.dtype)\n",
         "_decomp"),
-    "stable_softmax in a thread reached through a library": ("stable_softmax",
-        "th = torch.utils.data.dataloader.threading\n\n"
+    "stable_softmax through torch's private reference, by an alias of torch": (
+        "stable_softmax",
+        "lib = torch\n\n"
         "def stable_softmax(scores, dim=-1):\n"
-        "    box = []\n"
-        "    t = th.Thread(target=lambda: box.append(torch.softmax(scores, dim)))\n"
-        "    t.start(); t.join()\n"
-        "    return box[0] + 0\n", "threading"),
-    "stable_softmax computed later by a Tensor subclass": ("stable_softmax",
-        "class Later(torch.Tensor):\n"
-        "    def detach(self):\n"
-        "        return torch.softmax(self.scores, self.axis)\n\n"
+        "    return lib._refs.softmax(scores, dim)\n", "_refs"),
+    "stable_softmax as exp(s - logsumexp(s))": ("stable_softmax",
         "def stable_softmax(scores, dim=-1):\n"
-        "    out = torch.zeros_like(scores).as_subclass(Later)\n"
-        "    out.scores, out.axis = scores, dim\n"
-        "    return out\n", "reaches what records"),
+        "    return torch.exp(scores - torch.logsumexp(scores, dim=dim, keepdim=True))\n",
+        "logsumexp"),
+    "loop_attention vectorised, with an unused call of scaled_dot_score per query": (
+        "loop_attention",
+        "def loop_attention(X, W_Q, W_K, W_V):\n"
+        "    Q, K, V = W_Q @ X, W_K @ X, W_V @ X\n"
+        "    for i in range(X.shape[1]):\n"
+        "        for j in range(X.shape[1]):\n"
+        "            scaled_dot_score(K[:, j], Q[:, i])\n"
+        "    weights = torch.softmax(K.T @ Q / math.sqrt(Q.shape[0]), dim=0)\n"
+        "    return V @ weights\n", "not used"),
+    "cached attention with a full mask and a softmax of every size beside it": (
+        "cached_causal_attention",
+        "def cached_causal_attention(x, W_query, W_key, W_value):\n"
+        "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+        "    n = x.shape[-2]\n"
+        "    for t in range(1, n + 1):\n"
+        "        torch.softmax(torch.zeros(t), dim=-1)\n"
+        "    s = (q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1])).masked_fill(\n"
+        "        torch.ones(n, n, dtype=torch.bool).triu(1), float('-inf'))\n"
+        "    return torch.softmax(s, dim=-1) @ v\n", "future positions"),
+    "cached attention masked through exp2": ("cached_causal_attention",
+        "def cached_causal_attention(x, W_query, W_key, W_value):\n"
+        "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+        "    n = x.shape[-2]\n"
+        "    s = q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1]) * math.log2(math.e)\n"
+        "    s = s.masked_fill(torch.ones(n, n, dtype=torch.bool).triu(1), float('-inf'))\n"
+        "    w = torch.exp2(s - s.amax(-1, keepdim=True))\n"
+        "    return w / w.sum(-1, keepdim=True) @ v\n", "future positions"),
+    "online_attention one query at a time over every key": ("online_attention",
+        "def online_attention(queries, keys, values, block_size):\n"
+        "    rows = []\n"
+        "    for i in range(queries.shape[-2]):\n"
+        "        s = queries[..., i:i + 1, :] @ keys.transpose(-2, -1) / "
+        "math.sqrt(keys.shape[-1])\n"
+        "        w = torch.exp(s - s.amax(-1, keepdim=True))\n"
+        "        rows.append(w / w.sum(-1, keepdim=True) @ values)\n"
+        "    return torch.cat(rows, dim=-2)\n", "spans all"),
     "stable_softmax after popping the recorder with a library's mode": ("stable_softmax",
         "import torch._subclasses.fake_tensor\n\n"
         "FM = torch._subclasses.fake_tensor.FakeCopyMode\n\n"
@@ -305,6 +320,27 @@ HONEST = {
         "        w = torch.softmax(s, dim=-1)\n"
         "        outs.append((w[..., None] * v[..., :t + 1, :]).sum(-2))\n"
         "    return torch.stack(outs, dim=-2)\n"),
+    "a softmax by hand guarding with sys.float_info": ("stable_softmax",
+        "import sys\n\n"
+        "def stable_softmax(scores, dim=-1):\n"
+        "    exps = torch.exp(scores - scores.amax(dim=dim, keepdim=True))\n"
+        "    return exps / exps.sum(dim=dim, keepdim=True).clamp_min(sys.float_info.min)\n"),
+    "a local function named grad_fn in a hand-written backward": ("softmax_backward",
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    def grad_fn(w, g):\n"
+        "        return w * (g - (w * g).sum(dim=dim, keepdim=True))\n"
+        "    return grad_fn(weights, grad_weights)\n"),
+    "cached attention keeping scores as a column, exp and sum over dim -2": (
+        "cached_causal_attention",
+        "def cached_causal_attention(x, W_query, W_key, W_value):\n"
+        "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+        "    outs = []\n"
+        "    for t in range(x.shape[-2]):\n"
+        "        s = k[..., :t + 1, :] @ q[..., t, :, None] / math.sqrt(k.shape[-1])\n"
+        "        e = torch.exp(s - s.amax(dim=-2, keepdim=True))\n"
+        "        w = e / e.sum(dim=-2, keepdim=True)\n"
+        "        outs.append((w * v[..., :t + 1, :]).sum(dim=-2))\n"
+        "    return torch.stack(outs, dim=-2)\n"),
     "a layer_norm whose variable is called layer_norm_out": ("layer_norm",
         "def layer_norm(x, gamma, beta, eps=1e-5):\n" + HAND_NORM +
         "    layer_norm_out = (x - mean) / torch.sqrt(var + eps)\n"
@@ -319,26 +355,46 @@ def test_honest_code_keeps_full_marks(label):
     assert findings_of(name, code) == []
 
 
-def test_no_operation_recorded_breaks_the_rule():
-    """Is a step whose calls recorded no operation of torch refused rather than trusted?"""
-    broken = decided("forbids_ops", ["softmax"], [checked_record(
-        {"ops": {}, "count": 0, "autograd": False, "entered": {}, "arguments": [[2, 3]],
-         "largest": 0, "weights": []})], "def f(x):\n    return x\n")
-    assert broken and "no operation" in broken
+def test_a_record_that_says_tampered_breaks_every_rule():
+    """Does a record in which the judging kernel's guard noted tampering break a rule on
+    operations, whatever the rule, naming what was tried?"""
+    record = new_record([[2, 3]])
+    record["tampered"] = ["mode_popped", "pickle:__main__.x"]
+    code = "def f(x):\n    return x\n"
+    for kind, params in (("forbids_ops", ["softmax"]), ("forbids_autograd", [])):
+        broken = decided(kind, params, [checked_record(record)], code)
+        assert broken and "off torch's stack" in broken and "__main__.x" in broken
 
 
 @pytest.mark.parametrize("code", [
     "import torch\nm = torch._C._get_dispatch_mode\n",
     "from torch.utils._python_dispatch import _pop_mode\n",
     "import torch\nx = getattr(torch, '_C')\n",
-    "import torch\nf = torch.sys.setprofile\n",
-    "__kit__.counted = None\n",
-    "import torch\nclass T(torch.Tensor):\n    @classmethod\n"
-    "    def __torch_function__(cls, *a, **k):\n        pass\n",
+    "import torch\nlib = torch\nnn_ = lib.nn\nf = nn_._reduction\n",
+    "import torch\nloader = torch.__loader__\n",
+    "import torch\nf = torch.compile(lambda x: x)\n",
+    "import torch\nlib = torch.library.Library('aten', 'IMPL')\n",
+    "import sys\nm = sys.modules['torch']\n",
 ])
-def test_code_reaching_the_recorder_is_refused(code):
-    """Is code that names the recording machinery refused, whatever it computes?"""
+def test_code_reaching_around_the_recorder_is_refused(code):
+    """Is code that reaches around the recording (a library's private part through any
+    alias of it, a module's loader, a compiler, torch's library of operations, modules by
+    name) refused, whatever it computes?"""
     assert tampering(code) is not None
+
+
+@pytest.mark.parametrize("code", [
+    "import sys\neps = sys.float_info.epsilon\n",
+    "class M:\n    def copy(self, other):\n        for name in ('w', 'b'):\n"
+    "            setattr(self, name, getattr(other, name))\n"
+    "    def load(self, names):\n        return [getattr(self, n) for n in names]\n",
+    "class M:\n    def check(self):\n        raise ValueError(self.__class__.__name__)\n",
+    "def f(w):\n    def grad_fn(x):\n        return x\n    return grad_fn(w)\n",
+])
+def test_honest_code_is_not_refused_by_its_text(code):
+    """Is honest code the text layer once refused (sys.float_info, a parameter copy by
+    getattr(self, name), self.__class__.__name__, a local function named grad_fn) read?"""
+    assert tampering(code) is None
 
 
 def test_malformed_record_is_not_read():
