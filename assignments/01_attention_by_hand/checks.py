@@ -173,7 +173,9 @@ STABLE_SOFTMAX = Step(
         forbids_ops(
             "no built-in softmax",
             {"softmax", "scaled_dot_product", "multi_head_attention"},
-            "this step is about writing softmax yourself, with torch.exp and a sum",
+            "this step is about writing softmax yourself, with torch.exp and a sum "
+            "(torch.logsumexp counts as a built-in softmax: it is the log of softmax's "
+            "denominator, computed stably for you)",
         ),
     ),
     mistakes=(

@@ -44,8 +44,11 @@ CATALOG = {
     'each slice along dim sums to 1 on its own; sum with keepdim=True along dim only':
         '沿 dim 的每个切片各自求和为 1；只沿 dim 求和，并设 keepdim=True',
     'no built-in softmax': '不用内置的 softmax',
-    'this step is about writing softmax yourself, with torch.exp and a sum':
-        '这一步就是要你用 torch.exp 和求和亲手写出 softmax',
+    'this step is about writing softmax yourself, with torch.exp and a sum (torch.logsumexp '
+    'counts as a built-in softmax: it is the log of softmax\'s denominator, computed stably '
+    'for you)':
+        '这一步就是要你用 torch.exp 和求和亲手写出 softmax（torch.logsumexp 也算内置的 softmax：'
+        '它就是 softmax 分母的对数，而且已经替你做好了数值稳定）',
     'weights not transposed': '注意力权重没有转置',
     "element [j, i] uses weights[i, j]: key j's value times query i's weight for it":
         '元素 [j, i] 用的是 weights[i, j]：键 j 的值向量乘以查询 i 分给它的注意力权重',

@@ -386,17 +386,20 @@ def online_attention_random(gen):
                         "queries, {n_key} keys, block_size = 2", n_query=n_query, n_key=n_key),
                       calling(*scores_near(gen, -1e4, n_query, n_key, d_k, d_v), 2)))
     # Here every score at once is more numbers than every input, the output and a block's
-    # scores times d_k: "no operation forms every score at once" can tell. 20 keys are
-    # enough (at least 12 x 20 = 240 scores, against at most 16 x 2 x 5 = 160 numbers for a
-    # block's scores times d_k and 24 x 5 = 120 in the keys); every 2 keys more cost one more
-    # recorded pass of the student's loop.
-    n_query, = sizes(gen, 1, low=12, high=16)
-    (n_key,) = sizes(gen, 1, low=20, high=24)
-    d_k, d_v = sizes(gen, 2, low=2, high=5)
-    cases.append(Case(t("many keys in small blocks: {n_query} queries, {n_key} keys, "
-                        "block_size = 2", n_query=n_query, n_key=n_key),
+    # scores times d_k: "no operation forms every score at once" can tell (at least 96 x 400
+    # = 38,400 scores, against at most 112 x 16 x 4 = 7,168 numbers for a block's scores
+    # times d_k and 480 x 4 = 1,920 in the keys). And the whole score matrix is past the floor
+    # from which the memory Python's objects and numpy's arrays take is judged
+    # (operation_rules.MEMORY_FLOOR): in float32, 150 KB or more, where a correct loop's own
+    # objects take about 4 KB in grading, and the recording's first calls in a notebook some
+    # 80 KB.
+    n_query, = sizes(gen, 1, low=96, high=112)
+    (n_key,) = sizes(gen, 1, low=400, high=480)
+    d_k, d_v = sizes(gen, 2, low=2, high=4)
+    cases.append(Case(t("many keys in blocks of 16: {n_query} queries, {n_key} keys",
+                        n_query=n_query, n_key=n_key),
                       calling(randn(gen, n_query, d_k), randn(gen, n_key, d_k),
-                              randn(gen, n_key, d_v), 2)))
+                              randn(gen, n_key, d_v), 16)))
     return cases
 
 
@@ -478,11 +481,15 @@ ONLINE_ATTENTION = Step(
         operation_rule("scores_in_blocks", "no operation forms every score at once",
                        [0, 1, 2, 3],
                        "the step is the loop that reads the keys and values one block at a "
-                       "time, so no operation makes every score at once"),
+                       "time, so no operation makes every score at once, in torch or in any "
+                       "other library (the numbers Python's objects and numpy's arrays hold "
+                       "count too), and no softmax or sum spans every key",
+                       measures=True),
         forbids_ops("no built-in softmax or attention",
                     {"softmax", "scaled_dot_product", "multi_head_attention"},
                     "a built-in softmax or attention needs every score of a query at "
-                    "once; keep a running max and a running sum instead"),
+                    "once; keep a running max and a running sum instead (torch.logsumexp "
+                    "counts as a built-in softmax)"),
     ),
     mistakes=(
         Mistake(
@@ -631,7 +638,10 @@ CACHED_CAUSAL_ATTENTION = Step(
     rules=(
         operation_rule("causal_weights", "no mask", [0],
                        "the cache holds only the positions decoded so far, so there is no "
-                       "future to hide; attend over the cache with torch.softmax and @"),
+                       "future to hide; attend over the cache with torch.softmax and @ (decided "
+                       "on torch's normalisations, a softmax or a sum you divide by, that your "
+                       "output uses: computed outside torch, none can be seen)",
+                       probe={"kind": "spans", "arg": 0}),
         forbids_ops("no built-in attention", {"scaled_dot_product", "multi_head_attention"},
                     "decoding is the loop over positions, each attending over the cache "
                     "so far"),

@@ -153,14 +153,18 @@ CATALOG = {
         '在 softmax 之前把注意力分数除以 sqrt(d_k)',
     'no operation forms every score at once': '任何运算都不一次算出全部分数',
     'the step is the loop that reads the keys and values one block at a time, so no operation '
-    'makes every score at once':
-        '这一步就是每次读取一块键和值的那个循环，所以没有哪个运算会一次算出全部分数',
-    'many keys in small blocks: {n_query} queries, {n_key} keys, block_size = 2':
-        '键很多、块很小：{n_query} 个查询，{n_key} 个键，block_size = 2',
+    'makes every score at once, in torch or in any other library (the numbers Python\'s objects '
+    'and numpy\'s arrays hold count too), and no softmax or sum spans every key':
+        '这一步就是每次读取一块键和值的那个循环，所以无论在 torch 还是其他库里，都没有哪个运算'
+        '会一次算出全部分数（Python 对象和 numpy 数组里存的数也算在内），也没有哪个 softmax '
+        '或求和会覆盖全部的键',
+    'many keys in blocks of 16: {n_query} queries, {n_key} keys':
+        '键很多、每块 16 个：{n_query} 个查询，{n_key} 个键',
     'no built-in softmax or attention': '不用内置的 softmax 或注意力',
     'a built-in softmax or attention needs every score of a query at once; keep a running max '
-    'and a running sum instead':
-        '内置的 softmax 或注意力需要一次拿到一个查询的全部分数；请改为保存运行最大值和运行和',
+    'and a running sum instead (torch.logsumexp counts as a built-in softmax)':
+        '内置的 softmax 或注意力需要一次拿到一个查询的全部分数；请改为保存运行最大值和运行和'
+        '（torch.logsumexp 也算内置的 softmax）',
     # cached_causal_attention
     'one sequence of {seq} positions': '一个序列，{seq} 个位置',
     'a batch of {batch} sequences of {seq} positions':
@@ -193,9 +197,11 @@ CATALOG = {
     'no mask': '不加掩码',
     'no built-in attention': '不用内置的注意力',
     'the cache holds only the positions decoded so far, so there is no future to hide; attend '
-    'over the cache with torch.softmax and @':
+    'over the cache with torch.softmax and @ (decided on torch\'s normalisations, a softmax or '
+    'a sum you divide by, that your output uses: computed outside torch, none can be seen)':
         '缓存里只有目前为止已解码的位置，没有需要掩码的未来；请用 torch.softmax 和 @ '
-        '对缓存做注意力',
+        '对缓存做注意力（依据的是你的输出用到的 torch 归一化运算，即 softmax 或用作除数的求和：'
+        '在 torch 之外算的，一个也看不到）',
     # the hidden properties, in words (their docstrings' first line)
     "The gradient matches torch.autograd's":
         '梯度与 torch.autograd 算出的一致',

@@ -58,34 +58,94 @@ ZH = {
     ", ": "、",
     " or ": " 或 ",
     # checks/operation_rules.py
-    "it uses {name}, which reaches what records your code's operations":
-        "它用到了 {name}，这会触及记录你代码运算的机制",
+    "it uses {name}, which reaches around what records your code's operations":
+        "它用到了 {name}，这会绕过记录你代码运算的机制",
     "it passes {name} to another function, which then reaches attributes by names made at "
     "run time": "它把 {name} 传给了另一个函数，由后者按运行时拼出的名字取属性",
     "it ran torch's {ops}": "它运行了 torch 的 {ops}",
     "it never ran {names}": "它从未运行 {names}",
-    "it used autograd (a gradient computed by torch's autograd engine or dual numbers)":
-        "它用了自动求导（梯度由 torch 的 autograd 引擎或对偶数算出）",
+    "it ran {names}, but its output does not change what your code returns":
+        "它运行了 {names}，但其输出并不影响你的代码的返回值",
+    "it used autograd (a gradient computed by torch's autograd engine, dual numbers, or a "
+    "tensor that requires grad)":
+        "它用了自动求导（梯度由 torch 的 autograd 引擎算出、用了对偶数，或用了需要梯度的张量）",
     "it never called your {name}": "它从未调用你写的 {name}",
     "it called your {name} {got} times for {needed} queries":
         "有 {needed} 个查询，它却只调用了你写的 {name} {got} 次",
+    "what your {name} gives does not change what your code returns (a call whose result is "
+    "not used does not count)":
+        "你写的 {name} 的结果并不影响你的代码的返回值（结果没有被用到的调用不算数）",
+    "one call of your {name} changed every query's output: each query's scores must come "
+    "from calls of their own":
+        "对你写的 {name} 的一次调用改变了所有查询的输出：每个查询的分数都应当来自它自己的调用",
     "it called {names}": "它调用了 {names}",
-    "one operation produced {count} numbers, as many as the whole score matrix ({queries} "
-    "queries x {keys} keys)":
-        "有一个运算一次产生了 {count} 个数，与整个分数矩阵（{queries} 个查询 × {keys} 个键）"
-        "一样多",
-    "its softmaxes span {spans} positions, not 1, 2, ... {seq} as the positions are "
-    "decoded: future positions were scored":
-        "它的 softmax 覆盖的位置数是 {spans}，而不是随着解码依次为 1、2……{seq}："
-        "未来的位置也被打了分",
+    "one operation produced {count} numbers, as many as the whole score matrix ({batch} x "
+    "{queries} queries x {keys} keys)":
+        "有一个运算一次产生了 {count} 个数，与整个分数矩阵（{batch} × {queries} 个查询 × "
+        "{keys} 个键）一样多",
+    "Python's objects or numpy's arrays took {count} bytes at once, as much as the whole score "
+    "matrix in float32 ({batch} x {queries} queries x {keys} keys): the rule counts what any "
+    "library holds":
+        "Python 对象或 numpy 数组一度占用了 {count} 字节，与 float32 的整个分数矩阵（{batch} × "
+        "{queries} 个查询 × {keys} 个键）一样多：这条规则统计的是任何库所持有的数据",
+    "a normalisation spans all {keys} keys at once, not a block of {block}":
+        "有一次归一化一下子覆盖了全部 {keys} 个键，而不是一个大小为 {block} 的块",
+    "its normalisations (softmax, or a sum it divides by) span {spans} positions, not 1, 2, "
+    "... {seq} as the positions are decoded: future positions were scored":
+        "它的归一化（softmax，或用作除数的求和）覆盖的位置数是 {spans}，而不是随着解码依次为"
+        " 1、2……{seq}：未来的位置也被打了分",
+    "its {names} does not change what it returns (a call whose result is not used does not "
+    "count)": "它的 {names} 并不影响它的返回值（结果没有被用到的调用不算数）",
+    "it reached into what records its operations: {what}":
+        "它动了记录其运算的机制：{what}",
     "none of your code's calls was recorded": "没有记录到你的代码的任何一次调用",
-    "no operation of torch was recorded while your code ran":
-        "你的代码运行时没有记录到任何 torch 运算",
+    "a tensor of a class of its own ran its own code inside torch":
+        "一个自定义类的张量在 torch 内部运行了它自己的代码",
+    "it ran one of torch's higher-order operators (torch.cond and its kin), which run code out "
+    "of the record's sight":
+        "它运行了 torch 的高阶算子（torch.cond 之类），这些算子运行的代码不在记录范围内",
+    "it handed a function of its own to torch's override machinery":
+        "它把自己的函数交给了 torch 的重载机制",
+    "it took the recording's mode off torch's stack": "它把记录用的模式从 torch 的栈上取了下来",
+    "it put the recording's mode on torch's stack by hand":
+        "它自己动手把记录用的模式放回了 torch 的栈上",
+    "it switched off what records torch's functions": "它关掉了记录 torch 函数的机制",
+    "it switched torch's Python dispatch off": "它关掉了 torch 的 Python 分派",
+    "it restored another state of torch's modes": "它把 torch 的模式恢复成了另一个状态",
+    "it set or unset one of torch's own dispatch modes": "它设置或撤销了 torch 自己的某个分派模式",
+    "it registered code of its own as torch's operations": "它把自己的代码注册成了 torch 的运算",
+    "it stopped or reset the measure of the memory Python's objects take":
+        "它停止或重置了对 Python 对象内存占用的测量",
+    "a setting of the grader's did not verify": "评分程序的一项设置没有通过校验",
+    "the recording's mode is no longer on torch's stack": "记录用的模式已经不在 torch 的栈上",
+    "it left a mode of its own on torch's stack": "它在 torch 的栈上留下了自己的模式",
+    "a profile or trace function is set": "设置了 profile 或 trace 函数",
+    "it reached for a frame of the grader's": "它去取评分程序的栈帧",
+    "it changed {detail}": "它改动了 {detail}",
+    "it changed a function's {detail}": "它改动了一个函数的 {detail}",
+    "it made code from bytes (marshal)": "它用字节生成了代码（marshal）",
+    "it imported {detail} anew": "它重新导入了 {detail}",
+    "it opened the process's memory": "它打开了进程的内存",
+    "it made a link to a file": "它创建了指向文件的链接",
+    "it asked pickle for {detail}": "它让 pickle 取出了 {detail}",
+    "it asked for every thread's frame": "它索取了所有线程的栈帧",
+    "it set a profile or trace function": "它设置了 profile 或 trace 函数",
+    "it added an audit hook": "它添加了审计钩子",
+    "it asked the garbage collector for objects": "它向垃圾回收器索取对象",
+    "it made a code object": "它创建了代码对象",
+    "it started another process or program ({detail})": "它启动了另一个进程或程序（{detail}）",
+    "it used ctypes": "它用了 ctypes",
+    "the grader's guard failed on {detail}": "评分程序的防护在 {detail} 上出错",
+    "a reply to the grader was altered or not sealed": "发给评分程序的回答被改动过或没有封签",
+    "a reply to the grader is missing, or one was added": "发给评分程序的回答缺了一条，或多了一条",
+    "a reply answers another request": "有一条回答对应的是另一个请求",
+    "its record is not data": "它的记录不是数据",
     "uses {names}": "用到了 {names}",
     "does not call {names} where it runs": "在会运行的代码里没有调用 {names}",
     "found a Python loop ({loop})": "含有 Python 循环（{loop}）",
     "has no Python loop": "没有 Python 循环",
     "{name} calls itself": "{name} 调用了自己",
+    "{name}, which a loop walks": "{name}（循环会逐个访问它的对象）",
     "it calls {name}()": "它调用了 {name}()",
     "it calls {name}() with a name computed at run time": "它用运行时才算出的名字调用 {name}()",
     "it uses {name}": "它用到了 {name}",

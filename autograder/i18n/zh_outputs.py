@@ -163,8 +163,14 @@ CATALOG = {
     "your mistake: tell your instructor, and submit again once it is fixed":
         "自动评分器无法在这台机器上评分，所以你的笔记本没有评分；这不是你的错误：请告诉教师，"
         "修好之后再提交一次",
-    "the grader got no answer from the kernel (was __kit__ or input() changed?)":
-        "评分程序没有收到内核的回答（是不是改动了 `__kit__` 或 `input()`？）",
+    "the grader got no answer from the kernel (was input() changed?)":
+        "评分程序没有收到内核的回答（是不是改动了 `input()`？）",
+    "the judging kernel could not be guarded ({error})": "无法为评判用的内核设好防护（{error}）",
+    "its replies to the grader were tampered with ({what})":
+        "它发给评分程序的回答被动过手脚（{what}）",
+    "a setting did not arrive": "有一项设置没有送达",
+    "a reply did not verify": "有一条回答没有通过校验",
+    "a reply answers another request": "有一条回答对应的是另一个请求",
     "the result is larger than the {limit} MB a reply may have":
         "结果超过了一次回答允许的 {limit} MB",
     "the call is larger than the {limit} MB a call may have":

@@ -153,13 +153,13 @@ HIDDEN_TESTS = tuple(f"### {edge} HIDDEN TESTS" for edge in ("BEGIN", "END"))
 
 ALLOWED_MODULES = frozenset({
     "torch", "math", "cmath", "numpy", "string", "unicodedata", "re", "typing", "functools",
-    "itertools", "collections", "dataclasses", "operator", "__future__", "matplotlib"})
+    "itertools", "collections", "dataclasses", "operator", "__future__", "matplotlib", "sys"})
 DYNAMIC_CALLS = frozenset({"exec", "eval", "compile", "__import__", "globals", "locals",
                            "vars", "get_ipython", "attrgetter", "methodcaller",
                            "import_module"})
 DYNAMIC_NAMES = frozenset({"__dict__", "__builtins__", "builtins", "importlib",
-                           "__getattribute__", "sys", "__class__", "__globals__",
-                           "__code__", "__setattr__", "__delattr__", "__closure__"})
+                           "__getattribute__", "__globals__", "__code__", "__setattr__",
+                           "__delattr__", "__closure__", "__self__", "modules"})
 NAMED_BY_STRING = frozenset({"getattr", "setattr", "delattr", "hasattr"})
 
 LOOP_NODES = (ast.For, ast.While, ast.AsyncFor, ast.ListComp, ast.SetComp, ast.DictComp,
@@ -405,7 +405,8 @@ def unverifiable(tree, language=None):
                 return _t('it calls {name}()', language, name=name)
             if name in NAMED_BY_STRING - {"hasattr"} and not (len(node.args) >= 2 and (
                     isinstance(node.args[1], ast.Constant) or
-                    getattr(node.args[1], "id", None) in loops)):
+                    getattr(node.args[1], "id", None) in loops or
+                    getattr(node.args[0], "id", None) == "self")):
                 return _t('it calls {name}() with a name computed at run time', language,
                           name=name)
         elif isinstance(node, ast.Attribute) and node.attr in DYNAMIC_NAMES:
@@ -435,13 +436,20 @@ def function_bodies(tree):
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             yield from node.body
 
+ITERATING = ("__iter__", "__next__", "__getitem__")
+
 def recursion(tree):
     calls = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            calls.setdefault(node.name, set()).update(
-                getattr(c.func, "id", None) or getattr(c.func, "attr", None)
-                for c in ast.walk(node) if isinstance(c, ast.Call))
+            calls.setdefault(node.name, set()).update(called_names(node))
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    calls.setdefault(target.id, set()).update(called_names(node.value))
+    for node in ast.walk(tree):
+        if isinstance(node, FUNCTIONS) and self_applied(node):
+            return getattr(node, "name", "lambda")
     for start in calls:
         seen, todo = set(), list(calls[start])
         while todo:
@@ -451,6 +459,28 @@ def recursion(tree):
             if callee in calls and callee not in seen:
                 seen.add(callee)
                 todo += calls[callee]
+    return None
+
+def called_names(node):
+    return {getattr(c.func, "id", None) or getattr(c.func, "attr", None)
+            for c in ast.walk(node) if isinstance(c, ast.Call)}
+
+def self_applied(function):
+    params = {a.arg for a in (*function.args.posonlyargs, *function.args.args,
+                              *function.args.kwonlyargs)}
+    for call in ast.walk(function):
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and \
+                call.func.id in params and any(isinstance(a, ast.Name) and a.id == call.func.id
+                                               for a in call.args):
+            return True
+    return False
+
+def iterating_class(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name in ITERATING:
+                    return f"{node.name}.{item.name}"
     return None
 
 def python_loop(tree, language=None):
@@ -467,7 +497,10 @@ def python_loop(tree, language=None):
                 if any(k.arg == "key" for k in node.keywords):
                     return f"{name}(key=...)"
     name = recursion(tree)
-    return _t('{name} calls itself', language, name=name) if name else None
+    if name:
+        return _t('{name} calls itself', language, name=name)
+    iterated = iterating_class(tree)
+    return _t('{name}, which a loop walks', language, name=iterated) if iterated else None
 
 def live(body):
     kept = []
@@ -584,17 +617,154 @@ def notebook_sources():
     return [source for source in shell.history_manager.input_hist_raw[1:] if source]
 
 
+import torch
+
+Tensor = torch.Tensor
+Parameter = torch.nn.Parameter
+TensorBase = torch._C.TensorBase
+NUMEL = TensorBase.numel
+DIM = TensorBase.dim
+IS_COMPLEX = TensorBase.is_complex
+SIZE = TensorBase.size
+REQUIRES_GRAD = TensorBase.requires_grad.__get__
+IS_FLOATING = TensorBase.is_floating_point
+DTYPE = TensorBase.dtype.__get__
+RANDN, RAND, ADD, MUL = (torch._C._VariableFunctions.randn, torch._C._VariableFunctions.rand,
+                         torch._C._VariableFunctions.add, torch._C._VariableFunctions.mul)
+SOFTMAX_OPS = frozenset({"_softmax", "_safe_softmax", "softmax", "_log_softmax", "log_softmax",
+                         "_masked_softmax"})
+SUM_OPS = frozenset({"sum", "logsumexp", "nansum"})
+DUAL_FUNCTIONS = frozenset({"_make_dual", "make_dual"})
+GRAPH_TASK = getattr(torch._C, "_current_graph_task_id", None)
+BACKWARD_FUNCTIONS = frozenset({"backward", "grad"})
+
+def new_record(arguments):
+    return {"ops": {}, "count": 0, "autograd": False, "entered": {}, "arguments": arguments,
+            "largest": 0, "weights": [], "tampered": [], "python_peak": 0}
+
+def is_plain(value):
+    return type(value) is Tensor or type(value) is Parameter
+
+def described(value):
+    if is_plain(value):
+        return [int(n) for n in SIZE(value)]
+    if type(value) in (bool, int, float):
+        return value
+    return None
+
+def tensors_in(value):
+    if is_plain(value):
+        return [value]
+    if type(value) in (tuple, list):
+        return [item for item in value if is_plain(item)]
+    return []
+
+def span_of(name, args):
+    if name not in SOFTMAX_OPS and name not in SUM_OPS:
+        return None
+    if type(args) is not tuple or not args or not is_plain(args[0]) or DIM(args[0]) == 0:
+        return None
+    shape = SIZE(args[0])
+    if name in SOFTMAX_OPS:
+        dim = args[1] if len(args) > 1 and type(args[1]) is int else -1
+        return int(shape[dim]) if -len(shape) <= dim < len(shape) else None
+    dims = args[1] if len(args) > 1 else None
+    if type(dims) is int:
+        dims = [dims]
+    if type(dims) not in (list, tuple) or not dims:
+        return int(NUMEL(args[0]))
+    span = 1
+    for dim in dims:
+        if type(dim) is not int or not -len(shape) <= dim < len(shape):
+            return None
+        span *= int(shape[dim])
+    return span
+
+def noted_operation(record, name, outputs, args=()):
+    record["ops"][name] = record["ops"].get(name, 0) + 1
+    record["count"] += 1
+    if GRAPH_TASK is not None and GRAPH_TASK() != -1:
+        record["autograd"] = True
+    for output in outputs:
+        size = int(NUMEL(output)) * (2 if IS_COMPLEX(output) else 1)
+        if size > record["largest"]:
+            record["largest"] = size
+    span = span_of(name, args)
+    if span is not None and span not in record["weights"]:
+        record["weights"].append(span)
+
+def noted_function(record, name, outputs=()):
+    record["ops"][name] = record["ops"].get(name, 0) + 1
+    if name in DUAL_FUNCTIONS or (GRAPH_TASK is None and name in BACKWARD_FUNCTIONS):
+        record["autograd"] = True
+    for output in outputs:
+        if REQUIRES_GRAD(output):
+            record["autograd"] = True
+
+def perturbs(spec, name, op_args):
+    if spec.get("level") not in (None, "op" if op_args is not None else "fn"):
+        return False
+    if any(fragment in name.lower() for fragment in spec["names"]):
+        return True
+    return bool(spec["spans"]) and op_args is not None and \
+        span_of(name, op_args) in spec["spans"]
+
+def perturbed_output(value, generator, large=False):
+    outputs = tensors_in(value)
+    if not outputs or not IS_FLOATING(outputs[0]):
+        return None
+    first = outputs[0]
+    if large:
+        noise = ADD(MUL(RAND(SIZE(first), generator=generator, dtype=DTYPE(first)), 1000.0),
+                    1000.0)
+    else:
+        noise = MUL(RANDN(SIZE(first), generator=generator, dtype=DTYPE(first)), 0.5)
+    changed = ADD(first, noise)
+    if value is first:
+        return changed
+    return type(value)([changed if item is first else item for item in value])
+
+def checked_record(data):
+
+    def counts(value):
+        if not (isinstance(value, dict) and all(isinstance(k, str) and type(n) is int
+                                                for k, n in value.items())):
+            raise ValueError("malformed record")
+        return dict(value)
+
+    def argument(value):
+        if value is None or type(value) in (bool, int, float):
+            return value
+        if isinstance(value, list) and all(type(n) is int for n in value):
+            return list(value)
+        raise ValueError("malformed record")
+
+    if not isinstance(data, dict) or set(data) != set(new_record([])):
+        raise ValueError("malformed record")
+    if not (type(data["count"]) is int and type(data["largest"]) is int
+            and type(data["autograd"]) is bool and type(data["python_peak"]) is int
+            and isinstance(data["arguments"], list) and isinstance(data["weights"], list)
+            and all(type(n) is int for n in data["weights"])
+            and isinstance(data["tampered"], list)
+            and all(type(s) is str for s in data["tampered"])):
+        raise ValueError("malformed record")
+    return {**data, "ops": counts(data["ops"]), "entered": counts(data["entered"]),
+            "arguments": [argument(value) for value in data["arguments"]],
+            "weights": list(data["weights"]), "tampered": list(data["tampered"])}
+
+
 import sys
+import tracemalloc
 
 import torch
 from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
-WEIGHT_OPS = frozenset({"exp", "exp_", "_softmax", "_safe_softmax", "softmax", "_masked_softmax"})
-SOFTMAX_OPS = frozenset({"_softmax", "_safe_softmax", "softmax"})
-DUAL_FUNCTIONS = frozenset({"_make_dual", "make_dual"})
-GRAPH_TASK = getattr(torch._C, "_current_graph_task_id", None)
-BACKWARD_FUNCTIONS = frozenset({"backward", "grad"})
+def operation_name(func):
+    return func.overloadpacket.__name__
+
+def function_name(func):
+    return getattr(func, "__name__", "") or type(func).__name__
 
 def codes_of(target):
     codes = set()
@@ -626,16 +796,9 @@ def watched(names, apart, counted):
     return tuple({name: codes_of(names[name]) for name in group if name in names}
                  for group in (apart, counted))
 
-def described(value):
-    if isinstance(value, torch.Tensor):
-        return list(value.shape)
-    if isinstance(value, bool | int | float):
-        return value
-    return None
-
 class Recorder:
 
-    def __init__(self, subject=None, apart=None, counted=None, arguments=()):
+    def __init__(self, subject=None, apart=None, counted=None, arguments=(), measure=False):
         self.subject = subject
         self.watched = {}
         for names, is_apart in ((counted or {}, False), (apart or {}, True)):
@@ -648,10 +811,18 @@ class Recorder:
         self.modes = (Operations(self), Functions(self))
         self.profiling = bool(self.watched) or subject is not None
         self.previous_profile = None
+        self.measure, self.tracing_before, self.baseline = measure, False, 0
+        self.first_call = None
+        self.paused = False
         if subject is None:
             self.records.append(new_record([described(value) for value in arguments]))
 
     def start(self):
+        if self.measure:
+            self.tracing_before = tracemalloc.is_tracing()
+            if not self.tracing_before:
+                tracemalloc.start()
+            self.measured()
         if self.profiling:
             self.previous_profile = sys.getprofile()
             sys.setprofile(self.profile)
@@ -664,10 +835,24 @@ class Recorder:
             try:
                 mode.__exit__(None, None, None)
             except (AssertionError, RuntimeError, IndexError):
-                pass
+                if self.records:
+                    self.records[-1]["tampered"].append("mode_gone")
         if self.profiling:
             sys.setprofile(self.previous_profile)
             self.profiling = False
+        if self.measure:
+            if self.subject is None and self.records:
+                self.records[-1]["python_peak"] = self.measured()
+            if not self.tracing_before:
+                tracemalloc.stop()
+            self.measure = False
+
+    def measured(self):
+        current, peak = tracemalloc.get_traced_memory()
+        taken = max(peak - self.baseline, 0)
+        tracemalloc.reset_peak()
+        self.baseline = tracemalloc.get_traced_memory()[0]
+        return taken
 
     def __enter__(self):
         return self.start()
@@ -676,14 +861,20 @@ class Recorder:
         self.stop()
 
     def recording(self):
-        return self.depth > 0 and self.away == 0 and bool(self.records)
+        return self.depth > 0 and self.away == 0 and bool(self.records) and not self.paused
 
     def profile(self, frame, event, arg):
         if event == "call":
             code = frame.f_code
             if self.subject is not None and code in self.subject:
+                if self.paused:
+                    return
                 if self.depth == 0:
                     self.records.append(new_record(call_arguments(frame)))
+                    if self.first_call is None and len(self.subject) == 1:
+                        self.first_call = call_of(frame)
+                    if self.measure:
+                        self.measured()
                 self.depth += 1
             elif code in self.watched and self.depth > 0:
                 name, is_apart = self.watched[code]
@@ -693,61 +884,27 @@ class Recorder:
                 self.away += is_apart
         elif event == "return":
             code = frame.f_code
-            if self.subject is not None and code in self.subject and self.depth > 0:
+            if self.subject is not None and code in self.subject and self.depth > 0 \
+                    and not self.paused:
                 self.depth -= 1
+                if self.depth == 0 and self.measure:
+                    self.records[-1]["python_peak"] = self.measured()
             elif code in self.watched and self.depth > 0 and self.watched[code][1]:
                 self.away = max(self.away - 1, 0)
 
-    def operation(self, name, outputs, args=()):
-        record = self.records[-1]
-        record["ops"][name] = record["ops"].get(name, 0) + 1
-        record["count"] += 1
-        if GRAPH_TASK is not None and GRAPH_TASK() != -1:
-            record["autograd"] = True
-        for output in outputs:
-            record["largest"] = max(record["largest"], output.numel())
-            if name in WEIGHT_OPS and output.dim() > 0:
-                dim = args[1] if name in SOFTMAX_OPS and len(args) > 1 and \
-                    isinstance(args[1], int) else -1
-                span = int(output.shape[dim])
-                if span not in record["weights"]:
-                    record["weights"].append(span)
-
-    def function(self, name):
-        record = self.records[-1]
-        record["ops"][name] = record["ops"].get(name, 0) + 1
-        if name in DUAL_FUNCTIONS or (GRAPH_TASK is None and name in BACKWARD_FUNCTIONS):
-            record["autograd"] = True
-
-def new_record(arguments):
-    return {"ops": {}, "count": 0, "autograd": False, "entered": {}, "arguments": arguments,
-            "largest": 0, "weights": []}
-
-def checked_record(data):
-
-    def counts(value):
-        if not (isinstance(value, dict) and all(isinstance(k, str) and type(n) is int
-                                                for k, n in value.items())):
-            raise ValueError("malformed record")
-        return dict(value)
-
-    def argument(value):
-        if value is None or type(value) in (bool, int, float):
-            return value
-        if isinstance(value, list) and all(type(n) is int for n in value):
-            return list(value)
-        raise ValueError("malformed record")
-
-    if not isinstance(data, dict) or set(data) != set(new_record([])):
-        raise ValueError("malformed record")
-    if not (type(data["count"]) is int and type(data["largest"]) is int
-            and type(data["autograd"]) is bool
-            and isinstance(data["arguments"], list) and isinstance(data["weights"], list)
-            and all(type(n) is int for n in data["weights"])):
-        raise ValueError("malformed record")
-    return {**data, "ops": counts(data["ops"]), "entered": counts(data["entered"]),
-            "arguments": [argument(value) for value in data["arguments"]],
-            "weights": list(data["weights"])}
+def call_of(frame):
+    code = frame.f_code
+    values = frame.f_locals
+    names = code.co_varnames
+    args = [values[name] for name in names[:code.co_argcount]]
+    at = code.co_argcount + code.co_kwonlyargcount
+    kwargs = {name: values[name] for name in names[code.co_argcount:at]}
+    if code.co_flags & 0x04:
+        args += list(values[names[at]])
+        at += 1
+    if code.co_flags & 0x08:
+        kwargs.update(values[names[at]])
+    return args, kwargs
 
 def call_arguments(frame):
     code = frame.f_code
@@ -756,13 +913,6 @@ def call_arguments(frame):
     if names and names[0] in ("self", "cls"):
         values = values[1:]
     return [described(value) for value in values]
-
-def tensors_in(value):
-    if isinstance(value, torch.Tensor):
-        return [value]
-    if isinstance(value, tuple | list):
-        return [t for item in value for t in tensors_in(item)]
-    return []
 
 class Operations(TorchDispatchMode):
 
@@ -776,8 +926,12 @@ class Operations(TorchDispatchMode):
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         out = func(*args, **(kwargs or {}))
-        if self.recorder.recording():
-            self.recorder.operation(func.overloadpacket.__name__, tensors_in(out), args)
+        recorder = self.recorder
+        if recorder.recording():
+            record = recorder.records[-1]
+            if any(kind is not Tensor and kind is not Parameter for kind in types):
+                record["tampered"].append("subclass")
+            noted_operation(record, operation_name(func), tensors_in(out), args)
         return out
 
 class Functions(TorchFunctionMode):
@@ -787,9 +941,237 @@ class Functions(TorchFunctionMode):
         self.recorder = recorder
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        if self.recorder.recording():
-            self.recorder.function(getattr(func, "__name__", "") or type(func).__name__)
-        return func(*args, **(kwargs or {}))
+        out = func(*args, **(kwargs or {}))
+        recorder = self.recorder
+        if recorder.recording():
+            record = recorder.records[-1]
+            if any(kind is not Tensor and kind is not Parameter for kind in types):
+                record["tampered"].append("subclass")
+            noted_function(record, function_name(func), tensors_in(out))
+        return out
+
+class perturbing_here:
+
+    def __init__(self, change, subject):
+        self.change, self.subject, self.done = change, subject, {"seen": 0}
+
+    def __enter__(self):
+        change = self.change
+        if "stand_in" not in change:
+            self.perturbing = Perturbing(change).__enter__()
+            return self.done
+        self.perturbing = None
+        self.namespace = namespace_of(self.subject)
+        original = self.namespace.get(change["stand_in"])
+        generator = torch.Generator().manual_seed(int(change["seed"]))
+        done = self.done
+
+        def answered(*args, **kwargs):
+            value = original(*args, **kwargs)
+            index = done["seen"]
+            done["seen"] += 1
+            changed = perturbed_output(value, generator, change.get("large", False)) \
+                if change["which"] in (None, index) else None
+            return value if changed is None else changed
+
+        self.bound = [(name, value) for name, value in self.namespace.items()
+                      if original is not None and value is original]
+        for name, _ in self.bound:
+            self.namespace[name] = answered
+        return done
+
+    def __exit__(self, *exc):
+        if self.perturbing is not None:
+            self.perturbing.__exit__(None, None, None)
+            self.done["seen"] = self.perturbing.seen
+            return
+        for name, value in self.bound:
+            self.namespace[name] = value
+
+class Perturbing:
+
+    def __init__(self, spec):
+        self.spec, self.seen = spec, 0
+        self.generator = torch.Generator().manual_seed(int(spec["seed"]))
+        self.modes = (PerturbedOperations(self), PerturbedFunctions(self))
+
+    def __enter__(self):
+        for mode in self.modes:
+            mode.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        for mode in reversed(self.modes):
+            mode.__exit__(None, None, None)
+
+    def changed(self, name, op_args, value):
+        if not perturbs(self.spec, name, op_args):
+            return value
+        index, self.seen = self.seen, self.seen + 1
+        if self.spec["which"] is not None and self.spec["which"] != index:
+            return value
+        changed = perturbed_output(value, self.generator)
+        return value if changed is None else changed
+
+class PerturbedOperations(TorchDispatchMode):
+    def __init__(self, perturbing):
+        super().__init__()
+        self.perturbing = perturbing
+
+    @classmethod
+    def _should_skip_dynamo(cls):
+        return False
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        return self.perturbing.changed(operation_name(func), args, out)
+
+class PerturbedFunctions(TorchFunctionMode):
+    def __init__(self, perturbing):
+        super().__init__()
+        self.perturbing = perturbing
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        return self.perturbing.changed(function_name(func), None, out)
+
+
+import math
+
+import torch
+
+MAX_SINGLE = 3
+MIN_SEQ = 4
+
+def found(probe, rerun, base, call, gen):
+    return PROBES[probe["kind"]](probe, rerun, base, call, gen)
+
+def seed(gen):
+    return int(torch.randint(2**31 - 1, (1,), generator=gen))
+
+def differs(output, base):
+    if isinstance(output, torch.Tensor) and isinstance(base, torch.Tensor):
+        return output.shape != base.shape or output.dtype != base.dtype or not torch.allclose(
+            output, base, rtol=1e-4, atol=1e-5, equal_nan=True)
+    if isinstance(output, tuple | list) and isinstance(base, tuple | list):
+        return len(output) != len(base) or any(differs(a, b) for a, b in zip(output, base,
+                                                                             strict=True))
+    return output != base
+
+def stand_in_probe(probe, rerun, base, call, gen):
+    name, per = probe["name"], probe.get("per")
+    if per is None:
+        output, seen = rerun({"stand_in": name, "which": None, "seed": seed(gen)})
+        return {"unused": seen == 0 or (output is not None and not differs(output, base))}
+    _, seen = rerun({"stand_in": name, "which": -1, "seed": seed(gen)})
+    if seen == 0:
+        return {"unused": True}
+    picks = torch.randperm(seen, generator=gen)[:MAX_SINGLE].tolist()
+    queries = argument_size(call, per)
+    used, every_query = False, False
+    for which in picks:
+        output, _ = rerun({"stand_in": name, "which": which, "seed": seed(gen), "large": True})
+        if output is None or differs(output, base):
+            used = True
+            if queries and queries > 1 and output is not None and \
+                    queries_changed(output, base, queries) == queries:
+                every_query = True
+    return {"unused": not used, "every_query": every_query}
+
+def argument_size(call, where):
+    args = call[0] if call else ()
+    value = args[where[0]] if len(args) > where[0] else None
+    return value.shape[where[1]] if isinstance(value, torch.Tensor) and \
+        value.dim() > where[1] else None
+
+def queries_changed(output, base, queries):
+    if not (isinstance(output, torch.Tensor) and isinstance(base, torch.Tensor)
+            and output.shape == base.shape):
+        return None
+    dims = [d for d, size in enumerate(output.shape) if size == queries]
+    if len(dims) != 1:
+        return None
+    moved = (~torch.isclose(output, base, rtol=1e-4, atol=1e-5)).movedim(dims[0], 0)
+    return int(moved.reshape(queries, -1).any(dim=1).sum())
+
+def ops_probe(probe, rerun, base, call, gen):
+    output, seen = rerun({"names": list(probe["names"]), "spans": [],
+                          "level": probe.get("level"), "which": None, "seed": seed(gen)})
+    return {"changed": seen > 0 and (output is None or differs(output, base))}
+
+def spans_probe(probe, rerun, base, call, gen):
+    seq = argument_size(call, (probe["arg"], -2))
+    if not seq:
+        return {}
+    used = []
+    for span in range(1, seq + 1):
+        output, seen = rerun({"names": [], "spans": [span], "level": "op", "which": None,
+                              "seed": seed(gen)})
+        if seen and (output is None or differs(output, base)):
+            used.append(span)
+    return {"used_spans": used, "seq": seq}
+
+PROBES = {"stand_in": stand_in_probe, "ops": ops_probe, "spans": spans_probe}
+
+def rerun_here(subject, call):
+    args, kwargs = call
+
+    def rerun(change):
+        with perturbing_here(change, subject) as done:
+            try:
+                output = subject(*args, **kwargs)
+            except Exception:
+                output = None
+        return output, done["seen"]
+
+    return rerun
+
+def probed(step, subject, right, gen):
+    rules = [rule for rule in step.rules if rule.probe]
+    valued = [(case, output) for case, output in right if numbers(output)]
+    if not rules or not valued:
+        return {}
+    return {rule.name: probed_on(rule.probe, subject, *case_for(rule.probe, valued), gen)
+            for rule in rules}
+
+def case_for(probe, valued):
+    if probe["kind"] != "spans":
+        return min(valued, key=lambda pair: size_of(pair[0]))
+    seqs = [(argument_size(case_call(case), (probe["arg"], -2)) or 0, size_of(case), index)
+            for index, (case, _) in enumerate(valued)]
+    long_enough = [entry for entry in seqs if entry[0] >= MIN_SEQ]
+    chosen = min(long_enough)[2] if long_enough else max(seqs)[2]
+    return valued[chosen]
+
+def probed_on(probe, subject, case, base, gen):
+    call = case_call(case)
+
+    def rerun(change):
+        with subject.perturbed(change) as done:
+            try:
+                output = case.run(subject)
+            except Exception:
+                output = None
+        return output, done.get("seen", 0)
+
+    return found(probe, rerun, base, call, gen)
+
+def case_call(case):
+    arguments = getattr(case.run, "arguments", None)
+    return arguments() if arguments else ((), {})
+
+def numbers(output):
+    if isinstance(output, torch.Tensor):
+        return output.is_floating_point() and output.numel() > 0
+    return isinstance(output, tuple | list) and any(numbers(item) for item in output)
+
+def size_of(case):
+    arguments = getattr(case.run, "arguments", None)
+    if arguments is None:
+        return math.inf
+    args, kwargs = arguments()
+    return sum(value.numel() for value in (*args, *kwargs.values())
+               if isinstance(value, torch.Tensor))
 
 
 import ast
@@ -797,32 +1179,62 @@ import inspect
 import math
 import textwrap
 
+import torch
+
 MACHINERY = frozenset({
-    "_C", "_python_dispatch", "overrides", "TorchDispatchMode", "TorchFunctionMode",
-    "__torch_dispatch__", "__torch_function__", "_disable_current_modes", "_pop_mode",
-    "_push_mode", "sys", "setprofile", "settrace", "getprofile", "_getframe", "f_back",
-    "f_globals", "f_locals", "f_code", "gc", "get_referrers", "get_objects", "__subclasses__",
-    "__mro__", "__bases__", "_dynamo", "compiler", "library", "_library", "__kit__",
-    "threading", "_thread", "multiprocessing", "concurrent", "asyncio", "Thread",
-    "no_dispatch", "as_subclass", "grad_fn", "next_functions", "jit"})
-LIBRARY_ROOTS = frozenset({"torch", "F", "nn", "np", "numpy", "math", "functools"})
+    "__loader__", "__spec__", "_imp", "create_module", "exec_module", "_dynamo", "compiler",
+    "jit", "library", "_library", "__closure__", "cell_contents"})
+LIBRARY_ROOTS = frozenset({"torch", "F", "nn", "np", "numpy", "math", "functools", "sys"})
+TAMPERING = {
+    "subclass": "a tensor of a class of its own ran its own code inside torch",
+    "higher_order": "it ran one of torch's higher-order operators (torch.cond and its kin), "
+                    "which run code out of the record's sight",
+    "own_override": "it handed a function of its own to torch's override machinery",
+    "mode_popped": "it took the recording's mode off torch's stack",
+    "mode_pushed": "it put the recording's mode on torch's stack by hand",
+    "functions_off": "it switched off what records torch's functions",
+    "dispatch_off": "it switched torch's Python dispatch off",
+    "modes_restored": "it restored another state of torch's modes",
+    "infra_mode": "it set or unset one of torch's own dispatch modes",
+    "library": "it registered code of its own as torch's operations",
+    "memory_measure": "it stopped or reset the measure of the memory Python's objects take",
+    "setting_forged": "a setting of the grader's did not verify",
+    "mode_gone": "the recording's mode is no longer on torch's stack",
+    "mode_left": "it left a mode of its own on torch's stack",
+    "profile": "a profile or trace function is set",
+    "frame": "it reached for a frame of the grader's",
+    "class_changed": "it changed {detail}",
+    "function_changed": "it changed a function's {detail}",
+    "marshal": "it made code from bytes (marshal)",
+    "reimport": "it imported {detail} anew",
+    "memory_file": "it opened the process's memory",
+    "link": "it made a link to a file",
+    "pickle": "it asked pickle for {detail}",
+    "all_frames": "it asked for every thread's frame",
+    "set_profile": "it set a profile or trace function",
+    "audit_hook": "it added an audit hook",
+    "collector": "it asked the garbage collector for objects",
+    "code_object": "it made a code object",
+    "process": "it started another process or program ({detail})",
+    "ctypes": "it used ctypes",
+    "guard_failed": "the grader's guard failed on {detail}",
+    "reply_unverified": "a reply to the grader was altered or not sealed",
+    "reply_missing": "a reply to the grader is missing, or one was added",
+    "reply_other": "a reply answers another request",
+    "record_malformed": "its record is not data",
+}
+OPERATION_KIN = {"softmax": ("logsumexp",)}
 
 def tampering(text, language=None):
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return _t('its code does not parse', language)
-    roots = LIBRARY_ROOTS | imported_names(tree)
+    roots = library_aliases(tree)
     for node in ast.walk(tree):
         name = machinery_named(node) or private_of_library(node, roots)
         if name:
-            return _t("it uses {name}, which reaches what records your code's operations",
-                      language, name=name)
-        if isinstance(node, ast.ClassDef) and any(
-                getattr(base, "attr", getattr(base, "id", "")) == "Tensor"
-                for base in node.bases):
-            return _t("it uses {name}, which reaches what records your code's operations",
-                      language, name="Tensor")
+            return _t("it uses {name}, which reaches around what records your code's operations", language, name=name)
         if isinstance(node, ast.Call):
             passed = [*node.args, *(k.value for k in node.keywords)]
             given = next((a.id for a in passed if isinstance(a, ast.Name)
@@ -836,14 +1248,30 @@ def machinery_named(node):
         dotted = node.name if isinstance(node, ast.alias) else node.module or ""
         return dotted if set(dotted.split(".")) & MACHINERY else None
     name = node.attr if isinstance(node, ast.Attribute) else \
-        node.id if isinstance(node, ast.Name) else \
-        node.name if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else \
-        string_named(node)
+        node.id if isinstance(node, ast.Name) else string_named(node)
     return name if name in MACHINERY else None
 
-def imported_names(tree):
-    return {(alias.asname or alias.name).split(".")[0] for node in ast.walk(tree)
-            if isinstance(node, ast.Import | ast.ImportFrom) for alias in node.names}
+def library_aliases(tree):
+    roots = set(LIBRARY_ROOTS)
+    roots |= {(alias.asname or alias.name).split(".")[0] for node in ast.walk(tree)
+              if isinstance(node, ast.Import | ast.ImportFrom) for alias in node.names}
+    assigned = [(node.targets if isinstance(node, ast.Assign) else [node.target], node.value)
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Assign | ast.AnnAssign | ast.NamedExpr)
+                and getattr(node, "value", None) is not None]
+    grew = True
+    while grew:
+        grew = False
+        for targets, value in assigned:
+            if root_name(value) not in roots:
+                continue
+            for target in targets:
+                for element in (target.elts if isinstance(target, ast.Tuple | ast.List)
+                                else [target]):
+                    if isinstance(element, ast.Name) and element.id not in roots:
+                        roots.add(element.id)
+                        grew = True
+    return roots
 
 def private_of_library(node, roots):
     if isinstance(node, ast.ImportFrom):
@@ -851,13 +1279,19 @@ def private_of_library(node, roots):
     elif isinstance(node, ast.Import):
         parts = [part for alias in node.names for part in alias.name.split(".")]
     elif isinstance(node, ast.Attribute) and root_name(node) in roots:
+        if node.attr == "modules" and root_name(node) == "sys":
+            return "sys.modules"
         parts = [node.attr]
+    elif string_named(node) and root_name(node.args[0]) in roots:
+        parts = [string_named(node)]
     else:
         return None
     return next((part for part in parts if part.startswith("_")
                  and not part.startswith("__")), None)
 
 def matched(ops, fragments):
+    fragments = {*fragments, *(kin for fragment in fragments
+                               for kin in OPERATION_KIN.get(fragment, ()))}
     return sorted(op for op in ops if any(f in op.lower() for f in fragments))
 
 def all_ops(records):
@@ -869,44 +1303,58 @@ def all_ops(records):
 def shape(value):
     return value if isinstance(value, list) and all(type(n) is int for n in value) else None
 
-def forbids_ops(records, params, language):
+def calls(records):
+    return [record for record in records if record["arguments"]]
+
+def forbids_ops(records, params, probes, language):
     found = matched(all_ops(records), params)
     return _t("it ran torch's {ops}", language, ops=", ".join(found)) if found else None
 
-def requires_ops(records, params, language):
-    if matched(all_ops(records), params):
-        return None
-    return _t('it never ran {names}', language, names=_t(' or ', language).join(params))
-
-def forbids_autograd(records, params, language):
-    if any(record["autograd"] for record in records):
-        return _t("it used autograd (a gradient computed by torch's autograd engine or dual numbers)", language)
-    return forbids_ops(records, ["backward"], language)
-
-def enters(records, params, language):
-    name, per = params["name"], params.get("per")
-    if per is None:
-        if sum(record["entered"].get(name, 0) for record in records):
-            return None
-        return _t('it never called your {name}', language, name=name)
-    for record in records:
-        arguments = record["arguments"]
-        sizes = shape(arguments[per[0]]) if len(arguments) > per[0] else None
-        if sizes is None or len(sizes) <= per[1]:
-            continue
-        needed, got = sizes[per[1]], record["entered"].get(name, 0)
-        if got < needed:
-            return _t('it called your {name} {got} times for {needed} queries', language,
-                      name=name, got=got, needed=needed)
+def requires_ops(records, params, probes, language):
+    if not matched(all_ops(records), params):
+        return _t('it never ran {names}', language, names=_t(' or ', language).join(params))
+    if probes is not None and probes.get("changed") is False:
+        return _t('it ran {names}, but its output does not change what your code returns',
+                  language, names=_t(' or ', language).join(params))
     return None
 
-def forbids_entering(records, params, language):
+def forbids_autograd(records, params, probes, language):
+    if any(record["autograd"] for record in records):
+        return _t("it used autograd (a gradient computed by torch's autograd engine, dual numbers, or a tensor that requires grad)", language)
+    return forbids_ops(records, ["backward"], probes, language)
+
+def enters(records, params, probes, language):
+    name, per = params["name"], params.get("per")
+    if per is None:
+        if not sum(record["entered"].get(name, 0) for record in records):
+            return _t('it never called your {name}', language, name=name)
+    else:
+        for record in calls(records):
+            arguments = record["arguments"]
+            sizes = shape(arguments[per[0]]) if len(arguments) > per[0] else None
+            if sizes is None or len(sizes) <= per[1]:
+                continue
+            needed, got = sizes[per[1]], record["entered"].get(name, 0)
+            if got < needed:
+                return _t('it called your {name} {got} times for {needed} queries', language,
+                          name=name, got=got, needed=needed)
+    if probes is None:
+        return None
+    if probes.get("unused"):
+        return _t('what your {name} gives does not change what your code returns (a call whose result is not used does not count)', language, name=name)
+    if probes.get("every_query"):
+        return _t("one call of your {name} changed every query's output: each query's scores must come from calls of their own", language, name=name)
+    return None
+
+def forbids_entering(records, params, probes, language):
     found = sorted({name for record in records for name in record["entered"]
                     if name in params})
     return _t('it called {names}', language, names=", ".join(found)) if found else None
 
-def scores_in_blocks(records, params, language):
-    for record in records:
+MEMORY_FLOOR, BYTES_PER_SCORE = 1 << 15, 4
+
+def scores_in_blocks(records, params, probes, language):
+    for record in calls(records):
         arguments = record["arguments"]
         if len(arguments) <= max(params):
             continue
@@ -919,21 +1367,32 @@ def scores_in_blocks(records, params, language):
         whole = batch * queries[-2] * keys[-2]
         room = max(math.prod(queries), math.prod(keys), math.prod(values),
                    batch * queries[-2] * values[-1], batch * queries[-2] * block * queries[-1])
-        if whole > room and record["largest"] >= whole:
-            return _t('one operation produced {count} numbers, as many as the whole score matrix ({queries} queries x {keys} keys)', language,
-                      count=record["largest"], queries=queries[-2], keys=keys[-2])
+        if whole <= room:
+            continue
+        if record["largest"] >= whole:
+            return _t('one operation produced {count} numbers, as many as the whole score matrix ({batch} x {queries} queries x {keys} keys)', language,
+                      count=record["largest"], batch=batch, queries=queries[-2],
+                      keys=keys[-2])
+        if whole >= MEMORY_FLOOR and record["python_peak"] >= BYTES_PER_SCORE * whole:
+            return _t("Python's objects or numpy's arrays took {count} bytes at once, as much as the whole score matrix in float32 ({batch} x {queries} queries x {keys} keys): the rule counts what any library holds", language,
+                      count=record["python_peak"], batch=batch, queries=queries[-2],
+                      keys=keys[-2])
+        if keys[-2] > block and keys[-2] in record["weights"]:
+            return _t('a normalisation spans all {keys} keys at once, not a block of {block}', language, keys=keys[-2], block=block)
     return None
 
-def causal_weights(records, params, language):
-    for record in records:
-        arguments = record["arguments"]
-        sizes = shape(arguments[params[0]]) if len(arguments) > params[0] else None
-        if not sizes or len(sizes) < 2 or sizes[-2] < 2 or not record["weights"]:
-            continue
-        spans = {span for span in record["weights"] if span <= sizes[-2]}
-        if len(spans) < sizes[-2] - 1:
-            return _t('its softmaxes span {spans} positions, not 1, 2, ... {seq} as the positions are decoded: future positions were scored', language,
-                      spans=", ".join(map(str, sorted(spans))) or "0", seq=sizes[-2])
+def causal_weights(records, params, probes, language):
+    seen = [(sorted({span for span in record["weights"] if span <= sizes[-2]}), sizes[-2])
+            for record in calls(records)
+            if (sizes := shape(record["arguments"][params[0]])
+                if len(record["arguments"]) > params[0] else None)
+            and len(sizes) >= 2 and sizes[-2] >= 2]
+    if probes is not None and probes.get("used_spans") is not None:
+        seen.append((probes["used_spans"], probes["seq"]))
+    for spans, seq in seen:
+        if len(spans) < seq - 1:
+            return _t('its normalisations (softmax, or a sum it divides by) span {spans} positions, not 1, 2, ... {seq} as the positions are decoded: future positions were scored', language,
+                      spans=", ".join(map(str, spans)) or "0", seq=seq)
     return None
 
 DECISIONS = {"forbids_ops": forbids_ops, "requires_ops": requires_ops,
@@ -941,34 +1400,68 @@ DECISIONS = {"forbids_ops": forbids_ops, "requires_ops": requires_ops,
              "forbids_entering": forbids_entering, "scores_in_blocks": scores_in_blocks,
              "causal_weights": causal_weights}
 
-def decided(kind, params, records, text, language=None):
+def tampered_with(records, language=None):
+    said = []
+    for record in records:
+        for entry in record.get("tampered", ()):
+            key, _, detail = entry.partition(":")
+            text = _t(TAMPERING[key], language, detail=detail) if key in TAMPERING else entry
+            if text not in said:
+                said.append(text)
+    return "; ".join(said) if said else None
+
+def decided(kind, params, records, text, language=None, probes=None):
     if not text:
         return _t('no code defines it in the notebook (define it with def or class, in a cell of yours)', language)
     reason = tampering(text, language)
     if reason:
         return _t('no rule can be verified because {reason}; call what you need by name',
                   language, reason=reason)
+    touched = tampered_with(records, language)
+    if touched:
+        return _t('it reached into what records its operations: {what}', language,
+                  what=touched)
     if not records:
         return _t("none of your code's calls was recorded", language)
-    if not any(record["count"] for record in records):
-        return _t('no operation of torch was recorded while your code ran', language)
-    return DECISIONS[kind](records, params, language)
+    return DECISIONS[kind](records, params, probes, language)
 
 TEST_CELL = {"recorder": None, "records": []}
 
-def record_calls(subject, uses=(), counted=()):
+def record_calls(subject, uses=(), counted=(), measure=False):
     stop_recording()
-    recorder = Recorder(codes_of(subject), *watched(namespace_of(subject), uses, counted))
+    recorder = Recorder(codes_of(subject), *watched(namespace_of(subject), uses, counted),
+                        measure=measure)
     TEST_CELL["recorder"], TEST_CELL["records"] = recorder, recorder.records
     recorder.start()
     after_every_cell(stop_recording)
+
+def probed_here(probe, subject):
+    recorder = TEST_CELL["recorder"]
+    call = getattr(recorder, "first_call", None)
+    if probe is None or call is None or isinstance(subject, type):
+        return None
+    recorder.paused = True
+    try:
+        base = subject(*call[0], **call[1])
+        return found(probe, rerun_here(subject, call), base, call,
+                     torch.Generator().manual_seed(0))
+    except Exception:
+        return None
+    finally:
+        recorder.paused = False
+
+def unused(params, probes, language=None):
+    if probes and probes.get("changed") is False:
+        return _t('its {names} does not change what it returns (a call whose result is not used does not count)', language, names=_t(' or ', language).join(
+                      sorted(params)))
+    return None
 
 def stop_recording(*_):
     recorder, TEST_CELL["recorder"] = TEST_CELL["recorder"], None
     if recorder is not None:
         recorder.stop()
 
-def expect_rule(subject, kind, params, rule, why, uses=()):
+def expect_rule(subject, kind, params, rule, why, uses=(), probe=None):
     sources = notebook_sources()
     name = getattr(subject, "__name__", "")
     if sources is None:
@@ -977,10 +1470,11 @@ def expect_rule(subject, kind, params, rule, why, uses=()):
         except (OSError, TypeError):
             sources = []
     text = closure(sources, name, apart=uses)
+    probes = probed_here(probe, subject)
     if kind in DECISIONS:
-        broken = decided(kind, params, TEST_CELL["records"], text)
+        broken = decided(kind, params, TEST_CELL["records"], text, probes=probes)
     else:
-        broken = judged(kind, params, text, None)
+        broken = judged(kind, params, text, None) or unused(params, probes)
     assert broken is None, _t("rule '{rule}': {broken} ({why})", rule=rule, broken=broken,
                               why=why)
 
