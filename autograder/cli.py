@@ -39,6 +39,7 @@ A typical week:
   python -m autograder collect 01_attention_by_hand --from lms-export.zip
   python -m autograder grade --workers 2         autograde everything not graded yet
   python -m autograder grade --scheduler tcp://10.0.0.5:8786   ... on a dask cluster
+  python -m autograder regrade-check 01_attention_by_hand   the same grades when graded again?
   python -m autograder feedback                  one HTML page per student and assignment
   python -m autograder export --to grades.csv    a row per student and assignment, totals
   python -m autograder export --format canvas    the file Canvas's grade import takes (or moodle)
@@ -57,7 +58,8 @@ and report; the same ids, points and checks):
 
 nbgrader itself stays usable in the same folder: nbgrader generate_assignment, autograde,
 generate_feedback and export read the same nbgrader_config.py. The kit keeps its own records
-in .kit/ (what it graded, the inputs it refused) and never deletes a grade it did not make.
+in .kit/ (what it graded, the inputs it refused, the secret each student's hidden cases are
+drawn from: the same on every regrade) and never deletes a grade it did not make.
 
 Exit codes: 0 when everything asked for was done; 1 when something needs you: an input was
 refused, a notebook could not be graded, nothing was there to grade, validate found a fault,
@@ -128,8 +130,8 @@ def parser():
         "write only nbgrader_config.py into DIR, an existing course folder that lost it (the "
         "kit's settings and defaults; nothing else in DIR is touched, and an existing "
         "nbgrader_config.py is never replaced); the language is --language, else the one its "
-        "source/ notebooks are written in. Then set again what you had changed (course id, "
-        "gradebook URL, due dates)"))
+        "source/ notebooks record they were built in (refused when none does). Then set again "
+        "what you had changed (course id, gradebook URL, due dates)"))
 
     cmd = commands.add_parser("new", help=t("write a working assignment in assignments/ID/ "
                               "(one step: stub, public test, hidden checks with a document "
@@ -176,6 +178,19 @@ def parser():
                      help=t("seconds a cell may run (default: nbgrader_config.py)"))
     add_students(cmd, t("grade only these students (an id or a glob such as 'a*'; repeat the "
                  "option for more); with --force, regrade them and print whose score changed"))
+    cmd.add_argument("--reseed", action="store_true", help=t(
+        "draw new hidden cases for every notebook graded (implies --force): each student's "
+        "random cases are otherwise drawn from the course's secret (.kit/secret), the same "
+        "on every regrade; the new draw is kept for each notebook, and later regrades draw it "
+        "again"))
+
+    cmd = commands.add_parser("regrade-check", help=t(
+        "grade the graded notebooks of an assignment again, aside (the course is not "
+        "written), and say for each student whether the score, the failing cases and the "
+        "named mistakes are the same; exit 1 when any differs or could not be checked"))
+    cmd.add_argument("id", metavar="ID", help=t("the assignment to check"))
+    add_students(cmd, t("only these students (an id or a glob)"))
+    add_engine(cmd)
 
     cmd = commands.add_parser("serve", help=t("feedback on submit: grade each submission of "
                               "the assignments in c.FeedbackOnSubmit.assignments as it lands "
@@ -446,7 +461,7 @@ def run(args):
             from autograder.grading.parallel import grade, isolation_line
 
         result = grade(root, args.ids, args.workers, args.force, args.timeout,
-                       students=args.students, scheduler=args.scheduler)
+                       students=args.students, scheduler=args.scheduler, reseed=args.reseed)
         print(t("graded {graded}, already graded {skipped}, not graded {failed}, inputs "
                 "refused {refused}, graded with warnings {warned}",
                 graded=len(result.graded), skipped=len(result.skipped),
@@ -461,6 +476,13 @@ def run(args):
             for line in summary(root, ids, args.students):
                 print(line)
         return 0 if result.ok else 1
+    elif args.command == "regrade-check":
+        check_ids([args.id], course_ids(root))
+        with paused():
+            from autograder.grading.regrade_check import regrade_check
+
+        check = regrade_check(root, args.id, args.students, args.workers, args.scheduler)
+        return 0 if check.ok else 1
     elif args.command == "serve":
         from autograder.serve.service import serve
 

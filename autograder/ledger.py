@@ -5,7 +5,9 @@ manual score, a comment, a submission collected by plain nbgrader). The kit neve
 overwrites them to keep its own books; it keeps them here instead:
 
 - `.kit/status/<student>/<assignment>.json`: which submitted file the kit graded, and whether
-  that grading finished ({"sha256": ..., "state": "grading" | "graded"}). A submission is
+  that grading finished ({"sha256": ..., "state": "grading" | "graded"}), and what its hidden
+  cases were drawn from ({"reseed": ..., "draws": a digest of the key}: draw_keys.py; a
+  regrade draws the same, `grade --reseed` anew). A submission is
   marked "grading" before nbgrader starts on it and "graded" after nbgrader finished, so an
   interrupted run (Ctrl-C, a crash, a killed worker) leaves "grading" and the next run grades
   it again; nothing is deleted for it. `grade --force` first marks every notebook it will grade
@@ -14,6 +16,8 @@ overwrites them to keep its own books; it keeps them here instead:
 - `.kit/problems.json`: every input `collect` or `grade` refused or graded with a warning,
   kept until the next run of the same stage on the same assignment replaces them, so that
   `export` and `report` show them days later.
+- `.kit/secret`: the course's secret, which each student's hidden cases are drawn from
+  (draw_keys.py); the instructor's alone (mode 0600).
 - `.kit/grade.lock`: held (flock) by the one `grade` running in the course. The operating
   system releases it when that process ends, however it ends, so a crashed run never leaves a
   stale lock; the file names the holder for the message a second run prints.
@@ -59,16 +63,28 @@ def read_status(root: Path, student, assignment_id):
     return data if isinstance(data, dict) else None
 
 
-def mark(root: Path, student, assignment_id, notebook: Path, state, isolation=""):
+DRAW = ("reseed", "draws")  # what a status keeps of the notebook's draw (draw_keys.py)
+
+
+def mark(root: Path, student, assignment_id, notebook: Path, state, isolation="", draw=None):
     """Record the kit's grading state of a submission; once graded, with the sandbox its
     student code ran in, in words (grade names it so on the console), which the class report
-    shows."""
+    shows, and its draw ({"reseed", "draws"}: draw_keys.py), which stays the notebook's
+    through every later state until a grading records another."""
     status = {"sha256": digest(notebook), "state": state}
     if isolation:
         status["isolation"] = isolation
+    kept = draw if draw is not None else read_status(root, student, assignment_id) or {}
+    status.update({name: kept[name] for name in DRAW if name in kept})
     from autograder.course import write_atomically  # course.py imports nbgrader: see FOLDER
 
     write_atomically(status_path(root, student, assignment_id), json.dumps(status))
+
+
+def recorded_reseed(root: Path, student, assignment_id) -> str:
+    """The reseed the notebook's last grading drew with ("" for the course's first draw)."""
+    reseed = (read_status(root, student, assignment_id) or {}).get("reseed", "")
+    return reseed if isinstance(reseed, str) else ""
 
 
 def is_graded(root: Path, student, assignment_id, notebook: Path) -> bool:

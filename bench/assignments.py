@@ -35,7 +35,8 @@ from autograder.tools import simulate  # noqa: E402
 
 def hidden_checks(step):
     generator = torch.Generator().manual_seed(0)
-    cases = len(step.document_cases()) + len(step.random_cases(generator))
+    cases = len(step.document_cases()) + len(step.fixed_cases()) + len(
+        step.random_cases(generator))
     return cases + len(step.properties) + len(step.rules)
 
 

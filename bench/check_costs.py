@@ -54,6 +54,7 @@ from autograder.build import master_notebook  # noqa: E402
 from autograder.build.proof import SOLUTION_FENCE  # noqa: E402
 from autograder.checks.code_rules import HIDDEN_TESTS, closure, course_key  # noqa: E402
 from autograder.checks.compare import compare  # noqa: E402
+from autograder.checks.draws import CASES, Draws  # noqa: E402
 from autograder.checks.hidden import references  # noqa: E402
 from autograder.checks.judge import expected_output, step_findings  # noqa: E402
 from autograder.checks.loader import load_assignment  # noqa: E402
@@ -224,10 +225,11 @@ def cpu(function, *args):
 
 def check_costs(step, subject, seed):
     """[(check, CPU seconds)] of one grading's hidden checks of `step` on `subject`."""
-    gen = torch.Generator().manual_seed(seed)
+    draws = Draws.seeded(seed)
     rows = []
     with subject.recording(step.uses, step.counted) if step.recorded else _nothing():
-        spent, cases = cpu(lambda: [*step.document_cases(), *step.random_cases(gen)])
+        spent, cases = cpu(lambda: [*step.document_cases(), *step.fixed_cases(),
+                                    *step.random_cases(draws.of(step.name, CASES))])
         rows.append(("drawing the cases", spent))
         for number, case in enumerate(cases, start=1):
             spent_ref, want = cpu(expected_output, case, step)
@@ -236,7 +238,8 @@ def check_costs(step, subject, seed):
             rows.append((f"case {number}: {case.label[:60]}",
                          spent_ref + spent_sub + spent_cmp))
         for prop in step.properties:
-            rows.append((f"property {prop.__name__}", cpu(prop, subject, gen)[0]))
+            rows.append((f"property {prop.__name__}",
+                         cpu(prop, subject, draws.of_property(step.name, prop))[0]))
     for rule in step.rules:
         spent, broken = cpu(rule.violation, subject)
         assert broken is None, f"{step.name}: the reference breaks {rule.name}: {broken}"

@@ -22,6 +22,7 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from autograder.checks.draws import Draws  # noqa: E402
 from autograder.checks.hidden import references  # noqa: E402
 from autograder.checks.judge import step_findings  # noqa: E402
 from autograder.checks.loader import assignment_ids, load_assignment  # noqa: E402
@@ -68,7 +69,7 @@ def cpu_seconds(step, helpers, rounds):
     started = time.process_time()
     for index in range(rounds):
         findings = step_findings(step, RecordedCalls(step.reference), helpers,
-                                 torch.Generator().manual_seed(index))
+                                 Draws.seeded(index))
         if findings:
             raise SystemExit(f"{step.name}: the reference fails its checks: {findings[0].text}")
     return time.process_time() - started

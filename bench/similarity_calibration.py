@@ -39,7 +39,8 @@ from similarity_students import INLINED, Methods, students  # noqa: E402
 
 from autograder.build.proof import solution_cells  # noqa: E402
 from autograder.checks.code_rules import closure  # noqa: E402
-from autograder.checks.judge import fresh_generator, step_findings  # noqa: E402
+from autograder.checks.draws import Draws  # noqa: E402
+from autograder.checks.judge import step_findings  # noqa: E402
 from autograder.checks.loader import load_assignment  # noqa: E402
 from autograder.checks.model import Similar  # noqa: E402
 from autograder.checks.subject import LocalSubject  # noqa: E402
@@ -89,7 +90,7 @@ def failures(assignment_id, answers, head):
             with language("en"):
                 text = closure(list(answers.values()), name, apart=step.uses) or ""
                 found = step_findings(step, LocalSubject(namespace[name], source=text),
-                                      helpers_of(step), fresh_generator())
+                                      helpers_of(step), Draws())
         except Exception as error:  # noqa: BLE001 - a student's code may raise anything
             found = [type("F", (), {"text": f"{type(error).__name__}: {error}"})()]
         if found:

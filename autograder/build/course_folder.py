@@ -27,6 +27,7 @@ from pathlib import Path
 import attention_course
 
 from autograder.build import BuildError, master_notebook, write_source
+from autograder.build.render import KIT_METADATA
 from autograder.checks.loader import ids_in
 from autograder.course import (
     CONFIG,
@@ -36,7 +37,8 @@ from autograder.course import (
     kit_command,
     nbgrader_api,
 )
-from autograder.i18n import check_language, t
+from autograder.draw_keys import make_secret, secret_path
+from autograder.i18n import LANGUAGES, check_language, t
 
 COURSE_ID = "self-attention"  # the kit's own course
 KIT_COURSE = Path(attention_course.__file__).resolve().parent  # its assignments/ folder
@@ -136,6 +138,7 @@ def init_course(folder: Path, language, ids=(), empty=False, log=print) -> Path:
     staged.mkdir(parents=True)
     try:
         (staged / CONFIG).write_text(config_text(language), encoding="utf-8")
+        make_secret(secret_path(staged))  # each student's hidden cases are drawn from it
         if ids:  # the kit's assignments, with the modules they share
             log(t("copying {count} assignments of the kit into assignments/", count=len(ids)))
             copy_assignments(KIT_COURSE, staged / "assignments", ids)
@@ -152,26 +155,29 @@ def init_course(folder: Path, language, ids=(), empty=False, log=print) -> Path:
 
 
 def written_language(folder: Path):
-    """The language a course's built notebooks are written in: zh when the first markdown cell
-    of a notebook of source/ holds Chinese, else en (none built: en)."""
+    """The language a course's notebooks were built in, as the build recorded it in each
+    notebook of source/ (its metadata "kit": {"language": ...}); None when no notebook records
+    one, or when they disagree. Never guessed from the characters of a text: an English
+    notebook quotes the Chinese title of a source."""
     import json
 
-    for path in sorted(folder.glob("source/*/*.ipynb"))[:1]:
+    recorded = set()
+    for path in sorted(folder.glob("source/*/*.ipynb")):
         try:
-            cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+            metadata = json.loads(path.read_text(encoding="utf-8")).get("metadata", {})
         except (OSError, ValueError):
-            break
-        text = "".join(next((c.get("source", "") for c in cells
-                             if c.get("cell_type") == "markdown"), ""))
-        return "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en"
-    return "en"
+            continue
+        code = metadata.get(KIT_METADATA, {}).get("language")
+        if code in LANGUAGES:
+            recorded.add(code)
+    return recorded.pop() if len(recorded) == 1 else None
 
 
 def write_config(folder: Path, language=None, log=print) -> Path:
     """`init --config-only DIR`: nbgrader_config.py alone, written into the existing course
     folder DIR that lost it (the kit's settings and defaults, in `language`, else the language
-    of its built notebooks). Refused where DIR is no folder or already holds one: nothing is
-    replaced."""
+    its built notebooks record, else refused). Refused where DIR is no folder or already
+    holds one: nothing is replaced."""
     folder = folder.resolve()
     config = folder / CONFIG
     if not folder.is_dir():
@@ -181,7 +187,7 @@ def write_config(folder: Path, language=None, log=print) -> Path:
     if config.exists():
         raise BuildError(t("{config} exists; --config-only never replaces it (move it away "
                            "first to write the kit's default one)", config=config))
-    language = check_language(language or written_language(folder))
+    language = check_language(language or recorded_language(folder))
     partial = folder / f".{CONFIG}.partial"
     partial.write_text(config_text(language), encoding="utf-8")
     partial.replace(config)
@@ -190,6 +196,19 @@ def write_config(folder: Path, language=None, log=print) -> Path:
           "gradebook URL, due dates, sandbox limits), then run `python -m autograder validate` "
           "there", config=config, language=language, course_id=COURSE_ID))
     return config
+
+
+def recorded_language(folder: Path):
+    """The language recorded in the course's built notebooks, else refused with the way
+    out: --config-only never guesses a course's language."""
+    recorded = written_language(folder)
+    if recorded is None:
+        raise BuildError(t("{folder} records no language: none of its source/ notebooks says "
+                           "which language it was built in (none is built, they were built by "
+                           "an older kit, or they disagree). Say it: `python -m autograder "
+                           "init --config-only --language en {folder}` (or --language zh)",
+                           folder=folder))
+    return recorded
 
 
 def release_all(root: Path, ids, language, log):
@@ -222,4 +241,7 @@ def closing_lines(folder: Path, count, language):
               "kit with this python, for example:", folder=folder, count=count,
               language=language) +
             f"\n  cd {shlex.quote(str(folder))}\n  {kit} new 10_my_topic    " +
-            t("(an assignment of your own)") + f"\n  {kit} validate")
+            t("(an assignment of your own)") + f"\n  {kit} validate\n" +
+            t("Keep {secret} (yours alone): each student's hidden cases are drawn from it, the "
+              "same on every regrade; a course without it draws new ones for everyone.",
+              secret=secret_path(folder)))

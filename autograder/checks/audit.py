@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import torch
 
+from autograder.checks.draws import CASES, Draws
 from autograder.checks.hidden import references
 from autograder.checks.judge import mistake_subject, step_findings
 from autograder.checks.loader import CHECKS, GUIDE, NOTEBOOK
@@ -51,19 +52,19 @@ def step_problems(assignment):
 
 def problems_of(step, steps):
     helpers = references(step, steps)
-    draws = [step.random_cases(torch.Generator().manual_seed(seed)) for seed in range(DRAWS)]
+    draws = [step.random_cases(Draws.seeded(seed).of(step.name, CASES)) for seed in range(DRAWS)]
     if not draws[0]:
-        return [t("it has no random case, so nothing it checks changes between gradings and "
-                  "a notebook could hard-code the answers; give it random_cases=... drawing "
-                  "fresh inputs from the generator it is given ({guide})", guide=t(GUIDE))]
+        return [t("it has no random case, so every student meets the same inputs and a "
+                  "notebook could hard-code the answers; give it random_cases=... drawing "
+                  "inputs from the generator it is given ({guide})", guide=t(GUIDE))]
     problems = [t("its random case {label!r} draws the same inputs every time; draw them from "
                   "the generator random_cases is given (randn(gen, ...), sizes(gen, ...)), or, "
-                  "if they are fixed on purpose, move the case to document_cases", label=label)
+                  "if they are fixed on purpose, move the case to fixed_cases", label=label)
                 for label in repeated_cases(step, draws)]
     for seed in SEEDS:
         try:
             found = step_findings(step, LocalSubject(step.reference), helpers,
-                                  torch.Generator().manual_seed(seed))
+                                  Draws.seeded(seed))
         except Exception as error:  # noqa: BLE001 - a check of the course's that raises
             found = [f"{type(error).__name__}: {error}"]
         if found:
@@ -146,8 +147,7 @@ def mistake_problems(assignment):
         for mistake in step.mistakes:
             try:
                 subject = mistake_subject(mistake, helpers)
-                found = step_findings(step, subject, helpers,
-                                      torch.Generator().manual_seed(SEEDS[0]))
+                found = step_findings(step, subject, helpers, Draws.seeded(SEEDS[0]))
             except Exception as error:  # noqa: BLE001 - the mistake's code does not run
                 problems.append(t("{where}: mistake {mistake!r} of {name!r}: its code does "
                                   "not run ({kind}: {error}); it must define {name}",

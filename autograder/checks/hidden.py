@@ -14,7 +14,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from pathlib import Path
 
-from autograder.checks.judge import fresh_generator, step_findings, verdict_message
+from autograder.checks.draws import Draws
+from autograder.checks.judge import step_findings, verdict_message
 from autograder.checks.loader import GUIDE, course_root_of, find_step
 from autograder.checks.subject import LocalSubject
 from autograder.i18n import DEFAULT, LANGUAGES, language, t
@@ -53,7 +54,8 @@ def _check_step(name, namespace):
         )
     helpers = references(step, assignment.steps)
     with references_in(namespace, helpers):
-        findings = step_findings(step, LocalSubject(target), helpers, fresh_generator())
+        # Drawn afresh at each run: an instructor's master notebook has no student.
+        findings = step_findings(step, LocalSubject(target), helpers, Draws())
     message = verdict_message(name, findings)
     if message:
         raise AssertionError(message)

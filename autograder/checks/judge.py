@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import inspect
 import math
-import secrets
 import string
 from collections import Counter
 from contextlib import nullcontext
@@ -19,6 +18,7 @@ from torch import nn
 
 from autograder.checks.batched import BatchedCases
 from autograder.checks.compare import Mismatch, compare
+from autograder.checks.draws import CASES, PROBES
 from autograder.checks.model import Finding
 from autograder.checks.probes import probed
 from autograder.checks.raised import called_with, raised
@@ -26,11 +26,6 @@ from autograder.checks.subject import LocalSubject, as_subject
 from autograder.i18n import current, t
 
 MAX_LISTED = 6
-
-
-def fresh_generator():
-    """Random inputs are drawn anew at every grading, so no hard-coded answer can pass."""
-    return torch.Generator().manual_seed(secrets.randbits(63))
 
 
 def error_kind(error):
@@ -152,13 +147,14 @@ class Watched:
         return raised(error_kind(error), error, self.last, current())
 
 
-def step_findings(step, subject, helpers, gen):
-    """Every Finding of the step's hidden check on `subject` (empty when it passes)."""
+def step_findings(step, subject, helpers, draws):
+    """Every Finding of the step's hidden check on `subject` (empty when it passes), its
+    random inputs drawn from `draws` (checks/draws.py: the notebook's, in grading)."""
     subject = Watched(as_subject(subject), parameter_names(step.reference))
     with recording_of(subject.subject, step):
-        findings, started, right = judged_calls(step, subject, helpers, gen)
+        findings, started, right = judged_calls(step, subject, helpers, draws)
         if started:  # whether what the rules name is used (checks/probes.py)
-            subject.probes = probed(step, subject.subject, right, gen)
+            subject.probes = probed(step, subject.subject, right, draws.of(step.name, PROBES))
     if not started:  # a blank stub breaks no rule: it has not started yet
         return findings
     # The rules last: those on operations are decided on the records of every call above.
@@ -176,7 +172,7 @@ def recording_of(subject, step):
     return recording(step.uses, step.counted, measure=step.measured)
 
 
-def judged_calls(step, subject, helpers, gen):
+def judged_calls(step, subject, helpers, draws):
     """(the Findings of the step's cases and properties on `subject` (a Watched), whether
     the student has started: False when the stub still raises NotImplementedError, and
     (case, output) of each case the subject got right)."""
@@ -190,7 +186,8 @@ def judged_calls(step, subject, helpers, gen):
             compiled[mistake.name] = mistake_subject(mistake, helpers)
         return compiled[mistake.name]
 
-    cases = [*step.document_cases(), *step.random_cases(gen)]
+    cases = [*step.document_cases(), *step.fixed_cases(),
+             *step.random_cases(draws.of(step.name, CASES))]
     batched = BatchedCases(subject, cases)
     for index, case in enumerate(cases):
         want = expected_output(case, step)
@@ -221,7 +218,7 @@ def judged_calls(step, subject, helpers, gen):
                                   t(mistake.hint) if mistake else None)
     for prop in step.properties:
         try:
-            prop(subject, gen)
+            prop(subject, draws.of_property(step.name, prop))
         except AssertionError as error:
             findings.append(Finding("property", step.name, t("property: {message}",
                                                              message=error)))

@@ -71,6 +71,11 @@ class Rule:
 class Step:
     """Everything the hidden test of one step checks.
 
+    Its cases: `document_cases()`, the documents' own inputs and values; `fixed_cases()`,
+    inputs chosen on purpose, the same for every student (a numerically fragile formula is
+    decided there, never by the draw); `random_cases(gen)`, drawn for each student from the
+    notebook's draws (checks/draws.py), the same on every regrade.
+
     `uses` names earlier steps of the same notebook that the subject calls; while the step is
     checked they are replaced by the reference, so one wrong step costs only its own points.
     """
@@ -78,6 +83,7 @@ class Step:
     name: str
     reference: Any
     document_cases: Callable[[], list[Case]] = list
+    fixed_cases: Callable[[], list[Case]] = list
     random_cases: Callable[[torch.Generator], list[Case]] = lambda gen: []
     properties: tuple[Callable[[Any, torch.Generator], None], ...] = ()
     rules: tuple[Rule, ...] = ()

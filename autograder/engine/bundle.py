@@ -57,11 +57,14 @@ class Bundle:
 
 @dataclass(frozen=True)
 class Submission:
-    """One student's folder of submitted/<student>/<assignment>/, as files."""
+    """One student's folder of submitted/<student>/<assignment>/, as files, and the key its
+    hidden cases are drawn from (hex; autograder/draw_keys.py): a worker never sees the
+    course's secret, only each notebook's key."""
 
     student: str
     assignment: str
     files: dict = field(repr=False)
+    draw_key: str = field(default="", repr=False)
 
 
 def read_files(folder: Path, prefix="") -> dict:
@@ -221,9 +224,9 @@ def graded_submission(root: Path, bundle: Bundle, student) -> Submission:
     return Submission(student, assignment_id, files)
 
 
-def submission_of(root: Path, student, assignment_id) -> Submission:
+def submission_of(root: Path, student, assignment_id, draw_key=b"") -> Submission:
     return Submission(student, assignment_id,
-                      read_files(root / "submitted" / student / assignment_id))
+                      read_files(root / "submitted" / student / assignment_id), draw_key.hex())
 
 
 def replace_folder(folder: Path, files: dict):

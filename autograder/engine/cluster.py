@@ -296,17 +296,19 @@ def close_cluster(cluster, templates):
         templates.close()
 
 
-def grade_all(client, root: Path, todo, overrides, started, keep):
-    """Grade every submission of `todo` on the cluster: `started(submission)` as its task is
-    sent, `keep(submission, Graded)` in this process as it comes back."""
+def grade_all(client, root: Path, todo, overrides, started, keep, keys):
+    """Grade every submission of `todo` on the cluster, each with its draw key (`keys`:
+    (student, assignment) -> bytes): `started(submission)` as its task is sent,
+    `keep(submission, Graded)` in this process as it comes back."""
     bundles = {a: assignment_bundle(root, a) for a in sorted({s.assignment for s in todo})}
 
     def task(submission):
         started(submission)
+        student, assignment_id = submission.student, submission.assignment
         return client.submit(
-            grade_submission, bundles[submission.assignment],
-            submission_of(root, submission.student, submission.assignment), overrides,
-            kit_version(), pure=False, key=f"grade-{submission.student}-{uuid.uuid4().hex}")
+            grade_submission, bundles[assignment_id],
+            submission_of(root, student, assignment_id, keys[(student, assignment_id)]),
+            overrides, kit_version(), pure=False, key=f"grade-{student}-{uuid.uuid4().hex}")
 
     run_all(client, todo, task, keep)
 

@@ -206,7 +206,8 @@ def grade_once(folder: Path, api, submission: Submission) -> Graded:
     shutil.copyfile(folder / f".{GRADEBOOK}", folder / GRADEBOOK)
     Bundle(submission.assignment, submission.files).write(
         folder / "submitted" / submission.student / submission.assignment)
-    outcome = autograde_in_worker(api, submission.assignment, submission.student)
+    outcome = autograde_in_worker(api, submission.assignment, submission.student,
+                                  submission.draw_key)
     if not outcome["success"]:
         return Graded(submission.student, submission.assignment, False, failure_reason(outcome))
     graded = folder / "autograded" / submission.student / submission.assignment

@@ -17,6 +17,7 @@ does not know, or no known notebook, fails the grading as it fails nbgrader's. T
 
 from __future__ import annotations
 
+import copy
 import os
 import shutil
 from pathlib import Path
@@ -102,10 +103,13 @@ class WorkerAutograde(Autograde):
         return NbGraderException(message)
 
 
-def autograde_in_worker(api, assignment_id, student_id):
+def autograde_in_worker(api, assignment_id, student_id, draw_key=""):
     """What nbgrader's NbGraderAPI.autograde(assignment_id, student_id, force=True) answers,
-    with WorkerAutograde (which records no student: `create` does not apply)."""
+    with WorkerAutograde (which records no student: `create` does not apply), the notebook's
+    hidden cases drawn from `draw_key` (GradeInSandbox.draw_key)."""
+    config = copy.deepcopy(api.config)  # this notebook's: the draw key is its own
+    config.GradeInSandbox.draw_key = draw_key
     with temp_attrs(api.coursedir, assignment_id=assignment_id, student_id=student_id):
-        converter = WorkerAutograde(coursedir=api.coursedir, parent=api)
+        converter = WorkerAutograde(coursedir=api.coursedir, parent=api, config=config)
         converter.force = True
         return capture_log(converter)

@@ -9,7 +9,9 @@ submission). Beside them:
     kit/                the kit's packages as they run here (autograder/, solutions/)
     course/             the course, as a grading worker gets it (engine/bundle.py):
                         nbgrader_config.py, assignments/ (shared modules and ID/), source/ID/,
-                        release/ID/, a gradebook of ID's master cells; gradescope.json
+                        release/ID/, a gradebook of ID's master cells; gradescope.json;
+                        .kit/secret, the course's, which each student's hidden cases are
+                        drawn from (the same draw as `grade` makes for that student id)
 
 The course's nbgrader_config.py gets a few lines at its end: Gradescope grades one upload in
 a container of its own, so the gradebook is the folder's SQLite file, no dask scheduler is
@@ -27,6 +29,7 @@ import zipfile
 from pathlib import Path
 
 from autograder.course import CONFIG
+from autograder.draw_keys import course_secret, secret_path
 from autograder.errors import KitError
 from autograder.i18n import t
 
@@ -36,6 +39,8 @@ KIT_DISTRIBUTION = "attention-course-kit"
 TORCH_INDEX = "https://download.pytorch.org/whl/cpu"
 TEMPLATES = Path(__file__).with_name("templates")
 SCRIPTS = ("setup.sh", "run_autograder")
+SECRET_IN_ZIP = f"course/{secret_path(Path()).as_posix()}"  # course/.kit/secret
+PRIVATE = (SECRET_IN_ZIP,)  # read by the grader alone
 NOT_PINNED = re.compile(r"^(pip|setuptools|wheel|nvidia-.*|triton)$", re.IGNORECASE)
 SKIPPED = {"__pycache__", ".ipynb_checkpoints"}
 CONFIG_LINES = """
@@ -111,6 +116,10 @@ def course_files(root: Path, assignment_id, visibility, isolation, log) -> dict:
              for name, data in assignment_bundle(root, assignment_id).files.items()}
     lines = CONFIG_LINES + (f'c.GradeInSandbox.isolation = "{isolation}"\n' if isolation else "")
     files[f"course/{CONFIG}"] += lines.encode()
+    # The course's secret, so that an upload's hidden cases are drawn as `grade` draws them
+    # (the zip is the instructor's; Gradescope never shows it to students).
+    secret = course_secret(root, log)
+    files[SECRET_IN_ZIP] = secret.hex().encode() + b"\n"
     files["course/gradescope.json"] = json.dumps(
         {"assignment": assignment_id, "visibility": visibility}, indent=1).encode()
     return files
@@ -130,7 +139,8 @@ def write_archive(path: Path, files: dict):
     with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in files.items():
             info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
-            info.external_attr = (0o755 if name in SCRIPTS else 0o644) << 16
+            info.external_attr = (0o755 if name in SCRIPTS else 0o600 if name in PRIVATE
+                                  else 0o644) << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, data)
     partial.replace(path)

@@ -40,7 +40,8 @@ from autograder.submission_files import Unwalkable, entries_of
 
 ROOT_VARIABLE = "KIT_GRADESCOPE_ROOT"
 SETTINGS = "gradescope.json"  # in the zip's course folder: which assignment, what is shown
-STUDENT = "gradescope"  # the student's id in the scratch course
+STUDENT = "gradescope"  # the student's id in the scratch course, when Gradescope names none
+METADATA = "submission_metadata.json"  # Gradescope's, beside submission/: who submitted
 SKIPPED = {"__MACOSX", ".ipynb_checkpoints"}
 MAX_BYTES = 32 * 2**20  # the largest notebook read, as `collect` reads an LMS's
 
@@ -81,6 +82,22 @@ def test_cells(course: Path, assignment_id) -> list[GradedCell]:
                      float(meta.get("points", 0)))
             for cell in master.cells
             for meta in [cell.metadata.get("nbgrader", {})] if meta.get("grade")]
+
+
+def student_of(root: Path) -> str:
+    """The student id an upload is graded as, from Gradescope's submission_metadata.json:
+    "gs-" and the Gradescope user id (a group's ids, sorted, joined by "-"), so that every
+    submission of one student draws the same hidden cases (draw_keys.py); "gradescope" when
+    the file names nobody (said on the run's output)."""
+    try:
+        users = json.loads((root / METADATA).read_text(encoding="utf-8"))["users"]
+        ids = sorted(str(int(user["id"])) for user in users)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        print(t("{file} names no student ({error}): the hidden cases are drawn for the id "
+                "{student!r}", file=root / METADATA, error=type(error).__name__,
+                student=STUDENT))
+        return STUDENT
+    return "gs-" + "-".join(ids) if ids else STUDENT
 
 
 def find_notebook(submission: Path, assignment_id) -> Path:
@@ -146,7 +163,7 @@ def findings_by_cell(notebook) -> dict:
     return {cell: problem_lines(findings) for cell, findings in grouped.items()}
 
 
-def read_graded(course: Path, assignment_id, cells) -> Graded:
+def read_graded(course: Path, assignment_id, cells, student) -> Graded:
     """The scores (the gradebook's), verdicts and findings (the autograded notebook's) of the
     graded submission."""
     import nbformat
@@ -154,8 +171,8 @@ def read_graded(course: Path, assignment_id, cells) -> Graded:
     from autograder.grading.parallel import submission_scores
     from autograder.record import read_record
 
-    scores = submission_scores(course, assignment_id, STUDENT) or {}
-    notebook = nbformat.read(course / "autograded" / STUDENT / assignment_id /
+    scores = submission_scores(course, assignment_id, student) or {}
+    notebook = nbformat.read(course / "autograded" / student / assignment_id /
                              f"{assignment_id}.ipynb", as_version=4)
     graded_cells = {cell.metadata.get("nbgrader", {}).get("grade_id"): cell
                     for cell in notebook.cells}
@@ -181,7 +198,8 @@ def grade_upload(root: Path, course_source: Path, settings: Settings, cells, sta
     with tempfile.TemporaryDirectory(prefix="kit-gradescope-") as scratch:
         course = Path(scratch) / "course"
         shutil.copytree(course_source, course)
-        target = course / "submitted" / STUDENT / assignment_id / f"{assignment_id}.ipynb"
+        student = student_of(root)
+        target = course / "submitted" / student / assignment_id / f"{assignment_id}.ipynb"
         target.parent.mkdir(parents=True)
         target.write_bytes(data)
         print(t("grading {notebook} with the kit in {kit}", notebook=notebook,
@@ -199,7 +217,7 @@ def grade_upload(root: Path, course_source: Path, settings: Settings, cells, sta
                                 notebook=f"{assignment_id}.ipynb"))
         if run.failed:
             raise NotGradable(t(run.failed[0][1]))
-        graded = read_graded(course, assignment_id, cells)
+        graded = read_graded(course, assignment_id, cells, student)
     return graded_results(graded, time.monotonic() - started, settings.visibility)
 
 

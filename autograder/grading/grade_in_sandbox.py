@@ -13,14 +13,17 @@ from traitlets import Bool, Float, Integer, Unicode
 import autograder
 import solutions
 from autograder.checks.code_rules import bound_names, course_key, statements
+from autograder.checks.draws import Draws
 from autograder.checks.loader import AssignmentError, load_assignment
 from autograder.course import master_cells
+from autograder.draw_keys import course_secret, draw_key
 from autograder.grading.integrity import scan
 from autograder.grading.restore_test_cells import release_notebook
 from autograder.grading.session import Bounds, Session, steps_checked
 from autograder.grading.submission_guard import refusal_of, refuse_tests
 from autograder.grading.unread_cells import defines_only, unread
 from autograder.i18n import config_language, language, t
+from autograder.ledger import recorded_reseed
 from autograder.record import add_findings, has_record, set_integrity
 from autograder.sandbox.kernel import Limits, Settings
 from autograder.shown_outputs import MAX_IMAGE_KB, MAX_IMAGES
@@ -109,6 +112,23 @@ class GradeInSandbox(NbGraderPreprocessor):
                             "its definitions only where a step is judged, which is faster "
                             "(grading/unread_cells.py)").tag(config=True)
 
+    draw_key = Unicode("", help="the key (hex) this notebook's hidden random cases are "
+                       "drawn from, set for each notebook by the kit's grading workers; left "
+                       "empty (nbgrader's own autograde), the course's: from .kit/secret, the "
+                       "student, the assignment and the draw its last grading recorded "
+                       "(autograder/draw_keys.py), so every regrade draws the same"
+                       ).tag(config=True)
+
+    def draws(self, resources):
+        """The notebook's draws (checks/draws.py): from `draw_key`, else the course's."""
+        if self.draw_key:
+            return Draws(bytes.fromhex(self.draw_key))
+        info = resources["nbgrader"]
+        root = Path(CourseDirectory(config=self.config).root)
+        student, assignment_id = info["student"], info["assignment"]
+        return Draws(draw_key(course_secret(root, self.log.warning), assignment_id, student,
+                              recorded_reseed(root, student, assignment_id)))
+
     def settings(self):
         limits = Limits(cpu_seconds=self.cpu_limit_seconds,
                         memory_bytes=self.memory_limit_mb << 20,
@@ -165,7 +185,7 @@ class GradeInSandbox(NbGraderPreprocessor):
             for index, cell in enumerate(cells))
         with Session(folder, self.settings(), self.notebook_timeout, self.cell_timeout,
                      bounds, steps, unchecked, course_cells(release), course_texts(release),
-                     first_kernel) as session:
+                     first_kernel, self.draws(resources)) as session:
             for index, cell in enumerate(cells):
                 if index in skipped:
                     cell.outputs, cell.execution_count = session.not_run(cell.source), None

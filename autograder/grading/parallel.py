@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +34,7 @@ from autograder.course import (
     open_gradebook,
 )
 from autograder.deadlines import check_deadlines, late_lines, lateness
+from autograder.draw_keys import course_secret, draw_key, new_reseed, recorded
 from autograder.engine.cluster import Cluster, close_client, grade_all, start_client, threads
 from autograder.errors import KitError
 from autograder.gradebook_guard import check_gradebook
@@ -48,6 +50,7 @@ from autograder.ledger import (
     keep_problems,
     mark,
     read_status,
+    recorded_reseed,
 )
 from autograder.progress import Progress
 from autograder.sandbox import private_api
@@ -189,13 +192,15 @@ def scores_of(root: Path, submissions):
 
 
 def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print,
-          isolation=None, students=(), scheduler=None):
+          isolation=None, students=(), scheduler=None, reseed=False):
     """Autograde every submission of the given assignments (all when none given) of the
     given students (ids or globs; all when none given). `timeout`: seconds a cell or check
     may run; `isolation`: the sandbox's, when not the course's configured one; `workers`:
     processes of the embedded cluster; `scheduler`: the address of a dask scheduler to grade
-    on instead (else c.Cluster.scheduler). The problems kept for the report are written in
-    the course's language."""
+    on instead (else c.Cluster.scheduler); `reseed`: draw new hidden cases for every notebook
+    graded (and grade them all again). The problems kept for the report are written in the
+    course's language."""
+    force = force or reseed
     timeline.mark("grade: imports done")
     root = root.resolve()
     ids = check_ids(ids, course_ids(root))
@@ -208,10 +213,18 @@ def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print
     timeline.mark("grade: course checked")
     with GradeLock(root), language(config_language(config)):
         return _grade(root, ids, workers, force, timeout, log, isolation, students,
-                      scheduler)
+                      scheduler, reseed)
 
 
-def _grade(root, ids, workers, force, timeout, log, isolation, students, scheduler):
+def draw_of(root: Path, secret, submission, reseed=None):
+    """(reseed, key) a submission's hidden cases are drawn from (draw_keys.py): the run's
+    `reseed` (grade --reseed), else the one its last grading drew with."""
+    if reseed is None:
+        reseed = recorded_reseed(root, submission.student, submission.assignment)
+    return reseed, draw_key(secret, submission.assignment, submission.student, reseed)
+
+
+def _grade(root, ids, workers, force, timeout, log, isolation, students, scheduler, reseed):
     run = GradeRun()
     register_assignments(root, ids, log)
     run.unchecked = unchecked_cells(root, ids)
@@ -242,13 +255,21 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students, schedul
     if unfinished:
         log(t("finishing an interrupted grade --force: {count} notebooks it had not graded "
               "again are graded now", count=len(unfinished)))
+    fresh = new_reseed() if reseed and todo else None
+    if fresh:
+        log(t("--reseed: new hidden cases are drawn for the {count} notebooks graded now "
+              "(reseed {reseed}, kept in .kit/status/); each keeps this draw on every later "
+              "regrade", count=len(todo), reseed=fresh))
+    secret = course_secret(root, log) if todo else None
+    draws = {(s.student, s.assignment): draw_of(root, secret, s, fresh) for s in todo}
     if force:  # until each is graded again, an interruption leaves it to the next grade
-        for s in todo:
-            mark(root, s.student, s.assignment, s.notebook, REGRADE)
+        for s in todo:  # (a new draw is kept at once: the next grade finishes with it)
+            mark(root, s.student, s.assignment, s.notebook, REGRADE,
+                 draw=recorded(*draws[(s.student, s.assignment)]) if fresh else None)
     if todo:
         before = scores_of(root, todo)
         _run_engine(root, todo, workers, scheduler, sandbox_overrides(timeout, isolation), force,
-                    run, log)
+                    run, log, draws)
         after = scores_of(root, todo)
         run.changes = [(*key, before[key], after[key]) for key in before
                        if before[key] is not None and before[key] != after[key]]
@@ -293,8 +314,11 @@ def sandbox_overrides(timeout, isolation):
     return {"GradeInSandbox": sandbox} if sandbox else {}
 
 
-def _run_engine(root, todo, workers, scheduler, overrides, force, run, log):
-    config = course_config(root)
+@contextmanager
+def grading_engine(root: Path, config, todo, workers, scheduler, overrides, log):
+    """A client of the engine to grade `todo` on: the cluster at `scheduler` (or the
+    course's), else an embedded one of `workers` processes, its sandbox checked first; said
+    on the console; closed at the end."""
     workers = max(1, min(workers or os.cpu_count() or 1, len(todo)))
     external = scheduler or Cluster(config=config).scheduler  # its workers check their own
     mechanism = None if external else check_sandbox(
@@ -309,6 +333,16 @@ def _run_engine(root, todo, workers, scheduler, overrides, force, run, log):
               workers=threads(client))
             + (t(" of {address}", address=client.scheduler.address)
                if client.cluster is None else ""))
+        yield client
+    finally:
+        close_client(client)
+
+
+def _run_engine(root, todo, workers, scheduler, overrides, force, run, log, draws):
+    """Grade `todo` on the engine, each with its draw (`draws`: (student, assignment) ->
+    (reseed, key)), writing each result into the course as it comes back."""
+    config = course_config(root)
+    with grading_engine(root, config, todo, workers, scheduler, overrides, log) as client:
         progress = Progress(len(todo))
 
         def started(submission):
@@ -320,14 +354,16 @@ def _run_engine(root, todo, workers, scheduler, overrides, force, run, log):
             keep_graded(root, config, graded)
             timeline.mark("grade: result kept")
             mark(root, submission.student, submission.assignment, submission.notebook,
-                 "graded" if graded.ok else "failed", described_isolation(graded.isolation))
+                 "graded" if graded.ok else "failed", described_isolation(graded.isolation),
+                 draw=recorded(*draws[(submission.student, submission.assignment)]))
             (run.graded if graded.ok else run.failed).append((submission, graded.why))
             if graded.isolation:
                 run.isolations.add(graded.isolation)
             progress.advance(f"{submission.student}/{submission.assignment}")
 
         try:
-            grade_all(client, root, todo, overrides, started, keep)
+            grade_all(client, root, todo, overrides, started, keep,
+                      {item: key for item, (_, key) in draws.items()})
         except KeyboardInterrupt:
             if force:  # what the forced run had not finished: still to grade again
                 for s in todo:
@@ -337,8 +373,6 @@ def _run_engine(root, todo, workers, scheduler, overrides, force, run, log):
             log(t("interrupted: every notebook graded so far is kept; run grade again to go "
                   "on"))
             raise
-    finally:
-        close_client(client)
 
 
 def submission_scores(root: Path, assignment_id, student):

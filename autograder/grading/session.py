@@ -46,8 +46,9 @@ import time
 from dataclasses import dataclass
 
 from autograder.checks.code_rules import closure, course_key, judged
+from autograder.checks.draws import KERNEL, Draws
 from autograder.checks.hidden import references
-from autograder.checks.judge import error_kind, fresh_generator, step_findings, verdict_message
+from autograder.checks.judge import error_kind, step_findings, verdict_message
 from autograder.checks.model import Finding
 from autograder.grading.remote_subject import RemoteSubject
 from autograder.i18n import current, t
@@ -169,9 +170,10 @@ class Session:
 
     def __init__(self, folder, settings, notebook_timeout, cell_timeout, bounds=Bounds(),
                  steps=None, unchecked=None, course_cells=(), course_texts=(),
-                 first_kernel=True):
+                 first_kernel=True, draws=None):
         self.first_kernel = first_kernel  # False: no cell runs before judging (defined)
         self.steps = steps or {}
+        self.draws = draws or Draws()  # the notebook's (checks/draws.py): its hidden inputs
         self.unchecked = unchecked
         self.course_cells = list(course_cells)  # the release's locked cells: run to judge
         self.course_texts = list(course_texts)  # the release's cells: never the student's
@@ -242,7 +244,7 @@ class Session:
             # Done already, unless no kernel ran before judging.
             self.kernel.warm([*self.course_texts, GUARD_CELL, CONVERSE_CELL])
             self.kernel.restart()
-            self.link.guard()
+            self.link.guard(self.draws.seed(KERNEL))
             for source in self.course_cells:
                 self.kernel.execute(source, self.timeout(), silent=True)
             with self.link.talking():  # what ran so far was the course's; now the student's
@@ -383,7 +385,7 @@ class Session:
                         + (" " + failure if failure else ""))]
                 helpers = references(step, self.steps)
                 with self.link.stand_ins(helpers):
-                    return step_findings(step, subject, helpers, fresh_generator())
+                    return step_findings(step, subject, helpers, self.draws)
         except KernelGone as gone:
             self.recover(gone)
             return [Finding("error", name, t("checking {name}: {reason}", name=name,

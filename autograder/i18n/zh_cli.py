@@ -82,6 +82,12 @@ CATALOG = {
     "{config} exists; --config-only never replaces it (move it away first to write the kit's "
     "default one)":
         "{config} 已存在；--config-only 绝不替换它（要写本套件的默认配置，请先把它移开）",
+    "{folder} records no language: none of its source/ notebooks says which language it was "
+    "built in (none is built, they were built by an older kit, or they disagree). Say it: "
+    "`python -m autograder init --config-only --language en {folder}` (or --language zh)":
+        "{folder} 没有记录语言：它 source/ 中没有哪个笔记本写明自己是用哪种语言构建的（还没有构建、"
+        "由旧版套件构建，或者彼此不一致）。请明确指定：`python -m autograder init --config-only "
+        "--language en {folder}`（或 --language zh）",
     "wrote {config} ({language}): the kit's defaults, course id {course_id!r} and the gradebook "
     "sqlite:///gradebook.db; set again what you had changed (course id, gradebook URL, due "
     "dates, sandbox limits), then run `python -m autograder validate` there":
@@ -99,6 +105,10 @@ CATALOG = {
         "课程已建在 {folder}（{count} 次作业，语言 {language}）；请进入该文件夹，"
         "用同一个 Python 运行本套件，例如：",
     "(an assignment of your own)": "（你自己的一次作业）",
+    "Keep {secret} (yours alone): each student's hidden cases are drawn from it, the same on "
+    "every regrade; a course without it draws new ones for everyone.":
+        "请保管好 {secret}（只归你所有）：每个学生的隐藏用例都由它抽取，每次重新评分都相同；"
+        "课程没有了它，就会为所有人重新抽取。",
     # Grading (autograder/grading/parallel.py)
     "[{number}/{count}] registering {id} in the gradebook (nbgrader generate_assignment) ...":
         "[{number}/{count}] 正在把 {id} 登记到成绩册（nbgrader generate_assignment）……",
@@ -188,17 +198,17 @@ CATALOG = {
         "请在它的 STEPS 里添加一个名为 {name!r} 的 Step（{guide}）",
     "none": "无",
     "{where}: step {name!r}: {problem}": "{where}：步骤 {name!r}：{problem}",
-    "it has no random case, so nothing it checks changes between gradings and a notebook "
-    "could hard-code the answers; give it random_cases=... drawing fresh inputs from the "
-    "generator it is given ({guide})":
-        "它没有随机用例，每次评分检查的内容都一样，笔记本可以把答案写死；请给它 "
-        "random_cases=...，用传给它的生成器抽取新的输入（{guide}）",
+    "it has no random case, so every student meets the same inputs and a notebook could "
+    "hard-code the answers; give it random_cases=... drawing inputs from the generator it is "
+    "given ({guide})":
+        "它没有随机用例，每个学生遇到的输入都一样，笔记本可以把答案写死；请给它 "
+        "random_cases=...，用传给它的生成器抽取输入（{guide}）",
     "its random case {label!r} draws the same inputs every time; draw them from the generator "
     "random_cases is given (randn(gen, ...), sizes(gen, ...)), or, if they are fixed on "
-    "purpose, move the case to document_cases":
+    "purpose, move the case to fixed_cases":
         "它的随机用例 {label!r} 每次抽到的输入都相同；请用传给 random_cases 的生成器抽取"
         "（randn(gen, ...)、sizes(gen, ...)），如果是有意固定的，请把这个用例移到 "
-        "document_cases",
+        "fixed_cases",
     "its hidden checks fail the reference ({finding}); fix the check or the reference, they "
     "must agree":
         "参考答案通不过它的隐藏检查（{finding}）；请修改检查或参考答案，两者必须一致",

@@ -23,6 +23,7 @@ DESCRIPTION = """\
   python -m autograder collect 01_attention_by_hand --from lms-export.zip
   python -m autograder grade --workers 2         自动批改所有还没评分的提交
   python -m autograder grade --scheduler tcp://10.0.0.5:8786   ……在 dask 集群上批改
+  python -m autograder regrade-check 01_attention_by_hand   再批改一次，成绩是否不变？
   python -m autograder feedback                  每个学生每次作业一个 HTML 反馈页面
   python -m autograder export --to grades.csv    每个学生每次作业一行，附总分
   python -m autograder export --format canvas    Canvas 成绩导入用的文件（或 moodle）
@@ -40,7 +41,8 @@ DESCRIPTION = """\
 
 在同一个文件夹里，nbgrader 本身照样可用：nbgrader generate_assignment、autograde、
 generate_feedback 和 export 读取的是同一个 nbgrader_config.py。本套件把自己的记录放在
-.kit/ 中（评过哪些、拒收了哪些输入），从不删除不是它给出的分数。
+.kit/ 中（评过哪些、拒收了哪些输入，以及抽取每个学生隐藏用例所用的密钥：每次重新评分都
+相同），从不删除不是它给出的分数。
 
 退出码：0 表示要求的事都已完成；1 表示有事需要你处理：有输入被拒收、有笔记本无法评分、
 没有可评分的内容、validate 发现问题，或者出错（一行说明，指出文件和改法）；2 表示命令行
@@ -56,12 +58,12 @@ CATALOG = {
     "write only nbgrader_config.py into DIR, an existing course folder that lost it (the "
     "kit's settings and defaults; nothing else in DIR is touched, and an existing "
     "nbgrader_config.py is never replaced); the language is --language, else the one its "
-    "source/ notebooks are written in. Then set again what you had changed (course id, "
-    "gradebook URL, due dates)":
+    "source/ notebooks record they were built in (refused when none does). Then set again "
+    "what you had changed (course id, gradebook URL, due dates)":
         "只把 nbgrader_config.py 写进 DIR，即一个丢了它的现有课程文件夹（本套件的设置和默认值；"
         "DIR 里别的东西一概不动，已有的 nbgrader_config.py 绝不替换）；语言取 --language，"
-        "否则取它 source/ 中笔记本所用的语言。之后请重新设置你改过的值（课程 id、成绩册 URL、"
-        "截止时间）",
+        "否则取它 source/ 中笔记本记录的构建语言（都没有记录时拒绝）。之后请重新设置你改过的值"
+        "（课程 id、成绩册 URL、截止时间）",
     "take an assignment out of the gradebook (nbgrader's own remove, as `nbgrader db "
     "assignment remove`) and out of the course: its folders (assignments/, source/, release/, "
     "each student's submitted/, autograded/ and feedback/) are moved, never deleted, under "
@@ -148,6 +150,19 @@ CATALOG = {
     "with --force, regrade them and print whose score changed":
         "只批改这些学生（一个 id 或通配符，如 'a*'；多个学生就重复这个选项）；配合 --force "
         "时重新评分，并列出分数有变化的学生",
+    "draw new hidden cases for every notebook graded (implies --force): each student's random "
+    "cases are otherwise drawn from the course's secret (.kit/secret), the same on every "
+    "regrade; the new draw is kept for each notebook, and later regrades draw it again":
+        "为这次批改的每个笔记本重新抽取隐藏用例（隐含 --force）：否则每个学生的随机用例都由"
+        "课程密钥（.kit/secret）抽取，每次重新评分都相同；新的抽取结果会为每个笔记本保存下来，"
+        "之后的重新评分还会抽到它",
+    "grade the graded notebooks of an assignment again, aside (the course is not written), and "
+    "say for each student whether the score, the failing cases and the named mistakes are the "
+    "same; exit 1 when any differs or could not be checked":
+        "把一次作业已评分的笔记本在一旁重新批改一遍（不写入课程），逐个学生说明分数、没通过的"
+        "用例和识别出的常见错误是否相同；有任何不同或无法检查时退出码为 1",
+    "the assignment to check": "要检查的作业",
+    "only these students (an id or a glob)": "只检查这些学生（一个 id 或通配符）",
     "one HTML page per student and assignment, hidden tests removed; assignments with nothing "
     "graded are skipped":
         "每个学生每次作业一个 HTML 页面，去掉隐藏测试；还没有评分结果的作业会跳过",

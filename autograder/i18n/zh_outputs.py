@@ -531,4 +531,49 @@ CATALOG = {
     "output: tell them, and submit again once it is fixed":
         "自动评分器本身出错了（{error}）；教师可以在它的输出中看到详情：请告诉教师，修好后再提交一次",
     "results: {path} ({score:g} points)": "结果：{path}（{score:g} 分）",
+    # The course's secret and each notebook's draw (draw_keys.py, grading/regrade_check.py)
+    "made the course's secret {path}: each student's hidden random cases are drawn from it, "
+    "the same on every regrade; keep it (a new secret draws new cases for everyone) and never "
+    "hand it out":
+        "已生成课程密钥 {path}：每个学生的隐藏随机用例都由它抽取，每次重新评分都相同；请保管好它"
+        "（换一个新密钥会为所有人抽取新的用例），绝不要发给别人",
+    "{path} is not a secret the kit made ({count} hex digits expected); put back the course's "
+    "own (from a backup), or delete it to draw new hidden cases for everyone":
+        "{path} 不是本套件生成的密钥（应为 {count} 个十六进制数字）；请放回课程自己的密钥"
+        "（从备份中），或者删除它，为所有人重新抽取隐藏用例",
+    "{path} could be read by other users; it is now yours alone (mode 0600)":
+        "{path} 原先其他用户也能读取；现在只有你能读写（权限 0600）",
+    "{path} cannot be read ({error}): it holds the secret the hidden cases are drawn from; give "
+    "the grader's user access to it":
+        "无法读取 {path}（{error}）：抽取隐藏用例所用的密钥就在其中；请让运行评分的用户能够访问它",
+    "{file} names no student ({error}): the hidden cases are drawn for the id {student!r}":
+        "{file} 中没有学生信息（{error}）：隐藏用例按 id {student!r} 抽取",
+    "--reseed: new hidden cases are drawn for the {count} notebooks graded now (reseed "
+    "{reseed}, kept in .kit/status/); each keeps this draw on every later regrade":
+        "--reseed：为这次批改的 {count} 个笔记本重新抽取隐藏用例（reseed {reseed}，记录在 "
+        ".kit/status/ 中）；之后每次重新评分，每个笔记本都沿用这次的抽取",
+    "regrade check of {id}: {same} the same, {different} different, {unchecked} not checked":
+        "{id} 的重新评分检查：{same} 个相同，{different} 个不同，{unchecked} 个未检查",
+    "score {before:g} -> {after:g}": "分数 {before:g} -> {after:g}",
+    "nothing to check: no notebook of {id} in submitted/{students}":
+        "没有可检查的内容：submitted/ 中没有 {id} 的笔记本{students}",
+    "{student}: the same grade again: {score:g} points, the same failing cases and named "
+    "mistakes":
+        "{student}：再次评分结果相同：{score:g} 分，没通过的用例和识别出的常见错误也都相同",
+    "{student}: DIFFERENT when graded again:": "{student}：再次评分结果不同：",
+    "{student}: not checked: {why}": "{student}：未检查：{why}",
+    "{cell}: graded only once": "{cell}：只有一次评分中有它",
+    "{cell}: {before:g} -> {after:g} points": "{cell}：{before:g} -> {after:g} 分",
+    "not graded as it is in submitted/ (run grade first)":
+        "submitted/ 中的这个版本还没有评分（请先运行 grade）",
+    "its hidden cases cannot be drawn again: the course's secret ({path}) is missing or not the "
+    "one it was graded with":
+        "无法再次抽取它的隐藏用例：课程密钥（{path}）不存在，或者不是评分时用的那一个",
+    "{cell}: no longer found: {finding}": "{cell}：不再出现：{finding}",
+    "{cell}: found now: {finding}": "{cell}：新出现：{finding}",
+    "graded before the kit recorded draws: its hidden cases cannot be drawn again (run grade "
+    "--force once, then check)":
+        "评分时本套件还没有记录抽取信息：无法再次抽取它的隐藏用例（请先运行一次 grade --force，"
+        "再检查）",
+    "could not be graded again: {why}": "无法再次评分：{why}",
 }

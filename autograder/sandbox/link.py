@@ -154,14 +154,15 @@ class Link:
         self.measuring = False  # the guard measures the memory Python's objects take
         self.settings = 0  # settings sent to this kernel's guard (each numbered: taken once)
 
-    def guard(self):
+    def guard(self, seed=0):
         """Guard the kernel (guard.py) before any code of the student's runs in it: a new key,
-        sent through input(), and the seccomp filter of a judging kernel."""
+        sent through input(), the seccomp filter of a judging kernel, and the seed of its
+        random state (the notebook's: the same on every regrade)."""
         self.end()
         self.key, self.seq, self.settings = secrets.token_bytes(32), 0, 0
         settings = json.dumps({"key": self.key.hex(),
                                "filter": seccomp.program(seccomp.JUDGING),
-                               "seccomp": seccomp.seccomp_number()})
+                               "seccomp": seccomp.seccomp_number(), "seed": seed})
         outputs, status = self.kernel.execute(
             GUARD_CELL, self.timeout(), silent=True,
             stdin_hook=lambda prompt: settings if prompt == GUARD_PROMPT else "")

@@ -58,11 +58,14 @@ def template_home():
 def template_env():
     """The template's whole environment, given rather than inherited: a kernel is forked from
     the template, so the template's initial environment is in every kernel's memory (and in
-    its /proc/<pid>/environ); nothing of the grader's (tokens, passwords) may be there."""
+    its /proc/<pid>/environ); nothing of the grader's (tokens, passwords) may be there.
+    Strings hash alike in every template (PYTHONHASHSEED): a student's code that iterates a
+    set of words runs in the same order on every regrade, on any worker."""
     return {
         "PATH": os.path.dirname(sys.executable) + ":/usr/local/bin:/usr/bin:/bin",
         "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "OMP_NUM_THREADS": "1",
         "MPLBACKEND": "module://matplotlib_inline.backend_inline", "HOME": template_home(),
+        "PYTHONHASHSEED": "0",
     }
 
 

@@ -39,6 +39,7 @@ from pathlib import Path
 import torch
 
 from autograder.checks.compare import compare
+from autograder.checks.draws import CASES, Draws
 from autograder.checks.hidden import references
 from autograder.checks.judge import namespace, recording_of, rule_violation, step_findings
 from autograder.checks.loader import load_assignment
@@ -820,12 +821,12 @@ class Oracle:
     def __init__(self, target, seed, seeds):
         step = target.step
         self.rules = step.rules
-        runs = [case.run for case in step.document_cases()]
+        runs = [case.run for case in [*step.document_cases(), *step.fixed_cases()]]
         if target.probes is None:
             seeds += EXTRA_SEEDS
         for i in range(seeds):
-            runs += [case.run for case in step.random_cases(torch.Generator().manual_seed(
-                seed + 1000 * (i + 1)))]
+            runs += [case.run for case in step.random_cases(
+                Draws.seeded(seed + 1000 * (i + 1)).of(step.name, CASES))]
         if target.probes is not None:
             runs += target.probes(torch.Generator().manual_seed(seed))
         reference = LocalSubject(step.reference)
@@ -841,11 +842,10 @@ class Oracle:
 
 
 def hidden_check(step, seed):
-    """The step's hidden check with its cases drawn once (under `seed`) and their expected
-    outputs computed once: every mutant then meets the very checks step_findings would run
-    with torch.Generator().manual_seed(seed), without running the reference again. The
-    mistakes are left out: they only name what failed, and killing needs just a finding."""
-    gen = torch.Generator().manual_seed(seed)
+    """The step's hidden check with its cases drawn once (from Draws.seeded(seed)) and their
+    expected outputs computed once: every mutant then meets the very checks step_findings
+    would run with Draws.seeded(seed), without running the reference again. The mistakes
+    are left out: they only name what failed, and killing needs just a finding."""
     reference = LocalSubject(step.reference)
 
     def settled(case):
@@ -853,15 +853,11 @@ def hidden_check(step, seed):
         return Case(case.label, case.run, want)
 
     documents = [settled(case) for case in step.document_cases()]
-    drawn = [settled(case) for case in step.random_cases(gen)]
-    state = gen.get_state()
-
-    def random_cases(generator):
-        generator.set_state(state)  # as if these cases had just been drawn from it
-        return drawn
-
-    return replace(step, document_cases=lambda: documents, random_cases=random_cases,
-                   mistakes=())
+    fixed = [settled(case) for case in step.fixed_cases()]
+    drawn = [settled(case) for case in step.random_cases(Draws.seeded(seed).of(step.name,
+                                                                               CASES))]
+    return replace(step, document_cases=lambda: documents, fixed_cases=lambda: fixed,
+                   random_cases=lambda generator: drawn, mistakes=())
 
 
 @dataclass
@@ -925,8 +921,7 @@ def verdict_of(mutant, helpers, oracle, checks):
             except Exception:  # noqa: BLE001 - e.g. a class body that fails to run
                 return "killed"
             same = oracle.equivalent(subject)
-            found = all(step_findings(checked, subject, helpers,
-                                      torch.Generator().manual_seed(seed))
+            found = all(step_findings(checked, subject, helpers, Draws.seeded(seed))
                         for checked, seed in checks)
     except TimedOut:
         return "killed"

@@ -123,7 +123,7 @@ SET_ASIDE = [
     re.compile(r"[!-~]*[/_.\d][!-~]*"),  # paths, file names, ids, numbers
     re.compile(r"\b[A-Z][A-Z_]+\b"),  # metavars (ID, DIR, COMMAND), CSV, HTML
     re.compile(r"\b(?:build|init|new|guide|mutate|validate|collect|grade|feedback|export|"
-               r"report|demo|similarity|gradescope)\b"),  # the kit's commands, named
+               r"report|demo|similarity|gradescope|regrade-check)\b"),  # the kit's commands, named
 ]
 # Kit modules whose console texts go through `t`, and what each module's texts may be passed
 # to `t` as (COUNTS: the progress bar's items).

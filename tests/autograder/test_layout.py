@@ -26,17 +26,19 @@ PACKAGE = Path(__file__).resolve().parents[2] / "autograder"
 # kit ships, a leaf of matplotlib alone, by the build that draws the Chinese figures with it and the
 # outputs that draw plots with it and embed it in pages; config_file, the course's
 # nbgrader_config.py read with traitlets alone, by course and by the commands that read it before
-# their heavy imports.)
+# their heavy imports; draw_keys, the course's secret and each notebook's draw key, a leaf of
+# the ledger, by init, which makes the secret, the grading that draws with them and the
+# Gradescope zip that carries the secret.)
 ALLOWED = {
     "i18n": {"i18n", "errors"},
     "checks": {"checks", "recorder", "op_record", "i18n", "errors"},
     "sandbox": {"sandbox", "op_record", "submission_files", "i18n", "timeline"},
-    "build": {"build", "checks", "recorder", "op_record", "course", "errors", "i18n",
+    "build": {"build", "checks", "recorder", "op_record", "course", "draw_keys", "errors", "i18n",
               "kit_font"},
     "engine": {"engine", "checks", "sandbox", "course", "errors", "stages", "submission_files",
                "i18n", "timeline", "quiet_imports"},
     "grading": {"grading", "engine", "checks", "sandbox", "op_record", "course", "deadlines",
-                "errors",
+                "draw_keys", "errors",
                 "gradebook_engines", "gradebook_guard", "ledger", "progress", "record",
                 "shown_outputs", "stages", "submission_files", "i18n", "timeline", ""},
     "outputs": {"outputs", "engine", "checks", "course", "deadlines", "errors",
@@ -48,7 +50,7 @@ ALLOWED = {
               "ledger", "i18n"},
     # Gradescope's autograder sits above grading, as the command line does.
     "gradescope": {"gradescope", "grading", "engine", "sandbox", "checks", "course",
-                   "config_file", "errors", "record", "submission_files", "i18n",
+                   "config_file", "draw_keys", "errors", "record", "submission_files", "i18n",
                    "quiet_imports", ""},
 }
 

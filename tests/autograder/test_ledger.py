@@ -13,6 +13,8 @@ from autograder.ledger import (
     keep_problems,
     mark,
     read_problems,
+    read_status,
+    recorded_reseed,
 )
 
 
@@ -57,6 +59,22 @@ def test_a_changed_file_is_not_graded(tmp_path):
     assert is_graded(tmp_path, "ada", "01_a", notebook)
     notebook.write_text('{"changed": true}')
     assert not is_graded(tmp_path, "ada", "01_a", notebook)
+
+
+def test_a_notebook_keeps_its_draw_through_every_later_state(tmp_path):
+    """Once a grading recorded a notebook's draw, do the states that follow (grading again,
+    regrade, failed) keep it until a grading records another, so that the next regrade
+    draws what the last one did?"""
+    notebook = submission(tmp_path)
+    mark(tmp_path, "ada", "01_a", notebook, "graded", draw={"reseed": "r1", "draws": "d1"})
+    for state in ("regrade", "grading", "failed"):
+        mark(tmp_path, "ada", "01_a", notebook, state)
+        assert (read_status(tmp_path, "ada", "01_a")["draws"],
+                recorded_reseed(tmp_path, "ada", "01_a")) == ("d1", "r1")
+    mark(tmp_path, "ada", "01_a", notebook, "graded", draw={"reseed": "", "draws": "d2"})
+    assert (read_status(tmp_path, "ada", "01_a")["draws"],
+            recorded_reseed(tmp_path, "ada", "01_a")) == ("d2", "")
+    assert recorded_reseed(tmp_path, "bo", "01_a") == ""  # never graded: the first draw
 
 
 def test_problems_are_kept_until_their_stage_runs_again(tmp_path):

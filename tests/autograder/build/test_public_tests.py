@@ -17,7 +17,8 @@ import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from autograder.checks.judge import fresh_generator, namespace, step_findings
+from autograder.checks.draws import Draws
+from autograder.checks.judge import namespace, step_findings
 from autograder.checks.subject import LocalSubject
 from autograder.outputs.hide_hidden_tests import without_hidden_tests
 from tests.course import ASSIGNMENTS, STEPS, helpers_of
@@ -282,7 +283,7 @@ def hidden_verdict(step, source):
     space = namespace(helpers_of(STEPS[step]))
     exec(compile(source, f"<variant of {step}>", "exec"), space)  # noqa: S102
     return step_findings(STEPS[step], LocalSubject(space[step], source=source),
-                         helpers_of(STEPS[step]), fresh_generator())
+                         helpers_of(STEPS[step]), Draws())
 
 
 def test_every_requirement_is_visible_in_a_public_test(ran):

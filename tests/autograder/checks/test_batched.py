@@ -7,6 +7,7 @@ from __future__ import annotations
 import torch
 
 from autograder.checks.common import calling, calling_then
+from autograder.checks.draws import Draws
 from autograder.checks.judge import step_findings
 from autograder.checks.model import Case, Mistake, Step
 from autograder.checks.subject import LocalSubject
@@ -69,7 +70,7 @@ def cases():
 
 def findings_of(target, the_cases, batched):
     subject = Counted(target) if batched else LocalSubject(target)
-    found = step_findings(step(*the_cases), subject, {}, torch.Generator().manual_seed(0))
+    found = step_findings(step(*the_cases), subject, {}, Draws.seeded(0))
     return found, getattr(subject, "round_trips", None)
 
 

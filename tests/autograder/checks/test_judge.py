@@ -7,6 +7,7 @@ from pathlib import Path
 
 import torch
 
+from autograder.checks.draws import Draws
 from autograder.checks.judge import mistake_subject, step_findings
 from autograder.checks.loader import load_assignment
 from autograder.checks.subject import LocalSubject
@@ -17,7 +18,7 @@ SEEDS = range(30)
 
 
 def named(step, subject, seed, helpers=None):
-    findings = step_findings(step, subject, helpers or {}, torch.Generator().manual_seed(seed))
+    findings = step_findings(step, subject, helpers or {}, Draws.seeded(seed))
     return {finding.mistake for finding in findings if finding.mistake}, findings
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from autograder.checks.judge import fresh_generator, step_findings
+from autograder.checks.draws import Draws
+from autograder.checks.judge import step_findings
 from autograder.checks.operation_rules import decided, tampering
 from autograder.checks.subject import LocalSubject
 from autograder.i18n import language
@@ -34,7 +35,7 @@ def findings_of(name, code):
     namespace.update(helpers_of(step))
     with language("en"):
         return step_findings(step, LocalSubject(namespace[name], source=code),
-                             helpers_of(step), fresh_generator())
+                             helpers_of(step), Draws())
 
 
 def rules_broken(name, code):
@@ -238,8 +239,10 @@ EVASIONS = {
 
 
 # Evasions whose public test cell fails on its own checks before its rules (the cell reads the
-# result first): tests/autograder/build/test_public_tests.py leaves them out.
-FAILS_BEFORE_ITS_RULES = {"stable_softmax computed later by a Tensor subclass"}
+# result first): tests/autograder/build/test_public_tests.py leaves them out. torch's
+# instance_norm loses digits in float32 on rows far from zero (08's rows moved to 10000).
+FAILS_BEFORE_ITS_RULES = {"stable_softmax computed later by a Tensor subclass",
+                          "layer_norm through F.instance_norm"}
 
 
 @pytest.mark.parametrize("label", sorted(EVASIONS))

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from autograder.checks.judge import fresh_generator, property_words, step_findings
+from autograder.checks.draws import Draws
+from autograder.checks.judge import property_words, step_findings
 from autograder.checks.subject import LocalSubject
 from autograder.i18n import catalog, language
 from tests.course import STEPS, helpers_of
@@ -35,7 +36,7 @@ def test_a_property_that_raises_is_told_in_words(code):
     step = STEPS["scaled_dot_product_attention"]
     with language(code):
         findings = step_findings(step, LocalSubject(shapes_refused), helpers_of(step),
-                                 fresh_generator())
+                                 Draws())
         told = [f.text for f in findings if f.kind == "property"]
         words = [property_words(prop) for prop in step.properties]
     assert len(told) == len(step.properties)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 import torch
 
-from autograder.checks.judge import fresh_generator, step_findings
+from autograder.checks.draws import Draws
+from autograder.checks.judge import step_findings
 from autograder.checks.raised import about_shapes
 from autograder.checks.subject import LocalSubject
 from autograder.i18n import language
@@ -65,7 +66,7 @@ def test_a_hidden_check_names_the_arguments_and_hints_only_at_shapes(code):
     step = STEPS["project"]
     with language(code):
         found = {name: [f.text for f in step_findings(step, LocalSubject(subject),
-                                                      helpers_of(step), fresh_generator())]
+                                                      helpers_of(step), Draws())]
                  for name, subject in [("shape", transposing), ("key", looking_up)]}
     called = {"en": "called with x=", "zh": "调用时的参数：x="}[code]
     assert found["shape"] and all(called in text and HINT[code] in text

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from autograder.checks.draws import Draws
 from autograder.checks.hidden import check_step
-from autograder.checks.judge import fresh_generator, mistake_subject, step_findings
+from autograder.checks.judge import mistake_subject, step_findings
 from autograder.checks.subject import LocalSubject
 from tests.course import STEPS, helpers_of
 
@@ -48,7 +49,7 @@ def test_a_blank_stub_is_not_implemented_never_a_rule_breach(name):
         raise NotImplementedError()
 
     step = STEPS[name]
-    findings = step_findings(step, LocalSubject(stub), helpers_of(step), fresh_generator())
+    findings = step_findings(step, LocalSubject(stub), helpers_of(step), Draws())
     assert [f.kind for f in findings] == ["error"], findings
     assert "not implemented yet" in findings[0].text
 
@@ -59,7 +60,7 @@ def test_mistake_is_caught_and_named(name, mistake):
     step = STEPS[name]
     helpers = helpers_of(step)
     subject = mistake_subject(mistake, helpers)
-    findings = step_findings(step, subject, helpers, fresh_generator())
+    findings = step_findings(step, subject, helpers, Draws())
     assert findings, f"the mistake {mistake.name!r} passes every check of {name}"
     assert mistake.name in [f.mistake for f in findings], (
         f"{mistake.name!r} fails {name} but is not named:\n" + "\n".join(map(str, findings))

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from autograder.checks.judge import fresh_generator, step_findings, verdict_message
+from autograder.checks.draws import Draws
+from autograder.checks.judge import step_findings, verdict_message
 from autograder.checks.subject import LocalSubject
 from autograder.i18n import catalog, language
 from tests.course import ASSIGNMENT_OF, STEPS, helpers_of
@@ -27,7 +28,7 @@ def test_a_vocabulary_numbered_from_one_is_told_once(code):
     """Is the mistake named exactly once in the verdict, in the course's language?"""
     with language(code):
         findings = step_findings(STEP, LocalSubject(numbered_from_one), helpers_of(STEP),
-                                 fresh_generator())
+                                 Draws())
         message = verdict_message(STEP.name, findings)
     named = NAME if code == "en" else catalog("zh")[NAME]
     assert message is not None and message.count(named) == 1, message

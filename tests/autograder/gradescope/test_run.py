@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import zipfile
 
 import jsonschema
 import nbformat
@@ -16,6 +17,7 @@ import pytest
 
 from autograder.grading.parallel import grade, submission_scores
 from autograder.i18n import language, t
+from autograder.record import read_record
 from autograder.submission_files import FOLDER_DEPTH
 from autograder.tools import simulate
 from tests.autograder.deep_folders import deep_folders
@@ -47,18 +49,32 @@ def students(course):
             "blank": release}
 
 
+GRADESCOPE_STUDENT = "gs-7"  # lay_out's submission_metadata.json names the user id 7
+
+
 @pytest.fixture(scope="module")
-def kit_scores(students, tmp_path_factory):
-    """{student: {test cell: (score, max)}} as the kit's own `grade` gives them, in another
-    scratch copy of the course."""
-    course = scratch_course(tmp_path_factory.mktemp("kit-grade") / "course")
+def kit_course(students, archive, course, tmp_path_factory):
+    """(another scratch copy of the course, with the zip's secret, graded by the kit's own
+    `grade`; {student: their id there}): the wrong notebook is handed in as Gradescope's
+    student gs-7, so its hidden cases are drawn as the Gradescope run draws them."""
+    root = scratch_course(tmp_path_factory.mktemp("kit-grade") / "course")
+    (root / ".kit").mkdir()
+    shutil.copy2(course / ".kit" / "secret", root / ".kit" / "secret")
+    ids = {"correct": "correct", "wrong": GRADESCOPE_STUDENT, "blank": "blank"}
     for student, notebook in students.items():
-        folder = course / "submitted" / student / ID
+        folder = root / "submitted" / ids[student] / ID
         folder.mkdir(parents=True)
         nbformat.write(notebook, folder / f"{ID}.ipynb")
-    run = grade(course, [ID], workers=1, log=lambda line: None)
+    run = grade(root, [ID], workers=1, log=lambda line: None)
     assert run.ok, run
-    return {student: submission_scores(course, ID, student) for student in students}
+    return root, ids
+
+
+@pytest.fixture(scope="module")
+def kit_scores(kit_course):
+    """{student: {test cell: (score, max)}} as the kit's own `grade` gives them."""
+    root, ids = kit_course
+    return {student: submission_scores(root, ID, ids[student]) for student in ids}
 
 
 @pytest.fixture(scope="module")
@@ -91,6 +107,28 @@ def test_scores_are_the_kits_own(student, graded, kit_scores):
     assert results["score"] == sum(score for score, _ in expected.values())
     assert [test["number"] for test in steps.values()] == [str(n) for n in
                                                            range(1, len(steps) + 1)]
+
+
+def test_an_upload_draws_what_grade_draws_for_its_student(graded, kit_course):
+    """Graded by `grade` as Gradescope's student (gs-7, from submission_metadata.json), with
+    the course's secret the zip carries, does the wrong notebook get the very findings the
+    Gradescope run shows, drawn cases and their sizes included, not only the same score?"""
+    root, ids = kit_course
+    autograded = nbformat.read(root / "autograded" / ids["wrong"] / ID / f"{ID}.ipynb", 4)
+    findings = read_record(autograded).findings
+    _, results = graded["wrong"]
+    shown = "\n".join(test["output"] for test in results["tests"])
+    assert findings and all(finding.text in shown for finding in findings), shown
+    assert any("random case" in finding.text for finding in findings), findings
+
+
+def test_the_zip_carries_the_secret_for_the_grader_alone(archive):
+    """Does the zip hold the course's secret (the instructor's zip: Gradescope never shows it
+    to students), readable by its owner alone once unpacked?"""
+    with zipfile.ZipFile(archive) as opened:
+        info = opened.getinfo("course/.kit/secret")
+        assert (info.external_attr >> 16) & 0o777 == 0o600
+        assert len(bytes.fromhex(opened.read(info).decode().strip())) == 32
 
 
 def test_the_correct_notebook_passes_every_step(graded):

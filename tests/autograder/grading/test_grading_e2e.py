@@ -23,6 +23,7 @@ import pytest
 from autograder.checks.loader import assignment_ids
 from autograder.course import Course
 from autograder.grading.parallel import grade
+from autograder.grading.regrade_check import regrade_check
 from autograder.outputs.feedback import write_feedback
 from autograder.record import read_record
 from autograder.tools import simulate
@@ -243,3 +244,21 @@ def test_plots_show_as_images_on_the_feedback_page(course, assignment_id):
     images = page.count('alt="a plot drawn by the notebook\'s code" src="data:image/png;base64,')
     assert images >= len(plotting), f"{len(plotting)} plotting cells, {images} images"
     assert "&lt;Figure size" not in page
+
+
+REGRADES = 2  # in CI; bench/regrades.py grades the same class 20 times
+
+
+@pytest.mark.parametrize("assignment_id", IDS)
+def test_every_regrade_gives_every_student_the_same_grade(course, assignment_id):
+    """Graded again aside, twice (regrade-check), does every student of the class get the
+    same score, the same failing cases and the same named mistakes (their hidden cases drawn
+    from the course's secret, the same on every regrade)?"""
+    graded = {path.name for path in (course.root / "autograded").iterdir()
+              if (path / assignment_id).is_dir()}
+    for _ in range(REGRADES):
+        check = regrade_check(course.root, assignment_id, workers=os.cpu_count(),
+                              log=lambda line: None)
+        assert not check.different and not check.unchecked, (check.different,
+                                                              check.unchecked)
+        assert {student for student, _ in check.same} == graded

@@ -16,7 +16,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.checks.judge import fresh_generator, step_findings
+from autograder.checks.draws import Draws
+from autograder.checks.judge import step_findings
 from autograder.checks.loader import load_assignment
 from autograder.checks.subject import LocalSubject
 from autograder.outputs.similarity import (
@@ -71,7 +72,7 @@ def test_the_independent_solution_is_correct():
         space = {"torch": __import__("torch")}
         exec(compile(code, f"<{name}>", "exec"), space)
         findings = step_findings(step, LocalSubject(space[name], code), helpers_of(step),
-                                 fresh_generator())
+                                 Draws())
         assert not findings, [f.text for f in findings]
 
 

@@ -168,6 +168,9 @@ def term():
         with open_gradebook(root) as gradebook:
             notebook = gradebook.find_submission_notebook(ID, ID, "ben")
             facts["ben ta score"] = {g.name: g.manual_score for g in notebook.grades}
+        facts["regrade check"] = subprocess.run(
+            [sys.executable, "-m", "autograder", "regrade-check", ID], cwd=root,
+            env=nbgrader_env(), capture_output=True, text=True, timeout=300)
         yield facts
 
 
@@ -230,3 +233,12 @@ def test_a_submission_interrupted_mid_grade_is_finished_once(term):
     assert f"ada {ID}: graded, 10 of 10 points, feedback released" in result.stdout
     assert f"({PER_DAY} of {PER_DAY} today)" in result.stdout
     assert term["record after crash"] == term["record"]
+
+
+def test_what_serve_graded_gets_the_same_grade_from_grade(term):
+    """Graded again aside the way `grade` grades (regrade-check), does every notebook serve
+    graded get the same score, the same failing cases and the same named mistakes (its
+    hidden cases drawn from the course's secret, the same in serve as in grade)?"""
+    check = term["regrade check"]
+    assert check.returncode == 0, check.stdout[-3000:] + check.stderr[-3000:]
+    assert "2 the same, 0 different, 0 not checked" in check.stdout, check.stdout
