@@ -150,6 +150,19 @@ def stable_softmax_random(gen):
     return cases
 
 
+def stable_softmax_fixed():
+    """Rows in the thousands: two large positive scores (a clamp to a "safe" range ties them),
+    every score far below zero (a clamp makes them equal; the max of the whole tensor, from
+    another row, underflows every exp to 0), and an ordinary row. For a correct softmax the
+    first two rows are one-hot (gaps of hundreds: exp(-500) is 0 in float32). A clamp to
+    [-80, 80] passed the random "scores of size 1e4" case on about 1 draw in 50."""
+    scores = torch.tensor([[1000.0, 2000.0, -500.0, 1500.0],
+                           [-1000.0, -2000.0, -3000.0, -1500.0],
+                           [0.5, -0.25, 1.0, 0.0]])  # (3, 4)
+    return [Case(t("scores far from zero: two rows in the thousands, one positive, one "
+                   "negative (3 rows, 4 columns)"), calling(scores))]
+
+
 def softmax_rows_sum_to_one(subject, gen):
     """Every row of weights sums to 1."""
     rows, cols = sizes(gen, 2)
@@ -168,6 +181,7 @@ STABLE_SOFTMAX = Step(
     reference=reference.stable_softmax,
     document_cases=stable_softmax_documents,
     random_cases=stable_softmax_random,
+    fixed_cases=stable_softmax_fixed,
     properties=(softmax_rows_sum_to_one, softmax_finite_for_large_scores),
     rules=(
         forbids_ops(
@@ -189,11 +203,20 @@ STABLE_SOFTMAX = Step(
         ),
         Mistake(
             "softmax over the wrong dim",
-            "take the maximum and the sum along `dim`, the dimension the caller names",
+            "take the maximum and the sum along `dim`, the dimension the caller names, not "
+            "always the last one",
             "def stable_softmax(scores, dim=-1):\n"
-            "    other = 0 if dim in (-1, scores.dim() - 1) else -1\n"
-            "    e = torch.exp(scores - scores.amax(dim=other, keepdim=True))\n"
-            "    return e / e.sum(dim=other, keepdim=True)\n",
+            "    e = torch.exp(scores - scores.amax(dim=-1, keepdim=True))\n"
+            "    return e / e.sum(dim=-1, keepdim=True)\n",
+        ),
+        Mistake(
+            "softmax over dim 0",
+            "over dim 0, a row of one query's scores is normalised one number at a time, and "
+            "every weight is 1: take the maximum and the sum along `dim` (-1, the last, when "
+            "the caller names none)",
+            "def stable_softmax(scores, dim=-1):\n"
+            "    e = torch.exp(scores - scores.amax(dim=0, keepdim=True))\n"
+            "    return e / e.sum(dim=0, keepdim=True)\n",
         ),
         Mistake(
             "normalised over the whole tensor",
@@ -201,6 +224,15 @@ STABLE_SOFTMAX = Step(
             "def stable_softmax(scores, dim=-1):\n"
             "    e = torch.exp(scores - scores.max())\n"
             "    return e / e.sum()\n",
+        ),
+        Mistake(
+            "scores clamped instead of shifted",
+            "clamping the scores to a safe range changes the weights whenever two scores pass "
+            "the bound (they tie); subtract the maximum along dim instead, which changes "
+            "nothing mathematically",
+            "def stable_softmax(scores, dim=-1):\n"
+            "    e = torch.exp(scores.clamp(-80.0, 80.0))\n"
+            "    return e / e.sum(dim=dim, keepdim=True)\n",
         ),
     ),
 )

@@ -38,11 +38,26 @@ CATALOG = {
     'exp of a large score overflows to inf and inf/inf is nan; subtract the maximum along dim '
     'first':
         '分数很大时 exp 会溢出成 inf，而 inf/inf 得到 nan；请先沿 dim 减去最大值',
-    'take the maximum and the sum along `dim`, the dimension the caller names':
-        '沿调用者指定的维度 `dim` 取最大值、求和',
+    'take the maximum and the sum along `dim`, the dimension the caller names, not always the '
+    'last one':
+        '沿调用者指定的维度 `dim` 取最大值、求和，而不是总沿最后一个维度',
+    'softmax over dim 0': 'softmax 沿第 0 维计算',
+    'over dim 0, a row of one query\'s scores is normalised one number at a time, and every '
+    'weight is 1: take the maximum and the sum along `dim` (-1, the last, when the caller names '
+    'none)':
+        '沿第 0 维计算时，一个查询的一行分数被逐个数字单独归一化，每个权重都是 1：应沿 `dim` '
+        '取最大值、求和（调用者没有指定时为 -1，即最后一个维度）',
     'normalised over the whole tensor': '对整个张量做了归一化',
     'each slice along dim sums to 1 on its own; sum with keepdim=True along dim only':
         '沿 dim 的每个切片各自求和为 1；只沿 dim 求和，并设 keepdim=True',
+    'scores clamped instead of shifted': '把分数截断了，而不是平移',
+    'clamping the scores to a safe range changes the weights whenever two scores pass the bound '
+    '(they tie); subtract the maximum along dim instead, which changes nothing mathematically':
+        '把分数截断到一个“安全”范围，只要有两个分数超过边界（它们就相等了），权重就变了；'
+        '应改为沿 dim 减去最大值，这在数学上不改变任何结果',
+    'scores far from zero: two rows in the thousands, one positive, one negative (3 rows, 4 '
+    'columns)':
+        '远离 0 的分数：两行分数达到几千，一行为正，一行为负（3 行 4 列）',
     'no built-in softmax': '不用内置的 softmax',
     'this step is about writing softmax yourself, with torch.exp and a sum (torch.logsumexp '
     'counts as a built-in softmax: it is the log of softmax\'s denominator, computed stably '

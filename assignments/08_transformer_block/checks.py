@@ -215,6 +215,31 @@ def constant_rows_give_beta(subject, gen):
         "a row whose entries are all equal should give beta (no division by zero)"))
 
 
+# Rows far from zero with a spread under 1, d = 8: every entry, row sum and centred entry is
+# exact in float32 (offsets in eighths), so a two-pass variance (the mean of (x - mean)^2,
+# torch.var, x.std, ...) gives the float64 result to the last bit. E[x^2] - E[x]^2 in float32
+# subtracts two numbers near 1e6 (1e8 in the last row), where a float32 step is 0.0625 (8),
+# and loses the variance (0.33, 0.64, 0.33). Random rows near zero decided that formula on
+# about 1 draw in 50; this case decides it for every student.
+FAR_FROM_ZERO_LEVELS = (1000.0, -1000.0, 10000.0)
+FAR_FROM_ZERO_OFFSETS = (
+    (-0.875, -0.625, -0.375, -0.125, 0.125, 0.375, 0.625, 0.875),
+    (0.625, -1.375, 0.125, 0.875, -0.125, 0.875, -1.125, 0.125),
+    (-0.125, 0.375, -0.625, 0.875, 0.125, -0.375, 0.625, -0.875),
+)
+
+
+def layer_norm_fixed():
+    x = torch.tensor([[level + offset for offset in offsets]
+                      for level, offsets in zip(FAR_FROM_ZERO_LEVELS, FAR_FROM_ZERO_OFFSETS,
+                                                strict=True)])  # (3, 8)
+    gamma = torch.linspace(0.5, 2.0, 8)
+    beta = torch.linspace(-1.0, 1.0, 8)
+    return [Case(t("rows far from zero with a small spread (means {means}, spread under 1), "
+                   "x of shape {shape}", means="1000, -1000, 10000", shape=(3, 8)),
+                 calling(x, gamma, beta))]
+
+
 LAYER_NORM_CODE = inspect.getsource(reference.layer_norm)
 
 
@@ -226,6 +251,7 @@ LAYER_NORM = Step(
     name="layer_norm",
     reference=reference.layer_norm,
     random_cases=layer_norm_random,
+    fixed_cases=layer_norm_fixed,
     properties=(layer_norm_equals_torch, rows_are_standardised, constant_rows_give_beta),
     rules=(forbids_ops("no built-in layer norm", NORMS,
                        "this step is about writing layer normalisation yourself"),),
@@ -259,6 +285,14 @@ LAYER_NORM = Step(
             norm_variant(("x.mean(dim=-1, keepdim=True)", "x.mean(dim=0, keepdim=True)"),
                          (".mean(dim=-1, keepdim=True)  # (..., 1), divided by d",
                           ".mean(dim=0, keepdim=True)")),
+        ),
+        Mistake(
+            "variance as E[x²] − E[x]² in float32",
+            "E[x²] − E[x]² loses the variance to rounding when the mean is large: float32 "
+            "keeps too few digits of two large, nearly equal numbers; subtract the mean "
+            "first and take the mean of (x − mean)²",
+            norm_variant(("((x - mean) ** 2).mean(dim=-1, keepdim=True)",
+                          "(x * x).mean(dim=-1, keepdim=True) - mean * mean")),
         ),
     ),
 )

@@ -33,6 +33,8 @@ CATALOG = {
     'rows of tiny spread (variance near eps), x of shape {shape}':
         '起伏极小的行（方差接近 eps），x 的形状为 {shape}',
     'eps = {eps}, x of shape {shape}': 'eps = {eps}，x 的形状为 {shape}',
+    'rows far from zero with a small spread (means {means}, spread under 1), x of shape {shape}':
+        '远离 0、起伏很小的行（均值为 {means}，起伏小于 1），x 的形状为 {shape}',
     'layer_norm should equal torch.nn.functional.layer_norm over the last dim (eps = {eps})':
         'layer_norm 应等于在最后一个维度上做的 torch.nn.functional.layer_norm（eps = {eps}）',
     'with gamma = 1 and beta = 0, every row should have mean 0':
@@ -60,6 +62,12 @@ CATALOG = {
     'each row (the last dim, one vector of d features) is normalised on its own mean and '
     'variance':
         '每一行（最后一个维度，一个有 d 个特征的向量）用它自己的均值和方差归一化',
+    'variance as E[x²] − E[x]² in float32': '在 float32 中用 E[x²] − E[x]² 算方差',
+    'E[x²] − E[x]² loses the variance to rounding when the mean is large: float32 keeps too few '
+    'digits of two large, nearly equal numbers; subtract the mean first and take the mean of '
+    '(x − mean)²':
+        '均值很大时，E[x²] − E[x]² 会因舍入丢掉方差：两个很大且几乎相等的数，float32 '
+        '保留的有效数字太少；应先减去均值，再求 (x − mean)² 的均值',
     # feed_forward
     'random case, x of shape {shape}, d_ff = {d_ff}': '随机用例，x 的形状为 {shape}，d_ff = {d_ff}',
     'one vector, x of shape {shape}, d_ff = {d_ff}': '单个向量，x 的形状为 {shape}，d_ff = {d_ff}',

@@ -404,13 +404,38 @@ def online_attention_random(gen):
 
 
 def scores_near(gen, score, n_query, n_key, d_k, d_v):
-    """(queries, keys, values) where the last query's every score is within about a fifth of
-    `score`: the keys lean along one direction, the query points along it, scaled."""
+    """(queries, keys, values) where the last query's every score is `score` give or take a
+    twelfth (a standard deviation; a quarter at three): the keys lean along one unit
+    direction with a little noise, the query points along it, scaled."""
     direction = randn(gen, d_k)
-    keys = randn(gen, n_key, d_k) + 3 * direction
+    direction = direction / direction.norm()  # (d_k,), unit length
+    keys = 0.25 * randn(gen, n_key, d_k) + 3 * direction  # (n_key, d_k)
     queries = randn(gen, n_query, d_k)
-    queries[-1] = score * math.sqrt(d_k) / (3 * direction.dot(direction)) * direction
+    queries[-1] = score * math.sqrt(d_k) / 3 * direction
     return queries, keys, randn(gen, n_key, d_v)
+
+
+def online_attention_fixed():
+    """One query whose every score lies in [-25000, -20000] (the keys' first coordinate 2 to
+    2.5, the query -20000 along it, d_k = 4): its output is the value of its best key, for a
+    running max that starts at -inf or anywhere below -25000. A finite start above that
+    (0, -1e3, -1e4) makes every exp 0 and divides 0 by 0, for every student: the random case
+    near -10000 decided a start of -1e4 on about 1 draw in 25."""
+    keys = torch.tensor([[2.0, 0.5, -0.25, 0.0],
+                         [2.25, -0.5, 0.0, 0.25],
+                         [2.5, 0.0, 0.5, -0.5],
+                         [2.125, 0.25, 0.25, 0.5],
+                         [2.375, -0.25, -0.5, 0.25]])  # (5, 4)
+    queries = torch.tensor([[0.5, -1.0, 0.25, 2.0],
+                            [1.0, 0.5, -0.5, 0.0],
+                            [-20000.0, 0.0, 0.0, 0.0]])  # (3, 4)
+    values = torch.tensor([[1.0, -2.0, 0.5],
+                           [0.25, 1.5, -1.0],
+                           [-0.5, 0.75, 2.0],
+                           [1.25, 0.0, -0.75],
+                           [-1.5, 1.0, 0.25]])  # (5, 3)
+    return [Case(t("every score of one query from -25000 to -20000 (exp of each is 0): 3 "
+                   "queries, 5 keys, block_size = 2"), calling(queries, keys, values, 2))]
 
 
 def online_equals_torch(subject, gen):
@@ -475,6 +500,7 @@ ONLINE_ATTENTION = Step(
     name="online_attention",
     reference=reference.online_attention,
     random_cases=online_attention_random,
+    fixed_cases=online_attention_fixed,
     properties=(online_equals_torch, online_survives_large_scores,
                 online_keys_order_does_not_matter),
     rules=(
@@ -531,6 +557,18 @@ ONLINE_ATTENTION = Step(
             "zero subtracts 0, exp of each score is 0, and the output divides 0 by 0",
             ONLINE_HEAD.replace("torch.full_like(queries[..., :1], float('-inf'))",
                                 "torch.zeros_like(queries[..., :1])") +
+            ONLINE_LOOP + ONLINE_BLOCK +
+            "        running_sum = running_sum * rescale + exps.sum(dim=-1, keepdim=True)\n"
+            "        context = context * rescale + exps @ block_values\n"
+            "        running_max = new_max\n"
+            "    return context / running_sum\n",
+        ),
+        Mistake(
+            "running max starts at a finite number",
+            "start the running max at -inf: from a finite start such as -1e4, a query whose "
+            "every score is below it subtracts the start, exp of each score is 0, and the "
+            "output divides 0 by 0",
+            ONLINE_HEAD.replace("float('-inf')", "-1e4") +
             ONLINE_LOOP + ONLINE_BLOCK +
             "        running_sum = running_sum * rescale + exps.sum(dim=-1, keepdim=True)\n"
             "        context = context * rescale + exps @ block_values\n"

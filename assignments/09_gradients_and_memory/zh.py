@@ -107,6 +107,10 @@ CATALOG = {
     'block_size = 2':
         '一个查询的所有分数都在 -10000 左右（每个分数的 exp 都是 0）：{n_query} 个查询，'
         '{n_key} 个键，block_size = 2',
+    'every score of one query from -25000 to -20000 (exp of each is 0): 3 queries, 5 keys, '
+    'block_size = 2':
+        '一个查询的所有分数都在 -25000 到 -20000 之间（每个分数的 exp 都是 0）：3 个查询，'
+        '5 个键，block_size = 2',
     'with block_size = {block_size} and {n_key} keys, the output should equal '
     'torch.nn.functional.scaled_dot_product_attention':
         'block_size = {block_size}、{n_key} 个键时，输出应等于 '
@@ -135,6 +139,11 @@ CATALOG = {
         'block_size 不能整除 n_keys 时，最后一块较短；它也要读（range(0, n_keys, block_size) '
         '配合在末尾自动停下的切片就能做到）',
     'running max never updated': '从未更新运行最大值',
+    'running max starts at a finite number': '运行最大值从一个有限的数开始',
+    'start the running max at -inf: from a finite start such as -1e4, a query whose every score '
+    'is below it subtracts the start, exp of each score is 0, and the output divides 0 by 0':
+        '运行最大值要从 -inf 开始：若从 -1e4 这样的有限数开始，一个所有分数都比它小的查询减去的是'
+        '这个起点，每个分数的 exp 都是 0，输出就成了 0 除以 0',
     'running max starts at 0': '运行最大值从 0 开始',
     'start the running max at -inf: from 0, a query whose every score is far below zero '
     'subtracts 0, exp of each score is 0, and the output divides 0 by 0':
