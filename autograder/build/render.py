@@ -24,6 +24,9 @@ from autograder.course import HELPER_CELL
 from autograder.i18n import DEFAULT, language, t
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+# The notebook's own record of the course language it was built in (metadata "kit":
+# {"language": ...}): the one place a course's language survives the loss of its config.
+KIT_METADATA = "kit"
 # The hidden part opens the test cell and names the step it checks. Grading never runs a test
 # cell: GradeInSandbox reads that name and judges the step in the grader. When the master
 # notebook runs by itself (an instructor in Jupyter), the hidden part runs first, so a known
@@ -82,6 +85,7 @@ def render(specs, assignment, language_code=DEFAULT):
     notebook.metadata = {
         "kernelspec": KERNELSPEC,
         "language_info": {"name": "python"},
+        KIT_METADATA: {"language": language_code},  # what `init --config-only` reads back
     }
     for cell in notebook.cells:
         cell.pop("id", None)

@@ -8,7 +8,9 @@ import pytest
 
 from autograder.build import BuildError
 from autograder.build.course_folder import config_text, write_config
+from autograder.build.render import KIT_METADATA
 from autograder.cli import main
+from autograder.course import course_language
 
 
 def test_config_only_writes_the_config_init_writes(tmp_path):
@@ -16,7 +18,7 @@ def test_config_only_writes_the_config_init_writes(tmp_path):
     new course gets, and touch nothing else there?"""
     (tmp_path / "assignments").mkdir()
     (tmp_path / "gradebook.db").write_bytes(b"grades")
-    assert main(["init", "--config-only", str(tmp_path)]) == 0
+    assert main(["init", "--config-only", "--language", "en", str(tmp_path)]) == 0
     assert (tmp_path / "nbgrader_config.py").read_text(encoding="utf-8") == config_text("en")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["assignments", "gradebook.db",
                                                           "nbgrader_config.py"]
@@ -39,18 +41,65 @@ def test_config_only_refuses_a_folder_that_is_not_there(tmp_path):
     assert not (tmp_path / "nowhere").exists()
 
 
-def test_config_only_takes_the_language_of_the_built_notebooks(tmp_path):
-    """With no --language, is a course whose source/ notebooks are Chinese given a Chinese
-    config, and does --language still win?"""
-    folder = tmp_path / "source" / "01_a"
+def built_notebook(course, assignment_id, title, language=None):
+    """A notebook in course/source/ whose first cell is `title`, recording `language` as the
+    build does (none recorded: an older kit's)."""
+    folder = course / "source" / assignment_id
     folder.mkdir(parents=True)
-    notebook = {"cells": [{"cell_type": "markdown", "source": ["# 手算注意力\n"]}]}
-    (folder / "01_a.ipynb").write_text(json.dumps(notebook), encoding="utf-8")
-    write_config(tmp_path, log=lambda line: None)
-    assert 'c.Course.language = "zh"' in (tmp_path / "nbgrader_config.py").read_text("utf-8")
-    (tmp_path / "nbgrader_config.py").unlink()
-    write_config(tmp_path, "en", log=lambda line: None)
-    assert 'c.Course.language = "en"' in (tmp_path / "nbgrader_config.py").read_text("utf-8")
+    metadata = {} if language is None else {KIT_METADATA: {"language": language}}
+    notebook = {"cells": [{"cell_type": "markdown", "source": [title]}], "metadata": metadata}
+    (folder / f"{assignment_id}.ipynb").write_text(json.dumps(notebook), encoding="utf-8")
+
+
+def restored_language(course):
+    text = (course / "nbgrader_config.py").read_text("utf-8")
+    return next(line for line in text.splitlines() if line.startswith("c.Course.language"))
+
+
+def test_config_only_takes_the_language_the_notebooks_record(tmp_path):
+    """Does an English notebook that quotes a Chinese title come back English, a Chinese one
+    Chinese, and does --language still win?"""
+    english, chinese = tmp_path / "en", tmp_path / "zh"
+    built_notebook(english, "01_a", "# Attention by hand (教你动手推导Self-Attention！)\n", "en")
+    built_notebook(chinese, "01_a", "# 手算注意力\n", "zh")
+    for course, code in ((english, "en"), (chinese, "zh")):
+        write_config(course, log=lambda line: None)
+        assert restored_language(course) == f'c.Course.language = "{code}"'
+    (english / "nbgrader_config.py").unlink()
+    write_config(english, "zh", log=lambda line: None)
+    assert restored_language(english) == 'c.Course.language = "zh"'
+
+
+@pytest.mark.parametrize("recorded", [None, "disagree"])
+def test_config_only_asks_for_the_language_where_nothing_records_it(tmp_path, capsys,
+                                                                    recorded):
+    """Where no notebook records its language (an older kit's build, or two that disagree),
+    is --config-only refused with exit 1 and the command that says it, nothing written?"""
+    if recorded is None:
+        built_notebook(tmp_path, "01_a", "# 手算注意力\n")
+    else:
+        built_notebook(tmp_path, "01_a", "# Attention\n", "en")
+        built_notebook(tmp_path, "02_b", "# 嵌入\n", "zh")
+    assert main(["init", "--config-only", str(tmp_path)]) == 1
+    said = capsys.readouterr().err
+    assert "records no language" in said
+    assert f"init --config-only --language en {tmp_path}" in said
+    assert not (tmp_path / "nbgrader_config.py").exists()
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_course_made_by_init_gets_its_own_language_back(tmp_path, language):
+    """An English and a Chinese course made by init lose nbgrader_config.py: does
+    --config-only give each its own language back, the console saying which, and do the
+    course's commands then answer in it?"""
+    course = tmp_path / "course"
+    assert main(["init", "--language", language, str(course), "01_attention_by_hand"]) == 0
+    (course / "nbgrader_config.py").unlink()
+    said = []
+    write_config(course, log=said.append)
+    assert restored_language(course) == f'c.Course.language = "{language}"'
+    assert f"({language})" in said[0]
+    assert course_language(course) == language
 
 
 def test_config_only_takes_no_ids(capsys):
