@@ -271,7 +271,10 @@ show_beside("attention scores", {{documents.DOC004_SCORES}},
 #
 # $$\frac{e^{s_j - m}}{\sum_k e^{s_k - m}} = \frac{e^{s_j}}{\sum_k e^{s_k}}.$$
 #
-# Choose $m = \max_k s_k$: now every exponent is at most 0 and nothing overflows.
+# Choose $m = \max_k s_k$: now every exponent is at most 0 and nothing overflows. Clamping
+# the scores to a "safe" range instead is not the same: two scores past the bound become
+# equal, and so do their weights. Every student's hidden checks hold rows in the thousands,
+# where a clamp always shows.
 #
 # **Rule for this step:** write the softmax yourself with `torch.exp` and a sum. Calling
 # `torch.softmax`, `F.softmax` or `Tensor.softmax` here scores 0 points. Normalise along the
@@ -288,7 +291,7 @@ show_beside("attention scores", {{documents.DOC004_SCORES}},
 #
 # $$\frac{e^{s_j - m}}{\sum_k e^{s_k - m}} = \frac{e^{s_j}}{\sum_k e^{s_k}}.$$
 #
-# 取 $m = \max_k s_k$，这样每个指数都不大于 0，也就不会溢出。
+# 取 $m = \max_k s_k$，这样每个指数都不大于 0，也就不会溢出。把分数截断到一个“安全”范围则不一样：超过边界的两个分数会变得相等，它们的权重也就相等了。每个学生的隐藏检查里都有达到几千的分数行，截断在那里一定会露出来。
 #
 # **本步规则：** 用 `torch.exp` 和求和自己写出 softmax。在这里调用 `torch.softmax`、`F.softmax` 或 `Tensor.softmax`，本步骤得 0 分。沿调用者指定的维度 `dim` 归一化（求和时用 `keepdim=True` 保留这个维度，形状才能正确广播）。
 
@@ -311,7 +314,8 @@ show_beside("attention scores", {{documents.DOC004_SCORES}},
 
 # %% tests stable_softmax points=3
 weights = stable_softmax(torch.tensor([[2.0, 4.0, 4.0]]))
-expect_close(weights, [[0.0634, 0.4683, 0.4683]], "softmax of query 1's scores [2, 4, 4]")
+expect_close(weights, [[0.0634, 0.4683, 0.4683]], "softmax of query 1's scores [2, 4, 4]",
+             mistakes=[("softmax over dim 0", [[1.0, 1.0, 1.0]])])
 expect_close(weights.sum(dim=-1), [1.0], "the sum of the attention weights")
 big = stable_softmax(torch.tensor([1e4, 0.0, -1e4]))
 assert torch.isfinite(big).all(), f"scores of 1e4 gave {big}: subtract the maximum first"

@@ -233,7 +233,7 @@ W_value = torch.rand(h, 28, 16)  # (h, d_v, d_in)
 keys = multihead_project(x, W_key)
 expect_tensor(keys, (3, 6, 24), "the keys of every head")
 expect_tensor(multihead_project(x, W_value), (3, 6, 28), "the values of every head")
-expect_close(keys[1], x @ W_key[1].T, "head 1's keys, x @ W_key[1].T")
+expect_close(keys[1], x @ W_key[1].T, "the second head's keys (head 1), x @ W_key[1].T")
 expect_close(multihead_project(x, W_query)[:, 1], W_query.matmul(x[1]),
              "query 2 of every head")
 
@@ -251,7 +251,7 @@ expect_close(
 {
     '"the keys of every head"': '"每个头的键"',
     '"the values of every head"': '"每个头的值"',
-    "head 1's keys, x @ W_key[1].T": "下标为 1 的头的键，即 x @ W_key[1].T",
+    "the second head's keys (head 1), x @ W_key[1].T": "第二个头（下标为 1）的键，即 x @ W_key[1].T",
     '"query 2 of every head"': '"每个头的查询 2"',
     "two heads projecting three 2-d inputs": "两个头投影三个 2 维输入",
 }
@@ -486,11 +486,6 @@ plt.show()
 }
 
 # %% tests concat_heads points=1
-context = torch.randn(3, 6, 28)  # 3 heads, 6 positions, d_v = 28
-merged = concat_heads(context)
-expect_tensor(merged, (6, 84), "the three heads side by side")
-expect_close(merged[:, 28:56], context[1], "columns 28 to 55: head 1")
-
 small_context = torch.arange(12.0).reshape(2, 3, 2)  # 2 heads, 3 positions, d_v = 2
 expect_close(
     concat_heads(small_context),
@@ -500,11 +495,16 @@ expect_close(
                [[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]])],
 )
 
+context = torch.randn(3, 6, 28)  # 3 heads, 6 positions, d_v = 28
+merged = concat_heads(context)
+expect_tensor(merged, (6, 84), "the three heads side by side")
+expect_close(merged[:, 28:56], context[1], "columns 28 to 55: the second head (head 1)")
+
 # %% strings zh
 {
     "# 3 heads, 6 positions, d_v = 28": "# 3 个头，6 个位置，d_v = 28",
     "the three heads side by side": "三个头并排拼接",
-    "columns 28 to 55: head 1": "下标 28 到 55 的列：下标为 1 的头",
+    "columns 28 to 55: the second head (head 1)": "下标 28 到 55 的列：第二个头（下标为 1）",
     "# 2 heads, 3 positions, d_v = 2": "# 2 个头，3 个位置，d_v = 2",
     "two heads of three 2-d outputs side by side": "两个头、各三个 2 维输出，并排拼接",
 }

@@ -151,11 +151,12 @@ else:
 
 # %% [markdown]
 # Each row is one position's code, added to the embedding of the word that stands there.
-# Here are the first positions of a 64-wide table: on the left the columns flip sign from
-# one row to the next, on the right they barely move.
+# Here are the first positions of a 64-wide table: on the left the columns change fast
+# (column 0 is $\sin p$, which changes sign about every 3 rows, a period of $2\pi$), on the
+# right they barely move (the last pair's angle grows by about $10^{-4}$ a row).
 
 # %% [markdown zh]
-# 每一行是一个位置的编码，它会加到处在这个位置的词的嵌入上。下面是一张宽 64 列的表的前几个位置：左边的列每往下一行就变一次号，右边的列几乎不动。
+# 每一行是一个位置的编码，它会加到处在这个位置的词的嵌入上。下面是一张宽 64 列的表的前几个位置：左边的列变化很快（第 0 列是 $\sin p$，大约每 3 行变一次号，周期是 $2\pi$），右边的列几乎不动（最后一对列的角度每行只增加约 $10^{-4}$）。
 
 # %% code
 codes = sinusoidal_positions(60, 64)
@@ -185,14 +186,19 @@ plt.show()
 # $$\mu = \frac{1}{d}\sum_{k} x_k, \qquad \sigma^2 = \frac{1}{d}\sum_{k} (x_k - \mu)^2,
 # \qquad \operatorname{LN}(x) = \frac{x - \mu}{\sqrt{\sigma^2 + \varepsilon}}\,\gamma + \beta .$$
 #
-# Three details decide whether your numbers equal PyTorch's:
+# Four details decide whether your numbers equal PyTorch's:
 #
 # - the variance is the **biased** one, divided by $d$ (not by $d - 1$, which is what
 #   `torch.var` does unless told `unbiased=False`);
 # - $\varepsilon$ (`eps`, `1e-5` by default) is added **under** the square root: it matters
 #   when a row barely varies, and the tests use such rows;
 # - the statistics are taken over the **last** dimension only, whatever dimensions come
-#   before it: `x` may be `(d,)`, `(L, d)`, `(N, L, d)` or more.
+#   before it: `x` may be `(d,)`, `(L, d)`, `(N, L, d)` or more;
+# - the variance is the mean of $(x_k - \mu)^2$, **after** subtracting the mean. The
+#   shortcut $E[x^2] - E[x]^2$ is the same number on paper, but in float32 it subtracts two
+#   large, nearly equal numbers when a row lies far from zero (a row near 10000 has
+#   $x^2 \approx 10^8$, where float32 steps by 8), and the variance is lost. Every student's
+#   hidden checks hold such rows, so that formula fails there every time, not by luck.
 #
 # **Rule for this step:** write it by hand, with no `F.layer_norm`, `nn.LayerNorm`,
 # `torch.var_mean` (or another built-in normalisation).
@@ -208,11 +214,12 @@ plt.show()
 # $$\mu = \frac{1}{d}\sum_{k} x_k, \qquad \sigma^2 = \frac{1}{d}\sum_{k} (x_k - \mu)^2,
 # \qquad \operatorname{LN}(x) = \frac{x - \mu}{\sqrt{\sigma^2 + \varepsilon}}\,\gamma + \beta .$$
 #
-# 你的结果能否与 PyTorch 的相同，取决于三个细节：
+# 你的结果能否与 PyTorch 的相同，取决于四个细节：
 #
 # - 方差是**有偏**方差，除以 $d$（而不是 $d - 1$；`torch.var` 除非指定 `unbiased=False`，否则除以 $d - 1$）；
 # - $\varepsilon$（`eps`，默认为 `1e-5`）加在平方根**里面**：当某一行几乎没有起伏时它就要紧了，测试里正有这样的行；
-# - 统计量只在**最后一个**维度上计算，不论前面还有哪些维度：`x` 可以是 `(d,)`、`(L, d)`、`(N, L, d)` 或更多维。
+# - 统计量只在**最后一个**维度上计算，不论前面还有哪些维度：`x` 可以是 `(d,)`、`(L, d)`、`(N, L, d)` 或更多维；
+# - 方差是 $(x_k - \mu)^2$ 的均值，要**先**减去均值。捷径 $E[x^2] - E[x]^2$ 在纸面上是同一个数，但一行数远离 0 时，它在 `float32` 中要让两个很大且几乎相等的数相减（一行数在 10000 附近时 $x^2 \approx 10^8$，而 `float32` 在那里的间隔是 8），方差就丢了。每个学生的隐藏检查里都有这样的行，所以这个公式每次都会在那里失败，而不是看运气。
 #
 # **本步规则：** 亲手写出来，不得使用 `F.layer_norm`、`nn.LayerNorm`、`torch.var_mean`（或其他内置的归一化）。
 #
@@ -242,6 +249,9 @@ expect_close(normalised, [[-1.0690, -0.0345, 0.0, -0.1982], [-1.4142, 0.5, 0.0, 
                                               [-1.4142, 0.0, 0.0, 1.4142]]),
                        ("gamma and beta exchanged", [[1.0, 0.7327, 2.0, -1.1036],
                                                      [1.0, 1.0, 2.0, -0.9142]])])
+expect_close(layer_norm(x + 10000, gamma, beta),
+             [[-1.0690, -0.0345, 0.0, -0.1982], [-1.4142, 0.5, 0.0, -0.2929]],
+             "the same rows moved to 10000 (far from zero: subtract the mean before squaring)")
 expect_close(layer_norm(x / 1000, gamma, beta),
              [[-0.5443, 0.2278, 0.0, -0.5918], [-0.3086, 0.5, 0.0, -0.8457]],
              "the same rows divided by 1000 (variance near eps)",
@@ -262,6 +272,8 @@ expect_close(layer_norm(batch, gamma, beta, eps=0.5),
     "two rows of 4 features": "两行，每行 4 个特征",
     "the small example, scaled by gamma and shifted by beta": "小例子，经 gamma 缩放、beta 平移",
     "the same rows divided by 1000 (variance near eps)": "同样的行除以 1000（方差接近 eps）",
+    "the same rows moved to 10000 (far from zero: subtract the mean before squaring)":
+        "同样的行平移到 10000 附近（远离 0：先减去均值再平方）",
     "# 2 sequences of 3 positions, d = 5": "# 2 个序列，每个 3 个位置，d = 5",
     "a batch (2, 3, 5), against F.layer_norm": "一批 (2, 3, 5)，与 F.layer_norm 比较",
     "one vector (5,), against F.layer_norm": "一个向量 (5,)，与 F.layer_norm 比较",
@@ -284,7 +296,7 @@ expect_close(layer_norm(batch, gamma, beta, eps=0.5),
 # the last dimension and leave the others alone.
 #
 # Small example: for $x = [1, -1]$ and the weights of the test below, $x W_1 + b_1 =
-# [0, -1, -1.5]$; the ReLU makes it $[0, 0, 0]$, so the output is just $b_2 = [0.5, -3]$.
+# [0, -2, -1.5]$; the ReLU makes it $[0, 0, 0]$, so the output is just $b_2 = [0.5, -3]$.
 
 # %% [markdown zh]
 # ## 第 3 步：前馈网络
@@ -295,7 +307,7 @@ expect_close(layer_norm(batch, gamma, beta, eps=0.5),
 #
 # 其中 $W_1$ 的形状为 `(d_model, d_ff)`，$b_1$ 的大小为 `d_ff`，$W_2$ 的形状为 `(d_ff, d_model)`，$b_2$ 的大小为 `d_model`。隐藏层通常比模型宽（论文中 `d_model` = 512 时 `d_ff` = 2048）。`x` 前面可以有任意多个维度，`(d_model,)`、`(L, d_model)` 或 `(N, L, d_model)` 都可以：矩阵乘法只作用在最后一个维度上，其余维度保持不变。
 #
-# 小例子：对 $x = [1, -1]$ 和下面测试中的权重，$x W_1 + b_1 = [0, -1, -1.5]$；ReLU 把它变成 $[0, 0, 0]$，所以输出就是 $b_2 = [0.5, -3]$。
+# 小例子：对 $x = [1, -1]$ 和下面测试中的权重，$x W_1 + b_1 = [0, -2, -1.5]$；ReLU 把它变成 $[0, 0, 0]$，所以输出就是 $b_2 = [0.5, -3]$。
 
 # %% solution feed_forward
 

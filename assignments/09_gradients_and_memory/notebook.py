@@ -21,9 +21,11 @@
 # so PyTorch is the reference throughout: `torch.autograd` for the gradients and
 # `F.scaled_dot_product_attention` for the two attentions. The online softmax comes from
 # Milakov and Gimelshein, *Online normalizer calculation for softmax* (2018), and is the
-# heart of Dao et al., *FlashAttention* (2022); the cache is how every decoder of
-# *Attention Is All You Need*, the paper that walk-through and the notebook *Scaled Dot
-# Product Attention* cite, generates text.
+# heart of Dao et al., *FlashAttention* (2022). *Attention Is All You Need*, the paper that
+# walk-through and the notebook *Scaled Dot Product Attention* cite, has its decoder produce
+# one position at a time, each attending only to the earlier ones; the paper says nothing of
+# a cache. Keeping each position's key and value, so that nothing is projected twice, is
+# how implementations of such decoders generate text.
 #
 # | step | you write | points |
 # | --- | --- | --- |
@@ -52,7 +54,7 @@
 # - **长序列**需要内存。`(n, n)` 的注意力分数矩阵随长度的平方增长。你要写出 FlashAttention 所依赖的**在线 softmax**：它每次读取一块键，任何时候都只保存一块注意力分数。
 # - **生成文本**需要逐词解码。你要写一个**键值缓存**：每个新位置只投影一次，然后对缓存中的内容做注意力，不需要掩码。
 #
-# 每个结果都必须与 PyTorch 自己的计算完全相等（在课程的容差范围内），所以 PyTorch 自始至终都是参照：梯度对照 `torch.autograd`，两种注意力对照 `F.scaled_dot_product_attention`。在线 softmax 出自 Milakov 和 Gimelshein 的论文《Online normalizer calculation for softmax》（2018），也是 Dao 等人的《FlashAttention》（2022）的核心。键值缓存是解码器生成文本的做法，见于论文《Attention Is All You Need》，这篇图解文章和笔记本《Scaled Dot Product Attention》都引用过它。
+# 每个结果都必须与 PyTorch 自己的计算完全相等（在课程的容差范围内），所以 PyTorch 自始至终都是参照：梯度对照 `torch.autograd`，两种注意力对照 `F.scaled_dot_product_attention`。在线 softmax 出自 Milakov 和 Gimelshein 的论文《Online normalizer calculation for softmax》（2018），也是 Dao 等人的《FlashAttention》（2022）的核心。这篇图解文章和笔记本《Scaled Dot Product Attention》都引用的论文《Attention Is All You Need》让解码器一次生成一个位置，每个位置只关注它之前的位置；论文本身并没有提到缓存。把每个位置的键和值保存下来、不再重复投影，是这类解码器的实现生成文本的做法。
 #
 # | 步骤 | 你要实现的函数 | 分值 |
 # | --- | --- | --- |
@@ -151,7 +153,8 @@ for dim in (-1, 0, 1):
     leaf = scores.clone().requires_grad_()
     torch.softmax(leaf, dim=dim).backward(upstream)
     mine = softmax_backward(torch.softmax(scores, dim=dim), upstream, dim=dim)
-    expect_tensor(mine, (2, 3, 5), f"float64 weights along dim={dim}", dtype=torch.float64)
+    expect_tensor(mine, (2, 3, 5), f"the float64 gradient of the scores along dim={dim}",
+                  dtype=torch.float64)
     expect_close(mine.float(), leaf.grad.float(),
                  f"along dim={dim}, compared with torch.autograd")
 # a finite difference: moving the scores by eps * direction changes the loss by about
@@ -175,7 +178,8 @@ expect_close(predicted.float(), numeric.float(), "the change of the loss the gra
     '"the small example"': '"小例子"',
     "# torch.autograd in float64, on a batch of 2 score matrices (3, 5), along each dim":
         "# 在 float64 下对照 torch.autograd：2 个 (3, 5) 分数矩阵组成的一批，沿每个维度各算一次",
-    'f"float64 weights along dim={dim}"': 'f"沿 dim={dim} 的 float64 注意力权重"',
+    'f"the float64 gradient of the scores along dim={dim}"':
+        'f"沿 dim={dim} 对分数求得的 float64 梯度"',
     "f\"along dim={dim}, compared with torch.autograd\"": "f\"沿 dim={dim}，与 torch.autograd 对照\"",
     "# a finite difference: moving the scores by eps * direction changes the loss by about\n"
     "# eps * <gradient, direction>":
@@ -335,7 +339,10 @@ for which, name in enumerate(("grad_queries", "grad_keys", "grad_values")):
 # the keys and values in blocks of `block_size` rows and keeps, for each query, only three
 # running quantities:
 #
-# - $m$, the largest score seen so far (it starts at $-\infty$);
+# - $m$, the largest score seen so far (it starts at $-\infty$, not at 0 or at a large
+#   negative number such as $-10^4$: the hidden checks give every student a query whose
+#   every score lies between $-25000$ and $-20000$, and from any finite start above them
+#   every $e^{s - m}$ is 0);
 # - $\ell$, the sum of $e^{s - m}$ over the scores seen so far;
 # - $c$, the sum of $e^{s - m}\, v$ over the values seen so far (a partial context).
 #
@@ -368,7 +375,7 @@ for which, name in enumerate(("grad_queries", "grad_keys", "grad_values")):
 #
 # 对一个查询而言，softmax 需要它*所有*分数中的最大值（像作业 1 那样减去它），以及*所有*分数指数之和（用来做除数）。按普通方式计算，就要为每个查询保存一行 `n_k` 个分数：一个 `(n_q, n_k)` 的矩阵，2048 个查询和键在 `float32` 下就是 16 MiB，32768 个则是 4 GiB。**在线 softmax** 每次读取 `block_size` 行键和值，对每个查询只保存三个随读随更新的量：
 #
-# - $m$，到目前为止见过的最大分数（初始为 $-\infty$）；
+# - $m$，到目前为止见过的最大分数（初始为 $-\infty$，而不是 0 或 $-10^4$ 这样很小的负数：隐藏检查给每个学生都准备了一个所有分数都在 $-25000$ 到 $-20000$ 之间的查询，若从比它们大的有限数开始，每个 $e^{s - m}$ 都是 0）；
 # - $\ell$，到目前为止见过的分数的 $e^{s - m}$ 之和；
 # - $c$，到目前为止见过的值向量的 $e^{s - m}\, v$ 之和（部分的上下文向量）。
 #
@@ -432,14 +439,14 @@ big_v = torch.randn(7, 5, generator=gen)
 expect_close(online_attention(big_q, big_k, big_v, 3),
              F.scaled_dot_product_attention(big_q, big_k, big_v),
              "scores in the hundreds, block_size = 3")
-# every score of a query near -10000 (-2000 to -8000 here): exp of each is 0 unless the
-# running max was subtracted first
+# every score of a query thousands below zero (-2000 to -8000 here): exp of each is 0
+# unless the running max was subtracted first
 far_q = torch.full((1, 4), -4000.0)  # (1, d_k)
 far = online_attention(far_q, keys, values, 2)
 assert torch.isfinite(far).all(), (
-    f"every score near -10000 gave {far}: start the running max at -inf, not 0")
+    f"every score thousands below zero gave {far}: start the running max at -inf, not 0")
 expect_close(far, F.scaled_dot_product_attention(far_q, keys, values),
-             "every score near -10000, block_size = 2")
+             "every score thousands below zero, block_size = 2")
 
 # %% strings zh
 {
@@ -455,13 +462,12 @@ expect_close(far, F.scaled_dot_product_attention(far_q, keys, values),
     "finite":
         "# 分数达到几百，有些行的最大分数出现在后面的块中：运行最大值让 exp 保持有限",
     "scores in the hundreds, block_size = 3": "分数达到几百，block_size = 3",
-    "# every score of a query near -10000 (-2000 to -8000 here): exp of each is 0 unless "
-    "the":
-        "# 一个查询的所有分数都在 -10000 左右（这里是 -2000 到 -8000）：除非先减去运行最大值，",
-    "# running max was subtracted first": "# 否则每个分数的 exp 都是 0",
-    'f"every score near -10000 gave {far}: start the running max at -inf, not 0"':
-        'f"所有分数都在 -10000 左右时得到 {far}：运行最大值要从 -inf 开始，而不是 0"',
-    "every score near -10000, block_size = 2": "所有分数都在 -10000 左右，block_size = 2",
+    "# every score of a query thousands below zero (-2000 to -8000 here): exp of each is 0":
+        "# 一个查询的所有分数都比 0 小几千（这里是 -2000 到 -8000）：每个分数的 exp 都是 0，",
+    "# unless the running max was subtracted first": "# 除非先减去了运行最大值",
+    'f"every score thousands below zero gave {far}: start the running max at -inf, not 0"':
+        'f"所有分数都比 0 小几千时得到 {far}：运行最大值要从 -inf 开始，而不是 0"',
+    "every score thousands below zero, block_size = 2": "所有分数都比 0 小几千，block_size = 2",
 }
 
 # %% [markdown]
@@ -572,8 +578,9 @@ for block_size in (512, 128, 32):
 #
 # 1. project position $t$ once: its query $q_t$, key $k_t$ and value $v_t$;
 # 2. append $k_t$ and $v_t$ to the cache, which then holds rows $0..t$;
-# 3. attend $q_t$ over the cache: $\operatorname{softmax}(K_{0..t}\, q_t / \sqrt{d_k})^\top
-#    V_{0..t}$.
+# 3. attend $q_t$ over the cache: $\operatorname{softmax}\big(q_t K_{0..t}^\top /
+#    \sqrt{d_k}\big)\, V_{0..t}$ (rows, as throughout the course: $q_t$ is a row of $d_k$
+#    numbers, and $K_{0..t}$ holds the cached keys as rows).
 #
 # ![The cache at positions 0 to 3: one new key and value row appended at each step, and the new query attending over the rows cached so far](figure:kv_cache)
 #
@@ -581,7 +588,7 @@ for block_size in (512, 128, 32):
 # is needed, and the result is still exactly causal self-attention of the whole sequence
 # (notebook 7). `cached_causal_attention(x, W_query, W_key, W_value)` takes `x` of shape
 # `(..., seq, d_in)` and the three weight matrices, and returns `(..., seq, d_v)`.
-# `torch.zeros(*x.shape[:-2], seq, d_k)` makes a cache with room for every position (or
+# `torch.zeros(*x.shape[:-2], seq, d_k, dtype=x.dtype)` makes a cache with room for every position (or
 # keep a list of rows and `torch.stack` it); `x[..., t, :]` is position $t$ of every
 # sequence of the batch.
 #
@@ -600,11 +607,11 @@ for block_size in (512, 128, 32):
 #
 # 1. 对位置 $t$ 只投影一次：得到它的查询 $q_t$、键 $k_t$ 和值 $v_t$；
 # 2. 把 $k_t$ 和 $v_t$ 追加到缓存中，此时缓存保存着第 $0..t$ 行；
-# 3. 让 $q_t$ 对缓存做注意力：$\operatorname{softmax}(K_{0..t}\, q_t / \sqrt{d_k})^\top V_{0..t}$。
+# 3. 让 $q_t$ 对缓存做注意力：$\operatorname{softmax}\big(q_t K_{0..t}^\top / \sqrt{d_k}\big)\, V_{0..t}$（和整门课一样按行书写：$q_t$ 是一行 $d_k$ 个数，$K_{0..t}$ 的每一行是一个已缓存的键）。
 #
 # ![位置 0 到 3 时的缓存：每一步追加一行新的键和值，新的查询对目前已缓存的各行做注意力](figure:kv_cache)
 #
-# 缓存里只有过去和现在，没有需要掩码的未来：**不需要掩码**，结果仍然恰好是整个序列的因果自注意力（作业 7）。`cached_causal_attention(x, W_query, W_key, W_value)` 接收形状为 `(..., seq, d_in)` 的 `x` 和三个权重矩阵，返回 `(..., seq, d_v)`。`torch.zeros(*x.shape[:-2], seq, d_k)` 可以建一个能容纳所有位置的缓存（也可以用一个列表保存各行，再用 `torch.stack` 拼起来）；`x[..., t, :]` 是这一批中每个序列的位置 $t$。
+# 缓存里只有过去和现在，没有需要掩码的未来：**不需要掩码**，结果仍然恰好是整个序列的因果自注意力（作业 7）。`cached_causal_attention(x, W_query, W_key, W_value)` 接收形状为 `(..., seq, d_in)` 的 `x` 和三个权重矩阵，返回 `(..., seq, d_v)`。`torch.zeros(*x.shape[:-2], seq, d_k, dtype=x.dtype)` 可以建一个能容纳所有位置的缓存（也可以用一个列表保存各行，再用 `torch.stack` 拼起来）；`x[..., t, :]` 是这一批中每个序列的位置 $t$。
 #
 # **本步规则：** 不用掩码：每个位置的 softmax 只覆盖目前为止已解码的位置（评分程序会记录你的每次 softmax 覆盖了多少个位置；掩码，无论是 `-inf` 还是 0，都需要给所有位置打分），也不用内置的注意力。每个位置只投影一次，这正是缓存的意义；没有规则检查这一点，但下面的计数能显示它。
 

@@ -25,8 +25,10 @@ ENGLISH = """\
 - **{total_points}** in all. Each step's points are written in the first line of its test
   cell.
 - A step earns its points when its function passes the public checks in its test cell and
-  the same checks on other inputs (other sizes, random values, and the numbers of the
-  worked examples). Every requirement that can cost points is stated at the step.
+  the same checks on other inputs: other sizes and random values (drawn for you, the same
+  on every regrade), inputs chosen where a formula is numerically fragile, and, where a
+  source document prints the step's values, those values. Every requirement that can cost
+  points is stated at the step.
 - Where a step states a rule (for example, not to call a built-in that does the step for
   you), code that breaks it loses points at that step even when its numbers are right.
 - A step that calls an earlier one is graded with a correct version of the earlier step, so
@@ -52,8 +54,9 @@ CHINESE = (
     "### 怎样评分\n"
     "\n"
     "- 本次作业满分 **{total_points}**。每一步的分值写在该步测试单元格的第一行。\n"
-    "- 一步的函数通过测试单元格中的公开测试，并且在其他输入（其他尺寸、随机数值，以及资料中"
-    "的数值）上通过同样的检查，才能得到这一步的分。凡是可能扣分的要求，都在对应的步骤中写明了。\n"
+    "- 一步的函数通过测试单元格中的公开测试，并且在其他输入上通过同样的检查，才能得到这一步"
+    "的分：其他尺寸和随机数值（为你抽取，每次重新评分都相同）、专门用来暴露数值上脆弱的公式"
+    "的输入，以及资料印出了这一步数值时的那些数值。凡是可能扣分的要求，都在对应的步骤中写明了。\n"
     "- 如果某一步规定了规则（例如不得调用直接替你完成这一步的内置函数），违反规则的代码即使"
     "算出的数值正确，也会在这一步扣分。\n"
     "- 如果某一步调用了前面的步骤，评分时会换用前面步骤的正确实现，因此一个错误只在出错的"

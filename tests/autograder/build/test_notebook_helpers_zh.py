@@ -147,7 +147,7 @@ def test_the_grader_gets_a_rule_in_the_language_it_asks_for():
     """Does the kit's own code_rules (English by default) phrase a broken rule in Chinese
     when the grader passes language="zh", and in English otherwise?"""
     tree = ast.parse("def f(x):\n    return [v for v in x]\n")
-    assert rule_broken("forbids_loops", [], tree) == "found a Python loop (ListComp)"
+    assert rule_broken("forbids_loops", [], tree) == "found a Python loop: a list comprehension"
     assert_chinese(rule_broken("forbids_loops", [], tree, language="zh"))
     assert_chinese(rule_broken("forbids_names", ["f", "x"], tree, language="zh"), "f", "x")
 

@@ -458,7 +458,7 @@ def test_messages_name_the_trick():
     assert "imports mysoftmax" in shipped and "put that code in the notebook" in shipped
     loop = judged("forbids_loops", (), "def f(x, i=0):\n    return f(x, i + 1)")
     assert "f calls itself" in loop
-    assert "does not call bmm" in judged("requires_names", ("bmm",),
+    assert "never calls bmm" in judged("requires_names", ("bmm",),
                                          "def f(W):\n    torch.bmm\n    return W")
     assert "no code defines it" in judged("forbids_loops", (), None)
 
