@@ -164,6 +164,15 @@ NAMED_BY_STRING = frozenset({"getattr", "setattr", "delattr", "hasattr"})
 
 LOOP_NODES = (ast.For, ast.While, ast.AsyncFor, ast.ListComp, ast.SetComp, ast.DictComp,
               ast.GeneratorExp)
+LOOP_WORDS = {
+    ast.For: lambda language: _t('a for loop', language),
+    ast.While: lambda language: _t('a while loop', language),
+    ast.AsyncFor: lambda language: _t('an async for loop', language),
+    ast.ListComp: lambda language: _t('a list comprehension', language),
+    ast.SetComp: lambda language: _t('a set comprehension', language),
+    ast.DictComp: lambda language: _t('a dict comprehension', language),
+    ast.GeneratorExp: lambda language: _t('a generator expression', language),
+}
 LOOP_CALLS = frozenset({"map", "filter", "reduce", "starmap", "accumulate", "apply_", "map_",
                         "map2_"})
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -487,7 +496,7 @@ def python_loop(tree, language=None):
     for body in function_bodies(tree):
         for node in ast.walk(body):
             if isinstance(node, LOOP_NODES):
-                return type(node).__name__
+                return LOOP_WORDS[type(node)](language)
             if isinstance(node, ast.Call):
                 name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
                 if name in LOOP_CALLS:
@@ -569,11 +578,11 @@ def rule_broken(kind, params, tree, language=None):
                            if any(matches(fragment, n) for fragment in fragments)), language)
     if kind == "requires_names":
         return None if live_calls(tree) & set(params) else _t(
-            'does not call {names} where it runs', language,
+            'never calls {names} (a call that cannot run does not count)', language,
             names=_t(' or ', language).join(sorted(params)))
     if kind == "forbids_loops":
         loop = python_loop(tree, language)
-        return _t('found a Python loop ({loop})', language, loop=loop) if loop else None
+        return _t('found a Python loop: {loop}', language, loop=loop) if loop else None
     if kind == "requires_loop":
         return None if python_loop(tree, language) else _t('has no Python loop', language)
     raise ValueError(f"no rule of kind {kind!r}")
@@ -1186,42 +1195,111 @@ MACHINERY = frozenset({
     "jit", "library", "_library", "__closure__", "cell_contents"})
 LIBRARY_ROOTS = frozenset({"torch", "F", "nn", "np", "numpy", "math", "functools", "sys"})
 TAMPERING = {
-    "subclass": "a tensor of a class of its own ran its own code inside torch",
-    "higher_order": "it ran one of torch's higher-order operators (torch.cond and its kin), "
-                    "which run code out of the record's sight",
-    "own_override": "it handed a function of its own to torch's override machinery",
-    "mode_popped": "it took the recording's mode off torch's stack",
-    "mode_pushed": "it put the recording's mode on torch's stack by hand",
-    "functions_off": "it switched off what records torch's functions",
-    "dispatch_off": "it switched torch's Python dispatch off",
-    "modes_restored": "it restored another state of torch's modes",
-    "infra_mode": "it set or unset one of torch's own dispatch modes",
-    "library": "it registered code of its own as torch's operations",
-    "memory_measure": "it stopped or reset the measure of the memory Python's objects take",
-    "setting_forged": "a setting of the grader's did not verify",
-    "mode_gone": "the recording's mode is no longer on torch's stack",
-    "mode_left": "it left a mode of its own on torch's stack",
-    "profile": "a profile or trace function is set",
-    "frame": "it reached for a frame of the grader's",
-    "class_changed": "it changed {detail}",
-    "function_changed": "it changed a function's {detail}",
-    "marshal": "it made code from bytes (marshal)",
-    "reimport": "it imported {detail} anew",
-    "memory_file": "it opened the process's memory",
-    "link": "it made a link to a file",
-    "pickle": "it asked pickle for {detail}",
-    "all_frames": "it asked for every thread's frame",
-    "set_profile": "it set a profile or trace function",
-    "audit_hook": "it added an audit hook",
-    "collector": "it asked the garbage collector for objects",
-    "code_object": "it made a code object",
-    "process": "it started another process or program ({detail})",
-    "ctypes": "it used ctypes",
-    "guard_failed": "the grader's guard failed on {detail}",
-    "reply_unverified": "a reply to the grader was altered or not sealed",
-    "reply_missing": "a reply to the grader is missing, or one was added",
-    "reply_other": "a reply answers another request",
-    "record_malformed": "its record is not data",
+    "subclass": lambda language, detail: _t(
+        'a tensor of a class of its own ran its own code inside torch',
+        language, detail=detail),
+    "higher_order": lambda language, detail: _t(
+        "it ran one of torch's higher-order operators (torch.cond and its kin), which run code out of the record's sight",
+        language, detail=detail),
+    "own_override": lambda language, detail: _t(
+        "it handed a function of its own to torch's override machinery",
+        language, detail=detail),
+    "mode_popped": lambda language, detail: _t(
+        "it took the recording's mode off torch's stack",
+        language, detail=detail),
+    "mode_pushed": lambda language, detail: _t(
+        "it put the recording's mode on torch's stack by hand",
+        language, detail=detail),
+    "functions_off": lambda language, detail: _t(
+        "it switched off what records torch's functions",
+        language, detail=detail),
+    "dispatch_off": lambda language, detail: _t(
+        "it switched torch's Python dispatch off",
+        language, detail=detail),
+    "modes_restored": lambda language, detail: _t(
+        "it restored another state of torch's modes",
+        language, detail=detail),
+    "infra_mode": lambda language, detail: _t(
+        "it set or unset one of torch's own dispatch modes",
+        language, detail=detail),
+    "library": lambda language, detail: _t(
+        "it registered code of its own as torch's operations",
+        language, detail=detail),
+    "memory_measure": lambda language, detail: _t(
+        "it stopped or reset the measure of the memory Python's objects take",
+        language, detail=detail),
+    "setting_forged": lambda language, detail: _t(
+        "a setting of the grader's did not verify",
+        language, detail=detail),
+    "mode_gone": lambda language, detail: _t(
+        "the recording's mode is no longer on torch's stack",
+        language, detail=detail),
+    "mode_left": lambda language, detail: _t(
+        "it left a mode of its own on torch's stack",
+        language, detail=detail),
+    "profile": lambda language, detail: _t(
+        'a profile or trace function is set',
+        language, detail=detail),
+    "frame": lambda language, detail: _t(
+        "it reached for a frame of the grader's",
+        language, detail=detail),
+    "class_changed": lambda language, detail: _t(
+        'it changed {detail}',
+        language, detail=detail),
+    "function_changed": lambda language, detail: _t(
+        "it changed a function's {detail}",
+        language, detail=detail),
+    "marshal": lambda language, detail: _t(
+        'it made code from bytes (marshal)',
+        language, detail=detail),
+    "reimport": lambda language, detail: _t(
+        'it imported {detail} anew',
+        language, detail=detail),
+    "memory_file": lambda language, detail: _t(
+        "it opened the process's memory",
+        language, detail=detail),
+    "link": lambda language, detail: _t(
+        'it made a link to a file',
+        language, detail=detail),
+    "pickle": lambda language, detail: _t(
+        'it asked pickle for {detail}',
+        language, detail=detail),
+    "all_frames": lambda language, detail: _t(
+        "it asked for every thread's frame",
+        language, detail=detail),
+    "set_profile": lambda language, detail: _t(
+        'it set a profile or trace function',
+        language, detail=detail),
+    "audit_hook": lambda language, detail: _t(
+        'it added an audit hook',
+        language, detail=detail),
+    "collector": lambda language, detail: _t(
+        'it asked the garbage collector for objects',
+        language, detail=detail),
+    "code_object": lambda language, detail: _t(
+        'it made a code object',
+        language, detail=detail),
+    "process": lambda language, detail: _t(
+        'it started another process or program ({detail})',
+        language, detail=detail),
+    "ctypes": lambda language, detail: _t(
+        'it used ctypes',
+        language, detail=detail),
+    "guard_failed": lambda language, detail: _t(
+        "the grader's guard failed on {detail}",
+        language, detail=detail),
+    "reply_unverified": lambda language, detail: _t(
+        'a reply to the grader was altered or not sealed',
+        language, detail=detail),
+    "reply_missing": lambda language, detail: _t(
+        'a reply to the grader is missing, or one was added',
+        language, detail=detail),
+    "reply_other": lambda language, detail: _t(
+        'a reply answers another request',
+        language, detail=detail),
+    "record_malformed": lambda language, detail: _t(
+        'its record is not data',
+        language, detail=detail),
 }
 OPERATION_KIN = {"softmax": ("logsumexp",)}
 
@@ -1308,7 +1386,8 @@ def calls(records):
 
 def forbids_ops(records, params, probes, language):
     found = matched(all_ops(records), params)
-    return _t("it ran torch's {ops}", language, ops=", ".join(found)) if found else None
+    said = sorted({op.lstrip("_") for op in found})
+    return _t("it ran torch's {ops}", language, ops=", ".join(said)) if found else None
 
 def requires_ops(records, params, probes, language):
     if not matched(all_ops(records), params):
@@ -1405,7 +1484,7 @@ def tampered_with(records, language=None):
     for record in records:
         for entry in record.get("tampered", ()):
             key, _, detail = entry.partition(":")
-            text = _t(TAMPERING[key], language, detail=detail) if key in TAMPERING else entry
+            text = TAMPERING[key](language, detail) if key in TAMPERING else entry
             if text not in said:
                 said.append(text)
     return "; ".join(said) if said else None
