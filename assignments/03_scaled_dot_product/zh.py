@@ -92,7 +92,7 @@ CATALOG = {
         '所有键都被掩码的查询得到全零的注意力权重和零上下文向量',
     # the labels of its figures (figures.py)
     '$d_k = {d_k}$: scores span {spread:.0f}':
-        'd_k = {d_k}：分数跨度 {spread:.0f}',
+        'dₖ = {d_k}：分数跨度 {spread:.0f}',
     'key $j$':
         '键 j',
 }

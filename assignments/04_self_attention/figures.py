@@ -41,10 +41,10 @@ def self_attention_module():
              family="monospace")
         made = grid(ax, left, bottom, 6, width, color, name=f"${role}$", shape=shape)
         arrow(ax, (weight.center_x, weight.bottom - 1.3), (made.center_x, made.top + 1.2))
-    ax.add_patch(FancyBboxPatch((5.7, bottom - 1.9), 15.6, 8.1, boxstyle="round,pad=0.2",
+    ax.add_patch(FancyBboxPatch((5.0, bottom - 1.9), 16.3, 8.1, boxstyle="round,pad=0.2",
                                 fill=False, edgecolor=MUTED, linewidth=0.8,
                                 linestyle=(0, (3, 2))))
-    arrow(ax, x.east, (5.5, x.center_y))
+    arrow(ax, x.east, (4.8, x.center_y))
     weights = grid(ax, 23.5, bottom, 6, 6, WEIGHTS, name=t("weights"), shape="(seq, seq)")
     note(ax, weights.center_x, weights.top + 2.1, r"softmax$(QK^\top/\sqrt{d_k})$",
          size=SHAPE_SIZE + 1)

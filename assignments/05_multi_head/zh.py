@@ -113,7 +113,7 @@ CATALOG = {
     'transpose':
         '转置',
     'slice $i$: $W_i\\,x^\\top$':
-        '切片 i：W_i xᵀ',
+        '切片 i：Wᵢ xᵀ',
     'queries':
         '查询',
     'h matrices':
@@ -131,5 +131,5 @@ CATALOG = {
     'output':
         '输出',
     'head $i$: softmax$(Q_i K_i^\\top/\\sqrt{{{dim}}})\\,V_i$;  $K$ and $V$ split the same way':
-        '头 i：softmax(Q_i K_iᵀ/√{dim}) V_i；K 和 V 也这样拆分',
+        '头 i：softmax(Qᵢ Kᵢᵀ/√{dim}) Vᵢ；K 和 V 也这样拆分',
 }

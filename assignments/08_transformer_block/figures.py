@@ -78,10 +78,10 @@ def block_flow():
     note(ax, 0.7, y, "x", size=NAME_SIZE)
     note(ax, 0.2, y - 1.3, "(N, L, E)", size=SHAPE_SIZE, color=MUTED, family="monospace",
          ha="left")
-    ln1_in, ln1_out = box(ax, 4.9, y, 3.9, 1.6, "LayerNorm 1", INPUT)
+    ln1_in, ln1_out = box(ax, 4.9, y, 4.6, 1.6, "LayerNorm 1", INPUT)
     mha_in, mha_out = box(ax, 10.3, y, 4.3, 1.6, t("multi-head\nattention"), QUERY)
     add1_in, add1_out, _ = plus(ax, 14.1, y)
-    ln2_in, ln2_out = box(ax, 18.3, y, 3.9, 1.6, "LayerNorm 2", INPUT)
+    ln2_in, ln2_out = box(ax, 18.3, y, 4.6, 1.6, "LayerNorm 2", INPUT)
     ffn_in, ffn_out = box(ax, 23.6, y, 4.3, 1.6, t("feed-forward\n(relu)"), WEIGHTS)
     add2_in, add2_out, _ = plus(ax, 27.4, y)
     arrow(ax, (1.2, y), ln1_in)

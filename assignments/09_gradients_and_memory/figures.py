@@ -68,9 +68,9 @@ def kv_cache():
     """The key and value caches at positions 0 to 3: one row appended per step, the newest
     query attending over the rows cached so far."""
     steps = 4
-    fig, ax = canvas(29, 11.5, unit=0.22)
+    fig, ax = canvas(29, 12.2, unit=0.22)
     generator = torch.Generator().manual_seed(9)
-    bottom = 2.0
+    bottom = 2.7  # room below for the two lines of the caption
     for step in range(steps):
         left = 1.0 + step * 7.2
         rows = step + 1
@@ -92,7 +92,7 @@ def kv_cache():
         note(ax, left + 3.6, top - rows - 0.8,
              t("{rows} row", rows=rows) if rows == 1 else t("{rows} rows", rows=rows),
              size=7, color=MUTED)
-    note(ax, 14.5, 0.6, t("each step: project position t once, append its key and value,\n"
+    note(ax, 14.5, 0.95, t("each step: project position t once, append its key and value,\n"
                           "attend its query over rows 0..t of the cache (no mask)"),
          size=NOTE_SIZE, color=CONTEXT)
     return fig

@@ -18,7 +18,9 @@ from pathlib import Path
 import matplotlib
 import pytest
 from matplotlib import font_manager
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.patches import FancyBboxPatch
 from matplotlib.text import Text
 
 from autograder.build import figures
@@ -174,3 +176,54 @@ def test_english_labels_need_no_cjk_font(name):
         label = text.get_text().replace(unicode_minus, "-")
         assert label.isascii(), f"{name}: {label!r}"
 
+
+
+PADDING = 3  # pixels between a box's edge and the label inside it (its line is 1.2 pt)
+
+
+def out_of_bounds(draw):
+    """The labels of the figure `draw` makes that leave the figure, or that start inside a
+    rounded box and come within PADDING of its edges, as the png draws them."""
+    figures.own_fonts_first()
+    with matplotlib.style.context("default"):
+        if language_code() != "en":
+            matplotlib.rcParams["font.family"] = figures.cjk_fallback()
+        fig = draw()
+        fig.set_dpi(figures.DPI)
+        canvas = FigureCanvasAgg(fig)
+        canvas.draw()
+        renderer = canvas.get_renderer()
+        page = fig.bbox
+        boxes = [patch.get_window_extent(renderer) for ax in fig.axes for patch in ax.patches
+                 if isinstance(patch, FancyBboxPatch)]  # labelled boxes, not grid cells
+        wrong = []
+        for text in fig.findobj(Text):
+            if not text.get_visible() or not text.get_text().strip():
+                continue
+            extent = text.get_window_extent(renderer)
+            if (extent.x0 < page.x0 - 1 or extent.y0 < page.y0 - 1 or extent.x1 > page.x1 + 1
+                    or extent.y1 > page.y1 + 1):
+                wrong.append(f"{text.get_text()!r} leaves the figure")
+                continue
+            x, y = text.get_transform().transform(text.get_position())
+            for box in boxes:
+                inside = box.x0 < x < box.x1 and box.y0 < y < box.y1
+                if inside and box.width > 12 and (extent.x0 < box.x0 + PADDING
+                                                  or extent.x1 > box.x1 - PADDING):
+                    wrong.append(f"{text.get_text()!r} spills out of its box")
+        return wrong
+
+
+def language_code():
+    from autograder.i18n import current
+
+    return current()
+
+
+@pytest.mark.parametrize("code", ["en", "zh"])
+@pytest.mark.parametrize("name", list(FIGURES))
+def test_every_label_stays_inside_the_figure_and_its_box(name, code):
+    """Drawn for each course language, does every label stay inside the figure (no caption
+    cut at an edge) and every label written in a box fit inside it?"""
+    with language(code):
+        assert out_of_bounds(FIGURES[name]) == []
