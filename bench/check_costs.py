@@ -265,9 +265,8 @@ def step_costs(assignment, namespace, ran, course_keys, seeds):
                     for seed in range(seeds)]
             totals = []
             for seed in range(seeds):
-                gen = torch.Generator().manual_seed(seed)
                 spent, findings = cpu(step_findings, step, AgentLike(namespace[name], source),
-                                      helpers, gen)
+                                      helpers, Draws.seeded(seed))
                 assert not findings, f"{name}: {findings}"
                 totals.append(spent)
         finally:

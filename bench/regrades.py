@@ -32,7 +32,7 @@ from autograder.grading.parallel import grade  # noqa: E402
 from autograder.grading.regrade_check import regrade_check  # noqa: E402
 from autograder.tools import simulate  # noqa: E402
 
-KINDS = ("correct", "partly_done", "blank", "crashing", "syntax_error")
+KINDS = ("correct", "partly_done", "crashing", "syntax_error")  # and the blank release
 
 
 def hand_in_class(course, assignment_id):
@@ -41,6 +41,7 @@ def hand_in_class(course, assignment_id):
     release = nbformat.read(course.root / "release" / assignment_id / f"{assignment_id}.ipynb", 4)
     source = nbformat.read(ROOT / "source" / assignment_id / f"{assignment_id}.ipynb", 4)
     notebooks = {kind: getattr(simulate, kind)(release, source) for kind in KINDS}
+    notebooks["blank"] = release
     for index, mistake in enumerate(simulate.mistakes_of(ROOT, assignment_id)):
         notebooks[f"mistake{index:02d}"] = simulate.with_mistake(release, source, mistake)
     for student, notebook in notebooks.items():
