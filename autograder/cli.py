@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -100,9 +101,59 @@ def add_engine(command):
                          "c.Cluster.scheduler of nbgrader_config.py, else the embedded cluster"))
 
 
+def display_width(text):
+    """Columns `text` takes in a terminal: a Chinese character (East Asian wide) takes two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def display_wrap(text, width):
+    """`text` in lines of at most `width` columns, broken at a space or beside a wide
+    character (Chinese breaks between any two characters), never inside a Latin word or a
+    `code span` (a command to paste stays on one line)."""
+    tokens = []  # (token, a space before it)
+    spaced = code = False
+    for char in text:
+        if code and tokens:
+            tokens[-1][0] += char
+            code = char != "`"
+            continue
+        if char == "`":
+            code = True
+        if char.isspace():
+            spaced = True
+        elif unicodedata.east_asian_width(char) in "WF" or not tokens or tokens[-1][2] or spaced:
+            tokens.append([char, spaced, unicodedata.east_asian_width(char) in "WF"])
+            spaced = False
+        else:
+            tokens[-1][0] += char
+    lines, line = [], ""
+    for token, space, _ in tokens:
+        joined = line + (" " if space and line else "") + token
+        if line and display_width(joined) > width:
+            lines.append(line)
+            line = token
+        else:
+            line = joined
+    return [*lines, line] if line else lines
+
+
+class WidthFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's help, wrapped by the columns a line takes (textwrap counts characters, so
+    a Chinese help line ran to twice the terminal's width)."""
+
+    def _split_lines(self, text, width):
+        return display_wrap(" ".join(text.split()), width)
+
+
+class KitParser(argparse.ArgumentParser):
+    """The kit's parser and its commands' (add_subparsers makes them of this class)."""
+
+    def __init__(self, *args, formatter_class=WidthFormatter, **kwargs):
+        super().__init__(*args, formatter_class=formatter_class, **kwargs)
+
+
 def parser():
-    top = argparse.ArgumentParser(prog="python -m autograder", description=description(),
-                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    top = KitParser(prog="python -m autograder", description=description())
     top.add_argument("--root", type=Path, default=None,
                      help=t("the course root (default: the nearest folder holding "
                             "nbgrader_config.py, the current one or one above it, as git "
@@ -204,12 +255,15 @@ def parser():
                               "skipped"))
     add_ids(cmd)
     add_students(cmd, t("only these students' pages (an id or a glob)"))
+    cmd.add_argument("--force", action="store_true", help=t(
+        "write every page again, also those written after their notebook was last graded "
+        "(by serve, or an earlier feedback), which are otherwise kept"))
     add_engine(cmd)
 
     cmd = commands.add_parser("export", help=t("CSV: a row per student and assignment, totals; "
                               "or the file Canvas's or Moodle's grade import takes (--format)"))
-    add_ids(cmd, t("with --format canvas or moodle: only these assignments' columns (all when "
-                   "none is given)"))
+    add_ids(cmd, t("only these assignments: their rows of the kit's CSV, their columns of "
+                   "Canvas's or Moodle's file (all when none is given)"))
     cmd.add_argument("--format", default="kit", choices=["kit", "canvas", "moodle"],
                      help=t("kit (default): the kit's CSV. canvas: Canvas's grade import, "
                      "a student's row found by ID, their lms_user_id in the gradebook. moodle: "
@@ -375,12 +429,12 @@ def not_a_course(root, given):
 
 def export(root, args):
     """The kit's CSV, or an LMS's import file (exit 1 while a cell of it awaits a grade)."""
+    ids = check_ids(args.ids, course_ids(root)) if args.ids else None
     if args.format == "kit":
         from autograder.outputs.feedback import export_grades
 
-        export_grades(root, args.to or Path("grades.csv"))
+        export_grades(root, args.to or Path("grades.csv"), ids=ids)
         return 0
-    ids = check_ids(args.ids, course_ids(root)) if args.ids else None
     from autograder.outputs.lms_export import export_lms
 
     return 1 if export_lms(root, args.format, args.to, ids) else 0
@@ -412,6 +466,22 @@ def start_embedded_early(root, students, workers):
                                         root / "grade.log")
 
 
+def say_stray_gradebooks(root):
+    """A gradebook nbgrader made in a subfolder holds grades the course's does not: say so."""
+    from autograder.config_file import db_url, stray_gradebooks  # light: no nbgrader
+
+    try:
+        stray = stray_gradebooks(root)
+    except Exception:  # noqa: BLE001 - a config that does not read is the command's to say
+        return
+    for path in stray:
+        print(t("warning: {path} is a second gradebook: nbgrader run in {folder} made it "
+                "there and recorded into it; this course's is {own}. Run nbgrader in the "
+                "course root ({root}), and move that file away once you have read what it "
+                "holds", path=path, folder=path.parent, own=db_url(root), root=root),
+              file=sys.stderr)
+
+
 def run(args):
     root = args.root.resolve()
     if args.command == "guide":
@@ -420,6 +490,8 @@ def run(args):
         return 0
     if args.command not in ("demo", "init") and not (root / "nbgrader_config.py").exists():
         raise NotACourse(not_a_course(root, getattr(args, "root_given", True)))
+    if args.command in ("grade", "export", "report", "validate", "feedback"):
+        say_stray_gradebooks(root)
     if args.command == "build":
         check_ids(args.ids, assignment_ids(root))  # a wrong id is refused at once
         from autograder.build import build
@@ -491,8 +563,8 @@ def run(args):
         ids = check_ids(args.ids, course_ids(root))
         from autograder.outputs.feedback import write_feedback
 
-        done = write_feedback(root, ids, args.students,
-                              workers=args.workers, scheduler=args.scheduler)
+        done = write_feedback(root, ids, args.students, workers=args.workers,
+                              scheduler=args.scheduler, force=args.force)
         return 0 if done or not args.ids else 1
     elif args.command == "export":
         return export(root, args)
@@ -535,9 +607,6 @@ def parse(argv=None):
         args.ids += extra
     elif extra:
         cli.error(t("unrecognized arguments: %s") % " ".join(extra))
-    if args.command == "export" and args.format == "kit" and args.ids:
-        cli.error(t("the kit's CSV holds every assignment; assignment ids go with --format "
-                    "canvas or --format moodle"))
     if args.command == "init" and args.config_only and (args.ids or args.empty):
         cli.error(t("--config-only writes nbgrader_config.py alone: give no assignment ids "
                     "and no --empty"))

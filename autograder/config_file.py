@@ -33,3 +33,25 @@ def isolation_setting(root: Path) -> str:
         return isolation_of(course_config(root))
     except Exception:  # noqa: BLE001 - any error of the course's config is grading's to say
         return "full"
+
+
+def db_url(root: Path) -> str:
+    """The gradebook's SQLAlchemy URL from the course's config (CourseDirectory.db_url); a
+    relative SQLite path is taken from the course root, as nbgrader does."""
+    url = course_config(root).CourseDirectory.get("db_url", "sqlite:///gradebook.db")
+    prefix = "sqlite:///"
+    if url.startswith(prefix) and not url.startswith(prefix + "/"):
+        return prefix + str(root / url[len(prefix):])
+    return url
+
+
+def stray_gradebooks(root: Path) -> list[Path]:
+    """Gradebooks nbgrader made in the course's subfolders (nbgrader run in a subfolder makes
+    one there, silently, and records into it): gradebook.db files one to three folders down,
+    not the course's own."""
+    own = db_url(root).removeprefix("sqlite:///")
+    found = []
+    for depth in ("*/", "*/*/", "*/*/*/"):
+        found += [path for path in root.glob(depth + "gradebook.db")
+                  if str(path) != own and not path.relative_to(root).parts[0].startswith(".")]
+    return sorted(found)

@@ -21,8 +21,10 @@ from autograder import gradebook_engines
 from autograder.config_file import (  # noqa: F401
     CONFIG,
     course_config,
+    db_url,
     isolation_of,
     isolation_setting,
+    stray_gradebooks,
 )
 from autograder.course_ids import UnknownAssignment, check_ids, course_ids  # noqa: F401
 from autograder.errors import KitError
@@ -56,16 +58,6 @@ def nbgrader_env():
 def course_language(root: Path) -> str:
     """The course's language (c.Course.language of its nbgrader_config.py)."""
     return config_language(course_config(root))
-
-
-def db_url(root: Path) -> str:
-    """The gradebook's SQLAlchemy URL from the course's config (CourseDirectory.db_url); a
-    relative SQLite path is taken from the course root, as nbgrader does."""
-    url = course_config(root).CourseDirectory.get("db_url", "sqlite:///gradebook.db")
-    prefix = "sqlite:///"
-    if url.startswith(prefix) and not url.startswith(prefix + "/"):
-        return prefix + str(root / url[len(prefix):])
-    return url
 
 
 def open_gradebook(root: Path) -> Gradebook:

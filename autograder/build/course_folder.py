@@ -194,7 +194,7 @@ def write_config(folder: Path, language=None, log=print) -> Path:
     log(t("wrote {config} ({language}): the kit's defaults, course id {course_id!r} and the "
           "gradebook sqlite:///gradebook.db; set again what you had changed (course id, "
           "gradebook URL, due dates, sandbox limits), then run `python -m autograder validate` "
-          "there", config=config, language=language, course_id=COURSE_ID))
+          "there", config=config, language=language_name(language), course_id=COURSE_ID))
     return config
 
 
@@ -220,7 +220,7 @@ def release_all(root: Path, ids, language, log):
         write_source(root / "source", assignment_id,
                      master_notebook(root, assignment_id, language), language)
         log(t("[{number}/{count}] rendered {id} in {language}: source/{id}/", number=number,
-              count=count, id=assignment_id, language=language))
+              count=count, id=assignment_id, language=language_name(language)))
     here = Path.cwd()
     with tempfile.TemporaryDirectory(prefix="kit-init-") as scratch:
         try:
@@ -234,12 +234,17 @@ def release_all(root: Path, ids, language, log):
             os.chdir(here)  # nbgrader_api moved there, and the folder is about to move
 
 
+def language_name(code):
+    """The course language's name, in the console's language."""
+    return t("English") if code == "en" else t("Simplified Chinese")
+
+
 def closing_lines(folder: Path, count, language):
     """Where the course is and what to run next, with the python that ran init."""
     kit = kit_command()
     return (t("course in {folder} ({count} assignments, {language}); go there and run the "
               "kit with this python, for example:", folder=folder, count=count,
-              language=language) +
+              language=language_name(language)) +
             f"\n  cd {shlex.quote(str(folder))}\n  {kit} new 10_my_topic    " +
             t("(an assignment of your own)") + f"\n  {kit} validate\n" +
             t("Keep {secret} (yours alone): each student's hidden cases are drawn from it, the "

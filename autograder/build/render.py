@@ -45,8 +45,8 @@ RUNS_ALONE_WHY = ("grading runs the course's cells, then only the code of yours 
                   "no .py file of your own")
 USE_REFERENCES = 'use_references("{name}", globals())\n'
 # The first line of every test cell, in the master and in the release: what the step is worth.
-TEST_HEADER = ("# {name}: {points}. The public checks below, and when graded the same "
-               "requirements on other inputs.")
+TEST_HEADER = ("# {name}: {points}. Below are the public checks; grading checks the same "
+               "requirements on other inputs too.")
 # A markdown line `![what it shows](figure:NAME)` embeds the drawing NAME of the assignment's
 # figures.py (drawn with build/figures.py's toolkit).
 FIGURE = re.compile(r"\]\(figure:(\w+)\)")

@@ -203,7 +203,10 @@ def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print
     force = force or reseed
     timeline.mark("grade: imports done")
     root = root.resolve()
+    asked = list(ids)
     ids = check_ids(ids, course_ids(root))
+    if not asked:
+        ids = handed_in(root, ids, log)
     config = course_config(root)
     check_deadlines(config, course_ids(root))
     check_kernel()
@@ -214,6 +217,21 @@ def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print
     with GradeLock(root), language(config_language(config)):
         return _grade(root, ids, workers, force, timeout, log, isolation, students,
                       scheduler, reseed)
+
+
+def handed_in(root: Path, ids, log):
+    """Of `ids` (every assignment of the course, none named), those someone handed in: an
+    assignment with no submission is not registered in the gradebook, where every export
+    would then give each student a 0 for work never asked of them; the console says which
+    were left out (`grade ID` registers one all the same)."""
+    submitted = root / "submitted"
+    kept = [i for i in ids if any(submitted.glob(f"*/{i}"))]
+    left = [i for i in ids if i not in kept]
+    if left and kept:
+        log(t("no submission of {ids} yet: not graded, nor registered in the gradebook "
+              "(`python -m autograder grade ID` registers one all the same)",
+              ids=", ".join(left)))
+    return kept or ids
 
 
 def draw_of(root: Path, secret, submission, reseed=None):
@@ -329,8 +347,11 @@ def grading_engine(root: Path, config, todo, workers, scheduler, overrides, log)
                           kernels=mechanism, in_process=len(todo) == 1)
     timeline.mark("grade: engine ready")
     try:
-        log(t("grading {count} notebooks on {workers} workers", count=len(todo),
-              workers=threads(client))
+        count, workers = len(todo), threads(client)
+        log((t("grading {count} notebook", count=count) if count == 1
+             else t("grading {count} notebooks", count=count))
+            + (t(" on {workers} worker", workers=workers) if workers == 1
+               else t(" on {workers} workers", workers=workers))
             + (t(" of {address}", address=client.scheduler.address)
                if client.cluster is None else ""))
         yield client

@@ -1,8 +1,8 @@
 """Chinese texts of the build: what the kit writes into every notebook besides the prose."""
 
 CATALOG = {
-    "{name}: {points}. The public checks below, and when graded the same requirements on "
-    "other inputs.":
+    "{name}: {points}. Below are the public checks; grading checks the same requirements on "
+    "other inputs too.":
         "{name}：{points}。下面是公开测试；评分时会用其他输入检查同样的要求。",
     "graded on its own": "单独评分",
     "grading runs the course's cells, then only the code of yours that defines this step and "
@@ -20,7 +20,7 @@ CATALOG = {
      "wrong entry\nand the largest difference, or the known mistake your numbers match. Under "
      "a failed test cell\nyou also see the arguments your function had when it raised, and the "
      "earlier step to fix\nfirst when this step calls one whose test fails. use_course_font, "
-     "called by the cells that\nplot, lets their labels show Chinese.\n\nYou do not need "
+     "called by the cells that\nplot, sets the fonts their labels are drawn in.\n\nYou do not need "
      "to read or change this cell: run it, then go on to the steps below. Its\ncode is packed "
      "on one line, so the notebook runs on its own; to read it, open\ncourse_helpers.py "
      "beside the notebook, the same code.\n"):

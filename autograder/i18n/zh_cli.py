@@ -79,6 +79,14 @@ CATALOG = {
     "course folder (a new course: `python -m autograder init DIR`)":
         "{folder} 不是文件夹；--config-only 把 nbgrader_config.py 写进一个现有的课程文件夹"
         "（新建课程：`python -m autograder init DIR`）",
+    "warning: {path} is a second gradebook: nbgrader run in {folder} made it there and "
+    "recorded into it; this course's is {own}. Run nbgrader in the course root ({root}), and "
+    "move that file away once you have read what it holds":
+        "警告：{path} 是第二个成绩册：在 {folder} 中运行的 nbgrader 在那里建了它，"
+        "并把成绩记进了它；本课程的成绩册是 {own}。请在课程根目录（{root}）中运行 "
+        "nbgrader；看过其中的内容后，把那个文件移走",
+    "English": "英文",
+    "Simplified Chinese": "简体中文",
     "{config} exists; --config-only never replaces it (move it away first to write the kit's "
     "default one)":
         "{config} 已存在；--config-only 绝不替换它（要写本套件的默认配置，请先把它移开）",
@@ -132,8 +140,13 @@ CATALOG = {
         "错误：{notebook}：未评分：{why}；请修好这个笔记本，再运行一次 grade",
     "score changed: {student} {id}: {old:g} -> {new:g}":
         "分数有变：{student} {id}：{old:g} -> {new:g}",
-    "grading {count} notebooks on {workers} workers":
-        "正在用 {workers} 个工作进程为 {count} 个笔记本评分",
+    "grading {count} notebook": "正在为 {count} 个笔记本评分",
+    "no submission of {ids} yet: not graded, nor registered in the gradebook (`python -m "
+    "autograder grade ID` registers one all the same)":
+        "{ids} 还没有人提交：不评分，也不登记到成绩册（`python -m autograder grade ID` 仍可登记）",
+    "grading {count} notebooks": "正在为 {count} 个笔记本评分",
+    " on {workers} worker": "，用 {workers} 个工作进程",
+    " on {workers} workers": "，用 {workers} 个工作进程",
     " of {address}": "（集群 {address}）",
     "interrupted: every notebook graded so far is kept; run grade again to go on":
         "已中断：已经评完的笔记本都保留了；再运行一次 grade 即可继续",
@@ -324,12 +337,12 @@ CATALOG = {
     "alike pairs are below for you to read; --threshold and --characters flag pairs anyway.":
         "这次作业中各自独立写出的正确答案，与抄袭的答案有同样多的相同代码"
         "（bench/similarity_calibration.py 测量过），所以不标记任何一对。下面列出最相似的 "
-        "{count} 对，供您自己阅读；用 --threshold 和 --characters 仍可标记。",
-    "Not flagged, their code too short to tell a copy from students who wrote it alone: "
-    "{assignments} (python -m autograder similarity ID lists their most alike pairs to "
-    "read).":
-        "未标记，代码太短，分不清是抄袭还是各自独立写出的作业：{assignments}"
-        "（python -m autograder similarity ID 会列出其中最相似的几对供阅读）。",
+        "{count} 对，供你自己阅读；用 --threshold 和 --characters 仍可标记。",
+    "No pair is flagged in {assignments}: their code is too short to tell a copy from "
+    "students who wrote it alone. python -m autograder similarity ID still lists their most "
+    "alike pairs for you to read.":
+        "{assignments} 中没有标记任何一对：这些作业的代码太短，分不清是抄袭还是各自独立写出的。"
+        "python -m autograder similarity ID 仍会列出其中最相似的几对供你阅读。",
     "--characters {value}: give a number of characters, 0 or more":
         "--characters {value}：请给出字符数，0 或更多",
     "{share} or more of one notebook's own code in common with the other":
@@ -373,11 +386,12 @@ CATALOG = {
     "its code cannot be read for comparison ({error})": "其代码无法读取以供比较（{error}）",
     "Similar code in {assignment}": "{assignment} 中的相似代码",
     "Similar code": "相似代码",
-    "Pairs of notebooks their assignment flags: one has a share of its own code in common "
-    "with the other, and the two a number of characters of code, at least what the "
-    "assignment sets (names, comments and layout aside); the most alike first, at most {top} "
-    "per assignment. python -m autograder similarity ID says the assignment's flag, lists "
-    "every pair and writes each one's page.":
+    "The pairs of notebooks that their assignment's similarity check flags, the most alike "
+    "first, at most {top} per assignment. A pair is flagged when one notebook has at least "
+    "the assignment's share of its own code in common with the other, and the two have at "
+    "least its number of characters of code in common (names, comments and layout do not "
+    "count). python -m autograder similarity ID shows an assignment's thresholds, lists every "
+    "pair and writes a page for each.":
         "各次作业标记出的笔记本配对：一方自己的代码与另一方相同的比例，以及两者相同代码的字符数，"
         "都达到该作业设定的标准（不计名字、注释和排版）；最相似的排在前面，每次作业最多列出 "
         "{top} 对。python -m autograder similarity ID 会说明该作业的标准，列出全部配对，"

@@ -171,8 +171,13 @@ CATALOG = {
     "CSV: a row per student and assignment, totals; or the file Canvas's or Moodle's grade "
     "import takes (--format)":
         "CSV：每个学生每次作业一行，附总分；或者 Canvas、Moodle 的成绩导入所接受的文件（--format）",
-    "with --format canvas or moodle: only these assignments' columns (all when none is given)":
-        "配合 --format canvas 或 moodle：只导出这些作业的列（不写则为全部）",
+    "write every page again, also those written after their notebook was last graded (by "
+    "serve, or an earlier feedback), which are otherwise kept":
+        "重新写出每个页面，包括笔记本最近一次评分之后已经写好的页面（由 serve 或之前的 feedback "
+        "写出，默认保持原样）",
+    "only these assignments: their rows of the kit's CSV, their columns of Canvas's or "
+    "Moodle's file (all when none is given)":
+        "只导出这些作业：本套件 CSV 中它们的行，Canvas 或 Moodle 文件中它们的列（不写则为全部）",
     "the file to write (default: grades.csv, canvas.csv or moodle.csv, after the format)":
         "要写出的文件（默认：按格式分别为 grades.csv、canvas.csv 或 moodle.csv）",
     "kit (default): the kit's CSV. canvas: Canvas's grade import, a student's row found by "
@@ -218,9 +223,6 @@ CATALOG = {
     "show this help message and exit": "显示这份帮助并退出",
     "%(prog)s: error: %(message)s\n": "%(prog)s：错误：%(message)s\n",
     "unrecognized arguments: %s": "无法识别的参数：%s",
-    "the kit's CSV holds every assignment; assignment ids go with --format canvas or --format "
-    "moodle":
-        "本套件的 CSV 总是包含全部作业；作业 id 只能和 --format canvas 或 --format moodle 一起用",
     "the following arguments are required: %s": "缺少以下参数：%s",
     "invalid choice: %(value)r (choose from %(choices)s)":
         "无效的选择：%(value)r（可选：%(choices)s）",

@@ -11,6 +11,12 @@ CATALOG = {
         "有 {count} 个反馈页面没能写出（原有的页面保持不变）：{pages}",
     "feedback {assignment}: {count} pages in feedback/":
         "反馈 {assignment}：feedback/ 中共 {count} 个页面",
+    "feedback {assignment}: {count} pages already written since their notebook was last "
+    "graded, kept as they are (--force writes them again)":
+        "反馈 {assignment}：有 {count} 个页面是在笔记本最近一次评分之后写的，保持原样"
+        "（--force 会重新写）",
+    "feedback {assignment}: {count} page in feedback/":
+        "反馈 {assignment}：feedback/ 中共 {count} 个页面",
     "{folder}: no such folder; create it or export elsewhere (--to)":
         "{folder}：没有这个文件夹；请先创建它，或用 --to 导出到别处",
     "grades: {path}": "成绩：{path}",
@@ -397,7 +403,7 @@ CATALOG = {
     "step": "步骤",
     "students with full points": "得满分的学生",
     "Mistakes most named": "最常识别出的错误",
-    "Needs your attention": "需要您处理",
+    "Needs your attention": "需要你处理",
     "inputs refused": "被拒收的输入",
     "submissions flagged for integrity": "诚信检查标记的提交",
     "similar pairs": "相似的提交对",
@@ -438,7 +444,10 @@ CATALOG = {
     # What the report cannot show yet (autograder/outputs/report_gaps.py), its header and its
     # tables of students (report_students.py), the console lines of `report`
     "Generated {time}.": "生成于 {time}。",
-    "This report is partial:": "这份报告还不完整：",
+    "This report is partial: {count} thing it cannot show yet":
+        "这份报告还不完整：有 {count} 项暂时无法显示",
+    "This report is partial: {count} things it cannot show yet":
+        "这份报告还不完整：有 {count} 项暂时无法显示",
     "report: {path}": "报告：{path}",
     "Nothing is graded yet: collect the students' notebooks ({collect}), then run {grade}.":
         "还没有任何评分结果：先收取学生的笔记本（{collect}），再运行 {grade}。",

@@ -19,7 +19,7 @@ from autograder.gradebook_guard import check_gradebook
 from autograder.i18n import config_language, current, language, t
 from autograder.ledger import chosen
 from autograder.outputs.page_font import font_css
-from autograder.outputs.roster import not_in_course, removal_note
+from autograder.outputs.roster import not_in_course, page_is_current, removal_note
 from autograder.progress import Progress
 
 # nbgrader's feedback template lists every test cell as "Test cell"; the kit's test cells are
@@ -130,19 +130,31 @@ NOTE = ('\n<p class="kit-note" style="margin:1em auto;max-width:60em;padding:.6e
 
 
 def write_feedback(root: Path, ids, students=(), log=print, workers=None, scheduler=None,
-                   notes=None):
+                   notes=None, force=False):
     """Feedback pages of the given assignments (of the given students: ids or globs), in the
     course's language, one task per page on the grading engine (`workers` processes of the
     embedded cluster, or the cluster at `scheduler`); an assignment with nothing graded is
-    skipped and said so. `notes`: {student: a line that opens their pages}. Returns the ids
-    done; a page that could not be written keeps the old one and ends in an OutputError
-    naming each."""
+    skipped and said so. `notes`: {student: a line that opens their pages}. For the whole
+    class (no student named, no note), a page written after its notebook's last grading (by
+    serve on submit, or an earlier feedback) is kept as it is, and said so, unless `force`.
+    Returns the ids done; a page that could not be written keeps the old one and ends in an
+    OutputError naming each."""
     check_gradebook(root)
     config = course_config(root)
     with language(config_language(config)):
-        todo = {}
+        todo, up_to_date = {}, []
         for assignment_id in ids:
             graded = [s for s in graded_students(root, assignment_id) if chosen(s, students)]
+            if not (force or students or notes):
+                current = [s for s in graded if page_is_current(root, s, assignment_id)]
+                graded = [s for s in graded if s not in current]
+                if current:
+                    log(t("feedback {assignment}: {count} pages already written since their "
+                          "notebook was last graded, kept as they are (--force writes them "
+                          "again)", assignment=assignment_id, count=len(current)))
+                if current and not graded:
+                    up_to_date.append(assignment_id)
+                    continue
             if graded:
                 todo[assignment_id] = graded
             else:
@@ -151,7 +163,7 @@ def write_feedback(root: Path, ids, students=(), log=print, workers=None, schedu
                     if students else t("feedback {assignment}: skipped, nothing graded yet",
                                        assignment=assignment_id))
         if not todo:
-            return []
+            return up_to_date
         count = max(map(len, todo.values()))
         # One page (a student's regrade, feedback on submit) is written in this process.
         client = start_client(config, max(1, min(workers or os.cpu_count() or 1, count)),
@@ -167,7 +179,7 @@ def write_feedback(root: Path, ids, students=(), log=print, workers=None, schedu
             raise OutputError(t("{count} feedback pages could not be written (the old page, "
                                 "if any, is kept): {pages}", count=len(failed),
                                 pages="; ".join(failed)))
-    return list(todo)
+    return [*up_to_date, *todo]
 
 
 def _write_pages(client, root: Path, assignment_id, graded, log, notes):
@@ -186,23 +198,28 @@ def _write_pages(client, root: Path, assignment_id, graded, log, notes):
         progress.advance(f"{student}/{assignment_id}")
 
     feedback_all(client, root, assignment_id, graded, keep)
-    log(t("feedback {assignment}: {count} pages in feedback/", assignment=assignment_id,
-          count=len(graded) - len(failed)))
+    written = len(graded) - len(failed)
+    log(t("feedback {assignment}: {count} page in feedback/", assignment=assignment_id,
+          count=written) if written == 1 else
+        t("feedback {assignment}: {count} pages in feedback/", assignment=assignment_id,
+          count=written))
     return failed
 
 
 KIT_EXPORT = "autograder.outputs.export.ClassCsvExport"  # the kit's CSV, through nbgrader's export
 
 
-def export_grades(root: Path, destination: Path, log=print):
+def export_grades(root: Path, destination: Path, log=print, ids=None):
     """The kit's CSV (outputs/export.py) at `destination`, written by nbgrader's `export`
-    with the kit's plugin for this command alone: `nbgrader export` itself stays nbgrader's."""
+    with the kit's plugin for this command alone: `nbgrader export` itself stays nbgrader's.
+    `ids`: only these assignments' rows (all when None)."""
     if not destination.resolve().parent.is_dir():
         raise OutputError(t("{folder}: no such folder; create it or export elsewhere (--to)",
                             folder=destination.parent))
     check_gradebook(root)
     run_nbgrader(root, "export", f"--to={destination.resolve()}",
-                 f"--ExportApp.plugin_class={KIT_EXPORT}")
+                 f"--ExportApp.plugin_class={KIT_EXPORT}",
+                 *(f"--ExportPlugin.assignment={i}" for i in ids or ()))
     log(t("grades: {path}", path=destination))
     with open_gradebook(root) as gradebook:
         for assignment_id in not_in_course(root, gradebook):

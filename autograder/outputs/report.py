@@ -63,7 +63,7 @@ from autograder.outputs.report_students import (  # noqa: E402
     when,
 )
 from autograder.outputs.report_summary import summary_section  # noqa: E402
-from autograder.outputs.roster import roster  # noqa: E402
+from autograder.outputs.roster import page_is_stale, roster  # noqa: E402
 from autograder.outputs.similarity_report import similarity_section, top_pairs, untold  # noqa: E402
 from autograder.record import read_record  # noqa: E402
 
@@ -125,16 +125,9 @@ def read_results(root: Path, ids, page: Path | None = None) -> ClassResults:
         if e.student and feedback.exists():
             results.links[(e.student, e.assignment)] = os.path.relpath(
                 feedback, page.resolve().parent if page else root)
-            if is_stale(root, e.student, e.assignment, feedback):
+            if page_is_stale(root, e.student, e.assignment):
                 results.stale.add((e.student, e.assignment))
     return results
-
-
-def is_stale(root: Path, student, assignment_id, feedback: Path):
-    """Was the student's notebook graded again after its feedback page was written? (grade
-    writes autograded/<student>/<id>/ last; the page then shows the old scores)"""
-    graded = root / "autograded" / student / assignment_id / f"{assignment_id}.ipynb"
-    return graded.exists() and graded.stat().st_mtime > feedback.stat().st_mtime
 
 
 def shown_path(root: Path, path: Path):
@@ -444,29 +437,38 @@ def sandbox_line(results):
 
 
 def header(results):
-    """When the report was made, the sandbox of its grading, and what it cannot show yet
-    (report_gaps)."""
+    """When the report was made and the sandbox of its grading."""
     made = ""
     if results.generated:
         made = t("Generated {time}.", time=when(results.generated))
         made = f"<p class='generated'>{html.escape(made)}</p>"
-    made += sandbox_line(results)
+    return made + sandbox_line(results)
+
+
+def gaps_box(results):
+    """What the report cannot show yet (report_gaps), one line folded open on a click: it
+    comes after the summary, which the page opens with."""
     missing = gaps(results)
     if not missing:
-        return made
+        return ""
     items = "".join(f"<li>{html.escape(line)}</li>" for line in missing)
-    return (made + f"<div class='gaps'><p>{html.escape(t('This report is partial:'))}</p>"
-            f"<ul>{items}</ul></div>")
+    said = (t("This report is partial: {count} thing it cannot show yet", count=len(missing))
+            if len(missing) == 1 else
+            t("This report is partial: {count} things it cannot show yet", count=len(missing)))
+    return (f"<div class='gaps'><details><summary>{html.escape(said)}</summary>"
+            f"<ul>{items}</ul></details></div>")
 
 
 def render_report(results):
     """The page in the current language (write_report sets the course's), with the glyphs
-    its text needs beyond Latin (page_font)."""
+    its text needs beyond Latin (page_font): its summary first, then what it cannot show
+    yet, then the other sections."""
     page_title = html.escape(t("Class report"))
     body = [f"<h1>{html.escape(t('Self-attention course: class report'))}</h1>"
             f"{header(results)}"]
     body += [f"<h2 id='{anchor(section)}'>{html.escape(t(title))}</h2>\n{section(results)}"
              for title, section in SECTIONS]
+    body.insert(2, gaps_box(results))
     head = (f"<!DOCTYPE html><html lang='{HTML_LANG.get(current(), current())}'><head>"
             f"<meta charset='utf-8'><title>{page_title}</title>"
             f"<style>{STYLE}{font_css(page_title + ''.join(body))}</style></head><body>")

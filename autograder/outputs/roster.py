@@ -124,3 +124,18 @@ def roster(root: Path, gradebook, ids=None):
                    t("{path}: {reason}; {fix}", path=p.path, reason=p.reason, fix=p.fix))
              for p in problems if not p.student and (ids is None or p.assignment in ids)]
     return rows
+
+
+def page_is_stale(root: Path, student, assignment_id):
+    """Was the student's notebook graded again after its feedback page was written? (grade
+    writes autograded/<student>/<id>/ last; the page then shows the old scores.) False when
+    there is no page."""
+    page = root / "feedback" / student / assignment_id / f"{assignment_id}.html"
+    graded = root / "autograded" / student / assignment_id / f"{assignment_id}.ipynb"
+    return page.exists() and graded.exists() and graded.stat().st_mtime > page.stat().st_mtime
+
+
+def page_is_current(root: Path, student, assignment_id):
+    """Is the student's feedback page there and written after their last grading?"""
+    page = root / "feedback" / student / assignment_id / f"{assignment_id}.html"
+    return page.exists() and not page_is_stale(root, student, assignment_id)

@@ -66,16 +66,19 @@ def row(listed):
 
 def similarity_section(results):
     """The report's section: ClassResults.similar as a table."""
-    intro = t("Pairs of notebooks their assignment flags: one has a share of its own code in "
-              "common with the other, and the two a number of characters of code, at least "
-              "what the assignment sets (names, comments and layout aside); the most alike "
-              "first, at most {top} per assignment. python -m autograder similarity ID says "
-              "the assignment's flag, lists every pair and writes each one's page.", top=TOP)
+    intro = t("The pairs of notebooks that their assignment's similarity check flags, the "
+              "most alike first, at most {top} per assignment. A pair is flagged when one "
+              "notebook has at least the assignment's share of its own code in common with "
+              "the other, and the two have at least its number of characters of code in "
+              "common (names, comments and layout do not count). python -m autograder "
+              "similarity ID shows an assignment's thresholds, lists every pair and writes a "
+              "page for each.", top=TOP)
     paragraphs = f"<p>{html.escape(intro)}</p>"
     if results.untold:
-        note = t("Not flagged, their code too short to tell a copy from students who wrote it "
-                 "alone: {assignments} (python -m autograder similarity ID lists their most "
-                 "alike pairs to read).", assignments=t(", ").join(results.untold))
+        note = t("No pair is flagged in {assignments}: their code is too short to tell a "
+                 "copy from students who wrote it alone. python -m autograder similarity ID "
+                 "still lists their most alike pairs for you to read.",
+                 assignments=t(", ").join(results.untold))
         paragraphs += f"<p>{html.escape(note)}</p>"
     if not results.similar:
         return f"{paragraphs}<p>{html.escape(t('None.'))}</p>"

@@ -436,3 +436,39 @@ def test_grade_starts_early_only_what_its_embedded_cluster_takes(tmp_path, sched
     else:
         assert started("s1") == "['limits'] [] False False"
         assert started() == "[] ['limits'] True False"
+
+
+def test_help_is_wrapped_by_the_columns_a_line_takes():
+    """Does a help text mixing Chinese and English wrap into lines no wider than the
+    terminal (a Chinese character takes two columns), losing no character and breaking no
+    Latin word?"""
+    from autograder.cli import display_width, display_wrap
+
+    text = ("只把 nbgrader_config.py 写进 DIR，即一个丢了它的现有课程文件夹（本套件的设置和"
+            "默认值；DIR 里别的东西一概不动）；语言取 --language，否则取 source/ 中记录的语言")
+    lines = display_wrap(text, 40)
+    assert all(display_width(line) <= 40 for line in lines), lines
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    words = {w for w in text.split() if w.isascii()}
+    assert words <= {w for line in lines for w in line.split()}
+    assert display_wrap("an English line of words", 10) == ["an English", "line of", "words"]
+    command = "先用 `dask worker tcp://HOST:PORT --nthreads 1` 启动"
+    assert "`dask worker tcp://HOST:PORT --nthreads 1`" in display_wrap(command, 20)
+
+
+def test_a_gradebook_nbgrader_made_in_a_subfolder_is_said(tmp_path, capsys):
+    """nbgrader run in source/ makes a gradebook there and records into it: does a course
+    command say so, naming the file and the course's own gradebook, and leave it be?"""
+    from autograder.cli import say_stray_gradebooks
+
+    (tmp_path / "nbgrader_config.py").write_text("c = get_config()\n")
+    (tmp_path / "gradebook.db").write_bytes(b"the course's")
+    (tmp_path / "source").mkdir()
+    (tmp_path / "source" / "gradebook.db").write_bytes(b"a stray one")
+    (tmp_path / ".kit").mkdir()
+    (tmp_path / ".kit" / "gradebook.db").write_bytes(b"the kit's own scratch")
+    say_stray_gradebooks(tmp_path)
+    said = capsys.readouterr().err
+    assert f"{tmp_path / 'source' / 'gradebook.db'} is a second gradebook" in said
+    assert ".kit" not in said and said.count("second gradebook") == 1
+    assert (tmp_path / "source" / "gradebook.db").read_bytes() == b"a stray one"

@@ -32,3 +32,16 @@ def test_a_grade_of_one_student_reads_that_students_notebook_alone(tmp_path):
     ready, problems = find_submissions(tmp_path, [ID], {ID: []})
     assert [s.student for s in ready] == ["ann"]
     assert sorted(p.student for p in problems) == ["bob", "not a student id"]
+
+
+def test_grade_with_no_ids_takes_only_what_was_handed_in(tmp_path):
+    """With no id named, are only the assignments someone handed in graded and registered
+    (an export would give every student a 0 for the others), the rest said on the console,
+    and every assignment kept when nothing at all was handed in?"""
+    from autograder.grading.parallel import handed_in
+
+    (tmp_path / "submitted" / "ada" / "01_a").mkdir(parents=True)
+    said = []
+    assert handed_in(tmp_path, ["01_a", "02_b", "03_c"], said.append) == ["01_a"]
+    assert said and "02_b, 03_c" in said[0] and "not graded, nor registered" in said[0]
+    assert handed_in(tmp_path / "empty", ["01_a", "02_b"], said.append) == ["01_a", "02_b"]

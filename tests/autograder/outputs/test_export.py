@@ -112,6 +112,22 @@ def test_rows_per_student_and_assignment_then_total(course, tmp_path):
     ]
 
 
+def test_the_assignments_asked_for_alone(course, tmp_path):
+    """With assignments named (`export ID`), are only their rows written, each student's
+    TOTAL over them alone?"""
+    config = Config({"CourseDirectory": {"root": str(tmp_path)}})
+    destination = tmp_path / "grades.csv"
+    ClassCsvExport(to=str(destination), config=config, assignment=["02_heads"]).export(course)
+    with open(destination, newline="", encoding="utf-8") as handle:
+        rows = [row[:GRADE_COLUMNS] for row in csv.reader(handle)]
+    assert rows[1:] == [["alice", "02_heads", "1", "3", "graded", ""],
+                        ["alice", "TOTAL", "1", "3", "", ""],
+                        ["bob", "02_heads", "0", "3", "missing", ""],
+                        ["bob", "TOTAL", "0", "3", "", ""],
+                        ["carol", "02_heads", "0", "3", "missing", ""],
+                        ["carol", "TOTAL", "0", "3", "", ""]]
+
+
 def test_header_names_the_columns(course, tmp_path):
     """Does the file start with the header student_id, assignment, score, max_score,
     status, note, then nbgrader's late columns?"""

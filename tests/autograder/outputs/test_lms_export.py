@@ -199,6 +199,17 @@ def test_real_class_canvas_file(graded_class):
     assert by_id["204"] == "0" and float(by_id["201"]) > 0 and by_id["203"] == "0"
 
 
+def test_real_class_kit_csv_of_one_assignment(graded_class):
+    """Does `export --to F ID` write the kit's CSV of that assignment alone, through
+    nbgrader's own export, as `--format canvas ID` takes the id?"""
+    done = kit(graded_class, "export", "--to", "one.csv", ID)
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = read(graded_class / "one.csv")
+    assert {row[1] for row in rows[1:]} == {ID, "TOTAL"}
+    every = [row for row in read(graded_class / "grades.csv")[1:] if row[1] == ID]
+    assert [row for row in rows[1:] if row[1] == ID] == every
+
+
 def test_real_class_moodle_file(graded_class):
     """Is the Moodle file every student by email with the kit CSV's scores?"""
     done = kit(graded_class, "export", "--format", "moodle", "--to", "moodle.csv", ID)

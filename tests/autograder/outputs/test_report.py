@@ -213,6 +213,10 @@ def test_a_course_with_nothing_graded(course, capsys):
     assert code == 0
     [gap] = gaps_of(page)
     assert "Nothing is graded yet" in gap and "python -m autograder grade" in gap
+    # the page opens with its summary; the partial box follows it, folded to one line
+    assert page.index("<h2 id='") < page.index("<div class='gaps'>") < page.index("<h2", (
+        page.index("<h2 id='") + 1))
+    assert "<details><summary>This report is partial: 1 thing it cannot show yet" in page
     assert any("Nothing is graded yet" in line for line in lines)
     assert lines[-1] == f"report: {course / 'report.html'}"
 
@@ -301,6 +305,20 @@ def test_feedback_rewrites_the_page_the_report_marks_stale(course, capsys):
     assert "stale" not in row_of(page, "students", "ada")[1]
     assert not [gap for gap in gaps_of(page) if "feedback" in gap]
 
+def test_feedback_keeps_a_page_written_since_the_last_grading(course, capsys):
+    """A page written after its notebook's last grading (serve writes one on submit): does
+    `feedback` keep it as it is and say so, exit 0, and `feedback --force` write it again?"""
+    release(course, FIRST, {"test_f": (4, False)})
+    graded(course, FIRST, "ada", {"test_f": 4})
+    feedback_page(course, FIRST, "ada", age_seconds=-60)
+    page = course / "feedback" / "ada" / FIRST / f"{FIRST}.html"
+    assert main(["--root", str(course), "feedback", FIRST, "--workers", "1"]) == 0
+    assert "kept as they are (--force writes them again)" in capsys.readouterr().out
+    assert page.read_text() == "<html><body>feedback</body></html>"
+    assert main(["--root", str(course), "feedback", FIRST, "--force", "--workers", "1"]) == 0
+    assert page.read_text() != "<html><body>feedback</body></html>"
+
+
 # -- the columns ----------------------------------------------------------------------------
 
 
@@ -345,7 +363,7 @@ def test_the_chinese_report_and_its_console_lines(tmp_path, capsys):
                 "{command}."].format(assignment=SECOND,
                                      command=f"python -m autograder grade {SECOND}"),
         CATALOG["report: {path}"].format(path=root / "report.html")]
-    assert "<p>这份报告还不完整：</p>" in page and "生成于 " in page
+    assert "<summary>这份报告还不完整：有 " in page and "生成于 " in page
 
 
 NO_CJK_FONTS = """<?xml version="1.0"?>
