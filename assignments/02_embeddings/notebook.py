@@ -355,7 +355,7 @@ for sentence, printed in printed_ids.items():
 #
 # 随机数让结果难以比较，所以我们把它固定下来：`torch.manual_seed(seed)` 会重置 PyTorch 的随机数生成器，同一个种子总是给出**同样形状下**同样的表。虽然真正用到的只有被查到的那几行，但表的形状依然要紧：它决定了这些行拿到哪些随机数。所以在同一个种子下，`nn.Embedding(6, 3)` 和 `nn.Embedding(50_000, 3)` 为同样的 id 给出的行并不相同（测试之后的一节会说明原因）。无论句子只用到其中多少行，都要传入真实的 `vocab_size`。
 #
-# **本步规则：** 先调用 `torch.manual_seed(seed)`，*然后*再创建 `nn.Embedding(vocab_size, dim)`，查出这些 id 对应的行，并返回 `.detach()` 之后的结果。这些向量是后面几次作业的输入数据，而不是我们要在这里训练的参数，所以不应带有梯度记录。
+# **本步规则：** 先调用 `torch.manual_seed(seed)`，**然后**再创建 `nn.Embedding(vocab_size, dim)`，查出这些 id 对应的行，并返回 `.detach()` 之后的结果。这些向量是后面几次作业的输入数据，而不是我们要在这里训练的参数，所以不应带有梯度记录。
 
 # %% solution embed
 

@@ -129,7 +129,7 @@ from torch import nn
 # 单个头的三个矩阵；下面的准备代码也照样抽取（之后并不使用），这样随机数序列，进而下文的每个
 # 数值，都与资料一致。
 #
-# 与资料一样，词从 1 开始编号：*查询 2* 指第二个词 *is* 的查询，下标为 1。
+# 与资料一样，词从 1 开始编号：**查询 2** 指第二个词 *is* 的查询，下标为 1。
 
 # %% setup
 words = ["Life", "is", "short", "eat", "dessert", "first"]  # the sentence, comma dropped
@@ -424,7 +424,7 @@ for what, printed, yours in [
 # 地方。经过训练的头会学到有正有负的矩阵，彼此的差别要大得多。
 #
 # 这幅图用你的 `multihead_attention` 画出：给它的值矩阵让六个词的值向量恰好是单位矩阵的各行。
-# 取 `W_value[head]` 为 `x` 的伪逆的转置，则 $x\,W_V^\top = I$，于是每一行上下文向量*就是*
+# 取 `W_value[head]` 为 `x` 的伪逆的转置，则 $x\,W_V^\top = I$，于是每一行上下文向量**就是**
 # 该词的注意力权重。
 
 # %% code
@@ -612,7 +612,7 @@ expect_close(merged[:, 28:56], context[1], "columns 28 to 55: the second head (h
 # 各头合并回 `(L, N, E)`（和第 3 步一样：先把位置这一维移到最前，再 `reshape`），最后作用
 # `out_proj`。
 #
-# **掩码。** 两种掩码都可以不给；当它们是 `bool` 类型时，`True` 表示*不许注意*：
+# **掩码。** 两种掩码都可以不给；当它们是 `bool` 类型时，`True` 表示**不许关注**：
 # `key_padding_mask` 的形状为 `(N, S)`，对某个序列的所有查询掩码掉该序列的某些键（填充位）；
 # `attn_mask` 的形状为 `(L, S)` 或 `(N * num_heads, L, S)`，对查询 $i$ 掩码掉键 $j$。被掩码的
 # 注意力分数在 softmax 之前变为 $-\infty$，因此其注意力权重恰好为 0。`float` 类型的掩码，
@@ -649,7 +649,7 @@ expect_close(merged[:, 28:56], context[1], "columns 28 to 55: the second head (h
         "forward(query (L, N, E), key (S, N, E), value (S, N, E), "
         "key_padding_mask (N, S) 或 None，\n"
         "    attn_mask (L, S) 或 (N * num_heads, L, S) 或 None) -> (输出 (L, N, E)，\n"
-        "    对各头取平均的注意力权重 (N, L, S))。bool 掩码在不许注意的位置为 True；\n"
+        "    对各头取平均的注意力权重 (N, L, S))。bool 掩码在不许关注的位置为 True；\n"
         "    float 掩码直接加到注意力分数上。",
     "A copy of a torch.nn.MultiheadAttention's weights in this module.":
         "一个本类的新模块，其参数复制自给定的 torch.nn.MultiheadAttention。",

@@ -90,7 +90,7 @@ from torch import nn
 # %% [markdown zh]
 # ## 第 1 步：每个词在哪里？
 #
-# 注意力把每个查询与每个键相比较，而这种比较里没有任何东西说明哪个词在前。把词打乱，输出也只是以同样的方式被打乱而已：在注意力看来，一个句子是一个*集合*。论文的办法是给每个输入加上一个只取决于其位置 $p$ 的向量。它的**正弦位置编码**在第 $2i$ 列放一个正弦，在第 $2i + 1$ 列放同一个角度的余弦：
+# 注意力把每个查询与每个键相比较，而这种比较里没有任何东西说明哪个词在前。把词打乱，输出也只是以同样的方式被打乱而已：在注意力看来，一个句子是一个**集合**。论文的办法是给每个输入加上一个只取决于其位置 $p$ 的向量。它的**正弦位置编码**在第 $2i$ 列放一个正弦，在第 $2i + 1$ 列放同一个角度的余弦：
 #
 # $$PE_{p,\,2i} = \sin\!\Big(\frac{p}{10000^{2i/d}}\Big), \qquad
 # PE_{p,\,2i+1} = \cos\!\Big(\frac{p}{10000^{2i/d}}\Big),$$
@@ -217,7 +217,7 @@ plt.show()
 # 你的结果能否与 PyTorch 的相同，取决于四个细节：
 #
 # - 方差是**有偏**方差，除以 $d$（而不是 $d - 1$；`torch.var` 除非指定 `unbiased=False`，否则除以 $d - 1$）；
-# - $\varepsilon$（`eps`，默认为 `1e-5`）加在平方根**里面**：当某一行几乎没有起伏时它就要紧了，测试里正有这样的行；
+# - $\varepsilon$（`eps`，默认为 `1e-5`）加在平方根**里面**：某一行几乎没有起伏时，它就起作用了，测试里正有这样的行；
 # - 统计量只在**最后一个**维度上计算，不论前面还有哪些维度：`x` 可以是 `(d,)`、`(L, d)`、`(N, L, d)` 或更多维；
 # - 方差是 $(x_k - \mu)^2$ 的均值，要**先**减去均值。捷径 $E[x^2] - E[x]^2$ 在纸面上是同一个数，但一行数远离 0 时，它在 `float32` 中要让两个很大且几乎相等的数相减（一行数在 10000 附近时 $x^2 \approx 10^8$，而 `float32` 在那里的间隔是 8），方差就丢了。每个学生的隐藏检查里都有这样的行，所以这个公式每次都会在那里失败，而不是看运气。
 #
@@ -425,14 +425,14 @@ expect_close(feed_forward(x, W1, b1, W2, b2), linear_2(torch.relu(linear_1(x))).
 # %% [markdown zh]
 # ## 第 4 步：Transformer 块
 #
-# 一个块把这些部件围绕两条**残差连接**组装起来：每个子层的输出都*加*到它的输入上。这样块只需要学习对输入的修正量，而即使叠了很多层，输入也能直接传过去。在**前置归一化**（PyTorch 中的 `norm_first=True`）的排布中，每个子层读取的是当前累加和经过归一化后的副本：
+# 一个块把这些部件围绕两条**残差连接**组装起来：每个子层的输出都**加**到它的输入上。这样块只需要学习对输入的修正量，而即使叠了很多层，输入也能直接传过去。在**前置归一化**（PyTorch 中的 `norm_first=True`）的排布中，每个子层读取的是当前累加和经过归一化后的副本：
 #
 # $$h = x + \operatorname{MHA}(\operatorname{LN}_1(x)), \qquad
 # \text{out} = h + \operatorname{FFN}(\operatorname{LN}_2(h)).$$
 #
 # ![块中的数据流：x 经过 LayerNorm 1 和多头注意力后加回到 x 上；得到的和 h 经过 LayerNorm 2 和前馈网络后加回到 h 上](figure:block_flow)
 #
-# 两个层归一化各有自己的 $\gamma$ 和 $\beta$。（论文把层归一化放在每次相加*之后*，即 $\operatorname{LN}(x + \operatorname{MHA}(x))$，称为后置归一化；前置归一化在很深的堆叠中更容易训练，也正是 PyTorch 的 `norm_first=True` 所计算的。）
+# 两个层归一化各有自己的 $\gamma$ 和 $\beta$。（论文把层归一化放在每次相加**之后**，即 $\operatorname{LN}(x + \operatorname{MHA}(x))$，称为后置归一化；前置归一化在很深的堆叠中更容易训练，也正是 PyTorch 的 `norm_first=True` 所计算的。）
 #
 # **多头自注意力。** 设 $E$ = `d_model`，共 `num_heads` 个头，每个头 `head_dim = E // num_heads` 个特征：
 #
@@ -441,7 +441,7 @@ expect_close(feed_forward(x, W1, b1, W2, b2), linear_2(torch.relu(linear_1(x))).
 # 3. 调用 `F.scaled_dot_product_attention(q, k, v, attn_mask=...)`：它一次处理所有序列的所有头，并自行乘以 $1/\sqrt{\texttt{head\_dim}}$；
 # 4. 把各头并排合并回 `(N, L, E)`（先把位置移回头之前，再 `reshape`），最后做输出投影 `@ W_out + b_out`。
 #
-# **掩码。** `forward(x, attn_mask=None)` 接收一个可选的、形状为 `(L, L)` 的布尔掩码，在查询**不许**注意某个键的位置为 True，与上一次作业以及 `nn.TransformerEncoderLayer` 的 `src_mask` 相同。`F.scaled_dot_product_attention` 对布尔掩码的理解正好相反（True 表示*可以*注意），所以要传给它 `~attn_mask`。所有键都被掩码的查询没有确定的输出；测试从不要求这种情况。
+# **掩码。** `forward(x, attn_mask=None)` 接收一个可选的、形状为 `(L, L)` 的布尔掩码，在查询**不许**关注某个键的位置为 True，与上一次作业以及 `nn.TransformerEncoderLayer` 的 `src_mask` 相同。`F.scaled_dot_product_attention` 对布尔掩码的理解正好相反（True 表示**可以**关注），所以要传给它 `~attn_mask`。所有键都被掩码的查询没有确定的输出；测试从不要求这种情况。
 #
 # **复制 PyTorch 的层。** 类方法 `TransformerBlock.from_torch(layer)` 根据一个 `nn.TransformerEncoderLayer(d_model, num_heads, d_ff, dropout=0.0, batch_first=True, norm_first=True)` 构造一个尺寸相同的块，并复制它的参数（在 `torch.no_grad()` 下用 `.copy_`）。你的参数可以随意命名和排布；这个层的参数是：
 #
@@ -469,7 +469,7 @@ expect_close(feed_forward(x, W1, b1, W2, b2), linear_2(torch.relu(linear_1(x))).
     "    num_heads, d_ff, dropout=0.0, batch_first=True, norm_first=True) in eval mode.":
         "forward(x (N, L, E), attn_mask (L, L) bool 或 None) -> (N, L, E)：\n"
         "    h = x + attention(layer_norm(x))，然后是 h + feed_forward(layer_norm(h))。\n"
-        "    attn_mask 在查询不许注意某个键的位置为 True。在 eval 模式下等于\n"
+        "    attn_mask 在查询不许关注某个键的位置为 True。在 eval 模式下等于\n"
         "    torch.nn.TransformerEncoderLayer(E, num_heads, d_ff, dropout=0.0, batch_first=True,\n"
         "    norm_first=True)。",
     "A block holding a copy of a torch.nn.TransformerEncoderLayer's weights.":
@@ -526,7 +526,7 @@ expect_tensor(TransformerBlock(6, 3, 4)(torch.randn(2, 7, 6)), (2, 7, 6),
         "TransformerEncoderLayer(8, 2, 16)（前置归一化，eval 模式）的副本，无掩码",
     "# query 0 may not see keys 1, 3, 4": "# 查询 0 不许看键 1、3、4",
     "the same copy with a bool attn_mask (True = may not attend)":
-        "同一个副本，带布尔 attn_mask（True 表示不许注意）",
+        "同一个副本，带布尔 attn_mask（True 表示不许关注）",
     "# a causal mask": "# 因果掩码",
     "the same copy with a causal mask": "同一个副本，带因果掩码",
     "# change the last position only": "# 只改变最后一个位置",

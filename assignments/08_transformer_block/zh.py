@@ -132,8 +132,8 @@ CATALOG = {
     'mask sense inverted': '掩码的含义弄反了',
     "our attn_mask is True where a query may NOT attend; F.scaled_dot_product_attention's "
     'boolean attn_mask is True where it may: pass ~attn_mask':
-        '我们的 attn_mask 在查询不许注意的位置为 True；F.scaled_dot_product_attention 的布尔 '
-        'attn_mask 在可以注意的位置为 True：要传 ~attn_mask',
+        '我们的 attn_mask 在查询不许关注的位置为 True；F.scaled_dot_product_attention 的布尔 '
+        'attn_mask 在可以关注的位置为 True：要传 ~attn_mask',
     'heads merged by reshape without transposing': '合并多头时直接 reshape，没有先转置',
     "the heads' outputs are (N, h, L, head_dim): bring L before h (transpose(1, 2)) before "
     'reshaping to (N, L, E)':

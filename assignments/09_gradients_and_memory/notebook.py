@@ -48,7 +48,7 @@
 # %% [markdown zh]
 # # 作业 9：深入底层：梯度、内存与解码
 #
-# 本作业超出了五份资料的范围。资料只做注意力的前向计算，只算一次，用的是一个六个词的句子；作业 1 用过的图解文章《教你动手推导Self-Attention！（附代码）》在结尾列出了注意力之后的内容（位置编码、LayerNorm、堆叠），但没有展开。这里我们揭开资料没有打开的三个盖子，它们都建立在你在作业 3 和作业 4 中写的缩放点积注意力以及作业 7 的因果掩码之上：
+# 本作业超出了五份资料的范围。资料只做注意力的前向计算，只算一次，用的是一个六个词的句子；作业 1 用过的图解文章《教你动手推导Self-Attention！（附代码）》在结尾列出了注意力之后的内容（位置编码、LayerNorm、堆叠），但没有展开。这里补上资料没有展开的三件事，它们都建立在你在作业 3 和作业 4 中写的缩放点积注意力以及作业 7 的因果掩码之上：
 #
 # - **训练**需要梯度。你要亲手写出 softmax 和注意力的**反向传播**，也就是 autograd 所做的计算，并用 `torch.autograd` 和有限差分来检验它。
 # - **长序列**需要内存。`(n, n)` 的注意力分数矩阵随长度的平方增长。你要写出 FlashAttention 所依赖的**在线 softmax**：它每次读取一块键，任何时候都只保存一块注意力分数。
@@ -111,14 +111,14 @@ from torch.utils._python_dispatch import TorchDispatchMode
 #
 # 训练要让每个参数逆着损失 $L$ 的梯度移动。autograd 用链式法则求梯度，从输出往回、一次一个运算地推到输入：每个运算收到 $L$ 对它的输出的梯度，返回 $L$ 对它的输入的梯度。对 softmax 来说，输出是注意力权重 $w = \operatorname{softmax}(s)$，收到的是 $g = \partial L / \partial w$。
 #
-# 每个注意力权重都通过分母中的求和依赖于*每一个*分数：
+# 每个注意力权重都通过分母中的求和依赖于**每一个**分数：
 #
 # $$\frac{\partial w_i}{\partial s_j} = w_i\,(\delta_{ij} - w_j),
 # \qquad\text{因此}\qquad
 # \frac{\partial L}{\partial s_j} = \sum_i g_i\, w_i\,(\delta_{ij} - w_j)
 # = w_j\Big(g_j - \sum_i g_i\, w_i\Big).$$
 #
-# 用文字说：先从每个 $g_j$ 中减去加权平均 $\sum_i g_i w_i$，再乘以 $w_j$。整个过程从不构造 $n \times n$ 的雅可比矩阵。`softmax_backward(weights, grad_weights, dim=-1)` 对任意形状的张量沿 `dim` 做这件事：沿 `dim` 的每个切片是一个独立的 softmax，有它自己的加权和（`keepdim=True` 让它保持可广播）。它返回对分数的梯度，形状和 `dtype` 都与 `weights` 相同。
+# 换句话说：先从每个 $g_j$ 中减去加权平均 $\sum_i g_i w_i$，再乘以 $w_j$。整个过程从不构造 $n \times n$ 的雅可比矩阵。`softmax_backward(weights, grad_weights, dim=-1)` 对任意形状的张量沿 `dim` 做这件事：沿 `dim` 的每个切片是一个独立的 softmax，有它自己的加权和（`keepdim=True` 让它保持可广播）。它返回对分数的梯度，形状和 `dtype` 都与 `weights` 相同。
 #
 # 小例子：$w = [0.5, 0.3, 0.2]$、$g = [1, 0, 2]$ 的加权和是 $0.5 + 0 + 0.4 = 0.9$，所以梯度是 $w \odot (g - 0.9) = [0.05, -0.27, 0.22]$。它的和为 0：给所有分数加上同一个常数，不会改变任何注意力权重。
 #
@@ -233,7 +233,7 @@ expect_close(predicted.float(), numeric.float(), "the change of the loss the gra
 # 2. 逐行的 softmax：$\partial L / \partial S$ = `softmax_backward(W, G V^T)`，也就是你的第 1 步；
 # 3. $S = Q K^\top / \sqrt{d_k}$：$\partial L / \partial Q = (\partial L / \partial S)\, K / \sqrt{d_k}$，$\partial L / \partial K = (\partial L / \partial S)^\top Q / \sqrt{d_k}$。
 #
-# 边写边检查形状：每个梯度的形状都与它所对应的量相同，查询是 `(n_q, d_k)`，键是 `(n_k, d_k)`，值是 `(n_k, d_v)`；各个大小互不相同时，漏掉一次转置不可能不被发现。反向传播需要前向计算中的注意力权重 $W$：在这里用 `torch.softmax` 重新算一遍（FlashAttention 也是这样做的，以免存储它们）。
+# 边写边检查形状：每个梯度的形状都与它所对应的量相同，查询是 `(n_q, d_k)`，键是 `(n_k, d_k)`，值是 `(n_k, d_v)`；各个大小互不相同时，漏掉一次转置一定会暴露出来。反向传播需要前向计算中的注意力权重 $W$：在这里用 `torch.softmax` 重新算一遍（FlashAttention 也是这样做的，以免存储它们）。
 #
 # `attention_backward(queries, keys, values, grad_context)` 返回元组 `(grad_queries, grad_keys, grad_values)`，支持任意前导批维度，`dtype` 与输入相同。你可以调用自己的 `softmax_backward`。
 
@@ -373,7 +373,7 @@ for which, name in enumerate(("grad_queries", "grad_keys", "grad_values")):
 # %% [markdown zh]
 # ## 第 3 步：每次处理一块键的注意力
 #
-# 对一个查询而言，softmax 需要它*所有*分数中的最大值（像作业 1 那样减去它），以及*所有*分数指数之和（用来做除数）。按普通方式计算，就要为每个查询保存一行 `n_k` 个分数：一个 `(n_q, n_k)` 的矩阵，2048 个查询和键在 `float32` 下就是 16 MiB，32768 个则是 4 GiB。**在线 softmax** 每次读取 `block_size` 行键和值，对每个查询只保存三个随读随更新的量：
+# 对一个查询而言，softmax 需要它**所有**分数中的最大值（像作业 1 那样减去它），以及**所有**分数指数之和（用来做除数）。按普通方式计算，就要为每个查询保存一行 `n_k` 个分数：一个 `(n_q, n_k)` 的矩阵，2048 个查询和键在 `float32` 下就是 16 MiB，32768 个则是 4 GiB。**在线 softmax** 每次读取 `block_size` 行键和值，对每个查询只保存三个随读随更新的量：
 #
 # - $m$，到目前为止见过的最大分数（初始为 $-\infty$，而不是 0 或 $-10^4$ 这样很小的负数：隐藏检查给每个学生都准备了一个所有分数都在 $-25000$ 到 $-20000$ 之间的查询，若从比它们大的有限数开始，每个 $e^{s - m}$ 都是 0）；
 # - $\ell$，到目前为止见过的分数的 $e^{s - m}$ 之和；
@@ -387,7 +387,7 @@ for which, name in enumerate(("grad_queries", "grad_keys", "grad_values")):
 #
 # 关键全在因子 $e^{m - m'}$：之前累加的量是相对于旧的最大值计算的，乘以它就换算成相对于新的最大值（最大值没有变化时它等于 1；在第一块时 $m = -\infty$，它等于 0）。读完最后一块后，上下文向量就是 $c / \ell$，恰好等于 softmax 的加权平均。
 #
-# ![一个查询的分数分三块读取，大小分别为 4、4、2：每块之后的运行最大值 m、用来重新缩放运行和与部分上下文向量的因子 exp(m_old - m_new)，以及运行和 l](figure:online_softmax)
+# ![一个查询的分数分三块读取，大小分别为 4、4、2：每块之后的当前最大值 m、用来重新缩放累计和与部分上下文向量的因子 exp(m_old - m_new)，以及累计和 l](figure:online_softmax)
 #
 # `online_attention(queries, keys, values, block_size)` 接收 `(..., n_q, d_k)`、`(..., n_k, d_k)` 和 `(..., n_k, d_v)`，返回 `(..., n_q, d_v)`。任何 `block_size >= 1` 都必须能用，包括不能整除 `n_k` 的（最后一块较短）和大于 `n_k` 的（只有一块）。`keys[..., start:start + block_size, :]` 取出一块；超出末尾的切片会自动在末尾停下。
 #
@@ -402,7 +402,7 @@ for which, name in enumerate(("grad_queries", "grad_keys", "grad_values")):
     "queries (..., n_q, d_k), keys (..., n_k, d_k), values (..., n_k, d_v); returns":
         "queries (..., n_q, d_k)，keys (..., n_k, d_k)，values (..., n_k, d_v)；返回",
     "(..., n_q, d_v). Each query keeps a running max m and a running sum l of exp(score - m);":
-        "(..., n_q, d_v)。每个查询保存一个运行最大值 m 和 exp(score - m) 的运行和 l；",
+        "(..., n_q, d_v)。每个查询保存一个当前最大值 m 和 exp(score - m) 的累计和 l；",
     "when a block raises m, the sum and the partial context so far are rescaled by":
         "某一块使 m 变大时，已有的和与部分上下文向量都乘以",
     "exp(m_old - m_new). The last block may be shorter than block_size.":
@@ -460,13 +460,13 @@ expect_close(far, F.scaled_dot_product_attention(far_q, keys, values),
     '"F.scaled_dot_product_attention"': '"F.scaled_dot_product_attention 对照"',
     "# scores in the hundreds, some rows' largest in a later block: the running max keeps exp "
     "finite":
-        "# 分数达到几百，有些行的最大分数出现在后面的块中：运行最大值让 exp 保持有限",
+        "# 分数达到几百，有些行的最大分数出现在后面的块中：当前最大值让 exp 保持有限",
     "scores in the hundreds, block_size = 3": "分数达到几百，block_size = 3",
     "# every score of a query thousands below zero (-2000 to -8000 here): exp of each is 0":
         "# 一个查询的所有分数都比 0 小几千（这里是 -2000 到 -8000）：每个分数的 exp 都是 0，",
-    "# unless the running max was subtracted first": "# 除非先减去了运行最大值",
+    "# unless the running max was subtracted first": "# 除非先减去了当前最大值",
     'f"every score thousands below zero gave {far}: start the running max at -inf, not 0"':
-        'f"所有分数都比 0 小几千时得到 {far}：运行最大值要从 -inf 开始，而不是 0"',
+        'f"所有分数都比 0 小几千时得到 {far}：当前最大值要从 -inf 开始，而不是 0"',
     "every score thousands below zero, block_size = 2": "所有分数都比 0 小几千，block_size = 2",
 }
 
@@ -745,5 +745,5 @@ print(f"largest difference between the two outputs: {(yours - again).abs().max()
 # ## 本作业小结
 #
 # - 反向传播就是把前向计算倒过来读，每个运算用一次链式法则；softmax 的梯度是 $w \odot (g - \sum_i g_i w_i)$，注意力的梯度是围绕它的三次矩阵乘法，每个梯度的形状都与对应的输入相同。
-# - 保存运行最大值和运行和，并用 $e^{m - m'}$ 重新缩放之前的结果，softmax 就能分块一遍算完：注意力于是只需要一块分数的内存，而不是整个 `(n, n)` 矩阵。这就是 FlashAttention 的核心。
+# - 保存当前最大值和累计和，并用 $e^{m - m'}$ 重新缩放之前的结果，softmax 就能分块一遍算完：注意力于是只需要一块分数的内存，而不是整个 `(n, n)` 矩阵。这就是 FlashAttention 的核心。
 # - 缓存每个位置的键和值的解码器，每个位置只投影一次，不用掩码就能对缓存做注意力，结果与因果注意力完全相同。

@@ -117,7 +117,7 @@ CATALOG = {
         'torch.nn.functional.scaled_dot_product_attention 的结果',
     'with scores in the hundreds the output should stay finite: subtract the running max '
     'before exp':
-        '分数达到几百时输出也应保持有限：在求 exp 之前减去运行最大值',
+        '分数达到几百时输出也应保持有限：在求 exp 之前减去当前最大值',
     'with scores in the hundreds, the output should still equal '
     'torch.nn.functional.scaled_dot_product_attention':
         '分数达到几百时，输出仍应等于 torch.nn.functional.scaled_dot_product_attention 的结果',
@@ -127,35 +127,35 @@ CATALOG = {
     'old sum and context not rescaled': '没有重新缩放已有的和与上下文向量',
     'when a block raises the running max, what was summed so far was taken against the old max: '
     'multiply the running sum and the partial context by exp(old max - new max)':
-        '某一块使运行最大值变大时，之前累加的量是相对于旧的最大值算的：'
-        '要把运行和与部分上下文向量都乘以 exp(旧最大值 - 新最大值)',
-    'context rescaled but not the running sum': '重新缩放了上下文向量，却没有缩放运行和',
+        '某一块使当前最大值变大时，之前累加的量是相对于旧的最大值算的：'
+        '要把累计和与部分上下文向量都乘以 exp(旧最大值 - 新最大值)',
+    'context rescaled but not the running sum': '重新缩放了上下文向量，却没有缩放累计和',
     'the running sum is taken against the running max too: rescale it by the same factor as '
     'the partial context':
-        '运行和也是相对于运行最大值算的：要用与部分上下文向量相同的因子重新缩放它',
+        '累计和也是相对于当前最大值算的：要用与部分上下文向量相同的因子重新缩放它',
     'last partial block dropped': '漏掉了最后一个不完整的块',
     'when block_size does not divide n_keys the last block is shorter; read it too (range(0, '
     'n_keys, block_size) and slices that stop at the end do that)':
         'block_size 不能整除 n_keys 时，最后一块较短；它也要读（range(0, n_keys, block_size) '
         '配合在末尾自动停下的切片就能做到）',
-    'running max never updated': '从未更新运行最大值',
-    'running max starts at a finite number': '运行最大值从一个有限的数开始',
+    'running max never updated': '从未更新当前最大值',
+    'running max starts at a finite number': '当前最大值从一个有限的数开始',
     'start the running max at -inf: from a finite start such as -1e4, a query whose every score '
     'is below it subtracts the start, exp of each score is 0, and the output divides 0 by 0':
-        '运行最大值要从 -inf 开始：若从 -1e4 这样的有限数开始，一个所有分数都比它小的查询减去的是'
+        '当前最大值要从 -inf 开始：若从 -1e4 这样的有限数开始，一个所有分数都比它小的查询减去的是'
         '这个起点，每个分数的 exp 都是 0，输出就成了 0 除以 0',
-    'running max starts at 0': '运行最大值从 0 开始',
+    'running max starts at 0': '当前最大值从 0 开始',
     'start the running max at -inf: from 0, a query whose every score is far below zero '
     'subtracts 0, exp of each score is 0, and the output divides 0 by 0':
-        '运行最大值要从 -inf 开始：若从 0 开始，一个所有分数都远小于 0 的查询减去的是 0，'
+        '当前最大值要从 -inf 开始：若从 0 开始，一个所有分数都远小于 0 的查询减去的是 0，'
         '每个分数的 exp 都是 0，输出就成了 0 除以 0',
     'after each block, the new max becomes the running max; otherwise every block rescales the '
     'earlier ones away':
-        '每一块之后，新的最大值要成为运行最大值；否则每一块都会把之前的结果缩放成 0',
-    'no division by the running sum': '没有除以运行和',
+        '每一块之后，新的最大值要成为当前最大值；否则每一块都会把之前的结果缩放成 0',
+    'no division by the running sum': '没有除以累计和',
     "the partial context is a sum of exp(score - max) * value; divide it by the running sum at "
     "the end to get the softmax's weighted mean":
-        '部分上下文向量是 exp(score - max) * value 之和；最后要除以运行和，'
+        '部分上下文向量是 exp(score - max) * value 之和；最后要除以累计和，'
         '才得到 softmax 的加权平均',
     'no 1/sqrt(d_k)': '缺少 1/sqrt(d_k)',
     'divide the scores by sqrt(d_k) before the softmax':
@@ -172,7 +172,7 @@ CATALOG = {
     'no built-in softmax or attention': '不用内置的 softmax 或注意力',
     'a built-in softmax or attention needs every score of a query at once; keep a running max '
     'and a running sum instead (torch.logsumexp counts as a built-in softmax)':
-        '内置的 softmax 或注意力需要一次拿到一个查询的全部分数；请改为保存运行最大值和运行和'
+        '内置的 softmax 或注意力需要一次拿到一个查询的全部分数；请改为保存当前最大值和累计和'
         '（torch.logsumexp 也算内置的 softmax）',
     # cached_causal_attention
     'one sequence of {seq} positions': '一个序列，{seq} 个位置',

@@ -95,7 +95,8 @@ def test_the_variants_spare_the_terms():
     check_notebook.py, {notebook})?"""
     fine = "测试单元格、笔记本、文档字符串、运行 check_notebook.py，提交 {notebook}"
     assert [p.pattern for _, p, _ in variants() if p.search(fine)] == []
-    wrong = "测试单元、学习笔记、五份文档、本 notebook、被屏蔽、遮住、教程、出处"
+    wrong = ("测试单元、学习笔记、五份文档、本 notebook、被屏蔽、遮住、教程、出处、不许注意、"
+             "可以注意、运行最大值、运行和")
     missed = [p.pattern for _, p, _ in variants() if not p.search(wrong)]
     assert missed == ["遮挡", "遮蔽", "one-hot"]
 
@@ -143,4 +144,19 @@ def test_no_english_words_in_chinese_prose(assignment_id):
         if kind == "markdown":
             words, prose = latin_words(text)
             found += [f"{where}: {around(prose, m)!r}" for m in words]
+    assert not found, "\n".join(found)
+
+
+# Emphasis by single asterisks around Chinese: rendered as slanted Chinese, which no Chinese
+# font draws (the browser fakes it). Chinese emphasis is bold, a title 《》.
+# (Latin words in italics, *Life*, stay: their fonts have italics.)
+FAKE_ITALIC = re.compile(r"(?<![*\\`])\*([\u4e00-\u9fff][\u4e00-\u9fff0-9 ]*?)\*(?![*`])")
+
+
+@pytest.mark.parametrize("assignment_id", IDS)
+def test_no_chinese_in_italics(assignment_id):
+    """Does no Chinese markdown cell set Chinese text in italics (*...*)?"""
+    found = [f"{where}: {around(text, m)!r}" for where, kind, text in
+             notebook_cells(assignment_id) if kind == "markdown"
+             for m in FAKE_ITALIC.finditer(text)]
     assert not found, "\n".join(found)
