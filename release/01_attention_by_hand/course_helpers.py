@@ -4,7 +4,7 @@ same code, as grading decides it. A failing check says what is wrong: the first 
 and the largest difference, or the known mistake your numbers match. Under a failed test cell
 you also see the arguments your function had when it raised, and the earlier step to fix
 first when this step calls one whose test fails. use_course_font, called by the cells that
-plot, lets their labels show Chinese.
+plot, sets the fonts their labels are drawn in.
 
 You do not need to read or change this cell: run it, then go on to the steps below. Its
 code is packed on one line, so the notebook runs on its own; to read it, open
