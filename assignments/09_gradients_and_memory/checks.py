@@ -376,11 +376,16 @@ def online_attention_random(gen):
                         "{batch}, {n_query} queries, {n_key} keys, block_size = 2", batch=batch,
                         n_query=n_query, n_key=n_key),
                       calling(queries, keys, randn(gen, batch, n_key, d_v), 2)))
+    # Every score of the first query between about -540 and -180, whatever the draw (a unit
+    # direction; the keys 3 to 9 along it): exp of each is 0 in float32 unless the running
+    # max was subtracted, so a running max that starts at 0 fails here on every draw (a
+    # direction drawn short once left the scores near -20, where it passes).
+    unit = direction / direction.norm()  # (d_k,)
     queries = randn(gen, n_query, d_k)
-    queries[0] = -30 * direction  # every score of the first query far below zero
+    queries[0] = -60 * math.sqrt(d_k) * unit
     cases.append(Case(t("every score of one query far below zero: {n_query} queries, {n_key} "
                         "keys, block_size = 3", n_query=n_query, n_key=n_key),
-                      calling(queries, randn(gen, n_key, d_k) + 3 * direction,
+                      calling(queries, randn(gen, n_key, d_k) + 6 * unit,
                               randn(gen, n_key, d_v), 3)))
     cases.append(Case(t("every score of one query near -10000 (exp of each is 0): {n_query} "
                         "queries, {n_key} keys, block_size = 2", n_query=n_query, n_key=n_key),
@@ -551,12 +556,14 @@ ONLINE_ATTENTION = Step(
             "        running_max = new_max\n"
             "    return context / running_sum\n",
         ),
+        # Before "starts at 0": both give nan where every score is far below zero; on a tie
+        # the first is named, and a finite start's student is right where 0 is not.
         Mistake(
-            "running max starts at 0",
-            "start the running max at -inf: from 0, a query whose every score is far below "
-            "zero subtracts 0, exp of each score is 0, and the output divides 0 by 0",
-            ONLINE_HEAD.replace("torch.full_like(queries[..., :1], float('-inf'))",
-                                "torch.zeros_like(queries[..., :1])") +
+            "running max starts at a finite number",
+            "start the running max at -inf: from a finite start such as -1e4, a query whose "
+            "every score is below it subtracts the start, exp of each score is 0, and the "
+            "output divides 0 by 0",
+            ONLINE_HEAD.replace("float('-inf')", "-1e4") +
             ONLINE_LOOP + ONLINE_BLOCK +
             "        running_sum = running_sum * rescale + exps.sum(dim=-1, keepdim=True)\n"
             "        context = context * rescale + exps @ block_values\n"
@@ -564,11 +571,11 @@ ONLINE_ATTENTION = Step(
             "    return context / running_sum\n",
         ),
         Mistake(
-            "running max starts at a finite number",
-            "start the running max at -inf: from a finite start such as -1e4, a query whose "
-            "every score is below it subtracts the start, exp of each score is 0, and the "
-            "output divides 0 by 0",
-            ONLINE_HEAD.replace("float('-inf')", "-1e4") +
+            "running max starts at 0",
+            "start the running max at -inf: from 0, a query whose every score is far below "
+            "zero subtracts 0, exp of each score is 0, and the output divides 0 by 0",
+            ONLINE_HEAD.replace("torch.full_like(queries[..., :1], float('-inf'))",
+                                "torch.zeros_like(queries[..., :1])") +
             ONLINE_LOOP + ONLINE_BLOCK +
             "        running_sum = running_sum * rescale + exps.sum(dim=-1, keepdim=True)\n"
             "        context = context * rescale + exps @ block_values\n"
