@@ -255,9 +255,6 @@ def parser():
                               "skipped"))
     add_ids(cmd)
     add_students(cmd, t("only these students' pages (an id or a glob)"))
-    cmd.add_argument("--force", action="store_true", help=t(
-        "write every page again, also those written after their notebook was last graded "
-        "(by serve, or an earlier feedback), which are otherwise kept"))
     add_engine(cmd)
 
     cmd = commands.add_parser("export", help=t("CSV: a row per student and assignment, totals; "
@@ -564,7 +561,7 @@ def run(args):
         from autograder.outputs.feedback import write_feedback
 
         done = write_feedback(root, ids, args.students, workers=args.workers,
-                              scheduler=args.scheduler, force=args.force)
+                              scheduler=args.scheduler)
         return 0 if done or not args.ids else 1
     elif args.command == "export":
         return export(root, args)

@@ -171,10 +171,6 @@ CATALOG = {
     "CSV: a row per student and assignment, totals; or the file Canvas's or Moodle's grade "
     "import takes (--format)":
         "CSV：每个学生每次作业一行，附总分；或者 Canvas、Moodle 的成绩导入所接受的文件（--format）",
-    "write every page again, also those written after their notebook was last graded (by "
-    "serve, or an earlier feedback), which are otherwise kept":
-        "重新写出每个页面，包括笔记本最近一次评分之后已经写好的页面（由 serve 或之前的 feedback "
-        "写出，默认保持原样）",
     "only these assignments: their rows of the kit's CSV, their columns of Canvas's or "
     "Moodle's file (all when none is given)":
         "只导出这些作业：本套件 CSV 中它们的行，Canvas 或 Moodle 文件中它们的列（不写则为全部）",

@@ -11,10 +11,6 @@ CATALOG = {
         "有 {count} 个反馈页面没能写出（原有的页面保持不变）：{pages}",
     "feedback {assignment}: {count} pages in feedback/":
         "反馈 {assignment}：feedback/ 中共 {count} 个页面",
-    "feedback {assignment}: {count} pages already written since their notebook was last "
-    "graded, kept as they are (--force writes them again)":
-        "反馈 {assignment}：有 {count} 个页面是在笔记本最近一次评分之后写的，保持原样"
-        "（--force 会重新写）",
     "feedback {assignment}: {count} page in feedback/":
         "反馈 {assignment}：feedback/ 中共 {count} 个页面",
     "{folder}: no such folder; create it or export elsewhere (--to)":

@@ -19,7 +19,7 @@ from autograder.gradebook_guard import check_gradebook
 from autograder.i18n import config_language, current, language, t
 from autograder.ledger import chosen
 from autograder.outputs.page_font import font_css
-from autograder.outputs.roster import not_in_course, page_is_current, removal_note
+from autograder.outputs.roster import not_in_course, removal_note
 from autograder.progress import Progress
 
 # nbgrader's feedback template lists every test cell as "Test cell"; the kit's test cells are
@@ -130,31 +130,20 @@ NOTE = ('\n<p class="kit-note" style="margin:1em auto;max-width:60em;padding:.6e
 
 
 def write_feedback(root: Path, ids, students=(), log=print, workers=None, scheduler=None,
-                   notes=None, force=False):
+                   notes=None):
     """Feedback pages of the given assignments (of the given students: ids or globs), in the
     course's language, one task per page on the grading engine (`workers` processes of the
     embedded cluster, or the cluster at `scheduler`); an assignment with nothing graded is
-    skipped and said so. `notes`: {student: a line that opens their pages}. For the whole
-    class (no student named, no note), a page written after its notebook's last grading (by
-    serve on submit, or an earlier feedback) is kept as it is, and said so, unless `force`.
-    Returns the ids done; a page that could not be written keeps the old one and ends in an
-    OutputError naming each."""
+    skipped and said so. `notes`: {student: a line that opens their pages}. Every page is
+    written again: a TA's score changes a page without a new grading, so a page's file time
+    cannot tell it is current. Returns the ids done; a page that could not be written keeps
+    the old one and ends in an OutputError naming each."""
     check_gradebook(root)
     config = course_config(root)
     with language(config_language(config)):
-        todo, up_to_date = {}, []
+        todo = {}
         for assignment_id in ids:
             graded = [s for s in graded_students(root, assignment_id) if chosen(s, students)]
-            if not (force or students or notes):
-                current = [s for s in graded if page_is_current(root, s, assignment_id)]
-                graded = [s for s in graded if s not in current]
-                if current:
-                    log(t("feedback {assignment}: {count} pages already written since their "
-                          "notebook was last graded, kept as they are (--force writes them "
-                          "again)", assignment=assignment_id, count=len(current)))
-                if current and not graded:
-                    up_to_date.append(assignment_id)
-                    continue
             if graded:
                 todo[assignment_id] = graded
             else:
@@ -163,7 +152,7 @@ def write_feedback(root: Path, ids, students=(), log=print, workers=None, schedu
                     if students else t("feedback {assignment}: skipped, nothing graded yet",
                                        assignment=assignment_id))
         if not todo:
-            return up_to_date
+            return []
         count = max(map(len, todo.values()))
         # One page (a student's regrade, feedback on submit) is written in this process.
         client = start_client(config, max(1, min(workers or os.cpu_count() or 1, count)),
@@ -179,7 +168,7 @@ def write_feedback(root: Path, ids, students=(), log=print, workers=None, schedu
             raise OutputError(t("{count} feedback pages could not be written (the old page, "
                                 "if any, is kept): {pages}", count=len(failed),
                                 pages="; ".join(failed)))
-    return [*up_to_date, *todo]
+    return list(todo)
 
 
 def _write_pages(client, root: Path, assignment_id, graded, log, notes):

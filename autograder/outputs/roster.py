@@ -133,9 +133,3 @@ def page_is_stale(root: Path, student, assignment_id):
     page = root / "feedback" / student / assignment_id / f"{assignment_id}.html"
     graded = root / "autograded" / student / assignment_id / f"{assignment_id}.ipynb"
     return page.exists() and graded.exists() and graded.stat().st_mtime > page.stat().st_mtime
-
-
-def page_is_current(root: Path, student, assignment_id):
-    """Is the student's feedback page there and written after their last grading?"""
-    page = root / "feedback" / student / assignment_id / f"{assignment_id}.html"
-    return page.exists() and not page_is_stale(root, student, assignment_id)

@@ -224,7 +224,7 @@ def test_real_class_moodle_file(graded_class):
 
 def test_real_class_command_line_refusals(graded_class):
     """Does the command exit 1 with the fix when a student lacks the field, writing
-    nothing, and 2 when ids are given to the kit's own CSV?"""
+    nothing, and exit 1 naming the known ids for an unknown one?"""
     with Gradebook(db_url(graded_class)) as gb:
         gb.update_or_create_student("cy", email="")
     try:
@@ -234,8 +234,8 @@ def test_real_class_command_line_refusals(graded_class):
             gb.update_or_create_student("cy", email=ENROLLED["cy"][2])
     assert refused.returncode == 1 and "none for cy" in refused.stderr
     assert not (graded_class / "refused.csv").exists()
-    wrong = kit(graded_class, "export", ID)
-    assert wrong.returncode == 2 and "--format canvas" in wrong.stderr
+    wrong = kit(graded_class, "export", "99_nothing")
+    assert wrong.returncode == 1 and "unknown assignment id '99_nothing'" in wrong.stderr
 
 
 def test_real_class_a_notebook_not_graded_yet(graded_class):

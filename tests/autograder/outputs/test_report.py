@@ -305,20 +305,6 @@ def test_feedback_rewrites_the_page_the_report_marks_stale(course, capsys):
     assert "stale" not in row_of(page, "students", "ada")[1]
     assert not [gap for gap in gaps_of(page) if "feedback" in gap]
 
-def test_feedback_keeps_a_page_written_since_the_last_grading(course, capsys):
-    """A page written after its notebook's last grading (serve writes one on submit): does
-    `feedback` keep it as it is and say so, exit 0, and `feedback --force` write it again?"""
-    release(course, FIRST, {"test_f": (4, False)})
-    graded(course, FIRST, "ada", {"test_f": 4})
-    feedback_page(course, FIRST, "ada", age_seconds=-60)
-    page = course / "feedback" / "ada" / FIRST / f"{FIRST}.html"
-    assert main(["--root", str(course), "feedback", FIRST, "--workers", "1"]) == 0
-    assert "kept as they are (--force writes them again)" in capsys.readouterr().out
-    assert page.read_text() == "<html><body>feedback</body></html>"
-    assert main(["--root", str(course), "feedback", FIRST, "--force", "--workers", "1"]) == 0
-    assert page.read_text() != "<html><body>feedback</body></html>"
-
-
 # -- the columns ----------------------------------------------------------------------------
 
 
