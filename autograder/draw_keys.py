@@ -24,7 +24,7 @@ from pathlib import Path
 
 from autograder.errors import KitError
 from autograder.i18n import t
-from autograder.ledger import FOLDER
+from autograder.ledger import FOLDER, recorded_reseed
 
 SECRET = "secret"  # in the course's .kit/
 SECRET_BYTES = 32
@@ -101,6 +101,16 @@ def draw_key(secret: bytes, assignment_id: str, student: str, reseed: str = "") 
     """The key one notebook's hidden random cases are drawn from."""
     message = "\0".join((assignment_id, student, reseed)).encode()
     return hmac.new(secret, message, hashlib.sha256).digest()
+
+
+def notebook_draw(root: Path, secret: bytes, student: str, assignment_id: str,
+                  reseed: str | None = None) -> tuple[str, bytes]:
+    """(reseed, key) one student's notebook is drawn from: `reseed` (a grade --reseed's),
+    else the one its last grading recorded in the ledger. grade, regrade-check and nbgrader's
+    own autograde (GradeInSandbox) all draw through here."""
+    if reseed is None:
+        reseed = recorded_reseed(root, student, assignment_id)
+    return reseed, draw_key(secret, assignment_id, student, reseed)
 
 
 def key_digest(key: bytes) -> str:

@@ -16,14 +16,13 @@ from autograder.checks.code_rules import bound_names, course_key, statements
 from autograder.checks.draws import Draws
 from autograder.checks.loader import AssignmentError, load_assignment
 from autograder.course import master_cells
-from autograder.draw_keys import course_secret, draw_key
+from autograder.draw_keys import course_secret, notebook_draw
 from autograder.grading.integrity import scan
 from autograder.grading.restore_test_cells import release_notebook
 from autograder.grading.session import Bounds, Session, steps_checked
 from autograder.grading.submission_guard import refusal_of, refuse_tests
 from autograder.grading.unread_cells import defines_only, unread
 from autograder.i18n import config_language, language, t
-from autograder.ledger import recorded_reseed
 from autograder.record import add_findings, has_record, set_integrity
 from autograder.sandbox.kernel import Limits, Settings
 from autograder.shown_outputs import MAX_IMAGE_KB, MAX_IMAGES
@@ -126,8 +125,8 @@ class GradeInSandbox(NbGraderPreprocessor):
         info = resources["nbgrader"]
         root = Path(CourseDirectory(config=self.config).root)
         student, assignment_id = info["student"], info["assignment"]
-        return Draws(draw_key(course_secret(root, self.log.warning), assignment_id, student,
-                              recorded_reseed(root, student, assignment_id)))
+        secret = course_secret(root, self.log.warning)
+        return Draws(notebook_draw(root, secret, student, assignment_id)[1])
 
     def settings(self):
         limits = Limits(cpu_seconds=self.cpu_limit_seconds,

@@ -34,7 +34,7 @@ from autograder.course import (
     open_gradebook,
 )
 from autograder.deadlines import check_deadlines, late_lines, lateness
-from autograder.draw_keys import course_secret, draw_key, new_reseed, recorded
+from autograder.draw_keys import course_secret, new_reseed, notebook_draw, recorded
 from autograder.engine.cluster import Cluster, close_client, grade_all, start_client, threads
 from autograder.errors import KitError
 from autograder.gradebook_guard import check_gradebook
@@ -50,7 +50,6 @@ from autograder.ledger import (
     keep_problems,
     mark,
     read_status,
-    recorded_reseed,
 )
 from autograder.progress import Progress
 from autograder.sandbox import private_api
@@ -234,14 +233,6 @@ def handed_in(root: Path, ids, log):
     return kept or ids
 
 
-def draw_of(root: Path, secret, submission, reseed=None):
-    """(reseed, key) a submission's hidden cases are drawn from (draw_keys.py): the run's
-    `reseed` (grade --reseed), else the one its last grading drew with."""
-    if reseed is None:
-        reseed = recorded_reseed(root, submission.student, submission.assignment)
-    return reseed, draw_key(secret, submission.assignment, submission.student, reseed)
-
-
 def _grade(root, ids, workers, force, timeout, log, isolation, students, scheduler, reseed):
     run = GradeRun()
     register_assignments(root, ids, log)
@@ -279,7 +270,8 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students, schedul
               "(reseed {reseed}, kept in .kit/status/); each keeps this draw on every later "
               "regrade", count=len(todo), reseed=fresh))
     secret = course_secret(root, log) if todo else None
-    draws = {(s.student, s.assignment): draw_of(root, secret, s, fresh) for s in todo}
+    draws = {(s.student, s.assignment): notebook_draw(root, secret, s.student, s.assignment,
+                                                      fresh) for s in todo}
     if force:  # until each is graded again, an interruption leaves it to the next grade
         for s in todo:  # (a new draw is kept at once: the next grade finishes with it)
             mark(root, s.student, s.assignment, s.notebook, REGRADE,

@@ -20,9 +20,9 @@ import nbformat
 from nbgrader.utils import determine_grade, is_grade
 
 from autograder.course import check_ids, course_config, course_ids
-from autograder.draw_keys import key_digest, read_secret, secret_path
+from autograder.draw_keys import key_digest, notebook_draw, read_secret, secret_path
 from autograder.engine.cluster import grade_all
-from autograder.grading.parallel import draw_of, expected_tests, grading_engine
+from autograder.grading.parallel import expected_tests, grading_engine
 from autograder.grading.submissions import find_submissions
 from autograder.i18n import config_language, language, t
 from autograder.ledger import is_graded, read_status
@@ -127,7 +127,8 @@ def _regrade_check(root, config, assignment_id, students, workers, scheduler, lo
     secret = read_secret(secret_path(root), log)
     keys = {}
     for submission in list(todo):
-        key = draw_of(root, secret, submission)[1] if secret else None
+        key = (notebook_draw(root, secret, submission.student, submission.assignment)[1]
+               if secret else None)
         if key is None or key_digest(key) != read_status(
                 root, submission.student, assignment_id)["draws"]:
             todo.remove(submission)
