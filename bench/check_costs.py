@@ -54,10 +54,12 @@ from autograder.build import master_notebook  # noqa: E402
 from autograder.build.proof import SOLUTION_FENCE  # noqa: E402
 from autograder.checks.code_rules import HIDDEN_TESTS, closure, course_key  # noqa: E402
 from autograder.checks.compare import compare  # noqa: E402
-from autograder.checks.draws import CASES, Draws  # noqa: E402
+from autograder.checks.draws import CASES, PROBES, Draws  # noqa: E402
 from autograder.checks.hidden import references  # noqa: E402
 from autograder.checks.judge import expected_output, step_findings  # noqa: E402
 from autograder.checks.loader import load_assignment  # noqa: E402
+from autograder.checks.probes import probed  # noqa: E402
+from autograder.checks.subject import LocalSubject  # noqa: E402
 from autograder.grading.session import steps_checked  # noqa: E402
 from autograder.i18n import language  # noqa: E402
 from autograder.recorder import Recorder, codes_of, namespace_of  # noqa: E402
@@ -175,10 +177,11 @@ class AgentLike:
         return self._state["records"]
 
     @contextmanager
-    def recording(self, apart, counted, measure=False):
+    def recording(self, apart, counted, measure=None):
         namespace = namespace_of(self._target)
         self._state["on"] = ({name: codes_of(namespace.get(name)) for name in apart},
-                             {name: codes_of(namespace.get(name)) for name in counted})
+                             {name: codes_of(namespace.get(name)) for name in counted},
+                             measure)
         self._state["records"] = []
         try:
             yield
@@ -199,8 +202,9 @@ class AgentLike:
     def __call__(self, *args, **kwargs):
         if self._state["on"] is None:
             return self.answer(self._target(*args, **kwargs))
-        apart, counted = self._state["on"]
-        recorder = Recorder(None, apart, counted, arguments=args)
+        apart, counted, measure = self._state["on"]
+        recorder = Recorder(None, apart, counted, arguments=args,
+                            measure=measure is not None and measure(args))
         self._state["records"].append(recorder.records[0])
         with recorder:
             value = self._target(*args, **kwargs)
@@ -212,6 +216,10 @@ class AgentLike:
             if burn:
                 torch.rand(burn)
             return self(*args, **kwargs)
+
+    def perturbed(self, spec):
+        """A probe's change, made in this process as the kernel's guard makes it there."""
+        return LocalSubject(self._target).perturbed(spec)
 
     def __getattr__(self, name):
         return self.answer(getattr(self._target, name))
@@ -227,19 +235,25 @@ def check_costs(step, subject, seed):
     """[(check, CPU seconds)] of one grading's hidden checks of `step` on `subject`."""
     draws = Draws.seeded(seed)
     rows = []
-    with subject.recording(step.uses, step.counted) if step.recorded else _nothing():
+    with (subject.recording(step.uses, step.counted, measure=step.measured)
+          if step.recorded else _nothing()):
         spent, cases = cpu(lambda: [*step.document_cases(), *step.fixed_cases(),
                                     *step.random_cases(draws.of(step.name, CASES))])
         rows.append(("drawing the cases", spent))
+        right = []
         for number, case in enumerate(cases, start=1):
             spent_ref, want = cpu(expected_output, case, step)
             spent_sub, got = cpu(case.run, subject)
             spent_cmp, _ = cpu(compare, got, want)
+            right.append((case, got))
             rows.append((f"case {number}: {case.label[:60]}",
                          spent_ref + spent_sub + spent_cmp))
         for prop in step.properties:
             rows.append((f"property {prop.__name__}",
                          cpu(prop, subject, draws.of_property(step.name, prop))[0]))
+        if any(rule.probe for rule in step.rules):
+            rows.append(("the rules' probes",
+                         cpu(probed, step, subject, right, draws.of(step.name, PROBES))[0]))
     for rule in step.rules:
         spent, broken = cpu(rule.violation, subject)
         assert broken is None, f"{step.name}: the reference breaks {rule.name}: {broken}"

@@ -167,8 +167,8 @@ CATALOG = {
         '这一步就是每次读取一块键和值的那个循环，所以无论在 torch 还是其他库里，都没有哪个运算'
         '会一次算出全部分数（Python 对象和 numpy 数组里存的数也算在内），也没有哪个 softmax '
         '或求和会覆盖全部的键',
-    'many keys in blocks of 16: {n_query} queries, {n_key} keys':
-        '键很多、每块 16 个：{n_query} 个查询，{n_key} 个键',
+    'many keys in blocks of 64: {n_query} queries, {n_key} keys':
+        '键很多、每块 64 个：{n_query} 个查询，{n_key} 个键',
     'no built-in softmax or attention': '不用内置的 softmax 或注意力',
     'a built-in softmax or attention needs every score of a query at once; keep a running max '
     'and a running sum instead (torch.logsumexp counts as a built-in softmax)':

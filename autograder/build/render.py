@@ -168,7 +168,7 @@ def recording(step):
         return ""
     arguments = "".join(f", {key}={value!r}" for key, value in
                         (("uses", list(step.uses)), ("counted", step.counted),
-                         ("measure", step.measured)) if value)
+                         ("measure", step.measured is not None)) if value)
     return (f"record_calls({step.name}{arguments})  # "
             + t("what your code computes below, for the step's rules") + "\n")
 

@@ -16,8 +16,9 @@ import torch
 from autograder.checks.code_rules import judged
 from autograder.checks.compare import TOLERANCE
 from autograder.checks.model import Rule
-from autograder.checks.operation_rules import decided, unused
+from autograder.checks.operation_rules import MEMORY_FLOOR, decided, score_sizes, unused
 from autograder.i18n import current, t
+from autograder.op_record import described
 
 
 def sizes(gen, count, low=2, high=9):
@@ -103,10 +104,29 @@ def probed(subject, rule_name):
     return (getattr(subject, "probes", None) or {}).get(rule_name) or {}
 
 
+def memory_judged(params):
+    """Whether scores_in_blocks judges the memory Python's objects take on a call with these
+    positional arguments (described as records keep them): the calls whose memory grading
+    measures, for measuring slows every allocation of the kernel while it is on."""
+
+    def measured(arguments):
+        sizes = score_sizes([described(value) for value in arguments], params)
+        return sizes is not None and sizes[5] < sizes[4] and sizes[4] >= MEMORY_FLOOR
+
+    return measured
+
+
+# The kinds of rule on operations that judge the memory Python's objects take: which calls
+# they judge it on.
+MEASURED = {"scores_in_blocks": memory_judged}
+
+
 def operation_rule(kind, rule_name, params, why, counted=(), probe=None, measures=False):
     """A rule decided on the records of the subject's calls by operation_rules.decided, the
     function the notebook's expect_rule calls too (on the test cell's calls); with a `probe`
-    (checks/probes.py), on what it found of the use of what the rule names too."""
+    (checks/probes.py), on what it found of the use of what the rule names too; with
+    `measures`, on the memory Python's objects took in the calls the kind judges it on
+    (operation_rules.MEASURED)."""
 
     def violation(subject):
         found = probed(subject, rule_name) if probe else None
@@ -116,7 +136,8 @@ def operation_rule(kind, rule_name, params, why, counted=(), probe=None, measure
                  why=t(why)) if broken else None
 
     return Rule(rule_name, violation, (kind, params, why), recorded=True,
-                counted=tuple(counted), probe=probe, measures=measures)
+                counted=tuple(counted), probe=probe,
+                measures=MEASURED[kind](params) if measures else None)
 
 
 def forbids_ops(rule_name, fragments, why):

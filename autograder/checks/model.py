@@ -55,8 +55,10 @@ class Rule:
     Jupyter. `recorded`: the rule is decided on the records of the subject's calls
     (autograder/op_record.py), which are then made; `counted`: the functions whose entries it
     counts there; `probe`: how the judge finds whether what the rule names is used
-    (checks/probes.py), or None; `measures`: the records hold the most memory Python's
-    objects and numpy's arrays took at once (`python_peak`), which is then measured."""
+    (checks/probes.py), or None; `measures`: which calls' records hold the most memory
+    Python's objects and numpy's arrays took at once (`python_peak`), a test of a call's
+    positional arguments (measuring slows every allocation: only the calls the rule judges
+    on are measured in grading), or None."""
 
     name: str
     violation: Callable[[Any], str | None]
@@ -64,7 +66,7 @@ class Rule:
     recorded: bool = False
     counted: tuple[str, ...] = ()
     probe: dict | None = None
-    measures: bool = False
+    measures: Callable[[tuple], bool] | None = None
 
 
 @dataclass(frozen=True)
@@ -102,8 +104,10 @@ class Step:
 
     @property
     def measured(self):
-        """Whether a rule of the step asks how much memory Python's objects take."""
-        return any(rule.measures for rule in self.rules)
+        """Which of the step's calls a rule asks how much memory Python's objects take in: a
+        test of a call's positional arguments, or None where no rule asks it."""
+        tests = [rule.measures for rule in self.rules if rule.measures]
+        return (lambda arguments: any(test(arguments) for test in tests)) if tests else None
 
     @property
     def counted(self):

@@ -338,25 +338,37 @@ def forbids_entering(records, params, probes, language):
 MEMORY_FLOOR, BYTES_PER_SCORE = 1 << 15, 4
 
 
+def score_sizes(arguments, params):
+    """(batch, queries, keys, block, whole, room) of a call of a blocked attention, from its
+    described arguments (params: [queries, keys, values, block_size] positions): the whole
+    score matrix's size `whole` and `room`, the largest of every input, the output, and a
+    block of scores times d_k; None when the arguments are not of that kind."""
+    if len(arguments) <= max(params):
+        return None
+    queries, keys, values = (shape(arguments[i]) for i in params[:3])
+    block = arguments[params[3]]
+    if not (queries and keys and values and len(queries) >= 2 and len(keys) >= 2
+            and type(block) is int):
+        return None
+    batch = math.prod(queries[:-2])
+    whole = batch * queries[-2] * keys[-2]
+    room = max(math.prod(queries), math.prod(keys), math.prod(values),
+               batch * queries[-2] * values[-1], batch * queries[-2] * block * queries[-1])
+    return batch, queries, keys, block, whole, room
+
+
 def scores_in_blocks(records, params, probes, language):
     """params: [queries, keys, values, block_size] argument positions. On a call where the
     whole score matrix is larger than every input, the output, and a block of scores times
     d_k: no operation of torch produces that many numbers, and no normalisation spans every
-    key at once; where the matrix has MEMORY_FLOOR numbers or more, Python's objects and
-    numpy's arrays never take as many bytes as the matrix in float32 either."""
+    key at once; where the matrix has MEMORY_FLOOR numbers or more (checks/common.py,
+    memory_judged), Python's
+    objects and numpy's arrays never take as many bytes as the matrix in float32 either."""
     for record in calls(records):
-        arguments = record["arguments"]
-        if len(arguments) <= max(params):
+        sizes = score_sizes(record["arguments"], params)
+        if sizes is None:
             continue
-        queries, keys, values = (shape(arguments[i]) for i in params[:3])
-        block = arguments[params[3]]
-        if not (queries and keys and values and len(queries) >= 2 and len(keys) >= 2
-                and type(block) is int):
-            continue
-        batch = math.prod(queries[:-2])
-        whole = batch * queries[-2] * keys[-2]
-        room = max(math.prod(queries), math.prod(keys), math.prod(values),
-                   batch * queries[-2] * values[-1], batch * queries[-2] * block * queries[-1])
+        batch, queries, keys, block, whole, room = sizes
         if whole <= room:
             continue
         if record["largest"] >= whole:

@@ -8,10 +8,12 @@ these three things:
   after `burn` other random draws, leaving the caller's random state as it was;
 - `subject.source`: its code, as the student wrote it, with every helper it uses (None when
   the grader cannot find it); rules on the code (a loop, a name) are decided on it;
-- `subject.recording(apart, counted, measure=False)`: a block during which every call of the
+- `subject.recording(apart, counted, measure=None)`: a block during which every call of the
   subject is recorded (autograder/recorder.py), the earlier steps named in `apart` left out,
-  the entries of those in `counted` counted and, with `measure`, the memory Python's objects
-  take measured; `subject.records` holds the records, one per
+  the entries of those in `counted` counted and, on the calls whose positional arguments
+  pass the test `measure` (Step.measured), the memory Python's objects take measured (here,
+  on every call: only those calls' figures are read); `subject.records` holds the records,
+  one per
   call. Rules on operations (checks/operation_rules.py) are decided on them;
 - `subject.perturbed(spec)`: a block during which what an earlier step or some operations
   give is changed, for a probe of whether the subject uses it (checks/probes.py).
@@ -59,12 +61,12 @@ class LocalSubject:
         self.records = []
 
     @contextmanager
-    def recording(self, apart, counted, measure=False):
+    def recording(self, apart, counted, measure=None):
         """Record the target's calls (its methods', for a class) while the block runs; the
         records of an earlier block are dropped."""
         recorder = Recorder(codes_of(self._target),
                             *watched(namespace_of(self._target), apart, counted),
-                            measure=measure)
+                            measure=measure is not None)
         self.records = recorder.records  # this block's calls alone
         with recorder:
             yield

@@ -22,10 +22,10 @@ class RemoteSubject:
         self.records = []
 
     @contextmanager
-    def recording(self, apart, counted, measure=False):
+    def recording(self, apart, counted, measure=None):
         """Record every call the grader makes in the kernel while the block runs (the
         earlier steps in `apart` are the stand-ins the link installed), measuring the memory
-        Python's objects take where `measure`."""
+        Python's objects take in the calls whose positional arguments pass `measure`."""
         with self._link.watching(counted, measure) as records:
             self.records = records
             yield
@@ -35,7 +35,8 @@ class RemoteSubject:
         """A probe's change (checks/probes.py) while the block runs: the grader's answers of a
         stand-in (`spec["stand_in"]`), or, through the judging kernel's guard, what some
         torch operations give; the dict yielded gets `seen`, how many calls or operations
-        the spec named."""
+        the spec named. The guard's change is made, and undone, in the round trip of the
+        next request (the rerun's call; the one after it): a rerun is one round trip."""
         link, done = self._link, {}
         if "stand_in" in spec:
             generator = torch.Generator().manual_seed(int(spec["seed"]))
@@ -47,13 +48,14 @@ class RemoteSubject:
             finally:
                 done["seen"], link.perturbing = link.perturbing[3], None
             return
-        link.configure(perturb=spec)
+        change = link.configure_later(perturb=spec)
         try:
             yield done
         finally:
             state = link.last_state or {}
             done["seen"] = state.get("seen", 0) if state.get("perturb") == spec else 0
-            link.configure(perturb=None)
+            if not link.withdraw(change):  # made: undone with the next request
+                link.configure_later(perturb=None)
 
     def __call__(self, *args, **kwargs):
         return self._remote(*args, **kwargs)

@@ -151,8 +151,10 @@ class Link:
         # the change, calls answered so far] (grading/remote_subject.py, `perturbed`).
         self.perturbing = None
         self.last_state = None  # the guard's settings, as the last reply said them
-        self.measuring = False  # the guard measures the memory Python's objects take
+        # While a step is judged: which calls' memory the guard measures (Step.measured), or None
+        self.measuring = None
         self.settings = 0  # settings sent to this kernel's guard (each numbered: taken once)
+        self.pending = []  # settings to send with the next request, in its round trip
 
     def guard(self, seed=0):
         """Guard the kernel (guard.py) before any code of the student's runs in it: a new key,
@@ -174,11 +176,30 @@ class Link:
     def configure(self, **settings):
         """Send the guard settings, sealed with the key and numbered, so that none can be
         sent again (guard.py, `on_config`)."""
+        op, ref, fields = self.sealed_setting(settings)
+        if self.request(op, ref, **fields) is not True:
+            raise StudentError("Tampered", t(TAMPERED, what=t("a setting did not arrive")))
+
+    def configure_later(self, **settings):
+        """The settings, sealed as `configure` seals them, sent ahead of the next request in
+        its own round trip (a probe's change, made and undone around each rerun): the
+        request sent, to `withdraw` while still unsent."""
+        request = self.sealed_setting(settings)
+        self.pending.append(request)
+        return request
+
+    def withdraw(self, request):
+        """Whether a setting of `configure_later` was still unsent: it is dropped then."""
+        if any(pending is request for pending in self.pending):
+            self.pending = [pending for pending in self.pending if pending is not request]
+            return True
+        return False
+
+    def sealed_setting(self, settings):
         self.settings += 1
         text = json.dumps({**settings, "setting": self.settings}, sort_keys=True)
         mac = hmac.new(self.key, ("config:" + text).encode(), hashlib.sha256).hexdigest()
-        if self.request("config", None, text=text, mac=mac) is not True:
-            raise StudentError("Tampered", t(TAMPERED, what=t("a setting did not arrive")))
+        return "config", None, {"text": text, "mac": mac}
 
     def to_wire(self, value):
         def handle_of(obj):
@@ -194,7 +215,12 @@ class Link:
         return decode(data, lambda number: Remote(self, {"handle": int(number)}))
 
     def request(self, op, ref, **fields):
-        """The answer of the agent to one request."""
+        """The answer of the agent to one request (the pending settings sent with it)."""
+        if self.pending:
+            answers = self.batch([(op, ref, fields)])
+            if isinstance(answers[0], BaseException):
+                raise answers[0]
+            return answers[0]
         payload = {"op": op, "target": ref, **fields}
         text = self.exchange(payload)
         return self.read_reply(text, payload["sent"], 0)
@@ -204,7 +230,15 @@ class Link:
         kernel one after another as `request` would make them, in one round trip (within the
         time of one request): for each, its value or the StudentError it raised (not raised
         here), each reply read, and bounded, as if it had come alone. The answers stop after
-        the first NotImplementedError (the agent makes no request after it)."""
+        the first NotImplementedError (the agent makes no request after it). The pending
+        settings (`configure_later`) go first, each checked as `configure` checks it."""
+        pending, self.pending = self.pending, []
+        answers = self.answers_of(pending + list(requests))
+        if any(answer is not True for answer in answers[:len(pending)]):
+            raise StudentError("Tampered", t(TAMPERED, what=t("a setting did not arrive")))
+        return answers[len(pending):]
+
+    def answers_of(self, requests):
         payload = {"op": "batch", "requests": [
             {"op": op, "target": ref, **fields} for op, ref, fields in requests]}
         text = self.exchange(payload, bound=2 * len(requests) * self.max_reply * PARTS)
@@ -407,21 +441,37 @@ class Link:
             self.configure(restore=sorted(references))
 
     @contextmanager
-    def watching(self, counted, measure=False):
+    def watching(self, counted, measure=None):
         """While the block runs (one step's cases and properties), the calls of the
-        functions named in `counted` are counted in the kernel (guard.py), and with
-        `measure` the memory Python's objects take is measured (a call's tensors then go in
-        first, by a request of their own, so that only what the call makes is measured); the
-        step's records gather in `records`, in the order of the replies."""
-        if counted or measure:
-            self.configure(counted=sorted(counted), measure=measure)
+        functions named in `counted` are counted in the kernel (guard.py), and in the calls
+        whose positional arguments pass the test `measure` the memory Python's objects take
+        is measured (`measured`); the step's records gather in `records`, in the order of
+        the replies."""
+        if counted:
+            self.configure(counted=sorted(counted))
         self.measuring = measure
         try:
             yield self.records
         finally:
-            self.measuring = False
-            if counted or measure:
-                self.configure(restore=sorted(counted), measure=False)
+            self.measuring = None
+            if counted:
+                self.configure(restore=sorted(counted))
+
+    def measures(self, args):
+        """Whether a call on these positional arguments is measured."""
+        return self.measuring is not None and self.measuring(tuple(args))
+
+    @contextmanager
+    def measured(self):
+        """The guard measures the memory Python's objects take while the block runs: one
+        call, its tensors sent in first by a request of their own (`kept`), so that only what
+        the call makes is measured. Measuring slows every allocation in the kernel, so it is
+        on for no other request."""
+        self.configure(measure=True)
+        try:
+            yield
+        finally:
+            self.configure(measure=False)
 
     def kept(self, args, kwargs):
         """(args, kwargs) with every tensor in them sent into the kernel first, by a request
@@ -445,21 +495,27 @@ class Remote:
         return self._call(args, kwargs, seed=seed, burn=burn)
 
     def _call(self, args, kwargs, **fields):
-        return self._link.request("call", self._ref, **self.call_fields(args, kwargs, fields))
+        link = self._link
+        if not link.measures(args):
+            return link.request("call", self._ref, **self.call_fields(args, kwargs, fields))
+        with link.measured():
+            args, kwargs = link.kept(args, kwargs)
+            return link.request("call", self._ref, **self.call_fields(args, kwargs, fields))
 
     def call_fields(self, args, kwargs, fields):
         link = self._link
-        if link.measuring:
-            args, kwargs = link.kept(args, kwargs)
         return {"args": link.to_wire(args), "kwargs": link.to_wire(kwargs), **fields}
 
     def call_each(self, calls):
         """Several calls ((args, kwargs, seed, burn) each; seed None: unseeded) in one round
         trip: for each, its value or the StudentError it raised (see Link.batch). The calls
-        stop before the first whose arguments cannot be sent: it, and those after it, get
-        no answer (made alone, it raises its own error)."""
+        stop before the first whose arguments cannot be sent, or whose memory is measured
+        (`_call` measures it alone): it, and those after it, get no answer (made alone, it
+        raises its own error)."""
         requests = []
         for args, kwargs, seed, burn in calls:
+            if self._link.measures(args):
+                break
             try:
                 fields = self.call_fields(args, kwargs, {} if seed is None else
                                           {"seed": seed, "burn": burn})

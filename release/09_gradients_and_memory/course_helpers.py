@@ -1432,20 +1432,26 @@ def forbids_entering(records, params, probes, language):
 
 MEMORY_FLOOR, BYTES_PER_SCORE = 1 << 15, 4
 
+def score_sizes(arguments, params):
+    if len(arguments) <= max(params):
+        return None
+    queries, keys, values = (shape(arguments[i]) for i in params[:3])
+    block = arguments[params[3]]
+    if not (queries and keys and values and len(queries) >= 2 and len(keys) >= 2
+            and type(block) is int):
+        return None
+    batch = math.prod(queries[:-2])
+    whole = batch * queries[-2] * keys[-2]
+    room = max(math.prod(queries), math.prod(keys), math.prod(values),
+               batch * queries[-2] * values[-1], batch * queries[-2] * block * queries[-1])
+    return batch, queries, keys, block, whole, room
+
 def scores_in_blocks(records, params, probes, language):
     for record in calls(records):
-        arguments = record["arguments"]
-        if len(arguments) <= max(params):
+        sizes = score_sizes(record["arguments"], params)
+        if sizes is None:
             continue
-        queries, keys, values = (shape(arguments[i]) for i in params[:3])
-        block = arguments[params[3]]
-        if not (queries and keys and values and len(queries) >= 2 and len(keys) >= 2
-                and type(block) is int):
-            continue
-        batch = math.prod(queries[:-2])
-        whole = batch * queries[-2] * keys[-2]
-        room = max(math.prod(queries), math.prod(keys), math.prod(values),
-                   batch * queries[-2] * values[-1], batch * queries[-2] * block * queries[-1])
+        batch, queries, keys, block, whole, room = sizes
         if whole <= room:
             continue
         if record["largest"] >= whole:
