@@ -177,6 +177,9 @@ def parser():
                      "Chinese): notebooks, messages, feedback and report"))
     cmd.add_argument("--empty", action="store_true", help=t("no assignment of the kit's: a "
                      "course of your own assignments only (add them with `new`)"))
+    cmd.add_argument("--group", default=None, metavar="GROUP", help=t(
+        "the Unix group of the course's TAs: the folder is made 0750 and that group's, "
+        "instead of 0700, the instructor's alone"))
     cmd.add_argument("--config-only", action="store_true", help=t(
         "write only nbgrader_config.py into DIR, an existing course folder that lost it (the "
         "kit's settings and defaults; nothing else in DIR is touched, and an existing "
@@ -307,6 +310,13 @@ def parser():
         "remove it even when the gradebook holds submissions of it: their grades, a TA's "
         "scores and comments among them, leave the gradebook with it (their files are kept "
         "under removed/ID/)"))
+
+    cmd = commands.add_parser("secure", help=t(
+        "close the course to the other users of this machine: its folder 0700 (0750 and the "
+        "group's with --group, for TAs), nothing inside it left to other users; grade and "
+        "serve refuse a course another user can read until it is closed"))
+    cmd.add_argument("--group", default=None, metavar="GROUP", help=t(
+        "the Unix group of the course's TAs, who may read it (default: c.Course.group)"))
 
     cmd = commands.add_parser("demo", help=t("a simulated class of 42 students through build, "
                               "collect, grade, feedback, export and report"))
@@ -463,6 +473,51 @@ def start_embedded_early(root, students, workers):
                                         root / "grade.log")
 
 
+# The commands that read what the course holds, and those that write grades or students' work
+# for the instructor alone (an export, a report, similarity pages; not a Gradescope zip, whose
+# files' modes Gradescope's image keeps).
+READS_COURSE = ("build", "grade", "serve", "feedback", "export", "report")
+WRITES_FOR_INSTRUCTOR = ("export", "report", "similarity")
+
+
+def course_group(root):
+    """The course's TA group (c.Course.group), "" when none or when the config does not read."""
+    from autograder.config_file import course_config  # light: no nbgrader
+    from autograder.course_access import settings
+
+    try:
+        return settings(course_config(root))[0]
+    except Exception:  # noqa: BLE001 - a config that does not read is the command's to say
+        return ""
+
+
+def sqlite_file(url):
+    """The file of a SQLite gradebook URL, else None."""
+    prefix = "sqlite:///"
+    return Path(url[len(prefix):]) if url.startswith(prefix) else None
+
+
+def check_access(root, refuse):
+    """Say where users besides the instructor (and the TA group) can reach the course; with
+    `refuse` (grade, serve), refuse it unless c.Course.shared_readable opens it knowingly."""
+    from autograder.config_file import course_config, db_url  # light: no nbgrader
+    from autograder.course_access import opening_lines, openings, settings
+
+    try:
+        group, shared = settings(course_config(root))
+        found = openings(root, group, sqlite_file(db_url(root)))
+    except Exception:  # noqa: BLE001 - a config that does not read is the command's to say
+        return
+    if not found:
+        return
+    lines = opening_lines(found)
+    if refuse and not shared:
+        raise KitError("\n".join(lines))
+    if not shared:
+        for line in lines:
+            print(t("warning: {message}", message=line), file=sys.stderr)
+
+
 def say_stray_gradebooks(root):
     """A gradebook nbgrader made in a subfolder holds grades the course's does not: say so."""
     from autograder.config_file import db_url, stray_gradebooks  # light: no nbgrader
@@ -487,8 +542,20 @@ def run(args):
         return 0
     if args.command not in ("demo", "init") and not (root / "nbgrader_config.py").exists():
         raise NotACourse(not_a_course(root, getattr(args, "root_given", True)))
+    if args.command in READS_COURSE:
+        check_access(root, refuse=args.command in ("grade", "serve"))
     if args.command in ("grade", "export", "report", "validate", "feedback"):
         say_stray_gradebooks(root)
+    if args.command in WRITES_FOR_INSTRUCTOR:  # their --to may lie outside the closed course
+        from autograder.course_access import private_files
+
+        with private_files(course_group(root)):
+            return run_command(root, args)
+    return run_command(root, args)
+
+
+def run_command(root, args):
+    """The command itself, once the course around it is found and its access checked."""
     if args.command == "build":
         check_ids(args.ids, assignment_ids(root))  # a wrong id is refused at once
         from autograder.build import build
@@ -500,7 +567,14 @@ def run(args):
         if args.config_only:
             write_config(args.folder, args.language)
         else:
-            init_course(args.folder, args.language or DEFAULT, args.ids, empty=args.empty)
+            init_course(args.folder, args.language or DEFAULT, args.ids, empty=args.empty,
+                        group=args.group)
+    elif args.command == "secure":
+        from autograder.config_file import db_url
+        from autograder.course_access import close
+
+        close(root, args.group if args.group is not None else course_group(root),
+              sqlite_file(db_url(root)))
     elif args.command == "new":
         from autograder.course import course_language
         from autograder.tools.scaffold import new_assignment

@@ -26,6 +26,7 @@ from autograder.config_file import (  # noqa: F401
     isolation_setting,
     stray_gradebooks,
 )
+from autograder.course_access import CLOSED
 from autograder.course_ids import UnknownAssignment, check_ids, course_ids  # noqa: F401
 from autograder.errors import KitError
 from autograder.i18n import config_language, t
@@ -165,8 +166,10 @@ class Course:
     @classmethod
     def create(cls, root: Path, project: Path, ids):
         """A new course at `root` with the config of the course at `project`, its master
-        notebooks of `ids` and its assignments' folders (the hidden checks grading reads)."""
+        notebooks of `ids` and its assignments' folders (the hidden checks grading reads);
+        closed to other users, as `init` makes a course (autograder/course_access.py)."""
         root.mkdir(parents=True, exist_ok=True)
+        root.chmod(CLOSED)
         shutil.copy(project / CONFIG, root / CONFIG)
         copy_assignments(project / "assignments", root / "assignments", ids)
         for assignment_id in ids:

@@ -394,8 +394,9 @@ def online_attention_random(gen):
     # scores times d_k: "no operation forms every score at once" can tell (at least 96 x 400
     # = 38,400 scores, against at most 112 x 64 x 4 = 28,672 numbers for a block's scores
     # times d_k and 480 x 4 = 1,920 in the keys). Blocks of 64, not fewer: each block is a
-    # handful of recorded operations, and this case is the step's costliest to grade. And the whole score matrix is past the floor
-    # from which the memory Python's objects and numpy's arrays take is judged
+    # handful of recorded operations, and this case is the step's costliest to grade. And
+    # the whole score matrix is past the floor from which the memory Python's objects and
+    # numpy's arrays take is judged
     # (operation_rules.MEMORY_FLOOR): in float32, 150 KB or more, where a correct loop's own
     # objects take about 4 KB in grading, and the recording's first calls in a notebook some
     # 80 KB.

@@ -37,6 +37,7 @@ from autograder.course import (
     kit_command,
     nbgrader_api,
 )
+from autograder.course_access import CLOSED, GROUP_CLOSED
 from autograder.draw_keys import make_secret, secret_path
 from autograder.i18n import LANGUAGES, check_language, t
 
@@ -65,6 +66,12 @@ c.Course.language = "{language}"
 # What nbgrader leaves in place of each solution in the student's version, in that language.
 STUB_COMMENT = {"en": "# YOUR CODE HERE", "zh": "# 在这里写你的代码"}[c.Course.language]
 c.ClearSolutions.code_stub = {"python": STUB_COMMENT + "\nraise NotImplementedError()"}
+
+# Who may read this folder: it holds the solutions, the grades and every student's work.
+# init made it 0700 (0750 with --group, for TAs); grade and serve refuse it while another
+# user of the machine can read it, and `python -m autograder secure` closes it. True opens it
+# knowingly (a machine of one user, a course with nothing to hide).
+c.Course.shared_readable = False
 
 # The sandbox: "full" (no network, course and home files out of reach, nothing outlives a
 # notebook), built as root, as an ordinary user with user namespaces, or with Landlock; where
@@ -118,14 +125,40 @@ c.FileNameCollectorPlugin.named_regexp = (
 '''.lstrip("\n")
 
 
-def config_text(language, course_id=COURSE_ID) -> str:
-    return CONFIG_TEMPLATE.replace("{course_id}", course_id).replace("{language}", language)
+def config_text(language, course_id=COURSE_ID, group="") -> str:
+    text = CONFIG_TEMPLATE.replace("{course_id}", course_id).replace("{language}", language)
+    return text + (GROUP_SETTINGS.replace("{group}", group) if group else "")
 
 
-def init_course(folder: Path, language, ids=(), empty=False, log=print) -> Path:
+# Written where `init --group` names the TAs' group.
+GROUP_SETTINGS = '''
+# The course's TAs: the Unix group that may read this folder (0750), and nbgrader's files
+# shared with it.
+c.Course.group = "{group}"
+c.CourseDirectory.groupshared = True
+'''
+
+
+def check_group(group):
+    """A TA group that exists on this machine, else BuildError naming it."""
+    import grp
+
+    try:
+        grp.getgrnam(group)
+    except KeyError:
+        raise BuildError(t("there is no group {group!r} on this machine: make it first "
+                           "(`groupadd {group}`, then `usermod -aG {group} USER` for each TA)",
+                           group=group)) from None
+    return group
+
+
+def init_course(folder: Path, language, ids=(), empty=False, log=print, group=None) -> Path:
     """Write `folder`: config, assignments/ (the kit's course's `ids`, all when none is given,
-    none when `empty`), and source/ and release/ made from them in `language`."""
+    none when `empty`), and source/ and release/ made from them in `language`; closed to other
+    users from its first moment (course_access.py): 0700, or 0750 and `group`'s."""
     check_language(language)
+    if group:
+        check_group(group)
     ids = [] if empty else check_ids(ids, ids_in(KIT_COURSE))
     folder = folder.resolve()
     if folder.exists() and any(folder.iterdir()):
@@ -135,9 +168,13 @@ def init_course(folder: Path, language, ids=(), empty=False, log=print) -> Path:
                            folder=folder))
     staged = folder.with_name(f".{folder.name}.partial")
     shutil.rmtree(staged, ignore_errors=True)
-    staged.mkdir(parents=True)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staged.mkdir(mode=CLOSED)
     try:
-        (staged / CONFIG).write_text(config_text(language), encoding="utf-8")
+        if group:
+            shutil.chown(staged, group=group)
+            staged.chmod(GROUP_CLOSED)
+        (staged / CONFIG).write_text(config_text(language, group=group or ""), encoding="utf-8")
         make_secret(secret_path(staged))  # each student's hidden cases are drawn from it
         if ids:  # the kit's assignments, with the modules they share
             log(t("copying {count} assignments of the kit into assignments/", count=len(ids)))

@@ -396,4 +396,23 @@ CATALOG = {
         "都达到该作业设定的标准（不计名字、注释和排版）；最相似的排在前面，每次作业最多列出 "
         "{top} 对。python -m autograder similarity ID 会说明该作业的标准，列出全部配对，"
         "并为每一对写出页面。",
+    # Who may read the course (autograder/course_access.py, build/course_folder.py)
+    "every user of this machine": "本机的每个用户",
+    "the group {group} ({users})": "用户组 {group}（{users}）",
+    "{path} can be read by {who}: it holds the course's solutions, checks, grades or students' "
+    "work":
+        "{who}都能读取 {path}：其中有课程的答案、检查、成绩或学生的作业",
+    "close it with `python -m autograder secure` (or, knowingly, set c.Course.shared_readable = "
+    "True in nbgrader_config.py)":
+        "请用 `python -m autograder secure` 把它关上（或在明知后果的情况下，在 "
+        "nbgrader_config.py 里设 c.Course.shared_readable = True）",
+    "{root} is now {mode:o}{group}: no other user of this machine reaches what it holds "
+    "({count} modes changed)":
+        "{root} 现在的权限是 {mode:o}{group}：本机的其他用户都碰不到其中的内容"
+        "（改了 {count} 处权限）",
+    " (group {group})": "（用户组 {group}）",
+    "there is no group {group!r} on this machine: make it first (`groupadd {group}`, then "
+    "`usermod -aG {group} USER` for each TA)":
+        "本机没有用户组 {group!r}：请先建立它（`groupadd {group}`，再为每位助教运行 "
+        "`usermod -aG {group} USER`）",
 }

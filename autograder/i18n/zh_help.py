@@ -246,4 +246,15 @@ CATALOG = {
     "use it knowingly":
         "Gradescope 上的沙箱（默认：课程的设置，以 root 运行时为 full）；Gradescope 的容器无法创建"
         "命名空间时用 limits：学生的代码会以 root 身份与自动评分器一同运行，请知情后再用",
+    "close the course to the other users of this machine: its folder 0700 (0750 and the "
+    "group's with --group, for TAs), nothing inside it left to other users; grade and serve "
+    "refuse a course another user can read until it is closed":
+        "把课程对本机的其他用户关上：课程文件夹设为 0700（用 --group 时设为 0750 并归给助教的"
+        "用户组），里面的东西其他用户一概碰不到；别的用户能读取的课程，grade 和 serve 会拒绝，"
+        "直到它被关上",
+    "the Unix group of the course's TAs, who may read it (default: c.Course.group)":
+        "课程助教所在的 Unix 用户组，他们可以读取课程（默认：c.Course.group）",
+    "the Unix group of the course's TAs: the folder is made 0750 and that group's, instead of "
+    "0700, the instructor's alone":
+        "课程助教所在的 Unix 用户组：课程文件夹设为 0750 并归给该组，而不是只归教师本人的 0700",
 }

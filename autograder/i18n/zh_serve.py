@@ -87,4 +87,10 @@ CATALOG = {
     "take what is in the exchange now, then stop (for a timer such as cron instead of a "
     "service)":
         "处理交换目录里现有的提交后就停止（供 cron 之类的定时任务使用，而不是常驻服务）",
+    "its notebook is {size:.1f} MB, more than the {limit:g} MB a submission may be "
+    "(c.FeedbackOnSubmit.max_notebook_mb): clear the notebook's outputs (Kernel > Restart and "
+    "Clear Outputs), save and submit again":
+        "它的笔记本有 {size:.1f} MB，超过了一份提交最多允许的 {limit:g} MB"
+        "（c.FeedbackOnSubmit.max_notebook_mb）：请清除笔记本的输出（Kernel > Restart and "
+        "Clear Outputs），保存后重新提交",
 }

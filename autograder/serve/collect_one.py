@@ -8,11 +8,20 @@ rule of never replacing a newer collected submission by an older one) with its l
 to collect set to that one folder. That list (`src_records`, made by `_path_to_record`) is
 nbgrader's private code: private_api checks it first, and where it differs `serve` refuses
 to start rather than collect something else (on_submit.py).
+
+Its copy is the kit's (`copy_without_links`): nbgrader's follows links, and inbound/ is
+writable by every student, so a file checked by inbound.why_refused could be swapped for a
+link to another student's work before nbgrader copied it. Each entry is opened once, relative
+to its folder's descriptor and without following a link, and copied from that descriptor:
+what was checked is what is copied, and a link or special file is left out.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import os
+import stat
+from pathlib import Path
 
 from nbgrader.exchange.default.collect import ExchangeCollect
 from nbgrader.utils import capture_log, temp_attrs
@@ -32,6 +41,46 @@ class CollectOne(ExchangeCollect):
         self.course_path = os.path.join(self.root, self.coursedir.course_id)
         self.inbound_path = os.path.join(self.course_path, "inbound")
         self.src_records = [self._path_to_record(os.path.join(self.inbound_path, self.chosen))]
+
+    def do_copy(self, src, dest, log=None):
+        copy_without_links(Path(src), Path(dest), self.coursedir.ignore)
+
+
+OPEN_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+OPEN_FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+
+
+def copy_without_links(src: Path, dest: Path, ignore=()):
+    """Copy the folder `src` to `dest` (made here), never following a link: its regular files
+    and folders alone, each read from the descriptor it was opened and checked with; names
+    matching a pattern of `ignore` (nbgrader's CourseDirectory.ignore) are left out."""
+    folder = os.open(src, OPEN_FOLDER)
+    try:
+        copy_folder(folder, dest, list(ignore))
+    finally:
+        os.close(folder)
+
+
+def copy_folder(folder: int, dest: Path, ignore):
+    dest.mkdir()
+    for name in sorted(os.listdir(folder)):
+        if any(fnmatch.fnmatch(name, pattern) for pattern in ignore):
+            continue
+        try:
+            entry = os.open(name, OPEN_FILE, dir_fd=folder)
+        except OSError:  # a link (ELOOP), or gone
+            continue
+        try:
+            info = os.fstat(entry)
+            if stat.S_ISDIR(info.st_mode):
+                copy_folder(entry, dest / name, ignore)
+            elif stat.S_ISREG(info.st_mode):
+                os.set_blocking(entry, True)
+                with open(dest / name, "xb") as out, os.fdopen(os.dup(entry), "rb") as source:
+                    while chunk := source.read(1 << 20):
+                        out.write(chunk)
+        finally:
+            os.close(entry)
 
 
 def why_not_usable(api) -> str | None:

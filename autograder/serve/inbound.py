@@ -25,9 +25,11 @@ class HandedIn:
 
 
 def inbound_folder(config) -> Path | None:
-    """The course's inbound folder (c.Exchange.root / course_id / inbound), None when the
-    course has no exchange configured."""
-    root = config.Exchange.get("root", "")
+    """The course's inbound folder (c.Exchange.root / course_id / inbound: nbgrader's default
+    root where the course sets none), None when the course has no course id."""
+    from nbgrader.exchange.default.exchange import Exchange
+
+    root = config.Exchange.get("root", "") or Exchange.root.default_value
     course_id = config.CourseDirectory.get("course_id", "")
     if not root or not course_id:
         return None
@@ -53,13 +55,16 @@ def handed_in(inbound: Path, assignments) -> list[HandedIn]:
 FUTURE = timedelta(minutes=5)  # a clock a little ahead of this machine's is not a forgery
 
 
-def why_refused(inbound: Path, handed: HandedIn, check_owner=True) -> str | None:
+def why_refused(inbound: Path, handed: HandedIn, check_owner=True,
+                max_mb: float = 0) -> str | None:
     """Why a submission folder is not taken (in words), or None when it is what nbgrader's
     submit makes: a student id the kit accepts; a real folder (not a link) made by that
     student's user (nbgrader's collect only warns when not, and the exchange's inbound is
     writable by every student); the notebook and every entry regular files, none a link
     (collect copies as the instructor, following links); handed in no later than now (a
-    later time would keep collect from ever taking the student's real submissions)."""
+    later time would keep collect from ever taking the student's real submissions); a
+    notebook of `max_mb` MB at most (0: any size), so that one large notebook holds no other
+    student's feedback up."""
     if not STUDENT_ID.match(handed.student):
         return t("{name!r} is not a student id", name=handed.student)
     path = inbound / handed.name
@@ -86,6 +91,12 @@ def why_refused(inbound: Path, handed: HandedIn, check_owner=True) -> str | None
     notebook = path / f"{handed.assignment}.ipynb"
     if not notebook.is_file():
         return t("it holds no {name}", name=notebook.name)
+    size = notebook.lstat().st_size
+    if max_mb and size > max_mb * 2**20:
+        return t("its notebook is {size:.1f} MB, more than the {limit:g} MB a submission may "
+                 "be (c.FeedbackOnSubmit.max_notebook_mb): clear the notebook's outputs "
+                 "(Kernel > Restart and Clear Outputs), save and submit again",
+                 size=size / 2**20, limit=max_mb)
     if handed.timestamp.replace(tzinfo=UTC) > datetime.now(UTC) + FUTURE:
         return t("its time ({time}) is in the future", time=handed.timestamp)
     return None

@@ -60,6 +60,10 @@ class FeedbackOnSubmit(Configurable):
                       "collect and grade; 0: no limit").tag(config=True)
     interval = Float(1.0, help="seconds between two looks at the exchange's inbound folder"
                      ).tag(config=True)
+    max_notebook_mb = Float(8.0, help="the largest notebook taken from the exchange, in MB; "
+                            "a larger one is refused and stays there (a notebook of the kit's "
+                            "assignments is some 100 KB with its outputs); 0: any size"
+                            ).tag(config=True)
 
 
 class ServeError(KitError, RuntimeError):
@@ -131,7 +135,8 @@ class OnSubmit:
         new = [h for h in handed_in(self.inbound, set(self.settings.assignments))
                if self.record.state(h.name) in (None, GRADING)]
         for handed in [h for h in new if self.record.state(h.name) is None]:
-            why = why_refused(self.inbound, handed, self.check_owner)
+            why = why_refused(self.inbound, handed, self.check_owner,
+                              self.settings.max_notebook_mb)
             if why:
                 self.record.set(handed, today(), REFUSED)
                 self.tell(handed, t("refused, not collected: {why}", why=why))

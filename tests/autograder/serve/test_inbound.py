@@ -22,13 +22,15 @@ def test_submissions_are_read_oldest_first_and_foreign_folders_passed_over(tmp_p
     assert [(h.student, h.name) for h in found] == [("ben+x", names[1]), ("ada", names[0])]
 
 
-def test_no_exchange_means_no_inbound_folder():
-    """Without c.Exchange.root and a course id, is there no folder to watch (not the
-    current one)?"""
+def test_no_course_id_means_no_inbound_folder_and_no_root_means_nbgraders():
+    """Without a course id, is there no folder to watch (not the current one)? Without
+    c.Exchange.root, is it under nbgrader's default root, where nbgrader's submit puts it?"""
     assert inbound_folder(Config()) is None
     config = Config({"Exchange": {"root": "/srv/exchange"},
                      "CourseDirectory": {"course_id": "sa"}})
     assert str(inbound_folder(config)) == "/srv/exchange/sa/inbound"
+    default = Config({"CourseDirectory": {"course_id": "sa"}})
+    assert str(inbound_folder(default)) == "/usr/local/share/nbgrader/exchange/sa/inbound"
 
 
 def planted(inbound, student="root", when="2020-01-01 10:00:00.000001 UTC", notebook=True):
@@ -79,3 +81,15 @@ def test_a_name_that_is_no_student_id_is_refused(tmp_path):
         [handed] = [h for h in handed_in(tmp_path, {ID}) if h.name == folder.name]
         assert "is not a student id" in why_refused(tmp_path, handed)
         folder.rmdir()
+
+
+def test_a_notebook_past_the_bound_is_refused_with_the_fix(tmp_path):
+    """Is a notebook larger than c.FeedbackOnSubmit.max_notebook_mb refused at intake, its
+    size and the fix said, while one within it, and any size with no bound, is taken?"""
+    folder = planted(tmp_path)
+    handed = handed_in(tmp_path, {ID})[0]
+    (folder / f"{ID}.ipynb").write_bytes(b" " * (3 * 2**20))
+    why = why_refused(tmp_path, handed, check_owner=False, max_mb=2)
+    assert why is not None and "3.0 MB" in why and "2 MB" in why and "Clear Outputs" in why
+    assert why_refused(tmp_path, handed, check_owner=False, max_mb=4) is None
+    assert why_refused(tmp_path, handed, check_owner=False, max_mb=0) is None
