@@ -37,22 +37,27 @@ DASK = str(Path(sys.executable).with_name("dask"))
 ROOT_USER = os.geteuid() == 0
 
 
+def six_students(course_root: Path):
+    """{student: notebook} of six students: correct twice, blank, partly done and two
+    catalogued mistakes, made from the course's release and source."""
+    release = nbformat.read(course_root / "release" / ID / f"{ID}.ipynb", as_version=4)
+    source = nbformat.read(course_root / "source" / ID / f"{ID}.ipynb", as_version=4)
+    mistakes = simulate.mistakes_of(ROOT, ID)
+    return {"ada": simulate.correct(release, source), "bob": release,
+            "cy": simulate.partly_done(release, source),
+            "dan": simulate.with_mistake(release, source, mistakes[0]),
+            "eve": simulate.with_mistake(release, source, mistakes[-1]),
+            "fay": simulate.correct(release, source)}
+
+
 def make_class(folder: Path, db_url=None):
-    """Six students: correct twice, blank, partly done and two catalogued mistakes."""
+    """A new course with the six students of `six_students` handed in."""
     course = Course.create(folder, ROOT, [ID])
     shutil.copytree(ROOT / "release" / ID, course.root / "release" / ID)
     if db_url:
         with (course.root / "nbgrader_config.py").open("a") as config:
             config.write(f"\nc.CourseDirectory.db_url = {db_url!r}\n")
-    release = nbformat.read(course.root / "release" / ID / f"{ID}.ipynb", as_version=4)
-    source = nbformat.read(course.root / "source" / ID / f"{ID}.ipynb", as_version=4)
-    mistakes = simulate.mistakes_of(ROOT, ID)
-    notebooks = {"ada": simulate.correct(release, source), "bob": release,
-                 "cy": simulate.partly_done(release, source),
-                 "dan": simulate.with_mistake(release, source, mistakes[0]),
-                 "eve": simulate.with_mistake(release, source, mistakes[-1]),
-                 "fay": simulate.correct(release, source)}
-    for student, notebook in notebooks.items():
+    for student, notebook in six_students(course.root).items():
         course.submit(student, ID, notebook)
     return course
 
@@ -100,23 +105,16 @@ class DaskCluster:
             time.sleep(0.2)
 
     def names(self):
-        return {address: info["name"]
-                for address, info in self.client.scheduler_info()["workers"].items()}
+        return worker_names(self.client)
 
     def kill_mid_task(self, name, after=1.0):
         """SIGKILL worker `name` `after` seconds into a grading task of its own."""
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline:
-            names = self.names()
-            busy = [address for address, keys in self.client.processing().items()
-                    if names.get(address) == name and any("grade-" in str(k) for k in keys)]
-            if busy:
-                time.sleep(after)
-                self.processes[name].send_signal(signal.SIGKILL)
-                self.processes[name].wait()
-                return True
-            time.sleep(0.05)
-        return False
+        if not worker_grading(self.client, lambda named: named == name):
+            return False
+        time.sleep(after)
+        self.processes[name].send_signal(signal.SIGKILL)
+        self.processes[name].wait()
+        return True
 
     def close(self):
         self.client.close()
@@ -128,6 +126,25 @@ class DaskCluster:
                 process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+def worker_names(client):
+    """{address: name} of the client's cluster's workers."""
+    return {address: info["name"]
+            for address, info in client.scheduler_info()["workers"].items()}
+
+
+def worker_grading(client, wanted=lambda name: True, timeout=300):
+    """The address of a worker of the client's cluster, one whose name `wanted` accepts, as
+    soon as it grades a notebook; None when none did within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        names = worker_names(client)
+        for address, keys in client.processing().items():
+            if wanted(names.get(address)) and any("grade-" in str(k) for k in keys):
+                return address
+        time.sleep(0.05)
+    return None
 
 
 def kernels_and_templates():
