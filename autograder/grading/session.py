@@ -41,7 +41,6 @@ import ast
 import json
 import re
 import shutil
-import tempfile
 import time
 from dataclasses import dataclass
 
@@ -52,7 +51,7 @@ from autograder.checks.judge import error_kind, step_findings, verdict_message
 from autograder.checks.model import Finding
 from autograder.grading.remote_subject import RemoteSubject
 from autograder.i18n import current, t
-from autograder.sandbox.kernel import KernelGone, SandboxedKernel
+from autograder.sandbox.kernel import SCRATCH_PREFIXES, KernelGone, SandboxedKernel, new_scratch
 from autograder.sandbox.link import CONVERSE_CELL, GUARD_CELL, Link, StudentError
 from autograder.shown_outputs import (
     MAX_IMAGE_KB,
@@ -238,7 +237,7 @@ class Session:
         self.deadline = self.replay_deadline
         self.shared = False
         if self.empty_folder is None:
-            self.empty_folder = tempfile.mkdtemp(prefix="kit-judge-")
+            self.empty_folder = new_scratch(SCRATCH_PREFIXES[1])
         self.kernel.folder = self.empty_folder
         try:
             # Done already, unless no kernel ran before judging.

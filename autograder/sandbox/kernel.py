@@ -119,6 +119,50 @@ def claimed_uid(base, span=1000):
     raise RuntimeError(f"no free sandbox user id in {base}..{base + span - 1}")
 
 
+# The prefixes of the scratch folders grading makes in the temporary folder: a kernel's (the
+# notebook's files copied in) and the judging kernel's empty one (grading/session.py).
+SCRATCH_PREFIXES = ("kit-sandbox-", "kit-judge-")
+_swept = []  # whether this process removed the dead graders' scratch folders already
+
+
+def new_scratch(prefix):
+    """A scratch folder (mode 0700) named with this process's id, `prefix` then the id: a
+    later grader finds it dead and removes it (remove_dead_scratch), the first time it makes
+    one of its own."""
+    if not _swept:
+        _swept.append(True)
+        remove_dead_scratch()
+    return tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-")
+
+
+def remove_dead_scratch():
+    """Remove the scratch folders of this user's graders that are gone (a serve or a grade
+    stopped in the middle of a notebook): those whose name holds the id of a process that
+    no longer runs. A folder of a live process, of another user, or named by an older kit
+    (no id) is left."""
+    for prefix in SCRATCH_PREFIXES:
+        for folder in Path(tempfile.gettempdir()).glob(prefix + "*"):
+            pid = folder.name[len(prefix):].split("-", 1)[0]
+            try:
+                info = folder.lstat()
+            except OSError:
+                continue
+            if not pid.isdigit() or info.st_uid != os.getuid() or not stat.S_ISDIR(info.st_mode) \
+                    or process_runs(int(pid)):
+                continue
+            shutil.rmtree(folder, ignore_errors=True)  # never follows a link inside
+
+
+def process_runs(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's
+        return True
+    return True
+
+
 def remove_stale_scratch(uid):
     """Remove the scratch folders of a sandbox user whose lock was just claimed: they are a
     dead grader's (killed before it could stop its kernels, which died with their template),
@@ -408,7 +452,7 @@ class SandboxedKernel:
 
     def start(self):
         mark("kernel: starting")
-        self.scratch = tempfile.mkdtemp(prefix="kit-sandbox-")
+        self.scratch = new_scratch(SCRATCH_PREFIXES[0])
         self.refused = copy_regular_files(self.folder, self.scratch,
                                           self.settings.max_file_bytes,
                                           self.settings.max_folder_bytes)
@@ -441,7 +485,7 @@ class SandboxedKernel:
         """What start refuses to copy of the notebook's folder (`refused`), found by copying
         it into a scratch folder that goes at once: for a notebook whose grading starts no
         kernel on its folder (grading/session.py, `first_kernel`)."""
-        scratch = tempfile.mkdtemp(prefix="kit-sandbox-")
+        scratch = new_scratch(SCRATCH_PREFIXES[0])
         try:
             return copy_regular_files(self.folder, scratch, self.settings.max_file_bytes,
                                       self.settings.max_folder_bytes)
