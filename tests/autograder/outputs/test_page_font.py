@@ -1,0 +1,78 @@
+"""Is a page's font cut once for a set of characters and read back after, by this process
+and the next, so that a class's feedback pages do not each pay the cut?"""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+
+import pytest
+from fontTools.ttLib import TTFont
+
+from autograder.kit_font import kit_font_path
+from autograder.outputs import page_font
+
+TITLE = "Attention Is All You Need（注意力就是你所需要的一切）"
+
+
+def embedded(css):
+    found = re.search(r"base64,([A-Za-z0-9+/=]+)\)", css)
+    font = TTFont(io.BytesIO(base64.b64decode(found.group(1))))
+    return {chr(code) for code in font.getBestCmap()}
+
+
+@pytest.fixture
+def fresh_cache(tmp_path, monkeypatch):
+    """An empty cache folder, and nothing kept in this process."""
+    if kit_font_path() is None:
+        pytest.skip("the kit's font package is not installed")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    page_font.kept_subset.cache_clear()
+    yield tmp_path / "attention-kit" / "fonts"
+    page_font.kept_subset.cache_clear()
+
+
+def test_a_set_is_cut_once_and_read_back(fresh_cache, monkeypatch):
+    """Cut once, is the subset kept in the cache folder and read back (the cut not run
+    again) by a process that kept nothing, with every character the page needs?"""
+    first = page_font.font_css(TITLE)
+    assert len(list(fresh_cache.glob("*.woff"))) == 1
+    needed = {c for c in TITLE if ord(c) > page_font.PLAIN}
+    assert needed <= embedded(first)
+
+    def no_cut(*args):
+        raise AssertionError("the font was cut again")
+
+    page_font.kept_subset.cache_clear()  # as a new process
+    monkeypatch.setattr(page_font, "subset_woff", no_cut)
+    assert page_font.font_css(TITLE) == first
+
+
+def test_another_set_is_cut_for_itself_and_a_broken_file_is_cut_again(fresh_cache):
+    """Does a page with other characters get a subset of its own, and an empty kept file
+    (a write cut short) a fresh cut?"""
+    first = page_font.font_css(TITLE)
+    other = page_font.font_css("缩放点积注意力")
+    assert other != first and len(list(fresh_cache.glob("*.woff"))) == 2
+    for kept in fresh_cache.glob("*.woff"):
+        kept.write_bytes(b"")
+    page_font.kept_subset.cache_clear()
+    assert embedded(page_font.font_css(TITLE)) == embedded(first)
+    sizes = sorted(kept.stat().st_size for kept in fresh_cache.glob("*.woff"))
+    assert sizes[0] == 0 and sizes[1] > 0  # the title's kept again; the other set's untouched
+
+
+def test_no_cache_folder_still_gives_the_font(tmp_path, monkeypatch):
+    """Where the cache folder cannot be made (a home that is not writable), is the font
+    still embedded, cut in the process?"""
+    if kit_font_path() is None:
+        pytest.skip("the kit's font package is not installed")
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    page_font.kept_subset.cache_clear()
+    try:
+        assert {"注", "意"} <= embedded(page_font.font_css(TITLE))
+    finally:
+        page_font.kept_subset.cache_clear()
