@@ -92,6 +92,7 @@ PAGE = """<!DOCTYPE html>
 </span></div>
 <div class="panel-footer"><div><b>Comments:</b> <p>well done</p></div></div>
 <img alt="No description has been provided for this image" src="data:image/png;base64,iVBO"/>
+<div class="prompt input_prompt">In\xa0[\xa0]:</div>
 <h4 id="mine">My notes (Score: 1 / 2)</h4><p>Student's answer: Score: 3 / 4 (Top)</p>
 </body>
 </html>"""
@@ -107,10 +108,11 @@ def test_the_feedback_template_speaks_chinese():
     for words in ["<h4>01_a（得分：8.0 / 10.0）</h4>", "f</a> （得分：0.0 / 2.0）</li>",
                   ">评语</a>", "迟交扣分（-0.8 分）", ">你的答案</span>",
                   "评分单元格：<code>test_f</code>", "得分：0.0 / 2.0", "（回到顶部）",
-                  "<b>评语：</b>", 'alt="笔记本中的代码画出的图"']:
+                  "<b>评语：</b>", 'alt="笔记本中的代码画出的图"',
+                  '<div class="prompt input_prompt">输入\xa0[\xa0]:</div>']:
         assert words in page
     for english in ["Score:", "Student's answer</span>", "Grade cell", "(Top)</a>",
-                    "Comments:", "No description"]:
+                    "Comments:", "No description", "In\xa0["]:
         assert english not in page.replace(STUDENTS_OWN, "")
 
 
