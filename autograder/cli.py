@@ -542,8 +542,8 @@ def run(args):
         return 0
     if args.command not in ("demo", "init") and not (root / "nbgrader_config.py").exists():
         raise NotACourse(not_a_course(root, getattr(args, "root_given", True)))
-    if args.command in READS_COURSE:
-        check_access(root, refuse=args.command in ("grade", "serve"))
+    if args.command in READS_COURSE and args.command != "grade":  # grade: after its ids
+        check_access(root, refuse=args.command == "serve")
     if args.command in ("grade", "export", "report", "validate", "feedback"):
         say_stray_gradebooks(root)
     if args.command in WRITES_FOR_INSTRUCTOR:  # their --to may lie outside the closed course
@@ -598,6 +598,7 @@ def run_command(root, args):
         return 1 if problems else 0
     elif args.command == "grade":
         ids = check_ids(args.ids, course_ids(root))  # a wrong id is refused at once
+        check_access(root, refuse=True)
         if not args.scheduler:  # the embedded cluster's start begins now (below)
             start_embedded_early(root, args.students, args.workers)
         with paused():  # the collector, while torch, dask and nbgrader are imported

@@ -111,6 +111,7 @@ def student_home(base, user, exchange):
         f"c.CourseDirectory.course_id = {COURSE_ID!r}\n")
     shutil.chown(home, user, user)
     shutil.chown(home / "nbgrader_config.py", user, user)
+    home.chmod(0o700)  # as a hub, and Debian 12's useradd, make a home
     return home
 
 

@@ -28,13 +28,15 @@ PACKAGE = Path(__file__).resolve().parents[2] / "autograder"
 # nbgrader_config.py read with traitlets alone, by course and by the commands that read it before
 # their heavy imports; draw_keys, the course's secret and each notebook's draw key, a leaf of
 # the ledger, by init, which makes the secret, the grading that draws with them and the
-# Gradescope zip that carries the secret.)
+# Gradescope zip that carries the secret; course_access, who besides the instructor may reach
+# the course, a leaf of i18n, by init, which makes the course closed, by course, which makes a
+# course, and by the command line, which checks it.)
 ALLOWED = {
     "i18n": {"i18n", "errors"},
     "checks": {"checks", "recorder", "op_record", "i18n", "errors"},
     "sandbox": {"sandbox", "op_record", "submission_files", "i18n", "timeline"},
-    "build": {"build", "checks", "recorder", "op_record", "course", "draw_keys", "errors", "i18n",
-              "kit_font"},
+    "build": {"build", "checks", "recorder", "op_record", "course", "course_access", "draw_keys",
+              "errors", "i18n", "kit_font"},
     "engine": {"engine", "checks", "sandbox", "course", "errors", "stages", "submission_files",
                "i18n", "timeline", "quiet_imports"},
     "grading": {"grading", "engine", "checks", "sandbox", "op_record", "course", "deadlines",

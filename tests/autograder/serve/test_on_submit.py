@@ -1,15 +1,18 @@
 """Does `serve` give students their feedback as they submit through nbgrader's real exchange,
 within their daily limit, never over a TA's grade, and go on after a restart without grading
-anything twice?
+anything twice? Does each student reach nothing of the other's, nor of the course, at any
+stage, and does one student's 40 MB notebook hold the other's feedback up?
 
 Played as a shared server runs it: two students, each a real user of this machine, fetch,
-work and `nbgrader submit`; `python -m autograder serve` runs beside them as the instructor;
-they `nbgrader fetch_feedback`. Creating the users needs root (as the exchange test)."""
+work and `nbgrader submit`; `python -m autograder serve` runs beside them as the instructor,
+an ordinary user too, who owns the course; they `nbgrader fetch_feedback`. Creating the users
+needs root (as the exchange test)."""
 
 from __future__ import annotations
 
 import contextlib
 import json
+import pwd
 import signal
 import subprocess
 import sys
@@ -27,6 +30,7 @@ from tests.autograder.test_exchange import (
     ID,
     ROOT,
     course_with_exchange,
+    ensure_user,
     nbgrader,
     run,
     student_home,
@@ -34,23 +38,90 @@ from tests.autograder.test_exchange import (
 )
 
 STUDENTS = ["ada", "ben"]
+INSTRUCTOR = "kit-teacher"
 PER_DAY = 2
 WAIT = 60  # seconds a step may take before the test gives up on it (the goal is 10)
+LARGE_MB = 40  # a notebook past c.FeedbackOnSubmit.max_notebook_mb (8)
+
+
+def trespasses(root, exchange, homes, me, other):
+    """What student `me` tries against `other` and the course: (what, command). Each must
+    fail: the course folder is closed, nbgrader's exchange lists no one's folders, and a
+    home is its student's."""
+    course = [("list the course", ["ls", root]),
+              ("read the solutions", ["cat", root / "source" / ID / f"{ID}.ipynb"]),
+              ("read the checks", ["cat", root / "assignments" / ID / "checks.py"]),
+              ("read the gradebook", ["cat", root / "gradebook.db"]),
+              ("read the course's secret", ["cat", root / ".kit" / "secret"]),
+              ("write into the course", ["touch", root / "planted"]),
+              ("write into their own submitted/", ["touch", root / "submitted" / me / ID /
+                                                   "planted"])]
+    theirs = [("read the other's submission", ["cat", root / "submitted" / other / ID /
+                                               f"{ID}.ipynb"]),
+              ("read the other's submission secret (it names their feedback in the "
+               "exchange)", ["cat", root / "submitted" / other / ID / "submission_secret.txt"]),
+              ("read the other's graded notebook", ["cat", root / "autograded" / other / ID /
+                                                    f"{ID}.ipynb"]),
+              ("list the other's feedback", ["ls", root / "feedback" / other / ID]),
+              ("list the exchange's submissions", ["ls", exchange / COURSE_ID / "inbound"]),
+              ("list the exchange's feedback", ["ls", exchange / COURSE_ID / "feedback"]),
+              ("read the other's notebook at home", ["cat", homes / other / ID /
+                                                     f"{ID}.ipynb"]),
+              ("list the other's fetched feedback", ["ls", homes / other / ID / "feedback"])]
+    return course + theirs
+
+
+def tried(stage, root, exchange, homes):
+    """Every trespass of each student against the other, as that student: (stage, student,
+    what, exit status, what it printed)."""
+    found = []
+    for me, other in (STUDENTS, STUDENTS[::-1]):
+        for what, command in trespasses(root, exchange, homes, me, other):
+            result = subprocess.run(["runuser", "-u", me, "--", *map(str, command)],
+                                    capture_output=True, text=True, timeout=60)
+            found.append((stage, me, what, result.returncode, result.stdout[:200]))
+    return found
+
+
+def padded(notebook, megabytes):
+    """The notebook with a Markdown cell of `megabytes` MB (Markdown has no size bound)."""
+    large = nbformat.from_dict(json.loads(nbformat.writes(notebook)))
+    large.cells.append(nbformat.v4.new_markdown_cell("x" * (megabytes << 20)))
+    return large
+
+
+def as_instructor(home, *command):
+    """(command, env): `command` run as the instructor (setpriv: the process itself becomes
+    them, so a signal reaches it), with their home."""
+    info = pwd.getpwnam(INSTRUCTOR)
+    env = {**nbgrader_env(), "HOME": str(home), "USER": INSTRUCTOR, "LOGNAME": INSTRUCTOR}
+    return ["setpriv", f"--reuid={info.pw_uid}", f"--regid={info.pw_gid}", "--init-groups",
+            *map(str, command)], env
+
+
+def instructor_runs(root, home, *args):
+    """`python -m autograder ARGS` in the course, as the instructor."""
+    command, env = as_instructor(home, sys.executable, "-m", "autograder", *args)
+    return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True,
+                          timeout=300)
 
 
 class Serve:
-    """`python -m autograder serve` as the instructor starts it, its console in a file."""
+    """`python -m autograder serve` as the instructor starts it (with `home`, the ordinary
+    user INSTRUCTOR; else this test's user), its console in a file beside the course."""
 
-    def __init__(self, root: Path):
-        self.root = root
-        self.console = root / "serve-console.txt"
+    def __init__(self, root: Path, home: Path | None = None):
+        self.root, self.home = root, home
+        self.console = root.parent / f"{root.name}-serve-console.txt"
         self.process = None
 
     def start(self):
         self.console.write_text("")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "autograder", "serve"], cwd=self.root, env=nbgrader_env(),
-            stdout=self.console.open("a"), stderr=subprocess.STDOUT)
+        command = [sys.executable, "-m", "autograder", "serve"]
+        command, env = as_instructor(self.home, *command) if self.home else (command,
+                                                                           nbgrader_env())
+        self.process = subprocess.Popen(command, cwd=self.root, env=env,
+                                        stdout=self.console.open("a"), stderr=subprocess.STDOUT)
         self.wait_for("serving ")
 
     def stop(self):
@@ -91,8 +162,13 @@ def term():
                          f"c.FeedbackOnSubmit.assignments = [{ID!r}]\n"
                          f"c.FeedbackOnSubmit.per_day = {PER_DAY}\n"
                          "c.FeedbackOnSubmit.interval = 0.5\n")
-        nbgrader(root, "generate_assignment", ID, "--force")
-        nbgrader(root, "release_assignment", ID)
+        ensure_user(INSTRUCTOR)
+        teacher = homes / INSTRUCTOR
+        teacher.mkdir(mode=0o700)
+        subprocess.run(["chown", "-R", f"{INSTRUCTOR}:", str(root), str(teacher)], check=True)
+        as_teacher = {"user": INSTRUCTOR, "home": teacher}
+        nbgrader(root, "generate_assignment", ID, "--force", **as_teacher)
+        nbgrader(root, "release_assignment", ID, **as_teacher)
         release = nbformat.read(root / "release" / ID / f"{ID}.ipynb", as_version=4)
         source = nbformat.read(root / "source" / ID / f"{ID}.ipynb", as_version=4)
         correct = simulate.correct(release, source)
@@ -107,7 +183,7 @@ def term():
             nbgrader(who[user]["home"], "submit", ID, **who[user])
             return time.monotonic()  # the student's command has returned
 
-        serve = Serve(root)
+        serve = Serve(root, teacher)
         serve.start()
         cleanup.callback(lambda: serve.process.poll() is None and serve.stop())
         facts = {"root": root, "exchange": exchange, "who": who}
@@ -117,6 +193,7 @@ def term():
         facts["delay"] = time.monotonic() - submitted
         nbgrader(who["ada"]["home"], "fetch_feedback", ID, **who["ada"])
         facts["ada first pages"] = fetched_pages(who["ada"]["home"])
+        facts["trespasses"] = tried("after ada's first feedback", root, exchange, homes)
 
         submit("ben", wrong)  # ben, then a TA grades him by hand
         serve.wait_for("ben " + ID + ": graded, ")
@@ -129,6 +206,8 @@ def term():
         submit("ben", correct)
         serve.wait_for("ben " + ID + ": not graded: a TA graded")
 
+        facts["trespasses"] += tried("after ben's grade by a TA", root, exchange, homes)
+        submit("ben", padded(correct, LARGE_MB))  # ada submits while it waits to be taken
         submitted = submit("ada", correct)  # the second and last of her day, then one more
         serve.wait_for("ada " + ID + ": graded, ", 2)
         facts["warm delay"] = time.monotonic() - submitted
@@ -142,6 +221,8 @@ def term():
         serve.wait_for("ada " + ID + ": refused, not collected")
         nbgrader(who["ada"]["home"], "fetch_feedback", ID, **who["ada"])
         facts["ada pages"] = fetched_pages(who["ada"]["home"])
+        nbgrader(who["ben"]["home"], "fetch_feedback", ID, **who["ben"])
+        facts["trespasses"] += tried("at the end of the day", root, exchange, homes)
         facts["stop status"] = serve.stop()
         facts["console"] = serve.text()
         facts["processes left"] = subprocess.run(
@@ -150,10 +231,7 @@ def term():
 
         record = root / ".kit" / "on_submit.json"
         facts["record"] = json.loads(record.read_text())
-        again = subprocess.run([sys.executable, "-m", "autograder", "serve", "--once"],
-                               cwd=root, env=nbgrader_env(), capture_output=True, text=True,
-                               timeout=300)
-        facts["restart"] = again
+        facts["restart"] = instructor_runs(root, teacher, "serve", "--once")
         facts["record after restart"] = json.loads(record.read_text())
         # A crash while ada's last graded submission was graded leaves it taken, unfinished.
         entries = json.loads(record.read_text())
@@ -161,16 +239,12 @@ def term():
                     and entry["state"] == "released"), key=lambda name: name.split("+")[2])
         entries[last]["state"] = "grading"
         record.write_text(json.dumps(entries))
-        facts["after crash"] = subprocess.run(
-            [sys.executable, "-m", "autograder", "serve", "--once"], cwd=root,
-            env=nbgrader_env(), capture_output=True, text=True, timeout=300)
+        facts["after crash"] = instructor_runs(root, teacher, "serve", "--once")
         facts["record after crash"] = json.loads(record.read_text())
         with open_gradebook(root) as gradebook:
             notebook = gradebook.find_submission_notebook(ID, ID, "ben")
             facts["ben ta score"] = {g.name: g.manual_score for g in notebook.grades}
-        facts["regrade check"] = subprocess.run(
-            [sys.executable, "-m", "autograder", "regrade-check", ID], cwd=root,
-            env=nbgrader_env(), capture_output=True, text=True, timeout=300)
+        facts["regrade check"] = instructor_runs(root, teacher, "regrade-check", ID)
         yield facts
 
 
@@ -242,3 +316,24 @@ def test_what_serve_graded_gets_the_same_grade_from_grade(term):
     check = term["regrade check"]
     assert check.returncode == 0, check.stdout[-3000:] + check.stderr[-3000:]
     assert "2 the same, 0 different, 0 not checked" in check.stdout, check.stdout
+
+
+def test_neither_student_reaches_the_other_nor_the_course_at_any_stage(term):
+    """At each stage of the day, as each student: is every attempt on the course (its
+    listing, solutions, checks, gradebook, secret; a file written into it) and on the other
+    student's work (submitted, graded, feedback, in the course, the exchange and their home)
+    refused?"""
+    reached = [entry for entry in term["trespasses"] if entry[3] == 0]
+    assert not reached, reached
+    stages = {entry[0] for entry in term["trespasses"]}
+    assert len(stages) == 3 and len(term["trespasses"]) == 3 * 2 * 15
+    assert not (term["root"] / "planted").exists()
+
+
+def test_a_large_notebook_is_refused_at_intake_and_holds_no_one_up(term):
+    """Is ben's 40 MB notebook refused at once, its size and the fix on the console, while
+    ada's submission right behind it gets its feedback within 10 s?"""
+    assert f"ben {ID}: refused, not collected: its notebook is {LARGE_MB}." in term["console"]
+    assert "c.FeedbackOnSubmit.max_notebook_mb" in term["console"]
+    assert term["warm delay"] < 10, term["warm delay"]
+    assert submitted_at(term["root"], "ben") == term["ben collected"]
