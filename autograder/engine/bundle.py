@@ -234,6 +234,8 @@ def replace_folder(folder: Path, files: dict):
     once the new one is complete, so an interruption never leaves half of each."""
     folder.parent.mkdir(parents=True, exist_ok=True)
     fresh = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+    # mkdtemp's 0700 would keep the course's TA group out: the folder takes its parent's mode
+    fresh.chmod(stat.S_IMODE(folder.parent.stat().st_mode))
     for name, data in files.items():
         path = fresh / name
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import pwd
+import shutil
 import signal
 import subprocess
 import sys
@@ -39,6 +40,55 @@ from tests.autograder.test_exchange import (
 
 STUDENTS = ["ada", "ben"]
 INSTRUCTOR = "kit-teacher"
+TA, TA_GROUP = "kit-ta1", "kit-tas"  # the course's TA and the group it is shared with
+
+
+@contextlib.contextmanager
+def default_exchange():
+    """nbgrader's exchange in its default place (c.Exchange.root unset), made for the test
+    where it is missing (every user may write it, as nbgrader requires); the test's course in
+    it, and the folder where the test made it, removed after. A course of this id already
+    there is never touched: the test fails instead."""
+    from nbgrader.exchange.default.exchange import Exchange
+
+    exchange = Path(Exchange.root.default_value)
+    assert not (exchange / COURSE_ID).exists(), \
+        f"{exchange / COURSE_ID} is there already: this test will not touch it"
+    made = not exchange.exists()
+    exchange.mkdir(parents=True, exist_ok=True)
+    exchange.chmod(0o777)
+    try:
+        yield exchange
+    finally:
+        subprocess.run(["rm", "-rf", str(exchange / COURSE_ID)], check=False)
+        if made:
+            exchange.rmdir()
+
+
+def shared_with_tas(root):
+    """The course 0750 and the TA group's, said in its config (init --group does this)."""
+    if subprocess.run(["getent", "group", TA_GROUP], capture_output=True).returncode != 0:
+        subprocess.run(["groupadd", TA_GROUP], check=True)
+    ensure_user(TA)
+    subprocess.run(["usermod", "-aG", TA_GROUP, TA], check=True)
+    with (root / "nbgrader_config.py").open("a") as config:
+        config.write(f"c.Course.group = {TA_GROUP!r}\n")
+    shutil.chown(root, group=TA_GROUP)
+    root.chmod(0o750)
+
+
+def ta_tries(root):
+    """What the TA does with the course (each must work) and may not (write into it):
+    (what, exit status)."""
+    reads = [["ls", root], ["cat", root / "gradebook.db"],
+             ["cat", root / "submitted" / "ada" / ID / f"{ID}.ipynb"],
+             ["cat", root / "autograded" / "ada" / ID / f"{ID}.ipynb"]]
+    found = [(" ".join(map(str, command)), subprocess.run(
+        ["runuser", "-u", TA, "--", *map(str, command)], capture_output=True,
+        timeout=60).returncode) for command in reads]
+    written = subprocess.run(["runuser", "-u", TA, "--", "touch", str(root / "planted-by-ta")],
+                             capture_output=True, timeout=60).returncode
+    return found, written
 PER_DAY = 2
 WAIT = 60  # seconds a step may take before the test gives up on it (the goal is 10)
 LARGE_MB = 40  # a notebook past c.FeedbackOnSubmit.max_notebook_mb (8)
@@ -155,17 +205,17 @@ def fetched_pages(home):
 def term():
     """The week, played once with serve running; each test checks one promise about it."""
     with contextlib.ExitStack() as cleanup:
-        root, exchange, homes = cleanup.enter_context(
-            course_with_exchange("kit-serve-", STUDENTS))
+        root, _, homes = cleanup.enter_context(course_with_exchange("kit-serve-", STUDENTS))
+        exchange = cleanup.enter_context(default_exchange())  # the course names none
         with (root / "nbgrader_config.py").open("a") as config:
-            config.write(f"\nc.Exchange.root = {str(exchange)!r}\n"
-                         f"c.FeedbackOnSubmit.assignments = [{ID!r}]\n"
+            config.write(f"\nc.FeedbackOnSubmit.assignments = [{ID!r}]\n"
                          f"c.FeedbackOnSubmit.per_day = {PER_DAY}\n"
                          "c.FeedbackOnSubmit.interval = 0.5\n")
         ensure_user(INSTRUCTOR)
         teacher = homes / INSTRUCTOR
         teacher.mkdir(mode=0o700)
         subprocess.run(["chown", "-R", f"{INSTRUCTOR}:", str(root), str(teacher)], check=True)
+        shared_with_tas(root)
         as_teacher = {"user": INSTRUCTOR, "home": teacher}
         nbgrader(root, "generate_assignment", ID, "--force", **as_teacher)
         nbgrader(root, "release_assignment", ID, **as_teacher)
@@ -223,6 +273,7 @@ def term():
         facts["ada pages"] = fetched_pages(who["ada"]["home"])
         nbgrader(who["ben"]["home"], "fetch_feedback", ID, **who["ben"])
         facts["trespasses"] += tried("at the end of the day", root, exchange, homes)
+        facts["ta reads"], facts["ta writes"] = ta_tries(root)
         facts["stop status"] = serve.stop()
         facts["console"] = serve.text()
         facts["processes left"] = subprocess.run(
@@ -337,3 +388,12 @@ def test_a_large_notebook_is_refused_at_intake_and_holds_no_one_up(term):
     assert "c.FeedbackOnSubmit.max_notebook_mb" in term["console"]
     assert term["warm delay"] < 10, term["warm delay"]
     assert submitted_at(term["root"], "ben") == term["ben collected"]
+
+
+def test_the_ta_group_reads_the_course_and_writes_nothing(term):
+    """With the course shared with a TA group (0750), does the TA read the gradebook and the
+    students' submitted and graded notebooks, while neither student can (above), and is a
+    file the TA writes into the course refused?"""
+    failed = [command for command, status in term["ta reads"] if status != 0]
+    assert not failed, failed
+    assert term["ta writes"] != 0 and not (term["root"] / "planted-by-ta").exists()
