@@ -74,9 +74,8 @@ def openings(root: Path, group: str = "", gradebook: Path | None = None) -> list
             info = os.stat(path)
         except OSError:
             continue
-        inside = path if path.is_dir() else path.parent
         mode = stat.S_IMODE(info.st_mode)
-        if mode & 0o007 and passable_by_others(inside.parent if path.is_dir() else inside):
+        if mode & 0o007 and passable_by_others(path.parent):
             found.append(Opening(path, t("every user of this machine")))
             continue
         if mode & 0o070:
