@@ -7,6 +7,7 @@ reads nbgrader_config.py from the current directory only).
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -120,6 +121,16 @@ def api_checked(result, command, root: Path):
         raise NbgraderError(t("nbgrader {command} failed in {root}:\n{tail}",
                               command=command, root=root, tail=tail or result.get("error")))
     return result
+
+
+NBGRADER_WARNING = re.compile(r"^\s*\[(WARNING|ERROR|CRITICAL)\]\s*(.*)$")
+
+
+def api_warnings(result) -> list[str]:
+    """The warnings and errors nbgrader logged during one of its API commands (its log lines
+    are `[LEVEL] message`), each as `LEVEL: message`."""
+    found = (NBGRADER_WARNING.match(line) for line in str(result.get("log", "")).splitlines())
+    return [f"{match[1]}: {match[2]}" for match in found if match]
 
 
 def kit_command():

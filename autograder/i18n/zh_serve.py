@@ -32,6 +32,23 @@ CATALOG = {
     "exchange is taken now":
         "没有以前提交的记录（{path}）：现在处理交换目录中每名学生最新的提交",
     "refused, not collected: {why}": "已拒绝，未收取：{why}",
+    "nbgrader said {warning}": "nbgrader 提示 {warning}",
+    "its submission_secret.txt is not a regular file":
+        "其中的 submission_secret.txt 不是普通文件",
+    "its submission_secret.txt is not what nbgrader submit writes":
+        "其中的 submission_secret.txt 不是 nbgrader submit 写下的样子",
+    "it holds no notebook to name the notice by": "其中没有可用来命名通知的笔记本",
+    "{assignment}: your submission was not graded": "{assignment}：你的提交没有评分",
+    "Your submission of {time} was refused before grading: {why}.":
+        "你在 {time} 的提交在评分前被拒收：{why}。",
+    "Nothing of this submission was graded, and your earlier feedback, if any, still stands. "
+    "Change what is said above and submit again; if you cannot tell what to change, ask your "
+    "instructor.":
+        "这次提交的任何部分都没有评分；如果你之前收到过反馈，它仍然有效。请按上面所说修改后"
+        "重新提交；如果不清楚该改什么，请问你的老师。",
+    "; the student gets no notice of it ({error})": "；学生收不到关于此事的通知（{error}）",
+    "; the student's feedback says so (nbgrader fetch_feedback)":
+        "；学生的反馈中写明了这一点（nbgrader fetch_feedback）",
     "{name!r} is not a student id": "{name!r} 不是学生 id",
     "the folder is gone": "文件夹已不存在",
     "it is not a folder (a link or a file)": "它不是文件夹（是链接或文件）",

@@ -15,12 +15,10 @@ from pathlib import Path
 from autograder.checks.model import Similar
 from autograder.course import course_config, write_atomically
 from autograder.errors import OutputError
-from autograder.i18n import config_language, current, language, t
-from autograder.outputs.page_font import font_css
-from autograder.outputs.safe_page import safe_page
+from autograder.i18n import config_language, language, t
+from autograder.outputs.plain_page import plain_page
 from autograder.outputs.similarity import COMMON, declared_flag, handed_in, similarity
 
-HTML_LANG = {"en": "en", "zh": "zh-CN"}
 STYLE = ("body{font-family:sans-serif;margin:1.5em auto;max-width:96em;padding:0 1em}"
          "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
          ".sides{display:grid;grid-template-columns:1fr 1fr;gap:1em}.side{min-width:0}"
@@ -87,12 +85,8 @@ def explanation(result):
 
 
 def page(title, body):
-    """A whole page in the current language, safe to open (safe_page)."""
-    heading = html.escape(title)
-    head = (f"<!DOCTYPE html><html lang='{HTML_LANG.get(current(), current())}'><head>"
-            f"<meta charset='utf-8'><title>{heading}</title>"
-            f"<style>{STYLE}{font_css(heading + body)}</style></head><body>")
-    return safe_page(f"{head}<h1>{heading}</h1>{body}</body></html>")
+    """A whole page in the current language, safe to open (plain_page)."""
+    return plain_page(title, body, STYLE)
 
 
 def pair_page(result, pair):

@@ -58,13 +58,15 @@ FUTURE = timedelta(minutes=5)  # a clock a little ahead of this machine's is not
 def why_refused(inbound: Path, handed: HandedIn, check_owner=True,
                 max_mb: float = 0) -> str | None:
     """Why a submission folder is not taken (in words), or None when it is what nbgrader's
-    submit makes: a student id the kit accepts; a real folder (not a link) made by that
-    student's user (nbgrader's collect only warns when not, and the exchange's inbound is
-    writable by every student); the notebook and every entry regular files, none a link
-    (collect copies as the instructor, following links); handed in no later than now (a
-    later time would keep collect from ever taking the student's real submissions); a
-    notebook of `max_mb` MB at most (0: any size), so that one large notebook holds no other
-    student's feedback up."""
+    submit makes (why_not_theirs, then why_not_taken)."""
+    return (why_not_theirs(inbound, handed, check_owner)
+            or why_not_taken(inbound / handed.name, handed, max_mb))
+
+
+def why_not_theirs(inbound: Path, handed: HandedIn, check_owner=True) -> str | None:
+    """Why a submission folder is not the named student's own (in words), or None: a student
+    id the kit accepts; a real folder (not a link) made by that student's user (nbgrader's
+    collect only warns when not, and the exchange's inbound is writable by every student)."""
     if not STUDENT_ID.match(handed.student):
         return t("{name!r} is not a student id", name=handed.student)
     path = inbound / handed.name
@@ -82,6 +84,16 @@ def why_refused(inbound: Path, handed: HandedIn, check_owner=True,
         if info.st_uid != owner:
             return t("another user ({uid}) made it, not {student}", uid=info.st_uid,
                      student=handed.student)
+    return None
+
+
+def why_not_taken(path: Path, handed: HandedIn, max_mb: float = 0) -> str | None:
+    """Why the student's own submission folder `path` is not taken (in words, with the fix
+    the student can make), or None: the notebook and every entry regular files, none a link
+    (collect copies as the instructor, following links); handed in no later than now (a
+    later time would keep collect from ever taking the student's real submissions); a
+    notebook of `max_mb` MB at most (0: any size), so that one large notebook holds no other
+    student's feedback up."""
     for folder, folders, files in os.walk(path):
         for name in folders + files:
             entry = Path(folder) / name

@@ -25,6 +25,7 @@ from traitlets.config import Configurable
 
 from autograder.course import (
     api_checked,
+    api_warnings,
     course_config,
     course_ids,
     nbgrader_api,
@@ -35,7 +36,7 @@ from autograder.grading.submissions import STUDENT_ID
 from autograder.i18n import t
 from autograder.ledger import CourseBusy
 from autograder.serve.collect_one import collect_one, why_not_usable
-from autograder.serve.inbound import handed_in, inbound_folder, why_refused
+from autograder.serve.inbound import handed_in, inbound_folder, why_not_taken, why_not_theirs
 from autograder.serve.record import (
     GRADING,
     KEPT_FOR_TA,
@@ -46,6 +47,7 @@ from autograder.serve.record import (
     SUPERSEDED,
     Record,
 )
+from autograder.serve.refusal_notice import release_notice
 
 
 class FeedbackOnSubmit(Configurable):
@@ -106,6 +108,7 @@ class OnSubmit:
         self.waiting = False
         self.not_graded = 0  # submissions this run could not grade (the console said why)
         self.check_owner = config.ExchangeCollect.get("check_owner", True)
+        self.groupshared = config.CourseDirectory.get("groupshared", False)
         if self.settings.per_day < 0 or self.settings.interval <= 0:
             raise ServeError(t("c.FeedbackOnSubmit.per_day must be 0 (no limit) or more, and "
                                "c.FeedbackOnSubmit.interval more than 0 seconds (they are "
@@ -135,11 +138,7 @@ class OnSubmit:
         new = [h for h in handed_in(self.inbound, set(self.settings.assignments))
                if self.record.state(h.name) in (None, GRADING)]
         for handed in [h for h in new if self.record.state(h.name) is None]:
-            why = why_refused(self.inbound, handed, self.check_owner,
-                              self.settings.max_notebook_mb)
-            if why:
-                self.record.set(handed, today(), REFUSED)
-                self.tell(handed, t("refused, not collected: {why}", why=why))
+            if self.refused(handed):
                 new.remove(handed)
         latest = {(h.student, h.assignment): h for h in new}  # oldest first: the last wins
         for handed in new:
@@ -163,6 +162,29 @@ class OnSubmit:
                 self.tell(handed, t("not graded: {why}", why=error))
         self.waiting = False
         return taken
+
+    def refused(self, handed) -> bool:
+        """Whether `handed` is refused at intake (inbound.py): said on the console, and where
+        the folder is the student's own, in a notice their fetch_feedback finds."""
+        why = why_not_theirs(self.inbound, handed, self.check_owner)
+        notice = ""
+        if not why:
+            why = why_not_taken(self.inbound / handed.name, handed,
+                                self.settings.max_notebook_mb)
+            notice = self.notify(handed, why) if why else ""
+        if why:
+            self.record.set(handed, today(), REFUSED)
+            self.tell(handed, t("refused, not collected: {why}", why=why) + notice)
+        return bool(why)
+
+    def notify(self, handed, why) -> str:
+        """Release the student's notice of a refusal; what the console adds about it."""
+        try:
+            release_notice(self.inbound.parent, self.inbound, handed, why, self.groupshared)
+        except OSError as error:
+            return t("; the student gets no notice of it ({error})",
+                     error=error.strerror or error)
+        return t("; the student's feedback says so (nbgrader fetch_feedback)")
 
     def take(self, handed) -> int:
         again = self.record.state(handed.name) == GRADING  # taken before a restart
@@ -200,8 +222,9 @@ class OnSubmit:
         from autograder.outputs.feedback import write_feedback
 
         api = nbgrader_api(self.root)
-        api_checked(collect_one(api, handed), f"collect {handed.assignment} ({handed.name})",
-                    self.root)
+        self.relay(handed, api_checked(collect_one(api, handed),
+                                       f"collect {handed.assignment} ({handed.name})",
+                                       self.root))
         lines = []
         # forced: the collected copy is this submission even where its notebook is the one
         # graded before (a second Submit), so its time and its page are this one's
@@ -211,11 +234,17 @@ class OnSubmit:
             raise ServeError("; ".join(lines) or t("nothing was graded"))
         write_feedback(self.root, [handed.assignment], [handed.student], log=lines.append,
                        notes={handed.student: note})
-        api_checked(api.release_feedback(handed.assignment, handed.student),
-                    f"release_feedback {handed.assignment} --student {handed.student}", self.root)
+        self.relay(handed, api_checked(
+            api.release_feedback(handed.assignment, handed.student),
+            f"release_feedback {handed.assignment} --student {handed.student}", self.root))
         with open_gradebook(self.root) as gradebook:
             submission = gradebook.find_submission(handed.assignment, handed.student)
             return submission.score, submission.max_score
+
+    def relay(self, handed, result):
+        """Say on the console what nbgrader warned of in one of its commands."""
+        for warning in api_warnings(result):
+            self.tell(handed, t("nbgrader said {warning}", warning=warning))
 
     def note(self, number, limit):
         """The line that opens the student's feedback page."""

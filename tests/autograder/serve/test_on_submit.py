@@ -272,6 +272,7 @@ def term():
         nbgrader(who["ada"]["home"], "fetch_feedback", ID, **who["ada"])
         facts["ada pages"] = fetched_pages(who["ada"]["home"])
         nbgrader(who["ben"]["home"], "fetch_feedback", ID, **who["ben"])
+        facts["ben pages"] = fetched_pages(who["ben"]["home"])
         facts["trespasses"] += tried("at the end of the day", root, exchange, homes)
         facts["ta reads"], facts["ta writes"] = ta_tries(root)
         facts["stop status"] = serve.stop()
@@ -388,6 +389,18 @@ def test_a_large_notebook_is_refused_at_intake_and_holds_no_one_up(term):
     assert "c.FeedbackOnSubmit.max_notebook_mb" in term["console"]
     assert term["warm delay"] < 10, term["warm delay"]
     assert submitted_at(term["root"], "ben") == term["ben collected"]
+
+
+def test_a_refused_submission_is_said_in_the_students_own_feedback(term):
+    """Does ben's `nbgrader fetch_feedback` bring him a page that says why his 40 MB notebook
+    was refused and what to do, beside the feedback of his graded submission?"""
+    notices = [page for page in term["ben pages"] if "was not graded" in page]
+    assert len(notices) == 1, [page[:300] for page in term["ben pages"]]
+    assert f"its notebook is {LARGE_MB}." in notices[0]
+    assert "Restart and Clear Outputs" in notices[0]
+    assert "ben " + ID + ": refused, not collected: its notebook is" in term["console"]
+    assert "the student's feedback says so" in term["console"]
+    assert len(term["ben pages"]) == 2  # his first graded submission's page, and the notice
 
 
 def test_the_ta_group_reads_the_course_and_writes_nothing(term):
