@@ -659,6 +659,7 @@ expect_close(merged[:, 28:56], context[1], "columns 28 to 55: the second head (h
         "两种掩码合成的一个加性项，可广播到 (N * h, L, S)；没有掩码时为 None。",
     "A bool mask (True = hidden) as 0 / -inf floats; a float mask as it is.":
         "bool 掩码（True 表示被掩码）转成 0 / -inf 的浮点数；float 掩码原样返回。",
+    '# (L, N, E), heads side by side': '# (L, N, E)，各头并排',
 }
 
 # %% tests MultiHeadAttention points=4

@@ -440,6 +440,13 @@ expect_tensor(bilinear_score(torch.ones(4), torch.ones(6), torch.ones(4, 6)), ()
         "返回 H：(d2, N)，其第 i 列为 h_i = sum_j softmax_j(s(k_j, q_i)) v_j，其中",
     "s = scaled_dot_score, q_i = Q[:, i], k_j = K[:, j] (both (d3,)) and v_j = V[:, j] (d2,).":
         "s = scaled_dot_score，q_i = Q[:, i] 和 k_j = K[:, j] 为 (d3,)，v_j = V[:, j] 为 (d2,)。",
+    '# (d3, N): column i is query i': '# (d3, N)：第 i 列是查询 i',
+    '# (d3, N): column j is key j': '# (d3, N)：第 j 列是键 j',
+    '# (d2, N): column j is value j': '# (d2, N)：第 j 列是值向量 j',
+    '# the number of inputs': '# 输入的个数',
+    '# h_1, ..., h_N, each (d2,)': '# h_1, ..., h_N，形状都是 (d2,)',
+    "# (N,): query i's attention weights, sum 1": '# (N,)：查询 i 的注意力权重，和为 1',
+    '# (d2, N): h_i is column i': '# (d2, N)：h_i 是第 i 列',
 }
 
 # %% tests loop_attention points=3
@@ -575,6 +582,8 @@ plt.show()
     "output of input i. The scores of all pairs at once: K^T Q / sqrt(d3), (N, N), with":
         "输入 i 的输出。一次算出所有键与查询配对的分数：K^T Q / sqrt(d3)，形状 (N, N)，",
     "key j and query i meeting at row j, column i.": "键 j 与查询 i 的分数位于第 j 行、第 i 列。",
+    '# (N keys, N queries)': '# (N 个键，N 个查询)',
+    "# (N, N): column i holds query i's attention weights": '# (N, N)：第 i 列是查询 i 的注意力权重',
 }
 
 # %% tests vectorized_attention points=3

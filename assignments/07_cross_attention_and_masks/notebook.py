@@ -445,6 +445,8 @@ expect_tensor(causal_mask(1), (1, 1), "causal_mask(1)", dtype=torch.bool)
     "    weights are exactly 0; a row with every position masked gives zeros, never nan.":
         "mask（bool，可广播到 scores 的形状）在查询不能看的位置为 True。\n"
         "    被掩码的注意力权重恰好为 0；所有位置都被掩码的行得到全 0，绝不会是 nan。",
+    '# a fully masked row is nan here': '# 整行都被掩码时，这里得到 nan',
+    '# ... and exactly 0 here': '# ……而这里恰好是 0',
 }
 
 # %% tests masked_scaled_softmax points=4

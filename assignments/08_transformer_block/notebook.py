@@ -234,6 +234,7 @@ plt.show()
     "    mean and the biased variance (divided by d) of each row. Returns (..., d).":
         "x：(..., d)；gamma、beta：(d,)。计算 (x - mean) / sqrt(var + eps) * gamma + beta，\n"
         "    其中 mean 和 var 是每一行的均值和有偏方差（除以 d）。返回 (..., d)。",
+    '# (..., 1), divided by d': '# (..., 1)，除以 d',
 }
 
 # %% tests layer_norm points=3
@@ -478,6 +479,8 @@ expect_close(feed_forward(x, W1, b1, W2, b2), linear_2(torch.relu(linear_1(x))).
     "        F.scaled_dot_product_attention.":
         "对 x (N, L, E) 做多头自注意力 -> (N, L, E)，各头由\n"
         "        F.scaled_dot_product_attention 计算。",
+    "# torch's sense: True = may attend": '# 按 torch 的约定：True 表示可以关注',
+    '# (N, L, E), heads side by side': '# (N, L, E)，各头并排',
 }
 
 # %% tests TransformerBlock points=5

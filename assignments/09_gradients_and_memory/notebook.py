@@ -134,6 +134,8 @@ from torch.utils._python_dispatch import TorchDispatchMode
         "（形状相同，前导维度任意），求损失对分数的梯度：",
     "dims): weights * (grad_weights - sum(grad_weights * weights, dim, keepdim=True)).":
         "weights * (grad_weights - sum(grad_weights * weights, dim, keepdim=True))。",
+    '# size 1 along dim': '# 沿 dim 大小为 1',
+    '# the shape of weights': '# 与 weights 形状相同',
 }
 
 # %% tests softmax_backward points=3
@@ -250,6 +252,7 @@ expect_close(predicted.float(), numeric.float(), "the change of the loss the gra
     "(..., n_q, d_v). Returns (grad_queries (..., n_q, d_k), grad_keys (..., n_k, d_k),":
         "(..., n_q, d_v)。返回 (grad_queries (..., n_q, d_k)，grad_keys (..., n_k, d_k)，",
     "grad_values (..., n_k, d_v)).": "grad_values (..., n_k, d_v))。",
+    '# (..., n_q, n_k): the forward pass again': '# (..., n_q, n_k)：再算一遍前向传播',
 }
 
 # %% tests attention_backward points=4
@@ -407,6 +410,7 @@ for which, name in enumerate(("grad_queries", "grad_keys", "grad_values")):
         "某一块使 m 变大时，已有的和与部分上下文向量都乘以",
     "exp(m_old - m_new). The last block may be shorter than block_size.":
         "exp(m_old - m_new) 重新缩放。最后一块可以比 block_size 短。",
+    '# (..., n_q, 1), 0 on the first block': '# (..., n_q, 1)，第一块时为 0',
 }
 
 # %% tests online_attention points=4
@@ -627,6 +631,8 @@ for block_size in (512, 128, 32):
         "(..., seq, d_v)。位置 t 只投影一次：它的键和值写入缓存的第 t 行，",
     "cache, and its query attends over rows 0..t of the cache, so no mask is needed.":
         "它的查询对缓存的第 0..t 行做注意力，所以不需要掩码。",
+    '# row t of the cache': '# 缓存的第 t 行',
+    '# (..., t + 1, d_k): the cache so far': '# (..., t + 1, d_k)：到目前为止的缓存',
 }
 
 # %% tests cached_causal_attention points=3

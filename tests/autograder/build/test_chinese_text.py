@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import functools
 import importlib
+import io
 import re
+import tokenize
 
 import pytest
 
@@ -159,4 +161,38 @@ def test_no_chinese_in_italics(assignment_id):
     found = [f"{where}: {around(text, m)!r}" for where, kind, text in
              notebook_cells(assignment_id) if kind == "markdown"
              for m in FAKE_ITALIC.finditer(text)]
+    assert not found, "\n".join(found)
+
+
+# A comment's English word: three letters or more, not part of a code name (d_model, W_Q),
+# and not one of the names a shape comment uses as code does.
+COMMENT_WORD = re.compile(r"(?<![\w])[A-Za-z][A-Za-z']{2,}(?![\w])")
+CODE_WORDS = {"nan", "inf", "sin", "cos", "seq", "dim", "torch"}
+
+
+def english_comments(code):
+    """The comments of a code cell in English: no Chinese, and an English word its code does
+    not use as a name (nbgrader's fences, ### BEGIN SOLUTION and the like, aside)."""
+    names = set(re.findall(r"[A-Za-z_]\w*", re.sub(r"#.*", "", code)))
+    comments = [token.string for token in
+                tokenize.generate_tokens(io.StringIO(code).readline)
+                if token.type == tokenize.COMMENT and not token.string.startswith("##")]
+    return [comment for comment in comments if not re.search(f"[{HAN}]", comment)
+            and any(word not in names | CODE_WORDS for word in COMMENT_WORD.findall(comment))]
+
+
+def test_english_comments_are_found():
+    """Is a comment in English found, and a shape comment, code's names, a Chinese comment
+    and nbgrader's fences not?"""
+    code = ("x = q @ k  # (seq, d_k)\nscores = x  # the scores of q\n"
+            "### BEGIN SOLUTION\ny = x  # 与 scores 形状相同\nz = 1  # sin, cos, sin ...\n")
+    assert english_comments(code) == ["# the scores of q"]
+
+
+@pytest.mark.parametrize("assignment_id", IDS)
+def test_no_english_comments_in_chinese_code(assignment_id):
+    """Does every comment of the Chinese notebook's code (the solution cells' included,
+    which the instructor's source shows) speak Chinese, but for shapes and names?"""
+    found = [f"{where}: {comment}" for where, kind, text in notebook_cells(assignment_id)
+             if kind == "code" for comment in english_comments(text)]
     assert not found, "\n".join(found)
