@@ -257,3 +257,16 @@ def test_a_negative_score_stays_a_bare_number(gradebook, tmp_path):
     export_all(gradebook, tmp_path / "grades.csv")
     text = (tmp_path / "grades.csv").read_bytes().decode()
     assert '"alice","01_attention",0,2,"graded","","","",-2,0\r\n' in text
+
+
+def test_a_chinese_course_gets_its_statuses_in_chinese(course, tmp_path):
+    """In a course set to Chinese, do the status column and the notes speak Chinese, as the
+    report does, while the columns keep nbgrader's names?"""
+    destination = tmp_path / "grades.csv"
+    config = Config({"CourseDirectory": {"root": str(tmp_path)}, "Course": {"language": "zh"}})
+    ClassCsvExport(to=str(destination), config=config).export(course)
+    with open(destination, newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    assert rows[0][:5] == ["student_id", "assignment", "score", "max_score", "status"]
+    assert ["carol", "01_attention", "0", "3.5", "未提交", ""] in [r[:GRADE_COLUMNS] for r in rows]
+    assert "missing" not in {row[4] for row in rows}
