@@ -15,6 +15,7 @@ import torch
 from autograder.i18n.standalone import _t
 
 TOLERANCE = {"rtol": 1e-3, "atol": 1e-4}  # how close a number must be to count as right
+MISTAKE_HINTS = {}  # the build writes here the hint of each known mistake a test cell names
 COURSE_FONT = "Noto Sans CJK SC"  # the Chinese face of the font package the course installs
 OTHER_CJK_FONTS = ("Noto Sans CJK", "Source Han Sans", "WenQuanYi", "Microsoft YaHei",
                    "PingFang", "Heiti", "SimHei", "Droid Sans Fallback")
@@ -73,11 +74,25 @@ def expect_close(got, expected, what=None, mistakes=()):
         for name, wrong in mistakes:  # a mistake may give another shape: name it first
             wrong = torch.as_tensor(wrong, dtype=torch.float32)
             if wrong.shape == got.shape and torch.allclose(got, wrong, **TOLERANCE):
-                raise AssertionError(_t("{what}: these are the numbers of a known mistake: "
-                                        "{name}", what=what, name=name))
+                raise AssertionError(known_mistake(what, name, numbers=True))
     expect_tensor(got, expected.shape, what, expected.dtype)
     raise AssertionError(_t("{what}: not the expected numbers. {where}", what=what,
                             where=where_wrong(got, expected)))
+
+
+def known_mistake(what, name, numbers):
+    """The message of a result that matches the known mistake `name`, with its hint (the
+    grader's words for it) where the course has one."""
+    hint = MISTAKE_HINTS.get(name)
+    if numbers:
+        return (_t("{what}: these are the numbers of the known mistake '{name}': {hint}",
+                   what=what, name=name, hint=hint) if hint else
+                _t("{what}: these are the numbers of a known mistake: {name}", what=what,
+                   name=name))
+    return (_t("{what}: these are the entries of the known mistake '{name}': {hint}",
+               what=what, name=name, hint=hint) if hint else
+            _t("{what}: these are the entries of a known mistake: {name}", what=what,
+               name=name))
 
 
 def expect_equal(got, expected, what=None, mistakes=()):
@@ -89,8 +104,7 @@ def expect_equal(got, expected, what=None, mistakes=()):
             return
         for name, wrong in mistakes:
             if torch.equal(got, wrong):
-                raise AssertionError(_t("{what}: these are the entries of a known mistake: "
-                                        "{name}", what=what, name=name))
+                raise AssertionError(known_mistake(what, name, numbers=False))
     expect_tensor(got, expected.shape, what, expected.dtype)
     raise AssertionError(_t("{what}: not the expected entries. {where}", what=what,
                             where=where_wrong(got, expected)))

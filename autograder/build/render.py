@@ -95,18 +95,30 @@ def render(specs, assignment, language_code=DEFAULT):
 
 def with_course_keys(cells, assignment):
     """Write into the helper cell the earlier steps each step calls (so that a failed test
-    cell names the one to fix first), then the keys of the course's code cells (all but the
-    solution cells), so that expect_rule leaves them out of the student's code as grading
-    does (a cell's key leaves out the COURSE_CELLS line itself)."""
+    cell names the one to fix first), the hints of the known mistakes the cells name (so
+    that a public check gives the grader's hint), then the keys of the course's code cells
+    (all but the solution cells), so that expect_rule leaves them out of the student's code
+    as grading does (a cell's key leaves out the COURSE_CELLS line itself)."""
     helper = [cell for cell in cells
               if cell.metadata.get("nbgrader", {}).get("grade_id") == HELPER_CELL]
     uses = {name: list(step.uses) for name, step in assignment.steps.items() if step.uses}
+    hints = named_mistake_hints(cells, assignment)
     for cell in helper:
         cell.source = filled(cell.source, "STEP_USES", repr(uses))
+        cell.source = filled(cell.source, "MISTAKE_HINTS", repr(hints))
     keys = sorted(course_key(cell.source) for cell in cells if cell.cell_type == "code"
                   and not cell.metadata.get("nbgrader", {}).get("solution"))
     for cell in helper:
         cell.source = filled(cell.source, "COURSE_CELLS", f"frozenset({keys!r})")
+
+
+def named_mistake_hints(cells, assignment):
+    """{name: hint} of each catalogued mistake a code cell quotes by name, both in the
+    course's language, so that a public check names the mistake as the grader does."""
+    code = "".join(cell.source for cell in cells if cell.cell_type == "code")
+    return {t(mistake.name): t(mistake.hint) for step in assignment.steps.values()
+            for mistake in step.mistakes if mistake.hint
+            and any(f"{quote}{t(mistake.name)}{quote}" in code for quote in "'\"")}
 
 
 def render_cell(spec, index, total, assignment, language_code):

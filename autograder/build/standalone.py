@@ -40,7 +40,8 @@ HELPER_CELL = [Path(module.__file__) for module in (public_checks, raised, code_
 PACKAGE = Path(texts.__file__).parents[1]
 IMPORT_LINE = "from autograder.i18n.standalone import _t\n"
 HELPERS_FILE = "course_helpers.py"  # beside the notebook: the helper cell's code, readable
-FILLED_LINES = re.compile(r"^(?:STEP_USES|COURSE_CELLS) = .*\n", re.MULTILINE)  # by the build
+FILLED_LINES = re.compile(r"^(?:STEP_USES|COURSE_CELLS|MISTAKE_HINTS) = .*\n",
+                          re.MULTILINE)  # by the build
 UNPACK = ("import base64, linecache, zlib\n"
           'HELPERS = zlib.decompress(base64.b85decode("{packed}")).decode("utf-8")\n'
           'linecache.cache["{name}"] = (len(HELPERS), None, HELPERS.splitlines(True), "{name}")\n'
@@ -249,9 +250,10 @@ def packed_helper_cell(code) -> str:
     line, which a packed line could not, and they are assigned before the code that reads
     them."""
     filled_lines = FILLED_LINES.findall(code)
-    if len(filled_lines) != 2:
-        raise AuthoringError("the helper cell must assign STEP_USES and COURSE_CELLS once "
-                             "each, on lines of their own, for the build to fill in")
+    if len(filled_lines) != 3:
+        raise AuthoringError("the helper cell must assign STEP_USES, COURSE_CELLS and "
+                             "MISTAKE_HINTS once each, on lines of their own, for the build "
+                             "to fill in")
     readable = FILLED_LINES.sub("", code)
     docstring = ast.get_docstring(ast.parse(readable), clean=False)
     packed = base64.b85encode(zlib.compress(readable.encode("utf-8"), 9)).decode("ascii")

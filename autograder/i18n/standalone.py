@@ -29,7 +29,11 @@ ZH = {
         "实际为 {got:.4g}；差得最多的是下标 {largest} 处，相差 {gap:.4g}",
     "{what}: these are the numbers of a known mistake: {name}":
         "{what}：这正是一个常见错误算出的数值：{name}",
+    "{what}: these are the numbers of the known mistake '{name}': {hint}":
+        "{what}：这正是常见错误“{name}”算出的数值：{hint}",
     "{what}: not the expected numbers. {where}": "{what}：数值不对。{where}",
+    "{what}: these are the entries of the known mistake '{name}': {hint}":
+        "{what}：这正是常见错误“{name}”得到的元素：{hint}",
     "{what}: these are the entries of a known mistake: {name}":
         "{what}：这正是一个常见错误得到的元素：{name}",
     "{what}: not the expected entries. {where}": "{what}：元素不对。{where}",

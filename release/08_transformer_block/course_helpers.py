@@ -64,10 +64,22 @@ def expect_close(got, expected, what=None, mistakes=()):
         for name, wrong in mistakes:
             wrong = torch.as_tensor(wrong, dtype=torch.float32)
             if wrong.shape == got.shape and torch.allclose(got, wrong, **TOLERANCE):
-                raise AssertionError(_t('{what}: these are the numbers of a known mistake: {name}', what=what, name=name))
+                raise AssertionError(known_mistake(what, name, numbers=True))
     expect_tensor(got, expected.shape, what, expected.dtype)
     raise AssertionError(_t('{what}: not the expected numbers. {where}', what=what,
                             where=where_wrong(got, expected)))
+
+def known_mistake(what, name, numbers):
+    hint = MISTAKE_HINTS.get(name)
+    if numbers:
+        return (_t("{what}: these are the numbers of the known mistake '{name}': {hint}",
+                   what=what, name=name, hint=hint) if hint else
+                _t('{what}: these are the numbers of a known mistake: {name}', what=what,
+                   name=name))
+    return (_t("{what}: these are the entries of the known mistake '{name}': {hint}",
+               what=what, name=name, hint=hint) if hint else
+            _t('{what}: these are the entries of a known mistake: {name}', what=what,
+               name=name))
 
 def expect_equal(got, expected, what=None, mistakes=()):
     what = _t('the result') if what is None else what
@@ -76,7 +88,7 @@ def expect_equal(got, expected, what=None, mistakes=()):
             return
         for name, wrong in mistakes:
             if torch.equal(got, wrong):
-                raise AssertionError(_t('{what}: these are the entries of a known mistake: {name}', what=what, name=name))
+                raise AssertionError(known_mistake(what, name, numbers=False))
     expect_tensor(got, expected.shape, what, expected.dtype)
     raise AssertionError(_t('{what}: not the expected entries. {where}', what=what,
                             where=where_wrong(got, expected)))

@@ -103,3 +103,15 @@ def test_unreadable_file_exits_2_with_the_fix(tmp_path):
                             cwd=tmp_path, capture_output=True, text=True, env=nbgrader_env())
     assert result.returncode == 2
     assert "cannot read notes.ipynb" in result.stderr and "path of your .ipynb" in result.stderr
+
+
+def test_a_known_mistake_is_named_with_the_graders_hint(tmp_path):
+    """With stable_softmax taken over dim 0 (01), does the self-check name the mistake the
+    public test quotes together with the hint the grader gives for it, word for word?"""
+    release, source = notebooks()
+    [mistake] = [m for m in simulate.mistakes_of(ROOT, ID) if m.name == "softmax over dim 0"]
+    result = check(tmp_path, simulate.with_mistake(release, source, mistake))
+    assert result.returncode == 1, result.stdout + result.stderr
+    [line] = [x for x in result.stdout.splitlines() if x.startswith("FAILED")]
+    assert "the test of stable_softmax" in line
+    assert f"the known mistake 'softmax over dim 0': {mistake.hint}" in line

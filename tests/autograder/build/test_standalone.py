@@ -82,5 +82,5 @@ def test_the_lines_the_build_fills_stay_outside_the_packed_code():
 def test_packing_refuses_code_without_the_lines_to_fill():
     """Does the build refuse helper code that lost a line it fills in, saying which?"""
     code = helper_cell_code().replace("STEP_USES = {}\n", "")
-    with pytest.raises(AuthoringError, match="STEP_USES and COURSE_CELLS"):
+    with pytest.raises(AuthoringError, match="STEP_USES, COURSE_CELLS and MISTAKE_HINTS"):
         packed_helper_cell(code)
