@@ -64,6 +64,8 @@ def solved(release, master):
 MISTAKE_PROBE = r'''
 def _kit_mistake_probe(mistake_code, test_code, solution_code, name):
     import json as _json
+    import sys as _sys
+    import traceback as _traceback
     space = globals()
     strict = {kind: space[kind] for kind in ("expect_close", "expect_equal", "expect_tensor",
                                              "expect_rule") if kind in space}
@@ -85,9 +87,15 @@ def _kit_mistake_probe(mistake_code, test_code, solution_code, name):
                 if typed == name:
                     named = said(kind, got, expected, what, [(typed, wrong)])
                     plain = said(kind, got, expected, what, ())
-                    calls.append({"what": str(what), "said": named,
+                    calls.append({"what": str(what), "said": named, "line": test_line(),
                                   "named": named not in (None, plain)})
         return check
+
+    def test_line(frame=None):
+        frame = frame or _sys._getframe(1)
+        while frame is not None and frame.f_code.co_filename != "<test>":
+            frame = frame.f_back
+        return frame.f_lineno if frame is not None else None
 
     def quiet(kind):
         def check(*args, **kwargs):
@@ -103,17 +111,19 @@ def _kit_mistake_probe(mistake_code, test_code, solution_code, name):
     probing = {kind: (compared if kind in ("expect_close", "expect_equal") else quiet)(kind)
                for kind in strict}
     space.update(probing)
-    error = None
+    error, line = None, None
     try:
         exec(compile("import math, string, torch\nimport torch.nn.functional as F\n"
                      "from torch import nn\n" + mistake_code, "<mistake>", "exec"), space)
         exec(compile(test_code, "<test>", "exec"), space)
     except BaseException as raised:
         error = f"{type(raised).__name__}: {raised}"
+        line = next((f.lineno for f in _traceback.extract_tb(raised.__traceback__)
+                     if f.filename == "<test>"), None)
     finally:
         space.update(strict)
         exec(compile(solution_code, "<solution>", "exec"), space)
-    print("KIT-MISTAKE " + _json.dumps({"calls": calls, "error": error}))
+    print("KIT-MISTAKE " + _json.dumps({"calls": calls, "error": error, "line": line}))
 '''
 MARK = "KIT-MISTAKE "
 
@@ -151,7 +161,7 @@ def solution_of(step, answers):
 
 def mistake_probes(assignment, notebook, answers, where, code=DEFAULT):
     """Append to `notebook` a cell per mistake a test cell types (run after every cell);
-    return [(the cell, step, name, where the test cell is)] and the lines of names that
+    return [(the cell, step, name, the test cell's index)] and the lines of names that
     checks.py's step does not list. A name is read in the notebook's language `code`
     (a Chinese course's test cells quote the Chinese names), whatever the console's."""
     words = catalog(code) if code != DEFAULT else {}
@@ -176,29 +186,31 @@ def mistake_probes(assignment, notebook, answers, where, code=DEFAULT):
                     f"{solution_of(step, answers)!r}, {name!r})")
             probe = nbformat.v4.new_code_cell(code)
             notebook.cells.append(probe)
-            probes.append((probe, step, name, where(index)))
+            probes.append((probe, step, name, index))
     return probes, unknown
 
 
-def mistake_problems(probes):
-    """One line per typed mistake value its Mistake's code does not give (see above)."""
+def mistake_problems(probes, where):
+    """One line per typed mistake value its Mistake's code does not give (see above); `where`
+    names the authoring file's line of a test cell's index and a line in that cell."""
     problems = []
-    for cell, step, name, where in probes:
+    for cell, step, name, index in probes:
         text = "".join(o.get("text", "") for o in cell.get("outputs", [])
                        if o.get("output_type") == "stream")
         found = [line[len(MARK):] for line in text.splitlines() if line.startswith(MARK)]
         if not found:
             problems.append(t("{where}: the public test of {step} could not be run with the "
                               "code of the mistake {name!r} (checks.py); check that the "
-                              "Mistake's code defines {step}", where=where, step=step,
+                              "Mistake's code defines {step}", where=where(index), step=step,
                               name=name))
             continue
         result = json.loads(found[-1])
         if result["error"]:
+            where_error = where(index, result.get("line"))
             problems.append(t("{where}: with the code of the mistake {name!r} (checks.py) in "
                               "place of {step}, the public test stops before its checks: "
                               "{error}; make the test reach its check of that mistake, or fix "
-                              "the Mistake's code", where=where, name=name, step=step,
+                              "the Mistake's code", where=where_error, name=name, step=step,
                               error=result["error"]))
         for call in result["calls"]:
             if call["named"]:
@@ -209,13 +221,50 @@ def mistake_problems(probes):
                               "known mistake {name!r} ({what}) is not what that Mistake's "
                               "code in checks.py computes; with it the check says: {said}. "
                               "Type the value the mistake gives on this input, or fix the "
-                              "Mistake's code", where=where, step=step, name=name,
-                              what=call["what"], said=said))
+                              "Mistake's code", where=where(index, call.get("line")),
+                              step=step, name=name, what=call["what"], said=said))
         if not result["error"] and not result["calls"]:
             problems.append(t("{where}: the public test of {step} names the mistake {name!r} "
-                              "in no expect_close or expect_equal call that runs", where=where,
-                              step=step, name=name))
+                              "in no expect_close or expect_equal call that runs",
+                              where=where(index), step=step, name=name))
     return problems
+
+
+LOOK_AHEAD = 5  # rendered lines read past a rewritten one (a statement's next lines)
+CELL_FRAME = re.compile(r"Cell In\[\d+\], line (\d+)")
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def failing_line(cell):
+    """The line of the cell's own code that raised its error (the outermost frame of the
+    cell in IPython's traceback), or None."""
+    for output in cell.get("outputs", []):
+        if output.get("output_type") == "error":
+            found = CELL_FRAME.search(ANSI.sub("", "\n".join(output.get("traceback", []))))
+            return int(found[1]) if found else None
+    return None
+
+
+def authored_line(path, header, cell_source, line):
+    """The line of the authoring file `path` that wrote line `line` of a rendered cell whose
+    `# %%` header is line `header`. The build may rewrite a line (a printed value filled in)
+    and adds lines above the author's, so the nearest rendered line at or after `line` that
+    the cell's authored lines hold once places it; the header itself when none does or `line`
+    is None."""
+    rendered = cell_source.splitlines()
+    if not line or not 0 < line <= len(rendered):
+        return header
+    authored = Path(path).read_text(encoding="utf-8").splitlines()
+    cell = []  # (line number, text) of the authored cell below its header
+    for number in range(header, len(authored)):  # authored[header] follows the header line
+        if authored[number].startswith("# %%"):
+            break
+        cell.append((number + 1, authored[number].strip()))
+    for after, text in enumerate(r.strip() for r in rendered[line - 1:line - 1 + LOOK_AHEAD]):
+        places = [number for number, written in cell if written == text]
+        if text and len(places) == 1:
+            return places[0] - after
+    return header
 
 
 def public_test_failures(assignment, specs, master, release_folder: Path, code=DEFAULT):
@@ -226,8 +275,10 @@ def public_test_failures(assignment, specs, master, release_folder: Path, code=D
     lines = [spec.line for spec in specs]  # the release keeps the authoring file's cells
     count = len(notebook.cells)
 
-    def where(index):
-        return f"{assignment.notebook}:{lines[index] if index < len(lines) else 1}"
+    def where(index, line=None):
+        header = lines[index] if index < len(lines) else 1
+        found = authored_line(assignment.notebook, header, notebook.cells[index].source, line)
+        return f"{assignment.notebook}:{found}"
 
     probes, unknown = mistake_probes(assignment, notebook, solution_cells(master), where,
                                      code)
@@ -239,14 +290,13 @@ def public_test_failures(assignment, specs, master, release_folder: Path, code=D
     for index, cell in enumerate(notebook.cells[:count]):
         error = error_of(cell) if cell.cell_type == "code" else None
         if error:
-            line = lines[index] if index < len(lines) else 1
-            failures.append(t("{notebook}:{line}: with the reference's code, this cell fails "
-                              "in a fresh kernel: {error}; fix the test or the reference",
-                              notebook=assignment.notebook, line=line, error=error))
+            failures.append(t("{where}: with the reference's code, this cell fails in a fresh "
+                              "kernel: {error}; fix the test or the reference",
+                              where=where(index, failing_line(cell)), error=error))
     if stopped and not failures:
         failures.append(t("{notebook}: with the reference's code, the notebook {stopped}",
                           notebook=assignment.notebook, stopped=stopped))
-    return failures or unknown + mistake_problems(probes)
+    return failures or unknown + mistake_problems(probes, where)
 
 
 def prove(assignment, specs, master, release_folder: Path, code=DEFAULT):

@@ -237,9 +237,9 @@ CATALOG = {
     "numbers (a property or a rule catches it); add a case it gets wrong":
         "{where}：常见错误 {mistake!r} 通不过 {name!r}，但从未被点名：没有哪个失败的用例"
         "给出它的数值（是性质或规则抓住了它）；请添加一个它会算错的用例",
-    "{notebook}:{line}: with the reference's code, this cell fails in a fresh kernel: {error}; "
+    "{where}: with the reference's code, this cell fails in a fresh kernel: {error}; "
     "fix the test or the reference":
-        "{notebook}:{line}：填入参考答案的代码后，这个单元格在新内核中运行失败：{error}；"
+        "{where}：填入参考答案的代码后，这个单元格在新内核中运行失败：{error}；"
         "请修改测试或参考答案",
     "{notebook}: with the reference's code, the notebook {stopped}":
         "{notebook}：填入参考答案的代码后，笔记本{stopped}",

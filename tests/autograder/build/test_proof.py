@@ -42,6 +42,14 @@ def build_with(course, typed):
     return result.returncode, result.stdout + result.stderr
 
 
+def typed_line(course, text="expect_close(scores, "):
+    """The line of the scaffold's notebook.py that starts the call typing the mistake's
+    value (the line a build error must name, not its cell's `# %%` header)."""
+    lines = (course / "assignments" / ID / "notebook.py").read_text(encoding="utf-8")
+    return next(number for number, line in enumerate(lines.splitlines(), 1)
+                if line.startswith(text))
+
+
 def test_the_right_typed_value_builds(course):
     """Does the scaffold, whose typed value is what its mistake computes, build?"""
     code, said = build_with(course, TYPED)
@@ -53,11 +61,20 @@ def test_a_wrong_typed_value_is_refused(course):
     refused by build, naming notebook.py's test cell, the step, the mistake and the fix?"""
     code, said = build_with(course, 'mistakes=[("no 1/sqrt(d_k)", 2 * queries @ keys.T)]')
     assert code == 1, said
-    assert f"assignments/{ID}/notebook.py:" in said
+    assert f"assignments/{ID}/notebook.py:{typed_line(course)}: the value" in said, said
     assert ("the value the public test of scaled_scores types for the known mistake "
             "'no 1/sqrt(d_k)' (the scores of the example) is not what that Mistake's code in "
             "checks.py computes") in said
     assert "Type the value the mistake gives on this input, or fix the Mistake's code" in said
+
+
+def test_a_public_test_that_fails_with_the_reference_names_its_line(course):
+    """Is a public test line that fails with the reference's code named by its own line of
+    notebook.py, not by its cell's header?"""
+    code, said = build_with(course, TYPED + ')\nexpect_tensor(scores, (9, 9), "a wrong shape"')
+    assert code == 1, said
+    line = typed_line(course) + 2  # below the call's two lines
+    assert f"notebook.py:{line}: with the reference's code, this cell fails" in said, said
 
 
 def test_a_mistake_checks_py_does_not_list_is_refused(course):
