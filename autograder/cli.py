@@ -491,31 +491,27 @@ def course_group(root):
         return ""
 
 
-def sqlite_file(url):
-    """The file of a SQLite gradebook URL, else None."""
-    prefix = "sqlite:///"
-    return Path(url[len(prefix):]) if url.startswith(prefix) else None
-
-
 def check_access(root, refuse):
     """Say where users besides the instructor (and the TA group) can reach the course; with
-    `refuse` (grade, serve), refuse it unless c.Course.shared_readable opens it knowingly."""
-    from autograder.config_file import course_config, db_url  # light: no nbgrader
+    `refuse` (grade, serve), refuse it unless c.Course.shared_readable opens it knowingly.
+    Returns the course's TA group ("" when none or when the config does not read)."""
+    from autograder.config_file import course_config, db_url, sqlite_file  # light
     from autograder.course_access import opening_lines, openings, settings
 
     try:
         group, shared = settings(course_config(root))
         found = openings(root, group, sqlite_file(db_url(root)))
     except Exception:  # noqa: BLE001 - a config that does not read is the command's to say
-        return
+        return ""
     if not found:
-        return
+        return group
     lines = opening_lines(found)
     if refuse and not shared:
         raise KitError("\n".join(lines))
     if not shared:
         for line in lines:
             print(t("warning: {message}", message=line), file=sys.stderr)
+    return group
 
 
 def say_stray_gradebooks(root):
@@ -542,14 +538,15 @@ def run(args):
         return 0
     if args.command not in ("demo", "init") and not (root / "nbgrader_config.py").exists():
         raise NotACourse(not_a_course(root, getattr(args, "root_given", True)))
+    group = None
     if args.command in READS_COURSE and args.command != "grade":  # grade: after its ids
-        check_access(root, refuse=args.command == "serve")
+        group = check_access(root, refuse=args.command == "serve")
     if args.command in ("grade", "export", "report", "validate", "feedback"):
         say_stray_gradebooks(root)
     if args.command in WRITES_FOR_INSTRUCTOR:  # their --to may lie outside the closed course
         from autograder.course_access import private_files
 
-        with private_files(course_group(root)):
+        with private_files(course_group(root) if group is None else group):
             return run_command(root, args)
     return run_command(root, args)
 
@@ -570,7 +567,7 @@ def run_command(root, args):
             init_course(args.folder, args.language or DEFAULT, args.ids, empty=args.empty,
                         group=args.group)
     elif args.command == "secure":
-        from autograder.config_file import db_url
+        from autograder.config_file import db_url, sqlite_file
         from autograder.course_access import close
 
         close(root, args.group if args.group is not None else course_group(root),

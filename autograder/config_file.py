@@ -35,23 +35,35 @@ def isolation_setting(root: Path) -> str:
         return "full"
 
 
+SQLITE = "sqlite:///"  # a SQLite gradebook's URL: this, then its file's path
+DEFAULT_DB_URL = SQLITE + "gradebook.db"  # nbgrader's own default
+
+
+def configured_db_url(root: Path) -> str:
+    """db_url as the course's config writes it (nbgrader's default when it is not set)."""
+    return course_config(root).CourseDirectory.get("db_url", DEFAULT_DB_URL)
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite gradebook URL, else None."""
+    return Path(url.removeprefix(SQLITE)) if url.startswith(SQLITE) else None
+
+
 def db_url(root: Path) -> str:
     """The gradebook's SQLAlchemy URL from the course's config (CourseDirectory.db_url); a
     relative SQLite path is taken from the course root, as nbgrader does."""
-    url = course_config(root).CourseDirectory.get("db_url", "sqlite:///gradebook.db")
-    prefix = "sqlite:///"
-    if url.startswith(prefix) and not url.startswith(prefix + "/"):
-        return prefix + str(root / url[len(prefix):])
-    return url
+    url = configured_db_url(root)
+    file = sqlite_file(url)
+    return SQLITE + str(root / file) if file and not file.is_absolute() else url
 
 
 def stray_gradebooks(root: Path) -> list[Path]:
     """Gradebooks nbgrader made in the course's subfolders (nbgrader run in a subfolder makes
     one there, silently, and records into it): gradebook.db files one to three folders down,
     not the course's own."""
-    own = db_url(root).removeprefix("sqlite:///")
+    own = sqlite_file(db_url(root))
     found = []
     for depth in ("*/", "*/*/", "*/*/*/"):
         found += [path for path in root.glob(depth + "gradebook.db")
-                  if str(path) != own and not path.relative_to(root).parts[0].startswith(".")]
+                  if path != own and not path.relative_to(root).parts[0].startswith(".")]
     return sorted(found)

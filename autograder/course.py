@@ -40,13 +40,21 @@ class NbgraderError(KitError, RuntimeError):
     """An nbgrader command that failed; the message holds the end of its output."""
 
 
-def write_atomically(path: Path, text: str):
-    """Write a file so that a reader sees the old content or the new, never a torn file (two
-    writers at once each write their own partial file; the last rename wins)."""
+def write_atomically(path: Path, content: str | bytes):
+    """Write a file (text as UTF-8, or bytes) so that a reader sees the old content or the
+    new, never a torn file (two writers at once each write their own partial file; the last
+    rename wins); a write that fails leaves no partial file behind."""
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
-    partial.write_text(text, encoding="utf-8")
-    partial.replace(path)
+    try:
+        if isinstance(content, bytes):
+            partial.write_bytes(content)
+        else:
+            partial.write_text(content, encoding="utf-8")
+        partial.replace(path)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
 
 
 def nbgrader_env():

@@ -16,22 +16,17 @@ from pathlib import Path
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.exc import SQLAlchemyError
 
-from autograder.course import course_config, db_url
+from autograder.config_file import SQLITE, configured_db_url
+from autograder.course import db_url
 from autograder.errors import KitError
 from autograder.i18n import t
 
 SETTING = "c.CourseDirectory.db_url in nbgrader_config.py"
-SQLITE = "sqlite:///"
 SHOWN = 3  # submissions named in a refusal; the rest are counted
 
 
 class GradebookError(KitError):
     """The course's gradebook is missing, unreachable or not the course's."""
-
-
-def configured_url(root: Path) -> str:
-    """db_url as the course's config writes it (nbgrader's default when it is not set)."""
-    return course_config(root).CourseDirectory.get("db_url", "sqlite:///gradebook.db")
 
 
 def autograded_on_disk(root: Path) -> set[tuple[str, str]]:
@@ -75,7 +70,7 @@ def listed(missing) -> str:
 def check_gradebook(root: Path, complete=True):
     """Refuse (GradebookError: one line, the setting and the fix) a gradebook that cannot be
     opened or (when `complete`) lacks a submission autograded/ holds; creates nothing."""
-    shown = configured_url(root)
+    shown = configured_db_url(root)
     if shown.startswith("postgres://"):
         raise GradebookError(t("{setting} is {url!r}: SQLAlchemy names PostgreSQL "
                                "'postgresql://'; write postgresql+psycopg2://USER@HOST/DATABASE",

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from matplotlib import ft2font
 
+from autograder.course import write_atomically
 from autograder.kit_font import KIT_FONT, PLAIN, kit_font_path
 
 FAMILY = "Kit CJK"  # the embedded font's name inside the page
@@ -105,10 +106,9 @@ def cache_folder():
 
 
 def keep(path, data):
-    """Write `data` at `path` whole or not at all (a reader never sees half a font)."""
-    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    """Write `data` at `path` whole or not at all (a reader never sees half a font); a cache
+    that cannot be written is passed over (the font is cut again next time)."""
     try:
-        partial.write_bytes(data)
-        partial.replace(path)
+        write_atomically(path, data)
     except OSError:
-        partial.unlink(missing_ok=True)
+        pass

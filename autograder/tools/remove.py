@@ -19,10 +19,11 @@ import json
 import shutil
 from pathlib import Path
 
+from autograder.config_file import SQLITE
 from autograder.course import open_gradebook, write_atomically
 from autograder.course_ids import UnknownAssignment
 from autograder.errors import KitError
-from autograder.gradebook_guard import SQLITE, check_gradebook
+from autograder.gradebook_guard import check_gradebook
 from autograder.i18n import t
 from autograder.ledger import FOLDER, GradeLock, problems_path, read_problems
 
