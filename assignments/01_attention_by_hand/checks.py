@@ -164,7 +164,7 @@ def stable_softmax_fixed():
 
 
 def softmax_rows_sum_to_one(subject, gen):
-    """Every row of weights sums to 1."""
+    """With dim=0, every column of weights sums to 1."""
     rows, cols = sizes(gen, 2)
     rows_sum_to_one(subject(randn(gen, rows, cols), dim=0), dim=0)
 
@@ -242,7 +242,7 @@ STABLE_SOFTMAX = Step(
 
 def weighted_values_documents():
     run = calling(DOC004_ROUNDED_WEIGHTS, DOC004_VALUES)
-    return [Case(t("{example}: weighted values (rounded weights)", example=example("004")),
+    return [Case(t("{example}: weighted values (approximated attention weights)", example=example("004")),
                  run, DOC004_WEIGHTED_VALUES)]
 
 
@@ -276,7 +276,7 @@ WEIGHTED_VALUES_STEP = Step(
 
 def context_vectors_documents():
     return [
-        Case(t("{example}: outputs (rounded weights)", example=example("004")),
+        Case(t("{example}: outputs (approximated attention weights)", example=example("004")),
              calling(DOC004_ROUNDED_WEIGHTS, DOC004_VALUES), DOC004_OUTPUTS),
         Case(t("{example}: output {number}", example=example("004"), number=1),
              calling(DOC004_ROUNDED_WEIGHTS[0], DOC004_VALUES), DOC004_OUTPUTS[0]),

@@ -551,7 +551,7 @@ print(context_vectors(exact, values))
 # then run many attention heads side by side.
 
 # %% [markdown zh]
-# ## 你完成了什么
+# ## 本作业小结
 #
 # 使用精确的注意力权重时，这五步算出的就是不带缩放的自注意力：
 #

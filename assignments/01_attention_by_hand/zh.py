@@ -13,9 +13,9 @@ CATALOG = {
     '{example}: softmax of the scores': '{example}：注意力分数的 softmax',
     'scores of size 1e4': '量级为 1e4 的注意力分数',
     'random case {number} (dim left out)': '随机用例 {number}（不传 dim）',
-    '{example}: weighted values (rounded weights)':
-        '{example}：加权后的值向量（用取整后的注意力权重）',
-    '{example}: outputs (rounded weights)': '{example}：输出（用取整后的注意力权重）',
+    '{example}: weighted values (approximated attention weights)':
+        '{example}：加权后的值向量（用近似注意力权重）',
+    '{example}: outputs (approximated attention weights)': '{example}：输出（用近似注意力权重）',
     '{example}: output {number}': '{example}：输出 {number}',
     'random case {number} (dim={dim})': '随机用例 {number}（dim={dim}）',
     'weights applied from the left': '权重矩阵乘在了左边',
@@ -70,8 +70,8 @@ CATALOG = {
     'row i of the weights belongs to query i: compute weights @ values':
         '注意力权重的第 i 行属于查询 i：应计算 weights @ values',
     # the hidden properties, in words (their docstrings' first line)
-    'Every row of weights sums to 1':
-        '每一行注意力权重之和都为 1',
+    'With dim=0, every column of weights sums to 1':
+        '取 dim=0 时，每一列注意力权重之和都为 1',
     'Very large scores still give finite weights':
         '很大的注意力分数也得到有限的注意力权重',
     # the labels of its figures (figures.py)

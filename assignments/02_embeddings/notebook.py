@@ -504,7 +504,7 @@ for rows, dim in [(6, 16), (50_000, 3), (6, 3)]:
 # it into a query, and asks how strongly it should attend to every word of the sentence.
 
 # %% [markdown zh]
-# ## 你完成了什么
+# ## 本作业小结
 #
 # $$\text{句子} \xrightarrow{\ \texttt{split\_words}\ } \text{词}
 # \xrightarrow{\ \texttt{encode}\ } \text{id} \in \{0, \dots, V-1\}^{\text{seq}}

@@ -68,7 +68,7 @@
 # 标准之一：
 #
 # - 《自注意力机制》，一份未署名的 Jupyter 笔记本。它用句子 “The sun rises in the east”，
-#   从词元 id 一直讲到自注意力模块，是本次作业的运行示例。
+#   从词元 id 一直讲到自注意力模块，是本次作业的贯穿全文的示例。
 # - 《Original self-attention: scaled-dot product attention》，一份未署名、带中文注释的资料，
 #   依据 Sebastian Raschka 讲解如何从零实现自注意力的博客文章写成，所用句子是
 #   “Life is short, eat dessert first”。
@@ -105,7 +105,7 @@ from torch import nn
 # *自注意力机制*, so the numbers it prints are the numbers your code should give.
 
 # %% [markdown zh]
-# ## 运行示例
+# ## 贯穿全文的示例
 #
 # 句子 “The sun rises in the east” 按作业 2 的方法变成向量：先取每个词在排好序的词表中的
 # 词元 id，再到一个 50 000 行、每行 3 个数的嵌入表里查出对应的行，嵌入表在种子 123 下生成。
@@ -633,7 +633,7 @@ expect_close(padded[:, 2], [0.0, 0.0, 0.0], "key 3's weight for each query under
 # *自注意力机制* prints:
 
 # %% [markdown zh]
-# 在运行示例的全部六个词上一次性比较你的函数和 PyTorch 的函数（PyTorch 只返回上下文向量），
+# 在贯穿全文的示例的全部六个词上一次性比较你的函数和 PyTorch 的函数（PyTorch 只返回上下文向量），
 # 再把 “rises” 的上下文向量和《自注意力机制》打印的放在一起：
 
 # %% code
@@ -695,7 +695,7 @@ print("equal to the value of 'short':", torch.equal(context_last, values_last[2]
 # last". Only "sun" clearly prefers one key: its own.
 
 # %% [markdown zh]
-# 图中每一行是运行示例中的一个词对全部六个词的注意力。键只有两个数，投影矩阵的元素又都在
+# 图中每一行是贯穿全文的示例中的一个词对全部六个词的注意力。键只有两个数，投影矩阵的元素又都在
 # $[0, 1)$ 之间，所以注意力分数都不大，多数行把注意力分给了好几个词，和 “... dessert last”
 # 中的 “is” 截然不同。只有 “sun” 明显偏向一个键：它自己的键。
 
@@ -730,7 +730,7 @@ plt.show()
 # matrices in an `nn.Module`.
 
 # %% [markdown zh]
-# ## 你完成了什么
+# ## 本作业小结
 #
 # $$\operatorname{Attention}(Q, K, V) = \operatorname{softmax}\!\left(\frac{Q K^\top}
 # {\sqrt{d_k}}\right) V, \qquad Q = x W_Q,\; K = x W_K,\; V = x W_V,$$

@@ -82,7 +82,7 @@ from torch import nn
 # numbers your code should give.
 
 # %% [markdown zh]
-# ## 运行示例
+# ## 贯穿全文的示例
 #
 # 我们的句子是 “The sun rises in the east”。它的词表收录句中六个不同的词，按 Python 对字符串
 # 的排序排好，从 0 开始编号；因此 `The`（大写 T，id 0）和 `the`（id 5）是两个不同的词元。
@@ -153,7 +153,7 @@ W_value = torch.rand(3, 4)  # (d_in, d_v)
 #
 # $$Z = \operatorname{softmax}\!\left(\frac{Q K^\top}{\sqrt{d_k}}\right) V .$$
 #
-# 在运行示例中各个形状是：`x` 为 `(6, 3)`；`Q` 和 `K` 为 `(6, 2)`；`V` 为 `(6, 4)`；注意力
+# 在贯穿全文的示例中各个形状是：`x` 为 `(6, 3)`；`Q` 和 `K` 为 `(6, 2)`；`V` 为 `(6, 4)`；注意力
 # 分数和注意力权重为 `(6, 6)`；结果 `Z` 为 `(6, 4)`。`Z` 的第 3 行（下标为 2，即词 *rises*）
 # 恰好就是上一次作业里你单独为查询 3 算出的上下文向量：所有行一起算，什么也没丢。
 #
@@ -320,7 +320,7 @@ plt.show()
 # - 创建三个参数，名为 `W_query`、`W_key` 和 `W_value`，**按这个顺序**，每个都用
 #   `torch.rand(d_in, d_out)` 抽取：查询和键为 `(d_in, d_out_kq)`，值为 `(d_in, d_out_v)`。
 #   顺序之所以要紧，是因为每次抽取都会消耗随机数：在 `torch.manual_seed(123)` 之下，
-#   `SelfAttention(3, 2, 4)` 持有的正好是运行示例中的投影矩阵；
+#   `SelfAttention(3, 2, 4)` 持有的正好是贯穿全文的示例中的投影矩阵；
 # - 在 `forward(x)` 中，用模块自己的三个矩阵返回你的 `self_attention` 对 `x` 的结果，形状为
 #   `(seq, d_out_v)`。
 #
@@ -335,7 +335,7 @@ plt.show()
     """Self-attention with learnable projections, drawn by torch.rand in the order
     W_query, W_key, W_value (so that a seed reproduces the worked example's output).""":
     """投影矩阵可学习的自注意力，按 W_query、W_key、W_value 的顺序用 torch.rand
-    抽取，与运行示例相同（所以同一个种子会得到同样的输出）。""",
+    抽取，与贯穿全文的示例相同（所以同一个种子会得到同样的输出）。""",
     "forward(x): x (seq, d_in) -> (seq, d_out_v).": "forward(x)：x (seq, d_in) -> (seq, d_out_v)。",
 }
 
@@ -380,7 +380,7 @@ expect_close(
 # output is the table of contexts again. *自注意力机制* printed it from its own module:
 
 # %% [markdown zh]
-# 在种子 123 之下，你的模块抽取的正是运行示例的投影矩阵，所以它的输出又是那张上下文向量表。
+# 在种子 123 之下，你的模块抽取的正是贯穿全文的示例的投影矩阵，所以它的输出又是那张上下文向量表。
 # 《自注意力机制》用它自己的模块打印过这张表：
 
 # %% code
@@ -411,7 +411,7 @@ print(module(x).detach())
 # by side, each with its own projection matrices: multi-head attention.
 
 # %% [markdown zh]
-# ## 你完成了什么
+# ## 本作业小结
 #
 # 对整个序列做自注意力，就是三次投影加两次矩阵乘法：
 #

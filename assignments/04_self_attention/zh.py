@@ -59,7 +59,7 @@ CATALOG = {
     'Reordering the input rows reorders the output rows the same way':
         '打乱输入行的顺序，输出行按同样的方式重新排列',
     'With a batch dimension, each sequence is attended to on its own':
-        '有批次维度时，每个序列各自独立地做注意力',
+        '有批维度时，每个序列各自独立地做注意力',
     "Each query's weights sum to 1 over the keys":
         '每个查询对所有键的注意力权重之和为 1',
     "The result matches torch's scaled_dot_product_attention on the projected inputs":

@@ -21,7 +21,7 @@
 # you can see; when you hand in, hidden checks with other inputs run as well, so make your
 # code correct in general, not just for the example.
 #
-# **Sources.** The example and its sizes come from three sets of notes. You do not need
+# **Sources.** The example and its sizes come from three source documents. You do not need
 # them: every value they print for these steps is shown below, beside what your code gives.
 #
 # - *Original self-attention: scaled-dot product attention*, notes by an unnamed author
@@ -53,7 +53,7 @@
 # 本次作业把各头的矩阵叠成一个张量，只用一次批量矩阵乘法就同时算出所有头。最后，你要用这些
 # 部件重新搭出 PyTorch 自带的 `nn.MultiheadAttention`，并验证两者给出完全相同的数值。
 #
-# | 步骤 | 你要写的 | 分值 |
+# | 步骤 | 你要写的函数或类 | 分值 |
 # | --- | --- | --- |
 # | 1 | `multihead_project`：用一次 `torch.bmm` 完成所有头的投影 | 2 |
 # | 2 | `multihead_attention`：每个头的上下文向量 | 3 |
@@ -359,7 +359,7 @@ for head in range(3):
     "the contexts of every head": "每个头的上下文向量",
     "the context of query 2 in every head": "每个头中查询 2 的上下文向量",
     "head {head}'s contexts (single-head attention with head {head}'s matrices)":
-        "下标为 {head} 的头的上下文向量（用头 {head} 自己的投影矩阵做单头注意力）",
+        "下标为 {head} 的头的上下文向量（用这个头自己的投影矩阵做单头注意力）",
 }
 
 # %% [markdown]
@@ -660,6 +660,7 @@ expect_close(merged[:, 28:56], context[1], "columns 28 to 55: the second head (h
     "A bool mask (True = hidden) as 0 / -inf floats; a float mask as it is.":
         "bool 掩码（True 表示被掩码）转成 0 / -inf 的浮点数；float 掩码原样返回。",
     '# (L, N, E), heads side by side': '# (L, N, E)，各头并排',
+    'f"embed_dim {embed_dim} is not divisible by num_heads {num_heads}"': 'f"embed_dim {embed_dim} 不能被 num_heads {num_heads} 整除"',
 }
 
 # %% tests MultiHeadAttention points=4
@@ -772,7 +773,7 @@ for what, printed, yours in [
 # against a query.
 
 # %% [markdown zh]
-# ## 回顾
+# ## 本作业小结
 #
 # 多头注意力就是在同一输入的几组可学习投影上并行地做单头注意力，再把结果合并、最后投影一次：
 #

@@ -35,15 +35,15 @@ CATALOG = {
     "{example}: every head's contexts": '{example}：每个头的上下文向量',
     '{example}: context of query 2 in every head': '{example}：每个头中查询 2 的上下文向量',
     '{example}: the three heads side by side': '{example}：三个头左右并排',
-    "the notes' example, MultiHeadAttention(10, 10) on 3 x 4 x 10 queries: the shapes of output "
+    "the sources' example, MultiHeadAttention(10, 10) on 3 x 4 x 10 queries: the shapes of output "
     'and weights':
         '资料中的例子，MultiHeadAttention(10, 10) 作用于 3 x 4 x 10 '
         '的查询：输出与注意力权重的形状',
-    "the notes' example: a copy of nn.MultiheadAttention(10, 10)":
+    "the sources' example: a copy of nn.MultiheadAttention(10, 10)":
         '资料中的例子：nn.MultiheadAttention(10, 10) 的副本',
     'no mask': '不加掩码',
     'both masks': '两种掩码都加',
-    'result left as (h, d_out, seq)': '结果停在了 (h, d_out, seq) 的形状',
+    'result left as (h, d_out, seq)': '结果仍是 (h, d_out, seq)，没有交换最后两维',
     'torch.bmm(W, x^T) gives (h, d_out, seq); swap its last two dims to get one row per position':
         'torch.bmm(W, x^T) 的形状是 (h, d_out, seq)；交换最后两维，使每个位置占一行',
     'reshape instead of transpose': '用 reshape 代替了 transpose',
@@ -57,7 +57,7 @@ CATALOG = {
     "divide every head's scores by the square root of the key size before the softmax":
         '在 softmax 之前把每个头的注意力分数除以键维度的平方根',
     'the scale is the square root of the size of the keys, not of the values':
-        '缩放因子是键维度的平方根，而不是值向量的维度',
+        '缩放因子是键维度的平方根，而不是值维度的平方根',
     "the scores are (h, seq_q, seq_k): normalise each query's row over the keys, the last dim":
         '注意力分数的形状是 (h, seq_q, seq_k)：每个查询那一行要在所有键上归一化，也就是最后一维',
     'heads merged by reshape without transposing': '合并多头时直接 reshape，没有先转置',
@@ -102,7 +102,7 @@ CATALOG = {
     'Each head matches single-head scaled dot-product attention':
         '每个头都与单头的缩放点积注意力一致',
     "The heads' contexts stand side by side, head 0 first":
-        '各个头的上下文向量并排拼接，头 0 在最前',
+        '各个头的上下文向量并排拼接，下标为 0 的头在最前',
     "A copy of torch's nn.MultiheadAttention gives torch's output and weights":
         '从 torch 的 nn.MultiheadAttention 复制来的模块，输出和注意力权重都与 torch 一致',
     'Masked positions get a weight of exactly 0':

@@ -40,7 +40,7 @@
 #
 # **资料来源。** 图解文章《教你动手推导Self-Attention！（附代码）》（未署作者名）——你在第一次作业中见过它的手算示例——在算完注意力之后就停下了，并指出接下来要讲的内容：**位置编码**、**LayerNorm**（层归一化），以及把多层**堆叠**成 Transformer。这份资料和笔记本《Scaled Dot Product Attention》/《Multi Head Attention》都引用了提出这些部件的论文：Vaswani 等人的《Attention Is All You Need》。本作业超出了这些资料的范围：没有哪份资料打印过这几步的数值，所以每项检查都把你的代码与 PyTorch（`F.layer_norm`、`nn.TransformerEncoderLayer`）或论文中的公式相比较。
 #
-# | 步骤 | 你要实现的 | 分值 |
+# | 步骤 | 你要写的函数或类 | 分值 |
 # | --- | --- | --- |
 # | 1 | `sinusoidal_positions`：每个位置在哪里 | 2 |
 # | 2 | `layer_norm`：亲手写出层归一化 | 3 |
@@ -111,6 +111,8 @@ from torch import nn
     "PE[p, 2i] = sin(p / 10000^(2i / d_model)) and PE[p, 2i + 1] = cos of the same angle.":
         "PE[p, 2i] = sin(p / 10000^(2i / d_model))，PE[p, 2i + 1] = 同一角度的 cos。",
     "An odd d_model raises ValueError.": "d_model 为奇数时抛出 ValueError。",
+    'f"d_model must be even, got {d_model}"': 'f"d_model 必须是偶数，现在是 {d_model}"',
+    '# (seq_len, d_model): sin, cos, sin, cos ...': '# (seq_len, d_model)：sin、cos、sin、cos ……',
 }
 
 # %% tests sinusoidal_positions points=2
@@ -481,6 +483,7 @@ expect_close(feed_forward(x, W1, b1, W2, b2), linear_2(torch.relu(linear_1(x))).
         "        F.scaled_dot_product_attention 计算。",
     "# torch's sense: True = may attend": '# 按 torch 的约定：True 表示可以关注',
     '# (N, L, E), heads side by side': '# (N, L, E)，各头并排',
+    'f"d_model {d_model} is not divisible by num_heads {num_heads}"': 'f"d_model {d_model} 不能被 num_heads {num_heads} 整除"',
 }
 
 # %% tests TransformerBlock points=5

@@ -33,8 +33,8 @@ CATALOG = {
     'rows of tiny spread (variance near eps), x of shape {shape}':
         '起伏极小的行（方差接近 eps），x 的形状为 {shape}',
     'eps = {eps}, x of shape {shape}': 'eps = {eps}，x 的形状为 {shape}',
-    'rows far from zero with a small spread (means {means}, spread under 1), x of shape {shape}':
-        '远离 0、起伏很小的行（均值为 {means}，起伏小于 1），x 的形状为 {shape}',
+    'rows far from zero with a small spread (means {means}, standard deviation under 1), x of shape {shape}':
+        '远离 0、起伏很小的行（均值为 {means}，标准差小于 1），x 的形状为 {shape}',
     'layer_norm should equal torch.nn.functional.layer_norm over the last dim (eps = {eps})':
         'layer_norm 应等于在最后一个维度上做的 torch.nn.functional.layer_norm（eps = {eps}）',
     'with gamma = 1 and beta = 0, every row should have mean 0':
@@ -174,7 +174,7 @@ CATALOG = {
     'Under a causal mask, no output depends on later positions':
         '加上因果掩码后，任何输出都不依赖后面的位置',
     'The sequences of a batch do not affect each other':
-        '同一批次中的序列互不影响',
+        '同一批中的序列互不影响',
     'Without a mask, reordering the positions reorders the output the same way':
         '没有掩码时，打乱位置的顺序，输出按同样的方式重新排列',
     # the labels of its figures (figures.py)
@@ -191,5 +191,5 @@ CATALOG = {
     'residual: h + FFN(LN2(h))':
         '残差连接：h + FFN(LN2(h))',
     'attn_mask: True = may not attend':
-        'attn_mask：True 表示不可关注',
+        'attn_mask：True 表示不许关注',
 }

@@ -685,9 +685,10 @@ CACHED_CAUSAL_ATTENTION = Step(
     rules=(
         operation_rule("causal_weights", "no mask", [0],
                        "the cache holds only the positions decoded so far, so there is no "
-                       "future to hide; attend over the cache with torch.softmax and @ (decided "
-                       "on torch's normalisations, a softmax or a sum you divide by, that your "
-                       "output uses: computed outside torch, none can be seen)",
+                       "future to hide; attend over the cache with torch.softmax and @ (the "
+                       "grader judges this from the torch softmaxes, or sums you divide by, "
+                       "that your output depends on; a normalisation computed outside torch "
+                       "is invisible to it)",
                        probe={"kind": "spans", "arg": 0}),
         forbids_ops("no built-in attention", {"scaled_dot_product", "multi_head_attention"},
                     "decoding is the loop over positions, each attending over the cache "

@@ -2,11 +2,11 @@
 # # Assignment 9: Under the hood: gradients, memory and decoding
 #
 # This notebook goes past the five documents. They compute attention forwards, once, on a
-# sentence of six words, and the illustrated walk-through of notebook 1
+# sentence of six words, and the illustrated walk-through of assignment 1
 # (*教你动手推导Self-Attention！（附代码）*) closes by naming what comes after attention
 # (positional encoding, LayerNorm, stacking) without going there. Here we open three lids
-# the documents leave shut, all on the scaled dot-product attention you wrote in notebooks
-# 3 and 4 and the causal mask of notebook 7:
+# the documents leave shut, all on the scaled dot-product attention you wrote in assignments
+# 3 and 4 and the causal mask of assignment 7:
 #
 # - **Training** needs gradients. You write the **backward pass** of softmax and of
 #   attention by hand, the way autograd computes it, and check it against `torch.autograd`
@@ -56,7 +56,7 @@
 #
 # 每个结果都必须与 PyTorch 自己的计算完全相等（在课程的容差范围内），所以 PyTorch 自始至终都是参照：梯度对照 `torch.autograd`，两种注意力对照 `F.scaled_dot_product_attention`。在线 softmax 出自 Milakov 和 Gimelshein 的论文《Online normalizer calculation for softmax》（2018），也是 Dao 等人的《FlashAttention》（2022）的核心。这篇图解文章和笔记本《Scaled Dot Product Attention》都引用的论文《Attention Is All You Need》让解码器一次生成一个位置，每个位置只关注它之前的位置；论文本身并没有提到缓存。把每个位置的键和值保存下来、不再重复投影，是这类解码器的实现生成文本的做法。
 #
-# | 步骤 | 你要实现的函数 | 分值 |
+# | 步骤 | 你要写的函数 | 分值 |
 # | --- | --- | --- |
 # | 1 | `softmax_backward`：softmax 的梯度 | 3 |
 # | 2 | `attention_backward`：注意力对 Q、K、V 的梯度 | 4 |
@@ -336,7 +336,7 @@ for which, name in enumerate(("grad_queries", "grad_keys", "grad_values")):
 # ## Step 3: attention one block of keys at a time
 #
 # For one query, softmax needs the maximum of *all* its scores (to subtract it, as in
-# notebook 1) and the sum of *all* their exponentials (to divide by it). Computed the
+# assignment 1) and the sum of *all* their exponentials (to divide by it). Computed the
 # ordinary way, that means holding a row of `n_k` scores per query: an `(n_q, n_k)` matrix,
 # 16 MiB for 2048 queries and keys in float32, 4 GiB for 32768. The **online softmax** reads
 # the keys and values in blocks of `block_size` rows and keeps, for each query, only three
@@ -378,7 +378,7 @@ for which, name in enumerate(("grad_queries", "grad_keys", "grad_values")):
 #
 # 对一个查询而言，softmax 需要它**所有**分数中的最大值（像作业 1 那样减去它），以及**所有**分数指数之和（用来做除数）。按普通方式计算，就要为每个查询保存一行 `n_k` 个分数：一个 `(n_q, n_k)` 的矩阵，2048 个查询和键在 `float32` 下就是 16 MiB，32768 个则是 4 GiB。**在线 softmax** 每次读取 `block_size` 行键和值，对每个查询只保存三个随读随更新的量：
 #
-# - $m$，到目前为止见过的最大分数（初始为 $-\infty$，而不是 0 或 $-10^4$ 这样很小的负数：隐藏检查给每个学生都准备了一个所有分数都在 $-25000$ 到 $-20000$ 之间的查询，若从比它们大的有限数开始，每个 $e^{s - m}$ 都是 0）；
+# - $m$，到目前为止见过的最大分数（初始为 $-\infty$，而不是 0 或 $-10^4$ 这样绝对值很大的负数：隐藏检查给每个学生都准备了一个所有分数都在 $-25000$ 到 $-20000$ 之间的查询，若从比它们大的有限数开始，每个 $e^{s - m}$ 都是 0）；
 # - $\ell$，到目前为止见过的分数的 $e^{s - m}$ 之和；
 # - $c$，到目前为止见过的值向量的 $e^{s - m}\, v$ 之和（部分的上下文向量）。
 #
@@ -590,9 +590,10 @@ for block_size in (512, 128, 32):
 #
 # The cache holds only the past and the present, so there is no future to hide: **no mask**
 # is needed, and the result is still exactly causal self-attention of the whole sequence
-# (notebook 7). `cached_causal_attention(x, W_query, W_key, W_value)` takes `x` of shape
+# (assignment 7). `cached_causal_attention(x, W_query, W_key, W_value)` takes `x` of shape
 # `(..., seq, d_in)` and the three weight matrices, and returns `(..., seq, d_v)`.
-# `torch.zeros(*x.shape[:-2], seq, d_k, dtype=x.dtype)` makes a cache with room for every position (or
+# `torch.zeros(*x.shape[:-2], seq, d_k, dtype=x.dtype)` makes the key cache with room for
+# every position (with `d_v` in place of `d_k`, the value cache; or
 # keep a list of rows and `torch.stack` it); `x[..., t, :]` is position $t$ of every
 # sequence of the batch.
 #
@@ -615,7 +616,7 @@ for block_size in (512, 128, 32):
 #
 # ![位置 0 到 3 时的缓存：每一步追加一行新的键和值，新的查询对目前已缓存的各行做注意力](figure:kv_cache)
 #
-# 缓存里只有过去和现在，没有需要掩码的未来：**不需要掩码**，结果仍然恰好是整个序列的因果自注意力（作业 7）。`cached_causal_attention(x, W_query, W_key, W_value)` 接收形状为 `(..., seq, d_in)` 的 `x` 和三个权重矩阵，返回 `(..., seq, d_v)`。`torch.zeros(*x.shape[:-2], seq, d_k, dtype=x.dtype)` 可以建一个能容纳所有位置的缓存（也可以用一个列表保存各行，再用 `torch.stack` 拼起来）；`x[..., t, :]` 是这一批中每个序列的位置 $t$。
+# 缓存里只有过去和现在，没有需要掩码的未来：**不需要掩码**，结果仍然恰好是整个序列的因果自注意力（作业 7）。`cached_causal_attention(x, W_query, W_key, W_value)` 接收形状为 `(..., seq, d_in)` 的 `x` 和三个权重矩阵，返回 `(..., seq, d_v)`。`torch.zeros(*x.shape[:-2], seq, d_k, dtype=x.dtype)` 可以建一个能容纳所有位置的键缓存（把 `d_k` 换成 `d_v` 就是值缓存；也可以用一个列表保存各行，再用 `torch.stack` 拼起来）；`x[..., t, :]` 是这一批中每个序列的位置 $t$。
 #
 # **本步规则：** 不用掩码：每个位置的 softmax 只覆盖目前为止已解码的位置（评分程序会记录你的每次 softmax 覆盖了多少个位置；掩码，无论是 `-inf` 还是 0，都需要给所有位置打分），也不用内置的注意力。每个位置只投影一次，这正是缓存的意义；没有规则检查这一点，但下面的计数能显示它。
 
@@ -730,7 +731,9 @@ print(f"largest difference between the two outputs: {(yours - again).abs().max()
     'f"{seq} positions decoded; positions projected by your cached_causal_attention: "':
         'f"解码了 {seq} 个位置；你的 cached_causal_attention 投影的位置数："',
     'f"positions projected without a cache: {uncached.produced / per_position:g} "':
-        'f"没有缓存时投影的位置数：{uncached.produced / per_position:g} "',
+        'f"没有缓存时投影的位置数：{uncached.produced / per_position:g}"',
+    'f"(seq * (seq + 1) / 2 = {seq * (seq + 1) // 2})"':
+        'f"（seq * (seq + 1) / 2 = {seq * (seq + 1) // 2}）"',
     'f"largest difference between the two outputs: {(yours - again).abs().max():.1e}"':
         'f"两种输出的最大差异：{(yours - again).abs().max():.1e}"',
 }

@@ -206,11 +206,12 @@ CATALOG = {
     'no mask': '不加掩码',
     'no built-in attention': '不用内置的注意力',
     'the cache holds only the positions decoded so far, so there is no future to hide; attend '
-    'over the cache with torch.softmax and @ (decided on torch\'s normalisations, a softmax or '
-    'a sum you divide by, that your output uses: computed outside torch, none can be seen)':
+    'over the cache with torch.softmax and @ (the grader judges this from the torch softmaxes, '
+    'or sums you divide by, that your output depends on; a normalisation computed outside '
+    'torch is invisible to it)':
         '缓存里只有目前为止已解码的位置，没有需要掩码的未来；请用 torch.softmax 和 @ '
-        '对缓存做注意力（依据的是你的输出用到的 torch 归一化运算，即 softmax 或用作除数的求和：'
-        '在 torch 之外算的，一个也看不到）',
+        '对缓存做注意力（评分程序依据的是你的输出用到的 torch softmax 或用作除数的求和；'
+        '在 torch 之外算的归一化它看不到）',
     # the hidden properties, in words (their docstrings' first line)
     "The gradient matches torch.autograd's":
         '梯度与 torch.autograd 算出的一致',
