@@ -23,7 +23,7 @@
 #   *Attention Is All You Need*.
 #
 # Every value they print for the steps of this notebook is printed here beside what your
-# code gives, so you need none of them; the next notebooks carry on with the same sentences.
+# code gives, so you need none of them; the next assignments carry on with the same sentences.
 #
 # | step | you write | points |
 # | --- | --- | --- |
@@ -51,7 +51,7 @@
 # - 《自注意力机制》：一份 Jupyter 笔记本，让“The sun rises in the east”走完同样的步骤，最后写成一个 `SelfAttention` 模块。
 # - 一份分为《Scaled Dot Product Attention》和《Multi Head Attention》两部分的笔记本，例句是“Life is short, eat dessert last”，参照的是 Raschka 的《Understanding and Coding the Self-Attention Mechanism of Large Language Models From Scratch》以及 Vaswani 等人的《Attention Is All You Need》。
 #
-# 这些示例在本次作业各步骤中打印的每个数值，这里都会与你的代码结果并排打印出来，所以你不需要阅读其中任何一份；后面几次作业会继续使用这些句子。
+# 这些资料在本次作业各步骤中打印的每个数值，这里都会与你的代码结果并排打印出来，所以你不需要阅读其中任何一份；后面几次作业会继续使用这些句子。
 #
 # | 步骤 | 你要写的函数 | 分值 |
 # | --- | --- | --- |
@@ -114,7 +114,7 @@ from torch import nn
 #
 # ## 第 0 步（已给出）：把句子切分成词
 #
-# 一个词不应该因为后面恰好跟着逗号就变成另一个词：“short,”和“short”是同一个词。下面这个辅助函数不需要你来写：它删除 `string.punctuation` 中列出的每个字符（逗号、句点、问号等），以及 Unicode 归为标点的其他所有字符（中文的 ，。！？、「」，省略号 …，法语引号 « »），然后按空白切分。大写字母和其他符号（€、+）保持不变。你要写的前两个函数都应该调用它：
+# 一个词不应该因为后面恰好跟着逗号就变成另一个词：“short,”和“short”是同一个词。下面这个辅助函数不需要你来写：它删除 `string.punctuation` 中列出的每个字符（逗号、句点、问号等），以及 Unicode 归为标点的其他所有字符（例如中文的“，。！？、「」”、省略号“…”、法语引号“« »”），然后按空白切分。大写字母和其他符号（€、+）保持不变。你要写的前两个函数都应该调用它：
 #
 # ```python
 # >>> split_words("Life is short, eat dessert first")
@@ -341,7 +341,7 @@ for sentence, printed in printed_ids.items():
 #
 # **Rule for this step:** call `torch.manual_seed(seed)` first, *then* create
 # `nn.Embedding(vocab_size, dim)`, look up the ids and return the result `.detach()`ed. The
-# vectors are input data for the next notebooks, not parameters we want to train here, so
+# vectors are input data for the next assignments, not parameters we want to train here, so
 # they should carry no gradient history.
 
 # %% [markdown zh]
@@ -400,7 +400,8 @@ expect_tensor(embed(torch.tensor([0, 4, 5, 2, 1, 3]), 6, 16), (6, 16), "the (6, 
 #
 # Each source embeds its sentence with seed 123 in a table of its own size: the two
 # "dessert" sentences in `nn.Embedding(6, 16)`, six rows of 16 numbers, and the sun sentence
-# in `nn.Embedding(50_000, 3)`, a vocabulary-sized table of 50 000 rows of 3 numbers. The
+# in `nn.Embedding(50_000, 3)`, a table the size of a real model's vocabulary, 50 000 rows
+# of 3 numbers, of which the sentence uses only six. The
 # cell below prints each embedding as its source printed it, then as your functions make
 # it; each row is one word, in the order of the sentence.
 #
@@ -412,7 +413,7 @@ expect_tensor(embed(torch.tensor([0, 4, 5, 2, 1, 3]), 6, 16), (6, 16), "the (6, 
 # %% [markdown zh]
 # ## 三个句子的嵌入
 #
-# 每份资料都用种子 123、按各自的尺寸建表来嵌入它的句子：两个“dessert”句子用 `nn.Embedding(6, 16)`，即 6 行、每行 16 个数；太阳那句用 `nn.Embedding(50_000, 3)`，一张按词表大小建立的表，有 50 000 行、每行 3 个数。下面的单元格先打印资料打印的嵌入，再打印你的函数算出的嵌入；每一行对应一个词，顺序与句中相同。
+# 每份资料都用种子 123、按各自的尺寸建表来嵌入它的句子：两个“dessert”句子用 `nn.Embedding(6, 16)`，即 6 行、每行 16 个数；太阳那句用 `nn.Embedding(50_000, 3)`，一张与真实模型词表同样大小的表，有 50 000 行、每行 3 个数，这句话只用到其中 6 行。下面的单元格先打印资料打印的嵌入，再打印你的函数算出的嵌入；每一行对应一个词，顺序与句中相同。
 #
 # 比较两个“dessert”句子：它们的嵌入表完全相同（种子相同，形状也相同），但“is”的那一行变了。句子以“first”结尾时，排序后“is”的 id 是 4；换成“last”后，它的 id 变成 3，而表中下标为 3 的那一行正是原来“first”的那一行。嵌入表只认 id，不认词。
 
@@ -500,7 +501,7 @@ for rows, dim in [(6, 16), (50_000, 3), (6, 3)]:
 # \xrightarrow{\ \texttt{encode}\ } \text{ids} \in \{0, \dots, V-1\}^{\text{seq}}
 # \xrightarrow{\ \texttt{embed}\ } x \in \mathbb{R}^{\text{seq} \times \text{dim}}$$
 #
-# The rows of $x$ are the inputs of attention. The next notebook takes one of them, turns
+# The rows of $x$ are the inputs of attention. The next assignment takes one of them, turns
 # it into a query, and asks how strongly it should attend to every word of the sentence.
 
 # %% [markdown zh]

@@ -6,7 +6,7 @@ CATALOG = {
     'an untidy sentence (marks inside words, numbers, irregular white space)':
         '一个不规整的句子（词内带标点、含数字、空白不规则）',
     'the same id should give the same vector': '相同的词元 id 应得到相同的向量',
-    'a word that is not in the vocabulary should raise KeyError': '词表中没有的词应引发 KeyError',
+    'a word that is not in the vocabulary should raise KeyError': '词表中没有的词应抛出 KeyError',
     '{example}: the vocabulary': '{example}：词表',
     '{example}: the ids': '{example}：词元 id',
     'a short sentence with the vocabulary of {example}': '用{example}的词表组成的短句',
@@ -54,7 +54,7 @@ CATALOG = {
     'vocabulary rebuilt from the sentence': '根据句子重新建了词表',
     'look the words up in the vocabulary you are given; it may hold more words than this sentence':
         '请在传入的词表里查词；这个词表里的词可能比这句话多',
-    'embedding made before seeding': '先建嵌入层、后设种子',
+    'embedding made before seeding': '先建嵌入表、后设种子',
     'nn.Embedding draws its table when it is created, so call torch.manual_seed(seed) before '
     'making it':
         'nn.Embedding 在创建时就随机生成嵌入表，所以要在创建它之前调用 torch.manual_seed(seed)',
@@ -70,7 +70,7 @@ CATALOG = {
         '这里的向量是数据，不是要训练的参数：返回前先 .detach()',
     # the hidden properties, in words (their docstrings' first line)
     'A word missing from the vocabulary raises a KeyError naming it':
-        '词表里没有的词会引发 KeyError，并说出这个词',
+        '词表里没有的词会抛出 KeyError，并在消息中写出这个词',
     'The same id always gives the same vector':
         '同一个词元 id 总是得到同一个向量',
     # the labels of its figures (figures.py)

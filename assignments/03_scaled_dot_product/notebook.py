@@ -67,8 +67,8 @@
 # **资料来源。** 有三份资料演示了这一计算，各用一个句子；它们打印出的数值也是检查你代码的
 # 标准之一：
 #
-# - 《自注意力机制》，一份未署名的 Jupyter 笔记本。它用句子 “The sun rises in the east”，
-#   从词元 id 一直讲到自注意力模块，是本次作业的贯穿全文的示例。
+# - 《自注意力机制》，一份未署名的 Jupyter 笔记本。它用句子“The sun rises in the east”，
+#   从词元 id 一直讲到自注意力模块，也是本次作业贯穿全文的示例。
 # - 《Original self-attention: scaled-dot product attention》，一份未署名、带中文注释的资料，
 #   依据 Sebastian Raschka 讲解如何从零实现自注意力的博客文章写成，所用句子是
 #   “Life is short, eat dessert first”。
@@ -107,7 +107,7 @@ from torch import nn
 # %% [markdown zh]
 # ## 贯穿全文的示例
 #
-# 句子 “The sun rises in the east” 按作业 2 的方法变成向量：先取每个词在排好序的词表中的
+# 句子“The sun rises in the east”按作业 2 的方法变成向量：先取每个词在排好序的词表中的
 # 词元 id，再到一个 50 000 行、每行 3 个数的嵌入表里查出对应的行，嵌入表在种子 123 下生成。
 # 然后再次设种子 123，抽取三个投影矩阵，元素在 $[0, 1)$ 上均匀分布。查询和键各有 $d_k = 2$
 # 个数，值有 $d_v = 4$ 个数：这两个长度不必相同。句子、嵌入表和矩阵都与《自注意力机制》中的
@@ -206,10 +206,10 @@ expect_tensor(project(torch.ones(4, 2, 3), W_small), (4, 2, 2), "a batch of 4 se
 # the cell shows its numbers above yours.
 
 # %% [markdown zh]
-# 现在跟着第三个词 “rises” 走。它的查询要和每个词（包括它自己）的键逐一比较。运行下面的
-# 单元格：“rises” 的注意力分数应当对第五个词（“the”）最高，对第二个词（“sun”）最低。这些未经
+# 现在跟着第三个词“rises”走。它的查询要和每个词（包括它自己）的键逐一比较。运行下面的
+# 单元格：“rises”的注意力分数应当对第五个词（“the”）最高，对第二个词（“sun”）最低。这些未经
 # 处理的分数也常被称为**未归一化的注意力权重** $\omega$。《自注意力机制》打印了这个词的这组
-# 分数，单元格把它们印在你的结果上方。
+# 分数，下面的单元格把它们打印在你的结果上方。
 
 # %% code
 query_3 = project(x[2], W_query)  # (d_k,)
@@ -234,7 +234,7 @@ print(f"lowest: word {worst + 1} ({words[worst]}), {float(omega_3[worst]):.4f}"
     '" (the source: (2,) (6, 2) (6, 4))"': '"（资料中：(2,) (6, 2) (6, 4)）"',
     "\"scores of 'rises'\"": "\"'rises' 的注意力分数\"",
     '"  the source printed: "': '"  资料打印的结果："',
-    '"  your function gives:"': '"  你的函数算出的结果："',
+    '"  your function gives:"': '"  你的函数的结果："',
     'f"highest: word {best + 1} ({words[best]}), {float(omega_3[best]):.4f}"':
         'f"最高：第 {best + 1} 个词（{words[best]}），{float(omega_3[best]):.4f}"',
     '"  (the source: word 5, 1.0740)"': '"（资料中：第 5 个词，1.0740）"',
@@ -269,7 +269,7 @@ print(f"lowest: word {worst + 1} ({words[worst]}), {float(omega_3[worst]):.4f}"
 # ## 两个更长的例子
 #
 # 另外两份资料用更长的向量做同样的计算，其中一份还说明了为什么需要下一步。它们各取一个六词
-# 句子：“Life is short, eat dessert first” 和 “Life is short, eat dessert last”；按该句子
+# 句子：“Life is short, eat dessert first”和“Life is short, eat dessert last”；按该句子
 # 自己排好序的词表给每个词编号，再到一个 6 行、每行 16 个数的嵌入表中查出对应的行，嵌入表在
 # 种子 123 下生成。查询和键有 $d_k = 24$ 个数，值有 $d_v = 28$ 个数。两者抽取投影矩阵的方式
 # 不同：
@@ -278,7 +278,7 @@ print(f"lowest: word {worst + 1} ({words[worst]}), {float(omega_3[worst]):.4f}"
 # - “... dessert last”：紧接着嵌入表之后、不重新设种子，从标准正态分布（`torch.randn`）中抽取。
 #
 # 两份资料都把矩阵存成 `(d_out, d_in)`，计算 `W @ x`，所以在这里每次投影都写成
-# `project(x, W.T)`。两者跟踪的都是第二个词 “is”（下标为 1）。
+# `project(x, W.T)`。两者跟踪的都是第二个词“is”（下标为 1）。
 #
 # 下面有几个数可能与资料打印的在最后一位上不同：两个注意力分数（-144.2132 对 -144.2133，
 # -80.1706 对 -80.1705），以及第 2 步中的一个注意力权重（4.9254e-22 对 4.9255e-22）。
@@ -337,7 +337,7 @@ print("  your function gives:", omega_last)
         "\"'dessert last' 句中 'is' 对第 5 个词的注意力分数\"",
     "\"'dessert last': the scores of 'is'\"": "\"'dessert last' 句中 'is' 的注意力分数\"",
     '"  the source printed: "': '"  资料打印的结果："',
-    '"  your function gives:"': '"  你的函数算出的结果："',
+    '"  your function gives:"': '"  你的函数的结果："',
 }
 
 # %% [markdown]
@@ -391,15 +391,15 @@ print("  your function gives:", omega_last)
 #
 # ![随着 d_k 增大，一个查询的注意力分数经过 softmax 的结果：不缩放时注意力权重变成独热向量，除以 d_k 的平方根后仍然分散](figure:scaling_saturation)
 #
-# 缩放只校正键的长度带来的影响，别的都管不了。在 “Life is short, eat dessert last” 中，
-# “is” 的注意力分数（见上方输出）从约 $-144$ 到 $160$。这里查询和键的元素远不是方差 1：
+# 缩放只校正键的长度带来的影响，别的都管不了。在“Life is short, eat dessert last”中，
+# “is”的注意力分数（见上方输出）从约 $-144$ 到 $160$。这里查询和键的元素远不是方差 1：
 # 每个元素都是 16 个乘积之和，矩阵元素又服从标准正态分布，所以方差约为 16。即使除以
 # $\sqrt{24} \approx 4.9$，最高分仍比第二高的分数高出 20 以上，softmax 给某一个词的注意力
 # 权重保留四位小数就是 1.0000：它**饱和**了。缩放对此无能为力：问题不在键的长度，而在投影
 # 矩阵本身，这里它们的元素方差为 1。模型开始训练时的矩阵要小得多：
 # `nn.Linear(16, 24)` 的权重从 $[-1/4, 1/4]$ 上均匀抽取（即 $\pm 1/\sqrt{d_{in}}$，方差为
 # $1/48$）。把这里的矩阵缩放到同样的方差（乘以 $1/\sqrt{48}$），每个注意力分数都缩小为原来的
-# 1/48，落在约 $-3.0$ 到 $3.3$ 之间；这时 “is” 的注意力权重分布在 0.09 到 0.33 之间。
+# 1/48，落在约 $-3.0$ 到 $3.3$ 之间；这时“is”的注意力权重分布在 0.09 到 0.33 之间。
 #
 # **本步规则：** 把注意力分数除以 `math.sqrt(d_k)`（是平方根，不是 `d_k` 本身），并在
 # **最后一个**维度上（`dim=-1`）做 softmax。这样函数对一个查询的分数 `(seq,)`、多个查询的
@@ -449,9 +449,9 @@ expect_tensor(scaled_softmax(torch.zeros(5), 3), (5,), "the weights of one query
 # "is" spread over several words, in "... dessert last" one word takes them all.
 
 # %% [markdown zh]
-# 回到 “rises”：$d_k = 2$，注意力分数在 softmax 之前缩小为原来的 $1/\sqrt 2$。得到的注意力
+# 回到“rises”：$d_k = 2$，注意力分数在 softmax 之前缩小为原来的 $1/\sqrt 2$。得到的注意力
 # 权重都是正数，和为 1，第五个词仍然得到最多。两个更长的例子（$d_k = 24$）结果却大不相同：
-# 在 “... dessert first” 中，“is” 的注意力权重分散在几个词上；在 “... dessert last” 中，
+# 在“... dessert first”中，“is”的注意力权重分散在几个词上；在“... dessert last”中，
 # 一个词拿走了全部。
 
 # %% code
@@ -472,7 +472,7 @@ print("  your function gives:", scaled_softmax(omega_last, 24))
 {
     "\"weights of 'rises', d_k = 2\"": "\"'rises' 的注意力权重，d_k = 2\"",
     '"  the source printed: "': '"  资料打印的结果："',
-    '"  your function gives:"': '"  你的函数算出的结果："',
+    '"  your function gives:"': '"  你的函数的结果："',
     '"  their sum:"': '"  权重之和："',
     "\"'dessert first': the weights of 'is', d_k = 24\"":
         "\"'dessert first' 句中 'is' 的注意力权重，d_k = 24\"",
@@ -634,7 +634,7 @@ expect_close(padded[:, 2], [0.0, 0.0, 0.0], "key 3's weight for each query under
 
 # %% [markdown zh]
 # 在贯穿全文的示例的全部六个词上一次性比较你的函数和 PyTorch 的函数（PyTorch 只返回上下文向量），
-# 再把 “rises” 的上下文向量和《自注意力机制》打印的放在一起：
+# 再把“rises”的上下文向量和《自注意力机制》打印的放在一起：
 
 # %% code
 queries = project(x, W_query)  # (6, d_k)
@@ -652,7 +652,7 @@ print("  your function gives:", context[2])
     '"same as PyTorch:"': '"与 PyTorch 的结果相同："',
     "\"context of 'rises'\"": "\"'rises' 的上下文向量\"",
     '"  the source printed: "': '"  资料打印的结果："',
-    '"  your function gives:"': '"  你的函数算出的结果："',
+    '"  your function gives:"': '"  你的函数的结果："',
 }
 
 # %% [markdown]
@@ -661,9 +661,9 @@ print("  your function gives:", context[2])
 # value of the word it gives all its weight to, word 3, "short".
 
 # %% [markdown zh]
-# 两个更长的例子中，“is” 的上下文向量各有 28 个数。在 “... dessert last” 中，注意力权重在
-# `float32` 精度下就是独热向量，所以 “is” 的上下文向量恰好等于它把全部权重给出的那个词的值：
-# 第 3 个词 “short”。
+# 两个更长的例子中，“is”的上下文向量各有 28 个数。在“... dessert last”中，注意力权重在
+# `float32` 精度下就是独热向量，所以“is”的上下文向量恰好等于它把全部权重给出的那个词的值：
+# 第 3 个词“short”。
 
 # %% code
 context_first, _ = scaled_dot_product_attention(query_first, keys_first, values_first)
@@ -682,7 +682,7 @@ print("equal to the value of 'short':", torch.equal(context_last, values_last[2]
 {
     "\"'dessert first': the context of 'is', as the source printed it:\"":
         "\"'dessert first' 句中 'is' 的上下文向量，资料打印的结果：\"",
-    '"and as your function gives it:"': '"你的函数算出的结果："',
+    '"and as your function gives it:"': '"你的函数的结果："',
     "\"'dessert last': the context of 'is', as the source printed it:\"":
         "\"'dessert last' 句中 'is' 的上下文向量，资料打印的结果：\"",
     "\"equal to the value of 'short':\"": "\"与 'short' 的值完全相等：\"",
@@ -696,8 +696,8 @@ print("equal to the value of 'short':", torch.equal(context_last, values_last[2]
 
 # %% [markdown zh]
 # 图中每一行是贯穿全文的示例中的一个词对全部六个词的注意力。键只有两个数，投影矩阵的元素又都在
-# $[0, 1)$ 之间，所以注意力分数都不大，多数行把注意力分给了好几个词，和 “... dessert last”
-# 中的 “is” 截然不同。只有 “sun” 明显偏向一个键：它自己的键。
+# $[0, 1)$ 之间，所以注意力分数都不大，多数行把注意力分给了好几个词，和“... dessert last”
+# 中的“is”截然不同。只有“sun”明显偏向一个键：它自己的键。
 
 # %% code
 use_course_font()

@@ -46,7 +46,7 @@
 # 提交之后，还会用其他输入运行隐藏检查。所以代码要对一般情况都正确，而不只是对示例正确。
 #
 # **资料来源。** 句子、它的向量和投影矩阵都取自《自注意力机制》，一份未署名的 Jupyter
-# 笔记本。它用句子 “The sun rises in the east”，从词元 id 一直讲到你将在第 2 步中编写的
+# 笔记本。它用句子“The sun rises in the east”，从词元 id 一直讲到你将在第 2 步中编写的
 # `SelfAttention` 模块。你不需要这份资料：它用到的一切下面都会准备好；凡是它打印过的结果，
 # 都有单元格把它和你的代码算出的结果并排打印出来。
 #
@@ -84,7 +84,7 @@ from torch import nn
 # %% [markdown zh]
 # ## 贯穿全文的示例
 #
-# 我们的句子是 “The sun rises in the east”。它的词表收录句中六个不同的词，按 Python 对字符串
+# 我们的句子是“The sun rises in the east”。它的词表收录句中六个不同的词，按 Python 对字符串
 # 的排序排好，从 0 开始编号；因此 `The`（大写 T，id 0）和 `the`（id 5）是两个不同的词元。
 # 逐词读下来，句子就变成 id 序列 `[0, 4, 3, 2, 5, 1]`。
 #
@@ -217,7 +217,7 @@ expect_tensor(batched, (2, 5, 4), "a batch of 2 sequences of 5 inputs")
 # should give both, to the four decimals printed:
 
 # %% [markdown zh]
-# 《自注意力机制》先单独算出 “rises” 的上下文向量，再用它的模块算出全部六个词的上下文向量。
+# 《自注意力机制》先单独算出“rises”的上下文向量，再用它的模块算出全部六个词的上下文向量。
 # 输入和投影矩阵都相同，所以你的函数应当在打印出的四位小数上与两者都一致：
 
 # %% code
@@ -234,10 +234,10 @@ print(context)
 {
     "\"the context of 'rises' (row index 2)\"": "\"'rises' 的上下文向量（下标为 2 的行）\"",
     '"  the source printed: "': '"  资料打印的结果："',
-    '"  your function gives:"': '"  你的函数算出的结果："',
+    '"  your function gives:"': '"  你的函数的结果："',
     '"the contexts of all six words, as the source printed them:"':
         '"全部六个词的上下文向量，资料打印的结果："',
-    '"and as your function gives them:"': '"你的函数算出的结果："',
+    '"and as your function gives them:"': '"你的函数的结果："',
 }
 
 # %% [markdown]

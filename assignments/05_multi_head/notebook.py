@@ -213,8 +213,8 @@ W_value = torch.rand(h, 28, 16)  # (h, d_v, d_in)
 #
 # 在示例中，叠起来的输入形状为 `(3, 16, 6)`；所有头的键刚从 `torch.bmm` 出来时是
 # `(3, 24, 6)`，交换之后是 `(3, 6, 24)`；值是 `(3, 6, 28)`。把一个输入送过所有头，例如
-# `W_query.matmul(x[1])`，得到每个头的查询 2，形状为 `(3, 24)`：也就是每个头的查询矩阵结果
-# 中下标为 1 的那一行。
+# `W_query.matmul(x[1])`，得到每个头的查询 2，形状为 `(3, 24)`：也就是每个头的查询中下标为 1 的
+# 那一行。
 #
 # **本步规则：** 所有头只用一次 `torch.bmm`。对各头写 Python 循环（或推导式）违反规则，
 # 完全不调用 `torch.bmm` 也违反规则。
@@ -684,8 +684,8 @@ with torch.no_grad():
     theirs.out_proj.bias.normal_()
 ours = MultiHeadAttention.from_torch(theirs)
 query, key, value = torch.randn(2, 3, 6), torch.randn(5, 3, 6), torch.randn(5, 3, 6)
-hidden = torch.tensor([[False, False, False, True, True],  # query 0 may not see keys 3, 4
-                       [True, False, False, False, False]])  # query 1 may not see key 0
+hidden = torch.tensor([[False, False, False, True, True],  # row 0: query 1 may not see keys 4, 5
+                       [True, False, False, False, False]])  # row 1: query 2 may not see key 1
 output, weights = ours(query, key, value, attn_mask=hidden)
 want_output, want_weights = theirs(query, key, value, attn_mask=hidden)
 expect_close(output, want_output.detach(),
@@ -714,8 +714,8 @@ expect_close(ours(query, key, value, attn_mask=added)[0],
     "the parameters should be laid out as in nn.MultiheadAttention, found ":
         "参数的排布应与 nn.MultiheadAttention 相同，实际为 ",
     "# nonzero biases, so that they count": "# 偏置取非零值，让它们起作用",
-    "# query 0 may not see keys 3, 4": "# 查询 0 不许看键 3、4",
-    "# query 1 may not see key 0": "# 查询 1 不许看键 0",
+    "# row 0: query 1 may not see keys 4, 5": "# 第 0 行：查询 1 不许看键 4、5",
+    "# row 1: query 2 may not see key 1": "# 第 1 行：查询 2 不许看键 1",
     "the output of a copy of nn.MultiheadAttention(6, 2), with an attn_mask":
         "nn.MultiheadAttention(6, 2) 的副本在给定 attn_mask 时的输出",
     "its attention weights averaged over the 2 heads": "它对 2 个头取平均的注意力权重",

@@ -9,10 +9,10 @@
 #
 # **Source.** This notebook is built on *注意力机制* ("Attention mechanisms"), study notes
 # that dsy wrote on 16 September 2020 about the textbook 《神经网络与深度学习》 (*Neural
-# Networks and Deep Learning*). The notes state attention as a weighted sum of values, list
-# the four scoring functions you write here, store every input as a column, and compute
-# attention with a double loop on a random input. Everything you need from them is in this
-# notebook, and the numbers they print are shown beside yours.
+# Networks and Deep Learning*). The source states attention as a weighted sum of values,
+# lists the four scoring functions you write here, stores every input as a column, and
+# computes attention with a double loop on a random input. Everything you need from it is
+# in this notebook, and the numbers it prints are shown beside yours.
 #
 # | step | you write | points |
 # | --- | --- | --- |
@@ -69,7 +69,7 @@ import torch
 # ## A different convention for this notebook: inputs are columns
 #
 # The rest of the course stores a sequence with one input per **row** and multiplies it by
-# weight matrices on the right. The notes this notebook follows do the opposite: every
+# weight matrices on the right. The source this notebook follows does the opposite: every
 # input is a **column**, and weight matrices multiply from the left. Nothing about attention
 # changes; only the bookkeeping does.
 #
@@ -147,15 +147,15 @@ import torch
 # %% [markdown]
 # ## The running example
 #
-# The notes work one example, and this notebook uses it throughout: right after
+# The source works one example, and this notebook uses it throughout: right after
 # `torch.manual_seed(0)`, an input of four columns of size 4 is drawn, then the three weight
 # matrices in the order queries, keys, values, with $d_2 = d_3 = 10$. Here $X$ happens to be
 # square ($d_1 = N = 4$): keep the roles of its two axes apart anyway, since the hidden
-# checks use sizes that all differ. The cell prints $X$ and, below it, the input the notes
+# checks use sizes that all differ. The cell prints $X$ and, below it, the input the source
 # printed: the same numbers.
 
 # %% [markdown zh]
-# ## 贯穿全文的例子
+# ## 贯穿全文的示例
 #
 # 资料只算了一个例子，本作业从头到尾都用它：先调用 `torch.manual_seed(0)`，
 # 接着抽取一个由 4 列组成、每列大小为 4 的输入，
@@ -172,7 +172,7 @@ W_K = torch.randn(10, 4)  # (d3, d1)
 W_V = torch.randn(10, 4)  # (d2, d1)
 print("X, drawn here:")
 print(X)
-print("the notes printed:")
+print("the source printed:")
 print(torch.tensor([[-1.1258, -1.1524, -0.2506, -0.4339],
                     [0.8487, 0.6920, -0.3160, -2.1152],
                     [0.3223, -1.2633, 0.3500, 0.3081],
@@ -180,15 +180,16 @@ print(torch.tensor([[-1.1258, -1.1524, -0.2506, -0.4339],
 
 # %% strings zh
 {
-    "four inputs of size 4, one per column": "4 个大小为 4 的输入，每列一个",
+    "# (d1, N): four inputs of size 4, one per column":
+        "# (d1, N)：4 个大小为 4 的输入，每列一个",
     '"X, drawn here:"': '"这里抽取的 X："',
-    '"the notes printed:"': '"资料打印的输入："',
+    '"the source printed:"': '"资料打印的输入："',
 }
 
 # %% [markdown]
 # ## Step 1: the dot score
 #
-# The simplest score, the notes' **dot-product model**, multiplies a key and a query entry
+# The simplest score, the source's **dot-product model**, multiplies a key and a query entry
 # by entry and adds up the products:
 #
 # $$s(k, q) = k^\top q = \sum_{m=1}^{d} k_m q_m.$$
@@ -233,8 +234,8 @@ expect_tensor(dot_score(torch.ones(7), torch.ones(7)), (), "the score of two 7-d
 #
 # $$s(k, q) = \frac{k^\top q}{\sqrt{d}}.$$
 #
-# This is the notes' **scaled dot-product model**, the score of the Transformer, and the one
-# every other notebook of the course uses. Here $d$ is the length of the vectors,
+# This is the source's **scaled dot-product model**, the score of the Transformer, and the one
+# every other assignment of the course uses. Here $d$ is the length of the vectors,
 # `k.shape[0]`.
 #
 # Example: $k = [1, 2, 3, 4]$ and $q = [2, 0, 1, 1]$ give $k^\top q = 9$ and $d = 4$, so the
@@ -258,7 +259,7 @@ expect_tensor(dot_score(torch.ones(7), torch.ones(7)), (), "the score of two 7-d
 # %% solution scaled_dot_score
 
 # %% strings zh
-{"d the vectors' length. k, q: (d,).": "d 为向量的长度。k, q: (d,)。"}
+{"d the vectors' length. k, q: (d,).": "d 为向量的长度。k、q：(d,)。"}
 
 # %% tests scaled_dot_score points=1
 k, q = torch.tensor([1.0, 2.0, 3.0, 4.0]), torch.tensor([2.0, 0.0, 1.0, 1.0])
@@ -272,7 +273,7 @@ expect_tensor(scaled_dot_score(torch.ones(9), torch.ones(9)), (), "the score of 
 # %% [markdown]
 # ## Step 3: the additive score
 #
-# The notes' **additive model** (the score of the first attention models for translation)
+# The source's **additive model** (the score of the first attention models for translation)
 # lets a tiny network with one hidden layer judge the pair. The key and the query are each
 # mapped into a hidden space of size $d_a$, added, squashed by $\tanh$, and read out by a
 # vector $v$:
@@ -329,7 +330,7 @@ expect_tensor(additive_score(torch.ones(3), torch.ones(5), torch.ones(2, 3), tor
 # %% [markdown]
 # ## Step 4: the bilinear score
 #
-# The notes' **bilinear model** puts a learned matrix between the two vectors:
+# The source's **bilinear model** puts a learned matrix between the two vectors:
 #
 # $$s(k, q) = k^\top W q = k \cdot (W q), \qquad W \in \mathbb{R}^{d_k \times d_q}.$$
 #
@@ -394,7 +395,7 @@ expect_tensor(bilinear_score(torch.ones(4), torch.ones(6), torch.ones(4, 6)), ()
 #
 # **Rule for this step:** the point is to see the loop, so `loop_attention` must score with
 # your `scaled_dot_score`, at least once for each query (the grader counts the calls while
-# your code runs). A version that does not scores 0 points (when it is checked,
+# your code runs). A version that does not call it scores 0 points (when it is checked,
 # `scaled_dot_score` is replaced by the reference, so a mistake in step 2 does not cost you
 # these points too).
 #
@@ -466,14 +467,14 @@ expect_close(loop_attention(X_small, W_Q_small, W_K_small, W_V_small),
 
 # %% strings zh
 {
-    "H for the running example (d2 = 10, N = 4)": "贯穿例子的 H（d2 = 10，N = 4）",
+    "H for the running example (d2 = 10, N = 4)": "贯穿全文的示例中的 H（d2 = 10，N = 4）",
     "H with W_Q = 0 (every output the mean of the values [1, 0], [0, 2], [1, 2])":
         "W_Q = 0 时的 H（每个输出都是值向量 [1, 0]、[0, 2]、[1, 2] 的平均）",
     "H for the small example": "小例子的 H",
 }
 
 # %% [markdown]
-# The notes ran their double loop on this very input and printed its output $H$. Your
+# The source ran its double loop on this very input and printed its output $H$. Your
 # `loop_attention` should give the same numbers, to the four decimals printed:
 
 # %% [markdown zh]
@@ -483,7 +484,7 @@ expect_close(loop_attention(X_small, W_Q_small, W_K_small, W_V_small),
 # %% code
 notes_H = torch.tensor({{documents.DOC003_LOOP_OUTPUT}})  # (d2, N) = (10, 4)
 H = loop_attention(X, W_Q, W_K, W_V)
-print("the notes printed H:")
+print("the source printed H:")
 print(notes_H)
 print("your loop_attention gives:")
 print(H)
@@ -491,7 +492,7 @@ print(f"largest difference: {float((H - notes_H).abs().max()):.1e}")
 
 # %% strings zh
 {
-    '"the notes printed H:"': '"资料打印的 H："',
+    '"the source printed H:"': '"资料打印的 H："',
     '"your loop_attention gives:"': '"你的 loop_attention 得到："',
     '"largest difference: ': '"最大差值：',
 }
@@ -501,7 +502,7 @@ print(f"largest difference: {float((H - notes_H).abs().max()):.1e}")
 # with your `scaled_dot_score` (the softmax here runs along each row, over the keys):
 
 # %% [markdown zh]
-# 下面是贯穿例子的注意力权重 $\alpha_{ij}$，每个查询占一行，用你的 `scaled_dot_score` 算出
+# 下面是贯穿全文的示例中的注意力权重 $\alpha_{ij}$，每个查询占一行，用你的 `scaled_dot_score` 算出
 # （这里的 softmax 沿每一行、也就是对键进行）：
 
 # %% code
@@ -565,7 +566,7 @@ plt.show()
 # 接下来，对所有 $i$ 同时计算 $h_i = \sum_j \alpha_{ij} v_j$ 只需再做一次乘法：
 # 形状为 `(d2, N)` 的 $V$ 乘以这个 `(N, N)` 的注意力权重矩阵，得到形状为 `(d2, N)` 的 $H$。
 # 选 softmax 的 `dim` 之前，先想清楚哪个轴代表什么：
-# 贯穿例子是方阵，两种选法都不会报错，但只有一种是对的。
+# 贯穿全文的示例是方阵，两种选法都不会报错，但只有一种是对的。
 #
 # **本步规则：** `vectorized_attention` 中不能有 Python 循环（不能有 `for`、`while`
 # 或推导式），也不能调用 `loop_attention` 或 `scaled_dot_score`；违反规则得 0 分。
@@ -603,12 +604,12 @@ expect_close(vectorized_attention(X_small, W_Q_small, W_K_small, W_V_small),
 
 # %% strings zh
 {
-    "H for the running example (d2 = 10, N = 4)": "贯穿例子的 H（d2 = 10，N = 4）",
+    "H for the running example (d2 = 10, N = 4)": "贯穿全文的示例中的 H（d2 = 10，N = 4）",
     "H for the small example": "小例子的 H",
 }
 
 # %% [markdown]
-# Against the $H$ the notes printed, as for the loop:
+# Against the $H$ the source printed, as for the loop:
 
 # %% [markdown zh]
 # 和循环版一样，与资料打印的 $H$ 对照：
@@ -617,12 +618,12 @@ expect_close(vectorized_attention(X_small, W_Q_small, W_K_small, W_V_small),
 H = vectorized_attention(X, W_Q, W_K, W_V)
 print("your vectorized_attention gives:")
 print(H)
-print(f"largest difference from the notes' H: {float((H - notes_H).abs().max()):.1e}")
+print(f"largest difference from the source's H: {float((H - notes_H).abs().max()):.1e}")
 
 # %% strings zh
 {
     '"your vectorized_attention gives:"': '"你的 vectorized_attention 得到："',
-    "\"largest difference from the notes' H: ": '"与资料中 H 的最大差值：',
+    "\"largest difference from the source's H: ": '"与资料中 H 的最大差值：',
 }
 
 # %% [markdown]

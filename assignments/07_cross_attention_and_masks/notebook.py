@@ -47,7 +47,7 @@
 # 《Understanding and Coding the Self-Attention Mechanism of Large Language Models From Scratch》
 # （从零理解并实现大语言模型的自注意力机制）写成。
 # 资料以句子“Life is short, eat dessert first”为例，先计算单头的缩放点积注意力，
-# 再计算多头注意力，最后停在一个名为 “cross-attention” 的标题上，下面没有任何内容。
+# 再计算多头注意力，最后停在一个名为“cross-attention”的标题上，下面没有任何内容。
 # 本作业就从资料停下的地方接着讲，再越过资料，讲到因果掩码。
 # 资料为这个句子打印出的数值，凡是你的代码能算出的，都会列在你的结果旁边。
 #
@@ -80,16 +80,16 @@ from torch import nn
 # %% [markdown]
 # ## The running example
 #
-# The sentence is *Life is short, eat dessert first*. As in the earlier notebooks, its
+# The sentence is *Life is short, eat dessert first*. As in the earlier assignments, its
 # words are numbered in sorted order (after dropping the comma), embedded by a table of
 # 16-dimensional vectors drawn under `torch.manual_seed(123)`, and projected by weight
 # matrices drawn with `torch.rand` under the same seed again, with $d_k = 24$ for queries
-# and keys and $d_v = 28$ for values. The notes store each weight matrix as
-# `(d_out, d_in)` and multiply it from the left; we transpose the three once here so that
+# and keys and $d_v = 28$ for values. The source stores each weight matrix as
+# `(d_out, d_in)` and multiplies it from the left; we transpose the three once here so that
 # `x @ W` works.
 
 # %% [markdown zh]
-# ## 贯穿全文的例子
+# ## 贯穿全文的示例
 #
 # 句子是“Life is short, eat dessert first”。和前面几次作业一样，去掉逗号后，
 # 把它的词按排序后的顺序编号，再用一个 16 维向量的嵌入表做嵌入
@@ -272,7 +272,7 @@ plt.show()
 }
 
 # %% [markdown]
-# When both sequences are the same, cross-attention is self-attention. The notes computed
+# When both sequences are the same, cross-attention is self-attention. The source computed
 # self-attention on this very sentence for its second word, *is*, and printed that word's
 # attention weights and its 28-dimensional context vector. Give your `cross_attention` the
 # English sentence as both sequences and compare its row 2 (index 1):
@@ -287,11 +287,11 @@ notes_weights_2 = torch.tensor({{documents.DOC000_WEIGHTS_2}})
 notes_context_2 = torch.tensor({{documents.DOC000_CONTEXT_2}})  # (d_v,) = (28,)
 self_weights = cross_attention(x, x, W_query, W_key, identity_values)  # (6, 6), as above
 self_context = cross_attention(x, x, W_query, W_key, W_value)  # (6, 28)
-print("the notes printed the attention weights of word 2, 'is':")
+print("the source printed the attention weights of word 2, 'is':")
 print(notes_weights_2)
 print("your cross_attention(x, x, ...) gives:")
 print(self_weights[1])
-print("the notes printed its context vector:")
+print("the source printed its context vector:")
 print(notes_context_2)
 print("your cross_attention(x, x, ...) gives:")
 print(self_context[1])
@@ -299,10 +299,10 @@ print(self_context[1])
 # %% strings zh
 {
     "# (6, 6), as above": "# (6, 6)，做法同上",
-    "\"the notes printed the attention weights of word 2, 'is':\"":
+    "\"the source printed the attention weights of word 2, 'is':\"":
         "\"资料打印的第 2 个词 'is' 的注意力权重：\"",
     '"your cross_attention(x, x, ...) gives:"': '"你的 cross_attention(x, x, ...) 得到："',
-    '"the notes printed its context vector:"': '"资料打印的这个词的上下文向量："',
+    '"the source printed its context vector:"': '"资料打印的这个词的上下文向量："',
 }
 
 # %% [markdown]
@@ -493,8 +493,8 @@ expect_close(batch[0], [[1.0, 0.0, 0.0], [0.8808, 0.1192, 0.0]],
 # put almost all their attention weight on one word.)
 
 # %% [markdown zh]
-# 下面是贯穿例子上的因果自注意力：每个词只对它自己和它前面的词做注意力。
-# 被掩码的位置注意力权重恰好为 0，画成灰色。
+# 下面是贯穿全文的示例上的因果自注意力：每个词只对它自己和它前面的词做注意力。
+# 被掩码的位置（注意力权重恰好为 0）画成灰色。
 # 第一个词除了自己没有别的可看，所以它的全部注意力权重都落在对角线上。
 # （三个权重矩阵的每个元素都由 `torch.rand` 在 0 到 1 之间抽取，这使注意力分数彼此相差很大：
 # 即使缩放之后，大多数行仍把几乎全部注意力权重放在某一个词上。）

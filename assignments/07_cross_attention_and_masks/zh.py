@@ -4,7 +4,7 @@ autograder/i18n/GLOSSARY.md."""
 
 CATALOG = {
     'causal_mask(1) should be a (1, 1) mask hiding nothing':
-        'causal_mask(1) 应是什么都不遮的 (1, 1) 掩码',
+        'causal_mask(1) 应是不掩码任何位置的 (1, 1) 掩码',
     'the mask should be a tensor of dtype torch.bool': '掩码应是 dtype 为 torch.bool 的张量',
     'causal_mask({n}) should have shape ({n}, {n})': 'causal_mask({n}) 的形状应为 ({n}, {n})',
     'a position may always look at itself': '每个位置总能关注它自己',

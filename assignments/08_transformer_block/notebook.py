@@ -11,8 +11,8 @@
 # **Sources.** The illustrated walk-through *教你动手推导Self-Attention！（附代码）* (no author
 # named), whose hand-sized example you met in the first assignment, stops once attention is
 # computed and names what comes next: **positional encoding**, **LayerNorm** and the
-# **stacking** of layers into a Transformer. It and the notebook *Scaled Dot Product
-# Attention* / *Multi Head Attention* both point to the paper that introduced these pieces,
+# **stacking** of layers into a Transformer. Both it and the notebook *Scaled Dot
+# Product Attention* / *Multi Head Attention* point to the paper that introduced these pieces,
 # Vaswani et al., *Attention Is All You Need*. This notebook goes past the documents: no
 # document prints these steps' values, so every check compares your code with PyTorch
 # (`F.layer_norm`, `nn.TransformerEncoderLayer`) or with the paper's formula.
@@ -221,7 +221,7 @@ plt.show()
 # - 方差是**有偏**方差，除以 $d$（而不是 $d - 1$；`torch.var` 除非指定 `unbiased=False`，否则除以 $d - 1$）；
 # - $\varepsilon$（`eps`，默认为 `1e-5`）加在平方根**里面**：某一行几乎没有起伏时，它就起作用了，测试里正有这样的行；
 # - 统计量只在**最后一个**维度上计算，不论前面还有哪些维度：`x` 可以是 `(d,)`、`(L, d)`、`(N, L, d)` 或更多维；
-# - 方差是 $(x_k - \mu)^2$ 的均值，要**先**减去均值。捷径 $E[x^2] - E[x]^2$ 在纸面上是同一个数，但一行数远离 0 时，它在 `float32` 中要让两个很大且几乎相等的数相减（一行数在 10000 附近时 $x^2 \approx 10^8$，而 `float32` 在那里的间隔是 8），方差就丢了。每个学生的隐藏检查里都有这样的行，所以这个公式每次都会在那里失败，而不是看运气。
+# - 方差是 $(x_k - \mu)^2$ 的均值，要**先**减去均值。捷径 $E[x^2] - E[x]^2$ 在纸面上是同一个数，但一行数远离 0 时，它在 `float32` 中要让两个很大且几乎相等的数相减（一行数在 10000 附近时 $x^2 \approx 10^8$，而 `float32` 在那里的间隔是 8），方差就被舍入误差淹没了。每个学生的隐藏检查里都有这样的行，所以这个公式每次都会在那里失败，而不是看运气。
 #
 # **本步规则：** 亲手写出来，不得使用 `F.layer_norm`、`nn.LayerNorm`、`torch.var_mean`（或其他内置的归一化）。
 #

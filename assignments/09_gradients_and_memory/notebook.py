@@ -17,12 +17,12 @@
 # - **Generating text** needs decoding one word at a time. You write a **key/value cache**:
 #   each new position is projected once and attends over what is cached, with no mask.
 #
-# Each result must equal PyTorch's own computation exactly (within the course's tolerance),
+# Each result must match PyTorch's own computation to within the course's tolerance,
 # so PyTorch is the reference throughout: `torch.autograd` for the gradients and
 # `F.scaled_dot_product_attention` for the two attentions. The online softmax comes from
 # Milakov and Gimelshein, *Online normalizer calculation for softmax* (2018), and is the
 # heart of Dao et al., *FlashAttention* (2022). *Attention Is All You Need*, the paper that
-# walk-through and the notebook *Scaled Dot Product Attention* cite, has its decoder produce
+# both the walk-through and the notebook *Scaled Dot Product Attention* cite, has its decoder produce
 # one position at a time, each attending only to the earlier ones; the paper says nothing of
 # a cache. Keeping each position's key and value, so that nothing is projected twice, is
 # how implementations of such decoders generate text.

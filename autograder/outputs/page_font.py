@@ -23,6 +23,7 @@ import functools
 import hashlib
 import io
 import os
+import re
 from pathlib import Path
 
 from matplotlib import ft2font
@@ -30,6 +31,7 @@ from matplotlib import ft2font
 from autograder.course import write_atomically
 from autograder.kit_font import KIT_FONT, PLAIN, kit_font_path
 
+BEYOND_PLAIN = re.compile(f"[^\\x00-\\u{PLAIN:04x}]")  # what the default fonts may lack
 FAMILY = "Kit CJK"  # the embedded font's name inside the page
 # Code and everything inside it (a highlighter's spans): a page's own style sheet (nbgrader's
 # feedback) sets code in monospace with more specific selectors, hence !important.
@@ -62,7 +64,7 @@ def subset_woff(path, characters):
 def font_css(text):
     """CSS that embeds the glyphs of `text` the default fonts may lack and sets the page in
     them first; empty when `text` needs none or the kit's font is not installed."""
-    characters = {c for c in text if ord(c) > PLAIN}
+    characters = set(BEYOND_PLAIN.findall(text))
     path = kit_font_path()
     if not characters or path is None:
         return ""
