@@ -20,6 +20,7 @@ import html
 import re
 from html.parser import HTMLParser
 
+from jinja2 import BytecodeCache
 from nbconvert.exporters import HTMLExporter
 
 from autograder.outputs.page_math import with_mathml, without_mathjax
@@ -101,10 +102,31 @@ def safe_page(page: str) -> str:
     return page[:head.end()] + policy + page[head.end():]
 
 
+class CompiledTemplates(BytecodeCache):
+    """The page templates as Jinja compiled them, kept for this process. nbgrader makes a new
+    exporter for every command, so a worker writing page after page would otherwise parse
+    and compile the same nine templates for each (a quarter of a page's time). Jinja checks
+    each kept template against its source's checksum before it uses it."""
+
+    def __init__(self):
+        self.kept = {}
+
+    def load_bytecode(self, bucket):
+        if bucket.key in self.kept:
+            bucket.bytecode_from_string(self.kept[bucket.key])
+
+    def dump_bytecode(self, bucket):
+        self.kept[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED_TEMPLATES = CompiledTemplates()
+
+
 class SafeHTMLExporter(HTMLExporter):
     """nbconvert's HTML exporter whose pages have their formulas as MathML, the kit's styles,
-    and went through safe_page."""
+    and went through safe_page; its templates compiled once a process (CompiledTemplates)."""
 
     def from_notebook_node(self, nb, resources=None, **kw):
+        self.environment.bytecode_cache = COMPILED_TEMPLATES  # before a template is loaded
         page, resources = super().from_notebook_node(nb, resources, **kw)
         return safe_page(with_style(with_mathml(without_mathjax(page)))), resources
