@@ -242,8 +242,8 @@ STABLE_SOFTMAX = Step(
 
 def weighted_values_documents():
     run = calling(DOC004_ROUNDED_WEIGHTS, DOC004_VALUES)
-    return [Case(t("{example}: weighted values (approximated attention weights)", example=example("004")),
-                 run, DOC004_WEIGHTED_VALUES)]
+    return [Case(t("{example}: weighted values (approximated attention weights)",
+                   example=example("004")), run, DOC004_WEIGHTED_VALUES)]
 
 
 def weights_and_values_random(gen):

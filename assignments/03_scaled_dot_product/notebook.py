@@ -1,7 +1,7 @@
 # %% [markdown]
 # # Assignment 3: One query, step by step
 #
-# In the first assignment the attention scores went into the softmax exactly as they came
+# In assignment 1 the attention scores went into the softmax exactly as they came
 # out of the dot products. That works for tiny integer examples, but with realistic vector
 # sizes one query's scores lie far apart and the softmax hands almost all of the attention
 # to a single word. The fix is one division, by $\sqrt{d_k}$, and it gives the operation its
@@ -21,7 +21,7 @@
 # you can see; when you hand in, hidden checks with other inputs run as well, so make your
 # code correct in general, not just for the example.
 #
-# **Where the examples come from.** Three write-ups work through this computation, each on
+# **Where the examples come from.** Three documents work through this computation, each on
 # a sentence of its own, and the numbers they print are among the checks of your code:
 #
 # - *自注意力机制* ("The self-attention mechanism"), a Jupyter notebook whose author is not
@@ -46,7 +46,7 @@
 # %% [markdown zh]
 # # 作业 3：跟着一个查询走完全程
 #
-# 在第一次作业里，点积算出的注意力分数原样送进了 softmax。对很小的整数例子，这样做没有问题；
+# 在作业 1 里，点积算出的注意力分数原样送进了 softmax。对很小的整数例子，这样做没有问题；
 # 可一旦向量长度接近实际模型，同一个查询的各个注意力分数就会相差悬殊，softmax 几乎把全部注意力
 # 都交给某一个词。解决办法只需一次除法：除以 $\sqrt{d_k}$。这个运算也由此得名：
 # **缩放点积注意力**。
@@ -147,7 +147,7 @@ W_value = torch.rand(d_in, d_v)
 # Two remarks that will save you time later:
 #
 # - Some texts store a matrix the other way round, as `(d_out, d_in)`, and write `W @ x`
-#   for a column vector `x`; two of the write-ups above do. In our row convention that is
+#   for a column vector `x`; two of the documents above do. In our row convention that is
 #   `project(x, W.T)`. When unsure which one you have, print the shapes and make the inner
 #   sizes meet.
 # - The scores of one query against all keys are a projection too: the query times the
@@ -246,7 +246,7 @@ print(f"lowest: word {worst + 1} ({words[worst]}), {float(omega_3[worst]):.4f}"
 # %% [markdown]
 # ## Two longer examples
 #
-# The other two write-ups run the same computation with longer vectors, and one of them
+# The other two documents run the same computation with longer vectors, and one of them
 # shows why the next step is needed. Each takes a sentence of six words, "Life is short, eat
 # dessert first" and "Life is short, eat dessert last", numbers its words in that sentence's
 # sorted vocabulary, and looks them up in a table of 6 rows of 16 numbers drawn under seed
@@ -397,7 +397,7 @@ print("  your function gives:", omega_last)
 # $\sqrt{24} \approx 4.9$，最高分仍比第二高的分数高出 20 以上，softmax 给某一个词的注意力
 # 权重保留四位小数就是 1.0000：它**饱和**了。缩放对此无能为力：问题不在键的长度，而在投影
 # 矩阵本身，这里它们的元素方差为 1。模型开始训练时的矩阵要小得多：
-# `nn.Linear(16, 24)` 的权重从 $[-1/4, 1/4]$ 上均匀抽取（即 $\pm 1/\sqrt{d_{in}}$，方差为
+# `nn.Linear(16, 24)` 的权重矩阵从 $[-1/4, 1/4]$ 上均匀抽取（即 $\pm 1/\sqrt{d_{in}}$，方差为
 # $1/48$）。把这里的矩阵缩放到同样的方差（乘以 $1/\sqrt{48}$），每个注意力分数都缩小为原来的
 # 1/48，落在约 $-3.0$ 到 $3.3$ 之间；这时“is”的注意力权重分布在 0.09 到 0.33 之间。
 #
@@ -525,7 +525,7 @@ print("  your function gives:", scaled_softmax(omega_last, 24))
 #
 # 查询为 `(n, d_k)`、键为 `(seq, d_k)`、值为 `(seq, d_v)` 时，注意力权重是 `(n, seq)`，
 # 上下文向量是 `(n, d_v)`。单个查询 `(d_k,)` 得到注意力权重 `(seq,)` 和上下文向量 `(d_v,)`。
-# 有前置的批维度时，只转置键的最后两个维度：`keys.transpose(-2, -1)`。
+# 有前导批维度时，只转置键的最后两个维度：`keys.transpose(-2, -1)`。
 #
 # `scaled_dot_product_attention(queries, keys, values, mask=None)` 返回二元组
 # `(context, weights)`。$d_k$ 要从键读取，即 `keys.shape[-1]`：值的长度可以不同（本例中是

@@ -31,7 +31,7 @@
 # %% [markdown zh]
 # # 作业 4：所有查询一次算完
 #
-# 上一次作业里，你跟着一个查询走完了注意力的全过程：投影，和每个键打分，缩放，softmax，再把
+# 上一次作业里，你跟着一个查询走完了注意力的全过程：投影、与每个键打分、缩放、softmax，再把
 # 值混合起来。六个词的句子就要对六个查询各做一遍，而这套步骤对每个查询都一模一样。所以我们不再
 # 循环，而是把所有查询作为行叠成一个矩阵：一次矩阵乘法就给每个查询和每个键打好分，再一次乘法
 # 就为所有查询混合好值。最后把它封装成一个 PyTorch 模块，由模块自己持有投影矩阵。
@@ -157,7 +157,7 @@ W_value = torch.rand(3, 4)  # (d_in, d_v)
 # 分数和注意力权重为 `(6, 6)`；结果 `Z` 为 `(6, 4)`。`Z` 的第 3 行（下标为 2，即词 *rises*）
 # 恰好就是上一次作业里你单独为查询 3 算出的上下文向量：所有行一起算，什么也没丢。
 #
-# 编写 `self_attention(x, W_query, W_key, W_value)`，让它也能接受前置的批维度：形状为
+# 编写 `self_attention(x, W_query, W_key, W_value)`，让它也能接受前导批维度：形状为
 # `(batch, seq, d_in)` 的 `x` 得到 `(batch, seq, d_v)`。为此请转置键的最后两个维度
 # （`keys.transpose(-2, -1)`），而不要用 `.T`。softmax 用 `torch.softmax`；$d_k$ 从键读取。
 #
@@ -243,7 +243,7 @@ print(context)
 # %% [markdown]
 # The picture shows the attention weights behind these contexts: row $i$ is how word $i$
 # spreads its attention over the six words, and each row sums to 1. The cell below computes
-# them the slow way, one query at a time as in the last assignment, so that the picture does
+# them the slow way, one query at a time as in assignment 3, so that the picture does
 # not depend on your code (your `self_attention` must do all queries at once, without a
 # loop). The projection matrices are random, not trained, so do not look for meaning in
 # which word attends to which; look for the structure: every word attends to every word,
@@ -251,7 +251,7 @@ print(context)
 
 # %% [markdown zh]
 # 下图画出这些上下文向量背后的注意力权重：第 $i$ 行是词 $i$ 把注意力分配到六个词上的情况，
-# 每行之和为 1。下面的单元格按上一次作业的办法，一次一个查询地慢慢算出这些权重，这样图就不依赖
+# 每行之和为 1。下面的单元格按作业 3 的办法，一次一个查询地慢慢算出这些权重，这样图就不依赖
 # 你的代码（你的 `self_attention` 必须一次算完所有查询，不能用循环）。投影矩阵是随机的，没有
 # 经过训练，所以不必从“哪个词关注哪个词”里找含义；要看的是结构：每个词都关注所有的词，也包括
 # 它自己。

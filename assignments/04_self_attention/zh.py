@@ -36,7 +36,7 @@ CATALOG = {
     'divide the scores by the square root of the key size before the softmax':
         '在 softmax 之前把注意力分数除以键维度的平方根',
     'the scale is the square root of the size of the keys (and queries), not of the values':
-        '缩放因子是键（和查询）维度的平方根，而不是值向量的维度',
+        '缩放因子是键（和查询）维度的平方根，而不是值向量维度的平方根',
     'row i of the scores belongs to query i: compute queries @ keys^T, with queries from W_query '
     'and keys from W_key':
         '注意力分数的第 i 行属于查询 i：计算 queries @ keys^T，其中查询由 W_query 得到，键由 '

@@ -235,8 +235,8 @@ def layer_norm_fixed():
                                                 strict=True)])  # (3, 8)
     gamma = torch.linspace(0.5, 2.0, 8)
     beta = torch.linspace(-1.0, 1.0, 8)
-    return [Case(t("rows far from zero with a small spread (means {means}, standard deviation under 1), "
-                   "x of shape {shape}", means="1000, -1000, 10000", shape=(3, 8)),
+    return [Case(t("rows far from zero with a small spread (means {means}, standard deviation "
+                   "under 1), x of shape {shape}", means="1000, -1000, 10000", shape=(3, 8)),
                  calling(x, gamma, beta))]
 
 

@@ -9,7 +9,7 @@
 # that gives the same numbers as PyTorch's own `nn.TransformerEncoderLayer`.
 #
 # **Sources.** The illustrated walk-through *教你动手推导Self-Attention！（附代码）* (no author
-# named), whose hand-sized example you met in the first assignment, stops once attention is
+# named), whose hand-sized example you met in assignment 1, stops once attention is
 # computed and names what comes next: **positional encoding**, **LayerNorm** and the
 # **stacking** of layers into a Transformer. Both it and the notebook *Scaled Dot
 # Product Attention* / *Multi Head Attention* point to the paper that introduced these pieces,
@@ -38,7 +38,7 @@
 #
 # 现在你已经会计算单头或多头、带掩码或不带掩码的注意力了。但光有注意力还不是一个模型：它不知道每个词处在什么位置；它的输出在一层又一层之间可能越变越大或越变越小；它只在位置之间混合信息，却从不单独变换某一个位置。**Transformer 块**补上的正是这几样部件，而 Transformer 就是这样的块一层层叠起来的。本作业中你要写出这些部件，再把它们组装成一个块，使它给出与 PyTorch 自带的 `nn.TransformerEncoderLayer` 相同的数值。
 #
-# **资料来源。** 图解文章《教你动手推导Self-Attention！（附代码）》（未署作者名）——你在第一次作业中见过它的手算示例——在算完注意力之后就停下了，并指出接下来要讲的内容：**位置编码**、**LayerNorm**（层归一化），以及把多层**堆叠**成 Transformer。这份资料和笔记本《Scaled Dot Product Attention》/《Multi Head Attention》都引用了提出这些部件的论文：Vaswani 等人的《Attention Is All You Need》。本作业超出了这些资料的范围：没有哪份资料打印过这几步的数值，所以每项检查都把你的代码与 PyTorch（`F.layer_norm`、`nn.TransformerEncoderLayer`）或论文中的公式相比较。
+# **资料来源。** 图解文章《教你动手推导Self-Attention！（附代码）》（未署作者名）——你在作业 1 中见过它的手算示例——在算完注意力之后就停下了，并指出接下来要讲的内容：**位置编码**、**LayerNorm**（层归一化），以及把多层**堆叠**成 Transformer。这份资料和笔记本《Scaled Dot Product Attention》/《Multi Head Attention》都引用了提出这些部件的论文：Vaswani 等人的《Attention Is All You Need》。本作业超出了这些资料的范围：没有哪份资料打印过这几步的数值，所以每项检查都把你的代码与 PyTorch（`F.layer_norm`、`nn.TransformerEncoderLayer`）或论文中的公式相比较。
 #
 # | 步骤 | 你要写的函数或类 | 分值 |
 # | --- | --- | --- |
@@ -74,9 +74,9 @@ from torch import nn
 # PE_{p,\,2i+1} = \cos\!\Big(\frac{p}{10000^{2i/d}}\Big),$$
 #
 # with $d$ = `d_model`. The first pair of columns turns fast (angle $p$), each next pair
-# more slowly, down to about $p / 10000$ for the last: each position gets its own pattern,
-# and a fixed offset between two positions is the same rotation of each pair wherever the
-# two stand.
+# more slowly, down to $p/10000^{(d-2)/d}$ for the last pair (close to $p/10000$ when $d$ is
+# large): each position gets its own pattern, and a fixed offset between two positions is
+# the same rotation of each pair wherever the two stand.
 #
 # ![The encodings of 40 positions (rows) over 32 columns: fast stripes on the left, slow bands on the right](figure:position_bands)
 #
@@ -95,7 +95,7 @@ from torch import nn
 # $$PE_{p,\,2i} = \sin\!\Big(\frac{p}{10000^{2i/d}}\Big), \qquad
 # PE_{p,\,2i+1} = \cos\!\Big(\frac{p}{10000^{2i/d}}\Big),$$
 #
-# 其中 $d$ = `d_model`。第一对列转得很快（角度为 $p$），后面每一对都更慢一些，到最后一对大约只有 $p / 10000$：每个位置都有自己独有的图样，而两个位置之间的固定间隔，不论它们在哪里，都对应每一对列上的同一个旋转。
+# 其中 $d$ = `d_model`。第一对列转得很快（角度为 $p$），后面每一对都更慢一些，到最后一对为 $p/10000^{(d-2)/d}$（$d$ 很大时接近 $p/10000$）：每个位置都有自己独有的模式，而两个位置之间的固定间隔，不论它们在哪里，都对应每一对列上的同一个旋转。
 #
 # ![40 个位置（行）在 32 列上的位置编码：左边是快速变化的细条纹，右边是缓慢变化的宽色带](figure:position_bands)
 #
@@ -153,12 +153,12 @@ else:
 
 # %% [markdown]
 # Each row is one position's code, added to the embedding of the word that stands there.
-# Here are the first positions of a 64-wide table: on the left the columns change fast
+# Here are the first 60 positions of a 64-column table: on the left the columns change fast
 # (column 0 is $\sin p$, which changes sign about every 3 rows, a period of $2\pi$), on the
 # right they barely move (the last pair's angle grows by about $10^{-4}$ a row).
 
 # %% [markdown zh]
-# 每一行是一个位置的编码，它会加到处在这个位置的词的嵌入上。下面是一张宽 64 列的表的前几个位置：左边的列变化很快（第 0 列是 $\sin p$，大约每 3 行变一次号，周期是 $2\pi$），右边的列几乎不动（最后一对列的角度每行只增加约 $10^{-4}$）。
+# 每一行是一个位置的编码，它会加到处在这个位置的词的嵌入上。下面是一张 64 列的表的前 60 个位置：左边的列变化很快（第 0 列是 $\sin p$，正负号大约每 3 行变一次，周期是 $2\pi$），右边的列几乎不动（最后一对列的角度每行只增加约 $10^{-4}$）。
 
 # %% code
 codes = sinusoidal_positions(60, 64)
@@ -211,7 +211,7 @@ plt.show()
 # %% [markdown zh]
 # ## 第 2 步：层归一化
 #
-# 块中的每个子层都把输出加到输入上，一个块接一个块。如果不加注意，数值会随着深度越来越大或越来越小。**层归一化**把每个向量拉回到标准的尺度：减去这个向量自己的均值 $\mu$，除以它自己的标准差，再用两个可学习的、大小为 $d$ 的向量 $\gamma$ 和 $\beta$ 对每个特征做缩放和平移：
+# 块中的每个子层都把输出加到输入上，一个块接一个块。如果不加控制，数值会随着深度越来越大或越来越小。**层归一化**把每个向量拉回到标准的尺度：减去这个向量自己的均值 $\mu$，除以它自己的标准差，再用两个可学习的、大小为 $d$ 的向量 $\gamma$ 和 $\beta$ 对每个特征做缩放和平移：
 #
 # $$\mu = \frac{1}{d}\sum_{k} x_k, \qquad \sigma^2 = \frac{1}{d}\sum_{k} (x_k - \mu)^2,
 # \qquad \operatorname{LN}(x) = \frac{x - \mu}{\sqrt{\sigma^2 + \varepsilon}}\,\gamma + \beta .$$
@@ -304,13 +304,13 @@ expect_close(layer_norm(batch, gamma, beta, eps=0.5),
 # %% [markdown zh]
 # ## 第 3 步：前馈网络
 #
-# 注意力在位置之间混合信息；除了一次线性映射，它从不单独变换某一个位置。块的第二个子层做的正是这件事：一个带 ReLU 的两层小网络，**分别作用于每一个位置**，每个位置用的是同一组权重：
+# 注意力在位置之间混合信息；除了一次线性映射，它从不单独变换某一个位置。块的第二个子层做的正是这件事：一个带 ReLU 的两层小网络，**分别作用于每一个位置**，每个位置用的是同一组权重矩阵和偏置：
 #
 # $$\operatorname{FFN}(x) = \operatorname{relu}(x W_1 + b_1)\, W_2 + b_2,$$
 #
 # 其中 $W_1$ 的形状为 `(d_model, d_ff)`，$b_1$ 的大小为 `d_ff`，$W_2$ 的形状为 `(d_ff, d_model)`，$b_2$ 的大小为 `d_model`。隐藏层通常比模型宽（论文中 `d_model` = 512 时 `d_ff` = 2048）。`x` 前面可以有任意多个维度，`(d_model,)`、`(L, d_model)` 或 `(N, L, d_model)` 都可以：矩阵乘法只作用在最后一个维度上，其余维度保持不变。
 #
-# 小例子：对 $x = [1, -1]$ 和下面测试中的权重，$x W_1 + b_1 = [0, -2, -1.5]$；ReLU 把它变成 $[0, 0, 0]$，所以输出就是 $b_2 = [0.5, -3]$。
+# 小例子：对 $x = [1, -1]$ 和下面测试中的权重矩阵和偏置，$x W_1 + b_1 = [0, -2, -1.5]$；ReLU 把它变成 $[0, 0, 0]$，所以输出就是 $b_2 = [0.5, -3]$。
 
 # %% solution feed_forward
 
@@ -392,7 +392,7 @@ expect_close(feed_forward(x, W1, b1, W2, b2), linear_2(torch.relu(linear_1(x))).
 #    reshape) and apply the output projection, `@ W_out + b_out`.
 #
 # **The mask.** `forward(x, attn_mask=None)` takes an optional boolean `(L, L)` mask that is
-# True where a query may **not** attend to a key, as in the last assignment and as
+# True where a query may **not** attend to a key, as in assignment 7 and as
 # `nn.TransformerEncoderLayer`'s `src_mask`. `F.scaled_dot_product_attention` reads a
 # boolean mask the other way round (True = *may* attend), so pass it `~attn_mask`. A query
 # whose keys are all masked has no defined output; the tests never ask for one.
@@ -444,7 +444,7 @@ expect_close(feed_forward(x, W1, b1, W2, b2), linear_2(torch.relu(linear_1(x))).
 # 3. 调用 `F.scaled_dot_product_attention(q, k, v, attn_mask=...)`：它一次处理所有序列的所有头，并自行乘以 $1/\sqrt{\texttt{head\_dim}}$；
 # 4. 把各头并排合并回 `(N, L, E)`（先把位置移回头之前，再 `reshape`），最后做输出投影 `@ W_out + b_out`。
 #
-# **掩码。** `forward(x, attn_mask=None)` 接收一个可选的、形状为 `(L, L)` 的布尔掩码，在查询**不许**关注某个键的位置为 True，与上一次作业以及 `nn.TransformerEncoderLayer` 的 `src_mask` 相同。`F.scaled_dot_product_attention` 对布尔掩码的理解正好相反（True 表示**可以**关注），所以要传给它 `~attn_mask`。所有键都被掩码的查询没有确定的输出；测试从不要求这种情况。
+# **掩码。** `forward(x, attn_mask=None)` 接收一个可选的、形状为 `(L, L)` 的布尔掩码，在查询**不许**关注某个键的位置为 True，与作业 7 以及 `nn.TransformerEncoderLayer` 的 `src_mask` 相同。`F.scaled_dot_product_attention` 对布尔掩码的理解正好相反（True 表示**可以**关注），所以要传给它 `~attn_mask`。所有键都被掩码的查询没有确定的输出；测试从不要求这种情况。
 #
 # **复制 PyTorch 的层。** 类方法 `TransformerBlock.from_torch(layer)` 根据一个 `nn.TransformerEncoderLayer(d_model, num_heads, d_ff, dropout=0.0, batch_first=True, norm_first=True)` 构造一个尺寸相同的块，并复制它的参数（在 `torch.no_grad()` 下用 `.copy_`）。你的参数可以随意命名和排布；这个层的参数是：
 #

@@ -33,7 +33,8 @@ CATALOG = {
     'rows of tiny spread (variance near eps), x of shape {shape}':
         '起伏极小的行（方差接近 eps），x 的形状为 {shape}',
     'eps = {eps}, x of shape {shape}': 'eps = {eps}，x 的形状为 {shape}',
-    'rows far from zero with a small spread (means {means}, standard deviation under 1), x of shape {shape}':
+    'rows far from zero with a small spread (means {means}, standard deviation under 1), x of '
+    'shape {shape}':
         '远离 0、起伏很小的行（均值为 {means}，标准差小于 1），x 的形状为 {shape}',
     'layer_norm should equal torch.nn.functional.layer_norm over the last dim (eps = {eps})':
         'layer_norm 应等于在最后一个维度上做的 torch.nn.functional.layer_norm（eps = {eps}）',

@@ -1,10 +1,11 @@
 # %% [markdown]
 # # Assignment 9: Under the hood: gradients, memory and decoding
 #
-# This notebook goes past the five documents. They compute attention forwards, once, on a
-# sentence of six words, and the illustrated walk-through of assignment 1
-# (*教你动手推导Self-Attention！（附代码）*) closes by naming what comes after attention
-# (positional encoding, LayerNorm, stacking) without going there. Here we open three lids
+# This notebook goes past the five documents. They compute attention forwards only, once,
+# each on one small example (a six-word sentence or a handful of inputs), and the
+# illustrated walk-through of assignment 1 (*教你动手推导Self-Attention！（附代码）*) closes
+# by naming what comes after attention (positional encoding, LayerNorm, stacking) without
+# going there. Here we open three lids
 # the documents leave shut, all on the scaled dot-product attention you wrote in assignments
 # 3 and 4 and the causal mask of assignment 7:
 #
@@ -48,13 +49,13 @@
 # %% [markdown zh]
 # # 作业 9：深入底层：梯度、内存与解码
 #
-# 本作业超出了五份资料的范围。资料只做注意力的前向计算，只算一次，用的是一个六个词的句子；作业 1 用过的图解文章《教你动手推导Self-Attention！（附代码）》在结尾列出了注意力之后的内容（位置编码、LayerNorm、堆叠），但没有展开。这里补上资料没有展开的三件事，它们都建立在你在作业 3 和作业 4 中写的缩放点积注意力以及作业 7 的因果掩码之上：
+# 本作业超出了五份资料的范围。资料只做注意力的前向计算，只算一次，每份资料只用一个小例子（一个六词句子或几个输入）；作业 1 用过的图解文章《教你动手推导Self-Attention！（附代码）》在结尾列出了注意力之后的内容（位置编码、LayerNorm、堆叠），但没有展开。这里补上资料没有展开的三件事，它们都建立在你在作业 3 和作业 4 中写的缩放点积注意力以及作业 7 的因果掩码之上：
 #
 # - **训练**需要梯度。你要亲手写出 softmax 和注意力的**反向传播**，也就是 autograd 所做的计算，并用 `torch.autograd` 和有限差分来检验它。
 # - **长序列**需要内存。`(n, n)` 的注意力分数矩阵随长度的平方增长。你要写出 FlashAttention 所依赖的**在线 softmax**：它每次读取一块键，任何时候都只保存一块注意力分数。
 # - **生成文本**需要逐词解码。你要写一个**键值缓存**：每个新位置只投影一次，然后对缓存中的内容做注意力，不需要掩码。
 #
-# 每个结果都必须与 PyTorch 自己的计算完全相等（在课程的容差范围内），所以 PyTorch 自始至终都是参照：梯度对照 `torch.autograd`，两种注意力对照 `F.scaled_dot_product_attention`。在线 softmax 出自 Milakov 和 Gimelshein 的论文《Online normalizer calculation for softmax》（2018），也是 Dao 等人的《FlashAttention》（2022）的核心。这篇图解文章和笔记本《Scaled Dot Product Attention》都引用的论文《Attention Is All You Need》让解码器一次生成一个位置，每个位置只关注它之前的位置；论文本身并没有提到缓存。把每个位置的键和值保存下来、不再重复投影，是这类解码器的实现生成文本的做法。
+# 每个结果都必须在课程的容差范围内与 PyTorch 自己的计算一致，所以 PyTorch 自始至终都是参照：梯度对照 `torch.autograd`，两种注意力对照 `F.scaled_dot_product_attention`。在线 softmax 出自 Milakov 和 Gimelshein 的论文《Online normalizer calculation for softmax》（2018），也是 Dao 等人的《FlashAttention》（2022）的核心。这篇图解文章和笔记本《Scaled Dot Product Attention》都引用的论文《Attention Is All You Need》让解码器一次生成一个位置，每个位置只关注它之前的位置；论文本身并没有提到缓存。把每个位置的键和值保存下来、不再重复投影，是这类解码器的实现生成文本的做法。
 #
 # | 步骤 | 你要写的函数 | 分值 |
 # | --- | --- | --- |
@@ -65,7 +66,7 @@
 #
 # **总分：{total_points} 分。** 每一步都有一个待完成的函数，它的函数体目前只会抛出 `NotImplementedError`，请换成你自己的代码。每个函数后面的测试单元格会运行几项你看得到的公开测试；提交之后，评分时还会用别的输入运行隐藏检查（别的大小、批、块大小、`float64`），所以你的代码要在一般情况下都正确。
 #
-# 约定与整个课程相同：向量是**行**，序列的形状是 `(n, d)`，权重矩阵的形状是 `(d_in, d_out)`，投影就是 `x @ W`。这里的每个函数还接受**前导的批维度** `(..., n, d)`；请用 `.transpose(-2, -1)` 而不是 `.T`。某一步需要前向的 softmax 或矩阵乘法时，请直接用 PyTorch 自带的（`torch.softmax`、`@`），除非规则另有规定。
+# 约定与整个课程相同：向量是**行**，序列的形状是 `(n, d)`，权重矩阵的形状是 `(d_in, d_out)`，投影就是 `x @ W`。这里的每个函数还接受**前导批维度** `(..., n, d)`；请用 `.transpose(-2, -1)` 而不是 `.T`。某一步需要前向的 softmax 或矩阵乘法时，请直接用 PyTorch 自带的（`torch.softmax`、`@`），除非规则另有规定。
 
 # %% setup
 import math

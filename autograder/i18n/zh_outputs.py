@@ -84,12 +84,12 @@ CATALOG = {
     "it left processes running (a fork or a daemon)": "它留下了仍在运行的进程（fork 或守护进程）",
     "[not run in grading: no check reads what this cell makes; run it in your notebook to "
     "see what it shows]":
-        "[评分时没有运行：没有任何检查读取这个单元格产生的结果；请在你自己的笔记本中运行它来查看输出]",
+        "【评分时没有运行：没有任何检查读取这个单元格产生的结果；请在你自己的笔记本中运行它来查看输出】",
     "[this cell left processes running (a fork or a daemon): the grader stopped them and "
     "started the kernel again with the cells before this one, so what this cell did is not "
     "kept for the cells after it]":
-        "[这个单元格留下了仍在运行的进程（fork 或守护进程）：评分程序停止了它们，并只用它之前的"
-        "单元格重新启动了内核，所以这个单元格所做的不会保留给后面的单元格]",
+        "【这个单元格留下了仍在运行的进程（fork 或守护进程）：评分程序停止了它们，并只用它之前的"
+        "单元格重新启动了内核，所以这个单元格所做的不会保留给后面的单元格】",
     "the notebook's time is running out, and what is left is kept for the cells that define "
     "your answers; this cell was not run":
         "笔记本的运行时间快用完了，剩下的时间留给定义你答案的单元格；这个单元格没有运行",
