@@ -180,8 +180,8 @@ BUILD_VOCAB = Step(
         ),
         Mistake(
             "ids start at 1",
-            "the first word in sorted order gets id 0, not 1: enumerate counts from 0 as "
-            "it is",
+            "the first word in sorted order gets id 0, not 1: enumerate already counts from 0 "
+            "(do not pass start=1)",
             "def build_vocab(sentence):\n"
             "    kept = ''.join(ch for ch in sentence if ch not in string.punctuation)\n"
             "    return {w: i for i, w in enumerate(sorted(set(kept.split())), start=1)}\n",

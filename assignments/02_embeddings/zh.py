@@ -40,10 +40,10 @@ CATALOG = {
     'repeated words numbered twice': '重复的词编了两次号',
     'a word that occurs twice gets one id: number the distinct words, so the ids run 0, 1, 2, '
     '... without gaps':
-        '出现两次的词也只有一个 id：只给互不相同的词编号，使 id 从 0, 1, 2, … 连续排下去',
+        '出现两次的词也只有一个 id：只给互不相同的词编号，使 id 从 0、1、2……连续排下去',
     'ids start at 1': 'id 从 1 开始编号',
-    'the first word in sorted order gets id 0, not 1: enumerate counts from 0 as '
-    'it is':
+    'the first word in sorted order gets id 0, not 1: enumerate already counts from 0 '
+    '(do not pass start=1)':
         '排序后的第一个词的 id 是 0，不是 1：enumerate 本来就从 0 开始计数，不必改',
     'ids in a list, not a tensor': 'id 放在列表里，而不是张量里',
     'return the ids as a tensor: torch.tensor(ids) of integers':

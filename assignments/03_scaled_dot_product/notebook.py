@@ -707,7 +707,7 @@ ax.set_xlabel("key (word attended to)")
 ax.set_ylabel("query (word attending)")
 ax.set_xticks(range(len(words)), words, rotation=45)
 ax.set_yticks(range(len(words)), words)
-fig.colorbar(image, ax=ax, label="weight")
+fig.colorbar(image, ax=ax, label="attention weight")
 ax.set_title("scaled dot-product attention weights")
 plt.show()
 
@@ -715,7 +715,7 @@ plt.show()
 {
     '"key (word attended to)"': '"键（被关注的词）"',
     '"query (word attending)"': '"查询（发出关注的词）"',
-    '"weight"': '"注意力权重"',
+    '"attention weight"': '"注意力权重"',
     '"scaled dot-product attention weights"': '"缩放点积注意力的注意力权重"',
 }
 

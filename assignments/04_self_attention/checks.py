@@ -229,7 +229,7 @@ def module_has_three_parameters(subject, gen):
 
 
 def module_forward_is_self_attention(subject, gen):
-    """Forward(x) is self-attention with the module's own weights."""
+    """The module's forward(x) is self-attention with its own weights."""
     seq, d_in, d_kq, d_v = sizes(gen, 4)
     module = subject(d_in, d_kq, d_v)
     x = randn(gen, seq, d_in)

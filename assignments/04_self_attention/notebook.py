@@ -270,7 +270,7 @@ ax.set_xlabel("key (word attended to)")
 ax.set_ylabel("query (word attending)")
 ax.set_xticks(range(len(words)), words, rotation=45)
 ax.set_yticks(range(len(words)), words)
-fig.colorbar(image, ax=ax, label="weight")
+fig.colorbar(image, ax=ax, label="attention weight")
 ax.set_title("attention weights")
 plt.show()
 
@@ -280,7 +280,7 @@ plt.show()
     "# (6, 6): row i is word i's weights": "# (6, 6)：第 i 行是词 i 的注意力权重",
     '"key (word attended to)"': '"键（被关注的词）"',
     '"query (word attending)"': '"查询（发出关注的词）"',
-    '"weight"': '"注意力权重"',
+    '"attention weight"': '"注意力权重"',
     '"attention weights"': '"注意力权重"',
 }
 

@@ -66,8 +66,8 @@ CATALOG = {
         '结果与 torch 的 scaled_dot_product_attention 在投影后的输入上的结果一致',
     'The module holds W_query, W_key and W_value as parameters of the right shapes':
         '模块以形状正确的参数保存 W_query、W_key 和 W_value',
-    "Forward(x) is self-attention with the module's own weights":
-        'forward(x) 就是用模块自己的权重做自注意力',
+    "The module's forward(x) is self-attention with its own weights":
+        '模块的 forward(x) 就是用它自己的权重矩阵做自注意力',
     # the labels of its figures (figures.py)
     'weights':
         '注意力权重',

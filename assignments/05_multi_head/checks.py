@@ -367,10 +367,10 @@ def document_003_inputs():
 def multihead_module_documents():
     E, h = DOC003_MHA_SIZES["E"], DOC003_MHA_SIZES["num_heads"]
     return [
-        Case(t("the sources' example, MultiHeadAttention(10, 10) on 3 x 4 x 10 queries: the "
+        Case(t("the third source's example, MultiHeadAttention(10, 10) on 3 x 4 x 10 queries: the "
                "shapes of output and weights"),
              document_003_shapes, (DOC003_MHA_OUTPUT_SHAPE, DOC003_MHA_WEIGHTS_SHAPE)),
-        Case(t("the sources' example: a copy of nn.MultiheadAttention(10, 10)"),
+        Case(t("the third source's example: a copy of nn.MultiheadAttention(10, 10)"),
              copied(3, E, h, document_003_inputs())),
     ]
 

@@ -257,12 +257,12 @@ expect_close(
 }
 
 # %% [markdown]
-# Both sources print the shapes of these steps for three heads, the first one on this very
+# The first two sources print the shapes of these steps for three heads, the first one on this very
 # sentence and these matrices. (The second one's sentence ends in *last* and its matrices
 # come from `torch.randn`, but its sizes are the same, and so are its shapes.)
 
 # %% [markdown zh]
-# 两份资料都打印了三个头时这几步的形状；第一份用的正是这句话和这些矩阵。（第二份的例句以
+# 前两份资料都打印了三个头时这几步的形状；第一份用的正是这句话和这些矩阵。（第二份的例句以
 # *last* 结尾，矩阵由 `torch.randn` 生成，但尺寸相同，所以形状也相同。）
 
 # %% code
@@ -533,9 +533,10 @@ expect_close(merged[:, 28:56], context[1], "columns 28 to 55: the second head (h
 # - `out_proj`, an `nn.Linear(E, E)` applied to the merged heads at the end.
 #
 # Their initial values are yours to choose: every check either copies a PyTorch module's
-# tensors in with `from_torch` (below) or looks only at shapes. The reference initialises
-# them as `nn.MultiheadAttention` does: `nn.init.xavier_uniform_` for `in_proj_weight`, zeros
-# for both biases, and `nn.Linear`'s own initialisation for `out_proj.weight`.
+# tensors in with `from_torch` (below) or looks only at shapes. The reference solution
+# initialises them as `nn.MultiheadAttention` does: `nn.init.xavier_uniform_` for
+# `in_proj_weight`, zeros for both biases, and `nn.Linear`'s own initialisation for
+# `out_proj.weight`.
 #
 # **Heads.** The $E$ projected features are cut into `num_heads` consecutive chunks of
 # `head_dim = E // num_heads` (so `num_heads` must divide `E`); chunk $i$ is head $i$. Each
@@ -557,7 +558,7 @@ expect_close(merged[:, 28:56], context[1], "columns 28 to 55: the second head (h
 # `-inf` in it hides a key, a finite value shifts a score), as `nn.MultiheadAttention`
 # does; the hidden checks pass a float `attn_mask`, and a `key_padding_mask` only as `bool`.
 # A query whose keys are all hidden has no defined answer: like `nn.MultiheadAttention`, the
-# reference gives it `nan` weights and a `nan` output, and no check ever hides a whole row.
+# reference solution gives it `nan` weights and a `nan` output, and no check ever hides a whole row.
 #
 # **Returned attention weights.** `nn.MultiheadAttention` returns the attention weights
 # averaged over the heads, `(N, L, S)`; return the same.
@@ -661,6 +662,7 @@ expect_close(merged[:, 28:56], context[1], "columns 28 to 55: the second head (h
         "bool 掩码（True 表示被掩码）转成 0 / -inf 的浮点数；float 掩码原样返回。",
     '# (L, N, E), heads side by side': '# (L, N, E)，各头并排',
     'f"embed_dim {embed_dim} is not divisible by num_heads {num_heads}"': 'f"embed_dim {embed_dim} 不能被 num_heads {num_heads} 整除"',
+    '# (1 or N * h, L, S)': '# (1 或 N * h, L, S)',
 }
 
 # %% tests MultiHeadAttention points=4

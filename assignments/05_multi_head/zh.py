@@ -35,11 +35,11 @@ CATALOG = {
     "{example}: every head's contexts": '{example}：每个头的上下文向量',
     '{example}: context of query 2 in every head': '{example}：每个头中查询 2 的上下文向量',
     '{example}: the three heads side by side': '{example}：三个头左右并排',
-    "the sources' example, MultiHeadAttention(10, 10) on 3 x 4 x 10 queries: the shapes of output "
-    'and weights':
+    "the third source's example, MultiHeadAttention(10, 10) on 3 x 4 x 10 queries: the "
+    'shapes of output and weights':
         '资料中的例子，MultiHeadAttention(10, 10) 作用于 3 x 4 x 10 '
         '的查询：输出与注意力权重的形状',
-    "the sources' example: a copy of nn.MultiheadAttention(10, 10)":
+    "the third source's example: a copy of nn.MultiheadAttention(10, 10)":
         '资料中的例子：nn.MultiheadAttention(10, 10) 的副本',
     'no mask': '不加掩码',
     'both masks': '两种掩码都加',

@@ -220,7 +220,7 @@ def column_inputs(gen):
 
 def attention_documents():
     run = calling(*document_inputs())
-    label = t("{example}: H as the sources' double loop printed it", example=example("003"))
+    label = t("{example}: H as the source's double loop printed it", example=example("003"))
     return [Case(label, run, DOC003_LOOP_OUTPUT)]
 
 

@@ -9,7 +9,7 @@ CATALOG = {
         '键与查询维度相同的随机用例（d = {d}，d_a = {d_a}）',
     'the additive score should never exceed sum(|v|) in size (tanh lies in [-1, 1])':
         '加性模型分数的绝对值不应超过 sum(|v|)（tanh 的取值在 [-1, 1] 内）',
-    "{example}: H as the sources' double loop printed it":
+    "{example}: H as the source's double loop printed it":
         '{example}：资料中双重循环打印的 H',
     'dot_score(k, q) should equal dot_score(q, k)': 'dot_score(k, q) 应等于 dot_score(q, k)',
     'tripling q should triple the dot score': 'q 乘以 3，点积分数也应乘以 3',

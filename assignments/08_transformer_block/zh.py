@@ -7,17 +7,17 @@ CATALOG = {
     'column 2i of row p should be sin(p / 10000^(2i / d_model)) and column 2i + 1 the cosine '
     'of the same angle':
         '第 p 行第 2i 列应为 sin(p / 10000^(2i / d_model))，第 2i + 1 列应为同一角度的余弦',
-    'an odd d_model ({odd}) should raise ValueError': '奇数的 d_model ({odd}) 应抛出 ValueError',
+    'an odd d_model ({odd}) should raise ValueError': '奇数的 d_model（{odd}）应抛出 ValueError',
     'the ValueError for an odd d_model should name the value ({odd})':
-        'd_model 为奇数时，ValueError 的消息应写出这个值 ({odd})',
+        'd_model 为奇数时，ValueError 的消息应写出这个值（{odd}）',
     'sin and cos exchanged': 'sin 和 cos 颠倒了',
     'the even columns (0, 2, 4 ...) hold the sines, the odd ones the cosines':
-        '偶数列（0、2、4 ……）放正弦，奇数列放余弦',
+        '偶数列（0、2、4……）放正弦，奇数列放余弦',
     'i instead of 2i in the exponent': '指数中用了 i 而不是 2i',
     'columns 2i and 2i + 1 share the angle p / 10000^(2i / d_model): the exponent counts '
     'columns (0, 2, 4 ...), not pairs (0, 1, 2 ...)':
-        '第 2i 列和第 2i + 1 列共用角度 p / 10000^(2i / d_model)：指数数的是列（0、2、4 ……），'
-        '而不是列对（0、1、2 ……）',
+        '第 2i 列和第 2i + 1 列共用角度 p / 10000^(2i / d_model)：指数数的是列（0、2、4……），'
+        '而不是列对（0、1、2……）',
     'sines and cosines in two halves': '正弦和余弦分成了前后两半',
     'sines and cosines are interleaved: column 2i holds a sine and column 2i + 1, right beside '
     'it, the cosine of the same angle; they are not two blocks side by side':

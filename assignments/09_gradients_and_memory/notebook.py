@@ -55,7 +55,7 @@
 # - **长序列**需要内存。`(n, n)` 的注意力分数矩阵随长度的平方增长。你要写出 FlashAttention 所依赖的**在线 softmax**：它每次读取一块键，任何时候都只保存一块注意力分数。
 # - **生成文本**需要逐词解码。你要写一个**键值缓存**：每个新位置只投影一次，然后对缓存中的内容做注意力，不需要掩码。
 #
-# 每个结果都必须在课程的容差范围内与 PyTorch 自己的计算一致，所以 PyTorch 自始至终都是参照：梯度对照 `torch.autograd`，两种注意力对照 `F.scaled_dot_product_attention`。在线 softmax 出自 Milakov 和 Gimelshein 的论文《Online normalizer calculation for softmax》（2018），也是 Dao 等人的《FlashAttention》（2022）的核心。这篇图解文章和笔记本《Scaled Dot Product Attention》都引用的论文《Attention Is All You Need》让解码器一次生成一个位置，每个位置只关注它之前的位置；论文本身并没有提到缓存。把每个位置的键和值保存下来、不再重复投影，是这类解码器的实现生成文本的做法。
+# 每个结果都必须在课程的容差范围内与 PyTorch 自己的计算一致，所以 PyTorch 自始至终都是参照：梯度对照 `torch.autograd`，两种注意力对照 `F.scaled_dot_product_attention`。在线 softmax 出自 Milakov 和 Gimelshein 的论文《Online normalizer calculation for softmax》（2018），也是 Dao 等人的《FlashAttention》（2022）的核心。这篇图解文章和笔记本《Scaled Dot Product Attention》都引用的论文《Attention Is All You Need》让解码器一次生成一个位置，每个位置只关注它之前的位置；论文本身并没有提到缓存。把每个位置的键和值保存下来、不再重复投影，这正是实现这类解码器时生成文本的通常做法。
 #
 # | 步骤 | 你要写的函数 | 分值 |
 # | --- | --- | --- |

@@ -57,7 +57,7 @@ CATALOG = {
         "文件名模式 {pattern} 需要含有 (?P<student_id>...) 和 (?P<file_id>...) 这两个分组",
     "{source}: neither a folder nor a zip file; give the folder of notebooks or the zip the "
     "LMS exported":
-        "{source}：既不是文件夹也不是 zip 文件；请给出存放笔记本的文件夹，或学习管理系统导出的 "
+        "{source}：既不是文件夹也不是 zip 文件；请给出存放笔记本的文件夹，或LMS 导出的 "
         "zip 文件",
     "{source}: no such file or folder": "{source}：没有这个文件或文件夹",
     "{folder}: no such folder; create it or write the report elsewhere (--to)":
@@ -150,7 +150,7 @@ CATALOG = {
     "nbgrader_config.py knowing that student code then runs as you, able to read your files "
     "and use the network":
         "这台机器上无法建立完整的沙箱（{missing}）。请在提供其中一种机制的 Linux 上评分"
-        "（见 README.md 的 “Sandbox” 一节），或者在 nbgrader_config.py 中设置 "
+        "（见 README.md 的“Sandbox”一节），或者在 nbgrader_config.py 中设置 "
         "c.GradeInSandbox.isolation = \"limits\"，但要清楚：那样学生代码会以你的身份运行，"
         "能读取你的文件、使用网络",
     "full (namespaces, as root)": "完整（以 root 身份使用命名空间）",
@@ -247,7 +247,7 @@ CATALOG = {
     " (and {count} more)": "（另有 {count} 个）",
     "the kit never follows links in a submission: replace it by the file itself, or remove "
     "it, then run grade again":
-        "评分工具从不跟随提交中的链接：请换成文件本身或把它删掉，再运行 grade",
+        "本套件从不跟随提交中的链接：请换成文件本身或把它删掉，再运行 grade",
     "not a Jupyter notebook ({error})": "不是 Jupyter 笔记本（{error}）",
     "not a valid notebook ({error})": "不是有效的笔记本（{error}）",
     "ask the student to resubmit the .ipynb file saved by Jupyter":
@@ -276,7 +276,7 @@ CATALOG = {
     "look at the submission folder, fix or remove what is odd in it, then run grade again":
         "请查看提交文件夹，修正或删除其中异常的内容，再运行 grade",
     "the kit never follows links in a submission: put the student's files there instead":
-        "评分工具从不跟随提交中的链接：请把学生的文件直接放在那里",
+        "本套件从不跟随提交中的链接：请把学生的文件直接放在那里",
     "not graded: {why}": "未评分：{why}",
     "fix the notebook (or ask the student to), then run grade again":
         "修正笔记本（或请学生修正）后，再运行 grade",
@@ -301,25 +301,25 @@ CATALOG = {
     "it is not a notebook of {assignment}": "它不是 {assignment} 的笔记本",
     "collect it with its own assignment id": "请用它所属作业的 id 收取",
     # Reading an inbox (autograder/outputs/inbox.py) and who is late (collect.py)
-    "an archive inside the inbox; it is not opened": "收件包里的压缩包；不会打开它",
-    "put the notebooks it holds in the inbox themselves": "请把其中的笔记本直接放进收件包",
+    "an archive inside the inbox; it is not opened": "收件箱里的压缩包；不会打开它",
+    "put the notebooks it holds in the inbox themselves": "请把其中的笔记本直接放进收件箱",
     "a symbolic link or special file; it is not followed": "符号链接或特殊文件；不会跟随它",
-    "put the notebook itself in the inbox": "请把笔记本文件本身放进收件包",
+    "put the notebook itself in the inbox": "请把笔记本文件本身放进收件箱",
     "larger than {mb} MB; it is not read": "超过 {mb} MB；不读取",
     "ask the student to clear the notebook's outputs and hand it in again":
         "请学生清除笔记本的输出后重新提交",
     "the inbox holds more than {count} files; the rest is not read":
-        "收件包里的文件超过 {count} 个；其余的不读取",
+        "收件箱里的文件超过 {count} 个；其余的不读取",
     "collect the class in smaller parts": "请把全班的提交分成几批收取",
     "it cannot be read ({error})": "无法读取（{error}）",
     "ask the student to hand it in again": "请学生重新提交",
     "the inbox's notebooks exceed {gb} GB together; the rest is not read":
-        "收件包里的笔记本合计超过 {gb} GB；其余的不读取",
+        "收件箱里的笔记本合计超过 {gb} GB；其余的不读取",
     "a second file of {student}'s {notebook}; the newer one is collected":
         "{student} 的 {notebook} 有第二个文件；收取较新的那个",
     "if the other one is the right one, collect it alone": "如果另一个才是对的，请单独收取它",
-    "the inbox cannot be read ({error})": "无法读取收件包（{error}）",
-    "export the class's notebooks from the LMS again": "请从教学平台重新导出全班的笔记本",
+    "the inbox cannot be read ({error})": "无法读取收件箱（{error}）",
+    "export the class's notebooks from the LMS again": "请从 LMS 重新导出全班的笔记本",
     "all {count} files are dated within {seconds} s of {time}: that is the export's time, "
     "not when each student handed in":
         "全部 {count} 个文件的时间都在 {time} 之后 {seconds} 秒以内：这是导出的时间，"

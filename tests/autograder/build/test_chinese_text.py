@@ -119,6 +119,17 @@ def test_no_english_full_stop_after_chinese():
     assert not found, "\n".join(found)
 
 
+# A space between Chinese and a full-width quotation mark: Chinese sets none (“is”的, 用“x”).
+SPACED_QUOTE = re.compile(f"[{HAN}{FULL_WIDTH}] “|” [{HAN}{FULL_WIDTH}]")
+
+
+def test_no_space_around_quotes_beside_chinese():
+    """Do the Chinese texts set “” against the Chinese beside them, with no space?"""
+    found = [f"{where}: {around(text, m)!r}" for where, text in all_texts()
+             for m in SPACED_QUOTE.finditer(text)]
+    assert not found, "\n".join(found)
+
+
 def latin_words(text):
     """The prose of a markdown text (outside code, formulas, titles and quotations, with the
     words of formulas' \\text{...}) and its Latin words that are not a name; single letters
