@@ -79,7 +79,7 @@ def render(specs, assignment, language_code=DEFAULT):
         for index, spec in enumerate(specs):
             cells.append(render_cell(spec, index, total, assignment, language_code))
         cells.append(hand_in_cell(assignment.id, total, language_code))
-    with_course_keys(cells, assignment)
+        with_course_keys(cells, assignment)  # the mistakes' names and hints in the language
     cjk.check_unwrapped(cells, assignment.notebook)
     notebook = nbformat.v4.new_notebook(cells=cells)
     notebook.metadata = {

@@ -318,3 +318,23 @@ def test_a_plot_with_chinese_labels_draws_every_glyph():
         fig = Figure()
         fig.add_subplot().set_xlabel("列（成对的 sin、cos）")
         fig.savefig(io.BytesIO(), format="png")
+
+
+@pytest.mark.parametrize("code", ["en", "zh"])
+def test_the_hints_of_the_named_mistakes_are_in_the_notebooks_language(code):
+    """Does the helper cell of 01 carry, for each mistake its test cells name, the grader's
+    hint, both the name and the hint in the notebook's language (as the test cells quote the
+    name)?"""
+    from autograder.build import master_notebook
+    from autograder.checks.loader import load_assignment
+    from autograder.i18n import language, t
+    from tests.course import ROOT
+
+    notebook = master_notebook(ROOT, "01_attention_by_hand", code)
+    [line] = [line for cell in notebook.cells for line in cell.source.splitlines()
+              if line.startswith("MISTAKE_HINTS = ")]
+    hints = ast.literal_eval(line.removeprefix("MISTAKE_HINTS = "))
+    mistake = next(m for step in load_assignment(ROOT, "01_attention_by_hand").steps.values()
+                   for m in step.mistakes if m.name == "softmax over dim 0")
+    with language(code):
+        assert hints[t(mistake.name)] == t(mistake.hint)
