@@ -359,7 +359,7 @@ for head in range(3):
     "the contexts of every head": "每个头的上下文向量",
     "the context of query 2 in every head": "每个头中查询 2 的上下文向量",
     "head {head}'s contexts (single-head attention with head {head}'s matrices)":
-        "下标为 {head} 的头的上下文向量（用这个头自己的投影矩阵做单头注意力）",
+        "下标为 {head} 的头的上下文向量（用下标为 {head} 的头自己的投影矩阵做单头注意力）",
 }
 
 # %% [markdown]
