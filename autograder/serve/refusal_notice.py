@@ -23,6 +23,7 @@ from nbgrader.utils import notebook_hash
 
 from autograder.i18n import t
 from autograder.outputs.plain_page import plain_page
+from autograder.serve.collect_one import OPEN_FILE, OPEN_FOLDER
 
 SECRET_BYTES = 1024  # nbgrader's submit writes 128 hexadecimal characters
 FOLDER_MODE = 0o711  # nbgrader's own for <course>/feedback: pages fetched by name, never listed
@@ -35,11 +36,10 @@ def secret_and_notebooks(folder: Path) -> tuple[str, list[str]]:
     """The secret of the submission `folder` and the ids of the notebooks it holds, read
     without following a link (OSError when the secret is missing, not a regular file, or not
     what nbgrader's submit writes)."""
-    folder_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    folder_fd = os.open(folder, OPEN_FOLDER)
     try:
         names = os.listdir(folder_fd)
-        secret_fd = os.open("submission_secret.txt",
-                            os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder_fd)
+        secret_fd = os.open("submission_secret.txt", OPEN_FILE, dir_fd=folder_fd)
         with os.fdopen(secret_fd, "rb") as secret_file:
             if not stat.S_ISREG(os.fstat(secret_file.fileno()).st_mode):
                 raise OSError(t("its submission_secret.txt is not a regular file"))
@@ -77,7 +77,7 @@ def release_notice(exchange_course: Path, inbound: Path, handed, why, groupshare
         folder.mkdir(mode=FOLDER_MODE)
         os.chmod(folder, FOLDER_MODE | (GROUP_MODE if groupshared else 0))
     page = notice_page(handed, why).encode()
-    folder_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    folder_fd = os.open(folder, OPEN_FOLDER)
     try:
         for notebook in notebooks:
             name = notebook_hash(secret=secret, notebook_id=notebook)
