@@ -58,9 +58,12 @@ def translation_code(language_code) -> str:
                              "build sets to the course's language")
     text = text.replace(LANGUAGE_LINE, f'LANGUAGE = "{language_code}"')
     tree = ast.parse(text)
-    catalog = next(node.value for node in tree.body if isinstance(node, ast.Assign)
-                   and [getattr(target, "id", "") for target in node.targets] == ["ZH"])
-    return edited(text, [*docstring_edits(text, tree), (span(text, catalog), "{}")]).strip()
+    left_behind = {"ZH": "{}"} if language_code != DEFAULT else {
+        "ZH": "{}", "ZH_OS_ERRORS": "{}", "ZH_OS_ERROR": '""', "ZH_OS_ERROR_FILES": '""'}
+    tables = [(node.value, left_behind[node.targets[0].id]) for node in tree.body
+              if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") in left_behind]
+    return edited(text, [*docstring_edits(text, tree),
+                         *((span(text, table), empty) for table, empty in tables)]).strip()
 
 
 def filled(code, name, literal):

@@ -19,6 +19,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from autograder.errors import KitError
+from autograder.i18n.standalone import _os_error, _os_reason
 
 LANGUAGES = {"en": "English", "zh": "简体中文 (Simplified Chinese)"}
 DEFAULT = "en"
@@ -106,9 +107,19 @@ def english_of(text, code, home_part=""):
 
 
 def t(text, **fields):
-    """`text` in the current language, its {fields} filled in."""
-    template = text if current() == DEFAULT else translated(text, current())
+    """`text` in the current language, its {fields} filled in; a field that is an OSError
+    reads in the language too ("[Errno 13] Permission denied: 'x'", "权限不够（errno 13）：'x'")."""
+    if current() == DEFAULT:
+        return text.format(**fields) if fields else text
+    fields = {name: _os_error(value, current()) if isinstance(value, OSError) else value
+              for name, value in fields.items()}
+    template = translated(text, current())
     return template.format(**fields) if fields else template
+
+
+def os_reason(error: OSError) -> str:
+    """What the system says of `error` ("Permission denied"), in the current language."""
+    return _os_reason(error, current())
 
 
 def translated(text, code):

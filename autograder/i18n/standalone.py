@@ -212,7 +212,52 @@ ZH = {
 }
 
 
+# The operating system's words for an error, in Chinese as glibc's zh_CN says them, by the
+# error's name in the errno module (its number differs between systems; errno.errorcode
+# names each number once, so ENOTSUP and not its alias EOPNOTSUPP).
+ZH_OS_ERRORS = {
+    "EPERM": "不允许的操作", "ENOENT": "没有那个文件或目录", "ESRCH": "没有那个进程",
+    "EINTR": "被中断的系统调用", "EIO": "输入/输出错误", "ENXIO": "没有那个设备或地址",
+    "E2BIG": "参数列表过长", "EBADF": "错误的文件描述符", "ECHILD": "没有子进程",
+    "EAGAIN": "资源暂时不可用", "ENOMEM": "无法分配内存", "EACCES": "权限不够",
+    "EBUSY": "设备或资源忙", "EEXIST": "文件已存在", "EXDEV": "无效的跨设备链接",
+    "ENODEV": "没有那个设备", "ENOTDIR": "不是目录", "EISDIR": "是一个目录",
+    "EINVAL": "无效的参数", "ENFILE": "系统中打开的文件过多", "EMFILE": "打开的文件过多",
+    "ETXTBSY": "文本文件忙", "EFBIG": "文件过大", "ENOSPC": "设备上没有空间",
+    "EROFS": "只读文件系统", "EMLINK": "过多的链接", "EPIPE": "断开的管道",
+    "ENAMETOOLONG": "文件名过长", "ENOSYS": "函数未实现", "ENOTEMPTY": "目录非空",
+    "ELOOP": "符号连接的层数过多", "EDQUOT": "超出磁盘限额", "ECONNREFUSED": "拒绝连接",
+    "ETIMEDOUT": "连接超时", "ECONNRESET": "连接被对方重置", "EADDRINUSE": "地址已在使用",
+    "EHOSTUNREACH": "没有到主机的路由", "ENETUNREACH": "网络不可达",
+    "ENOTSUP": "不支持的操作",
+}
+# str(error) is "[Errno 13] Permission denied: 'x'"; in Chinese:
+ZH_OS_ERROR = "{reason}（errno {number}）{files}"
+ZH_OS_ERROR_FILES = "：{files}"
+
+
+def _os_reason(error, language=None):
+    """What the system says of an OSError (its strerror), in the course's language."""
+    if (language or LANGUAGE) != "zh" or error.errno is None:
+        return error.strerror or str(error)
+    import errno
+
+    return ZH_OS_ERRORS.get(errno.errorcode.get(error.errno, ""), error.strerror or str(error))
+
+
+def _os_error(error, language=None):
+    """An OSError as str() writes it ("[Errno 13] Permission denied: 'x'"), in the course's
+    language: the system's words translated, the error's number and files kept."""
+    if (language or LANGUAGE) != "zh" or error.errno is None:
+        return str(error)
+    files = [repr(name) for name in (error.filename, error.filename2) if name is not None]
+    return ZH_OS_ERROR.format(reason=_os_reason(error, language), number=error.errno, files=(
+        ZH_OS_ERROR_FILES.format(files=" -> ".join(files)) if files else ""))
+
+
 def _t(text, language=None, **fields):
     """`text` in the course's language (or in `language`), its {fields} filled in."""
     template = ZH.get(text, text) if (language or LANGUAGE) == "zh" else text
+    fields = {name: _os_error(value, language) if isinstance(value, OSError) else value
+              for name, value in fields.items()}
     return template.format(**fields) if fields else template

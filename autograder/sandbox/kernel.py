@@ -36,7 +36,7 @@ import zmq
 from jupyter_client import BlockingKernelClient
 from jupyter_client.connect import write_connection_file
 
-from autograder.i18n import t
+from autograder.i18n import os_reason, t
 from autograder.sandbox import handover, isolation, template_start
 from autograder.sandbox.grader_session import GraderSession
 from autograder.sandbox.template_start import template_command, template_env
@@ -405,7 +405,7 @@ def copy_file(folder, name, info, target, max_file):
         source = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
                          dir_fd=folder)
     except OSError as error:
-        return t("unreadable ({reason})", reason=error.strerror)
+        return t("unreadable ({reason})", reason=os_reason(error))
     try:
         opened = os.fstat(source)
         if not stat.S_ISREG(opened.st_mode) or (opened.st_dev, opened.st_ino) != (

@@ -33,7 +33,7 @@ from autograder.course import (
 )
 from autograder.errors import KitError
 from autograder.grading.submissions import STUDENT_ID
-from autograder.i18n import t
+from autograder.i18n import os_reason, t
 from autograder.ledger import CourseBusy
 from autograder.serve.collect_one import collect_one, why_not_usable
 from autograder.serve.inbound import handed_in, inbound_folder, why_not_taken, why_not_theirs
@@ -183,7 +183,7 @@ class OnSubmit:
             release_notice(self.inbound.parent, self.inbound, handed, why, self.groupshared)
         except OSError as error:
             return t("; the student gets no notice of it ({error})",
-                     error=error.strerror or error)
+                     error=os_reason(error))
         return t("; the student's feedback says so (nbgrader fetch_feedback)")
 
     def take(self, handed) -> int:

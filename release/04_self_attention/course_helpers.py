@@ -15,8 +15,28 @@ import torch
 LANGUAGE = "en"
 ZH = {}
 
+ZH_OS_ERRORS = {}
+ZH_OS_ERROR = ""
+ZH_OS_ERROR_FILES = ""
+
+def _os_reason(error, language=None):
+    if (language or LANGUAGE) != "zh" or error.errno is None:
+        return error.strerror or str(error)
+    import errno
+
+    return ZH_OS_ERRORS.get(errno.errorcode.get(error.errno, ""), error.strerror or str(error))
+
+def _os_error(error, language=None):
+    if (language or LANGUAGE) != "zh" or error.errno is None:
+        return str(error)
+    files = [repr(name) for name in (error.filename, error.filename2) if name is not None]
+    return ZH_OS_ERROR.format(reason=_os_reason(error, language), number=error.errno, files=(
+        ZH_OS_ERROR_FILES.format(files=" -> ".join(files)) if files else ""))
+
 def _t(text, language=None, **fields):
     template = ZH.get(text, text) if (language or LANGUAGE) == "zh" else text
+    fields = {name: _os_error(value, language) if isinstance(value, OSError) else value
+              for name, value in fields.items()}
     return template.format(**fields) if fields else template
 
 TOLERANCE = {"rtol": 1e-3, "atol": 1e-4}

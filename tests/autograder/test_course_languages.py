@@ -212,12 +212,15 @@ def self_check(course, *arguments):
 
 def test_the_self_check_speaks_chinese(courses):
     """Does the Chinese self-check say everything in Chinese: its --help (argparse's own
-    words too) and its report on the untouched release, with no kernel warning first?"""
+    words too), its report on the untouched release, with no kernel warning first, and the
+    system's words when the notebook named is not there?"""
     shown = self_check(courses["zh"], "--help")
     ran = self_check(courses["zh"], f"{IDS[0]}.ipynb")
+    missing = self_check(courses["zh"], "gone.ipynb")
     assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert missing.returncode == 2 and "没有那个文件或目录" in missing.stderr, missing.stderr
     problems = []
-    for text in (shown.stdout, shown.stderr, ran.stdout, ran.stderr):
+    for text in (shown.stdout, shown.stderr, ran.stdout, ran.stderr, missing.stderr):
         problems += [f"English {run!r}" for run in english_runs(text)]
         problems += [f"English {word!r}" for word in ("usage:", "positional arguments",
                                                       "options:", "[IPKernelApp]") if word in text]
