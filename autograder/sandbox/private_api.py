@@ -97,6 +97,11 @@ SPEEDUPS = {
          "nbgrader.exchange.default.collect:ExchangeCollect._path_to_record",
          "nbgrader.exchange.default.collect:ExchangeCollect.copy_files"),
         ("fdbde3d9d51043f1",), "feedback on submit (serve) refuses to start"),
+    "page in one pass": Speedup(
+        "autograder/outputs/safe_page.py (SafeHTMLExporter.without_soup)", "nbconvert",
+        ("nbconvert.exporters.html:HTMLExporter.from_notebook_node",
+         "nbconvert.exporters.html:HTMLExporter._init_resources"),
+        ("667ea9ece55a29ac",), "feedback pages are nbconvert's own, only slower"),
     "deferred parser": Speedup(
         "autograder/deferred_imports.py", "rfc3987-syntax",
         ("rfc3987_syntax.syntax_helpers:is_valid_syntax",),

@@ -43,7 +43,7 @@ ALLOWED = {
                 "draw_keys", "errors",
                 "gradebook_engines", "gradebook_guard", "ledger", "progress", "record",
                 "shown_outputs", "stages", "submission_files", "i18n", "timeline", ""},
-    "outputs": {"outputs", "engine", "checks", "course", "deadlines", "errors",
+    "outputs": {"outputs", "engine", "checks", "course", "deadlines", "errors", "sandbox",
                 "gradebook_guard", "ledger", "progress", "record", "shown_outputs",
                 "submission_files", "i18n", "kit_font"},
     # serve sits above grading and outputs, beside the command line: it runs the commands

@@ -1,12 +1,26 @@
 """Does the kit's page exporter compile its templates once a process, and write the same page
-from the templates it kept?"""
+from the templates it kept? Is its page in one pass the page nbconvert writes in two?"""
 
 from __future__ import annotations
 
+import os
+
 import nbformat
+import nbgrader
+import pytest
+from bs4 import BeautifulSoup
+from nbconvert.exporters import HTMLExporter
+from traitlets.config import Config
 
 from autograder.outputs import safe_page
-from autograder.outputs.safe_page import SafeHTMLExporter
+from autograder.outputs.safe_page import NO_ALT, SafeHTMLExporter
+from autograder.outputs.safe_page import safe_page as made_safe
+from autograder.sandbox import private_api
+
+FORMGRADER = os.path.join(os.path.dirname(nbgrader.__file__), "server_extensions", "formgrader")
+BOOTSTRAP = os.path.join(FORMGRADER, "static", "node_modules", "bootstrap", "dist", "css")
+PNG = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJ"
+       "RU5ErkJggg==")
 
 
 def notebook():
@@ -26,3 +40,60 @@ def test_a_second_exporter_compiles_no_template_and_writes_the_same_page(monkeyp
     second, _ = SafeHTMLExporter().from_notebook_node(page)
     assert compiled == []
     assert second == first
+
+
+def every_kind_of_cell():
+    """Markdown with and without an image's alt text, code, its printed output, a plot (an
+    image no one described), an HTML output and a raw cell."""
+    plot = nbformat.v4.new_output("display_data", data={"image/png": PNG, "text/plain": "<Fig>"})
+    table = nbformat.v4.new_output("execute_result", execution_count=2, data={
+        "text/html": "<table><tr><td>1</td></tr></table><img src='data:image/png;base64,"
+                     f"{PNG}'>", "text/plain": "t"})
+    printed = nbformat.v4.new_output("stream", name="stdout", text="2\n")
+    cells = [nbformat.v4.new_markdown_cell(f"# Step\n\n![a dot](data:image/png;base64,{PNG})"
+                                           f" and ![](data:image/png;base64,{PNG}) & $x_i$"),
+             nbformat.v4.new_code_cell("print(1 + 1)  # <b>&nbsp;", outputs=[printed]),
+             nbformat.v4.new_code_cell("plot()", outputs=[plot, table]),
+             nbformat.v4.new_raw_cell("raw <i>text</i>")]
+    cells[1].metadata.nbgrader = {"solution": True, "grade": False, "grade_id": "answer",
+                                  "comment": "No response."}
+    cells[2].metadata.nbgrader = {"solution": False, "grade": True, "grade_id": "test_a",
+                                  "points": 2, "score": 1}
+    return nbformat.v4.new_notebook(cells=cells, metadata={"language_info": {
+        "name": "python", "pygments_lexer": "ipython3"}})
+
+
+GRADES = {"nbgrader": {"notebook": "step", "score": 1, "max_score": 2, "late_penalty": 0}}
+
+
+@pytest.mark.parametrize("template", ["lab", "feedback"])
+def test_the_page_in_one_pass_is_nbconverts_page(template):
+    """With nbconvert's own template and with nbgrader's feedback template, is the page the
+    kit renders without nbconvert's BeautifulSoup pass, once made safe, the same document as
+    nbconvert's page made safe: the same elements, attributes and text, images given
+    nbconvert's alt text and cells their tabindex?"""
+    assert private_api.applies("page in one pass"), private_api.why_not("page in one pass")
+    config = Config()
+    if template == "feedback":
+        config.HTMLExporter.template_name = "feedback"
+        config.HTMLExporter.extra_template_basedirs = [os.path.join(FORMGRADER, "templates")]
+        config.HTMLExporter.extra_template_paths = [BOOTSTRAP]  # as nbgrader sets both
+    notebook = every_kind_of_cell()
+    theirs, _ = HTMLExporter.from_notebook_node(SafeHTMLExporter(config=config), notebook,
+                                                {**GRADES})  # what nbgrader's GetGrades adds
+    ours, _ = SafeHTMLExporter(config=config).without_soup(notebook, {**GRADES})
+    assert "BeautifulSoup" not in ours and ours != theirs  # not nbconvert's page again
+    theirs, ours = (str(BeautifulSoup(made_safe(page), "html.parser"))
+                    for page in (theirs, ours))
+    assert ours == theirs
+    assert ours.count(f'alt="{NO_ALT}"') == 2, "the plot and the HTML output's image"
+    assert 'alt="a dot"' in ours
+    if template == "lab":  # nbgrader's feedback template has nbconvert's classic cells
+        assert ours.count('tabindex="0"') >= 3, "the cells' inputs and outputs"
+
+
+def test_a_page_made_safe_twice_is_the_same():
+    """Does safe_page leave a page it made alone (nbconvert's alt and tabindex not doubled)?"""
+    page, _ = SafeHTMLExporter().from_notebook_node(every_kind_of_cell())
+    assert made_safe(page).count(f'alt="{NO_ALT}"') == page.count(f'alt="{NO_ALT}"') == 2
+    assert made_safe(page).count('tabindex="0"') == page.count('tabindex="0"')
