@@ -12,6 +12,7 @@ cannot bring markup into the page. A formula latex2mathml cannot read stays as i
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from html.parser import HTMLParser
@@ -60,6 +61,7 @@ class MathMLOnly(HTMLParser):
         self.parts.append(html.escape(data, quote=False))
 
 
+@functools.lru_cache(maxsize=4096)  # a class's pages share the assignment's formulas
 def mathml(tex: str, display: bool) -> str | None:
     """The formula `tex` as MathML safe to put in a page, or None if it cannot be read."""
     try:

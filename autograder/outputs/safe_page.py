@@ -20,11 +20,12 @@ import html
 import re
 from html.parser import HTMLParser
 
-from jinja2 import BytecodeCache
+from jinja2 import pass_context
 from nbconvert.exporters import HTMLExporter, TemplateExporter
 from nbconvert.filters.highlight import Highlight2HTML
 from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
 
+from autograder.outputs.page_cache import COMPILED_TEMPLATES, RENDERED, KeptHighlight, markdown_key
 from autograder.outputs.page_math import with_mathml, without_mathjax
 from autograder.outputs.page_style import with_style
 from autograder.sandbox import private_api
@@ -122,29 +123,10 @@ def safe_page(page: str) -> str:
     return page[:head.end()] + policy + page[head.end():]
 
 
-class CompiledTemplates(BytecodeCache):
-    """The page templates as Jinja compiled them, kept for this process. nbgrader makes a new
-    exporter for every command, so a worker writing page after page would otherwise parse
-    and compile the same nine templates for each (a quarter of a page's time). Jinja checks
-    each kept template against its source's checksum before it uses it."""
-
-    def __init__(self):
-        self.kept = {}
-
-    def load_bytecode(self, bucket):
-        if bucket.key in self.kept:
-            bucket.bytecode_from_string(self.kept[bucket.key])
-
-    def dump_bytecode(self, bucket):
-        self.kept[bucket.key] = bucket.bytecode_to_string()
-
-
-COMPILED_TEMPLATES = CompiledTemplates()
-
-
 class SafeHTMLExporter(HTMLExporter):
     """nbconvert's HTML exporter whose pages have their formulas as MathML, the kit's styles,
-    and went through safe_page; its templates compiled once a process (CompiledTemplates)."""
+    and went through safe_page; its templates compiled and the cells it renders alike kept
+    once a process (page_cache.py)."""
 
     def from_notebook_node(self, nb, resources=None, **kw):
         self.environment.bytecode_cache = COMPILED_TEMPLATES  # before a template is loaded
@@ -161,8 +143,17 @@ class SafeHTMLExporter(HTMLExporter):
         language = nb.metadata.get("language_info", {})
         lexer = language.get("pygments_lexer", language.get("name", None))
         self.register_filter("highlight_code", self.filters.get(
-            "highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self)))
+            "highlight_code", KeptHighlight(Highlight2HTML(pygments_lexer=lexer, parent=self))))
         resources = self._init_resources(resources)
         self.register_filter("filter_data_type", WidgetsDataTypeFilter(
             notebook_metadata=self._nb_metadata, parent=self, resources=resources))
         return TemplateExporter.from_notebook_node(self, nb, resources, **kw)
+
+    @pass_context
+    def markdown2html(self, context, source):
+        """nbconvert's markdown2html, its HTML kept by what it reads (page_cache.py)."""
+        def render():
+            return super(SafeHTMLExporter, self).markdown2html(context, source)
+
+        key = markdown_key(self, context, source)
+        return render() if key is None else RENDERED.get(key, render)

@@ -12,7 +12,7 @@ from bs4 import BeautifulSoup
 from nbconvert.exporters import HTMLExporter
 from traitlets.config import Config
 
-from autograder.outputs import safe_page
+from autograder.outputs import page_cache
 from autograder.outputs.safe_page import NO_ALT, SafeHTMLExporter
 from autograder.outputs.safe_page import safe_page as made_safe
 from autograder.sandbox import private_api
@@ -34,9 +34,9 @@ def test_a_second_exporter_compiles_no_template_and_writes_the_same_page(monkeyp
     template from those kept (none compiled again) and write the page the first wrote?"""
     page = notebook()
     first, _ = SafeHTMLExporter().from_notebook_node(page)
-    assert safe_page.COMPILED_TEMPLATES.kept, "the first page kept no compiled template"
+    assert page_cache.COMPILED_TEMPLATES.kept, "the first page kept no compiled template"
     compiled = []
-    monkeypatch.setattr(safe_page.COMPILED_TEMPLATES, "dump_bytecode", compiled.append)
+    monkeypatch.setattr(page_cache.COMPILED_TEMPLATES, "dump_bytecode", compiled.append)
     second, _ = SafeHTMLExporter().from_notebook_node(page)
     assert compiled == []
     assert second == first
