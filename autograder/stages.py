@@ -99,6 +99,9 @@ def kit_stages() -> Config:
     c.AssignLatePenalties.plugin_class = "autograder.deadlines.PercentPerDay"
     # `nbgrader export` stays nbgrader's (scripts read its columns); `python -m autograder
     # export` asks it for the kit's CSV (outputs/feedback.py, export_grades).
+    # `nbgrader collect` leaves a folder of inbound/ that its student did not make (a
+    # classmate's forgery), where nbgrader's own only warns (serve/owned_collect.py).
+    c.ExchangeFactory.collect = "autograder.serve.owned_collect.OwnedCollect"
     # `nbgrader zip_collect`: an LMS zip is read within bounds, its archives never opened.
     c.ZipCollectApp.extractor_plugin = "autograder.outputs.inbox.InboxExtractor"
     # Kernels nbgrader itself starts (validate, the source notebooks) stop at once when done.

@@ -1,6 +1,15 @@
 """The Chinese of `serve` and feedback on submit (autograder/serve/)."""
 
 CATALOG = {
+    "nbgrader submit did not finish it (it holds no {name}): submit again":
+        "nbgrader submit 没有完成这次提交（其中没有 {name}）：请重新提交",
+    "{folder} is not collected: {why}. {what}": "{folder} 没有收取：{why}。{what}",
+    "The student's latest own submission is collected instead.":
+        "改为收取这名学生本人最新的一次提交。",
+    "The student has no submission of their own there.": "这名学生在那里没有本人的提交。",
+    "The student's own submissions were not looked for: nbgrader's collect differs from what "
+    "the kit reads.":
+        "没有查找这名学生本人的提交：nbgrader 的 collect 与本套件读取的版本不同。",
     "serving {root}: feedback on submit for {ids} ({limit}); sandbox: {sandbox}; watching "
     "{folder}{how}":
         "正在为 {root} 服务：{ids} 提交即评分（{limit}）；沙箱：{sandbox}；监视 {folder}{how}",
@@ -54,7 +63,8 @@ CATALOG = {
     "it is not a folder (a link or a file)": "它不是文件夹（是链接或文件）",
     "it holds no {name}": "其中没有 {name}",
     "its time ({time}) is in the future": "它的时间（{time}）在未来",
-    "another user ({uid}) made it, not {student}": "它由另一个用户（{uid}）创建，而不是 {student}",
+    "another user ({user}) made it, not {student}":
+        "它由另一个用户（{user}）创建，而不是 {student}",
     "no user {student} on this machine made it": "这台机器上没有用户 {student}，它不是该学生创建的",
     "it holds {name}, a link or a special file": "其中的 {name} 是链接或特殊文件",
     " ({number} of {limit} today)": "（今天第 {number} 次，共 {limit} 次）",

@@ -28,6 +28,7 @@ from nbgrader.utils import capture_log, temp_attrs
 from traitlets import Unicode
 
 from autograder.sandbox import private_api
+from autograder.serve.owned_collect import OwnedCollect
 
 PRIVATE_API = "one submission collected"
 
@@ -85,7 +86,7 @@ def copy_folder(folder: int, dest: Path, ignore):
 
 def why_not_usable(api) -> str | None:
     """None when CollectOne can collect for the course's nbgrader API; else why not."""
-    if api.exchange.collect is not ExchangeCollect:
+    if api.exchange.collect not in (ExchangeCollect, OwnedCollect):
         return (f"the course's exchange ({api.exchange.collect.__module__}) is not nbgrader's "
                 "default one, which feedback on submit is written for")
     return private_api.why_not(PRIVATE_API)

@@ -53,6 +53,22 @@ def handed_in(inbound: Path, assignments) -> list[HandedIn]:
 
 
 FUTURE = timedelta(minutes=5)  # a clock a little ahead of this machine's is not a forgery
+# nbgrader's submit copies the notebook into the folder, then writes these two: a folder
+# without them is being written, or its submit stopped half-way (a file it could not read)
+WRITTEN_LAST = ("timestamp.txt", "submission_secret.txt")
+SUBMIT_WRITES = timedelta(minutes=2)  # longer than a submit takes to write them
+
+
+def being_written(path: Path, now=None) -> bool:
+    """Whether nbgrader's submit may still be writing the folder `path`: a file it writes
+    last is missing and the folder changed less than SUBMIT_WRITES ago (after that, it is
+    refused by why_not_taken)."""
+    try:
+        changed = datetime.fromtimestamp(path.lstat().st_mtime, UTC)
+    except OSError:
+        return False
+    missing = any(not (path / name).exists() for name in WRITTEN_LAST)
+    return missing and (now or datetime.now(UTC)) - changed < SUBMIT_WRITES
 
 
 def why_refused(inbound: Path, handed: HandedIn, check_owner=True,
@@ -82,9 +98,18 @@ def why_not_theirs(inbound: Path, handed: HandedIn, check_owner=True) -> str | N
         except KeyError:
             return t("no user {student} on this machine made it", student=handed.student)
         if info.st_uid != owner:
-            return t("another user ({uid}) made it, not {student}", uid=info.st_uid,
+            return t("another user ({user}) made it, not {student}",
+                     user=user_name(info.st_uid),
                      student=handed.student)
     return None
+
+
+def user_name(uid: int) -> str:
+    """The name of the user `uid` (its number where the machine names none)."""
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
 
 
 def why_not_taken(path: Path, handed: HandedIn, max_mb: float = 0) -> str | None:
@@ -100,6 +125,10 @@ def why_not_taken(path: Path, handed: HandedIn, max_mb: float = 0) -> str | None
             if entry.is_symlink() or not (entry.is_dir() or entry.is_file()):
                 return t("it holds {name}, a link or a special file",
                          name=entry.relative_to(path))
+    for name in WRITTEN_LAST:
+        if not (path / name).is_file():
+            return t("nbgrader submit did not finish it (it holds no {name}): submit again",
+                     name=name)
     notebook = path / f"{handed.assignment}.ipynb"
     if not notebook.is_file():
         return t("it holds no {name}", name=notebook.name)

@@ -36,7 +36,13 @@ from autograder.grading.submissions import STUDENT_ID
 from autograder.i18n import os_reason, t
 from autograder.ledger import CourseBusy
 from autograder.serve.collect_one import collect_one, why_not_usable
-from autograder.serve.inbound import handed_in, inbound_folder, why_not_taken, why_not_theirs
+from autograder.serve.inbound import (
+    being_written,
+    handed_in,
+    inbound_folder,
+    why_not_taken,
+    why_not_theirs,
+)
 from autograder.serve.record import (
     GRADING,
     KEPT_FOR_TA,
@@ -136,7 +142,8 @@ class OnSubmit:
     def look(self):
         """Take every submission not finished yet; returns how many were taken."""
         new = [h for h in handed_in(self.inbound, set(self.settings.assignments))
-               if self.record.state(h.name) in (None, GRADING)]
+               if self.record.state(h.name) == GRADING or self.record.state(h.name) is None
+               and not self.being_submitted(h)]
         for handed in [h for h in new if self.record.state(h.name) is None]:
             if self.refused(handed):
                 new.remove(handed)
@@ -162,6 +169,12 @@ class OnSubmit:
                 self.tell(handed, t("not graded: {why}", why=error))
         self.waiting = False
         return taken
+
+    def being_submitted(self, handed) -> bool:
+        """Whether the student's own nbgrader submit may still be writing `handed`: it is
+        looked at again next time (a folder not theirs is refused at once)."""
+        return being_written(self.inbound / handed.name) and not why_not_theirs(
+            self.inbound, handed, self.check_owner)
 
     def refused(self, handed) -> bool:
         """Whether `handed` is refused at intake (inbound.py): said on the console, and where

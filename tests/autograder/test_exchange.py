@@ -152,6 +152,26 @@ def course_with_exchange(prefix, users):
         yield root, exchange, homes
 
 
+def forge(exchange, forger, victim, notebook, home):
+    """As `forger`, a folder in inbound/ under `victim`'s name, a minute later than the
+    forger's own submission (nbgrader's collect takes a student's latest), holding `notebook`
+    and what nbgrader's submit writes beside it; its path."""
+    inbound = exchange / COURSE_ID / "inbound"
+    own = next(inbound.glob(f"{forger}+{ID}+*"))
+    later = datetime.now(UTC) + timedelta(minutes=1)
+    stamp = later.strftime("%Y-%m-%d %H:%M:%S.%f UTC")
+    path = inbound / f"{victim}+{ID}+{stamp}+forged"
+    staged = home / "forgery"
+    staged.mkdir()
+    nbformat.write(notebook, staged / f"{ID}.ipynb")
+    (staged / "timestamp.txt").write_text(stamp)
+    shutil.copy(own / "submission_secret.txt", staged)
+    for entry in (staged, *staged.iterdir()):
+        shutil.chown(entry, forger, forger)
+    run(home, "cp", "-r", staged, path, user=forger, home=home)
+    return path
+
+
 @pytest.fixture(scope="module")
 def week():
     """The week, played once; each test below checks one promise about it."""
@@ -174,6 +194,7 @@ def week():
             nbgrader(home, "fetch_assignment", ID, **student[user])
             work(home, user, answers[user])
             nbgrader(home, "submit", ID, **student[user])
+        forged = forge(exchange, "ben", "ada", answers[LMS_STUDENT], student["ben"]["home"])
 
         inbox = root.parent / "lms"
         inbox.mkdir()
@@ -182,7 +203,7 @@ def week():
         on_time = (due - timedelta(hours=1)).timestamp()
         os.utime(handed_in, (on_time, on_time))
 
-        nbgrader(root, "collect", ID)
+        collected = nbgrader(root, "collect", ID)
         kit(root, "collect", ID, "--from", inbox)
         graded = kit(root, "grade", ID, "--workers", "2")
         kit(root, "feedback", ID)
@@ -194,7 +215,8 @@ def week():
         rows = {r["student_id"]: r for r in csv.DictReader((root / "grades.csv").open())
                 if r["assignment"] == ID}
         yield {"root": root, "exchange": exchange, "homes": homes, "rows": rows,
-               "graded": graded, "due": due}
+               "graded": graded, "due": due, "forged": forged, "collected": collected,
+               "wrong": answers[LMS_STUDENT]}
 
 
 def test_every_student_is_collected_from_either_path(week):
@@ -207,6 +229,18 @@ def test_every_student_is_collected_from_either_path(week):
         assert (folder / f"{ID}.ipynb").exists()
         assert (folder / "timestamp.txt").read_text().strip()
         assert (folder / "submission_secret.txt").read_text().strip()
+
+
+def test_a_folder_planted_under_a_classmates_name_is_not_collected(week):
+    """ben puts a folder under ada's name, later than hers, in the exchange's inbound/
+    (writable by every student): does plain `nbgrader collect` leave it there and say so,
+    and collect ada's own notebook instead (nbgrader's own only warns and takes it)?"""
+    said = week["collected"].stdout + week["collected"].stderr
+    assert f"{week['forged'].name} is not collected" in said, said
+    assert "The student's latest own submission is collected instead." in said
+    assert week["forged"].is_dir()
+    ada = nbformat.read(week["root"] / "submitted" / "ada" / ID / f"{ID}.ipynb", as_version=4)
+    assert ada.cells != week["wrong"].cells, "the forged notebook was collected as ada's"
 
 
 def test_every_student_is_graded(week):

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from traitlets.config import Config
 
-from autograder.serve.inbound import handed_in, inbound_folder, why_refused
+from autograder.serve.inbound import (
+    SUBMIT_WRITES,
+    being_written,
+    handed_in,
+    inbound_folder,
+    why_refused,
+)
 
 ID = "01_attention_by_hand"
 
@@ -39,6 +45,8 @@ def planted(inbound, student="root", when="2020-01-01 10:00:00.000001 UTC", note
     folder.mkdir()
     if notebook:
         (folder / f"{ID}.ipynb").write_text("{}")
+    for name, text in (("timestamp.txt", when), ("submission_secret.txt", "s3cret")):
+        (folder / name).write_text(text)
     return folder
 
 
@@ -93,3 +101,22 @@ def test_a_notebook_past_the_bound_is_refused_with_the_fix(tmp_path):
     assert why is not None and "3.0 MB" in why and "2 MB" in why and "Clear Outputs" in why
     assert why_refused(tmp_path, handed, check_owner=False, max_mb=4) is None
     assert why_refused(tmp_path, handed, check_owner=False, max_mb=0) is None
+
+
+def test_a_folder_submit_is_writing_waits_and_one_it_left_unfinished_is_refused(tmp_path):
+    """nbgrader's submit writes timestamp.txt and the secret after the notebook: is a folder
+    without them passed over while it is fresh (looked at again later), and once older, or
+    when whole, judged: refused, saying submit did not finish and to submit again?"""
+    import os
+    from datetime import UTC, datetime
+
+    folder = planted(tmp_path)
+    assert not being_written(folder)
+    (folder / "submission_secret.txt").unlink()
+    assert being_written(folder)
+    later = datetime.now(UTC) + SUBMIT_WRITES
+    assert not being_written(folder, now=later)
+    os.utime(folder, (0, 0))
+    assert not being_written(folder)
+    why = refusal(tmp_path, folder, check_owner=False)
+    assert "did not finish it" in why and "submission_secret.txt" in why and "submit again" in why

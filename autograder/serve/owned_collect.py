@@ -1,0 +1,75 @@
+"""nbgrader's collect, taking only the folders their student made.
+
+nbgrader's collect takes each student's latest folder in the exchange's inbound/ (by the time
+in its name), and where the folder's owner is not the student it only warns ("cheating
+attempt?"). inbound/ is writable by every student, so a classmate's folder named
+`victim+assignment+<a later time>+x` replaced the victim's submission, and `grade` graded the
+classmate's notebook as the victim's. The kit's stages make this class nbgrader's collect
+(`c.ExchangeFactory.collect`, autograder/stages.py), so `nbgrader collect` in the course leaves
+such a folder where it is: the console says which folder and why (inbound.why_not_theirs, as
+`serve` decides), and the student's latest folder of their own is collected instead, chosen
+as nbgrader chooses (before the due date where --before-duedate asks for it).
+
+Finding the student's own folders reads each as nbgrader does (`_path_to_record`, its private
+code, checked by private_api as for collect_one.py); where that code differs, the forged folder
+is still left, and the console says the student's own was not looked for.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from nbgrader.exchange.default.collect import ExchangeCollect
+
+from autograder.i18n import t
+from autograder.sandbox import private_api
+from autograder.serve.inbound import HandedIn, handed_in, why_not_theirs
+
+PRIVATE_API = "one submission collected"  # the same private code CollectOne leans on
+
+
+class OwnedCollect(ExchangeCollect):
+    """ExchangeCollect whose records are folders their student made."""
+
+    def init_src(self):
+        super().init_src()
+        if not self.check_owner:
+            return
+        inbound, assignment_id = Path(self.inbound_path), self.coursedir.assignment_id
+        chosen = []
+        for record in self.src_records:
+            student = record["username"]
+            why = why_not_theirs(inbound, HandedIn(record["filename"], student, assignment_id,
+                                                   record["timestamp"]))
+            if not why:
+                chosen.append(record)
+                continue
+            own = self.own_records(inbound, student)
+            self.log.error(t("{folder} is not collected: {why}. {what}", folder=record["filename"],
+                             why=why, what=t("The student's latest own submission is collected "
+                                             "instead.") if own else
+                             t("The student has no submission of their own there.")
+                             if own is not None else
+                             t("The student's own submissions were not looked for: nbgrader's "
+                               "collect differs from what the kit reads.")))
+            if own:
+                chosen.append(self.latest(own))
+        self.src_records = chosen
+
+    def own_records(self, inbound, student):
+        """nbgrader's records of the folders `student` made; None when they cannot be read
+        as nbgrader reads them."""
+        if not private_api.applies(PRIVATE_API):
+            return None
+        return [self._path_to_record(os.path.join(inbound, h.name))
+                for h in handed_in(inbound, {self.coursedir.assignment_id})
+                if h.student == student and not why_not_theirs(inbound, h)]
+
+    def latest(self, records):
+        """The record nbgrader's collect picks of one student's: the latest, or with
+        --before-duedate the latest before the due date where there is one."""
+        records = sorted(records, key=lambda record: record["timestamp"], reverse=True)
+        if self.before_duedate and self.duedate is not None:
+            return next((r for r in records if r["timestamp"] <= self.duedate), records[0])
+        return records[0]
