@@ -477,7 +477,7 @@ def start_embedded_early(root, students, workers):
 # for the instructor alone (an export, a report, similarity pages; not a Gradescope zip, whose
 # files' modes Gradescope's image keeps).
 READS_COURSE = ("build", "grade", "serve", "feedback", "export", "report")
-WRITES_FOR_INSTRUCTOR = ("export", "report", "similarity")
+WRITES_FOR_INSTRUCTOR = ("export", "report", "similarity", "gradescope")  # the zip: the secret
 
 
 def course_group(root):

@@ -150,6 +150,14 @@ def wheel(checkout, tmp_path_factory):
     return wheels[0]
 
 
+def test_the_readmes_install_line_names_the_wheel(wheel):
+    """Does the wheel the README's hub recipe installs (its glob) match the wheel pip builds?"""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    globs = re.findall(r"pip install --no-deps \S*/(\S+\.whl)", readme)
+    assert globs, "the README installs no wheel by name"
+    assert all(wheel.match(pattern) for pattern in globs), (globs, wheel.name)
+
+
 def test_wheel_holds_every_package_and_file(checkout, wheel):
     """Does the wheel hold every file of autograder/, solutions/ and the course's assignments/
     (as attention_course: every assignment folder, every file the kit reads at run time), and

@@ -99,6 +99,11 @@ c.GradeInSandbox.run_unread_cells = False
 # c.Cluster.scheduler = "tcp://10.0.0.5:8786"
 c.Cluster.worker_memory_mb = 4096
 
+# nbgrader's exchange on a shared server: the folder every user can write to, as the hub's
+# administrator made it; each student's nbgrader reads the same root and course id (the
+# administrator's /etc/jupyter/nbgrader_config.py, README.md "Setting up a shared hub").
+# c.Exchange.root = "/srv/nbgrader/exchange"
+
 # Feedback on submit: while `python -m autograder serve` runs, each submission of these
 # assignments is graded as it lands in the exchange and its feedback released at once (the
 # student runs nbgrader fetch_feedback); per_day graded submissions per student, assignment and

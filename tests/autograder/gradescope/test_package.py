@@ -6,6 +6,7 @@ and does it refuse what it cannot do, saying why?"""
 from __future__ import annotations
 
 import re
+import stat
 import subprocess
 import zipfile
 from pathlib import Path
@@ -92,6 +93,12 @@ def test_the_course_config_is_gradescopes(archive, tmp_path):
     assert config.Cluster.scheduler == ""
     assert config.Deadlines.due_dates == {}
     assert config.Course.language == "en"
+
+
+def test_the_zip_is_the_instructors_alone(archive):
+    """The zip holds the course's secret and the reference solutions: is it readable by its
+    writer alone, wherever --to puts it?"""
+    assert stat.S_IMODE(archive.stat().st_mode) == 0o600
 
 
 def test_a_file_not_the_kits_is_never_overwritten(course, tmp_path):
