@@ -18,7 +18,8 @@ from autograder.build.authoring import read_assignment
 from autograder.build.proof import public_test_failures
 from autograder.checks.audit import mistake_problems, step_problems
 from autograder.checks.loader import GUIDE, load_assignment
-from autograder.course import Course, course_language
+from autograder.course import CONFIG, Course, course_language
+from autograder.draw_keys import course_secret
 from autograder.errors import KitError
 from autograder.grading.parallel import grade, submission_scores
 from autograder.i18n import t
@@ -69,10 +70,18 @@ def assignment_faults(project: Path, assignment_id, log=print):
         return [str(error)]
 
 
+# The scratch course grades solutions and stubs as they are: the course's deadlines (which may
+# name assignments the scratch course does not hold) would only add late penalties.
+WITHOUT_DEADLINES = "\nc.Deadlines.due_dates = {}\nc.Deadlines.extension_hours = {}\n"
+
+
 def graded_faults(project: Path, ids, workers, log):
     failures = []
     with tempfile.TemporaryDirectory(prefix="kit-validate-") as scratch:
         course = Course.create(Path(scratch), project, ids)
+        with (course.root / CONFIG).open("a", encoding="utf-8") as config:
+            config.write(WITHOUT_DEADLINES)
+        course_secret(course.root, log=lambda _: None)  # a throwaway course's: nothing to keep
         for assignment_id in ids:
             shutil.copytree(project / "release" / assignment_id,
                             course.root / "release" / assignment_id)
