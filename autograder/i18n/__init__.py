@@ -69,10 +69,12 @@ def add_catalog(code, table, home):
         del added[english]
     kit = kit_catalog(code)
     for english, text in table.items():
-        other = (kit[english], "the kit's catalogs") if english in kit else added.get(english)
+        other = (kit[english], t("the kit's catalogs")) if english in kit else added.get(english)
         if other and other[0] != text and other[1] != home:
-            raise LanguageError(f"{home}: {english!r} has another {code} text in {other[1]}; "
-                                "keep one (or write the English differently)")
+            raise LanguageError(t("{home}: {english!r} is {here!r} there but {other!r} in "
+                                  "{where}; give it one translation (or write the English "
+                                  "differently)", home=home, english=english, here=text,
+                                  other=other[0], where=other[1]))
     for english, text in table.items():
         if english not in kit:
             added[english] = (text, home)

@@ -1,6 +1,11 @@
 """Chinese texts of the build: what the kit writes into every notebook besides the prose."""
 
 CATALOG = {
+    "the kit's catalogs": "本套件的译文表",
+    "{home}: {english!r} is {here!r} there but {other!r} in {where}; give it one translation "
+    "(or write the English differently)":
+        "{home}：{english!r} 在这里译作 {here!r}，在 {where} 中却译作 {other!r}；"
+        "请只保留一种译法（或者换一种英文写法）",
     "{name}: {points}. Below are the public checks; grading checks the same requirements on "
     "other inputs too.":
         "{name}：{points}。下面是公开测试；评分时会用其他输入检查同样的要求。",

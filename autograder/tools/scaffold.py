@@ -203,7 +203,7 @@ CATALOG = {{
     "a batch of {{batch}} random examples": "{{batch}} 个随机示例组成的一批",
     "twice the queries should give twice the scores": "查询加倍时，分数也应加倍",
     "no Python loop": "不用 Python 循环",
-    "no 1/sqrt(d_k)": "没有除以 sqrt(d_k)",
+    "no 1/sqrt(d_k)": "缺少 1/sqrt(d_k)",
     "divide the dot products by the square root of d_k, the size of each key":
         "请把点积除以 d_k（每个键的长度）的平方根",
 }}
