@@ -36,18 +36,20 @@ SUSPICIOUS_NAMES = {
     "setsid": "os.setsid",
 }
 
-OPENS_OUTSIDE = "opens {path} (outside the notebook's folder)"
+NAMES_OUTSIDE = "names the path {path}, outside the notebook's folder"
 
 
-def opened_paths(tree):
-    """String paths given to open() that leave the notebook's folder."""
+def outside_paths(tree):
+    """The string literals of the code that are paths leaving the notebook's folder (from
+    the root, from a home, or up through ..), wherever they stand: passed to open(), kept in
+    a list a loop walks, joined to another. A path computed from parts no literal shows is
+    not seen here; the sandbox refuses the read."""
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "open" and node.args:
-            first = node.args[0]
-            if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                path = first.value
-                if path.startswith(("/", "~")) or ".." in path.split("/"):
-                    yield path
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            path = node.value
+            if len(path) > 1 and not any(c.isspace() for c in path) and (
+                    path.startswith(("/", "~")) or ".." in path.split("/")):
+                yield path
 
 
 def suspicious(source):
@@ -81,7 +83,7 @@ def reasons_of(source):
         if isinstance(node, ast.FunctionDef | ast.ClassDef):
             names.append(node.name)
         reasons.update((SUSPICIOUS_NAMES[n], ()) for n in names if n in SUSPICIOUS_NAMES)
-    reasons.update((OPENS_OUTSIDE, (("path", path),)) for path in opened_paths(tree))
+    reasons.update((NAMES_OUTSIDE, (("path", path),)) for path in outside_paths(tree))
     return tuple((reason, dict(params)) for reason, params in sorted(reasons))
 
 

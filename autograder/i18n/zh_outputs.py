@@ -229,7 +229,7 @@ CATALOG = {
     "socket": "socket",
     "os.fork": "os.fork",
     "os.setsid": "os.setsid",
-    "opens {path} (outside the notebook's folder)": "打开了 {path}（在笔记本所在文件夹之外）",
+    "names the path {path}, outside the notebook's folder": "写了笔记本所在文件夹之外的路径 {path}",
     "a cell of {size} KB (not read)": "一个 {size} KB 的单元格（未读取）",
     # Submissions refused or graded with a warning (autograder/grading/submissions.py,
     # parallel.py, autograder/outputs/collect.py)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from autograder.engine import worker
-from autograder.grading.integrity import OPENS_OUTSIDE, SUSPICIOUS_CALLS, SUSPICIOUS_NAMES
+from autograder.grading.integrity import NAMES_OUTSIDE, SUSPICIOUS_CALLS, SUSPICIOUS_NAMES
 from autograder.i18n import catalog, language, t
 from autograder.i18n.zh import CATALOG
 from autograder.ledger import Problem
@@ -52,7 +52,7 @@ def texts_shown_as_data():
     statuses = [GRADED, WARNED, REFUSED, PENDING, MISSING]
     kinds = ["suspicious code", "file not copied", "forbidden shortcut", "tampered cells"]
     kinds += {flag["kind"] for flag in Record(tampering=["x"]).flags}
-    return [*SUSPICIOUS_CALLS.values(), *SUSPICIOUS_NAMES.values(), OPENS_OUTSIDE,
+    return [*SUSPICIOUS_CALLS.values(), *SUSPICIOUS_NAMES.values(), NAMES_OUTSIDE,
             *worker.KNOWN_FAILURES.values(), worker.AUTOGRADE_FAILED, *statuses, *kinds,
             *(title for title, _ in SECTIONS), *report.PLOT_WORDS,
             *(english for _, english, _ in TEMPLATE_WORDS)]

@@ -103,8 +103,11 @@ def test_a_tensor_subclass_arrives_as_a_plain_tensor():
     ("import os\nos._exit(0)", "os._exit"),
     ("import ctypes", "ctypes"),
     ("import sys\nsys.modules['torch'] = None", "sys.modules"),
-    ("open('/etc/passwd')", "opens /etc/passwd"),
-    ("open('../../source/a.ipynb')", "opens ../../source"),
+    ("open('/etc/passwd')", "the path /etc/passwd"),
+    ("open('../../source/a.ipynb')", "the path ../../source"),
+    ("for p in ['/home/ada/01.ipynb', 'x']:\n    try:\n        print(open(p).read())\n"
+     "    except OSError:\n        pass", "the path /home/ada/01.ipynb"),
+    ("import os\nsecret = os.path.join('~/course', '.kit', 'secret')", "the path ~/course"),
 ])
 def test_suspicious_code_is_flagged(code, word):
     """Is each kind of grader-facing code named?"""
@@ -114,6 +117,7 @@ def test_suspicious_code_is_flagged(code, word):
 def test_ordinary_code_is_not_flagged():
     """Is a plain solution, with a magic and a literal getattr, left alone?"""
     code = ("%matplotlib inline\ndef f(x):\n    w = getattr(x, 'shape')\n"
+            "    print('a/b', '/', 'see ../ in the docs')\n"
             "    return torch.softmax(x, dim=-1) @ open('data.txt').read()\n")
     assert suspicious(code) == []
 
