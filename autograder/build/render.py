@@ -18,8 +18,9 @@ from autograder.build.hand_in import HAND_IN
 from autograder.build.printed_values import with_printed_values
 from autograder.build.standalone import filled, helper_cell_code, packed_helper_cell
 from autograder.build.stubs import given_code, solution_code
+from autograder.checks.audit import unknown_step
 from autograder.checks.code_rules import course_key
-from autograder.checks.loader import CHECKS, GUIDE
+from autograder.checks.loader import GUIDE
 from autograder.course import HELPER_CELL
 from autograder.i18n import DEFAULT, language, t
 
@@ -158,11 +159,8 @@ def test_code(spec, assignment, language_code):
     name = spec.names[0]
     step = assignment.steps.get(name)
     if step is None:
-        raise AuthoringError(
-            f"{assignment.notebook}:{spec.line}: no hidden checks are declared for {name!r} "
-            f"(the steps of {assignment.folder / CHECKS} are "
-            f"{', '.join(assignment.steps) or 'none'}); add a Step named {name!r} to its "
-            f"STEPS ({GUIDE})")
+        raise AuthoringError(unknown_step(f"{assignment.notebook}:{spec.line}", name,
+                                          assignment))
     prologue = USE_REFERENCES.format(name=name) if step.uses else ""
     header = "# " + t(TEST_HEADER.removeprefix("# "), name=name,
                       points=points(spec.points, language_code))

@@ -10,6 +10,8 @@ so a problem found is found on every run.
 
 from __future__ import annotations
 
+import difflib
+
 import torch
 
 from autograder.checks.draws import CASES, Draws
@@ -32,12 +34,21 @@ def unchecked_steps(assignment, named):
             problems.append(t("{where}: this test cell names no step to check; a graded "
                               "cell checks one step (# %% tests NAME points=N)", where=where))
         elif name not in assignment.steps:
-            known = ", ".join(assignment.steps) or t("none")
-            problems.append(t("{where}: no hidden checks are declared for {name!r} (the steps "
-                              "of {checks} are {known}); add a Step named {name!r} to its STEPS "
-                              "({guide})", where=where, name=name,
-                              checks=assignment.folder / CHECKS, known=known, guide=t(GUIDE)))
+            problems.append(unknown_step(where, name, assignment))
     return problems
+
+
+def unknown_step(where, name, assignment) -> str:
+    """What to say of a test cell naming `name`, a step the assignment's checks lack: the
+    steps there are, the one it may have meant, and the fix."""
+    known = ", ".join(assignment.steps) or t("none")
+    close = difflib.get_close_matches(name, list(assignment.steps), n=1)
+    fix = (t("did you mean {close!r}? If not, add a Step named {name!r} to its STEPS",
+             close=close[0], name=name) if close else
+           t("add a Step named {name!r} to its STEPS", name=name))
+    return t("{where}: no hidden checks are declared for {name!r} (the steps of {checks} are "
+             "{known}); {fix} ({guide})", where=where, name=name,
+             checks=assignment.folder / CHECKS, known=known, fix=fix, guide=t(GUIDE))
 
 
 def step_problems(assignment):

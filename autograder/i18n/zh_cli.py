@@ -205,10 +205,12 @@ CATALOG = {
     "(# %% tests NAME points=N)":
         "{where}：这个测试单元格没有指定要检查的步骤；每个计分单元格检查一个步骤"
         "（# %% tests NAME points=N）",
-    "{where}: no hidden checks are declared for {name!r} (the steps of {checks} are {known}); "
-    "add a Step named {name!r} to its STEPS ({guide})":
-        "{where}：没有为 {name!r} 声明隐藏检查（{checks} 中的步骤有 {known}）；"
-        "请在它的 STEPS 里添加一个名为 {name!r} 的 Step（{guide}）",
+    "{where}: no hidden checks are declared for {name!r} (the steps of {checks} are "
+    "{known}); {fix} ({guide})":
+        "{where}：没有为 {name!r} 声明隐藏检查（{checks} 中的步骤有 {known}）；{fix}（{guide}）",
+    "did you mean {close!r}? If not, add a Step named {name!r} to its STEPS":
+        "是不是想写 {close!r}？如果不是，请在它的 STEPS 里添加一个名为 {name!r} 的 Step",
+    "add a Step named {name!r} to its STEPS": "请在它的 STEPS 里添加一个名为 {name!r} 的 Step",
     "none": "无",
     "{where}: step {name!r}: {problem}": "{where}：步骤 {name!r}：{problem}",
     "it has no random case, so every student meets the same inputs and a notebook could "
