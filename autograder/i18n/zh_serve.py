@@ -1,6 +1,7 @@
 """The Chinese of `serve` and feedback on submit (autograder/serve/)."""
 
 CATALOG = {
+    "stopped": "已停止",
     "nbgrader submit did not finish it (it holds no {name}): submit again":
         "nbgrader submit 没有完成这次提交（其中没有 {name}）：请重新提交",
     "{folder} is not collected: {why}. {what}": "{folder} 没有收取：{why}。{what}",

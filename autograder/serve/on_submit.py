@@ -170,6 +170,11 @@ class OnSubmit:
         self.waiting = False
         return taken
 
+    def being_graded(self) -> list[str]:
+        """'student assignment' of each submission taken and not finished."""
+        return [f"{entry['student']} {entry['assignment']}" for entry in
+                self.record.entries.values() if entry["state"] == GRADING]
+
     def being_submitted(self, handed) -> bool:
         """Whether the student's own nbgrader submit may still be writing `handed`: it is
         looked at again next time (a folder not theirs is refused at once)."""

@@ -92,8 +92,9 @@ def serve(root: Path, once=False, say=say_now):
                             break
                         time.sleep(watcher.settings.interval if watcher else 1.0)
                 except KeyboardInterrupt:
+                    cut = watcher.being_graded() if watcher is not None else []
                     say(t("stopped; a submission being graded is graded again at the next "
-                          "start"))
+                          "start") + f" ({', '.join(cut)})" if cut else t("stopped"))
                 finally:
                     if commands is not None:
                         commands.close()

@@ -342,9 +342,11 @@ def test_a_ta_grade_is_never_touched(term):
 
 
 def test_a_stop_ends_everything_and_a_restart_grades_nothing_twice(term):
-    """Does SIGTERM end serve with status 0 and no process of it left, and does a restart
-    take nothing already finished?"""
+    """Does SIGTERM end serve with status 0 and no process of it left, saying only
+    "stopped" when nothing was being graded, and does a restart take nothing already
+    finished?"""
     assert term["stop status"] == 0, term["console"]
+    assert term["console"].rstrip().endswith("stopped"), term["console"][-400:]
     assert term["processes left"] == []
     assert term["restart"].returncode == 0, term["restart"].stdout + term["restart"].stderr
     assert ": graded" not in term["restart"].stdout
