@@ -473,9 +473,25 @@ def start_embedded_early(root, students, workers):
                                         root / "grade.log")
 
 
+def start_page_workers_early(root):
+    """For a class's feedback pages on the embedded cluster, the process its workers are
+    forked from, importing what a page needs (no torch) while this command imports the rest.
+    Not when the course grades on a scheduler of its own."""
+    from autograder.config_file import course_config  # light: no nbgrader yet
+
+    try:
+        if course_config(root).Cluster.get("scheduler"):
+            return
+    except Exception:  # noqa: BLE001 - any error of the course's config is feedback's to say
+        return
+    from autograder.engine.fork_server import PAGE_IMPORTS, start_early
+
+    start_early(PAGE_IMPORTS)
+
+
 # The commands that read what the course holds, and those that write grades or students' work
-# for the instructor alone (an export, a report, similarity pages; not a Gradescope zip, whose
-# files' modes Gradescope's image keeps).
+# for the instructor alone (an export, a report, similarity pages, a Gradescope zip: the modes
+# of the files inside it are the zip's own, set by gradescope/package.py).
 READS_COURSE = ("build", "grade", "serve", "feedback", "export", "report")
 WRITES_FOR_INSTRUCTOR = ("export", "report", "similarity", "gradescope")  # the zip: the secret
 
@@ -630,6 +646,8 @@ def run_command(root, args):
         return serve(root, args.once)
     elif args.command == "feedback":
         ids = check_ids(args.ids, course_ids(root))
+        if not (args.students or args.scheduler):
+            start_page_workers_early(root)
         from autograder.outputs.feedback import write_feedback
 
         done = write_feedback(root, ids, args.students, workers=args.workers,

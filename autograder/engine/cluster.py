@@ -114,7 +114,8 @@ def start_client(config, workers, scheduler, log_file: Path, say, kernels=None,
         try:
             with dask.config.set({"distributed.scheduler.allowed-failures":
                                   settings.allowed_failures, **QUIET_CLUSTER}), \
-                    forked_workers():
+                    forked_workers(fork_server.WORKER_IMPORTS if kernels else
+                                   fork_server.PAGE_IMPORTS):
                 cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
                                        processes=True,
                                        memory_limit=f"{settings.worker_memory_mb}MiB",
@@ -233,15 +234,14 @@ QUIET_CLUSTER = {
 
 
 @contextlib.contextmanager
-def forked_workers():
+def forked_workers(imports):
     """While the embedded cluster starts: its workers are forked from one process
     (multiprocessing's fork server, started by the first, or before it by the command:
-    fork_server.py), which imported its WORKER_IMPORTS, so the workers share them instead of
-    each importing them anew (about 2.5 CPU s a worker)."""
+    fork_server.py), which imported `imports` (a grading worker's, or a page writer's), so
+    the workers share them instead of each importing them anew (about 2.5 CPU s a worker)."""
     with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
         get_mp_context()  # dask sets the server's imports once, at its first call: ours after
-        multiprocessing.get_context("forkserver").set_forkserver_preload(
-            fork_server.WORKER_IMPORTS)
+        multiprocessing.get_context("forkserver").set_forkserver_preload(imports)
         yield
 
 

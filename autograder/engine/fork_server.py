@@ -26,15 +26,16 @@ from autograder.sandbox import private_api
 from autograder.timeline import mark
 
 # What a grading worker imports before its first task (distributed, torch, the kit's worker),
-# imported once by the fork server.
+# imported once by the fork server; a worker that writes pages alone needs no torch.
 WORKER_IMPORTS = ["autograder.engine.worker_imports"]
+PAGE_IMPORTS = ["autograder.engine.page_imports"]
 
 
-def start_early():
-    """Start the fork server now, importing WORKER_IMPORTS, for the embedded cluster this
+def start_early(imports=WORKER_IMPORTS):
+    """Start the fork server now, importing `imports`, for the embedded cluster this
     process is about to start. Where it cannot start now, the cluster starts it later, as it
     would have."""
-    multiprocessing.get_context("forkserver").set_forkserver_preload(WORKER_IMPORTS)
+    multiprocessing.get_context("forkserver").set_forkserver_preload(imports)
     try:
         multiprocessing.forkserver.ensure_running()
     except (OSError, ValueError):

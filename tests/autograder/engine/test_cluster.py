@@ -11,6 +11,7 @@ from pathlib import Path
 
 import nbformat
 import psutil
+import pytest
 from traitlets.config import Config
 
 from autograder.course import Course, nbgrader_env
@@ -31,21 +32,27 @@ def parent_of_this_worker():
     return command, "libtorch" in Path(f"/proc/{parent}/maps").read_text()
 
 
-def test_the_workers_are_forked_from_one_process_that_imported_torch(tmp_path):
+@pytest.mark.parametrize("grading", [True, False], ids=["grading", "pages"])
+def test_the_workers_are_forked_from_one_process_that_imported_what_they_need(tmp_path,
+                                                                              grading):
     """Are both workers of the embedded cluster children of multiprocessing's fork server,
-    which imported torch (and the worker module) once for them, rather than each a fresh
-    interpreter importing it all again; and is the fork server gone once the cluster is
-    closed?"""
-    client = start_client(Config(), 2, None, tmp_path / "grade.log", lambda _: None)
+    which imported what they need once for them (torch for grading; for feedback pages, no
+    torch, which no page needs), rather than each a fresh interpreter importing it all again;
+    and is the fork server gone once the cluster is closed?"""
+    client = start_client(Config(), 2, None, tmp_path / "grade.log", lambda _: None,
+                          kernels=choose("limits") if grading else None)
     try:
         client.wait_for_workers(2, timeout=60)
+        # first, and with a builtin: running a function of this module imports it, and torch
+        imported = client.run(eval, "'torch' in __import__('sys').modules")
         parents = client.run(parent_of_this_worker)
         server = psutil.Process(client.run(os.getppid).popitem()[1])
     finally:
         close_client(client)
     assert len(parents) == 2
     for command, has_torch in parents.values():
-        assert "forkserver" in command and has_torch, command
+        assert "forkserver" in command and has_torch == grading, command
+    assert list(imported.values()) == [grading, grading]
     assert not server.is_running()
 
 

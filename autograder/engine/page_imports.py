@@ -1,0 +1,13 @@
+"""What the fork server imports once for every worker that writes feedback pages
+(fork_server.PAGE_IMPORTS): dask's distributed, nbgrader's feedback and the kit's worker,
+without torch (about 1.6 CPU s of a grading worker's imports, and no page needs it), set
+aside as worker_imports.py sets them."""
+
+from autograder.quiet_imports import paused
+
+with paused():
+    import distributed  # noqa: F401
+    import nbconvert.exporters  # noqa: F401
+    import nbgrader.converters.generate_feedback  # noqa: F401
+
+    import autograder.engine.worker  # noqa: F401
