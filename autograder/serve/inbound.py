@@ -104,6 +104,23 @@ def why_not_theirs(inbound: Path, handed: HandedIn, check_owner=True) -> str | N
     return None
 
 
+def why_home_open(student) -> str | None:
+    """Why the home of the student's user lets classmates in (in words, with the fix), or
+    None: nbgrader keeps each submission's secret there, and with it another user fetches
+    that student's released feedback."""
+    try:
+        home = Path(pwd.getpwnam(student).pw_dir)
+        mode = stat.S_IMODE(home.stat().st_mode)
+    except (KeyError, OSError):
+        return None
+    if not mode & 0o005:
+        return None
+    return t("{student}'s home {home} is {mode:o}: other users can read their notebooks and "
+             "nbgrader's submission secret there, with which a classmate fetches their "
+             "feedback; close it (chmod 0700 {home}) and make new homes 0700 (README.md, "
+             "\"Setting up a shared hub\")", student=student, home=home, mode=mode)
+
+
 def user_name(uid: int) -> str:
     """The name of the user `uid` (its number where the machine names none)."""
     try:

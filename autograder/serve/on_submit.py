@@ -40,6 +40,7 @@ from autograder.serve.inbound import (
     being_written,
     handed_in,
     inbound_folder,
+    why_home_open,
     why_not_taken,
     why_not_theirs,
 )
@@ -113,6 +114,7 @@ class OnSubmit:
         self.record = Record(root)
         self.waiting = False
         self.not_graded = 0  # submissions this run could not grade (the console said why)
+        self.homes_looked_at = set()  # students whose home this run looked at
         self.check_owner = config.ExchangeCollect.get("check_owner", True)
         self.groupshared = config.CourseDirectory.get("groupshared", False)
         if self.settings.per_day < 0 or self.settings.interval <= 0:
@@ -147,6 +149,8 @@ class OnSubmit:
         for handed in [h for h in new if self.record.state(h.name) is None]:
             if self.refused(handed):
                 new.remove(handed)
+        for handed in new:
+            self.warn_of_open_home(handed)
         latest = {(h.student, h.assignment): h for h in new}  # oldest first: the last wins
         for handed in new:
             if latest[(handed.student, handed.assignment)] is not handed:
@@ -169,6 +173,15 @@ class OnSubmit:
                 self.tell(handed, t("not graded: {why}", why=error))
         self.waiting = False
         return taken
+
+    def warn_of_open_home(self, handed):
+        """Say once a run, for a student whose home classmates can enter, why and the fix."""
+        if not self.check_owner or handed.student in self.homes_looked_at:
+            return
+        self.homes_looked_at.add(handed.student)
+        why = why_home_open(handed.student)
+        if why:
+            self.tell(handed, t("warning: {message}", message=why))
 
     def being_graded(self) -> list[str]:
         """'student assignment' of each submission taken and not finished."""

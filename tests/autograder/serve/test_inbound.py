@@ -120,3 +120,24 @@ def test_a_folder_submit_is_writing_waits_and_one_it_left_unfinished_is_refused(
     assert not being_written(folder)
     why = refusal(tmp_path, folder, check_owner=False)
     assert "did not finish it" in why and "submission_secret.txt" in why and "submit again" in why
+
+
+def test_a_home_classmates_can_enter_is_said_with_the_fix(tmp_path, monkeypatch):
+    """nbgrader keeps a submission's secret in the student's home: is a home others may enter
+    (0755, as useradd -m makes it on many systems) named with its mode and the fix, and a
+    closed one (0700), or a student with no user here, passed in silence?"""
+    import pwd
+    from types import SimpleNamespace
+
+    from autograder.serve.inbound import why_home_open
+
+    home = tmp_path / "ada"
+    home.mkdir()
+    monkeypatch.setattr(pwd, "getpwnam", lambda name: SimpleNamespace(pw_dir=str(home))
+                        if name == "ada" else (_ for _ in ()).throw(KeyError(name)))
+    home.chmod(0o755)
+    why = why_home_open("ada")
+    assert why is not None and "755" in why and f"chmod 0700 {home}" in why
+    home.chmod(0o700)
+    assert why_home_open("ada") is None
+    assert why_home_open("nobody-here") is None
