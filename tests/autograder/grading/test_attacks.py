@@ -270,7 +270,7 @@ def test_integrity_report_flags_the_tricks(batch):
                 "exec_source": "exec", "input_transformer": "get_ipython",
                 "os_exit": "os._exit", "uninterruptible": "signal",
                 "segfault": "ctypes", "fake_torch": "sys.modules",
-                "read_solutions": "opens", "daemon": "subprocess",
+                "read_solutions": "names the path", "daemon": "subprocess",
                 "forged_metadata": "forged", "deleted_test": "deleted",
                 "duplicated_test": "second copy", "changed_points": "points",
                 "retyped_test": "retyped", "renamed_test": "deleted or renamed"}

@@ -187,7 +187,8 @@ def test_mistake_loses_only_its_step_and_is_named(course, assignment_id, index, 
     others = {g: s.score for g, s in scores.items()
               if g.removeprefix("test_") not in mistaken_steps and s.score != s.max_score}
     assert not others, f"{mistake.name} (with {mistaken_steps} mistaken) also cost {others}"
-    assert mistake.name in course.feedback_html(student, assignment_id)
+    # as the page shows it: the grader's message is escaped text ("attention&#x27;s ...")
+    assert mistake.name in html.unescape(course.feedback_html(student, assignment_id))
     graded = course.root / "autograded" / student / assignment_id / f"{assignment_id}.ipynb"
     assert mistake.name in read_record(nbformat.read(graded, as_version=4)).mistakes
 
