@@ -502,7 +502,7 @@ CATALOG = {
     "Comments:": "评语：",
     "No response.": "未作答。",
     "a plot drawn by the notebook's code": "笔记本中的代码画出的图",
-    "In\xa0[{count}]:": "输入\xa0[{count}]:",
+    "In{space}[{count}]:": "输入{space}[{count}]:",
     # Gradescope: results.json and run_autograder (autograder/gradescope/)
     "{step}: every finding of the hidden checks": "{step}：隐藏检查发现的全部问题",
     "graded cells you changed, restored as released": "你改动过的评分单元格，已恢复为发布时的样子",

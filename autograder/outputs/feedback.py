@@ -66,9 +66,10 @@ TEMPLATE_WORDS = [
     # nbgrader's comment on a solution cell left as released, before "Comments:" is changed
     (r"(?P<keep><b>Comments:</b>\s*<p>)No response\.</p>", "No response.", "{keep}{text}</p>"),
     ("<b>Comments:</b>", "Comments:", "<b>{text}</b>"),
-    # nbconvert's prompt of a code cell (the page is never run: no count in it)
-    ('(?P<keep><div class="prompt input_prompt">)In\xa0\\[(?P<count>[^\\]<]*)\\]:',
-     "In\xa0[{count}]:", "{keep}{text}"),
+    # nbconvert's prompt of a code cell (the page is never run: no count in it), its spaces
+    # as the template writes them (&nbsp;) or as characters
+    ('(?P<keep><div class="prompt input_prompt">)In(?P<space>\xa0|&nbsp;)\\[(?P<count>'
+     '(?:[^\\]<&]|&nbsp;)*)\\]:', "In{space}[{count}]:", "{keep}{text}"),
     ('alt="No description has been provided for this image"',
      "a plot drawn by the notebook's code", 'alt="{text}"'),
 ]

@@ -93,6 +93,7 @@ PAGE = """<!DOCTYPE html>
 <div class="panel-footer"><div><b>Comments:</b> <p>well done</p></div></div>
 <img alt="No description has been provided for this image" src="data:image/png;base64,iVBO"/>
 <div class="prompt input_prompt">In\xa0[\xa0]:</div>
+<div class="prompt input_prompt">In&nbsp;[&nbsp;]:</div>
 <h4 id="mine">My notes (Score: 1 / 2)</h4><p>Student's answer: Score: 3 / 4 (Top)</p>
 </body>
 </html>"""
@@ -101,7 +102,8 @@ STUDENTS_OWN = ('<h4 id="mine">My notes (Score: 1 / 2)</h4>'
 
 
 def test_the_feedback_template_speaks_chinese():
-    """Are the template's words Chinese, the scores kept, and the page marked zh-CN?"""
+    """Are the template's words Chinese, the scores kept, and the page marked zh-CN (the
+    prompt's spaces written as characters or as the template's &nbsp;)?"""
     with language("zh"):
         page = in_course_language(PAGE)
     assert '<html lang="zh-CN">' in page
@@ -109,10 +111,11 @@ def test_the_feedback_template_speaks_chinese():
                   ">评语</a>", "迟交扣分（-0.8 分）", ">你的答案</span>",
                   "评分单元格：<code>test_f</code>", "得分：0.0 / 2.0", "（回到顶部）",
                   "<b>评语：</b>", 'alt="笔记本中的代码画出的图"',
-                  '<div class="prompt input_prompt">输入\xa0[\xa0]:</div>']:
+                  '<div class="prompt input_prompt">输入\xa0[\xa0]:</div>',
+                  '<div class="prompt input_prompt">输入&nbsp;[&nbsp;]:</div>']:
         assert words in page
     for english in ["Score:", "Student's answer</span>", "Grade cell", "(Top)</a>",
-                    "Comments:", "No description", "In\xa0["]:
+                    "Comments:", "No description", "In\xa0[", "In&nbsp;["]:
         assert english not in page.replace(STUDENTS_OWN, "")
 
 
