@@ -19,7 +19,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from autograder.errors import KitError
-from autograder.i18n.standalone import _os_error, _os_reason
+from autograder.i18n.standalone import _os_errors_in, _os_reason
 
 LANGUAGES = {"en": "English", "zh": "简体中文 (Simplified Chinese)"}
 DEFAULT = "en"
@@ -113,8 +113,7 @@ def t(text, **fields):
     reads in the language too ("[Errno 13] Permission denied: 'x'", "权限不够（errno 13）：'x'")."""
     if current() == DEFAULT:
         return text.format(**fields) if fields else text
-    fields = {name: _os_error(value, current()) if isinstance(value, OSError) else value
-              for name, value in fields.items()}
+    fields = _os_errors_in(fields, current())
     template = translated(text, current())
     return template.format(**fields) if fields else template
 

@@ -255,9 +255,14 @@ def _os_error(error, language=None):
         ZH_OS_ERROR_FILES.format(files=" -> ".join(files)) if files else ""))
 
 
+def _os_errors_in(fields, language=None):
+    """`fields` with each OSError written in the course's language (_os_error)."""
+    return {name: _os_error(value, language) if isinstance(value, OSError) else value
+            for name, value in fields.items()}
+
+
 def _t(text, language=None, **fields):
     """`text` in the course's language (or in `language`), its {fields} filled in."""
     template = ZH.get(text, text) if (language or LANGUAGE) == "zh" else text
-    fields = {name: _os_error(value, language) if isinstance(value, OSError) else value
-              for name, value in fields.items()}
+    fields = _os_errors_in(fields, language)
     return template.format(**fields) if fields else template

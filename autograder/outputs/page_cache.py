@@ -68,11 +68,12 @@ class KeptHighlight:
 
     def __init__(self, highlight):
         self.highlight = highlight
+        self.settings = (highlight.pygments_lexer, json.dumps(  # the same for every cell
+            highlight.extra_formatter_options, sort_keys=True, default=repr))
 
     def __call__(self, source, language=None, metadata=None):
-        key = ("code", source, language, self.highlight.pygments_lexer,
-               (metadata or {}).get("magics_language"),
-               json.dumps(self.highlight.extra_formatter_options, sort_keys=True, default=repr))
+        key = ("code", source, language, (metadata or {}).get("magics_language"),
+               *self.settings)
         return RENDERED.get(key, lambda: self.highlight(source, language, metadata))
 
 

@@ -59,6 +59,11 @@ WRITTEN_LAST = ("timestamp.txt", "submission_secret.txt")
 SUBMIT_WRITES = timedelta(minutes=2)  # longer than a submit takes to write them
 
 
+def unwritten(path: Path) -> str | None:
+    """The first file of WRITTEN_LAST the folder `path` lacks, or None."""
+    return next((name for name in WRITTEN_LAST if not (path / name).is_file()), None)
+
+
 def being_written(path: Path, now=None) -> bool:
     """Whether nbgrader's submit may still be writing the folder `path`: a file it writes
     last is missing and the folder changed less than SUBMIT_WRITES ago (after that, it is
@@ -67,8 +72,7 @@ def being_written(path: Path, now=None) -> bool:
         changed = datetime.fromtimestamp(path.lstat().st_mtime, UTC)
     except OSError:
         return False
-    missing = any(not (path / name).exists() for name in WRITTEN_LAST)
-    return missing and (now or datetime.now(UTC)) - changed < SUBMIT_WRITES
+    return unwritten(path) is not None and (now or datetime.now(UTC)) - changed < SUBMIT_WRITES
 
 
 def why_refused(inbound: Path, handed: HandedIn, check_owner=True,
@@ -142,10 +146,10 @@ def why_not_taken(path: Path, handed: HandedIn, max_mb: float = 0) -> str | None
             if entry.is_symlink() or not (entry.is_dir() or entry.is_file()):
                 return t("it holds {name}, a link or a special file",
                          name=entry.relative_to(path))
-    for name in WRITTEN_LAST:
-        if not (path / name).is_file():
-            return t("nbgrader submit did not finish it (it holds no {name}): submit again",
-                     name=name)
+    missing = unwritten(path)
+    if missing:
+        return t("nbgrader submit did not finish it (it holds no {name}): submit again",
+                 name=missing)
     notebook = path / f"{handed.assignment}.ipynb"
     if not notebook.is_file():
         return t("it holds no {name}", name=notebook.name)

@@ -46,15 +46,16 @@ class OwnedCollect(ExchangeCollect):
                 chosen.append(record)
                 continue
             own = self.own_records(inbound, student)
-            self.log.error(t("{folder} is not collected: {why}. {what}", folder=record["filename"],
-                             why=why, what=t("The student's latest own submission is collected "
-                                             "instead.") if own else
-                             t("The student has no submission of their own there.")
-                             if own is not None else
-                             t("The student's own submissions were not looked for: nbgrader's "
-                               "collect differs from what the kit reads.")))
-            if own:
+            if own is None:
+                what = t("The student's own submissions were not looked for: nbgrader's "
+                         "collect differs from what the kit reads.")
+            elif own:
+                what = t("The student's latest own submission is collected instead.")
                 chosen.append(self.latest(own))
+            else:
+                what = t("The student has no submission of their own there.")
+            self.log.error(t("{folder} is not collected: {why}. {what}",
+                             folder=record["filename"], why=why, what=what))
         self.src_records = chosen
 
     def own_records(self, inbound, student):

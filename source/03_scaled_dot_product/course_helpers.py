@@ -33,10 +33,13 @@ def _os_error(error, language=None):
     return ZH_OS_ERROR.format(reason=_os_reason(error, language), number=error.errno, files=(
         ZH_OS_ERROR_FILES.format(files=" -> ".join(files)) if files else ""))
 
+def _os_errors_in(fields, language=None):
+    return {name: _os_error(value, language) if isinstance(value, OSError) else value
+            for name, value in fields.items()}
+
 def _t(text, language=None, **fields):
     template = ZH.get(text, text) if (language or LANGUAGE) == "zh" else text
-    fields = {name: _os_error(value, language) if isinstance(value, OSError) else value
-              for name, value in fields.items()}
+    fields = _os_errors_in(fields, language)
     return template.format(**fields) if fields else template
 
 TOLERANCE = {"rtol": 1e-3, "atol": 1e-4}
