@@ -73,9 +73,9 @@ def test_the_lines_the_build_fills_stay_outside_the_packed_code():
     (the cell's key leaves out the COURSE_CELLS line), and nowhere in the packed code?"""
     cell = packed_helper_cell(helper_cell_code())
     shown = cell.splitlines()
-    assert shown.index("STEP_USES = {}") < shown.index("import base64, linecache, zlib")
+    assert shown.index("STEP_USES = {}") < shown.index("import base64, linecache, sys, zlib")
     assert any(line.startswith("COURSE_CELLS = ") for line in shown[:shown.index(
-        "import base64, linecache, zlib")])
+        "import base64, linecache, sys, zlib")])
     assert not re.search(r"^(STEP_USES|COURSE_CELLS) = ", unpacked_helpers(cell), re.MULTILINE)
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import ast
 import re
+from pathlib import Path
 
 import ipykernel.compiler
+import nbformat
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -14,8 +16,11 @@ from IPython.core.async_helpers import _should_be_async
 from IPython.core.compilerop import CachingCompiler
 from IPython.core.inputtransformer2 import TransformerManager
 
+from autograder.build.standalone import unpacked_helpers
 from autograder.sandbox import cell_cache
 from tests.autograder.sandbox.conftest import run
+
+REPO = Path(__file__).resolve().parents[3]
 
 IPYTHON_TEXTS = ["x = 1\nx", "%time y = 2", "files = !ls\n", "len?", "%%capture\nprint(1)",
                  "  indented = 1\n", ">>> z = 3\n", "a = %who_ls\n", "print('%d' % 5)\n",
@@ -244,3 +249,39 @@ def test_a_warmed_tree_is_ipythons_whatever_the_kernel_changes(kernel):
     assert run(kernel, cells[2]) == ("True", [])
     run(kernel, "from __future__ import barry_as_FLUFL")  # the one import that changes parsing
     assert run(kernel, cells[2]) == ("", ["SyntaxError"])
+
+
+def helper_cell(assignment="01_attention_by_hand"):
+    notebook = nbformat.read(REPO / "release" / assignment / f"{assignment}.ipynb", as_version=4)
+    return next(cell.source for cell in notebook.cells
+                if cell.metadata.get("nbgrader", {}).get("grade_id") == "public_checks")
+
+
+def test_the_template_keeps_the_helper_cells_code_as_the_build_packed_it(installed,
+                                                                          monkeypatch):
+    """Does warming a released helper cell keep the code the build packed into it (the text
+    course_helpers.py holds), compiled under the cell's NAME; and a cell whose packed text
+    does not unpack, nothing?"""
+    monkeypatch.setattr(cell_cache, "kept_helpers", {})
+    cell = helper_cell()
+    cell_cache.warm([cell, 'PACKED, NAME = "not base85 ~~", "x.py"\n'])
+    ((packed, name), (text, code)), = cell_cache.kept_helpers.items()
+    assert text == unpacked_helpers(cell) and name == "course_helpers.py"
+    assert f'"{packed}"' in cell and code.co_filename == name
+    assert code == compile(text, name, "exec", dont_inherit=True)
+
+
+def test_a_kernel_runs_the_helper_cell_from_the_templates_code(kernel):
+    """In a kernel forked after the warm: does the helper cell run the template's code (its
+    helpers defined, no compile of its own), and one the template did not warm (here under
+    another file's name) unpack and compile its own?"""
+    warmed = helper_cell()
+    cold = warmed.replace('"course_helpers.py"', '"other_helpers.py"')
+    kernel.warm([warmed])
+    kernel.restart()
+    assert run(kernel, warmed) == ("", [])
+    assert run(kernel, "print(KEPT is not None, callable(expect_close), "
+                       "KEPT[1] is __import__('sys').modules['cell_cache']"
+                       ".kept_helpers[PACKED, NAME][1])") == ("True True True", [])
+    assert run(kernel, cold) == ("", [])
+    assert run(kernel, "print(KEPT is None, callable(expect_close))") == ("True True", [])
