@@ -198,18 +198,20 @@ def install(read, parts):
                 return True
         return False
 
+    # Made once: the guard's own work is never nested (the hook turns itself off while it
+    # runs), and a switch's __exit__ restores what its __enter__ found.
+    functions_off, dispatch_off = DisableTorchFunction(), DisableTorchDispatch()
+
     def quiet_on():
         """The guard's own torch work: no mode, no subclass's code, no collection (no
         finaliser of the student's) while it runs."""
         collecting = gc_isenabled()
         gc_disable()
-        functions_off, dispatch_off = DisableTorchFunction(), DisableTorchDispatch()
         functions_off.__enter__()
         dispatch_off.__enter__()
-        return collecting, functions_off, dispatch_off
+        return collecting
 
-    def quiet_off(quiet):
-        collecting, functions_off, dispatch_off = quiet
+    def quiet_off(collecting):
         dispatch_off.__exit__(None, None, None)
         functions_off.__exit__(None, None, None)
         if collecting:
@@ -217,15 +219,22 @@ def install(read, parts):
 
     # -- what torch runs ------------------------------------------------------------------------
 
+    op_names = {}  # id(an operation) -> (the operation, its name), as first read
+
     def aten_name(func):
         """The name torch gave an operation it dispatched (`_softmax`), read from the fields
         torch wrote into the operation's object; None for anything else."""
         if type(func) is not OpOverload:
             return None
+        kept = dict_get(op_names, id(func))
+        if kept is not None and kept[0] is func:
+            return kept[1]
         name = dict_get(fields_of(func, "__dict__"), "_name")
         if type(name) is not str or "::" not in name:
             return None
-        return name.split("::", 1)[1].split(".", 1)[0]
+        name = name.split("::", 1)[1].split(".", 1)[0]
+        op_names[id(func)] = (func, name)
+        return name
 
     def function_name(func):
         if not one_of(type(func), NAMED_KINDS):
@@ -801,7 +810,7 @@ def install(read, parts):
         if handler is None or state["inside"]:
             return
         state["inside"] = True
-        quiet = quiet_on() if event in QUIET else None
+        quiet = quiet_on() if event in QUIET else None  # gc's state before, or None
         failure = None
         try:
             handler(args)
