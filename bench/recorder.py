@@ -4,7 +4,10 @@ in-process on its reference, `--rounds` times with each call recorded as grading
 records it in the kernel (a Recorder around the call alone, the earlier steps apart) and as
 many without (the rules on operations then left out); prints the CPU seconds of each and the
 recorder's share. (A class step's calls go through its instances, which only the kernel's
-agent sees one by one: those steps are left out.)
+agent sees one by one: those steps are left out.) Then the cost of one torch function (and the
+operation it dispatches) three ways: bare, under the notebook's Recorder, and under the
+judging kernel's guard (autograder/sandbox/guard.py, installed as a judging kernel installs
+it, in a child process: its audit hook and seccomp filter cannot be taken off again).
 
     .venv/bin/python bench/recorder.py [--rounds 5]
 """
@@ -12,6 +15,9 @@ agent sees one by one: those steps are left out.)
 from __future__ import annotations
 
 import argparse
+import json
+import secrets
+import subprocess
 import sys
 import time
 from dataclasses import replace
@@ -75,6 +81,57 @@ def cpu_seconds(step, helpers, rounds):
     return time.process_time() - started
 
 
+LOOP_STEPS = 200  # a loop of small torch work, 6 functions a step
+PER_OPERATION = """
+import json, sys, time
+import torch
+torch.set_num_threads(1)
+sys.path.insert(0, {sandbox!r})
+import judging
+from autograder.recorder import Recorder
+
+def work(x):
+    for _ in range({steps}):
+        x = torch.exp(x - x.amax(dim=-1, keepdim=True)) @ x.transpose(-2, -1) / 3.0
+    return x
+
+def best(run, repeats=20):
+    times = []
+    for _ in range(repeats):
+        started = time.process_time()
+        run()
+        times.append(time.process_time() - started)
+    return min(times)
+
+x = torch.randn(4, 4)
+def recorded():
+    with Recorder():
+        work(x)
+figures = {{"bare": best(lambda: work(x)), "recorder": best(recorded)}}
+namespace = {{"__name__": "kit_guard", "__builtins__": dict(vars(__import__("builtins")))}}
+exec(judging.GUARD, namespace)
+namespace["install"](lambda prompt="": {settings!r}, judging)
+figures["guard"] = best(lambda: work(x))
+print(json.dumps(figures))
+"""
+
+
+def per_operation():
+    """{way: CPU microseconds a torch function with its operation}, bare, under the
+    notebook's Recorder and under the guard (in a child process)."""
+    from autograder.sandbox import seccomp
+
+    settings = json.dumps({"key": secrets.token_hex(32), "seed": 0,
+                           "filter": seccomp.program(seccomp.JUDGING),
+                           "seccomp": seccomp.seccomp_number()})
+    code = PER_OPERATION.format(sandbox=str(ROOT / "autograder" / "sandbox"), steps=LOOP_STEPS,
+                                settings=settings)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, check=True)
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    return {way: 1e6 * seconds / (LOOP_STEPS * 6) for way, seconds in figures.items()}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -100,6 +157,9 @@ def main(argv=None):
     print(f"{'all':26} {totals[0] / rounds:8.3f}s {totals[1] / rounds:8.3f}s "
           f"{100 * (totals[0] - totals[1]) / totals[0]:6.1f}%  (CPU s per check of every "
           "such step; share: the recorder's)")
+    figures = per_operation()
+    print("CPU us a torch function with its operation: " + ", ".join(
+        f"{way} {value:.1f}" for way, value in figures.items()))
 
 
 if __name__ == "__main__":
