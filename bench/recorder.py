@@ -108,9 +108,7 @@ def recorded():
     with Recorder():
         work(x)
 figures = {{"bare": best(lambda: work(x)), "recorder": best(recorded)}}
-namespace = {{"__name__": "kit_guard", "__builtins__": dict(vars(__import__("builtins")))}}
-exec(judging.GUARD, namespace)
-namespace["install"](lambda prompt="": {settings!r}, judging)
+exec({guard_cell!r}, {{"input": lambda prompt="": {settings!r}}})  # as a judging kernel does
 figures["guard"] = best(lambda: work(x))
 print(json.dumps(figures))
 """
@@ -119,13 +117,11 @@ print(json.dumps(figures))
 def per_operation():
     """{way: CPU microseconds a torch function with its operation}, bare, under the
     notebook's Recorder and under the guard (in a child process)."""
-    from autograder.sandbox import seccomp
+    from autograder.sandbox.link import GUARD_CELL, guard_settings
 
-    settings = json.dumps({"key": secrets.token_hex(32), "seed": 0,
-                           "filter": seccomp.program(seccomp.JUDGING),
-                           "seccomp": seccomp.seccomp_number()})
     code = PER_OPERATION.format(sandbox=str(ROOT / "autograder" / "sandbox"), steps=LOOP_STEPS,
-                                settings=settings)
+                                guard_cell=GUARD_CELL,
+                                settings=guard_settings(secrets.token_bytes(32), 0))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, check=True)
     figures = json.loads(done.stdout.strip().splitlines()[-1])

@@ -47,6 +47,13 @@ MAX_REPLY = 64 << 20
 PARTS = 16  # a reply or a call larger than max_reply comes in parts: this many at most
 
 
+def guard_settings(key, seed):
+    """The line the guard reads through input() as it installs (guard.py): the key that seals
+    the replies, the seccomp filter of a judging kernel, and the seed of its random state."""
+    return json.dumps({"key": key.hex(), "filter": seccomp.program(seccomp.JUDGING),
+                       "seccomp": seccomp.seccomp_number(), "seed": seed})
+
+
 class Message:
     """One reply or call of the agent, read part by part (a MORE prompt before its last
     part), kept only while it is within `bound` characters."""
@@ -162,9 +169,7 @@ class Link:
         random state (the notebook's: the same on every regrade)."""
         self.end()
         self.key, self.seq, self.settings = secrets.token_bytes(32), 0, 0
-        settings = json.dumps({"key": self.key.hex(),
-                               "filter": seccomp.program(seccomp.JUDGING),
-                               "seccomp": seccomp.seccomp_number(), "seed": seed})
+        settings = guard_settings(self.key, seed)
         outputs, status = self.kernel.execute(
             GUARD_CELL, self.timeout(), silent=True,
             stdin_hook=lambda prompt: settings if prompt == GUARD_PROMPT else "")
@@ -223,7 +228,7 @@ class Link:
             return answers[0]
         payload = {"op": op, "target": ref, **fields}
         text = self.exchange(payload)
-        return self.read_reply(text, payload["sent"], 0)
+        return self.read_reply(text, payload["digest"], 0)
 
     def batch(self, requests):
         """The answers of the agent to several requests ((op, ref, fields) each), made in the
@@ -248,7 +253,7 @@ class Link:
             outer = None
         each = outer.get("each") if isinstance(outer, dict) else None
         if each is None:
-            self.read_reply(text, payload["sent"], 0)  # the batch failed as a whole: its error
+            self.read_reply(text, payload["digest"], 0)  # the batch failed as a whole: its error
             raise bad_reply("not one answer a request")
         if not isinstance(each, list) or len(each) > len(requests) or \
                 not all(isinstance(one, str) for one in each):
@@ -257,21 +262,21 @@ class Link:
         for index, one in enumerate(each):
             try:
                 answers.append(self.read_reply(one if len(one) <= self.max_reply * PARTS
-                                               else None, payload["sent"], index))
+                                               else None, payload["digest"], index))
             except StudentError as error:
                 answers.append(error)
         return answers
 
     def exchange(self, payload, bound=None):
         """The text of the agent's reply to one request (None when larger than `bound`
-        characters, by default PARTS times max_reply); the request's own text is kept in
-        payload["sent"], since each reply is sealed over it."""
+        characters, by default PARTS times max_reply); the digest of the request's own text
+        is kept in payload["digest"], once for all its replies: each is sealed over it."""
         seconds = self.timeout()
         deadline = time.monotonic() + seconds
         run = self.conversation(deadline, seconds)
         self.sent += 1
         text = json.dumps({**payload, "part": self.max_reply, "n": self.sent})
-        payload["sent"] = text
+        payload["digest"] = hashlib.sha256(text.encode()).hexdigest()
         run.answer(text)
         return self.reply(run, deadline, seconds, bound or self.max_reply * PARTS)
 
@@ -331,19 +336,21 @@ class Link:
         finally:
             self.end()
 
-    def read_reply(self, text, request, index):
-        """The value a reply's text holds, once its seal verifies as the reply to `request`'s
-        index-th call (None text: it was larger than PARTS times max_reply)."""
+    def read_reply(self, text, digest, index):
+        """The value a reply's text holds, once its seal verifies as the reply to the
+        index-th call of the request whose text has this `digest` (None text: it was larger
+        than PARTS times max_reply)."""
         if text is None:
             raise StudentError("TooLarge", t("the result is larger than the {limit} MB a "
                                              "reply may have",
                                              limit=self.max_reply * PARTS >> 20))
-        return self.value_of(self.verified(text, request, index))
+        return self.value_of(self.verified(text, digest, index))
 
-    def verified(self, text, request, index):
+    def verified(self, text, digest, index):
         """The reply a sealed text holds, if its seal is the guard's, it comes next in the
-        kernel's numbering and answers this request; its record, kept while a step is
-        judged. A reply that fails fails its call and taints the step's record."""
+        kernel's numbering and answers this request (by its text's digest); its record,
+        kept while a step is judged. A reply that fails fails its call and taints the step's
+        record."""
         body, _, mac = text.rpartition("\x00")
         good = self.key is not None and hmac.compare_digest(
             mac, hmac.new(self.key, body.encode(), hashlib.sha256).hexdigest())
@@ -357,7 +364,7 @@ class Link:
         expected, self.seq = self.seq + 1, max(self.seq, int(reply.get("seq", 0)))
         if reply.get("seq") != expected:
             self.taint("reply_missing")
-        if reply.get("request") != hashlib.sha256(request.encode()).hexdigest() or \
+        if reply.get("request") != digest or \
                 reply.get("index") != index:
             self.taint("reply_other")
             raise StudentError("Tampered", t(TAMPERED, what=t("a reply answers another "
