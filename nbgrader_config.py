@@ -1,8 +1,8 @@
 """nbgrader's settings for this course, read by nbgrader and the kit from the current folder:
-run both from here. The kit's stages come first (autograder/stages.py); the values below are
+run both from here. The kit's stages come first (autograder/course/stages.py); the values below are
 the course's own. Every trait the kit adds is listed, with its help, in the README."""
 
-from autograder.stages import kit_stages
+from autograder.course.stages import kit_stages
 
 c = get_config()  # noqa: F821 (nbgrader defines get_config)
 c.merge(kit_stages())

@@ -12,13 +12,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from autograder.checks.loader import assignment_ids, course_root_of
-from autograder.course_ids import check_ids, course_ids
-from autograder.errors import KitError
+from autograder.course.ids import check_ids, course_ids
 from autograder.i18n import DEFAULT, LANGUAGES, config_language, current, language, t
-from autograder.quiet_imports import paused
-from autograder.sandbox import private_api
+from autograder.plumbing import private_api
+from autograder.plumbing.errors import KitError
+from autograder.plumbing.quiet_imports import paused
+from autograder.plumbing.timeline import mark
 from autograder.serve.commands import SERVED, through_serve
-from autograder.timeline import mark
 
 DESCRIPTION = """\
 Build, check and grade a course of Jupyter assignments with nbgrader: the self-attention
@@ -453,7 +453,7 @@ def start_embedded_early(root, students, workers):
     process) the kernel template; for a class the process its workers are forked from and
     the pool of templates they take, a copy for each of `workers` (all cores when None). Not
     when the course grades on a scheduler of its own (c.Cluster.scheduler)."""
-    from autograder.config_file import course_config, isolation_of  # light: no nbgrader yet
+    from autograder.course.config_file import course_config, isolation_of  # light: no nbgrader yet
     from autograder.sandbox import template_start
 
     try:
@@ -477,7 +477,7 @@ def start_page_workers_early(root):
     """For a class's feedback pages on the embedded cluster, the process its workers are
     forked from, importing what a page needs (no torch) while this command imports the rest.
     Not when the course grades on a scheduler of its own."""
-    from autograder.config_file import course_config  # light: no nbgrader yet
+    from autograder.course.config_file import course_config  # light: no nbgrader yet
 
     try:
         if course_config(root).Cluster.get("scheduler"):
@@ -498,8 +498,8 @@ WRITES_FOR_INSTRUCTOR = ("export", "report", "similarity", "gradescope")  # the 
 
 def course_group(root):
     """The course's TA group (c.Course.group), "" when none or when the config does not read."""
-    from autograder.config_file import course_config  # light: no nbgrader
-    from autograder.course_access import settings
+    from autograder.course.access import settings
+    from autograder.course.config_file import course_config  # light: no nbgrader
 
     try:
         return settings(course_config(root))[0]
@@ -511,8 +511,8 @@ def check_access(root, refuse):
     """Say where users besides the instructor (and the TA group) can reach the course; with
     `refuse` (grade, serve), refuse it unless c.Course.shared_readable opens it knowingly.
     Returns the course's TA group ("" when none or when the config does not read)."""
-    from autograder.config_file import course_config, db_url, sqlite_file  # light
-    from autograder.course_access import opening_lines, openings, settings
+    from autograder.course.access import opening_lines, openings, settings
+    from autograder.course.config_file import course_config, db_url, sqlite_file  # light
 
     try:
         group, shared = settings(course_config(root))
@@ -532,7 +532,7 @@ def check_access(root, refuse):
 
 def say_stray_gradebooks(root):
     """A gradebook nbgrader made in a subfolder holds grades the course's does not: say so."""
-    from autograder.config_file import db_url, stray_gradebooks  # light: no nbgrader
+    from autograder.course.config_file import db_url, stray_gradebooks  # light: no nbgrader
 
     try:
         stray = stray_gradebooks(root)
@@ -560,7 +560,7 @@ def run(args):
     if args.command in ("grade", "export", "report", "validate", "feedback"):
         say_stray_gradebooks(root)
     if args.command in WRITES_FOR_INSTRUCTOR:  # their --to may lie outside the closed course
-        from autograder.course_access import private_files
+        from autograder.course.access import private_files
 
         with private_files(course_group(root) if group is None else group):
             return run_command(root, args)
@@ -583,13 +583,13 @@ def run_command(root, args):
             init_course(args.folder, args.language or DEFAULT, args.ids, empty=args.empty,
                         group=args.group)
     elif args.command == "secure":
-        from autograder.config_file import db_url, sqlite_file
-        from autograder.course_access import close
+        from autograder.course.access import close
+        from autograder.course.config_file import db_url, sqlite_file
 
         close(root, args.group if args.group is not None else course_group(root),
               sqlite_file(db_url(root)))
     elif args.command == "new":
-        from autograder.course import course_language
+        from autograder.course.directory import course_language
         from autograder.tools.scaffold import new_assignment
 
         new_assignment(root, args.id, course_language(root), args.title)
@@ -643,7 +643,7 @@ def run_command(root, args):
     elif args.command == "serve":
         from autograder.serve.service import serve
 
-        return serve(root, args.once)
+        return serve(root, main, args.once)
     elif args.command == "feedback":
         ids = check_ids(args.ids, course_ids(root))
         if not (args.students or args.scheduler):

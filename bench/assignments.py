@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from autograder.checks.loader import assignment_ids, load_assignment  # noqa: E402
-from autograder.course import Course  # noqa: E402
+from autograder.course.directory import Course  # noqa: E402
 from autograder.engine.nbgrader_api import course_api  # noqa: E402
 from autograder.grading.parallel import register_assignments  # noqa: E402
 from autograder.grading.submissions import grade_ids  # noqa: E402

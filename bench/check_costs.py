@@ -59,10 +59,10 @@ from autograder.checks.hidden import references  # noqa: E402
 from autograder.checks.judge import expected_output, step_findings  # noqa: E402
 from autograder.checks.loader import load_assignment  # noqa: E402
 from autograder.checks.probes import probed  # noqa: E402
+from autograder.checks.recorder import Recorder, codes_of, namespace_of  # noqa: E402
 from autograder.checks.subject import LocalSubject  # noqa: E402
 from autograder.grading.session import steps_checked  # noqa: E402
 from autograder.i18n import language  # noqa: E402
-from autograder.recorder import Recorder, codes_of, namespace_of  # noqa: E402
 
 HIDDEN = re.compile(rf"^[ \t]*{HIDDEN_TESTS[0]}.*?{HIDDEN_TESTS[1]}[ \t]*\n?",
                     re.MULTILINE | re.DOTALL)

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from autograder.checks.loader import assignment_ids  # noqa: E402
-from autograder.course import Course, run_nbgrader  # noqa: E402
+from autograder.course.directory import Course, run_nbgrader  # noqa: E402
 from autograder.grading.parallel import register_assignments  # noqa: E402
 
 

@@ -40,7 +40,7 @@ from autograder.checks.code_rules import closure  # noqa: E402
 from autograder.checks.draws import Draws  # noqa: E402
 from autograder.checks.judge import mistake_subject, namespace, step_findings  # noqa: E402
 from autograder.checks.subject import LocalSubject  # noqa: E402
-from autograder.draw_keys import draw_key  # noqa: E402
+from autograder.course.draw_keys import draw_key  # noqa: E402
 from autograder.i18n import language  # noqa: E402
 from tests.course import ASSIGNMENT_OF, ASSIGNMENTS, helpers_of  # noqa: E402
 

@@ -63,7 +63,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from autograder.checks.loader import assignment_ids  # noqa: E402
-from autograder.course import Course, course_config, run_nbgrader  # noqa: E402
+from autograder.course.directory import Course, course_config, run_nbgrader  # noqa: E402
 from autograder.engine.bundle import assignment_bundle, submission_of  # noqa: E402
 from autograder.engine.cluster import close_client, start_client  # noqa: E402
 from autograder.grading.grade_in_sandbox import GradeInSandbox  # noqa: E402

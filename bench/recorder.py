@@ -1,4 +1,4 @@
-"""Benchmark: what recording a step's calls costs (autograder/recorder.py, for the rules on
+"""Benchmark: what recording a step's calls costs (autograder/checks/recorder.py, for the rules on
 operations). Each function step of the repository's course that has such rules is checked
 in-process on its reference, `--rounds` times with each call recorded as grading's agent
 records it in the kernel (a Recorder around the call alone, the earlier steps apart) and as
@@ -32,8 +32,8 @@ from autograder.checks.draws import Draws  # noqa: E402
 from autograder.checks.hidden import references  # noqa: E402
 from autograder.checks.judge import step_findings  # noqa: E402
 from autograder.checks.loader import assignment_ids, load_assignment  # noqa: E402
+from autograder.checks.recorder import Recorder, watched  # noqa: E402
 from autograder.checks.subject import LocalSubject, namespace_of  # noqa: E402
-from autograder.recorder import Recorder, watched  # noqa: E402
 
 
 class RecordedCalls(LocalSubject):
@@ -88,7 +88,7 @@ import torch
 torch.set_num_threads(1)
 sys.path.insert(0, {sandbox!r})
 import judging
-from autograder.recorder import Recorder
+from autograder.checks.recorder import Recorder
 
 def work(x):
     for _ in range({steps}):

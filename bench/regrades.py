@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from autograder.checks.loader import assignment_ids  # noqa: E402
-from autograder.course import Course  # noqa: E402
+from autograder.course.directory import Course  # noqa: E402
 from autograder.grading.parallel import grade  # noqa: E402
 from autograder.grading.regrade_check import regrade_check  # noqa: E402
 from autograder.tools import simulate  # noqa: E402

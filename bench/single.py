@@ -6,7 +6,7 @@ scratch folder. Each run is a new process tree with nothing warm (no template, n
 cache of the kit's); the kit's modules are compiled first, as installing it compiles them
 (grading.compile_kit). Printed per run: the wall time from the command's launch to its exit,
 the CPU seconds of every process it started, and the timeline the kit's processes wrote
-(autograder/timeline.py: KIT_TIMELINE), each moment in seconds since the launch. Then plain
+(autograder/plumbing/timeline.py: KIT_TIMELINE), each moment in seconds since the launch. Then plain
 `nbgrader autograde` of another correct notebook of the same course, with nbgrader's own
 autograde stages (bench/grading.py's baseline), as many times. Between the two, warm:
 `python -m autograder serve` is started in the course (and waited for), and as many more
@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from grading import compile_kit, make_class, nbgrader_pipeline  # noqa: E402
 
-from autograder.timeline import VARIABLE  # noqa: E402
+from autograder.plumbing.timeline import VARIABLE  # noqa: E402
 
 
 def children_cpu():

@@ -1,5 +1,5 @@
 """Does the kit grade right where a hub's image has older libraries than the lock, its speedups
-on their private code either at work or stepped aside (autograder/sandbox/private_api.py)?
+on their private code either at work or stepped aside (autograder/plumbing/private_api.py)?
 
 The wheel goes into a virtualenv of Debian's Python with no lock: pip resolves the wheel's
 own dependencies with the libraries named in pyproject.toml held at their lower bounds (the
@@ -70,7 +70,7 @@ def test_older_libraries_grade_right_with_speedups_at_work_or_aside(older_kit):
                          "print(importlib.metadata.version(sys.argv[1]))", name],
                         f"the version of {name}").stdout.strip()
         assert installed == version, (name, installed)
-    expected = run([python, "-c", "from autograder.sandbox import private_api; "
+    expected = run([python, "-c", "from autograder.plumbing import private_api; "
                     "print('\\n'.join(n for n in private_api.SPEEDUPS "
                     "if not private_api.applies(n)))"], "the speedups that step aside there",
                    env=env).stdout.split("\n")

@@ -6,6 +6,8 @@ scratch course directory so that building leaves no gradebook behind. Before any
 written, the build proves the assignment (build/proof.py): every test cell names a step with
 hidden checks, the checks pass the reference and draw fresh inputs, and the reference passes
 the public tests in a fresh kernel. source/ and release/ are then replaced whole, never half.
+
+Imports checks, course, i18n and plumbing.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from autograder.build.standalone import (
     unpacked_helpers,
 )
 from autograder.checks.loader import GUIDE, Assignment, assignment_ids, load_assignment
-from autograder.course import (
+from autograder.course.directory import (
     CONFIG,
     HELPER_CELL,
     check_ids,
@@ -34,8 +36,8 @@ from autograder.course import (
     run_nbgrader,
     write_atomically,
 )
-from autograder.errors import KitError
 from autograder.i18n import t
+from autograder.plumbing.errors import KitError
 
 
 class BuildError(KitError, RuntimeError):

@@ -32,8 +32,8 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from autograder.errors import KitError
 from autograder.i18n import DEFAULT, LANGUAGES
+from autograder.plumbing.errors import KitError
 
 KINDS = ("markdown", "setup", "checks", "given", "solution", "tests", "code")
 CODE_KINDS = KINDS[1:]

@@ -29,7 +29,8 @@ import attention_course
 from autograder.build import BuildError, master_notebook, write_source
 from autograder.build.render import KIT_METADATA
 from autograder.checks.loader import ids_in
-from autograder.course import (
+from autograder.course.access import CLOSED, GROUP_CLOSED
+from autograder.course.directory import (
     CONFIG,
     check_ids,
     copy_assignments,
@@ -37,8 +38,7 @@ from autograder.course import (
     kit_command,
     nbgrader_api,
 )
-from autograder.course_access import CLOSED, GROUP_CLOSED
-from autograder.draw_keys import make_secret, secret_path
+from autograder.course.draw_keys import make_secret, secret_path
 from autograder.i18n import LANGUAGES, check_language, t
 
 COURSE_ID = "self-attention"  # the kit's own course
@@ -47,10 +47,10 @@ KIT_COURSE = Path(attention_course.__file__).resolve().parent  # its assignments
 # A course's nbgrader_config.py; init fills in {course_id} and {language}.
 CONFIG_TEMPLATE = r'''
 """nbgrader's settings for this course, read by nbgrader and the kit from the current folder:
-run both from here. The kit's stages come first (autograder/stages.py); the values below are
+run both from here. The kit's stages come first (autograder/course/stages.py); the values below are
 the course's own. Every trait the kit adds is listed, with its help, in the README."""
 
-from autograder.stages import kit_stages
+from autograder.course.stages import kit_stages
 
 c = get_config()  # noqa: F821 (nbgrader defines get_config)
 c.merge(kit_stages())
@@ -160,7 +160,7 @@ def check_group(group):
 def init_course(folder: Path, language, ids=(), empty=False, log=print, group=None) -> Path:
     """Write `folder`: config, assignments/ (the kit's course's `ids`, all when none is given,
     none when `empty`), and source/ and release/ made from them in `language`; closed to other
-    users from its first moment (course_access.py): 0700, or 0750 and `group`'s."""
+    users from its first moment (course/access.py): 0700, or 0750 and `group`'s."""
     check_language(language)
     if group:
         check_group(group)

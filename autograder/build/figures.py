@@ -11,8 +11,8 @@ that needs random numbers takes them from a private generator with a fixed seed.
 A figure's words are in the course's language: its figures.py passes each through `t`, and
 its zh.py gives the Chinese. The English course's are drawn in matplotlib's own DejaVu Sans;
 the Chinese course's in DejaVu Sans too, falling back to the CJK font the kit ships
-(kit_font.py) for each character DejaVu lacks, so they draw alike on every machine the kit is
-installed on. A Chinese text is plain text, not mathtext (mathtext has no such fallback): a
+(plumbing/kit_font.py) for each character DejaVu lacks, so they draw alike on every machine the kit
+is installed on. A Chinese text is plain text, not mathtext (mathtext has no such fallback): a
 formula in it is written with Unicode (Wᵀ, √d, −∞). A glyph missing from the font is an
 error, not a warning, while a figure is drawn.
 
@@ -36,7 +36,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, Rectangle
 
 from autograder.i18n import DEFAULT, current
-from autograder.kit_font import KIT_FONT, kit_font_path
+from autograder.plumbing.kit_font import KIT_FONT, kit_font_path
 
 DPI = 100
 MAX_WIDTH_INCHES = 6.5

@@ -30,8 +30,8 @@ import nbformat
 
 from autograder.build.check_notebook import error_of, run
 from autograder.checks.audit import step_problems
-from autograder.errors import KitError
 from autograder.i18n import DEFAULT, catalog, t
+from autograder.plumbing.errors import KitError
 
 CELL_SECONDS = 120  # one cell of the reference's run; an endless loop is an error too
 SOLUTION_FENCE = re.compile(r"^[ \t]*### (BEGIN|END) SOLUTION[ \t]*\n", re.MULTILINE)

@@ -21,7 +21,7 @@ from autograder.build.stubs import given_code, solution_code
 from autograder.checks.audit import unknown_step
 from autograder.checks.code_rules import course_key
 from autograder.checks.loader import GUIDE
-from autograder.course import HELPER_CELL
+from autograder.course.directory import HELPER_CELL
 from autograder.i18n import DEFAULT, language, t
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}

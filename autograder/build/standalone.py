@@ -1,6 +1,6 @@
 """The kit's code that runs where the kit is not installed, as the build copies it out: the
 notebook's helper cell (build/public_checks.py, checks/raised.py, checks/code_rules.py,
-autograder/op_record.py, autograder/recorder.py, checks/probes.py,
+autograder/checks/op_record.py, autograder/checks/recorder.py, checks/probes.py,
 checks/operation_rules.py and build/failed_cell.py) and the students' self-check script
 (build/check_notebook.py), in the course's language and in it alone.
 
@@ -24,8 +24,8 @@ import tokenize
 import zlib
 from pathlib import Path
 
-import autograder.op_record
-import autograder.recorder
+import autograder.checks.op_record
+import autograder.checks.recorder
 from autograder.build import check_notebook, failed_cell, public_checks
 from autograder.build.authoring import AuthoringError
 from autograder.checks import code_rules, operation_rules, probes, raised
@@ -35,7 +35,8 @@ from autograder.i18n import standalone as texts
 
 SELF_CHECK = Path(check_notebook.__file__)
 HELPER_CELL = [Path(module.__file__) for module in (public_checks, raised, code_rules,
-                                                    autograder.op_record, autograder.recorder,
+                                                    autograder.checks.op_record,
+                                                    autograder.checks.recorder,
                                                     probes, operation_rules, failed_cell)]
 PACKAGE = Path(texts.__file__).parents[1]
 IMPORT_LINE = "from autograder.i18n.standalone import _t\n"

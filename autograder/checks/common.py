@@ -4,7 +4,7 @@ Rules on the code's form (a loop, a call of torch.bmm) are decided on the code t
 reads (`subject.source`: in grading, the step's text as code_rules.closure reads it from the
 notebook, the only code that has run where the step is called). Rules on what is computed
 (no built-in softmax, no autograd) are decided on the records of the subject's calls
-(`subject.records`, autograder/recorder.py), whatever the Python path to an operation.
+(`subject.records`, autograder/checks/recorder.py), whatever the Python path to an operation.
 
 Texts a student reads are composed at grading time in the course's language (`t`); a rule's
 name and reason stay English in its declaration and are translated where they are shown."""
@@ -16,9 +16,9 @@ import torch
 from autograder.checks.code_rules import judged
 from autograder.checks.compare import TOLERANCE
 from autograder.checks.model import Rule
+from autograder.checks.op_record import described
 from autograder.checks.operation_rules import MEMORY_FLOOR, decided, score_sizes, unused
 from autograder.i18n import current, t
-from autograder.op_record import described
 
 
 def sizes(gen, count, low=2, high=9):

@@ -3,7 +3,7 @@ student's notebook, other for each student.
 
 A notebook's checks draw their random cases, each property's inputs and the probes' changes
 from generators of one key (`Draws(key).of(step, part)`): grading gives each notebook the
-key of its student and assignment (autograder/draw_keys.py), so a regrade draws what the
+key of its student and assignment (autograder/course/draw_keys.py), so a regrade draws what the
 first grading drew, and a student, who has not the course's secret, cannot know the draw.
 Each part of a step's checks has a generator of its own (HMAC of the key, the step and the
 part), so a property added to a step, or a case more, changes nothing of the others.

@@ -36,8 +36,8 @@ from pathlib import Path
 from types import ModuleType
 
 from autograder.checks.model import Similar, Step
-from autograder.errors import KitError
 from autograder.i18n import add_catalog
+from autograder.plumbing.errors import KitError
 
 FOLDER = "assignments"
 NOTEBOOK, REFERENCE, CHECKS, CATALOG = "notebook.py", "reference.py", "checks.py", "zh.py"

@@ -53,7 +53,7 @@ class Rule:
     `public` is (kind, params, why) for checks/code_rules.py or checks/operation_rules.py:
     the build turns it into the step's public rule check, which decides alike in plain
     Jupyter. `recorded`: the rule is decided on the records of the subject's calls
-    (autograder/op_record.py), which are then made; `counted`: the functions whose entries it
+    (autograder/checks/op_record.py), which are then made; `counted`: the functions whose entries it
     counts there; `probe`: how the judge finds whether what the rule names is used
     (checks/probes.py), or None; `measures`: which calls' records hold the most memory
     Python's objects and numpy's arrays took at once (`python_peak`), a test of a call's

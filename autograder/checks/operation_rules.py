@@ -1,5 +1,5 @@
 """How a step's rule on operations ("no built-in layer norm", "no autograd") is decided on
-what the student's code computed: the records of its calls (autograder/op_record.py). The
+what the student's code computed: the records of its calls (autograder/checks/op_record.py). The
 grader (on the hidden cases' calls) and expect_rule in your notebook (on the test cell's
 calls) decide with the same function, `decided`.
 
@@ -34,8 +34,8 @@ from autograder.checks.code_rules import (
     unverifiable,
 )
 from autograder.checks.probes import found, rerun_here
+from autograder.checks.recorder import Recorder, codes_of, namespace_of, watched
 from autograder.i18n.standalone import _t
-from autograder.recorder import Recorder, codes_of, namespace_of, watched
 
 # Names that reach around what records the operations, whatever they are attributes of: a
 # module's loader and spec (which make a module's functions anew), Python's import internals,

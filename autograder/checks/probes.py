@@ -30,7 +30,7 @@ import math
 
 import torch
 
-from autograder.recorder import perturbing_here
+from autograder.checks.recorder import perturbing_here
 
 MAX_SINGLE = 3  # calls changed one at a time, for a rule "for each query"
 MIN_SEQ = 4  # positions a case has for the spans of its normalisations to tell a mask

@@ -9,7 +9,7 @@ these three things:
 - `subject.source`: its code, as the student wrote it, with every helper it uses (None when
   the grader cannot find it); rules on the code (a loop, a name) are decided on it;
 - `subject.recording(apart, counted, measure=None)`: a block during which every call of the
-  subject is recorded (autograder/recorder.py), the earlier steps named in `apart` left out,
+  subject is recorded (autograder/checks/recorder.py), the earlier steps named in `apart` left out,
   the entries of those in `counted` counted and, on the calls whose positional arguments
   pass the test `measure` (Step.measured), the memory Python's objects take measured (here,
   on every call: only those calls' figures are read); `subject.records` holds the records,
@@ -35,7 +35,7 @@ from typing import Any, Protocol
 
 import torch
 
-from autograder.recorder import Recorder, codes_of, namespace_of, perturbing_here, watched
+from autograder.checks.recorder import Recorder, codes_of, namespace_of, perturbing_here, watched
 
 
 class Subject(Protocol):

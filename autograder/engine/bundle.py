@@ -35,8 +35,8 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.exc import SAWarning
 
 from autograder.checks.loader import assignments_folder
-from autograder.course import CONFIG, open_gradebook
-from autograder.submission_files import entries_of
+from autograder.course.directory import CONFIG, open_gradebook
+from autograder.course.submission_files import entries_of
 
 GRADEBOOK = "gradebook.db"  # the bundle's own gradebook, relative to the worker's folder
 SKIPPED = {"__pycache__", ".ipynb_checkpoints"}  # folders never sent
@@ -60,7 +60,7 @@ class Bundle:
 @dataclass(frozen=True)
 class Submission:
     """One student's folder of submitted/<student>/<assignment>/, as files, and the key its
-    hidden cases are drawn from (hex; autograder/draw_keys.py): a worker never sees the
+    hidden cases are drawn from (hex; autograder/course/draw_keys.py): a worker never sees the
     course's secret, only each notebook's key."""
 
     student: str

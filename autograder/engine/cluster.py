@@ -37,6 +37,7 @@ from distributed.utils import get_mp_context
 from traitlets import Integer, Unicode
 from traitlets.config import Configurable
 
+from autograder.course.submission_files import Unwalkable
 from autograder.engine import fork_server
 from autograder.engine.bundle import assignment_bundle, graded_submission, submission_of
 from autograder.engine.worker import (
@@ -47,11 +48,10 @@ from autograder.engine.worker import (
     grade_submission,
     kit_version,
 )
-from autograder.errors import KitError
 from autograder.i18n import t
+from autograder.plumbing.errors import KitError
 from autograder.sandbox import handover
 from autograder.sandbox.kernel import Zygote, template_pool
-from autograder.submission_files import Unwalkable
 
 WORKER_HINT = "dask worker {address} --nthreads 1 --preload autograder.engine.worker"
 

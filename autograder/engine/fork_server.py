@@ -22,8 +22,8 @@ import multiprocessing.forkserver
 import os
 import signal
 
-from autograder.sandbox import private_api
-from autograder.timeline import mark
+from autograder.plumbing import private_api
+from autograder.plumbing.timeline import mark
 
 # What a grading worker imports before its first task (distributed, torch, the kit's worker),
 # imported once by the fork server; a worker that writes pages alone needs no torch.

@@ -148,6 +148,15 @@ def known(resources):
     return snapshot(info["db_url"], info["assignment"])
 
 
+def master_cells(resources) -> list[tuple[str, str, str]]:
+    """(grade id, cell type, source) of every cell of the master notebook the gradebook keeps,
+    for the notebook an nbgrader preprocessor's `resources` name."""
+    info = resources["nbgrader"]
+    with known(resources) or Gradebook(info["db_url"]) as gradebook:
+        notebook = gradebook.find_notebook(info["notebook"], info["assignment"])
+        return [(cell.name, cell.cell_type, cell.source) for cell in notebook.source_cells]
+
+
 class AsksTheSnapshot:
     """An nbgrader stage that asks the snapshot, when there is one, in `from_snapshot(master,
     nb, notebook, assignment)`; else does as nbgrader's does."""

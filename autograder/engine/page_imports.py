@@ -3,7 +3,7 @@
 without torch (about 1.6 CPU s of a grading worker's imports, and no page needs it), set
 aside as worker_imports.py sets them."""
 
-from autograder.quiet_imports import paused
+from autograder.plumbing.quiet_imports import paused
 
 with paused():
     import distributed  # noqa: F401

@@ -32,14 +32,14 @@ from pathlib import Path
 
 from distributed import WorkerPlugin
 
-from autograder.course import course_config, isolation_of
+from autograder.course.directory import course_config, isolation_of
+from autograder.course.stages import RECORD, stage_names
 from autograder.engine.bundle import GRADEBOOK, Bundle, Submission, read_files
 from autograder.engine.master_notebooks import remember
 from autograder.engine.worker_autograde import autograde_in_worker
+from autograder.plumbing.timeline import mark
 from autograder.sandbox import isolation
 from autograder.sandbox.kernel import Settings, Zygote
-from autograder.stages import RECORD, stage_names
-from autograder.timeline import mark
 
 KNOWN_FAILURES = {
     "DeadKernelError": "the kernel died (os._exit, a crash or memory exhausted)",

@@ -27,9 +27,9 @@ from nbgrader.converters import Autograde
 from nbgrader.converters.base import BaseConverter, NbGraderException
 from nbgrader.utils import capture_log, find_all_files, setenv, temp_attrs
 
+from autograder.course.stages import GRADED_FOLDER
 from autograder.engine.master_notebooks import snapshot
-from autograder.sandbox import private_api
-from autograder.stages import GRADED_FOLDER
+from autograder.plumbing import private_api
 
 
 class WorkerAutograde(Autograde):

@@ -28,10 +28,10 @@ import re
 import zipfile
 from pathlib import Path
 
-from autograder.course import CONFIG
-from autograder.draw_keys import course_secret, secret_path
-from autograder.errors import KitError
+from autograder.course.directory import CONFIG
+from autograder.course.draw_keys import course_secret, secret_path
 from autograder.i18n import t
+from autograder.plumbing.errors import KitError
 
 KIT_PACKAGES = ("autograder", "solutions")  # what grading imports (assignments' reference.py
 # imports solutions in the kit's own course)

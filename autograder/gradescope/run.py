@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import autograder
-from autograder.errors import KitError
+from autograder.course.submission_files import Unwalkable, entries_of
 from autograder.gradescope.results import (
     VISIBILITIES,
     Graded,
@@ -35,8 +35,8 @@ from autograder.gradescope.results import (
     not_graded_results,
 )
 from autograder.i18n import DEFAULT, language, t
-from autograder.quiet_imports import paused
-from autograder.submission_files import Unwalkable, entries_of
+from autograder.plumbing.errors import KitError
+from autograder.plumbing.quiet_imports import paused
 
 ROOT_VARIABLE = "KIT_GRADESCOPE_ROOT"
 SETTINGS = "gradescope.json"  # in the zip's course folder: which assignment, what is shown
@@ -87,7 +87,7 @@ def test_cells(course: Path, assignment_id) -> list[GradedCell]:
 def student_of(root: Path) -> str:
     """The student id an upload is graded as, from Gradescope's submission_metadata.json:
     "gs-" and the Gradescope user id (a group's ids, sorted, joined by "-"), so that every
-    submission of one student draws the same hidden cases (draw_keys.py); "gradescope" when
+    submission of one student draws the same hidden cases (course/draw_keys.py); "gradescope" when
     the file names nobody (said on the run's output)."""
     try:
         users = json.loads((root / METADATA).read_text(encoding="utf-8"))["users"]
@@ -150,10 +150,10 @@ def message_of(cell) -> str:
 
 def findings_by_cell(notebook) -> dict:
     """{grade id: [line, ...]}: every finding the grader recorded, as the student reads them
-    (the record's data: autograder/record.py)."""
+    (the record's data: autograder/course/notebook_record.py)."""
     from autograder.checks.judge import problem_lines
     from autograder.checks.model import Finding
-    from autograder.record import KEY, has_record
+    from autograder.course.notebook_record import KEY, has_record
 
     if not has_record(notebook):
         return {}
@@ -168,8 +168,8 @@ def read_graded(course: Path, assignment_id, cells, student) -> Graded:
     graded submission."""
     import nbformat
 
+    from autograder.course.notebook_record import read_record
     from autograder.grading.parallel import submission_scores
-    from autograder.record import read_record
 
     scores = submission_scores(course, assignment_id, student) or {}
     notebook = nbformat.read(course / "autograded" / student / assignment_id /
@@ -223,7 +223,7 @@ def grade_upload(root: Path, course_source: Path, settings: Settings, cells, sta
 
 def course_language_of(course: Path) -> str:
     try:
-        from autograder.course import course_language
+        from autograder.course.directory import course_language
 
         return course_language(course)
     except Exception:  # noqa: BLE001 - an unreadable config is reported by grading itself
@@ -265,7 +265,7 @@ def results_of(root: Path, started):
 def main() -> int:
     started = time.monotonic()
     root = autograder_root()
-    from autograder.config_file import isolation_setting  # one notebook, graded in process:
+    from autograder.course.config_file import isolation_setting  # one notebook, graded in process:
     from autograder.sandbox.template_start import start_early_for  # its template starts now
 
     start_early_for(isolation_setting(root / "source" / "course"), few_kernels=True)

@@ -15,19 +15,19 @@ import solutions
 from autograder.checks.code_rules import bound_names, course_key, statements
 from autograder.checks.draws import Draws
 from autograder.checks.loader import AssignmentError, load_assignment
-from autograder.course import master_cells
-from autograder.draw_keys import course_secret, notebook_draw
+from autograder.course.draw_keys import course_secret, notebook_draw
+from autograder.course.notebook_record import add_findings, has_record, set_integrity
+from autograder.course.shown_outputs import MAX_IMAGE_KB, MAX_IMAGES
+from autograder.course.stages import GRADED_FOLDER
+from autograder.engine.master_notebooks import master_cells
 from autograder.grading.integrity import scan
 from autograder.grading.restore_test_cells import release_notebook
 from autograder.grading.session import Bounds, Session, steps_checked
 from autograder.grading.submission_guard import refusal_of, refuse_tests
 from autograder.grading.unread_cells import defines_only, unread
 from autograder.i18n import config_language, language, t
-from autograder.record import add_findings, has_record, set_integrity
+from autograder.plumbing.timeline import mark
 from autograder.sandbox.kernel import Limits, Settings
-from autograder.shown_outputs import MAX_IMAGE_KB, MAX_IMAGES
-from autograder.stages import GRADED_FOLDER
-from autograder.timeline import mark
 
 KIT_COURSE = "attention_course"  # the kit's own assignments (its assignments/, as installed)
 
@@ -115,7 +115,7 @@ class GradeInSandbox(NbGraderPreprocessor):
                        "drawn from, set for each notebook by the kit's grading workers; left "
                        "empty (nbgrader's own autograde), the course's: from .kit/secret, the "
                        "student, the assignment and the draw its last grading recorded "
-                       "(autograder/draw_keys.py), so every regrade draws the same"
+                       "(autograder/course/draw_keys.py), so every regrade draws the same"
                        ).tag(config=True)
 
     def draws(self, resources):

@@ -21,10 +21,10 @@ from pathlib import Path
 import nbformat
 from nbgrader.api import MissingEntry
 
-from autograder import timeline
 from autograder.checks.audit import unchecked_steps
 from autograder.checks.loader import AssignmentError, load_assignment
-from autograder.course import (
+from autograder.course.deadlines import check_deadlines, late_lines, lateness
+from autograder.course.directory import (
     check_ids,
     course_config,
     course_ids,
@@ -33,16 +33,9 @@ from autograder.course import (
     nbgrader_api,
     open_gradebook,
 )
-from autograder.deadlines import check_deadlines, late_lines, lateness
-from autograder.draw_keys import course_secret, new_reseed, notebook_draw, recorded
-from autograder.engine.cluster import Cluster, close_client, grade_all, start_client, threads
-from autograder.errors import KitError
-from autograder.gradebook_guard import check_gradebook
-from autograder.grading.session import steps_checked
-from autograder.grading.submissions import find_submissions, grade_ids
-from autograder.grading.write_back import keep_graded
-from autograder.i18n import config_language, language, t
-from autograder.ledger import (
+from autograder.course.draw_keys import course_secret, new_reseed, notebook_draw, recorded
+from autograder.course.gradebook_guard import check_gradebook
+from autograder.course.ledger import (
     REGRADE,
     GradeLock,
     Problem,
@@ -51,8 +44,14 @@ from autograder.ledger import (
     mark,
     read_status,
 )
-from autograder.progress import Progress
-from autograder.sandbox import private_api
+from autograder.engine.cluster import Cluster, close_client, grade_all, start_client, threads
+from autograder.engine.progress import Progress
+from autograder.grading.session import steps_checked
+from autograder.grading.submissions import find_submissions, grade_ids
+from autograder.grading.write_back import keep_graded
+from autograder.i18n import config_language, language, t
+from autograder.plumbing import private_api, timeline
+from autograder.plumbing.errors import KitError
 
 
 @dataclass

@@ -2,7 +2,7 @@
 whether each gets the grade it has.
 
 Each notebook the kit graded (its ledger says "graded", for the very file in submitted/) is
-graded again on the grading engine, with the draw its grading had (draw_keys.py: the course's
+graded again on the grading engine, with the draw its grading had (course/draw_keys.py: the course's
 secret, the student, the assignment and the reseed the ledger kept); nothing of the course is
 written: the worker's autograded notebook is compared with the course's. Per student: the
 score, and per test cell whether it passed and what it found (every failing case, with its
@@ -19,15 +19,15 @@ from pathlib import Path
 import nbformat
 from nbgrader.utils import determine_grade, is_grade
 
-from autograder.course import check_ids, course_config, course_ids
-from autograder.draw_keys import key_digest, notebook_draw, read_secret, secret_path
+from autograder.course.directory import check_ids, course_config, course_ids
+from autograder.course.draw_keys import key_digest, notebook_draw, read_secret, secret_path
+from autograder.course.ledger import is_graded, read_status
+from autograder.course.notebook_record import KEY
 from autograder.engine.cluster import grade_all
+from autograder.engine.progress import Progress
 from autograder.grading.parallel import expected_tests, grading_engine
 from autograder.grading.submissions import find_submissions
 from autograder.i18n import config_language, language, t
-from autograder.ledger import is_graded, read_status
-from autograder.progress import Progress
-from autograder.record import KEY
 
 QUIET = logging.getLogger("kit.regrade-check")
 

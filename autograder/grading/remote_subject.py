@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 import torch
 
-from autograder.op_record import perturbed_output
+from autograder.checks.op_record import perturbed_output
 from autograder.sandbox.link import Remote
 
 

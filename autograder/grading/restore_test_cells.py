@@ -10,8 +10,8 @@ import nbformat
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 
+from autograder.course.notebook_record import start_record
 from autograder.i18n import config_language, language, t
-from autograder.record import start_record
 
 
 class RestoreTestCells(NbGraderPreprocessor):
@@ -26,8 +26,8 @@ class RestoreTestCells(NbGraderPreprocessor):
       back, so that its checksum is the gradebook's (autograder/build/release_checksums.py)
       and nbgrader's OverwriteCells has nothing to warn about;
     - a test cell that was deleted (or renamed) is put back at the end of the notebook.
-    What was changed starts the grader's record (autograder/record.py), for the report, in
-    the course's language.
+    What was changed starts the grader's record (autograder/course/notebook_record.py), for
+    the report, in the course's language.
     """
 
     def preprocess(self, nb, resources):

@@ -49,11 +49,7 @@ from autograder.checks.draws import KERNEL, Draws
 from autograder.checks.hidden import references
 from autograder.checks.judge import error_kind, step_findings, verdict_message
 from autograder.checks.model import Finding
-from autograder.grading.remote_subject import RemoteSubject
-from autograder.i18n import current, t
-from autograder.sandbox.kernel import SCRATCH_PREFIXES, KernelGone, SandboxedKernel, new_scratch
-from autograder.sandbox.link import CONVERSE_CELL, GUARD_CELL, Link, StudentError
-from autograder.shown_outputs import (
+from autograder.course.shown_outputs import (
     MAX_IMAGE_KB,
     MAX_IMAGES,
     image_count,
@@ -61,6 +57,10 @@ from autograder.shown_outputs import (
     shown_outputs,
     without_images,
 )
+from autograder.grading.remote_subject import RemoteSubject
+from autograder.i18n import current, t
+from autograder.sandbox.kernel import SCRATCH_PREFIXES, KernelGone, SandboxedKernel, new_scratch
+from autograder.sandbox.link import CONVERSE_CELL, GUARD_CELL, Link, StudentError
 
 KEPT_FOR_ANSWERS = 1 / 3  # of the notebook's budget, not given to cells that define no answer
 STEP_CALL = re.compile(r"""check_step\(\s*["'](\w+)["']""")

@@ -7,7 +7,7 @@ student's kernel as a regular file, a link to a root-only file would put its tex
 autograded/, a named pipe stops the copy with a traceback and a link to /dev/zero never ends.
 The kit's `grade` refuses such a submission before nbgrader sees it (grading/submissions.py);
 this module gives plain nbgrader the same rule, through two of its extension points that the
-course's configuration names (autograder/stages.py):
+course's configuration names (autograder/course/stages.py):
 
 - `c.Autograde.exporter_class = SubmissionExporter`. nbgrader's converter makes its exporter
   once it has listed the submissions and before it copies any, with itself as the parent. The
@@ -18,9 +18,9 @@ course's configuration names (autograder/stages.py):
   kit's own inspection (submissions.inspected) has nothing that stops grading. A refused
   notebook is read as the release, and the reason goes to the stages in `resources`.
 - `RecordRefusal`, the sanitizing stage after RestoreTestCells, writes that reason into the
-  notebook's record (autograder/record.py, key "refused"); GradeInSandbox then runs no kernel
-  and fails every test cell with it (refuse_tests), so no point is earned and the report and
-  the feedback page say why.
+  notebook's record (autograder/course/notebook_record.py, key "refused"); GradeInSandbox
+  then runs no kernel and fails every test cell with it (refuse_tests), so no point is earned
+  and the report and the feedback page say why.
 """
 
 from __future__ import annotations
@@ -34,12 +34,12 @@ from nbconvert.exporters import NotebookExporter
 from nbgrader.preprocessors import NbGraderPreprocessor
 
 from autograder.checks.model import Finding
+from autograder.course.notebook_record import KEY, add_findings, set_integrity
+from autograder.course.submission_files import Unwalkable, odd_entries
 from autograder.grading.restore_test_cells import release_notebook
 from autograder.grading.session import error_output, steps_checked
 from autograder.grading.submissions import grade_ids, inspected
 from autograder.i18n import config_language, language, t
-from autograder.record import KEY, add_findings, set_integrity
-from autograder.submission_files import Unwalkable, odd_entries
 
 REFUSAL = "kit_refusal"  # the key of resources that carries a refusal to RecordRefusal
 TIMESTAMP = "timestamp.txt"  # the one file of a submission nbgrader opens itself

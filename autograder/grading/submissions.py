@@ -10,9 +10,9 @@ from pathlib import Path
 
 import nbformat
 
+from autograder.course.ledger import Problem, chosen
+from autograder.course.submission_files import Unwalkable, holds_links, linked_folder
 from autograder.i18n import t
-from autograder.ledger import Problem, chosen
-from autograder.submission_files import Unwalkable, holds_links, linked_folder
 
 STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 

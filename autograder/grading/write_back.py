@@ -7,8 +7,8 @@ replaces autograded/<student>/<id>/, and nbgrader's own stages that write the gr
 c.Autograde.autograde_preprocessors lists them) run on the autograded notebook against the
 course's gradebook, SQLite or PostgreSQL. nbgrader's SaveAutoGrades sets automatic scores
 and comments only: a TA's manual grade is never touched. A notebook's rows are written in one
-transaction (autograder/gradebook_engines.py's one_transaction): the gradebook has all of them
-or, when writing them failed, none.
+transaction (autograder/course/gradebook_engines.py's one_transaction): the gradebook has
+all of them or, when writing them failed, none.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ import nbformat
 from nbgrader.coursedir import CourseDirectory
 from traitlets.utils.importstring import import_item
 
-from autograder.course import db_url, open_gradebook
+from autograder.course.directory import db_url, open_gradebook
+from autograder.course.gradebook_engines import one_transaction
+from autograder.course.stages import RECORD, stage_names
 from autograder.engine.bundle import quiet_gradebook, replace_folder
-from autograder.gradebook_engines import one_transaction
-from autograder.stages import RECORD, stage_names
 
 
 def record_stages(config):

@@ -12,14 +12,16 @@ them in another order. A course adds the texts of its own assignments (their zh.
 `add_catalog`, called when the course's assignments are loaded). A text with no Chinese entry
 stays English (the tests of the catalogs fail on it). The language is a setting of the course:
 `c.Course.language = "zh"` in nbgrader_config.py; `python -m autograder init` writes it.
+
+Imports the plumbing's errors alone.
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
 
-from autograder.errors import KitError
 from autograder.i18n.standalone import _os_errors_in, _os_reason
+from autograder.plumbing.errors import KitError
 
 LANGUAGES = {"en": "English", "zh": "简体中文 (Simplified Chinese)"}
 DEFAULT = "en"

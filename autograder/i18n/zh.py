@@ -7,16 +7,14 @@ import importlib
 import pkgutil
 from pathlib import Path
 
-import autograder.i18n as package
-
 
 def merged():
     catalog, homes = {}, {}
-    for info in sorted(pkgutil.iter_modules([str(Path(package.__file__).parent)]),
+    for info in sorted(pkgutil.iter_modules([str(Path(__file__).parent)]),
                        key=lambda i: i.name):
         if not info.name.startswith("zh_"):
             continue
-        module = importlib.import_module(f"autograder.i18n.{info.name}")
+        module = importlib.import_module(f"{__package__}.{info.name}")
         for english, chinese in module.CATALOG.items():
             if english in catalog and catalog[english] != chinese:
                 raise ValueError(f"{english!r} has two Chinese texts, in {homes[english]} "

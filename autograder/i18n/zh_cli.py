@@ -49,13 +49,13 @@ CATALOG = {
         "{id}（满分 {most}）：已评分 {count} 份，平均 {mean}，中位数 {median}，最低 {low}，"
         "最高 {high}",
     "the guide: python -m autograder guide": "编写作业的指南：python -m autograder guide",
-    # The progress bar (autograder/progress.py); its items
+    # The progress bar (autograder/engine/progress.py); its items
     "[{bar}] {count}  {elapsed} elapsed, {left} left  {label}":
         "[{bar}] {count}  已用 {elapsed}，还需 {left}  {label}",
     "{done}/{total} notebooks": "{done}/{total} 个笔记本",
     "{done}/{total} pages": "{done}/{total} 个页面",
     "{done}/{total} assignments": "{done}/{total} 次作业",
-    # A course folder (autograder/course.py)
+    # A course folder (autograder/course/directory.py)
     "unknown assignment id {id!r}: this course has no assignment yet; write one with "
     "`python -m autograder new {id}`, then build it":
         "未知的作业 id {id!r}：这门课程还没有作业；请先用 `python -m autograder new {id}` "
@@ -154,7 +154,7 @@ CATALOG = {
     "then run grade again":
         "这门课程正有另一次 grade 在运行（{holder}）；请等它结束或停止它，再运行一次 grade",
     "another process": "另一个进程",
-    # Deadlines in nbgrader_config.py (autograder/deadlines.py)
+    # Deadlines in nbgrader_config.py (autograder/course/deadlines.py)
     "c.Deadlines.due_dates[{id!r}] = {value!r} is not a date ({error}); write it as {example}":
         "c.Deadlines.due_dates[{id!r}] = {value!r} 不是日期（{error}）；请写成 {example}",
     "c.Deadlines in nbgrader_config.py names {unknown}, not an assignment of the course "
@@ -172,7 +172,7 @@ CATALOG = {
     "the scheduler at {address} has no worker after 30 s; start some with `{command}`":
         "{address} 上的调度器 30 秒后仍没有工作进程；请用 `{command}` 启动几个",
     "dashboard: {link}": "dask 监控面板：{link}",
-    # The gradebook (autograder/gradebook_guard.py)
+    # The gradebook (autograder/course/gradebook_guard.py)
     " and {more} more": " 等，另有 {more} 个",
     "c.CourseDirectory.db_url in nbgrader_config.py":
         "nbgrader_config.py 中的 c.CourseDirectory.db_url",
@@ -398,7 +398,7 @@ CATALOG = {
         "都达到该作业设定的标准（不计名字、注释和排版）；最相似的排在前面，每次作业最多列出 "
         "{top} 对。python -m autograder similarity ID 会说明该作业的标准，列出全部配对，"
         "并为每一对写出页面。",
-    # Who may read the course (autograder/course_access.py, build/course_folder.py)
+    # Who may read the course (autograder/course/access.py, build/course_folder.py)
     "every user of this machine": "本机的每个用户",
     "the group {group} ({users})": "用户组 {group}（{users}）",
     "{path} can be read by {who}: it holds the course's solutions, checks, grades or students' "

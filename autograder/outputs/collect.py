@@ -21,12 +21,12 @@ from pathlib import Path, PurePosixPath
 
 from dateutil.tz import gettz
 
-from autograder.course import course_config, run_nbgrader
-from autograder.deadlines import Deadlines, time_late
-from autograder.errors import KitError
+from autograder.course.deadlines import Deadlines, time_late
+from autograder.course.directory import course_config, run_nbgrader
+from autograder.course.ledger import Problem, keep_problems
 from autograder.i18n import config_language, language, t
-from autograder.ledger import Problem, keep_problems
 from autograder.outputs.inbox import read_inbox, write_inbox
+from autograder.plumbing.errors import KitError
 
 EXPORT_SPREAD = timedelta(minutes=2)  # files dated closer than this were stamped by an export
 

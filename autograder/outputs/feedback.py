@@ -11,16 +11,16 @@ from pathlib import Path
 
 from nbgrader.api import MissingEntry
 
-from autograder.course import course_config, open_gradebook, run_nbgrader
+from autograder.course.directory import course_config, open_gradebook, run_nbgrader
+from autograder.course.gradebook_guard import check_gradebook
+from autograder.course.ledger import chosen
 from autograder.engine.bundle import replace_folder
 from autograder.engine.cluster import close_client, feedback_all, start_client
-from autograder.errors import OutputError
-from autograder.gradebook_guard import check_gradebook
+from autograder.engine.progress import Progress
 from autograder.i18n import config_language, current, language, t
-from autograder.ledger import chosen
 from autograder.outputs.page_font import font_css
 from autograder.outputs.roster import not_in_course, removal_note
-from autograder.progress import Progress
+from autograder.plumbing.errors import OutputError
 
 # nbgrader's feedback template lists every test cell as "Test cell"; the kit's test cells are
 # named test_<step>, so each entry can name its step.

@@ -17,7 +17,7 @@ import re
 from matplotlib import font_manager
 
 from autograder.i18n import t
-from autograder.kit_font import KIT_FONT, PLAIN, characters_of, kit_font_path
+from autograder.plumbing.kit_font import KIT_FONT, PLAIN, characters_of, kit_font_path
 
 # Fonts that usually hold Chinese, tried first (any other font that has the characters will do).
 LIKELY = re.compile(r"CJK|Han|Hei|Song|Kai|Ming|YaHei|WenQuanYi|Zen|PingFang|Fallback|SC\b",

@@ -9,9 +9,9 @@ import re
 
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from autograder.course import HELPER_CELL
+from autograder.course.directory import HELPER_CELL
+from autograder.course.shown_outputs import MAX_IMAGE_KB, MAX_IMAGES, image_count, shown_outputs
 from autograder.i18n import config_language, language, t
-from autograder.shown_outputs import MAX_IMAGE_KB, MAX_IMAGES, image_count, shown_outputs
 
 HIDDEN = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?^[ \t]*### END HIDDEN TESTS[ \t]*\n?",
                     re.MULTILINE | re.DOTALL)

@@ -7,7 +7,7 @@ Whatever is refused is a Problem of that entry, and the rest is read. Two files 
 student and notebook keep the newest; the other is named.
 
 The kit's `collect` and nbgrader's own `zip_collect` (through `InboxExtractor`, nbgrader's
-extractor plugin, set in autograder/stages.py) read an inbox with this one function.
+extractor plugin, set in autograder/course/stages.py) read an inbox with this one function.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from pathlib import Path, PurePosixPath
 
 from nbgrader.plugins import ExtractorPlugin
 
+from autograder.course.ledger import Problem
 from autograder.i18n import t
-from autograder.ledger import Problem
 
 NOTEBOOK_BYTES = 32 * 2**20  # the largest notebook read (its outputs' images included)
 INBOX_BYTES = 2 * 2**30  # all notebooks of one inbox together

@@ -19,13 +19,13 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from autograder.course import course_config, open_gradebook, write_atomically
-from autograder.errors import OutputError
-from autograder.gradebook_guard import check_gradebook
+from autograder.course.directory import course_config, open_gradebook, write_atomically
+from autograder.course.gradebook_guard import check_gradebook
 from autograder.i18n import t
 from autograder.outputs import canvas, moodle
 from autograder.outputs.csv_cells import csv_text
 from autograder.outputs.lms_sheet import sheet, without_empty_cells
+from autograder.plumbing.errors import OutputError
 
 FORMATS = {"canvas": canvas, "moodle": moodle}
 DEFAULT_FILES = {"canvas": Path("canvas.csv"), "moodle": Path("moodle.csv")}

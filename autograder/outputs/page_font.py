@@ -2,9 +2,9 @@
 similarity pages and the feedback pages.
 
 A page is self-contained, often opened on another machine than the one that wrote it; a
-browser without a CJK font draws each Chinese character of it as a box. So the page embeds the
-kit's own font (kit_font.py), cut down to the characters it uses (a few hundred of Noto Sans
-CJK SC's 65,000 glyphs: about 100 KB), as an @font-face its text is set in first, code
+browser without a CJK font draws each Chinese character of it as a box. So the page embeds the kit's
+own font (plumbing/kit_font.py), cut down to the characters it uses (a few hundred of Noto Sans CJK
+SC's 65,000 glyphs: about 100 KB), as an @font-face its text is set in first, code
 (`<pre>`, `<code>`) included; the font holds no Latin letter, so Latin text keeps the
 browser's sans-serif, and code its monospace. An English page, or a kit without its font
 package, embeds nothing.
@@ -28,8 +28,8 @@ from pathlib import Path
 
 from matplotlib import ft2font
 
-from autograder.course import write_atomically
-from autograder.kit_font import KIT_FONT, PLAIN, kit_font_path
+from autograder.course.directory import write_atomically
+from autograder.plumbing.kit_font import KIT_FONT, PLAIN, kit_font_path
 
 BEYOND_PLAIN = re.compile(f"[^\\x00-\\u{PLAIN:04x}]")  # what the default fonts may lack
 FAMILY = "Kit CJK"  # the embedded font's name inside the page

@@ -36,10 +36,11 @@ import nbformat  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from autograder.checks.loader import AssignmentError, load_assignment  # noqa: E402
-from autograder.course import course_config, open_gradebook, write_atomically  # noqa: E402
-from autograder.deadlines import late_by  # noqa: E402
-from autograder.errors import OutputError  # noqa: E402
-from autograder.gradebook_guard import check_gradebook  # noqa: E402
+from autograder.course.deadlines import late_by  # noqa: E402
+from autograder.course.directory import course_config, open_gradebook, write_atomically  # noqa: E402
+from autograder.course.gradebook_guard import check_gradebook  # noqa: E402
+from autograder.course.ledger import read_problems, read_status  # noqa: E402
+from autograder.course.notebook_record import read_record  # noqa: E402
 from autograder.i18n import (  # noqa: E402
     DEFAULT,
     LANGUAGES,
@@ -49,7 +50,6 @@ from autograder.i18n import (  # noqa: E402
     language,
     t,
 )
-from autograder.ledger import read_problems, read_status  # noqa: E402
 from autograder.outputs.fonts import (  # noqa: E402
     font_drawing,
     missing_font_advice,
@@ -65,7 +65,7 @@ from autograder.outputs.report_students import (  # noqa: E402
 from autograder.outputs.report_summary import summary_section  # noqa: E402
 from autograder.outputs.roster import page_is_stale, roster  # noqa: E402
 from autograder.outputs.similarity_report import similarity_section, top_pairs, untold  # noqa: E402
-from autograder.record import read_record  # noqa: E402
+from autograder.plumbing.errors import OutputError  # noqa: E402
 
 
 @dataclass

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import html
 
-from autograder.deadlines import late_by
+from autograder.course.deadlines import late_by
 from autograder.i18n import t
 from autograder.outputs.report_gaps import feedback_command
 from autograder.outputs.roster import GRADED, WARNED

@@ -22,10 +22,10 @@ from pathlib import Path
 
 from nbgrader.api import MissingEntry
 
-from autograder.course import course_ids
-from autograder.deadlines import Lateness, lateness
+from autograder.course.deadlines import Lateness, lateness
+from autograder.course.directory import course_ids
+from autograder.course.ledger import REGRADE, digest, read_problems, read_status
 from autograder.i18n import t
-from autograder.ledger import REGRADE, digest, read_problems, read_status
 
 GRADED, WARNED, REFUSED, PENDING, MISSING = (
     "graded", "graded with warnings", "not gradable", "not graded yet", "missing")

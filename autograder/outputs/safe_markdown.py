@@ -15,7 +15,7 @@ from __future__ import annotations
 from nbconvert.preprocessors.sanitize import SanitizeHTML
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from autograder.course import master_cells
+from autograder.engine.master_notebooks import master_cells
 
 
 def course_text(resources) -> set[str]:

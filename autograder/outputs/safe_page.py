@@ -28,7 +28,7 @@ from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
 from autograder.outputs.page_cache import COMPILED_TEMPLATES, RENDERED, KeptHighlight, markdown_key
 from autograder.outputs.page_math import with_mathml, without_mathjax
 from autograder.outputs.page_style import with_style
-from autograder.sandbox import private_api
+from autograder.plumbing import private_api
 
 URL_ATTRIBUTES = {"href", "src", "action", "formaction", "xlink:href", "poster", "background",
                   "cite", "longdesc", "data", "manifest", "icon"}

@@ -10,7 +10,7 @@ import statistics
 from fnmatch import fnmatch
 from pathlib import Path
 
-from autograder.course import open_gradebook
+from autograder.course.directory import open_gradebook
 from autograder.i18n import t
 from autograder.outputs.csv_cells import points
 from autograder.outputs.roster import GRADED, WARNED, roster

@@ -34,11 +34,11 @@ from copydetect.utils import get_token_coverage, winnow
 
 from autograder.checks.loader import assignment_ids, load_assignment
 from autograder.checks.model import Similar
-from autograder.course import HELPER_CELL
-from autograder.errors import OutputError
+from autograder.course.directory import HELPER_CELL
+from autograder.course.submission_files import unfollowable
 from autograder.i18n import t
 from autograder.outputs.similarity_text import bound_names, normalised
-from autograder.submission_files import unfollowable
+from autograder.plumbing.errors import OutputError
 
 NOISE = 25  # copydetect's noise threshold: the shortest match, in characters of filtered code
 GUARANTEE = 30  # copydetect's guarantee threshold: a match this long is always found

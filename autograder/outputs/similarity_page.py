@@ -13,11 +13,11 @@ import html
 from pathlib import Path
 
 from autograder.checks.model import Similar
-from autograder.course import course_config, write_atomically
-from autograder.errors import OutputError
+from autograder.course.directory import course_config, write_atomically
 from autograder.i18n import config_language, language, t
 from autograder.outputs.plain_page import plain_page
 from autograder.outputs.similarity import COMMON, declared_flag, handed_in, similarity
+from autograder.plumbing.errors import OutputError
 
 STYLE = ("body{font-family:sans-serif;margin:1.5em auto;max-width:96em;padding:0 1em}"
          "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"

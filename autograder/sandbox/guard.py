@@ -37,7 +37,7 @@ what CPython and Linux enforce, not what the student's code leaves alone:
   built-in types only (a tensor exactly torch.Tensor, a tuple exactly a tuple ...): a subclass,
   which could compute when it is read, is refused before anything of it is read.
 
-This text runs in a namespace of its own, and the op_record's (autograder/op_record.py) in
+This text runs in a namespace of its own, and the op_record's (autograder/checks/op_record.py) in
 another, each with a copy of the built-ins taken before any code of the student's ran; the
 forwarders (forwarders.py) are made from their text in a third, with a copy too (their code
 reads none, but torch's C code imports through the frame it runs in).

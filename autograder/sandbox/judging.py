@@ -28,7 +28,7 @@ def compiled(path, name):
 GUARD = compiled(HERE / "guard.py", "kit_guard")
 FORWARDERS = compiled(HERE / "forwarders.py", "kit_forwarders")
 AGENT = compiled(HERE / "agent.py", "kit_agent")
-OP_RECORD = compiled(HERE.parent / "op_record.py", "kit_op_record")
+OP_RECORD = compiled(HERE.parent / "checks" / "op_record.py", "kit_op_record")
 
 # The functions and guards of torch's C module that can switch the recording off, and
 # tracemalloc's that can reset its measure: the guard decides when each may run.

@@ -36,12 +36,12 @@ import zmq
 from jupyter_client import BlockingKernelClient
 from jupyter_client.connect import write_connection_file
 
+from autograder.course.submission_files import FOLDER_DEPTH, FOLDER_ENTRIES
 from autograder.i18n import os_reason, t
+from autograder.plumbing.timeline import mark
 from autograder.sandbox import handover, isolation, template_start
 from autograder.sandbox.grader_session import GraderSession
 from autograder.sandbox.template_start import template_command, template_env
-from autograder.submission_files import FOLDER_DEPTH, FOLDER_ENTRIES
-from autograder.timeline import mark
 
 
 @dataclass(frozen=True)

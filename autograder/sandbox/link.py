@@ -27,8 +27,8 @@ from contextlib import contextmanager
 
 from torch import nn
 
+from autograder.checks.op_record import checked_record, new_record
 from autograder.i18n import t
-from autograder.op_record import checked_record, new_record
 from autograder.sandbox import seccomp
 from autograder.sandbox.agent import CALLBACK, MORE, READY, RESULT, decode, encode
 

@@ -23,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from autograder.timeline import mark
+from autograder.plumbing.timeline import mark
 
 ZYGOTE = Path(__file__).with_name("zygote.py")
 

@@ -18,7 +18,7 @@ Only torch, numpy, ipykernel (with its debugger, debugpy), IPython, tornado and 
 imported before the fork, with cell_cache.py (IPython's work on the course's cells, done once
 here for every kernel), tracebacks.py (what IPython needs to show a cell's error, likewise)
 and output_streams.py (before an input() prompt, a flush of a stream holding nothing returns),
-each where the library code it patches is what it was written for (private_api.py).
+each where the library code it patches is what it was written for (plumbing/private_api.py).
 Nothing of the grader's (its checks, the reference package, the documents' values) is in a
 kernel's memory, and the grader starts the template with a minimal environment of its own
 (kernel.py, `template_env`), so none of the grader's environment is either.

@@ -7,4 +7,7 @@
                       v
     .kit/on_submit.json (record.py): what became of each submission, so that a restart
     neither loses one nor grades one twice
+
+Imports grading, engine, sandbox, outputs, course, i18n and plumbing; never the command
+line: the commands it relays run with the runner the command line hands it.
 """

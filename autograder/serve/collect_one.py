@@ -27,7 +27,7 @@ from nbgrader.exchange.default.collect import ExchangeCollect
 from nbgrader.utils import capture_log, temp_attrs
 from traitlets import Unicode
 
-from autograder.sandbox import private_api
+from autograder.plumbing import private_api
 from autograder.serve.owned_collect import OwnedCollect
 
 PRIVATE_API = "one submission collected"

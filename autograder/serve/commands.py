@@ -11,7 +11,7 @@ as it always does, in its own process.
     client: python -m autograder grade --student ada
        | {"argv": [...], "cwd": ..., "kit": ...}                    (one JSON line)
        v
-    serve: cli.main(argv) --> {"out": text} / {"err": text} ... {"exit": status}
+    serve: run_command(argv) --> {"out": text} / {"err": text} ... {"exit": status}
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import sys
 import threading
 from pathlib import Path
 
-from autograder.ledger import FOLDER
+from autograder.course.ledger import FOLDER
 
 SOCKET = "serve.sock"  # in the course's .kit/
 SERVED = frozenset({"grade", "feedback", "validate"})
@@ -105,10 +105,11 @@ def command_of(argv):
 
 class CommandServer:
     """Listens at the course's socket while `serve` runs; `lock` is held for each command (the
-    grading on submit holds it too)."""
+    grading on submit holds it too). `run_command(argv)` runs one, as the command line's own
+    main does: the command line hands it in, so that serve never imports the command line."""
 
-    def __init__(self, root: Path, lock):
-        self.root, self.lock = root, lock
+    def __init__(self, root: Path, lock, run_command):
+        self.root, self.lock, self.run_command = root, lock, run_command
         self.path = socket_path(root)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.path.unlink(missing_ok=True)  # a serve holds the grade lock: a socket here is dead
@@ -159,15 +160,13 @@ class CommandServer:
                 stream.write(json.dumps({"exit": status}) + "\n")
 
     def run(self, argv, cwd, stream):
-        """cli.main(argv) in `cwd`, its output to the client; its exit status."""
-        from autograder.cli import main
-
+        """run_command(argv) in `cwd`, its output to the client; its exit status."""
         here = os.getcwd()
         with self.lock, contextlib.redirect_stdout(Relay(stream, "out")), \
                 contextlib.redirect_stderr(Relay(stream, "err")):
             try:
                 os.chdir(cwd)
-                status = main(argv)
+                status = self.run_command(argv)
             except SystemExit as end:  # argparse's refusal, --help
                 status = end.code if isinstance(end.code, int) else 0 if end.code is None else 2
             except Exception as error:  # noqa: BLE001 - the client says it; serve goes on

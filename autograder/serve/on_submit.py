@@ -23,7 +23,7 @@ from nbgrader.api import MissingEntry
 from traitlets import Float, Integer, List, Unicode
 from traitlets.config import Configurable
 
-from autograder.course import (
+from autograder.course.directory import (
     api_checked,
     api_warnings,
     course_config,
@@ -31,10 +31,10 @@ from autograder.course import (
     nbgrader_api,
     open_gradebook,
 )
-from autograder.errors import KitError
+from autograder.course.ledger import CourseBusy
 from autograder.grading.submissions import STUDENT_ID
 from autograder.i18n import os_reason, t
-from autograder.ledger import CourseBusy
+from autograder.plumbing.errors import KitError
 from autograder.serve.collect_one import collect_one, why_not_usable
 from autograder.serve.inbound import (
     being_written,

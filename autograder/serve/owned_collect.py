@@ -5,10 +5,10 @@ in its name), and where the folder's owner is not the student it only warns ("ch
 attempt?"). inbound/ is writable by every student, so a classmate's folder named
 `victim+assignment+<a later time>+x` replaced the victim's submission, and `grade` graded the
 classmate's notebook as the victim's. The kit's stages make this class nbgrader's collect
-(`c.ExchangeFactory.collect`, autograder/stages.py), so `nbgrader collect` in the course leaves
-such a folder where it is: the console says which folder and why (inbound.why_not_theirs, as
-`serve` decides), and the student's latest folder of their own is collected instead, chosen
-as nbgrader chooses (before the due date where --before-duedate asks for it).
+(`c.ExchangeFactory.collect`, autograder/course/stages.py), so `nbgrader collect` in the course
+leaves such a folder where it is: the console says which folder and why (inbound.why_not_theirs, as
+`serve` decides), and the student's latest folder of their own is collected instead, chosen as
+nbgrader chooses (before the due date where --before-duedate asks for it).
 
 Finding the student's own folders reads each as nbgrader does (`_path_to_record`, its private
 code, checked by private_api as for collect_one.py); where that code differs, the forged folder
@@ -23,7 +23,7 @@ from pathlib import Path
 from nbgrader.exchange.default.collect import ExchangeCollect
 
 from autograder.i18n import t
-from autograder.sandbox import private_api
+from autograder.plumbing import private_api
 from autograder.serve.inbound import HandedIn, handed_in, why_not_theirs
 
 PRIVATE_API = "one submission collected"  # the same private code CollectOne leans on

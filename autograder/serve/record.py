@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from autograder.course import write_atomically
-from autograder.errors import KitError
+from autograder.course.directory import write_atomically
+from autograder.course.ledger import FOLDER
 from autograder.i18n import t
-from autograder.ledger import FOLDER
+from autograder.plumbing.errors import KitError
 
 GRADING = "grading"  # taken: collected and being graded; done again after a restart
 RELEASED = "released"  # graded, its feedback in the exchange for the student

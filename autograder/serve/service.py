@@ -15,9 +15,9 @@ import threading
 import time
 from pathlib import Path
 
-from autograder.course import course_config, isolation_setting
+from autograder.course.directory import course_config, isolation_setting
+from autograder.course.ledger import FOLDER, CourseLock
 from autograder.i18n import config_language, language, t
-from autograder.ledger import FOLDER, CourseLock
 from autograder.serve.on_submit import FeedbackOnSubmit, OnSubmit, ServeError
 
 
@@ -57,8 +57,9 @@ def opening(root, watcher, sandbox, once):
                                    "too; Ctrl-C stops"))
 
 
-def serve(root: Path, once=False, say=say_now):
-    """Serve the course until stopped (`once`: take what is in the exchange now, then stop).
+def serve(root: Path, run_command, once=False, say=say_now):
+    """Serve the course until stopped (`once`: take what is in the exchange now, then stop),
+    running the commands clients hand it with `run_command(argv)` (the command line's main).
     Returns the exit status: 1 when a submission could not be graded."""
     from autograder.engine.cluster import kept_warm
     from autograder.grading.parallel import check_kernel, check_sandbox, described_isolation
@@ -82,7 +83,7 @@ def serve(root: Path, once=False, say=say_now):
             keep_warm()
             stop_on_sigterm()
             with kept_warm(config, root / "grade.log", say):
-                commands = None if once else CommandServer(root, lock).start()
+                commands = None if once else CommandServer(root, lock, run_command).start()
                 say(opening(root, watcher, described_isolation(mechanism), once))
                 try:
                     while True:

@@ -17,7 +17,7 @@ import nbformat
 
 from autograder.build import build
 from autograder.checks.loader import assignment_ids
-from autograder.course import CONFIG, Course
+from autograder.course.directory import CONFIG, Course
 from autograder.grading.parallel import grade
 from autograder.outputs.collect import collect
 from autograder.outputs.feedback import export_grades, write_feedback

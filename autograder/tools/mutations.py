@@ -45,7 +45,7 @@ from autograder.checks.judge import namespace, recording_of, rule_violation, ste
 from autograder.checks.loader import load_assignment
 from autograder.checks.model import Case
 from autograder.checks.subject import LocalSubject
-from autograder.errors import KitError
+from autograder.plumbing.errors import KitError
 
 MODULE_NAMES = {"torch", "F", "nn", "math", "string", "re"}
 SECONDS_PER_MUTANT = 20

@@ -19,13 +19,13 @@ import json
 import shutil
 from pathlib import Path
 
-from autograder.config_file import SQLITE
-from autograder.course import open_gradebook, write_atomically
-from autograder.course_ids import UnknownAssignment
-from autograder.errors import KitError
-from autograder.gradebook_guard import check_gradebook
+from autograder.course.config_file import SQLITE
+from autograder.course.directory import open_gradebook, write_atomically
+from autograder.course.gradebook_guard import check_gradebook
+from autograder.course.ids import UnknownAssignment
+from autograder.course.ledger import FOLDER, GradeLock, problems_path, read_problems
 from autograder.i18n import t
-from autograder.ledger import FOLDER, GradeLock, problems_path, read_problems
+from autograder.plumbing.errors import KitError
 
 KEPT = "removed"
 PER_STUDENT = ("submitted", "autograded", "feedback")
@@ -48,7 +48,7 @@ def folders_of(root: Path, assignment_id):
 
 def in_gradebook(root: Path, assignment_id):
     """(the gradebook's assignment or None, its known ids), without making a gradebook."""
-    from autograder.course import db_url
+    from autograder.course.directory import db_url
 
     url = db_url(root)
     if url.startswith(SQLITE) and not Path(url[len(SQLITE):]).exists():

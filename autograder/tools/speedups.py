@@ -1,4 +1,4 @@
-"""Each speedup on another library's private code (autograder/sandbox/private_api.py): whether
+"""Each speedup on another library's private code (autograder/plumbing/private_api.py): whether
 it applies with the libraries installed here, and its targets' digest, to add to the table
 once the new source was read against the speedup.
 
@@ -7,7 +7,7 @@ once the new source was read against the speedup.
 
 from __future__ import annotations
 
-from autograder.sandbox.private_api import SPEEDUPS, digest_of, version_of
+from autograder.plumbing.private_api import SPEEDUPS, digest_of, version_of
 
 
 def main():

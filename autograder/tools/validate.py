@@ -18,11 +18,11 @@ from autograder.build.authoring import read_assignment
 from autograder.build.proof import public_test_failures
 from autograder.checks.audit import mistake_problems, step_problems
 from autograder.checks.loader import GUIDE, load_assignment
-from autograder.course import CONFIG, Course, course_language
-from autograder.draw_keys import course_secret
-from autograder.errors import KitError
+from autograder.course.directory import CONFIG, Course, course_language
+from autograder.course.draw_keys import course_secret
 from autograder.grading.parallel import grade, submission_scores
 from autograder.i18n import t
+from autograder.plumbing.errors import KitError
 from autograder.tools import simulate
 
 

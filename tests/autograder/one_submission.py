@@ -10,7 +10,7 @@ from pathlib import Path
 
 import nbformat
 
-from autograder.course import Course
+from autograder.course.directory import Course
 from autograder.engine import worker
 from autograder.grading.parallel import register_assignments
 from autograder.tools import simulate

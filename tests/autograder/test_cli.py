@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from autograder.cli import main, parse, parser
-from autograder.errors import KitError
+from autograder.plumbing.errors import KitError
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("torch", "nbgrader", "nbformat", "matplotlib", "numpy", "jupyter_client")
@@ -83,7 +83,7 @@ def test_every_subcommand_is_listed_in_the_top_help():
     ("autograder.build", "BuildError"),
     ("autograder.outputs.collect", "CollectError"),
     ("autograder.grading.parallel", "GradeError"),
-    ("autograder.course", "NbgraderError"),
+    ("autograder.course.directory", "NbgraderError"),
 ])
 def test_the_kits_errors_are_kit_errors(module, name):
     """Is each error class the command line reports (exit 1, no traceback) a KitError?"""
@@ -127,11 +127,11 @@ SET_ASIDE = [
 ]
 # Kit modules whose console texts go through `t`, and what each module's texts may be passed
 # to `t` as (COUNTS: the progress bar's items).
-CONSOLE_MODULES = ["cli.py", "progress.py", "course.py", "build/__init__.py",
+CONSOLE_MODULES = ["cli.py", "engine/progress.py", "course/directory.py", "build/__init__.py",
                    "build/course_folder.py", "grading/parallel.py", "tools/validate.py",
-                   "tools/scaffold.py", "deadlines.py", "engine/cluster.py",
-                   "gradebook_guard.py", "ledger.py", "checks/audit.py", "build/proof.py",
-                   "outputs/score_summary.py", "tools/remove.py"]
+                   "tools/scaffold.py", "course/deadlines.py", "engine/cluster.py",
+                   "course/gradebook_guard.py", "course/ledger.py", "checks/audit.py",
+                   "build/proof.py", "outputs/score_summary.py", "tools/remove.py"]
 
 
 def english_left(output):
@@ -188,12 +188,12 @@ def fields(text):
 def test_console_texts_have_chinese(module):
     """Has every text a console module passes to `t` a Chinese text with the same fields, and
     none a field named `text` (t's own argument, so t(..., text=...) raises a TypeError)?"""
+    from autograder.engine.progress import COUNTS
     from autograder.i18n import kit_catalog
-    from autograder.progress import COUNTS
 
     chinese = kit_catalog("zh")
     texts = list(t_literals(ROOT / "autograder" / module))
-    if module == "progress.py":
+    if module == "engine/progress.py":
         texts += [(0, text) for text in COUNTS.values()]
     assert texts
     missing = [f"line {line}: {text!r}" for line, text in texts
@@ -330,7 +330,7 @@ def test_init_names_the_python_that_ran_it(tmp_path):
 def test_the_python_on_path_is_named_python(monkeypatch):
     """When `python` on PATH is the interpreter running the kit, is the command the short
     `python -m autograder`, and the full path once PATH leads elsewhere?"""
-    from autograder.course import kit_command
+    from autograder.course.directory import kit_command
 
     monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}/usr/bin:/bin")
     assert kit_command() == ("python -m autograder"

@@ -18,7 +18,7 @@ from autograder.build import helpers_of
 from autograder.build.course_folder import init_course
 from autograder.build.standalone import HELPERS_FILE
 from autograder.checks.loader import assignment_ids
-from autograder.course import course_config
+from autograder.course.directory import course_config
 from autograder.i18n import config_language
 from autograder.tools.validate import validate
 
@@ -203,7 +203,7 @@ def self_check(course, *arguments):
     import subprocess
     import sys
 
-    from autograder.course import nbgrader_env
+    from autograder.course.directory import nbgrader_env
 
     folder = course / "release" / IDS[0]
     return subprocess.run([sys.executable, "check_notebook.py", *arguments], cwd=folder,

@@ -26,7 +26,7 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from autograder.course import Course, db_url, nbgrader_env
+from autograder.course.directory import Course, db_url, nbgrader_env
 from autograder.tools import simulate
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,13 +13,13 @@ import nbformat
 import pytest
 
 from autograder.cli import main
-from autograder.course import Course
-from autograder.errors import OutputError
+from autograder.course.directory import Course
+from autograder.course.submission_files import FOLDER_DEPTH
 from autograder.grading.parallel import grade
 from autograder.outputs.collect import collect
 from autograder.outputs.feedback import write_feedback
 from autograder.outputs.similarity_page import write_similarity
-from autograder.submission_files import FOLDER_DEPTH
+from autograder.plumbing.errors import OutputError
 from autograder.tools import simulate
 from tests.autograder.deep_folders import deep_folders
 

@@ -26,7 +26,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.course import Course, nbgrader_env
+from autograder.course.directory import Course, nbgrader_env
 from autograder.tools import simulate
 
 ROOT = Path(__file__).resolve().parents[2]

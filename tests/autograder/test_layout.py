@@ -1,5 +1,7 @@
-"""Do imports run one way between the kit's rooms: build -> checks <- grading -> engine ->
-sandbox, outputs -> engine?
+"""Is the engine a house of named rooms, its imports running one way: does every module sit in
+a room (nothing loose at the top but the package's __init__.py, __main__.py and the command
+line), every room import only the rooms before it in the package's declared order, and no
+room reach past what it is held to?
 
 Read from the source with ast (nothing is imported), so a new module that reaches the wrong
 way fails here, naming the module and the import."""
@@ -12,80 +14,164 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "autograder"
+TOP = {"__init__.py", "__main__.py", "cli.py", "docs", "__pycache__"}  # docs/: the guide's text
 
-# room -> the rooms (and shared top-level modules) it may import from
-# (i18n, the course's language and its catalogs, is a leaf every room that speaks may use;
-# submission_files, what of a student's folder is read and within which bounds, a leaf of i18n
-# alone, is used by every room that reads one; op_record, what a call of a student's code computes
-# as data, a leaf of torch alone, and recorder, which makes it in this process (a leaf of
-# op_record), by the checks that decide on it, the sandbox that makes it in the kernel and reads it
-# back, the grading that asks for it and the build that copies them into notebooks; timeline, where
-# a command's time goes, a leaf of the standard library, by the rooms a grading run passes;
-# quiet_imports, heavy imports with the garbage collector paused, a leaf of the standard library, by
-# the command line, the Gradescope runner and the workers' fork server; kit_font, the CJK font the
-# kit ships, a leaf of matplotlib alone, by the build that draws the Chinese figures with it and the
-# outputs that draw plots with it and embed it in pages; config_file, the course's
-# nbgrader_config.py read with traitlets alone, by course and by the commands that read it before
-# their heavy imports; draw_keys, the course's secret and each notebook's draw key, a leaf of
-# the ledger, by init, which makes the secret, the grading that draws with them and the
-# Gradescope zip that carries the secret; course_access, who besides the instructor may reach
-# the course, a leaf of i18n, by init, which makes the course closed, by course, which makes a
-# course, and by the command line, which checks it.)
-ALLOWED = {
-    "i18n": {"i18n", "errors"},
-    "checks": {"checks", "recorder", "op_record", "i18n", "errors"},
-    "sandbox": {"sandbox", "op_record", "submission_files", "i18n", "timeline"},
-    "build": {"build", "checks", "recorder", "op_record", "course", "course_access", "draw_keys",
-              "errors", "i18n", "kit_font"},
-    "engine": {"engine", "checks", "sandbox", "course", "errors", "stages", "submission_files",
-               "i18n", "timeline", "quiet_imports"},
-    "grading": {"grading", "engine", "checks", "sandbox", "op_record", "course", "deadlines",
-                "draw_keys", "errors",
-                "gradebook_engines", "gradebook_guard", "ledger", "progress", "record",
-                "shown_outputs", "stages", "submission_files", "i18n", "timeline", ""},
-    "outputs": {"outputs", "engine", "checks", "course", "deadlines", "errors", "sandbox",
-                "gradebook_guard", "ledger", "progress", "record", "shown_outputs",
-                "submission_files", "i18n", "kit_font"},
-    # serve sits above grading and outputs, beside the command line: it runs the commands
-    # other processes hand it (cli.main) and grades on submit.
-    "serve": {"serve", "cli", "grading", "engine", "sandbox", "outputs", "course", "errors",
-              "ledger", "i18n"},
-    # Gradescope's autograder sits above grading, as the command line does.
-    "gradescope": {"gradescope", "grading", "engine", "sandbox", "checks", "course",
-                   "config_file", "draw_keys", "errors", "record", "submission_files", "i18n",
-                   "quiet_imports", ""},
+
+def declared_rooms():
+    """The rooms in the order autograder/__init__.py declares them (ROOMS), bottom first."""
+    tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
+    return next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                and getattr(node.targets[0], "id", "") == "ROOMS")
+
+
+ROOMS = declared_rooms()
+
+# What a room is held to, finer than the order: each names the rooms (or single modules of a
+# room, dotted) it may import besides its own. The sandbox runs in the kernel's template and
+# the kernel: it takes only the record of what a call computes (checks.op_record), which files
+# of a submission it may read (course.submission_files), and the timeline. The checks are the
+# content's library: the course and the grading machinery stay out of them. serve relays
+# commands the command line hands it (its runner, a parameter) and never imports it.
+HELD_TO = {
+    "plumbing": set(),
+    "i18n": {"plumbing.errors"},
+    "checks": {"i18n", "plumbing.errors"},
+    "course": {"checks.model", "i18n", "plumbing"},
+    "sandbox": {"checks.op_record", "course.submission_files", "i18n", "plumbing"},
+    "build": {"checks", "course", "i18n", "plumbing"},
+    "engine": {"checks", "course", "sandbox", "i18n", "plumbing"},
+    "grading": {"engine", "checks", "course", "sandbox", "i18n", "plumbing", ""},
+    "outputs": {"engine", "checks", "course", "i18n", "plumbing"},
+    "serve": {"grading", "engine", "sandbox", "outputs", "course", "i18n", "plumbing"},
+    "gradescope": {"grading", "engine", "sandbox", "checks", "course", "i18n", "plumbing", ""},
+    "tools": {"build", "checks", "course", "grading", "outputs", "sandbox", "i18n", "plumbing"},
 }
 
 
-def imported_rooms(path):
-    """(line, room) of every import of the autograder package in a module: the room is the
-    name after `autograder.` ('' for the package itself)."""
+def imported(path):
+    """(line, name) of every import of the autograder package in a module, anywhere in it (at
+    its top or in a function): the name after `autograder.`, down to the name imported
+    ('' for the package itself), e.g. 'checks.op_record.new_record'."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in ast.walk(tree):
         names = []
-        if isinstance(node, ast.ImportFrom) and node.module:
-            names = [node.module]
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [f"{node.module}.{alias.name}" for alias in node.names]
         elif isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         for name in names:
             if name == "autograder" or name.startswith("autograder."):
-                yield node.lineno, name.removeprefix("autograder").lstrip(".").split(".")[0]
+                yield node.lineno, name.removeprefix("autograder").lstrip(".")
 
 
-MODULES = [(room, path) for room in ALLOWED for path in sorted((PACKAGE / room).rglob("*.py"))]
+def room_of(name):
+    return name.split(".")[0]
+
+
+def may_import(room, name):
+    """May a module of `room` import `name` (as imported() gives it)?"""
+    return room_of(name) == room or any(name == held or name.startswith(held + ".")
+                                        for held in HELD_TO[room] if held) \
+        or (name == "" and "" in HELD_TO[room])
+
+
+MODULES = [(room, path) for room in HELD_TO for path in sorted((PACKAGE / room).rglob("*.py"))]
+
+
+def test_nothing_is_loose_at_the_top():
+    """Is every entry at the engine's top a room the package declares, or one of the three
+    files that stay there (__init__.py, __main__.py, the command line)?"""
+    loose = sorted(entry.name for entry in PACKAGE.iterdir()
+                   if entry.name not in TOP and entry.name not in ROOMS)
+    assert not loose, f"loose at autograder/'s top: {loose}; put each in a room"
+    folders = {entry.name for entry in PACKAGE.iterdir() if entry.is_dir()} - TOP
+    assert folders == set(ROOMS) - {"cli"}, folders ^ (set(ROOMS) - {"cli"})
+
+
+@pytest.mark.parametrize("room", sorted(HELD_TO))
+def test_every_room_says_what_it_holds(room):
+    """Does the room's __init__.py open with a docstring that says what the room holds?"""
+    docstring = ast.get_docstring(ast.parse((PACKAGE / room / "__init__.py").read_text("utf-8")))
+    assert docstring and len(docstring.split()) >= 8, f"{room}/__init__.py says nothing"
+
+
+def test_what_a_room_is_held_to_runs_down_the_order():
+    """Is every room a room may import declared before it in ROOMS (so no two rooms import each
+    other), and is the command line, on top, the only room not held to a list?"""
+    assert set(HELD_TO) == set(ROOMS) - {"cli"} and ROOMS[-1] == "cli"
+    against = [(room, held) for room, names in HELD_TO.items() for held in names
+               if held and ROOMS.index(room_of(held)) >= ROOMS.index(room)]
+    assert not against, f"declared against the order of the rooms: {against}"
 
 
 @pytest.mark.parametrize(("room", "path"), MODULES,
                          ids=[str(p.relative_to(PACKAGE)) for _, p in MODULES])
 def test_imports_run_one_way(room, path):
-    """Does this module import only from the rooms its own room may use?"""
-    wrong = [f"line {line}: autograder.{target}" for line, target in imported_rooms(path)
-             if target not in ALLOWED[room]]
+    """Does this module import only its own room and what its room is held to (so nothing
+    climbs back up the order)?"""
+    wrong = [f"line {line}: autograder.{name}" for line, name in imported(path)
+             if not may_import(room, name)]
     assert not wrong, f"{path.relative_to(PACKAGE)} ({room}/) imports " + ", ".join(wrong)
+
+
+def module_graph():
+    """Every module of the package -> the modules of the package it imports, anywhere in it
+    (importing a package's name imports that package's __init__)."""
+    names = {".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+             .removesuffix(".__init__"): path for path in PACKAGE.rglob("*.py")}
+    graph = {}
+    for module, path in names.items():
+        graph[module] = set()
+        for _, name in imported(path):
+            target = f"autograder.{name}".rstrip(".")
+            while target not in names:
+                target = target.rpartition(".")[0]
+            if target != module:
+                graph[module].add(target)
+    return graph
+
+
+def a_circle(graph):
+    """One circle of imports in `graph` (a list of modules, the first again at its end), or
+    None."""
+    done, path = set(), []
+
+    def visit(module):
+        if module in path:
+            return path[path.index(module):] + [module]
+        if module in done:
+            return None
+        path.append(module)
+        for target in sorted(graph[module]):
+            found = visit(target)
+            if found:
+                return found
+        path.pop()
+        done.add(module)
+        return None
+
+    for module in sorted(graph):
+        found = visit(module)
+        if found:
+            return found
+    return None
+
+
+def test_no_module_imports_itself_round_a_circle():
+    """Do the package's imports, the late ones inside functions too, form no circle (as the
+    command line and serve's commands once did: cli imported serve, which imported cli)?"""
+    circle = a_circle(module_graph())
+    assert circle is None, "imports run in a circle: " + " -> ".join(circle)
+
+
+def test_the_circle_finder_finds_a_circle():
+    """Does a_circle find the command line's old circle, and none where imports run one way?"""
+    assert a_circle({"cli": {"serve"}, "serve": {"cli"}}) == ["cli", "serve", "cli"]
+    assert a_circle({"cli": {"serve", "course"}, "serve": {"course"}, "course": set()}) is None
 
 
 def test_the_record_knows_only_the_findings_model():
     """Does the record that grading writes and outputs read depend on nothing but the checks'
     Finding (so outputs never reach into grading)?"""
-    rooms = {target for _, target in imported_rooms(PACKAGE / "record.py")}
-    assert rooms <= {"checks"}
+    names = {name for _, name in imported(PACKAGE / "course" / "notebook_record.py")}
+    assert all(name.startswith("checks.model") for name in names), names

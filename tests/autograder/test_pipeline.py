@@ -17,9 +17,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.course import Course, run_nbgrader
+from autograder.course.directory import Course, run_nbgrader
+from autograder.course.ledger import mark
 from autograder.grading.parallel import grade, submission_scores
-from autograder.ledger import mark
 from autograder.outputs.collect import collect
 from autograder.outputs.feedback import export_grades, write_feedback
 from autograder.outputs.report import write_report

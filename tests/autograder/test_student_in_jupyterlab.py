@@ -30,7 +30,7 @@ import pytest
 
 import solutions
 from autograder.build.course_folder import init_course
-from autograder.course import nbgrader_env, run_nbgrader
+from autograder.course.directory import nbgrader_env, run_nbgrader
 
 from .conftest import ARTIFACTS, driven_chromium, free_port
 

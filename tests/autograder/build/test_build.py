@@ -13,7 +13,7 @@ from autograder.build import master_notebook
 from autograder.build.authoring import AuthoringError, read_assignment
 from autograder.build.stubs import BEGIN, END, fenced_source
 from autograder.checks.loader import assignment_ids
-from autograder.course import UnknownAssignment, check_ids
+from autograder.course.directory import UnknownAssignment, check_ids
 from tests.course import ASSIGNMENTS, IDS, ROOT
 
 

@@ -15,7 +15,7 @@ import nbformat
 import pytest
 
 from autograder.build.standalone import self_check_script
-from autograder.course import nbgrader_env
+from autograder.course.directory import nbgrader_env
 from autograder.tools import simulate
 
 ROOT = Path(__file__).resolve().parents[3]

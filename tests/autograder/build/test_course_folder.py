@@ -10,7 +10,7 @@ from autograder.build import BuildError
 from autograder.build.course_folder import config_text, write_config
 from autograder.build.render import KIT_METADATA
 from autograder.cli import main
-from autograder.course import course_language
+from autograder.course.directory import course_language
 
 
 def test_config_only_writes_the_config_init_writes(tmp_path):

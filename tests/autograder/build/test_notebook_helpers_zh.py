@@ -32,7 +32,7 @@ from autograder.build.standalone import (
     text_literals,
 )
 from autograder.checks.code_rules import rule_broken
-from autograder.course import nbgrader_env
+from autograder.course.directory import nbgrader_env
 from autograder.i18n.standalone import ZH
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import nbformat
 
-from autograder.course import Course, open_gradebook
+from autograder.course.directory import Course, open_gradebook
 
 ROOT = Path(__file__).resolve().parents[3]
 ID = "01_attention_by_hand"

@@ -19,7 +19,7 @@ from autograder.build.standalone import (
     packed_helper_cell,
     unpacked_helpers,
 )
-from autograder.course import HELPER_CELL
+from autograder.course.directory import HELPER_CELL
 from tests.course import IDS, ROOT
 
 SHOWN_LINES = 25  # what a static render may show of the helper cell: its docstring and a few

@@ -14,11 +14,11 @@ import pytest
 
 from autograder.checks.draws import Draws
 from autograder.checks.judge import step_findings
+from autograder.checks.op_record import checked_record, new_record
 from autograder.checks.operation_rules import decided, tampering
+from autograder.checks.recorder import Recorder
 from autograder.checks.subject import LocalSubject
 from autograder.i18n import language
-from autograder.op_record import checked_record, new_record
-from autograder.recorder import Recorder
 from tests.autograder.grading.rule_attacks import BLOCK_COPIED, BLOCK_INIT
 from tests.course import STEPS, helpers_of
 

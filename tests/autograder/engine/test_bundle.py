@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from autograder.course import Course, open_gradebook
+from autograder.course.directory import Course, open_gradebook
 from autograder.engine.bundle import assignment_bundle
 from autograder.grading.parallel import register_assignments
 from tests.course import ROOT

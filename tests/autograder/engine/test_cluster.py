@@ -14,7 +14,7 @@ import psutil
 import pytest
 from traitlets.config import Config
 
-from autograder.course import Course, nbgrader_env
+from autograder.course.directory import Course, nbgrader_env
 from autograder.engine.cluster import close_client, start_client
 from autograder.grading.parallel import grade
 from autograder.sandbox.isolation import choose

@@ -16,10 +16,10 @@ from pathlib import Path
 import nbformat
 from traitlets.config import Config
 
-from autograder.course import Course, nbgrader_env
+from autograder.course.directory import Course, nbgrader_env
 from autograder.engine import fork_server
 from autograder.engine.cluster import close_client, start_client
-from autograder.timeline import VARIABLE
+from autograder.plumbing.timeline import VARIABLE
 from autograder.tools import simulate
 
 from ..sandbox.test_handover import ended

@@ -10,7 +10,7 @@ import pytest
 from nbgrader import preprocessors
 from nbgrader.api import Gradebook, MissingEntry
 
-from autograder.course import db_url
+from autograder.course.directory import db_url
 from autograder.engine import master_notebooks, worker
 from autograder.engine.bundle import assignment_bundle, submission_of
 from autograder.engine.master_notebooks import OverwriteCells, OverwriteKernelspec, Snapshot

@@ -11,7 +11,7 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from autograder.course import nbgrader_api
+from autograder.course.directory import nbgrader_api
 from autograder.engine import worker
 from autograder.engine.bundle import GRADEBOOK, assignment_bundle, submission_of
 from autograder.engine.worker_autograde import autograde_in_worker

@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.course import Course
+from autograder.course.directory import Course
 
 ROOT = Path(__file__).resolve().parents[3]
 ID = "01_attention_by_hand"

@@ -84,7 +84,7 @@ def test_the_kit_and_the_assignment_are_in_the_zip(archive):
 def test_the_course_config_is_gradescopes(archive, tmp_path):
     """Does the zip's nbgrader_config.py still load, with the gradebook the folder's SQLite
     file, no dask scheduler and no due date of the kit's?"""
-    from autograder.course import course_config
+    from autograder.course.directory import course_config
 
     with zipfile.ZipFile(archive) as opened:
         opened.extract("course/nbgrader_config.py", tmp_path)

@@ -15,10 +15,10 @@ import jsonschema
 import nbformat
 import pytest
 
+from autograder.course.notebook_record import read_record
+from autograder.course.submission_files import FOLDER_DEPTH
 from autograder.grading.parallel import grade, submission_scores
 from autograder.i18n import language, t
-from autograder.record import read_record
-from autograder.submission_files import FOLDER_DEPTH
 from autograder.tools import simulate
 from tests.autograder.deep_folders import deep_folders
 from tests.autograder.gradescope.conftest import (

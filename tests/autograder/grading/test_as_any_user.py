@@ -29,7 +29,7 @@ import nbformat
 import pytest
 
 from autograder.build.proof import solution_cells
-from autograder.course import nbgrader_env
+from autograder.course.directory import nbgrader_env
 from autograder.tools import simulate
 from tests.autograder.test_exchange import interpreter_open_to_students
 

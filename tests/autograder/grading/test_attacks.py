@@ -19,7 +19,7 @@ import nbformat
 import pytest
 from bs4 import BeautifulSoup
 
-from autograder.course import Course
+from autograder.course.directory import Course
 from autograder.grading.parallel import grade, submission_scores
 from autograder.outputs.feedback import write_feedback
 from autograder.outputs.report import read_results

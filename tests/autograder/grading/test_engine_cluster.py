@@ -23,10 +23,10 @@ import psutil
 import pytest
 from distributed import Client, WorkerPlugin
 
-from autograder.course import Course, open_gradebook
+from autograder.course.directory import Course, open_gradebook
+from autograder.course.ledger import read_status
 from autograder.engine.cluster import register
 from autograder.grading.parallel import grade, submission_scores
-from autograder.ledger import read_status
 from autograder.tools import simulate
 from tests.autograder.grading.test_as_any_user import CONFINED
 from tests.autograder.test_exchange import interpreter_open_to_students

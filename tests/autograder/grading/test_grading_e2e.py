@@ -21,11 +21,11 @@ import nbformat
 import pytest
 
 from autograder.checks.loader import assignment_ids
-from autograder.course import Course
+from autograder.course.directory import Course
+from autograder.course.notebook_record import read_record
 from autograder.grading.parallel import grade
 from autograder.grading.regrade_check import regrade_check
 from autograder.outputs.feedback import write_feedback
-from autograder.record import read_record
 from autograder.tools import simulate
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -19,7 +19,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.course import Course
+from autograder.course.directory import Course
 from autograder.grading.parallel import grade
 from autograder.i18n import catalog
 from autograder.outputs.feedback import write_feedback

@@ -24,7 +24,7 @@ import nbformat
 import pytest
 from nbgrader.api import MissingEntry
 
-from autograder.course import Course, nbgrader_env
+from autograder.course.directory import Course, nbgrader_env
 from autograder.grading.parallel import grade, submission_scores
 from autograder.tools import simulate
 from tests.autograder.grading.attacks import FULL, ID, right_but, right_with

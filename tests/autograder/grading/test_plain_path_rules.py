@@ -18,7 +18,7 @@ import nbformat
 import pytest
 
 from autograder.checks.code_rules import judged
-from autograder.course import Course, nbgrader_env
+from autograder.course.directory import Course, nbgrader_env
 from autograder.grading.parallel import grade, submission_scores
 from autograder.tools import simulate
 

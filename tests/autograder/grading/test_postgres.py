@@ -12,7 +12,7 @@ from pathlib import Path
 import nbformat
 import sqlalchemy
 
-from autograder.course import Course
+from autograder.course.directory import Course
 from autograder.grading.parallel import grade, submission_scores
 from autograder.outputs.feedback import export_grades
 from autograder.tools import simulate

@@ -14,11 +14,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.course import Course
-from autograder.draw_keys import make_secret, secret_path
+from autograder.course.directory import Course
+from autograder.course.draw_keys import make_secret, secret_path
+from autograder.course.ledger import read_status
+from autograder.course.notebook_record import read_record
 from autograder.grading.regrade_check import Verdict, differences
-from autograder.ledger import read_status
-from autograder.record import read_record
 from autograder.tools import simulate
 from tests.autograder.test_course_week import kit
 

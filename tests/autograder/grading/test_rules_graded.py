@@ -14,7 +14,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.course import Course
+from autograder.course.directory import Course
 from autograder.grading.parallel import grade, submission_scores
 from autograder.tools import simulate
 from tests.autograder.checks.test_operation_rules import EVASIONS, HONEST

@@ -18,9 +18,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.course import Course
+from autograder.course.directory import Course
+from autograder.course.notebook_record import read_record
 from autograder.grading.parallel import grade, submission_scores
-from autograder.record import read_record
 from autograder.tools import simulate
 from tests.autograder.grading.rule_attacks import ATTACKS, HONEST
 

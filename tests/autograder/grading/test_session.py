@@ -13,7 +13,7 @@ from pathlib import Path
 
 import nbformat
 
-from autograder.course import Course
+from autograder.course.directory import Course
 from autograder.grading.grade_in_sandbox import defines_an_answer
 from autograder.grading.parallel import grade
 from autograder.grading.session import Session

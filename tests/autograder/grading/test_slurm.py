@@ -29,9 +29,9 @@ import psutil
 import pytest
 from distributed import Client
 
-from autograder.course import nbgrader_env, open_gradebook
+from autograder.course.directory import nbgrader_env, open_gradebook
+from autograder.course.ledger import read_status
 from autograder.grading.parallel import submission_scores
-from autograder.ledger import read_status
 from tests.autograder.conftest import free_port
 from tests.autograder.grading.test_as_any_user import (
     FULL,

@@ -10,7 +10,7 @@ import pytest
 from nbgrader.api import MissingEntry
 from nbgrader.preprocessors import AssignLatePenalties
 
-from autograder.course import course_config, open_gradebook
+from autograder.course.directory import course_config, open_gradebook
 from autograder.engine import worker
 from autograder.engine.bundle import assignment_bundle, submission_of
 from autograder.grading.parallel import submission_scores

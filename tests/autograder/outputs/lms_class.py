@@ -10,7 +10,7 @@ import pytest
 from nbgrader.api import Gradebook
 from traitlets.config import Config
 
-from autograder.course import db_url
+from autograder.course.directory import db_url
 from autograder.outputs.export import ClassCsvExport
 from autograder.outputs.lms_export import export_lms
 from tests.autograder.outputs.test_export import add_assignment, gradebook, submit  # noqa: F401

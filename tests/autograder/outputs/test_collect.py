@@ -12,7 +12,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.course import Course, run_nbgrader
+from autograder.course.directory import Course, run_nbgrader
 from autograder.grading.parallel import grade
 from autograder.i18n.zh import CATALOG
 from autograder.outputs.collect import collect

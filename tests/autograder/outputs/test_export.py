@@ -7,7 +7,8 @@ the plugin's export. No kernel starts.
 Creating a gradebook asks alembic for the newest schema revision. nbgrader does that by
 running the `alembic` executable, which takes seconds; the fixture below asks alembic the
 same question in this process, from nbgrader's own migration folder (the virtualenv's bin
-still goes on PATH, as autograder.course.nbgrader_env does, should the patch not apply)."""
+still goes on PATH, as autograder.course.directory.nbgrader_env does, should the patch not
+apply)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from nbgrader.api import Gradebook
 from nbgrader.dbutil import ALEMBIC_DIR
 from traitlets.config import Config
 
-from autograder.course import nbgrader_env
+from autograder.course.directory import nbgrader_env
 from autograder.outputs.export import COLUMNS, ClassCsvExport
 from tests.autograder.outputs.test_csv_cells import a_formula
 

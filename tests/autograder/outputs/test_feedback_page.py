@@ -19,7 +19,7 @@ import nbformat
 import pytest
 
 from autograder.build.course_folder import init_course
-from autograder.course import Course
+from autograder.course.directory import Course
 from autograder.grading.parallel import grade
 from autograder.i18n import catalog
 from autograder.outputs.feedback import named_steps, write_feedback

@@ -16,7 +16,7 @@ from nbformat.v4 import new_code_cell, new_notebook, new_output
 from traitlets.config import Config
 
 from autograder.build.standalone import helper_cell_code, packed_helper_cell
-from autograder.course import HELPER_CELL
+from autograder.course.directory import HELPER_CELL
 from autograder.outputs.hide_hidden_tests import HideHiddenTests
 from tests.autograder.cells import nbgrader_cell
 

@@ -15,10 +15,10 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from autograder.course import Course, db_url, nbgrader_env
-from autograder.errors import OutputError
+from autograder.course.directory import Course, db_url, nbgrader_env
+from autograder.course.ledger import Problem, keep_problems, mark
 from autograder.i18n import language
-from autograder.ledger import Problem, keep_problems, mark
+from autograder.plumbing.errors import OutputError
 from autograder.tools import simulate
 from tests.autograder.outputs import lms_class
 from tests.autograder.outputs.lms_class import CANVAS_IDENTITY, MOODLE_IDENTITY, enrol, export, read

@@ -14,16 +14,16 @@ from pathlib import Path
 
 import pytest
 
+from autograder.course.ledger import Problem
+from autograder.course.notebook_record import Record
 from autograder.engine import worker
 from autograder.grading.integrity import NAMES_OUTSIDE, SUSPICIOUS_CALLS, SUSPICIOUS_NAMES
 from autograder.i18n import catalog, language, t
 from autograder.i18n.zh import CATALOG
-from autograder.ledger import Problem
 from autograder.outputs import report
 from autograder.outputs.feedback import TEMPLATE_WORDS, in_course_language
 from autograder.outputs.report import SECTIONS, ClassResults, render_report
 from autograder.outputs.roster import GRADED, MISSING, PENDING, REFUSED, WARNED, Entry
-from autograder.record import Record
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -10,8 +10,8 @@ import re
 import pytest
 from fontTools.ttLib import TTFont
 
-from autograder.kit_font import kit_font_path
 from autograder.outputs import page_font
+from autograder.plumbing.kit_font import kit_font_path
 
 TITLE = "Attention Is All You Need（注意力就是你所需要的一切）"
 

@@ -3,10 +3,10 @@ and does `python -m autograder report` write a report, never a traceback, for ev
 course goes through in a term, saying what it cannot show yet?
 
 The record tests write autograded notebooks with a record as the grader writes it
-(autograder/record.py), with no gradebook. The course tests make a course folder (the
-repository's nbgrader_config.py, empty source/ folders for two assignment ids) with a real
-SQLite gradebook filled through nbgrader's Gradebook API, as grading would leave it, and run
-the command line itself; no kernel starts."""
+(autograder/course/notebook_record.py), with no gradebook. The course tests make a course folder
+(the repository's nbgrader_config.py, empty source/ folders for two assignment ids) with a real
+SQLite gradebook filled through nbgrader's Gradebook API, as grading would leave it, and run the
+command line itself; no kernel starts."""
 
 from __future__ import annotations
 
@@ -26,14 +26,14 @@ from nbgrader.dbutil import ALEMBIC_DIR
 
 from autograder.checks.model import Finding
 from autograder.cli import main
-from autograder.course import open_gradebook
+from autograder.course.directory import open_gradebook
+from autograder.course.ledger import Problem, keep_problems
+from autograder.course.notebook_record import add_findings, start_record
 from autograder.i18n import catalog, language
 from autograder.i18n.zh import CATALOG
-from autograder.ledger import Problem, keep_problems
 from autograder.outputs import fonts, report
 from autograder.outputs.report import SECTIONS, ClassResults, read_records, render_report
 from autograder.outputs.report_gaps import feedback_command
-from autograder.record import add_findings, start_record
 
 ROOT = Path(__file__).resolve().parents[3]
 FIRST, SECOND = "01_alpha", "02_beta"

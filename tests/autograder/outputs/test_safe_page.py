@@ -15,7 +15,7 @@ from traitlets.config import Config
 from autograder.outputs import page_cache
 from autograder.outputs.safe_page import NO_ALT, SafeHTMLExporter
 from autograder.outputs.safe_page import safe_page as made_safe
-from autograder.sandbox import private_api
+from autograder.plumbing import private_api
 
 FORMGRADER = os.path.join(os.path.dirname(nbgrader.__file__), "server_extensions", "formgrader")
 BOOTSTRAP = os.path.join(FORMGRADER, "static", "node_modules", "bootstrap", "dist", "css")

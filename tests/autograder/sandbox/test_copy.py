@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from autograder.course.submission_files import FOLDER_DEPTH
 from autograder.sandbox import kernel as kernel_module
 from autograder.sandbox.kernel import copy_regular_files
-from autograder.submission_files import FOLDER_DEPTH
 from tests.autograder.deep_folders import below, deep_folders
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -16,7 +16,7 @@ import time
 import nbformat
 import pytest
 
-from autograder.course import Course, nbgrader_env, open_gradebook
+from autograder.course.directory import Course, nbgrader_env, open_gradebook
 from autograder.serve.commands import SERVED, VERSION, command_of, socket_path
 from autograder.tools import simulate
 from tests.autograder.serve.test_on_submit import WAIT, Serve

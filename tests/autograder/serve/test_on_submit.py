@@ -24,7 +24,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.course import nbgrader_env, open_gradebook
+from autograder.course.directory import nbgrader_env, open_gradebook
 from autograder.tools import simulate
 from tests.autograder.test_exchange import (
     COURSE_ID,

@@ -11,7 +11,7 @@ from nbgrader.api import Gradebook, MissingEntry
 
 from autograder.build.course_folder import write_config
 from autograder.cli import main
-from autograder.course import db_url
+from autograder.course.directory import db_url
 
 
 def files(root):

@@ -7,7 +7,7 @@ import shutil
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from autograder.course import CONFIG, Course
+from autograder.course.directory import CONFIG, Course
 from autograder.tools.validate import validate
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -1,6 +1,6 @@
 """The course's nbgrader_config.py, read with traitlets alone: light enough (no nbgrader, no
 torch) that a command reads it before its own imports, and starts what grading needs first
-(cli.start_embedded_early) some 0.35 s sooner than through autograder.course."""
+(cli.start_embedded_early) some 0.35 s sooner than through autograder.course.directory."""
 
 from __future__ import annotations
 

@@ -70,7 +70,7 @@ SPEEDUPS = {
         ("ipykernel.ipkernel:IPythonKernel.__init__",),
         ("e2c86420e226f7f6",)),
     "one transaction": Speedup(
-        "autograder/gradebook_engines.py (JoinedConnection)", "SQLAlchemy",
+        "autograder/course/gradebook_engines.py (JoinedConnection)", "SQLAlchemy",
         ("sqlalchemy.engine.base:Connection._run_ddl_visitor",),
         ("5e198466053dd601",)),
     "one pass": Speedup(
@@ -87,7 +87,7 @@ SPEEDUPS = {
         ("argparse:HelpFormatter._format_usage", "argparse:ArgumentParser.__init__"),
         ("fd7edc4175d8760b",)),
     "deferred server extensions": Speedup(
-        "autograder/deferred_imports.py", "nbgrader",
+        "autograder/plumbing/deferred_imports.py", "nbgrader",
         tuple(f"nbgrader.server_extensions.{name}" for name in  # the packages' whole files
               ("assignment_list", "course_list", "validate_assignment", "formgrader")),
         ("60b03846d13b8cf5",)),
@@ -103,7 +103,7 @@ SPEEDUPS = {
          "nbconvert.exporters.html:HTMLExporter._init_resources"),
         ("667ea9ece55a29ac",), "feedback pages are nbconvert's own, only slower"),
     "deferred parser": Speedup(
-        "autograder/deferred_imports.py", "rfc3987-syntax",
+        "autograder/plumbing/deferred_imports.py", "rfc3987-syntax",
         ("rfc3987_syntax.syntax_helpers:is_valid_syntax",),
         ("f86331c2e5bc8429",)),
 }

@@ -35,11 +35,11 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from autograder.errors import KitError
 from autograder.i18n import t
+from autograder.plumbing.errors import KitError
 
 FOLDER = ".kit"  # the kit's own folder in a course; the command line reads it before it
-#                 imports nbgrader (serve/commands.py), so this module imports course.py late
+#                 imports nbgrader (serve/commands.py), so this module imports directory.py late
 REGRADE = "regrade"  # the state of a notebook a `grade --force` has still to grade again
 
 
@@ -76,7 +76,9 @@ def mark(root: Path, student, assignment_id, notebook: Path, state, isolation=""
         status["isolation"] = isolation
     kept = draw if draw is not None else read_status(root, student, assignment_id) or {}
     status.update({name: kept[name] for name in DRAW if name in kept})
-    from autograder.course import write_atomically  # course.py imports nbgrader: see FOLDER
+    from autograder.course.directory import (
+        write_atomically,  # directory.py imports nbgrader: see FOLDER
+    )
 
     write_atomically(status_path(root, student, assignment_id), json.dumps(status))
 
@@ -150,7 +152,7 @@ def keep_problems(root: Path, stage, assignment_ids, problems, students=()):
                     and chosen(p.student, students))]
     fresh = [Problem(**{**asdict(p), "stage": stage}) for p in problems]
     kept = [p for p in kept if p not in fresh]
-    from autograder.course import write_atomically
+    from autograder.course.directory import write_atomically
 
     write_atomically(problems_path(root),
                      json.dumps([p.to_data() for p in kept + fresh], indent=1))

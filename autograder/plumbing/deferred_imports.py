@@ -28,7 +28,7 @@ import importlib.util
 import sys
 import types
 
-from autograder.sandbox import private_api
+from autograder.plumbing import private_api
 
 DEFERRED = "rfc3987_syntax"
 BUILDS_ON_IMPORT = DEFERRED + ".syntax_helpers"  # the module that builds the parser
@@ -107,7 +107,7 @@ def defer_parser():
     if spec is None or not spec.submodule_search_locations:
         return
     package = types.ModuleType(DEFERRED, "rfc3987_syntax, its parser built at first use "
-                               "(autograder/deferred_imports.py)")
+                               "(autograder/plumbing/deferred_imports.py)")
     package.__spec__, package.__loader__, package.__file__ = spec, spec.loader, spec.origin
     package.__path__ = list(spec.submodule_search_locations)  # its own modules load as usual
 

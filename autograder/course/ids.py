@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from autograder.errors import KitError
 from autograder.i18n import t
+from autograder.plumbing.errors import KitError
 
 
 class UnknownAssignment(KitError, ValueError):

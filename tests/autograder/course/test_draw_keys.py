@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from autograder.draw_keys import (
+from autograder.course.draw_keys import (
     SecretError,
     course_secret,
     draw_key,

@@ -15,8 +15,10 @@ import nbgrader.api
 import pytest
 from nbgrader.api import Gradebook
 
-from autograder import gradebook_engines
-from autograder.course import nbgrader_env  # importing the course installs the shared engines
+from autograder.course.directory import (
+    gradebook_engines,
+    nbgrader_env,  # importing the course installs the shared engines
+)
 
 
 @pytest.fixture(autouse=True)

@@ -1,11 +1,11 @@
-"""Tests for autograder.quiet_imports: while heavy imports run, does the garbage collector
+"""Tests for autograder.plumbing.quiet_imports: while heavy imports run, does the garbage collector
 collect nothing, and afterwards set aside what they made and collect again as before?"""
 
 from __future__ import annotations
 
 import gc
 
-from autograder.quiet_imports import paused
+from autograder.plumbing.quiet_imports import paused
 
 
 def test_nothing_is_collected_inside_and_what_exists_is_frozen_after():

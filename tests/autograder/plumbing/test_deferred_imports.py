@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 IRIS = ["http://example.com/ä", "ht tp://x", "urn:isbn:0451450523", "", "//no-scheme",
         "mailto:名前@例え.jp", "http://[::1]:80/", "http://a/%zz"]
 ANSWERS = f"""

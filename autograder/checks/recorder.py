@@ -1,7 +1,7 @@
 """Records what a call of the student's code computes, in this process: the notebook's
 expect_rule (the test cell's calls) and the checks' own tests. Grading records in the judging
 kernel instead, through its guard (autograder/sandbox/guard.py); both note each operation
-with the same functions (autograder/op_record.py), so a record means the same wherever it
+with the same functions (autograder/checks/op_record.py), so a record means the same wherever it
 was made.
 
 While a Recorder runs it keeps one record per call of the subject (the student's function,
@@ -21,7 +21,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from autograder.op_record import (
+from autograder.checks.op_record import (
     Parameter,
     Tensor,
     described,

@@ -22,9 +22,9 @@ import secrets
 import stat
 from pathlib import Path
 
-from autograder.errors import KitError
+from autograder.course.ledger import FOLDER, recorded_reseed
 from autograder.i18n import t
-from autograder.ledger import FOLDER, recorded_reseed
+from autograder.plumbing.errors import KitError
 
 SECRET = "secret"  # in the course's .kit/
 SECRET_BYTES = 32

@@ -20,8 +20,8 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from nbgrader.utils import parse_utc
 from traitlets import Dict, Float
 
-from autograder.errors import KitError
 from autograder.i18n import t
+from autograder.plumbing.errors import KitError
 
 EXAMPLE = "'2026-12-04 23:59:00 Europe/Berlin'"
 

@@ -1,5 +1,5 @@
 """The check before every speedup that patches another library's private code
-(autograder/sandbox/private_api.py). Whether grading stays right where speedups step aside is
+(autograder/plumbing/private_api.py). Whether grading stays right where speedups step aside is
 tested with older libraries in tests/test_older_versions.py."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from autograder.sandbox import private_api
+from autograder.plumbing import private_api
 
 
 @pytest.fixture
@@ -36,7 +36,7 @@ def test_a_speedup_whose_code_differs_steps_aside_and_says_so(fresh_checks, monk
     assert not private_api.applies("one transaction")
     assert private_api.applies("output streams")
     [line] = private_api.stepped_aside()
-    assert line.startswith("speedup 'one transaction' (autograder/gradebook_engines.py")
+    assert line.startswith("speedup 'one transaction' (autograder/course/gradebook_engines.py")
     assert f"SQLAlchemy {private_api.version_of('SQLAlchemy')}" in line
     assert f"(digest {speedup.digests[0]})" in line and "only slower" in line
 

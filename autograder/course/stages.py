@@ -18,14 +18,14 @@ GENERATE = [
     "nbgrader.preprocessors.LockCells",
     "nbgrader.preprocessors.ClearSolutions",
     "nbgrader.preprocessors.ClearOutput",
-    "autograder.cell_metadata.CheckCellMetadata",
+    "autograder.course.cell_metadata.CheckCellMetadata",
     "nbgrader.preprocessors.ComputeChecksums",
     "autograder.build.release_checksums.ReleaseChecksums",
     "nbgrader.preprocessors.SaveCells",
     "nbgrader.preprocessors.ClearHiddenTests",
     "nbgrader.preprocessors.ClearMarkScheme",
     "nbgrader.preprocessors.ComputeChecksums",
-    "autograder.cell_metadata.CheckCellMetadata",
+    "autograder.course.cell_metadata.CheckCellMetadata",
 ]
 
 # Autograde: the submission's graded cells are made the source's again (RestoreTestCells),
@@ -41,14 +41,14 @@ SANITIZE = [
     "nbgrader.preprocessors.DeduplicateIds",
     "autograder.engine.master_notebooks.OverwriteKernelspec",
     "autograder.engine.master_notebooks.OverwriteCells",
-    "autograder.cell_metadata.CheckCellMetadata",
+    "autograder.course.cell_metadata.CheckCellMetadata",
 ]
 # The stages that write the gradebook: the client runs them on the notebook a grading worker
 # sent back, against the course's gradebook (autograder/grading/write_back.py); the worker,
 # whose gradebook is a throwaway copy, skips them. Plain nbgrader runs them in place.
 RECORD = [
     "nbgrader.preprocessors.SaveAutoGrades",
-    "autograder.deadlines.Deadlines",
+    "autograder.course.deadlines.Deadlines",
     "nbgrader.preprocessors.AssignLatePenalties",
 ]
 # resources["nbgrader"][GRADED_FOLDER]: the folder GradeInSandbox grades a notebook in (its
@@ -62,7 +62,7 @@ AUTOGRADE = [
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",
     *RECORD,
-    "autograder.cell_metadata.CheckCellMetadata",
+    "autograder.course.cell_metadata.CheckCellMetadata",
 ]
 
 # Feedback: nbgrader's pipeline plus the kit's stages that remove hidden tests and their
@@ -96,7 +96,7 @@ def kit_stages() -> Config:
     # nbconvert checks the notebook against nbformat's schema once, after the last stage,
     # not after each of the dozen (a tenth of a grading worker's own CPU went there).
     c.Exporter.optimistic_validation = True
-    c.AssignLatePenalties.plugin_class = "autograder.deadlines.PercentPerDay"
+    c.AssignLatePenalties.plugin_class = "autograder.course.deadlines.PercentPerDay"
     # `nbgrader export` stays nbgrader's (scripts read its columns); `python -m autograder
     # export` asks it for the kit's CSV (outputs/feedback.py, export_grades).
     # `nbgrader collect` leaves a folder of inbound/ that its student did not make (a

@@ -18,8 +18,9 @@ from pathlib import Path
 import nbformat
 from nbgrader.api import Gradebook
 
-from autograder import gradebook_engines
-from autograder.config_file import (  # noqa: F401
+from autograder.course import gradebook_engines
+from autograder.course.access import CLOSED
+from autograder.course.config_file import (  # noqa: F401
     CONFIG,
     course_config,
     db_url,
@@ -27,13 +28,12 @@ from autograder.config_file import (  # noqa: F401
     isolation_setting,
     stray_gradebooks,
 )
-from autograder.course_access import CLOSED
-from autograder.course_ids import UnknownAssignment, check_ids, course_ids  # noqa: F401
-from autograder.errors import KitError
+from autograder.course.ids import UnknownAssignment, check_ids, course_ids  # noqa: F401
 from autograder.i18n import config_language, t
+from autograder.plumbing.errors import KitError
 
 HELPER_CELL = "public_checks"  # the grade_id of every notebook's helper cell (build/render.py)
-gradebook_engines.install()  # every gradebook this process opens (autograder/gradebook_engines.py)
+gradebook_engines.install()  # every gradebook this process opens (course/gradebook_engines.py)
 
 
 class NbgraderError(KitError, RuntimeError):
@@ -75,17 +75,6 @@ def open_gradebook(root: Path) -> Gradebook:
     virtualenv's bin folder goes on this process's PATH first."""
     os.environ["PATH"] = nbgrader_env()["PATH"]
     return Gradebook(db_url(root))
-
-
-def master_cells(resources) -> list[tuple[str, str, str]]:
-    """(grade id, cell type, source) of every cell of the master notebook the gradebook keeps,
-    for the notebook an nbgrader preprocessor's `resources` name."""
-    from autograder.engine.master_notebooks import known  # a worker's copy, read once
-
-    info = resources["nbgrader"]
-    with known(resources) or Gradebook(info["db_url"]) as gradebook:
-        notebook = gradebook.find_notebook(info["notebook"], info["assignment"])
-        return [(cell.name, cell.cell_type, cell.source) for cell in notebook.source_cells]
 
 
 def copy_assignments(source: Path, target: Path, ids):
@@ -186,7 +175,7 @@ class Course:
     def create(cls, root: Path, project: Path, ids):
         """A new course at `root` with the config of the course at `project`, its master
         notebooks of `ids` and its assignments' folders (the hidden checks grading reads);
-        closed to other users, as `init` makes a course (autograder/course_access.py)."""
+        closed to other users, as `init` makes a course (autograder/course/access.py)."""
         root.mkdir(parents=True, exist_ok=True)
         root.chmod(CLOSED)
         shutil.copy(project / CONFIG, root / CONFIG)

@@ -20,7 +20,7 @@ which holds everything computed since the reply before it):
 - `python_peak`: the most bytes of Python objects and numpy arrays held at once beyond those
   at the start (in grading, where a rule asks for it; else 0).
 
-The recorder (autograder/recorder.py) uses these functions in this process (the notebook's
+The recorder (autograder/checks/recorder.py) uses these functions in this process (the notebook's
 expect_rule, the checks' own tests); the judging kernel's guard runs this very text in a
 namespace of its own, which the student's code cannot reach, for what grading records. So
 this file defines functions only, and binds every name of torch's it uses once, as it runs:

@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 from nbformat.v4 import new_output
 
+from autograder.course.shown_outputs import image_count, shown_outputs, well_formed_png
 from autograder.grading.session import bounded
 from autograder.i18n import language
-from autograder.shown_outputs import image_count, shown_outputs, well_formed_png
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402

@@ -12,10 +12,10 @@ import pytest
 from nbgrader.nbgraderformat import ValidationError
 from nbgrader.preprocessors import CheckCellMetadata as NbgraderCheck
 
-from autograder.cell_metadata import CheckCellMetadata
+from autograder.course.cell_metadata import CheckCellMetadata
 
 ID = "01_attention_by_hand"
-RELEASE = Path(__file__).resolve().parents[2] / "release" / ID / f"{ID}.ipynb"
+RELEASE = Path(__file__).resolve().parents[3] / "release" / ID / f"{ID}.ipynb"
 
 
 def verdict(stage, notebook):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from autograder.ledger import (
+from autograder.course.ledger import (
     CourseBusy,
     GradeLock,
     Problem,

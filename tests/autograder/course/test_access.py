@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.course import nbgrader_env
+from autograder.course.directory import nbgrader_env
 from tests.autograder.test_exchange import ensure_user, needs_root
 
 OTHER = "kit-neighbour"

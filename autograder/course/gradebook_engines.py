@@ -37,7 +37,7 @@ from sqlalchemy import create_engine, make_url
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.ddl import SchemaGenerator
 
-from autograder.sandbox import private_api
+from autograder.plumbing import private_api
 
 KEPT = 8  # databases whose engines a process keeps (feedback makes one per student)
 _engines = OrderedDict()  # (database, options) -> engine, the most recently used last

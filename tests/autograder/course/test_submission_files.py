@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from autograder.engine.bundle import read_files
-from autograder.gradescope.run import NotGradable, find_notebook
-from autograder.submission_files import (
+from autograder.course.submission_files import (
     FOLDER_DEPTH,
     FOLDER_ENTRIES,
     Unwalkable,
     entries_of,
     unfollowable,
 )
+from autograder.engine.bundle import read_files
+from autograder.gradescope.run import NotGradable, find_notebook
 from tests.autograder.deep_folders import deep_folders
 
 ID = "01_attention_by_hand"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from nbgrader.utils import capture_log
 from traitlets.config import Application
 
-from autograder.course import api_warnings
+from autograder.course.directory import api_warnings
 
 
 class Warns(Application):

@@ -16,10 +16,10 @@ from pathlib import Path
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.exc import SQLAlchemyError
 
-from autograder.config_file import SQLITE, configured_db_url
-from autograder.course import db_url
-from autograder.errors import KitError
+from autograder.course.config_file import SQLITE, configured_db_url
+from autograder.course.directory import db_url
 from autograder.i18n import t
+from autograder.plumbing.errors import KitError
 
 SETTING = "c.CourseDirectory.db_url in nbgrader_config.py"
 SHOWN = 3  # submissions named in a refusal; the rest are counted

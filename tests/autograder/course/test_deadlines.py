@@ -9,7 +9,7 @@ from datetime import datetime
 import pytest
 from traitlets.config import Config
 
-from autograder.deadlines import (
+from autograder.course.deadlines import (
     DeadlineError,
     Lateness,
     PercentPerDay,

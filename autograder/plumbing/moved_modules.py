@@ -1,0 +1,39 @@
+"""Old names of modules that moved, as files the kit does not own still write them.
+
+Every course's nbgrader_config.py starts with `from autograder.course.stages import
+kit_stages`; a course made before the kit's modules were put in rooms has `from
+autograder.stages import kit_stages`. nbgrader reads that file itself and, when it cannot
+import what it names, logs the error and goes on without the kit's stages: grading without
+the sandbox. So the old name still imports the module, the same module object under both
+names.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+
+MOVED = {"autograder.stages": "autograder.course.stages"}
+
+
+class OldName(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds a module of MOVED by its old name; loading it imports the new one."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name not in MOVED:
+            return None
+        return importlib.util.spec_from_loader(name, self)
+
+    def create_module(self, spec):
+        return importlib.import_module(MOVED[spec.name])
+
+    def exec_module(self, module):
+        """The new name's import ran it already."""
+
+
+def keep_old_names():
+    """Let the old names of moved modules import (once a process)."""
+    if not any(isinstance(finder, OldName) for finder in sys.meta_path):
+        sys.meta_path.append(OldName())
