@@ -256,8 +256,8 @@ def timed(action):
 
 
 class ExternalCluster:
-    """A `dask scheduler` and `workers` `dask worker` processes on loopback, as the README
-    starts them on grading hosts."""
+    """A `dask scheduler` and `workers` `dask worker` processes on loopback, as the clusters
+    page (docs/instructors/clusters.md) starts them on grading hosts."""
 
     def __init__(self, folder: Path, workers):
         dask = str(Path(sys.executable).with_name("dask"))

@@ -3,9 +3,10 @@
 virtualenv, the kit from its wheel, run by an ordinary user (who can reach that Python, as no
 user but root can reach the development one)?
 
-A smoke test, as the README's setup does it on such a server: a virtualenv, the lock, the
-wheel; then, as the user, `init` a course of 01, `validate` it, and `grade` three notebooks
-(correct, blank, one step done) in the full sandbox this machine gives that user. In CI
+A smoke test, as the shared hub's setup (docs/instructors/where-courses-run.md) does it on
+such a server: a virtualenv, the lock, the wheel; then, as the user, `init` a course of 01,
+`validate` it, and `grade` three notebooks (correct, blank, one step done) in the full sandbox
+this machine gives that user. In CI
 (KIT_REQUIRE_ROOT) a missing Debian Python fails the test instead of skipping it."""
 
 from __future__ import annotations

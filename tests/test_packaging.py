@@ -150,11 +150,12 @@ def wheel(checkout, tmp_path_factory):
     return wheels[0]
 
 
-def test_the_readmes_install_line_names_the_wheel(wheel):
-    """Does the wheel the README's hub recipe installs (its glob) match the wheel pip builds?"""
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    globs = re.findall(r"pip install --no-deps \S*/(\S+\.whl)", readme)
-    assert globs, "the README installs no wheel by name"
+def test_the_hub_pages_install_line_names_the_wheel(wheel):
+    """Does the wheel the hub recipe installs (its glob; docs/instructors/where-courses-run.md)
+    match the wheel pip builds?"""
+    page = Path(__file__).resolve().parents[1] / "docs" / "instructors" / "where-courses-run.md"
+    globs = re.findall(r"pip install --no-deps \S*/(\S+\.whl)", page.read_text(encoding="utf-8"))
+    assert globs, f"{page.name} installs no wheel by name"
     assert all(wheel.match(pattern) for pattern in globs), (globs, wheel.name)
 
 

@@ -2,9 +2,9 @@
 each worker in a folder of its own that cannot see the course) grade every student exactly
 once, with the embedded cluster's scores, when a worker is SIGKILLed mid-task?
 
-The workers run `dask worker ... --preload autograder.engine.worker`, as the README says; as
-root each is also in a mount namespace where the course's folder is an empty tmpfs, so a task
-that read the course folder would fail."""
+The workers run `dask worker ... --preload autograder.engine.worker`, as
+docs/instructors/clusters.md says; as root each is also in a mount namespace where the course's
+folder is an empty tmpfs, so a task that read the course folder would fail."""
 
 from __future__ import annotations
 

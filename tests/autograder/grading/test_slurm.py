@@ -2,13 +2,13 @@
 dask-jobqueue's SLURMCluster, grade every student once, in the full sandbox (user namespaces),
 when one worker's job is cancelled (scancel) mid-grade?
 
-As the README's cluster section says: the instructor keeps a SLURMCluster running in a Python
-process of her own (`--nthreads 1 --preload autograder.engine.worker`, one core a job) and
-runs `python -m autograder grade ID --scheduler ADDRESS` on a course made by `init` in her
-home. The cluster is one node on this machine: Debian's slurm-wlm and munge (scripts/kit
-installs them), a fresh munge key, munged, slurmctld and slurmd in the foreground as children
-of the test, every file of theirs in one temporary folder (SLURM_CONF). Needs root, as in CI
-(KIT_REQUIRE_ROOT)."""
+As the clusters page says (docs/instructors/clusters.md): the instructor keeps a SLURMCluster
+running in a Python process of her own (`--nthreads 1 --preload autograder.engine.worker`, one
+core a job) and runs `python -m autograder grade ID --scheduler ADDRESS` on a course made by
+`init` in her home. The cluster is one node on this machine: Debian's slurm-wlm and munge
+(scripts/kit installs them), a fresh munge key, munged, slurmctld and slurmd in the foreground
+as children of the test, every file of theirs in one temporary folder (SLURM_CONF). Needs root,
+as in CI (KIT_REQUIRE_ROOT)."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ KillWait=5
 NodeName={node} NodeHostname={host} NodeAddr=127.0.0.1 CPUs=2 RealMemory=8192 State=UNKNOWN
 PartitionName=grading Nodes={node} Default=YES MaxTime=INFINITE State=UP
 """
-# The instructor's Python process on the login node: the README's SLURMCluster, on loopback.
+# The instructor's Python process on the login node: the clusters page's SLURMCluster, on loopback.
 # It prints the scheduler's address once both jobs' workers have joined, and closes the
 # cluster (scancel of its jobs) when its standard input closes.
 INSTRUCTOR_SESSION = """\
