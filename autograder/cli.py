@@ -269,7 +269,8 @@ def parser():
                      "a student's row found by ID, their lms_user_id in the gradebook. moodle: "
                      "Moodle's, by Email address (map it to email). A cell: the points of "
                      "grades.csv, 0 if nothing was handed in, empty (exit 1) until graded; a "
-                     "student lacking the field stops it, nothing written (README: LMS)"))
+                     "student lacking the field stops it, nothing written "
+                     "(docs/instructors/lms.md)"))
     cmd.add_argument("--to", type=Path, default=None, metavar="FILE", help=t(
         "the file to write (default: grades.csv, canvas.csv or moodle.csv, after the format)"))
 

@@ -284,7 +284,7 @@ def test_a_worker_without_the_sandbox_refuses_to_start():
     assert refusals == ["attention-kit: this worker refuses to grade: the full sandbox cannot "
                         "be built here (namespaces: not root; user-namespaces: Operation not "
                         "permitted; landlock: no Landlock). Grade where Linux offers one of "
-                        "them (README.md, 'Sandbox'), or set c.GradeInSandbox.isolation = "
+                        "them (docs/grading/sandbox.md), or set c.GradeInSandbox.isolation = "
                         "\"limits\" in nbgrader_config.py knowing that student code then "
                         "runs as you, able to read your files and use the network"], (
         result.stderr)
