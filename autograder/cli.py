@@ -18,7 +18,7 @@ from autograder.plumbing import private_api
 from autograder.plumbing.errors import KitError
 from autograder.plumbing.quiet_imports import paused
 from autograder.plumbing.timeline import mark
-from autograder.serve.commands import SERVED, through_serve
+from autograder.serve.commands import SERVED, command_of, through_serve
 
 DESCRIPTION = """\
 Build, check and grade a course of Jupyter assignments with nbgrader: the self-attention
@@ -375,13 +375,31 @@ def console_language(args):
     return course_language_at(args.root)
 
 
+def given_root(argv):
+    """--root of the command line, unparsed otherwise; None when not given."""
+    first = argparse.ArgumentParser(add_help=False)
+    first.add_argument("--root", type=Path, default=None)
+    return first.parse_known_args(argv)[0].root
+
+
 def help_language(argv):
     """The language of the help and of argparse's refusals: the course's at --root (or the
     course this folder is in)."""
-    first = argparse.ArgumentParser(add_help=False)
-    first.add_argument("--root", type=Path, default=None)
-    root = first.parse_known_args(argv)[0].root
-    return course_language_at(root or course_root_of(Path.cwd()) or Path.cwd())
+    return course_language_at(given_root(argv) or course_root_of(Path.cwd()) or Path.cwd())
+
+
+def served_unparsed(argv):
+    """A command line of SERVED run by the course's serve before this process parses it: serve
+    parses it as this process would, in the course's language, and says what argparse would
+    refuse; its exit status, or None when no serve answers, or the command is another, or it
+    asks for help (printed here)."""
+    if command_of(argv) not in SERVED or {"-h", "--help"} & set(argv):
+        return None
+    try:
+        root = given_root(argv) or course_root_of(Path.cwd())
+    except SystemExit:  # --root without a folder: parse says so
+        return None
+    return None if root is None else through_serve(root.resolve(), argv)
 
 
 ROOTLESS = ("init", "demo", "guide")  # commands that need no course around them
@@ -704,9 +722,12 @@ def parse(argv=None):
 def main(argv=None):
     mark("command: started")
     argv = sys.argv[1:] if argv is None else argv
+    served = served_unparsed(argv)  # run by the course's serve, warm, when one runs
+    if served is not None:
+        return served
     with language(help_language(argv)), argparse_in_course_language():
         args = locate(parse(argv))
-    if args.command in SERVED:  # run by the course's serve, warm, when one runs
+    if args.command in SERVED:  # a course found only once parsed (--root after the command)
         served = through_serve(args.root, argv)
         if served is not None:
             return served

@@ -18,6 +18,7 @@ classes; the report shows them, and every note, in the course's language (the ca
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fnmatch import fnmatch
 from pathlib import Path
 
 from nbgrader.api import MissingEntry
@@ -110,19 +111,23 @@ def entry(root: Path, gradebook, student, assignment, problems, gone=False):
     return Entry(student, name, GRADED, score, max_score, late=late)
 
 
-def roster(root: Path, gradebook, ids=None):
+def roster(root: Path, gradebook, ids=None, students=()):
     """An Entry for every known student and every assignment of the gradebook (or of `ids`),
-    plus a row for each refused file whose student could not be told."""
+    plus a row for each refused file whose student could not be told. With `students` (ids
+    or globs), only those students' rows: the others' are not read (grading one student of a
+    class of hundreds reads one student's grades)."""
     problems = read_problems(root)
     assignments = sorted((a for a in gradebook.assignments if ids is None or a.name in ids),
                          key=lambda a: a.name)
     gone = set(not_in_course(root, gradebook))
+    chosen = [student for student in known_students(root, gradebook, problems)
+              if not students or any(fnmatch(student, pattern) for pattern in students)]
     rows = [entry(root, gradebook, student, assignment, problems, assignment.name in gone)
-            for student in known_students(root, gradebook, problems)
-            for assignment in assignments]
-    rows += [Entry("", p.assignment, REFUSED, None, 0.0,
-                   t("{path}: {reason}; {fix}", path=p.path, reason=p.reason, fix=p.fix))
-             for p in problems if not p.student and (ids is None or p.assignment in ids)]
+            for student in chosen for assignment in assignments]
+    if not students:
+        rows += [Entry("", p.assignment, REFUSED, None, 0.0,
+                       t("{path}: {reason}; {fix}", path=p.path, reason=p.reason, fix=p.fix))
+                 for p in problems if not p.student and (ids is None or p.assignment in ids)]
     return rows
 
 

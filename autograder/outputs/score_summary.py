@@ -7,7 +7,6 @@ taken off, and only notebooks whose grade is current (graded, or graded with war
 from __future__ import annotations
 
 import statistics
-from fnmatch import fnmatch
 from pathlib import Path
 
 from autograder.course.directory import open_gradebook
@@ -60,7 +59,4 @@ def summary(root: Path, ids, students=()):
     """The summary of the course's assignments `ids`, only `students` (ids or globs) when
     given; [] when nothing there has a current grade."""
     with open_gradebook(root) as gradebook:
-        entries = roster(root, gradebook, ids)
-    if students:
-        entries = [e for e in entries if any(fnmatch(e.student, s) for s in students)]
-    return score_lines(entries)
+        return score_lines(roster(root, gradebook, ids, students))

@@ -16,6 +16,7 @@ import time
 import nbformat
 import pytest
 
+from autograder.cli import served_unparsed
 from autograder.course.directory import Course, nbgrader_env, open_gradebook
 from autograder.serve.commands import SERVED, VERSION, command_of, socket_path
 from autograder.tools import simulate
@@ -79,6 +80,19 @@ def test_a_refusal_in_serve_is_the_command_s_own(serving):
     wrong = kit(serving["root"], "feedback", "--no-such-option")
     assert wrong.returncode == 2
     assert "--no-such-option" in wrong.stderr
+
+
+def test_a_served_command_line_is_handed_over_before_it_is_parsed(serving, monkeypatch,
+                                                                  capsys):
+    """From a folder inside the course, is `feedback` with a wrong option handed to serve
+    unparsed (serve refuses it with argparse's words, exit 2, this process parsing nothing),
+    while `grade --help` is left to this process?"""
+    inside = serving["root"] / "source"
+    monkeypatch.chdir(inside)
+    assert served_unparsed(["feedback", "--no-such-option"]) == 2
+    assert "unrecognized arguments: --no-such-option" in capsys.readouterr().err
+    assert served_unparsed(["grade", "--help"]) is None
+    assert served_unparsed(["build"]) is None  # not a command serve runs
 
 
 def test_the_socket_is_the_instructor_s_and_serves_only_its_commands(serving):
