@@ -4,6 +4,8 @@ torch) that a command reads it before its own imports, and starts what grading n
 
 from __future__ import annotations
 
+import copy
+import os
 from pathlib import Path
 
 from traitlets.config import Config
@@ -12,10 +14,26 @@ from traitlets.config.loader import PyFileConfigLoader
 CONFIG = "nbgrader_config.py"
 
 
+_read: dict[str, tuple[bytes, Config]] = {}  # config file -> (its text, what it set)
+
+
 def course_config(root: Path, **overrides) -> Config:
     """The course's nbgrader_config.py, with overrides such as
-    {"ExecutePreprocessor": {"timeout": 10}} on top."""
-    config = PyFileConfigLoader(CONFIG, path=str(root)).load_config()
+    {"ExecutePreprocessor": {"timeout": 10}} on top. The file runs again only when its text
+    changed: a grade asks for it a dozen times, and `serve` for every command; a file it
+    reads (load_subconfig) is read again when this one changes."""
+    path = os.path.abspath(os.path.join(root, CONFIG))
+    try:
+        with open(path, "rb") as file:
+            text = file.read()
+    except OSError:
+        text = None  # the loader says what is wrong, each time
+    kept = _read.get(path)
+    if text is None or kept is None or kept[0] != text:
+        kept = (text, PyFileConfigLoader(CONFIG, path=str(root)).load_config())
+        if text is not None:
+            _read[path] = kept
+    config = copy.deepcopy(kept[1])  # the caller's to change
     config.merge(Config(overrides))
     return config
 
