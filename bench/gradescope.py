@@ -48,6 +48,8 @@ from tests.autograder.gradescope.conftest import (  # noqa: E402
 from tests.autograder.gradescope.test_image import clean_env  # noqa: E402
 
 MIB = 1 << 20
+NOT_ROOT = ("bench/gradescope.py makes memory cgroups: run it as root, as Gradescope runs "
+            "run_autograder")
 
 
 class MemoryCgroup:
@@ -157,6 +159,35 @@ def build_image(folder, archive, course, setup):
     return image, env
 
 
+def measure(runs, limit_mb=0, setup=False):
+    """Cold runs of one upload, printed as they come: (the best wall s, the largest memory
+    of the processes' own in bytes); with `limit_mb`, one more run within that limit."""
+    with tempfile.TemporaryDirectory(prefix="kit-bench-gradescope-") as scratch:
+        folder = Path(scratch)
+        folder.chmod(0o755)
+        course = scratch_course(folder / "course")
+        archive = gradescope_zip(course, folder / "autograder.zip")
+        image, env = build_image(folder, archive, course, setup)
+        print(f"{'run':>5} {'wall s':>7} {'score':>6} {'cgroup peak':>12} {'own memory':>11} "
+              f"{'summed RSS':>11}")
+        figures = []
+        for number in range(1, runs + 1):
+            seconds, score, peak, anon, rss = one_run(image, env, number)
+            figures.append((seconds, peak, anon))
+            print(f"{number:>5} {seconds:>7.1f} {score!s:>6} {peak / MIB:>8.0f} MiB "
+                  f"{anon / MIB:>7.0f} MiB {rss / MIB:>7.0f} MiB", flush=True)
+        best, own = min(figures)[0], max(f[2] for f in figures)
+        print(f"cold run: best {best:.1f} s wall; memory at most "
+              f"{max(f[1] for f in figures) / MIB:.0f} MiB in the cgroup, "
+              f"{own / MIB:.0f} MiB of the processes' own")
+        if limit_mb:
+            seconds, score, peak, anon, rss = one_run(image, env, "limited", limit_mb * MIB)
+            verdict = "graded, 10 points" if score == 10 else f"score {score}"
+            print(f"within {limit_mb} MB: {verdict} in {seconds:.1f} s "
+                  f"(own memory {anon / MIB:.0f} MiB)")
+    return best, own
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -165,32 +196,8 @@ def main():
                         help="build the image with the zip's setup.sh and Debian's python3.11")
     args = parser.parse_args()
     if os.geteuid() != 0:
-        sys.exit("bench/gradescope.py makes memory cgroups: run it as root, as Gradescope runs "
-                 "run_autograder")
-    with tempfile.TemporaryDirectory(prefix="kit-bench-gradescope-") as scratch:
-        folder = Path(scratch)
-        folder.chmod(0o755)
-        course = scratch_course(folder / "course")
-        archive = gradescope_zip(course, folder / "autograder.zip")
-        image, env = build_image(folder, archive, course, args.setup)
-        print(f"{'run':>5} {'wall s':>7} {'score':>6} {'cgroup peak':>12} {'own memory':>11} "
-              f"{'summed RSS':>11}")
-        figures = []
-        for number in range(1, args.runs + 1):
-            seconds, score, peak, anon, rss = one_run(image, env, number)
-            figures.append((seconds, peak, anon))
-            print(f"{number:>5} {seconds:>7.1f} {score!s:>6} {peak / MIB:>8.0f} MiB "
-                  f"{anon / MIB:>7.0f} MiB {rss / MIB:>7.0f} MiB")
-        best = min(figures)
-        print(f"cold run: best {best[0]:.1f} s wall; memory at most "
-              f"{max(f[1] for f in figures) / MIB:.0f} MiB in the cgroup, "
-              f"{max(f[2] for f in figures) / MIB:.0f} MiB of the processes' own")
-        if args.limit_mb:
-            seconds, score, peak, anon, rss = one_run(image, env, "limited",
-                                                      args.limit_mb * MIB)
-            verdict = "graded, 10 points" if score == 10 else f"score {score}"
-            print(f"within {args.limit_mb} MB: {verdict} in {seconds:.1f} s "
-                  f"(own memory {anon / MIB:.0f} MiB)")
+        sys.exit(NOT_ROOT)
+    measure(args.runs, args.limit_mb, args.setup)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,11 @@ the same class each way); a row per assignment: notebooks per minute of each, th
 kit's over plain's), CPU seconds per notebook of each and the peak memory of the kit's largest
 worker (sampled on one more grade, not timed); then the lowest ratio and its assignment.
 
+--feedback: only feedback pages, of a class of --students notebooks of --assignment graded
+by plain nbgrader in one course and by the kit in another: pages a minute of `nbgrader
+generate_feedback` and of the kit's `feedback`, then one page, cold, by each command as a new
+process (three times; the best is the figure).
+
 --mixed: only plain nbgrader against the kit on one class of every assignment: --students
 students, each handing in all of them, each notebook drawn in the demo's shares (correct,
 partly done, blank, a catalogued mistake; autograder/tools/demo.py), and one notebook, picked
@@ -35,6 +40,7 @@ time and CPU seconds per notebook of each, and the ratio.
     .venv/bin/python bench/grading.py --modes-only [--students 100] [--workers 2] [--assignment ID]
     .venv/bin/python bench/grading.py --every-assignment [--students 100] [--workers 2]
     .venv/bin/python bench/grading.py --mixed [--students 100] [--workers 2]
+    .venv/bin/python bench/grading.py --feedback [--students 100] [--workers 2] [--assignment ID]
 """
 
 from __future__ import annotations
@@ -413,6 +419,54 @@ def every_assignment(students, workers):
     return figures
 
 
+def page_commands(assignment_id, student):
+    """The command lines that write one student's feedback page as a new process: plain
+    nbgrader's, the kit's."""
+    plain = [str(Path(sys.executable).with_name("nbgrader")), "generate_feedback",
+             assignment_id, "--student", student, "--force"]
+    kit = [sys.executable, "-m", "autograder", "feedback", assignment_id, "--student", student]
+    return plain, kit
+
+
+def feedback_figures(scratch: Path, assignment_id, students, workers, runs=3):
+    """--feedback: a class of `students` notebooks of `assignment_id` graded by plain nbgrader
+    in one course and by the kit in another, then every page of each written by
+    `nbgrader generate_feedback` and by the kit's `feedback` (`workers` workers), then one
+    page, cold, by each command as a new process, `runs` times (the best taken). Printed as
+    they come; returns {"plain", "kit": pages a minute; "plain page", "kit page": the best
+    wall s of one page}."""
+    from autograder.outputs.feedback import write_feedback
+
+    def course(name):
+        return make_class(scratch / name, assignment_id, students, random.Random(0)).root
+
+    plain, kit = course("plain"), course("kit")
+    grade_with_nbgrader_pipeline(plain)
+    run_nbgrader(plain, "autograde", assignment_id)
+    grade(kit, [assignment_id], workers=workers, log=lambda _: None)
+    plain_wall, _ = timed(lambda: run_nbgrader(plain, "generate_feedback", assignment_id))
+    kit_wall, _ = timed(lambda: write_feedback(kit, [assignment_id], workers=workers,
+                                               log=lambda _: None))
+    figures = {"plain": 60 * students / plain_wall, "kit": 60 * students / kit_wall}
+    print(f"{students} pages of {assignment_id}: plain nbgrader generate_feedback "
+          f"{figures['plain']:.1f} a minute, kit feedback --workers {workers} "
+          f"{figures['kit']:.1f} a minute ({figures['kit'] / figures['plain']:.2f}x)",
+          flush=True)
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
+    walls = {"plain page": [], "kit page": []}
+    for n in range(runs):
+        for key, command, root in zip(walls, page_commands(assignment_id, f"s{n:03d}"),
+                                      (plain, kit), strict=True):
+            started = time.monotonic()
+            subprocess.run(command, cwd=root, env=env, check=True, capture_output=True)
+            walls[key].append(time.monotonic() - started)
+    for key, seen in walls.items():
+        figures[key] = min(seen)
+        print(f"one page, cold, {key.split()[0]}: " + ", ".join(f"{s:.2f} s" for s in seen),
+              flush=True)
+    return figures
+
+
 def mixed_plan(ids, students, rng):
     """The --mixed class: each of `students` hands in every one of `ids`, each notebook drawn
     as the demo draws one (demo.drawn: correct, partly done, blank, a catalogued mistake), then
@@ -480,6 +534,9 @@ def arguments(argv=None):
     only.add_argument("--mixed", action="store_true",
                       help="only plain nbgrader against the kit on one class of every "
                       "assignment, in the demo's shares, with one endless loop")
+    only.add_argument("--feedback", action="store_true",
+                      help="only feedback pages: a class's by plain nbgrader and by the kit, "
+                      "then one page, cold, by each command")
     return parser.parse_args(argv)
 
 
@@ -493,6 +550,10 @@ def main():
     if args.mixed:
         with tempfile.TemporaryDirectory(prefix="kit-bench-") as scratch:
             mixed(Path(scratch), n, workers)
+        return
+    if args.feedback:
+        with tempfile.TemporaryDirectory(prefix="kit-bench-") as scratch:
+            feedback_figures(Path(scratch), assignment_id, n, workers)
         return
     if args.modes_only:
         with tempfile.TemporaryDirectory(prefix="kit-bench-") as scratch:
