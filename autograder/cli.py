@@ -376,10 +376,14 @@ def console_language(args):
 
 
 def given_root(argv):
-    """--root of the command line, unparsed otherwise; None when not given."""
-    first = argparse.ArgumentParser(add_help=False)
+    """--root of the command line, unparsed otherwise; None when not given, or given wrong
+    (the command line's parser then says so, once)."""
+    first = argparse.ArgumentParser(add_help=False, exit_on_error=False)
     first.add_argument("--root", type=Path, default=None)
-    return first.parse_known_args(argv)[0].root
+    try:
+        return first.parse_known_args(argv)[0].root
+    except argparse.ArgumentError:
+        return None
 
 
 def help_language(argv):
@@ -395,10 +399,7 @@ def served_unparsed(argv):
     asks for help (printed here)."""
     if command_of(argv) not in SERVED or {"-h", "--help"} & set(argv):
         return None
-    try:
-        root = given_root(argv) or course_root_of(Path.cwd())
-    except SystemExit:  # --root without a folder: parse says so
-        return None
+    root = given_root(argv) or course_root_of(Path.cwd())
     return None if root is None else through_serve(root.resolve(), argv)
 
 

@@ -61,7 +61,7 @@ class Goal:
     def line(self):
         sign = ">=" if self.above else "<"
         return (f"{'met    ' if self.met else 'NOT MET'}  {self.what:<58} "
-                f"{self.measured:8.2f} {self.unit:<4} (goal {sign} {self.bound:g} {self.unit})")
+                f"{self.measured:8.2f} {self.unit:<4} (goal {sign} {self.bound:.3g} {self.unit})")
 
 
 def goals(one, assignments, mixed_ratio, pages, cloud):

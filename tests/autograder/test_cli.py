@@ -98,6 +98,17 @@ def test_a_kit_error_exits_1_with_its_message(tmp_path, capsys):
     assert err.startswith("error: ") and "has no nbgrader_config.py" in err
 
 
+def test_a_root_without_its_folder_is_refused_once(tmp_path, capsys, monkeypatch):
+    """Does `--root` with no folder after it exit 2 with argparse's refusal said once, by the
+    command line's own parser (its usage line)?"""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as end:
+        main(["grade", "--root"])
+    err = capsys.readouterr().err
+    assert end.value.code == 2
+    assert err.count("error:") == 1 and err.startswith("usage: python -m autograder")
+
+
 def test_ids_may_follow_options():
     """Are ids after an option taken as ids (`init DIR --language zh 08 09`, `grade --force
     01`), as the usage line suggests, while an unknown option is still refused?"""
