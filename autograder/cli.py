@@ -728,10 +728,6 @@ def main(argv=None):
         return served
     with language(help_language(argv)), argparse_in_course_language():
         args = locate(parse(argv))
-    if args.command in SERVED:  # a course found only once parsed (--root after the command)
-        served = through_serve(args.root, argv)
-        if served is not None:
-            return served
     with language(console_language(args)):
         try:
             code = run(args)

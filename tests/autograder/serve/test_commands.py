@@ -101,6 +101,7 @@ def test_the_socket_is_the_instructor_s_and_serves_only_its_commands(serving):
     path = socket_path(serving["root"])
     assert oct(path.stat().st_mode & 0o777) == "0o600"
     assert command_of(["--root", "/x", "grade", "01"]) == "grade" and "serve" not in SERVED
+    assert command_of(["--root=/x", "feedback"]) == "feedback"
     for request in ({"argv": ["serve"], "cwd": "/", "kit": VERSION},
                     {"argv": ["init", "/tmp/x"], "cwd": "/", "kit": VERSION},
                     {"argv": ["grade"], "cwd": "/", "kit": "/another/kit"}):
