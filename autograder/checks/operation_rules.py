@@ -17,6 +17,7 @@ layer_norm" means that changing what layer_norm gives changes the block's output
 """
 
 import ast
+import functools
 import inspect
 import math
 import textwrap
@@ -166,7 +167,16 @@ OPERATION_KIN = {"softmax": ("logsumexp",)}
 def tampering(text, language=None):
     """Why the records of this code cannot be trusted (None when they can): it names what
     reaches around the recording, reaches a library's private part through any alias, or
-    decides at run time what it reaches."""
+    decides at run time what it reaches. Kept for the last texts read when `language` is
+    named, as the grader names it: every rule of a step asks it of the same text (08's block
+    has four) and reading one walks its tree six times. (None: the course's language, which
+    may change, so nothing is kept.)"""
+    return read_tampering(text, language) if language is None else \
+        kept_tampering(text, language)
+
+
+def read_tampering(text, language=None):
+    """tampering(text, language), read now."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -185,6 +195,9 @@ def tampering(text, language=None):
                 return _t("it passes {name} to another function, which then reaches "
                           "attributes by names made at run time", language, name=given)
     return unverifiable(tree, language)
+
+
+kept_tampering = functools.lru_cache(maxsize=64)(read_tampering)
 
 
 def machinery_named(node):

@@ -1219,6 +1219,7 @@ def size_of(case):
 
 
 import ast
+import functools
 import inspect
 import math
 import textwrap
@@ -1339,6 +1340,10 @@ TAMPERING = {
 OPERATION_KIN = {"softmax": ("logsumexp",)}
 
 def tampering(text, language=None):
+    return read_tampering(text, language) if language is None else \
+        kept_tampering(text, language)
+
+def read_tampering(text, language=None):
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -1355,6 +1360,8 @@ def tampering(text, language=None):
             if given:
                 return _t('it passes {name} to another function, which then reaches attributes by names made at run time', language, name=given)
     return unverifiable(tree, language)
+
+kept_tampering = functools.lru_cache(maxsize=64)(read_tampering)
 
 def machinery_named(node):
     if isinstance(node, ast.alias | ast.ImportFrom):

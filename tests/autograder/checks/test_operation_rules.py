@@ -415,3 +415,23 @@ def test_recorder_leaves_no_mode_behind():
         torch.ones(3).exp()
     assert _get_current_dispatch_mode() is None
     assert "exp" in recorder.records[0]["ops"]
+
+
+def test_tampering_is_said_in_the_language_asked_each_time():
+    """Is the reason tampering gives for one text, asked again in another language (the
+    grader keeps its answers per text), said in that language, and in the course's language
+    when none is named?"""
+    from autograder.i18n import standalone
+
+    code = "import torch\nx = getattr(torch, '_C')\n"
+    english, chinese = tampering(code, "en"), tampering(code, "zh")
+    assert english and chinese and english != chinese
+    assert tampering(code, "en") == english
+    language = standalone.LANGUAGE
+    try:
+        standalone.LANGUAGE = "zh"
+        assert tampering(code) == chinese
+        standalone.LANGUAGE = "en"
+        assert tampering(code) == english
+    finally:
+        standalone.LANGUAGE = language
