@@ -18,6 +18,7 @@ from autograder.checks.common import (
     random_seed,
     requires_names,
     rewritten,
+    seeded_as,
     sizes,
     stream,
     whole,
@@ -327,8 +328,7 @@ CONCAT_HEADS = Step(
 def torch_module(seed, E, h):
     """torch.nn.MultiheadAttention(E, h) under torch.manual_seed(seed), its (zero by default)
     biases drawn at random so that they count; the global random state is restored."""
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
+    with seeded_as(seed):
         module = nn.MultiheadAttention(E, h)
         with torch.no_grad():
             module.in_proj_bias.normal_()

@@ -23,6 +23,7 @@ from autograder.checks.common import (
     random_seed,
     requires_ops,
     rewritten,
+    seeded_as,
     sizes,
 )
 from autograder.checks.compare import close
@@ -373,8 +374,7 @@ def torch_layer(seed, d_model, num_heads, d_ff):
     """torch's pre-norm encoder layer in eval mode under torch.manual_seed(seed), every
     parameter redrawn so that the norms' gamma and beta and every bias count; the global random
     state is restored."""
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
+    with seeded_as(seed):
         layer = nn.TransformerEncoderLayer(d_model, num_heads, d_ff, dropout=0.0,
                                            batch_first=True, norm_first=True).eval()
         with torch.no_grad():

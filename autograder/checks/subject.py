@@ -35,6 +35,7 @@ from typing import Any, Protocol
 
 import torch
 
+from autograder.checks.common import seeded_as
 from autograder.checks.recorder import Recorder, codes_of, namespace_of, perturbing_here, watched
 
 
@@ -84,8 +85,7 @@ class LocalSubject:
         return self._target(*args, **kwargs)
 
     def seeded(self, seed, *args, burn=0, **kwargs):
-        with torch.random.fork_rng(devices=[]):
-            torch.manual_seed(seed)
+        with seeded_as(seed):  # as the kernel's agent seeds it (sandbox/agent.py)
             if burn:
                 torch.rand(burn)  # what something else drew before
             return self._target(*args, **kwargs)

@@ -95,11 +95,14 @@ def dtype_name(name):
     return name
 
 
+PLAIN_NUMBERS = {int, float, bool}  # exactly these types: no subclass of them
+
+
 def tensor_from(dtype, shape, flat, requires_grad=False):
     """A tensor built from plain numbers, after checking that they are plain numbers."""
     if not (isinstance(shape, list) and all(type(n) is int and n >= 0 for n in shape)):
         raise ValueError("malformed shape")
-    if not (isinstance(flat, list) and all(type(v) in (int, float, bool) for v in flat)):
+    if not (isinstance(flat, list) and set(map(type, flat)) <= PLAIN_NUMBERS):
         raise ValueError("malformed tensor data")
     numel = 1
     for n in shape:
@@ -115,9 +118,12 @@ def tensor_from(dtype, shape, flat, requires_grad=False):
 def call_seeded(function, seed, burn, *args, **kwargs):
     """function(*args, **kwargs) under torch.manual_seed(seed), after `burn` other random
     draws, leaving the caller's random state as it was. The grader calls its own subjects
-    with it, the agent the student's: both draw the same numbers."""
+    with it, the agent the student's: both draw the same numbers. Only the CPU's generator is
+    seeded, the one torch.manual_seed seeds here: torch.manual_seed also queues a seed for
+    each accelerator torch has not started, formatting the call's stack for each (about
+    1 ms a call in a grader's deep stack)."""
     with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
+        torch.default_generator.manual_seed(seed)
         if burn:
             torch.rand(burn)  # something else drew random numbers before
         return function(*args, **kwargs)
