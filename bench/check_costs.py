@@ -53,11 +53,13 @@ import torch  # noqa: E402
 from autograder.build import master_notebook  # noqa: E402
 from autograder.build.proof import SOLUTION_FENCE  # noqa: E402
 from autograder.checks.code_rules import HIDDEN_TESTS, closure, course_key  # noqa: E402
+from autograder.checks.common import seeded_as  # noqa: E402
 from autograder.checks.compare import compare  # noqa: E402
 from autograder.checks.draws import CASES, PROBES, Draws  # noqa: E402
 from autograder.checks.hidden import references  # noqa: E402
 from autograder.checks.judge import expected_output, step_findings  # noqa: E402
 from autograder.checks.loader import load_assignment  # noqa: E402
+from autograder.checks.operation_rules import kept_tampering  # noqa: E402
 from autograder.checks.probes import probed  # noqa: E402
 from autograder.checks.recorder import Recorder, codes_of, namespace_of  # noqa: E402
 from autograder.checks.subject import LocalSubject  # noqa: E402
@@ -211,8 +213,7 @@ class AgentLike:
         return self.answer(value)
 
     def seeded(self, seed, *args, burn=0, **kwargs):
-        with torch.random.fork_rng(devices=[]):
-            torch.manual_seed(seed)
+        with seeded_as(seed):
             if burn:
                 torch.rand(burn)
             return self(*args, **kwargs)
@@ -254,6 +255,7 @@ def check_costs(step, subject, seed):
         if any(rule.probe for rule in step.rules):
             rows.append(("the rules' probes",
                          cpu(probed, step, subject, right, draws.of(step.name, PROBES))[0]))
+    kept_tampering.cache_clear()  # the step's first rule reads its text, as in grading
     for rule in step.rules:
         spent, broken = cpu(rule.violation, subject)
         assert broken is None, f"{step.name}: the reference breaks {rule.name}: {broken}"
@@ -279,6 +281,7 @@ def step_costs(assignment, namespace, ran, course_keys, seeds):
                     for seed in range(seeds)]
             totals = []
             for seed in range(seeds):
+                kept_tampering.cache_clear()
                 spent, findings = cpu(step_findings, step, AgentLike(namespace[name], source),
                                       helpers, Draws.seeded(seed))
                 assert not findings, f"{name}: {findings}"
@@ -348,6 +351,7 @@ def graded_costs(assignment, cells, runs):
 
     steps = {name: timed_properties(step, lap) for name, step in assignment.steps.items()}
     for _ in range(runs):
+        kept_tampering.cache_clear()  # each notebook of a class has texts of its own
         with tempfile.TemporaryDirectory(prefix="kit-costs-") as folder, \
                 Session(folder, settings, 60.0, 10.0, steps=steps, course_cells=course_cells,
                         course_texts=course_texts) as session:
