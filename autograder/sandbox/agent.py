@@ -117,11 +117,11 @@ def tensor_from(dtype, shape, flat, requires_grad=False):
 
 def call_seeded(function, seed, burn, *args, **kwargs):
     """function(*args, **kwargs) under torch.manual_seed(seed), after `burn` other random
-    draws, leaving the caller's random state as it was. The grader calls its own subjects
-    with it, the agent the student's: both draw the same numbers. Only the CPU's generator is
+    draws, leaving the caller's random state as it was: the student's function, called by the
+    agent. The grader seeds its own subjects the same way (checks/common.py, seeded_as, which
+    this file may not import), so both draw the same numbers. Only the CPU's generator is
     seeded, the one torch.manual_seed seeds here: torch.manual_seed also queues a seed for
-    each accelerator torch has not started, formatting the call's stack for each (about
-    1 ms a call in a grader's deep stack)."""
+    each accelerator torch has not started, formatting the call's stack for each."""
     with torch.random.fork_rng(devices=[]):
         torch.default_generator.manual_seed(seed)
         if burn:

@@ -98,7 +98,7 @@ def command_of(argv):
     """The command a command line names (its first word that is not an option of the kit's
     own, `--root FOLDER` or `--root=FOLDER`), or None."""
     words = list(argv)
-    while words[:1] == ["--root"] or words[:1] and words[0].startswith("--root="):
+    while words and (words[0] == "--root" or words[0].startswith("--root=")):
         words = words[2:] if words[0] == "--root" else words[1:]
     return words[0] if words and not words[0].startswith("-") else None
 
