@@ -10,14 +10,12 @@ folder of its own and grades there (autograder/engine/worker.py).
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import hashlib
 import os
 import shutil
 import stat
 import tempfile
-import threading
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +24,7 @@ from nbgrader.api import (
     Base,
     Gradebook,
     GradeCell,
+    MissingEntry,
     Notebook,
     SolutionCell,
     SourceCell,
@@ -187,59 +186,64 @@ def assignment_bundle(root: Path, assignment_id) -> Bundle:
     return bundle
 
 
-def copy_submission(course: Gradebook, into: Gradebook, assignment_id, student):
-    """One student's submission of the assignment, with every score and comment (automatic
-    and manual), from the course's gradebook into one that has the assignment's cells."""
-    submitted = course.find_submission(assignment_id, student)
-    into.update_or_create_student(student)
-    copy = into.update_or_create_submission(assignment_id, student,
-                                            timestamp=submitted.timestamp,
-                                            extension=submitted.extension)
-    for notebook in submitted.notebooks:
-        target = into.find_submission_notebook(notebook.name, assignment_id, student)
-        target.flagged = notebook.flagged
-        target.late_submission_penalty = notebook.late_submission_penalty
-        for grade in notebook.grades:
-            row = into.find_grade(grade.name, notebook.name, assignment_id, student)
-            for column in ("auto_score", "manual_score", "extra_credit", "needs_manual_grade"):
-                setattr(row, column, getattr(grade, column))
-        for comment in notebook.comments:
-            row = into.find_comment(comment.name, notebook.name, assignment_id, student)
-            row.auto_comment, row.manual_comment = comment.auto_comment, comment.manual_comment
-    into.db.commit()
-    return copy
+SCORE_COLUMNS = ("auto_score", "manual_score", "extra_credit", "needs_manual_grade")
+COMMENT_COLUMNS = ("auto_comment", "manual_comment")
 
 
-_scratch = threading.local()  # .folder: this thread's scratch_gradebook's folder
+def scores_of(root: Path, assignment_id, student) -> dict:
+    """One student's submission of the assignment in the course's gradebook, as data
+    (scores_in)."""
+    with open_gradebook(root) as course:
+        return scores_in(course, assignment_id, student)
 
 
-def scratch_gradebook() -> Path:
-    """Where this thread makes a student's gradebook for a page: the same file each time, so
-    that its one engine (gradebook_engines) compiles nbgrader's statements once, not once a
-    student (some 16 statements, a fifth of a page's time in the client)."""
-    folder = getattr(_scratch, "folder", None)
-    if folder is None:
-        folder = _scratch.folder = Path(tempfile.mkdtemp(prefix="kit-bundle-"))
-        atexit.register(shutil.rmtree, folder, True)
-    return folder / GRADEBOOK
+def scores_in(gradebook: Gradebook, assignment_id, student) -> dict:
+    """One student's submission of the assignment in `gradebook`, as data: its time and
+    extension, and for each notebook its flag, its late penalty, every grade's scores and
+    every comment, automatic and manual (a TA's too)."""
+    submitted = gradebook.find_submission(assignment_id, student)
+    return {"timestamp": submitted.timestamp, "extension": submitted.extension,
+            "notebooks": {notebook.name: {
+                "flagged": notebook.flagged,
+                "late_submission_penalty": notebook.late_submission_penalty,
+                "grades": {grade.name: {column: getattr(grade, column)
+                                        for column in SCORE_COLUMNS}
+                           for grade in notebook.grades},
+                "comments": {comment.name: {column: getattr(comment, column)
+                                            for column in COMMENT_COLUMNS}
+                             for comment in notebook.comments},
+            } for notebook in submitted.notebooks}}
 
 
-def graded_submission(root: Path, bundle: Bundle, student) -> Submission:
-    """What a feedback page is made of: the student's autograded folder, and the bundle's
-    gradebook with their scores and comments added ({GRADEBOOK: bytes})."""
-    assignment_id = bundle.assignment
-    path = scratch_gradebook()
-    path.write_bytes(bundle.files[GRADEBOOK])
-    try:
-        with (open_gradebook(root) as course, Gradebook(f"sqlite:///{path}") as gradebook,
-              quiet_gradebook()):
-            copy_submission(course, gradebook, assignment_id, student)
-        files = {GRADEBOOK: path.read_bytes()}
-    finally:
-        path.unlink(missing_ok=True)
-    files |= read_files(root / "autograded" / student / assignment_id,
-                        f"autograded/{student}/{assignment_id}/")
-    return Submission(student, assignment_id, files)
+def write_scores(into: Gradebook, assignment_id, student, scores: dict):
+    """Add the submission `scores` (scores_of) describes to a gradebook that has the
+    assignment's cells (a bundle's). A grade or comment the gradebook has no cell for raises
+    MissingEntry, as nbgrader's lookups do."""
+    with quiet_gradebook():
+        into.update_or_create_student(student)
+        into.update_or_create_submission(assignment_id, student,
+                                         timestamp=scores["timestamp"],
+                                         extension=scores["extension"])
+        for name, notebook in scores["notebooks"].items():
+            target = into.find_submission_notebook(name, assignment_id, student)
+            target.flagged = notebook["flagged"]
+            target.late_submission_penalty = notebook["late_submission_penalty"]
+            for kind, rows in (("grades", target.grades), ("comments", target.comments)):
+                by_name = {row.name: row for row in rows}
+                for cell, columns in notebook[kind].items():
+                    if cell not in by_name:
+                        raise MissingEntry(f"no cell {cell} of {name} in this gradebook")
+                    for column, value in columns.items():
+                        setattr(by_name[cell], column, value)
+        into.db.commit()
+
+
+def graded_submission(root: Path, assignment_id, student) -> Submission:
+    """What a feedback page is made of besides its scores: the student's autograded
+    folder."""
+    return Submission(student, assignment_id,
+                      read_files(root / "autograded" / student / assignment_id,
+                                 f"autograded/{student}/{assignment_id}/"))
 
 
 def submission_of(root: Path, student, assignment_id, draw_key=b"") -> Submission:

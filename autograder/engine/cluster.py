@@ -39,7 +39,12 @@ from traitlets.config import Configurable
 
 from autograder.course.submission_files import Unwalkable
 from autograder.engine import fork_server
-from autograder.engine.bundle import assignment_bundle, graded_submission, submission_of
+from autograder.engine.bundle import (
+    assignment_bundle,
+    graded_submission,
+    scores_of,
+    submission_of,
+)
 from autograder.engine.worker import (
     Graded,
     KitWorker,
@@ -319,8 +324,9 @@ def feedback_all(client, root: Path, assignment_id, students, keep):
     bundle = assignment_bundle(root, assignment_id)
 
     def task(student):
-        return client.submit(feedback_page, bundle, graded_submission(root, bundle, student),
-                             kit_version(), pure=False,
+        return client.submit(feedback_page, bundle,
+                             graded_submission(root, assignment_id, student),
+                             scores_of(root, assignment_id, student), kit_version(), pure=False,
                              key=f"feedback-{student}-{uuid.uuid4().hex}")
 
     run_all(client, students, task, keep)

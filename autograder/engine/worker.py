@@ -31,10 +31,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from distributed import WorkerPlugin
+from nbgrader.api import Gradebook
 
 from autograder.course.directory import course_config, isolation_of
 from autograder.course.stages import RECORD, stage_names
-from autograder.engine.bundle import GRADEBOOK, Bundle, Submission, read_files
+from autograder.engine.bundle import GRADEBOOK, Bundle, Submission, read_files, write_scores
 from autograder.engine.master_notebooks import remember
 from autograder.engine.worker_autograde import autograde_in_worker
 from autograder.plumbing.timeline import mark
@@ -214,14 +215,18 @@ def grade_once(folder: Path, api, submission: Submission) -> Graded:
     return Graded(submission.student, submission.assignment, True, files=read_files(graded))
 
 
-def feedback_page(bundle: Bundle, graded: Submission, version) -> Graded:
+def feedback_page(bundle: Bundle, graded: Submission, scores: dict, version) -> Graded:
     """The dask task of `feedback`: nbgrader's generate_feedback of one graded submission
-    (its autograded folder and its scores, in `graded`), in this worker's copy of the
-    assignment; the feedback folder comes back."""
+    (its autograded folder, in `graded`, and its scores: bundle.scores_of), in this worker's
+    copy of the assignment, whose gradebook takes the scores; the feedback folder comes
+    back."""
     folder, api = prepared(bundle, {}, version)
     for stage in ("submitted", "autograded", "feedback"):
         shutil.rmtree(folder / stage, ignore_errors=True)
-    Bundle(graded.assignment, graded.files).write(folder)  # its gradebook and autograded/
+    shutil.copyfile(folder / f".{GRADEBOOK}", folder / GRADEBOOK)
+    with Gradebook(f"sqlite:///{folder / GRADEBOOK}") as gradebook:
+        write_scores(gradebook, graded.assignment, graded.student, scores)
+    Bundle(graded.assignment, graded.files).write(folder)  # autograded/
     outcome = api.generate_feedback(graded.assignment, graded.student, force=True)
     if not outcome["success"]:
         return Graded(graded.student, graded.assignment, False, failure_reason(outcome))

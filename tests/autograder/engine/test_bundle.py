@@ -1,4 +1,5 @@
-"""Is an assignment's bundle made again exactly when what it is made of changes?"""
+"""Is an assignment's bundle made again exactly when what it is made of changes, and do a
+student's scores reach a worker's copy of its gradebook whole?"""
 
 from __future__ import annotations
 
@@ -52,3 +53,61 @@ def test_a_bundles_gradebook_holds_the_courses_master_cells(tmp_path):
         assert master_of(gradebook, ID) == expected
     assert all(expected[1][0][2][kind] for kind in ("grade_cells", "solution_cells",
                                                       "source_cells"))
+
+
+def test_a_submissions_scores_reach_a_bundles_gradebook_whole(tmp_path):
+    """Do a student's scores, read from the course's gradebook as data, land in a bundle's
+    gradebook (a feedback worker's) exactly as they were: a TA's score, extra credit and
+    comment, the notebook's flag and late penalty, the submission's time and extension?"""
+    import datetime
+
+    from nbgrader.api import Gradebook
+
+    from autograder.engine.bundle import GRADEBOOK, quiet_gradebook, scores_in, write_scores
+
+    root = tmp_path / "course"
+    Course.create(root, ROOT, [ID])
+    register_assignments(root, [ID], log=lambda _: None)
+    when = datetime.datetime(2026, 11, 2, 9, 30)
+    with open_gradebook(root) as gradebook, quiet_gradebook():
+        gradebook.add_student("ada")
+        gradebook.add_submission(ID, "ada", timestamp=when,
+                                 extension=datetime.timedelta(hours=6))
+        notebook = gradebook.find_submission(ID, "ada").notebooks[0]
+        notebook.flagged, notebook.late_submission_penalty = True, 1.5
+        grade, comment = notebook.grades[-1], notebook.comments[-1]
+        grade.auto_score, grade.manual_score, grade.extra_credit = 0.0, 2.5, 1.0
+        comment.manual_comment = "see me after class"
+        gradebook.db.commit()
+        expected = scores_in(gradebook, ID, "ada")
+    assert expected["notebooks"][notebook.name]["grades"][grade.name]["manual_score"] == 2.5
+
+    path = tmp_path / "worker.db"
+    path.write_bytes(assignment_bundle(root, ID).files[GRADEBOOK])
+    with Gradebook(f"sqlite:///{path}") as gradebook:
+        write_scores(gradebook, ID, "ada", expected)
+    with Gradebook(f"sqlite:///{path}") as gradebook:
+        assert scores_in(gradebook, ID, "ada") == expected
+
+
+def test_a_score_for_a_cell_the_bundle_lacks_is_refused(tmp_path):
+    """A score of a cell the bundle's gradebook has no cell for (the course changed between
+    grading and feedback): is it refused with nbgrader's MissingEntry, not dropped?"""
+    import pytest
+    from nbgrader.api import Gradebook, MissingEntry
+
+    from autograder.engine.bundle import GRADEBOOK, quiet_gradebook, scores_in, write_scores
+
+    root = tmp_path / "course"
+    Course.create(root, ROOT, [ID])
+    register_assignments(root, [ID], log=lambda _: None)
+    with open_gradebook(root) as gradebook, quiet_gradebook():
+        gradebook.add_student("ada")
+        gradebook.add_submission(ID, "ada")
+        scores = scores_in(gradebook, ID, "ada")
+    notebook = next(iter(scores["notebooks"].values()))
+    notebook["grades"]["a_cell_removed_since"] = {"manual_score": 1.0}
+    path = tmp_path / "worker.db"
+    path.write_bytes(assignment_bundle(root, ID).files[GRADEBOOK])
+    with Gradebook(f"sqlite:///{path}") as gradebook, pytest.raises(MissingEntry):
+        write_scores(gradebook, ID, "ada", scores)
