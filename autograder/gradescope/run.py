@@ -264,11 +264,20 @@ def results_of(root: Path, started):
 
 def main() -> int:
     started = time.monotonic()
-    root = autograder_root()
-    from autograder.course.config_file import isolation_setting  # one notebook, graded in process:
-    from autograder.sandbox.template_start import start_early_for  # its template starts now
+    from autograder.sandbox import template_start
 
-    start_early_for(isolation_setting(root / "source" / "course"), few_kernels=True)
+    # The kernel template shares torch with this process, forked from it before anything of
+    # the course is read, where run_autograder started it with nothing of the grader's; else
+    # it starts now as a process of its own, importing while this process imports.
+    forked = template_start.fork_template() if template_start.may_fork_template() else None
+    root = autograder_root()
+    from autograder.course.config_file import isolation_setting  # one notebook, graded in process
+
+    setting = isolation_setting(root / "source" / "course")
+    if forked is not None:
+        template_start.start_forked(forked, template_start.buildable(setting))
+    else:
+        template_start.start_early_for(setting, few_kernels=True)
     with language(course_language_of(root / "source" / "course")):
         results, code = results_of(root, started)
         write_results(root, results)

@@ -10,17 +10,29 @@ handover.py), which the embedded cluster adopts (kernel.py's template_pool). One
 is killed as the command exits (it has forked no kernel). A forked process (a grading
 worker) never adopts its parent's.
 
+Where the command was started with nothing of its user's environment (run_autograder starts
+Gradescope's grader so: may_fork_template), the template is instead forked from the command
+just after it imports torch (fork_template), before it reads anything of the course, so that
+the two share torch's memory (about 140 MiB) instead of holding a copy each.
+
 Light on purpose (the standard library alone), so that starting early costs the command
 nothing before the template is on its way."""
 
 from __future__ import annotations
 
 import atexit
+import contextlib
+import gc
+import json
 import os
+import runpy
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
+import traceback
 from pathlib import Path
 
 from autograder.plumbing.timeline import mark
@@ -30,6 +42,7 @@ ZYGOTE = Path(__file__).with_name("zygote.py")
 _early: dict[str, subprocess.Popen] = {}  # mechanism -> a template started ahead
 _early_pools: dict = {}  # mechanism -> a handover.TemplatePool started ahead
 _warm: list[bool] = []  # [True] once this process keeps its template warm (keep_warm)
+_forked: list = []  # templates forked from this process, not yet told their mechanism
 
 
 SMALL_PAGES = "--small-pages"  # zygote.py's: no move of its heap to huge pages
@@ -73,6 +86,141 @@ def start_template(mechanism, few_kernels=False):
     """A new template process of `mechanism`, importing; it says it is ready on stdout."""
     return subprocess.Popen(template_command(mechanism, few_kernels), stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, env=template_env(), text=True)
+
+
+# Besides the template's own variables (template_env) and the kit's settings (KIT_...), what
+# a grader's environment at its start may hold for a template forked from it (fork_template):
+# the paths the kit runs from, none of them a secret.
+SHAREABLE_PATHS = {"PYTHONPATH", "TMPDIR", "XDG_CACHE_HOME"}
+
+
+def environment_at_start():
+    """The environment this process was started with, as every process forked from it shows
+    it (/proc/<pid>/environ), whatever it set since; None where it cannot be read."""
+    try:
+        data = Path("/proc/self/environ").read_bytes()
+    except OSError:
+        return None
+    pairs = (item.split(b"=", 1) for item in data.split(b"\0") if b"=" in item)
+    return {key.decode(errors="replace"): value.decode(errors="replace") for key, value in pairs}
+
+
+def may_fork_template():
+    """Whether a template forked from this process would hold nothing of the grader's: it was
+    started with only the template's variables, SHAREABLE_PATHS and the kit's settings
+    (KIT_...), and its strings hash as every template's do (PYTHONHASHSEED=0).
+    run_autograder starts the grader so."""
+    start = environment_at_start()
+    if start is None or start.get("PYTHONHASHSEED") != "0" or sys.flags.hash_randomization:
+        return False
+    shareable = {*template_env(), *SHAREABLE_PATHS}
+    return all(key in shareable or key.startswith("KIT_") for key in start)
+
+
+class ForkedTemplate:
+    """A template forked from this process (fork_template), with what the grader asks of a
+    template's subprocess.Popen: its pid, pipes, poll, wait and kill."""
+
+    def __init__(self, pid, stdin, stdout):
+        self.pid, self.stdin, self.stdout, self.returncode = pid, stdin, stdout, None
+
+    def poll(self):
+        if self.returncode is None:
+            try:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:  # waited for elsewhere: ended (as Popen takes it)
+                pid, status = self.pid, 0
+            if pid:
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def wait(self, timeout=None):
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if deadline is not None and time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired("kernel template", timeout)
+            time.sleep(0.01)
+        return self.returncode
+
+    def kill(self):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+
+
+def fork_template():
+    """Import torch here, then fork a template from this process: both share torch's memory
+    (about 140 MiB each when each imports it) instead of holding a copy each. None where
+    torch does not import, its import left another thread running, or no process can be
+    forked: the template then starts as a process of its own. Called first
+    thing, before this process reads anything of the course (its memory is the template's,
+    and so every kernel's), and only where may_fork_template. The template waits for its
+    mechanism (start_forked) and meanwhile imports the rest of what kernels use, while this
+    process goes on to import the grader's."""
+    try:
+        import torch  # noqa: F401 - the point: imported once, for the grader and the template
+    except ImportError:
+        return None  # grading says what is missing, as it would have
+    if len(os.listdir("/proc/self/task")) != 1:
+        return None  # a thread of a library's (a BLAS pool): no fork, the template starts alone
+    gc.freeze()  # this process's collections no longer write to the pages it shares
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    to_template, from_template = os.pipe(), os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:  # no process left to this user: the template's own start says so
+        for end in (*to_template, *from_template):
+            os.close(end)
+        return None
+    if pid == 0:
+        try:
+            become_template(to_template[0], from_template[1])
+        except BaseException:  # noqa: BLE001 - said, and this process never returns
+            traceback.print_exc()
+        finally:
+            os._exit(1)
+    os.close(to_template[0])
+    os.close(from_template[1])
+    template = ForkedTemplate(pid, open(to_template[1], "w", encoding="utf-8"),
+                              open(from_template[0], encoding="utf-8"))
+    _forked.append(template)
+    return template
+
+
+def become_template(requests, answers):
+    """In the forked child: serve the grader on the pipes `requests` and `answers` as
+    zygote.py does, with the command line and environment the grader sends first (its
+    mechanism; an empty line: none, and this process ends)."""
+    os.dup2(requests, 0)
+    os.dup2(answers, 1)
+    os.closerange(3, os.sysconf("SC_OPEN_MAX"))
+    sys.stdin = open(0, encoding="utf-8", closefd=False)
+    sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
+    line = sys.stdin.readline()
+    if not line.strip():
+        os._exit(0)
+    start = json.loads(line)
+    os.environ.clear()
+    os.environ.update(start["env"])
+    sys.argv = start["argv"]
+    sys.path.insert(0, str(ZYGOTE.parent))
+    runpy.run_path(str(ZYGOTE), run_name="__main__")  # ends the process (os._exit)
+
+
+def start_forked(template: ForkedTemplate, mechanism):
+    """Give the forked template its mechanism (None: it is not needed, and it ends), for this
+    process's first Zygote to adopt, as one started early (start_early)."""
+    _forked.remove(template)
+    if mechanism is None:
+        template.stdin.close()
+        template.wait()
+        return
+    command = template_command(mechanism, few_kernels=True)
+    template.stdin.write(json.dumps({"argv": command[1:], "env": template_env()}) + "\n")
+    template.stdin.flush()
+    _early[mechanism] = template
+    mark(f"template: forked from the grader, pid {template.pid}")
 
 
 def start_early(mechanism, few_kernels=False):
@@ -162,6 +310,10 @@ def copy_of_early_pool(mechanism):
 
 
 def _kill_unadopted():
+    for template in _forked:
+        template.kill()
+        template.wait()
+    _forked.clear()
     for process in _early.values():
         process.kill()
         process.wait()
@@ -174,6 +326,7 @@ def _kill_unadopted():
 
 def _forget_after_fork():
     _early.clear()  # the parent's: its pipes are the parent's to close
+    _forked.clear()
     _early_pools.clear()
 
 

@@ -21,7 +21,10 @@ and output_streams.py (before an input() prompt, a flush of a stream holding not
 each where the library code it patches is what it was written for (plumbing/private_api.py).
 Nothing of the grader's (its checks, the reference package, the documents' values) is in a
 kernel's memory, and the grader starts the template with a minimal environment of its own
-(kernel.py, `template_env`), so none of the grader's environment is either.
+(template_start.py, `template_env`), so none of the grader's environment is either. On
+Gradescope this script runs instead in a child the grader forked just after importing torch,
+before it read anything of the course, and which the grader's own start left with nothing of
+its user's environment (template_start.py, `fork_template`): the two share torch's memory.
 
 Full isolation (a sandbox user id in the request; the template runs as root) makes each kernel
 PID 1 of new PID, mount, network, IPC and UTS namespaces and pivots it into a root that holds an

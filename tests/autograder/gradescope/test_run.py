@@ -213,6 +213,24 @@ def test_an_upload_beyond_the_bounds_is_the_students_to_fix(archive, students, t
     assert "the autograder itself failed" not in results["output"]
 
 
+def test_the_kernel_template_shares_the_graders_torch(archive, students, tmp_path,
+                                                      monkeypatch):
+    """run_autograder starts the grader with nothing of Gradescope's environment: is the
+    kernel template forked from it (one copy of torch's memory for both, not two), and the
+    notebook graded in full so?"""
+    timeline = tmp_path / "timeline"
+    monkeypatch.setenv("KIT_TIMELINE", str(timeline))
+    monkeypatch.setenv("GRADESCOPE_SECRET", "not for the grader")
+    folder = lay_out(tmp_path / "autograder", archive,
+                     {f"{ID}.ipynb": nbformat.writes(students["correct"]).encode()})
+    process, results = run_autograder(folder)
+    assert process.returncode == 0, process.stderr[-3000:]
+    assert results["score"] == 10
+    marks = timeline.read_text()
+    assert "template: forked from the grader" in marks, marks
+    assert "template: started early" not in marks, marks
+
+
 def test_a_broken_autograder_says_so(archive, tmp_path):
     """When the kit itself cannot run (the course folder is gone), is results.json still
     written, saying so to the student, the traceback left to the instructor's output, and is

@@ -5,6 +5,7 @@ its own imports, and leave no process behind?"""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -79,3 +80,78 @@ def test_a_template_for_one_notebook_is_ready_without_huge_pages(no_templates):
     sizes = memory_sizes(process.pid)
     assert sizes["Anonymous"] > 100 << 10  # KiB: torch, IPython and matplotlib imported
     assert sizes["AnonHugePages"] < sizes["Anonymous"] / 4
+
+
+def clean_start(tmp_path, **extra):
+    """The environment run_autograder starts a Gradescope grader with (and `extra`)."""
+    return {"PATH": os.path.dirname(sys.executable) + ":/usr/bin:/bin", "LANG": "C.UTF-8",
+            "HOME": str(tmp_path), "PYTHONHASHSEED": "0", "OMP_NUM_THREADS": "1", **extra}
+
+
+def test_a_template_forked_from_the_grader_shares_torch_and_serves(tmp_path):
+    """Where the grader started with nothing of its own (run_autograder), is its template
+    forked from it after torch's import: the grader's child, sharing torch's pages (shared
+    dirty memory, which a template started alone has none of), with the environment the
+    grader started with, and answering as a template does?"""
+    script = textwrap.dedent("""
+        import json, os
+        from autograder.sandbox import template_start
+        from autograder.sandbox.kernel import Zygote
+        assert template_start.may_fork_template()
+        template = template_start.fork_template()
+        template_start.start_forked(template, "limits")
+        zygote = Zygote.shared("limits")
+        assert zygote.process is template
+        with open(f"/proc/{template.pid}/status") as status:
+            parent = int(status.read().split("PPid:")[1].split()[0])
+        with open(f"/proc/{template.pid}/smaps_rollup") as rollup:
+            shared = sum(int(line.split()[1]) for line in rollup
+                         if line.startswith("Shared_Dirty:"))
+        with open(f"/proc/{template.pid}/environ", "rb") as environ:
+            seen = sorted(item.split(b"=")[0].decode() for item in environ.read().split(b"\\0")
+                          if item)
+        print(json.dumps({"parent": parent == os.getpid(), "shared_kib": shared,
+                          "seen": seen, "answer": zygote.ask({"op": "warm", "cells": ["x = 1"]})}))
+        Zygote.close_shared()
+        print(json.dumps({"ended": template.poll()}))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], env=clean_start(tmp_path),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    first, last = map(json.loads, done.stdout.splitlines()[-2:])
+    assert first["parent"]
+    assert first["shared_kib"] > 100 << 10, first  # torch's objects, shared with the grader
+    assert first["seen"] == sorted(clean_start(tmp_path)), first
+    assert first["answer"] == {"warmed": 1}, first
+    assert last["ended"] == 0
+
+
+@pytest.mark.parametrize("extra", [{"GRADESCOPE_TOKEN": "s3cret"}, {"PYTHONHASHSEED": "7"}])
+def test_a_grader_started_with_more_starts_its_template_alone(tmp_path, extra):
+    """A grader whose environment at start holds anything of its own (a token) or hashes its
+    strings otherwise than a template does: is a template forked from it refused, so that
+    none of it reaches a kernel (the template then starts as a process of its own)?"""
+    script = ("from autograder.sandbox import template_start\n"
+              "print(template_start.may_fork_template())")
+    done = subprocess.run([sys.executable, "-c", script], env=clean_start(tmp_path, **extra),
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.split() == ["False"]
+    done = subprocess.run([sys.executable, "-c", script], env=clean_start(tmp_path),
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.split() == ["True"]
+
+
+def test_a_forked_template_not_needed_ends(tmp_path):
+    """Is a template forked from the grader, then told that no mechanism can be built here,
+    ended and waited for (no process left)?"""
+    script = textwrap.dedent("""
+        from autograder.sandbox import template_start
+        template = template_start.fork_template()
+        template_start.start_forked(template, None)
+        print(template.pid, template.returncode, flush=True)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], env=clean_start(tmp_path),
+                          capture_output=True, text=True, timeout=60, check=True)
+    pid, code = done.stdout.split()
+    assert code == "0"
+    assert ended(int(pid), seconds=5)
