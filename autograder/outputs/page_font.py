@@ -26,10 +26,8 @@ import os
 import re
 from pathlib import Path
 
-from matplotlib import ft2font
-
 from autograder.course.directory import write_atomically
-from autograder.plumbing.kit_font import KIT_FONT, PLAIN, kit_font_path
+from autograder.plumbing.kit_font import KIT_FONT, PLAIN, kit_font_file
 
 BEYOND_PLAIN = re.compile(f"[^\\x00-\\u{PLAIN:04x}]")  # what the default fonts may lack
 FAMILY = "Kit CJK"  # the embedded font's name inside the page
@@ -40,6 +38,8 @@ CODE = "pre,code,kbd,samp,pre *,code *"
 
 def face_index(path, family):
     """The index of the face named `family` in a font collection (0 for a single font)."""
+    from matplotlib import ft2font
+
     faces = ft2font.FT2Font(path).num_faces
     return next((i for i in range(faces)
                  if ft2font.FT2Font(path, face_index=i).family_name == family), 0)
@@ -65,10 +65,15 @@ def font_css(text):
     """CSS that embeds the glyphs of `text` the default fonts may lack and sets the page in
     them first; empty when `text` needs none or the kit's font is not installed."""
     characters = set(BEYOND_PLAIN.findall(text))
-    path = kit_font_path()
+    path = kit_font_file()
     if not characters or path is None:
         return ""
-    encoded = kept_subset(path, "".join(sorted(characters)))
+    from fontTools.ttLib import TTLibError
+
+    try:
+        encoded = kept_subset(path, "".join(sorted(characters)))
+    except (OSError, TTLibError):  # the package's file is not a font: nothing embedded
+        return ""
     return (f"@font-face{{font-family:'{FAMILY}';"
             f"src:url(data:font/woff;base64,{encoded}) format('woff')}}"
             f"body{{font-family:'{FAMILY}',sans-serif}}"

@@ -76,3 +76,20 @@ def test_no_cache_folder_still_gives_the_font(tmp_path, monkeypatch):
         assert {"注", "意"} <= embedded(page_font.font_css(TITLE))
     finally:
         page_font.kept_subset.cache_clear()
+
+
+def test_a_kept_font_is_embedded_without_matplotlib(fresh_cache, tmp_path):
+    """Once a set is cut, does a new process embed it without importing matplotlib (about
+    0.3 s of every command that writes pages, which draw nothing)?"""
+    import os
+    import subprocess
+    import sys
+
+    first = page_font.font_css(TITLE)
+    script = ("import sys\n"
+              "from autograder.outputs import page_font\n"
+              f"print(page_font.font_css({TITLE!r}) == {first!r}, 'matplotlib' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env={**os.environ, "XDG_CACHE_HOME": str(tmp_path)}, timeout=120,
+                          check=True)
+    assert done.stdout.split() == ["True", "False"], done.stderr[-2000:]
