@@ -273,11 +273,8 @@ def main() -> int:
     root = autograder_root()
     from autograder.course.config_file import isolation_setting  # one notebook, graded in process
 
-    setting = isolation_setting(root / "source" / "course")
-    if forked is not None:
-        template_start.start_forked(forked, template_start.buildable(setting))
-    else:
-        template_start.start_early_for(setting, few_kernels=True)
+    template_start.start_early_for(isolation_setting(root / "source" / "course"),
+                                   few_kernels=True, forked=forked)
     with language(course_language_of(root / "source" / "course")):
         results, code = results_of(root, started)
         write_results(root, results)

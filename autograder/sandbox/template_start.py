@@ -208,7 +208,7 @@ def become_template(requests, answers):
     runpy.run_path(str(ZYGOTE), run_name="__main__")  # ends the process (os._exit)
 
 
-def start_forked(template: ForkedTemplate, mechanism):
+def start_forked(template: ForkedTemplate, mechanism, few_kernels=False):
     """Give the forked template its mechanism (None: it is not needed, and it ends), for this
     process's first Zygote to adopt, as one started early (start_early)."""
     _forked.remove(template)
@@ -216,7 +216,7 @@ def start_forked(template: ForkedTemplate, mechanism):
         template.stdin.close()
         template.wait()
         return
-    command = template_command(mechanism, few_kernels=True)
+    command = template_command(mechanism, few_kernels)
     template.stdin.write(json.dumps({"argv": command[1:], "env": template_env()}) + "\n")
     template.stdin.flush()
     _early[mechanism] = template
@@ -237,11 +237,14 @@ def keep_warm():
     _warm.append(True)
 
 
-def start_early_for(setting, few_kernels=False):
+def start_early_for(setting, few_kernels=False, forked=None):
     """start_early for a course's isolation setting ("full", "limits"), when this machine can
-    build it (when not, grading itself refuses, saying why)."""
+    build it (when not, grading itself refuses, saying why); with `forked` (fork_template's),
+    that template is given the mechanism instead of a new one started."""
     mechanism = buildable(setting)
-    if mechanism is not None:
+    if forked is not None:
+        start_forked(forked, mechanism, few_kernels)
+    elif mechanism is not None:
         start_early(mechanism, few_kernels)
 
 

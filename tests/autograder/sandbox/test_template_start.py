@@ -99,7 +99,7 @@ def test_a_template_forked_from_the_grader_shares_torch_and_serves(tmp_path):
         from autograder.sandbox.kernel import Zygote
         assert template_start.may_fork_template()
         template = template_start.fork_template()
-        template_start.start_forked(template, "limits")
+        template_start.start_forked(template, "limits", few_kernels=True)
         zygote = Zygote.shared("limits")
         assert zygote.process is template
         with open(f"/proc/{template.pid}/status") as status:
