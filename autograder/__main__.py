@@ -1,5 +1,7 @@
 """`python -m autograder COMMAND`. Kept light (the command line imports what a command needs
-when it runs): a spawned grading worker imports this module again, as __mp_main__.
+when it runs): a spawned grading worker imports this module again, as __mp_main__. A command
+the course's serve runs is handed to it before the command line (cli.py) is imported: the
+command then costs this process its interpreter's start and a socket (serve/commands.py).
 
 Once the command is done, no thread of it is working and every exit handler has run
 (templates and kernels ended, temporary folders removed, the gradebook closed), the process
@@ -14,12 +16,24 @@ import os
 import sys
 import threading
 
-from autograder.cli import main
+from autograder.plumbing.timeline import mark
+from autograder.serve.commands import served_unparsed
 
 
 def working_threads():
     return [thread for thread in threading.enumerate()
             if thread is not threading.main_thread() and not thread.daemon and thread.is_alive()]
+
+
+def main():
+    """The command line's exit status: serve's, where it ran the command, else cli.main's."""
+    mark("command: started")
+    served = served_unparsed(sys.argv[1:])
+    if served is not None:
+        return served
+    from autograder import cli
+
+    return cli.main(serve_asked=True)
 
 
 if __name__ == "__main__":  # not when a grading worker is spawned

@@ -11,14 +11,15 @@ import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
 
-from autograder.checks.loader import assignment_ids, course_root_of
+from autograder.checks.loader import assignment_ids
 from autograder.course.ids import check_ids, course_ids
 from autograder.i18n import DEFAULT, LANGUAGES, config_language, current, language, t
 from autograder.plumbing import private_api
+from autograder.plumbing.course_root import course_root_of
 from autograder.plumbing.errors import KitError
 from autograder.plumbing.quiet_imports import paused
 from autograder.plumbing.timeline import mark
-from autograder.serve.commands import SERVED, command_of, through_serve
+from autograder.serve.commands import given_root, served_unparsed
 
 DESCRIPTION = """\
 Build, check and grade a course of Jupyter assignments with nbgrader: the self-attention
@@ -375,32 +376,10 @@ def console_language(args):
     return course_language_at(args.root)
 
 
-def given_root(argv):
-    """--root of the command line, unparsed otherwise; None when not given, or given wrong
-    (the command line's parser then says so, once)."""
-    first = argparse.ArgumentParser(add_help=False, exit_on_error=False)
-    first.add_argument("--root", type=Path, default=None)
-    try:
-        return first.parse_known_args(argv)[0].root
-    except argparse.ArgumentError:
-        return None
-
-
 def help_language(argv):
     """The language of the help and of argparse's refusals: the course's at --root (or the
     course this folder is in)."""
     return course_language_at(given_root(argv) or course_root_of(Path.cwd()) or Path.cwd())
-
-
-def served_unparsed(argv):
-    """A command line of SERVED run by the course's serve before this process parses it: serve
-    parses it as this process would, in the course's language, and says what argparse would
-    refuse; its exit status, or None when no serve answers, or the command is another, or it
-    asks for help (printed here)."""
-    if command_of(argv) not in SERVED or {"-h", "--help"} & set(argv):
-        return None
-    root = given_root(argv) or course_root_of(Path.cwd())
-    return None if root is None else through_serve(root.resolve(), argv)
 
 
 ROOTLESS = ("init", "demo", "guide")  # commands that need no course around them
@@ -720,12 +699,15 @@ def parse(argv=None):
     return args
 
 
-def main(argv=None):
-    mark("command: started")
+def main(argv=None, serve_asked=False):
+    """Run a command line (`argv`, else this process's); `serve_asked`: the caller handed it
+    to the course's serve already, and none ran it (autograder/__main__.py)."""
     argv = sys.argv[1:] if argv is None else argv
-    served = served_unparsed(argv)  # run by the course's serve, warm, when one runs
-    if served is not None:
-        return served
+    if not serve_asked:
+        mark("command: started")
+        served = served_unparsed(argv)  # run by the course's serve, warm, when one runs
+        if served is not None:
+            return served
     with language(help_language(argv)), argparse_in_course_language():
         args = locate(parse(argv))
     with language(console_language(args)):

@@ -16,9 +16,10 @@ from pathlib import Path
 
 from autograder.checks.draws import Draws
 from autograder.checks.judge import step_findings, verdict_message
-from autograder.checks.loader import GUIDE, course_root_of, find_step
+from autograder.checks.loader import GUIDE, find_step
 from autograder.checks.subject import LocalSubject
 from autograder.i18n import DEFAULT, LANGUAGES, language, t
+from autograder.plumbing.course_root import course_root_of
 
 
 def check_step(name, namespace):

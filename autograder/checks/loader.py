@@ -314,14 +314,6 @@ def register_catalog(package, folder: Path):
     add_catalog("zh", table, str(path))
 
 
-def course_root_of(folder: Path) -> Path | None:
-    """The course folder (holding nbgrader_config.py) that `folder` is in, or None."""
-    for candidate in (folder, *folder.parents):
-        if (candidate / "nbgrader_config.py").is_file():
-            return candidate
-    return None
-
-
 def find_step(root: Path, name, hint=None):
     """(assignment, step) of the course's step `name`; `hint`, an assignment id, decides when
     several assignments have a step of that name. None when the course has no such step."""

@@ -36,10 +36,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from autograder.i18n import t
+from autograder.plumbing.course_root import KIT_FOLDER
 from autograder.plumbing.errors import KitError
 
-FOLDER = ".kit"  # the kit's own folder in a course; the command line reads it before it
-#                 imports nbgrader (serve/commands.py), so this module imports directory.py late
+FOLDER = KIT_FOLDER  # .kit, declared where the command line reads it before it imports this
+#                     module or nbgrader (serve/commands.py): this module imports directory.py late
 REGRADE = "regrade"  # the state of a notebook a `grade --force` has still to grade again
 
 

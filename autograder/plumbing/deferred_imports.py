@@ -22,10 +22,10 @@ the first use of any other of its names, runs it then; its modules import as usu
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
+import threading
 import types
 
 from autograder.plumbing import private_api
@@ -37,17 +37,24 @@ SERVER_EXTENSIONS = [f"nbgrader.server_extensions.{name}" for name in
 
 
 def defer():
-    """Put rfc3987_syntax's parser and nbgrader's server extensions off until first use,
-    unless they are already imported or not installed. Nothing is imported here."""
-    if private_api.applies("deferred parser"):
-        defer_parser()
-    if private_api.applies("deferred server extensions") and \
-            not any(isinstance(finder, DeferredPackages) for finder in sys.meta_path):
+    """Put rfc3987_syntax's parser and nbgrader's server extensions off until first use: a
+    finder first on sys.meta_path answers for them when a process imports them, once the
+    library code is found to be what the deferral was written for (private_api: read then,
+    not here, so that a process that never imports them, the command line handing a command
+    to serve, never reads their files). A package already imported keeps its module.
+    Nothing is imported or read here."""
+    if not any(isinstance(finder, DeferredParser) for finder in sys.meta_path):
+        sys.meta_path.insert(0, DeferredParser())
+    if not any(isinstance(finder, DeferredPackages) for finder in sys.meta_path):
         sys.meta_path.insert(0, DeferredPackages(SERVER_EXTENSIONS,
                                                  "load_jupyter_server_extension"))
 
 
-class DeferredPackages(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+# Finders and loaders as the import system calls them, not importlib.abc's classes: importing
+# that module imports importlib.resources, about 10 ms of every process's start.
+
+
+class DeferredPackages:
     """Imports each of `names` (packages) with its own code not yet run: calling its
     `function`, or asking for any other name but one of its modules', runs it in the module
     the import made (which so becomes the package). The import itself, of the package and of
@@ -57,7 +64,7 @@ class DeferredPackages(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         self.names, self.function = set(names), function
 
     def find_spec(self, name, path, target=None):
-        if name not in self.names:
+        if name not in self.names or not private_api.applies("deferred server extensions"):
             return None
         real = importlib.machinery.PathFinder.find_spec(name, path)
         if real is None or not real.submodule_search_locations:
@@ -97,26 +104,48 @@ class DeferredPackages(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         package.__getattr__ = other_name
 
 
-def defer_parser():
-    if DEFERRED in sys.modules:
-        return
-    try:
-        spec = importlib.util.find_spec(DEFERRED)
-    except (ImportError, ValueError):
-        return
-    if spec is None or not spec.submodule_search_locations:
-        return
-    package = types.ModuleType(DEFERRED, "rfc3987_syntax, its parser built at first use "
-                               "(autograder/plumbing/deferred_imports.py)")
-    package.__spec__, package.__loader__, package.__file__ = spec, spec.loader, spec.origin
-    package.__path__ = list(spec.submodule_search_locations)  # its own modules load as usual
+class DeferredParser:
+    """Finds rfc3987_syntax as a package whose parser is not built yet: is_valid_syntax builds
+    it at its first call and answers as the library does, and any other name of the package
+    loads the module that builds it first. Its own modules load as usual."""
 
-    def built():
-        return importlib.import_module(BUILDS_ON_IMPORT)
+    checking = threading.local()  # .now: this thread asks private_api, which finds the package
 
-    def is_valid_syntax(term, value):
-        return built().is_valid_syntax(term, value)
+    def find_spec(self, name, path, target=None):
+        if name != DEFERRED or getattr(self.checking, "now", False):
+            return None
+        self.checking.now = True
+        try:
+            if not private_api.applies("deferred parser"):
+                return None
+        finally:
+            self.checking.now = False
+        real = importlib.machinery.PathFinder.find_spec(name, path)
+        if real is None or not real.submodule_search_locations:
+            return None
+        spec = importlib.machinery.ModuleSpec(name, self, origin=real.origin, is_package=True)
+        spec.submodule_search_locations = list(real.submodule_search_locations)
+        spec.has_location = real.has_location
+        return spec
 
-    package.is_valid_syntax = is_valid_syntax
-    package.__getattr__ = lambda name: getattr(built(), name)  # every other name, loaded
-    sys.modules[DEFERRED] = package
+    def create_module(self, spec):
+        package = types.ModuleType(DEFERRED, "rfc3987_syntax, its parser built at first use "
+                                   "(autograder/plumbing/deferred_imports.py)")
+
+        def built():
+            return importlib.import_module(BUILDS_ON_IMPORT)
+
+        def is_valid_syntax(term, value):
+            return built().is_valid_syntax(term, value)
+
+        def other_name(name):  # every other name, loaded; the import system's own set later
+            if name.startswith("__"):
+                raise AttributeError(f"module {DEFERRED!r} has no attribute {name!r}")
+            return getattr(built(), name)
+
+        package.is_valid_syntax = is_valid_syntax
+        package.__getattr__ = other_name
+        return package
+
+    def exec_module(self, package):
+        """The package's own code waits: create_module made what it holds."""

@@ -16,6 +16,7 @@ as it always does, in its own process.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import json
@@ -26,7 +27,7 @@ import sys
 import threading
 from pathlib import Path
 
-from autograder.course.ledger import FOLDER
+from autograder.plumbing.course_root import KIT_FOLDER, course_root_of
 
 SOCKET = "serve.sock"  # in the course's .kit/
 SERVED = frozenset({"grade", "feedback", "validate"})
@@ -36,10 +37,32 @@ SERVING = []  # [True] in the serve process, once it listens
 
 
 def socket_path(root: Path) -> Path:
-    return root / FOLDER / SOCKET
+    return root / KIT_FOLDER / SOCKET
 
 
 # The client --------------------------------------------------------------------------------
+
+def served_unparsed(argv):
+    """A command line of SERVED run by the course's serve before this process parses it: serve
+    parses it as this process would, in the course's language, and says what argparse would
+    refuse; its exit status, or None when no serve answers, or the command is another, or it
+    asks for help (printed here)."""
+    if command_of(argv) not in SERVED or {"-h", "--help"} & set(argv):
+        return None
+    root = given_root(argv) or course_root_of(Path.cwd())
+    return None if root is None else through_serve(root.resolve(), argv)
+
+
+def given_root(argv):
+    """--root of the command line, unparsed otherwise; None when not given, or given wrong
+    (the command line's parser then says so, once)."""
+    first = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    first.add_argument("--root", type=Path, default=None)
+    try:
+        return first.parse_known_args(argv)[0].root
+    except argparse.ArgumentError:
+        return None
+
 
 def through_serve(root: Path, argv) -> int | None:
     """Run the command line `argv` in the course's serve: its exit status, or None when no

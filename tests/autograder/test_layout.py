@@ -35,7 +35,7 @@ ROOMS = declared_rooms()
 HELD_TO = {
     "plumbing": set(),
     "i18n": {"plumbing.errors"},
-    "checks": {"i18n", "plumbing.errors"},
+    "checks": {"i18n", "plumbing.errors", "plumbing.course_root"},
     "course": {"checks.model", "i18n", "plumbing"},
     "sandbox": {"checks.op_record", "course.submission_files", "i18n", "plumbing"},
     "build": {"checks", "course", "i18n", "plumbing"},

@@ -16,9 +16,8 @@ import time
 import nbformat
 import pytest
 
-from autograder.cli import served_unparsed
 from autograder.course.directory import Course, nbgrader_env, open_gradebook
-from autograder.serve.commands import SERVED, VERSION, command_of, socket_path
+from autograder.serve.commands import SERVED, VERSION, command_of, served_unparsed, socket_path
 from autograder.tools import simulate
 from tests.autograder.serve.test_on_submit import WAIT, Serve
 from tests.course import ROOT
@@ -69,6 +68,20 @@ def test_grade_runs_in_serve_and_says_what_grade_says(serving):
     assert "graded 1, already graded 0" in result.stdout
     assert f"{ID} (of 10 points): s0 10" in result.stdout
     assert score(root, "s0") == 10
+
+
+def test_a_handed_command_leaves_the_command_line_unimported(serving):
+    """Does `python -m autograder grade --student` hand itself to serve before it imports the
+    command line (cli.py, and with it the checks' loader), or any library's file read for a
+    speedup's check, so that the client costs its interpreter's start and a socket?"""
+    result = kit(serving["root"], "grade", "--student", "s1", PYTHONPROFILEIMPORTTIME="1")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"{ID} (of 10 points): s1 10" in result.stdout
+    imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert "autograder.serve.commands" in imported  # the timing lines are there
+    assert not imported & {"autograder.cli", "autograder.checks.loader", "inspect",
+                           "dataclasses", "nbformat", "torch"}
 
 
 def test_a_refusal_in_serve_is_the_command_s_own(serving):
