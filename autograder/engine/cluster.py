@@ -55,7 +55,7 @@ from autograder.engine.worker import (
 )
 from autograder.i18n import t
 from autograder.plumbing.errors import KitError
-from autograder.sandbox import handover
+from autograder.sandbox import handover, spare_kernel
 from autograder.sandbox.kernel import Zygote, template_pool
 
 WORKER_HINT = "dask worker {address} --nthreads 1 --preload autograder.engine.worker"
@@ -280,6 +280,8 @@ def stop_in_process(cluster):
     kernels with it) and no other starts, so a task still running (the client was
     interrupted) fails at once; it is waited for, so that nothing writes into the worker's
     folders once they are removed."""
+    with contextlib.suppress(Exception):
+        spare_kernel.discard()  # while its template can still be asked to end it
     with contextlib.suppress(Exception):
         Zygote.stop_all()
     deadline = time.monotonic() + IN_PROCESS_WAIT

@@ -59,6 +59,7 @@ from autograder.course.shown_outputs import (
 )
 from autograder.grading.remote_subject import RemoteSubject
 from autograder.i18n import current, t
+from autograder.sandbox import spare_kernel
 from autograder.sandbox.kernel import SCRATCH_PREFIXES, KernelGone, SandboxedKernel, new_scratch
 from autograder.sandbox.link import CONVERSE_CELL, GUARD_CELL, Link, StudentError
 
@@ -225,6 +226,7 @@ class Session:
         self.kernel.stop()
         if self.empty_folder:
             shutil.rmtree(self.empty_folder, ignore_errors=True)
+        spare_kernel.prepare(self.kernel.settings)  # for the next notebook, where one is kept
 
     def begin_judging(self):
         """A fresh kernel, in a folder with none of the notebook's files, guarded before
@@ -242,7 +244,12 @@ class Session:
         try:
             # Done already, unless no kernel ran before judging.
             self.kernel.warm([*self.course_texts, GUARD_CELL, CONVERSE_CELL])
-            self.kernel.restart()
+            self.kernel.stop()
+            spare = spare_kernel.take(self.kernel.settings)  # started ahead, in serve
+            if spare is not None:
+                self.kernel.take_over(spare)
+            else:
+                self.kernel.start()
             self.link.guard(self.draws.seed(KERNEL))
             for source in self.course_cells:
                 self.kernel.execute(source, self.timeout(), silent=True)

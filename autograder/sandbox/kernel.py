@@ -215,6 +215,15 @@ class Zygote:
             return cls._instances[mechanism]
 
     @classmethod
+    def running(cls, mechanism):
+        """This process's template for kernels of `mechanism` when one runs, else None: for a
+        thread that must not start one (a template dies with the thread that started it)."""
+        with cls._lock:
+            if cls._stopped or cls._instance_died(mechanism):
+                return None
+            return cls._instances.get(mechanism)
+
+    @classmethod
     def deaths_so_far(cls):
         """How many of this process's templates have died: those replaced, and the present
         ones that are dead (each counts once, before and after it is replaced)."""
@@ -480,6 +489,15 @@ class SandboxedKernel:
         self.client.start_channels(hb=False, control=False)
         self._wait_ready(deadline)
         mark("kernel: ready")
+
+    def take_over(self, other):
+        """Become the kernel `other` started (sandbox/spare_kernel.py: one started ahead, in a
+        folder with nothing of a notebook's), with this kernel's folder kept for a restart;
+        `other` holds nothing after."""
+        self.pid, self.uid, self.client, self.scratch = other.pid, other.uid, other.client, \
+            other.scratch
+        self.refused, self.running = list(other.refused), None
+        other.pid = other.uid = other.client = other.scratch = None
 
     def refusals(self):
         """What start refuses to copy of the notebook's folder (`refused`), found by copying

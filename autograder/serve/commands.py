@@ -157,6 +157,8 @@ class CommandServer:
         self.path.unlink(missing_ok=True)
 
     def serve_forever(self):
+        from autograder.sandbox import spare_kernel  # here: the client's module stays light
+
         while True:
             try:
                 connection, _ = self.listener.accept()
@@ -164,6 +166,7 @@ class CommandServer:
                 return  # closed
             with connection:
                 self.answer(connection)
+            spare_kernel.start_pending()  # the client has its answer: the cores are free
 
     def answer(self, connection):
         with connection.makefile("rw", encoding="utf-8") as stream:

@@ -63,6 +63,7 @@ def serve(root: Path, run_command, once=False, say=say_now):
     Returns the exit status: 1 when a submission could not be graded."""
     from autograder.engine.cluster import kept_warm
     from autograder.grading.parallel import check_kernel, check_sandbox, described_isolation
+    from autograder.sandbox import spare_kernel
     from autograder.sandbox.template_start import keep_warm, start_early_for
     from autograder.serve.commands import CommandServer
 
@@ -81,6 +82,7 @@ def serve(root: Path, run_command, once=False, say=say_now):
         with serve_lock(root):
             start_early_for(isolation_setting(root))
             keep_warm()
+            spare_kernel.keep()  # a judging kernel started ahead for each next notebook
             stop_on_sigterm()
             with kept_warm(config, root / "grade.log", say):
                 commands = None if once else CommandServer(root, lock, run_command).start()
@@ -89,6 +91,7 @@ def serve(root: Path, run_command, once=False, say=say_now):
                     while True:
                         if watcher is not None:
                             watcher.look()
+                            spare_kernel.start_pending()  # for the next submission
                         if once:
                             break
                         time.sleep(watcher.settings.interval if watcher else 1.0)

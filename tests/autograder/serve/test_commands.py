@@ -17,7 +17,15 @@ import nbformat
 import pytest
 
 from autograder.course.directory import Course, nbgrader_env, open_gradebook
-from autograder.serve.commands import SERVED, VERSION, command_of, served_unparsed, socket_path
+from autograder.plumbing.timeline import VARIABLE
+from autograder.serve.commands import (
+    NO_SERVE,
+    SERVED,
+    VERSION,
+    command_of,
+    served_unparsed,
+    socket_path,
+)
 from autograder.tools import simulate
 from tests.autograder.serve.test_on_submit import WAIT, Serve
 from tests.course import ROOT
@@ -44,10 +52,16 @@ def course(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def serving(course):
-    """The course with serve running; stopped (SIGTERM) after the module's tests."""
+    """The course with serve running, writing its timeline (plumbing/timeline.py) beside the
+    course; stopped (SIGTERM) after the module's tests."""
     serve = Serve(course)
-    serve.start()
-    yield {"root": course, "process": serve.process}
+    timeline = course.parent / "serve-timeline.txt"
+    os.environ[VARIABLE] = str(timeline)
+    try:
+        serve.start()
+    finally:
+        del os.environ[VARIABLE]
+    yield {"root": course, "process": serve.process, "timeline": timeline}
     if serve.process.poll() is None:
         serve.stop()
 
@@ -82,6 +96,34 @@ def test_a_handed_command_leaves_the_command_line_unimported(serving):
     assert "autograder.serve.commands" in imported  # the timing lines are there
     assert not imported & {"autograder.cli", "autograder.checks.loader", "inspect",
                            "dataclasses", "nbformat", "torch"}
+
+
+def test_the_next_notebook_is_judged_in_a_kernel_started_ahead_and_graded_alike(serving):
+    """After a grade through serve, does the next notebook's judging take the kernel serve
+    started ahead, and is that notebook graded exactly as `grade` alone grades it: its scores
+    and every output of its test cells?"""
+    root = serving["root"]
+    assert kit(root, "grade", "--student", "s0").returncode == 0  # graded already, or now
+    serving["timeline"].write_text("")
+    served = kit(root, "grade", "--student", "s2")
+    assert served.returncode == 0, served.stdout + served.stderr
+    marks = [line.split(" ", 2)[2] for line in serving["timeline"].read_text().splitlines()
+             if line.split(" ", 2)[1] == str(serving["process"].pid)]
+    assert "kernel: spare taken" in marks and "kernel: starting" not in marks[
+        :marks.index("grading: steps judged")], marks
+    in_serve = outputs_of_tests(root, "s2"), score(root, "s2")
+
+    alone = kit(root, "grade", "--student", "s2", "--force", **{NO_SERVE: "1"})
+    assert alone.returncode == 0, alone.stdout + alone.stderr
+    assert in_serve == (outputs_of_tests(root, "s2"), score(root, "s2"))
+    assert in_serve[1] == 10
+
+
+def outputs_of_tests(root, student):
+    """The outputs of the autograded notebook's test cells, by grade id."""
+    notebook = nbformat.read(root / "autograded" / student / ID / f"{ID}.ipynb", 4)
+    return {cell.metadata["nbgrader"]["grade_id"]: cell.outputs for cell in notebook.cells
+            if cell.metadata.get("nbgrader", {}).get("grade")}
 
 
 def test_a_refusal_in_serve_is_the_command_s_own(serving):
