@@ -18,6 +18,7 @@ The template, so every kernel, starts with a minimal environment of its own, not
 from __future__ import annotations
 
 import atexit
+import contextlib
 import fcntl
 import json
 import os
@@ -150,7 +151,35 @@ def remove_dead_scratch():
             if not pid.isdigit() or info.st_uid != os.getuid() or not stat.S_ISDIR(info.st_mode) \
                     or process_runs(int(pid)):
                 continue
-            shutil.rmtree(folder, ignore_errors=True)  # never follows a link inside
+            remove_scratch(folder)  # never follows a link inside
+
+
+def remove_scratch(folder):
+    """Remove a scratch folder with all it holds, never following a link inside, whatever
+    modes its kernel left on the folders in it: as an ordinary user, rmtree neither enters a
+    folder the kernel made unreadable (chmod 000) nor empties one it made unwritable, and
+    what they hold would outlive the kernel, as many files as the student's code wrote. Only
+    once the kernel is dead."""
+    shutil.rmtree(folder, ignore_errors=True)
+    if os.path.lexists(folder) and not os.path.islink(folder):
+        open_folders(folder)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def open_folders(top):
+    """Give the owner (alone) read, write and search on `top` and every folder below it,
+    found without following a link; nothing gains access it lacked but its owner. Run once
+    the kernel that made them is dead, so that no folder is swapped for a link meanwhile."""
+    todo = [top]
+    while todo:
+        folder = todo.pop()
+        with contextlib.suppress(OSError):
+            os.chmod(folder, 0o700)
+        try:
+            with os.scandir(folder) as entries:
+                todo += [entry.path for entry in entries if entry.is_dir(follow_symlinks=False)]
+        except OSError:
+            continue
 
 
 def process_runs(pid):
@@ -173,7 +202,7 @@ def remove_stale_scratch(uid):
         except OSError:
             continue
         if info.st_uid == uid and stat.S_ISDIR(info.st_mode):
-            shutil.rmtree(folder, ignore_errors=True)  # never follows a link inside
+            remove_scratch(folder)  # never follows a link inside
 
 
 class Zygote:
@@ -508,7 +537,7 @@ class SandboxedKernel:
             return copy_regular_files(self.folder, scratch, self.settings.max_file_bytes,
                                       self.settings.max_folder_bytes)
         finally:
-            shutil.rmtree(scratch, ignore_errors=True)
+            remove_scratch(scratch)
 
     def template(self):
         return Zygote.shared(self.mechanism)
@@ -582,7 +611,7 @@ class SandboxedKernel:
             self.template().ask({"op": "kill", "pid": self.pid, "uid": self.uid})
             self.pid = None
         if self.scratch is not None:
-            shutil.rmtree(self.scratch, ignore_errors=True)
+            remove_scratch(self.scratch)
             self.scratch = None
 
     def warm(self, texts):

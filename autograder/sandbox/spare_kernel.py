@@ -26,7 +26,13 @@ import shutil
 import threading
 
 from autograder.plumbing.timeline import mark
-from autograder.sandbox.kernel import SCRATCH_PREFIXES, SandboxedKernel, Zygote, new_scratch
+from autograder.sandbox.kernel import (
+    SCRATCH_PREFIXES,
+    SandboxedKernel,
+    Zygote,
+    new_scratch,
+    remove_scratch,
+)
 
 _lock = threading.Lock()
 _state = {"kept": False, "wanted": None, "kernel": None, "starting": None}
@@ -124,7 +130,7 @@ def _end(kernel):
     with contextlib.suppress(RuntimeError, OSError):
         kernel.stop()
     if scratch:
-        shutil.rmtree(scratch, ignore_errors=True)
+        remove_scratch(scratch)
 
 
 def _forget_after_fork():

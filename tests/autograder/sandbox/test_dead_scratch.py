@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -55,3 +56,46 @@ def test_a_new_scratch_folder_is_named_by_its_process():
         assert oct(folder.stat().st_mode & 0o777) == "0o700"
     finally:
         folder.rmdir()
+
+
+def as_ordinary_user(code):
+    """Run `code` with the kit importable, as a grader that is no root: root here runs it
+    without the rights to pass over a folder's modes (setpriv), as an ordinary user has none."""
+    root = Path(__file__).resolve().parents[3]
+    prefix = ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner"] \
+        if os.geteuid() == 0 else []
+    subprocess.run([*prefix, sys.executable, "-c", code], cwd=root, check=True, timeout=60)
+
+
+def test_a_folder_its_kernel_made_unreadable_goes_with_the_scratch_folder(tmp_path):
+    """A kernel's code made a folder of its scratch folder unreadable (chmod 000) inside one it
+    may only enter (chmod 100), with a file in each, and a link to a folder outside: does a
+    grader that is no root remove the scratch folder whole (rmtree alone leaves them, and
+    the files with them), and leave the folder the link points to as it was?"""
+    outside = tmp_path / "outside"
+    outside.mkdir(mode=0o750)
+    (outside / "kept.txt").write_text("kept")
+    outside.chmod(0o750)
+    folders = []
+    for _ in ("rmtree alone", "remove_scratch"):
+        scratch = Path(tempfile.mkdtemp(prefix=f"kit-sandbox-{os.getpid()}-"))
+        inner = scratch / "trap" / "inner"
+        inner.mkdir(parents=True)
+        (inner / "f").write_text("x" * 1000)
+        (scratch / "trap" / "g").write_text("y")
+        (scratch / "out").symlink_to(outside)
+        inner.chmod(0)
+        inner.parent.chmod(0o100)
+        folders.append(scratch)
+    try:
+        as_ordinary_user(f"import shutil; shutil.rmtree({str(folders[0])!r}, "
+                         "ignore_errors=True)")
+        assert folders[0].exists(), "rmtree removes it all: this test no longer shows the case"
+        as_ordinary_user("from autograder.sandbox.kernel import remove_scratch; "
+                         f"remove_scratch({str(folders[1])!r})")
+        assert not folders[1].exists()
+        assert oct(outside.stat().st_mode & 0o777) == "0o750"
+        assert (outside / "kept.txt").read_text() == "kept"
+    finally:
+        for scratch in folders:
+            kernel.remove_scratch(scratch)
