@@ -11,8 +11,7 @@ from pathlib import Path
 from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
-CONFIG = "nbgrader_config.py"
-
+from autograder.plumbing.course_root import CONFIG
 
 _read: dict[str, tuple[bytes, Config]] = {}  # config file -> (its text, what it set)
 

@@ -20,7 +20,6 @@ templates (discard), and a forked process forgets its parent's.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import threading
@@ -94,9 +93,7 @@ def _start(settings):
 def take(settings):
     """The kernel started ahead, when it has these settings and lives (one still starting is
     waited for); else None, and one that waited is ended."""
-    _wait_for_start()
-    with _lock:
-        kernel, _state["kernel"] = _state["kernel"], None
+    kernel = _waiting()
     if kernel is None:
         return None
     if kernel.settings != settings or not kernel.alive():
@@ -109,11 +106,18 @@ def take(settings):
 def discard():
     """End the kernel waiting (or being started): before the process's templates end, which
     kill their kernels but leave their scratch folders."""
+    kernel = _waiting()
+    if kernel is not None:
+        _end(kernel)
+
+
+def _waiting():
+    """The kernel waiting, which the state no longer holds (one being started is waited for),
+    or None."""
     _wait_for_start()
     with _lock:
         kernel, _state["kernel"] = _state["kernel"], None
-    if kernel is not None:
-        _end(kernel)
+    return kernel
 
 
 def _wait_for_start():
@@ -125,12 +129,12 @@ def _wait_for_start():
 
 def _end(kernel):
     """Stop a kernel; its scratch folder goes even when its template cannot be asked to kill
-    it (grading was stopped: the template's end kills it)."""
-    scratch = kernel.scratch
-    with contextlib.suppress(RuntimeError, OSError):
+    it (grading was stopped: the template's end kills it), which leaves stop before it."""
+    try:
         kernel.stop()
-    if scratch:
-        remove_scratch(scratch)
+    except (RuntimeError, OSError):
+        if kernel.scratch:
+            remove_scratch(kernel.scratch)
 
 
 def _forget_after_fork():
