@@ -36,6 +36,7 @@ from sqlalchemy.exc import SAWarning
 from autograder.checks.loader import assignments_folder
 from autograder.course.directory import CONFIG, open_gradebook
 from autograder.course.submission_files import entries_of
+from autograder.plumbing.timeline import mark
 
 GRADEBOOK = "gradebook.db"  # the bundle's own gradebook, relative to the worker's folder
 SKIPPED = {"__pycache__", ".ipynb_checkpoints"}  # folders never sent
@@ -183,6 +184,7 @@ def assignment_bundle(root: Path, assignment_id) -> Bundle:
     files |= stages
     bundle = Bundle(assignment_id, files, digest_of(files))
     _made[(root, assignment_id)] = (made_of, bundle)
+    mark(f"bundle: {assignment_id} made")
     return bundle
 
 

@@ -37,6 +37,7 @@ from distributed.utils import get_mp_context
 from traitlets import Integer, Unicode
 from traitlets.config import Configurable
 
+from autograder.checks.loader import load_assignment
 from autograder.course.submission_files import Unwalkable
 from autograder.engine import fork_server
 from autograder.engine.bundle import (
@@ -52,6 +53,7 @@ from autograder.engine.worker import (
     feedback_page,
     grade_submission,
     kit_version,
+    warm_workspace,
 )
 from autograder.i18n import t
 from autograder.plumbing.errors import KitError
@@ -318,6 +320,17 @@ def grade_all(client, root: Path, todo, overrides, started, keep, keys):
             overrides, kit_version(), pure=False, key=f"grade-{student}-{uuid.uuid4().hex}")
 
     run_all(client, todo, task, keep)
+
+
+def warm_assignment(client, root: Path, assignment_id):
+    """What the first grade of an assignment makes and reads, now (`serve`'s warm-up): its
+    checks (which grade reads to check the master notebook's test cells) and its bundle in
+    this process, and the worker's copy of it with its checks read (warm_workspace), for a
+    grade with the course's own sandbox settings (no --timeout nor --isolation)."""
+    load_assignment(root, assignment_id)
+    bundle = assignment_bundle(root, assignment_id)
+    client.submit(warm_workspace, bundle, {}, kit_version(), pure=False,
+                  key=f"warm-{assignment_id}-{uuid.uuid4().hex}").result()
 
 
 def feedback_all(client, root: Path, assignment_id, students, keep):

@@ -33,6 +33,7 @@ from pathlib import Path
 from distributed import WorkerPlugin
 from nbgrader.api import Gradebook
 
+from autograder.checks.loader import load_assignment
 from autograder.course.directory import course_config, isolation_of
 from autograder.course.stages import RECORD, stage_names
 from autograder.engine.bundle import GRADEBOOK, Bundle, Submission, read_files, write_scores
@@ -133,6 +134,7 @@ class Workspace:
                 settings["Autograde"] = {"autograde_preprocessors": [
                     name for name in stage_names(listed) if name not in RECORD]}
             self.courses[key] = (folder, course_api(folder, **settings))
+            mark(f"worker: {bundle.assignment} copied")
             remember(url, bundle.assignment)  # the copy each notebook starts from, read once
         return self.courses[key]
 
@@ -170,6 +172,14 @@ def prepared(bundle: Bundle, overrides, version):
     workspace().check_sandbox(api)
     os.chdir(folder)  # nbgrader reads some paths from the current folder
     return folder, api
+
+
+def warm_workspace(bundle: Bundle, overrides, version):
+    """`serve`'s warm-up task (serve/warm_up.py): this worker's copy of the assignment made
+    and its hidden checks read, as the first grading of it would make and read them, before
+    a notebook of it comes."""
+    folder, _ = prepared(bundle, overrides, version)
+    load_assignment(folder, bundle.assignment)
 
 
 def grade_submission(bundle: Bundle, submission: Submission, overrides, version) -> Graded:

@@ -9,6 +9,11 @@ CATALOG = {
         "的提交密钥，同学凭这个密钥就能取走他的反馈；请关闭它（chmod 0700 {home}），并让新建的"
         "主目录都是 0700（docs/instructors/where-courses-run.md，“Setting up a shared hub”）",
     "stopped": "已停止",
+    "warm-up: the gradebook cannot be read ({error}); each assignment's first grade makes what "
+    "it needs":
+        "预热：无法读取成绩册（{error}）；每次作业第一次评分时再准备所需的一切",
+    "warm-up of {assignment}: {error}; its first grade will meet it too":
+        "预热 {assignment}：{error}；它第一次评分时也会遇到这个问题",
     "nbgrader submit did not finish it (it holds no {name}): submit again":
         "nbgrader submit 没有完成这次提交（其中没有 {name}）：请重新提交",
     "{folder} is not collected: {why}. {what}": "{folder} 没有收取：{why}。{what}",

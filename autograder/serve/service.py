@@ -3,9 +3,9 @@
 It holds the course's serve lock (a second `serve` is refused, naming the first), checks
 that the course's sandbox can be built here (refused, never weakened), starts the kernel
 template and keeps it, the imports and an in-process engine warm (engine/cluster.py,
-kept_warm). Then, until Ctrl-C or SIGTERM: the commands other processes hand it
-(commands.py) and, for the assignments turned on, the grading on submit (on_submit.py), one
-at a time.
+kept_warm), and makes what each assignment's first grade would make (warm_up.py). Then,
+until Ctrl-C or SIGTERM: the commands other processes hand it (commands.py) and, for the
+assignments turned on, the grading on submit (on_submit.py), one at a time.
 """
 
 from __future__ import annotations
@@ -66,6 +66,7 @@ def serve(root: Path, run_command, once=False, say=say_now):
     from autograder.sandbox import spare_kernel
     from autograder.sandbox.template_start import keep_warm, start_early_for
     from autograder.serve.commands import CommandServer
+    from autograder.serve.warm_up import WarmUp
 
     config = course_config(root)
     with language(config_language(config)):
@@ -84,9 +85,10 @@ def serve(root: Path, run_command, once=False, say=say_now):
             keep_warm()
             spare_kernel.keep()  # a judging kernel started ahead for each next notebook
             stop_on_sigterm()
-            with kept_warm(config, root / "grade.log", say):
+            with kept_warm(config, root / "grade.log", say) as client:
                 commands = None if once else CommandServer(root, lock, run_command).start()
                 say(opening(root, watcher, described_isolation(mechanism), once))
+                warm_up = None if once else WarmUp(root, client, lock, say, turned_on).start()
                 try:
                     while True:
                         if watcher is not None:
@@ -100,6 +102,8 @@ def serve(root: Path, run_command, once=False, say=say_now):
                     say(t("stopped; a submission being graded is graded again at the next "
                           "start") + f" ({', '.join(cut)})" if cut else t("stopped"))
                 finally:
+                    if warm_up is not None:
+                        warm_up.stop()
                     if commands is not None:
                         commands.close()
                     with lock:  # a command still running ends before the engine does

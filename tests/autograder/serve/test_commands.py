@@ -50,17 +50,24 @@ def course(tmp_path_factory):
     return root
 
 
-@pytest.fixture(scope="module")
-def serving(course):
-    """The course with serve running, writing its timeline (plumbing/timeline.py) beside the
-    course; stopped (SIGTERM) after the module's tests."""
-    serve = Serve(course)
-    timeline = course.parent / "serve-timeline.txt"
+def started_with_timeline(root, name):
+    """serve started in the course at `root`, its processes writing their timeline
+    (plumbing/timeline.py) into the file `name` beside the course: (Serve, the file)."""
+    serve = Serve(root)
+    timeline = root.parent / name
     os.environ[VARIABLE] = str(timeline)
     try:
         serve.start()
     finally:
         del os.environ[VARIABLE]
+    return serve, timeline
+
+
+@pytest.fixture(scope="module")
+def serving(course):
+    """The course with serve running, writing its timeline (plumbing/timeline.py) beside the
+    course; stopped (SIGTERM) after the module's tests."""
+    serve, timeline = started_with_timeline(course, "serve-timeline.txt")
     yield {"root": course, "process": serve.process, "timeline": timeline}
     if serve.process.poll() is None:
         serve.stop()
