@@ -40,8 +40,10 @@ def registered(root: Path) -> list[str]:
 def in_order(root: Path, ids, first=()):
     """`ids`, those of `first` (graded on submit) leading, then the last released first."""
     def released(assignment_id):
-        folder = root / "release" / assignment_id
-        return folder.stat().st_mtime if folder.is_dir() else 0.0
+        try:
+            return (root / "release" / assignment_id).stat().st_mtime
+        except OSError:  # not released (yet)
+            return 0.0
 
     return sorted(ids, key=lambda i: (i not in first, -released(i)))
 
