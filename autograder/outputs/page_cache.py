@@ -21,18 +21,20 @@ KEPT_PIECES = 4096  # rendered cells a process keeps; past it, it starts again
 class CompiledTemplates(BytecodeCache):
     """The page templates as Jinja compiled them, kept for this process. nbgrader makes a new
     exporter for every command, so a worker writing page after page would otherwise parse
-    and compile the same nine templates for each (a quarter of a page's time). Jinja checks
-    each kept template against its source's checksum before it uses it."""
+    and compile the same nine templates for each (a quarter of a page's time). Each is kept
+    as its code object, with the checksum of the source it was compiled from, and used only
+    for that same source; kept as bytes, every page unmarshalled all nine again."""
 
     def __init__(self):
-        self.kept = {}
+        self.kept = {}  # bucket key -> (source checksum, code object)
 
     def load_bytecode(self, bucket):
-        if bucket.key in self.kept:
-            bucket.bytecode_from_string(self.kept[bucket.key])
+        checksum, code = self.kept.get(bucket.key, (None, None))
+        if checksum == bucket.checksum:
+            bucket.code = code
 
     def dump_bytecode(self, bucket):
-        self.kept[bucket.key] = bucket.bytecode_to_string()
+        self.kept[bucket.key] = (bucket.checksum, bucket.code)
 
 
 COMPILED_TEMPLATES = CompiledTemplates()

@@ -7,6 +7,7 @@ import re
 
 import nbformat
 import pytest
+from jinja2 import DictLoader, Environment
 from nbconvert.filters.highlight import Highlight2HTML
 from nbconvert.filters.markdown_mistune import MarkdownWithMath
 
@@ -89,3 +90,28 @@ def test_kept_pieces_are_bounded(monkeypatch):
     for number in range(7):
         assert pieces.get(("k", number), lambda n=number: f"<p>{n}</p>") == f"<p>{number}</p>"
     assert len(pieces.kept) <= 3
+
+
+def test_a_template_is_compiled_once_a_process_and_again_when_its_source_changes():
+    """Does a new exporter's environment take a template kept compiled (rendering as the
+    compiled one does), and is a template whose source changed compiled anew, never the old
+    one used?"""
+    kept, sources, compiled = page_cache.CompiledTemplates(), {"page.html": "Hi {{ n }}"}, []
+
+    def environment():
+        made = Environment(loader=DictLoader(sources), bytecode_cache=kept)
+        compile_source = made.compile
+
+        def counted(source, *args, **kwargs):
+            compiled.append(source)
+            return compile_source(source, *args, **kwargs)
+
+        made.compile = counted
+        return made
+
+    assert environment().get_template("page.html").render(n="ada") == "Hi ada"
+    assert environment().get_template("page.html").render(n="ben") == "Hi ben"
+    assert compiled == ["Hi {{ n }}"]
+    sources["page.html"] = "Bye {{ n }}"
+    assert environment().get_template("page.html").render(n="ada") == "Bye ada"
+    assert compiled == ["Hi {{ n }}", "Bye {{ n }}"]
