@@ -19,8 +19,11 @@ runs where it is judged, as always.
 
 When the kernel dies or runs out of time, what it was doing scores 0: a cell is skipped, a
 step fails. A fresh kernel then replays the cells that ran, so the rest of the notebook is
-still graded. A cell that leaves processes running (a fork, a daemon) has them killed and the
-kernel replaced the same way, and is itself never replayed (it would start them again).
+still graded. Where even the replay cannot finish (the notebook's time is spent), the
+student's later cells stop: those that define answers are read as cells that ran, the others
+are skipped, and every step is judged as always, in a kernel of its own. A cell that leaves
+processes running (a fork, a daemon) has them killed and the kernel replaced the same way,
+and is itself never replayed (it would start them again).
 
 Time is given so that a step that loops forever costs that step only: the student's cells
 share the notebook's budget (a cell, the cell's limit), of which the last third is kept for
@@ -193,7 +196,8 @@ class Session:
         self.shared = False  # a judged text may have changed what the next step's code sees
         self.shown = 0  # bytes of output kept so far, images apart
         self.images = 0  # images kept so far
-        self.broken = None  # why the notebook cannot go on
+        self.broken = None  # why the steps cannot be judged
+        self.stopped = None  # why the student's cells no longer run (judging goes on)
 
     def timeout(self, kept=0.0):
         """Seconds the next run may take: the cell's limit, within what is left of the
@@ -271,8 +275,10 @@ class Session:
                 if index not in self.unreplayed:
                     self.kernel.execute(source, self.timeout(), silent=True)
         except (KernelGone, RuntimeError) as again:
-            self.broken = t("{reason}, and the kernel could not be brought back ({error})",
-                            reason=gone.reason, error=again)
+            # Only the student's later cells stop: the steps are judged in a kernel of their
+            # own, on a budget of their own, from what the cells define (begin_judging).
+            self.stopped = t("{reason}, and the kernel could not be brought back ({error})",
+                             reason=gone.reason, error=again)
 
     def clear_strays(self, cell=None):
         """Kill what a cell or a check left running (a daemon, or a copy of the kernel made by
@@ -301,6 +307,8 @@ class Session:
         answer or is locked: a cell that is neither does not run in the time kept for those."""
         if self.broken:
             return [error_output("NotRun", self.broken)], None
+        if self.stopped:
+            return self.after_stop(source, answer), None
         if len(source) > self.bounds.source:
             return [error_output("NotRun", t(
                 "this cell has {size} KB of code, more than the {limit} KB a cell may have; "
@@ -317,7 +325,7 @@ class Session:
             return [error_output("KernelDied", t("{reason}; this cell was skipped",
                                                  reason=gone.reason))], None
         self.ran.append(source)
-        if self.clear_strays(cell=len(self.ran) - 1) and not self.broken:
+        if self.clear_strays(cell=len(self.ran) - 1) and not (self.broken or self.stopped):
             outputs.append(stdout(t(
                 "[this cell left processes running (a fork or a daemon): the grader stopped "
                 "them and started the kernel again with the cells before this one, so what "
@@ -330,6 +338,17 @@ class Session:
         self.shown += used
         self.images += image_count(outputs)
         return outputs, count
+
+    def after_stop(self, source, answer):
+        """The outputs of a cell after the student's cells stopped (`stopped`): it does not
+        run, but a cell that defines an answer (or is the course's) is read as a cell that
+        ran, as `defined` reads one, so its steps are judged on it in the judging kernel. A
+        cell that does neither is skipped, saying why."""
+        if not answer:
+            return [error_output("NotRun", self.stopped)]
+        self.ran.append(source)
+        return [stdout(t("[not run here: {why}; what this cell defines runs where each step "
+                         "is judged]", why=self.stopped) + "\n")]
 
     def not_run(self, source):
         """The outputs of a release's cell that only shows (grading/unread_cells.py): it is

@@ -95,6 +95,8 @@ CATALOG = {
         "笔记本的运行时间快用完了，剩下的时间留给定义你答案的单元格；这个单元格没有运行",
     "{reason}, and the kernel could not be brought back ({error})":
         "{reason}，而且内核无法重新启动（{error}）",
+    "[not run here: {why}; what this cell defines runs where each step is judged]":
+        "【没有在这里运行：{why}；这个单元格定义的内容会在评判每个步骤的地方运行】",
     # Judging a step (autograder/grading/session.py)
     # ("{name} is not defined: ..." and "{name}: every hidden check passed" are the checks'
     # texts too: their Chinese is in zh_checks.py.)

@@ -120,3 +120,39 @@ def test_a_notebook_that_only_defines_starts_no_kernel_before_judging(tmp_path):
         assert session.ran == ["def f():\n    return 3"] and session.kernel.pid is None
         session.begin_judging()
         assert session.kernel.pid is not None and not session.broken
+
+
+# Cells of the student's own that no step reads. The first runs long, within the cell's limit;
+# the second never ends, and once it is stopped the notebook has less time left (the part kept
+# for answers) than a replay of the first needs.
+EXPLORING = ["import time\ntime.sleep(5)\nprint('explored')", "while True:\n    pass"]
+ID_01 = "01_attention_by_hand"
+
+
+def test_slow_cells_of_the_student_s_own_cost_no_step(tmp_path):
+    """With cells that only explore (no step reads them) using up the notebook's budget, so
+    that after one runs out of time even the replay of the cells before it cannot finish, are
+    the steps whose cells come after still judged, and a correct notebook given every point?
+    """
+    course = Course.create(tmp_path / "course", ROOT, [ID_01])
+    with open(course.root / "nbgrader_config.py", "a", encoding="utf-8") as config:
+        config.write("\nc.GradeInSandbox.notebook_timeout = 12\n")  # 4 s kept for answers
+    course.generate(ID_01)
+    release = nbformat.read(course.root / "release" / ID_01 / f"{ID_01}.ipynb", 4)
+    source = nbformat.read(ROOT / "source" / ID_01 / f"{ID_01}.ipynb", 4)
+    notebook = simulate.correct(release, source)
+    for code in reversed(EXPLORING):  # right after the first step: the others come later
+        notebook = simulate.after_cell(notebook, "project_qkv", code)
+    course.submit("exploring", ID_01, notebook)
+
+    run = grade(course.root, [ID_01], workers=1, timeout=6, log=lambda _: None)
+
+    assert not run.failed, run.failed
+    graded = nbformat.read(course.root / "autograded" / "exploring" / ID_01 / f"{ID_01}.ipynb",
+                           4)
+    said = "".join(shown(cell.outputs) + "".join(o.get("evalue", "") for o in cell.outputs)
+                   for cell in graded.cells if cell.cell_type == "code")
+    assert "could not be brought back" in said, "the budget was not used up: no test here"
+    scores = course.cell_scores(ID_01, "exploring")
+    lost = {name: s.score for name, s in scores.items() if s.score != s.max_score}
+    assert not lost, f"steps that were right lost points: {lost}"
