@@ -25,6 +25,7 @@ from nbconvert.exporters import HTMLExporter, TemplateExporter
 from nbconvert.filters.highlight import Highlight2HTML
 from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
 
+from autograder.outputs.files_prefix import strip_files_prefix
 from autograder.outputs.page_cache import COMPILED_TEMPLATES, RENDERED, KeptHighlight, markdown_key
 from autograder.outputs.page_math import with_mathml, without_mathjax
 from autograder.outputs.page_style import with_style
@@ -148,6 +149,12 @@ class SafeHTMLExporter(HTMLExporter):
         self.register_filter("filter_data_type", WidgetsDataTypeFilter(
             notebook_metadata=self._nb_metadata, parent=self, resources=resources))
         return TemplateExporter.from_notebook_node(self, nb, resources, **kw)
+
+    def default_filters(self):
+        """nbconvert's filters, but `strip_files_prefix` in linear time (files_prefix.py):
+        nbconvert's takes time quadratic in a line of a student's markdown."""
+        yield from super().default_filters()
+        yield ("strip_files_prefix", strip_files_prefix)
 
     @pass_context
     def markdown2html(self, context, source):
