@@ -9,6 +9,12 @@ CATALOG = {
         "的提交密钥，同学凭这个密钥就能取走他的反馈；请关闭它（chmod 0700 {home}），并让新建的"
         "主目录都是 0700（docs/instructors/where-courses-run.md，“Setting up a shared hub”）",
     "stopped": "已停止",
+    "serve is busy (another command, a submission, or an assignment made ready as it starts); "
+    "this command runs once that is done":
+        "serve 正忙（另一条命令、一份提交，或启动时为某次作业做准备）；完成后再运行这条命令",
+    "interrupted: serve finishes the command it was handed (what it grades is kept); stop "
+    "serve to stop it":
+        "已中断：serve 会把交给它的命令运行完（评好的分数都会保留）；要停止它，请停止 serve",
     "warm-up: the gradebook cannot be read ({error}); each assignment's first grade makes what "
     "it needs":
         "预热：无法读取成绩册（{error}）；每次作业第一次评分时再准备所需的一切",

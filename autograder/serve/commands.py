@@ -80,15 +80,24 @@ def through_serve(root: Path, argv) -> int | None:
         request = {"argv": ["--root", str(root), *argv], "cwd": os.getcwd(), "kit": VERSION}
         stream.write(json.dumps(request) + "\n")
         stream.flush()
-        for line in stream:
-            message = json.loads(line)
-            if "exit" in message:
-                return message["exit"]
-            if "refused" in message:
-                return None
-            target = sys.stdout if "out" in message else sys.stderr
-            target.write(message.get("out", message.get("err", "")))
-            target.flush()
+        try:
+            for line in stream:
+                message = json.loads(line)
+                if "exit" in message:
+                    return message["exit"]
+                if "refused" in message:
+                    return None
+                target = sys.stdout if "out" in message else sys.stderr
+                target.write(message.get("out", message.get("err", "")))
+                target.flush()
+        except KeyboardInterrupt:
+            from autograder.course.directory import course_language
+            from autograder.i18n import language, t
+
+            with language(course_language(root)):
+                print("\n" + t("interrupted: serve finishes the command it was handed (what "
+                               "it grades is kept); stop serve to stop it"), file=sys.stderr)
+            return 130
     return None  # serve went away before the end: the caller runs the command itself
 
 
@@ -165,7 +174,10 @@ class CommandServer:
             except OSError:
                 return  # closed
             with connection:
-                self.answer(connection)
+                try:
+                    self.answer(connection)
+                except (OSError, ValueError):
+                    pass  # the client went away (Ctrl-C, a lost session): serve goes on
             spare_kernel.start_pending()  # the client has its answer: the cores are free
 
     def answer(self, connection):
@@ -186,18 +198,36 @@ class CommandServer:
                 stream.write(json.dumps({"exit": status}) + "\n")
 
     def run(self, argv, cwd, stream):
-        """run_command(argv) in `cwd`, its output to the client; its exit status."""
+        """run_command(argv) in `cwd`, its output to the client; its exit status. When serve
+        is busy (another command, a submission), the client is told it waits."""
+        if not self.lock.acquire(blocking=False):
+            Relay(stream, "err").write(waiting_line(self.root))
+            self.lock.acquire()
         here = os.getcwd()
-        with self.lock, contextlib.redirect_stdout(Relay(stream, "out")), \
-                contextlib.redirect_stderr(Relay(stream, "err")):
-            try:
-                os.chdir(cwd)
-                status = self.run_command(argv)
-            except SystemExit as end:  # argparse's refusal, --help
-                status = end.code if isinstance(end.code, int) else 0 if end.code is None else 2
-            except Exception as error:  # noqa: BLE001 - the client says it; serve goes on
-                print(f"error: {type(error).__name__}: {error}", file=sys.stderr)
-                status = 1
-            finally:
-                os.chdir(here)
+        try:
+            with contextlib.redirect_stdout(Relay(stream, "out")), \
+                    contextlib.redirect_stderr(Relay(stream, "err")):
+                try:
+                    os.chdir(cwd)
+                    status = self.run_command(argv)
+                except SystemExit as end:  # argparse's refusal, --help
+                    status = end.code if isinstance(end.code, int) else \
+                        0 if end.code is None else 2
+                except Exception as error:  # noqa: BLE001 - the client says it; serve goes on
+                    print(f"error: {type(error).__name__}: {error}", file=sys.stderr)
+                    status = 1
+                finally:
+                    os.chdir(here)
+        finally:
+            self.lock.release()
         return status
+
+
+def waiting_line(root: Path) -> str:
+    """What a client hears while serve finishes what it is doing before its command."""
+    from autograder.course.directory import course_language
+    from autograder.i18n import language, t
+
+    with language(course_language(root)):
+        return t("serve is busy (another command, a submission, or an assignment made ready "
+                 "as it starts); this command runs once that is done") + "\n"

@@ -173,6 +173,24 @@ def test_the_socket_is_the_instructor_s_and_serves_only_its_commands(serving):
             assert json.loads(connection.makefile().readline()) == {"refused": True}
 
 
+def test_a_client_that_leaves_mid_command_leaves_serve_answering(serving):
+    """When a client goes away while its command runs in serve (Ctrl-C, a lost session), does
+    serve finish that command and answer the next one?"""
+    root = serving["root"]
+    request = {"argv": ["--root", str(root), "grade", "--student", "s1", "--force"],
+               "cwd": str(root), "kit": VERSION}
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+        client.connect(str(socket_path(root)))
+        client.sendall((json.dumps(request) + "\n").encode())
+        assert client.recv(1)  # the command runs (its first line came): the client leaves
+    result = subprocess.run([sys.executable, "-m", "autograder", "grade", "--student", "s0"],
+                            cwd=root, env=nbgrader_env(), capture_output=True, text=True,
+                            timeout=180)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"{ID} (of 10 points): s0 10" in result.stdout
+    assert serving["process"].poll() is None
+
+
 def test_a_second_serve_is_refused_naming_the_first(serving):
     """Does a second serve of the course exit 1, naming the one that runs?"""
     second = kit(serving["root"], "serve")
@@ -190,3 +208,4 @@ def test_without_an_answering_serve_the_command_runs_alone(serving):
     result = kit(serving["root"], "grade", "--student", "s1")
     assert result.returncode == 0, result.stdout + result.stderr
     assert score(serving["root"], "s1") == 10
+
