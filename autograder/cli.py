@@ -70,6 +70,17 @@ interrupted (what was finished is kept).
 """
 
 
+def positive(text):
+    """An option's whole number above 0 (workers, seconds), else argparse's refusal saying so."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(t("{value} is not a whole number above 0", value=text))
+    return value
+
+
 def description():
     """The help's description in the current language (zh_help.py holds the Chinese: a text
     this long is no catalog key)."""
@@ -92,7 +103,7 @@ def add_students(command, what):
 
 def add_engine(command):
     """Where the per-notebook work runs: the embedded dask cluster or a running one."""
-    command.add_argument("--workers", type=int, default=os.cpu_count(),
+    command.add_argument("--workers", type=positive, default=os.cpu_count(),
                          help=t("worker processes of the embedded dask cluster, one notebook "
                          "each at a time (default: the number of cores)"))
     command.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
@@ -213,7 +224,7 @@ def parser():
     cmd = commands.add_parser("validate", help=t("grade the solutions (full marks expected) and "
                               "the stubs (zero expected); exit 1 otherwise"))
     add_ids(cmd)
-    cmd.add_argument("--workers", type=int, default=None, help=t("parallel graders"))
+    cmd.add_argument("--workers", type=positive, default=None, help=t("parallel graders"))
 
     cmd = commands.add_parser("collect", help=t("copy notebooks from a folder or an LMS zip into "
                               "submitted/ (nbgrader zip_collect)"))
@@ -229,7 +240,7 @@ def parser():
     add_ids(cmd)
     add_engine(cmd)
     cmd.add_argument("--force", action="store_true", help=t("grade again what is already graded"))
-    cmd.add_argument("--timeout", type=int, default=None,
+    cmd.add_argument("--timeout", type=positive, default=None,
                      help=t("seconds a cell may run (default: nbgrader_config.py)"))
     add_students(cmd, t("grade only these students (an id or a glob such as 'a*'; repeat the "
                  "option for more); with --force, regrade them and print whose score changed"))
@@ -323,10 +334,10 @@ def parser():
     cmd = commands.add_parser("demo", help=t("a simulated class of 42 students through build, "
                               "collect, grade, feedback, export and report"))
     cmd.add_argument("--out", type=Path, default=Path("demo"), help=t("the demo course folder"))
-    cmd.add_argument("--workers", type=int, default=os.cpu_count(),
+    cmd.add_argument("--workers", type=positive, default=os.cpu_count(),
                      help=t("worker processes of the embedded dask cluster, one notebook "
                             "each at a time (default: the number of cores)"))
-    cmd.add_argument("--timeout", type=int, default=10, help=t("seconds a cell may run"))
+    cmd.add_argument("--timeout", type=positive, default=10, help=t("seconds a cell may run"))
 
     cmd = commands.add_parser("gradescope", help=t("write the autograder zip of an assignment "
                               "for Gradescope: setup.sh, run_autograder, the kit and the "

@@ -46,15 +46,20 @@ from autograder.plumbing.timeline import mark
 from autograder.sandbox import isolation
 from autograder.sandbox.kernel import Settings, Zygote
 
+JUDGING_FAILED = ("the kernel that judges the steps could not be started on this machine (a "
+                  "limit on processes or memory, or the sandbox refused it)")
 KNOWN_FAILURES = {
     "DeadKernelError": "the kernel died (os._exit, a crash or memory exhausted)",
     "CellTimeoutError": "a cell ran past the timeout and could not be interrupted",
     "NoSuchKernel": "the notebook's kernel is not installed",
+    "JudgingKernelError": JUDGING_FAILED,  # grading/session.py
 }
 AUTOGRADE_FAILED = "nbgrader's autograde failed"
 TEMPLATE_DIED = ("the kernel template died each time this notebook was graded (memory "
                  "exhausted, or killed from outside): grade it again")
 TEMPLATE_ATTEMPTS = 2  # gradings of a notebook the kernel template may die in
+# Failures of the machine, not of the notebook: the notebook is graded once the machine allows.
+MACHINE_FAILURES = (TEMPLATE_DIED, JUDGING_FAILED)
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ from autograder.course.ledger import (
 )
 from autograder.engine.cluster import Cluster, close_client, grade_all, start_client, threads
 from autograder.engine.progress import Progress
+from autograder.engine.worker import MACHINE_FAILURES
 from autograder.grading.session import steps_checked
 from autograder.grading.submissions import find_submissions, grade_ids
 from autograder.grading.write_back import keep_graded
@@ -217,6 +218,16 @@ def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print
                       scheduler, reseed)
 
 
+def fix_for(why):
+    """What to do about a notebook not graded for `why`: a failure of the machine's
+    (MACHINE_FAILURES) asks for another grade once it allows one, any other for the notebook
+    to be fixed."""
+    if why in MACHINE_FAILURES:
+        return t("the machine failed, not the notebook: check its limits (processes, memory) "
+                 "and run grade again")
+    return t("fix the notebook (or ask the student to), then run grade again")
+
+
 def handed_in(root: Path, ids, log):
     """Of `ids` (every assignment of the course, none named), those someone handed in: an
     assignment with no submission is not registered in the gradebook, where every export
@@ -287,13 +298,12 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students, schedul
     if todo:
         for line in private_api.stepped_aside():  # this process's libraries, as workers' here
             note_in_log(root / "grade.log", line)
-    failures = [Problem(s.notebook, t("not graded: {why}", why=t(why)),
-                        t("fix the notebook (or ask the student to), then run grade again"),
+    failures = [Problem(s.notebook, t("not graded: {why}", why=t(why)), fix_for(why),
                         student=s.student, assignment=s.assignment) for s, why in run.failed]
     keep_problems(root, "autograde", ids, failures, students)
     for submission, why in run.failed:
-        log(t("error: {notebook}: not graded: {why}; fix the notebook, then run grade again",
-              notebook=submission.notebook, why=t(why)))
+        log(t("error: {notebook}: not graded: {why}; {fix}", notebook=submission.notebook,
+              why=t(why), fix=fix_for(why)))
     for student, assignment_id, old, new in run.changes:
         log(t("score changed: {student} {id}: {old:g} -> {new:g}", student=student,
               id=assignment_id, old=old, new=new))

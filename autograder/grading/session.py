@@ -167,6 +167,13 @@ def own_objects(function):
     return own
 
 
+class JudgingKernelError(RuntimeError):
+    """The kernel that judges the steps could not be started: the machine refused it (a
+    limit on processes or memory, the sandbox), before any code of the student's ran in it.
+    The notebook is not graded (engine/worker.py), rather than scored 0 for the machine's
+    failure."""
+
+
 class Session:
     """One notebook's grading. `steps`: the hidden checks of its assignment, by name;
     `unchecked`: why the course has none when it has none (its checks.py cannot be read)."""
@@ -253,15 +260,29 @@ class Session:
             if spare is not None:
                 self.kernel.take_over(spare)
             else:
-                self.kernel.start()
+                self.start_judging_kernel()
             self.link.guard(self.draws.seed(KERNEL))
             for source in self.course_cells:
                 self.kernel.execute(source, self.timeout(), silent=True)
             with self.link.talking():  # what ran so far was the course's; now the student's
                 self.link.configure(student=True)
+        except JudgingKernelError:
+            raise  # the machine's failure, not the notebook's: it is not graded
         except (KernelGone, RuntimeError, StudentError) as error:
             self.broken = t("the kernel that judges the steps could not be started ({error})",
                             error=getattr(error, "reason", error))
+
+    def start_judging_kernel(self):
+        """Start the judging kernel, once more when a start fails (as the first kernel's);
+        JudgingKernelError when the second fails too."""
+        for attempt in (1, 2):
+            try:
+                self.kernel.start()
+                return
+            except RuntimeError as error:
+                self.kernel.stop()
+                if attempt == 2:
+                    raise JudgingKernelError(str(error)) from error
 
     def recover(self, gone):
         """A fresh kernel with every cell that ran so far; on failure the notebook stops.

@@ -136,8 +136,14 @@ CATALOG = {
     "finishing an interrupted grade --force: {count} notebooks it had not graded again are "
     "graded now":
         "继续完成上次中断的 grade --force：现在为它还没重新评分的 {count} 个笔记本评分",
-    "error: {notebook}: not graded: {why}; fix the notebook, then run grade again":
-        "错误：{notebook}：未评分：{why}；请修好这个笔记本，再运行一次 grade",
+    "error: {notebook}: not graded: {why}; {fix}": "错误：{notebook}：未评分：{why}；{fix}",
+    "{value} is not a whole number above 0": "{value} 不是大于 0 的整数",
+    "the machine failed, not the notebook: check its limits (processes, memory) and run grade "
+    "again":
+        "出错的是机器，不是笔记本：请检查它的限制（进程数、内存），然后重新运行 grade",
+    "the kernel that judges the steps could not be started on this machine (a limit on "
+    "processes or memory, or the sandbox refused it)":
+        "评判各步骤的内核无法在这台机器上启动（进程数或内存受到限制，或者沙箱拒绝了它）",
     "score changed: {student} {id}: {old:g} -> {new:g}":
         "分数有变：{student} {id}：{old:g} -> {new:g}",
     "grading {count} notebook": "正在为 {count} 个笔记本评分",

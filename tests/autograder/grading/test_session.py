@@ -12,11 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import nbformat
+import pytest
 
 from autograder.course.directory import Course
+from autograder.engine.worker import JUDGING_FAILED, failure_reason
 from autograder.grading.grade_in_sandbox import defines_an_answer
-from autograder.grading.parallel import grade
-from autograder.grading.session import Session
+from autograder.grading.parallel import fix_for, grade
+from autograder.grading.session import JudgingKernelError, Session
 from autograder.sandbox.kernel import Settings
 from autograder.tools import simulate
 
@@ -156,3 +158,21 @@ def test_slow_cells_of_the_student_s_own_cost_no_step(tmp_path):
     scores = course.cell_scores(ID_01, "exploring")
     lost = {name: s.score for name, s in scores.items() if s.score != s.max_score}
     assert not lost, f"steps that were right lost points: {lost}"
+
+
+def test_a_judging_kernel_the_machine_refuses_leaves_the_notebook_not_graded(tmp_path):
+    """When the kernel that judges the steps cannot start (here: it may not take the time a
+    start takes), is that the machine's failure, raised so the notebook is not graded (not a
+    0 for every step), and told apart as such: the worker's reason and the fix it gets?"""
+    settings = Settings(hidden=(str(ROOT),), start_timeout=0.001)
+    with Session(tmp_path, settings, notebook_timeout=60, cell_timeout=10,
+                 first_kernel=False) as session:
+        with pytest.raises(JudgingKernelError):
+            session.begin_judging()
+        assert session.broken is None
+    why = failure_reason({"error": f"autograder.grading.session.JudgingKernelError: "
+                                   f"{'the sandboxed kernel did not answer within 0.001 s'}"})
+    assert why == JUDGING_FAILED
+    assert fix_for(why).startswith("the machine failed, not the notebook")
+    assert fix_for("the kernel died (os._exit, a crash or memory exhausted)").startswith(
+        "fix the notebook")
