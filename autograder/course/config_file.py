@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import copy
 import os
+import traceback
 from pathlib import Path
 
 from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
 from autograder.plumbing.course_root import CONFIG
+from autograder.plumbing.errors import KitError
 
 _read: dict[str, tuple[bytes, Config]] = {}  # config file -> (its text, what it set)
 
@@ -29,12 +31,34 @@ def course_config(root: Path, **overrides) -> Config:
         text = None  # the loader says what is wrong, each time
     kept = _read.get(path)
     if text is None or kept is None or kept[0] != text:
-        kept = (text, PyFileConfigLoader(CONFIG, path=str(root)).load_config())
+        kept = (text, loaded(root, path))
         if text is not None:
             _read[path] = kept
     config = copy.deepcopy(kept[1])  # the caller's to change
     config.merge(Config(overrides))
     return config
+
+
+class ConfigError(KitError):
+    """The course's nbgrader_config.py cannot be run (a syntax error, a name it misspells)."""
+
+
+def loaded(root: Path, path: str) -> Config:
+    """What the config file at `path` sets; ConfigError, naming the file, the line and the
+    error, when running it fails (the command line then says so in one line, not a
+    traceback from traitlets' loader)."""
+    try:
+        return PyFileConfigLoader(CONFIG, path=str(root)).load_config()
+    except SyntaxError as error:
+        raise ConfigError(f"{path}, line {error.lineno}: {error.msg}; correct it (it is "
+                          "Python: one setting a line, c.Class.name = value)") from error
+    except Exception as error:  # noqa: BLE001 - whatever the file's own code raises
+        if type(error).__name__ == "ConfigFileNotFound":
+            raise
+        line = next((frame.lineno for frame in traceback.extract_tb(error.__traceback__)
+                     if os.path.abspath(frame.filename) == path), "?")
+        raise ConfigError(f"{path}, line {line}: {type(error).__name__}: {error}; correct "
+                          "it") from error
 
 
 def isolation_of(config: Config) -> str:

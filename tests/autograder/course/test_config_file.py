@@ -1,9 +1,11 @@
 """Is the course's nbgrader_config.py read as it is now, though a process keeps what it read
-(serve reads it for every command)?"""
+(serve reads it for every command), and is a file that cannot run said in one line?"""
 
 from __future__ import annotations
 
-from autograder.course.config_file import course_config
+import pytest
+
+from autograder.course.config_file import ConfigError, course_config
 
 
 def test_a_config_is_read_again_when_its_text_changes_and_each_caller_owns_its_copy(tmp_path):
@@ -18,3 +20,17 @@ def test_a_config_is_read_again_when_its_text_changes_and_each_caller_owns_its_c
     config.write_text('c = get_config()\nc.Course.language = "zh"\n')
     assert course_config(tmp_path).Course.language == "zh"
     assert first.ExecutePreprocessor.timeout == 3
+
+
+def test_a_config_that_cannot_run_is_one_error_naming_its_file_and_line(tmp_path):
+    """A due date's dictionary left unclosed, or a misspelt name: is each a ConfigError that
+    names the file and the line where it is, rather than traitlets' traceback?"""
+    config = tmp_path / "nbgrader_config.py"
+    config.write_text('c = get_config()\nc.Deadlines.extension_hours = {"ada": 3\n')
+    with pytest.raises(ConfigError, match=r"nbgrader_config.py, line 2: '\{' was never closed"):
+        course_config(tmp_path)
+    config.write_text("c = get_config()\n\nc.Course.language = englsh\n")
+    with pytest.raises(ConfigError, match="nbgrader_config.py, line 3: NameError: .*englsh"):
+        course_config(tmp_path)
+    config.write_text('c = get_config()\nc.Course.language = "en"\n')
+    assert course_config(tmp_path).Course.language == "en"
