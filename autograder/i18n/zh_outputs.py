@@ -93,6 +93,12 @@ CATALOG = {
     "the notebook's time is running out, and what is left is kept for the cells that define "
     "your answers; this cell was not run":
         "笔记本的运行时间快用完了，剩下的时间留给定义你答案的单元格；这个单元格没有运行",
+    "{path} is one of the course's own files: write the output elsewhere (--to)":
+        "{path} 是课程自己的文件：请把输出写到别处（--to）",
+    "{path} exists and is not what this command writes: nothing was written over it; give "
+    "another file (--to), or move it away first":
+        "{path} 已经存在，而且不是这条命令写的文件：没有覆盖它；"
+        "请换一个文件（--to），或者先把它移走",
     "{reason}, and the kernel could not be brought back ({error})":
         "{reason}，而且内核无法重新启动（{error}）",
     "[not run here: {why}; what this cell defines runs where each step is judged]":

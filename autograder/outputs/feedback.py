@@ -18,6 +18,9 @@ from autograder.engine.bundle import replace_folder
 from autograder.engine.cluster import close_client, feedback_all, start_client
 from autograder.engine.progress import Progress
 from autograder.i18n import config_language, current, language, t
+from autograder.outputs.csv_cells import csv_text
+from autograder.outputs.destination import check_destination, same_table
+from autograder.outputs.export import COLUMNS
 from autograder.outputs.page_font import font_css
 from autograder.outputs.roster import not_in_course, removal_note
 from autograder.plumbing.errors import OutputError
@@ -209,6 +212,7 @@ def export_grades(root: Path, destination: Path, log=print, ids=None):
     if not destination.resolve().parent.is_dir():
         raise OutputError(t("{folder}: no such folder; create it or export elsewhere (--to)",
                             folder=destination.parent))
+    check_destination(root, destination, same_table(csv_text([COLUMNS])))
     check_gradebook(root)
     run_nbgrader(root, "export", f"--to={destination.resolve()}",
                  f"--ExportApp.plugin_class={KIT_EXPORT}",

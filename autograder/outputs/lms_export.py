@@ -24,6 +24,7 @@ from autograder.course.gradebook_guard import check_gradebook
 from autograder.i18n import t
 from autograder.outputs import canvas, moodle
 from autograder.outputs.csv_cells import csv_text
+from autograder.outputs.destination import check_destination, same_table
 from autograder.outputs.lms_sheet import sheet, without_empty_cells
 from autograder.plumbing.errors import OutputError
 
@@ -75,8 +76,9 @@ def export_lms(root: Path, form: str, destination: Path | None, ids=None, log=pr
         grades = sheet(root, gradebook, ids)
     check_keys(layout, grades.people)
     complete = without_empty_cells(grades)
-    write_atomically(destination.resolve(),
-                     csv_text(layout.rows(complete, course_config(root))))
+    text = csv_text(layout.rows(complete, course_config(root)))
+    check_destination(root, destination, same_table(text))
+    write_atomically(destination.resolve(), text)
     for line in unsettled_lines(grades.unsettled):
         log(line)
     log(t("{lms} grades: {path}, {students} students, {assignments} assignments",

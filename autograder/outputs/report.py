@@ -50,6 +50,7 @@ from autograder.i18n import (  # noqa: E402
     language,
     t,
 )
+from autograder.outputs.destination import a_report, check_destination  # noqa: E402
 from autograder.outputs.fonts import (  # noqa: E402
     font_drawing,
     missing_font_advice,
@@ -489,6 +490,7 @@ def write_report(root: Path, ids, destination: Path, log=print):
     if not destination.parent.is_dir():
         raise OutputError(t("{folder}: no such folder; create it or write the report "
                             "elsewhere (--to)", folder=destination.parent))
+    check_destination(root, destination, a_report)
     course_texts(root, ids)
     with language(config_language(course_config(root))):
         results = read_results(root, ids, destination)
