@@ -662,7 +662,7 @@ def run_command(root, args):
 
         done = write_feedback(root, ids, args.students, workers=args.workers,
                               scheduler=args.scheduler)
-        return 0 if done or not args.ids else 1
+        return 0 if done or not (args.ids or args.students) else 1  # asked for, not written
     elif args.command == "export":
         return export(root, args)
     elif args.command == "report":

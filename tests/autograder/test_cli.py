@@ -268,6 +268,8 @@ def zh_console(tmp_path_factory):
     said["grade again"] = kit("grade", cwd=course)
     said["validate"] = kit("validate", "01_attention_by_hand", cwd=course)
     said["feedback"] = kit("feedback", cwd=course)
+    said["feedback of a mistyped student"] = kit("feedback", "--student", "adaa", cwd=course,
+                                                 ok=False)
     said["export"] = kit("export", "--to", "grades.csv", cwd=course)
     said["export to no folder"] = kit("export", "--to", "nowhere/grades.csv", cwd=course,
                                       ok=False)
