@@ -436,6 +436,9 @@ def argparse_in_course_language():
 def not_a_course(root, given):
     """Why `root` is no course, and the two ways on: a new course, or the config written back
     into a course folder that lost it."""
+    if given and not root.is_dir():
+        return t("{root}: no such folder; pass a course's folder to --root (or run inside "
+                 "one)", root=root)
     where = (t("{root} has no nbgrader_config.py", root=root) if given else
              t("{root} has no nbgrader_config.py, nor has any folder above it", root=root))
     return where + t(": run inside a course folder or pass --root. A new course: `python -m "

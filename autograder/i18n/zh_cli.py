@@ -138,6 +138,8 @@ CATALOG = {
         "继续完成上次中断的 grade --force：现在为它还没重新评分的 {count} 个笔记本评分",
     "error: {notebook}: not graded: {why}; {fix}": "错误：{notebook}：未评分：{why}；{fix}",
     "{value} is not a whole number above 0": "{value} 不是大于 0 的整数",
+    "{root}: no such folder; pass a course's folder to --root (or run inside one)":
+        "{root}：没有这个文件夹；请用 --root 指定课程文件夹（或者在课程文件夹里运行）",
     "the machine failed, not the notebook: check its limits (processes, memory) and run grade "
     "again":
         "出错的是机器，不是笔记本：请检查它的限制（进程数、内存），然后重新运行 grade",

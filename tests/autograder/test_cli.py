@@ -485,3 +485,12 @@ def test_a_gradebook_nbgrader_made_in_a_subfolder_is_said(tmp_path, capsys):
     assert f"{tmp_path / 'source' / 'gradebook.db'} is a second gradebook" in said
     assert ".kit" not in said and said.count("second gradebook") == 1
     assert (tmp_path / "source" / "gradebook.db").read_bytes() == b"a stray one"
+
+
+def test_a_root_that_is_no_folder_is_said_so(tmp_path, capsys, monkeypatch):
+    """Does `--root` naming a folder that does not exist (a typo) say there is no such folder,
+    exit 1, rather than that it has no nbgrader_config.py?"""
+    monkeypatch.chdir(tmp_path)
+    assert main(["--root", "my-cours", "grade"]) == 1
+    err = capsys.readouterr().err
+    assert "my-cours: no such folder" in err and "nbgrader_config.py" not in err
