@@ -285,8 +285,9 @@ class Session:
                     raise JudgingKernelError(str(error)) from error
 
     def recover(self, gone):
-        """A fresh kernel with every cell that ran so far; on failure the notebook stops.
-        While judging, a fresh judging kernel (begin_judging)."""
+        """A fresh kernel with every cell that ran so far; on failure the student's later
+        cells stop (`stopped`), not the judging. While judging, a fresh judging kernel
+        (begin_judging)."""
         if self.replay_deadline is not None:
             self.begin_judging()
             return
