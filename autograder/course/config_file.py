@@ -10,7 +10,7 @@ import traceback
 from pathlib import Path
 
 from traitlets.config import Config
-from traitlets.config.loader import PyFileConfigLoader
+from traitlets.config.loader import ConfigFileNotFound, PyFileConfigLoader
 
 from autograder.plumbing.course_root import CONFIG
 from autograder.plumbing.errors import KitError
@@ -52,9 +52,9 @@ def loaded(root: Path, path: str) -> Config:
     except SyntaxError as error:
         raise ConfigError(f"{path}, line {error.lineno}: {error.msg}; correct it (it is "
                           "Python: one setting a line, c.Class.name = value)") from error
+    except ConfigFileNotFound:
+        raise  # no file: the command line says what to do
     except Exception as error:  # noqa: BLE001 - whatever the file's own code raises
-        if type(error).__name__ == "ConfigFileNotFound":
-            raise
         line = next((frame.lineno for frame in traceback.extract_tb(error.__traceback__)
                      if os.path.abspath(frame.filename) == path), "?")
         raise ConfigError(f"{path}, line {line}: {type(error).__name__}: {error}; correct "

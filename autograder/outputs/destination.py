@@ -21,7 +21,7 @@ from autograder.plumbing.errors import OutputError
 
 COURSE_FOLDERS = ("assignments", "source", "release", "submitted", "autograded", "feedback",
                   "downloaded", KIT_FOLDER)
-REPORT_START = "<!DOCTYPE html><html lang='"  # how the kit's report page begins (report.py)
+KIT_PAGE_START = "<!DOCTYPE html><html lang='"  # how the kit's pages begin (report, plain_page)
 
 
 def check_destination(root: Path, destination: Path, is_ours):
@@ -61,4 +61,4 @@ def same_table(text: str):
 
 def a_report(start: str) -> bool:
     """An is_ours for the class report: a page the kit's report wrote."""
-    return start.startswith(REPORT_START)
+    return start.startswith(KIT_PAGE_START)

@@ -36,8 +36,8 @@ def markdown_links_relative(line: str) -> str:
     parts, position, start = [], 0, 0
     marker = MARKER.search(line)
     while marker is not None:
-        opening = line.find("[", position, marker.start() + 1)
-        if opening < 0 or opening >= marker.start():  # no `[` before this marker: the next
+        opening = line.find("[", position, marker.start())
+        if opening < 0:  # no `[` before this marker: the next
             position = max(position, marker.start())
             marker = MARKER.search(line, marker.start() + 1)
             continue

@@ -50,7 +50,11 @@ from autograder.i18n import (  # noqa: E402
     language,
     t,
 )
-from autograder.outputs.destination import a_report, check_destination  # noqa: E402
+from autograder.outputs.destination import (  # noqa: E402
+    KIT_PAGE_START,
+    a_report,
+    check_destination,
+)
 from autograder.outputs.fonts import (  # noqa: E402
     font_drawing,
     missing_font_advice,
@@ -470,7 +474,7 @@ def render_report(results):
     body += [f"<h2 id='{anchor(section)}'>{html.escape(t(title))}</h2>\n{section(results)}"
              for title, section in SECTIONS]
     body.insert(2, gaps_box(results))
-    head = (f"<!DOCTYPE html><html lang='{HTML_LANG.get(current(), current())}'><head>"
+    head = (f"{KIT_PAGE_START}{HTML_LANG.get(current(), current())}'><head>"
             f"<meta charset='utf-8'><title>{page_title}</title>"
             f"<style>{STYLE}{font_css(page_title + ''.join(body))}</style></head><body>")
     return "\n".join([head, *body, "</body></html>"])
