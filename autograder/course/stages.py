@@ -20,7 +20,7 @@ GENERATE = [
     "nbgrader.preprocessors.ClearOutput",
     "autograder.course.cell_metadata.CheckCellMetadata",
     "nbgrader.preprocessors.ComputeChecksums",
-    "autograder.build.release_checksums.ReleaseChecksums",
+    "autograder.course.release_checksums.ReleaseChecksums",
     "nbgrader.preprocessors.SaveCells",
     "nbgrader.preprocessors.ClearHiddenTests",
     "nbgrader.preprocessors.ClearMarkScheme",

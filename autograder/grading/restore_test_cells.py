@@ -23,7 +23,7 @@ class RestoreTestCells(NbGraderPreprocessor):
     - a second cell with an id already seen loses its nbgrader metadata;
     - a cell whose type or nbgrader metadata (points ...) was changed gets the release's back;
     - a locked cell (a test, the course's helpers) that was edited gets the release's source
-      back, so that its checksum is the gradebook's (autograder/build/release_checksums.py)
+      back, so that its checksum is the gradebook's (autograder/course/release_checksums.py)
       and nbgrader's OverwriteCells has nothing to warn about;
     - a test cell that was deleted (or renamed) is put back at the end of the notebook.
     What was changed starts the grader's record (autograder/course/notebook_record.py), for

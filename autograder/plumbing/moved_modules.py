@@ -5,7 +5,8 @@ kit_stages`; a course made before the kit's modules were put in rooms has `from
 autograder.stages import kit_stages`. nbgrader reads that file itself and, when it cannot
 import what it names, logs the error and goes on without the kit's stages: grading without
 the sandbox. So the old name still imports the module, the same module object under both
-names.
+names. A config that lists nbgrader's stages itself may name the kit's ReleaseChecksums where
+it was before it moved to the course room (out of build, whose package imports torch).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import importlib
 import importlib.util
 import sys
 
-MOVED = {"autograder.stages": "autograder.course.stages"}
+MOVED = {"autograder.stages": "autograder.course.stages",
+         "autograder.build.release_checksums": "autograder.course.release_checksums"}
 
 
 class OldName:
