@@ -18,7 +18,7 @@ from pathlib import Path
 import nbformat
 from nbgrader.api import Gradebook
 
-from autograder.course import gradebook_engines
+from autograder.course import gradebook_engines, gradebook_version
 from autograder.course.access import CLOSED
 from autograder.course.config_file import (  # noqa: F401
     CONFIG,
@@ -71,9 +71,11 @@ def course_language(root: Path) -> str:
 
 
 def open_gradebook(root: Path) -> Gradebook:
-    """The course's gradebook. Creating one runs the `alembic` executable, so the
+    """The course's gradebook. Creating one reads its schema's version in this process
+    (gradebook_version), or where that steps aside runs the `alembic` executable, so the
     virtualenv's bin folder goes on this process's PATH first."""
     os.environ["PATH"] = nbgrader_env()["PATH"]
+    gradebook_version.read_in_process()
     return Gradebook(db_url(root))
 
 
@@ -98,6 +100,7 @@ def nbgrader_api(root: Path, **overrides):
 
     os.chdir(root)
     os.environ["PATH"] = nbgrader_env()["PATH"]
+    gradebook_version.read_in_process()
     config = course_config(root, **overrides)
     coursedir = CourseDirectory(config=config)
     coursedir.root = str(root)
@@ -144,7 +147,7 @@ def kit_command():
 
 def run_nbgrader(root: Path, *args, timeout=None):
     result = subprocess.run(
-        [sys.executable, "-m", "nbgrader", *args],
+        [sys.executable, "-m", "autograder.course.nbgrader_main", *args],
         cwd=root,
         env=nbgrader_env(),
         capture_output=True,

@@ -102,6 +102,11 @@ SPEEDUPS = {
         ("nbconvert.exporters.html:HTMLExporter.from_notebook_node",
          "nbconvert.exporters.html:HTMLExporter._init_resources"),
         ("667ea9ece55a29ac",), "feedback pages are nbconvert's own, only slower"),
+    "gradebook version": Speedup(
+        "autograder/course/gradebook_version.py", "nbgrader",
+        ("nbgrader.api:get_alembic_version", "nbgrader.dbutil:_temp_alembic_ini",
+         "nbgrader.dbutil:write_alembic_ini"),
+        ("5952c15a7add32bf",), "a new gradebook runs the alembic executable, only slower"),
     "deferred parser": Speedup(
         "autograder/plumbing/deferred_imports.py", "rfc3987-syntax",
         ("rfc3987_syntax.syntax_helpers:is_valid_syntax",),
