@@ -20,6 +20,14 @@ CATALOG = {
         "预热：无法读取成绩册（{error}）；每次作业第一次评分时再准备所需的一切",
     "warm-up of {assignment}: {error}; its first grade will meet it too":
         "预热 {assignment}：{error}；它第一次评分时也会遇到这个问题",
+    "its timestamp.txt ({stamp}) does not give the time of its name ({named}), as nbgrader "
+    "submit writes them: submit again with nbgrader submit":
+        "它的 timestamp.txt（{stamp}）与文件夹名中的时间（{named}）不一致，而 nbgrader submit "
+        "写下的两者总是一致：请用 nbgrader submit 重新提交",
+    "it changed at {changed}, later than the time of its name ({named}): a folder made or "
+    "edited by hand after its submit; submit again with nbgrader submit":
+        "它在 {changed} 被改动过，晚于文件夹名中的时间（{named}）：这是提交之后手工创建或修改的"
+        "文件夹；请用 nbgrader submit 重新提交",
     "nbgrader submit did not finish it (it holds no {name}): submit again":
         "nbgrader submit 没有完成这次提交（其中没有 {name}）：请重新提交",
     "{folder} is not collected: {why}. {what}": "{folder} 没有收取：{why}。{what}",

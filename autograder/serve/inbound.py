@@ -57,6 +57,9 @@ FUTURE = timedelta(minutes=5)  # a clock a little ahead of this machine's is not
 # without them is being written, or its submit stopped half-way (a file it could not read)
 WRITTEN_LAST = ("timestamp.txt", "submission_secret.txt")
 SUBMIT_WRITES = timedelta(minutes=2)  # longer than a submit takes to write them
+# A submit writes its folder within seconds of the time it names; a file server's clock (which
+# times the changes) may be a little off the student's machine's (which times the name).
+CHANGED_LATER = timedelta(minutes=5)
 
 
 def unwritten(path: Path) -> str | None:
@@ -73,6 +76,17 @@ def being_written(path: Path, now=None) -> bool:
     except OSError:
         return False
     return unwritten(path) is not None and (now or datetime.now(UTC)) - changed < SUBMIT_WRITES
+
+
+def why_unfinished(path: Path) -> str | None:
+    """Why the folder `path` is a submit left half-way (in words, with the fix), or None:
+    a file nbgrader's submit writes last is missing, and the folder is no longer being
+    written. (Collected, a folder without timestamp.txt would be graded as never late.)"""
+    missing = unwritten(path)
+    if missing is None or being_written(path):
+        return None
+    return t("nbgrader submit did not finish it (it holds no {name}): submit again",
+             name=missing)
 
 
 def why_refused(inbound: Path, handed: HandedIn, check_owner=True,
@@ -105,7 +119,56 @@ def why_not_theirs(inbound: Path, handed: HandedIn, check_owner=True) -> str | N
             return t("another user ({user}) made it, not {student}",
                      user=user_name(info.st_uid),
                      student=handed.student)
+    return why_not_as_submitted(path, handed)
+
+
+def why_not_as_submitted(path: Path, handed: HandedIn) -> str | None:
+    """Why the folder `path` is not as the student's nbgrader submit left it (in words, with
+    the fix), or None. nbgrader reads which submission is a student's latest from the time in
+    the folder's name, and its lateness from its timestamp.txt; the student writes both, and
+    may write in the folder after its submit. So timestamp.txt, where there is one (a submit
+    writes it last: being_written), must give the name's time, and nothing in the folder may
+    have changed more than CHANGED_LATER after that time: a change's time (ctime) is the one
+    a user cannot set, and shows a folder made by hand under an earlier time, or a notebook
+    edited after its submit."""
+    named = handed.timestamp.replace(tzinfo=UTC)
+    try:
+        stamp = (path / "timestamp.txt").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        stamp = None
+    if stamp is not None and stamp_time(stamp) != named:
+        return t("its timestamp.txt ({stamp}) does not give the time of its name ({named}), as "
+                 "nbgrader submit writes them: submit again with nbgrader submit",
+                 stamp=stamp[:40], named=handed.timestamp)
+    changed = last_changed(path)
+    if changed is not None and changed - named > CHANGED_LATER:
+        return t("it changed at {changed}, later than the time of its name ({named}): a "
+                 "folder made or edited by hand after its submit; submit again with nbgrader "
+                 "submit", changed=changed.replace(tzinfo=None, microsecond=0),
+                 named=handed.timestamp)
     return None
+
+
+def stamp_time(stamp: str):
+    """The time a timestamp.txt gives, UTC, as nbgrader reads it; None where it gives none."""
+    try:
+        return parse_utc(stamp).replace(tzinfo=UTC)
+    except (ValueError, OverflowError):
+        return None
+
+
+def last_changed(path: Path):
+    """The latest change time (ctime, UTC) of the folder `path` and of everything in it, links
+    not followed; None when the folder is gone."""
+    latest = None
+    for folder, folders, files in os.walk(path):
+        for entry in (folder, *(os.path.join(folder, name) for name in folders + files)):
+            try:
+                changed = os.lstat(entry).st_ctime
+            except OSError:
+                continue
+            latest = changed if latest is None else max(latest, changed)
+    return None if latest is None else datetime.fromtimestamp(latest, UTC)
 
 
 def why_home_open(student) -> str | None:
@@ -147,10 +210,9 @@ def why_not_taken(path: Path, handed: HandedIn, max_mb: float = 0) -> str | None
             if entry.is_symlink() or not (entry.is_dir() or entry.is_file()):
                 return t("it holds {name}, a link or a special file",
                          name=entry.relative_to(path))
-    missing = unwritten(path)
-    if missing:
-        return t("nbgrader submit did not finish it (it holds no {name}): submit again",
-                 name=missing)
+    unfinished = why_unfinished(path)
+    if unfinished:
+        return unfinished
     notebook = path / f"{handed.assignment}.ipynb"
     if not notebook.is_file():
         return t("it holds no {name}", name=notebook.name)

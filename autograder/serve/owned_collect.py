@@ -10,6 +10,12 @@ leaves such a folder where it is: the console says which folder and why (inbound
 `serve` decides), and the student's latest folder of their own is collected instead, chosen as
 nbgrader chooses (before the due date where --before-duedate asks for it).
 
+The time in a folder's name, and its timestamp.txt, which nbgrader reads the lateness from,
+are the student's to write too: a folder made by hand after the due date under an earlier
+time, or a notebook edited in the folder after its submit, escaped the late penalty. Such a
+folder, and one a submit left half-way (no timestamp.txt: never late), is left in the same
+way (inbound.why_not_as_submitted, why_unfinished), with check_owner False as well.
+
 Finding the student's own folders reads each as nbgrader does (`_path_to_record`, its private
 code, checked by private_api as for collect_one.py); where that code differs, the forged folder
 is still left, and the console says the student's own was not looked for.
@@ -24,7 +30,7 @@ from nbgrader.exchange.default.collect import ExchangeCollect
 
 from autograder.i18n import t
 from autograder.plumbing import private_api
-from autograder.serve.inbound import HandedIn, handed_in, why_not_theirs
+from autograder.serve.inbound import HandedIn, handed_in, why_not_theirs, why_unfinished
 
 PRIVATE_API = "one submission collected"  # the same private code CollectOne leans on
 
@@ -34,14 +40,12 @@ class OwnedCollect(ExchangeCollect):
 
     def init_src(self):
         super().init_src()
-        if not self.check_owner:
-            return
         inbound, assignment_id = Path(self.inbound_path), self.coursedir.assignment_id
         chosen = []
         for record in self.src_records:
             student = record["username"]
-            why = why_not_theirs(inbound, HandedIn(record["filename"], student, assignment_id,
-                                                   record["timestamp"]))
+            why = self.why_not_collected(inbound, HandedIn(
+                record["filename"], student, assignment_id, record["timestamp"]))
             if not why:
                 chosen.append(record)
                 continue
@@ -65,7 +69,13 @@ class OwnedCollect(ExchangeCollect):
             return None
         return [self._path_to_record(os.path.join(inbound, h.name))
                 for h in handed_in(inbound, {self.coursedir.assignment_id})
-                if h.student == student and not why_not_theirs(inbound, h)]
+                if h.student == student and not self.why_not_collected(inbound, h)]
+
+    def why_not_collected(self, inbound, handed):
+        """Why the folder is not collected (in words), or None: it is the student's own, as
+        their submit left it (the owner unchecked where check_owner is False), and finished."""
+        return (why_not_theirs(inbound, handed, self.check_owner)
+                or why_unfinished(inbound / handed.name))
 
     def latest(self, records):
         """The record nbgrader's collect picks of one student's: the latest, or with

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from nbgrader.utils import parse_utc
 
 from autograder.course.directory import Course, nbgrader_env
 from autograder.tools import simulate
@@ -290,3 +291,30 @@ def test_plain_nbgrader_export_sees_every_submission(week):
     """Does `nbgrader export` (the kit's plugin, through nbgrader) list every student?"""
     rows = list(csv.DictReader((week["root"] / "nbgrader-export.csv").open()))
     assert sorted(r["student_id"] for r in rows if r["assignment"] == ID) == ["ada", "ben", "cy"]
+
+
+def test_a_folder_backdated_by_hand_is_not_collected(week):
+    """ben, an hour late, makes a folder of his own by hand under a time before the due date
+    (inbound/ is his to write; its name and timestamp.txt are what nbgrader reads the time
+    from): does `nbgrader collect --before-duedate`, which picks it, leave it there, say why,
+    and keep his real, late submission collected? (Last in the file: it adds to the week.)"""
+    root, home = week["root"], week["homes"] / "ben"
+    inbound = week["exchange"] / COURSE_ID / "inbound"
+    [own] = [path for path in inbound.glob(f"ben+{ID}+*") if not path.name.endswith("+early")]
+    early = (week["due"] - timedelta(minutes=30)).strftime("%Y-%m-%d %H:%M:%S.%f UTC")
+    staged = home / "backdated"
+    shutil.copytree(own, staged)
+    (staged / "timestamp.txt").write_text(early)
+    for entry in (staged, *staged.iterdir()):
+        shutil.chown(entry, "ben", "ben")
+    backdated = inbound / f"ben+{ID}+{early}+early"
+    run(home, "cp", "-r", staged, backdated, user="ben", home=home)
+
+    collected = nbgrader(root, "collect", "--before-duedate", ID)
+    said = collected.stdout + collected.stderr
+    assert f"{backdated.name} is not collected" in said, said
+    assert "later than the time of its name" in said and "submit again" in said, said
+    assert "The student's latest own submission is collected instead." in said, said
+    assert backdated.is_dir()
+    kept = (root / "submitted" / "ben" / ID / "timestamp.txt").read_text().strip()
+    assert parse_utc(kept) > week["due"].replace(tzinfo=None), kept

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
+from datetime import UTC, datetime, timedelta
+
 from traitlets.config import Config
 
 from autograder.serve.inbound import (
+    CHANGED_LATER,
     SUBMIT_WRITES,
     being_written,
     handed_in,
@@ -39,8 +43,15 @@ def test_no_course_id_means_no_inbound_folder_and_no_root_means_nbgraders():
     assert str(inbound_folder(default)) == "/usr/local/share/nbgrader/exchange/sa/inbound"
 
 
-def planted(inbound, student="root", when="2020-01-01 10:00:00.000001 UTC", notebook=True):
-    """A submission folder as nbgrader's submit makes it (made by this test's user)."""
+def stamp(seconds=0):
+    """A time as nbgrader's submit writes it, `seconds` after now."""
+    return (datetime.now(UTC) + timedelta(seconds=seconds)).strftime("%Y-%m-%d %H:%M:%S.%f UTC")
+
+
+def planted(inbound, student="root", when=None, notebook=True):
+    """A submission folder as nbgrader's submit makes it (made by this test's user), under the
+    time `when` (now when None)."""
+    when = when or stamp()
     folder = inbound / f"{student}+{ID}+{when}+x"
     folder.mkdir()
     if notebook:
@@ -64,16 +75,16 @@ def test_only_what_nbgrader_submit_makes_is_taken(tmp_path):
 
     me = getpass.getuser()
     assert refusal(tmp_path, planted(tmp_path, me)) is None
-    linked = planted(tmp_path, me, "2020-01-01 10:00:01.000001 UTC", notebook=False)
+    linked = planted(tmp_path, me, stamp(-1), notebook=False)
     (linked / f"{ID}.ipynb").symlink_to("/etc/passwd")
     assert "a link or a special file" in refusal(tmp_path, linked)
-    empty = planted(tmp_path, me, "2020-01-01 10:00:02.000001 UTC", notebook=False)
+    empty = planted(tmp_path, me, stamp(-2), notebook=False)
     assert f"no {ID}.ipynb" in refusal(tmp_path, empty)
-    link = tmp_path / f"{me}+{ID}+2020-01-01 10:00:03.000001 UTC+x"
+    link = tmp_path / f"{me}+{ID}+{stamp(-3)}+x"
     link.symlink_to(empty)
     assert "not a folder" in refusal(tmp_path, link)
     other = "nobody" if me != "nobody" else "root"
-    forged = planted(tmp_path, other, "2020-01-01 10:00:04.000001 UTC")
+    forged = planted(tmp_path, other, stamp(-4))
     assert f"not {other}" in refusal(tmp_path, forged)
     assert refusal(tmp_path, forged, check_owner=False) is None
     future = planted(tmp_path, me, "2099-01-01 00:00:00.000001 UTC")
@@ -107,9 +118,6 @@ def test_a_folder_submit_is_writing_waits_and_one_it_left_unfinished_is_refused(
     """nbgrader's submit writes timestamp.txt and the secret after the notebook: is a folder
     without them passed over while it is fresh (looked at again later), and once older, or
     when whole, judged: refused, saying submit did not finish and to submit again?"""
-    import os
-    from datetime import UTC, datetime
-
     folder = planted(tmp_path)
     assert not being_written(folder)
     (folder / "submission_secret.txt").unlink()
@@ -141,3 +149,27 @@ def test_a_home_classmates_can_enter_is_said_with_the_fix(tmp_path, monkeypatch)
     home.chmod(0o700)
     assert why_home_open("ada") is None
     assert why_home_open("nobody-here") is None
+
+
+def test_a_folder_made_or_changed_after_the_time_of_its_name_is_refused(tmp_path):
+    """nbgrader reads a submission's lateness from its timestamp.txt and which is latest from
+    its name, both the student's to write: is a folder made by hand under a time a day back,
+    one whose notebook changed after its submit, and one whose timestamp.txt gives another
+    time than its name refused, saying so and to submit again; and a folder changed within
+    CHANGED_LATER of its time, and a finished one made now, taken (owner or not checked)?"""
+    import getpass
+
+    me = getpass.getuser()
+    backdated = planted(tmp_path, me, stamp(-86400))
+    why = refusal(tmp_path, backdated, check_owner=False)
+    assert "later than the time of its name" in why and "submit again" in why, why
+    assert refusal(tmp_path, backdated) == why  # the owner's own folder, all the same
+    submitted = planted(tmp_path, me, stamp(-2 * CHANGED_LATER.total_seconds()))
+    (submitted / f"{ID}.ipynb").write_text('{"edited": "after the submit"}')
+    assert "later than the time of its name" in refusal(tmp_path, submitted)
+    restamped = planted(tmp_path, me, stamp(-5))
+    (restamped / "timestamp.txt").write_text(stamp(-86400))
+    assert "does not give the time of its name" in refusal(tmp_path, restamped)
+    just_in = planted(tmp_path, me, stamp(-CHANGED_LATER.total_seconds() / 2))
+    assert refusal(tmp_path, just_in) is None
+    assert refusal(tmp_path, planted(tmp_path, me)) is None
