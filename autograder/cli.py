@@ -599,8 +599,18 @@ def run_command(root, args):
         from autograder.course.access import close
         from autograder.course.config_file import db_url, sqlite_file
 
-        close(root, args.group if args.group is not None else course_group(root),
+        configured = course_group(root)
+        new_group = args.group if args.group and args.group != configured else None
+        if new_group:
+            from autograder.build.course_folder import check_group
+
+            check_group(new_group)  # before any mode changes
+        close(root, args.group if args.group is not None else configured,
               sqlite_file(db_url(root)))
+        if new_group:
+            from autograder.build.course_folder import record_group
+
+            record_group(root, new_group)
     elif args.command == "new":
         from autograder.course.directory import course_language
         from autograder.tools.scaffold import new_assignment

@@ -421,6 +421,9 @@ CATALOG = {
         "{root} 现在的权限是 {mode:o}{group}：本机的其他用户都碰不到其中的内容"
         "（改了 {count} 处权限）",
     " (group {group})": "（用户组 {group}）",
+    "{config}: c.Course.group = {group!r} written, so that grade and serve accept the group's "
+    "access":
+        "{config}：已写入 c.Course.group = {group!r}，grade 和 serve 由此接受该用户组的访问权限",
     "there is no group {group!r} on this machine: make it first (`groupadd {group}`, then "
     "`usermod -aG {group} USER` for each TA)":
         "本机没有用户组 {group!r}：请先建立它（`groupadd {group}`，再为每位助教运行 "

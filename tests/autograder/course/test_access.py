@@ -108,12 +108,7 @@ def test_a_ta_group_reads_the_course_and_nobody_else(open_place):
     grade, and readable by a member of the group alone?"""
     needs_root()
     ensure_user(OTHER)
-    group = "kit-tas"
-    if subprocess.run(["getent", "group", group], capture_output=True).returncode != 0:
-        subprocess.run(["groupadd", group], check=True)
-    ta = "kit-ta"
-    ensure_user(ta)
-    subprocess.run(["usermod", "-aG", group, ta], check=True)
+    group, ta = ta_group(), "kit-ta"
     assert kit(open_place, "init", "course", "--empty", "--group", group).returncode == 0
     course = open_place / "course"
     info = course.stat()
@@ -125,6 +120,47 @@ def test_a_ta_group_reads_the_course_and_nobody_else(open_place):
                                 capture_output=True, text=True, timeout=60)
     assert read_by_ta.returncode == 0, read_by_ta.stderr
     assert as_other("cat", config).returncode != 0
+
+
+def ta_group():
+    """The machine's group kit-tas, with the user kit-ta in it (made where missing)."""
+    group = "kit-tas"
+    if subprocess.run(["getent", "group", group], capture_output=True).returncode != 0:
+        subprocess.run(["groupadd", group], check=True)
+    ensure_user("kit-ta")
+    subprocess.run(["usermod", "-aG", group, "kit-ta"], check=True)
+    return group
+
+
+def test_secure_with_a_group_writes_it_where_grade_reads_it(open_place):
+    """A course made without a group, opened to the TAs later with `secure --group`: is it
+    0750 and the group's, is the group written into its config (what it held kept above, its
+    mode kept) and said, and does grade then accept it instead of refusing it? Is a group the
+    machine lacks refused before any mode changes?"""
+    needs_root()
+    assert kit(open_place, "init", "course", "--empty").returncode == 0
+    course = open_place / "course"
+    config = course / "nbgrader_config.py"
+    before, mode = config.read_text(), stat.S_IMODE(config.stat().st_mode)
+
+    missing = kit(course, "secure", "--group", "no-such-group-kit")
+    assert missing.returncode == 1 and "groupadd" in missing.stderr
+    assert stat.S_IMODE(course.stat().st_mode) == 0o700 and config.read_text() == before
+
+    group = ta_group()
+    result = kit(course, "secure", "--group", group)
+    assert result.returncode == 0, result.stderr
+    assert f"c.Course.group = '{group}' written" in result.stdout
+    info = course.stat()
+    assert stat.S_IMODE(info.st_mode) == 0o750 and grp.getgrgid(info.st_gid).gr_name == group
+    after = config.read_text()
+    assert after.startswith(before.rstrip("\n")) and f'c.Course.group = "{group}"' in after
+    assert stat.S_IMODE(config.stat().st_mode) == mode
+    graded = kit(course, "grade")
+    assert "can be read" not in graded.stderr and "secure" not in graded.stderr, graded.stderr
+    again = kit(course, "secure", "--group", group)
+    assert again.returncode == 0 and "written" not in again.stdout
+    assert config.read_text() == after
 
 
 def test_init_refuses_a_group_that_does_not_exist(open_place):
