@@ -649,6 +649,8 @@ def run_command(root, args):
                 warned=len(result.problems) - len(result.refused))
               + (t(", test cells without hidden checks {count}", count=len(result.unchecked))
                  if result.unchecked else "")
+              + (t(", held back by a changed release {count}", count=len(result.held))
+                 if result.held else "")
               + (t("; ") + isolation_line(result.isolations) if result.isolations else ""))
         if result.graded or result.skipped:  # a gradebook is there to read
             from autograder.outputs.score_summary import summary

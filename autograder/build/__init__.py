@@ -115,4 +115,22 @@ def build(root: Path, ids=(), log=print):
         build_assignment(root, load_assignment(root, assignment_id), language)
         log(t("[{number}/{count}] built {id}: source/{id}/ and release/{id}/", number=number,
               count=len(ids), id=assignment_id))
+        changed = changed_in_gradebook(root, assignment_id)
+        if changed:
+            log(t("the gradebook recorded an earlier release of {id} (cells {cells} differ): "
+                  "grade holds its notebooks back until you record this one with `nbgrader "
+                  "generate_assignment {id} --force` (then `grade --force` regrades those "
+                  "graded before)", id=assignment_id, cells=", ".join(changed)))
     return ids
+
+
+def changed_in_gradebook(root: Path, assignment_id):
+    """The cells of the assignment's new release that the course's gradebook recorded
+    otherwise ([] where it has no gradebook yet: none is made here)."""
+    from autograder.course.config_file import db_url, sqlite_file
+    from autograder.course.release_checksums import changed_since_recorded
+
+    gradebook = sqlite_file(db_url(root))
+    if gradebook is not None and not gradebook.exists():
+        return []
+    return changed_since_recorded(root, assignment_id)

@@ -15,7 +15,7 @@ import os
 import sys
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import nbformat
@@ -44,6 +44,7 @@ from autograder.course.ledger import (
     mark,
     read_status,
 )
+from autograder.course.release_checksums import changed_since_recorded
 from autograder.engine.cluster import Cluster, close_client, grade_all, start_client, threads
 from autograder.engine.progress import Progress
 from autograder.engine.worker import MACHINE_FAILURES
@@ -64,6 +65,8 @@ class GradeRun:
     changes: list = field(default_factory=list)  # (student, assignment, before, after)
     isolations: set = field(default_factory=set)  # how the graded notebooks' kernels were confined
     unchecked: list = field(default_factory=list)  # Problems: test cells with no checks
+    stale: list = field(default_factory=list)  # Problems: a release the gradebook lacks
+    held: list = field(default_factory=list)  # submissions of those assignments, not graded
     empty: bool = False  # nothing in submitted/ to grade
 
     @property
@@ -73,8 +76,9 @@ class GradeRun:
     @property
     def ok(self):
         """True when there was something to grade, every input was graded (warnings
-        allowed) and every test cell had hidden checks to grade with."""
-        return not self.empty and not self.failed and not self.refused and not self.unchecked
+        allowed), every test cell had hidden checks to grade with and every release was the
+        one the gradebook recorded."""
+        return not (self.empty or self.failed or self.refused or self.unchecked or self.stale)
 
 
 def expected_tests(root: Path, ids):
@@ -102,6 +106,26 @@ def unchecked_cells(root: Path, ids):
         problems += [Problem(path, line, t("every student scores 0 on that test until the "
                                            "assignment is fixed; then run grade --force"),
                              assignment=assignment_id) for line in lines]
+    return problems
+
+
+def stale_releases(root: Path, ids):
+    """A Problem per assignment whose release/ is not the one the gradebook recorded (`build`
+    rewrote it since: a step's points or text changed). nbgrader would refuse each of its
+    notebooks ("Inconsistent checksums") as if the student had broken it; grade holds them
+    back instead, names the cells and says how to record the new release."""
+    problems = []
+    for assignment_id in ids:
+        changed = changed_since_recorded(root, assignment_id)
+        if changed:
+            problems.append(Problem(
+                root / "release" / assignment_id,
+                t("not the release the gradebook recorded: cells {cells} changed since (build "
+                  "rewrote it); its notebooks are not graded", cells=", ".join(changed)),
+                t("record this release with `nbgrader generate_assignment {id} --force` in the "
+                  "course, then run grade again (with --force to regrade the notebooks graded "
+                  "before)", id=assignment_id),
+                assignment=assignment_id))
     return problems
 
 
@@ -248,15 +272,22 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students, schedul
     register_assignments(root, ids, log)
     run.unchecked = unchecked_cells(root, ids)
     timeline.mark("grade: assignments registered")
+    run.stale = stale_releases(root, ids)
     ready, run.problems = find_submissions(root, ids, expected_tests(root, ids), students)
     timeline.mark("grade: submissions found")
-    keep_problems(root, "grade", ids, run.unchecked + run.problems, students)
+    stale = {problem.assignment: problem for problem in run.stale}
+    run.held = [s for s in ready if s.assignment in stale]
+    ready = [s for s in ready if s.assignment not in stale]
+    held = [replace(stale[s.assignment], path=s.notebook, student=s.student) for s in run.held]
+    keep_problems(root, "grade", ids, run.unchecked + run.stale + held + run.problems, students)
     for problem in run.unchecked:
         log(t("error: {message}", message=f"{problem.reason}; {problem.fix}"))
+    for problem in run.stale:
+        log(t("error: {message}", message=problem))
     for problem in run.problems:
         log(t("warning: {message}" if problem.graded_anyway else "error: {message}",
               message=problem))
-    if not ready and not run.problems:
+    if not ready and not run.problems and not run.held:
         log(t("nothing to grade: submitted/ holds no notebook of {ids}{students}; collect "
               "them first (python -m autograder collect ID --from FOLDER_OR_ZIP)",
               ids=", ".join(ids), students=t(" for {students}", students=", ".join(students))

@@ -24,6 +24,21 @@ CATALOG = {
         "本次评分 {graded} 份，此前已评分 {skipped} 份，未能评分 {failed} 份，"
         "拒收的输入 {refused} 份，有警告的评分 {warned} 份",
     ", test cells without hidden checks {count}": "，没有隐藏检查的测试单元格 {count} 个",
+    "the gradebook recorded an earlier release of {id} (cells {cells} differ): grade holds its "
+    "notebooks back until you record this one with `nbgrader generate_assignment {id} --force` "
+    "(then `grade --force` regrades those graded before)":
+        "成绩册记录的是 {id} 较早的发布版本（单元格 {cells} 不同）：在你用 `nbgrader "
+        "generate_assignment {id} --force` 记录这个版本之前，grade 不会评它的笔记本"
+        "（之后用 `grade --force` 重新评分之前已评过的）",
+    ", held back by a changed release {count}": "，因发布版本已变而暂不评分 {count} 份",
+    "not the release the gradebook recorded: cells {cells} changed since (build rewrote it); "
+    "its notebooks are not graded":
+        "这不是成绩册记录的发布版本：此后单元格 {cells} 有改动（build 重写了它）；"
+        "它的笔记本暂不评分",
+    "record this release with `nbgrader generate_assignment {id} --force` in the course, then "
+    "run grade again (with --force to regrade the notebooks graded before)":
+        "请在课程中运行 `nbgrader generate_assignment {id} --force` 记录这个发布版本，然后再运行 "
+        "grade（加 --force 可重新评分之前已评过的笔记本）",
     # remove (autograder/tools/remove.py)
     "{id!r} is no assignment id": "{id!r} 不是作业 id",
     "unknown assignment id {id!r}: neither the gradebook nor the course folder has it (they "
