@@ -340,8 +340,15 @@ CATALOG = {
     "no due date for {assignment} in nbgrader_config.py (c.Deadlines.due_dates): nobody is "
     "late": "nbgrader_config.py 中没有 {assignment} 的截止时间（c.Deadlines.due_dates）："
             "没有人迟交",
-    "collected {assignment}: {count} submissions in submitted/":
-        "已收取 {assignment}：submitted/ 中有 {count} 份提交",
+    "collected {assignment}: {new} new, {newer} newer than the one held, {same} the same as the "
+    "one held (left as it is), {older} older (not collected); {count} submissions in "
+    "submitted/":
+        "已收取 {assignment}：新提交 {new} 份，比已有的更新 {newer} 份，与已有的相同 {same} 份"
+        "（保持原样），比已有的更旧 {older} 份（未收取）；submitted/ 中共有 {count} 份提交",
+    "kept {student}'s submission in submitted/ (handed in {held}): this inbox's {name} is older "
+    "({when})":
+        "保留了 {student} 在 submitted/ 中的提交（提交于 {held}）：这次收件中的 {name} 更旧"
+        "（{when}）",
     # (the command line says its own errors and warnings with the same words)
     "error: {message}": "错误：{message}",
     "warning: {message}": "警告：{message}",

@@ -16,10 +16,11 @@ import secrets
 import shutil
 import zipfile
 from dataclasses import replace
-from datetime import timedelta
+from datetime import UTC, timedelta
 from pathlib import Path, PurePosixPath
 
 from dateutil.tz import gettz
+from nbgrader.utils import parse_utc
 
 from autograder.course.deadlines import Deadlines, time_late
 from autograder.course.directory import course_config, run_nbgrader
@@ -127,6 +128,45 @@ def stamp(root: Path, assignment_id, times):
             (folder / "submission_secret.txt").write_text(secrets.token_hex(16))
 
 
+def against_submitted(root: Path, assignment_id, handed, student_of, log):
+    """Of `handed`, those to collect: a student's first, or one handed in later than the
+    submission submitted/ holds (nbgrader's zip_collect --force replaces whatever is there,
+    so an older export collected after a newer one put each student's older notebook back,
+    and a time set by hand in timestamp.txt was reset). A notebook the same as the one held is
+    left as it is; one older than it is left, and said. Returns (to collect, counts by kind:
+    new, newer, same, older)."""
+    chosen, counts = [], dict.fromkeys(("new", "newer", "same", "older"), 0)
+    for notebook in handed:
+        student = student_of(notebook)
+        folder = root / "submitted" / student / assignment_id
+        held = folder / f"{assignment_id}.ipynb"
+        if not held.is_file():
+            kind = "new"
+        elif held.read_bytes() == notebook.data:
+            kind = "same"
+        else:
+            held_time = submitted_time(folder)
+            kind = "older" if held_time and held_time > notebook.when else "newer"
+        counts[kind] += 1
+        if kind == "older":
+            log(t("kept {student}'s submission in submitted/ (handed in {held}): this inbox's "
+                  "{name} is older ({when})", student=student, held=held_time.isoformat(" "),
+                  name=notebook.name, when=notebook.when.isoformat(" ")))
+        elif kind != "same":
+            chosen.append(notebook)
+    return chosen, counts
+
+
+def submitted_time(folder: Path):
+    """When the submission in `folder` was handed in (its timestamp.txt, as nbgrader reads
+    it), aware in UTC; None where it says no time."""
+    try:
+        return parse_utc((folder / "timestamp.txt").read_text(encoding="utf-8").strip()) \
+            .replace(tzinfo=UTC)
+    except (OSError, ValueError, OverflowError):
+        return None
+
+
 def collect(root: Path, assignment_id, source: Path, file_pattern=None, log=print):
     """Copy `source` (folder or zip) into downloaded/<id>/archive/ and run nbgrader
     zip_collect; return the problems found in the file names (in the course's language)."""
@@ -153,17 +193,23 @@ def _collect(root: Path, assignment_id, source: Path, file_pattern, log):
     for problem in problems:
         log(t("warning: {message}", message=problem) if problem.graded_anyway
             else t("error: {message}", message=problem))
+    def student_of(notebook):
+        return regexp.match(f"extracted/{notebook.name}").group("student_id")
+
+    handed, counts = against_submitted(root, assignment_id, handed, student_of, log)
     archive = root / "downloaded" / assignment_id / "archive"
     shutil.rmtree(archive.parent, ignore_errors=True)
     archive.mkdir(parents=True)
-    write_inbox(handed, archive)
-    run_nbgrader(root, "zip_collect", assignment_id, "--force",
-                 f"--FileNameCollectorPlugin.named_regexp={regexp.pattern}")
-    times = {regexp.match(f"extracted/{h.name}").group("student_id"): h.when for h in handed}
+    if handed:
+        write_inbox(handed, archive)
+        run_nbgrader(root, "zip_collect", assignment_id, "--force",
+                     f"--FileNameCollectorPlugin.named_regexp={regexp.pattern}")
+    times = {student_of(h): h.when for h in handed}
     stamp(root, assignment_id, times)
     collected = sorted(p.parent.parent.name for p in
                        (root / "submitted").glob(f"*/{assignment_id}/{assignment_id}.ipynb"))
-    log(t("collected {assignment}: {count} submissions in submitted/",
-          assignment=assignment_id, count=len(collected)))
+    log(t("collected {assignment}: {new} new, {newer} newer than the one held, {same} the same "
+          "as the one held (left as it is), {older} older (not collected); {count} submissions "
+          "in submitted/", assignment=assignment_id, count=len(collected), **counts))
     say_who_is_late(config, assignment_id, times, log)
     return problems

@@ -72,7 +72,8 @@ def test_collect_goes_on_beside_it(course, tmp_path):
     with deep_folders(inbox):
         collect(root, ID, inbox, log=said.append)
     assert (root / "submitted" / "dee" / ID / f"{ID}.ipynb").exists()
-    assert f"collected {ID}: 4 submissions in submitted/" in said
+    assert [line for line in said if line.startswith(f"collected {ID}: 1 new, 0 newer ")
+            and line.endswith("; 4 submissions in submitted/")], said
 
 
 def test_similarity_and_report_name_it_and_go_on(course, capsys):

@@ -166,8 +166,46 @@ def test_collect_speaks_the_course_language(course, tmp_path):
         entry(archive, "notes.txt", b"not a notebook", 9)
     messages = []
     collect(course.root, ID, path, log=messages.append)
-    assert CATALOG["collected {assignment}: {count} submissions in submitted/"].format(
-        assignment=ID, count=2) in messages
+    assert CATALOG["collected {assignment}: {new} new, {newer} newer than the one held, {same} "
+                   "the same as the one held (left as it is), {older} older (not collected); "
+                   "{count} submissions in submitted/"].format(
+        assignment=ID, new=2, newer=0, same=0, older=0, count=2) in messages
     assert CATALOG["late: {student} by {by}"].format(student="bob", by="1:00:00") in messages
     assert [m for m in messages if m.startswith("错误：") and "notes.txt" in m]
     assert all(CJK.search(m) for m in messages), messages
+
+
+def test_an_older_export_never_puts_older_notebooks_back(course, tmp_path):
+    """ada and bob are collected from a newer export; then an older export (bob's notebook in
+    it older, ada's the same) is collected: is bob's newer notebook kept and that said, is
+    ada's left as it is (a time set by hand in her timestamp.txt kept), and does a later
+    export replace bob's, counting each kind?"""
+    def export(name, hour, notebooks):
+        path = tmp_path / name
+        with zipfile.ZipFile(path, "w") as archive:
+            for student, data in notebooks.items():
+                entry(archive, f"{student}_{ID}.ipynb", data, hour)
+        return path
+
+    said = []
+    collect(course.root, ID, export("newer.zip", 12, {"ada": release_bytes(),
+                                                      "bob": solved_bytes()}), log=said.append)
+    assert any("2 new, 0 newer" in line for line in said), said
+    held = course.root / "submitted"
+    (held / "ada" / ID / "timestamp.txt").write_text("2026-12-01 09:30:00 UTC")  # by hand
+
+    said = []
+    collect(course.root, ID, export("older.zip", 8, {"ada": release_bytes(),
+                                                     "bob": release_bytes()}), log=said.append)
+    assert (held / "bob" / ID / f"{ID}.ipynb").read_bytes() == solved_bytes()
+    assert [line for line in said if line.startswith("kept bob's submission")], said
+    assert any("0 new, 0 newer than the one held, 1 the same as the one held (left as it "
+               "is), 1 older (not collected); 2 submissions in submitted/" in line
+               for line in said), said
+    assert (held / "ada" / ID / "timestamp.txt").read_text() == "2026-12-01 09:30:00 UTC"
+
+    said = []
+    collect(course.root, ID, export("latest.zip", 14, {"bob": release_bytes()}),
+            log=said.append)
+    assert (held / "bob" / ID / f"{ID}.ipynb").read_bytes() == release_bytes()
+    assert any("0 new, 1 newer than the one held" in line for line in said), said
