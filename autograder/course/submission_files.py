@@ -9,7 +9,8 @@ And the bounds of every walk over a student's folder, with the one walker that k
 stack as os.walk, Path.rglob and shutil.copytree do): the checks above, the folders a grading
 or feedback task sends (engine/bundle.py), a Gradescope upload (gradescope/run.py), and the
 copy of a notebook's folder into its kernel's (sandbox/kernel.py, which walks open folders
-itself and keeps the same bounds). A leaf of i18n alone, so each of those rooms may use it."""
+itself and keeps the same bounds); and the largest notebook read. A leaf of i18n alone, so
+each of those rooms may use it."""
 
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ import stat
 
 from autograder.i18n import t
 
+# The largest notebook the kit reads, its outputs' images included: an LMS inbox's
+# (outputs/inbox.py) and grade's (grading/submissions.py). Reading a notebook takes about ten
+# times its size in memory (a 150 MB one took 1.5 GB).
+NOTEBOOK_BYTES = 32 * 2**20
 FOLDER_DEPTH = 32  # folders inside a submission, at most
 FOLDER_ENTRIES = 10_000  # files and folders in a submission, at most
 

@@ -11,7 +11,12 @@ from pathlib import Path
 import nbformat
 
 from autograder.course.ledger import Problem, chosen
-from autograder.course.submission_files import Unwalkable, holds_links, linked_folder
+from autograder.course.submission_files import (
+    NOTEBOOK_BYTES,
+    Unwalkable,
+    holds_links,
+    linked_folder,
+)
 from autograder.i18n import t
 
 STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -71,6 +76,12 @@ def inspect_submission(path, assignment_id, expected_tests):
                                       "again"))
     if not path.exists():
         return missing_notebook(path, assignment_id)
+    size = path.stat().st_size
+    if size > NOTEBOOK_BYTES:
+        return Problem(path, t("the notebook is {size:.1f} MB, more than the {limit} MB the kit "
+                               "reads", size=size / 2**20, limit=NOTEBOOK_BYTES // 2**20),
+                       t("ask the student to clear the notebook's outputs (Kernel > Restart "
+                         "and Clear Outputs), save it and hand it in again"))
     try:
         notebook = nbformat.read(path, as_version=4)
     except (json.JSONDecodeError, UnicodeDecodeError, nbformat.reader.NotJSONError) as error:

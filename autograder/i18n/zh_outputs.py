@@ -258,6 +258,11 @@ CATALOG = {
         "本套件从不跟随提交中的链接：请换成文件本身或把它删掉，再运行 grade",
     "not a Jupyter notebook ({error})": "不是 Jupyter 笔记本（{error}）",
     "not a valid notebook ({error})": "不是有效的笔记本（{error}）",
+    "the notebook is {size:.1f} MB, more than the {limit} MB the kit reads":
+        "这个笔记本有 {size:.1f} MB，超过了本工具读取的上限 {limit} MB",
+    "ask the student to clear the notebook's outputs (Kernel > Restart and Clear Outputs), save "
+    "it and hand it in again":
+        "请学生清除笔记本的输出（Kernel > Restart and Clear Outputs），保存后重新提交",
     "ask the student to resubmit the .ipynb file saved by Jupyter":
         "请学生重新提交由 Jupyter 保存的 .ipynb 文件",
     "this is not the notebook of {assignment} (its test cells are {cells})":

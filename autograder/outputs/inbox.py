@@ -23,9 +23,9 @@ from pathlib import Path, PurePosixPath
 from nbgrader.plugins import ExtractorPlugin
 
 from autograder.course.ledger import Problem
+from autograder.course.submission_files import NOTEBOOK_BYTES
 from autograder.i18n import t
 
-NOTEBOOK_BYTES = 32 * 2**20  # the largest notebook read (its outputs' images included)
 INBOX_BYTES = 2 * 2**30  # all notebooks of one inbox together
 INBOX_ENTRIES = 20_000
 UNIX = 3  # a zip entry's create_system when made on Unix

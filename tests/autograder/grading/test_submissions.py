@@ -45,3 +45,27 @@ def test_grade_with_no_ids_takes_only_what_was_handed_in(tmp_path):
     assert handed_in(tmp_path, ["01_a", "02_b", "03_c"], said.append) == ["01_a"]
     assert said and "02_b, 03_c" in said[0] and "not graded, nor registered" in said[0]
     assert handed_in(tmp_path / "empty", ["01_a", "02_b"], said.append) == ["01_a", "02_b"]
+
+
+def test_a_notebook_past_the_bound_is_refused_unread_with_the_fix(tmp_path, monkeypatch):
+    """Is a notebook larger than the kit reads (reading takes about ten times its size in
+    memory) refused with its size, the bound and the fix, without being read, while one
+    within it is taken?"""
+    from autograder.course.submission_files import NOTEBOOK_BYTES
+    from autograder.grading import submissions
+
+    within = nbformat.writes(nbformat.v4.new_notebook())
+    submit(tmp_path, "ann", within)
+    submit(tmp_path, "bob", within + " " * NOTEBOOK_BYTES)
+    read = submissions.nbformat.read
+
+    def read_once_only_anns(path, *args, **kwargs):
+        assert "bob" not in str(path), "the large notebook was read"
+        return read(path, *args, **kwargs)
+
+    monkeypatch.setattr(submissions.nbformat, "read", read_once_only_anns)
+    ready, [problem] = find_submissions(tmp_path, [ID], {ID: []})
+    assert [s.student for s in ready] == ["ann"]
+    assert problem.student == "bob" and not problem.graded_anyway
+    assert f"more than the {NOTEBOOK_BYTES // 2**20} MB the kit reads" in problem.reason
+    assert "Clear Outputs" in problem.fix
