@@ -169,6 +169,24 @@ def check_kernel(name="python3"):
                            python=sys.executable)) from error
 
 
+def check_settings(config):
+    """Refuse, before anything is graded, a setting of nbgrader_config.py of the wrong kind (a
+    string where a number goes) for the kit's grading stages and cluster: each worker would
+    otherwise fail every notebook with it, and the fix said would be the notebooks'. GradeError
+    naming the setting and the kind it takes."""
+    from traitlets import TraitError
+
+    from autograder.course.deadlines import Deadlines
+    from autograder.grading.grade_in_sandbox import GradeInSandbox
+
+    for configurable in (GradeInSandbox, Deadlines, Cluster):
+        try:
+            configurable(config=config)
+        except TraitError as error:
+            raise GradeError(t("nbgrader_config.py: {error} Set it to a value of that kind, "
+                               "then run grade again", error=error)) from None
+
+
 def check_sandbox(config, override=None):
     """Refuse, before anything is graded, when the course's sandbox (or `override`, the
     command line's) cannot be built on this machine: GradeError with the one line that says
@@ -231,6 +249,7 @@ def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print
     if not asked:
         ids = handed_in(root, ids, log)
     config = course_config(root)
+    check_settings(config)
     check_deadlines(config, course_ids(root))
     check_kernel()
     if not (scheduler or Cluster(config=config).scheduler):  # a cluster's workers check theirs

@@ -30,6 +30,8 @@ CATALOG = {
         "成绩册记录的是 {id} 较早的发布版本（单元格 {cells} 不同）：在你用 `nbgrader "
         "generate_assignment {id} --force` 记录这个版本之前，grade 不会评它的笔记本"
         "（之后用 `grade --force` 重新评分之前已评过的）",
+    "nbgrader_config.py: {error} Set it to a value of that kind, then run grade again":
+        "nbgrader_config.py：{error} 请把它设为该类型的值，然后再运行 grade",
     ", held back by a changed release {count}": "，因发布版本已变而暂不评分 {count} 份",
     "not the release the gradebook recorded: cells {cells} changed since (build rewrote it); "
     "its notebooks are not graded":
