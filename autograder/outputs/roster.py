@@ -124,8 +124,8 @@ def roster(root: Path, gradebook, ids=None, students=()):
               if not students or any(fnmatch(student, pattern) for pattern in students)]
     rows = [entry(root, gradebook, student, assignment, problems, assignment.name in gone)
             for student in chosen for assignment in assignments]
-    if not students:
-        rows += [Entry("", p.assignment, REFUSED, None, 0.0,
+    if not students:  # a warning of the whole inbox (its times are an export's) is no refusal
+        rows += [Entry("", p.assignment, WARNED if p.graded_anyway else REFUSED, None, 0.0,
                        t("{path}: {reason}; {fix}", path=p.path, reason=p.reason, fix=p.fix))
                  for p in problems if not p.student and (ids is None or p.assignment in ids)]
     return rows

@@ -12,11 +12,12 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.course.directory import Course, run_nbgrader
+from autograder.course.directory import Course, open_gradebook, run_nbgrader
 from autograder.grading.parallel import grade
 from autograder.i18n.zh import CATALOG
 from autograder.outputs.collect import collect
 from autograder.outputs.report import write_report
+from autograder.outputs.roster import WARNED, roster
 from autograder.tools import simulate
 from tests.autograder.outputs.test_inbox import entry
 from tests.autograder.outputs.test_outputs_zh import CJK
@@ -150,6 +151,9 @@ def test_lateness_is_said_at_collect_grade_and_report(course, tmp_path):
                         log=lambda _: None).read_text()
     section = page.split("<h2 id='late'>")[1].split("<h2 ")[0]
     assert all(s in section for s in ["ada", "bob", "cy"]) and "2:00:00" in section
+    with open_gradebook(course.root) as gradebook:  # the warning is a row, not a refusal
+        [zip_row] = [row for row in roster(course.root, gradebook) if not row.student]
+    assert zip_row.status == WARNED and "the export's time" in zip_row.note
 
 
 def test_collect_speaks_the_course_language(course, tmp_path):
