@@ -32,6 +32,10 @@ CATALOG = {
         "（之后用 `grade --force` 重新评分之前已评过的）",
     "nbgrader_config.py: {error} Set it to a value of that kind, then run grade again":
         "nbgrader_config.py：{error} 请把它设为该类型的值，然后再运行 grade",
+    "{folder} is no course with assignments: run the demo inside one (a course `python -m "
+    "autograder init DIR` made, or the kit's own checkout), which it copies into --out":
+        "{folder} 不是含有作业的课程：请在课程文件夹里运行演示（`python -m autograder init DIR` "
+        "建立的课程，或本工具自己的代码目录），演示会把它复制到 --out",
     ", held back by a changed release {count}": "，因发布版本已变而暂不评分 {count} 份",
     "not the release the gradebook recorded: cells {cells} changed since (build rewrote it); "
     "its notebooks are not graded":

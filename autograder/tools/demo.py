@@ -19,10 +19,12 @@ from autograder.build import build
 from autograder.checks.loader import assignment_ids
 from autograder.course.directory import CONFIG, Course
 from autograder.grading.parallel import grade
+from autograder.i18n import t
 from autograder.outputs.collect import collect
 from autograder.outputs.feedback import export_grades, write_feedback
 from autograder.outputs.report import write_report
 from autograder.outputs.similarity_page import write_similarity
+from autograder.plumbing.errors import KitError
 from autograder.tools import simulate
 
 STUDENTS = 42
@@ -109,9 +111,17 @@ def write_inbox(course_root, plan, inbox):
     return {first: archive, **{a: inbox / a for a in ids[1:]}}
 
 
+class DemoError(KitError, RuntimeError):
+    """The demo cannot start; the message says where to run it."""
+
+
 def run_demo(project: Path, out: Path, workers=None, timeout=10, seed=0, log=print):
     started = time.monotonic()
-    ids = assignment_ids(project)
+    ids = assignment_ids(project) if (project / CONFIG).is_file() else []
+    if not ids:
+        raise DemoError(t("{folder} is no course with assignments: run the demo inside one (a "
+                          "course `python -m autograder init DIR` made, or the kit's own "
+                          "checkout), which it copies into --out", folder=project))
     log(f"== build: {len(ids)} assignments")
     build(project, ids, log=log)
     shutil.rmtree(out, ignore_errors=True)
