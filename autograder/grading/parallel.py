@@ -39,6 +39,7 @@ from autograder.course.ledger import (
     REGRADE,
     GradeLock,
     Problem,
+    digest,
     is_graded,
     keep_problems,
     mark,
@@ -298,7 +299,8 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students, schedul
     run.held = [s for s in ready if s.assignment in stale]
     ready = [s for s in ready if s.assignment not in stale]
     held = [replace(stale[s.assignment], path=s.notebook, student=s.student) for s in run.held]
-    keep_problems(root, "grade", ids, run.unchecked + run.stale + held + run.problems, students)
+    kept = run.unchecked + run.stale + held + run.problems
+    keep_problems(root, "grade", ids, kept, students)
     for problem in run.unchecked:
         log(t("error: {message}", message=f"{problem.reason}; {problem.fix}"))
     for problem in run.stale:
@@ -336,6 +338,8 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students, schedul
         for s in todo:  # (a new draw is kept at once: the next grade finishes with it)
             mark(root, s.student, s.assignment, s.notebook, REGRADE,
                  draw=recorded(*draws[(s.student, s.assignment)]) if fresh else None)
+    resubmitted = [s for s in todo if (read_status(root, s.student, s.assignment) or {})
+                   .get("sha256") not in (None, digest(s.notebook))]
     if todo:
         before = scores_of(root, todo)
         _run_engine(root, todo, workers, scheduler, sandbox_overrides(timeout, isolation), force,
@@ -354,12 +358,45 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students, schedul
     for submission, why in run.failed:
         log(t("error: {notebook}: not graded: {why}; {fix}", notebook=submission.notebook,
               why=t(why), fix=fix_for(why)))
+    graded = {(s.student, s.assignment) for s, _ in run.graded}
+    outliving = manual_scores_kept(root, [s for s in resubmitted
+                                          if (s.student, s.assignment) in graded])
+    if outliving:
+        run.problems += outliving
+        keep_problems(root, "grade", ids, kept + outliving, students)
+    for problem in outliving:
+        log(t("warning: {message}", message=problem))
     for student, assignment_id, old, new in run.changes:
         log(t("score changed: {student} {id}: {old:g} -> {new:g}", student=student,
               id=assignment_id, old=old, new=new))
     for line in late_lines(lateness_of(root, [s for s, _ in run.graded])):
         log(line)
     return run
+
+
+def manual_scores_kept(root: Path, submissions):
+    """A warning Problem for each of `submissions` (handed in again since its last grading)
+    whose gradebook holds a score a person gave: nbgrader keeps it over the new notebook's
+    own, though it was given to the earlier one. Never cleared here (a TA's grade is theirs):
+    said, with where to look."""
+    problems = []
+    with open_gradebook(root) as gradebook:
+        for s in submissions:
+            try:
+                notebook = gradebook.find_submission_notebook(s.assignment, s.assignment,
+                                                              s.student)
+            except MissingEntry:
+                continue
+            manual = sorted(f"{grade.name} ({grade.manual_score:g})" for grade in notebook.grades
+                            if grade.manual_score is not None)
+            if manual:
+                problems.append(Problem(
+                    s.notebook, t("handed in again, it keeps the scores a person gave the "
+                                  "earlier notebook: {cells}", cells=", ".join(manual)),
+                    t("check them in nbgrader's formgrader against this notebook, and change "
+                      "or clear those that no longer fit"),
+                    graded_anyway=True, student=s.student, assignment=s.assignment))
+    return problems
 
 
 def lateness_of(root: Path, submissions):

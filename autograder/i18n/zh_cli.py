@@ -36,6 +36,11 @@ CATALOG = {
     "autograder init DIR` made, or the kit's own checkout), which it copies into --out":
         "{folder} 不是含有作业的课程：请在课程文件夹里运行演示（`python -m autograder init DIR` "
         "建立的课程，或本工具自己的代码目录），演示会把它复制到 --out",
+    "handed in again, it keeps the scores a person gave the earlier notebook: {cells}":
+        "这是重新提交的笔记本，却仍保留着人工给之前那份笔记本打的分数：{cells}",
+    "check them in nbgrader's formgrader against this notebook, and change or clear those that "
+    "no longer fit":
+        "请在 nbgrader 的 formgrader 中对照这份笔记本核对这些分数，修改或清除不再合适的",
     ", held back by a changed release {count}": "，因发布版本已变而暂不评分 {count} 份",
     "not the release the gradebook recorded: cells {cells} changed since (build rewrote it); "
     "its notebooks are not graded":
