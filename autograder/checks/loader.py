@@ -228,13 +228,14 @@ def run_module(module, path: Path):
         exec(code, module.__dict__)  # noqa: S102 - the course's own code, as an import runs it
     except AssignmentError:
         raise
-    except SyntaxError as error:
-        raise AssignmentError(f"{path}:{error.lineno}: {error.msg}; fix the code") from None
+    except SyntaxError as error:  # its own file: a module this one imports may be the one
+        where = Path(error.filename) if error.filename else path
+        raise AssignmentError(f"{where}:{error.lineno}: {error.msg}; fix the code") from None
     except ImportError as error:
         raise AssignmentError(import_problem(error, path, source)) from None
     except Exception as error:  # noqa: BLE001 - any error of the course's code names its file
-        line = last_line_in(error, path)
-        raise AssignmentError(f"{path}:{line}: {type(error).__name__}: {readable(error)}; fix "
+        where, line = course_line(error, path)
+        raise AssignmentError(f"{where}:{line}: {type(error).__name__}: {readable(error)}; fix "
                               "the code (the error happens while the module is imported)") from None
 
 
@@ -292,6 +293,18 @@ def import_problem(error, path: Path, source):
         return (f"{where}: {missing or error.path} has no {name.group(1)!r}; define it there, "
                 "or import a name it has")
     return f"{where}: {readable(error)}; fix the import"
+
+
+def course_line(error, path: Path):
+    """(file, line) where the error was raised in the course's own code: the innermost frame
+    in its assignments/ folder (reference.py, which checks.py imports, rather than the import
+    line of checks.py), else `path`'s last line in the traceback."""
+    folder = next((p for p in path.parents if p.name == "assignments"), path.parent)
+    frames = [f for f in traceback.extract_tb(error.__traceback__)
+              if Path(f.filename).is_relative_to(folder)]
+    if frames:
+        return Path(frames[-1].filename), frames[-1].lineno
+    return path, last_line_in(error, path)
 
 
 def last_line_in(error, path: Path):

@@ -61,6 +61,19 @@ def test_other_errors_name_files_not_modules(tmp_path):
     assert "kit_course_" not in str(error.value)
 
 
+@pytest.mark.parametrize(("documents", "said"), [
+    ("EXAMPLE = 1\ndef broken(:\n", "documents.py:2: invalid syntax"),
+    ("EXAMPLE = 1\nraise ValueError('oops')\n", "documents.py:2: ValueError: oops"),
+])
+def test_an_error_in_a_module_checks_imports_names_that_module(tmp_path, documents, said):
+    """A syntax error, or an error raised, in a module checks.py imports (reference.py,
+    documents.py): is that module's file and line named, not checks.py's import line?"""
+    folder = course_with(tmp_path, "from .documents import EXAMPLE", documents=documents)
+    with pytest.raises(AssignmentError) as error:
+        load_assignment(tmp_path, "10_rope")
+    assert str(error.value).startswith(f"{folder / said}"), str(error.value)
+
+
 def test_uses_given_as_a_string_is_refused(tmp_path):
     """Is `uses="scaled_softmax"` (a string, which Python would read letter by letter) refused
     naming the step and the tuple to write?"""
