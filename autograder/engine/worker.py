@@ -117,11 +117,33 @@ def why_no_sandbox(setting):
     return None
 
 
+WORKSPACE_PREFIX = "kit-worker-"
+
+
+def remove_orphaned_workspaces(folder: Path | None = None):
+    """Remove the workspaces this user's workers left in the temporary folder when they were
+    killed (a notebook that took the worker's memory, an interrupted grade): each is named by
+    its worker's process id, and one whose process is gone is no one's. A name without an id
+    (an older kit's) or of a live process is left."""
+    folder = Path(folder or tempfile.gettempdir())
+    for path in folder.glob(f"{WORKSPACE_PREFIX}*-*"):
+        pid = path.name[len(WORKSPACE_PREFIX):].split("-", 1)[0]
+        try:
+            if not pid.isdigit() or path.lstat().st_uid != os.getuid() or path.is_symlink():
+                continue
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+        except OSError:  # alive under another user, or the folder is gone
+            continue
+
+
 class Workspace:
     """This process's grading folders: one per assignment bundle, kept while it lives."""
 
     def __init__(self):
-        self.folder = Path(tempfile.mkdtemp(prefix="kit-worker-"))
+        remove_orphaned_workspaces()
+        self.folder = Path(tempfile.mkdtemp(prefix=f"{WORKSPACE_PREFIX}{os.getpid()}-"))
         self.courses = {}  # bundle digest -> (folder, nbgrader API)
         self.checked = set()  # isolations found possible here
         if not event.contains(Engine, "connect", unsynced_if_throwaway):

@@ -50,3 +50,20 @@ def test_without_a_workspace_no_connection_is_touched(tmp_path):
         assert sqlite_settings(tmp_path / "gradebook.db") == (2, "delete")
     finally:
         worker._WORKSPACE = kept
+
+
+def test_a_killed_workers_workspace_is_removed_by_the_next_and_no_other(tmp_path):
+    """A worker killed mid-grade leaves its workspace: does the next worker's start remove the
+    one whose process is gone, and keep a live process's and one named the older way?"""
+    import os
+    import subprocess
+
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    dead = tmp_path / f"{worker.WORKSPACE_PREFIX}{gone.pid}-abc"
+    live = tmp_path / f"{worker.WORKSPACE_PREFIX}{os.getpid()}-def"
+    older = tmp_path / f"{worker.WORKSPACE_PREFIX}x1y2z3"
+    for folder in (dead, live, older):
+        (folder / "course-0").mkdir(parents=True)
+    worker.remove_orphaned_workspaces(tmp_path)
+    assert not dead.exists() and live.is_dir() and older.is_dir()
