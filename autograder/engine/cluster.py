@@ -38,7 +38,7 @@ from traitlets import Integer, Unicode
 from traitlets.config import Configurable
 
 from autograder.checks.loader import load_assignment
-from autograder.course.submission_files import Unwalkable
+from autograder.course.submission_files import NOTEBOOK_BYTES, Unwalkable
 from autograder.engine import fork_server
 from autograder.engine.bundle import (
     assignment_bundle,
@@ -347,6 +347,12 @@ def feedback_all(client, root: Path, assignment_id, students, keep):
     run_all(client, students, task, keep)
 
 
+# A task carries one notebook (NOTEBOOK_BYTES at most) beside its assignment's bundle, by
+# design: dask's warning of a "large graph" past its 10 MB default told instructors of a
+# notebook with big outputs to load data with dask instead.
+LARGE_TASK = {"distributed.admin.large-graph-warning-threshold": 2 * NOTEBOOK_BYTES}
+
+
 def run_all(client, items, task, keep):
     """`task(item)` (a future) for every item, `keep(item, Graded)` as each finishes.
 
@@ -372,11 +378,12 @@ def run_all(client, items, task, keep):
             flow.add(future)
 
     try:
-        fill()
-        for future in flow:
-            item = running.pop(future)
-            fill()  # before writing this result, so that no worker waits for it
-            keep(item, outcome(future, item))
+        with dask.config.set(LARGE_TASK):
+            fill()
+            for future in flow:
+                item = running.pop(future)
+                fill()  # before writing this result, so that no worker waits for it
+                keep(item, outcome(future, item))
     except BaseException:
         client.cancel(list(running), force=True)
         raise

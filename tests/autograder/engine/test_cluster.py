@@ -199,3 +199,27 @@ def test_kernels_start_again_in_a_process_after_its_one_notebook_grade(tmp_path)
         assert Zygote.shared().process.poll() is None
     finally:
         Zygote.close_shared()
+
+
+def test_a_notebook_with_big_outputs_brings_no_large_graph_warning():
+    """A task carries its notebook, up to 32 MB with its outputs: does sending one of 20 MB
+    through run_all (every grading and feedback task goes through it) say nothing, where
+    dask's own submit of the same warns of a large graph?"""
+    import warnings
+
+    from distributed import Client
+
+    from autograder.engine.cluster import run_all
+
+    payload = b"x" * (20 * 2**20)
+    kept = []
+    with Client(processes=False, n_workers=1, threads_per_worker=1,
+                dashboard_address=None) as client:
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            run_all(client, ["ada"], lambda item: client.submit(len, payload, pure=False),
+                    lambda item, result: kept.append((item, result)))
+        assert kept == [("ada", len(payload))]
+        assert not [w for w in said if "large graph" in str(w.message)], said
+        with pytest.warns(UserWarning, match="large graph"):
+            client.submit(len, payload, pure=False).result()
