@@ -43,6 +43,15 @@ def current():
     return _current["language"]
 
 
+HTML_LANG = {"en": "en", "zh": "zh-CN"}  # each language's tag in a page's <html lang=...>
+
+
+def html_lang():
+    """The tag of the current language for a page's <html lang=...> (a browser picks its
+    fonts by it: zh-CN, Simplified Chinese glyphs)."""
+    return HTML_LANG.get(current(), current())
+
+
 def set_language(code):
     _current["language"] = check_language(code)
 

@@ -17,7 +17,7 @@ from autograder.course.ledger import chosen
 from autograder.engine.bundle import replace_folder
 from autograder.engine.cluster import close_client, feedback_all, start_client
 from autograder.engine.progress import Progress
-from autograder.i18n import config_language, current, language, t
+from autograder.i18n import config_language, html_lang, language, t
 from autograder.outputs.csv_cells import csv_text
 from autograder.outputs.destination import check_destination, same_table
 from autograder.outputs.export import COLUMNS
@@ -31,7 +31,6 @@ TEST_CELL_LINK = re.compile(r'<a href="#test_(\w+)">Test cell</a>')
 # It also lists a "Comment" entry for every cell that carries a comment, which filled the
 # contents with entries that name nothing; the comment stays on its cell, below the step.
 COMMENT_ENTRY = re.compile(r'[ \t]*<li><a href="#comment-[^"]*">Comment</a></li>[ \t]*\n?')
-HTML_LANG = {"en": "en", "zh": "zh-CN"}
 
 
 def score(name):
@@ -108,7 +107,7 @@ def in_course_language(text):
     the glyphs of its Chinese embedded (page_font.py), so no machine shows it as boxes."""
     for pattern, english, markup in TEMPLATE_WORDS:
         text = in_words(pattern, english, markup)(text)
-    lang = HTML_LANG.get(current(), current())
+    lang = html_lang()
     text = re.sub(r"<html[^>]*>", f'<html lang="{lang}">', text, count=1)
     css = font_css(re.sub(r"<style.*?</style>|<script.*?</script>", "", text, flags=re.DOTALL))
     if not css:

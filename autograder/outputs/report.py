@@ -47,6 +47,7 @@ from autograder.i18n import (  # noqa: E402
     config_language,
     current,
     english_of,
+    html_lang,
     language,
     t,
 )
@@ -411,7 +412,6 @@ def anchor(section):
     return section.__name__.removesuffix("_section")
 
 
-HTML_LANG = {"en": "en", "zh": "zh-CN"}
 STYLE = ("body{font-family:sans-serif;max-width:60em;margin:2em auto}"
          "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
          ".problems td:nth-child(n+4){overflow-wrap:anywhere}"
@@ -474,7 +474,7 @@ def render_report(results):
     body += [f"<h2 id='{anchor(section)}'>{html.escape(t(title))}</h2>\n{section(results)}"
              for title, section in SECTIONS]
     body.insert(2, gaps_box(results))
-    head = (f"{KIT_PAGE_START}{HTML_LANG.get(current(), current())}'><head>"
+    head = (f"{KIT_PAGE_START}{html_lang()}'><head>"
             f"<meta charset='utf-8'><title>{page_title}</title>"
             f"<style>{STYLE}{font_css(page_title + ''.join(body))}</style></head><body>")
     return "\n".join([head, *body, "</body></html>"])
