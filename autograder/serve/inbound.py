@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import dateutil.tz
 from nbgrader.utils import parse_utc
 
 from autograder.grading.submissions import STUDENT_ID
@@ -130,16 +131,19 @@ def why_not_as_submitted(path: Path, handed: HandedIn) -> str | None:
     writes it last: being_written), must give the name's time, and nothing in the folder may
     have changed more than CHANGED_LATER after that time: a change's time (ctime) is the one
     a user cannot set, and shows a folder made by hand under an earlier time, or a notebook
-    edited after its submit."""
-    named = handed.timestamp.replace(tzinfo=UTC)
+    edited after its submit. A name whose time zone nbgrader does not understand (it reads
+    "PST" as UTC) gives no time to compare with the clock: only timestamp.txt is checked."""
+    named, named_text = handed.timestamp.replace(tzinfo=UTC), handed.name.rsplit("+", 3)[2]
     try:
         stamp = (path / "timestamp.txt").read_text(encoding="utf-8").strip()
     except (OSError, UnicodeDecodeError):
         stamp = None
-    if stamp is not None and stamp_time(stamp) != named:
+    if stamp is not None and stamp != named_text and stamp_time(stamp) != named:
         return t("its timestamp.txt ({stamp}) does not give the time of its name ({named}), as "
                  "nbgrader submit writes them: submit again with nbgrader submit",
                  stamp=stamp[:40], named=handed.timestamp)
+    if not zone_understood(named_text):
+        return None
     changed = last_changed(path)
     if changed is not None and changed - named > CHANGED_LATER:
         return t("it changed at {changed}, later than the time of its name ({named}): a "
@@ -147,6 +151,19 @@ def why_not_as_submitted(path: Path, handed: HandedIn) -> str | None:
                  "submit", changed=changed.replace(tzinfo=None, microsecond=0),
                  named=handed.timestamp)
     return None
+
+
+def zone_understood(text: str) -> bool:
+    """Whether nbgrader reads the time `text` (as its submit writes it: date, time, zone
+    name) in its own zone: UTC, or a zone name the machine's time zone files know (EST, CET).
+    A name they do not know (PST, CEST) nbgrader reads as UTC, hours off."""
+    parts = text.split(" ")
+    if len(parts) != 3:
+        return False
+    zone = parts[2]
+    if zone.upper() in ("UTC", "GMT", "Z"):
+        return True
+    return not zone.lstrip("+-").isdigit() and dateutil.tz.gettz(zone) is not None
 
 
 def stamp_time(stamp: str):

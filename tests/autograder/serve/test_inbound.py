@@ -156,7 +156,8 @@ def test_a_folder_made_or_changed_after_the_time_of_its_name_is_refused(tmp_path
     its name, both the student's to write: is a folder made by hand under a time a day back,
     one whose notebook changed after its submit, and one whose timestamp.txt gives another
     time than its name refused, saying so and to submit again; and a folder changed within
-    CHANGED_LATER of its time, and a finished one made now, taken (owner or not checked)?"""
+    CHANGED_LATER of its time, a finished one made now, and one made now whose zone nbgrader
+    reads hours off (PST, read as UTC), taken (owner or not checked)?"""
     import getpass
 
     me = getpass.getuser()
@@ -170,6 +171,8 @@ def test_a_folder_made_or_changed_after_the_time_of_its_name_is_refused(tmp_path
     restamped = planted(tmp_path, me, stamp(-5))
     (restamped / "timestamp.txt").write_text(stamp(-86400))
     assert "does not give the time of its name" in refusal(tmp_path, restamped)
+    pacific = (datetime.now(UTC) - timedelta(hours=8)).strftime("%Y-%m-%d %H:%M:%S.%f PST")
+    assert refusal(tmp_path, planted(tmp_path, me, pacific)) is None  # read as UTC, 8 h off
     just_in = planted(tmp_path, me, stamp(-CHANGED_LATER.total_seconds() / 2))
     assert refusal(tmp_path, just_in) is None
     assert refusal(tmp_path, planted(tmp_path, me)) is None
