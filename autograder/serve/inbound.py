@@ -91,14 +91,15 @@ def why_unfinished(path: Path) -> str | None:
 
 
 def why_refused(inbound: Path, handed: HandedIn, check_owner=True,
-                max_mb: float = 0) -> str | None:
+                max_mb: float = 0, zone="UTC") -> str | None:
     """Why a submission folder is not taken (in words), or None when it is what nbgrader's
     submit makes (why_not_theirs, then why_not_taken)."""
-    return (why_not_theirs(inbound, handed, check_owner)
+    return (why_not_theirs(inbound, handed, check_owner, zone)
             or why_not_taken(inbound / handed.name, handed, max_mb))
 
 
-def why_not_theirs(inbound: Path, handed: HandedIn, check_owner=True) -> str | None:
+def why_not_theirs(inbound: Path, handed: HandedIn, check_owner=True,
+                   zone="UTC") -> str | None:
     """Why a submission folder is not the named student's own (in words), or None: a student
     id the kit accepts; a real folder (not a link) made by that student's user (nbgrader's
     collect only warns when not, and the exchange's inbound is writable by every student)."""
@@ -120,30 +121,30 @@ def why_not_theirs(inbound: Path, handed: HandedIn, check_owner=True) -> str | N
             return t("another user ({user}) made it, not {student}",
                      user=user_name(info.st_uid),
                      student=handed.student)
-    return why_not_as_submitted(path, handed)
+    return why_not_as_submitted(path, handed, zone)
 
 
-def why_not_as_submitted(path: Path, handed: HandedIn) -> str | None:
+def why_not_as_submitted(path: Path, handed: HandedIn, zone="UTC") -> str | None:
     """Why the folder `path` is not as the student's nbgrader submit left it (in words, with
     the fix), or None. nbgrader reads which submission is a student's latest from the time in
     the folder's name, and its lateness from its timestamp.txt; the student writes both, and
     may write in the folder after its submit. So timestamp.txt, where there is one (a submit
     writes it last: being_written), must give the name's time, and nothing in the folder may
-    have changed more than CHANGED_LATER after that time: a change's time (ctime) is the one
-    a user cannot set, and shows a folder made by hand under an earlier time, or a notebook
-    edited after its submit. A name whose time zone nbgrader does not understand (it reads
-    "PST" as UTC) gives no time to compare with the clock: only timestamp.txt is checked."""
-    named, named_text = handed.timestamp.replace(tzinfo=UTC), handed.name.rsplit("+", 3)[2]
+    have changed more than CHANGED_LATER after that time (submitted_at, read in the course's
+    zone `zone`, c.Exchange.timezone): a change's time (ctime) is the one a user cannot set,
+    and shows a folder made by hand under an earlier time, or a notebook edited after its
+    submit."""
+    named_text = handed.name.rsplit("+", 3)[2]
     try:
         stamp = (path / "timestamp.txt").read_text(encoding="utf-8").strip()
     except (OSError, UnicodeDecodeError):
         stamp = None
-    if stamp is not None and stamp != named_text and stamp_time(stamp) != named:
+    if stamp is not None and stamp != named_text and \
+            stamp_time(stamp) != handed.timestamp.replace(tzinfo=UTC):
         return t("its timestamp.txt ({stamp}) does not give the time of its name ({named}), as "
                  "nbgrader submit writes them: submit again with nbgrader submit",
                  stamp=stamp[:40], named=handed.timestamp)
-    if not zone_understood(named_text):
-        return None
+    named = submitted_at(handed, zone)
     changed = last_changed(path)
     if changed is not None and changed - named > CHANGED_LATER:
         return t("it changed at {changed}, later than the time of its name ({named}): a "
@@ -151,6 +152,25 @@ def why_not_as_submitted(path: Path, handed: HandedIn) -> str | None:
                  "submit", changed=changed.replace(tzinfo=None, microsecond=0),
                  named=handed.timestamp)
     return None
+
+
+def submitted_at(handed: HandedIn, zone="UTC"):
+    """When the folder's name says it was handed in, in UTC. As nbgrader reads it where it
+    understands the name's zone (UTC, or one the machine's zone files know: EST, CET). A name
+    it does not understand it reads as UTC, hours off ("PST"); where that name is the one the
+    course's zone `zone` (c.Exchange.timezone) gives at that hour, as nbgrader's submit wrote
+    it, the name's clock time in that zone. Any other name: nbgrader's reading, which its
+    lateness uses, so that a zone made up by hand gains nothing."""
+    nbgraders = handed.timestamp.replace(tzinfo=UTC)
+    text = handed.name.rsplit("+", 3)[2]
+    if zone_understood(text):
+        return nbgraders
+    parts, local = text.split(" "), dateutil.tz.gettz(zone)
+    if len(parts) == 3 and local is not None:
+        clock = handed.timestamp.replace(tzinfo=local)  # the name's digits, read as UTC
+        if clock.strftime("%Z") == parts[2]:
+            return clock.astimezone(UTC)
+    return nbgraders
 
 
 def zone_understood(text: str) -> bool:

@@ -116,6 +116,7 @@ class OnSubmit:
         self.not_graded = 0  # submissions this run could not grade (the console said why)
         self.homes_looked_at = set()  # students whose home this run looked at
         self.check_owner = config.ExchangeCollect.get("check_owner", True)
+        self.zone = config.Exchange.get("timezone", "UTC")  # of the times submit writes
         self.groupshared = config.CourseDirectory.get("groupshared", False)
         if self.settings.per_day < 0 or self.settings.interval <= 0:
             raise ServeError(t("c.FeedbackOnSubmit.per_day must be 0 (no limit) or more, and "
@@ -192,12 +193,12 @@ class OnSubmit:
         """Whether the student's own nbgrader submit may still be writing `handed`: it is
         looked at again next time (a folder not theirs is refused at once)."""
         return being_written(self.inbound / handed.name) and not why_not_theirs(
-            self.inbound, handed, self.check_owner)
+            self.inbound, handed, self.check_owner, self.zone)
 
     def refused(self, handed) -> bool:
         """Whether `handed` is refused at intake (inbound.py): said on the console, and where
         the folder is the student's own, in a notice their fetch_feedback finds."""
-        why = why_not_theirs(self.inbound, handed, self.check_owner)
+        why = why_not_theirs(self.inbound, handed, self.check_owner, self.zone)
         notice = ""
         if not why:
             why = why_not_taken(self.inbound / handed.name, handed,

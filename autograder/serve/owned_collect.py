@@ -74,7 +74,7 @@ class OwnedCollect(ExchangeCollect):
     def why_not_collected(self, inbound, handed):
         """Why the folder is not collected (in words), or None: it is the student's own, as
         their submit left it (the owner unchecked where check_owner is False), and finished."""
-        return (why_not_theirs(inbound, handed, self.check_owner)
+        return (why_not_theirs(inbound, handed, self.check_owner, self.timezone)
                 or why_unfinished(inbound / handed.name))
 
     def latest(self, records):

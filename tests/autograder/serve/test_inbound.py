@@ -61,9 +61,9 @@ def planted(inbound, student="root", when=None, notebook=True):
     return folder
 
 
-def refusal(inbound, folder, check_owner=True):
+def refusal(inbound, folder, check_owner=True, zone="UTC"):
     [handed] = [h for h in handed_in(inbound, {ID}) if h.name == folder.name]
-    return why_refused(inbound, handed, check_owner)
+    return why_refused(inbound, handed, check_owner, zone=zone)
 
 
 def test_only_what_nbgrader_submit_makes_is_taken(tmp_path):
@@ -156,8 +156,7 @@ def test_a_folder_made_or_changed_after_the_time_of_its_name_is_refused(tmp_path
     its name, both the student's to write: is a folder made by hand under a time a day back,
     one whose notebook changed after its submit, and one whose timestamp.txt gives another
     time than its name refused, saying so and to submit again; and a folder changed within
-    CHANGED_LATER of its time, a finished one made now, and one made now whose zone nbgrader
-    reads hours off (PST, read as UTC), taken (owner or not checked)?"""
+    CHANGED_LATER of its time, and a finished one made now, taken (owner or not checked)?"""
     import getpass
 
     me = getpass.getuser()
@@ -171,8 +170,30 @@ def test_a_folder_made_or_changed_after_the_time_of_its_name_is_refused(tmp_path
     restamped = planted(tmp_path, me, stamp(-5))
     (restamped / "timestamp.txt").write_text(stamp(-86400))
     assert "does not give the time of its name" in refusal(tmp_path, restamped)
-    pacific = (datetime.now(UTC) - timedelta(hours=8)).strftime("%Y-%m-%d %H:%M:%S.%f PST")
-    assert refusal(tmp_path, planted(tmp_path, me, pacific)) is None  # read as UTC, 8 h off
     just_in = planted(tmp_path, me, stamp(-CHANGED_LATER.total_seconds() / 2))
     assert refusal(tmp_path, just_in) is None
     assert refusal(tmp_path, planted(tmp_path, me)) is None
+
+
+def test_a_time_in_a_zone_nbgrader_misreads_is_read_in_the_courses_zone(tmp_path):
+    """nbgrader reads "PST" as UTC, 8 hours off: is a folder made now whose name is the
+    course's zone's clock (c.Exchange.timezone America/Los_Angeles, as its submit writes it)
+    taken, while the same under a course in UTC, a made-up zone, and the course's own zone
+    named an hour back are refused (a zone written by hand gains nothing)?"""
+    import getpass
+
+    import dateutil.tz
+
+    me, zone = getpass.getuser(), "America/Los_Angeles"
+
+    def pacific(hours=0):
+        clock = datetime.now(dateutil.tz.gettz(zone)) + timedelta(hours=hours)
+        return clock.strftime("%Y-%m-%d %H:%M:%S.%f ") + clock.strftime("%Z")
+
+    honest = planted(tmp_path, me, pacific())
+    assert refusal(tmp_path, honest, zone=zone) is None
+    assert "later than the time of its name" in refusal(tmp_path, honest)
+    made_up = planted(tmp_path, me, pacific(-1).rsplit(" ", 1)[0] + " XYZ")
+    assert "later than the time of its name" in refusal(tmp_path, made_up, zone=zone)
+    hour_back = planted(tmp_path, me, pacific(-1))
+    assert "later than the time of its name" in refusal(tmp_path, hour_back, zone=zone)
