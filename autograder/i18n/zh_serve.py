@@ -31,6 +31,11 @@ CATALOG = {
     "nbgrader submit did not finish it (it holds no {name}): submit again":
         "nbgrader submit 没有完成这次提交（其中没有 {name}）：请重新提交",
     "{folder} is not collected: {why}. {what}": "{folder} 没有收取：{why}。{what}",
+    "its name gives no time nbgrader reads": "它的名字里没有 nbgrader 能读懂的时间",
+    "The others are collected.": "其他提交照常收取。",
+    "It changed while it was being collected.": "收取过程中它被改动了。",
+    "{folder}: its time is written in UTC in submitted/, as nbgrader would misread its zone":
+        "{folder}：nbgrader 会读错它的时区，所以 submitted/ 中的时间改用 UTC 写出",
     "The student's latest own submission is collected instead.":
         "改为收取这名学生本人最新的一次提交。",
     "The student has no submission of their own there.": "这名学生在那里没有本人的提交。",

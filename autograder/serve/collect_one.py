@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import shutil
 import stat
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from nbgrader.utils import capture_log, temp_attrs
 from traitlets import Unicode
 
 from autograder.plumbing import private_api
+from autograder.serve.inbound import handed_from, true_time_written, why_not_as_submitted
 from autograder.serve.owned_collect import OwnedCollect
 
 PRIVATE_API = "one submission collected"
@@ -44,7 +46,18 @@ class CollectOne(ExchangeCollect):
         self.src_records = [self._path_to_record(os.path.join(self.inbound_path, self.chosen))]
 
     def do_copy(self, src, dest, log=None):
-        copy_without_links(Path(src), Path(dest), self.coursedir.ignore)
+        """The kit's copy, then the folder judged again (a notebook swapped between intake's
+        check and the copy shows in its change time: the copy is removed and collect fails,
+        saying why); the copy's timestamp.txt in UTC where nbgrader would misread its zone."""
+        source, dest = Path(src), Path(dest)
+        copy_without_links(source, dest, self.coursedir.ignore)
+        handed = handed_from(source)
+        why = why_not_as_submitted(source, handed, self.timezone) if handed else None
+        if why:
+            shutil.rmtree(dest, ignore_errors=True)
+            raise RuntimeError(why)
+        if handed:
+            true_time_written(dest, handed, self.timezone)
 
 
 OPEN_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC

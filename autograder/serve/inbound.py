@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import dateutil.parser
 import dateutil.tz
 from nbgrader.utils import parse_utc
 
@@ -71,9 +72,10 @@ def unwritten(path: Path) -> str | None:
 def being_written(path: Path, now=None) -> bool:
     """Whether nbgrader's submit may still be writing the folder `path`: a file it writes
     last is missing and the folder changed less than SUBMIT_WRITES ago (after that, it is
-    refused by why_not_taken)."""
+    refused by why_not_taken). Changed: its ctime, which no user sets (a modification time
+    set in the future kept a folder without timestamp.txt waiting for ever)."""
     try:
-        changed = datetime.fromtimestamp(path.lstat().st_mtime, UTC)
+        changed = datetime.fromtimestamp(path.lstat().st_ctime, UTC)
     except OSError:
         return False
     return unwritten(path) is not None and (now or datetime.now(UTC)) - changed < SUBMIT_WRITES
@@ -155,35 +157,46 @@ def why_not_as_submitted(path: Path, handed: HandedIn, zone="UTC") -> str | None
 
 
 def submitted_at(handed: HandedIn, zone="UTC"):
-    """When the folder's name says it was handed in, in UTC. As nbgrader reads it where it
-    understands the name's zone (UTC, or one the machine's zone files know: EST, CET). A name
-    it does not understand it reads as UTC, hours off ("PST"); where that name is the one the
-    course's zone `zone` (c.Exchange.timezone) gives at that hour, as nbgrader's submit wrote
-    it, the name's clock time in that zone. Any other name: nbgrader's reading, which its
-    lateness uses, so that a zone made up by hand gains nothing."""
+    """When the folder's name says it was handed in, in UTC. nbgrader's submit writes the time
+    in the zone of c.Exchange.timezone, named by that zone's abbreviation at that hour (PST,
+    CEST, JST); nbgrader reads the abbreviation with the machine's zone files, which read PST
+    or JST as UTC and CST as the US's Central time, hours off. So where the name carries the
+    course's zone's abbreviation at that hour (`zone`), its clock time is read in that zone;
+    any other name as nbgrader reads it, which its lateness uses, so that a zone written by
+    hand gains nothing."""
     nbgraders = handed.timestamp.replace(tzinfo=UTC)
-    text = handed.name.rsplit("+", 3)[2]
-    if zone_understood(text):
-        return nbgraders
-    parts, local = text.split(" "), dateutil.tz.gettz(zone)
+    parts, local = handed.name.rsplit("+", 3)[2].split(" "), dateutil.tz.gettz(zone)
     if len(parts) == 3 and local is not None:
-        clock = handed.timestamp.replace(tzinfo=local)  # the name's digits, read as UTC
+        try:
+            clock = dateutil.parser.parse(" ".join(parts[:2])).replace(tzinfo=local)
+        except (ValueError, OverflowError):
+            return nbgraders
         if clock.strftime("%Z") == parts[2]:
             return clock.astimezone(UTC)
     return nbgraders
 
 
-def zone_understood(text: str) -> bool:
-    """Whether nbgrader reads the time `text` (as its submit writes it: date, time, zone
-    name) in its own zone: UTC, or a zone name the machine's time zone files know (EST, CET).
-    A name they do not know (PST, CEST) nbgrader reads as UTC, hours off."""
-    parts = text.split(" ")
-    if len(parts) != 3:
+def handed_from(path: Path) -> HandedIn | None:
+    """The submission a folder of inbound/ is, read as handed_in reads it; None for a name
+    that is not nbgrader's."""
+    parts = path.name.rsplit("+", 3)
+    if len(parts) != 4:
+        return None
+    try:
+        return HandedIn(path.name, parts[0], parts[1], parse_utc(parts[2]))
+    except (ValueError, OverflowError):
+        return None
+
+
+def true_time_written(dest: Path, handed: HandedIn, zone="UTC") -> bool:
+    """Write the collected copy's timestamp.txt in UTC where nbgrader would misread the time
+    its submit wrote (submitted_at): its lateness is then computed from the true time. Whether
+    it was written."""
+    true = submitted_at(handed, zone)
+    if true == handed.timestamp.replace(tzinfo=UTC) or not (dest / "timestamp.txt").is_file():
         return False
-    zone = parts[2]
-    if zone.upper() in ("UTC", "GMT", "Z"):
-        return True
-    return not zone.lstrip("+-").isdigit() and dateutil.tz.gettz(zone) is not None
+    (dest / "timestamp.txt").write_text(true.strftime("%Y-%m-%d %H:%M:%S.%f UTC"))
+    return True
 
 
 def stamp_time(stamp: str):

@@ -24,19 +24,40 @@ is still left, and the console says the student's own was not looked for.
 from __future__ import annotations
 
 import os
+import shutil
+from datetime import datetime
 from pathlib import Path
 
 from nbgrader.exchange.default.collect import ExchangeCollect
 
 from autograder.i18n import t
 from autograder.plumbing import private_api
-from autograder.serve.inbound import HandedIn, handed_in, why_not_theirs, why_unfinished
+from autograder.serve.inbound import (
+    HandedIn,
+    handed_from,
+    handed_in,
+    true_time_written,
+    why_not_theirs,
+    why_unfinished,
+)
 
 PRIVATE_API = "one submission collected"  # the same private code CollectOne leans on
+UNREADABLE = "kit_unreadable"  # a record's key: its folder's name gives no time
 
 
 class OwnedCollect(ExchangeCollect):
     """ExchangeCollect whose records are folders their student made."""
+
+    def _path_to_record(self, path):
+        """nbgrader's record of a folder; one whose name gives no time nbgrader reads (a
+        student's `mkdir` of `ben+ID+not a time+x` stopped the whole class's collect with a
+        traceback) is a record marked unreadable, the oldest of its student's, never taken."""
+        try:
+            return super()._path_to_record(path)
+        except (ValueError, OverflowError):  # dateutil's ParserError is a ValueError
+            name = os.path.basename(path)
+            return {"username": name.rsplit("+", 3)[0], "filename": name,
+                    "timestamp": datetime.min, UNREADABLE: True}
 
     def init_src(self):
         super().init_src()
@@ -44,8 +65,9 @@ class OwnedCollect(ExchangeCollect):
         chosen = []
         for record in self.src_records:
             student = record["username"]
-            why = self.why_not_collected(inbound, HandedIn(
-                record["filename"], student, assignment_id, record["timestamp"]))
+            why = t("its name gives no time nbgrader reads") if record.get(UNREADABLE) else \
+                self.why_not_collected(inbound, HandedIn(
+                    record["filename"], student, assignment_id, record["timestamp"]))
             if not why:
                 chosen.append(record)
                 continue
@@ -70,6 +92,29 @@ class OwnedCollect(ExchangeCollect):
         return [self._path_to_record(os.path.join(inbound, h.name))
                 for h in handed_in(inbound, {self.coursedir.assignment_id})
                 if h.student == student and not self.why_not_collected(inbound, h)]
+
+    def do_copy(self, src, dest, log=None):
+        """nbgrader's copy, then the folder judged again: a notebook swapped between the
+        check and the copy shows in its change time, and such a copy is removed. A folder
+        nbgrader refuses to copy (too large: it raised, and the class's collect stopped
+        there) is left, said, and the others are collected. The copy's timestamp.txt is
+        written in UTC where nbgrader would misread its zone (inbound.true_time_written)."""
+        source = Path(src)
+        try:
+            super().do_copy(src, dest, log)
+        except RuntimeError as error:
+            self.log.error(t("{folder} is not collected: {why}. {what}", folder=source.name,
+                             why=error, what=t("The others are collected.")))
+            return
+        handed = handed_from(source)
+        why = self.why_not_collected(source.parent, handed) if handed else None
+        if why:
+            shutil.rmtree(dest, ignore_errors=True)
+            self.log.error(t("{folder} is not collected: {why}. {what}", folder=source.name,
+                             why=why, what=t("It changed while it was being collected.")))
+        elif handed and true_time_written(Path(dest), handed, self.timezone):
+            self.log.info(t("{folder}: its time is written in UTC in submitted/, as nbgrader "
+                            "would misread its zone", folder=source.name))
 
     def why_not_collected(self, inbound, handed):
         """Why the folder is not collected (in words), or None: it is the student's own, as

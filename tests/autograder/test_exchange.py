@@ -318,3 +318,16 @@ def test_a_folder_backdated_by_hand_is_not_collected(week):
     assert backdated.is_dir()
     kept = (root / "submitted" / "ben" / ID / "timestamp.txt").read_text().strip()
     assert parse_utc(kept) > week["due"].replace(tzinfo=None), kept
+
+
+def test_a_folder_whose_name_gives_no_time_stops_no_collect(week):
+    """ben makes a folder whose name gives no time (nbgrader's collect stopped for the whole
+    class with a traceback on it): does collect say so and go on for every student?"""
+    root, home = week["root"], week["homes"] / "ben"
+    bad = week["exchange"] / COURSE_ID / "inbound" / f"ben+{ID}+not a time+x"
+    run(home, "mkdir", bad, user="ben", home=home)
+    collected = nbgrader(root, "collect", ID)
+    said = collected.stdout + collected.stderr
+    assert collected.returncode == 0, said
+    assert "Traceback" not in said and "ParserError" not in said, said
+    assert "Submission already exists, use --update to update: ada" in said, said

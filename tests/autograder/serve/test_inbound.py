@@ -114,18 +114,25 @@ def test_a_notebook_past_the_bound_is_refused_with_the_fix(tmp_path):
     assert why_refused(tmp_path, handed, check_owner=False, max_mb=0) is None
 
 
-def test_a_folder_submit_is_writing_waits_and_one_it_left_unfinished_is_refused(tmp_path):
+def test_a_folder_submit_is_writing_waits_and_one_it_left_unfinished_is_refused(
+        tmp_path, monkeypatch):
     """nbgrader's submit writes timestamp.txt and the secret after the notebook: is a folder
     without them passed over while it is fresh (looked at again later), and once older, or
-    when whole, judged: refused, saying submit did not finish and to submit again?"""
+    when whole, judged: refused, saying submit did not finish and to submit again? Is its age
+    its change time, so that a modification time set in the future keeps it waiting no
+    longer (a folder without timestamp.txt is graded as never late)?"""
+    from autograder.serve import inbound
+
     folder = planted(tmp_path)
     assert not being_written(folder)
     (folder / "submission_secret.txt").unlink()
     assert being_written(folder)
     later = datetime.now(UTC) + SUBMIT_WRITES
     assert not being_written(folder, now=later)
-    os.utime(folder, (0, 0))
-    assert not being_written(folder)
+    future = (datetime.now(UTC) + timedelta(days=3000)).timestamp()
+    os.utime(folder, (future, future))
+    assert being_written(folder) and not being_written(folder, now=later)
+    monkeypatch.setattr(inbound, "SUBMIT_WRITES", timedelta(0))  # older than a submit takes
     why = refusal(tmp_path, folder, check_owner=False)
     assert "did not finish it" in why and "submission_secret.txt" in why and "submit again" in why
 
@@ -197,3 +204,60 @@ def test_a_time_in_a_zone_nbgrader_misreads_is_read_in_the_courses_zone(tmp_path
     assert "later than the time of its name" in refusal(tmp_path, made_up, zone=zone)
     hour_back = planted(tmp_path, me, pacific(-1))
     assert "later than the time of its name" in refusal(tmp_path, hour_back, zone=zone)
+
+
+def test_a_copy_is_judged_again_and_its_time_written_true(tmp_path):
+    """Serve's copy of a submission: is a folder that changed after the time of its name
+    (a notebook swapped between intake's check and the copy) refused after the copy, the copy
+    removed? And is an honest Los Angeles folder's timestamp.txt written in UTC in the copy,
+    the true time, where nbgrader would read "PST" as UTC?"""
+    import getpass
+
+    import dateutil.tz
+    import pytest
+    from nbgrader.coursedir import CourseDirectory
+    from nbgrader.utils import parse_utc
+
+    from autograder.serve.collect_one import CollectOne
+
+    me, zone = getpass.getuser(), "America/Los_Angeles"
+    inbound = tmp_path / "inbound"
+    inbound.mkdir()
+    collect = CollectOne(coursedir=CourseDirectory(), config=Config(
+        {"Exchange": {"timezone": zone}}))
+    swapped = planted(inbound, me, stamp(-2 * CHANGED_LATER.total_seconds()))
+    with pytest.raises(RuntimeError, match="later than the time of its name"):
+        collect.do_copy(swapped, tmp_path / "swapped-copy")
+    assert not (tmp_path / "swapped-copy").exists()
+
+    clock = datetime.now(dateutil.tz.gettz(zone))
+    honest = planted(inbound, me, clock.strftime("%Y-%m-%d %H:%M:%S.%f ") + clock.strftime("%Z"))
+    collect.do_copy(honest, tmp_path / "honest-copy")
+    written = parse_utc((tmp_path / "honest-copy" / "timestamp.txt").read_text())
+    assert abs(written.replace(tzinfo=UTC) - clock.astimezone(UTC)) < timedelta(seconds=1)
+
+
+def test_a_folder_too_large_for_nbgrader_stops_no_collect(tmp_path):
+    """nbgrader's copy raises for a folder past c.CourseDirectory.max_dir_size, which stopped
+    the course's collect for every student after it: does the kit's collect leave that folder,
+    saying why, and go on?"""
+    import getpass
+    import logging
+
+    from nbgrader.coursedir import CourseDirectory
+
+    from autograder.serve.owned_collect import OwnedCollect
+
+    inbound = tmp_path / "inbound"
+    inbound.mkdir()
+    big = planted(inbound, getpass.getuser())
+    (big / "data.bin").write_bytes(b"x" * 4000)
+    collect = OwnedCollect(coursedir=CourseDirectory(max_dir_size=1))  # 1 KB
+    said = []
+    handler = logging.Handler()
+    handler.emit = lambda record: said.append(record.getMessage())
+    collect.log.addHandler(handler)
+    collect.do_copy(big, tmp_path / "copy")
+    assert not (tmp_path / "copy").exists()
+    assert [line for line in said if f"{big.name} is not collected" in line
+            and "too big" in line and "The others are collected." in line], said
