@@ -29,7 +29,12 @@ from nbgrader.utils import capture_log, temp_attrs
 from traitlets import Unicode
 
 from autograder.plumbing import private_api
-from autograder.serve.inbound import handed_from, true_time_written, why_not_as_submitted
+from autograder.serve.inbound import (
+    handed_from,
+    in_true_time,
+    true_time_written,
+    why_not_as_submitted,
+)
 from autograder.serve.owned_collect import OwnedCollect
 
 PRIVATE_API = "one submission collected"
@@ -43,7 +48,8 @@ class CollectOne(ExchangeCollect):
         # cannot parse would stop it); only the chosen one is read here, as it reads it.
         self.course_path = os.path.join(self.root, self.coursedir.course_id)
         self.inbound_path = os.path.join(self.course_path, "inbound")
-        self.src_records = [self._path_to_record(os.path.join(self.inbound_path, self.chosen))]
+        self.src_records = [in_true_time(
+            self._path_to_record(os.path.join(self.inbound_path, self.chosen)), self.timezone)]
 
     def do_copy(self, src, dest, log=None):
         """The kit's copy, then the folder judged again (a notebook swapped between intake's

@@ -188,6 +188,17 @@ def handed_from(path: Path) -> HandedIn | None:
         return None
 
 
+def in_true_time(record: dict, zone="UTC") -> dict:
+    """nbgrader's record of an inbound folder (username, filename, timestamp) with its time
+    the true one (submitted_at, naive UTC as nbgrader keeps it), so that which submission is
+    latest, which is before the due date and whether a collected one is newer are all decided
+    on the time true_time_written puts in the copy."""
+    handed = handed_from(Path(record["filename"]))
+    if handed is not None:
+        record["timestamp"] = submitted_at(handed, zone).replace(tzinfo=None)
+    return record
+
+
 def true_time_written(dest: Path, handed: HandedIn, zone="UTC") -> bool:
     """Write the collected copy's timestamp.txt in UTC where nbgrader would misread the time
     its submit wrote (submitted_at): its lateness is then computed from the true time. Whether

@@ -36,6 +36,7 @@ from autograder.serve.inbound import (
     HandedIn,
     handed_from,
     handed_in,
+    in_true_time,
     true_time_written,
     why_not_theirs,
     why_unfinished,
@@ -51,9 +52,10 @@ class OwnedCollect(ExchangeCollect):
     def _path_to_record(self, path):
         """nbgrader's record of a folder; one whose name gives no time nbgrader reads (a
         student's `mkdir` of `ben+ID+not a time+x` stopped the whole class's collect with a
-        traceback) is a record marked unreadable, the oldest of its student's, never taken."""
+        traceback) is a record marked unreadable, the oldest of its student's, never taken.
+        Its time is the true one (inbound.in_true_time)."""
         try:
-            return super()._path_to_record(path)
+            return in_true_time(super()._path_to_record(path), self.timezone)
         except (ValueError, OverflowError):  # dateutil's ParserError is a ValueError
             name = os.path.basename(path)
             return {"username": name.rsplit("+", 3)[0], "filename": name,

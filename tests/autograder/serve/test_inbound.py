@@ -12,6 +12,7 @@ from autograder.serve.inbound import (
     SUBMIT_WRITES,
     being_written,
     handed_in,
+    in_true_time,
     inbound_folder,
     why_refused,
 )
@@ -210,7 +211,8 @@ def test_a_copy_is_judged_again_and_its_time_written_true(tmp_path):
     """Serve's copy of a submission: is a folder that changed after the time of its name
     (a notebook swapped between intake's check and the copy) refused after the copy, the copy
     removed? And is an honest Los Angeles folder's timestamp.txt written in UTC in the copy,
-    the true time, where nbgrader would read "PST" as UTC?"""
+    the true time, where nbgrader would read "PST" as UTC, and is that time its record's, by
+    which collect decides which is latest, before the due date, or newer than the one held?"""
     import getpass
 
     import dateutil.tz
@@ -235,6 +237,10 @@ def test_a_copy_is_judged_again_and_its_time_written_true(tmp_path):
     collect.do_copy(honest, tmp_path / "honest-copy")
     written = parse_utc((tmp_path / "honest-copy" / "timestamp.txt").read_text())
     assert abs(written.replace(tzinfo=UTC) - clock.astimezone(UTC)) < timedelta(seconds=1)
+    record = {"username": me, "filename": honest.name, "timestamp": parse_utc(honest.name
+                                                                               .split("+")[2])}
+    assert in_true_time(dict(record), zone)["timestamp"] == written  # latest, due, update
+    assert in_true_time(dict(record))["timestamp"] == record["timestamp"]  # a UTC course
 
 
 def test_a_folder_too_large_for_nbgrader_stops_no_collect(tmp_path):
