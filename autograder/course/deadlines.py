@@ -30,6 +30,15 @@ class DeadlineError(KitError, ValueError):
     pass
 
 
+def handed_in_at(text: str):
+    """The time a submission's timestamp.txt gives (`text`), aware in UTC, as nbgrader reads
+    it; None where it gives none."""
+    try:
+        return parse_utc(text.strip()).replace(tzinfo=UTC)
+    except (ValueError, OverflowError):  # dateutil's ParserError is a ValueError
+        return None
+
+
 def due_date(assignment_id, text):
     """The configured due date as nbgrader stores it (naive UTC)."""
     try:

@@ -16,13 +16,12 @@ import secrets
 import shutil
 import zipfile
 from dataclasses import replace
-from datetime import UTC, timedelta
+from datetime import timedelta
 from pathlib import Path, PurePosixPath
 
 from dateutil.tz import gettz
-from nbgrader.utils import parse_utc
 
-from autograder.course.deadlines import Deadlines, time_late
+from autograder.course.deadlines import Deadlines, handed_in_at, time_late
 from autograder.course.directory import course_config, run_nbgrader
 from autograder.course.ledger import Problem, keep_problems
 from autograder.i18n import config_language, language, t
@@ -158,12 +157,11 @@ def against_submitted(root: Path, assignment_id, handed, student_of, log):
 
 
 def submitted_time(folder: Path):
-    """When the submission in `folder` was handed in (its timestamp.txt, as nbgrader reads
-    it), aware in UTC; None where it says no time."""
+    """When the submission in `folder` was handed in (its timestamp.txt), aware in UTC; None
+    where it says no time."""
     try:
-        return parse_utc((folder / "timestamp.txt").read_text(encoding="utf-8").strip()) \
-            .replace(tzinfo=UTC)
-    except (OSError, ValueError, OverflowError):
+        return handed_in_at((folder / "timestamp.txt").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
         return None
 
 

@@ -14,6 +14,7 @@ import dateutil.parser
 import dateutil.tz
 from nbgrader.utils import parse_utc
 
+from autograder.course.deadlines import handed_in_at
 from autograder.grading.submissions import STUDENT_ID
 from autograder.i18n import t
 
@@ -24,6 +25,11 @@ class HandedIn:
     student: str
     assignment: str
     timestamp: object  # datetime, UTC, as nbgrader parses it
+
+    @property
+    def time_text(self) -> str:
+        """The time as the folder's name writes it (date, time, zone name)."""
+        return self.name.rsplit("+", 3)[2]
 
 
 def inbound_folder(config) -> Path | None:
@@ -41,17 +47,9 @@ def inbound_folder(config) -> Path | None:
 def handed_in(inbound: Path, assignments) -> list[HandedIn]:
     """The submissions in `inbound` of the given assignments, oldest first (a name that is
     not nbgrader's is passed over: collect would refuse it too)."""
-    found = []
-    for path in inbound.iterdir() if inbound.is_dir() else ():
-        parts = path.name.rsplit("+", 3)
-        if len(parts) != 4 or parts[1] not in assignments:
-            continue
-        try:
-            timestamp = parse_utc(parts[2])
-        except (ValueError, OverflowError):  # dateutil's ParserError is a ValueError
-            continue
-        found.append(HandedIn(path.name, parts[0], parts[1], timestamp))
-    return sorted(found, key=lambda h: (h.timestamp, h.name))
+    found = [handed_from(path) for path in (inbound.iterdir() if inbound.is_dir() else ())]
+    return sorted((h for h in found if h is not None and h.assignment in assignments),
+                  key=lambda h: (h.timestamp, h.name))
 
 
 FUTURE = timedelta(minutes=5)  # a clock a little ahead of this machine's is not a forgery
@@ -136,13 +134,12 @@ def why_not_as_submitted(path: Path, handed: HandedIn, zone="UTC") -> str | None
     zone `zone`, c.Exchange.timezone): a change's time (ctime) is the one a user cannot set,
     and shows a folder made by hand under an earlier time, or a notebook edited after its
     submit."""
-    named_text = handed.name.rsplit("+", 3)[2]
     try:
         stamp = (path / "timestamp.txt").read_text(encoding="utf-8").strip()
     except (OSError, UnicodeDecodeError):
         stamp = None
-    if stamp is not None and stamp != named_text and \
-            stamp_time(stamp) != handed.timestamp.replace(tzinfo=UTC):
+    if stamp is not None and stamp != handed.time_text and \
+            handed_in_at(stamp) != handed.timestamp.replace(tzinfo=UTC):
         return t("its timestamp.txt ({stamp}) does not give the time of its name ({named}), as "
                  "nbgrader submit writes them: submit again with nbgrader submit",
                  stamp=stamp[:40], named=handed.timestamp)
@@ -165,7 +162,7 @@ def submitted_at(handed: HandedIn, zone="UTC"):
     any other name as nbgrader reads it, which its lateness uses, so that a zone written by
     hand gains nothing."""
     nbgraders = handed.timestamp.replace(tzinfo=UTC)
-    parts, local = handed.name.rsplit("+", 3)[2].split(" "), dateutil.tz.gettz(zone)
+    parts, local = handed.time_text.split(" "), dateutil.tz.gettz(zone)
     if len(parts) == 3 and local is not None:
         try:
             clock = dateutil.parser.parse(" ".join(parts[:2])).replace(tzinfo=local)
@@ -177,14 +174,14 @@ def submitted_at(handed: HandedIn, zone="UTC"):
 
 
 def handed_from(path: Path) -> HandedIn | None:
-    """The submission a folder of inbound/ is, read as handed_in reads it; None for a name
-    that is not nbgrader's."""
+    """The submission a folder of inbound/ is (student+assignment+time+random, the time as
+    nbgrader parses it); None for a name that is not nbgrader's, which collect refuses too."""
     parts = path.name.rsplit("+", 3)
     if len(parts) != 4:
         return None
     try:
         return HandedIn(path.name, parts[0], parts[1], parse_utc(parts[2]))
-    except (ValueError, OverflowError):
+    except (ValueError, OverflowError):  # dateutil's ParserError is a ValueError
         return None
 
 
@@ -208,14 +205,6 @@ def true_time_written(dest: Path, handed: HandedIn, zone="UTC") -> bool:
         return False
     (dest / "timestamp.txt").write_text(true.strftime("%Y-%m-%d %H:%M:%S.%f UTC"))
     return True
-
-
-def stamp_time(stamp: str):
-    """The time a timestamp.txt gives, UTC, as nbgrader reads it; None where it gives none."""
-    try:
-        return parse_utc(stamp).replace(tzinfo=UTC)
-    except (ValueError, OverflowError):
-        return None
 
 
 def last_changed(path: Path):
