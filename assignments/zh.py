@@ -20,9 +20,9 @@ CATALOG = {
     'mask applied after the softmax': '在 softmax 之后才加掩码',
     'write it with tensor operations: no for or while loop, comprehension, map, filter, '
     'reduce, key= function or iter(function, sentinel), no function or lambda that calls '
-    'itself, no class of your own whose objects a loop walks (__iter__, __next__, '
-    '__getitem__), and nothing that calls torch once per head, query or position':
+    'itself, and no class of your own whose objects a loop walks (__iter__, __next__, '
+    '__getitem__)':
         '请用张量运算来写：不用 for 或 while 循环、推导式、map、filter、reduce、key= 函数或 '
-        'iter(function, sentinel)，不用调用自身的函数或 lambda，不用会被循环逐个访问的自定义类'
-        '（__iter__、__next__、__getitem__），也不要每个头、每个查询或每个位置各调用一次 torch',
+        'iter(function, sentinel)，不用调用自身的函数或 lambda，也不用会被循环逐个访问的自定义类'
+        '（__iter__、__next__、__getitem__）',
 }

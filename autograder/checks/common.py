@@ -222,14 +222,13 @@ def requires_names(rule_name, needed, why):
 
 
 def forbids_loops(rule_name):
-    """A rule: the code has no Python loop: none written (code_rules.python_loop says which
-    count) and none running (operation_rules.no_loop_runs: calls of the same kinds of
-    arguments call torch as many times, whatever their sizes)."""
-    return operation_rule("forbids_loops", rule_name, [], (
+    """A rule: the code has no Python loop (code_rules.python_loop says which count), its
+    text saying each."""
+    return code_rule("forbids_loops", rule_name, (), (
         "write it with tensor operations: no for or while loop, comprehension, map, filter, "
         "reduce, key= function or iter(function, sentinel), no function or lambda that calls "
-        "itself, no class of your own whose objects a loop walks (__iter__, __next__, "
-        "__getitem__), and nothing that calls torch once per head, query or position"))
+        "itself, and no class of your own whose objects a loop walks (__iter__, __next__, "
+        "__getitem__)"))
 
 
 def requires_loop(rule_name, why):

@@ -153,16 +153,10 @@ def step_findings(step, subject, helpers, draws):
     subject = Watched(as_subject(subject), parameter_names(step.reference))
     with recording_of(subject.subject, step):
         findings, started, right = judged_calls(step, subject, helpers, draws)
-        cases = len(getattr(subject.subject, "records", ()))
         if started:  # whether what the rules name is used (checks/probes.py)
             subject.probes = probed(step, subject.subject, right, draws.of(step.name, PROBES))
     if not started:  # a blank stub breaks no rule: it has not started yet
         return findings
-    # A probe's reruns are changed on purpose (the change's own operations among them): rules
-    # that read the calls read the cases' alone, as the notebook's expect_rule, which records
-    # no rerun (operation_rules.calls); what a rerun tried on the recording still counts.
-    for record in list(getattr(subject.subject, "records", ()))[cases:]:
-        record["rerun"] = True
     # The rules last: those on operations are decided on the records of every call above.
     return [Finding("rule", step.name, v) for rule in step.rules
             if (v := rule_violation(rule, subject))] + findings

@@ -6,9 +6,6 @@ which holds everything computed since the reply before it):
 - `ops`: every operation torch ran, by name, at two levels: the torch functions called
   (`layer_norm`, `multi_head_attention_forward`, `_make_dual`) and the ATen operations they
   reach (`native_layer_norm`, `_softmax`, `native_batch_norm`), whatever the Python path;
-- `count`: how many ATen operations ran; `calls`: how many of torch's functions and tensor
-  methods the code called (an operator and an index among them), which code without a
-  Python loop calls as many times whatever the sizes of its inputs;
 - `autograd`: whether an autograd graph was walked (backward, torch.autograd.grad,
   torch.func), forward-mode dual numbers were made, or a torch function gave a result that
   takes part in a graph (requires_grad);
@@ -59,8 +56,8 @@ BACKWARD_FUNCTIONS = frozenset({"backward", "grad"})
 
 
 def new_record(arguments):
-    return {"ops": {}, "count": 0, "calls": 0, "autograd": False, "entered": {},
-            "arguments": arguments, "largest": 0, "weights": [], "tampered": [], "python_peak": 0}
+    return {"ops": {}, "count": 0, "autograd": False, "entered": {}, "arguments": arguments,
+            "largest": 0, "weights": [], "tampered": [], "python_peak": 0}
 
 
 def is_plain(value):
@@ -129,7 +126,6 @@ def noted_operation(record, name, outputs, args=()):
 def noted_function(record, name, outputs=()):
     """A torch function that was called, with its output tensors, in the record."""
     record["ops"][name] = record["ops"].get(name, 0) + 1
-    record["calls"] += 1
     if name in DUAL_FUNCTIONS or (GRAPH_TASK is None and name in BACKWARD_FUNCTIONS):
         record["autograd"] = True
     for output in outputs:
@@ -188,8 +184,7 @@ def checked_record(data):
 
     if not isinstance(data, dict) or set(data) != set(new_record([])):
         raise ValueError("malformed record")
-    if not (type(data["count"]) is int and type(data["calls"]) is int
-            and type(data["largest"]) is int
+    if not (type(data["count"]) is int and type(data["largest"]) is int
             and type(data["autograd"]) is bool and type(data["python_peak"]) is int
             and isinstance(data["arguments"], list) and isinstance(data["weights"], list)
             and all(type(n) is int for n in data["weights"])

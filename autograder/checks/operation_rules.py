@@ -277,9 +277,8 @@ def shape(value):
 
 
 def calls(records):
-    """The records of calls of the subject (those whose arguments the grader sent), a
-    probe's reruns left out (judge.step_findings marks them)."""
-    return [record for record in records if record["arguments"] and not record.get("rerun")]
+    """The records of calls of the subject (those whose arguments the grader sent)."""
+    return [record for record in records if record["arguments"]]
 
 
 def forbids_ops(records, params, probes, language):
@@ -425,48 +424,10 @@ def causal_weights(records, params, probes, language):
     return None
 
 
-def kinds_of(arguments):
-    """What a call's arguments are, apart from their sizes: each tensor's number of dims,
-    each flag's value, None where a number or a tensor could be; numbers are sizes too."""
-    return tuple(("tensor", len(value)) if isinstance(value, list) else
-                 ("flag", value) if type(value) is bool else
-                 ("number",) if type(value) in (int, float) else None
-                 for value in arguments)
-
-
-def sizes_text(arguments):
-    """A call's arguments as a student reads them: `6x4, 4x3, 7`."""
-    return ", ".join("x".join(map(str, value)) if isinstance(value, list) else
-                     "None" if value is None else str(value) for value in arguments)
-
-
-def no_loop_runs(records, params, probes, language):
-    """No Python loop calls torch one piece at a time: calls whose arguments are of the same
-    kinds (kinds_of) call torch's functions as many times, whatever their sizes. A loop over
-    heads, queries or positions (a for statement, reduce, a class whose __eq__ computes, ...)
-    calls them more often for more of them."""
-    groups = {}
-    for record in calls(records):
-        groups.setdefault(kinds_of(record["arguments"]), []).append(record)
-    for group in groups.values():
-        fewest = min(group, key=lambda record: record["calls"])
-        most = max(group, key=lambda record: record["calls"])
-        if most["calls"] > fewest["calls"]:
-            return _t("it called torch {most} times for inputs of sizes {large} but {fewest} "
-                      "times for {small}: the number of its operations grows with its inputs, "
-                      "so a Python loop runs them", language, most=most["calls"],
-                      large=sizes_text(most["arguments"]), fewest=fewest["calls"],
-                      small=sizes_text(fewest["arguments"]))
-    return None
-
-
 DECISIONS = {"forbids_ops": forbids_ops, "requires_ops": requires_ops,
              "forbids_autograd": forbids_autograd, "enters": enters,
              "forbids_entering": forbids_entering, "scores_in_blocks": scores_in_blocks,
-             "causal_weights": causal_weights, "forbids_loops": no_loop_runs}
-# Kinds decided on the text first, by code_rules.judged (the loop a text writes), then on the
-# records (the loop that runs, whatever its text).
-ON_TEXT_TOO = frozenset({"forbids_loops"})
+             "causal_weights": causal_weights}
 
 
 def tampered_with(records, language=None):
@@ -492,9 +453,6 @@ def decided(kind, params, records, text, language=None, probes=None):
     if reason:
         return _t("no rule can be verified because {reason}; call what you need by name",
                   language, reason=reason)
-    written = judged(kind, params, text, language) if kind in ON_TEXT_TOO else None
-    if written:
-        return written
     touched = tampered_with(records, language)
     if touched:
         return _t("it reached into what records its operations: {what}", language,

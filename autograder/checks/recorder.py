@@ -46,12 +46,8 @@ def function_name(func):
 
 def codes_of(target):
     """The code objects of a function, or of every method a class of the student's defines
-    (its bases from torch and Python left out), or, for a callable object of such a class
-    (`self_attention = Attention()`), its class's."""
+    (its bases from torch and Python left out)."""
     codes = set()
-    if not isinstance(target, type) and not hasattr(getattr(target, "__func__", target),
-                                                    "__code__"):
-        target = type(target)
     if isinstance(target, type):
         for cls in target.__mro__:
             if cls is object or str(cls.__module__).split(".")[0] in ("torch", "typing"):
@@ -68,11 +64,8 @@ def codes_of(target):
 
 
 def namespace_of(target):
-    """The globals a function or class was defined in (a notebook's: its namespace); a
-    callable object's, its class's."""
+    """The globals a function or class was defined in (a notebook's: its namespace)."""
     target = getattr(target, "__func__", target)
-    if not isinstance(target, type) and not hasattr(target, "__globals__"):
-        target = type(target)
     if hasattr(target, "__globals__"):
         return target.__globals__
     for value in vars(target).values() if isinstance(target, type) else ():

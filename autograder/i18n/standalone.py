@@ -68,10 +68,6 @@ ZH = {
     "run time": "它把 {name} 传给了另一个函数，由后者按运行时拼出的名字取属性",
     "it ran torch's {ops}": "它运行了 torch 的 {ops}",
     "it never ran {names}": "它从未运行 {names}",
-    "it called torch {most} times for inputs of sizes {large} but {fewest} times for "
-    "{small}: the number of its operations grows with its inputs, so a Python loop runs them":
-        "输入大小为 {large} 时它调用了 torch {most} 次，输入大小为 {small} 时只调用了 {fewest} "
-        "次：运算的次数随输入变大而增加，说明有 Python 循环在逐个执行它们",
     "it ran {names}, but its output does not change what your code returns":
         "它运行了 {names}，但其输出并不影响你的代码的返回值",
     "it used autograd (a gradient computed by torch's autograd engine, dual numbers, or a "

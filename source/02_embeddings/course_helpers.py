@@ -683,8 +683,8 @@ GRAPH_TASK = getattr(torch._C, "_current_graph_task_id", None)
 BACKWARD_FUNCTIONS = frozenset({"backward", "grad"})
 
 def new_record(arguments):
-    return {"ops": {}, "count": 0, "calls": 0, "autograd": False, "entered": {},
-            "arguments": arguments, "largest": 0, "weights": [], "tampered": [], "python_peak": 0}
+    return {"ops": {}, "count": 0, "autograd": False, "entered": {}, "arguments": arguments,
+            "largest": 0, "weights": [], "tampered": [], "python_peak": 0}
 
 def is_plain(value):
     return type(value) is Tensor or type(value) is Parameter
@@ -739,7 +739,6 @@ def noted_operation(record, name, outputs, args=()):
 
 def noted_function(record, name, outputs=()):
     record["ops"][name] = record["ops"].get(name, 0) + 1
-    record["calls"] += 1
     if name in DUAL_FUNCTIONS or (GRAPH_TASK is None and name in BACKWARD_FUNCTIONS):
         record["autograd"] = True
     for output in outputs:
@@ -786,8 +785,7 @@ def checked_record(data):
 
     if not isinstance(data, dict) or set(data) != set(new_record([])):
         raise ValueError("malformed record")
-    if not (type(data["count"]) is int and type(data["calls"]) is int
-            and type(data["largest"]) is int
+    if not (type(data["count"]) is int and type(data["largest"]) is int
             and type(data["autograd"]) is bool and type(data["python_peak"]) is int
             and isinstance(data["arguments"], list) and isinstance(data["weights"], list)
             and all(type(n) is int for n in data["weights"])
@@ -814,9 +812,6 @@ def function_name(func):
 
 def codes_of(target):
     codes = set()
-    if not isinstance(target, type) and not hasattr(getattr(target, "__func__", target),
-                                                    "__code__"):
-        target = type(target)
     if isinstance(target, type):
         for cls in target.__mro__:
             if cls is object or str(cls.__module__).split(".")[0] in ("torch", "typing"):
@@ -833,8 +828,6 @@ def codes_of(target):
 
 def namespace_of(target):
     target = getattr(target, "__func__", target)
-    if not isinstance(target, type) and not hasattr(target, "__globals__"):
-        target = type(target)
     if hasattr(target, "__globals__"):
         return target.__globals__
     for value in vars(target).values() if isinstance(target, type) else ():
@@ -1431,7 +1424,7 @@ def shape(value):
     return value if isinstance(value, list) and all(type(n) is int for n in value) else None
 
 def calls(records):
-    return [record for record in records if record["arguments"] and not record.get("rerun")]
+    return [record for record in records if record["arguments"]]
 
 def forbids_ops(records, params, probes, language):
     found = matched(all_ops(records), params)
@@ -1529,34 +1522,10 @@ def causal_weights(records, params, probes, language):
                       spans=", ".join(map(str, spans)) or "0", seq=seq)
     return None
 
-def kinds_of(arguments):
-    return tuple(("tensor", len(value)) if isinstance(value, list) else
-                 ("flag", value) if type(value) is bool else
-                 ("number",) if type(value) in (int, float) else None
-                 for value in arguments)
-
-def sizes_text(arguments):
-    return ", ".join("x".join(map(str, value)) if isinstance(value, list) else
-                     "None" if value is None else str(value) for value in arguments)
-
-def no_loop_runs(records, params, probes, language):
-    groups = {}
-    for record in calls(records):
-        groups.setdefault(kinds_of(record["arguments"]), []).append(record)
-    for group in groups.values():
-        fewest = min(group, key=lambda record: record["calls"])
-        most = max(group, key=lambda record: record["calls"])
-        if most["calls"] > fewest["calls"]:
-            return _t('it called torch {most} times for inputs of sizes {large} but {fewest} times for {small}: the number of its operations grows with its inputs, so a Python loop runs them', language, most=most["calls"],
-                      large=sizes_text(most["arguments"]), fewest=fewest["calls"],
-                      small=sizes_text(fewest["arguments"]))
-    return None
-
 DECISIONS = {"forbids_ops": forbids_ops, "requires_ops": requires_ops,
              "forbids_autograd": forbids_autograd, "enters": enters,
              "forbids_entering": forbids_entering, "scores_in_blocks": scores_in_blocks,
-             "causal_weights": causal_weights, "forbids_loops": no_loop_runs}
-ON_TEXT_TOO = frozenset({"forbids_loops"})
+             "causal_weights": causal_weights}
 
 def tampered_with(records, language=None):
     said = []
@@ -1575,9 +1544,6 @@ def decided(kind, params, records, text, language=None, probes=None):
     if reason:
         return _t('no rule can be verified because {reason}; call what you need by name',
                   language, reason=reason)
-    written = judged(kind, params, text, language) if kind in ON_TEXT_TOO else None
-    if written:
-        return written
     touched = tampered_with(records, language)
     if touched:
         return _t('it reached into what records its operations: {what}', language,

@@ -235,41 +235,6 @@ EVASIONS = {
         "    s = scaled_dot_score\n"
         "    weights = torch.softmax(s(K.T[:, None, :], Q.T[None, :, :]), dim=0)\n"
         "    return V @ weights\n", "scaled_dot_score"),
-    # Loops no text shows, which the rule once read from names alone (docs/not-done.md):
-    # the number of torch's calls still grows with the heads or the queries.
-    "multihead_project folding heads with reduce under another name": ("multihead_project",
-        "fold = functools.reduce\n\n"
-        "def multihead_project(x, W):\n"
-        "    first = (x @ W[0].T)[None]\n"
-        "    return fold(lambda done, w: torch.cat([done, (x @ w.T)[None]]), W[1:], first)\n",
-        "grows with its inputs"),
-    "multihead_project computing a head in __eq__ of a list's count": ("multihead_project",
-        "class Head:\n"
-        "    def __init__(self, x, out):\n"
-        "        self.x, self.out = x, out\n"
-        "    def __eq__(self, w):\n"
-        "        self.out.append(self.x @ w.T)\n"
-        "        return False\n\n"
-        "def multihead_project(x, W):\n"
-        "    out = []\n"
-        "    list(W).count(Head(x, out))\n"
-        "    return torch.stack(out)\n", "grows with its inputs"),
-    "multihead_project one head per element of np.vectorize": ("multihead_project",
-        "import numpy as np\n\n"
-        "def multihead_project(x, W):\n"
-        "    head = np.vectorize(lambda i: x @ W[int(i)].T, otypes=[object])\n"
-        "    return torch.stack(list(head(np.arange(W.shape[0]))))\n",
-        "grows with its inputs"),
-    "self_attention one query at a time through itertools.starmap's kin": ("self_attention",
-        "import itertools\n"
-        "each = itertools.starmap\n\n"
-        "def self_attention(x, W_query, W_key, W_value):\n"
-        "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
-        "    def row(i):\n"
-        "        s = q[..., i:i + 1, :] @ k.transpose(-2, -1) / math.sqrt(k.shape[-1])\n"
-        "        return torch.softmax(s, dim=-1) @ v\n"
-        "    rows = list(each(row, zip(range(x.shape[-2]))))\n"
-        "    return torch.cat(rows, dim=-2)\n", "grows with its inputs"),
 }
 
 
@@ -470,41 +435,3 @@ def test_tampering_is_said_in_the_language_asked_each_time():
         assert tampering(code) == english
     finally:
         standalone.LANGUAGE = language
-
-
-def loop_record(arguments, calls, rerun=False):
-    """A record of one call of the subject: its arguments as described, `calls` calls of
-    torch's functions."""
-    record = checked_record({**new_record(arguments), "calls": calls})
-    if rerun:
-        record["rerun"] = True
-    return record
-
-
-LOOP_TEXT = "def f(x, W):\n    return x @ W\n"
-
-
-def test_more_calls_of_torch_for_larger_inputs_is_a_loop():
-    """Do two calls with arguments of the same kinds, of other sizes, that call torch a
-    different number of times break "no Python loop", naming both?"""
-    broken = decided("forbids_loops", [], [loop_record([[6, 4], [3, 5, 4]], 9),
-                                           loop_record([[6, 4], [2, 5, 4]], 7)], LOOP_TEXT)
-    assert broken is not None and "9 times" in broken and "6x4, 3x5x4" in broken
-
-
-def test_calls_of_other_kinds_or_a_probes_rerun_are_not_compared():
-    """Are calls whose arguments differ in kind (another rank, None for a tensor) and a
-    probe's rerun (changed on purpose, its change's own operations among them) left out of
-    the comparison, so that code without a loop keeps the rule?"""
-    records = [loop_record([[6, 4], [3, 5, 4]], 5), loop_record([[2, 6, 4], [3, 5, 4]], 8),
-               loop_record([[6, 4], None], 3), loop_record([[6, 4], [2, 5, 4]], 5),
-               loop_record([[6, 4], [3, 5, 4]], 11, rerun=True)]
-    assert decided("forbids_loops", [], records, LOOP_TEXT) is None
-
-
-def test_a_written_loop_breaks_the_rule_whatever_the_records():
-    """Is a loop the text writes still a broken rule when every call ran as many
-    operations?"""
-    text = "def f(x, W):\n    return sum(x @ w for w in W)\n"
-    broken = decided("forbids_loops", [], [loop_record([[6, 4], [3, 5, 4]], 5)], text)
-    assert broken is not None and "Python loop" in broken

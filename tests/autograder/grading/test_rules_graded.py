@@ -138,9 +138,6 @@ CASES = {
                                             "every key at once, then looping over value "
                                             "blocks", EVASIONS), {"online_attention"}),
     "alias_job": (GRADIENTS, earlier_step_runs_the_autograd, {"attention_backward"}),
-    "starmap": (SELF, filled_with("self_attention", "self_attention one query at a time "
-                                  "through itertools.starmap's kin", EVASIONS),
-                {"self_attention"}),
     "row_mask": (GRADIENTS, filled_with("cached_causal_attention", "cached attention masking "
                                         "each row in a loop", EVASIONS),
                  {"cached_causal_attention"}),
