@@ -102,8 +102,9 @@ LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 def segments(text, nodes):
-    """The source text of each node, as ast.get_source_segment gives it, with the text split
-    into lines once (get_source_segment splits it again for every node)."""
+    """The source text of each node, as ast.get_source_segment gives it but with a
+    definition's decorators (they run too: `@functools.lru_cache def f` is not `def f`), with
+    the text split into lines once (get_source_segment splits it again for every node)."""
     lines = LINES.findall(text)  # split as ast splits: at \r\n, \r and \n only
     encoded = [line.encode("utf-8") for line in lines]
 
@@ -114,12 +115,23 @@ def segments(text, nodes):
     for node in nodes:
         (first, start), (last, end) = at(node.lineno, node.col_offset), \
             at(node.end_lineno, node.end_col_offset)
+        if getattr(node, "decorator_list", None):
+            first, start = decorator_start(lines, *at(node.decorator_list[0].lineno,
+                                                      node.decorator_list[0].col_offset))
         if first == last:
             found.append(lines[first][start:end])
         else:
             found.append(lines[first][start:] + "".join(lines[first + 1:last])
                          + lines[last][:end])
     return found
+
+
+def decorator_start(lines, line, column):
+    """(line, column) of the `@` before a decorator's expression at (line, column): only
+    blanks and backslash line continuations may stand between them."""
+    while "@" not in lines[line][:column]:
+        line, column = line - 1, len(lines[line - 1])
+    return line, lines[line].rindex("@", 0, column)
 
 
 def bound_names(node):

@@ -259,12 +259,20 @@ def segments(text, nodes):
     for node in nodes:
         (first, start), (last, end) = at(node.lineno, node.col_offset), \
             at(node.end_lineno, node.end_col_offset)
+        if getattr(node, "decorator_list", None):
+            first, start = decorator_start(lines, *at(node.decorator_list[0].lineno,
+                                                      node.decorator_list[0].col_offset))
         if first == last:
             found.append(lines[first][start:end])
         else:
             found.append(lines[first][start:] + "".join(lines[first + 1:last])
                          + lines[last][:end])
     return found
+
+def decorator_start(lines, line, column):
+    while "@" not in lines[line][:column]:
+        line, column = line - 1, len(lines[line - 1])
+    return line, lines[line].rindex("@", 0, column)
 
 def bound_names(node):
     names = set()

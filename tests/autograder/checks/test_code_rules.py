@@ -564,14 +564,35 @@ def test_every_step_is_checked_to_run_alone_as_grading_runs_it():
 LINE_ENDINGS = st.sampled_from(["\n", "\r\n", "\r"])
 STATEMENTS = st.sampled_from([
     "x = 'é中文'", "def f(a):\n    return a * 2", "y = '''a\nb'''", "class C:\n    z = 1",
-    "if x:\n    y = 1\nelse:\n    y = 2", "print(x, 'é')  # a comment", "w = [1,\n     2]"])
+    "if x:\n    y = 1\nelse:\n    y = 2", "print(x, 'é')  # a comment", "w = [1,\n     2]",
+    "@keep\n@ wrap('é',\n  2)\ndef g(b):\n    return b", "@functools.cache\nclass D:\n    w = 2"])
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(STATEMENTS, LINE_ENDINGS), min_size=1, max_size=6))
 def test_segments_are_the_source_segments_ast_gives(parts):
-    """Is the text of each statement the one ast.get_source_segment gives, whatever the line
-    endings and however many bytes a character takes (closure reads it once per cell)?"""
+    """Is the text of each statement the one ast.get_source_segment gives, from a
+    definition's first decorator on, whatever the line endings and however many bytes a
+    character takes (closure reads it once per cell)?"""
     text = "".join(code.replace("\n", ending) + ending for code, ending in parts)
     tree = ast.parse(text)
-    assert segments(text, tree.body) == [ast.get_source_segment(text, n) for n in tree.body]
+    assert segments(text, tree.body) == [ast.get_source_segment(text, with_decorators(n))
+                                         for n in tree.body]
+
+
+def with_decorators(node):
+    """A copy of the statement that starts at its first decorator's `@` (at the line's
+    start in these statements)."""
+    if not getattr(node, "decorator_list", None):
+        return node
+    return ast.FunctionDef(lineno=node.decorator_list[0].lineno, col_offset=0,
+                           end_lineno=node.end_lineno, end_col_offset=node.end_col_offset)
+
+
+def test_a_decorator_is_part_of_the_text_grading_runs():
+    """Does a decorated step's text keep its decorator and what the decorator reads, so
+    grading runs `@functools.lru_cache def f` as the notebook did, not a bare `def f`?"""
+    student = "import functools\n\n@functools.lru_cache\n" + HONEST_SOFTMAX.lstrip()
+    text = closure([SETUP, student], "stable_softmax")
+    assert "@functools.lru_cache\ndef stable_softmax" in text
+    assert "import functools" in text

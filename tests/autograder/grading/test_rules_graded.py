@@ -82,6 +82,26 @@ def backward_by_importlib(release, source):
         "keepdim=True))\n")})
 
 
+SELF_ATTENTION = ("def self_attention(x, W_query, W_key, W_value):\n"
+                  "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+                  "    scores = q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1])\n"
+                  "    return torch.softmax(scores, dim=-1) @ v\n")
+
+
+def decorated_doubling(release, source):
+    """self_attention right by itself, under a decorator of the student's that doubles what
+    it returns (the notebook's values are wrong)."""
+    return simulate.fill(simulate.correct(release, source), {"self_attention": (
+        "def doubled(f):\n    return lambda *args: 2 * f(*args)\n\n@doubled\n"
+        + SELF_ATTENTION)})
+
+
+def decorated_cache(release, source):
+    """self_attention right, under functools.lru_cache."""
+    return simulate.fill(simulate.correct(release, source), {"self_attention": (
+        "import functools\n\n@functools.lru_cache(maxsize=None)\n" + SELF_ATTENTION)})
+
+
 def filled_with(name, label, table):
     """A correct notebook whose step `name` is the code of `label` in `table` (a student of
     tests/autograder/checks/test_operation_rules.py)."""
@@ -119,6 +139,9 @@ CASES = {
     "shipped": (BY_HAND, shipped, {"stable_softmax"}),
     "scratch": (BY_HAND, scratch_first, set()),
     "table": (SELF, table_at_module_level, set()),
+    # a step's decorators run when it is graded, as they ran in the notebook
+    "doubled": (SELF, decorated_doubling, {"self_attention"}),
+    "cached": (SELF, decorated_cache, set()),
     # a rule broken in an earlier step costs that step, not the later one that uses it
     "norm": (BLOCK, norm_built_in, {"layer_norm"}),
     "backward": (GRADIENTS, backward_by_importlib, {"softmax_backward"}),
