@@ -226,7 +226,7 @@ def rule_checks(step):
         [(rule.name, rule.public, rule.probe) for rule in step.rules]
     uses = f", uses={list(step.uses)!r}" if step.uses else ""
     lines = [f"expect_rule({step.name}, {kind!r}, {params!r}, {t(name)!r}, {t(why)!r}{uses}"
-             + (f", probe={probe!r}" if probe else "") + ")"
+             + (f", probe={probe!r}" if probe else "") + f", name={step.name!r})"
              for name, (kind, params, why), probe in publics]
     heading = "# " + t("The step's rules, as grading checks them:")
     return "\n" + heading + "\n" + "\n".join(lines) if lines else ""

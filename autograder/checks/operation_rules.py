@@ -518,15 +518,16 @@ def stop_recording(*_):
         recorder.stop()
 
 
-def expect_rule(subject, kind, params, rule, why, uses=(), probe=None):
+def expect_rule(subject, kind, params, rule, why, uses=(), probe=None, name=None):
     """Assert that your `subject` (and the code of yours it uses) keeps a rule of its step,
     decided as grading decides it, by the same function: a rule on the code on the text
-    closure reads from the cells you ran, without the earlier steps it `uses`; a rule on
-    operations on what the calls of this test cell computed (record_calls); with a `probe`,
-    on whether what the rule names is used too (checks/probes.py: the cell's first call of
-    your function made again with it changed)."""
+    closure reads from the cells you ran for the step's `name` (grading's name for it: a
+    lambda's or a decorator's wrapper's own name is another), without the earlier steps it
+    `uses`; a rule on operations on what the calls of this test cell computed
+    (record_calls); with a `probe`, on whether what the rule names is used too
+    (checks/probes.py: the cell's first call of your function made again with it changed)."""
     sources = notebook_sources()
-    name = getattr(subject, "__name__", "")
+    name = name or getattr(subject, "__name__", "")
     if sources is None:  # not in a notebook: the code of the function itself
         try:
             sources = [textwrap.dedent(inspect.getsource(subject))]

@@ -1596,9 +1596,9 @@ def stop_recording(*_):
     if recorder is not None:
         recorder.stop()
 
-def expect_rule(subject, kind, params, rule, why, uses=(), probe=None):
+def expect_rule(subject, kind, params, rule, why, uses=(), probe=None, name=None):
     sources = notebook_sources()
-    name = getattr(subject, "__name__", "")
+    name = name or getattr(subject, "__name__", "")
     if sources is None:
         try:
             sources = [textwrap.dedent(inspect.getsource(subject))]

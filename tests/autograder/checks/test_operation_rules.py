@@ -348,6 +348,19 @@ HONEST = {
         "def layer_norm(x, gamma, beta, eps=1e-5):\n" + HAND_NORM +
         "    layer_norm_out = (x - mean) / torch.sqrt(var + eps)\n"
         "    return layer_norm_out * gamma + beta\n"),
+    # the step's name is grading's, not the function's own __name__
+    "a softmax by hand bound to a lambda": ("stable_softmax",
+        "stable_softmax = lambda scores, dim=-1: (lambda e: e / e.sum(dim=dim, keepdim=True))("
+        "torch.exp(scores - scores.amax(dim=dim, keepdim=True)))\n"),
+    "a softmax by hand under a decorator that does not keep its name": ("stable_softmax",
+        "def logged(f):\n"
+        "    def inner(*args, **kwargs):\n"
+        "        return f(*args, **kwargs)\n"
+        "    return inner\n\n"
+        "@logged\n"
+        "def stable_softmax(scores, dim=-1):\n"
+        "    exps = torch.exp(scores - scores.amax(dim=dim, keepdim=True))\n"
+        "    return exps / exps.sum(dim=dim, keepdim=True)\n"),
 }
 
 
