@@ -70,8 +70,13 @@ CATALOG = {
         "c.FeedbackOnSubmit.per_day 必须是 0（不限次数）或更大，c.FeedbackOnSubmit.interval "
         "必须大于 0 秒（现在分别是 {per_day} 和 {interval}）",
     "no record of earlier submissions ({path}): every student's latest submission in the "
-    "exchange is taken now":
-        "没有以前提交的记录（{path}）：现在处理交换目录中每名学生最新的提交",
+    "exchange is taken now, except where the gradebook holds it graded already":
+        "没有以前提交的记录（{path}）：现在处理交换目录中每名学生最新的提交，"
+        "成绩簿里已评过分的除外",
+    "not graded again: collect and grade took this very submission before serve did; its "
+    "scores stand, and its feedback is what feedback and release_feedback give":
+        "不再评分：在 serve 之前，collect 和 grade 已经处理过这份提交；它的分数保持不变，"
+        "它的反馈由 feedback 和 release_feedback 生成和发布",
     "refused, not collected: {why}": "已拒绝，未收取：{why}",
     "nbgrader said {warning}": "nbgrader 提示 {warning}",
     "its submission_secret.txt is not a regular file":

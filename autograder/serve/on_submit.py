@@ -5,6 +5,8 @@ For each new folder in the exchange's inbound/ (inbound.py), once (record.py):
 - a student's earlier submission that a later one overtook before it was taken: superseded;
 - a student whose submission of the assignment a TA graded by hand: left in the exchange for
   the instructor (nothing is collected over it; collect and grade keep a TA's scores anyway);
+- a submission the gradebook holds graded already (the instructor's collect and grade took
+  it, as when serve starts mid-week without its record): not graded again nor counted;
 - past the day's graded submissions (c.FeedbackOnSubmit.per_day): left in the exchange, for
   the instructor's own collect and grade; the feedback of the last one graded said so;
 - else nbgrader's collect of that very submission (collect_one.py), the kit's grade and
@@ -40,11 +42,13 @@ from autograder.serve.inbound import (
     being_written,
     handed_in,
     inbound_folder,
+    submitted_at,
     why_home_open,
     why_not_taken,
     why_not_theirs,
 )
 from autograder.serve.record import (
+    GRADED_BEFORE,
     GRADING,
     KEPT_FOR_TA,
     NOT_GRADED,
@@ -87,6 +91,17 @@ def today() -> str:
 
 def clock():
     return time.strftime("%H:%M:%S")
+
+
+def graded_before(root: Path, handed, zone="UTC") -> bool:
+    """Whether the gradebook holds this very submission graded (the time of its collected
+    copy the folder's): collect and grade took it before serve did."""
+    with open_gradebook(root) as gradebook:
+        try:
+            submission = gradebook.find_submission(handed.assignment, handed.student)
+        except MissingEntry:
+            return False
+        return submission.timestamp == submitted_at(handed, zone).replace(tzinfo=None)
 
 
 def graded_by_hand(root: Path, assignment_id, student) -> bool:
@@ -140,7 +155,8 @@ class OnSubmit:
                                folder=self.inbound or t("not configured")))
         if not self.record.found and handed_in(self.inbound, set(self.settings.assignments)):
             say(t("no record of earlier submissions ({path}): every student's latest "
-                  "submission in the exchange is taken now", path=self.record.path))
+                  "submission in the exchange is taken now, except where the gradebook holds it "
+                  "graded already", path=self.record.path))
 
     def look(self):
         """Take every submission not finished yet; returns how many were taken."""
@@ -227,6 +243,12 @@ class OnSubmit:
             self.tell(handed, t("not graded: a TA graded this assignment by hand for this "
                                 "student; it stays in the exchange for your collect and "
                                 "grade, which keep the TA's scores"))
+            return 0
+        if not again and graded_before(self.root, handed, self.zone):
+            self.record.set(handed, day, GRADED_BEFORE)
+            self.tell(handed, t("not graded again: collect and grade took this very "
+                                "submission before serve did; its scores stand, and its "
+                                "feedback is what feedback and release_feedback give"))
             return 0
         used = self.record.used(handed.student, handed.assignment, day) - again
         if limit and used >= limit:

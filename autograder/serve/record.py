@@ -20,6 +20,7 @@ SUPERSEDED = "superseded"  # a later submission of the same student came before 
 OVER_LIMIT = "over the limit"  # past the student's graded submissions of the day
 KEPT_FOR_TA = "kept for the TA"  # the assignment was graded by hand for this student
 REFUSED = "refused"  # not what nbgrader's submit makes (inbound.why_refused): never collected
+GRADED_BEFORE = "graded before"  # collect and grade took this very submission before serve
 COUNTED = (GRADING, RELEASED, NOT_GRADED)  # what uses one of the day's graded submissions
 
 

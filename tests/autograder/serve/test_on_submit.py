@@ -297,6 +297,14 @@ def term():
             notebook = gradebook.find_submission_notebook(ID, ID, "ben")
             facts["ben ta score"] = {g.name: g.manual_score for g in notebook.grades}
         facts["regrade check"] = instructor_runs(root, teacher, "regrade-check", ID)
+        # serve started mid-week without its record: ada's latest own submission (her
+        # over-the-limit one moved out of the exchange) is the one serve graded already.
+        over = next(name for name, entry in entries.items() if entry["state"] == "over the limit")
+        (exchange / COURSE_ID / "inbound" / over).rename(exchange / COURSE_ID / over)
+        record.rename(record.with_name("on_submit.json.aside"))
+        facts["without record"] = instructor_runs(root, teacher, "serve", "--once")
+        facts["record without record"] = json.loads(record.read_text())
+        facts["ada collected without record"] = submitted_at(root, "ada")
         yield facts
 
 
@@ -361,6 +369,21 @@ def test_a_submission_interrupted_mid_grade_is_finished_once(term):
     assert f"ada {ID}: graded, 10 of 10 points, feedback released" in result.stdout
     assert f"({PER_DAY} of {PER_DAY} today)" in result.stdout
     assert term["record after crash"] == term["record"]
+
+
+def test_a_start_without_its_record_grades_nothing_graded_already(term):
+    """Started with its record moved aside, does serve leave the submission the gradebook
+    holds graded (ada's latest) ungraded, uncounted and said, and take nothing over it?"""
+    result = term["without record"]
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no record of earlier submissions" in result.stdout
+    assert f"ada {ID}: not graded again: collect and grade took this very submission" \
+        in result.stdout, result.stdout
+    assert ": graded," not in result.stdout
+    assert term["ada collected without record"] == term["ada collected"]
+    states = {entry["state"] for entry in term["record without record"].values()
+              if entry["student"] == "ada"}
+    assert "graded before" in states and not states & {"grading", "released"}, states
 
 
 def test_what_serve_graded_gets_the_same_grade_from_grade(term):
