@@ -78,6 +78,7 @@ CATALOG = {
         "不再评分：在 serve 之前，collect 和 grade 已经处理过这份提交；它的分数保持不变，"
         "它的反馈由 feedback 和 release_feedback 生成和发布",
     "refused, not collected: {why}": "已拒绝，未收取：{why}",
+    "{folder}: the copy collected before is kept there": "{folder}：保留了之前收取的那份副本",
     "nbgrader said {warning}": "nbgrader 提示 {warning}",
     "its submission_secret.txt is not a regular file":
         "其中的 submission_secret.txt 不是普通文件",

@@ -36,11 +36,12 @@ from autograder.serve.inbound import (
     why_not_as_submitted,
 )
 from autograder.serve.owned_collect import OwnedCollect
+from autograder.serve.previous_kept import PreviousKept
 
 PRIVATE_API = "one submission collected"
 
 
-class CollectOne(ExchangeCollect):
+class CollectOne(PreviousKept, ExchangeCollect):
     chosen = Unicode("", help="the inbound folder's name of the one submission to collect")
 
     def init_src(self):

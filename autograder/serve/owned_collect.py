@@ -41,12 +41,13 @@ from autograder.serve.inbound import (
     why_not_theirs,
     why_unfinished,
 )
+from autograder.serve.previous_kept import PreviousKept
 
 PRIVATE_API = "one submission collected"  # the same private code CollectOne leans on
 UNREADABLE = "kit_unreadable"  # a record's key: its folder's name gives no time
 
 
-class OwnedCollect(ExchangeCollect):
+class OwnedCollect(PreviousKept, ExchangeCollect):
     """ExchangeCollect whose records are folders their student made."""
 
     def _path_to_record(self, path):

@@ -267,3 +267,69 @@ def test_a_folder_too_large_for_nbgrader_stops_no_collect(tmp_path):
     assert not (tmp_path / "copy").exists()
     assert [line for line in said if f"{big.name} is not collected" in line
             and "too big" in line and "The others are collected." in line], said
+
+
+def collected_before(course, student, when):
+    """The student's copy in submitted/, collected from a submission of time `when`."""
+    copy = course / "submitted" / student / ID
+    copy.mkdir(parents=True)
+    (copy / f"{ID}.ipynb").write_text('{"the": "copy collected before"}')
+    (copy / "timestamp.txt").write_text(when)
+    return copy
+
+
+def collect_of(kind, exchange, course, **settings):
+    """The kit's collect of `kind` (its class) for this test's user, over the course."""
+    import getpass
+
+    from nbgrader.coursedir import CourseDirectory
+
+    coursedir = CourseDirectory(root=str(course), course_id="sa", assignment_id=ID,
+                                student_id=getpass.getuser(), **settings)
+    collect = kind(coursedir=coursedir, config=Config({"Exchange": {"root": str(exchange)}}))
+    collect.update = True
+    return collect
+
+
+def test_a_newer_submission_not_collected_leaves_the_copy_collected_before(tmp_path):
+    """nbgrader removes a student's collected copy before it copies a newer submission:
+    where that copy then fails (a folder too large for nbgrader, in the class's collect; one
+    changed after the time of its name, in serve's), is the copy collected before still in
+    submitted/, byte for byte, said on the console, and nothing left aside in .kit/?"""
+    import getpass
+    import logging
+
+    import pytest
+
+    from autograder.serve.collect_one import CollectOne
+    from autograder.serve.owned_collect import OwnedCollect
+
+    me = getpass.getuser()
+    exchange, course = tmp_path / "exchange", tmp_path / "course"
+    inbound = exchange / "sa" / "inbound"
+    inbound.mkdir(parents=True)
+    earlier = collected_before(course, me, stamp(-3 * CHANGED_LATER.total_seconds()))
+    before = {path.name: path.read_bytes() for path in earlier.iterdir()}
+    said = []
+    handler = logging.Handler()
+    handler.emit = lambda record: said.append(record.getMessage())
+
+    big = planted(inbound, me)
+    (big / "data.bin").write_bytes(b"x" * 4000)
+    collect = collect_of(OwnedCollect, exchange, course, max_dir_size=1)  # 1 KB
+    collect.log.addHandler(handler)
+    collect.init_src()
+    collect.copy_files()
+    assert {path.name: path.read_bytes() for path in earlier.iterdir()} == before
+    assert any("too big" in line for line in said), said
+
+    swapped = planted(inbound, me, stamp(-2 * CHANGED_LATER.total_seconds()))
+    collect = collect_of(CollectOne, exchange, course)
+    collect.log.addHandler(handler)
+    collect.chosen = swapped.name
+    collect.init_src()
+    with pytest.raises(RuntimeError, match="later than the time of its name"):
+        collect.copy_files()
+    assert {path.name: path.read_bytes() for path in earlier.iterdir()} == before
+    assert sum("the copy collected before is kept there" in line for line in said) == 2, said
+    assert list((course / ".kit").iterdir()) == []
