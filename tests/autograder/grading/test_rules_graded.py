@@ -21,8 +21,9 @@ from tests.autograder.checks.test_operation_rules import EVASIONS, HONEST
 
 ROOT = Path(__file__).resolve().parents[3]
 BY_HAND, SELF = "01_attention_by_hand", "04_self_attention"
+SCORING = "06_scoring_functions"
 BLOCK, GRADIENTS = "08_transformer_block", "09_gradients_and_memory"
-IDS = (BY_HAND, SELF, BLOCK, GRADIENTS)
+IDS = (BY_HAND, SELF, SCORING, BLOCK, GRADIENTS)
 BUILTIN = "lambda scores, dim=-1: torch.softmax(scores, dim)"
 WRONG_SOFTMAX = {"stable_softmax": "def stable_softmax(scores, dim=-1):\n    return scores\n"}
 SHIPPED = ("import torch\n\ndef stable_softmax(scores, dim=-1):\n"
@@ -102,6 +103,18 @@ def decorated_cache(release, source):
         "import functools\n\n@functools.lru_cache(maxsize=None)\n" + SELF_ATTENTION)})
 
 
+def half_the_queries(release, source):
+    """loop_attention right by the matrix product, scaled_dot_score called for only half the
+    queries (the rule asks one call per query; a call was once counted twice)."""
+    return simulate.fill(simulate.correct(release, source), {"loop_attention": (
+        "def loop_attention(X, W_Q, W_K, W_V):\n"
+        "    Q, K, V = W_Q @ X, W_K @ X, W_V @ X\n"
+        "    scores = K.transpose(0, 1) @ Q / math.sqrt(K.shape[0])\n"
+        "    for i in range((X.shape[1] + 1) // 2):\n"
+        "        scores[i, i] = scaled_dot_score(K[:, i], Q[:, i])\n"
+        "    return V @ torch.softmax(scores, dim=0)\n")})
+
+
 def filled_with(name, label, table):
     """A correct notebook whose step `name` is the code of `label` in `table` (a student of
     tests/autograder/checks/test_operation_rules.py)."""
@@ -142,6 +155,8 @@ CASES = {
     # a step's decorators run when it is graded, as they ran in the notebook
     "doubled": (SELF, decorated_doubling, {"self_attention"}),
     "cached": (SELF, decorated_cache, set()),
+    # an earlier step a rule counts is counted once a call, its stand-in answering
+    "half": (SCORING, half_the_queries, {"loop_attention"}),
     # a rule broken in an earlier step costs that step, not the later one that uses it
     "norm": (BLOCK, norm_built_in, {"layer_norm"}),
     "backward": (GRADIENTS, backward_by_importlib, {"softmax_backward"}),
