@@ -34,7 +34,7 @@ from autograder.checks.code_rules import (
     string_named,
     unverifiable,
 )
-from autograder.checks.probes import found, rerun_here
+from autograder.checks.probes import found, fresh, rerun_here
 from autograder.checks.recorder import Recorder, codes_of, namespace_of, watched
 from autograder.i18n.standalone import _t
 
@@ -492,7 +492,8 @@ def probed_here(probe, subject):
         return None
     recorder.paused = True
     try:
-        base = subject(*call[0], **call[1])
+        args, kwargs = fresh(call)
+        base = subject(*args, **kwargs)
         return found(probe, rerun_here(subject, call), base, call,
                      torch.Generator().manual_seed(0))
     except Exception:  # noqa: BLE001 - the cell's own checks say what is wrong with the call

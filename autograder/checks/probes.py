@@ -128,9 +128,8 @@ def rerun_here(subject, call):
     """The rerun of a call of `subject` made in this process (the notebook's): the call again
     under a change (recorder.perturbing_here), as (output, how many the change named); an
     output of None when it raised."""
-    args, kwargs = call
-
     def rerun(change):
+        args, kwargs = fresh(call)  # a cache of the student's (lru_cache) cannot answer it
         with perturbing_here(change, subject) as done:
             try:
                 output = subject(*args, **kwargs)
@@ -139,6 +138,16 @@ def rerun_here(subject, call):
         return output, done["seen"]
 
     return rerun
+
+
+def fresh(call):
+    """(args, kwargs) of `call` with each tensor a new one of the same values."""
+    def new(value):
+        if isinstance(value, torch.Tensor):
+            return value.detach().clone().requires_grad_(value.requires_grad)
+        return value
+    args, kwargs = call
+    return [new(a) for a in args], {k: new(v) for k, v in kwargs.items()}
 
 
 # In grading --------------------------------------------------------------------------------

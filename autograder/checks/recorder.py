@@ -44,9 +44,12 @@ def function_name(func):
 
 
 
-def codes_of(target):
+def codes_of(target, depth=0):
     """The code objects of a function, or of every method a class of the student's defines
-    (its bases from torch and Python left out)."""
+    (its bases from torch and Python left out); of an object called as a function (an instance
+    of the student's class), its class's; of a wrapper (functools.wraps, lru_cache, partial),
+    its own and those of what it wraps. Grading records whatever the call computes, so the
+    notebook must find the student's code behind any of these as well."""
     codes = set()
     if isinstance(target, type):
         for cls in target.__mro__:
@@ -60,11 +63,31 @@ def codes_of(target):
         return codes
     target = getattr(target, "__func__", target)
     code = getattr(target, "__code__", None)
-    return {code} if code is not None else codes
+    if code is not None:
+        codes.add(code)
+    elif callable(target):
+        codes |= codes_of(type(target))
+    inner = getattr(target, "__wrapped__", None)
+    if inner is None and type(target).__module__ == "functools":  # functools.partial
+        inner = getattr(target, "func", None)
+    if inner is not None and depth < 20:  # a chain of wrappers, never a cycle
+        codes |= codes_of(inner, depth + 1)
+    return codes
 
 
 def namespace_of(target):
-    """The globals a function or class was defined in (a notebook's: its namespace)."""
+    """The globals a function or class was defined in (a notebook's: its namespace); of a
+    wrapper, those of what it wraps (torch.no_grad's wrapper was defined in torch)."""
+    for _ in range(20):  # a chain of wrappers, never a cycle
+        inner = getattr(target, "__wrapped__", None)
+        if inner is None and type(target).__module__ == "functools":  # functools.partial
+            inner = getattr(target, "func", None)
+        if inner is None:
+            break
+        target = inner
+    if not isinstance(target, type) and not hasattr(target, "__globals__") and \
+            callable(target) and not hasattr(getattr(target, "__func__", None), "__globals__"):
+        target = type(target)  # an object called as a function: its class's
     target = getattr(target, "__func__", target)
     if hasattr(target, "__globals__"):
         return target.__globals__
@@ -95,12 +118,17 @@ class Recorder:
     grading notes them."""
 
     def __init__(self, subject=None, apart=None, counted=None, arguments=(), measure=False):
-        self.subject = subject
         self.watched = {}  # code -> (name, whether apart)
         for names, is_apart in ((counted or {}, False), (apart or {}, True)):
             for name, codes in names.items():
                 for code in codes:
                     self.watched[code] = (name, is_apart)
+        if subject is not None:  # a wrapper's code shared with a watched function (one
+            shared = set(subject) & set(self.watched)  # decorator on both) is neither's
+            subject = set(subject) - shared
+            for code in shared:
+                del self.watched[code]
+        self.subject = subject
         self.records = []
         self.depth = 0 if subject is not None else 1  # subject frames on the stack
         self.away = 0  # apart frames on the stack, inside the subject
@@ -173,7 +201,7 @@ class Recorder:
                     return
                 if self.depth == 0:
                     self.records.append(new_record(call_arguments(frame)))
-                    if self.first_call is None and len(self.subject) == 1:
+                    if self.first_call is None:  # a probe reruns it (a function's)
                         self.first_call = call_of(frame)
                     if self.measure:
                         self.measured()
@@ -212,12 +240,16 @@ def call_of(frame):
 
 
 def call_arguments(frame):
-    """The described positional arguments of a call just entered (`self` left out)."""
+    """The described positional arguments of a call just entered (`self` left out; a
+    wrapper's `*args` are its positional arguments)."""
     code = frame.f_code
     names = code.co_varnames[:code.co_argcount]
     values = [frame.f_locals.get(name) for name in names]
     if names and names[0] in ("self", "cls"):
         values = values[1:]
+    if code.co_flags & 0x04:  # *args
+        values += list(frame.f_locals.get(code.co_varnames[
+            code.co_argcount + code.co_kwonlyargcount]) or ())
     return [described(value) for value in values]
 
 

@@ -818,7 +818,7 @@ def operation_name(func):
 def function_name(func):
     return getattr(func, "__name__", "") or type(func).__name__
 
-def codes_of(target):
+def codes_of(target, depth=0):
     codes = set()
     if isinstance(target, type):
         for cls in target.__mro__:
@@ -832,9 +832,28 @@ def codes_of(target):
         return codes
     target = getattr(target, "__func__", target)
     code = getattr(target, "__code__", None)
-    return {code} if code is not None else codes
+    if code is not None:
+        codes.add(code)
+    elif callable(target):
+        codes |= codes_of(type(target))
+    inner = getattr(target, "__wrapped__", None)
+    if inner is None and type(target).__module__ == "functools":
+        inner = getattr(target, "func", None)
+    if inner is not None and depth < 20:
+        codes |= codes_of(inner, depth + 1)
+    return codes
 
 def namespace_of(target):
+    for _ in range(20):
+        inner = getattr(target, "__wrapped__", None)
+        if inner is None and type(target).__module__ == "functools":
+            inner = getattr(target, "func", None)
+        if inner is None:
+            break
+        target = inner
+    if not isinstance(target, type) and not hasattr(target, "__globals__") and \
+            callable(target) and not hasattr(getattr(target, "__func__", None), "__globals__"):
+        target = type(target)
     target = getattr(target, "__func__", target)
     if hasattr(target, "__globals__"):
         return target.__globals__
@@ -851,12 +870,17 @@ def watched(names, apart, counted):
 class Recorder:
 
     def __init__(self, subject=None, apart=None, counted=None, arguments=(), measure=False):
-        self.subject = subject
         self.watched = {}
         for names, is_apart in ((counted or {}, False), (apart or {}, True)):
             for name, codes in names.items():
                 for code in codes:
                     self.watched[code] = (name, is_apart)
+        if subject is not None:
+            shared = set(subject) & set(self.watched)
+            subject = set(subject) - shared
+            for code in shared:
+                del self.watched[code]
+        self.subject = subject
         self.records = []
         self.depth = 0 if subject is not None else 1
         self.away = 0
@@ -923,7 +947,7 @@ class Recorder:
                     return
                 if self.depth == 0:
                     self.records.append(new_record(call_arguments(frame)))
-                    if self.first_call is None and len(self.subject) == 1:
+                    if self.first_call is None:
                         self.first_call = call_of(frame)
                     if self.measure:
                         self.measured()
@@ -964,6 +988,9 @@ def call_arguments(frame):
     values = [frame.f_locals.get(name) for name in names]
     if names and names[0] in ("self", "cls"):
         values = values[1:]
+    if code.co_flags & 0x04:
+        values += list(frame.f_locals.get(code.co_varnames[
+            code.co_argcount + code.co_kwonlyargcount]) or ())
     return [described(value) for value in values]
 
 class Operations(TorchDispatchMode):
@@ -1166,9 +1193,8 @@ def spans_probe(probe, rerun, base, call, gen):
 PROBES = {"stand_in": stand_in_probe, "ops": ops_probe, "spans": spans_probe}
 
 def rerun_here(subject, call):
-    args, kwargs = call
-
     def rerun(change):
+        args, kwargs = fresh(call)
         with perturbing_here(change, subject) as done:
             try:
                 output = subject(*args, **kwargs)
@@ -1177,6 +1203,14 @@ def rerun_here(subject, call):
         return output, done["seen"]
 
     return rerun
+
+def fresh(call):
+    def new(value):
+        if isinstance(value, torch.Tensor):
+            return value.detach().clone().requires_grad_(value.requires_grad)
+        return value
+    args, kwargs = call
+    return [new(a) for a in args], {k: new(v) for k, v in kwargs.items()}
 
 def probed(step, subject, right, gen):
     rules = [rule for rule in step.rules if rule.probe]
@@ -1577,7 +1611,8 @@ def probed_here(probe, subject):
         return None
     recorder.paused = True
     try:
-        base = subject(*call[0], **call[1])
+        args, kwargs = fresh(call)
+        base = subject(*args, **kwargs)
         return found(probe, rerun_here(subject, call), base, call,
                      torch.Generator().manual_seed(0))
     except Exception:

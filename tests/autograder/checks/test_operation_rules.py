@@ -49,7 +49,51 @@ def other_findings(name, code):
 HAND_NORM = ("    mean = x.mean(dim=-1, keepdim=True)\n"
              "    var = ((x - mean) ** 2).mean(dim=-1, keepdim=True)\n")
 
+TRACED = ("import functools\n\n"
+          "def traced(f):\n"
+          "    @functools.wraps(f)\n"
+          "    def run(*args, **kwargs):\n"
+          "        return f(*args, **kwargs)\n"
+          "    return run\n\n")
+SCORE_BY_HAND = ("def scaled_dot_score(k, q):\n"
+                 "    return torch.dot(k, q) / math.sqrt(k.shape[0])\n\n")
+SCALE_BY_SCORE = ("def vectorized_attention(X, W_Q, W_K, W_V):\n"
+                  "    Q, K, V = W_Q @ X, W_K @ X, W_V @ X\n"
+                  "    scale = scaled_dot_score(torch.ones(K.shape[0]), torch.ones(K.shape[0]))\n"
+                  "    return V @ torch.softmax(K.transpose(0, 1) @ Q / scale, dim=0)\n")
+LOOP_BY_HAND = ("def loop_attention(X, W_Q, W_K, W_V):\n"
+                "    Q, K, V = W_Q @ X, W_K @ X, W_V @ X\n"
+                "    outputs = []\n"
+                "    for i in range(X.shape[1]):\n"
+                "        scores = torch.stack([scaled_dot_score(K[:, j], Q[:, i])\n"
+                "                              for j in range(X.shape[1])])\n"
+                "        outputs.append(V @ torch.softmax(scores, dim=0))\n"
+                "    return torch.stack(outputs, dim=1)\n")
 EVASIONS = {
+    # the notebook finds the student's code behind a wrapper, as grading does
+    "vectorized_attention calling scaled_dot_score, both under one decorator": (
+        "vectorized_attention", TRACED + "@traced\n" + SCORE_BY_HAND + "@traced\n"
+        + SCALE_BY_SCORE, "it called scaled_dot_score"),
+    "vectorized_attention calling scaled_dot_score under torch.no_grad": (
+        "vectorized_attention", SCORE_BY_HAND + "@torch.no_grad()\n" + SCALE_BY_SCORE,
+        "it called scaled_dot_score"),
+    "loop_attention calling scaled_dot_score once, under a wrapper of *args": (
+        "loop_attention", TRACED + "@traced\n"
+        "def loop_attention(X, W_Q, W_K, W_V):\n"
+        "    Q, K, V = W_Q @ X, W_K @ X, W_V @ X\n"
+        "    scores = K.transpose(0, 1) @ Q / math.sqrt(K.shape[0])\n"
+        "    scores[0, 0] = scaled_dot_score(K[:, 0], Q[:, 0])\n"
+        "    return V @ torch.softmax(scores, dim=0)\n", "times for"),
+    "torch's softmax under functools.lru_cache": ("stable_softmax",
+        "import functools\n\n"
+        "@functools.lru_cache(maxsize=None)\n"
+        "def stable_softmax(scores, dim=-1):\n"
+        "    return torch.softmax(scores, dim)\n", "ran torch's softmax"),
+    "torch's softmax in an object called as a function": ("stable_softmax",
+        "class Softmax:\n"
+        "    def __call__(self, scores, dim=-1):\n"
+        "        return torch.softmax(scores, dim)\n\n"
+        "stable_softmax = Softmax()\n", "ran torch's softmax"),
     "layer_norm through F.instance_norm": ("layer_norm",
         "def layer_norm(x, gamma, beta, eps=1e-5):\n"
         "    flat = x.reshape(-1, 1, x.shape[-1])\n"
@@ -352,6 +396,26 @@ HONEST = {
     "a softmax by hand bound to a lambda": ("stable_softmax",
         "stable_softmax = lambda scores, dim=-1: (lambda e: e / e.sum(dim=dim, keepdim=True))("
         "torch.exp(scores - scores.amax(dim=dim, keepdim=True)))\n"),
+    "a softmax by hand under functools.lru_cache": ("stable_softmax",
+        "import functools\n\n"
+        "@functools.lru_cache(maxsize=None)\n"
+        "def stable_softmax(scores, dim=-1):\n"
+        "    exps = torch.exp(scores - scores.amax(dim=dim, keepdim=True))\n"
+        "    return exps / exps.sum(dim=dim, keepdim=True)\n"),
+    "a softmax by hand in an object called as a function": ("stable_softmax",
+        "class Softmax:\n"
+        "    def __call__(self, scores, dim=-1):\n"
+        "        exps = torch.exp(scores - scores.amax(dim=dim, keepdim=True))\n"
+        "        return exps / exps.sum(dim=dim, keepdim=True)\n\n"
+        "stable_softmax = Softmax()\n"),
+    "loop_attention and scaled_dot_score under torch.no_grad": ("loop_attention",
+        "@torch.no_grad()\n" + SCORE_BY_HAND + "@torch.no_grad()\n" + LOOP_BY_HAND),
+    "a softmax by hand bound by functools.partial": ("stable_softmax",
+        "import functools\n\n"
+        "def softmax_along(scores, dim):\n"
+        "    exps = torch.exp(scores - scores.amax(dim=dim, keepdim=True))\n"
+        "    return exps / exps.sum(dim=dim, keepdim=True)\n\n"
+        "stable_softmax = functools.partial(softmax_along, dim=-1)\n"),
     "a softmax by hand under a decorator that does not keep its name": ("stable_softmax",
         "def logged(f):\n"
         "    def inner(*args, **kwargs):\n"
