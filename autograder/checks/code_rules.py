@@ -196,6 +196,23 @@ def changed_names(node):
     return roots
 
 
+def decorated_names(node):
+    """The names a definition's decorators reach into: `f` of `@f.register` (functools'
+    singledispatch registers the definition on f) and `g` of `@same_as(g)` (a decorator may
+    store into what it is given). Running the definition may change those objects."""
+    names = set()
+    for decorator in getattr(node, "decorator_list", ()):
+        if isinstance(decorator, ast.Call):
+            for argument in [*decorator.args, *(k.value for k in decorator.keywords)]:
+                names.update(n.id for n in ast.walk(argument) if isinstance(n, ast.Name))
+            decorator = decorator.func
+        while isinstance(decorator, ast.Attribute):
+            decorator = decorator.value
+            if isinstance(decorator, ast.Name):
+                names.add(decorator.id)
+    return names
+
+
 def used_names(text):
     """(names read when the statement runs, names read later, when a function it defines is
     called): the global names its code reads, parameters and locals left out."""
@@ -238,7 +255,10 @@ def program_of(sources, course):
     # What the course's statements bind, change or read never enters the text; only what
     # they surely bind counts (it ends a student's earlier binding).
     binds = [bound_names(node) if own else set() for node, _, own in program]
-    changes = [changed_names(node) if own else set() for node, _, own in program]
+    imported = set().union(*(surely_bound(node) for node, _, _ in program
+                             if isinstance(node, ast.Import | ast.ImportFrom)))
+    changes = [changed_names(node) | (decorated_names(node) - imported) if own else set()
+               for node, _, own in program]
     surely = [surely_bound(node) for node, _, _ in program]
     reads = [used_names(text) if own else ((), ()) for _, text, own in program]
     return program, binds, changes, surely, reads

@@ -325,6 +325,19 @@ def changed_names(node):
             roots.add(target.id)
     return roots
 
+def decorated_names(node):
+    names = set()
+    for decorator in getattr(node, "decorator_list", ()):
+        if isinstance(decorator, ast.Call):
+            for argument in [*decorator.args, *(k.value for k in decorator.keywords)]:
+                names.update(n.id for n in ast.walk(argument) if isinstance(n, ast.Name))
+            decorator = decorator.func
+        while isinstance(decorator, ast.Attribute):
+            decorator = decorator.value
+            if isinstance(decorator, ast.Name):
+                names.add(decorator.id)
+    return names
+
 def used_names(text):
     try:
         table = symtable.symtable(text, "<cell>", "exec")
@@ -355,7 +368,10 @@ def program_of(sources, course):
         own = course_key(source) not in course
         program += [(node, text, own) for node, text in cell_statements(source, own)]
     binds = [bound_names(node) if own else set() for node, _, own in program]
-    changes = [changed_names(node) if own else set() for node, _, own in program]
+    imported = set().union(*(surely_bound(node) for node, _, _ in program
+                             if isinstance(node, ast.Import | ast.ImportFrom)))
+    changes = [changed_names(node) | (decorated_names(node) - imported) if own else set()
+               for node, _, own in program]
     surely = [surely_bound(node) for node, _, _ in program]
     reads = [used_names(text) if own else ((), ()) for _, text, own in program]
     return program, binds, changes, surely, reads

@@ -169,6 +169,11 @@ def self_attention(x, W_query, W_key, W_value):
 # step -> {what: cells}: none of these may earn its step -----------------------------------
 EVASIONS = {
     "stable_softmax": {
+        "the built-in registered on a function by singledispatch": (
+            "import functools",
+            "@functools.singledispatch\n" + HONEST_SOFTMAX.lstrip(),
+            "@stable_softmax.register\n"
+            "def _(scores: torch.Tensor, dim=-1):\n    return torch.softmax(scores, dim)"),
         "a helper": ("def helper(s, d):\n    return torch.softmax(s, dim=d)",
                      "def stable_softmax(scores, dim=-1):\n    return helper(scores, dim)"),
         "an alias bound in an earlier cell": (
@@ -251,6 +256,20 @@ EVASIONS = {
         "defined only by exec": ("exec(open('answer.py').read())",),
     },
     "self_attention": {
+        "a loop whose code a decorator puts into the vectorised step": (
+            "def same_as(target):\n"
+            "    def deco(f):\n"
+            "        target.__code__ = f.__code__\n"
+            "        return f\n"
+            "    return deco",
+            HONEST_SELF_ATTENTION,
+            "@same_as(self_attention)\n" + LOOPED_ROWS.strip().replace(
+                "def self_attention", "def looped")),
+        "a loop registered on the vectorised step by singledispatch": (
+            "import functools",
+            "@functools.singledispatch\n" + HONEST_SELF_ATTENTION,
+            "@self_attention.register\n" + LOOPED_ROWS.strip().replace(
+                "def self_attention(x,", "def _(x: torch.Tensor,")),
         "a helper with a comprehension": (
             "def one(x, Wq, Wk, Wv, i):\n"
             "    q, k, v = x[i] @ Wq, x @ Wk, x @ Wv\n"
@@ -333,6 +352,14 @@ EVASIONS = {
 # step -> {what: cells}: each of these must earn its step ------------------------------------
 CORRECT = {
     "stable_softmax": {
+        "a softmax by hand registered on a function by singledispatch": (
+            "import functools",
+            "@functools.singledispatch\n"
+            "def stable_softmax(scores, dim=-1):\n    raise TypeError('give a tensor')",
+            "@stable_softmax.register\n"
+            "def _(scores: torch.Tensor, dim=-1):\n"
+            "    e = torch.exp(scores - scores.amax(dim=dim, keepdim=True))\n"
+            "    return e / e.sum(dim=dim, keepdim=True)"),
         "honest code around the step": (
             "weights = torch.softmax(torch.randn(3, 3), dim=-1)\nfor i in range(3):\n"
             "    print(weights[i])", HONEST_SOFTMAX,
