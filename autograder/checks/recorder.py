@@ -67,30 +67,38 @@ def codes_of(target, depth=0):
         codes.add(code)
     elif callable(target):
         codes |= codes_of(type(target))
+    inner = wrapped_by(target)
+    if inner is not None and depth < WRAPPERS:
+        codes |= codes_of(inner, depth + 1)
+    return codes
+
+
+WRAPPERS = 20  # the longest chain of wrappers followed (a chain, never a cycle)
+
+
+def wrapped_by(target):
+    """What a wrapper wraps (functools.wraps' and lru_cache's __wrapped__, a partial's
+    func), or None."""
     inner = getattr(target, "__wrapped__", None)
     if inner is None and type(target).__module__ == "functools":  # functools.partial
         inner = getattr(target, "func", None)
-    if inner is not None and depth < 20:  # a chain of wrappers, never a cycle
-        codes |= codes_of(inner, depth + 1)
-    return codes
+    return inner
 
 
 def namespace_of(target):
     """The globals a function or class was defined in (a notebook's: its namespace); of a
     wrapper, those of what it wraps (torch.no_grad's wrapper was defined in torch)."""
-    for _ in range(20):  # a chain of wrappers, never a cycle
-        inner = getattr(target, "__wrapped__", None)
-        if inner is None and type(target).__module__ == "functools":  # functools.partial
-            inner = getattr(target, "func", None)
+    for _ in range(WRAPPERS):
+        inner = wrapped_by(target)
         if inner is None:
             break
         target = inner
-    if not isinstance(target, type) and not hasattr(target, "__globals__") and \
-            callable(target) and not hasattr(getattr(target, "__func__", None), "__globals__"):
-        target = type(target)  # an object called as a function: its class's
     target = getattr(target, "__func__", target)
     if hasattr(target, "__globals__"):
         return target.__globals__
+    if not isinstance(target, type) and callable(target) and \
+            type(target).__module__ != "builtins":
+        target = type(target)  # an object called as a function: its class's
     for value in vars(target).values() if isinstance(target, type) else ():
         if hasattr(getattr(value, "__func__", value), "__globals__"):  # a method's
             return getattr(value, "__func__", value).__globals__

@@ -93,28 +93,20 @@ def clock():
     return time.strftime("%H:%M:%S")
 
 
-def graded_before(root: Path, handed, zone="UTC") -> bool:
-    """Whether the gradebook holds this very submission graded (the time of its collected
-    copy the folder's): collect and grade took it before serve did."""
+def in_gradebook(root: Path, handed, zone="UTC") -> tuple[bool, bool]:
+    """What the gradebook holds of the student's submission of the assignment: (whether a
+    TA set a score or wrote a comment on it, whether it is this very submission, its time
+    the folder's: collect and grade took it before serve did)."""
     with open_gradebook(root) as gradebook:
         try:
             submission = gradebook.find_submission(handed.assignment, handed.student)
         except MissingEntry:
-            return False
-        return submission.timestamp == submitted_at(handed, zone).replace(tzinfo=None)
-
-
-def graded_by_hand(root: Path, assignment_id, student) -> bool:
-    """Whether a TA set a score or wrote a comment on the student's submission."""
-    with open_gradebook(root) as gradebook:
-        try:
-            submission = gradebook.find_submission(assignment_id, student)
-        except MissingEntry:
-            return False
-        return any(grade.manual_score is not None for notebook in submission.notebooks
-                   for grade in notebook.grades) or any(
+            return False, False
+        by_hand = any(grade.manual_score is not None for notebook in submission.notebooks
+                      for grade in notebook.grades) or any(
             comment.manual_comment for notebook in submission.notebooks
             for comment in notebook.comments)
+        return by_hand, submission.timestamp == submitted_at(handed, zone).replace(tzinfo=None)
 
 
 class OnSubmit:
@@ -238,13 +230,14 @@ class OnSubmit:
         again = self.record.state(handed.name) == GRADING  # taken before a restart
         day = self.record.entries[handed.name]["day"] if again else today()
         limit = self.settings.per_day
-        if graded_by_hand(self.root, handed.assignment, handed.student):
+        by_hand, graded_before = in_gradebook(self.root, handed, self.zone)
+        if by_hand:
             self.record.set(handed, day, KEPT_FOR_TA)
             self.tell(handed, t("not graded: a TA graded this assignment by hand for this "
                                 "student; it stays in the exchange for your collect and "
                                 "grade, which keep the TA's scores"))
             return 0
-        if not again and graded_before(self.root, handed, self.zone):
+        if graded_before and not again:
             self.record.set(handed, day, GRADED_BEFORE)
             self.tell(handed, t("not graded again: collect and grade took this very "
                                 "submission before serve did; its scores stand, and its "

@@ -852,27 +852,31 @@ def codes_of(target, depth=0):
         codes.add(code)
     elif callable(target):
         codes |= codes_of(type(target))
-    inner = getattr(target, "__wrapped__", None)
-    if inner is None and type(target).__module__ == "functools":
-        inner = getattr(target, "func", None)
-    if inner is not None and depth < 20:
+    inner = wrapped_by(target)
+    if inner is not None and depth < WRAPPERS:
         codes |= codes_of(inner, depth + 1)
     return codes
 
+WRAPPERS = 20
+
+def wrapped_by(target):
+    inner = getattr(target, "__wrapped__", None)
+    if inner is None and type(target).__module__ == "functools":
+        inner = getattr(target, "func", None)
+    return inner
+
 def namespace_of(target):
-    for _ in range(20):
-        inner = getattr(target, "__wrapped__", None)
-        if inner is None and type(target).__module__ == "functools":
-            inner = getattr(target, "func", None)
+    for _ in range(WRAPPERS):
+        inner = wrapped_by(target)
         if inner is None:
             break
         target = inner
-    if not isinstance(target, type) and not hasattr(target, "__globals__") and \
-            callable(target) and not hasattr(getattr(target, "__func__", None), "__globals__"):
-        target = type(target)
     target = getattr(target, "__func__", target)
     if hasattr(target, "__globals__"):
         return target.__globals__
+    if not isinstance(target, type) and callable(target) and \
+            type(target).__module__ != "builtins":
+        target = type(target)
     for value in vars(target).values() if isinstance(target, type) else ():
         if hasattr(getattr(value, "__func__", value), "__globals__"):
             return getattr(value, "__func__", value).__globals__
