@@ -192,11 +192,12 @@ SCORE_COLUMNS = ("auto_score", "manual_score", "extra_credit", "needs_manual_gra
 COMMENT_COLUMNS = ("auto_comment", "manual_comment")
 
 
-def scores_of(root: Path, assignment_id, student) -> dict:
-    """One student's submission of the assignment in the course's gradebook, as data
-    (scores_in)."""
+def scores_of(root: Path, assignment_id, students) -> dict:
+    """{student: their submission of the assignment in the course's gradebook, as data
+    (scores_in)}, read in one session of the gradebook: a class's pages opened it once a
+    page, 30 ms each, in the process that writes every page back."""
     with open_gradebook(root) as course:
-        return scores_in(course, assignment_id, student)
+        return {student: scores_in(course, assignment_id, student) for student in students}
 
 
 def scores_in(gradebook: Gradebook, assignment_id, student) -> dict:

@@ -337,11 +337,12 @@ def feedback_all(client, root: Path, assignment_id, students, keep):
     """Feedback pages of `students` (graded) on the cluster: `keep(student, Graded)` in
     this process as each page's folder comes back."""
     bundle = assignment_bundle(root, assignment_id)
+    scores = scores_of(root, assignment_id, students)
 
     def task(student):
         return client.submit(feedback_page, bundle,
                              graded_submission(root, assignment_id, student),
-                             scores_of(root, assignment_id, student), kit_version(), pure=False,
+                             scores[student], kit_version(), pure=False,
                              key=f"feedback-{student}-{uuid.uuid4().hex}")
 
     run_all(client, students, task, keep)

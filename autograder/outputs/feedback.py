@@ -30,7 +30,10 @@ from autograder.plumbing.errors import OutputError
 TEST_CELL_LINK = re.compile(r'<a href="#test_(\w+)">Test cell</a>')
 # It also lists a "Comment" entry for every cell that carries a comment, which filled the
 # contents with entries that name nothing; the comment stays on its cell, below the step.
-COMMENT_ENTRY = re.compile(r'[ \t]*<li><a href="#comment-[^"]*">Comment</a></li>[ \t]*\n?')
+# Each is a line of its own: it goes with the line break before it (a pattern that begins
+# with a literal is searched for quickly, one that begins with spaces is tried at every
+# character of the page: 4 ms a page).
+COMMENT_ENTRY = re.compile(r'\n[ \t]*<li><a href="#comment-[^"]*">Comment</a></li>[ \t]*(?=\n)')
 
 
 def score(name):

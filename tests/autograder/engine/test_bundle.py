@@ -111,3 +111,25 @@ def test_a_score_for_a_cell_the_bundle_lacks_is_refused(tmp_path):
     path.write_bytes(assignment_bundle(root, ID).files[GRADEBOOK])
     with Gradebook(f"sqlite:///{path}") as gradebook, pytest.raises(MissingEntry):
         write_scores(gradebook, ID, "ada", scores)
+
+
+def test_a_class_scores_are_each_students_own(tmp_path):
+    """Read for a whole class at once (feedback's one session of the gradebook), is each
+    student's entry their own submission, as scores_in reads it alone?"""
+    from autograder.engine.bundle import quiet_gradebook, scores_in, scores_of
+
+    root = tmp_path / "course"
+    Course.create(root, ROOT, [ID])
+    register_assignments(root, [ID], log=lambda _: None)
+    with open_gradebook(root) as gradebook, quiet_gradebook():
+        for student, score in (("ada", 2.0), ("bo", 0.5)):
+            gradebook.add_student(student)
+            gradebook.add_submission(ID, student)
+            grade = gradebook.find_submission(ID, student).notebooks[0].grades[-1]
+            grade.manual_score = score
+        gradebook.db.commit()
+        alone = {student: scores_in(gradebook, ID, student) for student in ("ada", "bo")}
+
+    together = scores_of(root, ID, ["ada", "bo"])
+    assert together == alone
+    assert together["ada"] != together["bo"]
