@@ -22,11 +22,13 @@ guard an operation's output on the grader's sealed word); the notebook's expect_
 the test cell's first call of the step in the notebook (`rerun_here`). The changes are drawn
 from `gen`: the same notebook gets the same probes on every regrade.
 
-This module imports only math, torch and the recorder: the build copies it into the
-notebook's helper cell.
+This module imports only the standard library, torch and the recorder: the build copies it
+into the notebook's helper cell.
 """
 
+import inspect
 import math
+from types import FunctionType
 
 import torch
 
@@ -129,7 +131,8 @@ def rerun_here(subject, call):
     under a change (recorder.perturbing_here), as (output, how many the change named); an
     output of None when it raised."""
     def rerun(change):
-        args, kwargs = fresh(call)  # a cache of the student's (lru_cache) cannot answer it
+        # new tensors: a cache of the student's (lru_cache) cannot answer it
+        args, kwargs = fresh(defaults_left_out(subject, call))
         with perturbing_here(change, subject) as done:
             try:
                 output = subject(*args, **kwargs)
@@ -138,6 +141,28 @@ def rerun_here(subject, call):
         return output, done["seen"]
 
     return rerun
+
+
+def defaults_left_out(subject, call):
+    """`call` (the arguments its frame held) without those that are the function's own
+    default values, the same objects: the rerun takes them from the function as they are then
+    (a probe changes an earlier step's answers where a default holds it, as grading does)."""
+    function = subject
+    while not isinstance(function, FunctionType) and hasattr(function, "__wrapped__"):
+        function = function.__wrapped__
+    function = inspect.unwrap(function) if isinstance(function, FunctionType) else None
+    if function is None:
+        return call
+    args, kwargs = list(call[0]), dict(call[1])
+    defaults = function.__defaults__ or ()
+    first = function.__code__.co_argcount - len(defaults)  # the first with a default
+    while len(args) > first and len(args) <= function.__code__.co_argcount and \
+            args[-1] is defaults[len(args) - 1 - first]:
+        args.pop()
+    for name, value in (function.__kwdefaults__ or {}).items():
+        if name in kwargs and kwargs[name] is value:
+            del kwargs[name]
+    return args, kwargs
 
 
 def fresh(call):

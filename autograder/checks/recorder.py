@@ -16,6 +16,7 @@ this process.
 
 import sys
 import tracemalloc
+from types import FunctionType
 
 import torch
 from torch.overrides import TorchFunctionMode
@@ -304,10 +305,53 @@ class Functions(TorchFunctionMode):
         return out
 
 
+def defaults_swapped(namespace, original, replacement):
+    """Replace `original` by `replacement` in the default values of the namespace's functions
+    (its classes' methods, the functions a decorator wrapped); [(function, attribute, what it
+    held before)]."""
+    swapped = []
+    for function in functions_in(namespace):
+        defaults, keywords = function.__defaults__, function.__kwdefaults__
+        if defaults and any(item is original for item in defaults):
+            swapped.append((function, "__defaults__", defaults))
+            function.__defaults__ = tuple(replacement if item is original else item
+                                          for item in defaults)
+        if keywords and any(value is original for value in keywords.values()):
+            swapped.append((function, "__kwdefaults__", keywords))
+            function.__kwdefaults__ = {key: replacement if value is original else value
+                                       for key, value in keywords.items()}
+    return swapped
+
+
+def functions_in(namespace):
+    """The plain functions `namespace` binds, its classes define, and each wraps."""
+    found = {}
+
+    def take(value, depth=0):
+        value = getattr(value, "__func__", value) if isinstance(value, (staticmethod,
+                                                                        classmethod)) else value
+        if isinstance(value, FunctionType) and id(value) not in found and depth <= 8:
+            found[id(value)] = value
+            take(getattr(value, "__wrapped__", None), depth + 1)
+
+    for value in list(namespace.values()):
+        for member in (vars(value).values() if isinstance(value, type) else (value,)):
+            take(member)
+    return list(found.values())
+
+
+def defaults_restored(swapped):
+    """Undo defaults_swapped (its list), the last change first."""
+    for function, attribute, before in reversed(swapped):
+        setattr(function, attribute, before)
+
+
+
 class perturbing_here:  # noqa: N801 - a context manager, used as a function
     """A probe's change (checks/probes.py) while the block runs, in this process: the answers
     of an earlier step (`change["stand_in"]`: every name of `subject`'s namespace bound to
-    that function answers through a wrapper that changes one call's output, or each), or what
+    that function, and every default value holding it, answers through a wrapper that changes
+    one call's output, or each), or what
     some torch operations give (Perturbing). The dict the block gets has `seen` after it: how
     many calls or operations the change named."""
 
@@ -335,6 +379,8 @@ class perturbing_here:  # noqa: N801 - a context manager, used as a function
 
         self.bound = [(name, value) for name, value in self.namespace.items()
                       if original is not None and value is original]
+        self.swapped = [] if original is None else defaults_swapped(self.namespace, original,
+                                                                    answered)
         for name, _ in self.bound:
             self.namespace[name] = answered
         return done
@@ -346,6 +392,7 @@ class perturbing_here:  # noqa: N801 - a context manager, used as a function
             return
         for name, value in self.bound:
             self.namespace[name] = value
+        defaults_restored(self.swapped)
 
 
 class Perturbing:

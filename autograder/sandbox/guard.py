@@ -87,6 +87,15 @@ def install(read, parts):
     frame_code = types.FrameType.f_code.__get__
     traceback_frame = types.TracebackType.tb_frame.__get__
     MethodType, FunctionType = types.MethodType, types.FunctionType
+    defaults_of = FunctionType.__dict__["__defaults__"].__get__
+    set_defaults = FunctionType.__dict__["__defaults__"].__set__
+    kwdefaults_of = FunctionType.__dict__["__kwdefaults__"].__get__
+    set_kwdefaults = FunctionType.__dict__["__kwdefaults__"].__set__
+    function_dict = FunctionType.__dict__["__dict__"].__get__
+    class_dict = type.__dict__["__dict__"].__get__
+    StaticMethod, ClassMethod = staticmethod, classmethod
+    static_function = staticmethod.__dict__["__func__"].__get__
+    class_function = classmethod.__dict__["__func__"].__get__
     NAMED_KINDS = (types.BuiltinFunctionType, types.MethodDescriptorType,
                    types.WrapperDescriptorType, types.MethodWrapperType,
                    types.GetSetDescriptorType, types.FunctionType)
@@ -163,6 +172,7 @@ def install(read, parts):
         "handles": [],  # an object of the student's the grader refers to, by its number
         "request": ("", None, ""),  # the last request replied to: its text, JSON and digest
         "replaced": {},  # name -> [(a name of the namespace, what it bound before)]
+        "defaults": {},  # name -> [(a function, an index or keyword, before, after)]
     }
 
     # -- no process, thread, exec, timer or signal from now on ----------------------------------
@@ -440,6 +450,69 @@ def install(read, parts):
             if original is missing:
                 kept.append((name, missing))
                 main[name] = replacement
+            elif replacement is not original:
+                in_defaults(name, original, replacement)
+
+    def in_defaults(name, original, replacement):
+        """`original` replaced in the default values of the namespace's functions too (of
+        its classes' methods, and of the functions a decorator wrapped), where a definition
+        took it in (`def step(x, score=scaled_dot_score)`): a call through a default is a call
+        of the step's, as the notebook counts it. Each place is kept, to be restored."""
+        kept = dict_setdefault(state["defaults"], name, [])
+        for function in functions_of_namespace():
+            defaults, keywords = defaults_of(function), kwdefaults_of(function)
+            if type(defaults) is tuple and any(item is original for item in defaults):
+                kept += [(function, index, original, replacement)
+                         for index, item in enumerate(defaults) if item is original]
+                set_defaults(function, tuple(replacement if item is original else item
+                                             for item in defaults))
+            if type(keywords) is dict and any(value is original
+                                              for _, value in dict_items(keywords)):
+                kept += [(function, key, original, replacement)
+                         for key, value in dict_items(keywords) if value is original]
+                set_kwdefaults(function, {key: replacement if value is original else value
+                                          for key, value in dict_items(keywords)})
+
+    def default_restored(function, place, original, replacement):
+        """One default value put back, if it still holds what replaced it (one undone
+        before or after another's, in any order)."""
+        if type(place) is int:
+            defaults = defaults_of(function)
+            if type(defaults) is tuple and place < tuple_length(defaults) and \
+                    tuple_item(defaults, place) is replacement:
+                set_defaults(function, tuple(original if index == place else item
+                                             for index, item in enumerate(defaults)))
+        else:
+            keywords = kwdefaults_of(function)
+            if type(keywords) is dict and dict_get(keywords, place, missing) is replacement:
+                set_kwdefaults(function, {key: original if key == place else value
+                                          for key, value in dict_items(keywords)})
+
+    def functions_of_namespace():
+        """The functions the student's namespace binds, those its classes define (exactly
+        of type `type`: a metaclass of the student's is not asked), and those each wraps
+        (`__wrapped__`, a few deep), each once."""
+        found, seen = [], []
+
+        def take(value, depth=0):
+            if type(value) is StaticMethod:
+                value = static_function(value)
+            elif type(value) is ClassMethod:
+                value = class_function(value)
+            if type(value) is not FunctionType or depth > 8 or \
+                    any(value is other for other in seen):
+                return
+            seen.append(value)
+            found.append(value)
+            take(dict_get(function_dict(value), "__wrapped__"), depth + 1)
+
+        for _, value in list(dict_items(main)):
+            if type(value) is type:
+                for _, member in list(dict_items(dict(class_dict(value)))):
+                    take(member)
+            else:
+                take(value)
+        return found
 
     def restore(names):
         for name in names:
@@ -448,6 +521,8 @@ def install(read, parts):
                     main.pop(other, None)
                 else:
                     main[other] = value
+            for place in state["defaults"].pop(name, ()):
+                default_restored(*place)
 
     # -- the grader's settings, sealed ------------------------------------------------------------
 

@@ -823,6 +823,7 @@ def checked_record(data):
 
 import sys
 import tracemalloc
+from types import FunctionType
 
 import torch
 from torch.overrides import TorchFunctionMode
@@ -1049,6 +1050,39 @@ class Functions(TorchFunctionMode):
             noted_function(record, function_name(func), tensors_in(out))
         return out
 
+def defaults_swapped(namespace, original, replacement):
+    swapped = []
+    for function in functions_in(namespace):
+        defaults, keywords = function.__defaults__, function.__kwdefaults__
+        if defaults and any(item is original for item in defaults):
+            swapped.append((function, "__defaults__", defaults))
+            function.__defaults__ = tuple(replacement if item is original else item
+                                          for item in defaults)
+        if keywords and any(value is original for value in keywords.values()):
+            swapped.append((function, "__kwdefaults__", keywords))
+            function.__kwdefaults__ = {key: replacement if value is original else value
+                                       for key, value in keywords.items()}
+    return swapped
+
+def functions_in(namespace):
+    found = {}
+
+    def take(value, depth=0):
+        value = getattr(value, "__func__", value) if isinstance(value, (staticmethod,
+                                                                        classmethod)) else value
+        if isinstance(value, FunctionType) and id(value) not in found and depth <= 8:
+            found[id(value)] = value
+            take(getattr(value, "__wrapped__", None), depth + 1)
+
+    for value in list(namespace.values()):
+        for member in (vars(value).values() if isinstance(value, type) else (value,)):
+            take(member)
+    return list(found.values())
+
+def defaults_restored(swapped):
+    for function, attribute, before in reversed(swapped):
+        setattr(function, attribute, before)
+
 class perturbing_here:
 
     def __init__(self, change, subject):
@@ -1075,6 +1109,8 @@ class perturbing_here:
 
         self.bound = [(name, value) for name, value in self.namespace.items()
                       if original is not None and value is original]
+        self.swapped = [] if original is None else defaults_swapped(self.namespace, original,
+                                                                    answered)
         for name, _ in self.bound:
             self.namespace[name] = answered
         return done
@@ -1086,6 +1122,7 @@ class perturbing_here:
             return
         for name, value in self.bound:
             self.namespace[name] = value
+        defaults_restored(self.swapped)
 
 class Perturbing:
 
@@ -1135,7 +1172,9 @@ class PerturbedFunctions(TorchFunctionMode):
         return self.perturbing.changed(function_name(func), None, out)
 
 
+import inspect
 import math
+from types import FunctionType
 
 import torch
 
@@ -1214,7 +1253,7 @@ PROBES = {"stand_in": stand_in_probe, "ops": ops_probe, "spans": spans_probe}
 
 def rerun_here(subject, call):
     def rerun(change):
-        args, kwargs = fresh(call)
+        args, kwargs = fresh(defaults_left_out(subject, call))
         with perturbing_here(change, subject) as done:
             try:
                 output = subject(*args, **kwargs)
@@ -1223,6 +1262,24 @@ def rerun_here(subject, call):
         return output, done["seen"]
 
     return rerun
+
+def defaults_left_out(subject, call):
+    function = subject
+    while not isinstance(function, FunctionType) and hasattr(function, "__wrapped__"):
+        function = function.__wrapped__
+    function = inspect.unwrap(function) if isinstance(function, FunctionType) else None
+    if function is None:
+        return call
+    args, kwargs = list(call[0]), dict(call[1])
+    defaults = function.__defaults__ or ()
+    first = function.__code__.co_argcount - len(defaults)
+    while len(args) > first and len(args) <= function.__code__.co_argcount and \
+            args[-1] is defaults[len(args) - 1 - first]:
+        args.pop()
+    for name, value in (function.__kwdefaults__ or {}).items():
+        if name in kwargs and kwargs[name] is value:
+            del kwargs[name]
+    return args, kwargs
 
 def fresh(call):
     def new(value):

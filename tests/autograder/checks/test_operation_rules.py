@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from autograder.checks.draws import Draws
+from autograder.checks.hidden import references_in
 from autograder.checks.judge import step_findings
 from autograder.checks.op_record import checked_record, new_record
 from autograder.checks.operation_rules import decided, tampering
@@ -32,8 +33,7 @@ def findings_of(name, code):
     step = STEPS[name]
     namespace = {"__name__": "__main__"}
     exec(compile(PRELUDE + code, f"<student {name}>", "exec"), namespace)  # noqa: S102
-    namespace.update(helpers_of(step))
-    with language("en"):
+    with language("en"), references_in(namespace, helpers_of(step)):
         return step_findings(step, LocalSubject(namespace[name], source=code),
                              helpers_of(step), Draws())
 
@@ -69,7 +69,17 @@ LOOP_BY_HAND = ("def loop_attention(X, W_Q, W_K, W_V):\n"
                 "                              for j in range(X.shape[1])])\n"
                 "        outputs.append(V @ torch.softmax(scores, dim=0))\n"
                 "    return torch.stack(outputs, dim=1)\n")
+# An earlier step taken in as a default value, where the definition runs
+SCORE_BY_DEFAULT = ("def vectorized_attention(X, W_Q, W_K, W_V, s=scaled_dot_score):\n"
+                    "    Q, K, V = W_Q @ X, W_K @ X, W_V @ X\n"
+                    "    scores = K.transpose(0, 1) @ Q / math.sqrt(K.shape[0])\n"
+                    "    scores[0, 0] = s(K[:, 0], Q[:, 0])\n"
+                    "    return V @ torch.softmax(scores, dim=0)\n")
+LOOP_BY_DEFAULT = LOOP_BY_HAND.replace("W_V):", "W_V, score=scaled_dot_score):").replace(
+    "scaled_dot_score(K", "score(K")
 EVASIONS = {
+    "vectorized_attention calling scaled_dot_score taken in as a default value": (
+        "vectorized_attention", SCORE_BY_HAND + SCORE_BY_DEFAULT, "it called scaled_dot_score"),
     # the notebook finds the student's code behind a wrapper, as grading does
     "vectorized_attention calling scaled_dot_score, both under one decorator": (
         "vectorized_attention", TRACED + "@traced\n" + SCORE_BY_HAND + "@traced\n"
@@ -300,6 +310,8 @@ def test_evasion_breaks_its_rule(label):
 
 
 HONEST = {
+    "loop_attention calling scaled_dot_score taken in as a default value": (
+        "loop_attention", SCORE_BY_HAND + LOOP_BY_DEFAULT),
     "a block whose norm parameters are named layernorm1 and layernorm2": ("TransformerBlock",
         "class TransformerBlock(nn.Module):\n"
         "    def __init__(self, d_model, num_heads, d_ff):\n"

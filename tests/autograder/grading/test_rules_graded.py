@@ -146,6 +146,43 @@ def earlier_step_runs_the_autograd(release, source):
             "    return tuple(g.detach() for g in mine(None, None, job=job))\n")})
 
 
+def edited(name, *changes):
+    """A correct notebook whose step `name` has each (old, new) of `changes` made in its
+    solution."""
+    def build(release, source):
+        notebook = simulate.correct(release, source)
+        text = simulate.solution_cells(source)[name]
+        for old, new in changes:
+            assert old in text, (name, old)
+            text = text.replace(old, new)
+        return simulate.fill(notebook, {name: text})
+    build.__doc__ = f"{name}: {changes}"
+    return build
+
+
+# An earlier step taken in as a default value, where the definition runs (before grading
+# binds its counted and stand-in functions): each call through it is still the step's.
+SCORE_BY_DEFAULT = edited("loop_attention", ("def loop_attention(X, W_Q, W_K, W_V)",
+                                             "def loop_attention(X, W_Q, W_K, W_V, "
+                                             "score=scaled_dot_score)"),
+                          ("scaled_dot_score(", "score("))
+NORM_BY_DEFAULT = edited("TransformerBlock", ("def forward(self, x, attn_mask=None)",
+                                              "def forward(self, x, attn_mask=None, *, "
+                                              "norm=layer_norm, ff=feed_forward)"),
+                         ("layer_norm(", "norm("), ("feed_forward(", "ff("))
+
+
+def score_call_by_default(release, source):
+    """vectorized_attention by matrix products, one score of which comes from a call of
+    scaled_dot_score (forbidden), taken in as a default."""
+    return simulate.fill(simulate.correct(release, source), {"vectorized_attention": (
+        "def vectorized_attention(X, W_Q, W_K, W_V, s=scaled_dot_score):\n"
+        "    Q, K, V = W_Q @ X, W_K @ X, W_V @ X\n"
+        "    scores = K.transpose(0, 1) @ Q / math.sqrt(K.shape[0])\n"
+        "    scores[0, 0] = s(K[:, 0], Q[:, 0])\n"
+        "    return V @ torch.softmax(scores, dim=0)\n")})
+
+
 # student -> (assignment, build, steps that must score 0 (all others full))
 CASES = {
     "rebound": (BY_HAND, rebound, {"stable_softmax"}),
@@ -157,6 +194,9 @@ CASES = {
     "cached": (SELF, decorated_cache, set()),
     # an earlier step a rule counts is counted once a call, its stand-in answering
     "half": (SCORING, half_the_queries, {"loop_attention"}),
+    "score_default": (SCORING, SCORE_BY_DEFAULT, set()),
+    "call_default": (SCORING, score_call_by_default, {"vectorized_attention"}),
+    "norm_default": (BLOCK, NORM_BY_DEFAULT, set()),
     # a rule broken in an earlier step costs that step, not the later one that uses it
     "norm": (BLOCK, norm_built_in, {"layer_norm"}),
     "backward": (GRADIENTS, backward_by_importlib, {"softmax_backward"}),
