@@ -338,6 +338,15 @@ def decorated_names(node):
                 names.add(decorator.id)
     return names
 
+def decorators_changes(node, program, changes):
+    own = {decorator.id for decorator in getattr(node, "decorator_list", ())
+           for decorator in [getattr(decorator, "func", decorator)]
+           if isinstance(decorator, ast.Name)}
+    return set().union(*(changed for (other, _, mine), changed in zip(program, changes,
+                                                                       strict=True)
+                         if mine and isinstance(other, ast.FunctionDef | ast.AsyncFunctionDef)
+                         and other.name in own))
+
 def used_names(text):
     try:
         table = symtable.symtable(text, "<cell>", "exec")
@@ -372,6 +381,8 @@ def program_of(sources, course):
                              if isinstance(node, ast.Import | ast.ImportFrom)))
     changes = [changed_names(node) | (decorated_names(node) - imported) if own else set()
                for node, _, own in program]
+    changes = [changed | decorators_changes(node, program, changes) if own else changed
+               for (node, _, own), changed in zip(program, changes, strict=True)]
     surely = [surely_bound(node) for node, _, _ in program]
     reads = [used_names(text) if own else ((), ()) for _, text, own in program]
     return program, binds, changes, surely, reads

@@ -352,6 +352,13 @@ EVASIONS = {
 # step -> {what: cells}: each of these must earn its step ------------------------------------
 CORRECT = {
     "stable_softmax": {
+        "a softmax by hand whose parts a decorator of the student's files in a table": (
+            "PARTS = {}\n\ndef part(f):\n    PARTS[f.__name__] = f\n    return f",
+            "@part\ndef shifted_exp(scores, dim):\n"
+            "    return torch.exp(scores - scores.amax(dim=dim, keepdim=True))",
+            "def stable_softmax(scores, dim=-1):\n"
+            "    e = PARTS['shifted_exp'](scores, dim)\n"
+            "    return e / e.sum(dim=dim, keepdim=True)"),
         "a softmax by hand registered on a function by singledispatch": (
             "import functools",
             "@functools.singledispatch\n"

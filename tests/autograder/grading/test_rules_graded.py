@@ -183,6 +183,18 @@ def score_call_by_default(release, source):
         "    return V @ torch.softmax(scores, dim=0)\n")})
 
 
+def softmax_from_a_table(release, source):
+    """stable_softmax by hand, its exponential filed in a table by a decorator of the
+    student's (the table is filled when the decorated definition runs)."""
+    return simulate.fill(simulate.correct(release, source), {"stable_softmax": (
+        "PARTS = {}\n\ndef part(f):\n    PARTS[f.__name__] = f\n    return f\n\n"
+        "@part\ndef shifted_exp(scores, dim):\n"
+        "    return torch.exp(scores - scores.amax(dim=dim, keepdim=True))\n\n"
+        "def stable_softmax(scores, dim=-1):\n"
+        "    e = PARTS['shifted_exp'](scores, dim)\n"
+        "    return e / e.sum(dim=dim, keepdim=True)\n")})
+
+
 # student -> (assignment, build, steps that must score 0 (all others full))
 CASES = {
     "rebound": (BY_HAND, rebound, {"stable_softmax"}),
@@ -192,6 +204,7 @@ CASES = {
     # a step's decorators run when it is graded, as they ran in the notebook
     "doubled": (SELF, decorated_doubling, {"self_attention"}),
     "cached": (SELF, decorated_cache, set()),
+    "table_of_parts": (BY_HAND, softmax_from_a_table, set()),
     # an earlier step a rule counts is counted once a call, its stand-in answering
     "half": (SCORING, half_the_queries, {"loop_attention"}),
     "score_default": (SCORING, SCORE_BY_DEFAULT, set()),
