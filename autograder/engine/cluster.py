@@ -53,6 +53,7 @@ from autograder.engine.worker import (
     feedback_page,
     grade_submission,
     kit_version,
+    remove_orphaned_workspaces,
     warm_workspace,
 )
 from autograder.i18n import t
@@ -296,11 +297,12 @@ def stop_in_process(cluster):
 def close_cluster(cluster, templates):
     """End the embedded cluster (None: an external one, left running), the fork server of its
     workers, then the kernel template started with it (its copies end with the workers that
-    took them)."""
+    took them). A worker of its that was killed left its folder behind: it goes now."""
     if cluster is not None:
         with contextlib.suppress(Exception):
             cluster.close()
         fork_server.stop()
+        remove_orphaned_workspaces()
     if templates is not None:
         templates.close()
 

@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -172,6 +173,27 @@ def test_an_interrupted_one_notebook_grade_stops_its_grading(tmp_path):
     assert not started, f"templates started after the interrupt: {started}"
     assert not list(scratch.glob("kit-worker-*")), list(scratch.iterdir())
     assert seconds < 30, f"grade ended {seconds:.0f} s after the interrupt"
+
+
+def test_closing_the_cluster_removes_the_folders_of_killed_workers(tmp_path, monkeypatch):
+    """A worker killed while it grades (its memory taken, an operator's kill) leaves its
+    folder, a student's notebook in it, in the temporary folder; a worker started later
+    removes it at its first task, but none may have one. Once the embedded cluster is closed,
+    is such a folder gone, and one of a live process kept?"""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    ended = subprocess.Popen(["true"])
+    ended.wait()
+    dead = tmp_path / f"kit-worker-{ended.pid}-abc"
+    (dead / "autograded").mkdir(parents=True)
+    live = tmp_path / f"kit-worker-{os.getpid()}-def"
+    live.mkdir()
+    client = start_client(Config(), 2, None, tmp_path / "grade.log", lambda _: None)
+    try:
+        client.wait_for_workers(2, timeout=60)
+    finally:
+        close_client(client)
+    assert not dead.exists()
+    assert live.exists()
 
 
 def test_a_one_notebook_grade_keeps_its_workers_warnings_in_grade_log(tmp_path):
