@@ -250,6 +250,8 @@ def forked_workers(imports):
     with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
         get_mp_context()  # dask sets the server's imports once, at its first call: ours after
         multiprocessing.get_context("forkserver").set_forkserver_preload(imports)
+        with contextlib.suppress(OSError, ValueError):  # else started by the cluster, as ever
+            fork_server.ensure_running()  # deaf to Ctrl-C, as one started early
         yield
 
 

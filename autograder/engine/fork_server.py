@@ -21,6 +21,7 @@ import multiprocessing
 import multiprocessing.forkserver
 import os
 import signal
+import threading
 
 from autograder.plumbing import private_api
 from autograder.plumbing.timeline import mark
@@ -37,12 +38,36 @@ def start_early(imports=WORKER_IMPORTS):
     would have."""
     multiprocessing.get_context("forkserver").set_forkserver_preload(imports)
     try:
-        multiprocessing.forkserver.ensure_running()
+        ensure_running()
     except (OSError, ValueError):
         return
     atexit.register(stop)
     server = multiprocessing.forkserver._forkserver
     mark(f"fork server: started early, pid {getattr(server, '_forkserver_pid', None)}")
+
+
+def ensure_running():
+    """Start the fork server unless it runs, deaf to Ctrl-C: a terminal's Ctrl-C reaches
+    every process of the command, and the server, importing, printed a traceback of its
+    imports under the command's own words; the command stops it (stop) and the workers forked
+    from it as it ends. A signal ignored when a process starts stays ignored in it (Python
+    leaves SIGINT alone then), and in the workers forked from it: the cluster ends them."""
+    with ctrl_c_ignored():
+        multiprocessing.forkserver.ensure_running()
+
+
+@contextlib.contextmanager
+def ctrl_c_ignored():
+    """SIGINT ignored in this process while the block runs (a process started in it is
+    started ignoring it), where this thread may set signals (the main thread's)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def stop():

@@ -67,10 +67,13 @@ class TemplatePool:
         self.process = None
         try:
             with open(log, "a") as errors:
+                # A process group of its own: a terminal's Ctrl-C, sent to the command's
+                # group, printed the template's traceback of its imports; the command ends it
+                # (close), and its kernels interrupt as they always did (zygote.py).
                 self.process = subprocess.Popen(
                     [*command, "--listen", str(self.folder), str(count)],
                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, env=env,
-                    text=True)
+                    text=True, process_group=0)
             self.announce(count)
         except BaseException:
             self.close()

@@ -85,7 +85,8 @@ def template_env():
 def start_template(mechanism, few_kernels=False):
     """A new template process of `mechanism`, importing; it says it is ready on stdout."""
     return subprocess.Popen(template_command(mechanism, few_kernels), stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, env=template_env(), text=True)
+                            stdout=subprocess.PIPE, env=template_env(), text=True,
+                            process_group=0)  # not sent a terminal's Ctrl-C: see handover.py
 
 
 # Besides the template's own variables (template_env) and the kit's settings (KIT_...), what

@@ -196,6 +196,25 @@ def test_closing_the_cluster_removes_the_folders_of_killed_workers(tmp_path, mon
     assert live.exists()
 
 
+def test_ctrl_c_in_a_terminal_prints_no_traceback_of_the_processes_grade_starts(tmp_path):
+    """A terminal's Ctrl-C reaches every process of the command's group. Pressed at moments
+    of a class's grade where its fork server and kernel template import (they start first
+    thing), does grade end with its own word alone, no traceback of a process it started?"""
+    root = one_notebook_course(tmp_path, "ada", simulate.correct)
+    release = nbformat.read(root / "release" / ID / f"{ID}.ipynb", 4)
+    source = nbformat.read(KIT / "source" / ID / f"{ID}.ipynb", 4)
+    Course(root).submit("bo", ID, simulate.correct(release, source))
+    for delay in (0.4, 1.2, 2.5):
+        run = subprocess.Popen([sys.executable, "-m", "autograder", "grade", ID, "--force"],
+                               cwd=root, env=nbgrader_env(), text=True, start_new_session=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(delay)
+        os.killpg(run.pid, signal.SIGINT)
+        _, err = run.communicate(timeout=120)
+        assert "Traceback" not in err and "KeyboardInterrupt" not in err, (delay, err[-3000:])
+        assert run.returncode == 130 and "interrupted" in err, (delay, run.returncode, err)
+
+
 def test_a_one_notebook_grade_keeps_its_workers_warnings_in_grade_log(tmp_path):
     """The template of a one-notebook grade (its worker a thread of `grade`) is killed from
     outside while the notebook is graded: is the worker's warning, that the notebook is
