@@ -17,7 +17,7 @@ from pathlib import Path
 from autograder.checks.draws import Draws
 from autograder.checks.judge import step_findings, verdict_message
 from autograder.checks.loader import GUIDE, find_step
-from autograder.checks.recorder import defaults_restored, defaults_swapped
+from autograder.checks.recorder import restored, swapped_where_held
 from autograder.checks.subject import LocalSubject
 from autograder.i18n import DEFAULT, LANGUAGES, language, t
 from autograder.plumbing.course_root import course_root_of
@@ -80,13 +80,13 @@ def use_references(name, namespace):
 @contextmanager
 def references_in(namespace, helpers):
     """Put the reference versions of earlier steps into the notebook's namespace for a while,
-    so that a step that calls them is judged on its own work alone: under their names, and
-    where a definition took one in as a default value (`def step(x, score=scaled_dot_score)`),
-    as grading's kernel binds them (sandbox/guard.py, in_defaults)."""
+    so that a step that calls them is judged on its own work alone: under their names, where a
+    definition took one in as a default value (`def step(x, score=scaled_dot_score)`) and
+    where a table holds one, as grading's kernel binds them (recorder.swapped_where_held)."""
     missing = object()
     saved = {name: namespace.get(name, missing) for name in helpers}
     swapped = [place for name, value in saved.items() if value is not missing
-               for place in defaults_swapped(namespace, value, helpers[name])]
+               for place in swapped_where_held(namespace, value, helpers[name])]
     namespace.update(helpers)
     try:
         yield
@@ -96,4 +96,4 @@ def references_in(namespace, helpers):
                 namespace.pop(name, None)
             else:
                 namespace[name] = value
-        defaults_restored(swapped)
+        restored(swapped)

@@ -305,10 +305,12 @@ class Functions(TorchFunctionMode):
         return out
 
 
-def defaults_swapped(namespace, original, replacement):
-    """Replace `original` by `replacement` in the default values of the namespace's functions
-    (its classes' methods, the functions a decorator wrapped); [(function, attribute, what it
-    held before)]."""
+def swapped_where_held(namespace, original, replacement):
+    """Replace `original` by `replacement` where the namespace's code holds it besides its
+    names: the default values of its functions (its classes' methods, the functions a
+    decorator wrapped) and the entries of the tables it binds (a dict, by keys that are
+    strings or numbers, or a list), as grading's kernel does (sandbox/guard.py); [(the
+    function or table, the attribute, key or index, what it held before)]."""
     swapped = []
     for function in functions_in(namespace):
         defaults, keywords = function.__defaults__, function.__kwdefaults__
@@ -320,6 +322,13 @@ def defaults_swapped(namespace, original, replacement):
             swapped.append((function, "__kwdefaults__", keywords))
             function.__kwdefaults__ = {key: replacement if value is original else value
                                        for key, value in keywords.items()}
+    for table in list(namespace.values()):
+        places = (table.items() if type(table) is dict else
+                  enumerate(table) if type(table) is list else ())
+        for place, value in list(places):
+            if value is original and type(place) in (str, int):
+                swapped.append((table, place, value))
+                table[place] = replacement
     return swapped
 
 
@@ -340,18 +349,20 @@ def functions_in(namespace):
     return list(found.values())
 
 
-def defaults_restored(swapped):
-    """Undo defaults_swapped (its list), the last change first."""
-    for function, attribute, before in reversed(swapped):
-        setattr(function, attribute, before)
-
+def restored(swapped):
+    """Undo swapped_where_held (its list), the last change first."""
+    for holder, place, before in reversed(swapped):
+        if isinstance(holder, FunctionType):
+            setattr(holder, place, before)
+        else:
+            holder[place] = before
 
 
 class perturbing_here:  # noqa: N801 - a context manager, used as a function
     """A probe's change (checks/probes.py) while the block runs, in this process: the answers
     of an earlier step (`change["stand_in"]`: every name of `subject`'s namespace bound to
-    that function, and every default value holding it, answers through a wrapper that changes
-    one call's output, or each), or what
+    that function, and every default value and table entry holding it (swapped_where_held),
+    answers through a wrapper that changes one call's output, or each), or what
     some torch operations give (Perturbing). The dict the block gets has `seen` after it: how
     many calls or operations the change named."""
 
@@ -379,8 +390,8 @@ class perturbing_here:  # noqa: N801 - a context manager, used as a function
 
         self.bound = [(name, value) for name, value in self.namespace.items()
                       if original is not None and value is original]
-        self.swapped = [] if original is None else defaults_swapped(self.namespace, original,
-                                                                    answered)
+        self.swapped = [] if original is None else swapped_where_held(self.namespace,
+                                                                      original, answered)
         for name, _ in self.bound:
             self.namespace[name] = answered
         return done
@@ -392,7 +403,7 @@ class perturbing_here:  # noqa: N801 - a context manager, used as a function
             return
         for name, value in self.bound:
             self.namespace[name] = value
-        defaults_restored(self.swapped)
+        restored(self.swapped)
 
 
 class Perturbing:

@@ -77,6 +77,7 @@ def install(read, parts):
     getframe, getprofile, gettrace = sys._getframe, sys.getprofile, sys.gettrace
     gc_enable, gc_disable, gc_isenabled = gc.enable, gc.disable, gc.isenabled
     dict_get, dict_items, dict_setdefault = dict.get, dict.items, dict.setdefault
+    dict_set, list_set = dict.__setitem__, list.__setitem__
     tuple_item, tuple_length = tuple.__getitem__, tuple.__len__
     list_item, list_length = list.__getitem__, list.__len__
     float_value, int_value, str_value = float.__float__, int.__int__, str.__str__
@@ -172,7 +173,9 @@ def install(read, parts):
         "handles": [],  # an object of the student's the grader refers to, by its number
         "request": ("", None, ""),  # the last request replied to: its text, JSON and digest
         "replaced": {},  # name -> [(a name of the namespace, what it bound before)]
-        "defaults": {},  # name -> [(a function, an index or keyword, before, after)]
+        # name -> [(a function, an index or keyword, before, after)]: defaults it replaced
+        # in, and entries of tables (a dict or list for a function, its key or index)
+        "defaults": {},
     }
 
     # -- no process, thread, exec, timer or signal from now on ----------------------------------
@@ -452,6 +455,7 @@ def install(read, parts):
                 main[name] = replacement
             elif replacement is not original:
                 in_defaults(name, original, replacement)
+                in_tables(name, original, replacement)
 
     def in_defaults(name, original, replacement):
         """`original` replaced in the default values of the namespace's functions too (of
@@ -473,10 +477,34 @@ def install(read, parts):
                 set_kwdefaults(function, {key: replacement if value is original else value
                                           for key, value in dict_items(keywords)})
 
+    def in_tables(name, original, replacement):
+        """`original` replaced in the tables the namespace binds (a dict, by its keys that
+        are strings or numbers, or a list, exactly those types), where the student kept it
+        (`SCORES = {"scaled": scaled_dot_score}`): a call through the table is counted too.
+        Each place is kept, to be restored."""
+        kept = dict_setdefault(state["defaults"], name, [])
+        for _, table in list(dict_items(main)):
+            if type(table) is dict:
+                for key, value in list(dict_items(table)):
+                    if value is original and (type(key) is str or type(key) is int):
+                        kept.append((table, key, original, replacement))
+                        dict_set(table, key, replacement)
+            elif type(table) is list:
+                for index in range(list_length(table)):
+                    if list_item(table, index) is original:
+                        kept.append((table, index, original, replacement))
+                        list_set(table, index, replacement)
+
     def default_restored(function, place, original, replacement):
-        """One default value put back, if it still holds what replaced it (one undone
-        before or after another's, in any order)."""
-        if type(place) is int:
+        """One default value, or an entry of a table, put back if it still holds what
+        replaced it (one undone before or after another's, in any order)."""
+        if type(function) is dict:
+            if dict_get(function, place, missing) is replacement:
+                dict_set(function, place, original)
+        elif type(function) is list:
+            if place < list_length(function) and list_item(function, place) is replacement:
+                list_set(function, place, original)
+        elif type(place) is int:
             defaults = defaults_of(function)
             if type(defaults) is tuple and place < tuple_length(defaults) and \
                     tuple_item(defaults, place) is replacement:

@@ -1061,7 +1061,7 @@ class Functions(TorchFunctionMode):
             noted_function(record, function_name(func), tensors_in(out))
         return out
 
-def defaults_swapped(namespace, original, replacement):
+def swapped_where_held(namespace, original, replacement):
     swapped = []
     for function in functions_in(namespace):
         defaults, keywords = function.__defaults__, function.__kwdefaults__
@@ -1073,6 +1073,13 @@ def defaults_swapped(namespace, original, replacement):
             swapped.append((function, "__kwdefaults__", keywords))
             function.__kwdefaults__ = {key: replacement if value is original else value
                                        for key, value in keywords.items()}
+    for table in list(namespace.values()):
+        places = (table.items() if type(table) is dict else
+                  enumerate(table) if type(table) is list else ())
+        for place, value in list(places):
+            if value is original and type(place) in (str, int):
+                swapped.append((table, place, value))
+                table[place] = replacement
     return swapped
 
 def functions_in(namespace):
@@ -1090,9 +1097,12 @@ def functions_in(namespace):
             take(member)
     return list(found.values())
 
-def defaults_restored(swapped):
-    for function, attribute, before in reversed(swapped):
-        setattr(function, attribute, before)
+def restored(swapped):
+    for holder, place, before in reversed(swapped):
+        if isinstance(holder, FunctionType):
+            setattr(holder, place, before)
+        else:
+            holder[place] = before
 
 class perturbing_here:
 
@@ -1120,8 +1130,8 @@ class perturbing_here:
 
         self.bound = [(name, value) for name, value in self.namespace.items()
                       if original is not None and value is original]
-        self.swapped = [] if original is None else defaults_swapped(self.namespace, original,
-                                                                    answered)
+        self.swapped = [] if original is None else swapped_where_held(self.namespace,
+                                                                      original, answered)
         for name, _ in self.bound:
             self.namespace[name] = answered
         return done
@@ -1133,7 +1143,7 @@ class perturbing_here:
             return
         for name, value in self.bound:
             self.namespace[name] = value
-        defaults_restored(self.swapped)
+        restored(self.swapped)
 
 class Perturbing:
 

@@ -77,7 +77,14 @@ SCORE_BY_DEFAULT = ("def vectorized_attention(X, W_Q, W_K, W_V, s=scaled_dot_sco
                     "    return V @ torch.softmax(scores, dim=0)\n")
 LOOP_BY_DEFAULT = LOOP_BY_HAND.replace("W_V):", "W_V, score=scaled_dot_score):").replace(
     "scaled_dot_score(K", "score(K")
+SCORE_FROM_A_TABLE = SCORE_BY_DEFAULT.replace(", s=scaled_dot_score):", "):").replace(
+    "s(K[:, 0]", "SCORES['scaled'](K[:, 0]")
+LOOP_FROM_A_TABLE = LOOP_BY_HAND.replace("scaled_dot_score(K", "SCORES['scaled'](K")
+TABLE = "SCORES = {'scaled': scaled_dot_score}\n\n"
 EVASIONS = {
+    "vectorized_attention calling scaled_dot_score kept in a table": (
+        "vectorized_attention", SCORE_BY_HAND + TABLE + SCORE_FROM_A_TABLE,
+        "it called scaled_dot_score"),
     "vectorized_attention calling scaled_dot_score taken in as a default value": (
         "vectorized_attention", SCORE_BY_HAND + SCORE_BY_DEFAULT, "it called scaled_dot_score"),
     # the notebook finds the student's code behind a wrapper, as grading does
@@ -310,6 +317,8 @@ def test_evasion_breaks_its_rule(label):
 
 
 HONEST = {
+    "loop_attention calling scaled_dot_score kept in a table": (
+        "loop_attention", SCORE_BY_HAND + TABLE + LOOP_FROM_A_TABLE),
     "loop_attention calling scaled_dot_score taken in as a default value": (
         "loop_attention", SCORE_BY_HAND + LOOP_BY_DEFAULT),
     "a block whose norm parameters are named layernorm1 and layernorm2": ("TransformerBlock",

@@ -172,6 +172,11 @@ NORM_BY_DEFAULT = edited("TransformerBlock", ("def forward(self, x, attn_mask=No
                          ("layer_norm(", "norm("), ("feed_forward(", "ff("))
 
 
+SCORE_IN_A_TABLE = edited("loop_attention", ("def loop_attention(", "SCORES = {'scaled': "
+                                             "scaled_dot_score}\n\ndef loop_attention("),
+                          ("scaled_dot_score(", "SCORES['scaled']("))
+
+
 def score_call_by_default(release, source):
     """vectorized_attention by matrix products, one score of which comes from a call of
     scaled_dot_score (forbidden), taken in as a default."""
@@ -209,6 +214,7 @@ CASES = {
     "half": (SCORING, half_the_queries, {"loop_attention"}),
     "score_default": (SCORING, SCORE_BY_DEFAULT, set()),
     "call_default": (SCORING, score_call_by_default, {"vectorized_attention"}),
+    "score_table": (SCORING, SCORE_IN_A_TABLE, set()),
     "norm_default": (BLOCK, NORM_BY_DEFAULT, set()),
     # a rule broken in an earlier step costs that step, not the later one that uses it
     "norm": (BLOCK, norm_built_in, {"layer_norm"}),
