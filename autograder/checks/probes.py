@@ -147,11 +147,11 @@ def defaults_left_out(subject, call):
     """`call` (the arguments its frame held) without those that are the function's own
     default values, the same objects: the rerun takes them from the function as they are then
     (a probe changes an earlier step's answers where a default holds it, as grading does)."""
-    function = subject
-    while not isinstance(function, FunctionType) and hasattr(function, "__wrapped__"):
-        function = function.__wrapped__
-    function = inspect.unwrap(function) if isinstance(function, FunctionType) else None
-    if function is None:
+    try:
+        function = inspect.unwrap(subject)  # what wrappers wrap, their cycles refused
+    except ValueError:
+        return call
+    if not isinstance(function, FunctionType):
         return call
     args, kwargs = list(call[0]), dict(call[1])
     defaults = function.__defaults__ or ()

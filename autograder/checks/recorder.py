@@ -339,9 +339,9 @@ def functions_in(namespace):
     def take(value, depth=0):
         value = getattr(value, "__func__", value) if isinstance(value, (staticmethod,
                                                                         classmethod)) else value
-        if isinstance(value, FunctionType) and id(value) not in found and depth <= 8:
+        if isinstance(value, FunctionType) and id(value) not in found and depth <= WRAPPERS:
             found[id(value)] = value
-            take(getattr(value, "__wrapped__", None), depth + 1)
+            take(wrapped_by(value), depth + 1)
 
     for value in list(namespace.values()):
         for member in (vars(value).values() if isinstance(value, type) else (value,)):

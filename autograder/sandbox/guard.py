@@ -173,9 +173,9 @@ def install(read, parts):
         "handles": [],  # an object of the student's the grader refers to, by its number
         "request": ("", None, ""),  # the last request replied to: its text, JSON and digest
         "replaced": {},  # name -> [(a name of the namespace, what it bound before)]
-        # name -> [(a function, an index or keyword, before, after)]: defaults it replaced
-        # in, and entries of tables (a dict or list for a function, its key or index)
-        "defaults": {},
+        # name -> [(a function or a table, an index or key, before, after)]: the default
+        # values and the tables' entries it replaced in, besides the names
+        "held": {},
     }
 
     # -- no process, thread, exec, timer or signal from now on ----------------------------------
@@ -462,7 +462,7 @@ def install(read, parts):
         its classes' methods, and of the functions a decorator wrapped), where a definition
         took it in (`def step(x, score=scaled_dot_score)`): a call through a default is a call
         of the step's, as the notebook counts it. Each place is kept, to be restored."""
-        kept = dict_setdefault(state["defaults"], name, [])
+        kept = dict_setdefault(state["held"], name, [])
         for function in functions_of_namespace():
             defaults, keywords = defaults_of(function), kwdefaults_of(function)
             if type(defaults) is tuple and any(item is original for item in defaults):
@@ -482,7 +482,7 @@ def install(read, parts):
         are strings or numbers, or a list, exactly those types), where the student kept it
         (`SCORES = {"scaled": scaled_dot_score}`): a call through the table is counted too.
         Each place is kept, to be restored."""
-        kept = dict_setdefault(state["defaults"], name, [])
+        kept = dict_setdefault(state["held"], name, [])
         for _, table in list(dict_items(main)):
             if type(table) is dict:
                 for key, value in list(dict_items(table)):
@@ -495,26 +495,26 @@ def install(read, parts):
                         kept.append((table, index, original, replacement))
                         list_set(table, index, replacement)
 
-    def default_restored(function, place, original, replacement):
-        """One default value, or an entry of a table, put back if it still holds what
-        replaced it (one undone before or after another's, in any order)."""
-        if type(function) is dict:
-            if dict_get(function, place, missing) is replacement:
-                dict_set(function, place, original)
-        elif type(function) is list:
-            if place < list_length(function) and list_item(function, place) is replacement:
-                list_set(function, place, original)
+    def held_restored(holder, place, original, replacement):
+        """One default value of a function, or an entry of a table, put back if it still
+        holds what replaced it (one undone before or after another's, in any order)."""
+        if type(holder) is dict:
+            if dict_get(holder, place, missing) is replacement:
+                dict_set(holder, place, original)
+        elif type(holder) is list:
+            if place < list_length(holder) and list_item(holder, place) is replacement:
+                list_set(holder, place, original)
         elif type(place) is int:
-            defaults = defaults_of(function)
+            defaults = defaults_of(holder)
             if type(defaults) is tuple and place < tuple_length(defaults) and \
                     tuple_item(defaults, place) is replacement:
-                set_defaults(function, tuple(original if index == place else item
-                                             for index, item in enumerate(defaults)))
+                set_defaults(holder, tuple(original if index == place else item
+                                           for index, item in enumerate(defaults)))
         else:
-            keywords = kwdefaults_of(function)
+            keywords = kwdefaults_of(holder)
             if type(keywords) is dict and dict_get(keywords, place, missing) is replacement:
-                set_kwdefaults(function, {key: original if key == place else value
-                                          for key, value in dict_items(keywords)})
+                set_kwdefaults(holder, {key: original if key == place else value
+                                        for key, value in dict_items(keywords)})
 
     def functions_of_namespace():
         """The functions the student's namespace binds, those its classes define (exactly
@@ -549,8 +549,8 @@ def install(read, parts):
                     main.pop(other, None)
                 else:
                     main[other] = value
-            for place in state["defaults"].pop(name, ()):
-                default_restored(*place)
+            for place in state["held"].pop(name, ()):
+                held_restored(*place)
 
     # -- the grader's settings, sealed ------------------------------------------------------------
 

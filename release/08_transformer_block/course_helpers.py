@@ -1088,9 +1088,9 @@ def functions_in(namespace):
     def take(value, depth=0):
         value = getattr(value, "__func__", value) if isinstance(value, (staticmethod,
                                                                         classmethod)) else value
-        if isinstance(value, FunctionType) and id(value) not in found and depth <= 8:
+        if isinstance(value, FunctionType) and id(value) not in found and depth <= WRAPPERS:
             found[id(value)] = value
-            take(getattr(value, "__wrapped__", None), depth + 1)
+            take(wrapped_by(value), depth + 1)
 
     for value in list(namespace.values()):
         for member in (vars(value).values() if isinstance(value, type) else (value,)):
@@ -1285,11 +1285,11 @@ def rerun_here(subject, call):
     return rerun
 
 def defaults_left_out(subject, call):
-    function = subject
-    while not isinstance(function, FunctionType) and hasattr(function, "__wrapped__"):
-        function = function.__wrapped__
-    function = inspect.unwrap(function) if isinstance(function, FunctionType) else None
-    if function is None:
+    try:
+        function = inspect.unwrap(subject)
+    except ValueError:
+        return call
+    if not isinstance(function, FunctionType):
         return call
     args, kwargs = list(call[0]), dict(call[1])
     defaults = function.__defaults__ or ()

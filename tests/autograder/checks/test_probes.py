@@ -25,3 +25,15 @@ def test_a_rerun_leaves_out_what_the_defaults_gave():
     wrapped = functools.wraps(step)(lambda *args, **kwargs: step(*args, **kwargs))
     assert defaults_left_out(wrapped, ([5, 1, score], {})) == ([5], {})
     assert defaults_left_out(functools.partial(step, 5), ([1], {})) == ([1], {})
+
+
+def test_a_wrapper_that_wraps_itself_leaves_the_call_as_it_was():
+    """An object of the student's whose __wrapped__ is itself: is the call kept whole, instead
+    of following the chain for ever (the notebook's cell would never end)?"""
+    class Looped:
+        def __call__(self, x):
+            return x
+
+    looped = Looped()
+    looped.__wrapped__ = looped
+    assert defaults_left_out(looped, ([5], {})) == ([5], {})
