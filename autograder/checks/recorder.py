@@ -16,16 +16,20 @@ this process.
 
 import sys
 import tracemalloc
-from types import FunctionType
 
 import torch
 from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from autograder.checks.op_record import (
+    HELD_DEPTH,
+    HELD_ENTRIES,
+    HELD_KINDS,
+    WRAPPERS,
     Parameter,
     Tensor,
     described,
+    ipython_history,
     new_record,
     noted_function,
     noted_operation,
@@ -72,9 +76,6 @@ def codes_of(target, depth=0):
     if inner is not None and depth < WRAPPERS:
         codes |= codes_of(inner, depth + 1)
     return codes
-
-
-WRAPPERS = 20  # the longest chain of wrappers followed (a chain, never a cycle)
 
 
 def wrapped_by(target):
@@ -305,57 +306,111 @@ class Functions(TorchFunctionMode):
         return out
 
 
+
+
 def swapped_where_held(namespace, original, replacement):
     """Replace `original` by `replacement` where the namespace's code holds it besides its
-    names: the default values of its functions (its classes' methods, the functions a
-    decorator wrapped) and the entries of the tables it binds (a dict, by keys that are
-    strings or numbers, or a list), as grading's kernel does (sandbox/guard.py); [(the
-    function or table, the attribute, key or index, what it held before)]."""
-    swapped = []
-    for function in functions_in(namespace):
-        defaults, keywords = function.__defaults__, function.__kwdefaults__
-        if defaults and any(item is original for item in defaults):
-            swapped.append((function, "__defaults__", defaults))
-            function.__defaults__ = tuple(replacement if item is original else item
-                                          for item in defaults)
-        if keywords and any(value is original for value in keywords.values()):
-            swapped.append((function, "__kwdefaults__", keywords))
-            function.__kwdefaults__ = {key: replacement if value is original else value
-                                       for key, value in keywords.items()}
-    for table in list(namespace.values()):
-        places = (table.items() if type(table) is dict else
-                  enumerate(table) if type(table) is list else ())
-        for place, value in list(places):
-            if value is original and type(place) in (str, int):
-                swapped.append((table, place, value))
-                table[place] = replacement
+    names, a few levels down (op_record.HELD_DEPTH, HELD_ENTRIES): the default values of the
+    functions it defined, their closures' cells and their attributes (of the methods of the
+    classes it defined too, and of the functions a decorator wrapped), the entries of its
+    tables (a dict, by keys that are strings or numbers, or a list) and of its tuples (a
+    tuple that held it is replaced where it is held by one that holds the replacement), as
+    grading's kernel does (sandbox/guard.py, `in_held`, which looks at the same places in the
+    same order); [(the function, cell, table or namespace, the attribute, key or index, what
+    it held before)]. IPython's history (In, Out, _5, ...) is left out."""
+    swapped, done, left = [], {id(namespace): namespace}, [HELD_ENTRIES]  # (globals() held)
+    name = namespace.get("__name__")
+
+    def looked_at():
+        left[0] -= 1
+        return left[0] >= 0
+
+    def changes_in(pairs, depth):
+        """[(place, before, after)] of the entries of `pairs` that held `original`, looked at
+        in their order while the search has entries left."""
+        changes = []
+        for place, item in pairs:
+            if not looked_at():
+                break
+            if type(place) in (str, int):
+                new = held(item, depth + 1)
+                if new is not item:
+                    changes.append((place, item, new))
+        return changes
+
+    def put(holder, changes):
+        for place, before, after in changes:
+            swapped.append((holder, place, before))
+            placed(holder, place, after)
+
+    def own(value):
+        """Whether the namespace's code defined `value`: a library's are not looked into."""
+        if type(value) is type:
+            module = vars(value).get("__module__")
+            return type(module) is str and module == name
+        return value.__globals__ is namespace
+
+    def held(value, depth, wrappers=0):
+        """`value` with `original` replaced in what it holds (in place where it can be; a new
+        tuple for a tuple that held it), or `replacement` for `original` itself."""
+        if value is original:
+            return replacement
+        if type(value) in (staticmethod, classmethod):
+            value = value.__func__
+        kind = type(value)
+        if kind not in HELD_KINDS or depth > HELD_DEPTH:
+            return value
+        if id(value) in done:
+            return done[id(value)]
+        done[id(value)] = value  # a cycle ends here
+        if kind is dict:
+            put(value, changes_in(value.items(), depth))
+        elif kind is list:
+            put(value, changes_in(enumerate(value), depth))
+        elif kind is tuple:
+            changes = changes_in(enumerate(value), depth)
+            if changes:
+                items = list(value)
+                for place, _, after in changes:
+                    items[place] = after
+                done[id(value)] = tuple(items)
+        elif kind is type:  # its methods (an attribute of the class itself is not replaced)
+            if own(value):
+                changes_in(vars(value).items(), depth)
+        else:  # a function: its default values, its closure's cells, its attributes
+            attributes = value.__dict__
+            if own(value):
+                put(value, changes_in((("__defaults__", value.__defaults__),
+                                       ("__kwdefaults__", value.__kwdefaults__)), depth - 1))
+                for cell in value.__closure__ or ():
+                    try:
+                        contents = cell.cell_contents
+                    except ValueError:  # a cell not filled yet
+                        continue
+                    put(cell, changes_in((("cell_contents", contents),), depth))
+                put(attributes, changes_in(((key, item) for key, item in attributes.items()
+                                            if key != "__wrapped__"), depth))
+            if wrappers < WRAPPERS:  # what a decorator wrapped, as deep as its wrapper
+                held(attributes.get("__wrapped__"), depth, wrappers + 1)
+        return done[id(value)]
+
+    put(namespace, changes_in(((key, value) for key, value in namespace.items()
+                               if value is not original and not ipython_history(key)), -1))
     return swapped
 
 
-def functions_in(namespace):
-    """The plain functions `namespace` binds, its classes define, and each wraps."""
-    found = {}
-
-    def take(value, depth=0):
-        value = getattr(value, "__func__", value) if isinstance(value, (staticmethod,
-                                                                        classmethod)) else value
-        if isinstance(value, FunctionType) and id(value) not in found and depth <= WRAPPERS:
-            found[id(value)] = value
-            take(wrapped_by(value), depth + 1)
-
-    for value in list(namespace.values()):
-        for member in (vars(value).values() if isinstance(value, type) else (value,)):
-            take(member)
-    return list(found.values())
+def placed(holder, place, value):
+    """`value` put in `place` of a table, or as an attribute of a function or a cell."""
+    if isinstance(holder, (dict, list)):
+        holder[place] = value
+    else:
+        setattr(holder, place, value)
 
 
 def restored(swapped):
     """Undo swapped_where_held (its list), the last change first."""
     for holder, place, before in reversed(swapped):
-        if isinstance(holder, FunctionType):
-            setattr(holder, place, before)
-        else:
-            holder[place] = before
+        placed(holder, place, before)
 
 
 class perturbing_here:  # noqa: N801 - a context manager, used as a function

@@ -93,6 +93,10 @@ def install(read, parts):
     kwdefaults_of = FunctionType.__dict__["__kwdefaults__"].__get__
     set_kwdefaults = FunctionType.__dict__["__kwdefaults__"].__set__
     function_dict = FunctionType.__dict__["__dict__"].__get__
+    closure_of = FunctionType.__dict__["__closure__"].__get__
+    function_globals = FunctionType.__dict__["__globals__"].__get__
+    cell_get = types.CellType.__dict__["cell_contents"].__get__
+    cell_set = types.CellType.__dict__["cell_contents"].__set__
     class_dict = type.__dict__["__dict__"].__get__
     StaticMethod, ClassMethod = staticmethod, classmethod
     static_function = staticmethod.__dict__["__func__"].__get__
@@ -144,6 +148,10 @@ def install(read, parts):
     noted_function, described = recording["noted_function"], recording["described"]
     tensors_in = recording["tensors_in"]
     perturbs, perturbed_output = recording["perturbs"], recording["perturbed_output"]
+    ipython_history = recording["ipython_history"]
+    HELD_DEPTH, HELD_ENTRIES, HELD_KINDS, WRAPPERS = (
+        recording["HELD_DEPTH"], recording["HELD_ENTRIES"], recording["HELD_KINDS"],
+        recording["WRAPPERS"])
 
     # The forwarders' code reads no built-in, but torch's C code called from their frames
     # imports through them (PyImport_Import takes the frame's __import__): a copy taken now.
@@ -454,102 +462,144 @@ def install(read, parts):
                 kept.append((name, missing))
                 main[name] = replacement
             elif replacement is not original:
-                in_defaults(name, original, replacement)
-                in_tables(name, original, replacement)
+                in_held(name, original, replacement)
 
-    def in_defaults(name, original, replacement):
-        """`original` replaced in the default values of the namespace's functions too (of
-        its classes' methods, and of the functions a decorator wrapped), where a definition
-        took it in (`def step(x, score=scaled_dot_score)`): a call through a default is a call
-        of the step's, as the notebook counts it. Each place is kept, to be restored."""
+    def in_held(name, original, replacement):
+        """`original` replaced where the namespace's code holds it besides its names, a few
+        levels down, where a definition took it in (`def step(x, score=scaled_dot_score)`, a
+        closure's cell, a function's attribute) or a table keeps it (a dict, by keys that are
+        strings or numbers, a list, a tuple: one that held it is replaced where it is held):
+        a call through any of them is a call of the step's, as the notebook counts it. The
+        same places, in the same order, as the notebook's search (checks/recorder.py,
+        swapped_where_held). Each change is kept, to be undone (held_restored)."""
         kept = dict_setdefault(state["held"], name, [])
-        for function in functions_of_namespace():
-            defaults, keywords = defaults_of(function), kwdefaults_of(function)
-            if type(defaults) is tuple and any(item is original for item in defaults):
-                kept += [(function, index, original, replacement)
-                         for index, item in enumerate(defaults) if item is original]
-                set_defaults(function, tuple(replacement if item is original else item
-                                             for item in defaults))
-            if type(keywords) is dict and any(value is original
-                                              for _, value in dict_items(keywords)):
-                kept += [(function, key, original, replacement)
-                         for key, value in dict_items(keywords) if value is original]
-                set_kwdefaults(function, {key: replacement if value is original else value
-                                          for key, value in dict_items(keywords)})
+        done, left = {id(main): main}, [HELD_ENTRIES]  # (a table may hold the namespace)
+        module = dict_get(main, "__name__")
 
-    def in_tables(name, original, replacement):
-        """`original` replaced in the tables the namespace binds (a dict, by its keys that
-        are strings or numbers, or a list, exactly those types), where the student kept it
-        (`SCORES = {"scaled": scaled_dot_score}`): a call through the table is counted too.
-        Each place is kept, to be restored."""
-        kept = dict_setdefault(state["held"], name, [])
-        for _, table in list(dict_items(main)):
-            if type(table) is dict:
-                for key, value in list(dict_items(table)):
-                    if value is original and (type(key) is str or type(key) is int):
-                        kept.append((table, key, original, replacement))
-                        dict_set(table, key, replacement)
-            elif type(table) is list:
-                for index in range(list_length(table)):
-                    if list_item(table, index) is original:
-                        kept.append((table, index, original, replacement))
-                        list_set(table, index, replacement)
+        def looked_at():
+            left[0] -= 1
+            return left[0] >= 0
 
-    def held_restored(holder, place, original, replacement):
-        """One default value of a function, or an entry of a table, put back if it still
-        holds what replaced it (one undone before or after another's, in any order)."""
-        if type(holder) is dict:
-            if dict_get(holder, place, missing) is replacement:
-                dict_set(holder, place, original)
-        elif type(holder) is list:
-            if place < list_length(holder) and list_item(holder, place) is replacement:
-                list_set(holder, place, original)
-        elif type(place) is int:
-            defaults = defaults_of(holder)
-            if type(defaults) is tuple and place < tuple_length(defaults) and \
-                    tuple_item(defaults, place) is replacement:
-                set_defaults(holder, tuple(original if index == place else item
-                                           for index, item in enumerate(defaults)))
-        else:
-            keywords = kwdefaults_of(holder)
-            if type(keywords) is dict and dict_get(keywords, place, missing) is replacement:
-                set_kwdefaults(holder, {key: original if key == place else value
-                                        for key, value in dict_items(keywords)})
+        def changes_in(pairs, depth):
+            changes = []
+            for place, item in pairs:
+                if not looked_at():
+                    break
+                if type(place) is str or type(place) is int:
+                    new = held(item, depth + 1)
+                    if new is not item:
+                        changes.append((place, item, new))
+            return changes
 
-    def functions_of_namespace():
-        """The functions the student's namespace binds, those its classes define (exactly
-        of type `type`: a metaclass of the student's is not asked), and those each wraps
-        (`__wrapped__`, a few deep), each once."""
-        found, seen = [], []
+        def put_all(holder, changes):
+            for place, before, after in changes:
+                kept.append((holder, place, before, after))
+                put(holder, place, after)
 
-        def take(value, depth=0):
+        def own(value):
+            """Whether the student's namespace defined `value`: a library's are not looked
+            into."""
+            if type(value) is type:
+                try:
+                    defined_in = type_module(value)
+                except AttributeError:  # a class whose __module__ went
+                    return False
+                return type(defined_in) is str and type(module) is str and defined_in == module
+            return function_globals(value) is main
+
+        def held(value, depth, wrappers=0):
+            if value is original:
+                return replacement
             if type(value) is StaticMethod:
                 value = static_function(value)
             elif type(value) is ClassMethod:
                 value = class_function(value)
-            if type(value) is not FunctionType or depth > 8 or \
-                    any(value is other for other in seen):
-                return
-            seen.append(value)
-            found.append(value)
-            take(dict_get(function_dict(value), "__wrapped__"), depth + 1)
+            kind = type(value)
+            if not any(kind is held_kind for held_kind in HELD_KINDS) or depth > HELD_DEPTH:
+                return value
+            known = dict_get(done, id(value), missing)
+            if known is not missing:
+                return known
+            dict_set(done, id(value), value)  # a cycle ends here
+            if kind is dict:
+                put_all(value, changes_in(dict_items(value), depth))
+            elif kind is list:
+                put_all(value, changes_in(((index, list_item(value, index))
+                                           for index in range(list_length(value))), depth))
+            elif kind is tuple:
+                changes = changes_in(((index, tuple_item(value, index))
+                                      for index in range(tuple_length(value))), depth)
+                if changes:
+                    items = [tuple_item(value, index) for index in range(tuple_length(value))]
+                    for place, _, after in changes:
+                        list_set(items, place, after)
+                    dict_set(done, id(value), tuple(items))
+            elif kind is type:  # its methods (an attribute of the class itself is not replaced)
+                if own(value):
+                    changes_in(dict_items(dict(class_dict(value))), depth)
+            else:  # a function: its default values, its closure's cells, its attributes
+                attributes = function_dict(value)
+                if own(value):
+                    put_all(value, changes_in([("__defaults__", defaults_of(value)),
+                                               ("__kwdefaults__", kwdefaults_of(value))],
+                                              depth - 1))
+                    cells = closure_of(value)
+                    for index in range(tuple_length(cells) if type(cells) is tuple else 0):
+                        cell = tuple_item(cells, index)
+                        try:
+                            contents = cell_get(cell)
+                        except ValueError:  # a cell not filled yet
+                            continue
+                        put_all(cell, changes_in([("cell_contents", contents)], depth))
+                    put_all(attributes, changes_in(
+                        ((key, item) for key, item in dict_items(attributes)
+                         if not (type(key) is str and key == "__wrapped__")), depth))
+                if wrappers < WRAPPERS:  # what a decorator wrapped, as deep as its wrapper
+                    held(dict_get(attributes, "__wrapped__"), depth, wrappers + 1)
+            return dict_get(done, id(value))
 
-        for _, value in list(dict_items(main)):
-            if type(value) is type:
-                for _, member in list(dict_items(dict(class_dict(value)))):
-                    take(member)
-            else:
-                take(value)
-        return found
+        put_all(main, changes_in(((key, value) for key, value in dict_items(main)
+                                  if value is not original and not ipython_history(key)), -1))
+
+    def put(holder, place, value):
+        """`value` in `place` of a table, or as a function's default values or a cell's."""
+        if type(holder) is dict:
+            dict_set(holder, place, value)
+        elif type(holder) is list:
+            list_set(holder, place, value)
+        elif type(holder) is FunctionType:
+            (set_defaults if place == "__defaults__" else set_kwdefaults)(holder, value)
+        else:
+            cell_set(holder, value)
+
+    def now_at(holder, place):
+        if type(holder) is dict:
+            return dict_get(holder, place, missing)
+        if type(holder) is list:
+            return list_item(holder, place) if place < list_length(holder) else missing
+        if type(holder) is FunctionType:
+            return (defaults_of if place == "__defaults__" else kwdefaults_of)(holder)
+        try:
+            return cell_get(holder)
+        except ValueError:
+            return missing
+
+    def held_restored(holder, place, before, after):
+        """One place put back if it still holds what replaced it (changes are undone last
+        first: restore)."""
+        if now_at(holder, place) is after:
+            put(holder, place, before)
 
     def restore(names):
-        for name in names:
+        """What bind did for `names` undone, the last name bound first (a tuple replaced for
+        one name may be replaced again for the next)."""
+        for name in reversed(names):
             for other, value in state["replaced"].pop(name, ()):
                 if value is missing:
                     main.pop(other, None)
                 else:
                     main[other] = value
-            for place in state["held"].pop(name, ()):
+            for place in reversed(state["held"].pop(name, ())):
                 held_restored(*place)
 
     # -- the grader's settings, sealed ------------------------------------------------------------

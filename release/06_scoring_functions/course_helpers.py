@@ -717,6 +717,20 @@ DUAL_FUNCTIONS = frozenset({"_make_dual", "make_dual"})
 GRAPH_TASK = getattr(torch._C, "_current_graph_task_id", None)
 BACKWARD_FUNCTIONS = frozenset({"backward", "grad"})
 
+HELD_DEPTH = 3
+HELD_ENTRIES = 4096
+WRAPPERS = 20
+IPYTHON_NAMES = frozenset({"In", "Out", "_ih", "_oh", "_dh", "_", "__", "___", "_i", "_ii",
+                           "_iii"})
+
+def ipython_history(name):
+    if type(name) is not str:
+        return False
+    return name in IPYTHON_NAMES or name[:1] == "_" and (
+        name[1:].isdigit() or name[1:2] == "i" and name[2:].isdigit())
+
+HELD_KINDS = (dict, list, tuple, type, type(ipython_history))
+
 def new_record(arguments):
     return {"ops": {}, "count": 0, "autograd": False, "entered": {}, "arguments": arguments,
             "largest": 0, "weights": [], "tampered": [], "python_peak": 0}
@@ -834,7 +848,6 @@ def checked_record(data):
 
 import sys
 import tracemalloc
-from types import FunctionType
 
 import torch
 from torch.overrides import TorchFunctionMode
@@ -868,8 +881,6 @@ def codes_of(target, depth=0):
     if inner is not None and depth < WRAPPERS:
         codes |= codes_of(inner, depth + 1)
     return codes
-
-WRAPPERS = 20
 
 def wrapped_by(target):
     inner = getattr(target, "__wrapped__", None)
@@ -1062,47 +1073,90 @@ class Functions(TorchFunctionMode):
         return out
 
 def swapped_where_held(namespace, original, replacement):
-    swapped = []
-    for function in functions_in(namespace):
-        defaults, keywords = function.__defaults__, function.__kwdefaults__
-        if defaults and any(item is original for item in defaults):
-            swapped.append((function, "__defaults__", defaults))
-            function.__defaults__ = tuple(replacement if item is original else item
-                                          for item in defaults)
-        if keywords and any(value is original for value in keywords.values()):
-            swapped.append((function, "__kwdefaults__", keywords))
-            function.__kwdefaults__ = {key: replacement if value is original else value
-                                       for key, value in keywords.items()}
-    for table in list(namespace.values()):
-        places = (table.items() if type(table) is dict else
-                  enumerate(table) if type(table) is list else ())
-        for place, value in list(places):
-            if value is original and type(place) in (str, int):
-                swapped.append((table, place, value))
-                table[place] = replacement
+    swapped, done, left = [], {id(namespace): namespace}, [HELD_ENTRIES]
+    name = namespace.get("__name__")
+
+    def looked_at():
+        left[0] -= 1
+        return left[0] >= 0
+
+    def changes_in(pairs, depth):
+        changes = []
+        for place, item in pairs:
+            if not looked_at():
+                break
+            if type(place) in (str, int):
+                new = held(item, depth + 1)
+                if new is not item:
+                    changes.append((place, item, new))
+        return changes
+
+    def put(holder, changes):
+        for place, before, after in changes:
+            swapped.append((holder, place, before))
+            placed(holder, place, after)
+
+    def own(value):
+        if type(value) is type:
+            module = vars(value).get("__module__")
+            return type(module) is str and module == name
+        return value.__globals__ is namespace
+
+    def held(value, depth, wrappers=0):
+        if value is original:
+            return replacement
+        if type(value) in (staticmethod, classmethod):
+            value = value.__func__
+        kind = type(value)
+        if kind not in HELD_KINDS or depth > HELD_DEPTH:
+            return value
+        if id(value) in done:
+            return done[id(value)]
+        done[id(value)] = value
+        if kind is dict:
+            put(value, changes_in(value.items(), depth))
+        elif kind is list:
+            put(value, changes_in(enumerate(value), depth))
+        elif kind is tuple:
+            changes = changes_in(enumerate(value), depth)
+            if changes:
+                items = list(value)
+                for place, _, after in changes:
+                    items[place] = after
+                done[id(value)] = tuple(items)
+        elif kind is type:
+            if own(value):
+                changes_in(vars(value).items(), depth)
+        else:
+            attributes = value.__dict__
+            if own(value):
+                put(value, changes_in((("__defaults__", value.__defaults__),
+                                       ("__kwdefaults__", value.__kwdefaults__)), depth - 1))
+                for cell in value.__closure__ or ():
+                    try:
+                        contents = cell.cell_contents
+                    except ValueError:
+                        continue
+                    put(cell, changes_in((("cell_contents", contents),), depth))
+                put(attributes, changes_in(((key, item) for key, item in attributes.items()
+                                            if key != "__wrapped__"), depth))
+            if wrappers < WRAPPERS:
+                held(attributes.get("__wrapped__"), depth, wrappers + 1)
+        return done[id(value)]
+
+    put(namespace, changes_in(((key, value) for key, value in namespace.items()
+                               if value is not original and not ipython_history(key)), -1))
     return swapped
 
-def functions_in(namespace):
-    found = {}
-
-    def take(value, depth=0):
-        value = getattr(value, "__func__", value) if isinstance(value, (staticmethod,
-                                                                        classmethod)) else value
-        if isinstance(value, FunctionType) and id(value) not in found and depth <= WRAPPERS:
-            found[id(value)] = value
-            take(wrapped_by(value), depth + 1)
-
-    for value in list(namespace.values()):
-        for member in (vars(value).values() if isinstance(value, type) else (value,)):
-            take(member)
-    return list(found.values())
+def placed(holder, place, value):
+    if isinstance(holder, (dict, list)):
+        holder[place] = value
+    else:
+        setattr(holder, place, value)
 
 def restored(swapped):
     for holder, place, before in reversed(swapped):
-        if isinstance(holder, FunctionType):
-            setattr(holder, place, before)
-        else:
-            holder[place] = before
+        placed(holder, place, before)
 
 class perturbing_here:
 

@@ -81,12 +81,25 @@ SCORE_FROM_A_TABLE = SCORE_BY_DEFAULT.replace(", s=scaled_dot_score):", "):").re
     "s(K[:, 0]", "SCORES['scaled'](K[:, 0]")
 LOOP_FROM_A_TABLE = LOOP_BY_HAND.replace("scaled_dot_score(K", "SCORES['scaled'](K")
 TABLE = "SCORES = {'scaled': scaled_dot_score}\n\n"
+# An earlier step held in a closure's cell, where the function is made
+LOOP_IN_A_CLOSURE = ("def attention_with(score):\n"
+                     + "".join("    " + line + "\n" for line in LOOP_BY_DEFAULT.replace(
+                         "loop_attention(X, W_Q, W_K, W_V, score=scaled_dot_score)",
+                         "attend(X, W_Q, W_K, W_V)").splitlines())
+                     + "    return attend\n\nloop_attention = attention_with(scaled_dot_score)\n")
+SCORE_IN_A_CLOSURE = ("def made(s):\n"
+                      + "".join("    " + line + "\n" for line in SCORE_BY_DEFAULT.replace(
+                          "vectorized_attention(X, W_Q, W_K, W_V, s=scaled_dot_score)",
+                          "attend(X, W_Q, W_K, W_V)").splitlines())
+                      + "    return attend\n\nvectorized_attention = made(scaled_dot_score)\n")
 EVASIONS = {
     "vectorized_attention calling scaled_dot_score kept in a table": (
         "vectorized_attention", SCORE_BY_HAND + TABLE + SCORE_FROM_A_TABLE,
         "it called scaled_dot_score"),
     "vectorized_attention calling scaled_dot_score taken in as a default value": (
         "vectorized_attention", SCORE_BY_HAND + SCORE_BY_DEFAULT, "it called scaled_dot_score"),
+    "vectorized_attention calling scaled_dot_score held in a closure's cell": (
+        "vectorized_attention", SCORE_BY_HAND + SCORE_IN_A_CLOSURE, "it called scaled_dot_score"),
     # the notebook finds the student's code behind a wrapper, as grading does
     "vectorized_attention calling scaled_dot_score, both under one decorator": (
         "vectorized_attention", TRACED + "@traced\n" + SCORE_BY_HAND + "@traced\n"
@@ -321,6 +334,8 @@ HONEST = {
         "loop_attention", SCORE_BY_HAND + TABLE + LOOP_FROM_A_TABLE),
     "loop_attention calling scaled_dot_score taken in as a default value": (
         "loop_attention", SCORE_BY_HAND + LOOP_BY_DEFAULT),
+    "loop_attention calling scaled_dot_score held in a closure's cell": (
+        "loop_attention", SCORE_BY_HAND + LOOP_IN_A_CLOSURE),
     "a block whose norm parameters are named layernorm1 and layernorm2": ("TransformerBlock",
         "class TransformerBlock(nn.Module):\n"
         "    def __init__(self, d_model, num_heads, d_ff):\n"

@@ -188,6 +188,53 @@ def score_call_by_default(release, source):
         "    return V @ torch.softmax(scores, dim=0)\n")})
 
 
+# An earlier step held deeper than a name: a closure's cell, a function's attribute, a tuple
+# inside a table. Grading puts its counted function there too, as the notebook counts.
+LOOP_BODY = ("        Q, K, V = W_Q @ X, W_K @ X, W_V @ X\n"
+             "        outputs = []\n"
+             "        for i in range(X.shape[1]):\n"
+             "            scores = torch.stack([SCORE(K[:, j], Q[:, i])\n"
+             "                                  for j in range(X.shape[1])])\n"
+             "            outputs.append(V @ torch.softmax(scores, dim=0))\n"
+             "        return torch.stack(outputs, dim=1)\n")
+
+
+def held_loop(text):
+    """loop_attention by a loop, calling scaled_dot_score as `text` holds it."""
+    def build(release, source):
+        return simulate.fill(simulate.correct(release, source), {"loop_attention": text})
+    build.__doc__ = text
+    return build
+
+
+SCORE_IN_A_CLOSURE = held_loop(
+    "def attention_with(score):\n    def attend(X, W_Q, W_K, W_V):\n"
+    + LOOP_BODY.replace("SCORE(", "score(") + "    return attend\n\n"
+    "loop_attention = attention_with(scaled_dot_score)\n")
+SCORE_AS_AN_ATTRIBUTE = held_loop(
+    "def loop_attention(X, W_Q, W_K, W_V):\n"
+    + LOOP_BODY.replace("SCORE(", "loop_attention.score(").replace("\n    ", "\n")[4:]
+    + "\nloop_attention.score = scaled_dot_score\n")
+SCORE_IN_A_NESTED_TUPLE = held_loop(
+    "SCORES = {'scaled': (scaled_dot_score, 'k . q / sqrt(d)')}\n\n"
+    "def loop_attention(X, W_Q, W_K, W_V):\n"
+    + LOOP_BODY.replace("SCORE(", "SCORES['scaled'][0](").replace("\n    ", "\n")[4:])
+
+
+def score_call_in_a_closure(release, source):
+    """vectorized_attention by matrix products, one score of which comes from a call of
+    scaled_dot_score (forbidden), held in a closure's cell."""
+    return simulate.fill(simulate.correct(release, source), {"vectorized_attention": (
+        "def made(s):\n"
+        "    def attend(X, W_Q, W_K, W_V):\n"
+        "        Q, K, V = W_Q @ X, W_K @ X, W_V @ X\n"
+        "        scores = K.transpose(0, 1) @ Q / math.sqrt(K.shape[0])\n"
+        "        scores[0, 0] = s(K[:, 0], Q[:, 0])\n"
+        "        return V @ torch.softmax(scores, dim=0)\n"
+        "    return attend\n\n"
+        "vectorized_attention = made(scaled_dot_score)\n")})
+
+
 def softmax_from_a_table(release, source):
     """stable_softmax by hand, its exponential filed in a table by a decorator of the
     student's (the table is filled when the decorated definition runs)."""
@@ -216,6 +263,10 @@ CASES = {
     "call_default": (SCORING, score_call_by_default, {"vectorized_attention"}),
     "score_table": (SCORING, SCORE_IN_A_TABLE, set()),
     "norm_default": (BLOCK, NORM_BY_DEFAULT, set()),
+    "score_closure": (SCORING, SCORE_IN_A_CLOSURE, set()),
+    "score_attribute": (SCORING, SCORE_AS_AN_ATTRIBUTE, set()),
+    "score_nested": (SCORING, SCORE_IN_A_NESTED_TUPLE, set()),
+    "call_closure": (SCORING, score_call_in_a_closure, {"vectorized_attention"}),
     # a rule broken in an earlier step costs that step, not the later one that uses it
     "norm": (BLOCK, norm_built_in, {"layer_norm"}),
     "backward": (GRADIENTS, backward_by_importlib, {"softmax_backward"}),

@@ -13,10 +13,13 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from autograder.checks.op_record import HELD_ENTRIES
+from autograder.checks.recorder import swapped_where_held
 from autograder.grading.integrity import suspicious
 from autograder.sandbox.agent import decode, encode
 from autograder.sandbox.kernel import SandboxedKernel, Settings
 from autograder.sandbox.link import Remote, StudentError
+from tests.autograder.checks.test_recorder import STEPS
 from tests.autograder.sandbox.conftest import guarded, run
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -348,3 +351,44 @@ def test_the_template_keeps_its_objects_in_huge_pages(kernel):
     sizes = memory_sizes(Zygote.shared().process.pid)
     assert sizes["AnonHugePages"] > sizes["Anonymous"] / 4
     assert sizes["Anonymous"] < 400 << 10  # KiB: 195 MiB before huge pages, 196 after
+
+
+HELD = STEPS + (
+    "BEFORE = [score]\n"
+    "def made(s):\n    def step(x):\n        return s(x, x)\n    return step\n\n"
+    "closed = made(score)\n\n"
+    "def tagged(x):\n    return tagged.score(x, x)\n\ntagged.score = score\n"
+    "def defaulted(x, s=score):\n    return s(x, x)\n\n"
+    "class Block:\n    use = score\n\n    def forward(self, x, *, s=score):\n"
+    "        return s(x, x)\n\n"
+    "NESTED = {'scores': {'scaled': score}, 'rows': [[other, score]]}\n"
+    "PAIR, KEPT = (other, score), {'pair': (score,)}\n"
+    "DEEP = {'a': {'b': {'c': {'d': {'e': score}}}}}\n"
+    f"NUMBERS = list(range({2 * HELD_ENTRIES}))\n"
+    "AFTER = [score]\n"
+    "def calls():\n"
+    "    return [BEFORE[0](3, 3), closed(3), tagged(3), defaulted(3), Block().forward(3),\n"
+    "            NESTED['scores']['scaled'](3, 3), NESTED['rows'][0][1](3, 3), PAIR[1](3, 3),\n"
+    "            KEPT['pair'][0](3, 3), DEEP['a']['b']['c']['d']['e'](3, 3), AFTER[0](3, 3),\n"
+    "            Block.use(3, 3)]\n")
+
+
+def test_a_stand_in_reaches_where_the_notebook_puts_its_own(kernel):
+    """Does grading's stand-in for an earlier step reach each place the student's code holds
+    that step (a closure, an attribute, a method's default, nested tables, tuples), leave
+    the ones the notebook's search leaves (too deep, after a long list, a class's own
+    attribute), as the notebook does, and put each back after?"""
+    def stand_in(k, q):
+        return 0
+
+    notebook = {"__name__": "__main__"}
+    exec(HELD, notebook)  # noqa: S102 - the test's own code
+    swapped_where_held(notebook, notebook["score"], stand_in)
+    notebook["score"] = stand_in
+    expected = notebook["calls"]()
+    assert expected == [0] * 9 + [9, 9, 9], expected
+    link = guarded(kernel)
+    run(kernel, HELD)
+    with link.talking(), link.stand_ins({"score": stand_in}):
+        assert Remote(link, {"global": "calls"})() == expected
+    assert run(kernel, "print(calls())") == (str([9] * 12), [])
