@@ -59,7 +59,8 @@ BACKWARD_FUNCTIONS = frozenset({"backward", "grad"})
 # `swapped_where_held`) put another function in its place: both look at the same places in
 # the same order, so that both find the same ones.
 HELD_DEPTH = 3  # how far below a name of the namespace
-HELD_ENTRIES = 4096  # the most entries one search looks at (a long list of numbers ends it)
+HELD_TABLE = 4096  # a table (or tuple, or class) of more entries is not looked into
+HELD_ENTRIES = 32768  # the most entries one search looks at, all tables together
 WRAPPERS = 20  # the longest chain of wrappers followed (a chain, never a cycle)
 IPYTHON_NAMES = frozenset({"In", "Out", "_ih", "_oh", "_dh", "_", "__", "___", "_i", "_ii",
                            "_iii"})
@@ -75,6 +76,16 @@ def ipython_history(name):
 
 
 HELD_KINDS = (dict, list, tuple, type, type(ipython_history))  # exactly these are looked into
+
+
+def plain_keys(table):
+    """Whether every key of the dict `table` is exactly a string or an int: a lookup in it
+    then runs no code of the student's (a key of another type is compared by its own __eq__
+    where its hash collides with the one looked up), so a search looks into no other."""
+    for key in table:  # iterating a dict runs no code of its keys
+        if type(key) is not str and type(key) is not int:
+            return False
+    return True
 
 
 def new_record(arguments):

@@ -89,6 +89,9 @@ TAMPERING = {
     "setting_forged": lambda language, detail: _t(
         "a setting of the grader's did not verify",
         language, detail=detail),
+    "namespace_key": lambda language, detail: _t(
+        "it put a key that is not a name into the notebook's namespace",
+        language, detail=detail),
     "mode_gone": lambda language, detail: _t(
         "the recording's mode is no longer on torch's stack",
         language, detail=detail),

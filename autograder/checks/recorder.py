@@ -16,6 +16,7 @@ this process.
 
 import sys
 import tracemalloc
+from types import FunctionType
 
 import torch
 from torch.overrides import TorchFunctionMode
@@ -25,6 +26,7 @@ from autograder.checks.op_record import (
     HELD_DEPTH,
     HELD_ENTRIES,
     HELD_KINDS,
+    HELD_TABLE,
     WRAPPERS,
     Parameter,
     Tensor,
@@ -35,6 +37,7 @@ from autograder.checks.op_record import (
     noted_operation,
     perturbed_output,
     perturbs,
+    plain_keys,
     tensors_in,
 )
 
@@ -310,7 +313,7 @@ class Functions(TorchFunctionMode):
 
 def swapped_where_held(namespace, original, replacement):
     """Replace `original` by `replacement` where the namespace's code holds it besides its
-    names, a few levels down (op_record.HELD_DEPTH, HELD_ENTRIES): the default values of the
+    names, a few levels down (op_record's HELD_ limits): the default values of the
     functions it defined, their closures' cells and their attributes (of the methods of the
     classes it defined too, and of the functions a decorator wrapped), the entries of its
     tables (a dict, by keys that are strings or numbers, or a list) and of its tuples (a
@@ -332,7 +335,7 @@ def swapped_where_held(namespace, original, replacement):
         for place, item in pairs:
             if not looked_at():
                 break
-            if type(place) in (str, int):
+            if type(place) is str or type(place) is int:
                 new = held(item, depth + 1)
                 if new is not item:
                     changes.append((place, item, new))
@@ -342,6 +345,16 @@ def swapped_where_held(namespace, original, replacement):
         for place, before, after in changes:
             swapped.append((holder, place, before))
             placed(holder, place, after)
+
+    def looked_into(value):
+        """Whether a table is looked into: one of at most HELD_TABLE entries, exactly a dict,
+        list or tuple, a dict's keys all strings or ints (op_record.plain_keys)."""
+        kind = type(value)
+        if kind is dict:
+            return len(value) <= HELD_TABLE and plain_keys(value)
+        if kind is list or kind is tuple or kind is type:
+            return len(value if kind is not type else vars(value)) <= HELD_TABLE
+        return kind is FunctionType
 
     def own(value):
         """Whether the namespace's code defined `value`: a library's are not looked into."""
@@ -355,10 +368,11 @@ def swapped_where_held(namespace, original, replacement):
         tuple for a tuple that held it), or `replacement` for `original` itself."""
         if value is original:
             return replacement
-        if type(value) in (staticmethod, classmethod):
+        if type(value) is staticmethod or type(value) is classmethod:
             value = value.__func__
         kind = type(value)
-        if kind not in HELD_KINDS or depth > HELD_DEPTH:
+        if not any(kind is held_kind for held_kind in HELD_KINDS) or depth > HELD_DEPTH \
+                or not looked_into(value):
             return value
         if id(value) in done:
             return done[id(value)]
@@ -379,6 +393,8 @@ def swapped_where_held(namespace, original, replacement):
                 changes_in(vars(value).items(), depth)
         else:  # a function: its default values, its closure's cells, its attributes
             attributes = value.__dict__
+            if not looked_into(attributes):  # (its __dict__ set to a dict of another kind)
+                attributes = {}
             if own(value):
                 put(value, changes_in((("__defaults__", value.__defaults__),
                                        ("__kwdefaults__", value.__kwdefaults__)), depth - 1))
@@ -389,7 +405,8 @@ def swapped_where_held(namespace, original, replacement):
                         continue
                     put(cell, changes_in((("cell_contents", contents),), depth))
                 put(attributes, changes_in(((key, item) for key, item in attributes.items()
-                                            if key != "__wrapped__"), depth))
+                                            if not (type(key) is str and key == "__wrapped__")),
+                                           depth))
             if wrappers < WRAPPERS:  # what a decorator wrapped, as deep as its wrapper
                 held(attributes.get("__wrapped__"), depth, wrappers + 1)
         return done[id(value)]

@@ -121,6 +121,8 @@ ZH = {
     "it stopped or reset the measure of the memory Python's objects take":
         "它停止或重置了对 Python 对象内存占用的测量",
     "a setting of the grader's did not verify": "评分程序的一项设置没有通过校验",
+    "it put a key that is not a name into the notebook's namespace":
+        "它在笔记本的命名空间里放入了一个不是名字的键",
     "the recording's mode is no longer on torch's stack": "记录用的模式已经不在 torch 的栈上",
     "it left a mode of its own on torch's stack": "它在 torch 的栈上留下了自己的模式",
     "a profile or trace function is set": "设置了 profile 或 trace 函数",

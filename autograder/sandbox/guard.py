@@ -77,7 +77,8 @@ def install(read, parts):
     getframe, getprofile, gettrace = sys._getframe, sys.getprofile, sys.gettrace
     gc_enable, gc_disable, gc_isenabled = gc.enable, gc.disable, gc.isenabled
     dict_get, dict_items, dict_setdefault = dict.get, dict.items, dict.setdefault
-    dict_set, list_set = dict.__setitem__, list.__setitem__
+    dict_set, list_set, dict_length = dict.__setitem__, list.__setitem__, dict.__len__
+    proxy_items, proxy_length = types.MappingProxyType.items, types.MappingProxyType.__len__
     tuple_item, tuple_length = tuple.__getitem__, tuple.__len__
     list_item, list_length = list.__getitem__, list.__len__
     float_value, int_value, str_value = float.__float__, int.__int__, str.__str__
@@ -95,8 +96,9 @@ def install(read, parts):
     function_dict = FunctionType.__dict__["__dict__"].__get__
     closure_of = FunctionType.__dict__["__closure__"].__get__
     function_globals = FunctionType.__dict__["__globals__"].__get__
-    cell_get = types.CellType.__dict__["cell_contents"].__get__
-    cell_set = types.CellType.__dict__["cell_contents"].__set__
+    CellType = types.CellType
+    cell_get = CellType.__dict__["cell_contents"].__get__
+    cell_set = CellType.__dict__["cell_contents"].__set__
     class_dict = type.__dict__["__dict__"].__get__
     StaticMethod, ClassMethod = staticmethod, classmethod
     static_function = staticmethod.__dict__["__func__"].__get__
@@ -148,10 +150,10 @@ def install(read, parts):
     noted_function, described = recording["noted_function"], recording["described"]
     tensors_in = recording["tensors_in"]
     perturbs, perturbed_output = recording["perturbs"], recording["perturbed_output"]
-    ipython_history = recording["ipython_history"]
-    HELD_DEPTH, HELD_ENTRIES, HELD_KINDS, WRAPPERS = (
-        recording["HELD_DEPTH"], recording["HELD_ENTRIES"], recording["HELD_KINDS"],
-        recording["WRAPPERS"])
+    ipython_history, plain_keys = recording["ipython_history"], recording["plain_keys"]
+    HELD_DEPTH, HELD_ENTRIES, HELD_TABLE, HELD_KINDS, WRAPPERS = (
+        recording["HELD_DEPTH"], recording["HELD_ENTRIES"], recording["HELD_TABLE"],
+        recording["HELD_KINDS"], recording["WRAPPERS"])
 
     # The forwarders' code reads no built-in, but torch's C code called from their frames
     # imports through them (PyImport_Import takes the frame's __import__): a copy taken now.
@@ -180,9 +182,11 @@ def install(read, parts):
         "setting": 0,  # the number of the grader's last setting: a setting is taken once
         "handles": [],  # an object of the student's the grader refers to, by its number
         "request": ("", None, ""),  # the last request replied to: its text, JSON and digest
-        "replaced": {},  # name -> [(a name of the namespace, what it bound before)]
-        # name -> [(a function or a table, an index or key, before, after)]: the default
-        # values and the tables' entries it replaced in, besides the names
+        # name -> one list for each binding of it, the last last: [(a name of the namespace,
+        # what it bound before)]
+        "replaced": {},
+        # name -> one list for each binding of it: [(a function, cell or table, the attribute,
+        # key or index, before, after)], the places besides the names it was replaced in
         "held": {},
     }
 
@@ -447,13 +451,21 @@ def install(read, parts):
     def bind(names, make, where_missing=True):
         """Each of `names` made `make(name, value)` in the student's namespace (also where
         it binds nothing, if `where_missing`), and every other name there bound to the same
-        object (an alias) with it; what each bound before is kept, to be restored."""
+        object (an alias) with it, and every place its code holds it (in_held); what each
+        held before is kept, one list for each name and each binding, to be restored (a name
+        can be bound again over its stand-in: counted). A namespace with a key that is not a
+        name is not bound into: looking a name up there could run the student's code."""
+        if not plain_keys(main):
+            taint("namespace_key")
+            return
         for name in names:
+            kept, held_places = [], []
+            dict_setdefault(state["replaced"], name, []).append(kept)
+            dict_setdefault(state["held"], name, []).append(held_places)
             original = dict_get(main, name, missing)
             if original is missing and not where_missing:
                 continue
             replacement = make(name, original)
-            kept = dict_setdefault(state["replaced"], name, [])
             for other, value in list(dict_items(main)):
                 if value is original and original is not missing:
                     kept.append((other, value))
@@ -462,17 +474,16 @@ def install(read, parts):
                 kept.append((name, missing))
                 main[name] = replacement
             elif replacement is not original:
-                in_held(name, original, replacement)
+                in_held(held_places, original, replacement)
 
-    def in_held(name, original, replacement):
+    def in_held(kept, original, replacement):
         """`original` replaced where the namespace's code holds it besides its names, a few
         levels down, where a definition took it in (`def step(x, score=scaled_dot_score)`, a
         closure's cell, a function's attribute) or a table keeps it (a dict, by keys that are
         strings or numbers, a list, a tuple: one that held it is replaced where it is held):
         a call through any of them is a call of the step's, as the notebook counts it. The
         same places, in the same order, as the notebook's search (checks/recorder.py,
-        swapped_where_held). Each change is kept, to be undone (held_restored)."""
-        kept = dict_setdefault(state["held"], name, [])
+        swapped_where_held). Each change is added to `kept`, to be undone (held_restored)."""
         done, left = {id(main): main}, [HELD_ENTRIES]  # (a table may hold the namespace)
         module = dict_get(main, "__name__")
 
@@ -496,6 +507,20 @@ def install(read, parts):
                 kept.append((holder, place, before, after))
                 put(holder, place, after)
 
+        def looked_into(value):
+            """Whether a table is looked into: one of at most HELD_TABLE entries, exactly a
+            dict, list or tuple, a dict's keys all strings or ints (plain_keys)."""
+            kind = type(value)
+            if kind is dict:
+                return dict_length(value) <= HELD_TABLE and plain_keys(value)
+            if kind is list:
+                return list_length(value) <= HELD_TABLE
+            if kind is tuple:
+                return tuple_length(value) <= HELD_TABLE
+            if kind is type:
+                return proxy_length(class_dict(value)) <= HELD_TABLE
+            return kind is FunctionType
+
         def own(value):
             """Whether the student's namespace defined `value`: a library's are not looked
             into."""
@@ -515,7 +540,8 @@ def install(read, parts):
             elif type(value) is ClassMethod:
                 value = class_function(value)
             kind = type(value)
-            if not any(kind is held_kind for held_kind in HELD_KINDS) or depth > HELD_DEPTH:
+            if not any(kind is held_kind for held_kind in HELD_KINDS) or depth > HELD_DEPTH \
+                    or not looked_into(value):
                 return value
             known = dict_get(done, id(value), missing)
             if known is not missing:
@@ -536,9 +562,11 @@ def install(read, parts):
                     dict_set(done, id(value), tuple(items))
             elif kind is type:  # its methods (an attribute of the class itself is not replaced)
                 if own(value):
-                    changes_in(dict_items(dict(class_dict(value))), depth)
+                    changes_in(proxy_items(class_dict(value)), depth)
             else:  # a function: its default values, its closure's cells, its attributes
                 attributes = function_dict(value)
+                if not looked_into(attributes):  # (its __dict__ set to a dict of another kind)
+                    attributes = {}
                 if own(value):
                     put_all(value, changes_in([("__defaults__", defaults_of(value)),
                                                ("__kwdefaults__", kwdefaults_of(value))],
@@ -569,12 +597,12 @@ def install(read, parts):
             list_set(holder, place, value)
         elif type(holder) is FunctionType:
             (set_defaults if place == "__defaults__" else set_kwdefaults)(holder, value)
-        else:
+        elif type(holder) is CellType:
             cell_set(holder, value)
 
     def now_at(holder, place):
         if type(holder) is dict:
-            return dict_get(holder, place, missing)
+            return dict_get(holder, place, missing) if plain_keys(holder) else missing
         if type(holder) is list:
             return list_item(holder, place) if place < list_length(holder) else missing
         if type(holder) is FunctionType:
@@ -586,20 +614,26 @@ def install(read, parts):
 
     def held_restored(holder, place, before, after):
         """One place put back if it still holds what replaced it (changes are undone last
-        first: restore)."""
+        first: restore). A table that took a key not a string or an int since is left."""
         if now_at(holder, place) is after:
             put(holder, place, before)
 
     def restore(names):
-        """What bind did for `names` undone, the last name bound first (a tuple replaced for
-        one name may be replaced again for the next)."""
+        """What the last binding of each of `names` did undone, the last name bound first (a
+        tuple replaced for one name may be replaced again for the next)."""
+        plain = plain_keys(main)
+        if not plain:
+            taint("namespace_key")
         for name in reversed(names):
-            for other, value in state["replaced"].pop(name, ()):
+            binds, places = dict_get(state["replaced"], name), dict_get(state["held"], name)
+            for other, value in reversed(binds.pop() if binds else ()):
+                if not plain:
+                    break
                 if value is missing:
                     main.pop(other, None)
                 else:
                     main[other] = value
-            for place in reversed(state["held"].pop(name, ())):
+            for place in reversed(places.pop() if places else ()):
                 held_restored(*place)
 
     # -- the grader's settings, sealed ------------------------------------------------------------

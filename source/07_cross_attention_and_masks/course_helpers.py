@@ -718,7 +718,8 @@ GRAPH_TASK = getattr(torch._C, "_current_graph_task_id", None)
 BACKWARD_FUNCTIONS = frozenset({"backward", "grad"})
 
 HELD_DEPTH = 3
-HELD_ENTRIES = 4096
+HELD_TABLE = 4096
+HELD_ENTRIES = 32768
 WRAPPERS = 20
 IPYTHON_NAMES = frozenset({"In", "Out", "_ih", "_oh", "_dh", "_", "__", "___", "_i", "_ii",
                            "_iii"})
@@ -730,6 +731,12 @@ def ipython_history(name):
         name[1:].isdigit() or name[1:2] == "i" and name[2:].isdigit())
 
 HELD_KINDS = (dict, list, tuple, type, type(ipython_history))
+
+def plain_keys(table):
+    for key in table:
+        if type(key) is not str and type(key) is not int:
+            return False
+    return True
 
 def new_record(arguments):
     return {"ops": {}, "count": 0, "autograd": False, "entered": {}, "arguments": arguments,
@@ -848,6 +855,7 @@ def checked_record(data):
 
 import sys
 import tracemalloc
+from types import FunctionType
 
 import torch
 from torch.overrides import TorchFunctionMode
@@ -1085,7 +1093,7 @@ def swapped_where_held(namespace, original, replacement):
         for place, item in pairs:
             if not looked_at():
                 break
-            if type(place) in (str, int):
+            if type(place) is str or type(place) is int:
                 new = held(item, depth + 1)
                 if new is not item:
                     changes.append((place, item, new))
@@ -1096,6 +1104,14 @@ def swapped_where_held(namespace, original, replacement):
             swapped.append((holder, place, before))
             placed(holder, place, after)
 
+    def looked_into(value):
+        kind = type(value)
+        if kind is dict:
+            return len(value) <= HELD_TABLE and plain_keys(value)
+        if kind is list or kind is tuple or kind is type:
+            return len(value if kind is not type else vars(value)) <= HELD_TABLE
+        return kind is FunctionType
+
     def own(value):
         if type(value) is type:
             module = vars(value).get("__module__")
@@ -1105,10 +1121,11 @@ def swapped_where_held(namespace, original, replacement):
     def held(value, depth, wrappers=0):
         if value is original:
             return replacement
-        if type(value) in (staticmethod, classmethod):
+        if type(value) is staticmethod or type(value) is classmethod:
             value = value.__func__
         kind = type(value)
-        if kind not in HELD_KINDS or depth > HELD_DEPTH:
+        if not any(kind is held_kind for held_kind in HELD_KINDS) or depth > HELD_DEPTH \
+                or not looked_into(value):
             return value
         if id(value) in done:
             return done[id(value)]
@@ -1129,6 +1146,8 @@ def swapped_where_held(namespace, original, replacement):
                 changes_in(vars(value).items(), depth)
         else:
             attributes = value.__dict__
+            if not looked_into(attributes):
+                attributes = {}
             if own(value):
                 put(value, changes_in((("__defaults__", value.__defaults__),
                                        ("__kwdefaults__", value.__kwdefaults__)), depth - 1))
@@ -1139,7 +1158,8 @@ def swapped_where_held(namespace, original, replacement):
                         continue
                     put(cell, changes_in((("cell_contents", contents),), depth))
                 put(attributes, changes_in(((key, item) for key, item in attributes.items()
-                                            if key != "__wrapped__"), depth))
+                                            if not (type(key) is str and key == "__wrapped__")),
+                                           depth))
             if wrappers < WRAPPERS:
                 held(attributes.get("__wrapped__"), depth, wrappers + 1)
         return done[id(value)]
@@ -1460,6 +1480,9 @@ TAMPERING = {
         language, detail=detail),
     "setting_forged": lambda language, detail: _t(
         "a setting of the grader's did not verify",
+        language, detail=detail),
+    "namespace_key": lambda language, detail: _t(
+        "it put a key that is not a name into the notebook's namespace",
         language, detail=detail),
     "mode_gone": lambda language, detail: _t(
         "the recording's mode is no longer on torch's stack",

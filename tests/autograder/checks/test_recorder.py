@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import functools
 
-from autograder.checks.op_record import HELD_ENTRIES
+from autograder.checks.op_record import HELD_ENTRIES, HELD_TABLE
 from autograder.checks.recorder import restored, swapped_where_held
 
+SHORT_TABLES = HELD_ENTRIES // HELD_TABLE + 1  # tables of HELD_TABLE numbers that end a search
 STEPS = "def score(k, q):\n    return k * q\n\ndef other(k, q):\n    return k + q\n\n"
 
 
@@ -103,10 +104,30 @@ def test_what_a_search_leaves_alone():
 
 
 def test_a_search_ends_after_its_entries():
-    """Does a long list of numbers bound first end the search (HELD_ENTRIES), so that a table
-    after it is left, as grading's kernel leaves it, and does a table before it change?"""
-    space = notebook(f"BEFORE = [score]\nNUMBERS = list(range({HELD_ENTRIES}))\n"
+    """Does a table longer than HELD_TABLE cost the search nothing (it is not looked into), do
+    short tables of numbers end it (HELD_ENTRIES), so that a table after them is left, as
+    grading's kernel leaves it, and does a table before them change?"""
+    space = notebook(f"BEFORE = [score]\nROOTS = {{d: d ** 0.5 for d in range({HELD_TABLE + 1})}}\n"
+                     f"FOUND = [score, ROOTS]\n"
+                     f"NUMBERS = [list(range({HELD_TABLE})) for _ in range({SHORT_TABLES})]\n"
                      "AFTER = [score]\n")
     score = space["score"]
     swapped_where_held(space, score, replacement)
-    assert space["BEFORE"] == [replacement] and space["AFTER"] == [score]
+    assert space["BEFORE"] == [replacement] and space["FOUND"][0] is replacement
+    assert space["AFTER"] == [score]
+
+
+def test_a_table_whose_keys_run_code_is_left():
+    """Is a table with a key that is neither a string nor an int left as it is (a lookup there
+    would run the key's own __eq__), and a function whose __dict__ is not exactly a dict?"""
+    space = notebook(
+        "RAN = []\n"
+        "class Key:\n    def __hash__(self):\n        return hash('s')\n"
+        "    def __eq__(self, other):\n        RAN.append(other)\n        return False\n\n"
+        "TABLE = {Key(): 0, 's': score}\nRAN.clear()\n"
+        "class Attributes(dict):\n    pass\n\n"
+        "def step(x):\n    return step.s(x, x)\n\nstep.__dict__ = Attributes(s=score)\n")
+    score = space["score"]
+    assert swapped_where_held(space, score, replacement) == []
+    assert list(space["TABLE"].values())[1] is score and space["step"](3) == 9
+    assert space["RAN"] == []

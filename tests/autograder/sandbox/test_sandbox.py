@@ -13,13 +13,13 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autograder.checks.op_record import HELD_ENTRIES
+from autograder.checks.op_record import HELD_TABLE
 from autograder.checks.recorder import swapped_where_held
 from autograder.grading.integrity import suspicious
 from autograder.sandbox.agent import decode, encode
 from autograder.sandbox.kernel import SandboxedKernel, Settings
 from autograder.sandbox.link import Remote, StudentError
-from tests.autograder.checks.test_recorder import STEPS
+from tests.autograder.checks.test_recorder import SHORT_TABLES, STEPS
 from tests.autograder.sandbox.conftest import guarded, run
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -364,7 +364,8 @@ HELD = STEPS + (
     "NESTED = {'scores': {'scaled': score}, 'rows': [[other, score]]}\n"
     "PAIR, KEPT = (other, score), {'pair': (score,)}\n"
     "DEEP = {'a': {'b': {'c': {'d': {'e': score}}}}}\n"
-    f"NUMBERS = list(range({2 * HELD_ENTRIES}))\n"
+    f"ROOTS = {{d: d ** 0.5 for d in range({HELD_TABLE + 1})}}\n"
+    f"NUMBERS = [list(range({HELD_TABLE})) for _ in range({SHORT_TABLES})]\n"
     "AFTER = [score]\n"
     "def calls():\n"
     "    return [BEFORE[0](3, 3), closed(3), tagged(3), defaulted(3), Block().forward(3),\n"
@@ -392,3 +393,58 @@ def test_a_stand_in_reaches_where_the_notebook_puts_its_own(kernel):
     with link.talking(), link.stand_ins({"score": stand_in}):
         assert Remote(link, {"global": "calls"})() == expected
     assert run(kernel, "print(calls())") == (str([9] * 12), [])
+
+
+KEY = ("RAN = []\n"
+       "class Key:\n    def __hash__(self):\n        RAN.append(0)\n        return hash('s')\n"
+       "    def __eq__(self, other):\n        RAN.append(1)\n        return False\n\n")
+
+
+@pytest.mark.parametrize("where", ["PARTS = {'s': {Key(): 0, 's': score}}\n",
+                                   "def step(x):\n    return x\n\n"
+                                   "step.__dict__[Key()] = 0\nstep.s = score\n",
+                                   "class Block:\n    locals()[Key()] = 0\n"
+                                   "    def forward(self, x, s=score):\n        return x\n\n",
+                                   "class Attributes(dict):\n    pass\n\n"
+                                   "def step(x):\n    return x\n\n"
+                                   "step.__dict__ = Attributes(s=score)\n"])
+def test_a_search_runs_none_of_the_students_code(kernel, where):
+    """Does grading's search for an earlier step leave alone a table whose keys could run the
+    student's code in a lookup (a key's __hash__, or its __eq__ where its hash collides,
+    inside the guard), and
+    a function whose __dict__ is a dict of another kind, so that the stand-in still answers
+    and nothing is read as tampering?"""
+    link = guarded(kernel)
+    run(kernel, STEPS + KEY + where + "RAN.clear()\n"
+        "def calls():\n    return [score(3, 3), len(RAN)]\n")
+    link.records = []
+    with link.talking(), link.stand_ins({"score": lambda k, q: 0}):
+        assert Remote(link, {"global": "calls"})() == [0, 0]
+    assert not [r["tampered"] for r in link.records if r["tampered"]]
+
+
+def test_a_namespace_key_that_is_not_a_name_is_tampering(kernel):
+    """Is a key that is not a string in the student's namespace (every lookup of a name there
+    could run its __eq__) read as tampering, the stand-ins not bound and its code not run?"""
+    link = guarded(kernel)
+    run(kernel, STEPS + KEY + "globals()[Key()] = 0\nRAN.clear()\n"
+        "def calls():\n    return [score(3, 3), len(RAN)]\n")
+    link.records = []
+    with link.talking(), link.stand_ins({"score": lambda k, q: 0}):
+        assert Remote(link, {"global": "calls"})() == [9, 0]
+    assert any("namespace_key" in r["tampered"] for r in link.records)
+
+
+def test_a_step_stood_in_for_and_counted_is_the_students_again_after(kernel):
+    """06's loop_attention both stands in for scaled_dot_score and counts its calls: after
+    the step, is the student's own function back under its names and where their code holds
+    it, and does the next step's stand-in reach those places again?"""
+    link = guarded(kernel)
+    run(kernel, STEPS + "MINE, PAIR = score, (other, score)\n"
+        "def calls():\n    return [score(3, 3), PAIR[1](3, 3)]\n")
+    for _ in range(2):
+        with link.talking(), link.stand_ins({"score": lambda k, q: 0}):
+            with link.watching({"score"}):
+                assert Remote(link, {"global": "calls"})() == [0, 0]
+        assert run(kernel, "print(score is MINE, PAIR[1] is MINE, calls())") == (
+            "True True [9, 9]", [])
