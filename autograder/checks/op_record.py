@@ -76,6 +76,9 @@ def ipython_history(name):
 
 
 HELD_KINDS = (dict, list, tuple, type, type(ipython_history))  # exactly these are looked into
+# the identities of those and of the wrappers a class's methods come in: `id(type(x)) in
+# HELD_KIND_IDS` runs no code of x's (a metaclass's __eq__ would run for `type(x) in ...`)
+HELD_KIND_IDS = frozenset(id(kind) for kind in (*HELD_KINDS, staticmethod, classmethod))
 
 
 def plain_keys(table):

@@ -25,7 +25,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from autograder.checks.op_record import (
     HELD_DEPTH,
     HELD_ENTRIES,
-    HELD_KINDS,
+    HELD_KIND_IDS,
     HELD_TABLE,
     WRAPPERS,
     Parameter,
@@ -324,18 +324,19 @@ def swapped_where_held(namespace, original, replacement):
     swapped, done, left = [], {id(namespace): namespace}, [HELD_ENTRIES]  # (globals() held)
     name = namespace.get("__name__")
 
-    def looked_at():
-        left[0] -= 1
-        return left[0] >= 0
-
     def changes_in(pairs, depth):
         """[(place, before, after)] of the entries of `pairs` that held `original`, looked at
         in their order while the search has entries left."""
         changes = []
         for place, item in pairs:
-            if not looked_at():
+            left[0] -= 1
+            if left[0] < 0:
                 break
-            if type(place) is str or type(place) is int:
+            if type(place) is not str and type(place) is not int:
+                continue
+            if item is original:
+                changes.append((place, item, replacement))
+            elif id(type(item)) in HELD_KIND_IDS:
                 new = held(item, depth + 1)
                 if new is not item:
                     changes.append((place, item, new))
@@ -371,8 +372,7 @@ def swapped_where_held(namespace, original, replacement):
         if type(value) is staticmethod or type(value) is classmethod:
             value = value.__func__
         kind = type(value)
-        if not any(kind is held_kind for held_kind in HELD_KINDS) or depth > HELD_DEPTH \
-                or not looked_into(value):
+        if id(kind) not in HELD_KIND_IDS or depth > HELD_DEPTH or not looked_into(value):
             return value
         if id(value) in done:
             return done[id(value)]

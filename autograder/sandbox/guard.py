@@ -151,9 +151,9 @@ def install(read, parts):
     tensors_in = recording["tensors_in"]
     perturbs, perturbed_output = recording["perturbs"], recording["perturbed_output"]
     ipython_history, plain_keys = recording["ipython_history"], recording["plain_keys"]
-    HELD_DEPTH, HELD_ENTRIES, HELD_TABLE, HELD_KINDS, WRAPPERS = (
+    HELD_DEPTH, HELD_ENTRIES, HELD_TABLE, HELD_KIND_IDS, WRAPPERS = (
         recording["HELD_DEPTH"], recording["HELD_ENTRIES"], recording["HELD_TABLE"],
-        recording["HELD_KINDS"], recording["WRAPPERS"])
+        recording["HELD_KIND_IDS"], recording["WRAPPERS"])
 
     # The forwarders' code reads no built-in, but torch's C code called from their frames
     # imports through them (PyImport_Import takes the frame's __import__): a copy taken now.
@@ -487,16 +487,17 @@ def install(read, parts):
         done, left = {id(main): main}, [HELD_ENTRIES]  # (a table may hold the namespace)
         module = dict_get(main, "__name__")
 
-        def looked_at():
-            left[0] -= 1
-            return left[0] >= 0
-
         def changes_in(pairs, depth):
             changes = []
             for place, item in pairs:
-                if not looked_at():
+                left[0] -= 1
+                if left[0] < 0:
                     break
-                if type(place) is str or type(place) is int:
+                if type(place) is not str and type(place) is not int:
+                    continue
+                if item is original:
+                    changes.append((place, item, replacement))
+                elif id(type(item)) in HELD_KIND_IDS:
                     new = held(item, depth + 1)
                     if new is not item:
                         changes.append((place, item, new))
@@ -540,8 +541,7 @@ def install(read, parts):
             elif type(value) is ClassMethod:
                 value = class_function(value)
             kind = type(value)
-            if not any(kind is held_kind for held_kind in HELD_KINDS) or depth > HELD_DEPTH \
-                    or not looked_into(value):
+            if id(kind) not in HELD_KIND_IDS or depth > HELD_DEPTH or not looked_into(value):
                 return value
             known = dict_get(done, id(value), missing)
             if known is not missing:

@@ -731,6 +731,7 @@ def ipython_history(name):
         name[1:].isdigit() or name[1:2] == "i" and name[2:].isdigit())
 
 HELD_KINDS = (dict, list, tuple, type, type(ipython_history))
+HELD_KIND_IDS = frozenset(id(kind) for kind in (*HELD_KINDS, staticmethod, classmethod))
 
 def plain_keys(table):
     for key in table:
@@ -1084,16 +1085,17 @@ def swapped_where_held(namespace, original, replacement):
     swapped, done, left = [], {id(namespace): namespace}, [HELD_ENTRIES]
     name = namespace.get("__name__")
 
-    def looked_at():
-        left[0] -= 1
-        return left[0] >= 0
-
     def changes_in(pairs, depth):
         changes = []
         for place, item in pairs:
-            if not looked_at():
+            left[0] -= 1
+            if left[0] < 0:
                 break
-            if type(place) is str or type(place) is int:
+            if type(place) is not str and type(place) is not int:
+                continue
+            if item is original:
+                changes.append((place, item, replacement))
+            elif id(type(item)) in HELD_KIND_IDS:
                 new = held(item, depth + 1)
                 if new is not item:
                     changes.append((place, item, new))
@@ -1124,8 +1126,7 @@ def swapped_where_held(namespace, original, replacement):
         if type(value) is staticmethod or type(value) is classmethod:
             value = value.__func__
         kind = type(value)
-        if not any(kind is held_kind for held_kind in HELD_KINDS) or depth > HELD_DEPTH \
-                or not looked_into(value):
+        if id(kind) not in HELD_KIND_IDS or depth > HELD_DEPTH or not looked_into(value):
             return value
         if id(value) in done:
             return done[id(value)]
