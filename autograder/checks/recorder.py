@@ -309,8 +309,6 @@ class Functions(TorchFunctionMode):
         return out
 
 
-
-
 def swapped_where_held(namespace, original, replacement):
     """Replace `original` by `replacement` where the namespace's code holds it besides its
     names, a few levels down (op_record's HELD_ limits): the default values of the

@@ -92,7 +92,6 @@ def install(read, parts):
     defaults_of = FunctionType.__dict__["__defaults__"].__get__
     set_defaults = FunctionType.__dict__["__defaults__"].__set__
     kwdefaults_of = FunctionType.__dict__["__kwdefaults__"].__get__
-    set_kwdefaults = FunctionType.__dict__["__kwdefaults__"].__set__
     function_dict = FunctionType.__dict__["__dict__"].__get__
     closure_of = FunctionType.__dict__["__closure__"].__get__
     function_globals = FunctionType.__dict__["__globals__"].__get__
@@ -455,13 +454,15 @@ def install(read, parts):
         held before is kept, one list for each name and each binding, to be restored (a name
         can be bound again over its stand-in: counted). A namespace with a key that is not a
         name is not bound into: looking a name up there could run the student's code."""
-        if not plain_keys(main):
+        plain = plain_keys(main)
+        if not plain:
             taint("namespace_key")
-            return
         for name in names:
-            kept, held_places = [], []
+            kept, held_places = [], []  # (pushed even when empty: restore pops one each)
             dict_setdefault(state["replaced"], name, []).append(kept)
             dict_setdefault(state["held"], name, []).append(held_places)
+            if not plain:
+                continue
             original = dict_get(main, name, missing)
             if original is missing and not where_missing:
                 continue
@@ -595,8 +596,8 @@ def install(read, parts):
             dict_set(holder, place, value)
         elif type(holder) is list:
             list_set(holder, place, value)
-        elif type(holder) is FunctionType:
-            (set_defaults if place == "__defaults__" else set_kwdefaults)(holder, value)
+        elif type(holder) is FunctionType:  # its default values (keyword ones change in place)
+            set_defaults(holder, value)
         elif type(holder) is CellType:
             cell_set(holder, value)
 
@@ -606,7 +607,7 @@ def install(read, parts):
         if type(holder) is list:
             return list_item(holder, place) if place < list_length(holder) else missing
         if type(holder) is FunctionType:
-            return (defaults_of if place == "__defaults__" else kwdefaults_of)(holder)
+            return defaults_of(holder)
         try:
             return cell_get(holder)
         except ValueError:
@@ -626,9 +627,8 @@ def install(read, parts):
             taint("namespace_key")
         for name in reversed(names):
             binds, places = dict_get(state["replaced"], name), dict_get(state["held"], name)
-            for other, value in reversed(binds.pop() if binds else ()):
-                if not plain:
-                    break
+            kept = binds.pop() if binds else []
+            for other, value in reversed(kept if plain else []):
                 if value is missing:
                     main.pop(other, None)
                 else:
