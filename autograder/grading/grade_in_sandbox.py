@@ -71,7 +71,7 @@ class GradeInSandbox(NbGraderPreprocessor):
                         "is); 'limits': resource limits only, student code runs as the grader "
                         "('auto', of older courses, is 'full')").tag(config=True)
     notebook_timeout = Float(60.0, help="seconds the student's cells may take in all (and, "
-                             "apart, the replays after a crash while judging)"
+                             "apart, each start of the kernel that judges the steps)"
                              ).tag(config=True)
     cell_timeout = Float(10.0, help="seconds one cell, or one step's checks, may run"
                          ).tag(config=True)

@@ -29,13 +29,15 @@ Time is given so that a step that loops forever costs that step only: the studen
 share the notebook's budget (a cell, the cell's limit), of which the last third is kept for
 the cells that define the answers and the course's locked cells (a cell that does neither,
 such as one that shows a result, is not run in it); then each step's checks get one cell's
-limit of their own, and the replays while judging share one more notebook budget. A
-notebook's grading is so bounded by two budgets and one limit per step, and cells that call a
-looping function many times cannot starve the answers defined, or the steps judged, after
-them. Nothing a notebook holds (its size, its metadata, what its code returns) can stop the
-grader: each problem is a finding of that notebook. What a cell shows is kept as text and PNG
-images only, bounded (autograder/grading/shown_outputs.py), and every text the grader writes
-is in the course's language (the caller sets it).
+limit of their own, and each start of the kernel that judges them (the course's cells run in
+it, none of the student's) a notebook budget of its own: what a step's checks took, or an
+earlier start, is never charged to it. A notebook's grading is so bounded by one budget, and
+one limit and at most one start per step, and cells that call a looping function many times
+cannot starve the answers defined, or the steps judged, after them. Nothing a notebook
+holds (its size, its metadata, what its code returns) can stop the grader: each problem is a
+finding of that notebook. What a cell shows is kept as text and PNG images only, bounded
+(autograder/grading/shown_outputs.py), and every text the grader writes is in the course's
+language (the caller sets it).
 """
 
 from __future__ import annotations
@@ -192,7 +194,7 @@ class Session:
         self.empty_folder = None  # where the judging kernel runs: no file of the notebook's
         self.notebook_timeout = notebook_timeout
         self.deadline = time.monotonic() + notebook_timeout  # of what runs now
-        self.replay_deadline = None  # of the replays while judging, once judging began
+        self.judging = False  # the student's cells are done: steps are being judged
         self.cell_timeout = cell_timeout
         self.bounds = bounds
         self.link = Link(self.kernel, self.timeout, bounds.reply)
@@ -243,11 +245,11 @@ class Session:
         """A fresh kernel, in a folder with none of the notebook's files, guarded before
         anything else runs in it (sandbox/guard.py), where only the release's locked cells
         have run: each step's text then runs in it before its checks, every operation of the
-        student's recorded from its first line. Its starts and the course's cells share the
-        replay budget, which the first call begins."""
-        if self.replay_deadline is None:  # the student's cells are done: judging begins
-            self.replay_deadline = time.monotonic() + self.notebook_timeout
-        self.deadline = self.replay_deadline
+        student's recorded from its first line. Each start and the course's cells get a
+        notebook budget of their own: a loaded machine's slow start, or the time an earlier
+        step's checks took, never leaves a later step unjudged."""
+        self.judging = True
+        self.deadline = time.monotonic() + self.notebook_timeout
         self.shared = False
         if self.empty_folder is None:
             self.empty_folder = new_scratch(SCRATCH_PREFIXES[1])
@@ -288,7 +290,7 @@ class Session:
         """A fresh kernel with every cell that ran so far; on failure the student's later
         cells stop (`stopped`), not the judging. While judging, a fresh judging kernel
         (begin_judging)."""
-        if self.replay_deadline is not None:
+        if self.judging:
             self.begin_judging()
             return
         try:
@@ -398,7 +400,7 @@ class Session:
             return [unchecked_finding(name, self.unchecked)]
         if self.broken:
             return [Finding("error", name, self.broken)]
-        if self.replay_deadline is None or self.shared:  # judging begins, or starts afresh
+        if not self.judging or self.shared:  # judging begins, or starts afresh
             self.begin_judging()
         if self.broken:
             return [Finding("error", name, self.broken)]
