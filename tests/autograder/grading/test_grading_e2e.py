@@ -189,11 +189,12 @@ def test_mistake_loses_only_its_step_and_is_named(course, assignment_id, index, 
     assert not others, f"{mistake.name} (with {mistaken_steps} mistaken) also cost {others}"
     graded = nbformat.read(course.root / "autograded" / student / assignment_id /
                            f"{assignment_id}.ipynb", as_version=4)
+    # What the step's test printed: shown when the mistake's name is missing.
     said = " ".join(str(output.get("text", "")) + str(output.get("evalue", ""))
                     for cell in graded.cells if cell.cell_type == "code"
                     and cell.metadata.get("nbgrader", {}).get("grade_id") == step_cell
-                    for output in cell.outputs)  # what the step's test said, if the name is not
-    # as the page shows it: the grader's message is escaped text ("attention&#x27;s ...")
+                    for output in cell.outputs)
+    # As the page shows it: the grader's message is escaped text ("attention&#x27;s ...").
     assert mistake.name in html.unescape(course.feedback_html(student, assignment_id)), said
     assert mistake.name in read_record(graded).mistakes, said
 
