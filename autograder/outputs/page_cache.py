@@ -1,5 +1,6 @@
 """What a process keeps from one feedback page to the next: the templates as Jinja compiled
-them, and the HTML of the cells every page of a class shows alike.
+them, the HTML of the cells every page of a class shows alike, and what the safety pass read
+in each piece of a page (safe_page.py).
 
 A worker writes page after page of one assignment, and nbgrader makes a new exporter for each.
 Most of a page is the same on every student's: the assignment's prose, its given code, its
@@ -43,8 +44,9 @@ COMPILED_TEMPLATES = CompiledTemplates()
 class RenderedPieces:
     """HTML by the key of everything it was made from, at most KEPT_PIECES of them."""
 
-    def __init__(self):
+    def __init__(self, most=KEPT_PIECES):
         self.kept = {}
+        self.most = most
         self.lock = threading.Lock()
 
     def get(self, key, render):
@@ -54,13 +56,16 @@ class RenderedPieces:
         if found is None:
             found = render()
             with self.lock:
-                if len(self.kept) >= KEPT_PIECES:
+                if len(self.kept) >= self.most:
                     self.kept.clear()
                 self.kept[key] = found
         return found
 
 
 RENDERED = RenderedPieces()
+# A page's pieces (safe_page.PIECE: a few hundred a page) -> the tags the safety pass changes
+# in each, or None
+KEPT_TAGS = RenderedPieces(4 * KEPT_PIECES)
 
 
 class KeptHighlight:

@@ -26,7 +26,13 @@ from nbconvert.filters.highlight import Highlight2HTML
 from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
 
 from autograder.outputs.files_prefix import strip_files_prefix
-from autograder.outputs.page_cache import COMPILED_TEMPLATES, RENDERED, KeptHighlight, markdown_key
+from autograder.outputs.page_cache import (
+    COMPILED_TEMPLATES,
+    KEPT_TAGS,
+    RENDERED,
+    KeptHighlight,
+    markdown_key,
+)
 from autograder.outputs.page_math import with_mathml, without_mathjax
 from autograder.outputs.page_style import with_style
 from autograder.plumbing import private_api
@@ -108,13 +114,47 @@ def content_security_policy() -> str:
             "base-uri 'none'; form-action 'none'")
 
 
-def safe_page(page: str) -> str:
-    """The page without a URL off the allow-list, with its Content-Security-Policy, its
-    images and cells accessible (accessible)."""
+# Where a page's pieces begin: each cell, its input, its outputs (nbconvert's templates start
+# each with a <div> on a line of its own).
+PIECE = re.compile(r"(?=\n<div\b)")
+
+
+def tags_of_piece(piece: str) -> dict | None:
+    """UnsafeTags.replacements of `piece`, read as the parser reads it from a clean start;
+    None unless it also ends clean (in text, nothing held back, not inside a <style>,
+    <script> or any construct left open), where the next piece may start afresh."""
+    parser = UnsafeTags()
+    parser.feed(piece)
+    clean = parser.rawdata == "" and parser.cdata_elem is None
+    return parser.replacements if clean else None
+
+
+def unsafe_tags(page: str) -> dict:
+    """UnsafeTags.replacements of the whole page. A page is read piece by piece, each
+    piece's answer kept for the next page by its text (page_cache.KEPT_TAGS): the pieces a
+    class's pages share (prose, given code, tests) are read once a process. The answer is
+    the whole page's: each piece starts where the one before it ended clean, so the parser
+    reads it as it would on the way through; a piece that does not end clean sends the page
+    to be read whole."""
+    if private_api.applies("tags by piece"):
+        found = {}
+        for piece in PIECE.split(page):
+            tags = KEPT_TAGS.get(piece, lambda piece=piece: tags_of_piece(piece))
+            if tags is None:
+                break
+            found.update(tags)
+        else:
+            return found
     parser = UnsafeTags()
     parser.feed(page)
     parser.close()
-    for written, safe in parser.replacements.items():
+    return parser.replacements
+
+
+def safe_page(page: str) -> str:
+    """The page without a URL off the allow-list, with its Content-Security-Policy, its
+    images and cells accessible (accessible)."""
+    for written, safe in unsafe_tags(page).items():
         page = page.replace(written, safe)
     policy = (f'<meta http-equiv="Content-Security-Policy" '
               f'content="{content_security_policy()}">')

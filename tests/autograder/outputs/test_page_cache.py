@@ -83,10 +83,11 @@ def test_the_magics_language_is_part_of_the_key(counted):
     assert counted["code"] == 3
 
 
-def test_kept_pieces_are_bounded(monkeypatch):
-    """Does a process keep at most KEPT_PIECES pieces, starting again past it?"""
-    monkeypatch.setattr(page_cache, "KEPT_PIECES", 3)
-    pieces = page_cache.RenderedPieces()
+def test_kept_pieces_are_bounded():
+    """Does a process keep at most the pieces it was told (KEPT_PIECES unless told),
+    starting again past it?"""
+    assert page_cache.RenderedPieces().most == page_cache.KEPT_PIECES
+    pieces = page_cache.RenderedPieces(most=3)
     for number in range(7):
         assert pieces.get(("k", number), lambda n=number: f"<p>{n}</p>") == f"<p>{number}</p>"
     assert len(pieces.kept) <= 3

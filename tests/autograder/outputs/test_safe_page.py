@@ -13,6 +13,7 @@ from nbconvert.exporters import HTMLExporter
 from traitlets.config import Config
 
 from autograder.outputs import page_cache
+from autograder.outputs import safe_page as safe_page_module
 from autograder.outputs.safe_page import NO_ALT, SafeHTMLExporter
 from autograder.outputs.safe_page import safe_page as made_safe
 from autograder.plumbing import private_api
@@ -97,3 +98,54 @@ def test_a_page_made_safe_twice_is_the_same():
     page, _ = SafeHTMLExporter().from_notebook_node(every_kind_of_cell())
     assert made_safe(page).count(f'alt="{NO_ALT}"') == page.count(f'alt="{NO_ALT}"') == 2
     assert made_safe(page).count('tabindex="0"') == page.count('tabindex="0"')
+
+
+# Pieces that end where the parser is not back in plain text: inside a comment, a style, a
+# script, a start tag's attribute, a character reference, a half-written tag. Each is followed
+# by a piece whose link is unsafe only if it is read as markup.
+OPEN_ENDINGS = ["<!-- a comment", "<style>p {}", "<script>var a = 1;", '<a title="x',
+                "text &amp", "text &", "<", "<a", "</", "<!", "<?pi", "<![CDATA[ x"]
+UNSAFE = '<a href="javascript:kitOwned()">x</a>'
+
+
+@pytest.mark.parametrize("ending", OPEN_ENDINGS)
+def test_a_page_read_in_pieces_is_made_safe_as_if_read_whole(monkeypatch, ending):
+    """Where a piece of the page ends with a construct left open, is the page made safe
+    exactly as the parser reads it whole, the first time and with every piece kept from
+    before, and a link that is markup read whole removed?"""
+    assert private_api.applies("tags by piece"), private_api.why_not("tags by piece")
+    monkeypatch.setattr(safe_page_module, "KEPT_TAGS", page_cache.RenderedPieces())
+    page = ("<html><head></head><body>\n<div>" + UNSAFE + "</div>\n<div>" + ending
+            + "\n<div>" + UNSAFE + " -->--></style></script>\">\n<div>" + UNSAFE
+            + "</div>\n<div><img src='data:image/png;base64,'></div></body></html>")
+    assert safe_page_module.tags_of_piece("\n<div>" + ending) is None  # the page read whole
+    whole = safe_page_module.UnsafeTags()
+    whole.feed(page)
+    whole.close()
+    assert safe_page_module.unsafe_tags(page) == whole.replacements
+    assert safe_page_module.unsafe_tags(page) == whole.replacements  # pieces kept
+    kept = made_safe(page)
+    assert "<div><a>x</a></div>" in kept  # the first link, read before any open construct
+    monkeypatch.setattr(private_api, "applies", lambda name: False)
+    assert made_safe(page) == kept
+
+
+def test_the_pieces_a_class_shares_are_read_once(monkeypatch):
+    """Are the pieces two students' pages share read once, and each student's own piece,
+    with its unsafe link, read and made safe?"""
+    monkeypatch.setattr(safe_page_module, "KEPT_TAGS", page_cache.RenderedPieces())
+    read = []
+    tags_of_piece = safe_page_module.tags_of_piece
+    monkeypatch.setattr(safe_page_module, "tags_of_piece",
+                        lambda piece: read.append(piece) or tags_of_piece(piece))
+    shared = "\n<div class='prose'><p>Softmax</p></div>\n<div class='test'><pre>x</pre></div>"
+
+    def page(own):
+        return f"<html><head></head><body>{shared}\n<div class='answer'>{own}</div></body></html>"
+
+    first = made_safe(page("<p>mine</p>"))
+    read.clear()
+    second = made_safe(page(f"<p>{UNSAFE}</p>"))
+    assert [piece for piece in read if "answer" not in piece] == []
+    assert len(read) == 1 and "javascript:" not in second
+    assert first.count("Softmax") == second.count("Softmax") == 1
