@@ -22,6 +22,7 @@ from pathlib import Path
 
 from nbgrader.api import (
     Base,
+    Grade,
     Gradebook,
     GradeCell,
     MissingEntry,
@@ -203,7 +204,8 @@ def scores_of(root: Path, assignment_id, students) -> dict:
 def scores_in(gradebook: Gradebook, assignment_id, student) -> dict:
     """One student's submission of the assignment in `gradebook`, as data: its time and
     extension, and for each notebook its flag, its late penalty, every grade's scores and
-    every comment, automatic and manual (a TA's too)."""
+    every comment, automatic and manual (a TA's too), and what its feedback page shows
+    (`shown`: given_grades.py)."""
     submitted = gradebook.find_submission(assignment_id, student)
     return {"timestamp": submitted.timestamp, "extension": submitted.extension,
             "notebooks": {notebook.name: {
@@ -215,7 +217,23 @@ def scores_in(gradebook: Gradebook, assignment_id, student) -> dict:
                 "comments": {comment.name: {column: getattr(comment, column)
                                             for column in COMMENT_COLUMNS}
                              for comment in notebook.comments},
+                "shown": shown_in(gradebook, notebook),
             } for notebook in submitted.notebooks}}
+
+
+def shown_in(gradebook: Gradebook, notebook) -> dict:
+    """What a feedback page of the submitted `notebook` shows, as nbgrader's GetGrades reads
+    it from the gradebook, each value by nbgrader's own expression: the notebook's score, its
+    points and late penalty, each grade's score and points, each comment. The points of a
+    grade are a deferred expression: read for all of the notebook's grades in one query."""
+    from sqlalchemy.orm import undefer
+
+    grades = (gradebook.db.query(Grade).options(undefer(Grade.max_score))
+              .filter(Grade.notebook_id == notebook.id).all())
+    return {"score": notebook.score, "max_score": notebook.max_score,
+            "late_penalty": notebook.late_submission_penalty,
+            "grades": {grade.name: (grade.score, grade.max_score) for grade in grades},
+            "comments": {comment.name: comment.comment for comment in notebook.comments}}
 
 
 def write_scores(into: Gradebook, assignment_id, student, scores: dict):

@@ -337,17 +337,18 @@ def warm_assignment(client, root: Path, assignment_id):
                   key=f"warm-{assignment_id}-{uuid.uuid4().hex}").result()
 
 
-def feedback_all(client, root: Path, assignment_id, students, keep):
-    """Feedback pages of `students` (graded) on the cluster: `keep(student, Graded)` in
-    this process as each page's folder comes back."""
+def feedback_all(client, root: Path, assignment_id, students, keep, notes, language):
+    """Feedback pages of `students` (graded) on the cluster, each in the course's `language`
+    and opened by the student's line of `notes` when there is one: `keep(student, Graded)`
+    in this process as each page's folder comes back."""
     bundle = assignment_bundle(root, assignment_id)
     scores = scores_of(root, assignment_id, students)
 
     def task(student):
         return client.submit(feedback_page, bundle,
                              graded_submission(root, assignment_id, student),
-                             scores[student], kit_version(), pure=False,
-                             key=f"feedback-{student}-{uuid.uuid4().hex}")
+                             scores[student], kit_version(), language, notes.get(student, ""),
+                             pure=False, key=f"feedback-{student}-{uuid.uuid4().hex}")
 
     run_all(client, students, task, keep)
 

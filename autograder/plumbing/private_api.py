@@ -106,6 +106,11 @@ SPEEDUPS = {
         "autograder/outputs/safe_page.py (unsafe_tags)", "python",
         ("html.parser", "_markupbase"),  # the parser's state between two feeds: whole files
         ("64c618085fcc0806",), "a page's safety pass reads each page whole, only slower"),
+    "grades given": Speedup(
+        "autograder/outputs/given_grades.py (GivenGrades)", "nbgrader",
+        ("nbgrader.preprocessors.getgrades:GetGrades",),
+        ("b9454548eedcd71a",), "a feedback worker writes each page's scores into its copy of "
+        "the gradebook and nbgrader reads them back, only slower"),
     "gradebook version": Speedup(
         "autograder/course/gradebook_version.py", "nbgrader",
         ("nbgrader.api:get_alembic_version", "nbgrader.dbutil:_temp_alembic_ini",

@@ -234,7 +234,7 @@ def test_feedback_template_words_are_chinese():
     """Does a Chinese feedback page say nbgrader's words in Chinese ("No response." under an
     untouched stub among them) and embed the glyphs of its text, code blocks included?"""
     from autograder.i18n import language
-    from autograder.outputs.feedback import in_course_language
+    from autograder.outputs.page_words import in_course_language
 
     page = ("<html><head><style>body{}</style></head><body><h4>01.ipynb (Score: 0.0 / 2.0)"
             "</h4><div class='panel-footer'><div><b>Comments:</b> <p>No response.</p></div>"

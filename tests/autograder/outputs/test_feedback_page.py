@@ -14,16 +14,19 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 
 import nbformat
 import pytest
 
 from autograder.build.course_folder import init_course
-from autograder.course.directory import Course
+from autograder.course.directory import Course, open_gradebook
 from autograder.grading.parallel import grade
 from autograder.i18n import catalog
-from autograder.outputs.feedback import named_steps, write_feedback
+from autograder.outputs.feedback import write_feedback
 from autograder.outputs.page_math import with_mathml, without_mathjax
+from autograder.outputs.page_words import named_steps
+from autograder.plumbing import private_api
 from autograder.tools import simulate
 from tests.autograder.conftest import ARTIFACTS, driven_chromium
 from tests.autograder.outputs.test_outputs_zh import PAGE
@@ -211,3 +214,25 @@ def test_the_contents_list_the_steps(offline_browser, page):
     browser = opened(offline_browser, page)
     entries = [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#toc li a")]
     assert entries == list(ASSIGNMENTS[ID].steps)
+
+
+def test_the_page_from_grades_given_is_the_page_from_the_gradebook(page, tmp_path, monkeypatch):
+    """With a TA's score, extra credit and comment and a late penalty in the course's
+    gradebook, is the page written from the grades sent with it (given_grades.py) the page
+    written as nbgrader writes it, from a copy of the gradebook holding them? (One page: its
+    worker is a thread of this process, where the speedup can be switched off.)"""
+    root = tmp_path / "course"
+    shutil.copytree(page[1].parents[3], root)
+    with open_gradebook(root) as gradebook:
+        notebook = gradebook.find_submission(ID, "ada").notebooks[0]
+        notebook.late_submission_penalty = 0.5
+        notebook.grades[-1].manual_score, notebook.grades[-1].extra_credit = 1.0, 0.25
+        notebook.comments[-1].manual_comment = "see me after class"
+        gradebook.db.commit()
+    written = root / "feedback" / "ada" / ID / f"{ID}.html"
+    write_feedback(root, [ID], students=["ada"], log=lambda _: None)
+    given = written.read_text(encoding="utf-8")
+    monkeypatch.setattr(private_api, "applies", lambda name: name != "grades given")
+    write_feedback(root, [ID], students=["ada"], log=lambda _: None)
+    assert given == written.read_text(encoding="utf-8")
+    assert "see me after class" in given and "late-penalty" in given

@@ -21,7 +21,7 @@ from autograder.grading.integrity import NAMES_OUTSIDE, SUSPICIOUS_CALLS, SUSPIC
 from autograder.i18n import catalog, language, t
 from autograder.i18n.zh import CATALOG
 from autograder.outputs import report
-from autograder.outputs.feedback import TEMPLATE_WORDS, in_course_language
+from autograder.outputs.page_words import TEMPLATE_WORDS, in_course_language
 from autograder.outputs.report import SECTIONS, ClassResults, render_report
 from autograder.outputs.roster import GRADED, MISSING, PENDING, REFUSED, WARNED, Entry
 
