@@ -63,9 +63,9 @@ class RenderedPieces:
 
 
 RENDERED = RenderedPieces()
-# A page's pieces (safe_page.PIECE: a few hundred a page) -> the tags the safety pass changes
-# in each, or None
-KEPT_TAGS = RenderedPieces(4 * KEPT_PIECES)
+# A page's pieces (safe_page.PIECE: about a hundred a page of 01) -> the tags the safety pass
+# changes in each, or None
+KEPT_TAGS = RenderedPieces()
 
 
 class KeptHighlight:

@@ -117,6 +117,10 @@ def content_security_policy() -> str:
 # Where a page's pieces begin: each cell, its input, its outputs (nbconvert's templates start
 # each with a <div> on a line of its own).
 PIECE = re.compile(r"(?=\n<div\b)")
+# A longer piece is read again on every page, not kept: the page's head (its style sheet) and
+# an output's embedded image are long and read in one stride of the parser's, and a kept piece
+# stays in the worker's memory (KEPT_PIECES of them at most).
+KEPT_PIECE_CHARS = 16 << 10
 
 
 def tags_of_piece(piece: str) -> dict | None:
@@ -135,11 +139,12 @@ def unsafe_tags(page: str) -> dict:
     class's pages share (prose, given code, tests) are read once a process. The answer is
     the whole page's: each piece starts where the one before it ended clean, so the parser
     reads it as it would on the way through; a piece that does not end clean sends the page
-    to be read whole."""
+    to be read whole. A piece longer than KEPT_PIECE_CHARS is read each time, not kept."""
     if private_api.applies("tags by piece"):
         found = {}
         for piece in PIECE.split(page):
-            tags = KEPT_TAGS.get(piece, lambda piece=piece: tags_of_piece(piece))
+            tags = (tags_of_piece(piece) if len(piece) > KEPT_PIECE_CHARS else
+                    KEPT_TAGS.get(piece, lambda piece=piece: tags_of_piece(piece)))
             if tags is None:
                 break
             found.update(tags)

@@ -149,3 +149,15 @@ def test_the_pieces_a_class_shares_are_read_once(monkeypatch):
     assert [piece for piece in read if "answer" not in piece] == []
     assert len(read) == 1 and "javascript:" not in second
     assert first.count("Softmax") == second.count("Softmax") == 1
+
+
+def test_a_long_piece_is_read_each_time_and_not_kept(monkeypatch):
+    """Is a piece longer than KEPT_PIECE_CHARS (a page's style sheet, an embedded image) read
+    again for each page, not kept in the worker's memory, and its unsafe link still removed?"""
+    monkeypatch.setattr(safe_page_module, "KEPT_TAGS", page_cache.RenderedPieces())
+    long = "x" * (safe_page_module.KEPT_PIECE_CHARS + 1)
+    page = f"<html><head></head><body>\n<div>{long}{UNSAFE}</div>\n<div>short</div></body></html>"
+    for _ in range(2):
+        assert "javascript:" not in made_safe(page)
+    assert [piece for piece in safe_page_module.KEPT_TAGS.kept if long in piece] == []
+    assert any("short" in piece for piece in safe_page_module.KEPT_TAGS.kept)
