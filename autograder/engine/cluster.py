@@ -42,15 +42,12 @@ from autograder.course.submission_files import NOTEBOOK_BYTES, Unwalkable
 from autograder.engine import fork_server
 from autograder.engine.bundle import (
     assignment_bundle,
-    graded_submission,
-    scores_of,
     submission_of,
 )
 from autograder.engine.worker import (
     Graded,
     KitWorker,
     WorkerRefused,
-    feedback_page,
     grade_submission,
     kit_version,
     remove_orphaned_workspaces,
@@ -335,22 +332,6 @@ def warm_assignment(client, root: Path, assignment_id):
     bundle = assignment_bundle(root, assignment_id)
     client.submit(warm_workspace, bundle, {}, kit_version(), pure=False,
                   key=f"warm-{assignment_id}-{uuid.uuid4().hex}").result()
-
-
-def feedback_all(client, root: Path, assignment_id, students, keep, notes, language):
-    """Feedback pages of `students` (graded) on the cluster, each in the course's `language`
-    and opened by the student's line of `notes` when there is one: `keep(student, Graded)`
-    in this process as each page's folder comes back."""
-    bundle = assignment_bundle(root, assignment_id)
-    scores = scores_of(root, assignment_id, students)
-
-    def task(student):
-        return client.submit(feedback_page, bundle,
-                             graded_submission(root, assignment_id, student),
-                             scores[student], kit_version(), language, notes.get(student, ""),
-                             pure=False, key=f"feedback-{student}-{uuid.uuid4().hex}")
-
-    run_all(client, students, task, keep)
 
 
 # A task carries one notebook (NOTEBOOK_BYTES at most) beside its assignment's bundle, by

@@ -19,7 +19,6 @@ KIT_WORKER_ISOLATION=limits accepts a worker with resource limits only.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import importlib.metadata
@@ -33,19 +32,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from distributed import WorkerPlugin
-from nbgrader.api import Gradebook
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from autograder.checks.loader import load_assignment
 from autograder.course.directory import course_config, isolation_of
 from autograder.course.stages import RECORD, stage_names
-from autograder.engine.bundle import GRADEBOOK, Bundle, Submission, read_files, write_scores
+from autograder.engine.bundle import GRADEBOOK, Bundle, Submission, read_files
 from autograder.engine.master_notebooks import remember
 from autograder.engine.worker_autograde import autograde_in_worker
-from autograder.i18n import language
-from autograder.outputs.given_grades import GIVEN_GRADES, given, with_given_grades
-from autograder.outputs.page_words import page_in_words
 from autograder.plumbing.timeline import mark
 from autograder.sandbox import isolation
 from autograder.sandbox.kernel import Settings, Zygote
@@ -165,16 +160,10 @@ class Workspace:
             settings = dict(overrides, CourseDirectory={"db_url": url})
             # The stages that write the gradebook run in the client, on the course's
             # (autograder/grading/write_back.py); here they would write a throwaway copy.
-            config = course_config(folder)
-            listed = config.Autograde.get("autograde_preprocessors")
+            listed = course_config(folder).Autograde.get("autograde_preprocessors")
             if listed:
                 settings["Autograde"] = {"autograde_preprocessors": [
                     name for name in stage_names(listed) if name not in RECORD]}
-            # A page's grades come with it as data (outputs/given_grades.py).
-            feedback = with_given_grades(stage_names(
-                config.GenerateFeedback.get("preprocessors") or []))
-            if feedback:
-                settings["GenerateFeedback"] = {"preprocessors": feedback}
             self.courses[key] = (folder, course_api(folder, **settings))
             mark(f"worker: {bundle.assignment} copied")
             remember(url, bundle.assignment)  # the copy each notebook starts from, read once
@@ -281,36 +270,6 @@ def grade_once(folder: Path, api, submission: Submission) -> Graded:
         return Graded(submission.student, submission.assignment, False, failure_reason(outcome))
     graded = folder / "autograded" / submission.student / submission.assignment
     return Graded(submission.student, submission.assignment, True, files=read_files(graded))
-
-
-def feedback_page(bundle: Bundle, graded: Submission, scores: dict, version, code="en",
-                  note="") -> Graded:
-    """The dask task of `feedback`: nbgrader's generate_feedback of one graded submission
-    (its autograded folder, in `graded`, and its scores: bundle.scores_of), in this worker's
-    copy of the assignment; its pipeline takes the scores as data (given_grades.py), or, where
-    it cannot, the copy's gradebook takes them first. The page is put in the words of the
-    language `code`, opened by `note` (page_words.py). The feedback folder comes back."""
-    folder, api = prepared(bundle, {}, version)
-    for stage in ("submitted", "autograded", "feedback"):
-        shutil.rmtree(folder / stage, ignore_errors=True)
-    takes_given = GIVEN_GRADES in stage_names(api.config.GenerateFeedback.get("preprocessors")
-                                              or [])
-    if not takes_given:  # nbgrader's GetGrades reads them from the gradebook
-        shutil.copyfile(folder / f".{GRADEBOOK}", folder / GRADEBOOK)
-        with Gradebook(f"sqlite:///{folder / GRADEBOOK}") as gradebook:
-            write_scores(gradebook, graded.assignment, graded.student, scores)
-    Bundle(graded.assignment, graded.files).write(folder)  # autograded/
-    with given(scores) if takes_given else contextlib.nullcontext():
-        outcome = api.generate_feedback(graded.assignment, graded.student, force=True)
-    if not outcome["success"]:
-        return Graded(graded.student, graded.assignment, False, failure_reason(outcome))
-    page = folder / "feedback" / graded.student / graded.assignment
-    shown = page / f"{graded.assignment}.html"
-    if shown.exists():
-        with language(code):
-            shown.write_text(page_in_words(shown.read_text(encoding="utf-8"), note),
-                             encoding="utf-8")
-    return Graded(graded.student, graded.assignment, True, files=read_files(page))
 
 
 class KitWorker(WorkerPlugin):

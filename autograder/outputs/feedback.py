@@ -5,6 +5,7 @@ ClassCsvExport plugin)."""
 from __future__ import annotations
 
 import os
+import uuid
 from pathlib import Path
 
 from nbgrader.api import MissingEntry
@@ -12,13 +13,15 @@ from nbgrader.api import MissingEntry
 from autograder.course.directory import course_config, open_gradebook, run_nbgrader
 from autograder.course.gradebook_guard import check_gradebook
 from autograder.course.ledger import chosen
-from autograder.engine.bundle import replace_folder
-from autograder.engine.cluster import close_client, feedback_all, start_client
+from autograder.engine.bundle import assignment_bundle, graded_submission, replace_folder, scores_of
+from autograder.engine.cluster import close_client, run_all, start_client
 from autograder.engine.progress import Progress
+from autograder.engine.worker import kit_version
 from autograder.i18n import config_language, current, language, t
 from autograder.outputs.csv_cells import csv_text
 from autograder.outputs.destination import check_destination, same_table
 from autograder.outputs.export import COLUMNS
+from autograder.outputs.page_task import feedback_page, page_pipeline
 from autograder.outputs.page_words import with_page_font
 from autograder.outputs.roster import not_in_course, removal_note
 from autograder.plumbing.errors import OutputError
@@ -92,13 +95,30 @@ def _write_pages(client, root: Path, assignment_id, graded, log, notes):
             failed.append(f"{student}/{assignment_id}: {page.why}")
         progress.advance(f"{student}/{assignment_id}")
 
-    feedback_all(client, root, assignment_id, graded, keep, notes, current())
+    feedback_all(client, root, assignment_id, graded, keep, notes)
     written = len(graded) - len(failed)
     log(t("feedback {assignment}: {count} page in feedback/", assignment=assignment_id,
           count=written) if written == 1 else
         t("feedback {assignment}: {count} pages in feedback/", assignment=assignment_id,
           count=written))
     return failed
+
+
+def feedback_all(client, root: Path, assignment_id, students, keep, notes):
+    """Feedback pages of `students` (graded) on the cluster (page_task.py), each in the
+    current language and opened by the student's line of `notes` when there is one:
+    `keep(student, Graded)` in this process as each page's folder comes back."""
+    bundle = assignment_bundle(root, assignment_id)
+    scores = scores_of(root, assignment_id, students)
+    settings = page_pipeline(course_config(root))
+
+    def task(student):
+        return client.submit(feedback_page, bundle,
+                             graded_submission(root, assignment_id, student), scores[student],
+                             kit_version(), settings, current(), notes.get(student, ""),
+                             pure=False, key=f"feedback-{student}-{uuid.uuid4().hex}")
+
+    run_all(client, students, task, keep)
 
 
 def with_glyphs(files: dict, name) -> dict:

@@ -3,7 +3,7 @@ English and names every test cell "Test cell"; the page names each step, opens w
 grader's note to the student when there is one, says the template's words in the course's
 language, and embeds the glyphs its Chinese needs (page_font.py).
 
-The words are put in a worker, beside the page it wrote (engine/worker.py, feedback_page);
+The words are put in a worker, beside the page it wrote (page_task.py, feedback_page);
 the glyphs are embedded in the client, from the kit's font there (a worker of another host
 may have the kit without its font package).
 """
