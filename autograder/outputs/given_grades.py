@@ -9,8 +9,10 @@ and sends them with the page; GivenGrades writes them into the notebook as GetGr
 
 It reads the gradebook, as GetGrades, where no grades were given (`given` is not around the
 page). It leans on GetGrades' own steps (its per-cell methods, what its `preprocess` sets), so
-it stands behind a digest of that class (plumbing/private_api.py, "grades given"); the worker
-names it in the pipeline only where the digest matches, and writes the gradebook otherwise.
+it stands behind a digest of that class (plumbing/private_api.py, "grades given"): the client
+names it in the workers' pipeline only where the digest matches (page_task.page_pipeline),
+and a worker gives it the grades only where its own GetGrades matches too; otherwise the
+worker writes its gradebook, and GivenGrades, given nothing, is GetGrades.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from types import SimpleNamespace
 
 import nbformat
 import pytest
@@ -23,6 +24,7 @@ from autograder.build.course_folder import init_course
 from autograder.course.directory import Course, open_gradebook
 from autograder.grading.parallel import grade
 from autograder.i18n import catalog
+from autograder.outputs import page_task
 from autograder.outputs.feedback import write_feedback
 from autograder.outputs.page_math import with_mathml, without_mathjax
 from autograder.outputs.page_words import named_steps
@@ -219,8 +221,9 @@ def test_the_contents_list_the_steps(offline_browser, page):
 def test_the_page_from_grades_given_is_the_page_from_the_gradebook(page, tmp_path, monkeypatch):
     """With a TA's score, extra credit and comment and a late penalty in the course's
     gradebook, is the page written from the grades sent with it (given_grades.py) the page
-    written as nbgrader writes it, from a copy of the gradebook holding them? (One page: its
-    worker is a thread of this process, where the speedup can be switched off.)"""
+    written as nbgrader writes it, from a copy of the gradebook holding them, whether the
+    client or only the worker finds GetGrades other than GivenGrades was written for? (One
+    page: its worker is a thread of this process, where the speedup can be switched off.)"""
     root = tmp_path / "course"
     shutil.copytree(page[1].parents[3], root)
     with open_gradebook(root) as gradebook:
@@ -232,6 +235,10 @@ def test_the_page_from_grades_given_is_the_page_from_the_gradebook(page, tmp_pat
     written = root / "feedback" / "ada" / ID / f"{ID}.html"
     write_feedback(root, [ID], students=["ada"], log=lambda _: None)
     given = written.read_text(encoding="utf-8")
+    with monkeypatch.context() as patched:  # the worker's GetGrades alone is another's
+        patched.setattr(page_task, "private_api", SimpleNamespace(applies=lambda name: False))
+        write_feedback(root, [ID], students=["ada"], log=lambda _: None)
+        assert given == written.read_text(encoding="utf-8")
     monkeypatch.setattr(private_api, "applies", lambda name: name != "grades given")
     write_feedback(root, [ID], students=["ada"], log=lambda _: None)
     assert given == written.read_text(encoding="utf-8")
