@@ -208,28 +208,38 @@ def scores_in(gradebook: Gradebook, assignment_id, student) -> dict:
     (`shown`: given_grades.py)."""
     submitted = gradebook.find_submission(assignment_id, student)
     return {"timestamp": submitted.timestamp, "extension": submitted.extension,
-            "notebooks": {notebook.name: {
-                "flagged": notebook.flagged,
-                "late_submission_penalty": notebook.late_submission_penalty,
-                "grades": {grade.name: {column: getattr(grade, column)
-                                        for column in SCORE_COLUMNS}
-                           for grade in notebook.grades},
-                "comments": {comment.name: {column: getattr(comment, column)
-                                            for column in COMMENT_COLUMNS}
-                             for comment in notebook.comments},
-                "shown": shown_in(gradebook, notebook),
-            } for notebook in submitted.notebooks}}
+            "notebooks": {notebook.name: notebook_scores(gradebook, notebook)
+                          for notebook in submitted.notebooks}}
 
 
-def shown_in(gradebook: Gradebook, notebook) -> dict:
-    """What a feedback page of the submitted `notebook` shows, as nbgrader's GetGrades reads
-    it from the gradebook, each value by nbgrader's own expression: the notebook's score, its
-    points and late penalty, each grade's score and points, each comment. The points of a
-    grade are a deferred expression: read for all of the notebook's grades in one query."""
+def notebook_scores(gradebook: Gradebook, notebook) -> dict:
+    """One submitted notebook of scores_in, its grades read once for what it holds and what
+    its page shows."""
+    grades = grades_of(gradebook, notebook)
+    return {"flagged": notebook.flagged,
+            "late_submission_penalty": notebook.late_submission_penalty,
+            "grades": {grade.name: {column: getattr(grade, column) for column in SCORE_COLUMNS}
+                       for grade in grades},
+            "comments": {comment.name: {column: getattr(comment, column)
+                                        for column in COMMENT_COLUMNS}
+                         for comment in notebook.comments},
+            "shown": shown_in(notebook, grades)}
+
+
+def grades_of(gradebook: Gradebook, notebook) -> list:
+    """The grades of the submitted `notebook`, their points (a deferred expression of
+    nbgrader's) read with them, in one query."""
     from sqlalchemy.orm import undefer
 
-    grades = (gradebook.db.query(Grade).options(undefer(Grade.max_score))
-              .filter(Grade.notebook_id == notebook.id).all())
+    return (gradebook.db.query(Grade).options(undefer(Grade.max_score))
+            .filter(Grade.notebook_id == notebook.id).all())
+
+
+def shown_in(notebook, grades) -> dict:
+    """What a feedback page of the submitted `notebook` (its `grades`: grades_of) shows, as
+    nbgrader's GetGrades reads it from the gradebook, each value by nbgrader's own
+    expression: the notebook's score, its points and late penalty, each grade's score and
+    points, each comment."""
     return {"score": notebook.score, "max_score": notebook.max_score,
             "late_penalty": notebook.late_submission_penalty,
             "grades": {grade.name: (grade.score, grade.max_score) for grade in grades},

@@ -69,10 +69,11 @@ def write_feedback(root: Path, ids, students=(), log=print, workers=None, schedu
         client = start_client(config, max(1, min(workers or os.cpu_count() or 1, count)),
                               scheduler, root / "grade.log", log,
                               in_process=sum(map(len, todo.values())) == 1)
+        settings = page_pipeline(config)  # the workers' feedback pipeline
         try:
             failed = [line for assignment_id, graded in todo.items()
                       for line in _write_pages(client, root, assignment_id, graded, log,
-                                               notes or {})]
+                                               notes or {}, settings)]
         finally:
             close_client(client)
         if failed:
@@ -82,7 +83,7 @@ def write_feedback(root: Path, ids, students=(), log=print, workers=None, schedu
     return list(todo)
 
 
-def _write_pages(client, root: Path, assignment_id, graded, log, notes):
+def _write_pages(client, root: Path, assignment_id, graded, log, notes, settings):
     """Write the pages of one assignment; returns a line per page not written."""
     progress = Progress(len(graded), what="pages")
     failed = []
@@ -95,7 +96,7 @@ def _write_pages(client, root: Path, assignment_id, graded, log, notes):
             failed.append(f"{student}/{assignment_id}: {page.why}")
         progress.advance(f"{student}/{assignment_id}")
 
-    feedback_all(client, root, assignment_id, graded, keep, notes)
+    feedback_all(client, root, assignment_id, graded, keep, notes, settings)
     written = len(graded) - len(failed)
     log(t("feedback {assignment}: {count} page in feedback/", assignment=assignment_id,
           count=written) if written == 1 else
@@ -104,13 +105,13 @@ def _write_pages(client, root: Path, assignment_id, graded, log, notes):
     return failed
 
 
-def feedback_all(client, root: Path, assignment_id, students, keep, notes):
+def feedback_all(client, root: Path, assignment_id, students, keep, notes, settings):
     """Feedback pages of `students` (graded) on the cluster (page_task.py), each in the
-    current language and opened by the student's line of `notes` when there is one:
-    `keep(student, Graded)` in this process as each page's folder comes back."""
+    current language and opened by the student's line of `notes` when there is one, each
+    worker's pipeline set by `settings` (page_task.page_pipeline): `keep(student, Graded)` in
+    this process as each page's folder comes back."""
     bundle = assignment_bundle(root, assignment_id)
     scores = scores_of(root, assignment_id, students)
-    settings = page_pipeline(course_config(root))
 
     def task(student):
         return client.submit(feedback_page, bundle,

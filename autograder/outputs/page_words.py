@@ -71,7 +71,6 @@ TEMPLATE_WORDS = [
 ]
 
 
-
 def in_words(pattern, english, markup):
     """A substitution for `pattern`: its English text, fields filled from the match's named
     groups, in the current language, inside the template's markup."""
