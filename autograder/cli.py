@@ -6,6 +6,7 @@ from __future__ import annotations
 # nbgrader, nbformat, matplotlib come with it) is imported in `run`, when the command runs.
 import argparse
 import os
+import signal
 import sys
 import unicodedata
 from contextlib import contextmanager
@@ -727,8 +728,21 @@ def parse(argv=None):
 
 def main(argv=None, serve_asked=False):
     """Run a command line (`argv`, else this process's); `serve_asked`: the caller handed it
-    to the course's serve already, and none ran it (autograder/__main__.py)."""
-    argv = sys.argv[1:] if argv is None else argv
+    to the course's serve already, and none ran it (autograder/__main__.py). Once this
+    process's own command is done, a Ctrl-C no longer stops the process's ending: its exit
+    handlers end the templates and kernels and remove temporary folders, and a Ctrl-C among
+    them printed Python's traceback ("Exception ignored in ...") instead of the command's
+    outcome."""
+    if argv is not None:
+        return command_line(argv, serve_asked)
+    try:
+        return command_line(sys.argv[1:], serve_asked)
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def command_line(argv, serve_asked):
+    """The exit status of the command line `argv` (main)."""
     if not serve_asked:
         mark("command: started")
         served = served_unparsed(argv)  # run by the course's serve, warm, when one runs
