@@ -16,8 +16,13 @@ import os
 import sys
 import threading
 
-from autograder.plumbing.timeline import mark
-from autograder.serve.commands import served_unparsed
+from autograder.plumbing.hash_seed import hash_as_kernels
+
+if __name__ == "__main__":  # first of all, before the imports below are paid for twice
+    hash_as_kernels()
+
+from autograder.plumbing.timeline import mark  # noqa: E402 - after the command's restart
+from autograder.serve.commands import served_unparsed  # noqa: E402
 
 
 def working_threads():
@@ -26,7 +31,9 @@ def working_threads():
 
 
 def main():
-    """The command line's exit status: serve's, where it ran the command, else cli.main's."""
+    """The command line's exit status: serve's, where it ran the command, else cli.main's.
+    The command runs in a process that hashes strings as the kernels do (plumbing/hash_seed.py:
+    restarted so above, when started otherwise)."""
     mark("command: started")
     served = served_unparsed(sys.argv[1:])
     if served is not None:

@@ -18,6 +18,7 @@ from autograder.i18n import DEFAULT, LANGUAGES, config_language, current, langua
 from autograder.plumbing import private_api
 from autograder.plumbing.course_root import course_root_of
 from autograder.plumbing.errors import KitError
+from autograder.plumbing.hash_seed import hash_as_kernels
 from autograder.plumbing.quiet_imports import paused
 from autograder.plumbing.timeline import mark
 from autograder.serve.commands import given_root, served_unparsed
@@ -109,9 +110,10 @@ def add_engine(command):
                          "each at a time (default: the number of cores)"))
     command.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
                          help=t("run on a running dask cluster instead (its workers started "
-                         "with `dask worker tcp://HOST:PORT --nthreads 1 --preload "
-                         "autograder.engine.worker`; they need no course folder); default: "
-                         "c.Cluster.scheduler of nbgrader_config.py, else the embedded cluster"))
+                         "with `PYTHONHASHSEED=0 dask worker tcp://HOST:PORT --nthreads 1 "
+                         "--preload autograder.engine.worker`; they need no course folder); "
+                         "default: c.Cluster.scheduler of nbgrader_config.py, else the embedded "
+                         "cluster"))
 
 
 def display_width(text):
@@ -728,13 +730,14 @@ def parse(argv=None):
 
 def main(argv=None, serve_asked=False):
     """Run a command line (`argv`, else this process's); `serve_asked`: the caller handed it
-    to the course's serve already, and none ran it (autograder/__main__.py). Once this
-    process's own command is done, a Ctrl-C no longer stops the process's ending: its exit
-    handlers end the templates and kernels and remove temporary folders, and a Ctrl-C among
-    them printed Python's traceback ("Exception ignored in ...") instead of the command's
-    outcome."""
+    to the course's serve already, and none ran it (autograder/__main__.py). This process's
+    own command runs where strings hash as in the kernels (plumbing/hash_seed.py), and once
+    it is done, a Ctrl-C no longer stops the process's ending: its exit handlers end the
+    templates and kernels and remove temporary folders, and a Ctrl-C among them printed
+    Python's traceback ("Exception ignored in ...") instead of the command's outcome."""
     if argv is not None:
         return command_line(argv, serve_asked)
+    hash_as_kernels()
     try:
         return command_line(sys.argv[1:], serve_asked)
     finally:

@@ -28,6 +28,7 @@ import os
 import time
 import uuid
 import warnings
+from collections import Counter
 from pathlib import Path
 
 import dask
@@ -55,10 +56,12 @@ from autograder.engine.worker import (
 )
 from autograder.i18n import t
 from autograder.plumbing.errors import KitError
+from autograder.plumbing.hash_seed import seed_of_this_process
 from autograder.sandbox import handover, spare_kernel
 from autograder.sandbox.kernel import Zygote, template_pool
 
-WORKER_HINT = "dask worker {address} --nthreads 1 --preload autograder.engine.worker"
+WORKER_HINT = ("PYTHONHASHSEED=0 dask worker {address} --nthreads 1 "
+               "--preload autograder.engine.worker")
 
 
 class Cluster(Configurable):
@@ -212,6 +215,7 @@ def register(client, plugin, say):
     for attempt in range(1, REGISTER_ATTEMPTS + 1):
         try:
             client.register_plugin(plugin)
+            say_unsteady_hashing(client, say)
             return
         except (CommClosedError, OSError) as error:
             if attempt == REGISTER_ATTEMPTS or not client.scheduler_info().get("workers"):
@@ -220,6 +224,22 @@ def register(client, plugin, say):
                                     command=WORKER_HINT.format(address="ADDRESS"))) from error
             say(t("a worker left while the kit was set up on the cluster ({error}); setting it "
                   "up again on the others", error=type(error).__name__))
+
+
+def say_unsteady_hashing(client, say):
+    """Say which workers hash strings at random, or with another seed than most workers
+    (plumbing/hash_seed.py): a catalogued mistake whose code iterates a set may then be named
+    on one regrade and not on the next (the scores hold)."""
+    seeds = client.run(seed_of_this_process)
+    common = Counter(seed for seed in seeds.values() if seed is not None).most_common(1)
+    unsteady = sorted(address for address, seed in seeds.items()
+                      if seed is None or seed != common[0][0])
+    if unsteady:
+        say(t("{count} of the cluster's workers ({workers}) hash strings at random or unlike "
+              "the others: a mistake named to a student whose code iterates a set may be "
+              "named on one regrade and not on the next; start every worker alike, with "
+              "PYTHONHASHSEED=0 (`{command}`)", count=len(unsteady),
+              workers=", ".join(unsteady), command=WORKER_HINT.format(address="ADDRESS")))
 
 
 # The embedded cluster's periodic work, cut to what grading uses. Its workers do not sample

@@ -24,6 +24,7 @@ import signal
 import threading
 
 from autograder.plumbing import private_api
+from autograder.plumbing.hash_seed import kernels_seed_in_environment
 from autograder.plumbing.timeline import mark
 
 # What a grading worker imports before its first task (distributed, torch, the kit's worker),
@@ -51,8 +52,9 @@ def ensure_running():
     every process of the command, and the server, importing, printed a traceback of its
     imports under the command's own words; the command stops it (stop) and the workers forked
     from it as it ends. A signal ignored when a process starts stays ignored in it (Python
-    leaves SIGINT alone then), and in the workers forked from it: the cluster ends them."""
-    with ctrl_c_ignored():
+    leaves SIGINT alone then), and in the workers forked from it: the cluster ends them. It
+    hashes strings as the kernels do, and so do the workers (plumbing/hash_seed.py)."""
+    with ctrl_c_ignored(), kernels_seed_in_environment():
         multiprocessing.forkserver.ensure_running()
 
 

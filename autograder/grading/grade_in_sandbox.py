@@ -26,6 +26,7 @@ from autograder.grading.session import Bounds, Session, steps_checked
 from autograder.grading.submission_guard import refusal_of, refuse_tests
 from autograder.grading.unread_cells import defines_only, unread
 from autograder.i18n import config_language, language, t
+from autograder.plumbing.hash_seed import hashes_as_kernels
 from autograder.plumbing.timeline import mark
 from autograder.sandbox.kernel import Limits, Settings
 
@@ -64,6 +65,8 @@ class GradeInSandbox(NbGraderPreprocessor):
     A cell keeps the text it printed and its plots as PNG images, bounded in size and number
     (max_image_kb, max_images); nothing else a kernel sends (HTML, JavaScript, SVG ...) reaches
     the autograded notebook or the feedback page (autograder/grading/shown_outputs.py)."""
+
+    said_random_hashing = False  # this process said it hashes otherwise (say_random_hashing)
 
     isolation = Unicode("full", help="'full': no network, course and home files out of reach, "
                         "nothing outlives a notebook, built as root, with user namespaces or "
@@ -156,7 +159,21 @@ class GradeInSandbox(NbGraderPreprocessor):
         """Grade in the course's language (c.Course.language): every text written for the
         student, the checks' messages included, comes out in it."""
         with language(config_language(self.config)):
+            self.say_random_hashing()
             return self.grade(nb, resources)
+
+    def say_random_hashing(self):
+        """Say once, in a process that hashes strings otherwise than the kernels (nbgrader's
+        own `autograde` started without PYTHONHASHSEED=0), that a mistake named to a student
+        may differ from one regrade to the next (plumbing/hash_seed.py); the kit's `grade`
+        and its workers hash as the kernels do."""
+        if hashes_as_kernels() or GradeInSandbox.said_random_hashing:
+            return
+        GradeInSandbox.said_random_hashing = True
+        self.log.warning(t("this process hashes strings at random: the mistake named to a "
+                           "student whose code iterates a set may differ from one regrade to "
+                           "the next; start nbgrader with PYTHONHASHSEED=0 in its environment, "
+                           "or grade with the kit's `grade`"))
 
     def grade(self, nb, resources):
         if not has_record(nb):

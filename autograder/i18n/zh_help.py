@@ -85,12 +85,13 @@ CATALOG = {
     "worker processes of the embedded dask cluster, one notebook each at a time (default: "
     "the number of cores)":
         "内置 dask 集群的工作进程数，每个进程一次处理一个笔记本（默认：CPU 核数）",
-    "run on a running dask cluster instead (its workers started with `dask worker "
-    "tcp://HOST:PORT --nthreads 1 --preload autograder.engine.worker`; they need no course "
-    "folder); default: c.Cluster.scheduler of nbgrader_config.py, else the embedded cluster":
-        "改在一个正在运行的 dask 集群上运行（其工作进程用 `dask worker tcp://HOST:PORT "
-        "--nthreads 1 --preload autograder.engine.worker` 启动，不需要课程文件夹）；"
-        "默认：nbgrader_config.py 中的 c.Cluster.scheduler，没有则用内置集群",
+    "run on a running dask cluster instead (its workers started with `PYTHONHASHSEED=0 dask "
+    "worker tcp://HOST:PORT --nthreads 1 --preload autograder.engine.worker`; they need no "
+    "course folder); default: c.Cluster.scheduler of nbgrader_config.py, else the embedded "
+    "cluster":
+        "改在一个正在运行的 dask 集群上运行（其工作进程用 `PYTHONHASHSEED=0 dask worker "
+        "tcp://HOST:PORT --nthreads 1 --preload autograder.engine.worker` 启动，"
+        "不需要课程文件夹）；默认：nbgrader_config.py 中的 c.Cluster.scheduler，没有则用内置集群",
     "prove each assignment (its checks pass the reference, the reference passes its public "
     "tests), then render source/ from assignments/ and release/ with nbgrader "
     "generate_assignment":

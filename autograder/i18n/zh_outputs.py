@@ -80,6 +80,12 @@ CATALOG = {
     "have and was not run":
         "这个单元格其余的 {size} KB 没有显示：它的代码超过了单元格允许的 {limit} KB，没有运行",
     "{reason}; this cell was skipped": "{reason}；这个单元格被跳过了",
+    "this process hashes strings at random: the mistake named to a student whose code "
+    "iterates a set may differ from one regrade to the next; start nbgrader with "
+    "PYTHONHASHSEED=0 in its environment, or grade with the kit's `grade`":
+        "这个进程对字符串使用随机哈希：代码遍历集合的学生，每次重新评分时被指出的已知错误"
+        "可能不同；请在 nbgrader 的环境中设置 PYTHONHASHSEED=0 后再启动，或用本套件的 `grade` "
+        "评分",
     "the notebook's time limit was reached": "整个笔记本的运行时间已经用完",
     "it left processes running (a fork or a daemon)": "它留下了仍在运行的进程（fork 或守护进程）",
     "[not run in grading: no check reads what this cell makes; run it in your notebook to "
@@ -144,6 +150,12 @@ CATALOG = {
     "(`{command}`)": "无法在集群的工作进程上设置本套件：{error}；请确认它们在运行（`{command}`）",
     "a worker left while the kit was set up on the cluster ({error}); setting it up again on "
     "the others": "设置本套件时有一个工作进程退出了（{error}）；正在其余工作进程上重新设置",
+    "{count} of the cluster's workers ({workers}) hash strings at random or unlike the others: "
+    "a mistake named to a student whose code iterates a set may be named on one regrade and "
+    "not on the next; start every worker alike, with PYTHONHASHSEED=0 (`{command}`)":
+        "集群中有 {count} 个工作进程（{workers}）对字符串使用随机哈希，或与其他工作进程不同："
+        "代码遍历集合的学生，某个已知错误可能这次重新评分被指出、下次却没有；请用同样的方式、"
+        "设置 PYTHONHASHSEED=0 启动每个工作进程（`{command}`）",
     "as root, Linux sets no process limit in a user namespace":
         "以 root 身份运行时，Linux 不限制用户命名空间中的进程数",
     "no Landlock": "没有 Landlock",

@@ -35,6 +35,7 @@ import time
 import traceback
 from pathlib import Path
 
+from autograder.plumbing.hash_seed import KERNEL_SEED, hashes_as_kernels
 from autograder.plumbing.timeline import mark
 
 ZYGOTE = Path(__file__).with_name("zygote.py")
@@ -78,7 +79,7 @@ def template_env():
         "PATH": os.path.dirname(sys.executable) + ":/usr/local/bin:/usr/bin:/bin",
         "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "OMP_NUM_THREADS": "1",
         "MPLBACKEND": "module://matplotlib_inline.backend_inline", "HOME": template_home(),
-        "PYTHONHASHSEED": "0",
+        "PYTHONHASHSEED": KERNEL_SEED,
     }
 
 
@@ -112,7 +113,7 @@ def may_fork_template():
     (KIT_...), and its strings hash as every template's do (PYTHONHASHSEED=0).
     run_autograder starts the grader so."""
     start = environment_at_start()
-    if start is None or start.get("PYTHONHASHSEED") != "0" or sys.flags.hash_randomization:
+    if start is None or start.get("PYTHONHASHSEED") != KERNEL_SEED or not hashes_as_kernels():
         return False
     shareable = {*template_env(), *SHAREABLE_PATHS}
     return all(key in shareable or key.startswith("KIT_") for key in start)

@@ -2,7 +2,7 @@
 each worker in a folder of its own that cannot see the course) grade every student exactly
 once, with the embedded cluster's scores, when a worker is SIGKILLed mid-task?
 
-The workers run `dask worker ... --preload autograder.engine.worker`, as
+The workers run `PYTHONHASHSEED=0 dask worker ... --preload autograder.engine.worker`, as
 docs/instructors/clusters.md says; as root each is also in a mount namespace where the course's
 folder is an empty tmpfs, so a task that read the course folder would fail."""
 
@@ -72,7 +72,7 @@ class DaskCluster:
 
     def __init__(self, folder: Path, hidden: Path, env=None):
         self.folder, self.hidden = folder, hidden
-        self.env = dict(os.environ, **(env or {}))
+        self.env = dict(os.environ, PYTHONHASHSEED="0", **(env or {}))
         self.file = folder / "scheduler.json"
         self.processes = {}
         self.processes["scheduler"] = self.spawn(
@@ -85,20 +85,21 @@ class DaskCluster:
         self.client = Client(scheduler_file=str(self.file), timeout="30s")
         self.address = self.client.scheduler.address
 
-    def spawn(self, name, command):
+    def spawn(self, name, command, env=None):
         cwd = self.folder / name
         cwd.mkdir(exist_ok=True)
         if ROOT_USER and name != "scheduler":  # the course's folder is empty in here
             command = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
                        f'mount -t tmpfs none "{self.hidden}" && exec "$@"', "sh", *command]
         log = (cwd / "log").open("wb")
-        return subprocess.Popen(command, cwd=cwd, env=self.env, stdout=log, stderr=log)
+        return subprocess.Popen(command, cwd=cwd, env=dict(self.env, **(env or {})),
+                                stdout=log, stderr=log)
 
-    def start_worker(self, name):
+    def start_worker(self, name, env=None):
         self.processes[name] = self.spawn(name, [
             DASK, "worker", self.address, "--name", name, "--nthreads", "1", "--no-nanny",
             "--no-dashboard", "--local-directory", str(self.folder / name),
-            "--preload", "autograder.engine.worker"])
+            "--preload", "autograder.engine.worker"], env)
         deadline = time.monotonic() + 60
         while name not in self.names().values():
             assert time.monotonic() < deadline, (self.folder / name / "log").read_text()
@@ -319,5 +320,31 @@ def test_a_worker_dying_while_the_kit_is_set_up_stops_nothing(tmp_path):
         assert dask.processes["doomed"].wait(timeout=30) == -signal.SIGKILL
         assert list(dask.names().values()) == ["alive"]
         assert dask.client.run(lambda dask_worker: "dies-in-setup" in dask_worker.plugins)
+    finally:
+        dask.close()
+
+
+class Nothing(WorkerPlugin):
+    name = "nothing"
+
+
+def test_a_worker_hashing_at_random_is_named_with_the_fix(tmp_path):
+    """When one worker was started with strings hashing at random (no seed, no nanny to give
+    it one), does setting the kit up on the cluster say which one, and how to start it, while
+    the worker started as the clusters page says is not named?"""
+    (tmp_path / "courses").mkdir()
+    (tmp_path / "dask").mkdir()
+    dask = DaskCluster(tmp_path / "dask", tmp_path / "courses", env={"PYTHONPATH": str(ROOT)})
+    try:
+        dask.start_worker("seeded")
+        dask.start_worker("random", env={"PYTHONHASHSEED": "random"})
+        said = []
+        register(dask.client, Nothing(), said.append)
+        random = next(a for a, name in dask.names().items() if name == "random")
+        assert said == [f"1 of the cluster's workers ({random}) hash strings at random or "
+                        "unlike the others: a mistake named to a student whose code iterates "
+                        "a set may be named on one regrade and not on the next; start every "
+                        "worker alike, with PYTHONHASHSEED=0 (`PYTHONHASHSEED=0 dask worker "
+                        "ADDRESS --nthreads 1 --preload autograder.engine.worker`)"]
     finally:
         dask.close()

@@ -136,8 +136,8 @@ def courses(tmp_path_factory):
         build_class(course.root, secret)
         made[path] = course
     plain = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", ID],
-                           cwd=made["plain"].root, env=nbgrader_env(), capture_output=True,
-                           text=True, timeout=1800)
+                           cwd=made["plain"].root, capture_output=True, text=True, timeout=1800,
+                           env=dict(nbgrader_env(), PYTHONHASHSEED="random"))
     kit = grade(made["kit"].root, [ID], workers=1, log=lambda _: None)
     yield {"plain": (made["plain"], plain), "kit": (made["kit"], kit), "secret": secret}
     for course in made.values():
@@ -206,6 +206,16 @@ def test_plain_autograde_grades_the_rest_of_the_batch(courses):
     for student in [*HONEST, "large_call"]:
         scores = plain_scores(course, student)
         assert sum(scores.values()) == FULL, (student, scores, record(course, student))
+
+
+def test_plain_autograde_says_once_that_it_hashes_otherwise_than_the_kernels(courses):
+    """Started as nbgrader's own command is (its hash seed random), does plain autograde say
+    once, for the whole class, that a mistake it names may differ between regrades, and how
+    to start it instead?"""
+    _, run = courses["plain"]
+    said = [line for line in (run.stdout + run.stderr).splitlines()
+            if "hashes strings at random" in line]
+    assert len(said) == 1 and "PYTHONHASHSEED=0" in said[0], said
 
 
 @pytest.mark.parametrize("student", sorted(REFUSED))
