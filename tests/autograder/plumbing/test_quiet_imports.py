@@ -1,9 +1,15 @@
 """Tests for autograder.plumbing.quiet_imports: while heavy imports run, does the garbage collector
-collect nothing, and afterwards set aside what they made and collect again as before?"""
+collect nothing, and afterwards set aside what they made and collect again as before; is a
+Ctrl-C meanwhile held until they are done?"""
 
 from __future__ import annotations
 
 import gc
+import os
+import signal
+import time
+
+import pytest
 
 from autograder.plumbing.quiet_imports import paused
 
@@ -33,3 +39,39 @@ def test_a_collector_already_off_stays_off():
     finally:
         gc.unfreeze()
         gc.enable()
+
+
+def interrupt_this_process():
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(0.05)  # Python runs its handler at the next instruction, surely by then
+
+
+def test_a_ctrl_c_while_importing_comes_once_the_imports_are_done():
+    """Does a Ctrl-C inside the block let the block finish (an import broken half way was
+    lost, or could not be done again), then raise KeyboardInterrupt, Python's own handler
+    back in place?"""
+    went_on = []
+    with pytest.raises(KeyboardInterrupt), paused():
+        interrupt_this_process()
+        went_on.append(True)
+    assert went_on == [True]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_block_not_interrupted_raises_nothing():
+    """Without a Ctrl-C, does the block end quietly and leave Python's handler in place?"""
+    with paused():
+        pass
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_an_ignored_ctrl_c_stays_ignored():
+    """In a process that ignores SIGINT (the fork server, whose preload imports in this block),
+    is a Ctrl-C still ignored, during the block and after it?"""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with paused():
+            interrupt_this_process()
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
