@@ -676,7 +676,8 @@ def run_command(root, args):
         ids = check_ids(args.ids, course_ids(root))
         if not (args.students or args.scheduler):
             start_page_workers_early(root)
-        from autograder.outputs.feedback import write_feedback
+        with paused():  # numpy and nbconvert: a Ctrl-C meanwhile comes after them
+            from autograder.outputs.feedback import write_feedback
 
         done = write_feedback(root, ids, args.students, workers=args.workers,
                               scheduler=args.scheduler)
