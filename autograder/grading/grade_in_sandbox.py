@@ -26,7 +26,7 @@ from autograder.grading.session import Bounds, Session, steps_checked
 from autograder.grading.submission_guard import refusal_of, refuse_tests
 from autograder.grading.unread_cells import defines_only, unread
 from autograder.i18n import config_language, language, t
-from autograder.plumbing.hash_seed import hashes_as_kernels
+from autograder.plumbing.hash_seed import seed_of_this_process
 from autograder.plumbing.timeline import mark
 from autograder.sandbox.kernel import Limits, Settings
 
@@ -163,11 +163,11 @@ class GradeInSandbox(NbGraderPreprocessor):
             return self.grade(nb, resources)
 
     def say_random_hashing(self):
-        """Say once, in a process that hashes strings otherwise than the kernels (nbgrader's
-        own `autograde` started without PYTHONHASHSEED=0), that a mistake named to a student
-        may differ from one regrade to the next (plumbing/hash_seed.py); the kit's `grade`
-        and its workers hash as the kernels do."""
-        if hashes_as_kernels() or GradeInSandbox.said_random_hashing:
+        """Say once, in a process that hashes strings at random (nbgrader's own `autograde`
+        started without PYTHONHASHSEED), that a mistake named to a student may differ from
+        one regrade to the next (plumbing/hash_seed.py): the rule the cluster's workers are
+        held to (engine/cluster.py). The kit's `grade` and its workers hash as the kernels do."""
+        if seed_of_this_process() is not None or GradeInSandbox.said_random_hashing:
             return
         GradeInSandbox.said_random_hashing = True
         self.log.warning(t("this process hashes strings at random: the mistake named to a "

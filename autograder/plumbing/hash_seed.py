@@ -19,6 +19,7 @@ A leaf: the standard library only."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
 from pathlib import Path
@@ -44,6 +45,7 @@ def hash_as_kernels():
               {**os.environ, VARIABLE: KERNEL_SEED})
 
 
+@functools.cache
 def seed_of_this_process():
     """The hash seed this process was started with, as PYTHONHASHSEED writes it ("0": the
     kernels'), or None where its strings hash at random (no seed, or "random"). A worker
@@ -51,13 +53,19 @@ def seed_of_this_process():
     says (distributed/nanny.py)."""
     if hashes_as_kernels():
         return KERNEL_SEED
+    given = (environment_at_start() or {}).get(VARIABLE)
+    return given if given and given.isdecimal() else None
+
+
+def environment_at_start():
+    """The environment this process was started with, as every process forked from it shows
+    it (/proc/<pid>/environ), whatever it set since; None where it cannot be read."""
     try:
-        start = Path("/proc/self/environ").read_bytes().split(b"\0")
+        data = Path("/proc/self/environ").read_bytes()
     except OSError:
         return None
-    given = next((item.split(b"=", 1)[1].decode() for item in start
-                  if item.startswith(VARIABLE.encode() + b"=")), None)
-    return given if given and given.isdecimal() else None
+    pairs = (item.split(b"=", 1) for item in data.split(b"\0") if b"=" in item)
+    return {key.decode(errors="replace"): value.decode(errors="replace") for key, value in pairs}
 
 
 @contextlib.contextmanager

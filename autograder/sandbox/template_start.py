@@ -35,7 +35,7 @@ import time
 import traceback
 from pathlib import Path
 
-from autograder.plumbing.hash_seed import KERNEL_SEED, hashes_as_kernels
+from autograder.plumbing.hash_seed import KERNEL_SEED, environment_at_start, hashes_as_kernels
 from autograder.plumbing.timeline import mark
 
 ZYGOTE = Path(__file__).with_name("zygote.py")
@@ -94,17 +94,6 @@ def start_template(mechanism, few_kernels=False):
 # a grader's environment at its start may hold for a template forked from it (fork_template):
 # the paths the kit runs from, none of them a secret.
 SHAREABLE_PATHS = {"PYTHONPATH", "TMPDIR", "XDG_CACHE_HOME"}
-
-
-def environment_at_start():
-    """The environment this process was started with, as every process forked from it shows
-    it (/proc/<pid>/environ), whatever it set since; None where it cannot be read."""
-    try:
-        data = Path("/proc/self/environ").read_bytes()
-    except OSError:
-        return None
-    pairs = (item.split(b"=", 1) for item in data.split(b"\0") if b"=" in item)
-    return {key.decode(errors="replace"): value.decode(errors="replace") for key, value in pairs}
 
 
 def may_fork_template():
