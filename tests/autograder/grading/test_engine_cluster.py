@@ -118,15 +118,19 @@ class DaskCluster:
         return True
 
     def close(self):
+        """Stop the workers, then the scheduler: a worker stopping says goodbye to the
+        scheduler, and waited out its connect timeout (30 s) when both stopped at once."""
         self.client.close()
-        for process in reversed(list(self.processes.values())):
-            if process.poll() is None:
-                process.send_signal(signal.SIGINT)
-        for process in self.processes.values():
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        workers = [p for name, p in self.processes.items() if name != "scheduler"]
+        for group in (workers, [self.processes["scheduler"]]):
+            for process in group:
+                if process.poll() is None:
+                    process.send_signal(signal.SIGINT)
+            for process in group:
+                try:
+                    process.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    process.kill()
 
 
 def worker_names(client):
