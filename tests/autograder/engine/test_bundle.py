@@ -4,7 +4,7 @@ student's scores reach a worker's copy of its gradebook whole?"""
 from __future__ import annotations
 
 from autograder.course.directory import Course, open_gradebook
-from autograder.engine.bundle import assignment_bundle
+from autograder.engine.bundle import COMMENT_COLUMNS, SCORE_COLUMNS, assignment_bundle
 from autograder.grading.parallel import register_assignments
 from tests.course import ROOT
 
@@ -113,23 +113,62 @@ def test_a_score_for_a_cell_the_bundle_lacks_is_refused(tmp_path):
         write_scores(gradebook, ID, "ada", scores)
 
 
-def test_a_class_scores_are_each_students_own(tmp_path):
-    """Read for a whole class at once (feedback's one session of the gradebook), is each
-    student's entry their own submission, as scores_in reads it alone?"""
-    from autograder.engine.bundle import quiet_gradebook, scores_in, scores_of
+def as_nbgrader_reads_it(gradebook, assignment_id, student):
+    """scores_in's data read as nbgrader's own objects give it, attribute by attribute (what
+    GetGrades reads for a page): the oracle of the class read in a few queries."""
+    submitted = gradebook.find_submission(assignment_id, student)
+    notebooks = {}
+    for notebook in submitted.notebooks:
+        grades, comments = notebook.grades, notebook.comments
+        notebooks[notebook.name] = {
+            "flagged": notebook.flagged,
+            "late_submission_penalty": notebook.late_submission_penalty,
+            "grades": {g.name: {c: getattr(g, c) for c in SCORE_COLUMNS} for g in grades},
+            "comments": {c.name: {k: getattr(c, k) for k in COMMENT_COLUMNS} for c in comments},
+            "shown": {"score": notebook.score, "max_score": notebook.max_score,
+                      "late_penalty": notebook.late_submission_penalty,
+                      "grades": {g.name: (g.score, g.max_score) for g in grades},
+                      "comments": {c.name: c.comment for c in comments}}}
+    return {"timestamp": submitted.timestamp, "extension": submitted.extension,
+            "notebooks": notebooks}
 
+
+def test_a_class_scores_are_what_nbgrader_says_of_each_student(tmp_path, monkeypatch):
+    """Read for a whole class at once (feedback's few queries, a few students to a query),
+    is each student's entry what nbgrader's own objects say of their submission: a TA's
+    score, extra credit and comment, a flag and a late penalty included; and is a student
+    without a submission named with nbgrader's MissingEntry?"""
+    import datetime
+
+    import pytest
+    from nbgrader.api import MissingEntry
+
+    from autograder.engine import bundle
+    from autograder.engine.bundle import quiet_gradebook, scores_of
+
+    monkeypatch.setattr(bundle, "SCORES_AT_ONCE", 2)  # three students: two queries of each
     root = tmp_path / "course"
     Course.create(root, ROOT, [ID])
     register_assignments(root, [ID], log=lambda _: None)
+    students = ("ada", "bo", "cy")
     with open_gradebook(root) as gradebook, quiet_gradebook():
-        for student, score in (("ada", 2.0), ("bo", 0.5)):
+        for n, student in enumerate(students):
             gradebook.add_student(student)
-            gradebook.add_submission(ID, student)
-            grade = gradebook.find_submission(ID, student).notebooks[0].grades[-1]
-            grade.manual_score = score
+            gradebook.add_submission(ID, student, timestamp=datetime.datetime(2026, 11, 2 + n))
+            notebook = gradebook.find_submission(ID, student).notebooks[0]
+            notebook.grades[-1].auto_score = 0.5 * n
+            notebook.grades[0].manual_score = 1.0 + n
+        bo = gradebook.find_submission(ID, "bo").notebooks[0]
+        bo.flagged, bo.late_submission_penalty = True, 1.5
+        bo.grades[1].extra_credit = 0.25
+        bo.comments[0].manual_comment = "see me after class"
+        gradebook.add_student("dan")  # no submission
         gradebook.db.commit()
-        alone = {student: scores_in(gradebook, ID, student) for student in ("ada", "bo")}
+        expected = {s: as_nbgrader_reads_it(gradebook, ID, s) for s in students}
 
-    together = scores_of(root, ID, ["ada", "bo"])
-    assert together == alone
-    assert together["ada"] != together["bo"]
+    together = scores_of(root, ID, ["cy", "ada", "bo"])
+    assert together == expected
+    assert together["bo"]["notebooks"][bo.name]["shown"]["late_penalty"] == 1.5
+    assert len({repr(entry) for entry in together.values()}) == 3
+    with pytest.raises(MissingEntry, match="dan"):
+        scores_of(root, ID, ["ada", "dan"])
