@@ -14,6 +14,7 @@ import html
 import re
 
 from autograder.i18n import html_lang, t
+from autograder.outputs.page_body import head_and_body
 from autograder.outputs.page_font import font_css
 
 # nbgrader's feedback template lists every test cell as "Test cell"; the kit's test cells are
@@ -83,12 +84,14 @@ def in_words(pattern, english, markup):
 
 
 def in_course_words(text):
-    """The page with the feedback template's words in the current language and its <html>
-    element saying which language that is (a browser's fonts and screen readers use it)."""
+    """The page with the feedback template's words in the current language (they are all in
+    its body) and its <html> element saying which language that is (a browser's fonts and
+    screen readers use it)."""
+    head, body = head_and_body(text)
     for pattern, english, markup in TEMPLATE_WORDS:
-        text = in_words(pattern, english, markup)(text)
+        body = in_words(pattern, english, markup)(body)
     lang = html_lang()
-    return re.sub(r"<html[^>]*>", f'<html lang="{lang}">', text, count=1)
+    return re.sub(r"<html[^>]*>", f'<html lang="{lang}">', head + body, count=1)
 
 
 def with_page_font(text):

@@ -94,6 +94,16 @@ def test_mathjax_leaves_the_page():
             "MathJax.js\"> </script><script type=\"text/x-mathjax-config\">init();</script>\n"
             "    <!-- End of mathjax configuration -->\n<style>p {}</style></head>")
     assert without_mathjax(page) == "<head><title>x</title>\n<style>p {}</style></head>"
+    twice = "a\t<!-- Load mathjax -->1<!-- End of mathjax configuration -->b <!-- Load mathjax -->2"
+    assert without_mathjax(twice + "<!-- End of mathjax configuration -->\n") == "ab"
+    assert without_mathjax(twice) == "ab <!-- Load mathjax -->2"  # one never ended: kept
+
+
+def test_a_formula_of_the_head_is_left_as_written():
+    """Does a formula become MathML in the page's body only, as MathJax typesets the body
+    alone (a <title> cannot hold MathML)?"""
+    page = with_mathml("<html><head><title>$x$</title></head><body><p>$x$</p></body></html>")
+    assert page.startswith("<html><head><title>$x$</title></head><body><p><math")
 
 
 def test_the_contents_list_steps_not_comments():

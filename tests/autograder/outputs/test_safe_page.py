@@ -151,13 +151,29 @@ def test_the_pieces_a_class_shares_are_read_once(monkeypatch):
     assert first.count("Softmax") == second.count("Softmax") == 1
 
 
-def test_a_long_piece_is_read_each_time_and_not_kept(monkeypatch):
+def test_a_long_piece_is_kept_by_its_digest_not_its_text(monkeypatch):
     """Is a piece longer than KEPT_PIECE_CHARS (a page's style sheet, an embedded image) read
-    again for each page, not kept in the worker's memory, and its unsafe link still removed?"""
+    once, kept by its digest rather than its text (a kept piece stays in the worker's memory),
+    and its unsafe link removed on every page?"""
     monkeypatch.setattr(safe_page_module, "KEPT_TAGS", page_cache.RenderedPieces())
+    read = []
+    tags_of_piece = safe_page_module.tags_of_piece
+    monkeypatch.setattr(safe_page_module, "tags_of_piece",
+                        lambda piece: read.append(piece) or tags_of_piece(piece))
     long = "x" * (safe_page_module.KEPT_PIECE_CHARS + 1)
     page = f"<html><head></head><body>\n<div>{long}{UNSAFE}</div>\n<div>short</div></body></html>"
     for _ in range(2):
         assert "javascript:" not in made_safe(page)
-    assert [piece for piece in safe_page_module.KEPT_TAGS.kept if long in piece] == []
-    assert any("short" in piece for piece in safe_page_module.KEPT_TAGS.kept)
+    assert len([piece for piece in read if long in piece]) == 1
+    kept = safe_page_module.KEPT_TAGS.kept
+    assert not any(isinstance(key, str) and long in key for key in kept)
+    assert any(isinstance(key, str) and "short" in key for key in kept)
+
+
+def test_a_page_is_cut_where_each_piece_begins():
+    """Is a page cut before each line that opens a <div>, and nowhere else, its pieces
+    together the page?"""
+    page = "\n<div>a</div>\n<divider>\n<div class='b'>b\n<span>"
+    assert safe_page_module.pieces_of(page) == [
+        "", "\n<div>a</div>\n<divider>", "\n<div class='b'>b\n<span>"]
+    assert safe_page_module.pieces_of("") == [""]
