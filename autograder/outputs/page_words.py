@@ -90,13 +90,17 @@ def in_course_words(text):
     head, body = head_and_body(text)
     for pattern, english, markup in TEMPLATE_WORDS:
         body = in_words(pattern, english, markup)(body)
-    lang = html_lang()
-    return re.sub(r"<html[^>]*>", f'<html lang="{lang}">', head + body, count=1)
+    lang = f'<html lang="{html_lang()}">'
+    if "<html" in head:  # the head alone is written again, not the whole page
+        return re.sub(r"<html[^>]*>", lang, head, count=1) + body
+    return re.sub(r"<html[^>]*>", lang, head + body, count=1)
 
 
 def with_page_font(text):
-    """The page with the glyphs of its Chinese embedded, so no machine shows it as boxes."""
-    css = font_css(re.sub(r"<style.*?</style>|<script.*?</script>", "", text, flags=re.DOTALL))
+    """The page with the glyphs of its body's Chinese embedded, so no machine shows it as
+    boxes (the head's title is drawn by the browser's own font)."""
+    _, body = head_and_body(text)
+    css = font_css(re.sub(r"<style.*?</style>|<script.*?</script>", "", body, flags=re.DOTALL))
     if not css:
         return text
     return text.replace("</head>", f"<style>{css}</style>\n</head>", 1)
