@@ -24,7 +24,10 @@ import nbformat
 import pytest
 
 from autograder.build.proof import solution_cells
+from tests.accounts import ensure_user
 from tests.test_packaging import checkout, run, wheel  # noqa: F401 - fixtures
+
+pytestmark = pytest.mark.long
 
 DEBIAN_PYTHON = Path("/usr/bin/python3.11")
 REPO = Path(__file__).resolve().parents[1]
@@ -51,10 +54,7 @@ def kit_in_debian_venv(base, wheel, requirements):  # noqa: F811 - wheel: a path
     """A virtualenv of Debian's Python in `base` (a folder every user may enter) holding
     `requirements` (pip's arguments) and the kit's wheel; the environment the user's commands
     run in."""
-    try:
-        pwd.getpwnam(USER)
-    except KeyError:
-        subprocess.run(["useradd", "--create-home", USER], check=True)
+    ensure_user(USER, home=True)
     venv = base / "venv"
     run([DEBIAN_PYTHON, "-m", "venv", venv], "a virtualenv of Debian's python3.11")
     pip = [venv / "bin" / "python", "-m", "pip", "install", "--quiet",

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import fcntl
+import json
 import os
-import pwd
 import shutil
 import stat
 import subprocess
@@ -29,6 +30,7 @@ from nbgrader.utils import parse_utc
 
 from autograder.course.directory import Course, nbgrader_env
 from autograder.tools import simulate
+from tests.accounts import ensure_user
 
 ROOT = Path(__file__).resolve().parents[2]
 ID = "01_attention_by_hand"
@@ -47,32 +49,65 @@ def needs_root():
     pytest.skip("the exchange test creates student users: run it as root")
 
 
+# Tests in other processes (scripts/kit test runs files two at a time) open the same folders:
+# one record of their first modes, and the pids holding them open, in this file, under a lock.
+OPENED = Path(tempfile.gettempdir()) / "kit-tests-interpreter-open.json"
+
+
 @contextlib.contextmanager
 def interpreter_open_to_students():
     """Students run the course's Python as themselves. Where the virtualenv or the Python it
     was made from lives in a private folder (pyenv under /root, a checkout in a mktemp
     folder), let other users pass through the folders above them (search only, not list)
-    for the test, and put the modes back after."""
-    places = [Path(sys.executable).absolute(), Path(os.path.realpath(sys.executable)),
-              Path(sys.prefix).absolute() / "lib", Path(sys.base_prefix).resolve() / "lib"]
-    folders = [p for p in {folder for place in places for folder in place.parents}
-               if not p.stat().st_mode & stat.S_IXOTH]
-    modes = {folder: folder.stat().st_mode for folder in folders}
+    while any test needs it, and put the modes back when the last one is done."""
+    with opened_record() as record:
+        record["holders"] = [pid for pid in record["holders"] if alive(pid)] + [os.getpid()]
+        if not record["modes"]:  # none open now, or left open by a run that was killed
+            record["modes"] = {str(folder): mode for folder, mode in closed_folders().items()}
+        for folder, mode in record["modes"].items():
+            Path(folder).chmod(mode | stat.S_IXOTH)
     try:
-        for folder, mode in modes.items():
-            folder.chmod(mode | stat.S_IXOTH)
         yield
     finally:
-        for folder, mode in modes.items():
-            folder.chmod(stat.S_IMODE(mode))
+        with opened_record() as record:
+            record["holders"] = [pid for pid in record["holders"]
+                                 if pid != os.getpid() and alive(pid)]
+            if not record["holders"]:
+                for folder, mode in record.pop("modes").items():
+                    Path(folder).chmod(stat.S_IMODE(mode))
 
 
-def ensure_user(name):
+def closed_folders():
+    """{folder: mode} of the folders above this Python that other users cannot pass."""
+    places = [Path(sys.executable).absolute(), Path(os.path.realpath(sys.executable)),
+              Path(sys.prefix).absolute() / "lib", Path(sys.base_prefix).resolve() / "lib"]
+    folders = {folder for place in places for folder in place.parents}
+    return {folder: folder.stat().st_mode for folder in folders
+            if not folder.stat().st_mode & stat.S_IXOTH}
+
+
+@contextlib.contextmanager
+def opened_record():
+    """OPENED's record ({"holders": [pid], "modes": {folder: mode}}), held under its lock and
+    written back when the block ends (removed when no test holds the folders open)."""
+    with open(OPENED.with_suffix(".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        record = {"holders": [], "modes": {}}
+        if OPENED.exists():
+            record.update(json.loads(OPENED.read_text(encoding="utf-8")))
+        yield record
+        if record.get("modes"):
+            OPENED.write_text(json.dumps(record), encoding="utf-8")
+        else:
+            OPENED.unlink(missing_ok=True)
+
+
+def alive(pid):
     try:
-        pwd.getpwnam(name)
-    except KeyError:
-        subprocess.run(["useradd", "--no-create-home", "--home-dir", "/nonexistent", name],
-                       check=True)
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 def run(cwd, *args, user=None, home=None):

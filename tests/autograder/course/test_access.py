@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from autograder.course.directory import nbgrader_env
-from tests.autograder.test_exchange import ensure_user, needs_root
+from tests.accounts import ensure_member, ensure_user
+from tests.autograder.test_exchange import needs_root
 
 OTHER = "kit-neighbour"
 
@@ -125,10 +126,7 @@ def test_a_ta_group_reads_the_course_and_nobody_else(open_place):
 def ta_group():
     """The machine's group kit-tas, with the user kit-ta in it (made where missing)."""
     group = "kit-tas"
-    if subprocess.run(["getent", "group", group], capture_output=True).returncode != 0:
-        subprocess.run(["groupadd", group], check=True)
-    ensure_user("kit-ta")
-    subprocess.run(["usermod", "-aG", group, "kit-ta"], check=True)
+    ensure_member("kit-ta", group)
     return group
 
 

@@ -31,7 +31,10 @@ import pytest
 from autograder.build.proof import solution_cells
 from autograder.course.directory import nbgrader_env
 from autograder.tools import simulate
+from tests.accounts import ensure_user
 from tests.autograder.test_exchange import interpreter_open_to_students
+
+pytestmark = pytest.mark.long
 
 ID = "01_attention_by_hand"
 FULL = 10
@@ -70,11 +73,7 @@ def needs_root():
 
 
 def ensure_instructor():
-    try:
-        pwd.getpwnam(INSTRUCTOR)
-    except KeyError:
-        subprocess.run(["useradd", "--create-home", INSTRUCTOR], check=True)
-    return Path(pwd.getpwnam(INSTRUCTOR).pw_dir)
+    return ensure_user(INSTRUCTOR, home=True)
 
 
 def command(user, confine, *args):

@@ -26,17 +26,19 @@ import pytest
 
 from autograder.course.directory import nbgrader_env, open_gradebook
 from autograder.tools import simulate
+from tests.accounts import ensure_member, ensure_user
 from tests.autograder.test_exchange import (
     COURSE_ID,
     ID,
     ROOT,
     course_with_exchange,
-    ensure_user,
     nbgrader,
     run,
     student_home,
     work,
 )
+
+pytestmark = pytest.mark.long
 
 STUDENTS = ["ada", "ben"]
 INSTRUCTOR = "kit-teacher"
@@ -67,10 +69,7 @@ def default_exchange():
 
 def shared_with_tas(root):
     """The course 0750 and the TA group's, said in its config (init --group does this)."""
-    if subprocess.run(["getent", "group", TA_GROUP], capture_output=True).returncode != 0:
-        subprocess.run(["groupadd", TA_GROUP], check=True)
-    ensure_user(TA)
-    subprocess.run(["usermod", "-aG", TA_GROUP, TA], check=True)
+    ensure_member(TA, TA_GROUP)
     with (root / "nbgrader_config.py").open("a") as config:
         config.write(f"c.Course.group = {TA_GROUP!r}\n")
     shutil.chown(root, group=TA_GROUP)
