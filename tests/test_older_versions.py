@@ -29,6 +29,8 @@ from tests.test_debian_python import (
 )
 from tests.test_packaging import checkout, wheel  # noqa: F401 - fixtures
 
+pytestmark = pytest.mark.long
+
 
 def oldest_versions():
     """pyproject.toml's dependencies with a lower bound, pinned to it: ["ipykernel==6.29.5",

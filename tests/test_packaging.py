@@ -29,6 +29,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+pytestmark = pytest.mark.long
+
 REPO = Path(__file__).resolve().parents[1]
 DEPS = Path(sys.prefix).resolve()  # the environment running the tests: the pinned packages
 ID = "01_attention_by_hand"

@@ -24,6 +24,8 @@ import pytest
 from autograder.cli import main, parse, parser
 from autograder.plumbing.errors import KitError
 
+pytestmark = pytest.mark.long
+
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("torch", "nbgrader", "nbformat", "matplotlib", "numpy", "jupyter_client")
 

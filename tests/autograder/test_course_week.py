@@ -29,6 +29,8 @@ from nbgrader.api import Gradebook
 from autograder.course.directory import Course, db_url, nbgrader_env
 from autograder.tools import simulate
 
+pytestmark = pytest.mark.long
+
 ROOT = Path(__file__).resolve().parents[2]
 ID = "01_attention_by_hand"
 GRADED = ["ada", "bob", "cy", "dee"]  # students whose notebook can be graded

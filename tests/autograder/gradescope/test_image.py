@@ -24,6 +24,8 @@ import pytest
 from autograder.tools import simulate
 from tests.autograder.gradescope.conftest import ID, lay_out, notebooks
 
+pytestmark = pytest.mark.long
+
 DEBIAN_PYTHON = Path("/usr/bin/python3.11")
 CONFINED = Path(__file__).resolve().parents[1] / "confined.py"
 CLEAN_PATH = "/usr/sbin:/usr/bin:/sbin:/bin"  # no pyenv, no virtualenv, no checkout

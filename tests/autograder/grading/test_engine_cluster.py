@@ -31,6 +31,9 @@ from autograder.tools import simulate
 from tests.autograder.grading.test_as_any_user import CONFINED
 from tests.autograder.test_exchange import interpreter_open_to_students
 
+# alone: a test counts every kernel template and kernel on the machine.
+pytestmark = pytest.mark.alone
+
 ROOT = Path(__file__).resolve().parents[3]
 ID = "01_attention_by_hand"
 DASK = str(Path(sys.executable).with_name("dask"))

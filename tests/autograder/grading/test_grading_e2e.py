@@ -28,6 +28,8 @@ from autograder.grading.regrade_check import regrade_check
 from autograder.outputs.feedback import write_feedback
 from autograder.tools import simulate
 
+pytestmark = pytest.mark.long
+
 ROOT = Path(__file__).resolve().parents[3]
 # KIT_E2E_ONLY=05_multi_head,07_cross_attention_and_masks narrows a local run; CI runs all.
 IDS = [i for i in assignment_ids(ROOT)
