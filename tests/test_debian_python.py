@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import os
-import pwd
 import shutil
 import sqlite3
 import subprocess
@@ -54,7 +53,7 @@ def kit_in_debian_venv(base, wheel, requirements):  # noqa: F811 - wheel: a path
     """A virtualenv of Debian's Python in `base` (a folder every user may enter) holding
     `requirements` (pip's arguments) and the kit's wheel; the environment the user's commands
     run in."""
-    ensure_user(USER, home=True)
+    home = ensure_user(USER, home=True)
     venv = base / "venv"
     run([DEBIAN_PYTHON, "-m", "venv", venv], "a virtualenv of Debian's python3.11")
     pip = [venv / "bin" / "python", "-m", "pip", "install", "--quiet",
@@ -64,7 +63,6 @@ def kit_in_debian_venv(base, wheel, requirements):  # noqa: F811 - wheel: a path
     run([*pip, "--no-deps", wheel], "installing the kit's wheel")
     run([venv / "bin" / "python", "-m", "ipykernel", "install", "--prefix", venv, "--name",
          "python3"], "the python3 kernel spec of the virtualenv")
-    home = Path(pwd.getpwnam(USER).pw_dir)
     env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "HOME": str(home), "USER": USER,
            "LANG": "C.UTF-8", "JUPYTER_PATH": str(venv / "share" / "jupyter")}
     return venv, home, env

@@ -29,6 +29,7 @@ import pytest
 from nbgrader.utils import parse_utc
 
 from autograder.course.directory import Course, nbgrader_env
+from autograder.sandbox.kernel import process_runs
 from autograder.tools import simulate
 from tests.accounts import ensure_user
 
@@ -61,7 +62,7 @@ def interpreter_open_to_students():
     folder), let other users pass through the folders above them (search only, not list)
     while any test needs it, and put the modes back when the last one is done."""
     with opened_record() as record:
-        record["holders"] = [pid for pid in record["holders"] if alive(pid)] + [os.getpid()]
+        record["holders"] = [pid for pid in record["holders"] if process_runs(pid)] + [os.getpid()]
         if not record["modes"]:  # none open now, or left open by a run that was killed
             record["modes"] = {str(folder): mode for folder, mode in closed_folders().items()}
         for folder, mode in record["modes"].items():
@@ -71,7 +72,7 @@ def interpreter_open_to_students():
     finally:
         with opened_record() as record:
             record["holders"] = [pid for pid in record["holders"]
-                                 if pid != os.getpid() and alive(pid)]
+                                 if pid != os.getpid() and process_runs(pid)]
             if not record["holders"]:
                 for folder, mode in record.pop("modes").items():
                     Path(folder).chmod(stat.S_IMODE(mode))
@@ -100,14 +101,6 @@ def opened_record():
             OPENED.write_text(json.dumps(record), encoding="utf-8")
         else:
             OPENED.unlink(missing_ok=True)
-
-
-def alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 def run(cwd, *args, user=None, home=None):
