@@ -42,7 +42,9 @@ from autograder.checks.loader import load_assignment
 from autograder.course.submission_files import NOTEBOOK_BYTES, Unwalkable
 from autograder.engine import fork_server
 from autograder.engine.bundle import (
+    Bundle,
     assignment_bundle,
+    carried,
     submission_of,
 )
 from autograder.engine.worker import (
@@ -330,7 +332,8 @@ def grade_all(client, root: Path, todo, overrides, started, keep, keys):
     """Grade every submission of `todo` on the cluster, each with its draw key (`keys`:
     (student, assignment) -> bytes): `started(submission)` as its task is sent,
     `keep(submission, Graded)` in this process as it comes back."""
-    bundles = {a: assignment_bundle(root, a) for a in sorted({s.assignment for s in todo})}
+    bundles = {a: sent_once(client, assignment_bundle(root, a))
+               for a in sorted({s.assignment for s in todo})}
 
     def task(submission):
         started(submission)
@@ -354,9 +357,19 @@ def warm_assignment(client, root: Path, assignment_id):
                   key=f"warm-{assignment_id}-{uuid.uuid4().hex}").result()
 
 
-# A task carries one notebook (NOTEBOOK_BYTES at most) beside its assignment's bundle, by
-# design: dask's warning of a "large graph" past its 10 MB default told instructors of a
-# notebook with big outputs to load data with dask instead.
+def sent_once(client, bundle: Bundle):
+    """`bundle` on the cluster, as a future every task of a run takes in its place: sent
+    with each task, its bytes (an assignment's files, about 0.7 MB) cost some 5 ms of this
+    process's CPU a task (bench/grading.py, the engine's cost per task), an eighth of a
+    feedback page's time. A task makes it (carried), so it has a lineage: when the worker
+    that holds it dies, the scheduler makes it again on another."""
+    return client.submit(carried, bundle, pure=False,
+                         key=f"bundle-{bundle.assignment}-{uuid.uuid4().hex}")
+
+
+# A task carries one notebook (NOTEBOOK_BYTES at most; its assignment's bundle is sent once,
+# sent_once), by design: dask's warning of a "large graph" past its 10 MB default told
+# instructors of a notebook with big outputs to load data with dask instead.
 LARGE_TASK = {"distributed.admin.large-graph-warning-threshold": 2 * NOTEBOOK_BYTES}
 
 
@@ -373,7 +386,7 @@ def run_all(client, items, task, keep):
     flow = as_completed()
 
     def fill():
-        while queue and len(running) < threads(client):
+        while queue and len(running) < count():
             item = queue.pop(0)
             try:
                 future = task(item)
@@ -384,6 +397,7 @@ def run_all(client, items, task, keep):
             running[future] = item
             flow.add(future)
 
+    count = thread_count(client)
     try:
         with dask.config.set(LARGE_TASK):
             fill()
@@ -398,8 +412,25 @@ def run_all(client, items, task, keep):
 
 def threads(client):
     """Threads of the cluster's workers now (at least 1: tasks wait for a worker)."""
-    workers = client.scheduler_info()["workers"].values()
-    return max(1, sum(w.get("nthreads", 1) for w in workers))
+    return max(1, sum(client.nthreads().values()))
+
+
+THREADS_FRESH = 1.0  # s a count of the cluster's threads is used for (thread_count)
+
+
+def thread_count(client):
+    """threads(client) as a function, counted again once the count is THREADS_FRESH s old.
+    Each count is a round trip to the scheduler (about 0.6 ms of this process's CPU, where
+    the embedded cluster's scheduler runs), and run_all asks twice a task."""
+    counted = {"at": float("-inf"), "threads": 1}
+
+    def count():
+        now = time.monotonic()
+        if now - counted["at"] >= THREADS_FRESH:
+            counted.update(at=now, threads=threads(client))
+        return counted["threads"]
+
+    return count
 
 
 def outcome(future, item) -> Graded:

@@ -14,7 +14,7 @@ from autograder.course.directory import course_config, open_gradebook, run_nbgra
 from autograder.course.gradebook_guard import check_gradebook
 from autograder.course.ledger import chosen
 from autograder.engine.bundle import assignment_bundle, graded_submission, replace_folder, scores_of
-from autograder.engine.cluster import close_client, run_all, start_client
+from autograder.engine.cluster import close_client, run_all, sent_once, start_client
 from autograder.engine.progress import Progress
 from autograder.engine.worker import kit_version
 from autograder.i18n import config_language, current, language, t
@@ -110,7 +110,7 @@ def feedback_all(client, root: Path, assignment_id, students, keep, notes, setti
     current language and opened by the student's line of `notes` when there is one, each
     worker's pipeline set by `settings` (page_task.page_pipeline): `keep(student, Graded)` in
     this process as each page's folder comes back."""
-    bundle = assignment_bundle(root, assignment_id)
+    bundle = sent_once(client, assignment_bundle(root, assignment_id))
     scores = scores_of(root, assignment_id, students)
 
     def task(student):

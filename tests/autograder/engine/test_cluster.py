@@ -270,3 +270,61 @@ def test_a_notebook_with_big_outputs_brings_no_large_graph_warning():
         assert not [w for w in said if "large graph" in str(w.message)], said
         with pytest.warns(UserWarning, match="large graph"):
             client.submit(len, payload, pure=False).result()
+
+
+def test_run_all_asks_the_cluster_its_threads_once_a_second_and_sees_a_worker_join():
+    """Does run_all ask the scheduler how many threads the cluster has about once a second,
+    not twice a task (each asking is a round trip to the scheduler), and does its count still
+    see a worker that joins?"""
+    from distributed import Client
+
+    from autograder.engine.cluster import THREADS_FRESH, run_all, thread_count
+
+    with Client(processes=False, n_workers=1, threads_per_worker=1,
+                dashboard_address=None) as client:
+        asked = []
+        nthreads = client.nthreads
+        client.nthreads = lambda *args, **kwargs: asked.append(1) or nthreads(*args, **kwargs)
+        kept = []
+        started = time.monotonic()
+        run_all(client, range(200), lambda item: client.submit(abs, -item, pure=False),
+                lambda item, result: kept.append(result))
+        took = time.monotonic() - started
+        assert sorted(kept) == list(range(200))
+        assert 1 <= len(asked) <= 1 + took / THREADS_FRESH, (len(asked), took)
+
+        count = thread_count(client)
+        assert count() == 1
+        client.cluster.scale(2)
+        client.wait_for_workers(2)
+        time.sleep(THREADS_FRESH)
+        assert count() == 2
+
+
+def test_a_bundle_sent_once_reaches_each_task_even_after_the_worker_holding_it_dies():
+    """Does a bundle sent once for a run (sent_once) reach each task in place of its future,
+    and is it made again when the worker that held it dies, so the run's next tasks still get
+    it whole?"""
+    import contextlib
+    import operator
+
+    from distributed import Client, LocalCluster
+
+    from autograder.engine.bundle import Bundle
+    from autograder.engine.cluster import sent_once
+
+    bundle = Bundle(ID, {"source/a.py": os.urandom(100_000)}, "digest")
+    files = operator.attrgetter("files")
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
+        sent = sent_once(client, bundle)
+        assert client.submit(files, sent, pure=False).result() == bundle.files
+        holders = set(client.who_has([sent])[sent.key])
+        assert holders
+        with contextlib.suppress(Exception):  # each dies without answering; its nanny starts
+            client.run(os._exit, 1, workers=list(holders))  # another
+        deadline = time.monotonic() + 60
+        while holders & set(client.scheduler_info()["workers"]):
+            assert time.monotonic() < deadline, "a worker told to exit is still there"
+            time.sleep(0.1)
+        assert client.submit(files, sent, pure=False).result(timeout=60) == bundle.files
