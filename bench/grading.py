@@ -8,8 +8,8 @@ embedded cluster with 1 worker and with --workers, in its full sandbox and with 
 and on an external cluster (a `dask scheduler` and --workers `dask worker` processes started
 here). Prints notebooks per minute of each, CPU seconds per notebook beside a bare
 `python -c "import torch"`, the sandbox's cost per notebook (full minus limits only), the
-engine's own cost per task (a task that does nothing, carrying the same bytes as a grading
-task, through the same window), feedback pages per minute of `nbgrader generate_feedback`
+engine's own cost per task (a task that does nothing, carrying what a grading task carries,
+through the same window), feedback pages per minute of `nbgrader generate_feedback`
 and of the kit's `feedback`, and the peak memory of each kit worker (the worker, its
 kernel template and the kernels forked from it; shared pages are counted in each), sampled on
 one more grade of its own, which is not timed. Then each way of the full sandbox this machine
@@ -71,7 +71,7 @@ sys.path.insert(0, str(ROOT))
 from autograder.checks.loader import assignment_ids  # noqa: E402
 from autograder.course.directory import Course, course_config, run_nbgrader  # noqa: E402
 from autograder.engine.bundle import assignment_bundle, submission_of  # noqa: E402
-from autograder.engine.cluster import close_client, start_client  # noqa: E402
+from autograder.engine.cluster import close_client, sent_once, start_client  # noqa: E402
 from autograder.grading.grade_in_sandbox import GradeInSandbox  # noqa: E402
 from autograder.grading.parallel import grade, register_assignments  # noqa: E402
 from autograder.sandbox.handover import holder  # noqa: E402
@@ -294,11 +294,12 @@ def noop(bundle, submission, overrides, version):
 
 def engine_cost(root: Path, assignment_id, workers, tasks=200):
     """(wall ms, CPU ms) per task of the engine alone: `tasks` tasks that do nothing, with a
-    real bundle and submission, kept in flight as grading keeps them."""
+    real bundle (sent once, as grading sends it) and submission, kept in flight as grading
+    keeps them."""
     client = start_client(course_config(root), workers, None, root / "grade.log",
                           lambda _: None)
     try:
-        bundle = assignment_bundle(root, assignment_id)
+        bundle = sent_once(client, assignment_bundle(root, assignment_id))  # as grade_all
         student = sorted(p.name for p in (root / "submitted").iterdir())[0]
         submission = submission_of(root, student, assignment_id)
         client.submit(noop, bundle, submission, {}, "", pure=False).result()  # warm up
@@ -622,8 +623,8 @@ def main():
     print(f"sandbox cost per notebook (full minus limits only): "
           f"{(kit_wall - limits_wall) * per_worker:+.2f} s wall, "
           f"{(kit_cpu - limits_cpu) / n:+.2f} CPU s")
-    print(f"engine cost per task (a task doing nothing, same bytes): {task_ms:.1f} ms wall, "
-          f"{task_cpu_ms:.1f} ms CPU")
+    print(f"engine cost per task (a task doing nothing, carrying what a grading task "
+          f"carries): {task_ms:.1f} ms wall, {task_cpu_ms:.1f} ms CPU")
     workers_seen = sorted(memory.peaks(), key=memory.peaks().get, reverse=True)[:workers]
 
     def mib(peaks):
