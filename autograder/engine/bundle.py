@@ -63,12 +63,6 @@ class Bundle:
             path.write_bytes(data)
 
 
-def carried(bundle: Bundle) -> Bundle:
-    """The task that puts a bundle on the cluster once for a run's tasks (cluster.sent_once):
-    it returns what it was given."""
-    return bundle
-
-
 @dataclass(frozen=True)
 class Submission:
     """One student's folder of submitted/<student>/<assignment>/, as files, and the key its

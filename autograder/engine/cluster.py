@@ -22,6 +22,7 @@ not gradable, with that reason. Ctrl-C cancels the tasks not finished; what came
 from __future__ import annotations
 
 import contextlib
+import copy
 import logging
 import multiprocessing
 import os
@@ -44,7 +45,6 @@ from autograder.engine import fork_server
 from autograder.engine.bundle import (
     Bundle,
     assignment_bundle,
-    carried,
     submission_of,
 )
 from autograder.engine.worker import (
@@ -361,9 +361,12 @@ def sent_once(client, bundle: Bundle):
     """`bundle` on the cluster, as a future every task of a run takes in its place: sent
     with each task, its bytes (an assignment's files, about 0.7 MB) cost some 5 ms of this
     process's CPU a task (bench/grading.py, the engine's cost per task), an eighth of a
-    feedback page's time. A task makes it (carried), so it has a lineage: when the worker
-    that holds it dies, the scheduler makes it again on another."""
-    return client.submit(carried, bundle, pure=False,
+    feedback page's time. A task makes it, so it has a lineage: when the worker that holds it
+    dies, the scheduler makes it again on another. The task is the standard library's
+    copy.copy, which every worker has: a worker of another kit (without a function of the
+    kit's own that it would have to find) still reaches the tasks' check of the kit's
+    version (worker.prepared), which says so."""
+    return client.submit(copy.copy, bundle, pure=False,
                          key=f"bundle-{bundle.assignment}-{uuid.uuid4().hex}")
 
 
