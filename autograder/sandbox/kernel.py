@@ -510,6 +510,11 @@ class SandboxedKernel:
             "env": kernel_env(self.scratch, self.mechanism),
         })["pid"]
         self.client = BlockingKernelClient(session=GraderSession())
+        # A client dropped without stop() is ended when collected, by whatever thread collects
+        # it; with zmq's default linger a message still queued to a dead kernel held that end,
+        # and the process, for ever (a test process hung so in an unrelated test). stop()
+        # sets its own linger.
+        self.client.context.setsockopt(zmq.LINGER, 0)
         self.client.load_connection_file(connection)
         deadline = time.monotonic() + self.settings.start_timeout  # of the whole start
         self._wait_bound(deadline)

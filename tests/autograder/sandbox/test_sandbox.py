@@ -448,3 +448,25 @@ def test_a_step_stood_in_for_and_counted_is_the_students_again_after(kernel):
                 assert Remote(link, {"global": "calls"})() == [0, 0]
         assert run(kernel, "print(score is MINE, PAIR[1] is MINE, calls())") == (
             "True True [9, 9]", [])
+
+
+def test_a_kernel_clients_context_ends_at_once_with_a_message_queued_to_no_one(kernel, tmp_path):
+    """A kernel client dropped without stop() is ended by whichever thread collects it
+    (zmq's Context.__del__). Where one of its sockets still holds a message for a kernel that
+    is gone, does that end take no time? (With zmq's default linger it waited for ever: a test
+    process hung so, in a collection during an unrelated test.)"""
+    import threading
+
+    import zmq
+
+    client = kernel.client
+    for channel in (client.shell_channel, client.iopub_channel, client.stdin_channel):
+        channel.stop()
+    socket = client.context.socket(zmq.DEALER)
+    socket.connect(f"ipc://{tmp_path}/nobody.ipc")
+    socket.send(b"for a kernel that is gone")
+    ending = threading.Thread(target=client.context.destroy, daemon=True)
+    ending.start()
+    ending.join(timeout=10)
+    assert not ending.is_alive(), "the context's end waits on a message no one will take"
+    kernel.client = None  # ended here; the fixture's stop() ends the kernel alone
