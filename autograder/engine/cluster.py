@@ -387,6 +387,7 @@ def run_all(client, items, task, keep):
     queue = list(items)
     running = {}
     flow = as_completed()
+    count = thread_count(client)
 
     def fill():
         while queue and len(running) < count():
@@ -400,7 +401,6 @@ def run_all(client, items, task, keep):
             running[future] = item
             flow.add(future)
 
-    count = thread_count(client)
     try:
         with dask.config.set(LARGE_TASK):
             fill()
