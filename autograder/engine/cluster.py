@@ -56,6 +56,7 @@ from autograder.engine.worker import (
     remove_orphaned_workspaces,
     warm_workspace,
 )
+from autograder.engine.worker_watch import WorkerWatch
 from autograder.i18n import t
 from autograder.plumbing.errors import KitError
 from autograder.plumbing.hash_seed import seed_of_this_process
@@ -379,18 +380,19 @@ LARGE_TASK = {"distributed.admin.large-graph-warning-threshold": 2 * NOTEBOOK_BY
 def run_all(client, items, task, keep):
     """`task(item)` (a future) for every item, `keep(item, Graded)` as each finishes.
 
-    As many tasks are in flight as the cluster has threads (counted again as workers come and
-    go), so a worker holds only the notebook it works on: one that dies takes no other
-    notebook's chances with it, and the scheduler holds a few notebooks, not the class. An
-    item whose folder cannot be read to be sent (beyond the bounds of a walk over a
-    submission) is kept as not done, with why, and the others go on."""
+    As many tasks are in flight as the cluster has threads (counted again as workers come
+    and go, WorkerWatch), so a worker holds only the notebook it works on: one that dies takes
+    no other notebook's chances with it, and the scheduler holds a few notebooks, not the
+    class. A cluster left without a worker ends the run (WorkerWatch) rather than keep it
+    waiting in silence. An item whose folder cannot be read to be sent (beyond the bounds of a
+    walk over a submission) is kept as not done, with why, and the others go on."""
     queue = list(items)
     running = {}
     flow = as_completed()
-    count = thread_count(client)
+    watch = WorkerWatch(client, running.copy, workers_advice(client))
 
     def fill():
-        while queue and len(running) < count():
+        while queue and len(running) < watch.threads:
             item = queue.pop(0)
             try:
                 future = task(item)
@@ -402,9 +404,10 @@ def run_all(client, items, task, keep):
             flow.add(future)
 
     try:
-        with dask.config.set(LARGE_TASK):
+        with dask.config.set(LARGE_TASK), watch:
             fill()
             for future in flow:
+                watch.check()  # the cluster without a worker: its tasks were cancelled
                 item = running.pop(future)
                 fill()  # before writing this result, so that no worker waits for it
                 keep(item, outcome(future, item))
@@ -413,27 +416,12 @@ def run_all(client, items, task, keep):
         raise
 
 
-def threads(client):
-    """Threads of the cluster's workers now (at least 1: tasks wait for a worker)."""
-    return max(1, sum(client.nthreads().values()))
-
-
-THREADS_FRESH = 1.0  # s a count of the cluster's threads is used for (thread_count)
-
-
-def thread_count(client):
-    """threads(client) as a function, counted again once the count is THREADS_FRESH s old.
-    Each count is a round trip to the scheduler (about 0.6 ms of this process's CPU, where
-    the embedded cluster's scheduler runs), and run_all asks twice a task."""
-    counted = {"at": float("-inf"), "threads": 1}
-
-    def count():
-        now = time.monotonic()
-        if now - counted["at"] >= THREADS_FRESH:
-            counted.update(at=now, threads=threads(client))
-        return counted["threads"]
-
-    return count
+def workers_advice(client):
+    """What to do when the cluster of `client` has no worker (WorkerWatch)."""
+    if client.cluster is None:
+        return t("start workers with `{command}`",
+                 command=WORKER_HINT.format(address=client.scheduler.address))
+    return t("its workers ended and did not start again: grade.log says why")
 
 
 def outcome(future, item) -> Graded:

@@ -46,9 +46,10 @@ from autograder.course.ledger import (
     read_status,
 )
 from autograder.course.release_checksums import changed_since_recorded
-from autograder.engine.cluster import Cluster, close_client, grade_all, start_client, threads
+from autograder.engine.cluster import Cluster, close_client, grade_all, start_client
 from autograder.engine.progress import Progress
 from autograder.engine.worker import MACHINE_FAILURES
+from autograder.engine.worker_watch import cluster_threads
 from autograder.grading.session import steps_checked
 from autograder.grading.submissions import find_submissions, grade_ids
 from autograder.grading.write_back import keep_graded
@@ -435,7 +436,7 @@ def grading_engine(root: Path, config, todo, workers, scheduler, overrides, log)
                           kernels=mechanism, in_process=len(todo) == 1)
     timeline.mark("grade: engine ready")
     try:
-        count, workers = len(todo), threads(client)
+        count, workers = len(todo), cluster_threads(client)
         log((t("grading {count} notebook", count=count) if count == 1
              else t("grading {count} notebooks", count=count))
             + (t(" on {workers} worker", workers=workers) if workers == 1
@@ -473,14 +474,15 @@ def _run_engine(root, todo, workers, scheduler, overrides, force, run, log, draw
         try:
             grade_all(client, root, todo, overrides, started, keep,
                       {item: key for item, (_, key) in draws.items()})
-        except KeyboardInterrupt:
+        except BaseException as stopped:  # Ctrl-C, a cluster left without a worker, ...
             if force:  # what the forced run had not finished: still to grade again
                 for s in todo:
                     if (read_status(root, s.student, s.assignment) or {}).get("state") == (
                             "grading"):
                         mark(root, s.student, s.assignment, s.notebook, REGRADE)
-            log(t("interrupted: every notebook graded so far is kept; run grade again to go "
-                  "on"))
+            if isinstance(stopped, KeyboardInterrupt):
+                log(t("interrupted: every notebook graded so far is kept; run grade again "
+                      "to go on"))
             raise
 
 

@@ -206,6 +206,14 @@ CATALOG = {
     "the scheduler at {address} has no worker after 30 s; start some with `{command}`":
         "{address} 上的调度器 30 秒后仍没有工作进程；请用 `{command}` 启动几个",
     "dashboard: {link}": "dask 监控面板：{link}",
+    # A run whose cluster lost its workers (autograder/engine/worker_watch.py)
+    "the cluster at {address} has had no worker for {seconds:.0f} s, so its tasks cannot "
+    "run: what was finished is kept, and the next run does the rest; {advice}":
+        "{address} 上的集群已有 {seconds:.0f} 秒没有工作进程，任务无法运行：已完成的都已保留，"
+        "其余的由下一次运行完成；{advice}",
+    "start workers with `{command}`": "请用 `{command}` 启动工作进程",
+    "its workers ended and did not start again: grade.log says why":
+        "它的工作进程已结束且没有重新启动：原因见 grade.log",
     # The gradebook (autograder/course/gradebook_guard.py)
     " and {more} more": " 等，另有 {more} 个",
     "c.CourseDirectory.db_url in nbgrader_config.py":

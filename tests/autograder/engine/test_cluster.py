@@ -272,35 +272,6 @@ def test_a_notebook_with_big_outputs_brings_no_large_graph_warning():
             client.submit(len, payload, pure=False).result()
 
 
-def test_run_all_asks_the_cluster_its_threads_once_a_second_and_sees_a_worker_join():
-    """Does run_all ask the scheduler how many threads the cluster has about once a second,
-    not twice a task (each asking is a round trip to the scheduler), and does its count still
-    see a worker that joins?"""
-    from distributed import Client
-
-    from autograder.engine.cluster import THREADS_FRESH, run_all, thread_count
-
-    with Client(processes=False, n_workers=1, threads_per_worker=1,
-                dashboard_address=None) as client:
-        asked = []
-        nthreads = client.nthreads
-        client.nthreads = lambda *args, **kwargs: asked.append(1) or nthreads(*args, **kwargs)
-        kept = []
-        started = time.monotonic()
-        run_all(client, range(200), lambda item: client.submit(abs, -item, pure=False),
-                lambda item, result: kept.append(result))
-        took = time.monotonic() - started
-        assert sorted(kept) == list(range(200))
-        assert 1 <= len(asked) <= 1 + took / THREADS_FRESH, (len(asked), took)
-
-        count = thread_count(client)
-        assert count() == 1
-        client.cluster.scale(2)
-        client.wait_for_workers(2)
-        time.sleep(THREADS_FRESH)
-        assert count() == 2
-
-
 def test_a_bundle_sent_once_reaches_each_task_even_after_the_worker_holding_it_dies():
     """Does a bundle sent once for a run (sent_once) reach each task in place of its future,
     and is it made again when the worker that held it dies, so the run's next tasks still get

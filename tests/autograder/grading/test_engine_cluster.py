@@ -25,7 +25,9 @@ from distributed import Client, WorkerPlugin
 
 from autograder.course.directory import Course, open_gradebook
 from autograder.course.ledger import read_status
+from autograder.engine import worker_watch
 from autograder.engine.cluster import register
+from autograder.engine.worker_watch import WorkerlessError
 from autograder.grading.parallel import grade, submission_scores
 from autograder.tools import simulate
 from tests.autograder.grading.test_as_any_user import CONFINED
@@ -269,6 +271,40 @@ def test_a_notebook_that_kills_its_workers_is_not_gradable_and_the_class_goes_on
     assert "the grading worker died each time it graded this notebook" in result.stdout
     states = [read_status(course.root, s, ID)["state"] for s in scores(course)]
     assert sorted(states) == ["failed"] + ["graded"] * 5
+
+
+def test_a_grade_whose_cluster_loses_its_only_worker_stops_and_the_next_grade_goes_on(
+        cluster, tmp_path, monkeypatch):
+    """A forced regrade on a cluster whose only worker is SIGKILLed mid-task: does grade stop
+    once the cluster has had no worker for WORKERLESS_WAIT s, with an error that says how to
+    start workers, leave every notebook it did not grade to the next grade, and does that
+    grade, given a worker, grade them all?"""
+    monkeypatch.setattr(worker_watch, "WORKERLESS_WAIT", 3.0)
+    course = make_class(tmp_path / "courses" / "course")
+    cluster.start_worker("A")
+    assert grade(course.root, [ID], scheduler=cluster.address, log=lambda _: None).ok
+    expected = scores(course)
+    killer = threading.Thread(target=lambda: cluster.kill_mid_task("A"))
+    killer.start()
+    started = time.monotonic()
+    with pytest.raises(WorkerlessError, match="start workers with `PYTHONHASHSEED=0 dask "
+                       f"worker {cluster.address} "):
+        grade(course.root, [ID], force=True, scheduler=cluster.address, log=lambda _: None)
+    killer.join()
+    assert time.monotonic() - started < 120
+    states = {s: read_status(course.root, s, ID)["state"] for s in expected}
+    assert "regrade" in states.values(), states  # the one graded when A died, at least
+
+    cluster.start_worker("B")
+    result = subprocess.run([sys.executable, "-m", "autograder", "grade", "--scheduler",
+                             cluster.address], cwd=course.root, capture_output=True,
+                            text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    regraded = sum(state == "regrade" for state in states.values())
+    assert f"graded {regraded}, already graded {6 - regraded}, not graded 0" in result.stdout, (
+        result.stdout)
+    assert scores(course) == expected
+    assert all(read_status(course.root, s, ID)["state"] == "graded" for s in expected)
 
 
 @pytest.mark.skipif(not ROOT_USER, reason="needs root to start a worker as another user")
