@@ -45,6 +45,8 @@ import time
 import warnings
 from pathlib import Path
 
+from autograder.sandbox.socket_folder import socket_parent
+
 FOLDER_VARIABLE = "KIT_TEMPLATES"  # where a worker finds the templates started for it
 PREFIX = "kit-templates-"  # a pool's folder, in the temporary folder
 LOCK = "pool.lock"  # in a pool's folder, locked by its client for as long as the pool lives
@@ -60,7 +62,7 @@ class TemplatePool:
 
     def __init__(self, count, command, env, log, mechanism=None):
         remove_dead_pools()
-        self.folder = Path(tempfile.mkdtemp(prefix=PREFIX))  # mode 0700
+        self.folder = Path(tempfile.mkdtemp(prefix=PREFIX, dir=socket_parent()))  # mode 0700
         (self.folder / MECHANISM).write_text(mechanism or default_mechanism())
         self.lock = open(self.folder / LOCK, "w")  # noqa: SIM115 - held until close
         fcntl.flock(self.lock, fcntl.LOCK_EX)  # no child inherits it (close_fds)
@@ -110,7 +112,7 @@ def remove_dead_pools(min_age=3600):
     client holds the lock of its folder while it lives, whatever the process namespace it
     runs in; a folder is removed only when it is this user's and its lock is free, or, with
     no lock (a client killed as it made it), older than `min_age` seconds."""
-    for folder in Path(tempfile.gettempdir()).glob(PREFIX + "*"):
+    for folder in Path(socket_parent()).glob(PREFIX + "*"):
         try:
             info = folder.lstat()
             if info.st_uid != os.geteuid() or not stat.S_ISDIR(info.st_mode):

@@ -42,6 +42,7 @@ from autograder.i18n import os_reason, t
 from autograder.plumbing.timeline import mark
 from autograder.sandbox import handover, isolation, template_start
 from autograder.sandbox.grader_session import GraderSession
+from autograder.sandbox.socket_folder import socket_parent
 from autograder.sandbox.template_start import template_command, template_env
 
 
@@ -133,7 +134,7 @@ def new_scratch(prefix):
     if not _swept:
         _swept.append(True)
         remove_dead_scratch()
-    return tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-")
+    return tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=socket_parent())
 
 
 def remove_dead_scratch():
@@ -142,7 +143,7 @@ def remove_dead_scratch():
     no longer runs. A folder of a live process, of another user, or named by an older kit
     (no id) is left."""
     for prefix in SCRATCH_PREFIXES:
-        for folder in Path(tempfile.gettempdir()).glob(prefix + "*"):
+        for folder in Path(socket_parent()).glob(prefix + "*"):
             pid = folder.name[len(prefix):].split("-", 1)[0]
             try:
                 info = folder.lstat()
@@ -196,7 +197,7 @@ def remove_stale_scratch(uid):
     """Remove the scratch folders of a sandbox user whose lock was just claimed: they are a
     dead grader's (killed before it could stop its kernels, which died with their template),
     since a live one would hold the lock."""
-    for folder in Path(tempfile.gettempdir()).glob("kit-sandbox-*"):
+    for folder in Path(socket_parent()).glob("kit-sandbox-*"):
         try:
             info = folder.lstat()
         except OSError:

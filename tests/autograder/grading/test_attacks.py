@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import socket
 import sqlite3
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -23,6 +22,7 @@ from autograder.course.directory import Course
 from autograder.grading.parallel import grade, submission_scores
 from autograder.outputs.feedback import write_feedback
 from autograder.outputs.report import read_results
+from autograder.sandbox.socket_folder import socket_parent
 from tests.autograder.grading.attacks import ATTACKS, ID, filled
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -78,7 +78,7 @@ def process_state(pid):
 
 
 def scratch_folders():
-    return sorted(Path(tempfile.gettempdir()).glob("kit-sandbox-*"))
+    return sorted(Path(socket_parent()).glob("kit-sandbox-*"))
 
 
 @pytest.fixture(scope="module")

@@ -360,9 +360,11 @@ def test_a_dead_graders_scratch_folders_are_removed():
     """When a grader claims a sandbox user, are the scratch folders a dead grader left with
     that user removed, and those of other users left alone?"""
     from autograder.sandbox.kernel import claimed_uid
+    from autograder.sandbox.socket_folder import socket_parent
 
     base = 62900 + secrets.randbelow(50)  # a user id range no other test claims
-    folders = [Path(tempfile.mkdtemp(prefix="kit-sandbox-")) for _ in range(2)]
+    folders = [Path(tempfile.mkdtemp(prefix="kit-sandbox-", dir=socket_parent()))
+               for _ in range(2)]
     try:
         for folder in folders:
             (folder / "left.txt").write_text("left behind")

@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 from autograder.sandbox import kernel
+from autograder.sandbox.socket_folder import socket_parent
 
 
 def dead_pid():
@@ -23,13 +24,13 @@ def test_only_the_folders_of_gone_graders_are_removed():
     """Among scratch folders named by a gone process, by this live one, and by an older kit
     (no process id), and a link named as a dead one's: are the gone process's folders (a
     kernel's and a judging kernel's) removed, each with what it held, and the others kept?"""
-    tmp = Path(tempfile.gettempdir())
+    tmp = Path(socket_parent())  # where the kit makes them
     gone = dead_pid()
     made = {
-        "dead kernel": Path(tempfile.mkdtemp(prefix=f"kit-sandbox-{gone}-")),
-        "dead judge": Path(tempfile.mkdtemp(prefix=f"kit-judge-{gone}-")),
-        "live": Path(tempfile.mkdtemp(prefix=f"kit-sandbox-{os.getpid()}-")),
-        "older kit": Path(tempfile.mkdtemp(prefix="kit-sandbox-")),
+        "dead kernel": Path(tempfile.mkdtemp(prefix=f"kit-sandbox-{gone}-", dir=tmp)),
+        "dead judge": Path(tempfile.mkdtemp(prefix=f"kit-judge-{gone}-", dir=tmp)),
+        "live": Path(tempfile.mkdtemp(prefix=f"kit-sandbox-{os.getpid()}-", dir=tmp)),
+        "older kit": Path(tempfile.mkdtemp(prefix="kit-sandbox-", dir=tmp)),
     }
     (made["dead kernel"] / "answer.ipynb").write_text("{}")
     target = Path(tempfile.mkdtemp(prefix="kit-test-target-"))

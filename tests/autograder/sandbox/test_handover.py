@@ -198,7 +198,7 @@ def test_a_pool_removes_the_folders_of_dead_pools_and_no_other(tmp_path, monkeyp
     """Does a new pool remove the folder a killed client's pool left (its lock free, or no
     lock and old), and leave one whose client holds its lock, one still being made (no lock
     yet, new), a link to a folder and another user's?"""
-    monkeypatch.setattr(handover.tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(handover, "socket_parent", lambda: str(tmp_path))  # where pools go
 
     def pool_folder(name, locked=None, age=0, owner=None):
         folder = tmp_path / f"{handover.PREFIX}{name}"
