@@ -24,10 +24,11 @@ TAIL = len("/kit-templates-XXXXXXXX/" + ".999.sock")
 SHORT = "/tmp"
 
 
-def socket_parent() -> str:
-    """The folder to make socket-holding folders in: the temporary folder, unless a socket's
-    path under it could be too long; then /tmp."""
-    folder = tempfile.gettempdir()
+def socket_parent(folder=None) -> str:
+    """The folder to make socket-holding folders in: the temporary folder (or `folder`, a
+    process's temporary folder to be), unless a socket's path under it could be too long;
+    then /tmp."""
+    folder = str(folder or tempfile.gettempdir())
     return folder if fits(folder) else SHORT
 
 

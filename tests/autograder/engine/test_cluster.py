@@ -20,7 +20,7 @@ from autograder.engine.cluster import close_client, start_client
 from autograder.grading.parallel import grade
 from autograder.sandbox.isolation import choose
 from autograder.sandbox.kernel import Zygote
-from autograder.sandbox.socket_folder import SHORT, fits
+from autograder.sandbox.socket_folder import socket_parent
 from autograder.tools import simulate
 
 # alone: its tests interrupt grade at a moment a sleep picks, and a Ctrl-C that lands while
@@ -142,7 +142,7 @@ def grade_started(root, scratch, *args):
     run = subprocess.Popen([sys.executable, "-m", "autograder", "grade", *args], cwd=root,
                            env={**nbgrader_env(), "TMPDIR": str(scratch)}, text=True,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    sockets = scratch if fits(scratch) else Path(SHORT)  # where its kernels' folders go
+    sockets = Path(socket_parent(scratch))  # where its kernels' folders go
     deadline = time.monotonic() + 120
     while not list(sockets.glob(f"kit-sandbox-{run.pid}-*")) and time.monotonic() < deadline:
         assert run.poll() is None, run.communicate()
