@@ -56,9 +56,9 @@ from autograder.engine.worker import (
     remove_orphaned_workspaces,
     warm_workspace,
 )
-from autograder.engine.worker_watch import WorkerWatch
+from autograder.engine.worker_watch import WORKERLESS_WAIT, WorkerWatch
 from autograder.i18n import t
-from autograder.plumbing.errors import KitError
+from autograder.plumbing.errors import EngineError
 from autograder.plumbing.hash_seed import seed_of_this_process
 from autograder.sandbox import handover, spare_kernel
 from autograder.sandbox.kernel import Zygote, template_pool
@@ -84,10 +84,6 @@ class Cluster(Configurable):
                                ).tag(config=True)
 
 
-class EngineError(KitError, RuntimeError):
-    """The cluster cannot grade: the message says why and what to do."""
-
-
 def start_client(config, workers, scheduler, log_file: Path, say, kernels=None,
                  in_process=False):
     """A dask Client on the course's cluster: the one at `scheduler` (or c.Cluster.scheduler)
@@ -110,11 +106,12 @@ def start_client(config, workers, scheduler, log_file: Path, say, kernels=None,
                                 "with `dask scheduler` or correct --scheduler", address=address,
                                 error=error)) from error
         try:
-            client.wait_for_workers(1, timeout=30)
+            client.wait_for_workers(1, timeout=WORKERLESS_WAIT)
         except TimeoutError as error:
             client.close()
-            raise EngineError(t("the scheduler at {address} has no worker after 30 s; start "
-                                "some with `{command}`", address=address,
+            raise EngineError(t("the scheduler at {address} has no worker after {seconds:.0f} "
+                                "s; start some with `{command}`", address=address,
+                                seconds=WORKERLESS_WAIT,
                                 command=WORKER_HINT.format(address=address))) from error
         plugin = KitWorker()
     else:

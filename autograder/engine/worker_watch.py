@@ -1,10 +1,9 @@
 """A run's watch on its cluster's workers: how many threads they have, and whether any is left.
 
 run_all keeps as many tasks in flight as the cluster has threads, and workers come and go. A
-thread beside the run counts them every PERIOD s (a round trip to the scheduler, about 0.6
-ms of this process's CPU where the embedded cluster's scheduler runs; asked twice a task,
-the count cost more than a feedback page's transfer), so the run reads the last count for
-free.
+thread beside the run counts them every PERIOD s (each count a round trip to the scheduler,
+about 0.6 ms of this process's CPU where the embedded cluster's scheduler runs, and run_all
+reads the count twice a task), so the run reads the last count for free.
 
 The same count sees a cluster left without a worker: a scheduler whose workers all left
 (stopped by an operator, ended by a job's time limit on a cluster, closed by dask when a task
@@ -20,13 +19,13 @@ import threading
 import time
 
 from autograder.i18n import t
-from autograder.plumbing.errors import KitError
+from autograder.plumbing.errors import EngineError
 
 PERIOD = 1.0  # s between two counts of the cluster's threads
 WORKERLESS_WAIT = 30.0  # s with no worker before the run stops
 
 
-class WorkerlessError(KitError, RuntimeError):
+class WorkerlessError(EngineError):
     """The cluster has had no worker for WORKERLESS_WAIT s: the message says what to do."""
 
 

@@ -203,8 +203,9 @@ CATALOG = {
     "correct --scheduler":
         "{address} 上没有 dask 调度器响应（{error}）；请用 `dask scheduler` 启动一个，"
         "或改正 --scheduler",
-    "the scheduler at {address} has no worker after 30 s; start some with `{command}`":
-        "{address} 上的调度器 30 秒后仍没有工作进程；请用 `{command}` 启动几个",
+    "the scheduler at {address} has no worker after {seconds:.0f} s; start some with "
+    "`{command}`":
+        "{address} 上的调度器 {seconds:.0f} 秒后仍没有工作进程；请用 `{command}` 启动几个",
     "dashboard: {link}": "dask 监控面板：{link}",
     # A run whose cluster lost its workers (autograder/engine/worker_watch.py)
     "the cluster at {address} has had no worker for {seconds:.0f} s, so its tasks cannot "

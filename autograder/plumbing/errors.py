@@ -9,3 +9,7 @@ class KitError(Exception):
 
 class OutputError(KitError):
     """An output (feedback, export, report) cannot be written where it was asked to be."""
+
+
+class EngineError(KitError, RuntimeError):
+    """The cluster cannot grade: the message says why and what to do."""
