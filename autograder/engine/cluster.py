@@ -378,26 +378,30 @@ def run_all(client, items, task, keep):
     """`task(item)` (a future) for every item, `keep(item, Graded)` as each finishes.
 
     As many tasks are in flight as the cluster has threads (counted again as workers come
-    and go, WorkerWatch), so a worker holds only the notebook it works on: one that dies takes
-    no other notebook's chances with it, and the scheduler holds a few notebooks, not the
-    class. A cluster left without a worker ends the run (WorkerWatch) rather than keep it
-    waiting in silence. An item whose folder cannot be read to be sent (beyond the bounds of a
-    walk over a submission) is kept as not done, with why, and the others go on."""
+    and go, WorkerWatch), each placed on a worker with a free thread (free_worker), so a
+    worker holds only the notebook it works on: one that dies takes no other notebook's
+    chances with it, and the scheduler holds a few notebooks, not the class. A cluster left
+    without a worker ends the run (WorkerWatch) rather than keep it waiting in silence. An
+    item whose folder cannot be read to be sent (beyond the bounds of a walk over a
+    submission) is kept as not done, with why, and the others go on."""
     queue = list(items)
-    running = {}
+    running = {}  # future -> item
+    placed = {}  # future -> the address of the worker it was placed on (None: any)
     flow = as_completed()
     watch = WorkerWatch(client, running.copy, workers_advice(client))
 
     def fill():
         while queue and len(running) < watch.threads:
             item = queue.pop(0)
+            worker = free_worker(watch.workers, placed.values())
             try:
-                future = task(item)
+                with on_worker(worker):
+                    future = task(item)
             except Unwalkable as error:
                 keep(item, not_done(item, t("the submission folder cannot be looked "
                                             "through: {error}", error=error)))
                 continue
-            running[future] = item
+            running[future], placed[future] = item, worker
             flow.add(future)
 
     try:
@@ -406,11 +410,32 @@ def run_all(client, items, task, keep):
             for future in flow:
                 watch.check()  # the cluster without a worker: its tasks were cancelled
                 item = running.pop(future)
+                del placed[future]
                 fill()  # before writing this result, so that no worker waits for it
                 keep(item, outcome(future, item))
     except BaseException:
         client.cancel(list(running), force=True)
         raise
+
+
+def free_worker(workers: dict, placed) -> str | None:
+    """The address of the worker of `workers` ({address: threads}) with the most threads not
+    taken by a task `placed` on it (addresses), the first in order on a tie; None when there
+    is no worker (the task then waits for any)."""
+    taken = Counter(placed)
+    return max(sorted(workers), key=lambda address: workers[address] - taken[address],
+               default=None)
+
+
+def on_worker(worker):
+    """Tasks sent in this block are placed on `worker` (an address; None: anywhere), or on
+    another worker if it is gone. Without it the scheduler sends every task of a run where
+    the assignment's bundle (sent_once) is, until other workers copied it: a worker held two
+    notebooks while another waited, and a worker that died took both with it (in a 2-worker
+    class of 0.5 s tasks: 3.6 s, against 2.6 s placed)."""
+    if worker is None:
+        return contextlib.nullcontext()
+    return dask.annotate(workers=[worker], allow_other_workers=True)
 
 
 def workers_advice(client):

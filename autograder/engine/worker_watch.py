@@ -1,9 +1,11 @@
-"""A run's watch on its cluster's workers: how many threads they have, and whether any is left.
+"""A run's watch on its cluster's workers: which there are, how many threads each has, and
+whether any is left.
 
-run_all keeps as many tasks in flight as the cluster has threads, and workers come and go. A
-thread beside the run counts them every PERIOD s (each count a round trip to the scheduler,
-about 0.6 ms of this process's CPU where the embedded cluster's scheduler runs, and run_all
-reads the count twice a task), so the run reads the last count for free.
+run_all keeps as many tasks in flight as the cluster has threads, each placed on a worker with
+a free thread, and workers come and go. A thread beside the run asks the scheduler for them
+every PERIOD s (each asking a round trip to the scheduler, about 0.6 ms of this process's CPU
+where the embedded cluster's scheduler runs, and run_all reads them twice a task), so the run
+reads the last answer for free.
 
 The same count sees a cluster left without a worker: a scheduler whose workers all left
 (stopped by an operator, ended by a job's time limit on a cluster, closed by dask when a task
@@ -36,13 +38,14 @@ def cluster_threads(client):
 
 class WorkerWatch:
     """Watch `client`'s cluster while a run's tasks (`in_flight()`: their futures) wait:
-    `threads` is the last count of its workers' threads (at least 1: tasks wait for a
-    worker); `check()` raises the watch's error, which ends with `advice` (what to do), once
-    it has cancelled them. A context manager: the thread ends with the block."""
+    `workers` is the last answer of the scheduler ({address: threads}), `threads` their sum
+    (at least 1: tasks wait for a worker); `check()` raises the watch's error, which ends
+    with `advice` (what to do), once it has cancelled them. A context manager: the thread
+    ends with the block."""
 
     def __init__(self, client, in_flight, advice):
         self.client, self.in_flight, self.advice = client, in_flight, advice
-        self.threads = max(1, cluster_threads(client))
+        self.workers = client.nthreads()
         self.error = None
         self.done = threading.Event()
         self.thread = threading.Thread(target=self.watch, name="kit-worker-watch", daemon=True)
@@ -55,6 +58,10 @@ class WorkerWatch:
         self.done.set()
         self.thread.join()
 
+    @property
+    def threads(self):
+        return max(1, sum(self.workers.values()))
+
     def check(self):
         """Raise the watch's error, once it has found the cluster without a worker."""
         if self.error is not None:
@@ -64,12 +71,11 @@ class WorkerWatch:
         since = None  # when the cluster was first seen without a worker
         while not self.done.wait(PERIOD):
             try:
-                threads = cluster_threads(self.client)
+                self.workers = self.client.nthreads()
             except Exception:  # noqa: BLE001 - the client closing: the run says why
                 return
-            self.threads = max(1, threads)
             now = time.monotonic()
-            if threads:
+            if self.workers:
                 since = None
             elif since is None:
                 since = now

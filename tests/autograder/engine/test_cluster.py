@@ -1,4 +1,5 @@
-"""Tests for autograder.engine.cluster: the embedded cluster's workers, as they start."""
+"""Tests for autograder.engine.cluster: the embedded cluster's workers, as they start, and
+where run_all places its tasks."""
 
 from __future__ import annotations
 
@@ -303,3 +304,58 @@ def test_a_bundle_sent_once_reaches_each_task_even_after_the_worker_holding_it_d
             assert time.monotonic() < deadline, "a worker told to exit is still there"
             time.sleep(0.1)
         assert client.submit(files, sent, pure=False).result(timeout=60) == bundle.files
+
+
+def test_a_task_goes_to_the_worker_with_the_most_free_threads():
+    """Is a task placed on the worker with the most threads its run's tasks do not take, the
+    first address on a tie, and nowhere in particular when the cluster has no worker?"""
+    from autograder.engine.cluster import free_worker
+
+    workers = {"tcp://b:1": 1, "tcp://a:1": 1, "tcp://c:1": 2}
+    assert free_worker(workers, []) == "tcp://c:1"
+    assert free_worker(workers, ["tcp://c:1"]) == "tcp://a:1"
+    assert free_worker(workers, ["tcp://c:1", "tcp://a:1"]) == "tcp://b:1"
+    assert free_worker(workers, ["tcp://gone:1", "tcp://c:1", "tcp://c:1"]) == "tcp://a:1"
+    assert free_worker({}, ["tcp://gone:1"]) is None
+
+
+def tasks_held_here(bundle, seconds):
+    """(this worker's name, how many of the run's tasks it holds not yet done), `seconds` into
+    a task of the run."""
+    from distributed import get_worker
+
+    time.sleep(seconds)
+    worker = get_worker()
+    return worker.name, sum(1 for key, task in worker.state.tasks.items()
+                            if str(key).startswith("held-")
+                            and task.state not in ("memory", "released", "forgotten"))
+
+
+@pytest.mark.parametrize("stealing", [False, True], ids=["embedded", "dask's default"])
+def test_each_worker_holds_only_the_task_it_works_on(stealing):
+    """Every task of a run takes the assignment's bundle, which one worker holds at first: does
+    run_all still place each task on a worker with a free thread, so that no worker holds a
+    second notebook behind the one it grades (which its death would take with it) while
+    another waits, with work stealing off (the embedded cluster) or on (dask's default)?"""
+    import copy
+    import uuid
+
+    import dask
+    from distributed import Client, LocalCluster
+
+    from autograder.engine.cluster import run_all
+
+    held = []
+    with dask.config.set({"distributed.scheduler.work-stealing": stealing}):
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                               dashboard_address=":0")
+    with cluster, Client(cluster) as client:
+        client.wait_for_workers(2, timeout=60)
+        bundle = client.submit(copy.copy, os.urandom(700_000), pure=False)
+        run_all(client, range(6),
+                lambda item: client.submit(tasks_held_here, bundle, 0.5, pure=False,
+                                           key=f"held-{item}-{uuid.uuid4().hex}"),
+                lambda item, result: held.append(result))
+    assert len(held) == 6
+    assert all(count == 1 for _, count in held), held
+    assert {name for name, _ in held} == {0, 1}, held
