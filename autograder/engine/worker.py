@@ -45,6 +45,8 @@ from autograder.plumbing.timeline import mark
 from autograder.sandbox import isolation
 from autograder.sandbox.kernel import Settings, Zygote
 
+NOTEBOOK_KERNEL_FAILED = ("the kernel that runs the notebook could not be started on this "
+                          "machine (a limit on processes or memory, or the sandbox refused it)")
 JUDGING_FAILED = ("the kernel that judges the steps could not be started on this machine (a "
                   "limit on processes or memory, or the sandbox refused it)")
 KNOWN_FAILURES = {
@@ -52,13 +54,14 @@ KNOWN_FAILURES = {
     "CellTimeoutError": "a cell ran past the timeout and could not be interrupted",
     "NoSuchKernel": "the notebook's kernel is not installed",
     "JudgingKernelError": JUDGING_FAILED,  # grading/session.py
+    "NotebookKernelError": NOTEBOOK_KERNEL_FAILED,  # grading/session.py
 }
 AUTOGRADE_FAILED = "nbgrader's autograde failed"
 TEMPLATE_DIED = ("the kernel template died each time this notebook was graded (memory "
                  "exhausted, or killed from outside): grade it again")
 TEMPLATE_ATTEMPTS = 2  # gradings of a notebook the kernel template may die in
 # Failures of the machine, not of the notebook: the notebook is graded once the machine allows.
-MACHINE_FAILURES = (TEMPLATE_DIED, JUDGING_FAILED)
+MACHINE_FAILURES = (TEMPLATE_DIED, JUDGING_FAILED, NOTEBOOK_KERNEL_FAILED)
 
 
 @dataclass(frozen=True)
@@ -102,8 +105,15 @@ def failure_reason(outcome):
     for name, reason in KNOWN_FAILURES.items():
         if name in text:
             return reason
+    return failure_line(outcome) or AUTOGRADE_FAILED
+
+
+def failure_line(outcome):
+    """The last line of nbgrader's error and log of a failed autograde that names an error
+    (the exception and its message), "" when none does."""
+    text = (outcome.get("error") or "") + (outcome.get("log") or "")
     lines = [line.strip() for line in text.splitlines() if "Error" in line]
-    return lines[-1] if lines else AUTOGRADE_FAILED
+    return lines[-1] if lines else ""
 
 
 def why_no_sandbox(setting):
@@ -267,7 +277,11 @@ def grade_once(folder: Path, api, submission: Submission) -> Graded:
     outcome = autograde_in_worker(api, submission.assignment, submission.student,
                                   submission.draw_key)
     if not outcome["success"]:
-        return Graded(submission.student, submission.assignment, False, failure_reason(outcome))
+        why = failure_reason(outcome)
+        if why in MACHINE_FAILURES:  # the console says what to check; the log, what failed
+            warnings.warn(f"{submission.student}'s {submission.assignment} was not graded: "
+                          f"{failure_line(outcome)}", stacklevel=2)
+        return Graded(submission.student, submission.assignment, False, why)
     graded = folder / "autograded" / submission.student / submission.assignment
     return Graded(submission.student, submission.assignment, True, files=read_files(graded))
 

@@ -169,6 +169,13 @@ def own_objects(function):
     return own
 
 
+class NotebookKernelError(RuntimeError):
+    """The kernel that runs the notebook's cells could not be started, twice: the machine
+    refused it (a limit on processes or memory, the sandbox), before any code of the
+    student's ran in it. The notebook is not graded (engine/worker.py), and the instructor is
+    told to look at the machine, not at the notebook."""
+
+
 class JudgingKernelError(RuntimeError):
     """The kernel that judges the steps could not be started: the machine refused it (a
     limit on processes or memory, the sandbox), before any code of the student's ran in it.
@@ -225,12 +232,15 @@ class Session:
             # template that died doing it is started again below, like a failed start.
             self.kernel.warm([*self.course_texts, GUARD_CELL, CONVERSE_CELL])
             self.kernel.start()
-        except RuntimeError:  # once more: a start can fail for reasons of the moment
+        except Exception:  # noqa: BLE001 - once more: a start can fail for reasons of the moment
             self.kernel.stop()
             try:
                 self.kernel.start()
-            except BaseException:
+            except Exception as error:  # noqa: BLE001 - any: no code of the student's ran yet
                 self.kernel.stop()  # nothing of a kernel that never ran is left behind
+                raise NotebookKernelError(f"{type(error).__name__}: {error}") from error
+            except BaseException:
+                self.kernel.stop()
                 raise
         self.refused = list(self.kernel.refused)
         return self  # no agent yet: each step makes it anew in the judging kernel (judge)

@@ -169,6 +169,9 @@ CATALOG = {
     "the machine failed, not the notebook: check its limits (processes, memory) and run grade "
     "again":
         "出错的是机器，不是笔记本：请检查它的限制（进程数、内存），然后重新运行 grade",
+    "the kernel that runs the notebook could not be started on this machine (a limit on "
+    "processes or memory, or the sandbox refused it)":
+        "运行笔记本的内核无法在这台机器上启动（进程数或内存受到限制，或者沙箱拒绝了它）",
     "the kernel that judges the steps could not be started on this machine (a limit on "
     "processes or memory, or the sandbox refused it)":
         "评判各步骤的内核无法在这台机器上启动（进程数或内存受到限制，或者沙箱拒绝了它）",

@@ -9,16 +9,17 @@ the notebook's cells?
 
 from __future__ import annotations
 
+import traceback
 from pathlib import Path
 
 import nbformat
 import pytest
 
 from autograder.course.directory import Course
-from autograder.engine.worker import JUDGING_FAILED, failure_reason
+from autograder.engine.worker import JUDGING_FAILED, NOTEBOOK_KERNEL_FAILED, failure_reason
 from autograder.grading.grade_in_sandbox import defines_an_answer
 from autograder.grading.parallel import fix_for, grade
-from autograder.grading.session import JudgingKernelError, Session
+from autograder.grading.session import JudgingKernelError, NotebookKernelError, Session
 from autograder.sandbox.kernel import Settings
 from autograder.tools import simulate
 
@@ -178,3 +179,18 @@ def test_a_judging_kernel_the_machine_refuses_leaves_the_notebook_not_graded(tmp
     assert fix_for(why).startswith("the machine failed, not the notebook")
     assert fix_for("the kernel died (os._exit, a crash or memory exhausted)").startswith(
         "fix the notebook")
+
+
+def test_a_notebook_kernel_the_machine_refuses_is_the_machines_failure(tmp_path):
+    """When the kernel that runs the notebook's cells cannot start, twice (here: it may not
+    take the time a start takes), before any code of the student's ran: is that raised as
+    the machine's failure, with what failed, and does the instructor get the machine's
+    reason and fix rather than "fix the notebook"?"""
+    settings = Settings(hidden=(str(ROOT),), start_timeout=0.001)
+    with pytest.raises(NotebookKernelError, match="did not answer within 0.001 s") as raised:
+        with Session(tmp_path, settings, notebook_timeout=60, cell_timeout=10):
+            pass
+    nbgrader_error = "".join(traceback.format_exception(raised.value))
+    why = failure_reason({"error": nbgrader_error, "log": ""})
+    assert why == NOTEBOOK_KERNEL_FAILED
+    assert fix_for(why).startswith("the machine failed, not the notebook")
