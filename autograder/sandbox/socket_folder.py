@@ -16,7 +16,8 @@ import os
 import tempfile
 from pathlib import Path
 
-SUN_PATH = 107  # bytes of a Unix socket's path (sockaddr_un's 108, less the final NUL)
+from autograder.plumbing.unix_socket import SUN_PATH
+
 # Under the folder, the longest socket path the kit makes, less the digits of a process id:
 # "/kit-templates-XXXXXXXX/<pid>.<copy>.sock" (a copy's number up to 3 digits); a kernel's
 # "/kit-sandbox-<pid>-XXXXXXXX/.ipc-N" is 4 shorter.

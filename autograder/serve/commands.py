@@ -28,6 +28,7 @@ import threading
 from pathlib import Path
 
 from autograder.plumbing.course_root import KIT_FOLDER, course_root_of
+from autograder.plumbing.unix_socket import socket_address
 
 SOCKET = "serve.sock"  # in the course's .kit/
 SERVED = frozenset({"grade", "feedback", "validate"})
@@ -72,7 +73,8 @@ def through_serve(root: Path, argv) -> int | None:
         return None  # serve itself runs what it is handed
     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        connection.connect(str(path))
+        with socket_address(path) as address:
+            connection.connect(address)
     except OSError:
         connection.close()
         return None  # a socket left by a serve that is gone
@@ -148,7 +150,8 @@ class CommandServer:
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         old = os.umask(0o177)  # the socket is created 0600: the instructor's alone
         try:
-            self.listener.bind(str(self.path))
+            with socket_address(self.path) as address:
+                self.listener.bind(address)
         finally:
             os.umask(old)
         self.listener.listen(8)

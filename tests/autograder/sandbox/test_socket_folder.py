@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from autograder.plumbing.unix_socket import SUN_PATH
 from autograder.sandbox import handover, socket_folder
 from autograder.sandbox.kernel import SandboxedKernel, Settings, Zygote, template_pool
-from autograder.sandbox.socket_folder import SHORT, SUN_PATH, fits, socket_parent
+from autograder.sandbox.socket_folder import SHORT, fits, socket_parent
 
 from .conftest import ROOT, run
 

@@ -18,6 +18,7 @@ import pytest
 
 from autograder.course.directory import Course, nbgrader_env, open_gradebook
 from autograder.plumbing.timeline import VARIABLE
+from autograder.plumbing.unix_socket import SUN_PATH, socket_address
 from autograder.serve.commands import (
     NO_SERVE,
     SERVED,
@@ -41,7 +42,10 @@ def kit(root, *args, **env):
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
-    root = tmp_path_factory.mktemp("serve-commands") / "course"
+    """A course whose folder is deep enough that serve's socket path passes Linux's limit on a
+    Unix socket's path: every test here reaches serve past it (plumbing/unix_socket.py)."""
+    root = tmp_path_factory.mktemp("serve-commands") / ("a-deep-folder-" * 6) / "course"
+    assert len(os.fsencode(str(socket_path(root)))) > SUN_PATH
     made = Course.create(root, ROOT, [ID])
     release = nbformat.read(ROOT / "release" / ID / f"{ID}.ipynb", 4)
     source = nbformat.read(ROOT / "source" / ID / f"{ID}.ipynb", 4)
@@ -168,7 +172,8 @@ def test_the_socket_is_the_instructor_s_and_serves_only_its_commands(serving):
                     {"argv": ["init", "/tmp/x"], "cwd": "/", "kit": VERSION},
                     {"argv": ["grade"], "cwd": "/", "kit": "/another/kit"}):
         with socket.socket(socket.AF_UNIX) as connection:
-            connection.connect(str(path))
+            with socket_address(path) as address:
+                connection.connect(address)
             connection.sendall((json.dumps(request) + "\n").encode())
             assert json.loads(connection.makefile().readline()) == {"refused": True}
 
@@ -180,7 +185,8 @@ def test_a_client_that_leaves_mid_command_leaves_serve_answering(serving):
     request = {"argv": ["--root", str(root), "grade", "--student", "s1", "--force"],
                "cwd": str(root), "kit": VERSION}
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
-        client.connect(str(socket_path(root)))
+        with socket_address(socket_path(root)) as address:
+            client.connect(address)
         client.sendall((json.dumps(request) + "\n").encode())
         assert client.recv(1)  # the command runs (its first line came): the client leaves
     result = subprocess.run([sys.executable, "-m", "autograder", "grade", "--student", "s0"],
