@@ -19,12 +19,13 @@ import atexit
 import contextlib
 import multiprocessing
 import multiprocessing.forkserver
+import multiprocessing.resource_tracker
 import os
 import signal
-import threading
 
 from autograder.plumbing import private_api
 from autograder.plumbing.hash_seed import kernels_seed_in_environment
+from autograder.plumbing.quiet_imports import ctrl_c_held
 from autograder.plumbing.timeline import mark
 
 # What a grading worker imports before its first task (distributed, torch, the kit's worker),
@@ -51,25 +52,38 @@ def ensure_running():
     """Start the fork server unless it runs, deaf to Ctrl-C: a terminal's Ctrl-C reaches
     every process of the command, and the server, importing, printed a traceback of its
     imports under the command's own words; the command stops it (stop) and the workers forked
-    from it as it ends. A signal ignored when a process starts stays ignored in it (Python
-    leaves SIGINT alone then), and in the workers forked from it: the cluster ends them. It
+    from it as it ends. It is born with SIGINT blocked (ctrl_c_blocked) and ignores it before
+    anything else (deaf_to_ctrl_c), as do the workers forked from it: the cluster ends them.
+    A Ctrl-C meanwhile reaches the command once the server is started (ctrl_c_held). It
     hashes strings as the kernels do, and so do the workers (plumbing/hash_seed.py)."""
-    with ctrl_c_ignored(), kernels_seed_in_environment():
+    with ctrl_c_held(), ctrl_c_blocked(), kernels_seed_in_environment():
         multiprocessing.forkserver.ensure_running()
 
 
 @contextlib.contextmanager
-def ctrl_c_ignored():
-    """SIGINT ignored in this process while the block runs (a process started in it is
-    started ignoring it), where this thread may set signals (the main thread's)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+def ctrl_c_blocked():
+    """SIGINT blocked in this thread while the block runs, then as before: a process started
+    in it is born with SIGINT blocked (its mask is this thread's), and a Ctrl-C that comes
+    meanwhile waits, then reaches this process as the block ends (where ignoring SIGINT for
+    the block lost it: a `grade` interrupted then graded on to its end). The resource tracker,
+    which the fork server's start starts first, is started before: its start unblocks SIGINT,
+    whatever was blocked."""
+    multiprocessing.resource_tracker.ensure_running()
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # Python runs a waiting handler here
+
+
+def deaf_to_ctrl_c():
+    """The fork server's first step (the first of WORKER_IMPORTS and PAGE_IMPORTS): SIGINT
+    ignored, then let through, so that one held back while the server started is dropped, and
+    the workers forked from it start ignoring it. Nothing in a process not born so."""
+    if signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, []):
+        return
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def stop():

@@ -3,7 +3,11 @@
 without torch (about 1.6 CPU s of a grading worker's imports, and no page needs it), set
 aside as worker_imports.py sets them."""
 
-from autograder.plumbing.quiet_imports import paused
+from autograder.engine.fork_server import deaf_to_ctrl_c
+
+deaf_to_ctrl_c()  # first: the server is born with SIGINT blocked (fork_server.ctrl_c_blocked)
+
+from autograder.plumbing.quiet_imports import paused  # noqa: E402
 
 with paused():
     import distributed  # noqa: F401

@@ -4,7 +4,11 @@ and their objects frozen after (plumbing/quiet_imports.py), so each forked worke
 aside: its collections neither walk them nor write to their pages (which would copy them out
 of the memory the workers share)."""
 
-from autograder.plumbing.quiet_imports import paused
+from autograder.engine.fork_server import deaf_to_ctrl_c
+
+deaf_to_ctrl_c()  # first: the server is born with SIGINT blocked (fork_server.ctrl_c_blocked)
+
+from autograder.plumbing.quiet_imports import paused  # noqa: E402
 
 with paused():
     import distributed  # noqa: F401

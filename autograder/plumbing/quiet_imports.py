@@ -11,7 +11,7 @@ does the same with its own imports.
 A Ctrl-C while they import is held until they are done (`ctrl_c_held`): raised inside numpy's
 extension module as it set itself up (torch imports numpy), it was lost, the command grading
 on as if never interrupted, or it broke the import ("cannot load module more than once per
-process").
+process"). The fork server's start holds one so too (engine/fork_server.py).
 
 A leaf: the standard library alone."""
 

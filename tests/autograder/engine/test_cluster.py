@@ -24,8 +24,9 @@ from autograder.sandbox.kernel import Zygote
 from autograder.sandbox.socket_folder import socket_parent
 from autograder.tools import simulate
 
-# alone: its tests interrupt grade at a moment a sleep picks, and a Ctrl-C that lands while
-# grade starts its fork server is lost (docs/not-done.md: a Ctrl-C lost).
+# alone: its tests interrupt grade at a moment a sleep picks, and were not tried two files at
+# a time since a Ctrl-C while grade starts its fork server stopped being lost
+# (docs/not-done.md: a Ctrl-C lost).
 pytestmark = pytest.mark.alone
 
 KIT = Path(__file__).resolve().parents[3]

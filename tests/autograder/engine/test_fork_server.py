@@ -58,6 +58,44 @@ def test_a_server_no_cluster_used_ends_with_the_process():
     assert ended(int(done.stdout.split()[0]), seconds=10)
 
 
+def test_a_ctrl_c_while_the_server_starts_stops_the_command_and_not_the_server(tmp_path):
+    """A terminal's Ctrl-C reaches the command and the fork server alike. One that lands while
+    the command starts the server (sent here to both, then): does it reach the command once
+    the start is done, rather than be lost, and does the server, its imports under way, drop
+    it and go on forking workers?"""
+    (tmp_path / "ctrl_c_probe.py").write_text(textwrap.dedent("""
+        import os, signal
+        os.kill(os.getpid(), signal.SIGINT)  # the server's Ctrl-C, before any of its imports
+        from autograder.engine import worker_imports  # the server's first: deaf_to_ctrl_c
+    """))
+    script = textwrap.dedent(f"""
+        import multiprocessing, multiprocessing.forkserver, os, signal, sys
+        sys.path.insert(0, {str(tmp_path)!r})
+        from autograder.engine import fork_server
+        multiprocessing.get_context("forkserver").set_forkserver_preload(["ctrl_c_probe"])
+        start = multiprocessing.forkserver.ensure_running
+
+        def start_under_ctrl_c():
+            os.kill(os.getpid(), signal.SIGINT)  # the command's Ctrl-C, mid-start
+            start()
+
+        multiprocessing.forkserver.ensure_running = start_under_ctrl_c
+        try:
+            fork_server.ensure_running()
+            print("started", flush=True)
+        except KeyboardInterrupt:
+            print("interrupted after the start", flush=True)
+        worker = multiprocessing.get_context("forkserver").Process(target=os.getpid)
+        worker.start()
+        worker.join(60)
+        print("forked", worker.exitcode, flush=True)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert done.stdout.splitlines() == ["interrupted after the start", "forked 0"], \
+        done.stdout + done.stderr
+
+
 def class_course(folder, students):
     """A course of 01 with a correct notebook of each of `students`: its root."""
     course = Course.create(folder / "course", KIT, [ID])
