@@ -234,14 +234,7 @@ class Session:
             self.kernel.start()
         except Exception:  # noqa: BLE001 - once more: a start can fail for reasons of the moment
             self.kernel.stop()
-            try:
-                self.kernel.start()
-            except Exception as error:  # noqa: BLE001 - any: no code of the student's ran yet
-                self.kernel.stop()  # nothing of a kernel that never ran is left behind
-                raise NotebookKernelError(f"{type(error).__name__}: {error}") from error
-            except BaseException:
-                self.kernel.stop()
-                raise
+            self.start_again(NotebookKernelError)
         self.refused = list(self.kernel.refused)
         return self  # no agent yet: each step makes it anew in the judging kernel (judge)
 
@@ -287,14 +280,23 @@ class Session:
     def start_judging_kernel(self):
         """Start the judging kernel, once more when a start fails (as the first kernel's);
         JudgingKernelError when the second fails too."""
-        for attempt in (1, 2):
-            try:
-                self.kernel.start()
-                return
-            except RuntimeError as error:
-                self.kernel.stop()
-                if attempt == 2:
-                    raise JudgingKernelError(str(error)) from error
+        try:
+            self.kernel.start()
+        except Exception:  # noqa: BLE001 - once more: a start can fail for reasons of the moment
+            self.kernel.stop()
+            self.start_again(JudgingKernelError)
+
+    def start_again(self, failure):
+        """The kernel's second start, after a failed one; `failure` (NotebookKernelError,
+        JudgingKernelError) when it fails too, whatever the error: no code of the student's
+        ran in the kernel yet, so the machine failed, not the notebook."""
+        try:
+            self.kernel.start()
+        except BaseException as error:
+            self.kernel.stop()  # nothing of a kernel that never ran is left behind
+            if isinstance(error, Exception):
+                raise failure(f"{type(error).__name__}: {error}") from error
+            raise
 
     def recover(self, gone):
         """A fresh kernel with every cell that ran so far; on failure the student's later
