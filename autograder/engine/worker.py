@@ -101,7 +101,7 @@ class WorkerRefused(RuntimeError):
 
 def failure_reason(outcome):
     """Why nbgrader could not grade a notebook, in a few words."""
-    text = (outcome.get("error") or "") + (outcome.get("log") or "")
+    text = failure_text(outcome)
     for name, reason in KNOWN_FAILURES.items():
         if name in text:
             return reason
@@ -111,9 +111,13 @@ def failure_reason(outcome):
 def failure_line(outcome):
     """The last line of nbgrader's error and log of a failed autograde that names an error
     (the exception and its message), "" when none does."""
-    text = (outcome.get("error") or "") + (outcome.get("log") or "")
-    lines = [line.strip() for line in text.splitlines() if "Error" in line]
+    lines = [line.strip() for line in failure_text(outcome).splitlines() if "Error" in line]
     return lines[-1] if lines else ""
+
+
+def failure_text(outcome):
+    """nbgrader's error and log of a failed autograde, together."""
+    return (outcome.get("error") or "") + (outcome.get("log") or "")
 
 
 def why_no_sandbox(setting):
