@@ -17,6 +17,7 @@ from autograder.course.ids import check_ids, course_ids
 from autograder.i18n import DEFAULT, LANGUAGES, config_language, current, language, t
 from autograder.plumbing import private_api
 from autograder.plumbing.course_root import course_root_of
+from autograder.plumbing.ctrl_c import raised_again
 from autograder.plumbing.errors import KitError
 from autograder.plumbing.hash_seed import hash_as_kernels
 from autograder.plumbing.quiet_imports import paused
@@ -735,10 +736,13 @@ def main(argv=None, serve_asked=False):
     own command runs where strings hash as in the kernels (plumbing/hash_seed.py), and once
     it is done, a Ctrl-C no longer stops the process's ending: its exit handlers end the
     templates and kernels and remove temporary folders, and a Ctrl-C among them printed
-    Python's traceback ("Exception ignored in ...") instead of the command's outcome."""
+    Python's traceback ("Exception ignored in ...") instead of the command's outcome. A
+    Ctrl-C that a finalizer swallows while the command runs is raised again
+    (plumbing/ctrl_c.py)."""
     if argv is not None:
         return command_line(argv, serve_asked)
     hash_as_kernels()
+    raised_again()
     try:
         return command_line(sys.argv[1:], serve_asked)
     finally:
