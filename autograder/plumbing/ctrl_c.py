@@ -6,15 +6,16 @@ the middle of anything), the KeyboardInterrupt it raises has nowhere to go: Pyth
 "Exception ignored in ..." and goes on. A `grade` that a Ctrl-C reached so graded its whole
 class and ended as if never interrupted. Python hands every such exception to
 `sys.unraisablehook`; `raised_again` puts one there that sends a swallowed Ctrl-C to the
-main thread once more, from a timer thread (`_thread.interrupt_main`, the public way to do
-so), so that it lands after the finalizer and its hook are done. Should it land in another
-finalizer, it is sent again. Every other unraisable exception goes to the hook there was.
+main thread once more, as a signal (`signal.pthread_kill`: it also wakes a main thread that
+waits on a lock, which `_thread.interrupt_main` does not), from a timer thread, so that it
+lands after the finalizer and its hook are done. Should it land in another finalizer, it is
+sent again. Every other unraisable exception goes to the hook there was.
 
 A leaf: the standard library alone."""
 
 from __future__ import annotations
 
-import _thread
+import signal
 import sys
 import threading
 
@@ -33,7 +34,8 @@ def ctrl_c_raised_again(previous):
     """An unraisable hook: a KeyboardInterrupt is sent again, anything else to `previous`."""
     def hook(unraisable):
         if issubclass(unraisable.exc_type, KeyboardInterrupt):
-            timer = threading.Timer(AGAIN_AFTER, _thread.interrupt_main)
+            timer = threading.Timer(AGAIN_AFTER, signal.pthread_kill,
+                                    (threading.main_thread().ident, signal.SIGINT))
             timer.daemon = True
             timer.start()
             return

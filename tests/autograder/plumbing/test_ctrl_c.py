@@ -10,9 +10,10 @@ import textwrap
 
 # A program whose Ctrl-C lands in a __del__ (raise_signal runs the handler at once, inside
 # it), as one that lands while the garbage collector runs a weakref callback does; it then
-# works on for up to 5 s: "stopped" if the Ctrl-C reached it, "went on" if not.
+# waits on a lock for the seconds it is given, as `grade` waits for its next result:
+# "stopped" and the seconds it waited if the Ctrl-C reached it, "went on" if not.
 CTRL_C_IN_A_FINALIZER = textwrap.dedent("""
-    import signal, sys, time
+    import signal, sys, threading, time
     if sys.argv[1] == "hooked":
         from autograder.plumbing.ctrl_c import raised_again
         raised_again()
@@ -22,14 +23,13 @@ CTRL_C_IN_A_FINALIZER = textwrap.dedent("""
         def __del__(self):
             signal.raise_signal(signal.SIGINT)
 
+    started = time.monotonic()
     try:
         Finalized()
-        end = time.monotonic() + 5
-        while time.monotonic() < end:
-            time.sleep(0.001)
+        threading.Event().wait(float(sys.argv[2]))
         print("went on")
     except KeyboardInterrupt:
-        print("stopped")
+        print("stopped", round(time.monotonic() - started))
 """)
 
 
@@ -41,16 +41,17 @@ def run(program, *args):
 def test_python_alone_swallows_a_ctrl_c_in_a_finalizer():
     """Is the fault real: without the hook, does the program go on, saying only "Exception
     ignored"?"""
-    alone = run(CTRL_C_IN_A_FINALIZER, "alone")
+    alone = run(CTRL_C_IN_A_FINALIZER, "alone", "1")
     assert alone.stdout.strip() == "went on", alone
     assert "Exception ignored" in alone.stderr and "KeyboardInterrupt" in alone.stderr, alone
 
 
 def test_a_swallowed_ctrl_c_stops_the_main_thread_quietly():
-    """With the hook, does the same Ctrl-C stop the program, without Python's "Exception
-    ignored" traceback?"""
-    hooked = run(CTRL_C_IN_A_FINALIZER, "hooked")
-    assert hooked.stdout.strip() == "stopped", hooked
+    """With the hook, does the same Ctrl-C stop the program where it waits on a lock (not
+    once the wait is over), without Python's "Exception ignored" traceback?"""
+    hooked = run(CTRL_C_IN_A_FINALIZER, "hooked", "30")
+    said, waited = hooked.stdout.split()
+    assert said == "stopped" and int(waited) < 20, hooked
     assert "Exception ignored" not in hooked.stderr, hooked.stderr
 
 
