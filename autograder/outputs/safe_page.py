@@ -16,6 +16,7 @@ tables get the styles of page_style.py. It stays one file a student can open fro
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import html
 import itertools
@@ -209,6 +210,20 @@ class SafeHTMLExporter(HTMLExporter):
         self.register_filter("filter_data_type", WidgetsDataTypeFilter(
             notebook_metadata=self._nb_metadata, parent=self, resources=resources))
         return TemplateExporter.from_notebook_node(self, nb, resources, **kw)
+
+    def _preprocess(self, nb, resources):
+        """Exporter._preprocess without what a page need not pay again: the notebook is
+        from_notebook_node's own copy already, yet nbconvert copied it twice more (once
+        in nbformat's normalize) and checked it against nbformat's schema twice, a tenth of
+        a page's time. A page's notebook was checked as it was read from its file, and the
+        template renders what the stages leave. The resources are copied, as nbconvert
+        copies them."""
+        if not private_api.applies("one copy of a page"):
+            return super()._preprocess(nb, resources)
+        resources = copy.deepcopy(resources)
+        for preprocessor in self._preprocessors:
+            nb, resources = preprocessor(nb, resources)
+        return nb, resources
 
     def default_filters(self):
         """nbconvert's filters, but `strip_files_prefix` in linear time (files_prefix.py):

@@ -102,6 +102,12 @@ SPEEDUPS = {
         ("nbconvert.exporters.html:HTMLExporter.from_notebook_node",
          "nbconvert.exporters.html:HTMLExporter._init_resources"),
         ("667ea9ece55a29ac",), "feedback pages are nbconvert's own, only slower"),
+    "one copy of a page": Speedup(
+        "autograder/outputs/safe_page.py (SafeHTMLExporter._preprocess)", "nbconvert",
+        ("nbconvert.exporters.exporter:Exporter.from_notebook_node",
+         "nbconvert.exporters.exporter:Exporter._preprocess"),
+        ("bf00d3a12d6cceb7",), "a page's notebook is copied and checked as nbconvert does, "
+        "only slower"),
     "tags by piece": Speedup(
         "autograder/outputs/safe_page.py (unsafe_tags)", "python",
         ("html.parser", "_markupbase"),  # the parser's state between two feeds: whole files

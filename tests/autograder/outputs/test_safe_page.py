@@ -1,8 +1,10 @@
 """Does the kit's page exporter compile its templates once a process, and write the same page
-from the templates it kept? Is its page in one pass the page nbconvert writes in two?"""
+from the templates it kept? Is its page in one pass the page nbconvert writes in two, and from
+one copy of the notebook the page nbconvert writes from three?"""
 
 from __future__ import annotations
 
+import copy
 import os
 
 import nbformat
@@ -10,6 +12,7 @@ import nbgrader
 import pytest
 from bs4 import BeautifulSoup
 from nbconvert.exporters import HTMLExporter
+from nbconvert.preprocessors import Preprocessor
 from traitlets.config import Config
 
 from autograder.outputs import page_cache
@@ -91,6 +94,50 @@ def test_the_page_in_one_pass_is_nbconverts_page(template):
     assert 'alt="a dot"' in ours
     if template == "lab":  # nbgrader's feedback template has nbconvert's classic cells
         assert ours.count('tabindex="0"') >= 3, "the cells' inputs and outputs"
+
+
+class Seen(Preprocessor):
+    """A stage that changes every cell it is given and counts it in `resources["seen"]`."""
+
+    def preprocess_cell(self, cell, resources, index):
+        cell.source += " SEEN-BY-A-STAGE"
+        resources["seen"].append(index)
+        return cell, resources
+
+
+def test_a_page_from_one_copy_is_the_page_nbconvert_copies_and_checks(monkeypatch):
+    """Does the page's notebook go through the stages once, without nbformat's normalize and
+    schema check, the caller's notebook left as it was, and is the page the one nbconvert
+    writes where it copies and checks the notebook (the speedup stepped aside)?"""
+    assert private_api.applies("one copy of a page"), private_api.why_not("one copy of a page")
+    checks = []
+    monkeypatch.setattr(nbformat, "validate", lambda *a, **k: checks.append("validate"))
+    normalize = nbformat.validator.normalize
+    monkeypatch.setattr(nbformat.validator, "normalize",
+                        lambda *a, **k: checks.append("normalize") or normalize(*a, **k))
+    cells = every_kind_of_cell()  # its cells made, and checked each (nbformat.v4), once
+
+    def page():
+        exporter = SafeHTMLExporter()
+        exporter.register_preprocessor(Seen(), enabled=True)
+        given, kept = copy.deepcopy(cells), copy.deepcopy(cells)
+        checks.clear()
+        seen = []
+        written, resources = exporter.from_notebook_node(given, {**GRADES, "seen": seen})
+        assert resources["seen"] == list(range(len(cells.cells))), "each cell once, in order"
+        assert "SEEN-BY-A-STAGE" in written
+        assert given == kept, "the caller's notebook changed"
+        assert seen == [], "the caller's resources changed"
+        return written
+
+    ours = page()
+    assert checks == []
+    applies = private_api.applies
+    monkeypatch.setattr(private_api, "applies",
+                        lambda name: name != "one copy of a page" and applies(name))
+    theirs = page()
+    assert {"normalize", "validate"} <= set(checks)  # where nbconvert copies and checks
+    assert ours == theirs
 
 
 def test_a_page_made_safe_twice_is_the_same():
