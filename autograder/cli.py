@@ -490,16 +490,22 @@ def start_embedded_early(root, students, workers):
                                         root / "grade.log")
 
 
-def start_page_workers_early(root):
+def start_page_workers_early(root, ids, workers):
     """For a class's feedback pages on the embedded cluster, the process its workers are
     forked from, importing what a page needs (no torch) while this command imports the rest.
-    Not when the course grades on a scheduler of its own."""
+    Not when the course grades on a scheduler of its own, nor when the autograded notebooks of
+    `ids` are too few to be worth worker processes (engine/run_size.py; feedback decides
+    again on the students the gradebook has)."""
     from autograder.course.config_file import course_config  # light: no nbgrader yet
+    from autograder.engine.run_size import pages_in_this_process
 
     try:
         if course_config(root).Cluster.get("scheduler"):
             return
     except Exception:  # noqa: BLE001 - any error of the course's config is feedback's to say
+        return
+    counts = [len(list((root / "autograded").glob(f"*/{i}/{i}.ipynb"))) for i in ids]
+    if pages_in_this_process(counts, workers):
         return
     from autograder.engine.fork_server import PAGE_IMPORTS, start_early
 
@@ -676,7 +682,7 @@ def run_command(root, args):
     elif args.command == "feedback":
         ids = check_ids(args.ids, course_ids(root))
         if not (args.students or args.scheduler):
-            start_page_workers_early(root)
+            start_page_workers_early(root, ids, args.workers)
         with paused():  # numpy and nbconvert: a Ctrl-C meanwhile comes after them
             from autograder.outputs.feedback import write_feedback
 

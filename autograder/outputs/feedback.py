@@ -4,7 +4,6 @@ ClassCsvExport plugin)."""
 
 from __future__ import annotations
 
-import os
 import uuid
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from autograder.course.ledger import chosen
 from autograder.engine.bundle import assignment_bundle, graded_submission, replace_folder, scores_of
 from autograder.engine.cluster import close_client, run_all, sent_once, start_client
 from autograder.engine.progress import Progress
+from autograder.engine.run_size import page_workers, pages_in_this_process
 from autograder.engine.worker import kit_version
 from autograder.i18n import config_language, current, language, t
 from autograder.outputs.csv_cells import csv_text
@@ -44,11 +44,13 @@ def write_feedback(root: Path, ids, students=(), log=print, workers=None, schedu
                    notes=None):
     """Feedback pages of the given assignments (of the given students: ids or globs), in the
     course's language, one task per page on the grading engine (`workers` processes of the
-    embedded cluster, or the cluster at `scheduler`); an assignment with nothing graded is
+    embedded cluster, or the cluster at `scheduler`; a run too small to be worth worker
+    processes in this process: engine/run_size.py); an assignment with nothing graded is
     skipped and said so. `notes`: {student: a line that opens their pages}. Every page is
     written again: a TA's score changes a page without a new grading, so a page's file time
     cannot tell it is current. Returns the ids done; a page that could not be written keeps
     the old one and ends in an OutputError naming each."""
+    root = root.resolve()  # a worker in this process changes its current folder
     check_gradebook(root)
     config = course_config(root)
     with language(config_language(config)):
@@ -64,11 +66,12 @@ def write_feedback(root: Path, ids, students=(), log=print, workers=None, schedu
                                        assignment=assignment_id))
         if not todo:
             return []
-        count = max(map(len, todo.values()))
-        # One page (a student's regrade, feedback on submit) is written in this process.
-        client = start_client(config, max(1, min(workers or os.cpu_count() or 1, count)),
-                              scheduler, root / "grade.log", log,
-                              in_process=sum(map(len, todo.values())) == 1)
+        counts = [len(graded) for graded in todo.values()]
+        # A few pages (a student's regrade, feedback on submit, a small class) are written
+        # in this process, sooner than worker processes would start (engine/run_size.py).
+        client = start_client(config, page_workers(counts, workers), scheduler,
+                              root / "grade.log", log,
+                              in_process=pages_in_this_process(counts, workers))
         settings = page_pipeline(config)  # the workers' feedback pipeline
         try:
             failed = [line for assignment_id, graded in todo.items()
