@@ -747,19 +747,29 @@ def main(argv=None, serve_asked=False):
     (plumbing/ctrl_c.py)."""
     if argv is not None:
         return command_line(argv, serve_asked)
+    if not serve_asked:
+        served = handed_to_serve(sys.argv[1:])  # before a restart: serve's process hashes so
+        if served is not None:
+            return served
     hash_as_kernels()
     raised_again()
     try:
-        return command_line(sys.argv[1:], serve_asked)
+        return command_line(sys.argv[1:], serve_asked=True)
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def handed_to_serve(argv):
+    """The exit status of the command line `argv` run by the course's serve, warm, when one
+    runs and takes it; else None."""
+    mark("command: started")
+    return served_unparsed(argv)
 
 
 def command_line(argv, serve_asked):
     """The exit status of the command line `argv` (main)."""
     if not serve_asked:
-        mark("command: started")
-        served = served_unparsed(argv)  # run by the course's serve, warm, when one runs
+        served = handed_to_serve(argv)
         if served is not None:
             return served
     with language(help_language(argv)), argparse_in_course_language():

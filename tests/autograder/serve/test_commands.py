@@ -109,6 +109,25 @@ def test_a_handed_command_leaves_the_command_line_unimported(serving):
                            "dataclasses", "nbformat", "torch"}
 
 
+def interpreters_of(root, *args, **env):
+    """How many interpreters `python -m autograder ARGS`, started hashing at random, ran in
+    turn: one, or two where it started itself again to hash as the kernels do (each imports
+    `site` once as it starts)."""
+    result = kit(root, *args, PYTHONHASHSEED="random", PYTHONPROFILEIMPORTTIME="1", **env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return sum(line.startswith("import time:") and line.rsplit("|", 1)[-1].strip() == "site"
+               for line in result.stderr.splitlines())
+
+
+def test_a_handed_command_is_not_started_again_to_hash_as_the_kernels(serving):
+    """Is the process of a command handed to serve left as it was started, hashing at random
+    (it only relays what serve runs, in serve's process, which hashes as the kernels do),
+    where the same command run alone is started again, once, to hash so?"""
+    root = serving["root"]
+    assert interpreters_of(root, "grade", "--student", "s0") == 1
+    assert interpreters_of(root, "grade", "--student", "s0", **{NO_SERVE: "1"}) == 2
+
+
 def test_the_next_notebook_is_judged_in_a_kernel_started_ahead_and_graded_alike(serving):
     """After a grade through serve, does the next notebook's judging take the kernel serve
     started ahead, and is that notebook graded exactly as `grade` alone grades it: its scores
