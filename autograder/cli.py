@@ -622,7 +622,7 @@ def run_command(root, args):
 
             record_group(root, new_group)
     elif args.command == "new":
-        from autograder.course.directory import course_language
+        from autograder.course.config_file import course_language
         from autograder.tools.scaffold import new_assignment
 
         new_assignment(root, args.id, course_language(root), args.title)

@@ -12,6 +12,7 @@ from pathlib import Path
 from traitlets.config import Config
 from traitlets.config.loader import ConfigFileNotFound, PyFileConfigLoader
 
+from autograder.i18n import config_language
 from autograder.plumbing.course_root import CONFIG
 from autograder.plumbing.errors import KitError
 
@@ -37,6 +38,11 @@ def course_config(root: Path, **overrides) -> Config:
     config = copy.deepcopy(kept[1])  # the caller's to change
     config.merge(Config(overrides))
     return config
+
+
+def course_language(root: Path) -> str:
+    """The course's language (c.Course.language of its nbgrader_config.py)."""
+    return config_language(course_config(root))
 
 
 class ConfigError(KitError):

@@ -23,13 +23,14 @@ from autograder.course.access import CLOSED
 from autograder.course.config_file import (  # noqa: F401
     CONFIG,
     course_config,
+    course_language,
     db_url,
     isolation_of,
     isolation_setting,
     stray_gradebooks,
 )
 from autograder.course.ids import UnknownAssignment, check_ids, course_ids  # noqa: F401
-from autograder.i18n import config_language, t
+from autograder.i18n import t
 from autograder.plumbing.errors import KitError
 
 HELPER_CELL = "public_checks"  # the grade_id of every notebook's helper cell (build/render.py)
@@ -63,11 +64,6 @@ def nbgrader_env():
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     return env
-
-
-def course_language(root: Path) -> str:
-    """The course's language (c.Course.language of its nbgrader_config.py)."""
-    return config_language(course_config(root))
 
 
 def open_gradebook(root: Path) -> Gradebook:

@@ -189,8 +189,7 @@ def read_graded(course: Path, assignment_id, cells, student) -> Graded:
 
 def grade_upload(root: Path, course_source: Path, settings: Settings, cells, started) -> dict:
     """Grade the upload in a scratch copy of the zip's course; results.json's object."""
-    with paused():  # the collector, while torch, dask and nbgrader are imported
-        from autograder.grading.parallel import grade, isolation_line
+    from autograder.grading.parallel import grade, isolation_line
 
     assignment_id = settings.assignment
     notebook = find_notebook(root / "submission", assignment_id)
@@ -223,7 +222,7 @@ def grade_upload(root: Path, course_source: Path, settings: Settings, cells, sta
 
 def course_language_of(course: Path) -> str:
     try:
-        from autograder.course.directory import course_language
+        from autograder.course.config_file import course_language
 
         return course_language(course)
     except Exception:  # noqa: BLE001 - an unreadable config is reported by grading itself
@@ -243,6 +242,8 @@ def results_of(root: Path, started):
     course = root / "source" / "course"
     cells = []
     try:
+        with paused():  # the collector, while dask, nbgrader and the grader are imported
+            import autograder.grading.parallel  # noqa: F401 - the first of them, test_cells'
         settings = read_settings(course)
         cells = test_cells(course, settings.assignment)
         return grade_upload(root, course, settings, cells, started), 0
@@ -284,4 +285,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from autograder.plumbing.fast_exit import exit_now
+
+    exit_now(main())

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import gc
 import json
 import os
 import runpy
@@ -36,6 +35,7 @@ import traceback
 from pathlib import Path
 
 from autograder.plumbing.hash_seed import KERNEL_SEED, environment_at_start, hashes_as_kernels
+from autograder.plumbing.quiet_imports import paused
 from autograder.plumbing.timeline import mark
 
 ZYGOTE = Path(__file__).with_name("zygote.py")
@@ -148,12 +148,14 @@ def fork_template():
     mechanism (start_forked) and meanwhile imports the rest of what kernels use, while this
     process goes on to import the grader's."""
     try:
-        import torch  # noqa: F401 - the point: imported once, for the grader and the template
+        # The collector paused meanwhile (some 70 ms of torch's 1.1 s), then what exists
+        # frozen: this process's collections no longer write to the pages it shares.
+        with paused():
+            import torch  # noqa: F401 - the point: imported once, for the grader and the template
     except ImportError:
         return None  # grading says what is missing, as it would have
     if len(os.listdir("/proc/self/task")) != 1:
         return None  # a thread of a library's (a BLAS pool): no fork, the template starts alone
-    gc.freeze()  # this process's collections no longer write to the pages it shares
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()

@@ -93,7 +93,7 @@ def through_serve(root: Path, argv) -> int | None:
                 target.write(message.get("out", message.get("err", "")))
                 target.flush()
         except KeyboardInterrupt:
-            from autograder.course.directory import course_language
+            from autograder.course.config_file import course_language
             from autograder.i18n import language, t
 
             with language(course_language(root)):
@@ -228,7 +228,7 @@ class CommandServer:
 
 def waiting_line(root: Path) -> str:
     """What a client hears while serve finishes what it is doing before its command."""
-    from autograder.course.directory import course_language
+    from autograder.course.config_file import course_language
     from autograder.i18n import language, t
 
     with language(course_language(root)):
