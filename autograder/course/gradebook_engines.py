@@ -23,6 +23,12 @@ SaveAutoGrades commits after every graded cell, 17 commits for 01 and 21 with th
 a client that stopped between two of them left a notebook half scored; in one transaction it
 is scored whole or not at all, in two thirds of the time (136 -> 89 ms a notebook; the CPU
 64 -> 59 ms: what the commits cost was mostly waiting for the disk).
+
+And each open of a gradebook, having listed the database's tables, has MetaData.create_all
+ask the database about each of nbgrader's 13 tables in turn, to create those missing. Where
+the list already holds them all, there is nothing to create (`create_missing_tables`): one
+query instead of thirteen, an open and close of a course's gradebook 2.6 -> 1.7 ms, and a
+served grade opens it a dozen times.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from collections import OrderedDict
 from contextlib import contextmanager
 
 import nbgrader.api
-from sqlalchemy import create_engine, make_url
+from sqlalchemy import create_engine, inspect, make_url
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.ddl import SchemaGenerator
 
@@ -126,6 +132,33 @@ def where(url):
     return parsed.set(database=os.path.abspath(parsed.database)).render_as_string()
 
 
+def every_table_there(bind) -> bool:
+    """Whether the database `bind` reaches holds every table of nbgrader's gradebook, in one
+    query (within one_transaction, none after the first open found them)."""
+    if getattr(bind, "tables_made", False):
+        return True
+    there = set(nbgrader.api.Base.metadata.tables) <= set(inspect(bind).get_table_names())
+    if there and isinstance(bind, JoinedConnection):
+        bind.tables_made = True
+    return there
+
+
+def create_missing_tables(create_all):
+    """nbgrader's MetaData.create_all, called by Gradebook.__init__ as the database's tables
+    are listed: nothing to do where they are all there (SchemaGenerator.visit_metadata would
+    create none, and nbgrader listens to no DDL event); else `create_all`, as before."""
+    def create_missing(bind=None, tables=None, checkfirst=True):
+        if tables is None and checkfirst and bind is not None and every_table_there(bind):
+            return
+        create_all(bind=bind, tables=tables, checkfirst=checkfirst)
+
+    return create_missing
+
+
 def install():
-    """nbgrader's Gradebook takes its engines from shared_engine (once per process)."""
+    """nbgrader's Gradebook takes its engines from shared_engine, and finds its tables in one
+    query where they are there (once per process)."""
     nbgrader.api.create_engine = shared_engine
+    metadata = nbgrader.api.Base.metadata
+    if "create_all" not in vars(metadata) and private_api.applies("tables found at once"):
+        metadata.create_all = create_missing_tables(metadata.create_all)

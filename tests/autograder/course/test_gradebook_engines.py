@@ -190,27 +190,72 @@ def test_one_transaction_within_one_is_the_outer_ones(tmp_path):
     assert rows(path, "student") == [("ada",)]
 
 
-def test_one_transaction_checks_nbgrader_tables_once_however_many_gradebooks_open(
-        tmp_path, monkeypatch):
-    """Does a block ask the database about nbgrader's tables for its first gradebook only (each
-    open asked about all 13), and make them when the database is new, while a gradebook
-    outside a block and the next block ask again?"""
+@pytest.fixture
+def tables_asked(monkeypatch):
+    """The names of the tables SQLAlchemy asks the database about, one by one, to make the
+    missing ones (MetaData.create_all), as they are asked."""
     from sqlalchemy.sql.ddl import SchemaGenerator
 
     asked = []
     can_create = SchemaGenerator._can_create_table
     monkeypatch.setattr(SchemaGenerator, "_can_create_table",
                         lambda self, table: asked.append(table.name) or can_create(self, table))
+    return asked
+
+
+def test_tables_are_asked_about_one_by_one_only_to_make_them(tmp_path, tables_asked):
+    """Does a block ask the database about each of nbgrader's tables for its first gradebook
+    on a new database only (and make them), while every later open, in a block or not, finds
+    them all in one query (each open asked about all 13)?"""
     path = tmp_path / "gradebook.db"
     url = f"sqlite:///{path}"
     tables = len(nbgrader.api.Base.metadata.tables)
-    for _ in range(2):
+    for asked_in_the_block in (tables, 0):
         with gradebook_engines.one_transaction(url):
             for name in ("a1", "a2", "a3"):
                 with Gradebook(url) as gradebook:
                     gradebook.update_or_create_assignment(name)
-        assert len(asked) == tables
-        asked.clear()
+        assert len(tables_asked) == asked_in_the_block
+        tables_asked.clear()
     with Gradebook(url):
-        assert len(asked) == tables
+        assert tables_asked == []
     assert rows(path, "assignment") == [("a1",), ("a2",), ("a3",)]
+
+
+def test_a_table_gone_is_made_again_as_the_gradebook_opens(tmp_path, tables_asked):
+    """Where one of nbgrader's tables is missing from a gradebook, does its next open ask
+    about every table and make the missing one again, as nbgrader's own open does?"""
+    path = tmp_path / "gradebook.db"
+    url = f"sqlite:///{path}"
+    with Gradebook(url) as gradebook:
+        gradebook.add_student("ada")
+    with contextlib.closing(sqlite3.connect(path)) as database, database:
+        database.execute("DROP TABLE comment")
+    tables_asked.clear()
+    with Gradebook(url) as gradebook:
+        assert [s.id for s in gradebook.students] == ["ada"]
+    assert len(tables_asked) == len(nbgrader.api.Base.metadata.tables)
+    with contextlib.closing(sqlite3.connect(path)) as database:
+        assert database.execute("SELECT count(*) FROM comment").fetchone() == (0,)  # again
+
+
+def test_finding_the_tables_at_once_steps_aside_where_the_code_differs(monkeypatch):
+    """Where nbgrader's Gradebook.__init__ or SQLAlchemy's creation of tables is not the code
+    the speedup was written for, does nbgrader's metadata keep its own create_all?"""
+    from autograder.plumbing import private_api
+
+    metadata = nbgrader.api.Base.metadata
+    monkeypatch.delattr(metadata, "create_all")  # as before install(), put back after the test
+    speedup = private_api.SPEEDUPS["tables found at once"]
+    monkeypatch.setitem(private_api.SPEEDUPS, "tables found at once",
+                        speedup._replace(digests=("0" * 16,)))
+    private_api.why_not.cache_clear()
+    try:
+        gradebook_engines.install()
+        assert "create_all" not in vars(metadata)
+        monkeypatch.setitem(private_api.SPEEDUPS, "tables found at once", speedup)
+        private_api.why_not.cache_clear()
+        gradebook_engines.install()
+        assert "create_all" in vars(metadata)
+    finally:
+        private_api.why_not.cache_clear()
