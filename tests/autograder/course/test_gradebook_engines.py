@@ -1,7 +1,8 @@
 """Does a process open every gradebook on the one engine made for its URL, reusing the
 statements it compiled, while each open still connects afresh and sees the file as it is
 then; and does it keep at most KEPT engines? Within one_transaction, do the gradebooks opened share
-one transaction that commits once, whole, or not at all?"""
+one transaction that commits once, whole, or not at all? Does an open find nbgrader's tables in
+one query where they are all there, and make a missing one as nbgrader's own open does?"""
 
 from __future__ import annotations
 
