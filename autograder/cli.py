@@ -490,12 +490,12 @@ def start_embedded_early(root, students, workers):
                                         root / "grade.log")
 
 
-def start_page_workers_early(root, ids, workers):
+def start_page_workers_early(root, ids, workers, warm):
     """For a class's feedback pages on the embedded cluster, the process its workers are
     forked from, importing what a page needs (no torch) while this command imports the rest.
     Not when the course grades on a scheduler of its own, nor when the autograded notebooks of
-    `ids` are too few to be worth worker processes (engine/run_size.py; feedback decides
-    again on the students the gradebook has)."""
+    `ids` are too few to be worth worker processes (engine/run_size.py, `warm` as there;
+    feedback decides again on the students the gradebook has)."""
     from autograder.course.config_file import course_config  # light: no nbgrader yet
     from autograder.engine.run_size import pages_in_this_process
 
@@ -505,7 +505,7 @@ def start_page_workers_early(root, ids, workers):
     except Exception:  # noqa: BLE001 - any error of the course's config is feedback's to say
         return
     counts = [len(list((root / "autograded").glob(f"*/{i}/{i}.ipynb"))) for i in ids]
-    if pages_in_this_process(counts, workers):
+    if pages_in_this_process(counts, workers, warm):
         return
     from autograder.engine.fork_server import PAGE_IMPORTS, start_early
 
@@ -681,13 +681,15 @@ def run_command(root, args):
         return serve(root, main, args.once)
     elif args.command == "feedback":
         ids = check_ids(args.ids, course_ids(root))
+        # What pages need, imported before this command (by serve, which runs it): warm.
+        warm = "autograder.outputs.feedback" in sys.modules
         if not (args.students or args.scheduler):
-            start_page_workers_early(root, ids, args.workers)
+            start_page_workers_early(root, ids, args.workers, warm)
         with paused():  # numpy and nbconvert: a Ctrl-C meanwhile comes after them
             from autograder.outputs.feedback import write_feedback
 
         done = write_feedback(root, ids, args.students, workers=args.workers,
-                              scheduler=args.scheduler)
+                              scheduler=args.scheduler, warm=warm)
         return 0 if done or not (args.ids or args.students) else 1  # asked for, not written
     elif args.command == "export":
         return export(root, args)

@@ -41,11 +41,13 @@ def graded_students(root: Path, assignment_id):
 
 
 def write_feedback(root: Path, ids, students=(), log=print, workers=None, scheduler=None,
-                   notes=None):
+                   notes=None, warm=True):
     """Feedback pages of the given assignments (of the given students: ids or globs), in the
     course's language, one task per page on the grading engine (`workers` processes of the
     embedded cluster, or the cluster at `scheduler`; a run too small to be worth worker
-    processes in this process: engine/run_size.py); an assignment with nothing graded is
+    processes in this process: engine/run_size.py, where `warm` is what this process
+    imported before the call, as a caller of this function has; the command line says when
+    it imported them for this run); an assignment with nothing graded is
     skipped and said so. `notes`: {student: a line that opens their pages}. Every page is
     written again: a TA's score changes a page without a new grading, so a page's file time
     cannot tell it is current. Returns the ids done; a page that could not be written keeps
@@ -71,7 +73,7 @@ def write_feedback(root: Path, ids, students=(), log=print, workers=None, schedu
         # in this process, sooner than worker processes would start (engine/run_size.py).
         client = start_client(config, page_workers(counts, workers), scheduler,
                               root / "grade.log", log,
-                              in_process=pages_in_this_process(counts, workers))
+                              in_process=pages_in_this_process(counts, workers, warm))
         settings = page_pipeline(config)  # the workers' feedback pipeline
         try:
             failed = [line for assignment_id, graded in todo.items()

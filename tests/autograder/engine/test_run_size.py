@@ -1,6 +1,7 @@
 """Tests for autograder.engine.run_size and the feedback runs it places: is a run too small to
 be worth worker processes written in the command's own process, page for page as workers
-write it, and does the command then leave the workers' fork server unstarted?"""
+write it, and does the command then leave the workers' fork server unstarted? Does a process
+that imported what pages need before the run (serve) weigh the workers' start as more?"""
 
 from __future__ import annotations
 
@@ -14,7 +15,12 @@ import pytest
 
 from autograder.course.directory import nbgrader_env
 from autograder.engine import run_size
-from autograder.engine.run_size import PAGES_A_START_COSTS, page_workers, pages_in_this_process
+from autograder.engine.run_size import (
+    PAGES_A_START_COSTS,
+    PAGES_A_WARM_START_COSTS,
+    page_workers,
+    pages_in_this_process,
+)
 from autograder.grading.parallel import grade
 from autograder.outputs.feedback import write_feedback
 from autograder.plumbing.timeline import VARIABLE
@@ -36,6 +42,11 @@ def test_workers_start_only_where_they_save_more_than_their_start():
     assert pages_in_this_process([10 * PAGES_A_START_COSTS], 1)
     assert not pages_in_this_process([10 * PAGES_A_START_COSTS], None if os.cpu_count() > 1
                                      else 2)
+    warm_most_here = 2 * PAGES_A_WARM_START_COSTS
+    assert warm_most_here > most_here + 2
+    assert pages_in_this_process([most_here + 2], 2, warm=True)
+    assert pages_in_this_process([warm_most_here], 2, warm=True)
+    assert not pages_in_this_process([warm_most_here + 2], 2, warm=True)
     assert page_workers([3, 1], 8) == 3
     assert page_workers([], None) == 1
     assert page_workers([100], None) == os.cpu_count()
@@ -72,6 +83,7 @@ def test_a_small_class_s_pages_are_written_here_as_workers_write_them(graded, tm
     assert writers_here == {os.getpid()}
     assert len([page for page in here if page.endswith(".html")]) == len(STUDENTS), here
     monkeypatch.setattr(run_size, "PAGES_A_START_COSTS", -1)
+    monkeypatch.setattr(run_size, "PAGES_A_WARM_START_COSTS", -1)
     on_workers, writers_there = pages_written(graded, tmp_path / "workers.txt", monkeypatch)
     assert writers_there and os.getpid() not in writers_there
     assert on_workers == here
@@ -107,9 +119,40 @@ def test_the_command_starts_the_workers_early_only_for_a_class_worth_them(tmp_pa
         import sys
         from pathlib import Path
         from autograder.cli import start_page_workers_early
-        start_page_workers_early(Path(sys.argv[1]), [sys.argv[2]], 2)
+        start_page_workers_early(Path(sys.argv[1]), [sys.argv[2]], 2, False)
     """)
     subprocess.run([sys.executable, "-c", script, str(root), ID], check=True, timeout=120,
                    env={**os.environ, VARIABLE: str(timeline)})
     marks = timeline.read_text() if timeline.exists() else ""
     assert (EARLY in marks) == worth_workers, marks
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["alone", "warm"])
+def test_the_command_weighs_the_start_by_what_its_process_imported_before(graded, tmp_path,
+                                                                          warm):
+    """Given thresholds that send this class to workers from a command run alone and keep it
+    in a process that imported what pages need before (as serve has), does `feedback` run
+    alone start the fork server early and write its pages on workers, and run in a process
+    that imported them first, write them itself, with no fork server?"""
+    timeline = tmp_path / "timeline.txt"
+    script = textwrap.dedent("""
+        import os, sys
+        from autograder.engine import run_size
+        run_size.PAGES_A_START_COSTS, run_size.PAGES_A_WARM_START_COSTS = -1, 10**6
+        if sys.argv[2] == "warm":
+            import autograder.outputs.feedback
+        from autograder.cli import main
+        print("pid", os.getpid())
+        sys.exit(main(["--root", sys.argv[1], "feedback"]))
+    """)
+    done = subprocess.run([sys.executable, "-c", script, str(graded),
+                           "warm" if warm else "alone"], capture_output=True, text=True,
+                          timeout=300, env={**nbgrader_env(), VARIABLE: str(timeline)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{len(STUDENTS)} pages in feedback/" in done.stdout, done.stdout
+    pid = int(done.stdout.split("pid ", 1)[1].split()[0])
+    marks = timeline.read_text()
+    writers = {int(line.split()[1]) for line in marks.splitlines()
+               if "worker: " in line and line.endswith(" copied")}
+    assert (writers == {pid}) == warm, (pid, writers)
+    assert writers and (EARLY in marks) != warm, marks
