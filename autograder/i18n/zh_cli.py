@@ -148,10 +148,10 @@ CATALOG = {
         "[{number}/{count}] 正在把 {id} 登记到成绩册（nbgrader generate_assignment）……",
     "[{number}/{count}] {id} registered ({seconds:.1f} s)":
         "[{number}/{count}] {id} 已登记（{seconds:.1f} 秒）",
-    "no Jupyter kernel named {name!r}: install ipykernel in this environment "
-    "({python} -m pip install ipykernel)":
-        "没有名为 {name!r} 的 Jupyter 内核：请在这个环境中安装 ipykernel"
-        "（{python} -m pip install ipykernel）",
+    "no {module} in this Python, and every kernel needs it: install it "
+    "({python} -m pip install {module})":
+        "这个 Python 中没有 {module}，而每个内核都需要它：请安装它"
+        "（{python} -m pip install {module}）",
     "nothing to grade: submitted/ holds no notebook of {ids}{students}; collect them first "
     "(python -m autograder collect ID --from FOLDER_OR_ZIP)":
         "没有需要评分的内容：submitted/ 中没有 {ids}{students} 的笔记本；请先收取提交"

@@ -10,6 +10,8 @@ import csv
 import re
 import shutil
 import struct
+import subprocess
+import sys
 import zipfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -206,11 +208,20 @@ def test_report_reads_well_in_a_browser(course, screenshot):
 
 
 def test_missing_kernel_is_a_clear_error():
-    """Does grading without a python3 kernel stop with an error that says what to install?"""
+    """Does grading without what every kernel imports stop with an error that says what to
+    install, and does the check itself import nothing of IPython (a cold grade's command
+    never needs it)?"""
     from autograder.grading.parallel import GradeError, check_kernel
 
-    with pytest.raises(GradeError, match="pip install ipykernel"):
-        check_kernel("no-such-kernel-here")
+    with pytest.raises(GradeError, match="pip install no_such_kernel_module"):
+        check_kernel("no_such_kernel_module")
+    checked = subprocess.run(
+        [sys.executable, "-c", "import sys\nfrom autograder.grading.parallel import "
+         "check_kernel\ncheck_kernel()\nprint(sorted(m for m in sys.modules if "
+         "m.split('.')[0] in ('IPython', 'ipykernel')))"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stdout.strip() == "[]"
 
 
 def test_cli_unknown_assignment_exits_1_naming_the_ids(capsys):
