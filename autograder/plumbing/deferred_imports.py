@@ -17,6 +17,13 @@ that reads a gradebook or grades, none of which serves web pages. Here an import
 imports each extension's package with its own code not yet run (nothing is imported until
 something imports nbgrader): the server's call of its `load_jupyter_server_extension`, or
 the first use of any other of its names, runs it then; its modules import as usual.
+
+nbgrader's API imports requests, for the calls of its JupyterHub authenticator, made only
+where a course authenticates through JupyterHub: some 40 ms of every process that reads a
+gradebook or grades, on the way to a cold grade's first notebook. It is imported the same way,
+its package's own code run at the first use of one of its names. (nbgrader imports setuptools
+as well, some 45 ms, for three functions of its zip collector; that is not put off: setuptools
+adds its vendored packages to sys.path as it is imported, which another import may count on.)
 """
 
 from __future__ import annotations
@@ -34,6 +41,18 @@ DEFERRED = "rfc3987_syntax"
 BUILDS_ON_IMPORT = DEFERRED + ".syntax_helpers"  # the module that builds the parser
 SERVER_EXTENSIONS = [f"nbgrader.server_extensions.{name}" for name in
                      ("assignment_list", "course_list", "validate_assignment", "formgrader")]
+UNUSED_ON_IMPORT = {"requests": "deferred requests"}  # package: private_api's speedup
+_checking = threading.local()  # .now: this thread asks private_api, which finds packages too
+
+
+def speedup_applies(name) -> bool:
+    """private_api.applies(name), where finding the packages it reads (find_spec of their
+    top-level names) does not ask this module's finders again."""
+    _checking.now = True
+    try:
+        return private_api.applies(name)
+    finally:
+        _checking.now = False
 
 
 def defer():
@@ -46,8 +65,10 @@ def defer():
     if not any(isinstance(finder, DeferredParser) for finder in sys.meta_path):
         sys.meta_path.insert(0, DeferredParser())
     if not any(isinstance(finder, DeferredPackages) for finder in sys.meta_path):
-        sys.meta_path.insert(0, DeferredPackages(SERVER_EXTENSIONS,
-                                                 "load_jupyter_server_extension"))
+        sys.meta_path.insert(0, DeferredPackages(
+            {name: "deferred server extensions" for name in SERVER_EXTENSIONS},
+            "load_jupyter_server_extension"))
+        sys.meta_path.insert(0, DeferredPackages(UNUSED_ON_IMPORT))
 
 
 # Finders and loaders as the import system calls them, not importlib.abc's classes: importing
@@ -55,16 +76,18 @@ def defer():
 
 
 class DeferredPackages:
-    """Imports each of `names` (packages) with its own code not yet run: calling its
-    `function`, or asking for any other name but one of its modules', runs it in the module
-    the import made (which so becomes the package). The import itself, of the package and of
-    the packages above it, is Python's: only the package's own code waits."""
+    """Imports each package of `speedups` ({name: the private_api speedup that checks its
+    deferral}) with its own code not yet run: calling its `function` (where one is named),
+    or asking for any other name but one of its modules', runs it in the module the import
+    made (which so becomes the package). The import itself, of the package and of the
+    packages above it, is Python's: only the package's own code waits."""
 
-    def __init__(self, names, function):
-        self.names, self.function = set(names), function
+    def __init__(self, speedups, function=None):
+        self.speedups, self.function = dict(speedups), function
 
     def find_spec(self, name, path, target=None):
-        if name not in self.names or not private_api.applies("deferred server extensions"):
+        if name not in self.speedups or getattr(_checking, "now", False) \
+                or not speedup_applies(self.speedups[name]):
             return None
         real = importlib.machinery.PathFinder.find_spec(name, path)
         if real is None or not real.submodule_search_locations:
@@ -80,27 +103,31 @@ class DeferredPackages:
 
     def exec_module(self, package):
         real, function, ran = package.__spec__.loader_state, self.function, []
-        name = package.__name__
+        name, lock = package.__name__, threading.Lock()
 
         def run():
-            if not ran:
-                ran.append(True)
-                del package.__getattr__, package.__dict__[function]
-                real.loader.exec_module(package)
+            with lock:
+                if not ran:
+                    ran.append(True)
+                    del package.__getattr__
+                    if function:
+                        del package.__dict__[function]
+                    real.loader.exec_module(package)
             return package
 
         def first_use(*args, **kwargs):
             return getattr(run(), function)(*args, **kwargs)
 
         def other_name(attribute):
-            if ran or attribute.startswith("__"):
+            if ran or (function and attribute.startswith("__")):
                 raise AttributeError(f"module {name!r} has no attribute {attribute!r}")
-            if importlib.machinery.PathFinder.find_spec(f"{name}.{attribute}",
-                                                        package.__path__):
+            if not attribute.startswith("__") and importlib.machinery.PathFinder.find_spec(
+                    f"{name}.{attribute}", package.__path__):
                 return importlib.import_module(f"{name}.{attribute}")  # one of its modules
-            return getattr(run(), attribute)
+            return getattr(run(), attribute)  # a name its code sets (__version__ too)
 
-        setattr(package, function, first_use)
+        if function:
+            setattr(package, function, first_use)
         package.__getattr__ = other_name
 
 
@@ -109,17 +136,10 @@ class DeferredParser:
     it at its first call and answers as the library does, and any other name of the package
     loads the module that builds it first. Its own modules load as usual."""
 
-    checking = threading.local()  # .now: this thread asks private_api, which finds the package
-
     def find_spec(self, name, path, target=None):
-        if name != DEFERRED or getattr(self.checking, "now", False):
+        if name != DEFERRED or getattr(_checking, "now", False) \
+                or not speedup_applies("deferred parser"):
             return None
-        self.checking.now = True
-        try:
-            if not private_api.applies("deferred parser"):
-                return None
-        finally:
-            self.checking.now = False
         real = importlib.machinery.PathFinder.find_spec(name, path)
         if real is None or not real.submodule_search_locations:
             return None

@@ -127,6 +127,10 @@ SPEEDUPS = {
         ("nbgrader.api:get_alembic_version", "nbgrader.dbutil:_temp_alembic_ini",
          "nbgrader.dbutil:write_alembic_ini"),
         ("5952c15a7add32bf",), "a new gradebook runs the alembic executable, only slower"),
+    "deferred requests": Speedup(
+        "autograder/plumbing/deferred_imports.py", "requests",
+        ("nbgrader.auth.jupyterhub", "requests"),  # whole files: where it is used, what waits
+        ("d1b4a834cda7f68b",)),
     "deferred parser": Speedup(
         "autograder/plumbing/deferred_imports.py", "rfc3987-syntax",
         ("rfc3987_syntax.syntax_helpers:is_valid_syntax",),

@@ -1,6 +1,6 @@
 """Does a kit process put off what libraries do as they are imported and it never needs
-(rfc3987_syntax's parser, nbgrader's server extensions) until something uses it, and does
-each then answer exactly as it does in a process without the kit?"""
+(rfc3987_syntax's parser, nbgrader's server extensions, requests) until something uses it, and
+does each then answer exactly as it does in a process without the kit?"""
 
 from __future__ import annotations
 
@@ -100,3 +100,31 @@ def test_a_module_of_a_deferred_extension_imports_as_usual():
     assert kit[0] is False
     assert kit[1].endswith("formgrader/formgrader.py")
     assert kit[2] == "nbgrader.server_extensions.assignment_list.handlers"
+
+
+REQUESTS = """
+import json, logging, sys, warnings
+{first}
+import nbgrader.api
+ran_before = sorted(name for name in sys.modules if name.startswith(("requests.", "urllib3")))
+import requests
+from requests import Session
+import nbgrader.auth.jupyterhub as hub
+answers = {{"version": requests.__version__, "get": requests.get.__module__,
+           "session": Session.__module__, "same": hub.requests is requests,
+           "handlers": [type(h).__name__ for h in logging.getLogger("requests").handlers],
+           "prepared": requests.Request("GET", "http://a/b", params={{"q": "ä"}}).prepare().url}}
+print(json.dumps({{"ran_before": ran_before, "answers": answers}}))
+"""
+
+
+def test_requests_runs_at_its_first_use_and_answers_as_the_library():
+    """After the kit and nbgrader's API are imported, has none of requests' code run (nor
+    urllib3's, which it imports), and does its first use (a name its code sets, __version__
+    among them, and one of its modules) then answer as in a process without the kit?"""
+    kit = run(REQUESTS.format(first="import autograder"))
+    plain = run(REQUESTS.format(first=""))
+    assert kit["ran_before"] == []
+    assert "requests.api" in plain["ran_before"]  # nbgrader's API imports it itself
+    assert kit["answers"] == plain["answers"]
+    assert kit["answers"]["same"] and kit["answers"]["handlers"] == ["NullHandler"]
