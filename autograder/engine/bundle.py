@@ -35,7 +35,7 @@ from nbgrader.api import (
     SubmittedNotebook,
     TaskCell,
 )
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, event, text
 from sqlalchemy.exc import SAWarning
 from sqlalchemy.orm import joinedload, undefer
 
@@ -137,9 +137,14 @@ def copy_master_cells(master, into: Gradebook, assignment_id):
 def empty_gradebook(course: Gradebook, path: Path):
     """A new SQLite gradebook at `path`, of the course gradebook's schema version. nbgrader
     looks its alembic version up for a new gradebook, which takes it seconds; here it is read
-    from the course's."""
+    from the course's. Its tables are made without waiting for the disk after each (SQLite's
+    synchronous=OFF, on this connection alone): the file is a scratch copy, read back into the
+    bundle at once, and each of its 13 tables and their indexes waited some 3 ms (create_all
+    36-46 ms -> 6 ms, on a bundle's 75 ms)."""
     version = course.db.execute(text("SELECT version_num FROM alembic_version")).scalar()
     engine = create_engine(f"sqlite:///{path}")
+    event.listen(engine, "connect",
+                 lambda connection, _: connection.execute("PRAGMA synchronous=OFF"))
     Base.metadata.create_all(bind=engine, checkfirst=False)  # a new file: nothing to look up
     with engine.begin() as connection:
         connection.execute(text("CREATE TABLE alembic_version "
