@@ -25,7 +25,10 @@ worker (sampled on one more grade, not timed); then the lowest ratio and its ass
 --feedback: only feedback pages, of a class of --students notebooks of --assignment graded
 by plain nbgrader in one course and by the kit in another: pages a minute of `nbgrader
 generate_feedback` and of the kit's `feedback`, then one page, cold, by each command as a new
-process (three times; the best is the figure).
+process (three times; the best is the figure). The kit's class is written by write_feedback
+in this process, its imports done, as `serve` writes a `feedback` handed to it: up to some
+160 pages on two workers, that is in this process itself (engine/run_size.py; the line says
+which), where `python -m autograder feedback` run alone takes workers from 26 pages on.
 
 --mixed: only plain nbgrader against the kit on one class of every assignment: --students
 students, each handing in all of them, each notebook drawn in the demo's shares (correct,
@@ -420,6 +423,16 @@ def every_assignment(students, workers):
     return figures
 
 
+def kit_pages_where(pages, workers):
+    """How write_feedback, called in this process (its imports done), writes `pages` pages
+    with `workers` asked (engine/run_size.py), as the figures' lines say it."""
+    from autograder.engine.run_size import page_workers, pages_in_this_process
+
+    where = ("in this process" if pages_in_this_process([pages], workers, warm=True)
+             else f"on {page_workers([pages], workers)} workers")
+    return f"kit write_feedback, --workers {workers} asked, {where}"
+
+
 def page_commands(assignment_id, student):
     """The command lines that write one student's feedback page as a new process: plain
     nbgrader's, the kit's."""
@@ -450,7 +463,7 @@ def feedback_figures(scratch: Path, assignment_id, students, workers, runs=3):
                                                log=lambda _: None))
     figures = {"plain": 60 * students / plain_wall, "kit": 60 * students / kit_wall}
     print(f"{students} pages of {assignment_id}: plain nbgrader generate_feedback "
-          f"{figures['plain']:.1f} a minute, kit feedback --workers {workers} "
+          f"{figures['plain']:.1f} a minute, {kit_pages_where(students, workers)} "
           f"{figures['kit']:.1f} a minute ({figures['kit'] / figures['plain']:.2f}x)",
           flush=True)
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
@@ -588,7 +601,8 @@ def main():
 
         kit_pages, _ = timed(lambda: write_feedback(kit, [assignment_id], workers=workers,
                                                     **quiet))
-        print(f"kit feedback --workers {workers}: {kit_pages:.0f} s")
+        kit_pages_said = kit_pages_where(n, workers)
+        print(f"{kit_pages_said}: {kit_pages:.0f} s")
         limits = course("limits")
         limits_wall, limits_cpu = timed(lambda: grade(limits, [assignment_id],
                                                       workers=workers, isolation="limits",
@@ -616,7 +630,7 @@ def main():
           f"({rate['kit'] / rate['plain']:.2f}x plain)   "
           f"{workers} external workers {rate['external']:6.1f}")
     print(f"feedback pages/minute  plain nbgrader generate_feedback {60 * n / plain_pages:6.1f}"
-          f"   kit feedback --workers {workers} {60 * n / kit_pages:6.1f}")
+          f"   {kit_pages_said} {60 * n / kit_pages:6.1f}")
     print(f"CPU s per notebook     plain nbgrader {plain_cpu / n:6.2f}   "
           f"kit 1 worker {one_cpu / n:6.2f}   kit {workers} workers {kit_cpu / n:6.2f}   "
           f"bare `python -c 'import torch'` {torch_cpu:.2f}")
