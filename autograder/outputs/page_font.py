@@ -14,16 +14,24 @@ is cut once and kept (`kept_subset`): in this process, and in the user's cache f
 (~/.cache/attention-kit/fonts, keyed by the font file and the characters), so that the
 pages of a class, whose characters are mostly the notebook's, a regrade's pages and the next
 process's, read it back.
+
+Both are bounded, the least recently used set going first: a set is some 5-200 KB, but a
+page of 140 KB of Chinese and Korean needed a 14 MB font, and a student's own characters make
+a set of their own, so a term of pages, or a served course fed such notebooks, would otherwise
+fill the home folder, or the memory of `serve`, without end. The folder keeps at most
+CACHE_BYTES of fonts (each read back counts as a use); the process MEMORY_CHARACTERS of their
+text. A set dropped is cut again when a page needs it.
 """
 
 from __future__ import annotations
 
 import base64
-import functools
 import hashlib
 import io
 import os
 import re
+import threading
+from collections import OrderedDict
 from pathlib import Path
 
 from autograder.course.directory import write_atomically
@@ -34,6 +42,9 @@ FAMILY = "Kit CJK"  # the embedded font's name inside the page
 # Code and everything inside it (a highlighter's spans): a page's own style sheet (nbgrader's
 # feedback) sets code in monospace with more specific selectors, hence !important.
 CODE = "pre,code,kbd,samp,pre *,code *"
+CACHE_BYTES = 256 * 2**20  # the cache folder's fonts, at most (some 2,000 sets of a class)
+MEMORY_CHARACTERS = 64 * 2**20  # the base64 text of the fonts a process keeps, at most
+SUFFIX = ".woff"  # a kept font in the cache folder; nothing else there is the kit's to remove
 
 
 def face_index(path, family):
@@ -80,24 +91,105 @@ def font_css(text):
             f"{CODE}{{font-family:'{FAMILY}',monospace,monospace!important}}")
 
 
-@functools.lru_cache(maxsize=256)
+class Recent:
+    """Values kept by key in this process, the least recently used dropped once their
+    lengths pass `limit` (a value longer than that is not kept)."""
+
+    def __init__(self, limit):
+        self.limit, self.size = limit, 0
+        self.values: OrderedDict = OrderedDict()
+        self.lock = threading.Lock()  # serve writes pages from more than one thread
+
+    def get(self, key):
+        with self.lock:
+            value = self.values.get(key)
+            if value is not None:
+                self.values.move_to_end(key)
+            return value
+
+    def put(self, key, value):
+        with self.lock:
+            if key in self.values or len(value) > self.limit:
+                return
+            self.values[key] = value
+            self.size += len(value)
+            while self.size > self.limit:
+                _, dropped = self.values.popitem(last=False)
+                self.size -= len(dropped)
+
+    def clear(self):
+        with self.lock:
+            self.values.clear()
+            self.size = 0
+
+
+KEPT = Recent(MEMORY_CHARACTERS)  # (font file, characters) -> base64 of the cut
+
+
 def kept_subset(path, characters):
     """subset_woff(path, characters) as base64: read back where it was cut before (in this
     process, else in the cache folder), else cut and kept there."""
+    encoded = KEPT.get((path, characters))
+    if encoded is None:
+        encoded = base64.b64encode(kept_file(path, characters)).decode("ascii")
+        KEPT.put((path, characters), encoded)
+    return encoded
+
+
+def kept_file(path, characters):
+    """The cut's bytes from the cache folder (its use marked), else cut now and kept there."""
     info = os.stat(path)
     key = hashlib.sha256(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\0{characters}"
                          .encode()).hexdigest()[:40]
     folder = cache_folder()
-    kept = folder / f"{key}.woff" if folder else None
+    kept = folder / f"{key}{SUFFIX}" if folder else None
     try:
         data = kept.read_bytes() if kept else None
     except OSError:
         data = None
-    if not data:
-        data = subset_woff(path, set(characters))
-        if kept:
-            keep(kept, data)
-    return base64.b64encode(data).decode("ascii")
+    if data:
+        used(kept)
+        return data
+    data = subset_woff(path, set(characters))
+    if kept:
+        keep(kept, data)
+        prune(folder, CACHE_BYTES)
+    return data
+
+
+def used(path):
+    """Mark a kept font as just used (its modification time): pruning drops it last."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+def prune(folder, limit):
+    """Remove the kept fonts least recently used until those left hold at most `limit` bytes.
+    Only the kit's fonts (*.woff) are counted or removed; one another process removed first
+    is passed over."""
+    fonts = []
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if not entry.name.endswith(SUFFIX) or entry.name.startswith("."):
+                continue
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            fonts.append((info.st_mtime_ns, info.st_size, entry.path))
+    total = sum(size for _, size, _ in fonts)
+    for _, size, font in sorted(fonts):
+        if total <= limit:
+            break
+        try:
+            os.unlink(font)
+        except FileNotFoundError:
+            pass
+        except OSError:
+            continue
+        total -= size
 
 
 def cache_folder():

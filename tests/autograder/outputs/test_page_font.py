@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import io
+import os
 import re
 
 import pytest
@@ -28,9 +29,9 @@ def fresh_cache(tmp_path, monkeypatch):
     if kit_font_path() is None:
         pytest.skip("the kit's font package is not installed")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    page_font.kept_subset.cache_clear()
+    page_font.KEPT.clear()
     yield tmp_path / "attention-kit" / "fonts"
-    page_font.kept_subset.cache_clear()
+    page_font.KEPT.clear()
 
 
 def test_a_set_is_cut_once_and_read_back(fresh_cache, monkeypatch):
@@ -44,7 +45,7 @@ def test_a_set_is_cut_once_and_read_back(fresh_cache, monkeypatch):
     def no_cut(*args):
         raise AssertionError("the font was cut again")
 
-    page_font.kept_subset.cache_clear()  # as a new process
+    page_font.KEPT.clear()  # as a new process
     monkeypatch.setattr(page_font, "subset_woff", no_cut)
     assert page_font.font_css(TITLE) == first
 
@@ -57,7 +58,7 @@ def test_another_set_is_cut_for_itself_and_a_broken_file_is_cut_again(fresh_cach
     assert other != first and len(list(fresh_cache.glob("*.woff"))) == 2
     for kept in fresh_cache.glob("*.woff"):
         kept.write_bytes(b"")
-    page_font.kept_subset.cache_clear()
+    page_font.KEPT.clear()
     assert embedded(page_font.font_css(TITLE)) == embedded(first)
     sizes = sorted(kept.stat().st_size for kept in fresh_cache.glob("*.woff"))
     assert sizes[0] == 0 and sizes[1] > 0  # the title's kept again; the other set's untouched
@@ -71,11 +72,11 @@ def test_no_cache_folder_still_gives_the_font(tmp_path, monkeypatch):
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
-    page_font.kept_subset.cache_clear()
+    page_font.KEPT.clear()
     try:
         assert {"注", "意"} <= embedded(page_font.font_css(TITLE))
     finally:
-        page_font.kept_subset.cache_clear()
+        page_font.KEPT.clear()
 
 
 def test_a_kept_font_is_embedded_without_matplotlib(fresh_cache, tmp_path):
@@ -93,3 +94,41 @@ def test_a_kept_font_is_embedded_without_matplotlib(fresh_cache, tmp_path):
                           env={**os.environ, "XDG_CACHE_HOME": str(tmp_path)}, timeout=120,
                           check=True)
     assert done.stdout.split() == ["True", "False"], done.stderr[-2000:]
+
+
+def test_the_cache_folder_keeps_the_sets_used_last_within_its_bound(fresh_cache, monkeypatch):
+    """Past CACHE_BYTES, are the fonts least recently used removed (a set read back counts as
+    a use), the one just cut and everything else in the folder kept?"""
+    page_font.font_css("注意力")
+    page_font.font_css("缩放点积")
+    older, newer = sorted(fresh_cache.glob("*.woff"), key=lambda kept: kept.stat().st_mtime_ns)
+    os.utime(older, ns=(10**18, 10**18))  # cut first, long ago
+    os.utime(newer, ns=(15 * 10**17, 15 * 10**17))  # cut after, long ago too
+    page_font.KEPT.clear()  # as a new process, which reads the first set back
+    page_font.font_css("注意力")
+    other = fresh_cache / "notes.txt"
+    other.write_text("not a font of the kit's")
+    cut = page_font.subset_woff(kit_font_path(), set("多头注意力机制"))
+    monkeypatch.setattr(page_font, "CACHE_BYTES", older.stat().st_size + len(cut))  # not 3
+    third = page_font.font_css("多头注意力机制")
+    left = {kept.name for kept in fresh_cache.glob("*.woff")}
+    assert len(left) == 2 and older.name in left and newer.name not in left
+    assert other.read_text() == "not a font of the kit's"
+    assert sum(kept.stat().st_size for kept in fresh_cache.glob("*.woff")) <= \
+        page_font.CACHE_BYTES
+    page_font.KEPT.clear()
+    assert page_font.font_css("多头注意力机制") == third  # the new set read back, not lost
+
+
+def test_a_process_keeps_the_fonts_used_last_within_its_bound():
+    """Does a process keep at most MEMORY_CHARACTERS of fonts' text, dropping the least
+    recently used, and not keep one longer than that at all?"""
+    recent = page_font.Recent(10)
+    recent.put("a", "xxxx")
+    recent.put("b", "yyyy")
+    assert recent.get("a") == "xxxx"  # "a" used after "b"
+    recent.put("c", "zzzz")
+    assert (recent.get("a"), recent.get("b"), recent.get("c")) == ("xxxx", None, "zzzz")
+    assert recent.size == 8
+    recent.put("d", "w" * 11)
+    assert recent.get("d") is None and recent.size == 8
