@@ -12,7 +12,9 @@ autograde stages (bench/grading.py's baseline), as many times. Between the two, 
 `python -m autograder serve` is started in the course (and waited for), and as many more
 notebooks are graded with the same command, which hands itself to serve
 (serve/commands.py); printed per run: its wall time and the CPU of the command and of serve's
-processes.
+processes. Last, the floor no cold grade goes under: a new Python that only imports torch,
+as many times (every kernel runs the student's torch code, so some process of a cold grade
+imports it before the first cell can run).
 
 Memory is sampled on one more run of each kind, which is not timed: the peak of the
 proportional set size summed over the command's processes (or serve's), shared pages divided
@@ -168,6 +170,9 @@ def warm_runs(course: Path, env, students, sampled):
         serve.wait(timeout=60)
 
 
+IMPORT_TORCH = [sys.executable, "-c", "import torch"]
+
+
 def grade_command(student):
     return [sys.executable, "-m", "autograder", "grade", "--student", student]
 
@@ -175,9 +180,10 @@ def grade_command(student):
 def measure(assignment_id, runs):
     """The figures of one notebook of `assignment_id`, printed as they come: {"cold": [(wall
     s, CPU s)] of the kit's grade, one a run; "plain": the same of plain nbgrader's
-    autograde; "warm": the same of grades handed to serve; "cold peak", "plain peak", "serve":
-    the peak PSS in MiB of a cold grade's processes, of plain nbgrader's and of serve's while
-    it grades, each sampled on a run of its own}."""
+    autograde; "warm": the same of grades handed to serve; "torch": the same of a new Python
+    importing torch; "cold peak", "plain peak", "serve": the peak PSS in MiB of a cold grade's
+    processes, of plain nbgrader's and of serve's while it grades, each sampled on a run of
+    its own}."""
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
     students = [f"s{n}" for n in range(3 * runs + 3)]
     cold, warm, plain = students[:runs], students[runs:2 * runs], students[2 * runs:3 * runs]
@@ -210,6 +216,12 @@ def measure(assignment_id, runs):
                                         course, env)
         print(f"plain nbgrader autograde, one more run sampled for memory: peak "
               f"{figures['plain peak']:.0f} MiB PSS")
+        figures["torch"] = []
+        for _ in range(runs):
+            _, wall, cpu = timed(IMPORT_TORCH, course, env)
+            figures["torch"].append((wall, cpu))
+            print(f"a new Python importing torch, nothing else: {wall:.2f} s wall, {cpu:.2f} "
+                  "CPU s")
     return figures
 
 
@@ -224,7 +236,8 @@ def best_line(figures):
             f"{figures['cold peak']:.0f} MiB), plain nbgrader {plain[0]:.2f} s wall "
             f"({plain[1]:.2f} CPU s, {figures['plain peak']:.0f} MiB); kit / nbgrader wall "
             f"{kit[0] / plain[0]:.2f}; warm through serve {warm[0]:.2f} s wall ({warm[1]:.2f} "
-            f"CPU s), serve {figures['serve']:.0f} MiB")
+            f"CPU s), serve {figures['serve']:.0f} MiB; torch's import alone "
+            f"{min(figures['torch'])[0]:.2f} s wall")
 
 
 def main():
