@@ -86,6 +86,9 @@ class GradeInSandbox(NbGraderPreprocessor):
                                 "(RLIMIT_CPU)").tag(config=True)
     file_limit_mb = Integer(64, help="largest file a kernel may write, in MiB (RLIMIT_FSIZE)"
                             ).tag(config=True)
+    folder_limit_mb = Integer(512, help="most a kernel's working folder may hold, in MiB (the "
+                              "notebook's files copied in, and all its code writes there): "
+                              "past it the kernel is stopped, as past its time").tag(config=True)
     process_limit = Integer(128, help="processes the sandbox user may run at once "
                             "(RLIMIT_NPROC)").tag(config=True)
     max_file_mb = Integer(16, help="largest file of a notebook's folder copied into its "
@@ -138,7 +141,8 @@ class GradeInSandbox(NbGraderPreprocessor):
         root = CourseDirectory(config=self.config).root
         return Settings(isolation=self.isolation, uid=self.sandbox_uid, limits=limits,
                         hidden=(root, os.getcwd(), *kit_folders()),
-                        max_file_bytes=self.max_file_mb << 20)
+                        max_file_bytes=self.max_file_mb << 20,
+                        folder_limit_bytes=self.folder_limit_mb << 20)
 
     def bounds(self):
         return Bounds(source=self.max_source_kb << 10, cell_output=self.max_cell_output_kb << 10,

@@ -137,6 +137,13 @@ CATALOG = {
     "ran past the time limit ({seconds:.0f} s)": "运行超出了时间限制（{seconds:.0f} 秒）",
     "the kernel died (os._exit, a crash, or out of memory)":
         "内核终止了（os._exit、程序崩溃或内存耗尽）",
+    "its code made a folder the grader cannot read in its working folder":
+        "代码在工作文件夹里建了一个评分程序无法读取的文件夹",
+    "its code made more than {count} files and folders in its working folder":
+        "代码在工作文件夹里建了超过 {count} 个文件和文件夹",
+    "its code wrote more than {mib} MiB into its working folder (the limit: "
+    "c.GradeInSandbox.folder_limit_mb)":
+        "代码向工作文件夹写入了超过 {mib} MiB（上限由 c.GradeInSandbox.folder_limit_mb 设定）",
     "the sandboxed kernel exited at start: {log}": "沙箱内核刚启动就退出了：{log}",
     "the sandboxed kernel did not answer within {seconds} s":
         "沙箱内核在 {seconds} 秒内没有响应",

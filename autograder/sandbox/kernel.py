@@ -41,6 +41,7 @@ from autograder.course.submission_files import FOLDER_DEPTH, FOLDER_ENTRIES
 from autograder.i18n import os_reason, t
 from autograder.plumbing.timeline import mark
 from autograder.sandbox import handover, isolation, template_start
+from autograder.sandbox.folder_watch import FolderWatch
 from autograder.sandbox.grader_session import GraderSession
 from autograder.sandbox.socket_folder import socket_parent
 from autograder.sandbox.template_start import template_command, template_env
@@ -63,6 +64,7 @@ class Settings:
     start_timeout: float = 30.0
     max_file_bytes: int = 16 << 20  # the largest file copied from the notebook's folder
     max_folder_bytes: int = 256 << 20  # all of them together
+    folder_limit_bytes: int = 512 << 20  # what the kernel's folder may hold (folder_watch.py)
 
     @property
     def mechanism(self):
@@ -486,6 +488,7 @@ class SandboxedKernel:
         self.scratch = None
         self.refused = []  # files of the notebook's folder not copied, and why (one line each)
         self.running = None  # the last Run sent
+        self.watch = None  # the FolderWatch of the kernel's folder while it lives
 
     # life ---------------------------------------------------------------------------------
 
@@ -510,6 +513,7 @@ class SandboxedKernel:
             "limits": dict(vars(self.settings.limits)),
             "env": kernel_env(self.scratch, self.mechanism),
         })["pid"]
+        self.watch = self.watched(self.pid, uid)
         self.client = BlockingKernelClient(session=GraderSession())
         # A client dropped without stop() is ended when collected, by whatever thread collects
         # it; with zmq's default linger a message still queued to a dead kernel held that end,
@@ -531,8 +535,22 @@ class SandboxedKernel:
         `other` holds nothing after."""
         self.pid, self.uid, self.client, self.scratch = other.pid, other.uid, other.client, \
             other.scratch
-        self.refused, self.running = list(other.refused), None
-        other.pid = other.uid = other.client = other.scratch = None
+        self.refused, self.running, self.watch = list(other.refused), None, other.watch
+        other.pid = other.uid = other.client = other.scratch = other.watch = None
+
+    def watched(self, pid, uid):
+        """A FolderWatch of the kernel's folder, which ends the kernel `pid` (of `uid`) once
+        it holds more than the settings allow."""
+        template = self.template()
+        return FolderWatch(self.scratch, self.settings.folder_limit_bytes,
+                           lambda: template.ask({"op": "kill", "pid": pid, "uid": uid}))
+
+    def gone_reason(self):
+        """Why the kernel is gone, as the grader says it: what its FolderWatch found, else a
+        death of its own."""
+        if self.watch is not None and self.watch.reason is not None:
+            return self.watch.reason
+        return t("the kernel died (os._exit, a crash, or out of memory)")
 
     def refusals(self):
         """What start refuses to copy of the notebook's folder (`refused`), found by copying
@@ -610,6 +628,9 @@ class SandboxedKernel:
             return False
 
     def stop(self):
+        if self.watch is not None:
+            self.watch.stop()
+            self.watch = None
         if self.client is not None:
             self.client.stop_channels()
             self.client = None
@@ -697,8 +718,9 @@ class Run:
                                    seconds=seconds))
             ready = self.poller.poll(50)  # ms; wakes as soon as any channel has a message
             if not ready and not kernel.alive():  # a kernel that sends is alive
+                reason = kernel.gone_reason()
                 kernel.stop()
-                raise KernelGone(t("the kernel died (os._exit, a crash, or out of memory)"))
+                raise KernelGone(reason)
             for socket, _ in ready:
                 self._read(self.channels[socket])
         return self.pending.pop(0) if self.pending else None
