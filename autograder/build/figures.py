@@ -35,7 +35,8 @@ from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, Rectangle
 
-from autograder.i18n import DEFAULT, current
+from autograder.i18n import DEFAULT, current, t
+from autograder.plumbing.errors import KitError
 from autograder.plumbing.kit_font import KIT_FONT, kit_font_path
 
 DPI = 100
@@ -223,9 +224,9 @@ def cjk_fallback():
     """The fonts a Chinese course's figure is drawn in: DejaVu Sans (the English course's
     default), then the kit's CJK font for each character DejaVu Sans lacks."""
     if kit_font_path() is None:
-        raise RuntimeError("the figures of a Chinese course are drawn with the kit's CJK font, "
-                           "which is not installed: pip install noto-cjk-sans-otc (the version "
-                           "of requirements.lock)")
+        raise KitError(t("the figures of a Chinese course are drawn with the kit's CJK font, "
+                         "which is not installed: pip install noto-cjk-sans-otc==0.0.1 (a "
+                         "dependency of the kit's package)"))
     return ["DejaVu Sans", KIT_FONT]
 
 

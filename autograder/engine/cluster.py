@@ -47,6 +47,7 @@ from autograder.engine.bundle import (
     assignment_bundle,
     submission_of,
 )
+from autograder.engine.cluster_security import CLOSED_HTTP, HOST, private_security
 from autograder.engine.worker import (
     Graded,
     KitWorker,
@@ -121,14 +122,15 @@ def start_client(config, workers, scheduler, log_file: Path, say, kernels=None,
             env[handover.FOLDER_VARIABLE] = str(templates.folder)
         try:
             with dask.config.set({"distributed.scheduler.allowed-failures":
-                                  settings.allowed_failures, **QUIET_CLUSTER}), \
+                                  settings.allowed_failures, **QUIET_CLUSTER, **CLOSED_HTTP}), \
                     forked_workers(fork_server.WORKER_IMPORTS if kernels else
                                    fork_server.PAGE_IMPORTS):
                 cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
-                                       processes=True,
+                                       processes=True, host=HOST, security=private_security(),
                                        memory_limit=f"{settings.worker_memory_mb}MiB",
-                                       dashboard_address=":0", silence_logs=logging.CRITICAL,
-                                       env=env)
+                                       dashboard_address=f"{HOST}:0",
+                                       worker_dashboard_address=f"{HOST}:0",
+                                       silence_logs=logging.CRITICAL, env=env)
         except BaseException:
             close_cluster(None, templates)
             raise
@@ -142,7 +144,9 @@ def start_client(config, workers, scheduler, log_file: Path, say, kernels=None,
     try:
         register(client, plugin, say)
         if client.run_on_scheduler(has_dashboard):
-            say(t("dashboard: {link}", link=client.dashboard_link))
+            say(t("dashboard: {link}", link=client.dashboard_link) if address else
+                t("dashboard: {link} (bokeh is installed; the page is open to every user of "
+                  "this machine while grading runs)", link=client.dashboard_link))
     except BaseException:
         close_client(client)  # the embedded cluster and its templates with it
         raise
@@ -178,9 +182,9 @@ def in_process_client(log_file: Path):
     with the client); no memory limit of its own (the kernels have theirs); its folder changes
     (worker.py, `prepared`) are undone as the client closes."""
     Zygote.stop_all(stopped=False)  # an earlier grading in this process may have stopped
-    with dask.config.set(QUIET_CLUSTER):
+    with dask.config.set({**QUIET_CLUSTER, **CLOSED_HTTP}):  # inproc: no port but the pages'
         cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                               memory_limit=0, dashboard_address=":0",
+                               memory_limit=0, dashboard_address=f"{HOST}:0",
                                silence_logs=logging.CRITICAL)
     try:
         client = Client(cluster)

@@ -210,6 +210,13 @@ CATALOG = {
     "`{command}`":
         "{address} 上的调度器 {seconds:.0f} 秒后仍没有工作进程；请用 `{command}` 启动几个",
     "dashboard: {link}": "dask 监控面板：{link}",
+    "the figures of a Chinese course are drawn with the kit's CJK font, which is not installed: "
+    "pip install noto-cjk-sans-otc==0.0.1 (a dependency of the kit's package)":
+        "中文课程的图用本工具包自带的中日韩字体绘制，但该字体未安装：请运行 "
+        "pip install noto-cjk-sans-otc==0.0.1（本工具包的依赖之一）",
+    "dashboard: {link} (bokeh is installed; the page is open to every user of this machine "
+    "while grading runs)":
+        "dask 监控面板：{link}（已安装 bokeh；评分期间本机的每个用户都能打开这个页面）",
     # A run whose cluster lost its workers (autograder/engine/worker_watch.py)
     "the cluster at {address} has had no worker for {seconds:.0f} s, so its tasks cannot "
     "run: what was finished is kept, and the next run does the rest; {advice}":
