@@ -5,6 +5,7 @@ from __future__ import annotations
 # Only light modules here: `--help` must answer at once. What a command needs (torch,
 # nbgrader, nbformat, matplotlib come with it) is imported in `run`, when the command runs.
 import argparse
+import errno
 import os
 import signal
 import sys
@@ -768,6 +769,27 @@ def handed_to_serve(argv):
     return served_unparsed(argv)
 
 
+FILE_SYSTEM_REFUSALS = {errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT}
+
+
+def refused_by_file_system(error):
+    """One line for a file the system would not let the command read or write (a course
+    folder that is read-only or another user's, a full disk): the file, why, and the fix.
+    What the command wrote before is as it left it; every write of the kit's is whole or
+    not there."""
+    path = error.filename or "?"
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return t("{path}: no space left ({reason}); free some on that disk, then run the "
+                 "command again", path=path, reason=error.strerror)
+    if error.errno == errno.EROFS:
+        return t("{path}: {reason}; the course folder must be on a file system the command "
+                 "can write: mount it read-write, or copy the course where it can",
+                 path=path, reason=error.strerror)
+    return t("{path}: {reason}; this command must read and write the course folder: run it "
+             "as the folder's owner, or give that user the right (ls -ld shows who may)",
+             path=path, reason=error.strerror)
+
+
 def command_line(argv, serve_asked):
     """The exit status of the command line `argv` (main)."""
     if not serve_asked:
@@ -783,6 +805,11 @@ def command_line(argv, serve_asked):
             return code
         except KitError as error:  # AuthoringError, BuildError, CollectError, GradeError, ...
             print(t("error: {message}", message=error), file=sys.stderr)
+            return 1
+        except OSError as error:
+            if error.errno not in FILE_SYSTEM_REFUSALS:
+                raise
+            print(t("error: {message}", message=refused_by_file_system(error)), file=sys.stderr)
             return 1
         except KeyboardInterrupt:
             print(t("interrupted"), file=sys.stderr)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import nbformat
 from nbgrader.api import Gradebook
+from sqlalchemy.exc import OperationalError
 
 from autograder.course import gradebook_engines, gradebook_version
 from autograder.course.access import CLOSED
@@ -72,7 +73,16 @@ def open_gradebook(root: Path) -> Gradebook:
     virtualenv's bin folder goes on this process's PATH first."""
     os.environ["PATH"] = nbgrader_env()["PATH"]
     gradebook_version.read_in_process()
-    return Gradebook(db_url(root))
+    url = db_url(root)
+    try:
+        return Gradebook(url)
+    except OperationalError as error:
+        if not url.startswith("sqlite") or "unable to open" not in str(error.orig):
+            raise
+        raise KitError(t("{path}: SQLite cannot open or make the course's gradebook there; the "
+                         "folder must be writable by the user running the command (ls -ld "
+                         "shows who may), on a file system that is not read-only",
+                         path=url.split("///", 1)[-1])) from error
 
 
 def copy_assignments(source: Path, target: Path, ids):

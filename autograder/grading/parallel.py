@@ -31,6 +31,7 @@ from autograder.course.directory import (
     course_ids,
     generate_with,
     isolation_of,
+    kit_command,
     nbgrader_api,
     open_gradebook,
 )
@@ -311,9 +312,9 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students, schedul
               message=problem))
     if not ready and not run.problems and not run.held:
         log(t("nothing to grade: submitted/ holds no notebook of {ids}{students}; collect "
-              "them first (python -m autograder collect ID --from FOLDER_OR_ZIP)",
+              "them first ({kit} collect ID --from FOLDER_OR_ZIP)",
               ids=", ".join(ids), students=t(" for {students}", students=", ".join(students))
-              if students else ""))
+              if students else "", kit=kit_command()))
         run.empty = True
         return run
     todo = [s for s in ready

@@ -153,9 +153,9 @@ CATALOG = {
         "这个 Python 中没有 {module}，而每个内核都需要它：请安装它"
         "（{python} -m pip install {module}）",
     "nothing to grade: submitted/ holds no notebook of {ids}{students}; collect them first "
-    "(python -m autograder collect ID --from FOLDER_OR_ZIP)":
+    "({kit} collect ID --from FOLDER_OR_ZIP)":
         "没有需要评分的内容：submitted/ 中没有 {ids}{students} 的笔记本；请先收取提交"
-        "（python -m autograder collect ID --from FOLDER_OR_ZIP）",
+        "（{kit} collect ID --from FOLDER_OR_ZIP）",
     " for {students}": "（学生 {students}）",
     "{count} notebooks already graded (use --force to grade them again)":
         "{count} 个笔记本已经评过分（要重新评分请加 --force）",
@@ -210,6 +210,21 @@ CATALOG = {
     "`{command}`":
         "{address} 上的调度器 {seconds:.0f} 秒后仍没有工作进程；请用 `{command}` 启动几个",
     "dashboard: {link}": "dask 监控面板：{link}",
+    "{path}: SQLite cannot open or make the course's gradebook there; the folder must be "
+    "writable by the user running the command (ls -ld shows who may), on a file system that is "
+    "not read-only":
+        "{path}：SQLite 无法在此打开或创建课程的成绩册；该文件夹必须对运行命令的用户可写"
+        "（ls -ld 可查看谁有权限），且不能位于只读文件系统上",
+    "{path}: {reason}; the course folder must be on a file system the command can write: "
+    "mount it read-write, or copy the course where it can":
+        "{path}：{reason}；课程文件夹必须位于此命令可写入的文件系统上：请以读写方式挂载，"
+        "或把课程复制到可写的位置",
+    "{path}: no space left ({reason}); free some on that disk, then run the command again":
+        "{path}：磁盘空间不足（{reason}）；请在该磁盘上腾出空间后重新运行命令",
+    "{path}: {reason}; this command must read and write the course folder: run it as the "
+    "folder's owner, or give that user the right (ls -ld shows who may)":
+        "{path}：{reason}；此命令需要读写课程文件夹：请以该文件夹的所有者身份运行，"
+        "或给该用户相应权限（ls -ld 可查看谁有权限）",
     "the figures of a Chinese course are drawn with the kit's CJK font, which is not installed: "
     "pip install noto-cjk-sans-otc==0.0.1 (a dependency of the kit's package)":
         "中文课程的图用本工具包自带的中日韩字体绘制，但该字体未安装：请运行 "

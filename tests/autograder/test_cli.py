@@ -496,3 +496,26 @@ def test_a_root_that_is_no_folder_is_said_so(tmp_path, capsys, monkeypatch):
     assert main(["--root", "my-cours", "grade"]) == 1
     err = capsys.readouterr().err
     assert "my-cours: no such folder" in err and "nbgrader_config.py" not in err
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("unshare") is None,
+                    reason="a read-only mount of the course needs root (unshare --mount)")
+def test_a_course_the_command_cannot_write_is_one_line_not_a_traceback(tmp_path):
+    """On a course folder mounted read-only (as a folder of another user's, the file system
+    refuses the write), do grade, feedback and report each exit 1 with one line that names
+    the file and what to do, and no traceback?"""
+    kit("init", "course", "01_attention_by_hand", cwd=tmp_path)
+    course = tmp_path / "course"
+    for command in ("grade", "feedback", "report"):
+        script = (f"mount --bind -o ro {shlex.quote(str(course))} {shlex.quote(str(course))} "
+                  f"&& cd {shlex.quote(str(course))} && exec {shlex.quote(sys.executable)} -m "
+                  f"autograder {command}")
+        result = subprocess.run(["unshare", "--mount", "bash", "-c", script],
+                                capture_output=True, text=True, timeout=600,
+                                env={**os.environ, "KIT_NO_SERVE": "1"})
+        said = result.stdout + result.stderr
+        assert result.returncode == 1, said[-3000:]
+        assert "Traceback" not in said, said[-3000:]
+        errors = [line for line in said.splitlines() if line.startswith("error: ")]
+        assert len(errors) == 1 and str(course) in errors[0], said[-3000:]
+        assert "read-only" in errors[0].lower() or "Read-only" in errors[0], errors[0]

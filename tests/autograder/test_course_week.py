@@ -15,6 +15,8 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -280,6 +282,9 @@ def test_outputs_on_a_course_with_nothing_graded(tmp_path):
     root = Course.create(tmp_path / "course", ROOT, [ID]).root
     graded = kit(root, "grade")
     assert graded.returncode == 1 and "collect them first" in graded.stdout
+    suggested = re.search(r"collect them first \((.+?) collect ID", graded.stdout).group(1)
+    assert subprocess.run([*shlex.split(suggested), "collect", "--help"], cwd=root,
+                          capture_output=True, env=nbgrader_env(), timeout=120).returncode == 0
     feedback = kit(root, "feedback")
     assert feedback.returncode == 0 and "skipped, nothing graded yet" in feedback.stdout
     report = kit(root, "report", "--to", "report.html")
