@@ -59,6 +59,20 @@ def missing_notebook(path, assignment_id):
     return Problem(path, t("no notebook of that name"), fix)
 
 
+def read_notebook(path, reading):
+    """(the notebook `reading()` returns, None), or (None, the Problem of the file at `path`
+    when it is no notebook): the one decision, at collect and at grade."""
+    try:
+        return reading(), None
+    except (json.JSONDecodeError, UnicodeDecodeError, nbformat.reader.NotJSONError) as error:
+        return None, Problem(path, t("not a Jupyter notebook ({error})",
+                                     error=type(error).__name__),
+                             t("ask the student to resubmit the .ipynb file saved by Jupyter"))
+    except Exception as error:  # noqa: BLE001 - nbformat raises many kinds of errors
+        return None, Problem(path, t("not a valid notebook ({error})", error=error),
+                             t("ask the student to resubmit the .ipynb file saved by Jupyter"))
+
+
 def inspect_submission(path, assignment_id, expected_tests):
     """None when the notebook can be graded, else the Problem."""
     try:
@@ -82,14 +96,9 @@ def inspect_submission(path, assignment_id, expected_tests):
                                "reads", size=size / 2**20, limit=NOTEBOOK_BYTES // 2**20),
                        t("ask the student to clear the notebook's outputs (Kernel > Restart "
                          "and Clear Outputs), save it and hand it in again"))
-    try:
-        notebook = nbformat.read(path, as_version=4)
-    except (json.JSONDecodeError, UnicodeDecodeError, nbformat.reader.NotJSONError) as error:
-        return Problem(path, t("not a Jupyter notebook ({error})", error=type(error).__name__),
-                       t("ask the student to resubmit the .ipynb file saved by Jupyter"))
-    except Exception as error:  # noqa: BLE001 - nbformat raises many kinds of errors
-        return Problem(path, t("not a valid notebook ({error})", error=error),
-                       t("ask the student to resubmit the .ipynb file saved by Jupyter"))
+    notebook, problem = read_notebook(path, lambda: nbformat.read(path, as_version=4))
+    if problem is not None:
+        return problem
     present = grade_ids(notebook)
     missing = [t for t in expected_tests if t not in present]
     doubled = sorted({t for t in present if present.count(t) > 1})

@@ -213,3 +213,19 @@ def test_an_older_export_never_puts_older_notebooks_back(course, tmp_path):
             log=said.append)
     assert (held / "bob" / ID / f"{ID}.ipynb").read_bytes() == release_bytes()
     assert any("0 new, 1 newer than the one held" in line for line in said), said
+
+
+def test_a_file_that_is_no_notebook_is_said_at_collect_and_kept(course, tmp_path):
+    """Is a notebook cut short (not JSON) said at collect, one error line naming the file and
+    the fix, as grade would say it, while the student's file is still collected?"""
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / f"ada_{ID}.ipynb").write_bytes(release_bytes())
+    (inbox / f"carol_{ID}.ipynb").write_bytes(release_bytes()[:5000])
+    messages = []
+    problems = collect(course.root, ID, inbox, log=messages.append)
+    assert submitted(course) == ["ada", "carol"]
+    assert [(p.path.name, p.reason) for p in problems] == \
+        [(f"carol_{ID}.ipynb", "not a Jupyter notebook (NotJSONError)")]
+    said = [m for m in messages if m.startswith("error: ")]
+    assert len(said) == 1 and f"carol_{ID}.ipynb" in said[0] and "resubmit" in said[0]
