@@ -45,6 +45,8 @@ CODE = "pre,code,kbd,samp,pre *,code *"
 CACHE_BYTES = 256 * 2**20  # the cache folder's fonts, at most (some 2,000 sets of a class)
 MEMORY_CHARACTERS = 64 * 2**20  # the base64 text of the fonts a process keeps, at most
 SUFFIX = ".woff"  # a kept font in the cache folder; nothing else there is the kit's to remove
+WOFF = "woff"  # the format of a cut, named in its key: a cut of another format is not read
+SIGNATURE = b"wOFF"  # how a WOFF file begins: a kept file that does not is cut again
 
 
 def face_index(path, family):
@@ -62,13 +64,12 @@ def subset_woff(path, characters):
     from fontTools.ttLib import TTFont
 
     font = TTFont(path, fontNumber=face_index(path, KIT_FONT))
-    options = subset.Options()
-    options.flavor = "woff"  # zlib: no other package needed (WOFF2 needs brotli)
-    subsetter = subset.Subsetter(options)
+    subsetter = subset.Subsetter(subset.Options())
     subsetter.populate(text="".join(sorted(characters)))
     subsetter.subset(font)
-    buffer = io.BytesIO()
-    font.save(buffer)
+    font.flavor = WOFF  # zlib: no other package needed (WOFF2 needs brotli); set on the font
+    buffer = io.BytesIO()  # itself: the subsetter's option of that name is read only by its
+    font.save(buffer)  # own save_font, and a page carried the font uncompressed
     return buffer.getvalue()
 
 
@@ -139,7 +140,7 @@ def kept_subset(path, characters):
 def kept_file(path, characters):
     """The cut's bytes from the cache folder (its use marked), else cut now and kept there."""
     info = os.stat(path)
-    key = hashlib.sha256(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\0{characters}"
+    key = hashlib.sha256(f"{WOFF}\0{path}\0{info.st_size}\0{info.st_mtime_ns}\0{characters}"
                          .encode()).hexdigest()[:40]
     folder = cache_folder()
     kept = folder / f"{key}{SUFFIX}" if folder else None
@@ -147,7 +148,7 @@ def kept_file(path, characters):
         data = kept.read_bytes() if kept else None
     except OSError:
         data = None
-    if data:
+    if data and data.startswith(SIGNATURE):  # else written short, or by something else
         used(kept)
         return data
     data = subset_woff(path, set(characters))
