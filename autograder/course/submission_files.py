@@ -14,6 +14,7 @@ each of those rooms may use it."""
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 
@@ -89,3 +90,21 @@ def unfollowable(path):
         return linked_folder(path.parent) or holds_links(path.parent)
     except (Unwalkable, OSError) as error:
         return t("the submission folder cannot be looked through: {error}", error=error)
+
+
+def read_notebook(path, reading):
+    """(the notebook `reading()` returns, None), or (None, the Problem of the file at `path`
+    when it is no notebook): the one decision, at collect and at grade."""
+    import nbformat
+
+    from autograder.course.ledger import Problem
+
+    try:
+        return reading(), None
+    except (json.JSONDecodeError, UnicodeDecodeError, nbformat.reader.NotJSONError) as error:
+        return None, Problem(path, t("not a Jupyter notebook ({error})",
+                                     error=type(error).__name__),
+                             t("ask the student to resubmit the .ipynb file saved by Jupyter"))
+    except Exception as error:  # noqa: BLE001 - nbformat raises many kinds of errors
+        return None, Problem(path, t("not a valid notebook ({error})", error=error),
+                             t("ask the student to resubmit the .ipynb file saved by Jupyter"))

@@ -3,7 +3,6 @@ course's language (the caller sets it: autograder/grading/parallel.py)."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -16,6 +15,7 @@ from autograder.course.submission_files import (
     Unwalkable,
     holds_links,
     linked_folder,
+    read_notebook,
 )
 from autograder.i18n import t
 
@@ -57,20 +57,6 @@ def missing_notebook(path, assignment_id):
     else:
         fix = t("put the student's notebook there as {notebook}", notebook=path.name)
     return Problem(path, t("no notebook of that name"), fix)
-
-
-def read_notebook(path, reading):
-    """(the notebook `reading()` returns, None), or (None, the Problem of the file at `path`
-    when it is no notebook): the one decision, at collect and at grade."""
-    try:
-        return reading(), None
-    except (json.JSONDecodeError, UnicodeDecodeError, nbformat.reader.NotJSONError) as error:
-        return None, Problem(path, t("not a Jupyter notebook ({error})",
-                                     error=type(error).__name__),
-                             t("ask the student to resubmit the .ipynb file saved by Jupyter"))
-    except Exception as error:  # noqa: BLE001 - nbformat raises many kinds of errors
-        return None, Problem(path, t("not a valid notebook ({error})", error=error),
-                             t("ask the student to resubmit the .ipynb file saved by Jupyter"))
 
 
 def inspect_submission(path, assignment_id, expected_tests):

@@ -25,7 +25,7 @@ from dateutil.tz import gettz
 from autograder.course.deadlines import Deadlines, handed_in_at, time_late
 from autograder.course.directory import course_config, run_nbgrader
 from autograder.course.ledger import Problem, keep_problems
-from autograder.grading.submissions import read_notebook
+from autograder.course.submission_files import read_notebook
 from autograder.i18n import config_language, language, t
 from autograder.outputs.inbox import read_inbox, write_inbox
 from autograder.plumbing.errors import KitError
@@ -81,17 +81,17 @@ def unparsable(source: Path, names, regexp, assignment_id):
     return problems
 
 
-def no_notebooks(source: Path, handed):
+def no_notebooks(source: Path, handed, student_of):
     """The Problem of each notebook handed in that is no notebook (cut short, another kind of
-    file under its name), as grade will find it: collected all the same (the student's file
-    is kept), said now rather than at grade."""
+    file under its name), as grade will find it, with its student: collected all the same
+    (the student's file is kept), said now rather than at grade."""
     problems = []
     for each in handed:
         _, problem = read_notebook(source / each.name,
                                    lambda data=each.data: nbformat.reads(data.decode("utf-8"),
                                                                          as_version=4))
         if problem is not None:
-            problems.append(problem)
+            problems.append(replace(problem, student=student_of(each)))
     return problems
 
 
@@ -201,7 +201,9 @@ def _collect(root: Path, assignment_id, source: Path, file_pattern, log):
     handed = [h for h in handed
               if regexp.match(f"extracted/{h.name}").group("file_id") == f"{assignment_id}.ipynb"]
     problems += [replace(p, assignment=assignment_id) for p in refusals]
-    problems += [replace(p, assignment=assignment_id) for p in no_notebooks(source, handed)]
+    problems += [replace(p, assignment=assignment_id)
+                 for p in no_notebooks(source, handed, lambda each: regexp.match(
+                     f"extracted/{each.name}").group("student_id"))]
     if not source.is_dir() and (stamped := exported_times(source, handed)):
         problems.append(replace(stamped, assignment=assignment_id))
     keep_problems(root, "collect", [assignment_id], problems)

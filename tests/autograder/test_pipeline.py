@@ -77,9 +77,11 @@ def course(tmp_path_factory):
 
 
 def test_collect_reports_unparsable_names(course):
-    """Is a file whose name does not follow the pattern named, with the fix, and skipped?"""
-    [problem] = course["problems"]
-    assert problem.path.name == "final version.ipynb" and "rename it" in problem.fix
+    """Is a file whose name does not follow the pattern named, with the fix, and skipped;
+    and eve's file that is no notebook said at collect already, as hers?"""
+    named, broken = course["problems"]
+    assert named.path.name == "final version.ipynb" and "rename it" in named.fix
+    assert broken.student == "eve" and "not a Jupyter notebook" in broken.reason
 
 
 def test_collected_students(course):

@@ -225,7 +225,7 @@ def test_a_file_that_is_no_notebook_is_said_at_collect_and_kept(course, tmp_path
     messages = []
     problems = collect(course.root, ID, inbox, log=messages.append)
     assert submitted(course) == ["ada", "carol"]
-    assert [(p.path.name, p.reason) for p in problems] == \
-        [(f"carol_{ID}.ipynb", "not a Jupyter notebook (NotJSONError)")]
+    assert [(p.path.name, p.student, p.reason) for p in problems] == \
+        [(f"carol_{ID}.ipynb", "carol", "not a Jupyter notebook (NotJSONError)")]
     said = [m for m in messages if m.startswith("error: ")]
     assert len(said) == 1 and f"carol_{ID}.ipynb" in said[0] and "resubmit" in said[0]
