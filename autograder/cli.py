@@ -15,7 +15,7 @@ from pathlib import Path
 
 from autograder.checks.loader import assignment_ids
 from autograder.course.ids import check_ids, course_ids
-from autograder.i18n import DEFAULT, LANGUAGES, config_language, current, language, t
+from autograder.i18n import DEFAULT, LANGUAGES, config_language, current, language, os_reason, t
 from autograder.plumbing import private_api
 from autograder.plumbing.course_root import course_root_of
 from autograder.plumbing.ctrl_c import raised_again
@@ -777,17 +777,17 @@ def refused_by_file_system(error):
     folder that is read-only or another user's, a full disk): the file, why, and the fix.
     What the command wrote before is as it left it; every write of the kit's is whole or
     not there."""
-    path = error.filename or "?"
+    path, reason = error.filename or "?", os_reason(error)
     if error.errno in (errno.ENOSPC, errno.EDQUOT):
         return t("{path}: no space left ({reason}); free some on that disk, then run the "
-                 "command again", path=path, reason=error.strerror)
+                 "command again", path=path, reason=reason)
     if error.errno == errno.EROFS:
         return t("{path}: {reason}; the course folder must be on a file system the command "
                  "can write: mount it read-write, or copy the course where it can",
-                 path=path, reason=error.strerror)
+                 path=path, reason=reason)
     return t("{path}: {reason}; this command must read and write the course folder: run it "
              "as the folder's owner, or give that user the right (ls -ld shows who may)",
-             path=path, reason=error.strerror)
+             path=path, reason=reason)
 
 
 def command_line(argv, serve_asked):

@@ -28,6 +28,7 @@ from autograder.course.config_file import (  # noqa: F401
     db_url,
     isolation_of,
     isolation_setting,
+    sqlite_file,
     stray_gradebooks,
 )
 from autograder.course.ids import UnknownAssignment, check_ids, course_ids  # noqa: F401
@@ -77,12 +78,13 @@ def open_gradebook(root: Path) -> Gradebook:
     try:
         return Gradebook(url)
     except OperationalError as error:
-        if not url.startswith("sqlite") or "unable to open" not in str(error.orig):
+        file = sqlite_file(url)
+        if file is None or "unable to open" not in str(error.orig):
             raise
         raise KitError(t("{path}: SQLite cannot open or make the course's gradebook there; the "
                          "folder must be writable by the user running the command (ls -ld "
                          "shows who may), on a file system that is not read-only",
-                         path=url.split("///", 1)[-1])) from error
+                         path=file)) from error
 
 
 def copy_assignments(source: Path, target: Path, ids):

@@ -9,7 +9,9 @@ And the bounds of every walk over a student's folder, with the one walker that k
 stack as os.walk, Path.rglob and shutil.copytree do): the checks above, the folders a grading
 or feedback task sends (engine/bundle.py), a Gradescope upload (gradescope/run.py), and the
 copy of a notebook's folder into its kernel's (sandbox/kernel.py, which walks open folders
-itself and keeps the same bounds); and the largest notebook read. A leaf of i18n alone, so
+itself and keeps the same bounds); and the largest notebook read. The kernel's folder, measured
+while its kernel lives and may swap a folder for a link, is walked through open folders by
+sandbox/folder_watch.py, within twice FOLDER_ENTRIES. A leaf of i18n alone, so
 each of those rooms may use it."""
 
 from __future__ import annotations

@@ -200,19 +200,19 @@ def _collect(root: Path, assignment_id, source: Path, file_pattern, log):
                           regexp, assignment_id)
     handed = [h for h in handed
               if regexp.match(f"extracted/{h.name}").group("file_id") == f"{assignment_id}.ipynb"]
+
+    def student_of(notebook):
+        return regexp.match(f"extracted/{notebook.name}").group("student_id")
+
     problems += [replace(p, assignment=assignment_id) for p in refusals]
     problems += [replace(p, assignment=assignment_id)
-                 for p in no_notebooks(source, handed, lambda each: regexp.match(
-                     f"extracted/{each.name}").group("student_id"))]
+                 for p in no_notebooks(source, handed, student_of)]
     if not source.is_dir() and (stamped := exported_times(source, handed)):
         problems.append(replace(stamped, assignment=assignment_id))
     keep_problems(root, "collect", [assignment_id], problems)
     for problem in problems:
         log(t("warning: {message}", message=problem) if problem.graded_anyway
             else t("error: {message}", message=problem))
-    def student_of(notebook):
-        return regexp.match(f"extracted/{notebook.name}").group("student_id")
-
     handed, counts = against_submitted(root, assignment_id, handed, student_of, log)
     archive = root / "downloaded" / assignment_id / "archive"
     shutil.rmtree(archive.parent, ignore_errors=True)

@@ -22,10 +22,13 @@ import os
 import stat
 import threading
 
+from autograder.course.submission_files import FOLDER_ENTRIES
 from autograder.i18n import t
 
 PERIOD = 0.2  # s between two measures of the folder
-MAX_ENTRIES = 20_000  # files and folders a kernel's folder may hold
+# Files and folders a kernel's folder may hold: as many as the copy of the notebook's folder
+# may bring in (FOLDER_ENTRIES), and as many again written by its code.
+MAX_ENTRIES = 2 * FOLDER_ENTRIES
 
 
 def folder_usage(folder, most_entries=MAX_ENTRIES):
