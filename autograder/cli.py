@@ -21,6 +21,7 @@ from autograder.plumbing.course_root import course_root_of
 from autograder.plumbing.ctrl_c import raised_again
 from autograder.plumbing.errors import KitError
 from autograder.plumbing.hash_seed import hash_as_kernels
+from autograder.plumbing.kit_command import KIT, kit_command
 from autograder.plumbing.quiet_imports import paused
 from autograder.plumbing.timeline import mark
 from autograder.serve.commands import given_root, served_unparsed
@@ -88,11 +89,16 @@ def positive(text):
 def description():
     """The help's description in the current language (zh_help.py holds the Chinese: a text
     this long is no catalog key)."""
+    text = DESCRIPTION
     if current() == "zh":
-        from autograder.i18n.zh_help import DESCRIPTION as CHINESE
-
-        return CHINESE
-    return DESCRIPTION
+        from autograder.i18n.zh_help import DESCRIPTION as text
+    typed = kit_command()
+    if typed == KIT:
+        return text
+    note = t("Here `python` is not the interpreter that runs the kit: in the commands below, "
+             "type `{python}` where they say `python`.",
+             python=typed.removesuffix(" -m autograder"))
+    return "\n".join(display_wrap(note, 88)) + "\n\n" + text
 
 
 def add_ids(command, what=None):
@@ -170,7 +176,7 @@ class KitParser(argparse.ArgumentParser):
 
 
 def parser():
-    top = KitParser(prog="python -m autograder", description=description())
+    top = KitParser(prog=kit_command(), description=description())
     top.add_argument("--root", type=Path, default=None,
                      help=t("the course root (default: the nearest folder holding "
                             "nbgrader_config.py, the current one or one above it, as git "

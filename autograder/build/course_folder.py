@@ -35,11 +35,11 @@ from autograder.course.directory import (
     check_ids,
     copy_assignments,
     generate_with,
-    kit_command,
     nbgrader_api,
 )
 from autograder.course.draw_keys import make_secret, secret_path
 from autograder.i18n import LANGUAGES, check_language, t
+from autograder.plumbing.kit_command import kit_command
 
 COURSE_ID = "self-attention"  # the kit's own course
 KIT_COURSE = Path(attention_course.__file__).resolve().parent  # its assignments/ folder

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
@@ -139,18 +138,6 @@ def api_warnings(result) -> list[str]:
     are `[LEVEL] message`), each as `LEVEL: message`."""
     found = (NBGRADER_WARNING.match(line) for line in str(result.get("log", "")).splitlines())
     return [f"{match[1]}: {match[2]}" for match in found if match]
-
-
-def kit_command():
-    """How to run the kit with the python running now, as a user types it: `python -m
-    autograder` when `python` on PATH is this very interpreter (same folder, same file), else
-    this interpreter's full path, so that a copied command runs the kit's python."""
-    found = shutil.which("python")
-    here = Path(sys.executable)
-    if found and Path(found).parent == here.parent and os.path.realpath(found) == \
-            os.path.realpath(here):
-        return "python -m autograder"
-    return f"{shlex.quote(str(here))} -m autograder"
 
 
 def run_nbgrader(root: Path, *args, timeout=None):

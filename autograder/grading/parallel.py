@@ -31,7 +31,6 @@ from autograder.course.directory import (
     course_ids,
     generate_with,
     isolation_of,
-    kit_command,
     nbgrader_api,
     open_gradebook,
 )
@@ -58,6 +57,7 @@ from autograder.grading.write_back import keep_graded
 from autograder.i18n import config_language, language, t
 from autograder.plumbing import private_api, timeline
 from autograder.plumbing.errors import KitError
+from autograder.plumbing.kit_command import kit_command
 
 
 @dataclass

@@ -13,7 +13,7 @@ them in another order. A course adds the texts of its own assignments (their zh.
 stays English (the tests of the catalogs fail on it). The language is a setting of the course:
 `c.Course.language = "zh"` in nbgrader_config.py; `python -m autograder init` writes it.
 
-Imports the plumbing's errors alone.
+Imports the plumbing's errors and kit_command alone.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from contextlib import contextmanager
 
 from autograder.i18n.standalone import _os_errors_in, _os_reason
 from autograder.plumbing.errors import KitError
+from autograder.plumbing.kit_command import as_typed
 
 LANGUAGES = {"en": "English", "zh": "简体中文 (Simplified Chinese)"}
 DEFAULT = "en"
@@ -121,12 +122,13 @@ def english_of(text, code, home_part=""):
 
 def t(text, **fields):
     """`text` in the current language, its {fields} filled in; a field that is an OSError
-    reads in the language too ("[Errno 13] Permission denied: 'x'", "权限不够（errno 13）：'x'")."""
+    reads in the language too ("[Errno 13] Permission denied: 'x'", "权限不够（errno 13）：'x'"),
+    and a command of the kit reads as the user runs it here (plumbing/kit_command.py)."""
     if current() == DEFAULT:
-        return text.format(**fields) if fields else text
+        return as_typed(text.format(**fields) if fields else text)
     fields = _os_errors_in(fields, current())
     template = translated(text, current())
-    return template.format(**fields) if fields else template
+    return as_typed(template.format(**fields) if fields else template)
 
 
 def os_reason(error: OSError) -> str:

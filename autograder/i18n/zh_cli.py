@@ -8,6 +8,10 @@ CATALOG = {
     "error: {message}": "错误：{message}",
     "warning: {message}": "警告：{message}",
     "interrupted": "已中断",
+    "Here `python` is not the interpreter that runs the kit: in the commands below, type "
+    "`{python}` where they say `python`.":
+        "这里的 `python` 不是运行本套件的解释器：下面的命令里写 `python` 的地方，请输入 "
+        "`{python}`。",
     "{root} has no nbgrader_config.py": "{root} 中没有 nbgrader_config.py",
     "{root} has no nbgrader_config.py, nor has any folder above it":
         "{root} 及其上面的各层文件夹中都没有 nbgrader_config.py",

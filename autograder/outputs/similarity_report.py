@@ -12,6 +12,7 @@ from pathlib import Path
 from autograder.i18n import t
 from autograder.outputs.similarity import declared_flag, similarity
 from autograder.outputs.similarity_page import page_name, percent
+from autograder.plumbing.kit_command import KIT, as_typed
 
 TOP = 5  # pairs per assignment in the report
 FOLDER = "similarity"  # where the similarity command writes its pages, in the course root
@@ -58,7 +59,7 @@ def row(listed):
         shown = (f"<a href='{html.escape(listed.link, quote=True)}'>"
                  f"{html.escape(t('side by side'))}</a>")
     else:
-        shown = html.escape(f"python -m autograder similarity {listed.assignment}")
+        shown = html.escape(as_typed(f"{KIT} similarity {listed.assignment}"))
     cells = [html.escape(c) for c in (listed.assignment, listed.first, listed.second,
                                       percent(listed.score), str(listed.matched))]
     return "<tr>" + "".join(f"<td>{c}</td>" for c in [*cells, shown]) + "</tr>"

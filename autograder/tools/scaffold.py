@@ -13,9 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from autograder.checks.loader import GUIDE, assignments_folder, check_id
-from autograder.course.directory import kit_command
 from autograder.i18n import DEFAULT, t
 from autograder.plumbing.errors import KitError
+from autograder.plumbing.kit_command import kit_command
 
 
 class ScaffoldError(KitError, ValueError):

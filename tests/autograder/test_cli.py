@@ -342,19 +342,6 @@ def test_init_names_the_python_that_ran_it(tmp_path):
     assert (tmp_path / "course" / "assignments" / "10_my_topic" / "notebook.py").exists()
 
 
-def test_the_python_on_path_is_named_python(monkeypatch):
-    """When `python` on PATH is the interpreter running the kit, is the command the short
-    `python -m autograder`, and the full path once PATH leads elsewhere?"""
-    from autograder.course.directory import kit_command
-
-    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}/usr/bin:/bin")
-    assert kit_command() == ("python -m autograder"
-                             if Path(sys.executable).name == "python" else
-                             f"{shlex.quote(sys.executable)} -m autograder")
-    monkeypatch.setenv("PATH", "/usr/bin:/bin")
-    assert kit_command() == f"{shlex.quote(sys.executable)} -m autograder"
-
-
 @pytest.mark.parametrize("command", ["grade", "feedback", "report", "validate", "build",
                                      "mutate"])
 def test_a_wrong_id_is_refused_before_anything_heavy_is_imported(command):

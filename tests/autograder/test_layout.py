@@ -34,7 +34,7 @@ ROOMS = declared_rooms()
 # commands the command line hands it (its runner, a parameter) and never imports it.
 HELD_TO = {
     "plumbing": set(),
-    "i18n": {"plumbing.errors"},
+    "i18n": {"plumbing.errors", "plumbing.kit_command"},
     "checks": {"i18n", "plumbing.errors", "plumbing.course_root"},
     "course": {"checks.model", "i18n", "plumbing"},
     "sandbox": {"checks.op_record", "course.submission_files", "i18n", "plumbing"},

@@ -1,0 +1,61 @@
+"""Does every command the kit names read as the user runs the kit here: the short `python -m
+autograder` when `python` on PATH is the kit's interpreter, its full path otherwise (Debian's
+login shell has no `python`), in every text t() gives, once, in both languages?"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from autograder.i18n import language, t
+from autograder.plumbing.kit_command import KIT, as_typed, kit_command
+
+FULL = f"{shlex.quote(sys.executable)} -m autograder"
+NO_PYTHON = "/usr/bin:/bin"  # Debian's own python3.11 is there, no `python`
+
+
+def test_the_python_on_path_is_named_python(monkeypatch):
+    """Is the command the short `python -m autograder` when `python` on PATH is the
+    interpreter running the kit, and the full path once PATH leads elsewhere?"""
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{NO_PYTHON}")
+    assert kit_command() == (KIT if Path(sys.executable).name == "python" else FULL)
+    monkeypatch.setenv("PATH", NO_PYTHON)
+    assert kit_command() == FULL
+
+
+def test_a_text_names_the_interpreter_once(monkeypatch):
+    """Does t() write the interpreter into a command it names, and leave a command already
+    written with the path as it is (an error's message passed through t() twice)?"""
+    monkeypatch.setenv("PATH", NO_PYTHON)
+    said = t("error: {message}", message=t("run `python -m autograder build {id}`", id="01_x"))
+    assert said == f"error: run `{FULL} build 01_x`"
+    assert as_typed(said) == said
+    with language("zh"):
+        assert t("error: {message}", message="python -m autograder grade") == \
+            f"错误：{FULL} grade"
+
+
+def test_a_text_is_left_alone_where_python_is_the_kit(monkeypatch):
+    """Where `python` is the kit's interpreter, is a text given back unchanged?"""
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{NO_PYTHON}")
+    if kit_command() == KIT:
+        assert t("run `python -m autograder build`") == "run `python -m autograder build`"
+
+
+def test_the_console_names_the_interpreter_outside_a_course(tmp_path):
+    """Run with no `python` on PATH outside any course, do the error's two commands and the
+    help's usage line name the kit's interpreter, so that a pasted line runs?"""
+    env = {**os.environ, "PATH": NO_PYTHON}
+    run = [sys.executable, "-m", "autograder"]
+    refused = subprocess.run([*run, "build"], cwd=tmp_path, env=env, capture_output=True,
+                             text=True, timeout=120)
+    assert refused.returncode == 1
+    assert refused.stderr.count(f"`{FULL} init") == 2, refused.stderr
+    helped = subprocess.run([*run, "--help"], cwd=tmp_path, env=env, capture_output=True,
+                            text=True, timeout=120)
+    assert helped.stdout.startswith(f"usage: {FULL} "), helped.stdout[:300]
+    assert f"`{shlex.quote(sys.executable)}` where they say `python`" in \
+        " ".join(helped.stdout.split()), helped.stdout[:600]
