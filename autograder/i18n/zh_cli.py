@@ -134,11 +134,17 @@ CATALOG = {
         "然后在那里运行 `python -m autograder validate`",
     "copying {count} assignments of the kit into assignments/":
         "正在把本套件的 {count} 次作业复制到 assignments/",
+    "copying {count} assignment of the kit into assignments/":
+        "正在把本套件的 {count} 次作业复制到 assignments/",
     "[{number}/{count}] rendered {id} in {language}: source/{id}/":
         "[{number}/{count}] 已生成 {id} 的 {language} 主笔记本：source/{id}/",
     "[{number}/{count}] released {id} (nbgrader generate_assignment): release/{id}/":
         "[{number}/{count}] 已发布 {id}（nbgrader generate_assignment）：release/{id}/",
     "course in {folder} ({count} assignments, {language}); go there and run the kit with "
+    "this python, for example:":
+        "课程已建在 {folder}（{count} 次作业，语言 {language}）；请进入该文件夹，"
+        "用同一个 Python 运行本套件，例如：",
+    "course in {folder} ({count} assignment, {language}); go there and run the kit with "
     "this python, for example:":
         "课程已建在 {folder}（{count} 次作业，语言 {language}）；请进入该文件夹，"
         "用同一个 Python 运行本套件，例如：",

@@ -1,4 +1,5 @@
-"""`init --config-only DIR`: the way back to a course folder's lost nbgrader_config.py."""
+"""`init`: its closing lines, and `init --config-only DIR`, the way back to a course folder's lost
+nbgrader_config.py."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import json
 import pytest
 
 from autograder.build import BuildError
-from autograder.build.course_folder import config_text, write_config
+from autograder.build.course_folder import closing_lines, config_text, write_config
 from autograder.build.render import KIT_METADATA
 from autograder.cli import main
 from autograder.course.directory import course_language
@@ -108,3 +109,10 @@ def test_config_only_takes_no_ids(capsys):
         main(["init", "--config-only", "somewhere", "01_a"])
     assert stopped.value.code == 2
     assert "--config-only writes nbgrader_config.py alone" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("count, said", [(1, "(1 assignment, English)"),
+                                         (9, "(9 assignments, English)")])
+def test_init_counts_its_assignments_in_words(tmp_path, count, said):
+    """Does init's closing line say "1 assignment" and "9 assignments", not "1 assignments"?"""
+    assert said in closing_lines(tmp_path / "course", count, "en")
