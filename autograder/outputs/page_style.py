@@ -9,6 +9,10 @@
 - A heading's anchor (¶) shows only under the pointer, as in Jupyter.
 - Formulas are MathML (page_math.py): a displayed one on its own line, none wider than the
   page.
+- Bootstrap's style sheet, which nbgrader's feedback template writes into every page, declares
+  the Glyphicons font from ../fonts/ files a page alone does not have (no element of a feedback
+  page uses it, and the page's policy fetches no font): a font face read from a file is taken
+  out, so a page names no file it lacks. The kit's own font is embedded (page_font.py).
 """
 
 from __future__ import annotations
@@ -38,11 +42,20 @@ math[display="block"] { display: block; margin: 0.6em 0; max-width: 100%; overfl
 </style>
 """
 HEAD_END = re.compile(r"</head\s*>", re.IGNORECASE)
+FONT_FACE = re.compile(r"@font-face\s*\{[^}]*\}")
+FROM_FILE = re.compile(r"url\(\s*['\"]?(?!data:)", re.IGNORECASE)  # a url that is no data: url
+
+
+def without_file_fonts(head: str) -> str:
+    """The page's head without the font faces that read a file (any url of theirs not
+    data:); the body, the student's text among it, is not read."""
+    return FONT_FACE.sub(lambda face: "" if FROM_FILE.search(face[0]) else face[0], head)
 
 
 def with_style(page: str) -> str:
-    """The page with READABLE as its last style (after nbgrader's, so it wins)."""
+    """The page with READABLE as its last style (after nbgrader's, so it wins), its head
+    without font faces read from files."""
     end = HEAD_END.search(page)
     if end is None:
         return READABLE + page
-    return page[:end.start()] + READABLE + page[end.start():]
+    return without_file_fonts(page[:end.start()]) + READABLE + page[end.start():]

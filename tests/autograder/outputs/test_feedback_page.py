@@ -27,6 +27,7 @@ from autograder.i18n import catalog
 from autograder.outputs import page_task
 from autograder.outputs.feedback import write_feedback
 from autograder.outputs.page_math import with_mathml, without_mathjax
+from autograder.outputs.page_style import with_style
 from autograder.outputs.page_words import named_steps
 from autograder.plumbing import private_api
 from autograder.tools import simulate
@@ -189,6 +190,25 @@ def test_hidden_properties_are_told_in_words(page):
     text = page[1].read_text(encoding="utf-8")
     names = [prop.__name__ for prop in ASSIGNMENTS[ID].steps[STEP].properties]
     assert not [name for name in names if name in text]
+
+
+def test_the_page_names_no_file_it_lacks(page):
+    """Does the page's style name no file beside it (bootstrap's Glyphicons font from
+    ../fonts/): every url in it is embedded data, the kit's own font among them?"""
+    text = page[1].read_text(encoding="utf-8")
+    head = text[:text.index("</head>")]
+    urls = re.findall(r"url\(\s*['\"]?([^'\")]{0,40})", head)
+    assert urls and not [url for url in urls if not url.startswith("data:")], urls
+    assert "@font-face" in head  # the kit's font, embedded
+
+
+def test_a_font_face_of_the_student_text_is_left():
+    """Is a font face written in the page's body (a student's markdown may show one) kept?"""
+    shown = "<body><p>@font-face { src: url(x.woff) }</p></body>"
+    assert with_style("<head><style>@font-face { src: url(../fonts/g.eot) }</style></head>"
+                      + shown).endswith(shown)
+    assert "g.eot" not in with_style("<head><style>@font-face { src: url('../fonts/g.eot') }"
+                                     "</style></head>")
 
 
 def test_formulas_are_drawn_offline(offline_browser, page, screenshot):
