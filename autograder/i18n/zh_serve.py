@@ -115,6 +115,13 @@ CATALOG = {
         "今天之后的提交会留给老师统一评分。",
     "{time} {student} {assignment}: {what}": "{time} {student} {assignment}：{what}",
     "{time} waiting: {why}": "{time} 等待中：{why}",
+    "{time} handed in: {command}": "{time} 收到命令：{command}",
+    "{time} {command}: exit {status} after {seconds:.1f} s":
+        "{time} {command}：用时 {seconds:.1f} 秒，退出状态 {status}",
+    "serve stopped before this command ended (what it graded is kept); the command runs "
+    "again here, in its own process":
+        "serve 在这条命令结束前停止了（已评的分数都保留着）；这条命令改在这里、在它自己的进程中"
+        "重新运行",
     "no assignment is graded on submit: name them in nbgrader_config.py, "
     "c.FeedbackOnSubmit.assignments = ['ID', ...] (the exchange's c.Exchange.root and "
     "c.CourseDirectory.course_id set too)":

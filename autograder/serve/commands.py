@@ -21,10 +21,12 @@ import contextlib
 import io
 import json
 import os
+import shlex
 import socket
 import struct
 import sys
 import threading
+import time
 from pathlib import Path
 
 from autograder.plumbing.course_root import KIT_FOLDER, course_root_of
@@ -100,7 +102,13 @@ def through_serve(root: Path, argv) -> int | None:
                 print("\n" + t("interrupted: serve finishes the command it was handed (what "
                                "it grades is kept); stop serve to stop it"), file=sys.stderr)
             return 130
-    return None  # serve went away before the end: the caller runs the command itself
+    from autograder.course.config_file import course_language
+    from autograder.i18n import language, t
+
+    with language(course_language(root)):  # serve went away before the end
+        print(t("serve stopped before this command ended (what it graded is kept); the command "
+                "runs again here, in its own process"), file=sys.stderr, flush=True)
+    return None
 
 
 # The server --------------------------------------------------------------------------------
@@ -140,10 +148,12 @@ def command_of(argv):
 class CommandServer:
     """Listens at the course's socket while `serve` runs; `lock` is held for each command (the
     grading on submit holds it too). `run_command(argv)` runs one, as the command line's own
-    main does: the command line hands it in, so that serve never imports the command line."""
+    main does: the command line hands it in, so that serve never imports the command line.
+    serve's console says each command as it starts and how it ended (`say`)."""
 
-    def __init__(self, root: Path, lock, run_command):
+    def __init__(self, root: Path, lock, run_command, say=None):
         self.root, self.lock, self.run_command = root, lock, run_command
+        self.say = say  # serve's console: each command handed in, as it starts and ends
         self.path = socket_path(root)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.path.unlink(missing_ok=True)  # a serve holds the grade lock: a socket here is dead
@@ -206,7 +216,8 @@ class CommandServer:
         if not self.lock.acquire(blocking=False):
             Relay(stream, "err").write(waiting_line(self.root))
             self.lock.acquire()
-        here = os.getcwd()
+        here, started = os.getcwd(), time.monotonic()
+        self.tell(argv, status=None)
         try:
             with contextlib.redirect_stdout(Relay(stream, "out")), \
                     contextlib.redirect_stderr(Relay(stream, "err")):
@@ -223,7 +234,24 @@ class CommandServer:
                     os.chdir(here)
         finally:
             self.lock.release()
+        self.tell(argv, status, time.monotonic() - started)
         return status
+
+    def tell(self, argv, status, seconds=0.0):
+        """Say on serve's console a handed command starting (`status` None) or ended."""
+        if self.say is None:
+            return
+        from autograder.course.config_file import course_language
+        from autograder.i18n import language, t
+
+        words = argv[2:] if argv[:1] == ["--root"] else argv  # the --root the client added
+        command = " ".join(shlex.quote(word) for word in words)
+        with language(course_language(self.root)):
+            self.say(t("{time} handed in: {command}", time=time.strftime("%H:%M:%S"),
+                       command=command) if status is None else
+                     t("{time} {command}: exit {status} after {seconds:.1f} s",
+                       time=time.strftime("%H:%M:%S"), command=command, status=status,
+                       seconds=seconds))
 
 
 def waiting_line(root: Path) -> str:

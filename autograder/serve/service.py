@@ -86,7 +86,7 @@ def serve(root: Path, run_command, once=False, say=say_now):
             spare_kernel.keep()  # a judging kernel started ahead for each next notebook
             stop_on_sigterm()
             with kept_warm(config, root / "grade.log", say) as client:
-                commands = None if once else CommandServer(root, lock, run_command).start()
+                commands = None if once else CommandServer(root, lock, run_command, say).start()
                 say(opening(root, watcher, described_isolation(mechanism), once))
                 warm_up = None if once else WarmUp(root, client, lock, say, turned_on).start()
                 try:

@@ -32,6 +32,7 @@ from tests.autograder.serve.test_on_submit import WAIT, Serve
 from tests.course import ROOT
 
 ID = "01_attention_by_hand"
+SLOW_CELL = 4  # seconds: the slow student's notebook is still being graded when serve is killed
 
 
 def kit(root, *args, **env):
@@ -51,6 +52,9 @@ def course(tmp_path_factory):
     source = nbformat.read(ROOT / "source" / ID / f"{ID}.ipynb", 4)
     for student in ("s0", "s1", "s2"):
         made.submit(student, ID, simulate.correct(release, source))
+    slow = simulate.correct(release, source)  # a notebook graded for some seconds
+    slow.cells.append(nbformat.v4.new_code_cell(f"import time\ntime.sleep({SLOW_CELL})"))
+    made.submit("slow", ID, slow)
     return root
 
 
@@ -72,7 +76,7 @@ def serving(course):
     """The course with serve running, writing its timeline (plumbing/timeline.py) beside the
     course; stopped (SIGTERM) after the module's tests."""
     serve, timeline = started_with_timeline(course, "serve-timeline.txt")
-    yield {"root": course, "process": serve.process, "timeline": timeline}
+    yield {"root": course, "process": serve.process, "timeline": timeline, "serve": serve}
     if serve.process.poll() is None:
         serve.stop()
 
@@ -223,11 +227,36 @@ def test_a_second_serve_is_refused_naming_the_first(serving):
     assert f"another serve runs in this course (pid {serving['process'].pid}" in second.stderr
 
 
+def test_serve_says_each_command_handed_to_it(serving):
+    """Does serve's console say each command handed to it, as it starts and how it ended?"""
+    result = kit(serving["root"], "grade", "--student", "s2")
+    assert result.returncode == 0, result.stdout + result.stderr
+    serving["serve"].wait_for(" grade --student s2: exit 0 after ")
+    assert " handed in: grade --student s2\n" in serving["serve"].text()
+
+
+def test_a_serve_killed_mid_command_is_said_and_the_command_runs_alone(serving):
+    """When serve is killed while it runs a handed command, does the command say so and run
+    again in its own process, grading the notebook and exiting 0? (Ends the module's serve.)"""
+    root, process = serving["root"], serving["process"]
+    client = subprocess.Popen([sys.executable, "-m", "autograder", "grade", "--student",
+                               "slow"], cwd=root, env=nbgrader_env(), text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert client.stdout.readline()  # serve relays the command's first line: it runs there
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait(timeout=WAIT)
+    out, err = client.communicate(timeout=600)
+    assert client.returncode == 0, out + err
+    assert "serve stopped before this command ended" in err, err
+    assert f"{ID} (of 10 points): slow 10" in out
+
+
 def test_without_an_answering_serve_the_command_runs_alone(serving):
     """After serve is killed outright (its socket left behind), does grade run by itself
     and grade the notebook?"""
     process = serving["process"]
-    os.kill(process.pid, signal.SIGKILL)
+    if process.poll() is None:  # the test before may have killed it mid-command
+        os.kill(process.pid, signal.SIGKILL)
     process.wait(timeout=WAIT)
     assert socket_path(serving["root"]).exists()
     result = kit(serving["root"], "grade", "--student", "s1")
