@@ -58,6 +58,9 @@ def compare_tensors(got, want, where):
         raise Mismatch(t("{where} should be a torch.Tensor, got {kind}", where=where,
                          kind=type(got).__name__))
     if tuple(got.shape) != tuple(want.shape):
+        if not plausible_shape(tuple(got.shape), tuple(want.shape)):
+            raise Mismatch(t("{where} has {count} dimensions, some far longer than expected: "
+                             "{want}", where=where, count=got.dim(), want=tuple(want.shape)))
         raise Mismatch(t("{where} has shape {got}, expected {want}", where=where,
                          got=tuple(got.shape), want=tuple(want.shape)))
     if got.dtype != want.dtype:
@@ -75,6 +78,14 @@ def compare_tensors(got, want, where):
     agree = torch.isclose(g, w, equal_nan=True, **TOLERANCE)
     if not bool(agree.all()):
         raise Mismatch(t("{where}: {detail}", where=where, detail=where_wrong(g, w, agree)))
+
+
+def plausible_shape(got, want):
+    """Is `got` a shape a mistake makes of inputs of `want`'s size, so that a message may show
+    it? A tensor with a dimension of 0 can have any other lengths: shown whole, they would
+    carry what the student's code wrote into them (the hidden inputs) to the feedback page."""
+    longest = 4 * max((*want, 16))
+    return len(got) <= len(want) + 2 and all(length <= longest for length in got)
 
 
 def index(flat, shape):

@@ -6,6 +6,7 @@ label, the mismatch, the catalogued mistake's name and hint, the lines of the ve
 
 from __future__ import annotations
 
+import builtins
 import inspect
 import math
 import string
@@ -21,9 +22,10 @@ from autograder.checks.compare import Mismatch, compare
 from autograder.checks.draws import CASES, PROBES
 from autograder.checks.model import Finding
 from autograder.checks.probes import probed
-from autograder.checks.raised import called_with, raised
+from autograder.checks.raised import about_shapes, called_with, raised
 from autograder.checks.subject import LocalSubject, as_subject
 from autograder.i18n import current, t
+from autograder.i18n.standalone import _t
 
 MAX_LISTED = 6
 
@@ -32,6 +34,28 @@ def error_kind(error):
     """The name of an error's class; an error raised in the student's kernel carries the name
     it had there."""
     return getattr(error, "kind", type(error).__name__)
+
+
+# The errors a hidden check names as they were raised: Python's and torch's own. The name of
+# a class the student's code made, and any error's message, are the student's code's text,
+# which it can write from the hidden inputs, or from what a stand-in answered on them: on a
+# feedback page they would carry the hidden cases out, a submission at a time (a student
+# replayed them into full marks, 2026-12-03). A hidden check tells an error by its kind, the
+# shapes of the call and whether it is about shapes, never by its text.
+TOLD_KINDS = frozenset(
+    [name for name, value in vars(builtins).items()
+     if isinstance(value, type) and issubclass(value, BaseException)]
+    + ["AcceleratorError", "OutOfMemoryError", "_LinAlgError", "LinAlgError"])
+
+
+def from_kernel(error):
+    """Was `error` raised by the student's code in its kernel (not by the kit's own code)?"""
+    return getattr(error, "kind", None) is not None
+
+
+def told_kind(kind):
+    """The kind of a student's error as a hidden check tells it."""
+    return kind if kind in TOLD_KINDS else t("an error of a class of its own")
 
 
 def namespace(extra=None):
@@ -143,8 +167,18 @@ class Watched:
 
     def raised(self, error):
         """'raised Kind: message', with the latest call's arguments and, when the error is
-        about shapes, the hint to compare them."""
-        return raised(error_kind(error), error, self.last, current())
+        about shapes, the hint to compare them; for an error of the student's code, its kind
+        as told_kind tells it and no message (TOLD_KINDS)."""
+        kind = error_kind(error)
+        if not from_kernel(error):
+            return raised(kind, error, self.last, current())
+        untold = t("its message is not shown by hidden checks, whose inputs it could carry; "
+                   "call the step in your notebook with arguments like these to read it")
+        text = raised(told_kind(kind), untold, self.last, current())
+        if about_shapes(kind, str(error)):
+            text += _t("; compare each operation's shapes with the step's docstring",
+                       current())
+        return text
 
 
 def step_findings(step, subject, helpers, draws):
@@ -220,8 +254,10 @@ def judged_calls(step, subject, helpers, draws):
         try:
             prop(subject, draws.of_property(step.name, prop))
         except AssertionError as error:
-            findings.append(Finding("property", step.name, t("property: {message}",
-                                                             message=error)))
+            findings.append(Finding("property", step.name, t(
+                "property '{name}': {problem}", name=property_words(prop),
+                problem=subject.raised(error)) if from_kernel(error) else
+                t("property: {message}", message=error)))
         except Exception as error:  # noqa: BLE001
             findings.append(Finding("property", step.name, t(
                 "property '{name}': {problem}", name=property_words(prop),

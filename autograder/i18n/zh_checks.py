@@ -37,6 +37,13 @@ CATALOG = {
     '{where} should be a torch.Tensor, got {kind}':
         '{where}应是 torch.Tensor，实际得到的是 {kind}',
     '{where} has shape {got}, expected {want}': '{where}的形状是 {got}，应为 {want}',
+    '{where} has {count} dimensions, some far longer than expected: {want}':
+        '{where}有 {count} 个维度，其中有的远比应有的长：应为 {want}',
+    "its message is not shown by hidden checks, whose inputs it could carry; call the step "
+    "in your notebook with arguments like these to read it":
+        "隐藏检查不显示它的报错信息（信息里可能带出隐藏的输入）；请在笔记本里用类似的参数调用这一步，"
+        "即可读到",
+    "an error of a class of its own": "一个自定义类的错误",
     '{where} has dtype {got}, expected {want}': '{where}的 dtype 是 {got}，应为 {want}',
     '{where} has the right shape but wrong entries': '{where}的形状正确，但有元素不对',
     '{where} contains nan': '{where}中出现了 nan',

@@ -1,16 +1,20 @@
-"""Which mistake a step's hidden check names (autograder/checks/judge.py)."""
+"""Which mistake a step's hidden check names, and what it tells of an error the student's code
+raised (autograder/checks/judge.py)."""
 
 from __future__ import annotations
 
 import math
 from pathlib import Path
 
+import pytest
 import torch
 
+from autograder.checks.compare import Mismatch, compare
 from autograder.checks.draws import Draws
-from autograder.checks.judge import mistake_subject, step_findings
+from autograder.checks.judge import Watched, mistake_subject, step_findings
 from autograder.checks.loader import load_assignment
 from autograder.checks.subject import LocalSubject
+from autograder.sandbox.link import student_error
 
 ROOT = Path(__file__).resolve().parents[3]
 BACKWARD = load_assignment(ROOT, "09_gradients_and_memory").steps["attention_backward"]
@@ -67,3 +71,32 @@ def test_an_error_a_known_mistake_raises_is_named():
     assert names == {"keys.T on a batch"}, findings
     error = next(f for f in findings if f.kind == "error")
     assert "transpose(-2, -1)" in error.hint and "RuntimeError" in error.text
+
+
+def test_a_student_error_is_told_without_its_text():
+    """An error the student's code raised in its kernel: does a hidden check tell its kind,
+    the call's shapes and whether it is about shapes, but neither its message nor the name of
+    a class the student made (either could carry the hidden inputs to the feedback page)?
+    And an error of the kit's own code keeps its message?"""
+    watched = Watched(LocalSubject(keys_dot_t, source="x"), ["queries", "keys"])
+    watched.remember((torch.zeros(2, 3), torch.zeros(4, 3)), {})
+    told = watched.raised(student_error("ValueError", "LEAK 0.1234 -1.5 2.25"))
+    assert "ValueError" in told and "LEAK" not in told and "(2, 3)" in told, told
+    own_class = watched.raised(student_error("LEAK_" + "x" * 200, "LEAK"))
+    assert "LEAK" not in own_class and "an error of a class of its own" in own_class
+    shapes = watched.raised(student_error("RuntimeError", "mat1 and mat2 shapes cannot be "
+                                          "multiplied (2x3 and 4x3)"))
+    assert "compare each operation's shapes" in shapes and "2x3" not in shapes, shapes
+    assert "KIT'S OWN" in watched.raised(RuntimeError("KIT'S OWN message"))
+
+
+def test_a_shape_no_mistake_makes_is_not_shown():
+    """A tensor with a dimension of 0 may have any lengths: is a wrong shape whose lengths no
+    mistake makes of the inputs told without them, and an honest wrong shape shown whole?"""
+    want = torch.zeros(2, 5, 3)
+    with pytest.raises(Mismatch) as wild:
+        compare(torch.zeros(0, 987654321, 3), want)
+    assert "987654321" not in str(wild.value) and "(2, 5, 3)" in str(wild.value)
+    with pytest.raises(Mismatch) as honest:
+        compare(torch.zeros(2, 5, 5), want)
+    assert "(2, 5, 5)" in str(honest.value)

@@ -241,6 +241,28 @@ print("project: every hidden check passed")
 print("scaled_softmax: every hidden check passed")
 print("All tests passed! Score: 6/6")
 """
+# Hidden inputs carried out through the feedback page: scaled_softmax raises them in its
+# message, scaled_dot_product_attention in the name of an exception class of its own, project
+# in the lengths of an empty tensor (a dimension of 0 allows any other length).
+LEAK_MARK = "LEAKMARK"
+LEAK_LENGTH = 987654321
+LEAK_IN_TEXT = f"""
+MARK = "{LEAK_MARK[:4]}" + "{LEAK_MARK[4:]}"  # the page shows the code: the mark is made
+
+
+def scaled_softmax(scores, d_k):
+    raise ValueError(MARK + repr(scores.flatten().tolist()))
+
+
+def scaled_dot_product_attention(queries, keys, values, mask=None):
+    raise type(MARK + "_" + "_".join(str(round(v, 4)) for v in queries.flatten().tolist()),
+               (Exception,), {{}})()
+
+
+def project(x, W):
+    length = {LEAK_LENGTH // 1000} * 1000 + {LEAK_LENGTH % 1000}
+    return torch.empty(0, length, int(1000 * float(x.flatten()[0]) % 997))
+"""
 FAKE_RESULT = """
 import json
 _fake = json.dumps({"ok": {"tensor": ["float32", [2, 2], [1.0, 2.0, 6.0, 4.0]]}, "calls": []})
@@ -458,6 +480,9 @@ ATTACKS = [
     Attack("socket", "opening a socket to a server on the grader's machine",
            wrong_with(SOCKET), 0),
     Attack("fake_pass", "printing fake 'all tests passed'", wrong_with(FAKE_PASS), 0),
+    Attack("leak_in_text", "hidden inputs in an error's message, an exception class's name "
+           "and an empty tensor's lengths",
+           wrong_but("scaled_dot_product_attention", LEAK_IN_TEXT), 0),
     Attack("fake_result", "a fake result sent on the grader's channel",
            wrong_but("project", FAKE_RESULT), 0),
     Attack("numpy_testing", "numpy.testing patched", wrong_with(NUMPY_TESTING), 0),

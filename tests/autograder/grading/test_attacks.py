@@ -23,7 +23,7 @@ from autograder.grading.parallel import grade, submission_scores
 from autograder.outputs.feedback import write_feedback
 from autograder.outputs.report import read_results
 from autograder.sandbox.socket_folder import socket_parent
-from tests.autograder.grading.attacks import ATTACKS, ID, filled
+from tests.autograder.grading.attacks import ATTACKS, ID, LEAK_LENGTH, LEAK_MARK, filled
 
 ROOT = Path(__file__).resolve().parents[3]
 SANDBOX_UIDS = range(61000, 61000 + 1000)
@@ -222,14 +222,17 @@ def test_no_network(batch):
 
 
 def test_feedback_carries_no_secret(batch):
-    """Does any feedback page show a hidden test or the grader's code?"""
+    """Does any feedback page show a hidden test, the grader's code, or text the student's
+    code wrote from the hidden inputs (an error's message, a class's name, a tensor's
+    lengths)?"""
     root = batch["course"].root
     write_feedback(root, [ID], log=lambda _: None)
     pages = list((root / "feedback").glob(f"*/{ID}/*.html"))
     assert len(pages) == len([a for a in ATTACKS if a.score is not None])
     for page in pages:
         text = page.read_text()
-        for secret in ("BEGIN HIDDEN TESTS", "check_step", "use_references", "autograder."):
+        for secret in ("BEGIN HIDDEN TESTS", "check_step", "use_references", "autograder.",
+                       LEAK_MARK, str(LEAK_LENGTH)):
             assert secret not in text, f"{page}: shows {secret!r}"
 
 
