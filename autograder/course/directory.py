@@ -33,6 +33,7 @@ from autograder.course.config_file import (  # noqa: F401
 from autograder.course.ids import UnknownAssignment, check_ids, course_ids  # noqa: F401
 from autograder.i18n import t
 from autograder.plumbing.errors import KitError
+from autograder.plumbing.kit_command import kit_folder_first
 
 HELPER_CELL = "public_checks"  # the grade_id of every notebook's helper cell (build/render.py)
 gradebook_engines.install()  # every gradebook this process opens (course/gradebook_engines.py)
@@ -63,7 +64,7 @@ def nbgrader_env():
     """The environment nbgrader needs: it runs the `alembic` executable to create a gradebook,
     so the virtualenv's bin folder must be on PATH even when it is not activated."""
     env = dict(os.environ)
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    env["PATH"] = kit_folder_first(env.get("PATH", ""))
     return env
 
 

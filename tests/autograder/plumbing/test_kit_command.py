@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from autograder.i18n import language, t
-from autograder.plumbing.kit_command import KIT, as_typed, kit_command
+from autograder.plumbing.kit_command import KIT, as_typed, kit_command, kit_folder_first
 
 FULL = f"{shlex.quote(sys.executable)} -m autograder"
 NO_PYTHON = "/usr/bin:/bin"  # Debian's own python3.11 is there, no `python`
@@ -24,6 +24,17 @@ def test_the_python_on_path_is_named_python(monkeypatch):
     assert kit_command() == (KIT if Path(sys.executable).name == "python" else FULL)
     monkeypatch.setenv("PATH", NO_PYTHON)
     assert kit_command() == FULL
+
+
+def test_the_kit_s_own_folder_first_on_path_changes_nothing(monkeypatch):
+    """Once the kit put its interpreter's folder first on PATH (nbgrader runs alembic from
+    it), is the command still the one the user's shell runs, and is the folder put first once
+    however often the gradebook is opened?"""
+    monkeypatch.setenv("PATH", NO_PYTHON)
+    made = kit_folder_first(NO_PYTHON)
+    monkeypatch.setenv("PATH", made)
+    assert made.startswith(str(Path(sys.executable).parent)) and kit_command() == FULL
+    assert kit_folder_first(made) == made
 
 
 def test_a_text_names_the_interpreter_once(monkeypatch):
@@ -45,9 +56,10 @@ def test_a_text_is_left_alone_where_python_is_the_kit(monkeypatch):
         assert t("run `python -m autograder build`") == "run `python -m autograder build`"
 
 
-def test_the_console_names_the_interpreter_outside_a_course(tmp_path):
-    """Run with no `python` on PATH outside any course, do the error's two commands and the
-    help's usage line name the kit's interpreter, so that a pasted line runs?"""
+def test_the_console_names_the_interpreter(tmp_path):
+    """Run with no `python` on PATH, do the refusal outside a course, the help's usage line
+    and init's closing lines (after it opened the gradebook) name the kit's interpreter, so
+    that a pasted line runs?"""
     env = {**os.environ, "PATH": NO_PYTHON}
     run = [sys.executable, "-m", "autograder"]
     refused = subprocess.run([*run, "build"], cwd=tmp_path, env=env, capture_output=True,
@@ -56,6 +68,11 @@ def test_the_console_names_the_interpreter_outside_a_course(tmp_path):
     assert refused.stderr.count(f"`{FULL} init") == 2, refused.stderr
     helped = subprocess.run([*run, "--help"], cwd=tmp_path, env=env, capture_output=True,
                             text=True, timeout=120)
+    made = subprocess.run([*run, "init", "course", "01_attention_by_hand"], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert made.returncode == 0, made.stderr[-2000:]
+    assert "(1 assignment, English)" in made.stdout, made.stdout[-2000:]
+    assert f"  {FULL} validate" in made.stdout and " python -m" not in made.stdout
     assert helped.stdout.startswith(f"usage: {FULL} "), helped.stdout[:300]
     assert f"`{shlex.quote(sys.executable)}` where they say `python`" in \
         " ".join(helped.stdout.split()), helped.stdout[:600]
