@@ -12,6 +12,7 @@ Imports checks, course, i18n and plumbing.
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -84,16 +85,45 @@ def replace_folder(staged: Path, target: Path):
     partial.replace(target)
 
 
+NOT_CARRIED = {"__pycache__", ".ipynb_checkpoints"}
+
+
+def carry_over(old: Path, new: Path) -> list[Path]:
+    """Copy into `new` every file of `old` that `new` lacks (a data file the instructor put
+    in source/<id>/ or release/<id>/: the build replaces those folders, and must lose none of
+    theirs); symbolic links stay links. The files copied, relative to `old`."""
+    carried = []
+    for folder, subfolders, files in os.walk(old):
+        subfolders[:] = [name for name in subfolders if name not in NOT_CARRIED]
+        for name in files:
+            path = Path(folder) / name
+            relative = path.relative_to(old)
+            target = new / relative
+            if target.exists() or target.is_symlink():
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if path.is_symlink():
+                os.symlink(os.readlink(path), target)
+            else:
+                shutil.copy2(path, target)
+            carried.append(relative)
+    return carried
+
+
 def build_assignment(root: Path, assignment: Assignment, language):
     """Render, release and prove one assignment in a scratch course with `root`'s config,
-    then replace root's source/<id>/ and release/<id>/ with what was proven."""
+    then replace root's source/<id>/ and release/<id>/ with what was proven. Files of the
+    instructor's own in them are carried over: those of source/<id>/ into the release too, as
+    nbgrader releases them."""
     specs = read_assignment(assignment.notebook)
     notebook = render(specs, assignment, language)
     with tempfile.TemporaryDirectory(prefix="kit-build-") as scratch:
         course = Path(scratch)
         shutil.copy(root / CONFIG, course / CONFIG)
         write_source(course / "source", assignment.id, notebook, language)
+        carry_over(root / "source" / assignment.id, course / "source" / assignment.id)
         run_nbgrader(course, "generate_assignment", assignment.id, "--force")
+        carry_over(root / "release" / assignment.id, course / "release" / assignment.id)
         prove(assignment, specs, notebook, course / "release" / assignment.id, language)
         replace_folder(course / "source" / assignment.id, root / "source" / assignment.id)
         replace_folder(course / "release" / assignment.id, root / "release" / assignment.id)

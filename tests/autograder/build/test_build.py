@@ -9,7 +9,7 @@ import nbformat
 import pytest
 
 import solutions
-from autograder.build import master_notebook
+from autograder.build import build, master_notebook
 from autograder.build.authoring import AuthoringError, read_assignment
 from autograder.build.stubs import BEGIN, END, fenced_source
 from autograder.checks.loader import assignment_ids
@@ -144,3 +144,20 @@ def test_an_unknown_id_in_a_course_without_assignments_says_how_to_add_one():
     """In a course with no assignment yet, does an unknown id point to `new`?"""
     with pytest.raises(UnknownAssignment, match="no assignment yet.*new 08_positions"):
         check_ids(["08_positions"], [])
+
+
+def test_a_build_keeps_the_instructor_s_own_files(tmp_path):
+    """A data file the instructor put in source/<id>/ and another in release/<id>/: does a
+    build again keep both, and release the source's one, as nbgrader does?"""
+    from autograder.build.course_folder import init_course
+
+    course = init_course(tmp_path / "course", "en", ["02_embeddings"], log=lambda line: None)
+    source, release = course / "source" / "02_embeddings", course / "release" / "02_embeddings"
+    (source / "data").mkdir()
+    (source / "data" / "words.txt").write_text("mine\n")
+    (release / "handout.txt").write_text("also mine\n")
+    assert build(course, ["02_embeddings"], log=lambda line: None)
+    assert (source / "data" / "words.txt").read_text() == "mine\n"
+    assert (release / "data" / "words.txt").read_text() == "mine\n"
+    assert (release / "handout.txt").read_text() == "also mine\n"
+    assert (release / "02_embeddings.ipynb").is_file()
