@@ -33,7 +33,7 @@ from autograder.course.config_file import (  # noqa: F401
 from autograder.course.ids import UnknownAssignment, check_ids, course_ids  # noqa: F401
 from autograder.i18n import t
 from autograder.plumbing.errors import KitError
-from autograder.plumbing.kit_command import kit_folder_first
+from autograder.plumbing.kit_command import with_kit_folder_first
 
 HELPER_CELL = "public_checks"  # the grade_id of every notebook's helper cell (build/render.py)
 gradebook_engines.install()  # every gradebook this process opens (course/gradebook_engines.py)
@@ -63,16 +63,14 @@ def write_atomically(path: Path, content: str | bytes):
 def nbgrader_env():
     """The environment nbgrader needs: it runs the `alembic` executable to create a gradebook,
     so the virtualenv's bin folder must be on PATH even when it is not activated."""
-    env = dict(os.environ)
-    env["PATH"] = kit_folder_first(env.get("PATH", ""))
-    return env
+    return with_kit_folder_first(dict(os.environ))
 
 
 def open_gradebook(root: Path) -> Gradebook:
     """The course's gradebook. Creating one reads its schema's version in this process
     (gradebook_version), or where that steps aside runs the `alembic` executable, so the
     virtualenv's bin folder goes on this process's PATH first."""
-    os.environ["PATH"] = nbgrader_env()["PATH"]
+    with_kit_folder_first(os.environ)
     gradebook_version.read_in_process()
     url = db_url(root)
     try:
@@ -107,7 +105,7 @@ def nbgrader_api(root: Path, **overrides):
     from nbgrader.coursedir import CourseDirectory
 
     os.chdir(root)
-    os.environ["PATH"] = nbgrader_env()["PATH"]
+    with_kit_folder_first(os.environ)
     gradebook_version.read_in_process()
     config = course_config(root, **overrides)
     coursedir = CourseDirectory(config=config)

@@ -2,7 +2,8 @@
 the docs do, `python -m autograder ...`; where `python` on PATH is not the interpreter running
 the kit (Debian's login shell has no `python`, a virtualenv not activated has another), a
 copied command would fail, so the texts show this interpreter's path instead (i18n.t, the
-help's usage line)."""
+help's usage line), and the full path of the environment's nbgrader and dask where PATH does
+not find them."""
 
 from __future__ import annotations
 
@@ -17,25 +18,32 @@ KIT = "python -m autograder"  # how the kit's texts spell its commands
 SPELLED = re.compile(r"(?<![\w/.\-])python -m autograder")  # not the end of a path given
 
 
-_made_from: dict[str, str] = {}  # a PATH the kit made (its folder first) -> the one it was
+USER_PATH = "KIT_USER_PATH"  # the user's PATH, where the kit put its folder first on PATH
 
 
 def kit_folder_first(path: str) -> str:
     """`path` with this interpreter's folder first (nbgrader runs the `alembic` executable of
-    the kit's environment, activated or not); remembered, so that kit_command still reads the
-    PATH the user's shell has."""
+    the kit's environment, activated or not)."""
     folder = str(Path(sys.executable).parent)
-    if path.split(os.pathsep)[0] == folder:
-        return path
-    made = f"{folder}{os.pathsep}{path}"
-    _made_from[made] = _made_from.get(path, path)
-    return made
+    return path if path.split(os.pathsep)[0] == folder else f"{folder}{os.pathsep}{path}"
 
 
-def user_path() -> str:
-    """PATH as the user's shell gave it: before the kit put its folder first."""
-    path = os.environ.get("PATH", "")
-    return _made_from.get(path, path)
+def with_kit_folder_first(env) -> dict:
+    """`env` (os.environ or a copy) with the kit's folder first on its PATH, and the PATH the
+    user gave kept in USER_PATH, so that kit_command, here or in a process started with it,
+    still reads the user's."""
+    given = user_path(env)
+    env[USER_PATH] = given
+    env["PATH"] = kit_folder_first(given)
+    return env
+
+
+def user_path(env=None) -> str:
+    """PATH as the user's shell gave it: before the kit put its folder first (USER_PATH, when
+    PATH is still what the kit made of it; a PATH set since is the user's)."""
+    env = os.environ if env is None else env
+    path, given = env.get("PATH", ""), env.get(USER_PATH)
+    return given if given is not None and path == kit_folder_first(given) else path
 
 
 def kit_command():
@@ -50,9 +58,31 @@ def kit_command():
     return f"{shlex.quote(str(here))} -m autograder"
 
 
+# The other tools of the kit's environment an instructor's text names, as commands: nbgrader's
+# instructor commands and dask's (a student's `nbgrader submit` is run where the student is,
+# and stays as it is written).
+TOOLS = re.compile(r"(?<![\w/.\-])(nbgrader (?=(?:db|generate_assignment|export|autograde|"
+                   r"collect|zip_collect|generate_feedback|release_assignment|release_feedback|"
+                   r"formgrader)\b)|dask (?=(?:worker|scheduler)\b))")
+
+
+def tool_command(tool: str) -> str:
+    """How the user runs `tool` of the kit's environment: its name when the user's PATH finds
+    that very file, else its full path."""
+    own = Path(sys.executable).parent / tool
+    found = shutil.which(tool, path=user_path())
+    if not own.exists() or (found and os.path.realpath(found) == os.path.realpath(own)):
+        return tool
+    return shlex.quote(str(own))
+
+
 def as_typed(text: str) -> str:
-    """`text` with each `python -m autograder` written as the user runs the kit here."""
-    if KIT not in text:
-        return text
-    typed = kit_command()
-    return text if typed == KIT else SPELLED.sub(lambda _: typed, text)
+    """`text` with each `python -m autograder`, and each command of nbgrader's or dask's,
+    written as the user runs it here."""
+    if KIT in text:
+        typed = kit_command()
+        if typed != KIT:
+            text = SPELLED.sub(lambda _: typed, text)
+    if "nbgrader " in text or "dask " in text:
+        text = TOOLS.sub(lambda found: tool_command(found[1].strip()) + " ", text)
+    return text

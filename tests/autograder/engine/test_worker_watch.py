@@ -12,6 +12,7 @@ from distributed import Client, LocalCluster
 from autograder.engine import worker_watch
 from autograder.engine.cluster import run_all
 from autograder.engine.worker_watch import PERIOD, WorkerlessError, WorkerWatch
+from autograder.plumbing.kit_command import tool_command
 
 
 def test_run_all_asks_the_cluster_its_threads_once_a_second_and_sees_a_worker_join():
@@ -76,5 +77,6 @@ def test_a_run_whose_cluster_loses_every_worker_ends_and_says_what_to_do(monkeyp
         address = client.scheduler.address
         said = str(ended[0])
         assert f"the cluster at {address} has had no worker for 2 s" in said, said
-        assert f"start workers with `PYTHONHASHSEED=0 dask worker {address} " in said, said
+        assert f"start workers with `PYTHONHASHSEED=0 {tool_command('dask')} worker {address} " \
+            in said, said
         assert not client.processing() or not any(client.processing().values())

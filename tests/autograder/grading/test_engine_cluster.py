@@ -29,6 +29,7 @@ from autograder.engine import worker_watch
 from autograder.engine.cluster import register
 from autograder.engine.worker_watch import WorkerlessError
 from autograder.grading.parallel import grade, submission_scores
+from autograder.plumbing.kit_command import tool_command
 from autograder.tools import simulate
 from tests.autograder.grading.test_as_any_user import CONFINED
 from tests.autograder.test_exchange import interpreter_open_to_students
@@ -387,7 +388,8 @@ def test_a_worker_hashing_at_random_is_named_with_the_fix(tmp_path):
         assert said == [f"1 of the cluster's workers ({random}) hash strings at random or "
                         "unlike the others: a mistake named to a student whose code iterates "
                         "a set may be named on one regrade and not on the next; start every "
-                        "worker alike, with PYTHONHASHSEED=0 (`PYTHONHASHSEED=0 dask worker "
-                        "ADDRESS --nthreads 1 --preload autograder.engine.worker`)"]
+                        "worker alike, with PYTHONHASHSEED=0 (`PYTHONHASHSEED=0 "
+                        f"{tool_command('dask')} worker ADDRESS --nthreads 1 --preload "
+                        "autograder.engine.worker`)"]
     finally:
         dask.close()

@@ -34,6 +34,7 @@ from autograder.i18n.zh import CATALOG
 from autograder.outputs import fonts, report
 from autograder.outputs.report import SECTIONS, ClassResults, read_records, render_report
 from autograder.outputs.report_gaps import feedback_command
+from autograder.plumbing.kit_command import kit_command
 
 ROOT = Path(__file__).resolve().parents[3]
 FIRST, SECOND = "01_alpha", "02_beta"
@@ -230,7 +231,7 @@ def test_an_assignment_not_in_the_gradebook_yet(course, capsys):
     code, page, lines = run_report(course, capsys)
     assert code == 0
     assert gaps_of(page) == [f"{SECOND}: nothing graded yet; once its notebooks are collected, "
-                             f"run python -m autograder grade {SECOND}."]
+                             f"run {kit_command()} grade {SECOND}."]
     assert row_of(page, "", FIRST)[1:] == ["1", "4.0", "4", "4"]
     assert row_of(page, "", SECOND)[1:] == ["0", "", "", ""]
     assert any(SECOND in line and "grade" in line for line in lines)
@@ -247,7 +248,7 @@ def test_an_assignment_collected_but_not_graded(course, capsys):
         nbformat.write(nbformat.v4.new_notebook(), folder / f"{SECOND}.ipynb")
     _, page, _ = run_report(course, capsys)
     assert gaps_of(page) == [f"{SECOND}: 2 notebooks collected, none graded yet; run "
-                             f"python -m autograder grade {SECOND}."]
+                             f"{kit_command()} grade {SECOND}."]
 
 def test_an_assignment_nobody_handed_in(course, capsys):
     """Is an assignment the gradebook knows (released) but nobody submitted said to have
@@ -347,7 +348,7 @@ def test_the_chinese_report_and_its_console_lines(tmp_path, capsys):
     assert lines == [
         CATALOG["{assignment}: nothing graded yet; once its notebooks are collected, run "
                 "{command}."].format(assignment=SECOND,
-                                     command=f"python -m autograder grade {SECOND}"),
+                                     command=f"{kit_command()} grade {SECOND}"),
         CATALOG["report: {path}"].format(path=root / "report.html")]
     assert "<summary>这份报告还不完整：有 " in page and "生成于 " in page
 

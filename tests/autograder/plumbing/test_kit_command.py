@@ -11,7 +11,14 @@ import sys
 from pathlib import Path
 
 from autograder.i18n import language, t
-from autograder.plumbing.kit_command import KIT, as_typed, kit_command, kit_folder_first
+from autograder.plumbing.kit_command import (
+    KIT,
+    USER_PATH,
+    as_typed,
+    kit_command,
+    kit_folder_first,
+    with_kit_folder_first,
+)
 
 FULL = f"{shlex.quote(sys.executable)} -m autograder"
 NO_PYTHON = "/usr/bin:/bin"  # Debian's own python3.11 is there, no `python`
@@ -20,6 +27,7 @@ NO_PYTHON = "/usr/bin:/bin"  # Debian's own python3.11 is there, no `python`
 def test_the_python_on_path_is_named_python(monkeypatch):
     """Is the command the short `python -m autograder` when `python` on PATH is the
     interpreter running the kit, and the full path once PATH leads elsewhere?"""
+    monkeypatch.delenv(USER_PATH, raising=False)
     monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{NO_PYTHON}")
     assert kit_command() == (KIT if Path(sys.executable).name == "python" else FULL)
     monkeypatch.setenv("PATH", NO_PYTHON)
@@ -28,13 +36,22 @@ def test_the_python_on_path_is_named_python(monkeypatch):
 
 def test_the_kit_s_own_folder_first_on_path_changes_nothing(monkeypatch):
     """Once the kit put its interpreter's folder first on PATH (nbgrader runs alembic from
-    it), is the command still the one the user's shell runs, and is the folder put first once
-    however often the gradebook is opened?"""
+    it), is the command still the one the user's shell runs, here and in a process started
+    with that PATH; is the folder put first once however often the gradebook is opened; and
+    does a PATH set since count as the user's?"""
     monkeypatch.setenv("PATH", NO_PYTHON)
-    made = kit_folder_first(NO_PYTHON)
-    monkeypatch.setenv("PATH", made)
+    monkeypatch.delenv(USER_PATH, raising=False)
+    with_kit_folder_first(os.environ)
+    made = os.environ["PATH"]
     assert made.startswith(str(Path(sys.executable).parent)) and kit_command() == FULL
-    assert kit_folder_first(made) == made
+    with_kit_folder_first(os.environ)
+    assert os.environ["PATH"] == made == kit_folder_first(made)
+    child = subprocess.run([sys.executable, "-c", "from autograder.plumbing.kit_command "
+                            "import kit_command; print(kit_command())"], env=dict(os.environ),
+                           capture_output=True, text=True, timeout=60)
+    assert child.stdout.strip() == FULL, child.stderr
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}/bin")
+    assert kit_command() == (KIT if Path(sys.executable).name == "python" else FULL)
 
 
 def test_a_text_names_the_interpreter_once(monkeypatch):
@@ -47,6 +64,19 @@ def test_a_text_names_the_interpreter_once(monkeypatch):
     with language("zh"):
         assert t("error: {message}", message="python -m autograder grade") == \
             f"错误：{FULL} grade"
+
+
+def test_the_environment_s_tools_are_named_where_path_lacks_them(monkeypatch):
+    """Where PATH finds neither, do an instructor's nbgrader and dask commands name the kit's
+    environment's files, and a student's `nbgrader submit` stay as written (it runs where the
+    student is)?"""
+    monkeypatch.setenv("PATH", NO_PYTHON)
+    folder = Path(sys.executable).parent
+    said = t("add it (`nbgrader db student add ID`); start `dask worker ADDRESS`; students "
+             "run `nbgrader submit ID`")
+    assert said == (f"add it (`{folder / 'nbgrader'} db student add ID`); start "
+                    f"`{folder / 'dask'} worker ADDRESS`; students run `nbgrader submit ID`")
+    assert as_typed(said) == said
 
 
 def test_a_text_is_left_alone_where_python_is_the_kit(monkeypatch):

@@ -7,11 +7,12 @@ import csv
 from pathlib import Path
 
 import pytest
-from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.api import MissingEntry
 
 from autograder.build.course_folder import write_config
 from autograder.cli import main
-from autograder.course.directory import db_url
+from autograder.course.directory import open_gradebook
+from autograder.plumbing.kit_command import kit_command
 
 
 def files(root):
@@ -41,7 +42,7 @@ def course(tmp_path):
         status.parent.mkdir(parents=True)
         status.write_text('{"state": "graded"}')
     (root / "submitted" / "ada" / "10_gone" / "notes.txt").write_text("the TA's note")
-    with Gradebook(db_url(root)) as gradebook:
+    with open_gradebook(root) as gradebook:
         for assignment_id, student in (("10_gone", "ada"), ("11_kept", "bob")):
             gradebook.add_assignment(assignment_id)
             gradebook.add_notebook(assignment_id, assignment_id)
@@ -56,7 +57,7 @@ def course(tmp_path):
 
 
 def assignments_in(root):
-    with Gradebook(db_url(root)) as gradebook:
+    with open_gradebook(root) as gradebook:
         return sorted(a.name for a in gradebook.assignments)
 
 
@@ -69,7 +70,7 @@ def test_grades_in_the_gradebook_refuse_removal(course, capsys):
     assert said.count("\n") == 1, said
     assert "10_gone has grades in the gradebook: 1 submissions, 1 of them with a score or " \
         "comment given by hand; nothing was changed" in said
-    assert "`python -m autograder remove 10_gone --force`" in said
+    assert f"`{kit_command()} remove 10_gone --force`" in said
     assert assignments_in(course) == ["10_gone", "11_kept"]
     assert files(course) == before
 
@@ -84,7 +85,7 @@ def test_force_removes_it_from_the_gradebook_and_keeps_every_file(course, capsys
     assert "10_gone: out of the gradebook (1 submissions and their grades with it)" in said
     assert "10_gone: 6 folders moved, as they were, under removed/10_gone/" in said
     assert assignments_in(course) == ["11_kept"]
-    with Gradebook(db_url(course)) as gradebook:
+    with open_gradebook(course) as gradebook:
         assert gradebook.find_submission("11_kept", "bob") is not None
         with pytest.raises(MissingEntry):
             gradebook.find_submission("10_gone", "ada")
@@ -102,7 +103,7 @@ def test_force_removes_it_from_the_gradebook_and_keeps_every_file(course, capsys
 def test_an_assignment_without_grades_goes_without_force(course, capsys):
     """Is an assignment the gradebook holds no submission of removed without --force, and a
     second removal of the same id kept beside the first (removed/ID-2)?"""
-    with Gradebook(db_url(course)) as gradebook:
+    with open_gradebook(course) as gradebook:
         gradebook.remove_submission("10_gone", "ada")
     assert main(["--root", str(course), "remove", "10_gone"]) == 0
     assert assignments_in(course) == ["11_kept"]
@@ -125,14 +126,14 @@ def test_export_says_how_to_remove_an_assignment_the_course_lost(course, capsys)
     remove it (not "run grade", which cannot grade it)?"""
     import shutil
 
-    with Gradebook(db_url(course)) as gradebook:
+    with open_gradebook(course) as gradebook:
         gradebook.remove_submission("10_gone", "ada")
     for folder in ("assignments", "source", "release", "autograded/ada", "feedback/ada"):
         shutil.rmtree(course / folder / "10_gone")
     assert main(["--root", str(course), "export", "--to", str(course / "grades.csv")]) == 0
     said = capsys.readouterr().out
     hint = ("10_gone is in the gradebook but no longer in the course (no source/10_gone/); "
-            "`python -m autograder remove 10_gone` takes it out of the gradebook")
+            f"`{kit_command()} remove 10_gone` takes it out of the gradebook")
     assert f"warning: {hint}" in said
     with open(course / "grades.csv", newline="", encoding="utf-8") as table:
         rows = [row for row in csv.DictReader(table) if row["assignment"] == "10_gone"]
