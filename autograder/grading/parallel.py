@@ -54,7 +54,7 @@ from autograder.engine.worker_watch import cluster_threads
 from autograder.grading.session import steps_checked
 from autograder.grading.submissions import find_submissions, grade_ids
 from autograder.grading.write_back import keep_graded
-from autograder.i18n import config_language, language, t
+from autograder.i18n import config_language, counted, language, t
 from autograder.plumbing import private_api, timeline
 from autograder.plumbing.errors import KitError
 from autograder.plumbing.kit_command import kit_command
@@ -321,8 +321,9 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students, schedul
             if force or not is_graded(root, s.student, s.assignment, s.notebook)]
     run.skipped = [s for s in ready if s not in todo]
     if run.skipped:
-        log(t("{count} notebooks already graded (use --force to grade them again)",
-              count=len(run.skipped)))
+        log(counted(len(run.skipped), "{count} notebook already graded (use --force to grade "
+                    "it again)", "{count} notebooks already graded (use --force to grade them "
+                    "again)"))
     unfinished = [s for s in todo if not force
                   and (read_status(root, s.student, s.assignment) or {}).get("state") == REGRADE]
     if unfinished:

@@ -131,6 +131,12 @@ def t(text, **fields):
     return as_typed(template.format(**fields) if fields else template)
 
 
+def counted(count, one, many, **fields):
+    """t(one) for a count of 1, else t(many), {count} filled in: "1 notebook", "2 notebooks"
+    (a Chinese text is the same for both)."""
+    return t(one if count == 1 else many, count=count, **fields)
+
+
 def os_reason(error: OSError) -> str:
     """What the system says of `error` ("Permission denied"), in the current language."""
     return _os_reason(error, current())

@@ -68,6 +68,8 @@ CATALOG = {
         "移出成绩册（它们的文件保留在 removed/{id}/ 下）",
     "{id}: out of the gradebook ({count} submissions and their grades with it)":
         "{id}：已移出成绩册（连同 {count} 份提交及其成绩）",
+    "{id}: out of the gradebook ({count} submission and its grades with it)":
+        "{id}：已移出成绩册（连同 {count} 份提交及其成绩）",
     "{id}: {count} folders moved, as they were, under {target}/ (nothing deleted; move them "
     "back to restore it): {folders}":
         "{id}：{count} 个文件夹已原样移到 {target}/ 下（什么都没有删除；移回去即可恢复）："
@@ -168,6 +170,8 @@ CATALOG = {
         "（{kit} collect ID --from FOLDER_OR_ZIP）",
     " for {students}": "（学生 {students}）",
     "{count} notebooks already graded (use --force to grade them again)":
+        "{count} 个笔记本已经评过分（要重新评分请加 --force）",
+    "{count} notebook already graded (use --force to grade it again)":
         "{count} 个笔记本已经评过分（要重新评分请加 --force）",
     "finishing an interrupted grade --force: {count} notebooks it had not graded again are "
     "graded now":

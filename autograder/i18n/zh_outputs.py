@@ -188,6 +188,7 @@ CATALOG = {
     "sandbox: {isolation}": "沙箱：{isolation}",
     "Student code ran in the sandbox: {isolations}.": "学生代码运行所在的沙箱：{isolations}。",
     "{isolation}, {count} notebooks": "{isolation}，{count} 个笔记本",
+    "{isolation}, {count} notebook": "{isolation}，{count} 个笔记本",
     "the autograder cannot grade on this machine, so your notebook was not graded; this is not "
     "your mistake: tell your instructor, and submit again once it is fixed":
         "自动评分器无法在这台机器上评分，所以你的笔记本没有评分；这不是你的错误：请告诉教师，"
@@ -489,6 +490,8 @@ CATALOG = {
     "{assignment}: nothing graded yet; once its notebooks are collected, run {command}.":
         "{assignment}：还没有评分结果；收取它的笔记本之后，请运行 {command}。",
     "{assignment}: {count} notebooks collected, none graded yet; run {command}.":
+        "{assignment}：已收取 {count} 份笔记本，还都没有评分；请运行 {command}。",
+    "{assignment}: {count} notebook collected, not graded yet; run {command}.":
         "{assignment}：已收取 {count} 份笔记本，还都没有评分；请运行 {command}。",
     "{assignment}: submissions waiting for grading: {count}; run {command}.":
         "{assignment}：有 {count} 份提交等待评分；请运行 {command}。",

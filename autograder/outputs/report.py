@@ -45,6 +45,7 @@ from autograder.i18n import (  # noqa: E402
     DEFAULT,
     LANGUAGES,
     config_language,
+    counted,
     current,
     english_of,
     html_lang,
@@ -436,7 +437,8 @@ def sandbox_line(results):
     if not results.isolations:
         return ""
     text = t("Student code ran in the sandbox: {isolations}.", isolations="; ".join(
-        t("{isolation}, {count} notebooks", isolation=name, count=count)
+        counted(count, "{isolation}, {count} notebook", "{isolation}, {count} notebooks",
+                isolation=name)
         for name, count in sorted(results.isolations.items())))
     return f"<p class='sandbox'>{html.escape(text)}</p>"
 

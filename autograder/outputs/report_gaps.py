@@ -8,7 +8,7 @@ nbgrader leaves to the instructor, and feedback pages older than the student's l
 
 from __future__ import annotations
 
-from autograder.i18n import t
+from autograder.i18n import counted, t
 from autograder.outputs.roster import PENDING
 
 COMMAND = "python -m autograder"
@@ -24,8 +24,9 @@ def ungraded(assignment_id, collected):
     or have still to be collected."""
     command = f"{COMMAND} grade {assignment_id}"
     if collected:
-        return t("{assignment}: {count} notebooks collected, none graded yet; run {command}.",
-                 assignment=assignment_id, count=collected, command=command)
+        return counted(collected, "{assignment}: {count} notebook collected, not graded yet; run "
+                       "{command}.", "{assignment}: {count} notebooks collected, none graded "
+                       "yet; run {command}.", assignment=assignment_id, command=command)
     return t("{assignment}: nothing graded yet; once its notebooks are collected, run "
              "{command}.", assignment=assignment_id, command=command)
 

@@ -964,8 +964,9 @@ def main(root: Path, ids, steps=None, limit=None, seed=0, show_equivalent=False,
     torch.set_num_threads(1)
     start = time.monotonic()
     chosen = targets(root, ids, steps)
-    print(f"mutants of {len(chosen)} steps; seed {seed}; equivalence on {seeds} seeds of random "
-          f"cases and the probes; killed = found by all {draws} draws of the checks")
+    steps_word = "step" if len(chosen) == 1 else "steps"
+    print(f"mutants of {len(chosen)} {steps_word}; seed {seed}; equivalence on {seeds} seeds of "
+          f"random cases and the probes; killed = found by all {draws} draws of the checks")
     print(HEADER)
     results = run(chosen, limit, seed, seeds, draws)
     made = sum(r.made for r in results)

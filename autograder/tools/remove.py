@@ -24,7 +24,7 @@ from autograder.course.directory import open_gradebook, write_atomically
 from autograder.course.gradebook_guard import check_gradebook
 from autograder.course.ids import UnknownAssignment
 from autograder.course.ledger import FOLDER, GradeLock, problems_path, read_problems
-from autograder.i18n import t
+from autograder.i18n import counted, t
 from autograder.plumbing.errors import KitError
 
 KEPT = "removed"
@@ -106,8 +106,9 @@ def remove(root: Path, assignment_id, force=False, log=print):
                         "gradebook with the assignment (their files are kept under "
                         "removed/{id}/)", id=assignment_id, count=count, by_hand=by_hand))
                 gradebook.remove_assignment(assignment_id)  # nbgrader db assignment remove
-            log(t("{id}: out of the gradebook ({count} submissions and their grades with it)",
-                  id=assignment_id, count=count))
+            log(counted(count, "{id}: out of the gradebook ({count} submission and its grades "
+                        "with it)", "{id}: out of the gradebook ({count} submissions and their "
+                        "grades with it)", id=assignment_id))
         elif held is not None:
             held[0].close()
         if folders:

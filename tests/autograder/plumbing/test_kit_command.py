@@ -103,6 +103,6 @@ def test_the_console_names_the_interpreter(tmp_path):
     assert made.returncode == 0, made.stderr[-2000:]
     assert "(1 assignment, English)" in made.stdout, made.stdout[-2000:]
     assert f"  {FULL} validate" in made.stdout and " python -m" not in made.stdout
-    assert helped.stdout.startswith(f"usage: {FULL} "), helped.stdout[:300]
+    assert helped.stdout.startswith(f"usage: {FULL}"), helped.stdout[:300]
     assert f"`{shlex.quote(sys.executable)}` where they say `python`" in \
         " ".join(helped.stdout.split()), helped.stdout[:600]

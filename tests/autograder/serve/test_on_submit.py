@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import pwd
 import shutil
 import signal
@@ -188,6 +189,24 @@ class Serve:
             time.sleep(0.1)
 
 
+def processes_of_course(root):
+    """The processes of this course: a serve working in it, or anything naming its folder
+    (another course's serve on the machine, a test's or an instructor's, is not one)."""
+    found = subprocess.run(["pgrep", "-f", f"autograder serve|{root}"], capture_output=True,
+                           text=True).stdout.split()
+    ours = []
+    for pid in found:
+        try:
+            cwd = os.readlink(f"/proc/{pid}/cwd")
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue  # gone meanwhile
+        where = root.resolve()
+        if str(root) in command or Path(cwd) == where or where in Path(cwd).parents:
+            ours.append(pid)
+    return ours
+
+
 def submitted_at(root, student):
     path = root / "submitted" / student / ID / "timestamp.txt"
     return path.read_text().strip() if path.exists() else None
@@ -276,9 +295,7 @@ def term():
         facts["ta reads"], facts["ta writes"] = ta_tries(root)
         facts["stop status"] = serve.stop()
         facts["console"] = serve.text()
-        facts["processes left"] = subprocess.run(
-            ["pgrep", "-f", f"autograder serve|{root}"], capture_output=True,
-            text=True).stdout.split()
+        facts["processes left"] = processes_of_course(root)
 
         record = root / ".kit" / "on_submit.json"
         facts["record"] = json.loads(record.read_text())

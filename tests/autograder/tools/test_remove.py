@@ -82,7 +82,7 @@ def test_force_removes_it_from_the_gradebook_and_keeps_every_file(course, capsys
     before = files(course)
     assert main(["--root", str(course), "remove", "10_gone", "--force"]) == 0
     said = capsys.readouterr().out
-    assert "10_gone: out of the gradebook (1 submissions and their grades with it)" in said
+    assert "10_gone: out of the gradebook (1 submission and its grades with it)" in said
     assert "10_gone: 6 folders moved, as they were, under removed/10_gone/" in said
     assert assignments_in(course) == ["11_kept"]
     with open_gradebook(course) as gradebook:
