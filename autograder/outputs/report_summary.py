@@ -15,6 +15,7 @@ import statistics
 from autograder.i18n import t
 from autograder.outputs.roster import REFUSED
 from autograder.outputs.score_summary import bins
+from autograder.outputs.similarity_report import flagged_in_all
 
 TOP = 3  # steps and mistakes the summary names; their sections below have every one
 BAR = 28  # pixels of the tallest bar of a distribution
@@ -98,7 +99,7 @@ def attention(results):
         ("problems", t("not gradable"), sum(e.status == REFUSED for e in results.roster)),
         ("problems", t("inputs refused"), sum(not p.graded_anyway for p in results.problems)),
         ("integrity", t("submissions flagged for integrity"), len(results.integrity)),
-        ("similarity", t("similar pairs"), len(results.similar)),
+        ("similarity", t("similar pairs"), flagged_in_all(results.similar)),
         ("late", t("late submissions"), len(late)),
     ]
     if results.manual:

@@ -28,6 +28,7 @@ class Listed:
     score: float
     matched: int
     link: str | None
+    of: int = 1  # the pairs its assignment flags in all, listed or not
 
 
 def top_pairs(root: Path, ids, page: Path | None = None, top=TOP):
@@ -37,13 +38,19 @@ def top_pairs(root: Path, ids, page: Path | None = None, top=TOP):
     for assignment_id in ids:
         if not (root / "release" / assignment_id / f"{assignment_id}.ipynb").exists():
             continue  # not built: nothing tells the release's code from the students'
-        for pair in similarity(root, assignment_id).flagged[:top]:
+        flagged = similarity(root, assignment_id).flagged
+        for pair in flagged[:top]:
             path = root / FOLDER / assignment_id / page_name(pair)
             link = os.path.relpath(path, page.resolve().parent if page else root) \
                 if path.exists() else None
             listed.append(Listed(assignment_id, pair.first.student, pair.second.student,
-                                 pair.score, pair.matched, link))
+                                 pair.score, pair.matched, link, len(flagged)))
     return listed
+
+
+def flagged_in_all(listed):
+    """How many pairs the assignments of `listed` flag, the unlisted ones too."""
+    return sum({pair.assignment: pair.of for pair in listed}.values())
 
 
 def untold(root: Path, ids):

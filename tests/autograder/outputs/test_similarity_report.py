@@ -10,7 +10,12 @@ from types import SimpleNamespace
 import nbformat
 
 from autograder.outputs.similarity_page import write_similarity
-from autograder.outputs.similarity_report import similarity_section, top_pairs, untold
+from autograder.outputs.similarity_report import (
+    flagged_in_all,
+    similarity_section,
+    top_pairs,
+    untold,
+)
 from tests.autograder.outputs.test_similarity_page import ID, class_of, read
 from tests.course import ROOT
 
@@ -37,6 +42,8 @@ def test_the_section_links_the_top_pairs(tmp_path):
                                        f"../similarity/{ID}/ada--eve.html"}
     section = similarity_section(SimpleNamespace(similar=after, untold=[]))
     assert f"href='../similarity/{ID}/bob--cy.html'" in section
+    only = top_pairs(tmp_path, [ID], report, top=1)  # the summary counts the unlisted too
+    assert len(only) == 1 and flagged_in_all(only) == 2
 
 
 def test_an_assignment_too_short_to_tell_is_named_not_listed(tmp_path):
