@@ -231,7 +231,10 @@ def run_module(module, path: Path):
     except SyntaxError as error:  # its own file: a module this one imports may be the one
         where = Path(error.filename) if error.filename else path
         raise AssignmentError(f"{where}:{error.lineno}: {error.msg}; fix the code") from None
-    except ImportError as error:
+    except ImportError as error:  # named where it fails: reference.py, which checks.py imports
+        where, _ = course_line(error, path)
+        if where != path and where.is_file():
+            path, source = where, where.read_text(encoding="utf-8")
         raise AssignmentError(import_problem(error, path, source)) from None
     except Exception as error:  # noqa: BLE001 - any error of the course's code names its file
         where, line = course_line(error, path)

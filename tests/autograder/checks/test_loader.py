@@ -64,10 +64,13 @@ def test_other_errors_name_files_not_modules(tmp_path):
 @pytest.mark.parametrize(("documents", "said"), [
     ("EXAMPLE = 1\ndef broken(:\n", "documents.py:2: invalid syntax"),
     ("EXAMPLE = 1\nraise ValueError('oops')\n", "documents.py:2: ValueError: oops"),
+    ("EXAMPLE = 1\nimport numpyy\n", "documents.py:2: `import numpyy` fails: no module named "
+     "'numpyy' is installed in the kit's Python"),
 ])
 def test_an_error_in_a_module_checks_imports_names_that_module(tmp_path, documents, said):
-    """A syntax error, or an error raised, in a module checks.py imports (reference.py,
-    documents.py): is that module's file and line named, not checks.py's import line?"""
+    """A syntax error, an error raised, or an import that fails, in a module checks.py
+    imports (reference.py, documents.py): is that module's file and line named, not checks.py's
+    import line?"""
     folder = course_with(tmp_path, "from .documents import EXAMPLE", documents=documents)
     with pytest.raises(AssignmentError) as error:
         load_assignment(tmp_path, "10_rope")
