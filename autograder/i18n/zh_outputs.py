@@ -101,6 +101,9 @@ CATALOG = {
         "笔记本的运行时间快用完了，剩下的时间留给定义你答案的单元格；这个单元格没有运行",
     "{path} is one of the course's own files: write the output elsewhere (--to)":
         "{path} 是课程自己的文件：请把输出写到别处（--to）",
+    "{path} is inside {folder}/, which holds the course's own files and nothing else: write "
+    "the output elsewhere (--to)":
+        "{path} 在 {folder}/ 里，那里只放课程自己的文件：请把输出写到别处（--to）",
     "{path} exists and is not what this command writes: nothing was written over it; give "
     "another file (--to), or move it away first":
         "{path} 已经存在，而且不是这条命令写的文件：没有覆盖它；"

@@ -33,9 +33,14 @@ def check_destination(root: Path, destination: Path, is_ours):
     if gradebook is not None:
         own.add(gradebook.resolve())
     inside = [root.resolve() / folder for folder in COURSE_FOLDERS]
-    if path in own or any(path.is_relative_to(folder) for folder in inside):
+    if path in own:
         raise OutputError(t("{path} is one of the course's own files: write the output "
                             "elsewhere (--to)", path=destination))
+    folder = next((f for f in inside if path.is_relative_to(f)), None)
+    if folder is not None:
+        raise OutputError(t("{path} is inside {folder}/, which holds the course's own files "
+                            "and nothing else: write the output elsewhere (--to)",
+                            path=destination, folder=folder.name))
     if not path.exists():
         return
     try:

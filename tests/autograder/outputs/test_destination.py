@@ -27,10 +27,14 @@ def course(tmp_path_factory):
 
 def test_the_course_s_own_files_are_never_a_destination(course):
     """The config, the gradebook and a file inside a course folder: each refused, though none
-    of them needs to exist yet?"""
-    for path in (course / "nbgrader_config.py", course / "gradebook.db",
-                 course / "source" / "notes.csv", course / ".kit" / "x.html"):
+    of them needs to exist yet, a new file by the folder it would be in (it is not one of the
+    course's files yet)?"""
+    for path in (course / "nbgrader_config.py", course / "gradebook.db"):
         with pytest.raises(OutputError, match="one of the course's own files"):
+            check_destination(course, path, GRADES)
+    for path, folder in ((course / "source" / "notes.csv", "source"),
+                         (course / ".kit" / "x.html", ".kit")):
+        with pytest.raises(OutputError, match=f"is inside {folder}/, which holds the course's"):
             check_destination(course, path, GRADES)
 
 
