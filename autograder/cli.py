@@ -129,10 +129,13 @@ def display_width(text):
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
+CLOSING = frozenset("）)】」』》〉：；，。、！？")  # never the first character of a line
+
+
 def display_wrap(text, width):
     """`text` in lines of at most `width` columns, broken at a space or beside a wide
     character (Chinese breaks between any two characters), never inside a Latin word or a
-    `code span` (a command to paste stays on one line)."""
+    `code span` (a command to paste stays on one line), nor before closing punctuation."""
     tokens = []  # (token, a space before it)
     spaced = code = False
     for char in text:
@@ -144,6 +147,8 @@ def display_wrap(text, width):
             code = True
         if char.isspace():
             spaced = True
+        elif char in CLOSING and tokens and not spaced:
+            tokens[-1][0] += char
         elif unicodedata.east_asian_width(char) in "WF" or not tokens or tokens[-1][2] or spaced:
             tokens.append([char, spaced, unicodedata.east_asian_width(char) in "WF"])
             spaced = False

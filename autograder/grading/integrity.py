@@ -104,7 +104,8 @@ def scan(notebook):
         if not is_student_code(cell):
             continue
         meta = cell.metadata.get("nbgrader")
-        where = (meta.get("grade_id") if isinstance(meta, dict) else None) or f"cell {index + 1}"
+        where = (meta.get("grade_id") if isinstance(meta, dict) else None) or \
+            t("cell {number}", number=index + 1)  # in the course's language, as the reason
         if len(cell.source) > MAX_READ:
             flags.append({"cell": where, "kind": "suspicious code",
                           "reason": t("a cell of {size} KB (not read)",

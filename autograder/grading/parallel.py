@@ -285,7 +285,7 @@ def handed_in(root: Path, ids, log):
     if left and kept:
         log(t("no submission of {ids} yet: not graded, nor registered in the gradebook "
               "(`python -m autograder grade ID` registers one all the same)",
-              ids=", ".join(left)))
+              ids=t(", ").join(left)))
     return kept or ids
 
 
@@ -313,7 +313,8 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students, schedul
     if not ready and not run.problems and not run.held:
         log(t("nothing to grade: submitted/ holds no notebook of {ids}{students}; collect "
               "them first ({kit} collect ID --from FOLDER_OR_ZIP)",
-              ids=", ".join(ids), students=t(" for {students}", students=", ".join(students))
+              ids=t(", ").join(ids), students=t(" for {students}",
+                                                 students=t(", ").join(students))
               if students else "", kit=kit_command()))
         run.empty = True
         return run

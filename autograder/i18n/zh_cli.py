@@ -167,7 +167,7 @@ CATALOG = {
     "nothing to grade: submitted/ holds no notebook of {ids}{students}; collect them first "
     "({kit} collect ID --from FOLDER_OR_ZIP)":
         "没有需要评分的内容：submitted/ 中没有 {ids}{students} 的笔记本；请先收取提交"
-        "（{kit} collect ID --from FOLDER_OR_ZIP）",
+        "（{kit} collect ID --from 文件夹或zip文件）",
     " for {students}": "（学生 {students}）",
     "{count} notebooks already graded (use --force to grade them again)":
         "{count} 个笔记本已经评过分（要重新评分请加 --force）",

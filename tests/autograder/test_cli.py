@@ -447,8 +447,8 @@ def test_grade_starts_early_only_what_its_embedded_cluster_takes(tmp_path, sched
 
 def test_help_is_wrapped_by_the_columns_a_line_takes():
     """Does a help text mixing Chinese and English wrap into lines no wider than the
-    terminal (a Chinese character takes two columns), losing no character and breaking no
-    Latin word?"""
+    terminal (a Chinese character takes two columns), losing no character, breaking no
+    Latin word and starting no line with closing punctuation?"""
     from autograder.cli import display_width, display_wrap
 
     text = ("只把 nbgrader_config.py 写进 DIR，即一个丢了它的现有课程文件夹（本套件的设置和"
@@ -461,6 +461,9 @@ def test_help_is_wrapped_by_the_columns_a_line_takes():
     assert display_wrap("an English line of words", 10) == ["an English", "line of", "words"]
     command = "先用 `dask worker tcp://HOST:PORT --nthreads 1` 启动"
     assert "`dask worker tcp://HOST:PORT --nthreads 1`" in display_wrap(command, 20)
+    for width in range(8, 30):  # no line starts with closing punctuation, wherever it falls
+        wrapped = display_wrap("默认：按 nbgrader_config.py）；否则：隐含 --force）：都是", width)
+        assert not [line for line in wrapped if line[0] in "）：；"], (width, wrapped)
 
 
 def test_a_gradebook_nbgrader_made_in_a_subfolder_is_said(tmp_path, capsys):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from autograder.grading.integrity import scan
+from autograder.i18n import language
 from tests.autograder.cells import nbgrader_cell
 
 # -- helpers --------------------------------------------------------------------------------
@@ -46,10 +47,12 @@ def test_solution_cell_is_flagged_under_its_grade_id():
 
 def test_plain_cell_is_flagged_under_its_position():
     """Is a cell the student added (no nbgrader metadata) read too, and named by its
-    position, counted from 1?"""
+    position, counted from 1, in the course's language?"""
     nb = notebook(new_markdown_cell("# Step 1"), solution_cell("x = 1"),
                   new_code_cell("import subprocess"))
     assert scan(nb) == [{"cell": "cell 3", "kind": "suspicious code", "reason": "subprocess"}]
+    with language("zh"):
+        assert [flag["cell"] for flag in scan(nb)] == ["单元格 3"]
 
 
 def test_cell_with_empty_grade_id_is_named_by_position():
