@@ -9,6 +9,7 @@ folder is an empty tmpfs, so a task that read the course folder would fail."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -288,8 +289,9 @@ def test_a_grade_whose_cluster_loses_its_only_worker_stops_and_the_next_grade_go
     killer = threading.Thread(target=lambda: cluster.kill_mid_task("A"))
     killer.start()
     started = time.monotonic()
-    with pytest.raises(WorkerlessError, match="start workers with `PYTHONHASHSEED=0 dask "
-                       f"worker {cluster.address} "):
+    with pytest.raises(WorkerlessError, match=re.escape(
+            f"start workers with `PYTHONHASHSEED=0 {tool_command('dask')} worker "
+            f"{cluster.address} ")):
         grade(course.root, [ID], force=True, scheduler=cluster.address, log=lambda _: None)
     killer.join()
     assert time.monotonic() - started < 120
