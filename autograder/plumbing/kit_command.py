@@ -58,12 +58,14 @@ def kit_command():
     return f"{shlex.quote(str(here))} -m autograder"
 
 
-# The other tools of the kit's environment an instructor's text names, as commands: nbgrader's
-# instructor commands and dask's (a student's `nbgrader submit` is run where the student is,
-# and stays as it is written).
-TOOLS = re.compile(r"(?<![\w/.\-])(nbgrader (?=(?:db|generate_assignment|export|autograde|"
-                   r"collect|zip_collect|generate_feedback|release_assignment|release_feedback|"
-                   r"formgrader)\b)|dask (?=(?:worker|scheduler)\b))")
+# The other tools of the kit's environment an instructor's text names, as commands to paste (in
+# a `code span`, after its environment variable if any): nbgrader's instructor commands and
+# dask's. A student's `nbgrader submit` is run where the student is, and stays as written; so
+# does prose ("no dask scheduler answers").
+TOOLS = re.compile(r"(?:(?<=`)|(?<=`PYTHONHASHSEED=0 ))"
+                   r"(nbgrader (?=(?:db|generate_assignment|export|autograde|collect|zip_collect|"
+                   r"generate_feedback|release_assignment|release_feedback|formgrader)\b)|"
+                   r"dask (?=(?:worker|scheduler)\b))")
 
 
 def tool_command(tool: str) -> str:

@@ -68,8 +68,8 @@ def test_a_text_names_the_interpreter_once(monkeypatch):
 
 def test_the_environment_s_tools_are_named_where_path_lacks_them(monkeypatch):
     """Where PATH finds neither, do an instructor's nbgrader and dask commands name the kit's
-    environment's files, and a student's `nbgrader submit` stay as written (it runs where the
-    student is)?"""
+    environment's files, and a student's `nbgrader submit` and prose naming them stay as
+    written?"""
     monkeypatch.setenv("PATH", NO_PYTHON)
     folder = Path(sys.executable).parent
     said = t("add it (`nbgrader db student add ID`); start `dask worker ADDRESS`; students "
@@ -77,6 +77,8 @@ def test_the_environment_s_tools_are_named_where_path_lacks_them(monkeypatch):
     assert said == (f"add it (`{folder / 'nbgrader'} db student add ID`); start "
                     f"`{folder / 'dask'} worker ADDRESS`; students run `nbgrader submit ID`")
     assert as_typed(said) == said
+    prose = "no dask scheduler answers (nbgrader generate_assignment ran)"  # no command
+    assert t(prose) == prose
 
 
 def test_a_text_is_left_alone_where_python_is_the_kit(monkeypatch):
