@@ -45,7 +45,8 @@ def error_kind(error):
 TOLD_KINDS = frozenset(
     [name for name, value in vars(builtins).items()
      if isinstance(value, type) and issubclass(value, BaseException)]
-    + ["AcceleratorError", "OutOfMemoryError", "_LinAlgError", "LinAlgError"])
+    + ["AcceleratorError", "OutOfMemoryError", "_LinAlgError", "LinAlgError", "NotData"])
+NOT_DATA = "NotData"  # the guard's kind for a returned value it does not read (sandbox/guard.py)
 
 
 def from_kernel(error):
@@ -174,6 +175,10 @@ class Watched:
             return raised(kind, error, self.last, current())
         untold = t("its message is not shown by hidden checks, whose inputs it could carry; "
                    "call the step in your notebook with arguments like these to read it")
+        if kind == NOT_DATA:  # the guard's refusal of what the step returned
+            untold = t("what it returned is not a value the grader reads (a subclass of a "
+                       "tensor or of a tuple, a numpy array, an object of its own class): "
+                       "return the built-in type itself")
         text = raised(told_kind(kind), untold, self.last, current())
         if about_shapes(kind, str(error)):
             text += _t("; compare each operation's shapes with the step's docstring",

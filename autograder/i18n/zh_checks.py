@@ -44,6 +44,10 @@ CATALOG = {
         "隐藏检查不显示它的报错信息（信息里可能带出隐藏的输入）；请在笔记本里用类似的参数调用这一步，"
         "即可读到",
     "an error of a class of its own": "一个自定义类的错误",
+    "what it returned is not a value the grader reads (a subclass of a tensor or of a tuple, a "
+    "numpy array, an object of its own class): return the built-in type itself":
+        "它返回的不是评分程序能读取的值（张量或元组的子类、numpy 数组、自定义类的对象）："
+        "请直接返回内置类型本身",
     '{where} has dtype {got}, expected {want}': '{where}的 dtype 是 {got}，应为 {want}',
     '{where} has the right shape but wrong entries': '{where}的形状正确，但有元素不对',
     '{where} contains nan': '{where}中出现了 nan',

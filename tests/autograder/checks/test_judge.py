@@ -88,6 +88,8 @@ def test_a_student_error_is_told_without_its_text():
                                           "multiplied (2x3 and 4x3)"))
     assert "compare each operation's shapes" in shapes and "2x3" not in shapes, shapes
     assert "KIT'S OWN" in watched.raised(RuntimeError("KIT'S OWN message"))
+    refused = watched.raised(student_error("NotData", "it returned a LEAK: return the type"))
+    assert "LEAK" not in refused and "return the built-in type itself" in refused, refused
 
 
 def test_a_shape_no_mistake_makes_is_not_shown():

@@ -80,7 +80,7 @@ ATTACKS = {
         "    out = torch.zeros_like(scores).as_subclass(Later)\n"
         "    out.s, out.d = scores, dim\n"
         "    return out\n"
-    )}, {"stable_softmax"}, "Later"),
+    )}, {"stable_softmax"}, "return the built-in type itself"),
     "lazy_tuple_subclass": (GRADIENTS, {"attention_backward": (
         "import torch\n\n"
         "class Grads(tuple):\n"
