@@ -88,17 +88,15 @@ def replace_folder(staged: Path, target: Path):
 NOT_CARRIED = {"__pycache__", ".ipynb_checkpoints"}
 
 
-def carry_over(old: Path, new: Path) -> list[Path]:
+def carry_over(old: Path, new: Path):
     """Copy into `new` every file of `old` that `new` lacks (a data file the instructor put
     in source/<id>/ or release/<id>/: the build replaces those folders, and must lose none of
-    theirs); symbolic links stay links. The files copied, relative to `old`."""
-    carried = []
+    theirs); symbolic links stay links."""
     for folder, subfolders, files in os.walk(old):
         subfolders[:] = [name for name in subfolders if name not in NOT_CARRIED]
         for name in files:
             path = Path(folder) / name
-            relative = path.relative_to(old)
-            target = new / relative
+            target = new / path.relative_to(old)
             if target.exists() or target.is_symlink():
                 continue
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -106,8 +104,6 @@ def carry_over(old: Path, new: Path) -> list[Path]:
                 os.symlink(os.readlink(path), target)
             else:
                 shutil.copy2(path, target)
-            carried.append(relative)
-    return carried
 
 
 def build_assignment(root: Path, assignment: Assignment, language):

@@ -38,7 +38,7 @@ from autograder.course.directory import (
     nbgrader_api,
 )
 from autograder.course.draw_keys import make_secret, secret_path
-from autograder.i18n import LANGUAGES, check_language, t
+from autograder.i18n import LANGUAGES, check_language, counted, t
 from autograder.plumbing.kit_command import kit_command
 
 COURSE_ID = "self-attention"  # the kit's own course
@@ -201,9 +201,8 @@ def init_course(folder: Path, language, ids=(), empty=False, log=print, group=No
         (staged / CONFIG).write_text(config_text(language, group=group or ""), encoding="utf-8")
         make_secret(secret_path(staged))  # each student's hidden cases are drawn from it
         if ids:  # the kit's assignments, with the modules they share
-            log(t("copying {count} assignment of the kit into assignments/", count=1)
-                if len(ids) == 1 else
-                t("copying {count} assignments of the kit into assignments/", count=len(ids)))
+            log(counted(len(ids), "copying {count} assignment of the kit into assignments/",
+                        "copying {count} assignments of the kit into assignments/"))
             copy_assignments(KIT_COURSE, staged / "assignments", ids)
             release_all(staged, ids, language, log)
         else:
@@ -305,13 +304,10 @@ def language_name(code):
 def closing_lines(folder: Path, count, language):
     """Where the course is and what to run next, with the python that ran init."""
     kit = kit_command()
-    where = (t("course in {folder} ({count} assignment, {language}); go there and run the "
-               "kit with this python, for example:", folder=folder, count=count,
-               language=language_name(language)) if count == 1 else
-             t("course in {folder} ({count} assignments, {language}); go there and run the "
-               "kit with this python, for example:", folder=folder, count=count,
-               language=language_name(language)))
-    return (where +
+    return (counted(count, "course in {folder} ({count} assignment, {language}); go there and "
+                    "run the kit with this python, for example:", "course in {folder} ({count} "
+                    "assignments, {language}); go there and run the kit with this python, for "
+                    "example:", folder=folder, language=language_name(language)) +
             f"\n  cd {shlex.quote(str(folder))}\n  {kit} new 10_my_topic    " +
             t("(an assignment of your own)") + f"\n  {kit} validate\n" +
             t("Keep {secret} (yours alone): each student's hidden cases are drawn from it, the "

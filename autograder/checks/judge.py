@@ -42,11 +42,11 @@ def error_kind(error):
 # feedback page they would carry the hidden cases out, a submission at a time (a student
 # replayed them into full marks, 2026-12-03). A hidden check tells an error by its kind, the
 # shapes of the call and whether it is about shapes, never by its text.
+NOT_DATA = "NotData"  # the guard's kind for a returned value it does not read (sandbox/guard.py)
 TOLD_KINDS = frozenset(
     [name for name, value in vars(builtins).items()
      if isinstance(value, type) and issubclass(value, BaseException)]
-    + ["AcceleratorError", "OutOfMemoryError", "_LinAlgError", "LinAlgError", "NotData"])
-NOT_DATA = "NotData"  # the guard's kind for a returned value it does not read (sandbox/guard.py)
+    + ["AcceleratorError", "OutOfMemoryError", "_LinAlgError", "LinAlgError", NOT_DATA])
 
 
 def from_kernel(error):

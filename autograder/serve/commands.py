@@ -95,19 +95,13 @@ def through_serve(root: Path, argv) -> int | None:
                 target.write(message.get("out", message.get("err", "")))
                 target.flush()
         except KeyboardInterrupt:
-            from autograder.course.config_file import course_language
-            from autograder.i18n import language, t
-
-            with language(course_language(root)):
-                print("\n" + t("interrupted: serve finishes the command it was handed (what "
-                               "it grades is kept); stop serve to stop it"), file=sys.stderr)
+            print("\n" + in_course_language(root, "interrupted: serve finishes the command it "
+                                             "was handed (what it grades is kept); stop serve "
+                                             "to stop it"), file=sys.stderr)
             return 130
-    from autograder.course.config_file import course_language
-    from autograder.i18n import language, t
-
-    with language(course_language(root)):  # serve went away before the end
-        print(t("serve stopped before this command ended (what it graded is kept); the command "
-                "runs again here, in its own process"), file=sys.stderr, flush=True)
+    print(in_course_language(root, "serve stopped before this command ended (what it graded is "
+                             "kept); the command runs again here, in its own process"),
+          file=sys.stderr, flush=True)  # serve went away before the end
     return None
 
 
@@ -241,24 +235,27 @@ class CommandServer:
         """Say on serve's console a handed command starting (`status` None) or ended."""
         if self.say is None:
             return
-        from autograder.course.config_file import course_language
-        from autograder.i18n import language, t
-
         words = argv[2:] if argv[:1] == ["--root"] else argv  # the --root the client added
-        command = " ".join(shlex.quote(word) for word in words)
-        with language(course_language(self.root)):
-            self.say(t("{time} handed in: {command}", time=time.strftime("%H:%M:%S"),
-                       command=command) if status is None else
-                     t("{time} {command}: exit {status} after {seconds:.1f} s",
-                       time=time.strftime("%H:%M:%S"), command=command, status=status,
-                       seconds=seconds))
+        command, now = " ".join(shlex.quote(word) for word in words), time.strftime("%H:%M:%S")
+        self.say(in_course_language(self.root, "{time} handed in: {command}", time=now,
+                                    command=command) if status is None else
+                 in_course_language(self.root, "{time} {command}: exit {status} after "
+                                    "{seconds:.1f} s", time=now, command=command,
+                                    status=status, seconds=seconds))
 
 
 def waiting_line(root: Path) -> str:
     """What a client hears while serve finishes what it is doing before its command."""
+    return in_course_language(root, "serve is busy (another command, a submission, or an "
+                              "assignment made ready as it starts); this command runs once "
+                              "that is done") + "\n"
+
+
+def in_course_language(root: Path, text, **fields) -> str:
+    """t(text) in the language of the course at `root` (imported here: the client's module
+    stays light until it has something to say)."""
     from autograder.course.config_file import course_language
     from autograder.i18n import language, t
 
     with language(course_language(root)):
-        return t("serve is busy (another command, a submission, or an assignment made ready "
-                 "as it starts); this command runs once that is done") + "\n"
+        return t(text, **fields)
