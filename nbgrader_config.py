@@ -1,7 +1,7 @@
 """nbgrader's settings for this course, read by nbgrader and the kit from the current folder:
 run both from here. The kit's stages come first (autograder/course/stages.py); the values below are
-the course's own. Every trait the kit adds is listed, with its help, in the documentation's
-settings page (docs/reference/settings.md)."""
+the course's own. Every trait the kit adds is listed, with its type, default and help, by
+`python -m autograder guide settings`."""
 
 from autograder.course.stages import kit_stages
 
@@ -42,7 +42,7 @@ c.GradeInSandbox.run_unread_cells = False
 
 # Where grade and feedback run: an embedded dask cluster of this machine's cores (--workers N,
 # each worker process at most worker_memory_mb), or a running dask cluster whose workers need
-# no course folder (docs/instructors/clusters.md; also --scheduler).
+# no course folder (`python -m autograder guide clusters`; also --scheduler).
 # c.Cluster.scheduler = "tcp://10.0.0.5:8786"
 c.Cluster.worker_memory_mb = 4096
 

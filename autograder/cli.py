@@ -222,8 +222,13 @@ def parser():
                      "underscore and lower-case words, such as 10_positions"))
     cmd.add_argument("--title", default=None, help=t("the notebook's title (default: from the id)"))
 
-    commands.add_parser("guide", help=t("print the guide to writing your own assignment (the "
-                        "folder, the cell markers, the hidden checks, a worked example)"))
+    cmd = commands.add_parser("guide", help=t("print the guide to writing your own assignment "
+                              "(the folder, the cell markers, the hidden checks, a worked "
+                              "example), or another page of the documentation"))
+    cmd.add_argument("page", nargs="?", default=None, metavar="PAGE", help=t(
+        "the page to print instead, by its name or its last part: sandbox, lms, settings (every "
+        "setting nbgrader_config.py can change), where-courses-run, ..."))
+    cmd.add_argument("--list", action="store_true", help=t("list the pages, with their titles"))
 
     cmd = commands.add_parser("mutate", help=t("the mutation harness: make wrong versions of "
                               "each step's reference and count how many its hidden checks "
@@ -298,7 +303,7 @@ def parser():
                      "Moodle's, by Email address (map it to email). A cell: the points of "
                      "grades.csv, 0 if nothing was handed in, empty (exit 1) until graded; a "
                      "student lacking the field stops it, nothing written "
-                     "(docs/instructors/lms.md)"))
+                     "(`python -m autograder guide lms`)"))
     cmd.add_argument("--to", type=Path, default=None, metavar="FILE", help=t(
         "the file to write (default: grades.csv, canvas.csv or moodle.csv, after the format)"))
 
@@ -584,8 +589,9 @@ def say_stray_gradebooks(root):
 def run(args):
     root = args.root.resolve()
     if args.command == "guide":
-        print((Path(__file__).parent / "docs" / "writing-assignments.md").read_text(
-            encoding="utf-8"))
+        from autograder.tools.guide import AUTHORING, find_page, page_list, page_text
+
+        print(page_list() if args.list else page_text(find_page(args.page or AUTHORING)))
         return 0
     if args.command not in ("demo", "init") and not (root / "nbgrader_config.py").exists():
         raise NotACourse(not_a_course(root, getattr(args, "root_given", True)))

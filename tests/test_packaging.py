@@ -36,7 +36,7 @@ DEPS = Path(sys.prefix).resolve()  # the environment running the tests: the pinn
 ID = "01_attention_by_hand"
 PACKAGES = ("autograder", "solutions", "attention_course")  # attention_course is assignments/
 SOURCES = {"autograder": "autograder", "solutions": "solutions",
-           "attention_course": "assignments"}
+           "attention_course": "assignments", "autograder/pages": "docs"}
 GUIDE = REPO / "autograder" / "docs" / "writing-assignments.md"
 OWN = "10_positions"  # the guide's worked example
 
@@ -310,8 +310,13 @@ def test_an_instructor_writes_an_assignment_from_the_wheel(installed, tmp_path):
     checkout, `new` scaffold an assignment that builds and validates as written, the guide's
     worked example (sinusoidal encodings, two named mistakes) replace it, build and validate,
     and grading give a correct student full marks, a wrong one less with the mistake named,
-    and a blank one zero, without a file of the installed kit written?"""
+    and a blank one zero, without a file of the installed kit written? And do the pages the
+    kit's messages point to (`guide PAGE`) print from the wheel alone?"""
     before = installed.files()
+    page = installed.run("guide", "sandbox", cwd=tmp_path).stdout
+    assert page.startswith("# How grading works: the sandbox"), page[:300]
+    settings = installed.run("guide", "settings", cwd=tmp_path).stdout
+    assert "| `c.GradeInSandbox.isolation` |" in settings, settings[:2000]
     installed.run("init", "course", "--empty", cwd=tmp_path)
     course = tmp_path / "course"
     result = installed.run("new", OWN, cwd=course)

@@ -48,8 +48,8 @@ KIT_COURSE = Path(attention_course.__file__).resolve().parent  # its assignments
 CONFIG_TEMPLATE = r'''
 """nbgrader's settings for this course, read by nbgrader and the kit from the current folder:
 run both from here. The kit's stages come first (autograder/course/stages.py); the values below are
-the course's own. Every trait the kit adds is listed, with its help, in the documentation's
-settings page (docs/reference/settings.md)."""
+the course's own. Every trait the kit adds is listed, with its type, default and help, by
+`{kit} guide settings`."""
 
 from autograder.course.stages import kit_stages
 
@@ -96,13 +96,13 @@ c.GradeInSandbox.run_unread_cells = False
 
 # Where grade and feedback run: an embedded dask cluster of this machine's cores (--workers N,
 # each worker process at most worker_memory_mb), or a running dask cluster whose workers need
-# no course folder (docs/instructors/clusters.md; also --scheduler).
+# no course folder (`{kit} guide clusters`; also --scheduler).
 # c.Cluster.scheduler = "tcp://10.0.0.5:8786"
 c.Cluster.worker_memory_mb = 4096
 
 # nbgrader's exchange on a shared server: the folder every user can write to, as the hub's
 # administrator made it; each student's nbgrader reads the same root and course id (the
-# administrator's /etc/jupyter/nbgrader_config.py, docs/instructors/where-courses-run.md).
+# administrator's /etc/jupyter/nbgrader_config.py; `{kit} guide where-courses-run`).
 # c.Exchange.root = "/srv/nbgrader/exchange"
 
 # Feedback on submit: while `python -m autograder serve` runs, each submission of these
@@ -132,7 +132,8 @@ c.FileNameCollectorPlugin.named_regexp = (
 
 
 def config_text(language, course_id=COURSE_ID, group="") -> str:
-    text = CONFIG_TEMPLATE.replace("{course_id}", course_id).replace("{language}", language)
+    text = CONFIG_TEMPLATE.replace("{course_id}", course_id).replace("{language}", language) \
+        .replace("{kit}", kit_command())
     return text + (GROUP_SETTINGS.replace("{group}", group) if group else "")
 
 

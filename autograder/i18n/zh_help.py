@@ -118,8 +118,18 @@ CATALOG = {
         "新作业的 id：两位数字、一个下划线和小写单词，例如 10_positions",
     "the notebook's title (default: from the id)": "笔记本的标题（默认：由 id 得出）",
     "print the guide to writing your own assignment (the folder, the cell markers, the hidden "
-    "checks, a worked example)":
-        "打印编写自己作业的指南（文件夹、单元格标记、隐藏检查、一个完整的例子）",
+    "checks, a worked example), or another page of the documentation":
+        "打印编写自己作业的指南（文件夹、单元格标记、隐藏检查、一个完整的例子），或文档中的"
+        "另一页",
+    "the page to print instead, by its name or its last part: sandbox, lms, settings (every "
+    "setting nbgrader_config.py can change), where-courses-run, ...":
+        "改为打印的页面，写全名或名字的最后一段：sandbox、lms、settings（nbgrader_config.py "
+        "能改的每一项设置）、where-courses-run……",
+    "list the pages, with their titles": "列出各页及其标题",
+    "{asked!r} names more than one page: {pages}; give the whole name":
+        "{asked!r} 对应不止一页：{pages}；请写出全名",
+    "no page is called {asked!r}; `python -m autograder guide --list` lists them":
+        "没有名为 {asked!r} 的页面；`python -m autograder guide --list` 会列出所有页面",
     "the mutation harness: make wrong versions of each step's reference and count how many "
     "its hidden checks catch (a benchmark of the checks, not of a student)":
         "变异测试：为每个步骤的参考答案生成错误版本，统计隐藏检查能抓住多少"
@@ -180,11 +190,12 @@ CATALOG = {
     "kit (default): the kit's CSV. canvas: Canvas's grade import, a student's row found by "
     "ID, their lms_user_id in the gradebook. moodle: Moodle's, by Email address (map it to "
     "email). A cell: the points of grades.csv, 0 if nothing was handed in, empty (exit 1) "
-    "until graded; a student lacking the field stops it, nothing written (docs/instructors/lms.md)":
+    "until graded; a student lacking the field stops it, nothing written "
+    "(`python -m autograder guide lms`)":
         "kit（默认）：本套件的 CSV。canvas：Canvas 的成绩导入，按 ID 列找到学生，即成绩册中的 "
         "lms_user_id。moodle：Moodle 的成绩导入，按 Email address 列（请对应到 email）。"
         "每格是 grades.csv 中的得分，什么都没交为 0，评分前留空（退出码 1）；缺少该字段的"
-        "学生会让导出停下，什么也不写（见 docs/instructors/lms.md）",
+        "学生会让导出停下，什么也不写（见 `python -m autograder guide lms`）",
     "self-contained HTML class report with plots": "自成一体、带图表的 HTML 班级报告",
     "a simulated class of 42 students through build, collect, grade, feedback, export and "
     "report":

@@ -176,11 +176,11 @@ CATALOG = {
         "{variable}={value} 不是完整沙箱的一种（应为 {names} 之一）",
     "{variable}={value}: {why}": "{variable}={value}：{why}",
     "the full sandbox cannot be built here ({missing}). Grade where Linux offers one of them "
-    "(docs/grading/sandbox.md), or set c.GradeInSandbox.isolation = \"limits\" in "
+    "(`python -m autograder guide sandbox`), or set c.GradeInSandbox.isolation = \"limits\" in "
     "nbgrader_config.py knowing that student code then runs as you, able to read your files "
     "and use the network":
         "这台机器上无法建立完整的沙箱（{missing}）。请在提供其中一种机制的 Linux 上评分"
-        "（见 docs/grading/sandbox.md），或者在 nbgrader_config.py 中设置 "
+        "（见 `python -m autograder guide sandbox`），或者在 nbgrader_config.py 中设置 "
         "c.GradeInSandbox.isolation = \"limits\"，但要清楚：那样学生代码会以你的身份运行，"
         "能读取你的文件、使用网络",
     "full (namespaces, as root)": "完整（以 root 身份使用命名空间）",

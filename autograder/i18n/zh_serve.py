@@ -3,11 +3,12 @@
 CATALOG = {
     "{student}'s home {home} is {mode:o}: other users can read their notebooks and nbgrader's "
     "submission secret there, with which a classmate fetches their feedback; close it (chmod "
-    "0700 {home}) and make new homes 0700 (docs/instructors/where-courses-run.md, \"Setting up "
-    "a shared hub\")":
+    "0700 {home}) and make new homes 0700 (`python -m autograder guide where-courses-run`, "
+    "\"Setting up a shared hub\")":
         "{student} 的主目录 {home} 的权限是 {mode:o}：其他用户能读到其中的笔记本和 nbgrader "
         "的提交密钥，同学凭这个密钥就能取走他的反馈；请关闭它（chmod 0700 {home}），并让新建的"
-        "主目录都是 0700（docs/instructors/where-courses-run.md，“Setting up a shared hub”）",
+        "主目录都是 0700（`python -m autograder guide where-courses-run`，“Setting up a shared "
+        "hub”）",
     "stopped": "已停止",
     "serve is busy (another command, a submission, or an assignment made ready as it starts); "
     "this command runs once that is done":

@@ -152,9 +152,10 @@ def refusal(found):
     """The one line of a refusal: what is missing, and the two ways out."""
     missing = "; ".join(f"{name}: {why}" for name, why in found.items())
     return t("the full sandbox cannot be built here ({missing}). Grade where Linux offers one "
-             "of them (docs/grading/sandbox.md), or set c.GradeInSandbox.isolation = \"limits\" in "
-             "nbgrader_config.py knowing that student code then runs as you, able to read your "
-             "files and use the network", missing=missing)
+             "of them (`python -m autograder guide sandbox`), or set "
+             "c.GradeInSandbox.isolation = \"limits\" in nbgrader_config.py knowing that "
+             "student code then runs as you, able to read your files and use the network",
+             missing=missing)
 
 
 def described(mechanism):

@@ -235,7 +235,7 @@ def why_home_open(student) -> str | None:
     return t("{student}'s home {home} is {mode:o}: other users can read their notebooks and "
              "nbgrader's submission secret there, with which a classmate fetches their "
              "feedback; close it (chmod 0700 {home}) and make new homes 0700 "
-             "(docs/instructors/where-courses-run.md, \"Setting up a shared hub\")",
+             "(`python -m autograder guide where-courses-run`, \"Setting up a shared hub\")",
              student=student, home=home, mode=mode)
 
 

@@ -327,11 +327,13 @@ def test_a_worker_without_the_sandbox_refuses_to_start():
             env=dict(os.environ, HOME=str(folder)))
     shutil.rmtree(folder)
     assert result.returncode != 0
-    refusals = [line for line in result.stderr.splitlines() if "refuses to grade" in line]
+    refusals = [re.sub(r"`\S+ -m autograder guide", "`KIT guide", line)  # the worker's python
+                for line in result.stderr.splitlines() if "refuses to grade" in line]
     assert refusals == ["attention-kit: this worker refuses to grade: the full sandbox cannot "
                         "be built here (namespaces: not root; user-namespaces: Operation not "
                         "permitted; landlock: no Landlock). Grade where Linux offers one of "
-                        "them (docs/grading/sandbox.md), or set c.GradeInSandbox.isolation = "
+                        "them (`KIT guide sandbox`), or set "
+                        "c.GradeInSandbox.isolation = "
                         "\"limits\" in nbgrader_config.py knowing that student code then "
                         "runs as you, able to read your files and use the network"], (
         result.stderr)
