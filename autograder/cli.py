@@ -823,7 +823,10 @@ def command_line(argv, serve_asked):
         except KitError as error:  # AuthoringError, BuildError, CollectError, GradeError, ...
             print(t("error: {message}", message=error), file=sys.stderr)
             return 1
-        except OSError as error:
+        except BrokenPipeError:  # the reader went away (`guide | head`): nothing left to say
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
+        except OSError as error:  # after BrokenPipeError, one of its kinds
             if error.errno not in FILE_SYSTEM_REFUSALS:
                 raise
             print(t("error: {message}", message=refused_by_file_system(error)), file=sys.stderr)
@@ -831,6 +834,3 @@ def command_line(argv, serve_asked):
         except KeyboardInterrupt:
             print(t("interrupted"), file=sys.stderr)
             return 130
-        except BrokenPipeError:  # the reader went away (`guide | head`): nothing left to say
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            return 0

@@ -95,3 +95,13 @@ def test_the_command_prints_a_page():
                           check=False)
     assert done.returncode == 1
     assert "Traceback" not in done.stderr and "guide --list" in done.stderr, done.stderr
+
+
+def test_a_reader_that_stops_early_ends_the_page_quietly():
+    """Does `guide PAGE` whose reader has gone (`guide sandbox | head -2`) end with no traceback
+    and status 0: nothing is wrong?"""
+    reader = subprocess.Popen([sys.executable, "-m", "autograder", "guide", "sandbox"],
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    reader.stdout.close()  # gone before the page is written: the write finds no reader
+    _, stderr = reader.communicate(timeout=60)
+    assert stderr.decode() == "" and reader.returncode == 0, (reader.returncode, stderr)
