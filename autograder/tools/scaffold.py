@@ -64,6 +64,8 @@ batch = scaled_scores(torch.stack([queries, 2 * queries]), torch.stack([keys, ke
 expect_tensor(batch, (2, 3, 2), "the scores of a batch of two")
 {strings_zh_tests}'''
 
+ZH_TITLE = "第 {number} 次作业（在这里写标题）"  # "assignment N (write the title here)"
+
 # A Chinese paragraph is one line: a line break between two Chinese characters shows as a space.
 MARKDOWN_ZH_INTRO = (
     "\n# %% [markdown zh]\n# # {title}\n#\n"
@@ -139,7 +141,7 @@ import torch
 
 from autograder.checks.common import calling, forbids_loops, randn, sizes
 from autograder.checks.compare import TOLERANCE
-from autograder.checks.model import Case, Mistake, Step
+from autograder.checks.model import Case, Mistake, Similar, Step
 from autograder.i18n import t
 
 from . import reference
@@ -190,6 +192,13 @@ SCALED_SCORES = Step(
 )
 
 STEPS = (SCALED_SCORES,)
+
+# When the similarity report flags a pair of notebooks. One line of code a step: honest
+# solutions are alike, so no share of code in common tells a copy (the report lists the most
+# alike pairs for you to read). Once the steps are longer, run the `similarity` command on
+# solutions written apart and set the share and characters that tell them from copies, e.g.
+# Similar(share=0.45, characters=135), as the guide explains.
+SIMILARITY = Similar(tells=False)
 '''
 
 CATALOG = '''\
@@ -211,13 +220,15 @@ CATALOG = {{
 
 
 def scaffold_files(assignment_id, language=DEFAULT, title=None) -> dict[str, str]:
-    """{file name: text} of a new assignment."""
-    title = title or assignment_id.split("_", 1)[1].replace("_", " ").capitalize()
+    """{file name: text} of a new assignment. Without a title, the English notebook's is the
+    id's words and the Chinese one's a title to write, numbered as the id is."""
+    english_title = title or assignment_id.split("_", 1)[1].replace("_", " ").capitalize()
+    chinese_title = title or ZH_TITLE.format(number=int(assignment_id.split("_", 1)[0]))
     zh = language == "zh"
     files = {
         "notebook.py": NOTEBOOK.format(
-            title=title,
-            markdown_zh_intro=MARKDOWN_ZH_INTRO.format(title=title) if zh else "",
+            title=english_title,
+            markdown_zh_intro=MARKDOWN_ZH_INTRO.format(title=chinese_title) if zh else "",
             markdown_zh_step=MARKDOWN_ZH_STEP if zh else "",
             strings_zh_solution=STRINGS_ZH_SOLUTION if zh else "",
             strings_zh_tests=STRINGS_ZH_TESTS if zh else ""),
