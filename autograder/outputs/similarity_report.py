@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.i18n import t
-from autograder.outputs.similarity import declared_flag, similarity
+from autograder.outputs.similarity import declared_flag, handed_in, similarity
 from autograder.outputs.similarity_page import page_name, percent
 from autograder.plumbing.kit_command import KIT, as_typed
 
@@ -55,9 +55,10 @@ def flagged_in_all(listed):
 
 def untold(root: Path, ids):
     """The assignments of `ids` with a release whose code is too short to tell a copy from
-    students who wrote it alone (their flag flags no pair)."""
+    students who wrote it alone (their flag flags no pair), among whose notebooks there is a
+    pair to flag (otherwise no flag could have flagged one)."""
     return [a for a in ids if (root / "release" / a / f"{a}.ipynb").exists()
-            and not declared_flag(root, a).tells]
+            and not declared_flag(root, a).tells and len(handed_in(root, a)) >= 2]
 
 
 def row(listed):

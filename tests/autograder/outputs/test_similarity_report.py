@@ -49,7 +49,7 @@ def test_the_section_links_the_top_pairs(tmp_path):
 def test_an_assignment_too_short_to_tell_is_named_not_listed(tmp_path):
     """Where an assignment's checks.py says its code is too short to tell
     (Similar(tells=False)), does the section list none of its pairs and name it, with the
-    command that lists its most alike pairs?"""
+    command that lists its most alike pairs, once two notebooks are handed in (not before)?"""
     shutil.copy(ROOT / "nbgrader_config.py", tmp_path / "nbgrader_config.py")
     shutil.copytree(ROOT / "release" / ID, tmp_path / "release" / ID)
     shutil.copytree(ROOT / "assignments", tmp_path / "assignments",
@@ -57,6 +57,7 @@ def test_an_assignment_too_short_to_tell_is_named_not_listed(tmp_path):
     checks = tmp_path / "assignments" / ID / "checks.py"
     checks.write_text(checks.read_text(encoding="utf-8")
                       + "\nSIMILARITY = Similar(tells=False)\n", encoding="utf-8")
+    assert untold(tmp_path, [ID]) == []  # no notebook handed in: no pair it could have flagged
     for student, notebook in class_of(read("release"), read("source")).items():
         (tmp_path / "submitted" / student / ID).mkdir(parents=True)
         nbformat.write(notebook, tmp_path / "submitted" / student / ID / f"{ID}.ipynb")
