@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.i18n import t
+from autograder.i18n import counted, t
 
 CLOSED, GROUP_CLOSED = 0o700, 0o750  # the course root's modes: the instructor's; and the TAs'
 
@@ -117,9 +117,16 @@ def close(root: Path, group: str = "", gradebook: Path | None = None, log=print)
         if stat.S_IMODE(os.stat(path).st_mode) != wanted:
             os.chmod(path, wanted)
             changed += 1
-    log(t("{root} is now {mode:o}{group}: no other user of this machine reaches what it "
-          "holds ({count} modes changed)", root=root, mode=mode,
-          group=t(" (group {group})", group=group) if group else "", count=changed))
+    fields = dict(root=root, mode=mode, group=t(" (group {group})", group=group) if group
+                  else "")
+    if changed:
+        log(counted(changed, "{root} is now {mode:o}{group}: no other user of this machine "
+                    "reaches what it holds (1 mode changed)", "{root} is now {mode:o}{group}: "
+                    "no other user of this machine reaches what it holds ({count} modes "
+                    "changed)", **fields))
+    else:
+        log(t("{root} was already {mode:o}{group}: no other user of this machine reaches what "
+              "it holds; nothing changed", **fields))
     return changed
 
 

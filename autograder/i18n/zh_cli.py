@@ -494,6 +494,13 @@ CATALOG = {
     "({count} modes changed)":
         "{root} 现在的权限是 {mode:o}{group}：本机的其他用户都碰不到其中的内容"
         "（改了 {count} 处权限）",
+    "{root} is now {mode:o}{group}: no other user of this machine reaches what it holds "
+    "(1 mode changed)":
+        "{root} 现在的权限是 {mode:o}{group}：本机的其他用户都碰不到其中的内容"
+        "（改了 1 处权限）",
+    "{root} was already {mode:o}{group}: no other user of this machine reaches what it holds; "
+    "nothing changed":
+        "{root} 原本就是 {mode:o}{group}：本机的其他用户都碰不到其中的内容；什么也没改",
     " (group {group})": "（用户组 {group}）",
     "{config}: c.Course.group = {group!r} written, so that grade and serve accept the group's "
     "access":

@@ -47,7 +47,8 @@ def as_other(*command):
 def test_init_closes_the_course_and_grade_refuses_it_opened(open_place):
     """Is a new course 0700? Opened by hand (0755, as a copy or a chmod leaves it), do grade
     and serve refuse, exit 1, with the path and `secure`, while report warns and goes on?
-    Does `secure` close it, after which grade runs?"""
+    Does `secure` close it, after which grade runs, and say so (and, run again, that nothing
+    was left to change)?"""
     assert kit(open_place, "init", "course", "--empty").returncode == 0
     course = open_place / "course"
     assert stat.S_IMODE(course.stat().st_mode) == 0o700
@@ -63,9 +64,13 @@ def test_init_closes_the_course_and_grade_refuses_it_opened(open_place):
     assert f"warning: {course} can be read by every user" in report.stderr
 
     result = kit(course, "secure")
-    assert result.returncode == 0 and "700" in result.stdout
+    assert result.returncode == 0 and f"{course} is now 700" in result.stdout
+    assert "(1 mode changed)" in result.stdout, result.stdout
     assert stat.S_IMODE(course.stat().st_mode) == 0o700
     assert "can be read" not in kit(course, "grade").stderr
+    again = kit(course, "secure")
+    assert again.returncode == 0 and f"{course} was already 700" in again.stdout
+    assert "nothing changed" in again.stdout and "modes changed" not in again.stdout
 
 
 def test_an_open_course_is_accepted_where_the_folders_above_close_it_or_when_chosen(
