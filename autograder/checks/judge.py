@@ -25,7 +25,6 @@ from autograder.checks.probes import probed
 from autograder.checks.raised import about_shapes, called_with, raised
 from autograder.checks.subject import LocalSubject, as_subject
 from autograder.i18n import current, t
-from autograder.i18n.standalone import _t
 
 MAX_LISTED = 6
 
@@ -179,11 +178,8 @@ class Watched:
             untold = t("what it returned is not a value the grader reads (a subclass of a "
                        "tensor or of a tuple, a numpy array, an object of its own class): "
                        "return the built-in type itself")
-        text = raised(told_kind(kind), untold, self.last, current())
-        if about_shapes(kind, str(error)):
-            text += _t("; compare each operation's shapes with the step's docstring",
-                       current())
-        return text
+        return raised(told_kind(kind), untold, self.last, current(),
+                      shapes=about_shapes(kind, str(error)))
 
 
 def step_findings(step, subject, helpers, draws):

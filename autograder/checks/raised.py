@@ -47,12 +47,13 @@ def called_with(named, language=None):
     return _t(", ", language).join(shown)
 
 
-def raised(kind, message, arguments=None, language=None):
+def raised(kind, message, arguments=None, language=None, shapes=None):
     """'raised Kind: message', with the arguments of the call (when known) and the hint to
-    compare shapes when the error is about shapes."""
+    compare shapes when the error is about shapes (`shapes`, where the message shown is not
+    the error's own)."""
     text = _t("raised {kind}: {message}", language, kind=kind, message=message)
     if arguments is not None:
         text += _t(" (called with {arguments})", language, arguments=arguments)
-    if about_shapes(kind, message):
+    if about_shapes(kind, message) if shapes is None else shapes:
         text += _t("; compare each operation's shapes with the step's docstring", language)
     return text

@@ -168,11 +168,11 @@ def called_with(named, language=None):
         shown = shown[:LISTED_ARGUMENTS] + ["..."]
     return _t(', ', language).join(shown)
 
-def raised(kind, message, arguments=None, language=None):
+def raised(kind, message, arguments=None, language=None, shapes=None):
     text = _t('raised {kind}: {message}', language, kind=kind, message=message)
     if arguments is not None:
         text += _t(' (called with {arguments})', language, arguments=arguments)
-    if about_shapes(kind, message):
+    if about_shapes(kind, message) if shapes is None else shapes:
         text += _t("; compare each operation's shapes with the step's docstring", language)
     return text
 
