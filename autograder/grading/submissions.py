@@ -9,6 +9,7 @@ from pathlib import Path
 
 import nbformat
 
+from autograder.course.deadlines import handed_in_at
 from autograder.course.ledger import Problem, chosen
 from autograder.course.submission_files import (
     NOTEBOOK_BYTES,
@@ -59,6 +60,24 @@ def missing_notebook(path, assignment_id):
     return Problem(path, t("no notebook of that name"), fix)
 
 
+WRITTEN_TIME = "2026-12-03 14:00:00.000000 UTC"  # how nbgrader writes a timestamp.txt
+
+
+def unreadable_time(stamp):
+    """The Problem of a timestamp.txt whose text is no time (nbgrader's reader would fail, and
+    no late penalty could be told), else None; an empty one is nbgrader's "no time"."""
+    if not stamp.is_file():
+        return None
+    text = stamp.read_text(encoding="utf-8", errors="replace").strip()
+    if not text or handed_in_at(text) is not None:
+        return None
+    return Problem(stamp, t("it gives no time the kit can read: {found!r}",
+                            found=text if len(text) <= 40 else text[:37] + "..."),
+                   t("write the time the student handed in, as nbgrader writes it ({example}), "
+                     "or empty the file if no one knows it, then run grade again",
+                     example=WRITTEN_TIME))
+
+
 def inspect_submission(path, assignment_id, expected_tests):
     """None when the notebook can be graded, else the Problem."""
     try:
@@ -76,6 +95,9 @@ def inspect_submission(path, assignment_id, expected_tests):
                                       "again"))
     if not path.exists():
         return missing_notebook(path, assignment_id)
+    timeless = unreadable_time(path.parent / "timestamp.txt")
+    if timeless is not None:
+        return timeless
     size = path.stat().st_size
     if size > NOTEBOOK_BYTES:
         return Problem(path, t("the notebook is {size:.1f} MB, more than the {limit} MB the kit "

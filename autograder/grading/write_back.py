@@ -17,9 +17,9 @@ import shutil
 from pathlib import Path
 
 import nbformat
-from nbgrader.coursedir import CourseDirectory
 from traitlets.utils.importstring import import_item
 
+from autograder.course.deadlines import handed_in_at
 from autograder.course.directory import db_url, open_gradebook
 from autograder.course.gradebook_engines import one_transaction
 from autograder.course.stages import RECORD, stage_names
@@ -32,11 +32,17 @@ def record_stages(config):
     return [import_item(name)(config=config) for name in listed if name in RECORD]
 
 
-def submission_time(root: Path, config, student, assignment_id):
-    """The submission's time, as nbgrader reads it (timestamp.txt of its folder)."""
-    coursedir = CourseDirectory(config=config)
-    coursedir.root = str(root)
-    return coursedir.get_existing_timestamp(str(root / "submitted" / student / assignment_id))
+def submission_time(root: Path, student, assignment_id):
+    """The submission's time, as nbgrader reads it (timestamp.txt of its folder, naive UTC);
+    None where the file gives none. grade refused a submission whose file held text that is no
+    time (grading/submissions.py); one written since is read as none, not a crash of the
+    class (nbgrader's reader raises on it)."""
+    stamp = root / "submitted" / student / assignment_id / "timestamp.txt"
+    try:
+        when = handed_in_at(stamp.read_text(encoding="utf-8", errors="replace"))
+    except FileNotFoundError:
+        return None
+    return None if when is None else when.replace(tzinfo=None)
 
 
 def keep_graded(root: Path, config, graded):
@@ -50,7 +56,7 @@ def keep_graded(root: Path, config, graded):
 
 def _keep_graded(root: Path, config, graded):
     student, assignment_id = graded.student, graded.assignment
-    timestamp = submission_time(root, config, student, assignment_id)
+    timestamp = submission_time(root, student, assignment_id)
     with open_gradebook(root) as gradebook, quiet_gradebook():
         gradebook.update_or_create_student(student)
         gradebook.update_or_create_submission(assignment_id, student,

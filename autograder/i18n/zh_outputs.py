@@ -3,6 +3,11 @@
 the problems it lists (autograder/outputs/)."""
 
 CATALOG = {
+    "it gives no time the kit can read: {found!r}": "其中没有本套件能读懂的时间：{found!r}",
+    "write the time the student handed in, as nbgrader writes it ({example}), or empty the file "
+    "if no one knows it, then run grade again":
+        "请按 nbgrader 的写法（{example}）写上学生提交的时间；如果没人知道这个时间，就把文件"
+        "清空，然后再运行 grade",
     "feedback {assignment}: skipped, nothing graded yet for {students}":
         "反馈 {assignment}：跳过，{students} 还没有评过分的提交",
     "feedback {assignment}: skipped, nothing graded yet":

@@ -69,3 +69,30 @@ def test_a_notebook_past_the_bound_is_refused_unread_with_the_fix(tmp_path, monk
     assert problem.student == "bob" and not problem.graded_anyway
     assert f"more than the {NOTEBOOK_BYTES // 2**20} MB the kit reads" in problem.reason
     assert "Clear Outputs" in problem.fix
+
+
+def test_a_timestamp_that_is_no_time_is_refused_with_the_fix(tmp_path):
+    """Is a submission whose timestamp.txt holds text that is no time (nbgrader's reader
+    raises on it: OverflowError, or its own AttributeError) refused alone, naming the file and
+    how nbgrader writes a time, while a readable time, an empty file and none are graded? And
+    does the gradebook's writer read such a file, written after the refusal, as no time?"""
+    from autograder.grading.write_back import submission_time
+
+    notebook = nbformat.writes(nbformat.v4.new_notebook())
+    stamps = {"overflow": "9" * 30, "garbage": "garbage", "readable":
+              "2026-12-03 14:00:00.000000 UTC", "zoned": "2026-12-03 15:00:00 Europe/Berlin",
+              "empty": "", "none": None}
+    for student, text in stamps.items():
+        submit(tmp_path, student, notebook)
+        if text is not None:
+            (tmp_path / "submitted" / student / ID / "timestamp.txt").write_text(text)
+    ready, problems = find_submissions(tmp_path, [ID], {ID: []})
+    assert sorted(s.student for s in ready) == ["empty", "none", "readable", "zoned"]
+    assert sorted(p.student for p in problems) == ["garbage", "overflow"]
+    for problem in problems:
+        assert problem.path.name == "timestamp.txt" and not problem.graded_anyway
+        assert "no time the kit can read" in problem.reason and "UTC" in problem.fix
+    assert str(submission_time(tmp_path, "zoned", ID)) == "2026-12-03 14:00:00"
+    assert submission_time(tmp_path, "garbage", ID) is None
+    assert submission_time(tmp_path, "overflow", ID) is None
+    assert submission_time(tmp_path, "none", ID) is None
