@@ -403,14 +403,30 @@ def root_name(node):
     return node.id if isinstance(node, ast.Name) else None
 
 
+def library_method(call):
+    """Whether a call is a method of the course's libraries that shares its name with a
+    builtin that runs code it is given, called as the builtin cannot be: a module's eval()
+    or modules() (the builtin eval needs its code; sys.modules is no function), re.compile
+    of a pattern (the builtin compile needs a file name and a mode too)."""
+    func, given = call.func, len(call.args) + len(call.keywords)
+    if not isinstance(func, ast.Attribute):
+        return False
+    return (func.attr in ("eval", "modules") and given == 0) or \
+        (func.attr == "compile" and root_name(func) == "re" and given <= 2)
+
+
 def unverifiable(tree, language=None):
     """Why no rule can tell from this code what it calls (None when one can): code that
     decides at run time what it reaches, or imports code the rules do not read."""
     loops = literal_names(tree)
+    methods = {id(node.func) for node in ast.walk(tree)
+               if isinstance(node, ast.Call) and library_method(node)}
     for node in ast.walk(tree):
+        if id(node) in methods:
+            continue
         if isinstance(node, ast.Call):
             name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
-            if name in DYNAMIC_CALLS:
+            if name in DYNAMIC_CALLS and id(node.func) not in methods:
                 return _t("it calls {name}()", language, name=name)
             if name in NAMED_BY_STRING - {"hasattr"} and not (len(node.args) >= 2 and (
                     isinstance(node.args[1], ast.Constant) or

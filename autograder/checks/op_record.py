@@ -14,7 +14,8 @@ which holds everything computed since the reply before it):
 - `arguments`: the shape of each tensor argument and the value of each number;
 - `largest`: the most numbers one operation produced (a complex number counts as two);
 - `weights`: the span of every normalisation computed: the size of the dim a softmax
-  normalises, the number of entries a sum or a logsumexp adds up;
+  normalises, the number of entries a sum, a logsumexp (or a cumulative one) or a matrix
+  product adds up;
 - `tampered`: what the code did to what records it (in grading, the judging kernel's guard
   says what it refused or found; autograder/sandbox/guard.py);
 - `python_peak`: the most bytes of Python objects and numpy arrays held at once beyond those
@@ -46,7 +47,11 @@ RANDN, RAND, ADD, MUL = (torch._C._VariableFunctions.randn, torch._C._VariableFu
                          torch._C._VariableFunctions.add, torch._C._VariableFunctions.mul)
 SOFTMAX_OPS = frozenset({"_softmax", "_safe_softmax", "softmax", "_log_softmax", "log_softmax",
                          "_masked_softmax"})  # (input, dim, ...)
-SUM_OPS = frozenset({"sum", "logsumexp", "nansum"})  # (input, dims or none, ...)
+SUM_OPS = frozenset({"sum", "logsumexp", "nansum", "cumsum", "logcumsumexp"})  # (input, dims)
+# Products that add up along their operands' shared dim (a sum by a product with ones, too):
+# the first operand's last dim, after the bias of those that add one.
+PRODUCT_OPS = frozenset({"mm", "bmm", "mv", "dot", "vdot"})  # (first, second)
+BIASED_PRODUCT_OPS = frozenset({"addmm", "addmv", "baddbmm", "addbmm"})  # (bias, first, ...)
 DUAL_FUNCTIONS = frozenset({"_make_dual", "make_dual"})
 # Whether the autograd engine is running a backward pass (-1: not), read from torch's C module
 # (a private function, read, never patched). A torch without it: the torch functions that
@@ -122,12 +127,17 @@ def tensors_in(value):
 
 def span_of(name, args):
     """How many entries a normalisation adds up: the size of a softmax's dim, the entries of
-    the dims a sum reduces (all of them when it names none); None for another operation."""
-    if name not in SOFTMAX_OPS and name not in SUM_OPS:
+    the dims a sum reduces (all of them when it names none), the length of the dim a product
+    adds up along; None for another operation."""
+    if name in BIASED_PRODUCT_OPS and type(args) is tuple:
+        name, args = "mm", args[1:]
+    elif name not in SOFTMAX_OPS and name not in SUM_OPS and name not in PRODUCT_OPS:
         return None
     if type(args) is not tuple or not args or not is_plain(args[0]) or DIM(args[0]) == 0:
         return None
     shape = SIZE(args[0])
+    if name in PRODUCT_OPS:
+        return int(shape[-1])
     if name in SOFTMAX_OPS:
         dim = args[1] if len(args) > 1 and type(args[1]) is int else -1
         return int(shape[dim]) if -len(shape) <= dim < len(shape) else None

@@ -163,8 +163,9 @@ TAMPERING = {
         language, detail=detail),
 }
 # A fragment a rule forbids also forbids the operations that compute the same thing
-# (`logsumexp` is the log of a softmax's denominator: "no built-in softmax" forbids it).
-OPERATION_KIN = {"softmax": ("logsumexp",)}
+# (`logsumexp` is the log of a softmax's denominator, `logcumsumexp`'s last entry is that
+# log too: "no built-in softmax" forbids both).
+OPERATION_KIN = {"softmax": ("logsumexp", "logcumsumexp")}
 
 
 def tampering(text, language=None):
@@ -398,7 +399,7 @@ def scores_in_blocks(records, params, probes, language):
                       "{keys} keys): the rule counts what any library holds", language,
                       count=record["python_peak"], batch=batch, queries=queries[-2],
                       keys=keys[-2])
-        if keys[-2] > block and keys[-2] in record["weights"]:
+        if keys[-2] > block and keys[-2] != queries[-1] and keys[-2] in record["weights"]:
             return _t("a normalisation spans all {keys} keys at once, not a block of "
                       "{block}", language, keys=keys[-2], block=block)
     return None

@@ -475,12 +475,23 @@ def root_name(node):
         node = node.value
     return node.id if isinstance(node, ast.Name) else None
 
+def library_method(call):
+    func, given = call.func, len(call.args) + len(call.keywords)
+    if not isinstance(func, ast.Attribute):
+        return False
+    return (func.attr in ("eval", "modules") and given == 0) or \
+        (func.attr == "compile" and root_name(func) == "re" and given <= 2)
+
 def unverifiable(tree, language=None):
     loops = literal_names(tree)
+    methods = {id(node.func) for node in ast.walk(tree)
+               if isinstance(node, ast.Call) and library_method(node)}
     for node in ast.walk(tree):
+        if id(node) in methods:
+            continue
         if isinstance(node, ast.Call):
             name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
-            if name in DYNAMIC_CALLS:
+            if name in DYNAMIC_CALLS and id(node.func) not in methods:
                 return _t('it calls {name}()', language, name=name)
             if name in NAMED_BY_STRING - {"hasattr"} and not (len(node.args) >= 2 and (
                     isinstance(node.args[1], ast.Constant) or
@@ -712,7 +723,9 @@ RANDN, RAND, ADD, MUL = (torch._C._VariableFunctions.randn, torch._C._VariableFu
                          torch._C._VariableFunctions.add, torch._C._VariableFunctions.mul)
 SOFTMAX_OPS = frozenset({"_softmax", "_safe_softmax", "softmax", "_log_softmax", "log_softmax",
                          "_masked_softmax"})
-SUM_OPS = frozenset({"sum", "logsumexp", "nansum"})
+SUM_OPS = frozenset({"sum", "logsumexp", "nansum", "cumsum", "logcumsumexp"})
+PRODUCT_OPS = frozenset({"mm", "bmm", "mv", "dot", "vdot"})
+BIASED_PRODUCT_OPS = frozenset({"addmm", "addmv", "baddbmm", "addbmm"})
 DUAL_FUNCTIONS = frozenset({"_make_dual", "make_dual"})
 GRAPH_TASK = getattr(torch._C, "_current_graph_task_id", None)
 BACKWARD_FUNCTIONS = frozenset({"backward", "grad"})
@@ -761,11 +774,15 @@ def tensors_in(value):
     return []
 
 def span_of(name, args):
-    if name not in SOFTMAX_OPS and name not in SUM_OPS:
+    if name in BIASED_PRODUCT_OPS and type(args) is tuple:
+        name, args = "mm", args[1:]
+    elif name not in SOFTMAX_OPS and name not in SUM_OPS and name not in PRODUCT_OPS:
         return None
     if type(args) is not tuple or not args or not is_plain(args[0]) or DIM(args[0]) == 0:
         return None
     shape = SIZE(args[0])
+    if name in PRODUCT_OPS:
+        return int(shape[-1])
     if name in SOFTMAX_OPS:
         dim = args[1] if len(args) > 1 and type(args[1]) is int else -1
         return int(shape[dim]) if -len(shape) <= dim < len(shape) else None
@@ -1555,7 +1572,7 @@ TAMPERING = {
         'its record is not data',
         language, detail=detail),
 }
-OPERATION_KIN = {"softmax": ("logsumexp",)}
+OPERATION_KIN = {"softmax": ("logsumexp", "logcumsumexp")}
 
 def tampering(text, language=None):
     return read_tampering(text, language) if language is None else \
@@ -1722,7 +1739,7 @@ def scores_in_blocks(records, params, probes, language):
             return _t("Python's objects or numpy's arrays took {count} bytes at once, as much as the whole score matrix in float32 ({batch} x {queries} queries x {keys} keys): the rule counts what any library holds", language,
                       count=record["python_peak"], batch=batch, queries=queries[-2],
                       keys=keys[-2])
-        if keys[-2] > block and keys[-2] in record["weights"]:
+        if keys[-2] > block and keys[-2] != queries[-1] and keys[-2] in record["weights"]:
             return _t('a normalisation spans all {keys} keys at once, not a block of {block}', language, keys=keys[-2], block=block)
     return None
 

@@ -284,6 +284,27 @@ EVASIONS = {
         "        w = torch.exp(s - s.amax(-1, keepdim=True))\n"
         "        rows.append(w / w.sum(-1, keepdim=True) @ values)\n"
         "    return torch.cat(rows, dim=-2)\n", "spans all"),
+    "stable_softmax as exp(s - logcumsumexp(s)[last])": ("stable_softmax",
+        "def stable_softmax(scores, dim=-1):\n"
+        "    total = torch.logcumsumexp(scores, dim=dim).narrow(dim, scores.shape[dim] - 1, 1)\n"
+        "    return torch.exp(scores - total)\n", "logcumsumexp"),
+    "online_attention one query at a time, normalised by logcumsumexp": ("online_attention",
+        "def online_attention(queries, keys, values, block_size):\n"
+        "    rows = []\n"
+        "    for i in range(queries.shape[-2]):\n"
+        "        s = queries[..., i:i + 1, :] @ keys.transpose(-2, -1) / "
+        "math.sqrt(keys.shape[-1])\n"
+        "        rows.append(torch.exp(s - torch.logcumsumexp(s, dim=-1)[..., -1:]) @ values)\n"
+        "    return torch.cat(rows, dim=-2)\n", "spans all"),
+    "online_attention one query at a time, summed by a product with ones": ("online_attention",
+        "def online_attention(queries, keys, values, block_size):\n"
+        "    rows = []\n"
+        "    for i in range(queries.shape[-2]):\n"
+        "        s = queries[..., i:i + 1, :] @ keys.transpose(-2, -1) / "
+        "math.sqrt(keys.shape[-1])\n"
+        "        w = torch.exp(s - s.amax(-1, keepdim=True))\n"
+        "        rows.append((w @ values) / (w @ torch.ones(keys.shape[-2], 1)))\n"
+        "    return torch.cat(rows, dim=-2)\n", "spans all"),
     "stable_softmax after popping the recorder with a library's mode": ("stable_softmax",
         "import torch._subclasses.fake_tensor\n\n"
         "FM = torch._subclasses.fake_tensor.FakeCopyMode\n\n"
@@ -491,6 +512,10 @@ def test_a_record_that_says_tampered_breaks_every_rule():
     "import torch\nf = torch.compile(lambda x: x)\n",
     "import torch\nlib = torch.library.Library('aten', 'IMPL')\n",
     "import sys\nm = sys.modules['torch']\n",
+    "def f(x):\n    return eval('x + 1')\n",
+    "def f(x):\n    b = getattr(print, '__self__')\n    return b.eval('x + 1', {'x': x})\n",
+    "import re\ndef f(x):\n    return re.compile('x + 1', 'f', 'eval')\n",
+    "import torch\ndef f(x):\n    return x.modules\n",
 ])
 def test_code_reaching_around_the_recorder_is_refused(code):
     """Is code that reaches around the recording (a library's private part through any
@@ -506,10 +531,15 @@ def test_code_reaching_around_the_recorder_is_refused(code):
     "    def load(self, names):\n        return [getattr(self, n) for n in names]\n",
     "class M:\n    def check(self):\n        raise ValueError(self.__class__.__name__)\n",
     "def f(w):\n    def grad_fn(x):\n        return x\n    return grad_fn(w)\n",
+    "import torch\nclass M(torch.nn.Module):\n    def run(self, x):\n        self.eval()\n"
+    "        n = len(list(self.modules()))\n        return x * n\n",
+    "import re\nWORD = re.compile(r'\\w+')\ndef f(text):\n    return WORD.findall(text)\n",
+    "import re\ndef f(text):\n    return re.compile(r'\\w+', re.I).findall(text)\n",
 ])
 def test_honest_code_is_not_refused_by_its_text(code):
     """Is honest code the text layer once refused (sys.float_info, a parameter copy by
-    getattr(self, name), self.__class__.__name__, a local function named grad_fn) read?"""
+    getattr(self, name), self.__class__.__name__, a local function named grad_fn, a module's
+    eval() and modules(), re.compile of a pattern) read?"""
     assert tampering(code) is None
 
 
