@@ -107,10 +107,12 @@ def db_url(root: Path) -> str:
 def stray_gradebooks(root: Path) -> list[Path]:
     """Gradebooks nbgrader made in the course's subfolders (nbgrader run in a subfolder makes
     one there, silently, and records into it): gradebook.db files one to three folders down,
-    not the course's own."""
+    not the course's own, nor that of a course of its own there (a config beside it: the
+    demo's, say)."""
     own = sqlite_file(db_url(root))
     found = []
     for depth in ("*/", "*/*/", "*/*/*/"):
         found += [path for path in root.glob(depth + "gradebook.db")
-                  if path != own and not path.relative_to(root).parts[0].startswith(".")]
+                  if path != own and not path.relative_to(root).parts[0].startswith(".")
+                  and not (path.parent / "nbgrader_config.py").is_file()]
     return sorted(found)

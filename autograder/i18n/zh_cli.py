@@ -4,6 +4,13 @@ grading/parallel.py, tools/validate.py, tools/scaffold.py). Commands, paths, opt
 stay as typed."""
 
 CATALOG = {
+    "--out {out} holds the course itself: give the demo a folder of its own, such as {example}":
+        "--out {out} 包含课程本身：请给演示一个单独的文件夹，例如 {example}",
+    "--out {out} exists and holds files the demo did not make: it would replace them. Give "
+    "--out a new folder, or remove that one yourself":
+        "--out {out} 已存在，其中有不是演示生成的文件：演示会替换掉它们。请给 --out 一个新的"
+        "文件夹，或者自己删掉那个文件夹",
+    "replacing the demo made before in {out}": "正在替换 {out} 中之前生成的演示",
     # The command line itself (autograder/cli.py)
     "error: {message}": "错误：{message}",
     "warning: {message}": "警告：{message}",

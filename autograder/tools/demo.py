@@ -17,7 +17,8 @@ import nbformat
 
 from autograder.build import build
 from autograder.checks.loader import assignment_ids
-from autograder.course.directory import CONFIG, Course
+from autograder.course.access import CLOSED
+from autograder.course.directory import CONFIG, Course, copy_assignments
 from autograder.grading.parallel import grade
 from autograder.i18n import t
 from autograder.outputs.collect import collect
@@ -115,6 +116,33 @@ class DemoError(KitError, RuntimeError):
     """The demo cannot start; the message says where to run it."""
 
 
+MARK = Path(".kit") / "demo"  # in a folder the demo made: a later demo may replace it
+
+
+def demo_course(project: Path, out: Path, ids, log) -> Course:
+    """The demo's own course at `out`: the config and assignments of the course at `project`
+    (whose source/ and release/ it leaves as they are; the demo builds its copy). A folder a
+    demo made before is replaced; any other folder that holds something is refused, as is
+    one that holds the course itself."""
+    if out == project or out in project.parents:
+        raise DemoError(t("--out {out} holds the course itself: give the demo a folder of its "
+                          "own, such as {example}", out=out, example=project / "demo"))
+    if out.exists() and any(out.iterdir()):
+        if not (out / MARK).is_file():
+            raise DemoError(t("--out {out} exists and holds files the demo did not make: it "
+                              "would replace them. Give --out a new folder, or remove that "
+                              "one yourself", out=out))
+        log(t("replacing the demo made before in {out}", out=out))
+        shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+    out.chmod(CLOSED)
+    shutil.copy(project / CONFIG, out / CONFIG)
+    copy_assignments(project / "assignments", out / "assignments", ids)
+    (out / MARK).parent.mkdir(exist_ok=True)
+    (out / MARK).write_text("made by python -m autograder demo\n", encoding="utf-8")
+    return Course(out)
+
+
 def run_demo(project: Path, out: Path, workers=None, timeout=10, seed=0, log=print):
     started = time.monotonic()
     ids = assignment_ids(project) if (project / CONFIG).is_file() else []
@@ -122,12 +150,10 @@ def run_demo(project: Path, out: Path, workers=None, timeout=10, seed=0, log=pri
         raise DemoError(t("{folder} is no course with assignments: run the demo inside one (a "
                           "course `python -m autograder init DIR` made, or the kit's own "
                           "checkout), which it copies into --out", folder=project))
+    course = demo_course(project, out, ids, log)
     log(f"== build: {len(ids)} assignments")
-    build(project, ids, log=log)
-    shutil.rmtree(out, ignore_errors=True)
-    course = Course.create(out, project, ids)
-    shutil.copytree(project / "release", out / "release", dirs_exist_ok=True)
-    plan = plant_copies(plan_class(project, ids, random.Random(seed)))
+    build(out, ids, log=log)
+    plan = plant_copies(plan_class(out, ids, random.Random(seed)))
     inputs = write_inbox(out, plan, out / "inbox")
     log(f"== collect: {len(plan)} notebooks of {STUDENTS} students, {len(ids)} assignments")
     problems = []
