@@ -36,6 +36,7 @@ from autograder.course.directory import (
     copy_assignments,
     generate_with,
     nbgrader_api,
+    open_gradebook,
 )
 from autograder.course.draw_keys import make_secret, secret_path
 from autograder.i18n import LANGUAGES, check_language, counted, t
@@ -213,6 +214,10 @@ def init_course(folder: Path, language, ids=(), empty=False, log=print, group=No
         staged.replace(folder)
     finally:
         shutil.rmtree(staged, ignore_errors=True)
+    # The gradebook, made here with its schema's version: nbgrader's first command would make
+    # it too, but, run from a virtualenv not activated, without the version (its `alembic`
+    # command not on PATH), and then remove the release it was generating.
+    open_gradebook(folder).close()
     log(closing_lines(folder, len(ids), language))
     return folder
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import nbformat
 from nbgrader.api import Gradebook
+from sqlalchemy import inspect, text
 from sqlalchemy.exc import OperationalError
 
 from autograder.course import gradebook_engines, gradebook_version
@@ -74,7 +75,7 @@ def open_gradebook(root: Path) -> Gradebook:
     gradebook_version.read_in_process()
     url = db_url(root)
     try:
-        return Gradebook(url)
+        return with_version(Gradebook(url), url)
     except OperationalError as error:
         file = sqlite_file(url)
         if file is None or "unable to open" not in str(error.orig):
@@ -83,6 +84,28 @@ def open_gradebook(root: Path) -> Gradebook:
                          "folder must be writable by the user running the command (ls -ld "
                          "shows who may), on a file system that is not read-only",
                          path=file)) from error
+
+
+def with_version(gradebook: Gradebook, url) -> Gradebook:
+    """`gradebook`, its schema's version written where nbgrader made its tables but could not
+    write the version (its `alembic` executable was not on PATH: nbgrader run from a
+    virtualenv not activated), which every later open would have left missing, and which
+    nbgrader's later commands and the kit's own read."""
+    if "alembic_version" in inspect(gradebook.engine).get_table_names():
+        return gradebook
+    import nbgrader.api
+
+    version = nbgrader.api.get_alembic_version()
+    gradebook.db.execute(text("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL)"))
+    gradebook.db.execute(text("INSERT INTO alembic_version (version_num) VALUES (:v)"),
+                         {"v": version})
+    gradebook.db.commit()
+    print(t("warning: the gradebook {url} had no schema version: nbgrader made it where it "
+            "could not run its alembic command (a virtualenv not activated). The kit wrote the "
+            "version ({version}); before running nbgrader yourself, activate the virtualenv or "
+            "put {folder} first on PATH", url=url, version=version,
+            folder=Path(sys.executable).parent), file=sys.stderr)
+    return gradebook
 
 
 def copy_assignments(source: Path, target: Path, ids):

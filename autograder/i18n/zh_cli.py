@@ -4,6 +4,13 @@ grading/parallel.py, tools/validate.py, tools/scaffold.py). Commands, paths, opt
 stay as typed."""
 
 CATALOG = {
+    "warning: the gradebook {url} had no schema version: nbgrader made it where it could not "
+    "run its alembic command (a virtualenv not activated). The kit wrote the version "
+    "({version}); before running nbgrader yourself, activate the virtualenv or put {folder} "
+    "first on PATH":
+        "警告：成绩册 {url} 没有结构版本：nbgrader 创建它时无法运行自己的 alembic 命令"
+        "（虚拟环境没有激活）。本套件已写入版本（{version}）；自己运行 nbgrader 之前，请激活"
+        "虚拟环境，或把 {folder} 放在 PATH 的最前面",
     "--out {out} holds the course itself: give the demo a folder of its own, such as {example}":
         "--out {out} 包含课程本身：请给演示一个单独的文件夹，例如 {example}",
     "--out {out} exists and holds files the demo did not make: it would replace them. Give "

@@ -501,6 +501,7 @@ def test_a_course_the_command_cannot_write_is_one_line_not_a_traceback(tmp_path)
     the file and what to do, and no traceback?"""
     kit("init", "course", "01_attention_by_hand", cwd=tmp_path)
     course = tmp_path / "course"
+    (course / "gradebook.db").unlink()  # each command must make it: a write, refused
     for command in ("grade", "feedback", "report"):
         script = (f"mount --bind -o ro {shlex.quote(str(course))} {shlex.quote(str(course))} "
                   f"&& cd {shlex.quote(str(course))} && exec {shlex.quote(sys.executable)} -m "

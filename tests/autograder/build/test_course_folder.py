@@ -116,3 +116,30 @@ def test_config_only_takes_no_ids(capsys):
 def test_init_counts_its_assignments_in_words(tmp_path, count, said):
     """Does init's closing line say "1 assignment" and "9 assignments", not "1 assignments"?"""
     assert said in closing_lines(tmp_path / "course", count, "en")
+
+
+def test_nbgrader_from_a_virtualenv_not_activated_works_in_a_new_course(tmp_path):
+    """An instructor who types the path of the virtualenv's nbgrader, not activated (no
+    `alembic` on PATH): after init, does `nbgrader generate_assignment` run in the course and
+    keep the release (nbgrader made the gradebook without its version, then removed the
+    release it was generating), because init made the gradebook with it?"""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from sqlalchemy import create_engine, text
+
+    course = tmp_path / "course"
+    assert main(["init", str(course), "--language", "en", "01_attention_by_hand"]) == 0
+    engine = create_engine(f"sqlite:///{course / 'gradebook.db'}")
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    engine.dispose()
+    nbgrader = Path(sys.executable).parent / "nbgrader"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "KIT_"))}
+    env["PATH"] = "/usr/bin:/bin"  # the login shell's: no alembic, no python of the kit
+    done = subprocess.run([nbgrader, "generate_assignment", "01_attention_by_hand", "--force"],
+                          cwd=course, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (course / "release" / "01_attention_by_hand" / "01_attention_by_hand.ipynb").is_file()

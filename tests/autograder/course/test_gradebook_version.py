@@ -54,3 +54,24 @@ def test_it_steps_aside_where_nbgraders_function_differs(nbgraders_own, monkeypa
     monkeypatch.setitem(private_api.SPEEDUPS, gradebook_version.SPEEDUP, speedup)
     gradebook_version.read_in_process()
     assert nbgrader.api.get_alembic_version is gradebook_version.head_of_scripts
+
+
+def test_a_gradebook_nbgrader_left_without_its_version_gets_it(tmp_path, capsys):
+    """A gradebook whose tables nbgrader made where it could not run alembic (from a
+    virtualenv not activated) has no alembic_version, and every later open leaves it so: does
+    open_gradebook write the version nbgrader would have written, and say so with the fix?"""
+    from nbgrader.api import Base
+    from sqlalchemy import create_engine
+
+    (tmp_path / CONFIG).write_text(ROOT_CONFIG)
+    engine = create_engine(f"sqlite:///{tmp_path / 'gradebook.db'}")
+    Base.metadata.create_all(bind=engine)  # nbgrader's half: its tables, no version
+    engine.dispose()
+    with open_gradebook(tmp_path) as gradebook:
+        version = gradebook.db.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    assert version == gradebook_version.head_of_scripts()
+    said = capsys.readouterr().err
+    assert "had no schema version" in said and "first on PATH" in said, said
+    with open_gradebook(tmp_path):
+        pass
+    assert capsys.readouterr().err == ""  # written once: nothing more to say
