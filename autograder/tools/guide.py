@@ -5,8 +5,8 @@ repository).
 
 The pages are the site's Markdown: docs/ in a checkout, autograder/pages/ in a wheel
 (pyproject.toml ships docs/ there). Two pages are not files of docs/: the authoring guide,
-which lives in the kit (autograder/docs/, the default page), and the settings page, made from
-the kit's source as the site makes it."""
+which lives in the kit (autograder/docs/, the default page), and the pages of settings and
+commands, made from the kit's source and its help as the site makes them."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from autograder.plumbing.errors import KitError
 KIT = Path(__file__).resolve().parents[1]
 AUTHORING = "instructors/writing-assignments"  # the default page; the site shows it there
 SETTINGS = "reference/settings"
-NOT_A_PAGE = ("not-done",)  # the developers' list, shipped with the pages but not one
+COMMANDS = "reference/commands"
 
 
 def pages_folder() -> Path:
@@ -31,16 +31,19 @@ def page_names() -> list[str]:
     """Every page `guide` prints: its path under docs/, without `.md`."""
     folder = pages_folder()
     files = [p.relative_to(folder).with_suffix("").as_posix() for p in folder.rglob("*.md")]
-    return sorted({*files, AUTHORING, SETTINGS} - set(NOT_A_PAGE))
+    return sorted({*files, AUTHORING, SETTINGS, COMMANDS})
 
 
 def find_page(asked: str) -> str:
     """The page `asked` names: its whole name (`grading/sandbox`), or its last part where one
-    page has it (`sandbox`), an English page before its Chinese one (`zh/...`)."""
+    page has it (`sandbox`), an English page before its Chinese one (`zh/...`), or a
+    folder's first page (`zh`: zh/index)."""
     name = asked.strip().removeprefix("docs/").removesuffix(".md").strip("/")
     names = page_names()
     if name in names:
         return name
+    if f"{name}/index" in names:
+        return f"{name}/index"
     ending = [n for n in names if n.rsplit("/", 1)[-1] == name or n.endswith(f"/{name}")]
     english = [n for n in ending if not n.startswith("zh/")]
     found = english or ending
@@ -59,6 +62,10 @@ def page_text(name: str) -> str:
         from autograder.tools.settings_page import settings_page
 
         return settings_page()
+    if name == COMMANDS:
+        from autograder.tools.commands_page import commands_page
+
+        return commands_page()
     if name == AUTHORING:
         return (KIT / "docs" / "writing-assignments.md").read_text(encoding="utf-8")
     return (pages_folder() / f"{name}.md").read_text(encoding="utf-8")
@@ -66,8 +73,8 @@ def page_text(name: str) -> str:
 
 def title(name: str) -> str:
     """A page's title: its first heading."""
-    if name == SETTINGS:
-        return "Settings"
+    if name in (SETTINGS, COMMANDS):
+        return name.rsplit("/", 1)[-1].capitalize()  # made, not read: its title is known
     lines = page_text(name).splitlines()
     return next((line.lstrip("#").strip() for line in lines if line.startswith("# ")), name)
 

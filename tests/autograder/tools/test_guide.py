@@ -48,6 +48,7 @@ def test_a_page_is_found_by_its_whole_name_or_its_last_part():
     assert find_page("feedback") == "students/feedback"
     assert find_page("zh/students/feedback") == "zh/students/feedback"
     assert find_page("settings") == "reference/settings"
+    assert find_page("zh") == "zh/index" and find_page("not-done") == "not-done"
 
 
 def test_an_unknown_page_is_refused_with_the_way_to_list_them():
@@ -73,11 +74,12 @@ def test_the_settings_page_lists_what_a_course_can_set():
 
 def test_the_list_names_every_page_of_the_site():
     """Does `guide --list` name every page under docs/ (the developers' list of what is not
-    done excepted) with its title?"""
+    done too: pages link to it) and the pages made from the kit, with their titles?"""
     listed = page_list().splitlines()
     names = [line.split()[0] for line in listed]
     on_disk = {p.relative_to(ROOT / "docs").with_suffix("").as_posix()
-               for p in (ROOT / "docs").rglob("*.md")} - {"not-done"}
+               for p in (ROOT / "docs").rglob("*.md")} | {"reference/commands",
+                                                          "reference/settings"}
     assert on_disk <= set(names) == set(page_names())
     titles = dict(line.split(None, 1) for line in listed)
     assert titles["grading/sandbox"] == "How grading works: the sandbox", titles
@@ -105,3 +107,11 @@ def test_a_reader_that_stops_early_ends_the_page_quietly():
     reader.stdout.close()  # gone before the page is written: the write finds no reader
     _, stderr = reader.communicate(timeout=60)
     assert stderr.decode() == "" and reader.returncode == 0, (reader.returncode, stderr)
+
+
+def test_the_commands_page_is_every_commands_help():
+    """Does `guide commands` print the top-level help and each command's, in English outside
+    a course, as the site's reference/commands page does?"""
+    text = page_text(find_page("commands"))
+    assert text.startswith("# Commands") and "## grade" in text and "## guide" in text
+    assert "--list" in text  # guide's own option, from its help
