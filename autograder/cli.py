@@ -354,7 +354,9 @@ def parser():
 
     cmd = commands.add_parser("demo", help=t("a simulated class of 42 students through build, "
                               "collect, grade, feedback, export and report"))
-    cmd.add_argument("--out", type=Path, default=Path("demo"), help=t("the demo course folder"))
+    cmd.add_argument("--out", type=Path, default=Path("demo"), help=t(
+        "the demo's own course folder (default: demo/ in the course); a folder holding files "
+        "the demo did not make is refused, one a demo made is replaced"))
     cmd.add_argument("--workers", type=positive, default=os.cpu_count(),
                      help=t("worker processes of the embedded dask cluster, one notebook "
                             "each at a time (default: the number of cores)"))
@@ -469,13 +471,13 @@ def not_a_course(root, given):
 
 
 def export(root, args):
-    """The kit's CSV, or an LMS's import file (exit 1 while a cell of it awaits a grade)."""
+    """The kit's CSV, or an LMS's import file (exit 1 while a notebook handed in awaits a
+    grade)."""
     ids = check_ids(args.ids, course_ids(root)) if args.ids else None
     if args.format == "kit":
         from autograder.outputs.feedback import export_grades
 
-        export_grades(root, args.to or Path("grades.csv"), ids=ids)
-        return 0
+        return 1 if export_grades(root, args.to or Path("grades.csv"), ids=ids) else 0
     from autograder.outputs.lms_export import export_lms
 
     return 1 if export_lms(root, args.format, args.to, ids) else 0

@@ -119,7 +119,7 @@ CATALOG = {
     "the notebook's title (default: from the id)": "笔记本的标题（默认：由 id 得出）",
     "print the guide to writing your own assignment (the folder, the cell markers, the hidden "
     "checks, a worked example), or another page of the documentation":
-        "打印编写自己作业的指南（文件夹、单元格标记、隐藏检查、一个完整的例子），或文档中的"
+        "打印编写自己作业的指南（文件夹、单元格标记、隐藏检查、一个完整的例子），或使用说明中的"
         "另一页",
     "the page to print instead, by its name or its last part: sandbox, lms, settings (every "
     "setting nbgrader_config.py can change), where-courses-run, ...":
@@ -200,7 +200,10 @@ CATALOG = {
     "a simulated class of 42 students through build, collect, grade, feedback, export and "
     "report":
         "一个 42 名学生的模拟班级，依次走完 build、collect、grade、feedback、export 和 report",
-    "the demo course folder": "演示课程的文件夹",
+    "the demo's own course folder (default: demo/ in the course); a folder holding files the "
+    "demo did not make is refused, one a demo made is replaced":
+        "演示自己的课程文件夹（默认：课程中的 demo/）；其中有不是演示生成的文件时会拒绝，"
+        "之前的演示生成的会被替换",
     "the similarity report: the pairs of notebooks whose students' own code is alike (names, "
     "comments, blank lines and order aside), ranked, and a page per pair with the two "
     "notebooks' code side by side, the shared passages marked; the folder of each "

@@ -3,6 +3,8 @@
 the problems it lists (autograder/outputs/)."""
 
 CATALOG = {
+    "warning: {student} {assignment}: {status}, its score 0 in the file until it is graded: "
+    "{note}": "警告：{student} {assignment}：{status}，评分之前文件中的得分为 0：{note}",
     "it gives no time the kit can read: {found!r}": "其中没有本套件能读懂的时间：{found!r}",
     "write the time the student handed in, as nbgrader writes it ({example}), or empty the file "
     "if no one knows it, then run grade again":
@@ -48,13 +50,20 @@ CATALOG = {
         "{student} {assignment}：此学生未写入文件，{status}：{note}",
     "not in the file, no student could be told: {note}":
         "未写入文件，看不出是哪个学生的：{note}",
-    "{lms} grades: {path}, {students} students, {assignments} assignments":
-        "{lms} 成绩：{path}，{students} 个学生，{assignments} 次作业",
-    "{students} students are left out of the file until {count} notebooks have a grade (an "
-    "empty cell would clear the grade the LMS holds): run grade (or fix what is named above), "
-    "then export again":
-        "有 {students} 个学生未写入文件，要等 {count} 份笔记本有了成绩才写入（空格会清除 LMS "
-        "中已有的成绩）：请运行 grade（或先改正上面列出的问题），然后重新导出",
+    "{lms} grades: {path}, {students}, {assignments}":
+        "{lms} 成绩：{path}，{students}，{assignments}",
+    "1 student": "1 个学生",
+    "{count} students": "{count} 个学生",
+    "1 assignment": "1 次作业",
+    "{count} assignments": "{count} 次作业",
+    "{students} left out of the file until {notebooks} a grade (an empty cell would clear the "
+    "grade the LMS holds): run grade (or fix what is named above), then export again":
+        "{students}未写入文件，要等{notebooks}成绩才写入（空单元格会清除 LMS 中已有的成绩）："
+        "请运行 grade（或先改正上面列出的问题），然后重新导出",
+    "1 student is": "有 1 个学生",
+    "{count} students are": "有 {count} 个学生",
+    "1 notebook has": " 1 份笔记本有了",
+    "{count} notebooks have": " {count} 份笔记本有了",
     "the file-name pattern {pattern} is not a regular expression: {error}":
         "文件名模式 {pattern} 不是合法的正则表达式：{error}",
     "the file-name pattern {pattern} needs the groups (?P<student_id>...) and "

@@ -23,7 +23,7 @@ from autograder.outputs.destination import check_destination, same_table
 from autograder.outputs.export import COLUMNS
 from autograder.outputs.page_task import feedback_page, page_pipeline
 from autograder.outputs.page_words import with_page_font
-from autograder.outputs.roster import not_in_course, removal_note
+from autograder.outputs.roster import PENDING, REFUSED, not_in_course, removal_note, roster
 from autograder.plumbing.errors import OutputError
 
 
@@ -141,7 +141,8 @@ KIT_EXPORT = "autograder.outputs.export.ClassCsvExport"  # the kit's CSV, throug
 def export_grades(root: Path, destination: Path, log=print, ids=None):
     """The kit's CSV (outputs/export.py) at `destination`, written by nbgrader's `export`
     with the kit's plugin for this command alone: `nbgrader export` itself stays nbgrader's.
-    `ids`: only these assignments' rows (all when None)."""
+    `ids`: only these assignments' rows (all when None). Returns the rows of notebooks handed
+    in and not graded (not gradable, or not graded yet), each said: the file shows them 0."""
     if not destination.resolve().parent.is_dir():
         raise OutputError(t("{folder}: no such folder; create it or export elsewhere (--to)",
                             folder=destination.parent))
@@ -152,7 +153,14 @@ def export_grades(root: Path, destination: Path, log=print, ids=None):
                  *(f"--ExportPlugin.assignment={i}" for i in ids or ()))
     log(t("grades: {path}", path=destination))
     with open_gradebook(root) as gradebook:
-        for assignment_id in not_in_course(root, gradebook):
+        gone = not_in_course(root, gradebook)
+        for assignment_id in gone:
             log(t("warning: {message}", message=removal_note(assignment_id)) + " "
                 + t("(every student shows as missing there)"))
-    return destination
+        unsettled = [e for e in roster(root, gradebook, ids) if e.student
+                     and e.status in (REFUSED, PENDING) and e.assignment not in gone]
+    for entry in unsettled:
+        log(t("warning: {student} {assignment}: {status}, its score 0 in the file until it is "
+              "graded: {note}", student=entry.student, assignment=entry.assignment,
+              status=t(entry.status), note=entry.note or t("run grade")))
+    return unsettled

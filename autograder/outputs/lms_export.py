@@ -21,7 +21,7 @@ from pathlib import Path
 
 from autograder.course.directory import course_config, open_gradebook, write_atomically
 from autograder.course.gradebook_guard import check_gradebook
-from autograder.i18n import t
+from autograder.i18n import counted, t
 from autograder.outputs import canvas, moodle
 from autograder.outputs.csv_cells import csv_text
 from autograder.outputs.destination import check_destination, same_table
@@ -81,13 +81,15 @@ def export_lms(root: Path, form: str, destination: Path | None, ids=None, log=pr
     write_atomically(destination.resolve(), text)
     for line in unsettled_lines(grades.unsettled):
         log(line)
-    log(t("{lms} grades: {path}, {students} students, {assignments} assignments",
-          lms=layout.NAME, path=destination, students=len(complete.people),
-          assignments=len(grades.assignments)))
+    log(t("{lms} grades: {path}, {students}, {assignments}", lms=layout.NAME, path=destination,
+          students=counted(len(complete.people), "1 student", "{count} students"),
+          assignments=counted(len(grades.assignments), "1 assignment", "{count} assignments")))
     empty = sum(1 for e in grades.unsettled if e.student)
     if empty:
         left_out = len(grades.people) - len(complete.people)
-        log(t("{students} students are left out of the file until {count} notebooks have a "
-              "grade (an empty cell would clear the grade the LMS holds): run grade (or fix "
-              "what is named above), then export again", students=left_out, count=empty))
+        log(t("{students} left out of the file until {notebooks} a grade (an empty cell "
+              "would clear the grade the LMS holds): run grade (or fix what is named above), "
+              "then export again",
+              students=counted(left_out, "1 student is", "{count} students are"),
+              notebooks=counted(empty, "1 notebook has", "{count} notebooks have")))
     return len(grades.unsettled)

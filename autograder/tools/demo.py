@@ -164,7 +164,8 @@ def run_demo(project: Path, out: Path, workers=None, timeout=10, seed=0, log=pri
     log("== feedback")
     write_feedback(out, ids, log=log)
     log("== export")
-    grades = export_grades(out, out / "grades.csv", log=log)
+    grades = out / "grades.csv"
+    export_grades(out, grades, log=log)
     log("== similarity")
     write_similarity(out, ids, out / "similarity", log=log)
     log("== report")

@@ -252,12 +252,17 @@ def test_regrading_one_student(monday):
 
 def test_every_student_has_a_row_in_the_export_and_the_report(monday, tmp_path):
     """Does the export (and the report) list every student, refused ones with the reason and
-    a fix, and the file that names no student?"""
+    a fix, and the file that names no student, and say on the console, exit 1, that the
+    refused ones show 0 until graded?"""
     root = monday["root"]
     assert kit(root, "grade").returncode == 1  # the refused inputs are still refused
     assert kit(root, "feedback").returncode == 0
     exported = kit(root, "export", "--to", str(tmp_path / "grades.csv"))
-    assert exported.returncode == 0, exported.stderr
+    assert exported.returncode == 1, exported.stderr  # eve's and fay's rows say 0 until graded
+    warned = [line for line in exported.stdout.splitlines() if line.startswith("warning: ")]
+    assert [line.split(":")[1].split()[0] for line in warned] == ["eve", "fay"], warned
+    assert all("not gradable, its score 0 in the file until it is graded" in line
+               for line in warned), warned
     rows = [r for r in csv.DictReader((tmp_path / "grades.csv").open()) if r["assignment"] == ID]
     status = {r["student_id"]: r["status"] for r in rows}
     assert status == {"ada": "graded", "bob": "graded", "cy": "graded", "dee": "graded",
@@ -339,11 +344,12 @@ def test_a_missing_gradebook_is_refused_before_anything_is_read_or_deleted(grade
     assert pages_of(root) == pages
 
 
-def test_another_courses_gradebook_is_refused(graded_copy, tmp_path):
+def test_another_courses_gradebook_is_refused(graded_copy, tmp_path, monkeypatch):
     """Is a gradebook that exists but records none of autograded/'s notebooks (another
     course's, an empty one) refused, naming what it lacks, with every page kept?"""
     root = graded_copy
     other = tmp_path / "other.db"
+    monkeypatch.setenv("PATH", nbgrader_env()["PATH"])  # nbgrader runs alembic for a new one
     with Gradebook(f"sqlite:///{other}"):
         pass  # an empty gradebook of nbgrader's schema
     set_db_url(root, f"sqlite:///{other}")

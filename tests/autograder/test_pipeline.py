@@ -70,7 +70,8 @@ def course(tmp_path_factory):
     first = grade(course.root, [ID], workers=2, log=messages.append)
     second = grade(course.root, [ID], workers=2, log=messages.append)
     write_feedback(course.root, [ID], log=messages.append)
-    csv_path = export_grades(course.root, course.root / "grades.csv", log=messages.append)
+    csv_path = course.root / "grades.csv"
+    export_grades(course.root, csv_path, log=messages.append)
     report = write_report(course.root, [ID], course.root / "report.html", log=messages.append)
     return {"course": course, "problems": problems, "first": first, "second": second,
             "csv": csv_path, "report": report, "messages": messages, "mistake": mistake}

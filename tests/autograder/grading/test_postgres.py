@@ -35,7 +35,8 @@ def test_grade_and_export_with_postgresql(postgres, tmp_path):
     course.submit("bob", ID, release)
 
     run = grade(course.root, [ID], workers=2, log=lambda _: None)
-    rows = list(csv.DictReader(export_grades(course.root, tmp_path / "grades.csv").open()))
+    export_grades(course.root, tmp_path / "grades.csv")
+    rows = list(csv.DictReader((tmp_path / "grades.csv").open()))
 
     assert len(run.graded) == 2 and not run.failed
     assert all(s == m for s, m in submission_scores(course.root, ID, "ada").values())

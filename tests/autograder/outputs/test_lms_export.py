@@ -66,8 +66,8 @@ def test_a_notebook_not_graded_yet_leaves_its_student_out_and_is_said(course, gr
         assert empty == 1
         assert said[0] == "dan 01_attention: student left out of the file, not graded yet: " \
             "run grade"
-        assert said[-1].startswith("1 students are left out of the file until 1 notebooks "
-                                   "have a grade")
+        assert said[-1].startswith("1 student is left out of the file until 1 notebook has "
+                                   "a grade")
 
 
 def test_a_failed_grading_whose_reason_was_lost_exports_no_earlier_score(course, gradebook):
