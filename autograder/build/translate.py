@@ -13,9 +13,10 @@ def markdown_text(spec, path, language):
     if language == DEFAULT:
         return spec.text
     if language not in spec.translations:
-        raise AuthoringError(f"{path}:{spec.line}: this markdown cell has no "
-                             f"'# %% [markdown {language}]' twin, which a course in "
-                             f"{language} needs; write it right below the cell")
+        raise AuthoringError(t("{path}:{line}: this markdown cell has no '# %% [markdown "
+                               "{language}]' twin, which a course in {language} needs; write it "
+                               "right below the cell", path=path, line=spec.line,
+                               language=language))
     return spec.translations[language]
 
 

@@ -36,7 +36,7 @@ from pathlib import Path
 from types import ModuleType
 
 from autograder.checks.model import Similar, Step
-from autograder.i18n import add_catalog
+from autograder.i18n import add_catalog, t
 from autograder.plumbing.errors import KitError
 
 FOLDER = "assignments"
@@ -68,10 +68,10 @@ def ids_in(folder: Path) -> list[str]:
 def check_id(assignment_id):
     """An id the kit can use everywhere (folders, the LMS file names): 'NN_words'."""
     if not ID.match(assignment_id):
-        raise AssignmentError(
-            f"{assignment_id!r} is not an assignment id the course can use: write two digits, "
-            "an underscore and lower-case words joined by underscores, such as "
-            "'08_positions' (the digits order the course)")
+        raise AssignmentError(t(
+            "{id!r} is not an assignment id the course can use: write two digits, an "
+            "underscore and lower-case words joined by underscores, such as '10_positions' "
+            "(the digits order the course)", id=assignment_id))
     return assignment_id
 
 
@@ -167,6 +167,7 @@ def load_assignment(root: Path, assignment_id) -> Assignment:
                               f"{assignment_id!r} (its assignments: {known}); "
                               f"python -m autograder new {assignment_id} writes one")
     parent = course_package(root)
+    register_course_catalogs(folder.parent)
     stamp = (fingerprint(folder), _packages[folder.parent][0])
     cached = _loaded.get((folder, assignment_id))
     if cached and cached[0] == stamp:
@@ -319,15 +320,34 @@ def last_line_in(error, path: Path):
 def register_catalog(package, folder: Path):
     """The folder's zh.py CATALOG joins the Chinese texts of the course."""
     path = folder / CATALOG
-    if not path.is_file():
-        return
-    module = imported(f"{package}.zh", path)
-    table = getattr(module, "CATALOG", None)
+    if path.is_file():
+        add_catalog_of(path, getattr(imported(f"{package}.zh", path), "CATALOG", None))
+
+
+_catalogs: dict[Path, int] = {}  # an assignment's zh.py -> the time it was changed when read
+
+
+def register_course_catalogs(folder: Path):
+    """Every assignment's zh.py in the course's assignments/ `folder` joins the Chinese
+    texts, whichever assignment is loaded: otherwise a text one assignment's zh.py translates
+    was translated in another assignment's notebook and feedback only where the same process
+    had loaded the first (a whole-course build and a build of one gave two releases)."""
+    for path in sorted(folder.glob(f"*/{CATALOG}")):
+        if not ID.match(path.parent.name) or _catalogs.get(path) == path.stat().st_mtime_ns:
+            continue
+        namespace = {"__name__": f"{path.parent.name}_zh", "__file__": str(path)}
+        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)  # noqa: S102
+        add_catalog_of(path, namespace.get("CATALOG"))
+
+
+def add_catalog_of(path: Path, table):
+    """A zh.py's CATALOG (`table`) among the course's texts, once checked to be one."""
     if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str)
                                               for k, v in table.items()):
         raise AssignmentError(f"{path}: CATALOG must be a dict of English texts to their "
                               "Chinese texts")
     add_catalog("zh", table, str(path))
+    _catalogs[path] = path.stat().st_mtime_ns
 
 
 def find_step(root: Path, name, hint=None):

@@ -4,6 +4,15 @@ grading/parallel.py, tools/validate.py, tools/scaffold.py). Commands, paths, opt
 stay as typed."""
 
 CATALOG = {
+    "{id!r} is not an assignment id the course can use: write two digits, an underscore and "
+    "lower-case words joined by underscores, such as '10_positions' (the digits order the "
+    "course)":
+        "{id!r} 不能用作作业编号：请写两位数字、一个下划线，再接用下划线连起来的小写英文单词，"
+        "例如 '10_positions'（数字决定作业在课程中的顺序）",
+    "{path}:{line}: this markdown cell has no '# %% [markdown {language}]' twin, which a "
+    "course in {language} needs; write it right below the cell":
+        "{path}:{line}：这个 markdown 单元格没有 '# %% [markdown {language}]' 对应的译文单元格，"
+        "而 {language} 课程需要它；请把它写在这个单元格的正下方",
     "warning: the gradebook {url} had no schema version: nbgrader made it where it could not "
     "run its alembic command (a virtualenv not activated). The kit wrote the version "
     "({version}); before running nbgrader yourself, activate the virtualenv or put {folder} "

@@ -141,3 +141,29 @@ def test_a_wrong_declaration_names_the_file(course, line, said):
     with pytest.raises(AssignmentError) as raised:
         load_assignment(course, ID).similar  # noqa: B018 - reading it is what is checked
     assert str(checks) in str(raised.value) and said in str(raised.value)
+
+
+def test_a_chinese_text_does_not_depend_on_which_assignments_were_loaded(tmp_path):
+    """A course's zh.py files give its Chinese texts: is a text one assignment's zh.py
+    translates translated in a process that loaded only another assignment (a build of that
+    one alone, a worker grading it), as it is where both were loaded?"""
+    import subprocess
+    import sys
+
+    (tmp_path / "nbgrader_config.py").write_text("c = get_config()\n")
+    new_assignment(tmp_path, "10_first", language="zh", log=lambda _: None)
+    new_assignment(tmp_path, "11_second", language="zh", log=lambda _: None)
+    (tmp_path / "assignments" / "11_second" / "zh.py").unlink()
+    catalog = tmp_path / "assignments" / "10_first" / "zh.py"
+    catalog.write_text(catalog.read_text(encoding="utf-8").replace(
+        "CATALOG = {", 'CATALOG = {\n    "a text of the course": "课程的一段文字",', 1),
+        encoding="utf-8")
+    script = ("import sys\nfrom pathlib import Path\n"
+              "from autograder.checks.loader import load_assignment\n"
+              "from autograder.i18n import language, t\n"
+              "load_assignment(Path(sys.argv[1]), '11_second')\n"
+              "with language('zh'):\n    print(t('a text of the course'))\n")
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "课程的一段文字"
