@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from nbgrader.api import Gradebook
 from nbgrader.plugins import LateSubmissionPlugin
@@ -36,6 +37,15 @@ def handed_in_at(text: str):
     try:
         return parse_utc(text.strip()).replace(tzinfo=UTC)
     except (ValueError, OverflowError):  # dateutil's ParserError is a ValueError
+        return None
+
+
+def submitted_time(folder: Path):
+    """When the submission in `folder` was handed in (its timestamp.txt), aware in UTC; None
+    where it says no time."""
+    try:
+        return handed_in_at((folder / "timestamp.txt").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
         return None
 
 

@@ -192,15 +192,16 @@ class Course:
     root: Path
 
     @classmethod
-    def create(cls, root: Path, project: Path, ids):
+    def create(cls, root: Path, project: Path, ids, sources=True):
         """A new course at `root` with the config of the course at `project`, its master
-        notebooks of `ids` and its assignments' folders (the hidden checks grading reads);
-        closed to other users, as `init` makes a course (autograder/course/access.py)."""
+        notebooks of `ids` (unless not `sources`: the course builds its own) and its
+        assignments' folders (the hidden checks grading reads); closed to other users, as
+        `init` makes a course (autograder/course/access.py)."""
         root.mkdir(parents=True, exist_ok=True)
         root.chmod(CLOSED)
         shutil.copy(project / CONFIG, root / CONFIG)
         copy_assignments(project / "assignments", root / "assignments", ids)
-        for assignment_id in ids:
+        for assignment_id in ids if sources else ():
             shutil.copytree(project / "source" / assignment_id, root / "source" / assignment_id,
                             dirs_exist_ok=True)
         return cls(root)

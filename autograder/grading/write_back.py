@@ -19,7 +19,7 @@ from pathlib import Path
 import nbformat
 from traitlets.utils.importstring import import_item
 
-from autograder.course.deadlines import handed_in_at
+from autograder.course.deadlines import submitted_time
 from autograder.course.directory import db_url, open_gradebook
 from autograder.course.gradebook_engines import one_transaction
 from autograder.course.stages import RECORD, stage_names
@@ -37,11 +37,7 @@ def submission_time(root: Path, student, assignment_id):
     None where the file gives none. grade refused a submission whose file held text that is no
     time (grading/submissions.py); one written since is read as none, not a crash of the
     class (nbgrader's reader raises on it)."""
-    stamp = root / "submitted" / student / assignment_id / "timestamp.txt"
-    try:
-        when = handed_in_at(stamp.read_text(encoding="utf-8", errors="replace"))
-    except FileNotFoundError:
-        return None
+    when = submitted_time(root / "submitted" / student / assignment_id)
     return None if when is None else when.replace(tzinfo=None)
 
 

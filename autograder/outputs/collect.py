@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 import nbformat
 from dateutil.tz import gettz
 
-from autograder.course.deadlines import Deadlines, handed_in_at, time_late
+from autograder.course.deadlines import Deadlines, submitted_time, time_late
 from autograder.course.directory import course_config, run_nbgrader
 from autograder.course.ledger import Problem, keep_problems
 from autograder.course.submission_files import read_notebook
@@ -170,15 +170,6 @@ def against_submitted(root: Path, assignment_id, handed, student_of, log):
         elif kind != "same":
             chosen.append(notebook)
     return chosen, counts
-
-
-def submitted_time(folder: Path):
-    """When the submission in `folder` was handed in (its timestamp.txt), aware in UTC; None
-    where it says no time."""
-    try:
-        return handed_in_at((folder / "timestamp.txt").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError):
-        return None
 
 
 def collect(root: Path, assignment_id, source: Path, file_pattern=None, log=print):

@@ -17,8 +17,7 @@ import nbformat
 
 from autograder.build import build
 from autograder.checks.loader import assignment_ids
-from autograder.course.access import CLOSED
-from autograder.course.directory import CONFIG, Course, copy_assignments
+from autograder.course.directory import CONFIG, Course
 from autograder.grading.parallel import grade
 from autograder.i18n import t
 from autograder.outputs.collect import collect
@@ -134,13 +133,10 @@ def demo_course(project: Path, out: Path, ids, log) -> Course:
                               "one yourself", out=out))
         log(t("replacing the demo made before in {out}", out=out))
         shutil.rmtree(out)
-    out.mkdir(parents=True, exist_ok=True)
-    out.chmod(CLOSED)
-    shutil.copy(project / CONFIG, out / CONFIG)
-    copy_assignments(project / "assignments", out / "assignments", ids)
+    course = Course.create(out, project, ids, sources=False)
     (out / MARK).parent.mkdir(exist_ok=True)
     (out / MARK).write_text("made by python -m autograder demo\n", encoding="utf-8")
-    return Course(out)
+    return course
 
 
 def run_demo(project: Path, out: Path, workers=None, timeout=10, seed=0, log=print):
