@@ -1,5 +1,5 @@
-"""How the suite is ordered when its files run two at a time (scripts/kit test), and the
-Ctrl-C its processes get."""
+"""How the suite is ordered when its files run two at a time (scripts/kit test), the Ctrl-C
+its processes get, and how a gradebook a test makes in its own process finds its version."""
 
 from __future__ import annotations
 
@@ -13,6 +13,15 @@ def pytest_configure(config):
     asked for it). The suite gives itself, and so its processes, Python's own handler back."""
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    # A gradebook nbgrader's Gradebook makes in a test's own process finds its schema's
+    # version as the kit's processes find it (autograder/course/gradebook_version.py), not by
+    # nbgrader's `alembic` command, which no PATH of a virtualenv not activated holds (CI's):
+    # such tests passed only after an earlier test of their process had opened a gradebook
+    # through the kit. (test_gradebook_version puts nbgrader's own function back where it
+    # asks for it.)
+    from autograder.course import gradebook_version
+
+    gradebook_version.read_in_process()
 
 
 def pytest_collection_modifyitems(items):

@@ -344,12 +344,11 @@ def test_a_missing_gradebook_is_refused_before_anything_is_read_or_deleted(grade
     assert pages_of(root) == pages
 
 
-def test_another_courses_gradebook_is_refused(graded_copy, tmp_path, monkeypatch):
+def test_another_courses_gradebook_is_refused(graded_copy, tmp_path):
     """Is a gradebook that exists but records none of autograded/'s notebooks (another
     course's, an empty one) refused, naming what it lacks, with every page kept?"""
     root = graded_copy
     other = tmp_path / "other.db"
-    monkeypatch.setenv("PATH", nbgrader_env()["PATH"])  # nbgrader runs alembic for a new one
     with Gradebook(f"sqlite:///{other}"):
         pass  # an empty gradebook of nbgrader's schema
     set_db_url(root, f"sqlite:///{other}")
