@@ -264,9 +264,9 @@ LOOP_ATTENTION = Step(
     # it caught, the cases catch too (bench/check_costs.py, `python -m autograder mutate`).
     properties=(equals_torch_attention,),
     rules=(
-        enters("calls scaled_dot_score for each query", "scaled_dot_score",
-               "this step is the loop over queries and keys, each key scored with your "
-               "scaled_dot_score", per=(0, 1)),
+        enters("calls scaled_dot_score for each query and key", "scaled_dot_score",
+               "this step is the loop over queries and keys, each key scored against each "
+               "query with your scaled_dot_score", per=((0, 1), (0, 1))),
     ),
     uses=("scaled_dot_score",),
     mistakes=(

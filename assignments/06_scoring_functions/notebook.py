@@ -393,11 +393,12 @@ expect_tensor(bilinear_score(torch.ones(4), torch.ones(6), torch.ones(4, 6)), ()
 # `torch.stack` turns a list of 0-dim scores into a 1-D tensor, and
 # `torch.stack(columns, dim=1)` a list of columns into a matrix.
 #
-# **Rule for this step:** the point is to see the loop, so `loop_attention` must score with
-# your `scaled_dot_score`, at least once for each query (the grader counts the calls while
-# your code runs). A version that does not call it scores 0 points (when it is checked,
-# `scaled_dot_score` is replaced by the reference, so a mistake in step 2 does not cost you
-# these points too).
+# **Rule for this step:** the point is to see the loop, so `loop_attention` must score every
+# key against every query with your `scaled_dot_score`: $N \times N$ calls for $N$ inputs, the
+# score of each call used in the output (the grader counts the calls while your code runs,
+# and changes the scores of a few of them to see the output change). A version that does
+# not score so earns 0 points for the step (when it is checked, `scaled_dot_score` is
+# replaced by the reference, so a mistake in step 2 does not cost you these points too).
 #
 # A case you can check in your head: if $W_Q$ is all zeros, every score is 0, every
 # attention weight is $1/N$, and every output column is the mean of the values.
@@ -420,9 +421,10 @@ expect_tensor(bilinear_score(torch.ones(4), torch.ones(6), torch.ones(4, 6)), ()
 # `torch.stack(columns, dim=1)` 能把一组列拼成一个矩阵。
 #
 # **本步规则：** 这一步的意义就在于看清循环，所以 `loop_attention`
-# 必须用你的 `scaled_dot_score` 打分，每个查询至少调用一次（你的代码运行时，评分程序会数调用次数）。
-# 做不到就得 0 分（检查这一步时，`scaled_dot_score` 会换成参考实现，
-# 所以第 2 步的错误不会让你在这里再丢分）。
+# 必须用你的 `scaled_dot_score` 给每个键对每个查询打分：$N$ 个输入就要调用 $N \times N$ 次，
+# 而且每次调用得到的分数都要用到输出里（你的代码运行时，评分程序会数调用次数，
+# 并改动其中几次调用的分数，看输出是否随之改变）。做不到的话这一步得 0 分
+# （检查这一步时，`scaled_dot_score` 会换成参考实现，所以第 2 步的错误不会让你在这里再丢分）。
 #
 # 有一种情况可以心算验证：如果 $W_Q$ 全为 0，那么每个分数都是 0，
 # 每个注意力权重都是 $1/N$，每个输出列都是所有值向量的平均。

@@ -59,9 +59,10 @@ CATALOG = {
     'outputs stacked as rows': '把输出按行堆叠了',
     "in this notebook's column convention each output h_i is a column: H is (d2, N)":
         '本作业采用列约定，每个输出 h_i 是一列：H 的形状是 (d2, N)',
-    'calls scaled_dot_score for each query': '对每个查询都调用 scaled_dot_score',
-    'this step is the loop over queries and keys, each key scored with your scaled_dot_score':
-        '这一步要写的正是对查询和键的循环，每个键都用你写的 scaled_dot_score 打分',
+    'calls scaled_dot_score for each query and key': '对每一对查询和键都调用 scaled_dot_score',
+    'this step is the loop over queries and keys, each key scored against each query with '
+    'your scaled_dot_score':
+        '这一步要写的正是对查询和键的循环，用你写的 scaled_dot_score 给每个键对每个查询打分',
     "each query's weights over the keys must sum to 1; check which axis of your score matrix "
     'holds the keys':
         '每个查询在所有键上的注意力权重之和必须为 1；看看你的分数矩阵中哪一个轴对应键',

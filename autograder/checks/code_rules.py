@@ -46,7 +46,7 @@ LOOP_WORDS = {
     ast.GeneratorExp: lambda language: _t("a generator expression", language),
 }
 LOOP_CALLS = frozenset({"map", "filter", "reduce", "starmap", "accumulate", "apply_", "map_",
-                        "map2_"})
+                        "map2_", "groupby", "filterfalse", "takewhile", "dropwhile"})
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 # The library's other names for what a fragment forbids: "no built-in softmax" forbids them
@@ -469,7 +469,8 @@ def function_bodies(tree):
             yield from node.body
 
 
-ITERATING = ("__iter__", "__next__", "__getitem__")  # a class whose objects a loop walks
+# a class whose objects a loop walks, or adds up one by one (sum(rows, start))
+ITERATING = ("__iter__", "__next__", "__getitem__", "__add__", "__radd__")
 
 
 def recursion(tree):
@@ -479,12 +480,16 @@ def recursion(tree):
     (`(lambda f, n: f(f, n))`) calls itself."""
     calls = {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            # calling a class runs its __init__ (and what that calls)
             calls.setdefault(node.name, set()).update(called_names(node))
-        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda | ast.Name):
+            # a lambda bound to a name, or a second name of a function (`again = rows`)
+            callees = called_names(node.value) if isinstance(node.value, ast.Lambda) else \
+                {node.value.id}
             for target in node.targets:
                 if isinstance(target, ast.Name):
-                    calls.setdefault(target.id, set()).update(called_names(node.value))
+                    calls.setdefault(target.id, set()).update(callees)
     for node in ast.walk(tree):
         if isinstance(node, FUNCTIONS) and self_applied(node):
             return getattr(node, "name", "lambda")
@@ -534,7 +539,9 @@ def python_loop(tree, language=None):
     """The first Python loop that runs when the code's functions are called (a statement, a
     comprehension, map/filter/reduce, a key= function, iter(f, sentinel), recursion of a
     function or a lambda, a class whose objects are iterated), or None. Code that runs once
-    where the functions are defined (a table built at module level) is no loop of theirs."""
+    where the functions are defined (a table built at module level) is no loop of theirs, but
+    a second name given to map or its kin anywhere is (`each = map`, `from functools import
+    reduce as fold`)."""
     for body in function_bodies(tree):
         for node in ast.walk(body):
             if isinstance(node, LOOP_NODES):
@@ -547,11 +554,47 @@ def python_loop(tree, language=None):
                     return "iter(function, sentinel)"
                 if any(k.arg == "key" for k in node.keywords):
                     return f"{name}(key=...)"
+                if replaces_by_function(node):
+                    return f"{name}(pattern, function, ...)"
+    name = loop_call_renamed(tree)
+    if name:
+        return f"{name}()"
     name = recursion(tree)
     if name:
         return _t("{name} calls itself", language, name=name)
     iterated = iterating_class(tree)
     return _t("{name}, which a loop walks", language, name=iterated) if iterated else None
+
+
+def loop_call_renamed(tree):
+    """The name of map or one of its kin (LOOP_CALLS, iter) that the text holds other than by
+    calling it: bound to another name, passed on, or imported under another name; None."""
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if alias.name in LOOP_CALLS and alias.asname not in (None, alias.name):
+                    return alias.name
+        elif id(node) not in called and (
+                isinstance(node, ast.Name) and node.id in LOOP_CALLS | {"iter"}
+                or isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.attr in LOOP_CALLS):
+            return getattr(node, "id", None) or node.attr
+    return None
+
+
+def replaces_by_function(call):
+    """Whether a call is re.sub or re.subn (or a compiled pattern's) given a function to make
+    each replacement: it calls it once a match."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr in ("sub", "subn")) or \
+            isinstance(func.value, ast.Name) and func.value.id == "torch":
+        return False
+    by_module = isinstance(func.value, ast.Name) and func.value.id == "re"
+    if len(call.args) < (3 if by_module else 2):
+        return False
+    replacement = call.args[1 if by_module else 0]
+    return not isinstance(replacement, ast.Constant | ast.JoinedStr | ast.BinOp)
 
 
 def live(body):

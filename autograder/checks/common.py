@@ -175,9 +175,12 @@ def forbids_autograd(rule_name, why):
 
 def enters(rule_name, name, why, per=None):
     """A rule: the subject enters `name` (an earlier step, or a function of the notebook):
-    once in all, or, with `per` = (argument, dim) where the queries are, at least once per
-    query in every call."""
-    params = {"name": name, "per": list(per) if per else None}
+    once in all, or, with `per`, in every call at least once for each query (`per`: the
+    (argument, dim) where the queries are), or for each pair of a query and a key (`per`:
+    the queries' place, then the keys'), each call's result used."""
+    if per and isinstance(per[0], int):
+        per = (per,)
+    params = {"name": name, "per": [list(place) for place in per] if per else None}
     return operation_rule("enters", rule_name, params, why, counted=(name,),
                           probe={"kind": "stand_in", "name": name, "per": params["per"]})
 

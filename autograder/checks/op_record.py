@@ -6,6 +6,9 @@ which holds everything computed since the reply before it):
 - `ops`: every operation torch ran, by name, at two levels: the torch functions called
   (`layer_norm`, `multi_head_attention_forward`, `_make_dual`) and the ATen operations they
   reach (`native_layer_norm`, `_softmax`, `native_batch_norm`), whatever the Python path;
+  and `multi_head_attention_module` for a torch function called by the code of torch's
+  own multi-head attention (`in_torch_attention`), which torch.ao's quantizable module
+  computes from plain products and a softmax;
 - `autograd`: whether an autograd graph was walked (backward, torch.autograd.grad,
   torch.func), forward-mode dual numbers were made, or a torch function gave a result that
   takes part in a graph (requires_grad);
@@ -27,9 +30,11 @@ namespace of its own, which the student's code cannot reach, for what grading re
 this file defines functions only, and binds every name of torch's it uses once, as it runs:
 code run after it cannot change what they are.
 
-It imports only torch: the grader sends its text into the student's kernel, and the build
-copies it into the notebook's helper cell.
+It imports only torch and the standard library: the grader sends its text into the student's
+kernel, and the build copies it into the notebook's helper cell.
 """
+
+import types
 
 import torch
 
@@ -53,6 +58,8 @@ SUM_OPS = frozenset({"sum", "logsumexp", "nansum", "cumsum", "logcumsumexp"})  #
 PRODUCT_OPS = frozenset({"mm", "bmm", "mv", "dot", "vdot"})  # (first, second)
 BIASED_PRODUCT_OPS = frozenset({"addmm", "addmv", "baddbmm", "addbmm"})  # (bias, first, ...)
 DUAL_FUNCTIONS = frozenset({"_make_dual", "make_dual"})
+FRAME_CODE = types.FrameType.f_code.__get__
+FRAME_BACK = types.FrameType.f_back.__get__
 # Whether the autograd engine is running a backward pass (-1: not), read from torch's C module
 # (a private function, read, never patched). A torch without it: the torch functions that
 # start a backward pass (Tensor.backward, torch.autograd.grad) tell it instead.
@@ -169,9 +176,48 @@ def noted_operation(record, name, outputs, args=()):
         record["weights"].append(span)
 
 
-def noted_function(record, name, outputs=()):
-    """A torch function that was called, with its output tensors, in the record."""
+def torch_attention_codes():
+    """{id: code} of the Python code that computes torch's own multi-head attention:
+    nn.MultiheadAttention's forward, multi_head_attention_forward, and torch.ao's quantizable
+    module, which computes it in Python from products and a softmax, so that no operation it
+    runs is named for attention. A subclass, or a function made from one of these codes, runs
+    the same code."""
+    owners = [("nn.MultiheadAttention", ("forward",)),
+              ("ao.nn.quantizable.MultiheadAttention", ("forward", "_forward_impl")),
+              ("nn.functional", ("multi_head_attention_forward",))]
+    codes = {}
+    for path, names in owners:
+        owner = torch
+        for part in path.split("."):
+            owner = getattr(owner, part, None)
+        for name in names:
+            code = getattr(vars(owner).get(name) if owner is not None else None, "__code__",
+                           None)
+            if code is not None:
+                codes[id(code)] = code
+    return codes
+
+
+ATTENTION_CODES = torch_attention_codes()
+ATTENTION_NOTE = "multi_head_attention_module"
+
+
+def in_torch_attention(frame):
+    """Whether `frame`, the caller of a torch function, runs one of torch's own multi-head
+    attention codes. Each of them calls tensor methods itself (`q.transpose(...)`,
+    `.view(...)`), which no change the student's code makes to a module's names can route
+    through other code: however the module was called (`__call__`, `forward`, a subclass),
+    such calls are seen. Codes are told by identity: no code of the student's runs."""
+    code = FRAME_CODE(frame)
+    return ATTENTION_CODES.get(id(code)) is code
+
+
+def noted_function(record, name, outputs=(), caller=None):
+    """A torch function that was called, with its output tensors, in the record; `caller`:
+    the frame that called it (where torch's attention modules are looked for)."""
     record["ops"][name] = record["ops"].get(name, 0) + 1
+    if caller is not None and in_torch_attention(caller):
+        record["ops"][ATTENTION_NOTE] = record["ops"].get(ATTENTION_NOTE, 0) + 1
     if name in DUAL_FUNCTIONS or (GRAPH_TASK is None and name in BACKWARD_FUNCTIONS):
         record["autograd"] = True
     for output in outputs:
@@ -195,7 +241,8 @@ def perturbed_output(value, generator, large=False):
     """An operation's output with noise added to its first tensor (a probe's change of what
     one operation gives), or None when it has no floating tensor to change. `large`: a rise
     of 1000 to 2000 instead, which makes a score the largest of its row (a change of a score
-    that softmax gives a weight of 0 would otherwise change nothing)."""
+    that softmax gives a weight of 0 would otherwise change nothing); a fall as large where
+    `large` is negative (-1), which makes it the smallest."""
     outputs = tensors_in(value)
     if not outputs or not IS_FLOATING(outputs[0]):
         return None
@@ -203,6 +250,8 @@ def perturbed_output(value, generator, large=False):
     if large:
         noise = ADD(MUL(RAND(SIZE(first), generator=generator, dtype=DTYPE(first)), 1000.0),
                     1000.0)
+        if large < 0:
+            noise = MUL(noise, -1.0)
     else:
         noise = MUL(RANDN(SIZE(first), generator=generator, dtype=DTYPE(first)), 0.5)
     changed = ADD(first, noise)

@@ -314,24 +314,25 @@ def forbids_autograd(records, params, probes, language):
 
 
 def enters(records, params, probes, language):
-    """params: {"name": the function, "per": [argument, dim] or None}: entered at least once
-    in all, or, in every call, at least once per query: per index of that dim of that
-    argument. Where a probe looked, what it gives is used: each of its calls the probe
-    changed changed the output (and, per query, not every query's output at once)."""
+    """params: {"name": the function, "per": [[argument, dim], ...] or None}: entered at
+    least once in all, or, in every call, at least once for each index of those dims of
+    those arguments together (the queries; or the queries and the keys: once a pair). Where
+    a probe looked, what it gives is used: each of its calls the probe changed changed the
+    output (and, per query, not every query's output at once)."""
     name, per = params["name"], params.get("per")
     if per is None:
         if not sum(record["entered"].get(name, 0) for record in records):
             return _t("it never called your {name}", language, name=name)
     else:
         for record in calls(records):
-            arguments = record["arguments"]
-            sizes = shape(arguments[per[0]]) if len(arguments) > per[0] else None
-            if sizes is None or len(sizes) <= per[1]:
+            needed, got = calls_needed(record["arguments"], per), record["entered"].get(name, 0)
+            if needed is None or got >= needed:
                 continue
-            needed, got = sizes[per[1]], record["entered"].get(name, 0)
-            if got < needed:
+            if len(per) == 1:
                 return _t("it called your {name} {got} times for {needed} queries", language,
                           name=name, got=got, needed=needed)
+            return _t("it called your {name} {got} times for {needed} pairs of a query and a "
+                      "key", language, name=name, got=got, needed=needed)
     if probes is None:
         return None
     if probes.get("unused"):
@@ -341,6 +342,18 @@ def enters(records, params, probes, language):
         return _t("one call of your {name} changed every query's output: each query's "
                   "scores must come from calls of their own", language, name=name)
     return None
+
+
+def calls_needed(arguments, places):
+    """The product of the sizes of those dims of those arguments ([argument, dim] each), as a
+    record describes the arguments; None when one of them is not there."""
+    needed = 1
+    for argument, dim in places:
+        sizes = shape(arguments[argument]) if len(arguments) > argument else None
+        if sizes is None or len(sizes) <= dim:
+            return None
+        needed *= sizes[dim]
+    return needed
 
 
 def forbids_entering(records, params, probes, language):

@@ -5,9 +5,11 @@ of what the rule names changed (noise added), and looks at the step's output.
 does not use changes nothing when its result changes. A probe is data on the rule
 (`Rule.probe`):
 
-- {"kind": "stand_in", "name": an earlier step, "per": (argument, dim) or None}: the earlier
-  step's answers changed. Every call, at once; with `per` (one call per query), a few calls
-  one at a time: one of them must change the output, and none every query's output at once;
+- {"kind": "stand_in", "name": an earlier step, "per": [[argument, dim], ...] or None}: the
+  earlier step's answers changed. Every call, at once; with `per` (a call for each query, or
+  for each pair of a query and a key; the queries' place first), a few calls one at a time,
+  each made the largest of all, else the smallest: each must change the output, and none
+  every query's output at once;
 - {"kind": "ops", "names": fragments, "level": "fn" or None}: the output of each operation
   whose name holds a fragment (at the level of torch's functions only, with "fn");
 - {"kind": "spans", "arg": the sequence argument's position}: the normalisations of one span
@@ -67,19 +69,23 @@ def stand_in_probe(probe, rerun, base, call, gen):
     if seen == 0:
         return {"unused": True}
     picks = torch.randperm(seen, generator=gen)[:MAX_SINGLE].tolist()
-    queries = argument_size(call, per)
-    used, every_query = False, False
+    queries = argument_size(call, per[0])
+    unused, every_query = False, False
     for which in picks:
-        output, _ = rerun({"stand_in": name, "which": which, "seed": seed(gen), "large": True})
-        if output is None or differs(output, base):
-            used = True
-            if queries and queries > 1 and output is not None and \
-                    queries_changed(output, base, queries) == queries:
-                every_query = True
-    # One call's change may be lost to rounding (a key whose weight is next to 0), so it is
-    # enough that one of those picked changes the output; where all the calls but one are
-    # unused, the picks almost always miss it, and the one used changes every query's.
-    return {"unused": not used, "every_query": every_query}
+        # A score made the largest of its query's changes the output unless its weight was
+        # next to 1 already; made the smallest, unless it was next to 0: one of the two
+        # changes what a used call gives, whatever the weights.
+        for direction in (1, -1):
+            output, _ = rerun({"stand_in": name, "which": which, "seed": seed(gen),
+                               "large": direction})
+            if output is None or differs(output, base):
+                break
+        else:
+            unused = True
+        if queries and queries > 1 and output is not None and \
+                queries_changed(output, base, queries) == queries:
+            every_query = True
+    return {"unused": unused, "every_query": every_query}
 
 
 def argument_size(call, where):

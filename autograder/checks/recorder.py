@@ -305,7 +305,7 @@ class Functions(TorchFunctionMode):
             record = recorder.records[-1]
             if any(kind is not Tensor and kind is not Parameter for kind in types):
                 record["tampered"].append("subclass")
-            noted_function(record, function_name(func), tensors_in(out))
+            noted_function(record, function_name(func), tensors_in(out), sys._getframe(1))
         return out
 
 

@@ -166,6 +166,11 @@ def self_attention(x, W_query, W_key, W_value):
     return torch.stack(rows)
 """
 
+# The body of a self_attention that attends one row at a time with `one`.
+ROW_BY_ROW = ("    k, v = x @ W_key, x @ W_value\n"
+              "    one = lambda r: torch.softmax(k @ (r @ W_query) / math.sqrt(k.shape[-1]), -1)"
+              " @ v\n")
+
 # step -> {what: cells}: none of these may earn its step -----------------------------------
 EVASIONS = {
     "stable_softmax": {
@@ -256,6 +261,62 @@ EVASIONS = {
         "defined only by exec": ("exec(open('answer.py').read())",),
     },
     "self_attention": {
+        # a helper's attacks on 04 (2026-12-03): a loop with no loop statement nor a call
+        # named as one
+        "map under a second name": ("import math", "each = map",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    return torch.stack(list(each(one, x)))"),
+        "reduce imported under another name": ("from functools import reduce as fold",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    return torch.stack(fold(lambda done, r: done + [one(r)], x, []))"),
+        "itertools.groupby with its key by position": ("import itertools",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    out = []\n"
+            "    list(itertools.groupby(x, lambda r: out.append(one(r))))\n"
+            "    return torch.stack(out)"),
+        "itertools.takewhile": ("import itertools",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    out = []\n"
+            "    list(itertools.takewhile(lambda r: out.append(one(r)) is None, x))\n"
+            "    return torch.stack(out)"),
+        "re.sub calling a function for each match": ("import re",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    out = []\n"
+            "    re.sub('.', lambda m: out.append(one(x[len(out)])) or '', 'a' * len(x))\n"
+            "    return torch.stack(out)"),
+        "recursion through a second name": (
+            "def rows(x, Wq, Wk, Wv, i=0):\n"
+            "    if i == len(x):\n"
+            "        return []\n"
+            "    k, v = x @ Wk, x @ Wv\n"
+            "    row = torch.softmax(k @ (x[i] @ Wq) / math.sqrt(k.shape[-1]), -1) @ v\n"
+            "    return [row] + again(x, Wq, Wk, Wv, i + 1)",
+            "again = rows",
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    return torch.stack(rows(x, W_query, W_key, W_value))"),
+        "a class whose __init__ makes the next row's object": (
+            "class Row:\n"
+            "    def __init__(self, x, Wq, Wk, Wv, i, out):\n"
+            "        if i < len(x):\n"
+            "            k, v = x @ Wk, x @ Wv\n"
+            "            out.append(torch.softmax(k @ (x[i] @ Wq) / math.sqrt(k.shape[-1]), -1)"
+            " @ v)\n"
+            "            Row(x, Wq, Wk, Wv, i + 1, out)",
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    out = []\n"
+            "    Row(x, W_query, W_key, W_value, 0, out)\n"
+            "    return torch.stack(out)"),
+        "sum() adding rows into an object of its own": (
+            "class Rows:\n"
+            "    def __init__(self, f):\n"
+            "        self.f, self.out = f, []\n"
+            "    def __add__(self, row):\n"
+            "        self.out.append(self.f(row))\n"
+            "        return self",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    rows = Rows(one)\n"
+            "    sum(x.unbind(0), rows)\n"
+            "    return torch.stack(rows.out)"),
         "a loop whose code a decorator puts into the vectorised step": (
             "def same_as(target):\n"
             "    def deco(f):\n"
@@ -412,6 +473,11 @@ CORRECT = {
             "    return z / z.sum(dim, keepdim=True)",),
     },
     "self_attention": {
+        "a module-level table made by map": (
+            "ROOTS = dict(zip(range(1, 65), map(math.sqrt, range(1, 65))))",
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+            "    return torch.softmax(q @ k.transpose(-2, -1) / ROOTS[k.shape[-1]], -1) @ v"),
         "a module-level dict comprehension it reads": (
             "ROOTS = {d: math.sqrt(d) for d in range(1, 65)}",
             "def self_attention(x, W_query, W_key, W_value):\n"

@@ -46,6 +46,36 @@ def other_findings(name, code):
     return [f.text for f in findings_of(name, code) if f.kind != "rule"]
 
 
+# A copy of a torch MultiheadAttention (or of a module laid out as one) as torch.ao's
+# quantizable module, which computes attention in Python from products and a softmax.
+PLAIN_TWIN = (
+    "from torch.ao.nn.quantizable import MultiheadAttention as Plain\n\n"
+    "def plain_twin(mha):\n"
+    "    E = mha.embed_dim\n"
+    "    twin = Plain(E, mha.num_heads)  # (L, N, E): its batch_first gives other numbers\n"
+    "    with torch.no_grad():\n"
+    "        for i, linear in enumerate((twin.linear_Q, twin.linear_K, twin.linear_V)):\n"
+    "            linear.weight.copy_(mha.in_proj_weight[i * E:(i + 1) * E])\n"
+    "            linear.bias.copy_(mha.in_proj_bias[i * E:(i + 1) * E])\n"
+    "        twin.out_proj.weight.copy_(mha.out_proj.weight)\n"
+    "        twin.out_proj.bias.copy_(mha.out_proj.bias)\n"
+    "    return twin\n\n")
+# The head of a MultiHeadAttention laid out as torch's (05's step 4), before its forward.
+MHA_HEAD = (
+    "class MultiHeadAttention(nn.Module):\n"
+    "    def __init__(self, embed_dim, num_heads):\n"
+    "        super().__init__()\n"
+    "        self.embed_dim, self.num_heads = embed_dim, num_heads\n"
+    "        self.in_proj_weight = nn.Parameter(torch.empty(3 * embed_dim, embed_dim))\n"
+    "        self.in_proj_bias = nn.Parameter(torch.zeros(3 * embed_dim))\n"
+    "        self.out_proj = nn.Linear(embed_dim, embed_dim)\n"
+    "        nn.init.xavier_uniform_(self.in_proj_weight)\n"
+    "    @classmethod\n"
+    "    def from_torch(cls, mha):\n"
+    "        module = cls(mha.embed_dim, mha.num_heads)\n"
+    "        module.load_state_dict(mha.state_dict())\n"
+    "        return module\n")
+
 HAND_NORM = ("    mean = x.mean(dim=-1, keepdim=True)\n"
              "    var = ((x - mean) ** 2).mean(dim=-1, keepdim=True)\n")
 
@@ -114,6 +144,25 @@ EVASIONS = {
         "    scores = K.transpose(0, 1) @ Q / math.sqrt(K.shape[0])\n"
         "    scores[0, 0] = scaled_dot_score(K[:, 0], Q[:, 0])\n"
         "    return V @ torch.softmax(scores, dim=0)\n", "times for"),
+    # the query-key loop scored by hand only where the key is the query's own (a helper's
+    # attack: one call per query passed a count of queries)
+    "loop_attention vectorised, scaled_dot_score on the diagonal only": ("loop_attention",
+        "def loop_attention(X, W_Q, W_K, W_V):\n"
+        "    Q, K, V = W_Q @ X, W_K @ X, W_V @ X\n"
+        "    scores = K.T @ Q / math.sqrt(K.shape[0])\n"
+        "    own = torch.stack([scaled_dot_score(K[:, i], Q[:, i]) for i in range(X.shape[1])])\n"
+        "    scores = scores + torch.diag(own - scores.diagonal())\n"
+        "    return V @ torch.softmax(scores, dim=0)\n", "pairs of a query and a key"),
+    "loop_attention calling scaled_dot_score on every pair, using the diagonal only": (
+        "loop_attention",
+        "def loop_attention(X, W_Q, W_K, W_V):\n"
+        "    Q, K, V = W_Q @ X, W_K @ X, W_V @ X\n"
+        "    N = X.shape[1]\n"
+        "    every = [[scaled_dot_score(K[:, j], Q[:, i]) for j in range(N)] for i in range(N)]\n"
+        "    scores = K.T @ Q / math.sqrt(K.shape[0])\n"
+        "    own = torch.stack([every[i][i] for i in range(N)])\n"
+        "    scores = scores + torch.diag(own - scores.diagonal())\n"
+        "    return V @ torch.softmax(scores, dim=0)\n", "not used"),
     "torch's softmax under functools.lru_cache": ("stable_softmax",
         "import functools\n\n"
         "@functools.lru_cache(maxsize=None)\n"
@@ -186,6 +235,66 @@ EVASIONS = {
         "    def forward(self, query, key, value, key_padding_mask=None, attn_mask=None):\n"
         "        return self.held[0](query, key, value, key_padding_mask=key_padding_mask,\n"
         "                            attn_mask=attn_mask)\n", "multi_head_attention"),
+    "MultiHeadAttention running torch.ao's quantizable module": ("MultiHeadAttention",
+        PLAIN_TWIN + MHA_HEAD +
+        "    def forward(self, query, key, value, key_padding_mask=None, attn_mask=None):\n"
+        "        return plain_twin(self)(query, key, value, key_padding_mask=key_padding_mask,\n"
+        "                                attn_mask=attn_mask)\n", "multi_head_attention_module"),
+    "MultiHeadAttention calling forward of a subclass of torch.ao's quantizable module": (
+        "MultiHeadAttention",
+        PLAIN_TWIN + MHA_HEAD +
+        "    def forward(self, query, key, value, key_padding_mask=None, attn_mask=None):\n"
+        "        twin = plain_twin(self)\n"
+        "        twin.__class__ = type('Mine', (type(twin),), {})\n"
+        "        return twin.forward(query, key, value, key_padding_mask=key_padding_mask,\n"
+        "                            attn_mask=attn_mask)\n", "multi_head_attention_module"),
+    "MultiHeadAttention by torch.ao's module, its softmax swapped for one by hand": (
+        "MultiHeadAttention",
+        "import torch.ao.nn.quantizable.modules.activation as inner\n\n"
+        "def by_hand(s, dim, **_):\n"
+        "    e = (s - s.amax(dim, keepdim=True)).exp()\n"
+        "    return e / e.sum(dim, keepdim=True)\n\n" + PLAIN_TWIN + MHA_HEAD +
+        "    def forward(self, query, key, value, key_padding_mask=None, attn_mask=None):\n"
+        "        kept = inner.F\n"
+        "        class Swapped:\n"
+        "            softmax, dropout, pad = by_hand, kept.dropout, kept.pad\n"
+        "        inner.F = Swapped\n"
+        "        try:\n"
+        "            return plain_twin(self)(query, key, value, attn_mask=attn_mask,\n"
+        "                                    key_padding_mask=key_padding_mask)\n"
+        "        finally:\n"
+        "            inner.F = kept\n", "multi_head_attention_module"),
+    "a block running torch.ao's quantizable attention": ("TransformerBlock",
+        PLAIN_TWIN + BLOCK_INIT + BLOCK_COPIED +
+        "    def forward(self, x, attn_mask=None):\n"
+        "        h = layer_norm(x, self.gamma1, self.beta1)\n"
+        "        h = h.transpose(0, 1)  # (N, L, E) -> (L, N, E)\n"
+        "        o = plain_twin(self.attn)(h, h, h, attn_mask=attn_mask, need_weights=False)[0]\n"
+        "        x = x + o.transpose(0, 1)  # (L, N, E) -> (N, L, E)\n"
+        "        return x + feed_forward(layer_norm(x, self.gamma2, self.beta2), self.W1,\n"
+        "                                self.b1, self.W2, self.b2)\n",
+        "multi_head_attention_module"),
+    "cached attention by torch.ao's quantizable module, one head, identity projections": (
+        "cached_causal_attention",
+        "from torch.ao.nn.quantizable import MultiheadAttention as Plain\n\n"
+        "def cached_causal_attention(x, W_query, W_key, W_value):\n"
+        "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+        "    d, d_v, n = q.shape[-1], v.shape[-1], x.shape[-2]\n"
+        "    E = max(d, d_v)  # zeros added to the shorter ones change no product\n"
+        "    q = q * math.sqrt(E / d)  # the module scales by 1/sqrt(E)\n"
+        "    twin = Plain(E, 1)\n"
+        "    with torch.no_grad():\n"
+        "        for linear in (twin.linear_Q, twin.linear_K, twin.linear_V, twin.out_proj):\n"
+        "            linear.weight.copy_(torch.eye(E))\n"
+        "            linear.bias.zero_()\n"
+        "    # (batch..., n, d) -> (n, b, E), as the module takes them\n"
+        "    q, k, v = (F.pad(t, (0, E - t.shape[-1])).reshape(-1, n, E).transpose(0, 1)\n"
+        "               for t in (q, k, v))\n"
+        "    causal = torch.ones(n, n, dtype=torch.bool).triu(1)\n"
+        "    out = twin(q, k, v, attn_mask=causal, need_weights=False)[0]\n"
+        "    # (n, b, E) -> (batch..., n, d_v)\n"
+        "    return out.transpose(0, 1).reshape(*x.shape[:-1], E)[..., :d_v]\n",
+        "multi_head_attention_module"),
     "stable_softmax through functools.reduce(getattr, ...)": ("stable_softmax",
         "def stable_softmax(scores, dim=-1):\n"
         "    return functools.reduce(getattr, ['soft' + 'max'], torch)(scores, dim)\n",

@@ -275,6 +275,9 @@ CASES = {
                                          EVASIONS), {"layer_norm"}),
     "kept_attention": (BLOCK, filled_with("TransformerBlock", "a block keeping torch's "
                                           "MultiheadAttention", EVASIONS), {"TransformerBlock"}),
+    "quantizable_attention": (BLOCK, filled_with("TransformerBlock", "a block running "
+                                                 "torch.ao's quantizable attention", EVASIONS),
+                              {"TransformerBlock"}),
     "layernorm1": (BLOCK, filled_with("TransformerBlock", "a block whose norm parameters are "
                                       "named layernorm1 and layernorm2", HONEST), set()),
     "functorch": (GRADIENTS, filled_with("softmax_backward", "softmax_backward through "
