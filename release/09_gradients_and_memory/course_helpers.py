@@ -209,7 +209,7 @@ LOOP_WORDS = {
     ast.GeneratorExp: lambda language: _t('a generator expression', language),
 }
 LOOP_CALLS = frozenset({"map", "filter", "reduce", "starmap", "accumulate", "apply_", "map_",
-                        "map2_"})
+                        "map2_", "groupby", "filterfalse", "takewhile", "dropwhile"})
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 KIN = {"softmax": ("softmin", "cross_entropy", "crossentropy", "scaled_dot_product_attention",
@@ -526,17 +526,19 @@ def function_bodies(tree):
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             yield from node.body
 
-ITERATING = ("__iter__", "__next__", "__getitem__")
+ITERATING = ("__iter__", "__next__", "__getitem__", "__add__", "__radd__")
 
 def recursion(tree):
     calls = {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             calls.setdefault(node.name, set()).update(called_names(node))
-        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda | ast.Name):
+            callees = called_names(node.value) if isinstance(node.value, ast.Lambda) else \
+                {node.value.id}
             for target in node.targets:
                 if isinstance(target, ast.Name):
-                    calls.setdefault(target.id, set()).update(called_names(node.value))
+                    calls.setdefault(target.id, set()).update(callees)
     for node in ast.walk(tree):
         if isinstance(node, FUNCTIONS) and self_applied(node):
             return getattr(node, "name", "lambda")
@@ -586,11 +588,41 @@ def python_loop(tree, language=None):
                     return "iter(function, sentinel)"
                 if any(k.arg == "key" for k in node.keywords):
                     return f"{name}(key=...)"
+                if replaces_by_function(node):
+                    return f"{name}(pattern, function, ...)"
+    name = loop_call_renamed(tree)
+    if name:
+        return f"{name}()"
     name = recursion(tree)
     if name:
         return _t('{name} calls itself', language, name=name)
     iterated = iterating_class(tree)
     return _t('{name}, which a loop walks', language, name=iterated) if iterated else None
+
+def loop_call_renamed(tree):
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if alias.name in LOOP_CALLS and alias.asname not in (None, alias.name):
+                    return alias.name
+        elif id(node) not in called and (
+                isinstance(node, ast.Name) and node.id in LOOP_CALLS | {"iter"}
+                or isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.attr in LOOP_CALLS):
+            return getattr(node, "id", None) or node.attr
+    return None
+
+def replaces_by_function(call):
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr in ("sub", "subn")) or \
+            isinstance(func.value, ast.Name) and func.value.id == "torch":
+        return False
+    by_module = isinstance(func.value, ast.Name) and func.value.id == "re"
+    if len(call.args) < (3 if by_module else 2):
+        return False
+    replacement = call.args[1 if by_module else 0]
+    return not isinstance(replacement, ast.Constant | ast.JoinedStr | ast.BinOp)
 
 def live(body):
     kept = []
@@ -707,6 +739,8 @@ def notebook_sources():
     return [source for source in shell.history_manager.input_hist_raw[1:] if source]
 
 
+import types
+
 import torch
 
 Tensor = torch.Tensor
@@ -727,6 +761,8 @@ SUM_OPS = frozenset({"sum", "logsumexp", "nansum", "cumsum", "logcumsumexp"})
 PRODUCT_OPS = frozenset({"mm", "bmm", "mv", "dot", "vdot"})
 BIASED_PRODUCT_OPS = frozenset({"addmm", "addmv", "baddbmm", "addbmm"})
 DUAL_FUNCTIONS = frozenset({"_make_dual", "make_dual"})
+FRAME_CODE = types.FrameType.f_code.__get__
+FRAME_BACK = types.FrameType.f_back.__get__
 GRAPH_TASK = getattr(torch._C, "_current_graph_task_id", None)
 BACKWARD_FUNCTIONS = frozenset({"backward", "grad"})
 
@@ -811,8 +847,33 @@ def noted_operation(record, name, outputs, args=()):
     if span is not None and span not in record["weights"]:
         record["weights"].append(span)
 
-def noted_function(record, name, outputs=()):
+def torch_attention_codes():
+    owners = [("nn.MultiheadAttention", ("forward",)),
+              ("ao.nn.quantizable.MultiheadAttention", ("forward", "_forward_impl")),
+              ("nn.functional", ("multi_head_attention_forward",))]
+    codes = {}
+    for path, names in owners:
+        owner = torch
+        for part in path.split("."):
+            owner = getattr(owner, part, None)
+        for name in names:
+            code = getattr(vars(owner).get(name) if owner is not None else None, "__code__",
+                           None)
+            if code is not None:
+                codes[id(code)] = code
+    return codes
+
+ATTENTION_CODES = torch_attention_codes()
+ATTENTION_NOTE = "multi_head_attention_module"
+
+def in_torch_attention(frame):
+    code = FRAME_CODE(frame)
+    return ATTENTION_CODES.get(id(code)) is code
+
+def noted_function(record, name, outputs=(), caller=None):
     record["ops"][name] = record["ops"].get(name, 0) + 1
+    if caller is not None and in_torch_attention(caller):
+        record["ops"][ATTENTION_NOTE] = record["ops"].get(ATTENTION_NOTE, 0) + 1
     if name in DUAL_FUNCTIONS or (GRAPH_TASK is None and name in BACKWARD_FUNCTIONS):
         record["autograd"] = True
     for output in outputs:
@@ -835,6 +896,8 @@ def perturbed_output(value, generator, large=False):
     if large:
         noise = ADD(MUL(RAND(SIZE(first), generator=generator, dtype=DTYPE(first)), 1000.0),
                     1000.0)
+        if large < 0:
+            noise = MUL(noise, -1.0)
     else:
         noise = MUL(RANDN(SIZE(first), generator=generator, dtype=DTYPE(first)), 0.5)
     changed = ADD(first, noise)
@@ -1095,7 +1158,7 @@ class Functions(TorchFunctionMode):
             record = recorder.records[-1]
             if any(kind is not Tensor and kind is not Parameter for kind in types):
                 record["tampered"].append("subclass")
-            noted_function(record, function_name(func), tensors_in(out))
+            noted_function(record, function_name(func), tensors_in(out), sys._getframe(1))
         return out
 
 def swapped_where_held(namespace, original, replacement):
@@ -1318,16 +1381,20 @@ def stand_in_probe(probe, rerun, base, call, gen):
     if seen == 0:
         return {"unused": True}
     picks = torch.randperm(seen, generator=gen)[:MAX_SINGLE].tolist()
-    queries = argument_size(call, per)
-    used, every_query = False, False
+    queries = argument_size(call, per[0])
+    unused, every_query = False, False
     for which in picks:
-        output, _ = rerun({"stand_in": name, "which": which, "seed": seed(gen), "large": True})
-        if output is None or differs(output, base):
-            used = True
-            if queries and queries > 1 and output is not None and \
-                    queries_changed(output, base, queries) == queries:
-                every_query = True
-    return {"unused": not used, "every_query": every_query}
+        for direction in (1, -1):
+            output, _ = rerun({"stand_in": name, "which": which, "seed": seed(gen),
+                               "large": direction})
+            if output is None or differs(output, base):
+                break
+        else:
+            unused = True
+        if queries and queries > 1 and output is not None and \
+                queries_changed(output, base, queries) == queries:
+            every_query = True
+    return {"unused": unused, "every_query": every_query}
 
 def argument_size(call, where):
     args = call[0] if call else ()
@@ -1686,14 +1753,13 @@ def enters(records, params, probes, language):
             return _t('it never called your {name}', language, name=name)
     else:
         for record in calls(records):
-            arguments = record["arguments"]
-            sizes = shape(arguments[per[0]]) if len(arguments) > per[0] else None
-            if sizes is None or len(sizes) <= per[1]:
+            needed, got = calls_needed(record["arguments"], per), record["entered"].get(name, 0)
+            if needed is None or got >= needed:
                 continue
-            needed, got = sizes[per[1]], record["entered"].get(name, 0)
-            if got < needed:
+            if len(per) == 1:
                 return _t('it called your {name} {got} times for {needed} queries', language,
                           name=name, got=got, needed=needed)
+            return _t('it called your {name} {got} times for {needed} pairs of a query and a key', language, name=name, got=got, needed=needed)
     if probes is None:
         return None
     if probes.get("unused"):
@@ -1701,6 +1767,15 @@ def enters(records, params, probes, language):
     if probes.get("every_query"):
         return _t("one call of your {name} changed every query's output: each query's scores must come from calls of their own", language, name=name)
     return None
+
+def calls_needed(arguments, places):
+    needed = 1
+    for argument, dim in places:
+        sizes = shape(arguments[argument]) if len(arguments) > argument else None
+        if sizes is None or len(sizes) <= dim:
+            return None
+        needed *= sizes[dim]
+    return needed
 
 def forbids_entering(records, params, probes, language):
     found = sorted({name for record in records for name in record["entered"]
