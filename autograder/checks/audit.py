@@ -10,16 +10,17 @@ so a problem found is found on every run.
 
 from __future__ import annotations
 
+import ast
 import difflib
 
 import torch
 
 from autograder.checks.draws import CASES, Draws
 from autograder.checks.hidden import references
-from autograder.checks.judge import mistake_subject, step_findings
-from autograder.checks.loader import CHECKS, GUIDE, NOTEBOOK
+from autograder.checks.judge import mistake_subject, property_words, step_findings
+from autograder.checks.loader import CATALOG, CHECKS, GUIDE, NOTEBOOK
 from autograder.checks.subject import LocalSubject
-from autograder.i18n import t
+from autograder.i18n import DEFAULT, catalog, language, t
 
 DRAWS = 8  # draws of the random cases compared; a size drawn from 8 values repeats 1 in 8**7
 SEEDS = (20240915, 7)  # the draws the reference must pass
@@ -181,3 +182,43 @@ def test_cells_of_specs(assignment, specs):
     """(where, step name) of each test cell of an authoring file's specs."""
     return [(f"{assignment.folder / NOTEBOOK}:{spec.line}", spec.names[0])
             for spec in specs if spec.kind == "tests"]
+
+
+def untranslated_texts(assignment, code):
+    """A problem per text of the assignment's hidden checks that a course in language `code`
+    would show its students in English: a mistake's name or hint, a rule's name or reason, a
+    property's words, a literal its modules pass to t(). `validate` refuses them; each names
+    the zh.py to add it to."""
+    if code == DEFAULT:
+        return []
+    known = catalog(code)
+    texts = []
+    for step in assignment.steps.values():
+        texts += [text for mistake in step.mistakes for text in (mistake.name, mistake.hint)]
+        texts += [text for rule in step.rules for text in (rule.name, rule.public[2])]
+        with language(DEFAULT):
+            texts += [property_words(prop) for prop in step.properties]
+    texts += t_literals(assignment.folder)
+    where = assignment.folder / CATALOG
+    return [t("{where}: no {language} text for {english!r}: add it to CATALOG there (the "
+              "students of this course would read it in English)", where=where,
+              language=code, english=text)
+            for text in dict.fromkeys(texts) if text and text not in known]
+
+
+def t_literals(folder):
+    """The literal texts the assignment's modules pass to t() (its authoring file and its
+    catalog aside), in the order they are written."""
+    found = []
+    for path in sorted(folder.glob("*.py")):
+        if path.name in (NOTEBOOK, CATALOG):
+            continue
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except SyntaxError:  # said where the module is loaded
+            continue
+        found += [node.args[0].value for node in ast.walk(tree)
+                  if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "t"
+                  and node.args and isinstance(node.args[0], ast.Constant)
+                  and isinstance(node.args[0].value, str)]
+    return found

@@ -318,6 +318,10 @@ CATALOG = {
     "add a Step named {name!r} to its STEPS": "请在它的 STEPS 里添加一个名为 {name!r} 的 Step",
     "none": "无",
     "{where}: step {name!r}: {problem}": "{where}：步骤 {name!r}：{problem}",
+    "{where}: no {language} text for {english!r}: add it to CATALOG there (the students of "
+    "this course would read it in English)":
+        "{where}：{english!r} 没有 {language} 译文：请把它加进那里的 CATALOG"
+        "（否则这门课的学生会读到英文）",
     "it has no random case, so every student meets the same inputs and a notebook could "
     "hard-code the answers; give it random_cases=... drawing inputs from the generator it is "
     "given ({guide})":

@@ -167,7 +167,7 @@ def drawn(gen):
 
 
 def doubles_with_the_queries(subject, gen):
-    """A property: twice the queries give twice the scores."""
+    """Twice the queries give twice the scores."""
     n, seq, d_k = sizes(gen, 3)
     queries, keys = randn(gen, n, d_k), randn(gen, seq, d_k)
     assert torch.allclose(subject(2 * queries, keys), 2 * subject(queries, keys), **TOLERANCE), \\
@@ -203,7 +203,7 @@ SIMILARITY = Similar(tells=False)
 
 CATALOG = '''\
 """The Chinese of {id}'s hidden checks: every text its checks.py passes to t(), and the
-names and hints of its mistakes and rules."""
+names and hints of its mistakes and rules, and the words of its properties."""
 
 CATALOG = {{
     "the example's scores": "示例的分数",
@@ -211,6 +211,7 @@ CATALOG = {{
         "随机的查询和键（{{n}} 个查询，{{seq}} 个键，d_k = {{d_k}}）",
     "a batch of {{batch}} random examples": "{{batch}} 个随机示例组成的一批",
     "twice the queries should give twice the scores": "查询加倍时，分数也应加倍",
+    "Twice the queries give twice the scores": "查询加倍时，分数也加倍",
     "no Python loop": "不用 Python 循环",
     "no 1/sqrt(d_k)": "缺少 1/sqrt(d_k)",
     "divide the dot products by the square root of d_k, the size of each key":

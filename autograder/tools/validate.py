@@ -16,7 +16,7 @@ import nbformat
 from autograder.build import master_notebook
 from autograder.build.authoring import read_assignment
 from autograder.build.proof import public_test_failures
-from autograder.checks.audit import mistake_problems, step_problems
+from autograder.checks.audit import mistake_problems, step_problems, untranslated_texts
 from autograder.checks.loader import GUIDE, load_assignment
 from autograder.course.directory import CONFIG, Course, course_language
 from autograder.course.draw_keys import course_secret
@@ -50,7 +50,8 @@ def assignment_faults(project: Path, assignment_id, log=print):
           id=assignment_id))
     try:
         assignment = load_assignment(project, assignment_id)
-        faults = step_problems(assignment) + mistake_problems(assignment)
+        faults = step_problems(assignment) + mistake_problems(assignment) + \
+            untranslated_texts(assignment, course_language(project))
         source = project / "source" / assignment_id / f"{assignment_id}.ipynb"
         release = project / "release" / assignment_id
         if not source.exists() or not release.exists():

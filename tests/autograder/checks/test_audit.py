@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from autograder.checks.audit import unchecked_steps
+from autograder.checks.audit import unchecked_steps, untranslated_texts
 from autograder.checks.loader import load_assignment
 from autograder.i18n import language
+from autograder.tools.scaffold import new_assignment
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -22,3 +23,29 @@ def test_a_misspelt_step_is_named_with_the_step_meant():
     with language("zh"):
         [chinese] = unchecked_steps(assignment, [("cell 3", "atention_scores")])
     assert "是不是想写 'attention_scores'" in chinese
+
+
+def test_a_text_a_chinese_course_lacks_is_named_with_its_catalog(tmp_path):
+    """In a Chinese course, is each text of an assignment's hidden checks with no Chinese (a
+    literal passed to t(), here a case's label and a property's message) named once, with
+    the zh.py to add it to; and in the English course is nothing asked?"""
+    course = tmp_path / "course"
+    (course / "assignments").mkdir(parents=True)
+    (course / "nbgrader_config.py").write_text("", encoding="utf-8")
+    new_assignment(course, "10_my_topic", language="zh", log=lambda _: None)
+    folder = course / "assignments" / "10_my_topic"
+    checks = folder / "checks.py"
+    checks.write_text(checks.read_text(encoding="utf-8").replace(
+        '"the example\'s scores"', '"the worked example\'s scores"'), encoding="utf-8")
+    catalog = folder / "zh.py"
+    catalog.write_text(catalog.read_text(encoding="utf-8").replace(
+        '    "twice the queries should give twice the scores": "查询加倍时，分数也应加倍",\n',
+        ""), encoding="utf-8")
+    assignment = load_assignment(course, "10_my_topic")
+    missing = untranslated_texts(assignment, "zh")
+    assert len(missing) == 2, missing
+    assert all(str(folder / "zh.py") in line for line in missing), missing
+    assert any("the worked example's scores" in line for line in missing), missing
+    assert any("'twice the queries should give twice the scores'" in line
+               for line in missing), missing
+    assert untranslated_texts(assignment, "en") == []

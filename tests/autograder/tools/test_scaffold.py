@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from autograder.checks.audit import untranslated_texts
 from autograder.checks.loader import assignment_ids, load_assignment
 from autograder.checks.model import Similar
 from autograder.tools.scaffold import ZH_TITLE, new_assignment, scaffold_files
@@ -48,3 +49,11 @@ def test_a_new_assignment_says_its_one_line_steps_cannot_tell_a_copy(tmp_path):
     new_assignment(tmp_path, "10_my_topic", log=lambda _: None)
     declared = load_assignment(tmp_path, "10_my_topic").similar
     assert declared == Similar(tells=False), declared
+
+
+def test_a_new_chinese_assignment_leaves_no_text_in_english(tmp_path):
+    """Does `new` in a Chinese course give every text of its hidden checks a Chinese one, so
+    that `validate` passes it as written (untranslated_texts finds none)?"""
+    (tmp_path / "nbgrader_config.py").write_text("", encoding="utf-8")
+    new_assignment(tmp_path, "10_my_topic", language="zh", log=lambda _: None)
+    assert untranslated_texts(load_assignment(tmp_path, "10_my_topic"), "zh") == []
