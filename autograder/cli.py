@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import shutil
 import signal
 import sys
 import unicodedata
@@ -180,6 +181,15 @@ class KitParser(argparse.ArgumentParser):
         super().__init__(*args, formatter_class=formatter_class, **kwargs)
 
 
+def command(commands, name, help):  # noqa: A002 - argparse's word
+    """A command of the kit: `help` is its line in the list of commands, and opens its own
+    --help too (argparse's description, which else listed the options alone), wrapped as
+    argparse wraps (the kit's formatter keeps a description's lines as they are)."""
+    width = max(shutil.get_terminal_size().columns - 2, 20)
+    return commands.add_parser(name, help=help,
+                               description="\n".join(display_wrap(help, width)))
+
+
 def parser():
     top = KitParser(prog=kit_command(), description=description())
     top.add_argument("--root", type=Path, default=None,
@@ -189,13 +199,13 @@ def parser():
                             "are)"))
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    cmd = commands.add_parser("build", help=t("prove each assignment (its checks pass the "
+    cmd = command(commands, "build", help=t("prove each assignment (its checks pass the "
                               "reference, the reference passes its public tests), then render "
                               "source/ from assignments/ and release/ with nbgrader "
                               "generate_assignment"))
     add_ids(cmd)
 
-    cmd = commands.add_parser("init", help=t("write a ready course folder in a language: "
+    cmd = command(commands, "init", help=t("write a ready course folder in a language: "
                               "nbgrader_config.py, the kit's assignments (or none) in "
                               "assignments/, and source/ and release/ built from them"))
     cmd.add_argument("folder", type=Path, metavar="DIR", help=t("a new or empty folder"))
@@ -215,14 +225,14 @@ def parser():
         "source/ notebooks record they were built in (refused when none does). Then set again "
         "what you had changed (course id, gradebook URL, due dates)"))
 
-    cmd = commands.add_parser("new", help=t("write a working assignment in assignments/ID/ "
+    cmd = command(commands, "new", help=t("write a working assignment in assignments/ID/ "
                               "(one step: stub, public test, hidden checks with a document "
                               "value, random cases and a named mistake) to edit into your own"))
     cmd.add_argument("id", metavar="ID", help=t("the new assignment's id: two digits, an "
                      "underscore and lower-case words, such as 10_positions"))
     cmd.add_argument("--title", default=None, help=t("the notebook's title (default: from the id)"))
 
-    cmd = commands.add_parser("guide", help=t("print the guide to writing your own assignment "
+    cmd = command(commands, "guide", help=t("print the guide to writing your own assignment "
                               "(the folder, the cell markers, the hidden checks, a worked "
                               "example), or another page of the documentation"))
     cmd.add_argument("page", nargs="?", default=None, metavar="PAGE", help=t(
@@ -230,7 +240,7 @@ def parser():
         "setting nbgrader_config.py can change), where-courses-run, ..."))
     cmd.add_argument("--list", action="store_true", help=t("list the pages, with their titles"))
 
-    cmd = commands.add_parser("mutate", help=t("the mutation harness: make wrong versions of "
+    cmd = command(commands, "mutate", help=t("the mutation harness: make wrong versions of "
                               "each step's reference and count how many its hidden checks "
                               "catch (a benchmark of the checks, not of a student)"))
     add_ids(cmd)
@@ -242,12 +252,12 @@ def parser():
     cmd.add_argument("--show-equivalent", action="store_true",
                      help=t("also list the mutants dropped as equivalent to the reference"))
 
-    cmd = commands.add_parser("validate", help=t("grade the solutions (full marks expected) and "
+    cmd = command(commands, "validate", help=t("grade the solutions (full marks expected) and "
                               "the stubs (zero expected); exit 1 otherwise"))
     add_ids(cmd)
     cmd.add_argument("--workers", type=positive, default=None, help=t("parallel graders"))
 
-    cmd = commands.add_parser("collect", help=t("copy notebooks from a folder or an LMS zip into "
+    cmd = command(commands, "collect", help=t("copy notebooks from a folder or an LMS zip into "
                               "submitted/ (nbgrader zip_collect)"))
     cmd.add_argument("id", metavar="ID", help=t("the assignment the files belong to"))
     cmd.add_argument("--from", dest="source", type=Path, required=True,
@@ -256,7 +266,7 @@ def parser():
                      "groups student_id and file_id (default: FileNameCollectorPlugin.named_regexp "
                      "in nbgrader_config.py)"))
 
-    cmd = commands.add_parser("grade", help=t("autograde submitted/ in parallel; a re-run skips "
+    cmd = command(commands, "grade", help=t("autograde submitted/ in parallel; a re-run skips "
                               "what is graded"))
     add_ids(cmd)
     add_engine(cmd)
@@ -271,7 +281,7 @@ def parser():
         "on every regrade; the new draw is kept for each notebook, and later regrades draw it "
         "again"))
 
-    cmd = commands.add_parser("regrade-check", help=t(
+    cmd = command(commands, "regrade-check", help=t(
         "grade the graded notebooks of an assignment again, aside (the course is not "
         "written), and say for each student whether the score, the failing cases and the "
         "named mistakes are the same; exit 1 when any differs or could not be checked"))
@@ -279,21 +289,21 @@ def parser():
     add_students(cmd, t("only these students (an id or a glob)"))
     add_engine(cmd)
 
-    cmd = commands.add_parser("serve", help=t("feedback on submit: grade each submission of "
+    cmd = command(commands, "serve", help=t("feedback on submit: grade each submission of "
                               "the assignments in c.FeedbackOnSubmit.assignments as it lands "
                               "in nbgrader's exchange and release its feedback, on an engine "
                               "kept warm, until stopped"))
     cmd.add_argument("--once", action="store_true", help=t("take what is in the exchange now, "
                      "then stop (for a timer such as cron instead of a service)"))
 
-    cmd = commands.add_parser("feedback", help=t("one HTML page per student and assignment, "
+    cmd = command(commands, "feedback", help=t("one HTML page per student and assignment, "
                               "hidden tests removed; assignments with nothing graded are "
                               "skipped"))
     add_ids(cmd)
     add_students(cmd, t("only these students' pages (an id or a glob)"))
     add_engine(cmd)
 
-    cmd = commands.add_parser("export", help=t("CSV: a row per student and assignment, totals; "
+    cmd = command(commands, "export", help=t("CSV: a row per student and assignment, totals; "
                               "or the file Canvas's or Moodle's grade import takes (--format)"))
     add_ids(cmd, t("only these assignments: their rows of the kit's CSV, their columns of "
                    "Canvas's or Moodle's file (all when none is given)"))
@@ -307,12 +317,12 @@ def parser():
     cmd.add_argument("--to", type=Path, default=None, metavar="FILE", help=t(
         "the file to write (default: grades.csv, canvas.csv or moodle.csv, after the format)"))
 
-    cmd = commands.add_parser("report", help=t("self-contained HTML class report with plots"))
+    cmd = command(commands, "report", help=t("self-contained HTML class report with plots"))
     add_ids(cmd)
     cmd.add_argument("--to", type=Path, default=None, metavar="FILE",
                      help=t("the page to write (default: report.html in the course root)"))
 
-    cmd = commands.add_parser("similarity", help=t("the similarity report: the pairs of "
+    cmd = command(commands, "similarity", help=t("the similarity report: the pairs of "
                               "notebooks whose students' own code is alike (names, comments, "
                               "blank lines and order aside), ranked, and a page per pair with "
                               "the two notebooks' code side by side, the shared passages "
@@ -332,7 +342,7 @@ def parser():
                      help=t("a passage found in more than N notebooks is the course's, not a "
                             "copy (as MOSS's -m; default: 10)"))
 
-    cmd = commands.add_parser("remove", help=t(
+    cmd = command(commands, "remove", help=t(
         "take an assignment out of the gradebook (nbgrader's own remove, as `nbgrader db "
         "assignment remove`) and out of the course: its folders (assignments/, source/, "
         "release/, each student's submitted/, autograded/ and feedback/) are moved, never "
@@ -345,14 +355,14 @@ def parser():
         "scores and comments among them, leave the gradebook with it (their files are kept "
         "under removed/ID/)"))
 
-    cmd = commands.add_parser("secure", help=t(
+    cmd = command(commands, "secure", help=t(
         "close the course to the other users of this machine: its folder 0700 (0750 and the "
         "group's with --group, for TAs), nothing inside it left to other users; grade and "
         "serve refuse a course another user can read until it is closed"))
     cmd.add_argument("--group", default=None, metavar="GROUP", help=t(
         "the Unix group of the course's TAs, who may read it (default: c.Course.group)"))
 
-    cmd = commands.add_parser("demo", help=t("a simulated class of 42 students through build, "
+    cmd = command(commands, "demo", help=t("a simulated class of 42 students through build, "
                               "collect, grade, feedback, export and report"))
     cmd.add_argument("--out", type=Path, default=Path("demo"), help=t(
         "the demo's own course folder (default: demo/ in the course); a folder holding files "
@@ -362,7 +372,7 @@ def parser():
                             "each at a time (default: the number of cores)"))
     cmd.add_argument("--timeout", type=positive, default=10, help=t("seconds a cell may run"))
 
-    cmd = commands.add_parser("gradescope", help=t("write the autograder zip of an assignment "
+    cmd = command(commands, "gradescope", help=t("write the autograder zip of an assignment "
                               "for Gradescope: setup.sh, run_autograder, the kit and the "
                               "assignment; its run grades the student's upload with the same "
                               "checks and sandbox and writes results.json"))
