@@ -1,6 +1,6 @@
 """nbgrader's settings for this course, read by nbgrader and the kit from the current folder:
-run both from here. The kit's stages come first (autograder/course/stages.py); the values below are
-the course's own. Every trait the kit adds is listed, with its type, default and help, by
+run both from here. The kit's stages come first (kit_stages, imported below); the values below
+are the course's own. Every trait the kit adds is listed, with its type, default and help, by
 `python -m autograder guide settings`."""
 
 from autograder.course.stages import kit_stages

@@ -48,8 +48,8 @@ KIT_COURSE = Path(attention_course.__file__).resolve().parent  # its assignments
 # A course's nbgrader_config.py; init fills in {course_id} and {language}.
 CONFIG_TEMPLATE = r'''
 """nbgrader's settings for this course, read by nbgrader and the kit from the current folder:
-run both from here. The kit's stages come first (autograder/course/stages.py); the values below are
-the course's own. Every trait the kit adds is listed, with its type, default and help, by
+run both from here. The kit's stages come first (kit_stages, imported below); the values below
+are the course's own. Every trait the kit adds is listed, with its type, default and help, by
 `{kit} guide settings`."""
 
 from autograder.course.stages import kit_stages
@@ -71,7 +71,7 @@ c.ClearSolutions.code_stub = {"python": STUB_COMMENT + "\nraise NotImplementedEr
 
 # Who may read this folder: it holds the solutions, the grades and every student's work.
 # init made it 0700 (0750 with --group, for TAs); grade and serve refuse it while another
-# user of the machine can read it, and `python -m autograder secure` closes it. True opens it
+# user of the machine can read it, and `{kit} secure` closes it. True opens it
 # knowingly (a machine of one user, a course with nothing to hide).
 c.Course.shared_readable = False
 
