@@ -81,8 +81,9 @@ def with_printed_values(code: str, assignment) -> str:
     for line in code.split("\n"):
         found = list(PLACEHOLDER.finditer(line))
         if len(found) > 1:
-            raise AuthoringError(f"{line.strip()!r}: one {{{{documents.NAME}}}} per line, so "
-                                 "that a long value can be wrapped")
+            raise AuthoringError(f"{assignment.notebook}: {line.strip()!r}: one "
+                                 "{{documents.NAME}} per line, so that a long value can be "
+                                 "wrapped; put the others on lines of their own")
         if found:
             match = found[0]
             value = literal(value_of(match[1], assignment), match.start())

@@ -46,7 +46,8 @@ def test_an_unknown_name_is_refused_with_the_fix():
 
 
 def test_two_values_on_one_line_are_refused():
-    with pytest.raises(AuthoringError, match="one .* per line"):
+    """Are two values on one line refused, naming the notebook, the line and the fix?"""
+    with pytest.raises(AuthoringError, match="notebook.py: 'x, y = .*one .* per line.* own"):
         with_printed_values("x, y = {{documents.DOC004_KEYS}}, {{documents.DOC004_VALUES}}",
                             ANY)
 
