@@ -568,19 +568,33 @@ def python_loop(tree, language=None):
 
 def loop_call_renamed(tree):
     """The name of map or one of its kin (LOOP_CALLS, iter) that the text holds other than by
-    calling it: bound to another name, passed on, or imported under another name; None."""
+    calling it: bound to another name, passed on, or imported under another name; None. A
+    name the text binds itself (`map = torch.softmax(...)`, an attention map) is not the
+    built-in."""
     called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    own = names_of_its_own(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             for alias in node.names:
                 if alias.name in LOOP_CALLS and alias.asname not in (None, alias.name):
                     return alias.name
         elif id(node) not in called and (
-                isinstance(node, ast.Name) and node.id in LOOP_CALLS | {"iter"}
+                isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+                and node.id in LOOP_CALLS | {"iter"} and node.id not in own
                 or isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and node.attr in LOOP_CALLS):
+                and node.value.id not in own and node.attr in LOOP_CALLS):
             return getattr(node, "id", None) or node.attr
     return None
+
+
+def names_of_its_own(tree):
+    """The names the text binds itself anywhere (an assignment, a loop's or a with's target,
+    a parameter, a definition), its imports aside."""
+    names = {node.id for node in ast.walk(tree)
+             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del)}
+    names |= {node.arg for node in ast.walk(tree) if isinstance(node, ast.arg)}
+    names |= {node.name for node in ast.walk(tree) if isinstance(node, DEFINITIONS)}
+    return names
 
 
 def replaces_by_function(call):

@@ -601,17 +601,26 @@ def python_loop(tree, language=None):
 
 def loop_call_renamed(tree):
     called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    own = names_of_its_own(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             for alias in node.names:
                 if alias.name in LOOP_CALLS and alias.asname not in (None, alias.name):
                     return alias.name
         elif id(node) not in called and (
-                isinstance(node, ast.Name) and node.id in LOOP_CALLS | {"iter"}
+                isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+                and node.id in LOOP_CALLS | {"iter"} and node.id not in own
                 or isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and node.attr in LOOP_CALLS):
+                and node.value.id not in own and node.attr in LOOP_CALLS):
             return getattr(node, "id", None) or node.attr
     return None
+
+def names_of_its_own(tree):
+    names = {node.id for node in ast.walk(tree)
+             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del)}
+    names |= {node.arg for node in ast.walk(tree) if isinstance(node, ast.arg)}
+    names |= {node.name for node in ast.walk(tree) if isinstance(node, DEFINITIONS)}
+    return names
 
 def replaces_by_function(call):
     func = call.func

@@ -473,6 +473,11 @@ CORRECT = {
             "    return z / z.sum(dim, keepdim=True)",),
     },
     "self_attention": {
+        "its attention weights in a variable named map": (
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+            "    map = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1]), -1)\n"
+            "    return map @ v",),
         "a module-level table made by map": (
             "ROOTS = dict(zip(range(1, 65), map(math.sqrt, range(1, 65))))",
             "def self_attention(x, W_query, W_key, W_value):\n"
