@@ -186,19 +186,15 @@ def test_cells_of_specs(assignment, specs):
 
 def untranslated_texts(assignment, code):
     """A problem per text of the assignment's hidden checks that a course in language `code`
-    would show its students in English: a mistake's name or hint, a rule's name or reason, a
-    property's words, a literal its modules pass to t(). `validate` refuses them; each names
-    the zh.py to add it to."""
+    would show its students in English: a text a step declares (declared_texts), a literal
+    its modules pass to t(). `validate` refuses them; each names the zh.py to add it to."""
     if code == DEFAULT:
         return []
     known = catalog(code)
-    texts = []
-    for step in assignment.steps.values():
-        texts += [text for mistake in step.mistakes for text in (mistake.name, mistake.hint)]
-        texts += [text for rule in step.rules for text in (rule.name, rule.public[2])]
-        with language(DEFAULT):
-            texts += [property_words(prop) for prop in step.properties]
-    texts += t_literals(assignment.folder)
+    texts = [text for step in assignment.steps.values() for _, text in declared_texts(step)]
+    for path in sorted(assignment.folder.glob("*.py")):
+        if path.name not in (NOTEBOOK, CATALOG):
+            texts += [text for _, text in t_literals(path)]
     where = assignment.folder / CATALOG
     return [t("{where}: no {language} text for {english!r}: add it to CATALOG there (the "
               "students of this course would read it in English)", where=where,
@@ -206,19 +202,31 @@ def untranslated_texts(assignment, code):
             for text in dict.fromkeys(texts) if text and text not in known]
 
 
-def t_literals(folder):
-    """The literal texts the assignment's modules pass to t() (its authoring file and its
-    catalog aside), in the order they are written."""
-    found = []
-    for path in sorted(folder.glob("*.py")):
-        if path.name in (NOTEBOOK, CATALOG):
-            continue
-        try:
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-        except SyntaxError:  # said where the module is loaded
-            continue
-        found += [node.args[0].value for node in ast.walk(tree)
-                  if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "t"
-                  and node.args and isinstance(node.args[0], ast.Constant)
-                  and isinstance(node.args[0].value, str)]
-    return found
+def declared_texts(step):
+    """(what, English text) of every text the step declares as data, translated where a
+    finding shows it: its mistakes' names and hints, its rules' names and reasons, its
+    properties' words."""
+    texts = []
+    for mistake in step.mistakes:
+        texts += [(f"{step.name}: mistake name", mistake.name),
+                  (f"{step.name}: hint of {mistake.name!r}", mistake.hint)]
+    with language(DEFAULT):
+        texts += [(f"{step.name}: property {prop.__name__}", property_words(prop))
+                  for prop in step.properties]
+    for rule in step.rules:
+        texts += [(f"{step.name}: rule name", rule.name),
+                  (f"{step.name}: why of {rule.name!r}", rule.public[2])]
+    return texts
+
+
+def t_literals(path):
+    """(line, text) of each literal text the module at `path` passes to t(), in the order
+    they are written; none where it does not parse (said where the module is loaded)."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except SyntaxError:
+        return []
+    return [(node.lineno, node.args[0].value) for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "t"
+            and node.args and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)]

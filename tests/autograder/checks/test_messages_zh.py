@@ -19,8 +19,9 @@ import pytest
 import torch
 from attention_course.documents import EXAMPLES
 
+from autograder.checks.audit import declared_texts, t_literals
 from autograder.checks.draws import CASES, Draws
-from autograder.checks.judge import mistake_subject, property_words, step_findings, verdict_message
+from autograder.checks.judge import mistake_subject, step_findings, verdict_message
 from autograder.checks.model import Finding
 from autograder.checks.subject import LocalSubject
 from autograder.i18n import catalog, language, t
@@ -38,17 +39,9 @@ def has_cjk(text):
 
 
 def static_texts():
-    """(where, English text) of every text declared as data: mistakes, rules, examples."""
-    texts = []
-    for step in STEPS.values():
-        for mistake in step.mistakes:
-            texts += [(f"{step.name}: mistake name", mistake.name),
-                      (f"{step.name}: hint of {mistake.name!r}", mistake.hint)]
-        texts += [(f"{step.name}: property {p.__name__}", property_words(p))
-                  for p in step.properties]
-        for rule in step.rules:
-            texts += [(f"{step.name}: rule name", rule.name),
-                      (f"{step.name}: why of {rule.name!r}", rule.public[2])]
+    """(where, English text) of every text declared as data: mistakes, rules, properties
+    (as validate reads them, checks/audit.py), examples."""
+    texts = [pair for step in STEPS.values() for pair in declared_texts(step)]
     texts += [(f"documents.EXAMPLES[{key!r}]", label) for key, label in EXAMPLES.items()]
     return texts
 
@@ -86,9 +79,10 @@ def t_calls():
 
 
 def templates():
-    """(file:line, English template) of every literal passed to `t` in the checks' modules."""
-    return [(where, call.args[0].value) for where, call in t_calls()
-            if call.args and isinstance(call.args[0], ast.Constant)]
+    """(file:line, English template) of every literal passed to `t` in the checks' modules
+    (as validate reads an assignment's, checks/audit.py)."""
+    return [(f"{path.relative_to(ROOT)}:{line}", text) for path in code_files()
+            for line, text in t_literals(path)]
 
 
 def fields(template):
