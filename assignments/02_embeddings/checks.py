@@ -3,6 +3,7 @@ embedding tables, and hand-made sentences with capitals, punctuation and repeate
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 import torch
@@ -59,14 +60,21 @@ UNTIDY_WORDS = (
      "a|b", "~user", "wait!", "so,", "note:", "x;y", "huh?"),  # ASCII symbols go like marks
 )
 WHITE_SPACE = (" ", "  ", "\t", "\n", " \t ")
-# Beyond those, marks drawn from every character that Unicode counts as punctuation in the
-# scripts up to CJK's and in the full-width forms, in the database of version 3.2 that every
-# Python ships unchanged (and in this Python's): a split that removes only the marks listed
-# above would otherwise pass.
-UNICODE_MARKS = tuple(ch for ch in (chr(code) for code in (*range(0x80, 0x3100),
-                                                         *range(0xFE10, 0x10000)))
-                      if unicodedata.ucd_3_2_0.category(ch).startswith("P")
-                      and unicodedata.category(ch).startswith("P"))
+
+
+@functools.cache
+def unicode_marks():
+    """The marks an untidy sentence draws beyond UNTIDY_WORDS': every character that Unicode
+    counts as punctuation in the scripts up to CJK's and in the full-width forms, in the
+    database of version 3.2 that every Python ships unchanged (and in this Python's); a split
+    that removes only the marks listed above would otherwise pass. Made at the first untidy
+    sentence, not at import."""
+    return tuple(ch for ch in (chr(code) for code in (*range(0x80, 0x3100),
+                                                      *range(0xFE10, 0x10000)))
+                 if unicodedata.ucd_3_2_0.category(ch).startswith("P")
+                 and unicodedata.category(ch).startswith("P"))
+
+
 DRAWN_MARKS = 6  # words of an untidy sentence with a drawn mark before and after
 
 
@@ -93,11 +101,12 @@ def random_sentence(gen, length):
 
 def untidy_sentence(gen, length):
     """`length` words of WORDS, every word of UNTIDY_WORDS and DRAWN_MARKS words of WORDS
-    between two drawn UNICODE_MARKS, in random order, with white space of random kinds
+    between two of unicode_marks(), in random order, with white space of random kinds
     before, between and after them."""
     words = [WORDS[i] for i in pick(gen, length, len(WORDS))]
     words += [word for group in UNTIDY_WORDS for word in group]
-    marks = [UNICODE_MARKS[i] for i in pick(gen, 2 * DRAWN_MARKS, len(UNICODE_MARKS))]
+    drawn = unicode_marks()
+    marks = [drawn[i] for i in pick(gen, 2 * DRAWN_MARKS, len(drawn))]
     words += [marks[2 * n] + WORDS[i] + marks[2 * n + 1]
               for n, i in enumerate(pick(gen, DRAWN_MARKS, len(WORDS)))]
     words = [words[int(i)] for i in torch.randperm(len(words), generator=gen)]
