@@ -59,7 +59,6 @@ PRODUCT_OPS = frozenset({"mm", "bmm", "mv", "dot", "vdot"})  # (first, second)
 BIASED_PRODUCT_OPS = frozenset({"addmm", "addmv", "baddbmm", "addbmm"})  # (bias, first, ...)
 DUAL_FUNCTIONS = frozenset({"_make_dual", "make_dual"})
 FRAME_CODE = types.FrameType.f_code.__get__
-FRAME_BACK = types.FrameType.f_back.__get__
 # Whether the autograd engine is running a backward pass (-1: not), read from torch's C module
 # (a private function, read, never patched). A torch without it: the torch functions that
 # start a backward pass (Tensor.backward, torch.autograd.grad) tell it instead.

@@ -771,7 +771,6 @@ PRODUCT_OPS = frozenset({"mm", "bmm", "mv", "dot", "vdot"})
 BIASED_PRODUCT_OPS = frozenset({"addmm", "addmv", "baddbmm", "addbmm"})
 DUAL_FUNCTIONS = frozenset({"_make_dual", "make_dual"})
 FRAME_CODE = types.FrameType.f_code.__get__
-FRAME_BACK = types.FrameType.f_back.__get__
 GRAPH_TASK = getattr(torch._C, "_current_graph_task_id", None)
 BACKWARD_FUNCTIONS = frozenset({"backward", "grad"})
 
