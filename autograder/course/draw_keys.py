@@ -9,6 +9,11 @@ secret, cannot know them. `reseed` is "" until `grade --reseed` draws anew for a
 the kit's ledger keeps it for the notebook, with a digest of the key (never the key, never
 the secret), so that the next regrade draws what the last one did.
 
+The secret also says how the generators are seeded (checks/draws.py): a secret made since
+2026-12-04 begins with WHOLE_STATE, and its keys seed each generator's whole state; an older
+course's secret (32 bytes alone) keeps the 32-bit seeds its gradings drew with, and `grade`
+says so, with how to move (`older_draws`).
+
 The secret is never in release/, in a student's zip, in the feedback or in an export: it
 lives in .kit/ alone (and in the Gradescope zip, which is the instructor's).
 """
@@ -22,12 +27,13 @@ import secrets
 import stat
 from pathlib import Path
 
+from autograder.checks.draws import WHOLE_STATE, state_layout
 from autograder.course.ledger import FOLDER, recorded_reseed
 from autograder.i18n import t
 from autograder.plumbing.errors import KitError
 
 SECRET = "secret"  # in the course's .kit/
-SECRET_BYTES = 32
+SECRET_BYTES = 32  # the random part; a course's since 2026-12-04 has WHOLE_STATE before it
 
 
 class SecretError(KitError):
@@ -65,11 +71,12 @@ def read_secret(path: Path, log=print) -> bytes | None:
         secret = bytes.fromhex(text)
     except ValueError:
         secret = b""
-    if len(secret) != SECRET_BYTES:
-        raise SecretError(t("{path} is not a secret the kit made ({count} hex digits "
-                            "expected); put back the course's own (from a backup), or delete "
-                            "it to draw new hidden cases for everyone", path=path,
-                            count=2 * SECRET_BYTES))
+    if len(secret.removeprefix(WHOLE_STATE)) != SECRET_BYTES:
+        raise SecretError(t("{path} is not a secret the kit made ({count} or {longer} hex "
+                            "digits expected); put back the course's own (from a backup), or "
+                            "delete it to draw new hidden cases for everyone", path=path,
+                            count=2 * SECRET_BYTES,
+                            longer=2 * (len(WHOLE_STATE) + SECRET_BYTES)))
     if info.st_mode & 0o077 and info.st_uid == os.getuid():
         os.chmod(path, stat.S_IRUSR | stat.S_IWUSR)
         log(t("{path} could be read by other users; it is now yours alone (mode 0600)",
@@ -81,7 +88,7 @@ def make_secret(path: Path) -> bytes:
     """A new secret at `path`, written whole before it appears there (a link of a complete
     private file); when another process made one meanwhile, that one."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    secret = secrets.token_bytes(SECRET_BYTES)
+    secret = WHOLE_STATE + secrets.token_bytes(SECRET_BYTES)
     partial = path.with_name(f".{SECRET}.{os.getpid()}.partial")
     fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
@@ -98,9 +105,26 @@ def make_secret(path: Path) -> bytes:
 
 
 def draw_key(secret: bytes, assignment_id: str, student: str, reseed: str = "") -> bytes:
-    """The key one notebook's hidden random cases are drawn from."""
+    """The key one notebook's hidden random cases are drawn from; it seeds generators as the
+    course's secret says (WHOLE_STATE before it, or not)."""
     message = "\0".join((assignment_id, student, reseed)).encode()
-    return hmac.new(secret, message, hashlib.sha256).digest()
+    kind = WHOLE_STATE if secret.startswith(WHOLE_STATE) else b""
+    return kind + hmac.new(secret, message, hashlib.sha256).digest()
+
+
+def ready_to_draw(secret: bytes, log) -> None:
+    """Before a course's notebooks are graded: DrawError (checks/draws.py) when this torch
+    cannot set the whole state the course's draws need; for an older course, said through
+    `log` that its draws have 32-bit seeds, and how to move."""
+    if secret.startswith(WHOLE_STATE):
+        state_layout()
+        return
+    log(t("warning: this course's hidden cases are drawn from 32-bit seeds (its .kit/secret "
+          "was made by a kit before 2026-12-04), which a student can search for from the "
+          "shapes feedback shows; its regrades keep these draws. To draw from the random "
+          "generator's whole state instead, move .kit/secret out of the course and run grade "
+          "--force: every notebook's hidden cases are then drawn anew, and their scores may "
+          "change (best before the term's first grade)"))
 
 
 def notebook_draw(root: Path, secret: bytes, student: str, assignment_id: str,

@@ -34,7 +34,13 @@ from autograder.course.directory import (
     nbgrader_api,
     open_gradebook,
 )
-from autograder.course.draw_keys import course_secret, new_reseed, notebook_draw, recorded
+from autograder.course.draw_keys import (
+    course_secret,
+    new_reseed,
+    notebook_draw,
+    ready_to_draw,
+    recorded,
+)
 from autograder.course.gradebook_guard import check_gradebook
 from autograder.course.ledger import (
     REGRADE,
@@ -336,6 +342,8 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students, schedul
               "(reseed {reseed}, kept in .kit/status/); each keeps this draw on every later "
               "regrade", count=len(todo), reseed=fresh))
     secret = course_secret(root, log) if todo else None
+    if todo:
+        ready_to_draw(secret, log)
     draws = {(s.student, s.assignment): notebook_draw(root, secret, s.student, s.assignment,
                                                       fresh) for s in todo}
     if force:  # until each is graded again, an interruption leaves it to the next grade

@@ -602,10 +602,26 @@ CATALOG = {
     "hand it out":
         "已生成课程密钥 {path}：每个学生的隐藏随机用例都由它抽取，每次重新评分都相同；请保管好它"
         "（换一个新密钥会为所有人抽取新的用例），绝不要发给别人",
-    "{path} is not a secret the kit made ({count} hex digits expected); put back the course's "
-    "own (from a backup), or delete it to draw new hidden cases for everyone":
-        "{path} 不是本套件生成的密钥（应为 {count} 个十六进制数字）；请放回课程自己的密钥"
-        "（从备份中），或者删除它，为所有人重新抽取隐藏用例",
+    "{path} is not a secret the kit made ({count} or {longer} hex digits expected); put back "
+    "the course's own (from a backup), or delete it to draw new hidden cases for everyone":
+        "{path} 不是本套件生成的密钥（应为 {count} 或 {longer} 个十六进制数字）；"
+        "请放回课程自己的密钥（从备份中），或者删除它，为所有人重新抽取隐藏用例",
+    "warning: this course's hidden cases are drawn from 32-bit seeds (its .kit/secret was made "
+    "by a kit before 2026-12-04), which a student can search for from the shapes feedback "
+    "shows; its regrades keep these draws. To draw from the random generator's whole state "
+    "instead, move .kit/secret out of the course and run grade --force: every notebook's "
+    "hidden cases are then drawn anew, and their scores may change (best before the term's "
+    "first grade)":
+        "警告：本课程的隐藏用例由 32 位种子抽取（它的 .kit/secret 是 2026-12-04 之前的套件"
+        "生成的），学生可以根据反馈显示的形状搜索出这些种子；重新评分会沿用这些抽取。若要改为由"
+        "随机数生成器的完整状态抽取，请把 .kit/secret 移出课程目录，再运行 grade --force："
+        "每个笔记本的隐藏用例都会重新抽取，分数可能因此改变（最好在本学期第一次评分之前进行）",
+    "torch {version} keeps its random generator's state unlike the kit knows, and this "
+    "course's hidden cases are drawn by setting that state: they cannot be drawn here as on "
+    "the course's other gradings. Install the torch requirements.lock pins":
+        "torch {version} 保存随机数生成器状态的方式与本套件所知的不同，而本课程的隐藏用例是通过"
+        "设置这一状态来抽取的：在这里无法像课程的其他评分那样抽取它们。请安装 requirements.lock "
+        "固定的 torch 版本",
     "{path} could be read by other users; it is now yours alone (mode 0600)":
         "{path} 原先其他用户也能读取；现在只有你能读写（权限 0600）",
     "{path} cannot be read ({error}): it holds the secret the hidden cases are drawn from; give "

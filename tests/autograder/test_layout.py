@@ -31,12 +31,13 @@ ROOMS = declared_rooms()
 # the kernel: it takes only the record of what a call computes (checks.op_record), which files
 # of a submission it may read (course.submission_files), and the timeline. The checks are the
 # content's library: the course and the grading machinery stay out of them. serve relays
-# commands the command line hands it (its runner, a parameter) and never imports it.
+# commands the command line hands it (its runner, a parameter) and never imports it. The
+# course's secret says how its generators are seeded (checks.draws, torch-free at import).
 HELD_TO = {
     "plumbing": set(),
     "i18n": {"plumbing.errors", "plumbing.kit_command"},
     "checks": {"i18n", "plumbing.errors", "plumbing.course_root"},
-    "course": {"checks.model", "i18n", "plumbing"},
+    "course": {"checks.model", "checks.draws", "i18n", "plumbing"},
     "sandbox": {"checks.op_record", "course.submission_files", "i18n", "plumbing"},
     "build": {"checks", "course", "i18n", "plumbing"},
     "engine": {"checks", "course", "sandbox", "i18n", "plumbing"},

@@ -7,7 +7,10 @@ every symbol of the untidy sentence and a float attn_mask each time."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import string
+import struct
 import unicodedata
 
 import pytest
@@ -15,7 +18,15 @@ import torch
 
 from autograder.checks.audit import arguments_of, same
 from autograder.checks.common import sizes
-from autograder.checks.draws import CASES, Draws
+from autograder.checks.draws import (
+    CASES,
+    MT_WORDS,
+    PROBE_SEED,
+    WHOLE_STATE,
+    Draws,
+    state_layout,
+    words_offset,
+)
 from autograder.checks.judge import mistake_subject, step_findings
 from autograder.checks.subject import LocalSubject
 from tests.course import STEPS, helpers_of
@@ -120,3 +131,55 @@ def test_a_wrong_student_gets_the_same_findings_on_every_regrade(name):
     found = [[(f.kind, f.text, f.mistake) for f in step_findings(
         step, subject, helpers_of(step), Draws(b"one student"))] for _ in range(5)]
     assert found[0] and all(run == found[0] for run in found)
+
+
+def state_words(generator):
+    """The 624 words of MT19937's state in a generator (each kept in 8 bytes)."""
+    _, offset = state_layout()
+    state = bytes(generator.get_state().tolist())[offset:offset + 8 * MT_WORDS]
+    return [word for (word,) in struct.iter_unpack("<Q", state)]
+
+
+def seeded_from_32_bits(words):
+    """Could these words come from manual_seed: is each the seeding's function of the one
+    before (MT19937's init_genrand, which reads 32 bits of a seed)?"""
+    return all(words[i] == (1812433253 * (words[i - 1] ^ (words[i - 1] >> 30)) + i) % 2**32
+               for i in range(1, MT_WORDS))
+
+
+def test_torch_keeps_32_bits_of_a_seed():
+    """Does torch's CPU generator draw alike from seeds that differ above bit 32 (why a seed
+    of 63 bits gave the hidden cases 32)?"""
+    assert torch.equal(torch.rand(4, generator=torch.Generator().manual_seed(2**40 + 7)),
+                       torch.rand(4, generator=torch.Generator().manual_seed(7)))
+
+
+def test_a_course_key_sets_a_state_no_seed_gives():
+    """Is a whole-state key's generator in a state no 32-bit seed leads to (so no search of
+    seeds finds its cases), every part in its own, and a fresh Draws() too?"""
+    draws = Draws(WHOLE_STATE + b"ada")
+    first, second = state_words(draws.of("s", CASES)), state_words(draws.of("s", "probes"))
+    assert not seeded_from_32_bits(first) and not seeded_from_32_bits(second)
+    assert first != second and len(set(first)) > MT_WORDS - 2
+    assert not seeded_from_32_bits(state_words(Draws().of("s", CASES)))
+    assert seeded_from_32_bits(state_words(torch.Generator().manual_seed(99)))
+
+
+def test_an_older_course_key_draws_as_it_always_did():
+    """Does a key without WHOLE_STATE (an older course's) seed its generator as before this
+    change: manual_seed with the HMAC's first 63 bits, so its regrades keep their draws?"""
+    key = b"older course key"
+    digest = hmac.new(key, b"s\0cases", hashlib.sha256).digest()
+    before = torch.Generator().manual_seed(int.from_bytes(digest[:8], "big") >> 1)
+    assert torch.equal(torch.randn(6, generator=Draws(key).of("s", CASES)),
+                       torch.randn(6, generator=before))
+
+
+def test_a_state_laid_out_otherwise_is_not_written():
+    """Does the check of torch's state layout find the words where torch keeps them, and no
+    place at all in a state laid out otherwise (the bytes reversed), so that a whole-state
+    draw is refused there rather than written into the wrong bytes?"""
+    state = bytes(torch.Generator().manual_seed(PROBE_SEED).get_state().tolist())
+    assert words_offset(state, PROBE_SEED) == state_layout()[1]
+    assert words_offset(state[::-1], PROBE_SEED) is None
+    assert words_offset(state, PROBE_SEED + 1) is None

@@ -8,13 +8,16 @@ import stat
 
 import pytest
 
+from autograder.checks.draws import WHOLE_STATE
 from autograder.course.draw_keys import (
+    SECRET_BYTES,
     SecretError,
     course_secret,
     draw_key,
     key_digest,
     make_secret,
     read_secret,
+    ready_to_draw,
     secret_path,
 )
 
@@ -28,7 +31,8 @@ def test_the_first_use_makes_a_private_secret_and_says_so(tmp_path):
     back afterwards?"""
     said = []
     first = course_secret(tmp_path, said.append)
-    assert len(first) == 32 and mode_of(secret_path(tmp_path)) == 0o600
+    assert first.startswith(WHOLE_STATE) and len(first) == len(WHOLE_STATE) + SECRET_BYTES
+    assert mode_of(secret_path(tmp_path)) == 0o600
     assert len(said) == 1 and str(secret_path(tmp_path)) in said[0]
     assert course_secret(tmp_path, said.append) == first and len(said) == 1
 
@@ -81,3 +85,28 @@ def test_the_ledger_keeps_a_digest_that_cannot_draw():
     key = draw_key(bytes(range(32)), "01_a", "ada")
     assert key_digest(key) == key_digest(key) and len(key_digest(key)) == 16
     assert key_digest(key) not in key.hex()
+
+
+def test_a_new_course_draws_from_the_whole_state_and_says_nothing(tmp_path):
+    """Does a secret made now give keys that seed the generator's whole state, with nothing
+    said before grading?"""
+    secret, said = course_secret(tmp_path, print), []
+    assert draw_key(secret, "01_a", "ada").startswith(WHOLE_STATE)
+    ready_to_draw(secret, said.append)
+    assert said == []
+
+
+def test_an_older_course_keeps_its_draws_and_is_told_how_to_move(tmp_path):
+    """Is a secret of 32 bytes alone (a course made before the whole-state draws) still read,
+    its keys unchanged (no WHOLE_STATE: the 32-bit seeds its gradings drew with), and is the
+    instructor told so before grading, with how to move?"""
+    path = secret_path(tmp_path)
+    path.parent.mkdir()
+    path.write_text(bytes(range(32)).hex() + "\n")
+    os.chmod(path, 0o600)
+    secret = course_secret(tmp_path)
+    assert secret == bytes(range(32))
+    assert not draw_key(secret, "01_a", "ada").startswith(WHOLE_STATE)
+    said = []
+    ready_to_draw(secret, said.append)
+    assert len(said) == 1 and "32-bit seeds" in said[0] and "grade --force" in said[0]

@@ -15,6 +15,8 @@ import jsonschema
 import nbformat
 import pytest
 
+from autograder.checks.draws import WHOLE_STATE
+from autograder.course.draw_keys import read_secret, secret_path
 from autograder.course.notebook_record import read_record
 from autograder.course.submission_files import FOLDER_DEPTH
 from autograder.grading.parallel import grade, submission_scores
@@ -122,13 +124,15 @@ def test_an_upload_draws_what_grade_draws_for_its_student(graded, kit_course):
     assert any("random case" in finding.text for finding in findings), findings
 
 
-def test_the_zip_carries_the_secret_for_the_grader_alone(archive):
+def test_the_zip_carries_the_secret_for_the_grader_alone(archive, course):
     """Does the zip hold the course's secret (the instructor's zip: Gradescope never shows it
-    to students), readable by its owner alone once unpacked?"""
+    to students), readable by its owner alone once unpacked, and the very secret, so that
+    an upload draws as `grade` draws (from the generator's whole state here)?"""
     with zipfile.ZipFile(archive) as opened:
         info = opened.getinfo("course/.kit/secret")
         assert (info.external_attr >> 16) & 0o777 == 0o600
-        assert len(bytes.fromhex(opened.read(info).decode().strip())) == 32
+        carried = bytes.fromhex(opened.read(info).decode().strip())
+    assert carried == read_secret(secret_path(course)) and carried.startswith(WHOLE_STATE)
 
 
 def test_the_correct_notebook_passes_every_step(graded):
