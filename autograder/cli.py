@@ -232,6 +232,19 @@ def parser():
                      "underscore and lower-case words, such as 10_positions"))
     cmd.add_argument("--title", default=None, help=t("the notebook's title (default: from the id)"))
 
+    cmd = command(commands, "update", help=t(
+        "bring the kit's newer files of its assignments into this course (a mended rule or "
+        "hidden check): lists each file that differs from the kit's; with --apply takes those "
+        "still as init copied them, keeping every replaced file in .kit/replaced/"))
+    add_ids(cmd, t("the kit's assignments of the course to compare (all when none is given)"))
+    cmd.add_argument("--apply", action="store_true", help=t(
+        "take the kit's files: those newer in the kit and those new in it; a file changed in "
+        "the course is taken only when named with --take"))
+    cmd.add_argument("--take", action="append", default=[], metavar="PATH", help=t(
+        "also take this file (as update lists it, such as assignments/06_scoring_functions/"
+        "checks.py), though it was changed in the course or the course has no record of it; "
+        "yours is kept in .kit/replaced/"))
+
     cmd = command(commands, "guide", help=t("print the guide to writing your own assignment "
                               "(the folder, the cell markers, the hidden checks, a worked "
                               "example), or another page of the documentation"))
@@ -656,6 +669,10 @@ def run_command(root, args):
         from autograder.tools.scaffold import new_assignment
 
         new_assignment(root, args.id, course_language(root), args.title)
+    elif args.command == "update":
+        from autograder.course.kit_update import KIT_COURSE, update
+
+        return update(root, KIT_COURSE, args.ids, args.apply, args.take)
     elif args.command == "mutate":
         ids = check_ids(args.ids, assignment_ids(root))
         from autograder.tools.mutations import main as mutate
@@ -697,6 +714,11 @@ def run_command(root, args):
 
             for line in summary(root, ids, args.students):
                 print(line)
+        from autograder.course.kit_update import KIT_COURSE, newer_in_kit
+
+        note = newer_in_kit(root, KIT_COURSE, ids)
+        if note:
+            print(note)
         return 0 if result.ok else 1
     elif args.command == "regrade-check":
         check_ids([args.id], course_ids(root))

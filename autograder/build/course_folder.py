@@ -24,8 +24,6 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import attention_course
-
 from autograder.build import BuildError, master_notebook, write_source
 from autograder.build.render import KIT_METADATA
 from autograder.checks.loader import ids_in
@@ -39,11 +37,11 @@ from autograder.course.directory import (
     open_gradebook,
 )
 from autograder.course.draw_keys import make_secret, secret_path
+from autograder.course.kit_update import KIT_COURSE, record_copied
 from autograder.i18n import LANGUAGES, check_language, counted, t
 from autograder.plumbing.kit_command import kit_command
 
-COURSE_ID = "self-attention"  # the kit's own course
-KIT_COURSE = Path(attention_course.__file__).resolve().parent  # its assignments/ folder
+COURSE_ID = "self-attention"  # the kit's own course (its assignments/: KIT_COURSE)
 
 # A course's nbgrader_config.py; init fills in {course_id} and {language}.
 CONFIG_TEMPLATE = r'''
@@ -206,6 +204,7 @@ def init_course(folder: Path, language, ids=(), empty=False, log=print, group=No
             log(counted(len(ids), "copying {count} assignment of the kit into assignments/",
                         "copying {count} assignments of the kit into assignments/"))
             copy_assignments(KIT_COURSE, staged / "assignments", ids)
+            record_copied(staged, KIT_COURSE, ids)  # what `update` compares with later
             release_all(staged, ids, language, log)
         else:
             (staged / "assignments").mkdir()

@@ -536,4 +536,73 @@ CATALOG = {
     "`usermod -aG {group} USER` for each TA)":
         "本机没有用户组 {group!r}：请先建立它（`groupadd {group}`，再为每位助教运行 "
         "`usermod -aG {group} USER`）",
+    # update (build/kit_update.py)
+    "the same as the kit's": "与本套件的相同",
+    "newer in the kit": "本套件中的较新",
+    "new in the kit": "本套件中新增",
+    "changed in the course since init copied it": "init 复制之后在课程中改动过",
+    "not the kit's (the course has no record of what init copied)":
+        "与本套件的不同（课程没有 init 复制时的记录）",
+    "  {state}: {path}": "  {state}：{path}",
+    "    compare: diff {path} {kit}": "    比较：diff {path} {kit}",
+    "{path} cannot be read ({error}): it records which files init copied from the kit; move "
+    "it away to compare without it (every file that differs is then yours to take or keep)":
+        "无法读取 {path}（{error}）：它记录了 init 从本套件复制了哪些文件；把它移开即可不依据它"
+        "来比较（那样每个不同的文件都由你决定取用还是保留）",
+    "{id} is not one of the kit's assignments: update brings only the kit's files (the kit's: "
+    "{ids})":
+        "{id} 不是本套件的作业：update 只带来本套件的文件（本套件的作业：{ids}）",
+    "the course has no {id}; to add one of the kit's assignments to a course, make a course "
+    "with it (`{kit} init DIR {id}`) and copy its assignments/{id}/ folder":
+        "课程中没有 {id}；若要把本套件的某次作业加进课程，请先用它建一个课程"
+        "（`{kit} init DIR {id}`），再复制其中的 assignments/{id}/ 文件夹",
+    "--take {path}: not a file of the kit's assignments {ids} (give it as update lists it, "
+    "such as assignments/{id}/checks.py)":
+        "--take {path}：不是本套件作业 {ids} 中的文件（请按 update 列出的写法给出，例如 "
+        "assignments/{id}/checks.py）",
+    "{ids}: {same} of {count} files the same as the kit's":
+        "{ids}：{count} 个文件中有 {same} 个与本套件的相同",
+    "{count} file would be taken from the kit: run update again with --apply (each file "
+    "replaced is kept first in .kit/replaced/)":
+        "将从本套件取用 {count} 个文件：请加 --apply 再运行一次 update（每个被替换的文件都先"
+        "保存在 .kit/replaced/ 中）",
+    "{count} files would be taken from the kit: run update again with --apply (each file "
+    "replaced is kept first in .kit/replaced/)":
+        "将从本套件取用 {count} 个文件：请加 --apply 再运行一次 update（每个被替换的文件都先"
+        "保存在 .kit/replaced/ 中）",
+    "{count} file differs and stays the course's until you name it with --take PATH (compare "
+    "it with the kit's first: yours may hold your own changes)":
+        "{count} 个文件与本套件的不同，在你用 --take PATH 指明之前保持课程自己的版本（请先与"
+        "本套件的比较：你的文件里可能有你自己的改动）",
+    "{count} files differ and stay the course's until you name each with --take PATH (compare "
+    "each with the kit's first: yours may hold your own changes)":
+        "{count} 个文件与本套件的不同，在你用 --take PATH 逐一指明之前保持课程自己的版本（请先"
+        "逐一与本套件的比较：你的文件里可能有你自己的改动）",
+    "took the kit's {path}": "已取用本套件的 {path}",
+    "the course's files it replaced are kept in {folder}": "被替换的课程文件保存在 {folder}",
+    "{count} file taken from the kit": "从本套件取用了 {count} 个文件",
+    "{count} files taken from the kit": "从本套件取用了 {count} 个文件",
+    "nothing to take from the kit": "没有需要从本套件取用的文件",
+    "the notebooks of {ids} changed: build them again (`{kit} build {ids}`) before releasing; "
+    "students who fetched them keep the old text, and a release the gradebook recorded is "
+    "then named by grade with how to record the new one":
+        "{ids} 的笔记本变了：发布之前请重新构建（`{kit} build {ids}`）；已经取走它们的学生"
+        "保留旧的文字，而成绩册记录过的发布版本会由 grade 指出，并说明如何记录新的版本",
+    "then prove them: `{kit} validate {ids}`; the hidden checks taken apply at the next grade "
+    "(`{kit} grade --force {ids}` regrades the notebooks graded before)":
+        "然后验证它们：`{kit} validate {ids}`；取用的隐藏检查在下一次评分时生效"
+        "（`{kit} grade --force {ids}` 会重新批改之前批改过的笔记本）",
+    "note: this course has no record of the files init copied from the kit (made by an older "
+    "kit), so a later kit's mended checks cannot be told from your own changes: `{kit} update` "
+    "compares them, and `update --apply` records them":
+        "注意：本课程没有 init 从本套件复制了哪些文件的记录（由较早的套件建立），因此分不清以后的"
+        "套件修补过的检查和你自己的改动：`{kit} update` 会比较它们，`update --apply` 会记录它们",
+    "note: the kit has {count} newer file of {ids} (a mended check or text) that the course "
+    "does not: `{kit} update` lists it, `update --apply` takes it":
+        "注意：本套件有 {ids} 的 {count} 个较新的文件（修补过的检查或文字），课程里还没有："
+        "`{kit} update` 会列出它们，`update --apply` 会取用它们",
+    "note: the kit has {count} newer files of {ids} (a mended check or text) that the course "
+    "does not: `{kit} update` lists them, `update --apply` takes them":
+        "注意：本套件有 {ids} 的 {count} 个较新的文件（修补过的检查或文字），课程里还没有："
+        "`{kit} update` 会列出它们，`update --apply` 会取用它们",
 }

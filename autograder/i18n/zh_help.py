@@ -117,6 +117,23 @@ CATALOG = {
     "10_positions":
         "新作业的 id：两位数字、一个下划线和小写单词，例如 10_positions",
     "the notebook's title (default: from the id)": "笔记本的标题（默认：由 id 得出）",
+    "bring the kit's newer files of its assignments into this course (a mended rule or hidden "
+    "check): lists each file that differs from the kit's; with --apply takes those still as "
+    "init copied them, keeping every replaced file in .kit/replaced/":
+        "把本套件作业中更新过的文件带进本课程（修补过的规则或隐藏检查）：列出与本套件不同的每个"
+        "文件；加 --apply 时取用那些仍是 init 复制时原样的文件，每个被替换的文件都先保存在 "
+        ".kit/replaced/ 中",
+    "the kit's assignments of the course to compare (all when none is given)":
+        "要比较的本课程中来自本套件的作业（不写则为全部）",
+    "take the kit's files: those newer in the kit and those new in it; a file changed in the "
+    "course is taken only when named with --take":
+        "取用本套件的文件：本套件中更新过的和新增的；课程中改动过的文件只有用 --take 指明时"
+        "才取用",
+    "also take this file (as update lists it, such as assignments/06_scoring_functions/"
+    "checks.py), though it was changed in the course or the course has no record of it; yours "
+    "is kept in .kit/replaced/":
+        "也取用这个文件（按 update 列出的写法，例如 assignments/06_scoring_functions/"
+        "checks.py），即使它在课程中改动过，或课程没有它的记录；你的文件保存在 .kit/replaced/ 中",
     "print the guide to writing your own assignment (the folder, the cell markers, the hidden "
     "checks, a worked example), or another page of the documentation":
         "打印编写自己作业的指南（文件夹、单元格标记、隐藏检查、一个完整的例子），或使用说明中的"

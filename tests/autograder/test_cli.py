@@ -145,7 +145,8 @@ CONSOLE_MODULES = ["cli.py", "engine/progress.py", "course/directory.py", "build
                    "build/course_folder.py", "grading/parallel.py", "tools/validate.py",
                    "tools/scaffold.py", "course/deadlines.py", "engine/cluster.py",
                    "course/gradebook_guard.py", "course/ledger.py", "checks/audit.py",
-                   "build/proof.py", "outputs/score_summary.py", "tools/remove.py"]
+                   "build/proof.py", "outputs/score_summary.py", "tools/remove.py",
+                   "course/kit_update.py", "course/draw_keys.py", "checks/draws.py"]
 
 
 def english_left(output):
@@ -202,6 +203,7 @@ def fields(text):
 def test_console_texts_have_chinese(module):
     """Has every text a console module passes to `t` a Chinese text with the same fields, and
     none a field named `text` (t's own argument, so t(..., text=...) raises a TypeError)?"""
+    from autograder.course.kit_update import States
     from autograder.engine.progress import COUNTS
     from autograder.i18n import kit_catalog
 
@@ -209,6 +211,8 @@ def test_console_texts_have_chinese(module):
     texts = list(t_literals(ROOT / "autograder" / module))
     if module == "engine/progress.py":
         texts += [(0, text) for text in COUNTS.values()]
+    if module == "course/kit_update.py":
+        texts += [(0, text) for name, text in vars(States).items() if not name.startswith("_")]
     assert texts
     missing = [f"line {line}: {text!r}" for line, text in texts
                if text not in chinese or fields(chinese[text]) != fields(text)
@@ -253,8 +257,8 @@ def test_help_texts_have_chinese(monkeypatch):
 @pytest.fixture(scope="module")
 def zh_console(tmp_path_factory):
     """The console of a Chinese course through a week: init, the help, a wrong option, build,
-    grade with nothing to grade, an unknown id, new (twice), grade a submission, grade again,
-    validate, a wrong gradebook URL."""
+    grade with nothing to grade, an unknown id, new (twice), update (a file of the course's
+    own), grade a submission, grade again, validate, a wrong gradebook URL."""
     where = tmp_path_factory.mktemp("console")
     course = where / "course-zh"
     said = {"init": kit("init", str(course), "--language", "zh", "01_attention_by_hand",
@@ -267,6 +271,14 @@ def zh_console(tmp_path_factory):
     said["grade an unknown id"] = kit("grade", "99_nothing", cwd=course, ok=False)
     said["new"] = kit("new", "10_my_topic", cwd=course)
     said["new again"] = kit("new", "10_my_topic", cwd=course, ok=False)
+    said["update"] = kit("update", cwd=course)
+    said["update --help"] = kit("update", "--help", cwd=course)
+    checks = course / "assignments" / "01_attention_by_hand" / "checks.py"
+    own = checks.read_text(encoding="utf-8")
+    checks.write_text(own + "# the instructor's\n", encoding="utf-8")
+    said["update --apply, a file of the course's own"] = kit("update", "--apply", cwd=course,
+                                                              ok=False)
+    checks.write_text(own, encoding="utf-8")
     submitted = course / "submitted" / "ada" / "01_attention_by_hand"
     submitted.mkdir(parents=True)
     shutil.copy(course / "release" / "01_attention_by_hand" / "01_attention_by_hand.ipynb",
@@ -313,6 +325,9 @@ def test_the_chinese_console_says_what_happened(zh_console):
         ("validate", "验证通过：01_attention_by_hand"),
         ("a wrong option", "无法识别的参数：--no-such-option"),
         ("build", "[1/1] 已构建 01_attention_by_hand"),
+        ("update", "个与本套件的相同"),
+        ("update --apply, a file of the course's own",
+         "init 复制之后在课程中改动过：assignments/01_attention_by_hand/checks.py"),
         ("feedback", "反馈 01_attention_by_hand：feedback/ 中共 1 个页面"),
         ("export", "成绩：grades.csv"),
         ("export to no folder", "没有这个文件夹"),

@@ -32,12 +32,13 @@ ROOMS = declared_rooms()
 # of a submission it may read (course.submission_files), and the timeline. The checks are the
 # content's library: the course and the grading machinery stay out of them. serve relays
 # commands the command line hands it (its runner, a parameter) and never imports it. The
-# course's secret says how its generators are seeded (checks.draws, torch-free at import).
+# course's secret says how its generators are seeded (checks.draws, torch-free at import);
+# update compares the assignments a folder holds (checks.loader.ids_in).
 HELD_TO = {
     "plumbing": set(),
     "i18n": {"plumbing.errors", "plumbing.kit_command"},
     "checks": {"i18n", "plumbing.errors", "plumbing.course_root"},
-    "course": {"checks.model", "checks.draws", "i18n", "plumbing"},
+    "course": {"checks.model", "checks.draws", "checks.loader", "i18n", "plumbing"},
     "sandbox": {"checks.op_record", "course.submission_files", "i18n", "plumbing"},
     "build": {"checks", "course", "i18n", "plumbing"},
     "engine": {"checks", "course", "sandbox", "i18n", "plumbing"},

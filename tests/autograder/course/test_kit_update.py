@@ -1,0 +1,168 @@
+"""Does `update` bring a later kit's mended files into a course init made, without ever
+losing a file of the instructor's: taking only what is still as init copied it, keeping each
+replaced file, and saying what differs and how to take it?
+
+The later kit is a copy of the kit's course changed here (a mended check, a new file, a
+reworded notebook), handed to update as the kit it compares with."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from autograder.build.course_folder import init_course
+from autograder.course.directory import copy_assignments
+from autograder.course.kit_update import (
+    KIT_COURSE,
+    REPLACED,
+    States,
+    UpdateError,
+    newer_in_kit,
+    read_record,
+    record_copied,
+    record_path,
+    states,
+    update,
+)
+
+ID = "03_scaled_dot_product"
+CHECKS = f"assignments/{ID}/checks.py"
+NOTEBOOK = f"assignments/{ID}/notebook.py"
+MENDED = "\n# a rule mended in a later kit\n"
+
+
+@pytest.fixture
+def kit(tmp_path):
+    """A later kit: the kit's course (its shared modules and ID) to change in a test."""
+    later = tmp_path / "kit" / "assignments"  # its parent a course whose assignments/ it is
+    copy_assignments(KIT_COURSE, later, [ID])
+    return later
+
+
+def course_from(kit, folder, recorded=True):
+    """A course's assignments/ as init copies them from `kit` (and its record, unless
+    `recorded` is False: a course made by a kit before the record)."""
+    copy_assignments(kit, folder / "assignments", [ID])
+    if recorded:
+        record_copied(folder, kit, [ID])
+    return folder
+
+
+def state_of(root, kit, path):
+    return next(f.state for f in states(root, kit, [ID]) if f.path == path)
+
+
+def test_a_mended_check_is_listed_then_taken_and_the_old_one_kept(kit, tmp_path):
+    """With the kit's checks.py mended after init, does a dry run list it as newer and change
+    nothing, --apply take it (exit 0) and keep the course's under .kit/replaced/, and the next
+    update find every file the same?"""
+    root = course_from(kit, tmp_path / "course")
+    before = (root / CHECKS).read_text()
+    (kit / ID / "checks.py").write_text(before + MENDED)
+    said = []
+    assert update(root, kit, [ID], log=said.append) == 0
+    assert (root / CHECKS).read_text() == before
+    assert any(States.NEWER in line and CHECKS in line for line in said), said
+    assert update(root, kit, [ID], apply=True, log=said.append) == 0
+    assert (root / CHECKS).read_text() == before + MENDED
+    kept = list((root / ".kit" / REPLACED).glob(f"*/{CHECKS}"))
+    assert len(kept) == 1 and kept[0].read_text() == before
+    assert {f.state for f in states(root, kit, [ID])} == {States.SAME}
+
+
+def test_the_instructors_own_change_is_never_taken_unless_named(kit, tmp_path):
+    """A checks.py the instructor changed, and the kit's mended too: is it kept by --apply
+    (exit 1, the file named with how to compare and take it), and taken only with --take, the
+    instructor's kept?"""
+    root = course_from(kit, tmp_path / "course")
+    theirs = (root / CHECKS).read_text() + "\n# the instructor's own case\n"
+    (root / CHECKS).write_text(theirs)
+    (kit / ID / "checks.py").write_text((kit / ID / "checks.py").read_text() + MENDED)
+    said = []
+    assert update(root, kit, [ID], apply=True, log=said.append) == 1
+    assert (root / CHECKS).read_text() == theirs
+    assert state_of(root, kit, CHECKS) == States.YOURS
+    assert any("--take" in line for line in said) and any("diff" in line for line in said)
+    assert update(root, kit, [ID], apply=True, take=[CHECKS], log=said.append) == 0
+    assert MENDED in (root / CHECKS).read_text()
+    assert [p.read_text() for p in (root / ".kit" / REPLACED).glob(f"*/{CHECKS}")] == [theirs]
+
+
+def test_an_older_course_takes_nothing_it_cannot_tell_and_learns_what_is_the_same(kit,
+                                                                                   tmp_path):
+    """In a course made before the record, is a file that differs from the kit's left alone
+    by --apply (not known whether the instructor changed it), and are the files found the
+    same recorded, so that the kit's next mend of one of them is newer?"""
+    root = course_from(kit, tmp_path / "course", recorded=False)
+    (kit / ID / "checks.py").write_text((kit / ID / "checks.py").read_text() + MENDED)
+    assert update(root, kit, [ID], apply=True, log=lambda _: None) == 1
+    assert MENDED not in (root / CHECKS).read_text()
+    assert state_of(root, kit, CHECKS) == States.UNKNOWN
+    assert NOTEBOOK in read_record(root) and CHECKS not in read_record(root)
+    (kit / ID / "notebook.py").write_text((kit / ID / "notebook.py").read_text() + MENDED)
+    assert state_of(root, kit, NOTEBOOK) == States.NEWER
+
+
+def test_a_file_new_in_the_kit_is_added_and_a_changed_notebook_asks_for_a_build(kit,
+                                                                                tmp_path):
+    """Is a file the later kit added taken by --apply, and does a taken notebook.py name the
+    build to run (its release changes), while a taken checks.py alone does not?"""
+    root = course_from(kit, tmp_path / "course")
+    (kit / ID / "extra_cases.py").write_text("CASES = []\n")
+    (kit / ID / "notebook.py").write_text((kit / ID / "notebook.py").read_text() + MENDED)
+    said = []
+    assert update(root, kit, [ID], apply=True, log=said.append) == 0
+    assert (root / "assignments" / ID / "extra_cases.py").exists()
+    assert any(f"build {ID}" in line for line in said), said
+    (kit / ID / "checks.py").write_text((kit / ID / "checks.py").read_text() + MENDED)
+    said.clear()
+    assert update(root, kit, [ID], apply=True, log=said.append) == 0
+    assert not any("build" in line for line in said) and any("validate" in line for line in said)
+
+
+def test_a_wrong_id_or_path_is_refused_before_anything_is_written(kit, tmp_path):
+    """Are an id the kit lacks and a --take path that is no file of the kit's refused,
+    naming the fix, with nothing written?"""
+    root = course_from(kit, tmp_path / "course")
+    recorded = record_path(root).read_text()
+    with pytest.raises(UpdateError, match="not one of the kit's assignments"):
+        update(root, kit, ["10_mine"], apply=True)
+    with pytest.raises(UpdateError, match="as update lists it"):
+        update(root, kit, [ID], apply=True, take=["checks.py"])
+    assert record_path(root).read_text() == recorded
+    assert not (root / ".kit" / REPLACED).exists()
+
+
+def test_grade_tells_of_newer_files_and_of_a_course_with_no_record(kit, tmp_path):
+    """Does the line grade ends with name the assignment the kit has newer files of, say
+    nothing once they are taken or in the kit's own course, and tell a course with no record
+    to run update, which that run then silences?"""
+    root = course_from(kit, tmp_path / "course")
+    assert newer_in_kit(root, kit, [ID]) is None
+    (kit / ID / "checks.py").write_text((kit / ID / "checks.py").read_text() + MENDED)
+    assert "1 newer file of " + ID in newer_in_kit(root, kit, [ID])
+    assert newer_in_kit(root, kit, ["01_attention_by_hand"]) is None  # not this assignment
+    update(root, kit, [ID], apply=True, log=lambda _: None)
+    assert newer_in_kit(root, kit, [ID]) is None
+    assert newer_in_kit(kit.parent, kit, [ID]) is None  # the kit's own course
+    older = course_from(kit, tmp_path / "older", recorded=False)
+    assert "no record" in newer_in_kit(older, kit, [ID])
+    update(older, kit, [ID], apply=True, log=lambda _: None)
+    assert newer_in_kit(older, kit, [ID]) is None
+
+
+def test_a_course_init_made_is_the_kits_through_the_command(tmp_path):
+    """Does init record every file it copied, and `update` run as a user runs it, in the
+    course, find each the same as the kit's and exit 0?"""
+    root = init_course(tmp_path / "course", "en", [ID], log=lambda _: None)
+    files = json.loads(record_path(root).read_text())["files"]
+    assert CHECKS in files and "assignments/documents.py" in files
+    done = subprocess.run([sys.executable, "-m", "autograder", "update"], cwd=root,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{len(files)} of {len(files)} files the same" in done.stdout, done.stdout
+    shutil.rmtree(root)
