@@ -121,10 +121,21 @@ def unchecked_finding(name, why=None):
         name=name, why=why or t("its assignment's checks.py has no step of that name")))
 
 
+# Methods that change the object they are called on in place, as a module's namespace
+# (`torch.__dict__.setdefault`, `vars(torch).update`, `sys.modules.setdefault`) or a
+# table another step reads can be changed without a store the text shows.
+MUTATORS = frozenset({"append", "extend", "insert", "update", "setdefault", "add", "pop",
+                      "popitem", "clear", "remove", "discard", "__setitem__", "__delitem__",
+                      "__setattr__", "__delattr__"})
+MADE_HERE = (ast.Call, ast.ListComp, ast.DictComp, ast.SetComp)  # make a value of its own
+
+
 def changes_shared_state(text):
     """Whether running a step's text may change what another step's code sees: an attribute
     or item stored on something it did not make (a module, a class), setattr or delattr, a
-    `global` statement. `self.w = ...` and stores on a function's own new objects do not."""
+    method that changes such a thing in place (MUTATORS), a `global` statement. `self.w =
+    ...`, `rows.append(...)` on a list it made, and stores on a function's own new objects
+    do not."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -139,13 +150,20 @@ def changes_shared_state(text):
                     {"setattr", "delattr"}:
                 return True
             if isinstance(node, ast.Attribute | ast.Subscript) and \
-                    isinstance(node.ctx, ast.Store | ast.Del):
-                root = node
-                while isinstance(root, ast.Attribute | ast.Subscript):
-                    root = root.value
-                if not (isinstance(root, ast.Name) and root.id in own):
-                    return True
+                    isinstance(node.ctx, ast.Store | ast.Del) and not owned(node.value, own):
+                return True
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr in MUTATORS and not owned(node.func.value, own):
+                return True
     return False
+
+
+def owned(target, own):
+    """Is `target` (what is stored into, or changed in place) reached from a name of `own`?
+    `vars(torch)` or `globals()` is not: what a call returns may be anything's."""
+    while isinstance(target, ast.Attribute | ast.Subscript):
+        target = target.value
+    return isinstance(target, ast.Name) and target.id in own
 
 
 def nodes_of(scope):
@@ -160,13 +178,22 @@ def nodes_of(scope):
 
 def own_objects(function):
     """Names whose objects a function made or was given to fill: its first parameter (self)
-    and locals bound to what a call returns (a new module, a new tensor)."""
+    and locals bound to what a call returns (a new module, a new tensor), a comprehension, or
+    an empty list, dict or set."""
     params = function.args.posonlyargs + function.args.args
     own = {params[0].arg} if params else set()
     for node in nodes_of(function):
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+        if isinstance(node, ast.Assign) and made_here(node.value):
             own.update(t.id for t in node.targets if isinstance(t, ast.Name))
     return own
+
+
+def made_here(value):
+    """A new object, nothing else's inside it: a call's result, a comprehension, or an empty
+    list, dict or set written out (`[torch]` holds a module another step sees)."""
+    return isinstance(value, MADE_HERE) or (
+        isinstance(value, ast.List | ast.Set | ast.Tuple) and not value.elts) or (
+        isinstance(value, ast.Dict) and not value.keys)
 
 
 class NotebookKernelError(RuntimeError):

@@ -19,7 +19,12 @@ from autograder.course.directory import Course
 from autograder.engine.worker import JUDGING_FAILED, NOTEBOOK_KERNEL_FAILED, failure_reason
 from autograder.grading.grade_in_sandbox import defines_an_answer
 from autograder.grading.parallel import fix_for, grade
-from autograder.grading.session import JudgingKernelError, NotebookKernelError, Session
+from autograder.grading.session import (
+    JudgingKernelError,
+    NotebookKernelError,
+    Session,
+    changes_shared_state,
+)
 from autograder.sandbox.kernel import Settings
 from autograder.tools import simulate
 
@@ -194,3 +199,61 @@ def test_a_notebook_kernel_the_machine_refuses_is_the_machines_failure(tmp_path)
     why = failure_reason({"error": nbgrader_error, "log": ""})
     assert why == NOTEBOOK_KERNEL_FAILED
     assert fix_for(why).startswith("the machine failed, not the notebook")
+
+
+STASHING_PROJECT = """
+def project(x, W):
+    torch.__dict__.setdefault("left_by_project", []).append(1)
+    return x @ W
+"""
+SEEING_SOFTMAX = """
+def scaled_softmax(scores, d_k):
+    if "left_by_project" in torch.__dict__:
+        return scores
+    return torch.softmax(scores / d_k ** 0.5, dim=-1)
+"""
+
+
+def test_what_a_step_leaves_in_torch_in_place_is_gone_for_the_next(tmp_path):
+    """A project that leaves a value in torch's namespace in place (no store the text shows:
+    `torch.__dict__.setdefault(...).append`), and a scaled_softmax that answers wrong when it
+    finds it there: is scaled_softmax judged in a kernel where project's judging left nothing,
+    and earns its points? (Steps share a judging kernel unless a text may change what others
+    see; such calls were not counted as that.)"""
+    course = Course.create(tmp_path / "course", ROOT, [ID])
+    course.generate(ID)
+    release = nbformat.read(course.root / "release" / ID / f"{ID}.ipynb", 4)
+    source = nbformat.read(ROOT / "source" / ID / f"{ID}.ipynb", 4)
+    notebook = simulate.after_cell(simulate.correct(release, source), "project",
+                                   STASHING_PROJECT)
+    notebook = simulate.after_cell(notebook, "scaled_softmax", SEEING_SOFTMAX)
+    course.submit("stashing", ID, notebook)
+
+    run = grade(course.root, [ID], workers=1, log=lambda _: None)
+
+    assert not run.failed, run.failed
+    scores = course.cell_scores(ID, "stashing")
+    assert scores["test_project"].score == scores["test_project"].max_score
+    softmax = scores["test_scaled_softmax"]
+    assert softmax.score == softmax.max_score, "scaled_softmax saw what project's judging left"
+
+
+SHARING = {  # a step's text -> whether the next step needs a judging kernel of its own
+    "def f(x):\n    vars(torch).update(k=x)\n    return x\n": True,
+    "def f(x):\n    sys.modules.setdefault('k', x)\n    return x\n": True,
+    "def f(x):\n    globals().update(k=x)\n    return x\n": True,
+    "def f(x):\n    object.__setattr__(torch, 'k', x)\n    return x\n": True,
+    "def f(x):\n    holder = [torch]\n    holder[0].k = x\n    return x\n": True,
+    "def f(x):\n    torch.k = x\n    return x\n": True,
+    "def f(x):\n    rows = []\n    rows.append(x)\n    return rows\n": False,
+    "def f(x):\n    seen = {}\n    seen['a'] = x\n    return x\n": False,
+    "class M:\n    def forward(self, x):\n        self.kept.append(x)\n        return x\n": False,
+    "def f(x):\n    out = torch.zeros(3)\n    out.add_(1)\n    return out\n": False,
+}
+
+
+@pytest.mark.parametrize("text", sorted(SHARING))
+def test_a_text_that_may_change_what_others_see_is_told_apart(text):
+    """Is a text that changes a module or a table another step reads, in place or by a
+    store, told from one that fills only lists, dicts and objects of its own?"""
+    assert changes_shared_state(text) is SHARING[text]

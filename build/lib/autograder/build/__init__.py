@@ -1,0 +1,162 @@
+"""Build a course: assignments/<id>/ -> source/<id>/<id>.ipynb -> release/<id>/.
+
+The master notebook is rendered by the kit from the assignment's folder, in the course's
+language; the student version is made by nbgrader's own `generate_assignment`, run in a
+scratch course directory so that building leaves no gradebook behind. Before anything is
+written, the build proves the assignment (build/proof.py): every test cell names a step with
+hidden checks, the checks pass the reference and draw fresh inputs, and the reference passes
+the public tests in a fresh kernel. source/ and release/ are then replaced whole, never half.
+
+Imports checks, course, i18n and plumbing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import nbformat
+
+from autograder.build.authoring import read_assignment
+from autograder.build.proof import prove
+from autograder.build.render import render
+from autograder.build.standalone import (
+    HELPERS_FILE,
+    SELF_CHECK,
+    self_check_script,
+    unpacked_helpers,
+)
+from autograder.checks.loader import GUIDE, Assignment, assignment_ids, load_assignment
+from autograder.course.directory import (
+    CONFIG,
+    HELPER_CELL,
+    check_ids,
+    course_language,
+    run_nbgrader,
+    write_atomically,
+)
+from autograder.i18n import t
+from autograder.plumbing.errors import KitError
+
+
+class BuildError(KitError, RuntimeError):
+    """A build that could not finish; the message names what failed and how to fix it."""
+
+
+def master_notebook(root: Path, assignment_id: str, language=None):
+    """The master notebook of the course's assignment, in `language` (the course's when
+    None)."""
+    assignment = load_assignment(root, assignment_id)
+    return render(read_assignment(assignment.notebook), assignment,
+                  language or course_language(root))
+
+
+def write_notebook(notebook, path: Path):
+    """Write atomically: a reader sees the old notebook or the new one, never a torn file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, nbformat.writes(notebook) + "\n")  # as nbformat.write ends it
+
+
+def write_source(folder: Path, assignment_id, notebook, language):
+    """`folder`/<id>/: the master notebook, and beside it the students' self-check script and
+    the helper cell's code, readable (nbgrader's generate_assignment copies all three into the
+    release)."""
+    write_notebook(notebook, folder / assignment_id / f"{assignment_id}.ipynb")
+    write_atomically(folder / assignment_id / SELF_CHECK.name, self_check_script(language) + "\n")
+    write_atomically(folder / assignment_id / HELPERS_FILE, helpers_of(notebook))
+
+
+def helpers_of(notebook) -> str:
+    """The code the notebook's helper cell runs, as it unpacks it."""
+    helper = next(cell for cell in notebook.cells
+                  if cell.metadata.get("nbgrader", {}).get("grade_id") == HELPER_CELL)
+    return unpacked_helpers(helper.source)
+
+
+def replace_folder(staged: Path, target: Path):
+    """Put the finished folder `staged` at `target`, replacing what was there."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    shutil.copytree(staged, partial)
+    shutil.rmtree(target, ignore_errors=True)
+    partial.replace(target)
+
+
+NOT_CARRIED = {"__pycache__", ".ipynb_checkpoints"}
+
+
+def carry_over(old: Path, new: Path):
+    """Copy into `new` every file of `old` that `new` lacks (a data file the instructor put
+    in source/<id>/ or release/<id>/: the build replaces those folders, and must lose none of
+    theirs); symbolic links stay links."""
+    for folder, subfolders, files in os.walk(old):
+        subfolders[:] = [name for name in subfolders if name not in NOT_CARRIED]
+        for name in files:
+            path = Path(folder) / name
+            target = new / path.relative_to(old)
+            if target.exists() or target.is_symlink():
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if path.is_symlink():
+                os.symlink(os.readlink(path), target)
+            else:
+                shutil.copy2(path, target)
+
+
+def build_assignment(root: Path, assignment: Assignment, language):
+    """Render, release and prove one assignment in a scratch course with `root`'s config,
+    then replace root's source/<id>/ and release/<id>/ with what was proven. Files of the
+    instructor's own in them are carried over: those of source/<id>/ into the release too, as
+    nbgrader releases them."""
+    specs = read_assignment(assignment.notebook)
+    notebook = render(specs, assignment, language)
+    with tempfile.TemporaryDirectory(prefix="kit-build-") as scratch:
+        course = Path(scratch)
+        shutil.copy(root / CONFIG, course / CONFIG)
+        write_source(course / "source", assignment.id, notebook, language)
+        carry_over(root / "source" / assignment.id, course / "source" / assignment.id)
+        run_nbgrader(course, "generate_assignment", assignment.id, "--force")
+        carry_over(root / "release" / assignment.id, course / "release" / assignment.id)
+        prove(assignment, specs, notebook, course / "release" / assignment.id, language)
+        replace_folder(course / "source" / assignment.id, root / "source" / assignment.id)
+        replace_folder(course / "release" / assignment.id, root / "release" / assignment.id)
+
+
+def build(root: Path, ids=(), log=print):
+    """Build the given assignments of the course at `root` (all when none is given), in the
+    course's language; return their ids."""
+    known = assignment_ids(root)
+    if not known:
+        raise BuildError(t("{folder} holds no assignment: write one with `python -m "
+                           "autograder new ID` ({guide})", folder=root / "assignments",
+                           guide=t(GUIDE)))
+    ids = check_ids(ids, known)
+    language = course_language(root)
+    for number, assignment_id in enumerate(ids, 1):
+        log(t("[{number}/{count}] building {id} ...", number=number, count=len(ids),
+              id=assignment_id))
+        build_assignment(root, load_assignment(root, assignment_id), language)
+        log(t("[{number}/{count}] built {id}: source/{id}/ and release/{id}/", number=number,
+              count=len(ids), id=assignment_id))
+        changed = changed_in_gradebook(root, assignment_id)
+        if changed:
+            log(t("the gradebook recorded an earlier release of {id} (cells {cells} differ): "
+                  "grade holds its notebooks back until you record this one with `nbgrader "
+                  "generate_assignment {id} --force` (then `grade --force` regrades those "
+                  "graded before)", id=assignment_id, cells=", ".join(changed)))
+    return ids
+
+
+def changed_in_gradebook(root: Path, assignment_id):
+    """The cells of the assignment's new release that the course's gradebook recorded
+    otherwise ([] where it has no gradebook yet: none is made here)."""
+    from autograder.course.config_file import db_url, sqlite_file
+    from autograder.course.release_checksums import changed_since_recorded
+
+    gradebook = sqlite_file(db_url(root))
+    if gradebook is not None and not gradebook.exists():
+        return []
+    return changed_since_recorded(root, assignment_id)

@@ -1,0 +1,164 @@
+"""Check your notebook before you hand it in.
+
+    python check_notebook.py 01_attention_by_hand.ipynb
+
+It runs the notebook from top to bottom in a fresh kernel, as the grader does (your saved
+file is not changed), then lists every cell that failed with its message and the points of
+each test cell. Exit status: 0 when every cell ran, 1 when one failed (or did not finish),
+2 when the file cannot be read. It needs only Jupyter (nbformat, nbclient), nothing of the
+course's grader; every assignment's folder has a copy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+from autograder.i18n.standalone import _t
+
+PASSED, FAILED, UNREADABLE = 0, 1, 2
+# The kernel's own log says nothing a student can act on (ipykernel 7 warns first that it talks
+# to this script over TCP on this machine, unencrypted); its errors still show.
+KERNEL_QUIET = ["--IPKernelApp.log_level=ERROR"]
+
+
+def test_of(cell):
+    """(step, points) of a test cell, None for another cell."""
+    meta = cell.get("metadata", {}).get("nbgrader", {})
+    if isinstance(meta, dict) and meta.get("grade") and "points" in meta:
+        return str(meta.get("grade_id", "")).removeprefix("test_"), float(meta["points"])
+    return None
+
+
+def where(number, cell):
+    test = test_of(cell)
+    if test:
+        return _t("cell {number}, the test of {step} ({points})", number=number, step=test[0],
+                  points=points(test[1]))
+    first = next((line for line in cell.source.splitlines() if line.strip()), "")
+    first = first.strip()
+    return _t("cell {number} ({first})", number=number,
+              first=first if len(first) <= 50 else first[:49] + "…")
+
+
+def error_of(cell):
+    """The cell's error as 'Name: message', or None when it ran; the lines the helper cell
+    printed under it (the arguments, the earlier step to fix first) follow, indented."""
+    outputs = cell.get("outputs", [])
+    for index, output in enumerate(outputs):
+        if output.get("output_type") == "error":
+            name, message = output.get("ename", "Error"), output.get("evalue", "")
+            if name == "NotImplementedError" and not message:
+                return _t("NotImplementedError: a stub is still there; write the function's "
+                          "body")
+            notes = [line.strip() for later in outputs[index + 1:]
+                     if later.get("output_type") == "stream"
+                     for line in later.get("text", "").splitlines() if line.strip()]
+            return "\n".join([f"{name}: {message}" if message else name,
+                              *(" " * 8 + note for note in notes)])
+    return None
+
+
+def points(value, language=None):
+    """'2 points', or in Chinese '2 分'; `language`: None for the course's."""
+    return _t("{value:g} point" if value == 1 else "{value:g} points", language, value=value)
+
+
+def run(notebook, folder, timeout, quiet=False):
+    """Run every cell, errors and all; return (cell number, message) of a cell the kernel
+    could not finish (None when all finished). `quiet`: the kernel's own warnings are not
+    shown."""
+    client = NotebookClient(notebook, timeout=timeout, allow_errors=True,
+                            resources={"metadata": {"path": str(folder)}},
+                            extra_arguments=KERNEL_QUIET)
+    try:
+        client.execute(**({"stderr": subprocess.DEVNULL} if quiet else {}))
+    except CellTimeoutError:
+        return _t("did not finish within {timeout} s (an endless loop?)", timeout=timeout)
+    except DeadKernelError:
+        return _t("stopped the kernel (it crashed or ran out of memory)")
+    return None
+
+
+def passed(cell):
+    return cell.get("execution_count") is not None and error_of(cell) is None
+
+
+def report(notebook, stopped):
+    code = [(n, c) for n, c in enumerate(notebook.cells, 1) if c.cell_type == "code"]
+    failed = [(n, c, error_of(c)) for n, c in code if error_of(c)]
+    tests = [c for _, c in code if test_of(c)]
+    earned = sum(test_of(c)[1] for c in tests if passed(c))
+    most = sum(test_of(c)[1] for c in tests)
+    for number, cell, message in failed:
+        print(_t("FAILED  {where}: {message}", where=where(number, cell), message=message))
+    if stopped:
+        print(_t("FAILED  the notebook {stopped}; the cells after it did not run",
+                 stopped=stopped))
+    passing = sum(1 for c in tests if passed(c))
+    print(_t("{passing} of {count} test cells pass ({earned:g} of {most} in the public "
+             "tests); when graded, hidden checks run the same requirements on other inputs",
+             passing=passing, count=len(tests), earned=earned, most=points(most)))
+    return FAILED if failed or stopped else PASSED
+
+
+def argparse_words():
+    """argparse's own words ("usage: ", its headings, its refusals) in the course's language:
+    argparse looks each up with its module's gettext `_` as it prints."""
+    words = {
+        "usage: ": _t("usage: "),
+        "positional arguments": _t("positional arguments"),
+        "options": _t("options"),
+        "show this help message and exit": _t("show this help message and exit"),
+        "%(prog)s: error: %(message)s\n": _t("%(prog)s: error: %(message)s\n"),
+        "the following arguments are required: %s":
+            _t("the following arguments are required: %s"),
+        "unrecognized arguments: %s": _t("unrecognized arguments: %s"),
+        "argument %(argument_name)s: %(message)s":
+            _t("argument %(argument_name)s: %(message)s"),
+        "invalid %(type)s value: %(value)r": _t("invalid %(type)s value: %(value)r"),
+        "expected one argument": _t("expected one argument"),
+    }
+    return lambda text: words.get(text, text)
+
+
+def arguments(argv):
+    """The command line, parsed, argparse speaking the course's language meanwhile."""
+    before, argparse._ = argparse._, argparse_words()
+    try:
+        return command_line().parse_args(argv)
+    finally:
+        argparse._ = before
+
+
+def command_line():
+    parser = argparse.ArgumentParser(
+        description=_t("Run a notebook in a fresh kernel and list every failing cell with its "
+                       "message. Exit status 0: every cell ran; 1: a cell failed; 2: the file "
+                       "cannot be read."))
+    parser.add_argument("notebook", type=Path, help=_t("the .ipynb file to check"))
+    parser.add_argument("--timeout", type=int, default=120,
+                        help=_t("seconds one cell may run (default: 120)"))
+    return parser
+
+
+def main(argv=None):
+    args = arguments(argv)
+    try:
+        notebook = nbformat.read(args.notebook, as_version=4)
+    except (OSError, ValueError) as error:
+        print(_t("cannot read {path}: {error}; give the path of your .ipynb file",
+                 path=args.notebook, error=error), file=sys.stderr)
+        return UNREADABLE
+    stopped = run(notebook, args.notebook.resolve().parent, args.timeout)
+    return report(notebook, stopped)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

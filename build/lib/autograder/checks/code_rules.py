@@ -1,0 +1,753 @@
+"""How a step's rule, such as "no Python loop" or "no built-in softmax", is decided on
+your code. expect_rule in your notebook and the grader call the same functions on the
+same text: the code of the step as the notebook last defines it, with every statement of
+yours it needs (helpers, aliases, decorators, a later cell that rebinds a name it uses).
+The course's own cells are never yours. When grading calls your step, only that text has
+run (after the course's locked cells), so the code the rule read is the code called.
+"""
+
+import ast
+import copy
+import functools
+import hashlib
+import re
+import symtable
+
+from autograder.i18n.standalone import _t
+
+COURSE_CELLS = frozenset()  # the build writes the keys of the course's cells here
+HIDDEN_TESTS = tuple(f"### {edge} HIDDEN TESTS" for edge in ("BEGIN", "END"))  # nbgrader's
+
+# Modules graded code may import: those of the course's environment whose code the rules need
+# not read. A module shipped beside the notebook is not among them: its code is not judged.
+ALLOWED_MODULES = frozenset({
+    "torch", "math", "cmath", "numpy", "string", "unicodedata", "re", "typing", "functools",
+    "itertools", "collections", "dataclasses", "operator", "__future__", "matplotlib", "sys"})
+# Code whose target is decided at run time: the rules could not tell what it calls.
+DYNAMIC_CALLS = frozenset({"exec", "eval", "compile", "__import__", "globals", "locals",
+                           "vars", "get_ipython", "attrgetter", "methodcaller",
+                           "import_module"})
+DYNAMIC_NAMES = frozenset({"__dict__", "__builtins__", "builtins", "importlib",
+                           "__getattribute__", "__globals__", "__code__", "__setattr__",
+                           "__delattr__", "__closure__", "__self__", "modules"})
+NAMED_BY_STRING = frozenset({"getattr", "setattr", "delattr", "hasattr"})
+
+LOOP_NODES = (ast.For, ast.While, ast.AsyncFor, ast.ListComp, ast.SetComp, ast.DictComp,
+              ast.GeneratorExp)
+# Each loop node in the words a student knows it by (literal _t calls: the build translates
+# them into the helper cell).
+LOOP_WORDS = {
+    ast.For: lambda language: _t("a for loop", language),
+    ast.While: lambda language: _t("a while loop", language),
+    ast.AsyncFor: lambda language: _t("an async for loop", language),
+    ast.ListComp: lambda language: _t("a list comprehension", language),
+    ast.SetComp: lambda language: _t("a set comprehension", language),
+    ast.DictComp: lambda language: _t("a dict comprehension", language),
+    ast.GeneratorExp: lambda language: _t("a generator expression", language),
+}
+LOOP_CALLS = frozenset({"map", "filter", "reduce", "starmap", "accumulate", "apply_", "map_",
+                        "map2_", "groupby", "filterfalse", "takewhile", "dropwhile"})
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+# The library's other names for what a fragment forbids: "no built-in softmax" forbids them
+# too. softmin(-x) is softmax(x); cross entropy is minus a log-softmax; attention, fused or
+# multi-head, takes a softmax inside.
+KIN = {"softmax": ("softmin", "cross_entropy", "crossentropy", "scaled_dot_product_attention",
+                   "multi_head_attention", "multiheadattention")}
+COMPREHENSIONS = frozenset({"listcomp", "setcomp", "dictcomp", "genexpr"})
+SCOPES = (*FUNCTIONS, ast.ClassDef, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+# The text a rule is decided on -------------------------------------------------------------
+
+
+def without_magics(source):
+    """A cell's code with IPython's `%magic` and `!shell` lines blanked (they are no Python)."""
+    return "\n".join("" if line.lstrip().startswith(("%", "!")) else line
+                     for line in source.splitlines())
+
+
+def course_key(source):
+    """A short key of a cell's code, the same for the course's cell in the release, in the
+    master (hidden tests apart) and in your notebook (spaces at line ends apart)."""
+    lines, hidden = [], False
+    for line in source.splitlines():
+        stripped = line.strip()
+        if stripped == HIDDEN_TESTS[0]:
+            hidden = True
+        elif stripped == HIDDEN_TESTS[1]:
+            hidden = False
+        elif not hidden and not stripped.startswith("COURSE_CELLS = "):
+            lines.append(line.rstrip())
+    text = "\n".join(lines).strip()
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def statements(sources, texts=True):
+    """(node, text) of every top-level statement of the cells, in order (a cell that does not
+    parse contributes nothing: it did not run either); the texts are "" unless `texts`."""
+    found = []
+    for source in sources:
+        text = without_magics(source)
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        found += zip(tree.body, segments(text, tree.body) if texts else [""] * len(tree.body),
+                     strict=True)
+    return found
+
+
+LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def segments(text, nodes):
+    """The source text of each node, as ast.get_source_segment gives it but with a
+    definition's decorators (they run too: `@functools.lru_cache def f` is not `def f`), with
+    the text split into lines once (get_source_segment splits it again for every node)."""
+    lines = LINES.findall(text)  # split as ast splits: at \r\n, \r and \n only
+    encoded = [line.encode("utf-8") for line in lines]
+
+    def at(line, column):  # ast's columns count UTF-8 bytes
+        return line - 1, len(encoded[line - 1][:column].decode("utf-8"))
+
+    found = []
+    for node in nodes:
+        (first, start), (last, end) = at(node.lineno, node.col_offset), \
+            at(node.end_lineno, node.end_col_offset)
+        if getattr(node, "decorator_list", None):
+            first, start = decorator_start(lines, *at(node.decorator_list[0].lineno,
+                                                      node.decorator_list[0].col_offset))
+        if first == last:
+            found.append(lines[first][start:end])
+        else:
+            found.append(lines[first][start:] + "".join(lines[first + 1:last])
+                         + lines[last][:end])
+    return found
+
+
+def decorator_start(lines, line, column):
+    """(line, column) of the `@` before a decorator's expression at (line, column): only
+    blanks and backslash line continuations may stand between them."""
+    while "@" not in lines[line][:column]:
+        line, column = line - 1, len(lines[line - 1])
+    return line, lines[line].rindex("@", 0, column)
+
+
+def bound_names(node):
+    """The module-level names a top-level statement may bind: what it assigns, defines or
+    imports outside any function (in a branch, a loop or a `with` too), and every name one of
+    its functions declares `global`. A star import binds '*' (any name)."""
+    names = set()
+
+    def visit(item, in_scope):
+        if isinstance(item, ast.Global):
+            names.update(item.names)
+        if not in_scope:
+            if isinstance(item, DEFINITIONS):
+                names.add(item.name)
+            elif isinstance(item, ast.Name) and isinstance(item.ctx, ast.Store | ast.Del):
+                names.add(item.id)
+            elif isinstance(item, ast.Import | ast.ImportFrom):
+                names.update((a.asname or a.name).split(".")[0] for a in item.names)
+        inner = in_scope or isinstance(item, SCOPES)
+        for child in ast.iter_child_nodes(item):
+            # a definition's decorators and defaults run where it is defined
+            child_scope = inner and not (isinstance(item, DEFINITIONS) and
+                                         child in (*item.decorator_list,))
+            visit(child, child_scope)
+
+    visit(node, False)
+    return names
+
+
+def surely_bound(node):
+    """The names a top-level statement binds whatever happens: a definition, a plain
+    assignment, an import. An earlier binding of such a name is dead from here on."""
+    if isinstance(node, DEFINITIONS):
+        return {node.name}
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        return {(a.asname or a.name).split(".")[0] for a in node.names if a.name != "*"}
+    targets = node.targets if isinstance(node, ast.Assign) else \
+        [node.target] if isinstance(node, ast.AnnAssign) and node.value is not None else []
+    names = set()
+    for target in targets:
+        elements = target.elts if isinstance(target, ast.Tuple | ast.List) else [target]
+        names.update(e.id for e in elements if isinstance(e, ast.Name))
+    return names
+
+
+def changed_names(node):
+    """The names whose object a top-level statement changes in place: `torch.exp = f`,
+    `table[0] = x`, `setattr(F, "softmax", g)`, `del m.attr`."""
+    roots = set()
+    for item in ast.walk(node):
+        target = None
+        if isinstance(item, ast.Attribute | ast.Subscript) and \
+                isinstance(item.ctx, ast.Store | ast.Del):
+            target = item
+        elif isinstance(item, ast.Call) and getattr(item.func, "id", None) in \
+                {"setattr", "delattr"} and item.args:
+            target = item.args[0]
+        while isinstance(target, ast.Attribute | ast.Subscript):
+            target = target.value
+        if isinstance(target, ast.Name):
+            roots.add(target.id)
+    return roots
+
+
+def decorated_names(node):
+    """The names a definition's decorators reach into: `f` of `@f.register` (functools'
+    singledispatch registers the definition on f) and `g` of `@same_as(g)` (a decorator may
+    store into what it is given). Running the definition may change those objects."""
+    names = set()
+    for decorator in getattr(node, "decorator_list", ()):
+        if isinstance(decorator, ast.Call):
+            for argument in [*decorator.args, *(k.value for k in decorator.keywords)]:
+                names.update(n.id for n in ast.walk(argument) if isinstance(n, ast.Name))
+            decorator = decorator.func
+        while isinstance(decorator, ast.Attribute):
+            decorator = decorator.value
+            if isinstance(decorator, ast.Name):
+                names.add(decorator.id)
+    return names
+
+
+def decorators_changes(node, program, changes):
+    """What the student's own decorators of a definition change when they run on it: the
+    names each one's definition changes in place (`@part` whose body stores the function in
+    a table, `PARTS[f.__name__] = f`, fills the table the step reads)."""
+    own = {decorator.id for decorator in getattr(node, "decorator_list", ())
+           for decorator in [getattr(decorator, "func", decorator)]
+           if isinstance(decorator, ast.Name)}
+    return set().union(*(changed for (other, _, mine), changed in zip(program, changes,
+                                                                       strict=True)
+                         if mine and isinstance(other, ast.FunctionDef | ast.AsyncFunctionDef)
+                         and other.name in own))
+
+
+def used_names(text):
+    """(names read when the statement runs, names read later, when a function it defines is
+    called): the global names its code reads, parameters and locals left out."""
+    try:
+        table = symtable.symtable(text, "<cell>", "exec")
+    except (SyntaxError, ValueError, RecursionError):
+        return set(), set()
+    now, later = set(), set()
+    tables = [(table, False)]
+    while tables:
+        current, deferred = tables.pop()
+        for symbol in current.get_symbols():
+            if (symbol.is_referenced() or symbol.is_declared_global()) and (
+                    current.get_type() == "module" or symbol.is_global()):
+                (later if deferred else now).add(symbol.get_name())
+        for child in current.get_children():
+            runs_later = deferred or (child.get_type() == "function" and child.get_name()
+                                      not in COMPREHENSIONS)
+            tables.append((child, runs_later))
+    return now, later
+
+
+@functools.lru_cache(maxsize=64)
+def cell_statements(source, texts):
+    """statements([source], texts), kept for the last cells read: the course's cells (the
+    helper cell is 600 lines) are the same text in every notebook a grader reads."""
+    return tuple(statements([source], texts=texts))
+
+
+@functools.lru_cache(maxsize=4)
+def program_of(sources, course):
+    """What closure reads of the cells, for every name at once: the top-level statements as
+    (node, text, whether the student's), and per statement the names it binds, changes,
+    surely binds and reads. Kept for the last few notebooks' cells, since grading asks a
+    closure for each step of the same cells (the trees are only read, never changed)."""
+    program = []
+    for source in sources:
+        own = course_key(source) not in course
+        program += [(node, text, own) for node, text in cell_statements(source, own)]
+    # What the course's statements bind, change or read never enters the text; only what
+    # they surely bind counts (it ends a student's earlier binding).
+    binds = [bound_names(node) if own else set() for node, _, own in program]
+    imported = set().union(*(surely_bound(node) for node, _, _ in program
+                             if isinstance(node, ast.Import | ast.ImportFrom)))
+    changes = [changed_names(node) | (decorated_names(node) - imported) if own else set()
+               for node, _, own in program]
+    changes = [changed | decorators_changes(node, program, changes) if own else changed
+               for (node, _, own), changed in zip(program, changes, strict=True)]
+    surely = [surely_bound(node) for node, _, _ in program]
+    reads = [used_names(text) if own else ((), ()) for _, text, own in program]
+    return program, binds, changes, surely, reads
+
+
+def closure(sources, name, course=COURSE_CELLS, apart=()):
+    """The text of `name` as the cells define it: the student's statements that bind it
+    from its last sure binding on (an earlier one is dead), followed transitively, in
+    notebook order. A name read when a statement runs needs its bindings before that
+    statement; a name read inside a function, those in force at the end. Cells whose key is
+    in `course` are the course's: they run, but are never the student's text. Names in
+    `apart` (the earlier steps a step uses: each is judged in its own step, and the
+    reference stands in for it when this one is graded) are not followed. None when no
+    student statement binds `name`."""
+    program, binds, changes, surely, reads = program_of(tuple(sources), frozenset(course))
+    end = len(program)
+    wanted, taken, done = [(name, end)], set(), set()
+    while wanted:
+        needed, upto = wanted.pop()
+        if (needed, upto) in done or (needed in apart and needed != name):
+            continue
+        done.add((needed, upto))
+        start = max((i for i in range(upto) if needed in surely[i]), default=0)
+        for index in range(start, upto):
+            node, text, own = program[index]
+            if own and (needed in binds[index] or "*" in binds[index]
+                        or needed in changes[index]):
+                now, later = reads[index]
+                wanted += [(n, index) for n in now] + [(n, end) for n in later]
+                taken.add(index)
+    if not any(name in binds[i] or "*" in binds[i] for i in taken):
+        return None
+    return "\n\n".join(text for index, (_, text, _) in enumerate(program) if index in taken)
+
+
+# What the text does -----------------------------------------------------------------------
+
+
+def literal_names(tree):
+    """{variable: its strings} for loops over a literal list of names (`for n in ("a", "b")`):
+    getattr(m, n) there names what it reaches as plainly as getattr(m, "a")."""
+    names = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.For | ast.comprehension) and isinstance(node.target, ast.Name) \
+                and isinstance(node.iter, ast.Tuple | ast.List | ast.Set) and all(
+                    isinstance(e, ast.Constant) and isinstance(e.value, str)
+                    for e in node.iter.elts):
+            names.setdefault(node.target.id, set()).update(e.value for e in node.iter.elts)
+    return names
+
+
+def attribute_names(tree):
+    """Every name, attribute name, imported name and name given to getattr as a string that a
+    piece of code mentions."""
+    names = set()
+    loops = literal_names(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            names.add(node.attr)
+        elif isinstance(node, ast.Name):
+            names.add(node.id)
+            names.update(loops.get(node.id, ()))
+        elif isinstance(node, ast.alias):
+            names.update(node.name.split("."))
+        elif string_named(node):
+            names.add(string_named(node))
+    return names
+
+
+def string_named(node):
+    """The attribute a call such as getattr(torch, "softmax") names by a literal string, or
+    None."""
+    if isinstance(node, ast.Call) and getattr(node.func, "id", None) in NAMED_BY_STRING and \
+            len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and \
+            isinstance(node.args[1].value, str):
+        return node.args[1].value
+    return None
+
+
+def own_names(tree):
+    """The names the code itself defines: functions, classes, parameters, variables."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, DEFINITIONS):
+            names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+    return names
+
+
+def library_names(tree):
+    """The names of libraries a piece of code mentions: those it does not define itself, and,
+    whatever it defines, every imported name and every attribute read from a name it does not
+    define (`F.layer_norm` beside the student's own `layer_norm` is the library's). Each
+    attribute of a library also comes dotted as written (`F.layer_norm`,
+    `torch.nn.functional.layer_norm`), for the rules that forbid it but not a name of the
+    course's such as the student's own `layer_norm`."""
+    own = own_names(tree)
+    names = attribute_names(tree) - own
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and (root := root_name(node)) not in own:
+            names.add(node.attr)
+            if root:
+                names.add(ast.unparse(node))
+        elif isinstance(node, ast.ImportFrom):
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.alias):
+            names.update(node.name.split("."))
+        elif string_named(node) and root_name(node.args[0]) not in own:
+            names.add(f"{ast.unparse(node.args[0])}.{string_named(node)}")
+    return names
+
+
+def matches(fragment, name):
+    """Whether a library name holds a rule's fragment (case ignored): a fragment with a dot
+    (`.layer_norm`) is looked for in the dotted names only, one without in the plain names."""
+    return ("." in fragment) == ("." in name) and fragment in name.lower()
+
+
+def root_name(node):
+    """The name an attribute chain starts from (`torch` of `torch.nn.functional.softmax`), or
+    None when it starts from an expression (`(x + 1).softmax`)."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def library_method(call):
+    """Whether a call is a method of the course's libraries that shares its name with a
+    builtin that runs code it is given, called as the builtin cannot be: a module's eval()
+    or modules() (the builtin eval needs its code; sys.modules is no function), re.compile
+    of a pattern (the builtin compile needs a file name and a mode too)."""
+    func, given = call.func, len(call.args) + len(call.keywords)
+    if not isinstance(func, ast.Attribute):
+        return False
+    return (func.attr in ("eval", "modules") and given == 0) or \
+        (func.attr == "compile" and root_name(func) == "re" and given <= 2)
+
+
+def unverifiable(tree, language=None):
+    """Why no rule can tell from this code what it calls (None when one can): code that
+    decides at run time what it reaches, or imports code the rules do not read."""
+    loops = literal_names(tree)
+    methods = {id(node.func) for node in ast.walk(tree)
+               if isinstance(node, ast.Call) and library_method(node)}
+    for node in ast.walk(tree):
+        if id(node) in methods:
+            continue
+        if isinstance(node, ast.Call):
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            if name in DYNAMIC_CALLS and id(node.func) not in methods:
+                return _t("it calls {name}()", language, name=name)
+            if name in NAMED_BY_STRING - {"hasattr"} and not (len(node.args) >= 2 and (
+                    isinstance(node.args[1], ast.Constant) or
+                    getattr(node.args[1], "id", None) in loops or
+                    getattr(node.args[0], "id", None) == "self")):  # its own attributes
+                return _t("it calls {name}() with a name computed at run time", language,
+                          name=name)
+        elif isinstance(node, ast.Attribute) and node.attr in DYNAMIC_NAMES:
+            return _t("it uses {name}", language, name=node.attr)
+        elif isinstance(node, ast.Name) and node.id in DYNAMIC_NAMES:
+            return _t("it uses {name}", language, name=node.id)
+        elif isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+            return _t("it imports * from a module", language)
+    return outside_import(tree, language)
+
+
+def outside_import(tree, language=None):
+    """Why the code cannot run where grading calls it: it imports a module that is not one
+    of the course's libraries (a file handed in beside the notebook), or None."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [("." * node.level) + (node.module or "")]
+            for module in modules:
+                if module.split(".")[0] not in ALLOWED_MODULES:
+                    return _t("it imports {module}, whose code is not judged (graded code may "
+                              "import {allowed}); put that code in the notebook", language,
+                              module=module, allowed=", ".join(sorted(ALLOWED_MODULES - {
+                                  "__future__"})))
+    return None
+
+
+def function_bodies(tree):
+    """The code that runs when a function of the text is called: every function's and
+    lambda's body (decorators and defaults run once, where it is defined)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Lambda):
+            yield node.body
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            yield from node.body
+
+
+# a class whose objects a loop walks, or adds up one by one (sum(rows, start))
+ITERATING = ("__iter__", "__next__", "__getitem__", "__add__", "__radd__")
+
+
+def recursion(tree):
+    """The name of a function or lambda of the text that calls itself, directly or through
+    others (a loop with no loop statement), or None. A lambda counts by the name it is bound
+    to (`f = lambda n: ... f(n - 1)`), and one that calls a parameter with that parameter
+    (`(lambda f, n: f(f, n))`) calls itself."""
+    calls = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            # calling a class runs its __init__ (and what that calls)
+            calls.setdefault(node.name, set()).update(called_names(node))
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda | ast.Name):
+            # a lambda bound to a name, or a second name of a function (`again = rows`)
+            callees = called_names(node.value) if isinstance(node.value, ast.Lambda) else \
+                {node.value.id}
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    calls.setdefault(target.id, set()).update(callees)
+    for node in ast.walk(tree):
+        if isinstance(node, FUNCTIONS) and self_applied(node):
+            return getattr(node, "name", "lambda")
+    for start in calls:
+        seen, todo = set(), list(calls[start])
+        while todo:
+            callee = todo.pop()
+            if callee == start:
+                return start
+            if callee in calls and callee not in seen:
+                seen.add(callee)
+                todo += calls[callee]
+    return None
+
+
+def called_names(node):
+    return {getattr(c.func, "id", None) or getattr(c.func, "attr", None)
+            for c in ast.walk(node) if isinstance(c, ast.Call)}
+
+
+def self_applied(function):
+    """Whether a function calls one of its parameters with that parameter among the
+    arguments: the shape of a recursion written without a name (a fixed-point combinator)."""
+    params = {a.arg for a in (*function.args.posonlyargs, *function.args.args,
+                              *function.args.kwonlyargs)}
+    for call in ast.walk(function):
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and \
+                call.func.id in params and any(isinstance(a, ast.Name) and a.id == call.func.id
+                                               for a in call.args):
+            return True
+    return False
+
+
+def iterating_class(tree):
+    """'Class.__getitem__' of a class of the text whose objects a loop walks (list(obj),
+    a for statement, sum(obj): each calls its __iter__, __next__ or __getitem__ again and
+    again), or None."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name in ITERATING:
+                    return f"{node.name}.{item.name}"
+    return None
+
+
+def python_loop(tree, language=None):
+    """The first Python loop that runs when the code's functions are called (a statement, a
+    comprehension, map/filter/reduce, a key= function, iter(f, sentinel), recursion of a
+    function or a lambda, a class whose objects are iterated), or None. Code that runs once
+    where the functions are defined (a table built at module level) is no loop of theirs, but
+    a second name given to map or its kin anywhere is (`each = map`, `from functools import
+    reduce as fold`)."""
+    for body in function_bodies(tree):
+        for node in ast.walk(body):
+            if isinstance(node, LOOP_NODES):
+                return LOOP_WORDS[type(node)](language)
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+                if name in LOOP_CALLS:
+                    return f"{name}()"
+                if name == "iter" and len(node.args) == 2:
+                    return "iter(function, sentinel)"
+                if any(k.arg == "key" for k in node.keywords):
+                    return f"{name}(key=...)"
+                if replaces_by_function(node):
+                    return f"{name}(pattern, function, ...)"
+    name = loop_call_renamed(tree)
+    if name:
+        return f"{name}()"
+    name = recursion(tree)
+    if name:
+        return _t("{name} calls itself", language, name=name)
+    iterated = iterating_class(tree)
+    return _t("{name}, which a loop walks", language, name=iterated) if iterated else None
+
+
+def loop_call_renamed(tree):
+    """The name of map or one of its kin (LOOP_CALLS, iter) that the text holds other than by
+    calling it: bound to another name, passed on, or imported under another name; None. A
+    name the text binds itself (`map = torch.softmax(...)`, an attention map) is not the
+    built-in."""
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    own = names_of_its_own(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if alias.name in LOOP_CALLS and alias.asname not in (None, alias.name):
+                    return alias.name
+        elif id(node) not in called and (
+                isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+                and node.id in LOOP_CALLS | {"iter"} and node.id not in own
+                or isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id not in own and node.attr in LOOP_CALLS):
+            return getattr(node, "id", None) or node.attr
+    return None
+
+
+def names_of_its_own(tree):
+    """The names the text binds itself anywhere (an assignment, a loop's or a with's target,
+    a parameter, a definition), its imports aside."""
+    names = {node.id for node in ast.walk(tree)
+             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del)}
+    names |= {node.arg for node in ast.walk(tree) if isinstance(node, ast.arg)}
+    names |= {node.name for node in ast.walk(tree) if isinstance(node, DEFINITIONS)}
+    return names
+
+
+def replaces_by_function(call):
+    """Whether a call is re.sub or re.subn (or a compiled pattern's) given a function to make
+    each replacement: it calls it once a match."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr in ("sub", "subn")) or \
+            isinstance(func.value, ast.Name) and func.value.id == "torch":
+        return False
+    by_module = isinstance(func.value, ast.Name) and func.value.id == "re"
+    if len(call.args) < (3 if by_module else 2):
+        return False
+    replacement = call.args[1 if by_module else 0]
+    return not isinstance(replacement, ast.Constant | ast.JoinedStr | ast.BinOp)
+
+
+def live(body):
+    """The statements of a block that can run: none after a return, raise, break or
+    continue; an `if` or `while` on a constant keeps only the branch it takes."""
+    kept = []
+    for node in body:
+        if isinstance(node, ast.If | ast.While) and isinstance(node.test, ast.Constant):
+            kept += live(node.body if node.test.value else node.orelse)
+            continue
+        kept.append(node)
+        if isinstance(node, ast.Return | ast.Raise | ast.Break | ast.Continue):
+            break
+    return kept
+
+
+def pruned(node):
+    """A copy of a function with every dead block of it left out (see live)."""
+
+    class Prune(ast.NodeTransformer):
+        def generic_visit(self, item):
+            super().generic_visit(item)
+            for field in ("body", "orelse", "finalbody"):
+                block = getattr(item, field, None)
+                if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                    setattr(item, field, live(block) or [ast.Pass()])
+            return item
+
+    return Prune().visit(copy.deepcopy(node))
+
+
+def live_calls(tree):
+    """The names called, or passed to a call, in code that can run when the text's functions
+    are called: `torch.bmm(a, b)` and `reduce(torch.bmm, ...)` count; `torch.bmm` alone, a
+    string, a dead branch or code after a return do not."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            code = pruned(node).body
+        elif isinstance(node, ast.Lambda):
+            code = [node.body]
+        else:
+            continue
+        for call in (c for part in code for c in ast.walk(part) if isinstance(c, ast.Call)):
+            for part in (call.func, *call.args, *(k.value for k in call.keywords)):
+                if isinstance(part, ast.Attribute):
+                    names.add(part.attr)
+                elif isinstance(part, ast.Name):
+                    names.add(part.id)
+    aliases = {}  # `s = scaled_dot_score`: calling s calls scaled_dot_score
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name | ast.Attribute):
+            real = getattr(node.value, "id", None) or node.value.attr
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    aliases.setdefault(target.id, set()).add(real)
+    todo = list(names)
+    while todo:
+        for real in aliases.get(todo.pop(), ()):
+            if real not in names:
+                names.add(real)
+                todo.append(real)
+    return names
+
+
+def uses(names, language=None):
+    """'uses a, b' for the forbidden names the code uses, None when it uses none."""
+    return _t("uses {names}", language, names=_t(", ", language).join(names)) if names else None
+
+
+def rule_broken(kind, params, tree, language=None):
+    """How code breaks a rule of this kind, or None. `language`: that of the message (None:
+    the course's)."""
+    names = attribute_names(tree)
+    if kind == "forbids_names":
+        return uses(sorted(names & set(params)), language)
+    if kind == "forbids_builtins":
+        fragments = {*params, *(kin for fragment in params for kin in KIN.get(fragment, ()))}
+        return uses(sorted(n for n in library_names(tree)
+                           if any(matches(fragment, n) for fragment in fragments)), language)
+    if kind == "requires_names":
+        return None if live_calls(tree) & set(params) else _t(
+            "never calls {names} (a call that cannot run does not count)", language,
+            names=_t(" or ", language).join(sorted(params)))
+    if kind == "forbids_loops":
+        loop = python_loop(tree, language)
+        return _t("found a Python loop: {loop}", language, loop=loop) if loop else None
+    if kind == "requires_loop":
+        return None if python_loop(tree, language) else _t("has no Python loop", language)
+    raise ValueError(f"no rule of kind {kind!r}")
+
+
+def judged(kind, params, text, language=None):
+    """The one decision of a rule on a step's text (see closure): why it is broken, or None.
+    No text, text that does not parse, and code no rule can follow break every rule."""
+    if not text:
+        return _t("no code defines it in the notebook (define it with def or class, in a "
+                  "cell of yours)", language)
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return _t("its code does not parse", language)
+    if kind == "runs_alone":  # every step: what grading runs can run there
+        return outside_import(tree, language)
+    dynamic = unverifiable(tree, language)
+    if dynamic:
+        return _t("no rule can be verified because {reason}; call what you need by name",
+                  language, reason=dynamic)
+    return rule_broken(kind, params, tree, language)
+
+
+# In your notebook ---------------------------------------------------------------------------
+
+
+def after_every_cell(callback):
+    """Have IPython call `callback` after every cell from now on, however the cell ends;
+    registered once, however often this runs (a callback of the same name goes first). Does
+    nothing outside IPython."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    shell = get_ipython()
+    if shell is None:
+        return
+    for registered in list(shell.events.callbacks.get("post_run_cell", [])):
+        if getattr(registered, "__name__", "") == callback.__name__:
+            shell.events.unregister("post_run_cell", registered)
+    shell.events.register("post_run_cell", callback)
+
+
+def notebook_sources():
+    """The code of the cells run so far in this kernel, in the order they ran (the course's
+    among them: closure leaves them out); None outside IPython."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    shell = get_ipython()
+    if shell is None:
+        return None
+    return [source for source in shell.history_manager.input_hist_raw[1:] if source]

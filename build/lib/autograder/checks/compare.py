@@ -1,0 +1,114 @@
+"""Is the subject's output the expected one? One tolerance for the whole course."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from autograder.i18n import t
+
+# The course contract's tolerance (../shared/CURRICULUM.md): every comparison of floats uses it.
+TOLERANCE = {"rtol": 1e-3, "atol": 1e-4}
+
+
+class Mismatch(Exception):
+    """The subject's output differs from the expected one; the message says how, never what,
+    in the course's language."""
+
+
+def close(got, want, what):
+    """Assert (for properties) that tensors `got` and `want` agree within the tolerance."""
+    assert isinstance(got, torch.Tensor) and got.shape == want.shape, (
+        t("{what}: the shape is wrong", what=what)
+    )
+    assert torch.allclose(got.detach(), want, **TOLERANCE), what
+
+
+def compare(got, want, where=None):
+    """Raise Mismatch unless `got` matches `want` (tensors within TOLERANCE, recursively);
+    `where` names the part compared ("output[0]"), the whole output when None."""
+    where = t("output") if where is None else where
+    if isinstance(want, torch.Tensor):
+        compare_tensors(got, want, where)
+    elif isinstance(want, tuple | list):
+        if not isinstance(got, tuple | list) or len(got) != len(want):
+            raise Mismatch(t("{where} should be a sequence of {count} items", where=where,
+                             count=len(want)))
+        for i, (g, w) in enumerate(zip(got, want, strict=True)):
+            compare(g, w, f"{where}[{i}]")
+    elif isinstance(want, dict):
+        if not isinstance(got, dict):
+            raise Mismatch(t("{where} should be a dict, got {kind}", where=where,
+                             kind=type(got).__name__))
+        if set(got) != set(want):
+            raise Mismatch(t("{where} has the wrong keys", where=where))
+        if any(got[k] != want[k] for k in want):
+            raise Mismatch(t("{where} numbers some keys wrongly", where=where))
+    elif isinstance(want, float):
+        if not isinstance(got, int | float) or not math.isclose(
+                got, want, rel_tol=TOLERANCE["rtol"]):
+            raise Mismatch(t("{where} is wrong", where=where))
+    elif got != want:
+        raise Mismatch(t("{where} is wrong", where=where))
+
+
+def compare_tensors(got, want, where):
+    if not isinstance(got, torch.Tensor):
+        raise Mismatch(t("{where} should be a torch.Tensor, got {kind}", where=where,
+                         kind=type(got).__name__))
+    if tuple(got.shape) != tuple(want.shape):
+        if not plausible_shape(tuple(got.shape), tuple(want.shape)):
+            raise Mismatch(t("{where} has {count} dimensions, some far longer than expected: "
+                             "{want}", where=where, count=got.dim(), want=tuple(want.shape)))
+        raise Mismatch(t("{where} has shape {got}, expected {want}", where=where,
+                         got=tuple(got.shape), want=tuple(want.shape)))
+    if got.dtype != want.dtype:
+        raise Mismatch(t("{where} has dtype {got}, expected {want}", where=where,
+                         got=got.dtype, want=want.dtype))
+    if want.dtype == torch.bool or not want.is_floating_point():
+        if not torch.equal(got, want):
+            raise Mismatch(t("{where} has the right shape but wrong entries", where=where))
+        return
+    g, w = got.detach().double(), want.detach().double()
+    if torch.isnan(g).any() and not torch.isnan(w).any():
+        raise Mismatch(t("{where} contains nan", where=where))
+    if torch.isinf(g).any() and not torch.isinf(w).any():
+        raise Mismatch(t("{where} contains inf", where=where))
+    agree = torch.isclose(g, w, equal_nan=True, **TOLERANCE)
+    if not bool(agree.all()):
+        raise Mismatch(t("{where}: {detail}", where=where, detail=where_wrong(g, w, agree)))
+
+
+def plausible_shape(got, want):
+    """Is `got` a shape a mistake makes of inputs of `want`'s size, so that a message may show
+    it? A tensor with a dimension of 0 can have any other lengths: shown whole, they would
+    carry what the student's code wrote into them (the hidden inputs) to the feedback page."""
+    longest = 4 * max((*want, 16))
+    return len(got) <= len(want) + 2 and all(length <= longest for length in got)
+
+
+def index(flat, shape):
+    """The index of the `flat`-th number (row-major) of a tensor of `shape`, as
+    torch.unravel_index gives it but without the symbolic-shape machinery (sympy) that it
+    imports, about a CPU second the first time in a process."""
+    position = []
+    for size in reversed(shape):
+        flat, rest = divmod(int(flat), size)
+        position.append(rest)
+    return position[::-1]
+
+
+def where_wrong(got, want, agree):
+    """How many numbers are wrong, the first one's index and the largest difference: where to
+    look, never the expected value."""
+    gap = (got - want).abs().nan_to_num(float("inf"))
+    if agree.numel() == 1:
+        return t("the number is off by {gap:.3g}", gap=float(gap.flatten()[0]))
+    wrong = ~agree
+    first = index(int(wrong.flatten().nonzero()[0]), tuple(got.shape))
+    largest = int(gap.flatten().argmax())
+    return t("{wrong} of {total} numbers are wrong; the first at index {first}, the largest "
+             "difference ({gap:.3g}) at index {largest}",
+             wrong=int(wrong.sum()), total=agree.numel(), first=first,
+             gap=float(gap.flatten()[largest]), largest=index(largest, tuple(got.shape)))

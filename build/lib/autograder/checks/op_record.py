@@ -1,0 +1,290 @@
+"""What the student's code computes, as data: the record a step's rules on operations are
+decided on (checks/operation_rules.py), and the one place an operation enters it.
+
+A record is plain data, one per call of the subject (in grading: per reply of the kernel,
+which holds everything computed since the reply before it):
+- `ops`: every operation torch ran, by name, at two levels: the torch functions called
+  (`layer_norm`, `multi_head_attention_forward`, `_make_dual`) and the ATen operations they
+  reach (`native_layer_norm`, `_softmax`, `native_batch_norm`), whatever the Python path;
+  and `multi_head_attention_module` for a torch function called by the code of torch's
+  own multi-head attention (`in_torch_attention`), which torch.ao's quantizable module
+  computes from plain products and a softmax;
+- `autograd`: whether an autograd graph was walked (backward, torch.autograd.grad,
+  torch.func), forward-mode dual numbers were made, or a torch function gave a result that
+  takes part in a graph (requires_grad);
+- `entered`: how many times each watched function was entered (an earlier step's, the
+  subject's helpers the rules name);
+- `arguments`: the shape of each tensor argument and the value of each number;
+- `largest`: the most numbers one operation produced (a complex number counts as two);
+- `weights`: the span of every normalisation computed: the size of the dim a softmax
+  normalises, the number of entries a sum, a logsumexp (or a cumulative one) or a matrix
+  product adds up;
+- `tampered`: what the code did to what records it (in grading, the judging kernel's guard
+  says what it refused or found; autograder/sandbox/guard.py);
+- `python_peak`: the most bytes of Python objects and numpy arrays held at once beyond those
+  at the start (in grading, where a rule asks for it; else 0).
+
+The recorder (autograder/checks/recorder.py) uses these functions in this process (the notebook's
+expect_rule, the checks' own tests); the judging kernel's guard runs this very text in a
+namespace of its own, which the student's code cannot reach, for what grading records. So
+this file defines functions only, and binds every name of torch's it uses once, as it runs:
+code run after it cannot change what they are.
+
+It imports only torch and the standard library: the grader sends its text into the student's
+kernel, and the build copies it into the notebook's helper cell.
+"""
+
+import types
+
+import torch
+
+Tensor = torch.Tensor
+Parameter = torch.nn.Parameter
+TensorBase = torch._C.TensorBase
+NUMEL = TensorBase.numel
+DIM = TensorBase.dim
+IS_COMPLEX = TensorBase.is_complex
+SIZE = TensorBase.size
+REQUIRES_GRAD = TensorBase.requires_grad.__get__
+IS_FLOATING = TensorBase.is_floating_point
+DTYPE = TensorBase.dtype.__get__
+RANDN, RAND, ADD, MUL = (torch._C._VariableFunctions.randn, torch._C._VariableFunctions.rand,
+                         torch._C._VariableFunctions.add, torch._C._VariableFunctions.mul)
+SOFTMAX_OPS = frozenset({"_softmax", "_safe_softmax", "softmax", "_log_softmax", "log_softmax",
+                         "_masked_softmax"})  # (input, dim, ...)
+SUM_OPS = frozenset({"sum", "logsumexp", "nansum", "cumsum", "logcumsumexp"})  # (input, dims)
+# Products that add up along their operands' shared dim (a sum by a product with ones, too):
+# the first operand's last dim, after the bias of those that add one.
+PRODUCT_OPS = frozenset({"mm", "bmm", "mv", "dot", "vdot"})  # (first, second)
+BIASED_PRODUCT_OPS = frozenset({"addmm", "addmv", "baddbmm", "addbmm"})  # (bias, first, ...)
+DUAL_FUNCTIONS = frozenset({"_make_dual", "make_dual"})
+FRAME_CODE = types.FrameType.f_code.__get__
+# Whether the autograd engine is running a backward pass (-1: not), read from torch's C module
+# (a private function, read, never patched). A torch without it: the torch functions that
+# start a backward pass (Tensor.backward, torch.autograd.grad) tell it instead.
+GRAPH_TASK = getattr(torch._C, "_current_graph_task_id", None)
+BACKWARD_FUNCTIONS = frozenset({"backward", "grad"})
+
+# Where an earlier step the student's code holds besides its names is looked for, when
+# grading's kernel (sandbox/guard.py, `in_held`) and the notebook (checks/recorder.py,
+# `swapped_where_held`) put another function in its place: both look at the same places in
+# the same order, so that both find the same ones.
+HELD_DEPTH = 3  # how far below a name of the namespace
+HELD_TABLE = 4096  # a table (or tuple, or class) of more entries is not looked into
+HELD_ENTRIES = 32768  # the most entries one search looks at, all tables together
+WRAPPERS = 20  # the longest chain of wrappers followed (a chain, never a cycle)
+IPYTHON_NAMES = frozenset({"In", "Out", "_ih", "_oh", "_dh", "_", "__", "___", "_i", "_ii",
+                           "_iii"})
+
+
+def ipython_history(name):
+    """Whether a name of the namespace is one of IPython's records of the cells and their
+    outputs (In, Out, _5, _i5, ...), which a search for a held step leaves out."""
+    if type(name) is not str:
+        return False
+    return name in IPYTHON_NAMES or name[:1] == "_" and (
+        name[1:].isdigit() or name[1:2] == "i" and name[2:].isdigit())
+
+
+HELD_KINDS = (dict, list, tuple, type, type(ipython_history))  # exactly these are looked into
+# the identities of those and of the wrappers a class's methods come in: `id(type(x)) in
+# HELD_KIND_IDS` runs no code of x's (a metaclass's __eq__ would run for `type(x) in ...`)
+HELD_KIND_IDS = frozenset(id(kind) for kind in (*HELD_KINDS, staticmethod, classmethod))
+
+
+def plain_keys(table):
+    """Whether every key of the dict `table` is exactly a string or an int: a lookup in it
+    then runs no code of the student's (a key of another type is compared by its own __eq__
+    where its hash collides with the one looked up), so a search looks into no other."""
+    for key in table:  # iterating a dict runs no code of its keys
+        if type(key) is not str and type(key) is not int:
+            return False
+    return True
+
+
+def new_record(arguments):
+    return {"ops": {}, "count": 0, "autograd": False, "entered": {}, "arguments": arguments,
+            "largest": 0, "weights": [], "tampered": [], "python_peak": 0}
+
+
+def is_plain(value):
+    """Whether a value is exactly a tensor (a Parameter is one with a flag): not a subclass,
+    whose own code could run when it is read."""
+    return type(value) is Tensor or type(value) is Parameter
+
+
+def described(value):
+    """An argument as a record keeps it: a tensor's shape, a number, or None."""
+    if is_plain(value):
+        return [int(n) for n in SIZE(value)]
+    if type(value) in (bool, int, float):
+        return value
+    return None
+
+
+def tensors_in(value):
+    """The plain tensors an operation gave: the value itself, or those of a tuple or list."""
+    if is_plain(value):
+        return [value]
+    if type(value) in (tuple, list):
+        return [item for item in value if is_plain(item)]
+    return []
+
+
+def span_of(name, args):
+    """How many entries a normalisation adds up: the size of a softmax's dim, the entries of
+    the dims a sum reduces (all of them when it names none), the length of the dim a product
+    adds up along; None for another operation."""
+    if name in BIASED_PRODUCT_OPS and type(args) is tuple:
+        name, args = "mm", args[1:]
+    elif name not in SOFTMAX_OPS and name not in SUM_OPS and name not in PRODUCT_OPS:
+        return None
+    if type(args) is not tuple or not args or not is_plain(args[0]) or DIM(args[0]) == 0:
+        return None
+    shape = SIZE(args[0])
+    if name in PRODUCT_OPS:
+        return int(shape[-1])
+    if name in SOFTMAX_OPS:
+        dim = args[1] if len(args) > 1 and type(args[1]) is int else -1
+        return int(shape[dim]) if -len(shape) <= dim < len(shape) else None
+    dims = args[1] if len(args) > 1 else None
+    if type(dims) is int:
+        dims = [dims]
+    if type(dims) not in (list, tuple) or not dims:
+        return int(NUMEL(args[0]))
+    span = 1
+    for dim in dims:
+        if type(dim) is not int or not -len(shape) <= dim < len(shape):
+            return None
+        span *= int(shape[dim])
+    return span
+
+
+def noted_operation(record, name, outputs, args=()):
+    """An ATen operation that ran, with its output tensors and arguments, in the record."""
+    record["ops"][name] = record["ops"].get(name, 0) + 1
+    record["count"] += 1
+    if GRAPH_TASK is not None and GRAPH_TASK() != -1:
+        record["autograd"] = True
+    for output in outputs:
+        size = int(NUMEL(output)) * (2 if IS_COMPLEX(output) else 1)
+        if size > record["largest"]:
+            record["largest"] = size
+    span = span_of(name, args)
+    if span is not None and span not in record["weights"]:
+        record["weights"].append(span)
+
+
+def torch_attention_codes():
+    """{id: code} of the Python code that computes torch's own multi-head attention:
+    nn.MultiheadAttention's forward, multi_head_attention_forward, and torch.ao's quantizable
+    module, which computes it in Python from products and a softmax, so that no operation it
+    runs is named for attention. A subclass, or a function made from one of these codes, runs
+    the same code."""
+    owners = [("nn.MultiheadAttention", ("forward",)),
+              ("ao.nn.quantizable.MultiheadAttention", ("forward", "_forward_impl")),
+              ("nn.functional", ("multi_head_attention_forward",))]
+    codes = {}
+    for path, names in owners:
+        owner = torch
+        for part in path.split("."):
+            owner = getattr(owner, part, None)
+        for name in names:
+            code = getattr(vars(owner).get(name) if owner is not None else None, "__code__",
+                           None)
+            if code is not None:
+                codes[id(code)] = code
+    return codes
+
+
+ATTENTION_CODES = torch_attention_codes()
+ATTENTION_NOTE = "multi_head_attention_module"
+
+
+def in_torch_attention(frame):
+    """Whether `frame`, the caller of a torch function, runs one of torch's own multi-head
+    attention codes. Each of them calls tensor methods itself (`q.transpose(...)`,
+    `.view(...)`), which no change the student's code makes to a module's names can route
+    through other code: however the module was called (`__call__`, `forward`, a subclass),
+    such calls are seen. Codes are told by identity: no code of the student's runs."""
+    code = FRAME_CODE(frame)
+    return ATTENTION_CODES.get(id(code)) is code
+
+
+def noted_function(record, name, outputs=(), caller=None):
+    """A torch function that was called, with its output tensors, in the record; `caller`:
+    the frame that called it (where torch's attention modules are looked for)."""
+    record["ops"][name] = record["ops"].get(name, 0) + 1
+    if caller is not None and in_torch_attention(caller):
+        record["ops"][ATTENTION_NOTE] = record["ops"].get(ATTENTION_NOTE, 0) + 1
+    if name in DUAL_FUNCTIONS or (GRAPH_TASK is None and name in BACKWARD_FUNCTIONS):
+        record["autograd"] = True
+    for output in outputs:
+        if REQUIRES_GRAD(output):
+            record["autograd"] = True
+
+
+def perturbs(spec, name, op_args):
+    """Whether a probe's perturbation (`spec`: {"names": fragments, "spans": [...], "level":
+    "op", "fn" or None}) names this operation: by a fragment of its name, or, for a
+    normalisation, by its span (checks/probes.py)."""
+    if spec.get("level") not in (None, "op" if op_args is not None else "fn"):
+        return False
+    if any(fragment in name.lower() for fragment in spec["names"]):
+        return True
+    return bool(spec["spans"]) and op_args is not None and \
+        span_of(name, op_args) in spec["spans"]
+
+
+def perturbed_output(value, generator, large=False):
+    """An operation's output with noise added to its first tensor (a probe's change of what
+    one operation gives), or None when it has no floating tensor to change. `large`: a rise
+    of 1000 to 2000 instead, which makes a score the largest of its row (a change of a score
+    that softmax gives a weight of 0 would otherwise change nothing); a fall as large where
+    `large` is negative (-1), which makes it the smallest."""
+    outputs = tensors_in(value)
+    if not outputs or not IS_FLOATING(outputs[0]):
+        return None
+    first = outputs[0]
+    if large:
+        noise = ADD(MUL(RAND(SIZE(first), generator=generator, dtype=DTYPE(first)), 1000.0),
+                    1000.0)
+        if large < 0:
+            noise = MUL(noise, -1.0)
+    else:
+        noise = MUL(RANDN(SIZE(first), generator=generator, dtype=DTYPE(first)), 0.5)
+    changed = ADD(first, noise)
+    if value is first:
+        return changed
+    return type(value)([changed if item is first else item for item in value])
+
+
+def checked_record(data):
+    """A record read back from the kernel, as plain data of the expected kinds (ValueError
+    otherwise): the grader reads nothing else of it."""
+
+    def counts(value):
+        if not (isinstance(value, dict) and all(isinstance(k, str) and type(n) is int
+                                                for k, n in value.items())):
+            raise ValueError("malformed record")
+        return dict(value)
+
+    def argument(value):
+        if value is None or type(value) in (bool, int, float):
+            return value
+        if isinstance(value, list) and all(type(n) is int for n in value):
+            return list(value)
+        raise ValueError("malformed record")
+
+    if not isinstance(data, dict) or set(data) != set(new_record([])):
+        raise ValueError("malformed record")
+    if not (type(data["count"]) is int and type(data["largest"]) is int
+            and type(data["autograd"]) is bool and type(data["python_peak"]) is int
+            and isinstance(data["arguments"], list) and isinstance(data["weights"], list)
+            and all(type(n) is int for n in data["weights"])
+            and isinstance(data["tampered"], list)
+            and all(type(s) is str for s in data["tampered"])):
+        raise ValueError("malformed record")
+    return {**data, "ops": counts(data["ops"]), "entered": counts(data["entered"]),
+            "arguments": [argument(value) for value in data["arguments"]],
+            "weights": list(data["weights"]), "tampered": list(data["tampered"])}

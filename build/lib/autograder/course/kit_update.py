@@ -1,0 +1,280 @@
+"""`python -m autograder update [ID ...] [--apply] [--take PATH ...]`: the kit's newer files of
+its assignments, brought into a course that init made from them.
+
+init copies the kit's assignments into the course, which owns them from then on, and records
+in .kit/from-kit.json a digest of every file it copied. When a later kit mends one of them (a
+rule a student got round, a hidden case more), the course keeps its own copy until `update`.
+update compares each file of the kit's assignments the course holds with the kit's own and
+gives each a state (`States`): the same, newer in the kit (the course's is still what init
+copied), new in the kit, the instructor's own (changed since init copied it), or not known
+(a course made before the record: whether its instructor changed the file cannot be told).
+
+With --apply it takes the kit's files that are newer or new; a file of the instructor's, or
+one not known, is taken only when named with --take. Nothing is lost: every file replaced is
+kept first under .kit/replaced/TIME/, at its path in the course. The record then holds the
+kit's digest of each file taken, and of each found the same as the kit's. A notebook's text
+that changed needs its release built again (`build ID`); update names those assignments, and
+`validate` to run after.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import attention_course
+
+from autograder.checks.loader import ids_in
+from autograder.course.ledger import FOLDER
+from autograder.i18n import counted, t
+from autograder.plumbing.errors import KitError
+from autograder.plumbing.kit_command import kit_command
+
+KIT_COURSE = Path(attention_course.__file__).resolve().parent  # the kit's own assignments/
+
+RECORD = "from-kit.json"  # in the course's .kit/: {"files": {path: sha256 of what init copied}}
+REPLACED = "replaced"  # in the course's .kit/: the files update replaced, one folder a run
+ASSIGNMENTS = "assignments"
+GRADING_ONLY = ("checks.py", "probes.py", "reference.py")  # files no release shows
+
+
+class UpdateError(KitError):
+    """update cannot compare or take what it was asked; the message says why and the fix."""
+
+
+class States:
+    """What update finds of one file (what is printed is t() of each)."""
+    SAME = "the same as the kit's"
+    NEWER = "newer in the kit"
+    ADDED = "new in the kit"
+    YOURS = "changed in the course since init copied it"
+    UNKNOWN = "not the kit's (the course has no record of what init copied)"
+
+
+TAKEN_ALONE = (States.NEWER, States.ADDED)  # what --apply takes without --take
+
+
+@dataclass(frozen=True)
+class FileState:
+    path: str  # relative to the course root, as typed: assignments/06_x/checks.py
+    state: str  # a States value
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def kit_files(kit: Path, ids) -> list[str]:
+    """The files of the kit's assignments `ids` and the modules they share, as paths in a
+    course (assignments/...), as copy_assignments copies them."""
+    shared = [f"{ASSIGNMENTS}/{path.name}" for path in sorted(kit.iterdir())
+              if path.is_file() and path.suffix == ".py"]
+    own = [f"{ASSIGNMENTS}/{path.relative_to(kit).as_posix()}" for assignment_id in ids
+           for path in sorted((kit / assignment_id).rglob("*"))
+           if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"]
+    return shared + own
+
+
+def record_path(root: Path) -> Path:
+    return Path(root) / FOLDER / RECORD
+
+
+def read_record(root: Path) -> dict[str, str] | None:
+    """The digests init recorded, by path; None for a course made before the record."""
+    try:
+        return json.loads(record_path(root).read_text(encoding="utf-8"))["files"]
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise UpdateError(t("{path} cannot be read ({error}): it records which files init "
+                           "copied from the kit; move it away to compare without it (every "
+                           "file that differs is then yours to take or keep)",
+                           path=record_path(root), error=error)) from None
+
+
+def write_record(root: Path, files: dict[str, str]) -> None:
+    """The record, written whole (a partial file moved into place)."""
+    path = record_path(root)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{RECORD}.partial")
+    partial.write_text(json.dumps({"files": dict(sorted(files.items()))}, indent=1) + "\n",
+                       encoding="utf-8")
+    partial.replace(path)
+
+
+def record_copied(root: Path, kit: Path, ids) -> None:
+    """init's part: the digest of every file it copied from the kit."""
+    write_record(root, {path: digest(Path(root) / path) for path in kit_files(kit, ids)})
+
+
+def states(root: Path, kit: Path, ids) -> list[FileState]:
+    """The state of each file of the kit's assignments `ids` in the course at `root`."""
+    recorded = read_record(root)
+    found = []
+    for path in kit_files(kit, ids):
+        theirs, ours = Path(root) / path, kit / Path(path).relative_to(ASSIGNMENTS)
+        if not theirs.exists():
+            state = States.ADDED
+        elif digest(theirs) == digest(ours):
+            state = States.SAME
+        elif recorded is None or path not in recorded:
+            state = States.UNKNOWN
+        elif recorded[path] == digest(theirs):
+            state = States.NEWER
+        else:
+            state = States.YOURS
+        found.append(FileState(path, state))
+    return found
+
+
+def course_kit_ids(root: Path, kit: Path, ids) -> list[str]:
+    """The assignments to compare: `ids`, each one the course and the kit both have; else
+    every such one."""
+    theirs, ours = set(ids_in(Path(root) / ASSIGNMENTS)), set(ids_in(kit))
+    for assignment_id in ids:
+        if assignment_id not in ours:
+            raise UpdateError(t("{id} is not one of the kit's assignments: update brings only "
+                               "the kit's files (the kit's: {ids})", id=assignment_id,
+                               ids=t(", ").join(sorted(ours))))
+        if assignment_id not in theirs:
+            raise UpdateError(t("the course has no {id}; to add one of the kit's assignments "
+                               "to a course, make a course with it (`{kit} init DIR {id}`) "
+                               "and copy its assignments/{id}/ folder", id=assignment_id,
+                               kit=kit_command()))
+    return list(ids) or sorted(theirs & ours)
+
+
+def update(root: Path, kit: Path, ids=(), apply=False, take=(), log=print) -> int:
+    """Say each file's state; with `apply`, take the kit's newer and new files and those in
+    `take`. 0, or 1 when files that differ stay the course's (said, with how to take them)."""
+    root = Path(root)
+    ids = course_kit_ids(root, kit, ids)
+    found = states(root, kit, ids)
+    paths = {f.path for f in found}
+    unknown = [path for path in take if path not in paths]
+    if unknown:
+        raise UpdateError(t("--take {path}: not a file of the kit's assignments {ids} (give it "
+                           "as update lists it, such as assignments/{id}/checks.py)",
+                           path=unknown[0], ids=t(", ").join(ids), id=ids[0] if ids else "ID"))
+    for state in found:
+        if state.state != States.SAME:
+            log(t("  {state}: {path}", state=t(state.state), path=state.path))
+        if state.state in (States.YOURS, States.UNKNOWN):
+            log(t("    compare: diff {path} {kit}", path=state.path,
+                  kit=kit / Path(state.path).relative_to(ASSIGNMENTS)))
+    chosen = [f for f in found if f.state in TAKEN_ALONE or
+              (f.path in take and f.state != States.SAME)]
+    kept = [f for f in found if f.state not in TAKEN_ALONE + (States.SAME,) and f not in chosen]
+    if not apply:
+        log(summary(found, chosen, kept, ids))
+        return 0
+    taken = take_files(root, kit, chosen, log)
+    same = {f.path for f in found if f.state == States.SAME}
+    write_record(root, {**(read_record(root) or {}),
+                        **{path: digest(root / path) for path in same}})  # now known the kit's
+    log(after_taking(taken, kept, ids))
+    return 1 if kept else 0
+
+
+def summary(found, chosen, kept, ids) -> str:
+    """What a dry run found and what --apply would do."""
+    same = sum(f.state == States.SAME for f in found)
+    lines = [t("{ids}: {same} of {count} files the same as the kit's", ids=t(", ").join(ids),
+               same=same, count=len(found))]
+    if chosen:
+        lines.append(counted(len(chosen), "{count} file would be taken from the kit: run "
+                             "update again with --apply (each file replaced is kept first "
+                             "in .kit/replaced/)", "{count} files would be taken from the "
+                             "kit: run update again with --apply (each file replaced is kept "
+                             "first in .kit/replaced/)"))
+    if kept:
+        lines.append(kept_line(kept))
+    return "\n".join(lines)
+
+
+def kept_line(kept) -> str:
+    return counted(len(kept), "{count} file differs and stays the course's until you name it "
+                   "with --take PATH (compare it with the kit's first: yours may hold your own "
+                   "changes)", "{count} files differ and stay the course's until you name each "
+                   "with --take PATH (compare each with the kit's first: yours may hold your "
+                   "own changes)")
+
+
+def take_files(root: Path, kit: Path, chosen, log) -> list[str]:
+    """Each chosen file replaced by the kit's, the course's kept first under
+    .kit/replaced/TIME/; the record updated after each."""
+    if not chosen:
+        return []
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    backup = root / FOLDER / REPLACED / stamp
+    recorded = read_record(root) or {}
+    for state in chosen:
+        theirs, ours = root / state.path, kit / Path(state.path).relative_to(ASSIGNMENTS)
+        if theirs.exists():
+            kept = backup / state.path
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(theirs, kept)
+        theirs.parent.mkdir(parents=True, exist_ok=True)
+        partial = theirs.with_name(f".{theirs.name}.partial")
+        shutil.copyfile(ours, partial)
+        os.replace(partial, theirs)
+        recorded[state.path] = digest(theirs)
+        write_record(root, recorded)
+        log(t("took the kit's {path}", path=state.path))
+    if backup.exists():
+        log(t("the course's files it replaced are kept in {folder}", folder=backup))
+    return [state.path for state in chosen]
+
+
+def after_taking(taken, kept, ids) -> str:
+    """What to run once files are taken, and what stayed the course's."""
+    kit = kit_command()
+    shown = sorted({Path(path).parts[1] for path in taken
+                    if len(Path(path).parts) > 2 and Path(path).name not in GRADING_ONLY}
+                   | ({*ids} if any(len(Path(path).parts) == 2 for path in taken) else set()))
+    lines = [counted(len(taken), "{count} file taken from the kit", "{count} files taken from "
+                     "the kit") if taken else t("nothing to take from the kit")]
+    if shown:
+        lines.append(t("the notebooks of {ids} changed: build them again (`{kit} build {ids}`) "
+                       "before releasing; students who fetched them keep the old text, and a "
+                       "release the gradebook recorded is then named by grade with how to "
+                       "record the new one", ids=" ".join(shown), kit=kit))
+    if taken:
+        lines.append(t("then prove them: `{kit} validate {ids}`; the hidden checks taken "
+                       "apply at the next grade (`{kit} grade --force {ids}` regrades the "
+                       "notebooks graded before)", kit=kit, ids=" ".join(ids)))
+    if kept:
+        lines.append(kept_line(kept))
+    return "\n".join(lines)
+
+
+def newer_in_kit(root: Path, kit: Path, ids) -> str | None:
+    """The line grade ends with when update has something to say of the kit's assignments
+    among `ids`: files newer or new in the kit, or a course with no record yet (made by an
+    older kit; one `update --apply` records it); None otherwise."""
+    ids = sorted(set(ids) & set(ids_in(kit)) & set(ids_in(Path(root) / ASSIGNMENTS)))
+    if not ids or (Path(root) / ASSIGNMENTS).resolve() == kit.resolve():  # the kit's own
+        return None
+    try:
+        if read_record(root) is None:
+            return t("note: this course has no record of the files init copied from the kit "
+                     "(made by an older kit), so a later kit's mended checks cannot be told "
+                     "from your own changes: `{kit} update` compares them, and `update "
+                     "--apply` records them", kit=kit_command())
+        newer = [f for f in states(root, kit, ids) if f.state in TAKEN_ALONE]
+    except UpdateError as error:
+        return t("warning: {message}", message=error)
+    if not newer:
+        return None
+    return counted(len(newer), "note: the kit has {count} newer file of {ids} (a mended check "
+                   "or text) that the course does not: `{kit} update` lists it, `update "
+                   "--apply` takes it", "note: the kit has {count} newer files of {ids} (a "
+                   "mended check or text) that the course does not: `{kit} update` lists "
+                   "them, `update --apply` takes them", kit=kit_command(),
+                   ids=t(", ").join(sorted({Path(f.path).parts[1] if len(Path(f.path).parts)
+                                            > 2 else f.path for f in newer})))

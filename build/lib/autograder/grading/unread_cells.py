@@ -1,0 +1,157 @@
+"""The cells grading need not run: those that only show or measure something, and, in a
+notebook whose cells only define, every cell.
+
+A step's verdict is decided in the judging kernel, on the step's own text after the course's
+locked cells (grading/session.py); the first kernel, where the notebook's cells run in order,
+only gives each cell the output its feedback page shows. A cell of the release that is neither
+locked nor a solution (a plot, a printed example, a measurement) and that the student left as
+it is reaches no verdict, and often costs more than all the rest (a heatmap is about 80 ms
+of a kernel's 200, 09's measurement 110). Such a cell is not run, unless a later cell that
+runs reads a name it binds or changes: a cell of the student's that prints `scores` needs the
+cell that made `scores`, and that cell then runs, with what it reads in turn.
+
+What a skipped cell changes without naming it (the random generator's seed, an object it
+calls a method of) is not seen by the outputs of the cells after it; no verdict reads those.
+A cell with IPython magic or code that names what it reads only at run time (`eval`,
+`globals()`) may read anything: every skipped cell before it that binds a name runs.
+
+When every cell left to run only defines (`defines_only`: imports of the libraries, functions
+and classes whose definition runs nothing of the student's, as most solution cells are) or is
+one of the course's locked cells, the first kernel shows nothing worth its start: none is
+started (Session's `first_kernel`), and each step's definitions run where it is judged. A
+definition that fails (a default value that raises) fails its step, with the error. The
+course's locked cells then show nothing on the page: they run before each step is judged.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+
+from autograder.checks.code_rules import (
+    ALLOWED_MODULES,
+    DYNAMIC_CALLS,
+    DYNAMIC_NAMES,
+    bound_names,
+    changed_names,
+    course_key,
+    used_names,
+    without_magics,
+)
+
+ANY = "*"  # any name: what a cell may read, or bind, when its code cannot tell
+
+
+def has_magic(source):
+    return any(line.lstrip().startswith(("%", "!")) for line in source.splitlines())
+
+
+@functools.lru_cache(maxsize=256)  # the course's cells are the same text in every notebook
+def reads(source):
+    """The global names a cell may read, now or when a function it defines is called
+    ({ANY} when it cannot tell)."""
+    if has_magic(source):
+        return frozenset({ANY})
+    now, later = used_names(source)
+    names = now | later
+    return frozenset({ANY} if names & (DYNAMIC_CALLS | DYNAMIC_NAMES) else names)
+
+
+@functools.lru_cache(maxsize=256)
+def parsed(text):
+    """The tree of a cell's text, or None when it does not parse: parsed once for binds and
+    defines_only both (the tree is shared: read it, never change it)."""
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+@functools.lru_cache(maxsize=256)
+def binds(source):
+    """The names a cell may bind or change in place ({ANY} when it does not parse)."""
+    tree = parsed(without_magics(source))
+    if tree is None:
+        return frozenset({ANY})
+    names = set()
+    for node in tree.body:
+        names |= bound_names(node) | changed_names(node)
+    return frozenset(names)
+
+
+# Decorators a class's methods may have without running the student's code as they are defined.
+PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "property"})
+
+
+def plain(node):
+    """Is this expression a constant, a name or an attribute of one (nothing it runs)?"""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node is None or isinstance(node, ast.Constant | ast.Name) or (
+        isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant))
+
+
+def plain_annotation(node):
+    """An annotation that runs nothing: plain, or built of plain parts (tuple[int, str],
+    Tensor | None)."""
+    if isinstance(node, ast.Subscript):
+        return plain_annotation(node.value) and plain_annotation(node.slice)
+    if isinstance(node, ast.Tuple):
+        return all(map(plain_annotation, node.elts))
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return plain_annotation(node.left) and plain_annotation(node.right)
+    return plain(node)
+
+
+def quiet_function(node, decorators=frozenset()):
+    """A def whose definition runs nothing: its defaults, annotations and decorators plain."""
+    arguments = node.args
+    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+             *filter(None, [arguments.vararg, arguments.kwarg])]
+    return all(isinstance(d, ast.Name) and d.id in decorators for d in node.decorator_list) \
+        and all(map(plain, [*arguments.defaults, *arguments.kw_defaults])) \
+        and all(map(plain_annotation, [node.returns, *(a.annotation for a in every)]))
+
+
+def quiet_statement(node, in_class=False):
+    if isinstance(node, ast.Expr):
+        return isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+    if isinstance(node, ast.Pass):
+        return True
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module or ""] if not node.level else [""]
+        return all(name.split(".")[0] in ALLOWED_MODULES for name in names)
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return quiet_function(node, PLAIN_DECORATORS if in_class else frozenset())
+    if isinstance(node, ast.ClassDef):
+        return not node.decorator_list and not node.keywords and all(
+            map(plain, node.bases)) and all(quiet_statement(n, True) for n in node.body)
+    if in_class and isinstance(node, ast.Assign | ast.AnnAssign):
+        return plain(node.value)
+    return False
+
+
+@functools.lru_cache(maxsize=256)
+def defines_only(source):
+    """Does the cell only define: imports of the libraries graded code may use, functions and
+    classes whose definition runs nothing (plain defaults, no decorator but staticmethod,
+    classmethod and property on a method), a docstring? Not a cell with magic, nor one that
+    does not parse (its SyntaxError is for the student to see)."""
+    tree = None if has_magic(source) else parsed(source)
+    return tree is not None and all(quiet_statement(node) for node in tree.body)
+
+
+def unread(sources, shown_only):
+    """The indices of `sources` (a notebook's code cells that run, in order) not to run: each
+    cell whose key is in `shown_only` and that binds nothing a later cell that runs reads."""
+    wanted, skipped = set(), set()
+    for index in reversed(range(len(sources))):
+        source = sources[index]
+        if course_key(source) in shown_only:
+            made = binds(source)
+            if not (made & wanted or (made and ANY in wanted) or (ANY in made and wanted)):
+                skipped.add(index)
+                continue
+        wanted |= reads(source)
+    return skipped

@@ -1,0 +1,608 @@
+"""Chinese texts of the instructor's console: what `python -m autograder` prints in a Chinese
+course (autograder/cli.py, progress.py, course.py, build/__init__.py, build/course_folder.py,
+grading/parallel.py, tools/validate.py, tools/scaffold.py). Commands, paths, options and ids
+stay as typed."""
+
+CATALOG = {
+    "{id!r} is not an assignment id the course can use: write two digits, an underscore and "
+    "lower-case words joined by underscores, such as '10_positions' (the digits order the "
+    "course)":
+        "{id!r} 不能用作作业编号：请写两位数字、一个下划线，再接用下划线连起来的小写英文单词，"
+        "例如 '10_positions'（数字决定作业在课程中的顺序）",
+    "{path}:{line}: this markdown cell has no '# %% [markdown {language}]' twin, which a "
+    "course in {language} needs; write it right below the cell":
+        "{path}:{line}：这个 markdown 单元格没有 '# %% [markdown {language}]' 对应的译文单元格，"
+        "而 {language} 课程需要它；请把它写在这个单元格的正下方",
+    "warning: the gradebook {url} had no schema version: nbgrader made it where it could not "
+    "run its alembic command (a virtualenv not activated). The kit wrote the version "
+    "({version}); before running nbgrader yourself, activate the virtualenv or put {folder} "
+    "first on PATH":
+        "警告：成绩册 {url} 没有结构版本：nbgrader 创建它时无法运行自己的 alembic 命令"
+        "（虚拟环境没有激活）。本套件已写入版本（{version}）；自己运行 nbgrader 之前，请激活"
+        "虚拟环境，或把 {folder} 放在 PATH 的最前面",
+    "--out {out} holds the course itself: give the demo a folder of its own, such as {example}":
+        "--out {out} 包含课程本身：请给演示一个单独的文件夹，例如 {example}",
+    "--out {out} exists and holds files the demo did not make: it would replace them. Give "
+    "--out a new folder, or remove that one yourself":
+        "--out {out} 已存在，其中有不是演示生成的文件：演示会替换掉它们。请给 --out 一个新的"
+        "文件夹，或者自己删掉那个文件夹",
+    "replacing the demo made before in {out}": "正在替换 {out} 中之前生成的演示",
+    # The command line itself (autograder/cli.py)
+    "error: {message}": "错误：{message}",
+    "warning: {message}": "警告：{message}",
+    "interrupted": "已中断",
+    "Here `python` is not the interpreter that runs the kit: in the commands below, type "
+    "`{python}` where they say `python`.":
+        "这里的 `python` 不是运行本套件的解释器：下面的命令里写 `python` 的地方，请输入 "
+        "`{python}`。",
+    "{root} has no nbgrader_config.py": "{root} 中没有 nbgrader_config.py",
+    "{root} has no nbgrader_config.py, nor has any folder above it":
+        "{root} 及其上面的各层文件夹中都没有 nbgrader_config.py",
+    ": run inside a course folder or pass --root. A new course: `python -m autograder init "
+    "DIR`; a course folder whose nbgrader_config.py was lost or deleted: `python -m "
+    "autograder init --config-only DIR` writes it back (nothing else is touched)":
+        "：请在课程文件夹里运行，或用 --root 指定课程根目录。新建课程：`python -m autograder "
+        "init DIR`；课程文件夹丢了或删了 nbgrader_config.py：`python -m autograder init "
+        "--config-only DIR` 会把它写回去（别的东西一概不动）",
+    "--config-only writes nbgrader_config.py alone: give no assignment ids and no --empty":
+        "--config-only 只写 nbgrader_config.py：不要同时给作业 id 或 --empty",
+    "graded {graded}, already graded {skipped}, not graded {failed}, inputs refused {refused}, "
+    "graded with warnings {warned}":
+        "本次评分 {graded} 份，此前已评分 {skipped} 份，未能评分 {failed} 份，"
+        "拒收的输入 {refused} 份，有警告的评分 {warned} 份",
+    ", test cells without hidden checks {count}": "，没有隐藏检查的测试单元格 {count} 个",
+    "the gradebook recorded an earlier release of {id} (cells {cells} differ): grade holds its "
+    "notebooks back until you record this one with `nbgrader generate_assignment {id} --force` "
+    "(then `grade --force` regrades those graded before)":
+        "成绩册记录的是 {id} 较早的发布版本（单元格 {cells} 不同）：在你用 `nbgrader "
+        "generate_assignment {id} --force` 记录这个版本之前，grade 不会评它的笔记本"
+        "（之后用 `grade --force` 重新评分之前已评过的）",
+    "nbgrader_config.py: {error} Set it to a value of that kind, then run grade again":
+        "nbgrader_config.py：{error} 请把它设为该类型的值，然后再运行 grade",
+    "{folder} is no course with assignments: run the demo inside one (a course `python -m "
+    "autograder init DIR` made, or the kit's own checkout), which it copies into --out":
+        "{folder} 不是含有作业的课程：请在课程文件夹里运行演示（`python -m autograder init DIR` "
+        "建立的课程，或本工具自己的代码目录），演示会把它复制到 --out",
+    "handed in again, it keeps the scores a person gave the earlier notebook: {cells}":
+        "这是重新提交的笔记本，却仍保留着人工给之前那份笔记本打的分数：{cells}",
+    "check them in nbgrader's formgrader against this notebook, and change or clear those that "
+    "no longer fit":
+        "请在 nbgrader 的 formgrader 中对照这份笔记本核对这些分数，修改或清除不再合适的",
+    ", held back by a changed release {count}": "，因发布版本已变而暂不评分 {count} 份",
+    "not the release the gradebook recorded: cells {cells} changed since (build rewrote it); "
+    "its notebooks are not graded":
+        "这不是成绩册记录的发布版本：此后单元格 {cells} 有改动（build 重写了它）；"
+        "它的笔记本暂不评分",
+    "record this release with `nbgrader generate_assignment {id} --force` in the course, then "
+    "run grade again (with --force to regrade the notebooks graded before)":
+        "请在课程中运行 `nbgrader generate_assignment {id} --force` 记录这个发布版本，然后再运行 "
+        "grade（加 --force 可重新评分之前已评过的笔记本）",
+    # remove (autograder/tools/remove.py)
+    "{id!r} is no assignment id": "{id!r} 不是作业 id",
+    "unknown assignment id {id!r}: neither the gradebook nor the course folder has it (they "
+    "have: {known})":
+        "未知的作业 id {id!r}：成绩册和课程文件夹里都没有它（它们有：{known}）",
+    "{id} has grades in the gradebook: {count} submissions, {by_hand} of them with a score or "
+    "comment given by hand; nothing was changed. `python -m autograder remove {id} --force` "
+    "removes them from the gradebook with the assignment (their files are kept under "
+    "removed/{id}/)":
+        "成绩册里有 {id} 的成绩：{count} 份提交，其中 {by_hand} 份有手工给的分数或评语；"
+        "什么都没有改动。`python -m autograder remove {id} --force` 会把它们连同这次作业一起"
+        "移出成绩册（它们的文件保留在 removed/{id}/ 下）",
+    "{id}: out of the gradebook ({count} submissions and their grades with it)":
+        "{id}：已移出成绩册（连同 {count} 份提交及其成绩）",
+    "{id}: out of the gradebook ({count} submission and its grades with it)":
+        "{id}：已移出成绩册（连同 {count} 份提交及其成绩）",
+    "{id}: {count} folders moved, as they were, under {target}/ (nothing deleted; move them "
+    "back to restore it): {folders}":
+        "{id}：{count} 个文件夹已原样移到 {target}/ 下（什么都没有删除；移回去即可恢复）："
+        "{folders}",
+    # grade's score summary (autograder/outputs/score_summary.py)
+    "{id} (of {most} points): {scores}": "{id}（满分 {most}）：{scores}",
+    "{id} (of {most} points): {count} graded, mean {mean}, median {median}, lowest {low}, "
+    "highest {high}":
+        "{id}（满分 {most}）：已评分 {count} 份，平均 {mean}，中位数 {median}，最低 {low}，"
+        "最高 {high}",
+    "the guide: python -m autograder guide": "编写作业的指南：python -m autograder guide",
+    # The progress bar (autograder/engine/progress.py); its items
+    "[{bar}] {count}  {elapsed} elapsed, {left} left  {label}":
+        "[{bar}] {count}  已用 {elapsed}，还需 {left}  {label}",
+    "{done}/{total} notebooks": "{done}/{total} 个笔记本",
+    "{done}/{total} pages": "{done}/{total} 个页面",
+    "{done}/{total} assignments": "{done}/{total} 次作业",
+    # A course folder (autograder/course/directory.py)
+    "unknown assignment id {id!r}: this course has no assignment yet; write one with "
+    "`python -m autograder new {id}`, then build it":
+        "未知的作业 id {id!r}：这门课程还没有作业；请先用 `python -m autograder new {id}` "
+        "写一个，再构建它",
+    "unknown assignment id {id!r}: the ids are {known}":
+        "未知的作业 id {id!r}：本课程的作业 id 有 {known}",
+    "nbgrader {command} failed in {root}:\n{tail}": "nbgrader {command} 在 {root} 中失败：\n{tail}",
+    # Building (autograder/build/__init__.py)
+    "{folder} holds no assignment: write one with `python -m autograder new ID` ({guide})":
+        "{folder} 中没有作业：请用 `python -m autograder new ID` 写一个（{guide}）",
+    "[{number}/{count}] building {id} ...": "[{number}/{count}] 正在构建 {id} ……",
+    "[{number}/{count}] built {id}: source/{id}/ and release/{id}/":
+        "[{number}/{count}] 已构建 {id}：source/{id}/ 和 release/{id}/",
+    # A new course folder (autograder/build/course_folder.py)
+    "{folder} is not empty; init writes a new course: give a new or empty folder (nothing in "
+    "an existing one is replaced). To add an assignment to a course, run `python -m "
+    "autograder new ID` there":
+        "{folder} 不是空文件夹；init 只新建课程：请给一个新的或空的文件夹（已有文件夹里的东西"
+        "一概不替换）。要给已有课程添加作业，请在那里运行 `python -m autograder new ID`",
+    "{folder} is not a folder; --config-only writes nbgrader_config.py into an existing "
+    "course folder (a new course: `python -m autograder init DIR`)":
+        "{folder} 不是文件夹；--config-only 把 nbgrader_config.py 写进一个现有的课程文件夹"
+        "（新建课程：`python -m autograder init DIR`）",
+    "warning: {path} is a second gradebook: nbgrader run in {folder} made it there and "
+    "recorded into it; this course's is {own}. Run nbgrader in the course root ({root}), and "
+    "move that file away once you have read what it holds":
+        "警告：{path} 是第二个成绩册：在 {folder} 中运行的 nbgrader 在那里建了它，"
+        "并把成绩记进了它；本课程的成绩册是 {own}。请在课程根目录（{root}）中运行 "
+        "nbgrader；看过其中的内容后，把那个文件移走",
+    "English": "英文",
+    "Simplified Chinese": "简体中文",
+    "{config} exists; --config-only never replaces it (move it away first to write the kit's "
+    "default one)":
+        "{config} 已存在；--config-only 绝不替换它（要写本套件的默认配置，请先把它移开）",
+    "{folder} records no language: none of its source/ notebooks says which language it was "
+    "built in (none is built, they were built by an older kit, or they disagree). Say it: "
+    "`python -m autograder init --config-only --language en {folder}` (or --language zh)":
+        "{folder} 没有记录语言：它 source/ 中没有哪个笔记本写明自己是用哪种语言构建的（还没有构建、"
+        "由旧版套件构建，或者彼此不一致）。请明确指定：`python -m autograder init --config-only "
+        "--language en {folder}`（或 --language zh）",
+    "wrote {config} ({language}): the kit's defaults, course id {course_id!r} and the gradebook "
+    "sqlite:///gradebook.db; set again what you had changed (course id, gradebook URL, due "
+    "dates, sandbox limits), then run `python -m autograder validate` there":
+        "已写入 {config}（{language}）：本套件的默认值，课程 id {course_id!r}，成绩册 "
+        "sqlite:///gradebook.db；请重新设置你改过的值（课程 id、成绩册 URL、截止时间、沙箱限制），"
+        "然后在那里运行 `python -m autograder validate`",
+    "copying {count} assignments of the kit into assignments/":
+        "正在把本套件的 {count} 次作业复制到 assignments/",
+    "copying {count} assignment of the kit into assignments/":
+        "正在把本套件的 {count} 次作业复制到 assignments/",
+    "[{number}/{count}] rendered {id} in {language}: source/{id}/":
+        "[{number}/{count}] 已生成 {id} 的 {language} 主笔记本：source/{id}/",
+    "[{number}/{count}] released {id} (nbgrader generate_assignment): release/{id}/":
+        "[{number}/{count}] 已发布 {id}（nbgrader generate_assignment）：release/{id}/",
+    "course in {folder} ({count} assignments, {language}); go there and run the kit with "
+    "this python, for example:":
+        "课程已建在 {folder}（{count} 次作业，语言 {language}）；请进入该文件夹，"
+        "用同一个 Python 运行本套件，例如：",
+    "course in {folder} ({count} assignment, {language}); go there and run the kit with "
+    "this python, for example:":
+        "课程已建在 {folder}（{count} 次作业，语言 {language}）；请进入该文件夹，"
+        "用同一个 Python 运行本套件，例如：",
+    "(an assignment of your own)": "（你自己的一次作业）",
+    "Keep {secret} (yours alone): each student's hidden cases are drawn from it, the same on "
+    "every regrade; a course without it draws new ones for everyone.":
+        "请保管好 {secret}（只归你所有）：每个学生的隐藏用例都由它抽取，每次重新评分都相同；"
+        "课程没有了它，就会为所有人重新抽取。",
+    # Grading (autograder/grading/parallel.py)
+    "[{number}/{count}] registering {id} in the gradebook (nbgrader generate_assignment) ...":
+        "[{number}/{count}] 正在把 {id} 登记到成绩册（nbgrader generate_assignment）……",
+    "[{number}/{count}] {id} registered ({seconds:.1f} s)":
+        "[{number}/{count}] {id} 已登记（{seconds:.1f} 秒）",
+    "no {module} in this Python, and every kernel needs it: install it "
+    "({python} -m pip install {module})":
+        "这个 Python 中没有 {module}，而每个内核都需要它：请安装它"
+        "（{python} -m pip install {module}）",
+    "nothing to grade: submitted/ holds no notebook of {ids}{students}; collect them first "
+    "({kit} collect ID --from FOLDER_OR_ZIP)":
+        "没有需要评分的内容：submitted/ 中没有 {ids}{students} 的笔记本；请先收取提交"
+        "（{kit} collect ID --from 文件夹或zip文件）",
+    " for {students}": "（学生 {students}）",
+    "{count} notebooks already graded (use --force to grade them again)":
+        "{count} 个笔记本已经评过分（要重新评分请加 --force）",
+    "{count} notebook already graded (use --force to grade it again)":
+        "{count} 个笔记本已经评过分（要重新评分请加 --force）",
+    "finishing an interrupted grade --force: {count} notebooks it had not graded again are "
+    "graded now":
+        "继续完成上次中断的 grade --force：现在为它还没重新评分的 {count} 个笔记本评分",
+    "error: {notebook}: not graded: {why}; {fix}": "错误：{notebook}：未评分：{why}；{fix}",
+    "{value} is not a whole number above 0": "{value} 不是大于 0 的整数",
+    "{root}: no such folder; pass a course's folder to --root (or run inside one)":
+        "{root}：没有这个文件夹；请用 --root 指定课程文件夹（或者在课程文件夹里运行）",
+    "the machine failed, not the notebook: check its limits (processes, memory) and run grade "
+    "again":
+        "出错的是机器，不是笔记本：请检查它的限制（进程数、内存），然后重新运行 grade",
+    "the kernel that runs the notebook could not be started on this machine (a limit on "
+    "processes or memory, or the sandbox refused it)":
+        "运行笔记本的内核无法在这台机器上启动（进程数或内存受到限制，或者沙箱拒绝了它）",
+    "the kernel that judges the steps could not be started on this machine (a limit on "
+    "processes or memory, or the sandbox refused it)":
+        "评判各步骤的内核无法在这台机器上启动（进程数或内存受到限制，或者沙箱拒绝了它）",
+    "score changed: {student} {id}: {old:g} -> {new:g}":
+        "分数有变：{student} {id}：{old:g} -> {new:g}",
+    "grading {count} notebook": "正在为 {count} 个笔记本评分",
+    "no submission of {ids} yet: not graded, nor registered in the gradebook (`python -m "
+    "autograder grade ID` registers one all the same)":
+        "{ids} 还没有人提交：不评分，也不登记到成绩册（`python -m autograder grade ID` 仍可登记）",
+    "grading {count} notebooks": "正在为 {count} 个笔记本评分",
+    " on {workers} worker": "，用 {workers} 个工作进程",
+    " on {workers} workers": "，用 {workers} 个工作进程",
+    " of {address}": "（集群 {address}）",
+    "interrupted: every notebook graded so far is kept; run grade again to go on":
+        "已中断：已经评完的笔记本都保留了；再运行一次 grade 即可继续",
+    "another grade is running in this course ({holder}); wait for it to finish, or stop it, "
+    "then run grade again":
+        "这门课程正有另一次 grade 在运行（{holder}）；请等它结束或停止它，再运行一次 grade",
+    "another process": "另一个进程",
+    # Deadlines in nbgrader_config.py (autograder/course/deadlines.py)
+    "c.Deadlines.due_dates[{id!r}] = {value!r} is not a date ({error}); write it as {example}":
+        "c.Deadlines.due_dates[{id!r}] = {value!r} 不是日期（{error}）；请写成 {example}",
+    "c.Deadlines in nbgrader_config.py names {unknown}, not an assignment of the course "
+    "({known})":
+        "nbgrader_config.py 的 c.Deadlines 写了 {unknown}，但它不是本课程的作业（{known}）",
+    "c.Deadlines.extension_hours[{id!r}] must map student ids to hours (a number >= 0), "
+    "e.g. {example}":
+        "c.Deadlines.extension_hours[{id!r}] 必须把学生 id 映射到小时数（不小于 0 的数），"
+        "例如 {example}",
+    # The dask cluster (autograder/engine/cluster.py)
+    "no dask scheduler answers at {address} ({error}); start one with `dask scheduler` or "
+    "correct --scheduler":
+        "{address} 上没有 dask 调度器响应（{error}）；请用 `dask scheduler` 启动一个，"
+        "或改正 --scheduler",
+    "the scheduler at {address} has no worker after {seconds:.0f} s; start some with "
+    "`{command}`":
+        "{address} 上的调度器 {seconds:.0f} 秒后仍没有工作进程；请用 `{command}` 启动几个",
+    "dashboard: {link}": "dask 监控面板：{link}",
+    "{path}: SQLite cannot open or make the course's gradebook there; the folder must be "
+    "writable by the user running the command (ls -ld shows who may), on a file system that is "
+    "not read-only":
+        "{path}：SQLite 无法在此打开或创建课程的成绩册；该文件夹必须对运行命令的用户可写"
+        "（ls -ld 可查看谁有权限），且不能位于只读文件系统上",
+    "{path}: {reason}; the course folder must be on a file system the command can write: "
+    "mount it read-write, or copy the course where it can":
+        "{path}：{reason}；课程文件夹必须位于此命令可写入的文件系统上：请以读写方式挂载，"
+        "或把课程复制到可写的位置",
+    "{path}: no space left ({reason}); free some on that disk, then run the command again":
+        "{path}：磁盘空间不足（{reason}）；请在该磁盘上腾出空间后重新运行命令",
+    "{path}: {reason}; this command must read and write the course folder: run it as the "
+    "folder's owner, or give that user the right (ls -ld shows who may)":
+        "{path}：{reason}；此命令需要读写课程文件夹：请以该文件夹的所有者身份运行，"
+        "或给该用户相应权限（ls -ld 可查看谁有权限）",
+    "the figures of a Chinese course are drawn with the kit's CJK font, which is not installed: "
+    "pip install noto-cjk-sans-otc==0.0.1 (a dependency of the kit's package)":
+        "中文课程的图用本工具包自带的中日韩字体绘制，但该字体未安装：请运行 "
+        "pip install noto-cjk-sans-otc==0.0.1（本工具包的依赖之一）",
+    "dashboard: {link} (bokeh is installed; the page is open to every user of this machine "
+    "while grading runs)":
+        "dask 监控面板：{link}（已安装 bokeh；评分期间本机的每个用户都能打开这个页面）",
+    # A run whose cluster lost its workers (autograder/engine/worker_watch.py)
+    "the cluster at {address} has had no worker for {seconds:.0f} s, so its tasks cannot "
+    "run: what was finished is kept, and the next run does the rest; {advice}":
+        "{address} 上的集群已有 {seconds:.0f} 秒没有工作进程，任务无法运行：已完成的都已保留，"
+        "其余的由下一次运行完成；{advice}",
+    "start workers with `{command}`": "请用 `{command}` 启动工作进程",
+    "its workers ended and did not start again: grade.log says why":
+        "它的工作进程已结束且没有重新启动：原因见 grade.log",
+    # The gradebook (autograder/course/gradebook_guard.py)
+    " and {more} more": " 等，另有 {more} 个",
+    "c.CourseDirectory.db_url in nbgrader_config.py":
+        "nbgrader_config.py 中的 c.CourseDirectory.db_url",
+    "{setting} is {url!r}: SQLAlchemy names PostgreSQL 'postgresql://'; write "
+    "postgresql+psycopg2://USER@HOST/DATABASE":
+        "{setting} 是 {url!r}：SQLAlchemy 把 PostgreSQL 写作 'postgresql://'；"
+        "请写成 postgresql+psycopg2://USER@HOST/DATABASE",
+    "the gradebook {path} ({setting}) does not exist, but autograded/ holds {count} graded "
+    "notebooks: restore the gradebook from a backup or point db_url at it; `python -m "
+    "autograder grade --force` grades every submission again into a new one":
+        "成绩册 {path}（{setting}）不存在，但 autograded/ 中有 {count} 个已评分的笔记本："
+        "请从备份恢复成绩册，或让 db_url 指向它；`python -m autograder grade --force` "
+        "会把每份提交重新评分，写入一个新的成绩册",
+    "cannot open the gradebook {url!r} ({setting}): its database driver is not installed "
+    "({driver}); the kit installs psycopg2: write postgresql+psycopg2://USER@HOST/DATABASE":
+        "无法打开成绩册 {url!r}（{setting}）：没有安装它的数据库驱动（{driver}）；"
+        "本套件装的是 psycopg2：请写成 postgresql+psycopg2://USER@HOST/DATABASE",
+    "cannot open the gradebook {url!r} ({setting}): {reason}; start the database server or "
+    "correct db_url":
+        "无法打开成绩册 {url!r}（{setting}）：{reason}；请启动数据库服务器，或改正 db_url",
+    "the gradebook {url!r} ({setting}) has no record of {count} graded notebooks ({listed}): "
+    "it is not this course's gradebook; point db_url at the course's, or grade them again "
+    "with `python -m autograder grade --force`":
+        "成绩册 {url!r}（{setting}）中没有 {count} 个已评分笔记本的记录（{listed}）："
+        "它不是这门课程的成绩册；请让 db_url 指向本课程的成绩册，或用 "
+        "`python -m autograder grade --force` 重新评分",
+    # What build and validate find wrong in an assignment (autograder/checks/audit.py,
+    # autograder/build/proof.py)
+    "{where}: this test cell names no step to check; a graded cell checks one step "
+    "(# %% tests NAME points=N)":
+        "{where}：这个测试单元格没有指定要检查的步骤；每个计分单元格检查一个步骤"
+        "（# %% tests NAME points=N）",
+    "{where}: no hidden checks are declared for {name!r} (the steps of {checks} are "
+    "{known}); {fix} ({guide})":
+        "{where}：没有为 {name!r} 声明隐藏检查（{checks} 中的步骤有 {known}）；{fix}（{guide}）",
+    "did you mean {close!r}? If not, add a Step named {name!r} to its STEPS":
+        "是不是想写 {close!r}？如果不是，请在它的 STEPS 里添加一个名为 {name!r} 的 Step",
+    "add a Step named {name!r} to its STEPS": "请在它的 STEPS 里添加一个名为 {name!r} 的 Step",
+    "none": "无",
+    "{where}: step {name!r}: {problem}": "{where}：步骤 {name!r}：{problem}",
+    "{where}: no {language} text for {english!r}: add it to CATALOG there (the students of "
+    "this course would read it in English)":
+        "{where}：{english!r} 没有 {language} 译文：请把它加进那里的 CATALOG"
+        "（否则这门课的学生会读到英文）",
+    "it has no random case, so every student meets the same inputs and a notebook could "
+    "hard-code the answers; give it random_cases=... drawing inputs from the generator it is "
+    "given ({guide})":
+        "它没有随机用例，每个学生遇到的输入都一样，笔记本可以把答案写死；请给它 "
+        "random_cases=...，用传给它的生成器抽取输入（{guide}）",
+    "its random case {label!r} draws the same inputs every time; draw them from the generator "
+    "random_cases is given (randn(gen, ...), sizes(gen, ...)), or, if they are fixed on "
+    "purpose, move the case to fixed_cases":
+        "它的随机用例 {label!r} 每次抽到的输入都相同；请用传给 random_cases 的生成器抽取"
+        "（randn(gen, ...)、sizes(gen, ...)），如果是有意固定的，请把这个用例移到 "
+        "fixed_cases",
+    "its hidden checks fail the reference ({finding}); fix the check or the reference, they "
+    "must agree":
+        "参考答案通不过它的隐藏检查（{finding}）；请修改检查或参考答案，两者必须一致",
+    "{where}: mistake {mistake!r} of {name!r}: its code does not run ({kind}: {error}); it "
+    "must define {name}":
+        "{where}：{name!r} 的常见错误 {mistake!r}：它的代码无法运行（{kind}：{error}）；"
+        "它必须定义 {name}",
+    "{where}: mistake {mistake!r} passes every check of {name!r}: add a case or property that "
+    "it fails, or remove it":
+        "{where}：常见错误 {mistake!r} 通过了 {name!r} 的所有检查：请添加一个它通不过的用例"
+        "或性质，或者删掉这个错误",
+    "{where}: mistake {mistake!r} fails {name!r} but is never named: no failing case gives its "
+    "numbers (a property or a rule catches it); add a case it gets wrong":
+        "{where}：常见错误 {mistake!r} 通不过 {name!r}，但从未被点名：没有哪个失败的用例"
+        "给出它的数值（是性质或规则抓住了它）；请添加一个它会算错的用例",
+    "{where}: with the reference's code, this cell fails in a fresh kernel: {error}; "
+    "fix the test or the reference":
+        "{where}：填入参考答案的代码后，这个单元格在新内核中运行失败：{error}；"
+        "请修改测试或参考答案",
+    "{notebook}: with the reference's code, the notebook {stopped}":
+        "{notebook}：填入参考答案的代码后，笔记本{stopped}",
+    "{id} is not built:": "{id} 没有构建：",
+    "{where}: the public test of {step} types a value for the mistake {name!r}, which {step}'s "
+    "mistakes in checks.py do not list ({listed}); name one of them as Mistake(...) spells it, "
+    "or add it there":
+        "{where}：{step} 的公开测试给常见错误 {name!r} 写了数值，但 checks.py 中 {step} 的常见错误"
+        "里没有它（有：{listed}）；请按 Mistake(...) 中的写法写其中一个的名字，或者把它加到那里",
+    "{where}: the public test of {step} could not be run with the code of the mistake {name!r} "
+    "(checks.py); check that the Mistake's code defines {step}":
+        "{where}：无法用常见错误 {name!r}（checks.py）的代码运行 {step} 的公开测试；"
+        "请检查这个 Mistake 的代码是否定义了 {step}",
+    "{where}: with the code of the mistake {name!r} (checks.py) in place of {step}, the public "
+    "test stops before its checks: {error}; make the test reach its check of that mistake, or "
+    "fix the Mistake's code":
+        "{where}：用常见错误 {name!r}（checks.py）的代码代替 {step} 后，公开测试在检查之前就停了："
+        "{error}；请让测试能走到检查这个错误的那一步，或者修改这个 Mistake 的代码",
+    "it passes: the mistake gives the expected value on this input":
+        "检查通过了：在这个输入上，这个错误给出的正是期望的数值",
+    "{where}: the value the public test of {step} types for the known mistake {name!r} ({what}) "
+    "is not what that Mistake's code in checks.py computes; with it the check says: {said}. "
+    "Type the value the mistake gives on this input, or fix the Mistake's code":
+        "{where}：{step} 的公开测试给常见错误 {name!r}（{what}）写的数值，不是 checks.py 中这个 "
+        "Mistake 的代码算出的数值；用它的代码时，检查说：{said}。请写上这个错误在这个输入上"
+        "给出的数值，或者修改这个 Mistake 的代码",
+    "{where}: the public test of {step} names the mistake {name!r} in no expect_close or "
+    "expect_equal call that runs":
+        "{where}：{step} 的公开测试点名了常见错误 {name!r}，但没有哪个会运行的 expect_close 或 "
+        "expect_equal 调用用到它",
+    # Validating (autograder/tools/validate.py)
+    "{folder} holds no assignment to validate: write one with `python -m autograder new ID` "
+    "({guide})":
+        "{folder} 中没有可以验证的作业：请用 `python -m autograder new ID` 写一个（{guide}）",
+    "FAILED: {failure}": "未通过：{failure}",
+    "valid: {ids} (solutions full marks, stubs zero)":
+        "验证通过：{ids}（参考答案得满分，待完成的函数得零分）",
+    "checking {id}: its hidden checks, its build, its public tests ...":
+        "正在检查 {id}：隐藏检查、构建结果、公开测试……",
+    "{id} is not built (no source/ or release/ folder): run `python -m autograder build {id}`":
+        "{id} 还没有构建（没有 source/ 或 release/ 文件夹）：请运行 "
+        "`python -m autograder build {id}`",
+    "source/{id}/ is older than assignments/{id}/: run `python -m autograder build {id}`, "
+    "then validate again":
+        "source/{id}/ 比 assignments/{id}/ 旧：请运行 `python -m autograder build {id}`，"
+        "再重新验证",
+    "{id}: could not be graded": "{id}：无法评分",
+    "{id}: the solution loses points in {cell} ({score:g}/{most:g})":
+        "{id}：参考答案在 {cell} 中丢了分（{score:g}/{most:g}）",
+    "{id}: the blank stub earns points in {cell} ({score:g})":
+        "{id}：没有作答的待完成函数在 {cell} 中得了分（{score:g}）",
+    # A new assignment (autograder/tools/scaffold.py)
+    "{folder} exists: new writes a new assignment and replaces nothing; choose another id, "
+    "or edit that folder":
+        "{folder} 已经存在：new 只写新的作业，不替换任何东西；请换一个 id，或直接编辑那个文件夹",
+    "wrote {folder}/: notebook.py (prose, stub, public test), reference.py, documents.py, "
+    "checks.py{more}":
+        "已写好 {folder}/：notebook.py（正文、待完成的函数、公开测试）、reference.py、"
+        "documents.py、checks.py{more}",
+    ", {name}": "、{name}",
+    "next: edit them ({guide}), then": "下一步：修改这些文件（{guide}），然后运行",
+    # gradescope (autograder/gradescope/package.py)
+    "the pinned versions name no torch (torch==VERSION): install the kit's requirements.lock "
+    "in this environment first":
+        "固定版本中没有 torch（torch==VERSION）：请先在这个环境中安装本套件的 requirements.lock",
+    "{id} is not built (no source/{id}/): run `python -m autograder build {id}` first":
+        "{id} 还没有构建（没有 source/{id}/）：请先运行 `python -m autograder build {id}`",
+    "{folder}: no such folder; create it or write the zip elsewhere (--to)":
+        "{folder}：没有这个文件夹；请先创建它，或用 --to 把 zip 写到别处",
+    "{path} exists and is not a Gradescope zip the kit wrote; choose another --to (nothing was "
+    "overwritten)":
+        "{path} 已存在，且不是本套件写出的 Gradescope zip；"
+        "请用 --to 换一个位置（没有覆盖任何文件）",
+    "wrote {path} ({mb:.1f} MB): on Gradescope, create a Programming Assignment, upload this "
+    "zip under Configure Autograder, and let students upload {notebook}":
+        "已写出 {path}（{mb:.1f} MB）：在 Gradescope 上创建 Programming Assignment，在 Configure "
+        "Autograder 中上传这个 zip，再让学生上传 {notebook}",
+    # The similarity report's console (autograder/outputs/similarity*.py)
+    "{path}: no such release notebook; the similarity report needs it to tell the release's "
+    "code from the students' (run build)":
+        "{path}：没有这个发布版笔记本；相似度报告要靠它区分发布版的代码和学生自己的代码"
+        "（请运行 build）",
+    "{folder}: no such folder; create it or write the similarity report elsewhere (--to)":
+        "{folder}：没有这个文件夹；请先创建它，或用 --to 把相似度报告写到别处",
+    "similarity {assignment}: skipped, no notebook handed in":
+        "相似度 {assignment}：跳过，没有交上来的笔记本",
+    "similarity {assignment}: {notebooks} notebooks, {flagged} pairs flagged ({flag}): "
+    "{path}":
+        "相似度 {assignment}：{notebooks} 个笔记本，标记了 {flagged} 对（{flag}）：{path}",
+    "none: the code of this assignment is too short to tell a copy from students who wrote "
+    "it alone":
+        "不标记：这次作业的代码太短，分不清是抄袭还是各自独立写出的",
+    "Independent correct solutions of this assignment share as much code as copies do "
+    "(bench/similarity_calibration.py measured it), so no pair is flagged. The {count} most "
+    "alike pairs are below for you to read; --threshold and --characters flag pairs anyway.":
+        "这次作业中各自独立写出的正确答案，与抄袭的答案有同样多的相同代码"
+        "（bench/similarity_calibration.py 测量过），所以不标记任何一对。下面列出最相似的 "
+        "{count} 对，供你自己阅读；用 --threshold 和 --characters 仍可标记。",
+    "No pair is flagged in {assignments}: their code is too short to tell a copy from "
+    "students who wrote it alone. python -m autograder similarity ID still lists their most "
+    "alike pairs for you to read.":
+        "{assignments} 中没有标记任何一对：这些作业的代码太短，分不清是抄袭还是各自独立写出的。"
+        "python -m autograder similarity ID 仍会列出其中最相似的几对供你阅读。",
+    "--characters {value}: give a number of characters, 0 or more":
+        "--characters {value}：请给出字符数，0 或更多",
+    "{share} or more of one notebook's own code in common with the other":
+        "一方自己的代码有 {share} 或更多与另一方相同",
+    "{share} or more of one notebook's own code, and {characters} characters or more, in "
+    "common with the other":
+        "一方自己的代码有 {share} 或更多、且两者有 {characters} 个或更多字符与另一方相同",
+    "--threshold {value}: give a share above 0 and at most 1, such as 0.5":
+        "--threshold {value}：请给出大于 0、不超过 1 的比例，例如 0.5",
+    "--common {value}: give a number of notebooks, 1 or more":
+        "--common {value}：请给出笔记本的个数，至少为 1",
+    # The similarity report's pages and the class report's section on it
+    # (autograder/outputs/similarity_page.py, similarity_report.py)
+    "cell {number}": "单元格 {number}",
+    "Only the students' own code is compared: the release's code, the helper cell and the "
+    "locked cells never count. Names the student chose, comments, blank lines and the order "
+    "of functions change nothing; a passage found in more than {common} notebooks is the "
+    "course's and is not marked.":
+        "只比较学生自己的代码：发布版的代码、辅助单元格和只读单元格一律不算。学生自己取的名字、"
+        "注释、空行和函数的先后顺序都不影响结果；在超过 {common} 个笔记本中出现的片段属于课程"
+        "本身，不作标记。",
+    "{share_first} of {first}'s own code matches {second}'s, and {share_second} of {second}'s "
+    "matches {first}'s ({matched} characters of code in common, names and layout aside).":
+        "{first} 自己的代码有 {share_first} 与 {second} 的相同，{second} 的代码有 "
+        "{share_second} 与 {first} 的相同（不计名字和排版，相同的代码共 {matched} 个字符）。",
+    "all pairs of {assignment}": "{assignment} 的全部配对",
+    "Similar code in {assignment}: {first} and {second}":
+        "{assignment} 中的相似代码：{first} 和 {second}",
+    "side by side": "并排对照",
+    "similarity": "相似度",
+    "each one's share": "各自的占比",
+    "characters in common": "相同的字符数",
+    "page": "页面",
+    "{notebooks} notebooks compared; {flagged} pairs flagged, with {flag}.":
+        "比较了 {notebooks} 个笔记本；标记了 {flagged} 对，标准是{flag}。",
+    "No code of their own: {students}": "没有自己的代码：{students}",
+    "Not compared, their notebook was not read: {students}":
+        "未参与比较，其笔记本未被读取：{students}",
+    "similarity {assignment}: not read, the index says why: {students}":
+        "相似度 {assignment}：未被读取（原因见索引页）：{students}",
+    "its code cannot be read for comparison ({error})": "其代码无法读取以供比较（{error}）",
+    "Similar code in {assignment}": "{assignment} 中的相似代码",
+    "Similar code": "相似代码",
+    "The pairs of notebooks that their assignment's similarity check flags, the most alike "
+    "first, at most {top} per assignment. A pair is flagged when one notebook has at least "
+    "the assignment's share of its own code in common with the other, and the two have at "
+    "least its number of characters of code in common (names, comments and layout do not "
+    "count). python -m autograder similarity ID shows an assignment's thresholds, lists every "
+    "pair and writes a page for each.":
+        "各次作业标记出的笔记本配对：一方自己的代码与另一方相同的比例，以及两者相同代码的字符数，"
+        "都达到该作业设定的标准（不计名字、注释和排版）；最相似的排在前面，每次作业最多列出 "
+        "{top} 对。python -m autograder similarity ID 会说明该作业的标准，列出全部配对，"
+        "并为每一对写出页面。",
+    # Who may read the course (autograder/course/access.py, build/course_folder.py)
+    "every user of this machine": "本机的每个用户",
+    "the group {group} ({users})": "用户组 {group}（{users}）",
+    "{path} can be read by {who}: it holds the course's solutions, checks, grades or students' "
+    "work":
+        "{who}都能读取 {path}：其中有课程的答案、检查、成绩或学生的作业",
+    "close it with `python -m autograder secure` (or, knowingly, set c.Course.shared_readable = "
+    "True in nbgrader_config.py)":
+        "请用 `python -m autograder secure` 把它关上（或在明知后果的情况下，在 "
+        "nbgrader_config.py 里设 c.Course.shared_readable = True）",
+    "{root} is now {mode:o}{group}: no other user of this machine reaches what it holds "
+    "({count} modes changed)":
+        "{root} 现在的权限是 {mode:o}{group}：本机的其他用户都碰不到其中的内容"
+        "（改了 {count} 处权限）",
+    "{root} is now {mode:o}{group}: no other user of this machine reaches what it holds "
+    "(1 mode changed)":
+        "{root} 现在的权限是 {mode:o}{group}：本机的其他用户都碰不到其中的内容"
+        "（改了 1 处权限）",
+    "{root} was already {mode:o}{group}: no other user of this machine reaches what it holds; "
+    "nothing changed":
+        "{root} 原本就是 {mode:o}{group}：本机的其他用户都碰不到其中的内容；什么也没改",
+    " (group {group})": "（用户组 {group}）",
+    "{config}: c.Course.group = {group!r} written, so that grade and serve accept the group's "
+    "access":
+        "{config}：已写入 c.Course.group = {group!r}，grade 和 serve 由此接受该用户组的访问权限",
+    "there is no group {group!r} on this machine: make it first (`groupadd {group}`, then "
+    "`usermod -aG {group} USER` for each TA)":
+        "本机没有用户组 {group!r}：请先建立它（`groupadd {group}`，再为每位助教运行 "
+        "`usermod -aG {group} USER`）",
+    # update (build/kit_update.py)
+    "the same as the kit's": "与本套件的相同",
+    "newer in the kit": "本套件中的较新",
+    "new in the kit": "本套件中新增",
+    "changed in the course since init copied it": "init 复制之后在课程中改动过",
+    "not the kit's (the course has no record of what init copied)":
+        "与本套件的不同（课程没有 init 复制时的记录）",
+    "  {state}: {path}": "  {state}：{path}",
+    "    compare: diff {path} {kit}": "    比较：diff {path} {kit}",
+    "{path} cannot be read ({error}): it records which files init copied from the kit; move "
+    "it away to compare without it (every file that differs is then yours to take or keep)":
+        "无法读取 {path}（{error}）：它记录了 init 从本套件复制了哪些文件；把它移开即可不依据它"
+        "来比较（那样每个不同的文件都由你决定取用还是保留）",
+    "{id} is not one of the kit's assignments: update brings only the kit's files (the kit's: "
+    "{ids})":
+        "{id} 不是本套件的作业：update 只带来本套件的文件（本套件的作业：{ids}）",
+    "the course has no {id}; to add one of the kit's assignments to a course, make a course "
+    "with it (`{kit} init DIR {id}`) and copy its assignments/{id}/ folder":
+        "课程中没有 {id}；若要把本套件的某次作业加进课程，请先用它建一个课程"
+        "（`{kit} init DIR {id}`），再复制其中的 assignments/{id}/ 文件夹",
+    "--take {path}: not a file of the kit's assignments {ids} (give it as update lists it, "
+    "such as assignments/{id}/checks.py)":
+        "--take {path}：不是本套件作业 {ids} 中的文件（请按 update 列出的写法给出，例如 "
+        "assignments/{id}/checks.py）",
+    "{ids}: {same} of {count} files the same as the kit's":
+        "{ids}：{count} 个文件中有 {same} 个与本套件的相同",
+    "{count} file would be taken from the kit: run update again with --apply (each file "
+    "replaced is kept first in .kit/replaced/)":
+        "将从本套件取用 {count} 个文件：请加 --apply 再运行一次 update（每个被替换的文件都先"
+        "保存在 .kit/replaced/ 中）",
+    "{count} files would be taken from the kit: run update again with --apply (each file "
+    "replaced is kept first in .kit/replaced/)":
+        "将从本套件取用 {count} 个文件：请加 --apply 再运行一次 update（每个被替换的文件都先"
+        "保存在 .kit/replaced/ 中）",
+    "{count} file differs and stays the course's until you name it with --take PATH (compare "
+    "it with the kit's first: yours may hold your own changes)":
+        "{count} 个文件与本套件的不同，在你用 --take PATH 指明之前保持课程自己的版本（请先与"
+        "本套件的比较：你的文件里可能有你自己的改动）",
+    "{count} files differ and stay the course's until you name each with --take PATH (compare "
+    "each with the kit's first: yours may hold your own changes)":
+        "{count} 个文件与本套件的不同，在你用 --take PATH 逐一指明之前保持课程自己的版本（请先"
+        "逐一与本套件的比较：你的文件里可能有你自己的改动）",
+    "took the kit's {path}": "已取用本套件的 {path}",
+    "the course's files it replaced are kept in {folder}": "被替换的课程文件保存在 {folder}",
+    "{count} file taken from the kit": "从本套件取用了 {count} 个文件",
+    "{count} files taken from the kit": "从本套件取用了 {count} 个文件",
+    "nothing to take from the kit": "没有需要从本套件取用的文件",
+    "the notebooks of {ids} changed: build them again (`{kit} build {ids}`) before releasing; "
+    "students who fetched them keep the old text, and a release the gradebook recorded is "
+    "then named by grade with how to record the new one":
+        "{ids} 的笔记本变了：发布之前请重新构建（`{kit} build {ids}`）；已经取走它们的学生"
+        "保留旧的文字，而成绩册记录过的发布版本会由 grade 指出，并说明如何记录新的版本",
+    "then prove them: `{kit} validate {ids}`; the hidden checks taken apply at the next grade "
+    "(`{kit} grade --force {ids}` regrades the notebooks graded before)":
+        "然后验证它们：`{kit} validate {ids}`；取用的隐藏检查在下一次评分时生效"
+        "（`{kit} grade --force {ids}` 会重新批改之前批改过的笔记本）",
+    "note: this course has no record of the files init copied from the kit (made by an older "
+    "kit), so a later kit's mended checks cannot be told from your own changes: `{kit} update` "
+    "compares them, and `update --apply` records them":
+        "注意：本课程没有 init 从本套件复制了哪些文件的记录（由较早的套件建立），因此分不清以后的"
+        "套件修补过的检查和你自己的改动：`{kit} update` 会比较它们，`update --apply` 会记录它们",
+    "note: the kit has {count} newer file of {ids} (a mended check or text) that the course "
+    "does not: `{kit} update` lists it, `update --apply` takes it":
+        "注意：本套件有 {ids} 的 {count} 个较新的文件（修补过的检查或文字），课程里还没有："
+        "`{kit} update` 会列出它们，`update --apply` 会取用它们",
+    "note: the kit has {count} newer files of {ids} (a mended check or text) that the course "
+    "does not: `{kit} update` lists them, `update --apply` takes them":
+        "注意：本套件有 {ids} 的 {count} 个较新的文件（修补过的检查或文字），课程里还没有："
+        "`{kit} update` 会列出它们，`update --apply` 会取用它们",
+}

@@ -1,0 +1,19 @@
+"""Which course a folder is in: the nearest folder, it or one above it, holding
+nbgrader_config.py, as git finds its repository; and the name of the kit's folder in it. Light
+(pathlib alone): the command line asks both before it hands a command to the course's serve,
+and the notebook's checks ask which course they are in."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+CONFIG = "nbgrader_config.py"
+KIT_FOLDER = ".kit"  # the kit's own folder in a course (course/ledger.py: what it keeps there)
+
+
+def course_root_of(folder: Path) -> Path | None:
+    """The course folder (holding nbgrader_config.py) that `folder` is in, or None."""
+    for candidate in (folder, *folder.parents):
+        if (candidate / CONFIG).is_file():
+            return candidate
+    return None

@@ -1,0 +1,49 @@
+"""A collect that never leaves a student without the copy they had in submitted/.
+
+nbgrader's collect removes a student's collected copy before it copies their newer
+submission. Where that copy then fails (the kit refuses a folder that changed while it was
+copied; nbgrader refuses one past c.CourseDirectory.max_dir_size), the student had no copy
+left in submitted/, though one had been collected before. Each copy about to be replaced is
+kept aside first, as hard links in the course's .kit/ (nothing is read or written twice), and
+put back wherever the new one did not land; what is put back is said on the console."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from autograder.course.ledger import FOLDER
+from autograder.i18n import t
+
+
+class PreviousKept:
+    """A mixin of nbgrader's ExchangeCollect (before it in the bases)."""
+
+    def copy_files(self):
+        aside = Path(self.coursedir.root) / FOLDER / f"collect-previous-{os.getpid()}"
+        kept = {}
+        try:
+            for record in self.src_records:
+                dest = Path(self.coursedir.format_path(
+                    self.coursedir.submitted_directory, record["username"],
+                    self.coursedir.assignment_id))
+                if dest.is_dir() and dest not in kept:
+                    kept[dest] = aside / str(len(kept))
+                    shutil.copytree(dest, kept[dest], symlinks=True, copy_function=linked)
+            super().copy_files()
+        finally:
+            for dest, copy in kept.items():
+                if not dest.exists() and copy.is_dir():
+                    os.rename(copy, dest)
+                    self.log.warning(t("{folder}: the copy collected before is kept there",
+                                       folder=dest))
+            shutil.rmtree(aside, ignore_errors=True)
+
+
+def linked(src, dest):
+    """A hard link of `src` at `dest`; a copy where the file system has none."""
+    try:
+        os.link(src, dest, follow_symlinks=False)
+    except OSError:
+        shutil.copy2(src, dest, follow_symlinks=False)

@@ -1,0 +1,134 @@
+"""`python -m autograder remove ID`: an assignment taken out of the gradebook and the course.
+
+The gradebook: nbgrader's own `Gradebook.remove_assignment`, what `nbgrader db assignment
+remove` runs. Where the gradebook holds submissions of the assignment (grades, a TA's manual
+score or comment among them) it is refused, as nbgrader refuses, unless `--force` says so;
+then those rows go with the assignment.
+
+The course: nothing is deleted. Every folder of the assignment (its authoring folder in
+assignments/, source/ and release/, each student's submitted/, autograded/ and feedback/
+folder, its similarity pages) is moved, as it is, under `removed/ID/` at the same relative
+path, so that no submission, grade file or file the kit did not make is lost, and putting
+them back is moving them back (then `grade ID` registers the assignment again). Only the kit's
+own books of it (`.kit/status/*/ID.json`, its entries in `.kit/problems.json`) are dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from autograder.course.config_file import SQLITE
+from autograder.course.directory import open_gradebook, write_atomically
+from autograder.course.gradebook_guard import check_gradebook
+from autograder.course.ids import UnknownAssignment
+from autograder.course.ledger import FOLDER, GradeLock, problems_path, read_problems
+from autograder.i18n import counted, t
+from autograder.plumbing.errors import KitError
+
+KEPT = "removed"
+PER_STUDENT = ("submitted", "autograded", "feedback")
+
+
+class RemoveError(KitError):
+    """An assignment `remove` will not take out: grades in the gradebook, no such id."""
+
+
+def folders_of(root: Path, assignment_id):
+    """Every folder of the assignment in the course, as paths relative to the root."""
+    found = [Path(top, assignment_id) for top in ("assignments", "source", "release",
+                                                   "similarity")]
+    for top in PER_STUDENT:
+        if (root / top).is_dir():
+            found += [Path(top, student.name, assignment_id)
+                      for student in sorted((root / top).iterdir()) if student.is_dir()]
+    return [path for path in found if (root / path).is_dir() and not (root / path).is_symlink()]
+
+
+def in_gradebook(root: Path, assignment_id):
+    """(the gradebook's assignment or None, its known ids), without making a gradebook."""
+    from autograder.course.directory import db_url
+
+    url = db_url(root)
+    if url.startswith(SQLITE) and not Path(url[len(SQLITE):]).exists():
+        return None, []
+    check_gradebook(root, complete=False)
+    gradebook = open_gradebook(root)
+    names = sorted(a.name for a in gradebook.assignments)
+    found = next((a for a in gradebook.assignments if a.name == assignment_id), None)
+    return (gradebook, found), names
+
+
+def grades_held(assignment):
+    """(submissions, of them those with a score or comment given by hand)."""
+    by_hand = 0
+    for submission in assignment.submissions:
+        notebooks = submission.notebooks
+        if any(g.manual_score is not None or g.extra_credit for n in notebooks for g in n.grades) \
+                or any(c.manual_comment for n in notebooks for c in n.comments):
+            by_hand += 1
+    return len(assignment.submissions), by_hand
+
+
+def kept_at(root: Path, assignment_id):
+    """removed/ID, or removed/ID-2 ... when an earlier removal is kept there."""
+    target, number = root / KEPT / assignment_id, 1
+    while target.exists():
+        number += 1
+        target = root / KEPT / f"{assignment_id}-{number}"
+    return target
+
+
+def remove(root: Path, assignment_id, force=False, log=print):
+    """Take the assignment out of the gradebook and the course (see above); the lines said."""
+    if not assignment_id or assignment_id in (".", "..") or "/" in assignment_id:
+        raise UnknownAssignment(t("{id!r} is no assignment id", id=assignment_id))
+    with GradeLock(root):
+        held, known = in_gradebook(root, assignment_id)
+        folders = folders_of(root, assignment_id)
+        if (held is None or held[1] is None) and not folders:
+            ids = sorted(set(known) | {p.name for p in (root / "assignments").glob("*")
+                                       if p.is_dir() and not p.name.startswith(("_", "."))}
+                         | {p.name for p in (root / "source").glob("*") if p.is_dir()})
+            raise UnknownAssignment(t("unknown assignment id {id!r}: neither the gradebook nor "
+                                      "the course folder has it (they have: {known})",
+                                      id=assignment_id, known=", ".join(ids) or "-"))
+        if held is not None and held[1] is not None:
+            gradebook, assignment = held
+            with gradebook:
+                count, by_hand = grades_held(assignment)
+                if count and not force:
+                    raise RemoveError(t(
+                        "{id} has grades in the gradebook: {count} submissions, {by_hand} of "
+                        "them with a score or comment given by hand; nothing was changed. "
+                        "`python -m autograder remove {id} --force` removes them from the "
+                        "gradebook with the assignment (their files are kept under "
+                        "removed/{id}/)", id=assignment_id, count=count, by_hand=by_hand))
+                gradebook.remove_assignment(assignment_id)  # nbgrader db assignment remove
+            log(counted(count, "{id}: out of the gradebook ({count} submission and its grades "
+                        "with it)", "{id}: out of the gradebook ({count} submissions and their "
+                        "grades with it)", id=assignment_id))
+        elif held is not None:
+            held[0].close()
+        if folders:
+            target = kept_at(root, assignment_id)
+            for path in folders:
+                (target / path).parent.mkdir(parents=True, exist_ok=True)
+                shutil.move(root / path, target / path)
+            log(t("{id}: {count} folders moved, as they were, under {target}/ (nothing "
+                  "deleted; move them back to restore it): {folders}", id=assignment_id,
+                  count=len(folders), target=target.relative_to(root),
+                  folders=", ".join(str(p) for p in folders)))
+        drop_books(root, assignment_id)
+    return 0
+
+
+def drop_books(root: Path, assignment_id):
+    """The kit's own records of the assignment: its ledger entries and kept problems."""
+    for status in (root / FOLDER / "status").glob(f"*/{assignment_id}.json"):
+        status.unlink()
+    problems = read_problems(root)
+    kept = [p for p in problems if p.assignment != assignment_id]
+    if len(kept) != len(problems):
+        write_atomically(problems_path(root), json.dumps([p.to_data() for p in kept], indent=1))
