@@ -425,9 +425,14 @@ def course_language_at(root: Path):
 
 
 def console_language(args):
-    """The language the command speaks: init's --language, else the course's."""
+    """The language the command speaks: init's --language, else the course's (for
+    --config-only, the one its built notebooks record, as the config it writes)."""
     if args.command == "init":
-        return args.language or DEFAULT
+        if args.language or not args.config_only:
+            return args.language or DEFAULT
+        from autograder.build.course_folder import written_language
+
+        return written_language(args.folder) or DEFAULT
     if args.command in ("demo", "guide"):
         return DEFAULT  # the demo is the repository's English course; the guide is English
     return course_language_at(args.root)

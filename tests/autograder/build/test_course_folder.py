@@ -103,6 +103,15 @@ def test_a_course_made_by_init_gets_its_own_language_back(tmp_path, language):
     assert course_language(course) == language
 
 
+def test_config_only_speaks_the_language_of_the_course_it_restores(tmp_path, capsys):
+    """Does `init --config-only` in a Chinese course, with no --language, say what it wrote
+    in Chinese (the course's language, which it writes), as every command there does?"""
+    built_notebook(tmp_path, "01_a", "# 手算注意力\n", "zh")
+    assert main(["init", "--config-only", str(tmp_path)]) == 0
+    said = capsys.readouterr().out
+    assert "简体中文" in said and "wrote" not in said, said
+
+
 def test_config_only_takes_no_ids(capsys):
     """Is `init --config-only DIR 01_a` a wrong command line (exit 2), not a silent init?"""
     with pytest.raises(SystemExit) as stopped:
