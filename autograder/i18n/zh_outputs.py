@@ -387,6 +387,9 @@ CATALOG = {
     "submitted/":
         "已收取 {assignment}：新提交 {new} 份，比已有的更新 {newer} 份，与已有的相同 {same} 份"
         "（保持原样），比已有的更旧 {older} 份（未收取）；submitted/ 中共有 {count} 份提交",
+    " ({count} of those collected no notebook, said above: grade reports each as not "
+    "gradable)":
+        "（收取的提交中有 {count} 份不是笔记本，见上文：grade 会把每一份报告为无法评分）",
     "kept {student}'s submission in submitted/ (handed in {held}): this inbox's {name} is older "
     "({when})":
         "保留了 {student} 在 submitted/ 中的提交（提交于 {held}）：这次收件中的 {name} 更旧"

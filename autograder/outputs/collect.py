@@ -216,8 +216,12 @@ def _collect(root: Path, assignment_id, source: Path, file_pattern, log):
     stamp(root, assignment_id, times)
     collected = sorted(p.parent.parent.name for p in
                        (root / "submitted").glob(f"*/{assignment_id}/{assignment_id}.ipynb"))
+    unreadable = {p.student for p in problems if p.student and not p.graded_anyway}
+    taken_unreadable = sum(student_of(h) in unreadable for h in handed)
     log(t("collected {assignment}: {new} new, {newer} newer than the one held, {same} the same "
           "as the one held (left as it is), {older} older (not collected); {count} submissions "
-          "in submitted/", assignment=assignment_id, count=len(collected), **counts))
+          "in submitted/", assignment=assignment_id, count=len(collected), **counts)
+        + (t(" ({count} of those collected no notebook, said above: grade reports each as "
+             "not gradable)", count=taken_unreadable) if taken_unreadable else ""))
     say_who_is_late(config, assignment_id, times, log)
     return problems

@@ -217,7 +217,8 @@ def test_an_older_export_never_puts_older_notebooks_back(course, tmp_path):
 
 def test_a_file_that_is_no_notebook_is_said_at_collect_and_kept(course, tmp_path):
     """Is a notebook cut short (not JSON) said at collect, one error line naming the file and
-    the fix, as grade would say it, while the student's file is still collected?"""
+    the fix, as grade would say it, while the student's file is still collected, and does the
+    count of what was collected say that one of them is no notebook?"""
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     (inbox / f"ada_{ID}.ipynb").write_bytes(release_bytes())
@@ -229,3 +230,5 @@ def test_a_file_that_is_no_notebook_is_said_at_collect_and_kept(course, tmp_path
         [(f"carol_{ID}.ipynb", "carol", "not a Jupyter notebook (NotJSONError)")]
     said = [m for m in messages if m.startswith("error: ")]
     assert len(said) == 1 and f"carol_{ID}.ipynb" in said[0] and "resubmit" in said[0]
+    summary = next(m for m in messages if m.startswith(f"collected {ID}: "))
+    assert "2 new" in summary and "(1 of those collected no notebook" in summary, summary
