@@ -109,7 +109,7 @@ def code_rule(kind, rule_name, params, why, probe=None):
         return t("{rule}: {broken} ({why})", rule=t(rule_name), broken=broken,
                  why=t(why)) if broken else None
 
-    return Rule(rule_name, violation, (kind, sorted(params), why), probe=probe)
+    return Rule(rule_name, violation, (kind, sorted(params), why), probe=probe, reads_text=True)
 
 
 def probed(subject, rule_name):

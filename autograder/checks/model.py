@@ -58,7 +58,8 @@ class Rule:
     (checks/probes.py), or None; `measures`: which calls' records hold the most memory
     Python's objects and numpy's arrays took at once (`python_peak`), a test of a call's
     positional arguments (measuring slows every allocation: only the calls the rule judges
-    on are measured in grading), or None."""
+    on are measured in grading), or None; `reads_text`: the rule is decided on the step's
+    text (checks/code_rules.py), so the step is judged where no other step's text ran."""
 
     name: str
     violation: Callable[[Any], str | None]
@@ -67,6 +68,7 @@ class Rule:
     counted: tuple[str, ...] = ()
     probe: dict | None = None
     measures: Callable[[tuple], bool] | None = None
+    reads_text: bool = False
 
 
 @dataclass(frozen=True)

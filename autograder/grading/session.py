@@ -237,6 +237,7 @@ class Session:
         # those that left processes running, and those not run at all (not_run)
         self.refused = []  # files of the notebook's folder not copied, and why
         self.shared = False  # a judged text may have changed what the next step's code sees
+        self.used = False  # a step's text ran in the judging kernel since it started
         self.shown = 0  # bytes of output kept so far, images apart
         self.images = 0  # images kept so far
         self.broken = None  # why the steps cannot be judged
@@ -280,7 +281,7 @@ class Session:
         step's checks took, never leaves a later step unjudged."""
         self.judging = True
         self.deadline = time.monotonic() + self.notebook_timeout
-        self.shared = False
+        self.shared = self.used = False
         if self.empty_folder is None:
             self.empty_folder = new_scratch(SCRATCH_PREFIXES[1])
         self.kernel.folder = self.empty_folder
@@ -439,7 +440,11 @@ class Session:
             return [unchecked_finding(name, self.unchecked)]
         if self.broken:
             return [Finding("error", name, self.broken)]
-        if not self.judging or self.shared:  # judging begins, or starts afresh
+        # Judging begins, or starts afresh: after a text that may have changed what others
+        # see, and for a step whose rules read its text, once another step's text ran (a
+        # function an earlier text bound, by whatever means, would run unread by its rules).
+        if not self.judging or self.shared or (
+                self.used and any(rule.reads_text for rule in step.rules)):
             self.begin_judging()
         if self.broken:
             return [Finding("error", name, self.broken)]
@@ -490,6 +495,7 @@ class Session:
         """Run a step's text in the judging kernel; what went wrong, said for the student, or
         None. A text that may change what others see gets the next step a fresh kernel."""
         self.shared = self.shared or changes_shared_state(text)
+        self.used = True
         outputs, status = self.kernel.execute(text, self.timeout())
         if status != "error":
             return None

@@ -257,3 +257,44 @@ def test_a_text_that_may_change_what_others_see_is_told_apart(text):
     """Is a text that changes a module or a table another step reads, in place or by a
     store, told from one that fills only lists, dicts and objects of its own?"""
     assert changes_shared_state(text) is SHARING[text]
+
+
+LOOP_BOUND_BY_A_DEFAULT = """
+def bilinear_score(k, q, W, _=(fast := lambda X, W_Q, W_K, W_V: torch.stack(
+        [(W_V @ X) @ torch.softmax((W_K @ X).T @ (W_Q @ X)[:, i] / math.sqrt(W_Q.shape[0]),
+                                   dim=0) for i in range(X.shape[1])], dim=1))):
+    return torch.dot(k, W @ q)
+"""
+CALLS_WHAT_AN_EARLIER_TEXT_BOUND = """
+def vectorized_attention(X, W_Q, W_K, W_V):
+    return fast(X, W_Q, W_K, W_V)
+"""
+
+
+def test_a_loop_an_earlier_steps_text_bound_does_not_pass_a_rule_on_the_text(tmp_path):
+    """06: bilinear_score (no rule) binds a per-query loop `fast` through a walrus in its
+    default value, and vectorized_attention only calls `fast`. Is vectorized_attention judged
+    where bilinear_score's text never ran, so that it earns no more than the plain loop,
+    instead of passing "no Python loop" on a text of two lines (found by a helper playing a
+    cheating student: 12 of 12, the plain loop 9)?"""
+    assignment = "06_scoring_functions"
+    course = Course.create(tmp_path / "course", ROOT, [assignment])
+    course.generate(assignment)
+    release = nbformat.read(course.root / "release" / assignment / f"{assignment}.ipynb", 4)
+    source = nbformat.read(ROOT / "source" / assignment / f"{assignment}.ipynb", 4)
+    notebook = simulate.after_cell(simulate.correct(release, source), "bilinear_score",
+                                   LOOP_BOUND_BY_A_DEFAULT)
+    notebook = simulate.after_cell(notebook, "vectorized_attention",
+                                   CALLS_WHAT_AN_EARLIER_TEXT_BOUND)
+    course.submit("walrus", assignment, notebook)
+    course.submit("honest", assignment, simulate.correct(release, source))
+
+    run = grade(course.root, [assignment], workers=1, log=lambda _: None)
+
+    assert not run.failed, run.failed
+    honest = course.cell_scores(assignment, "honest")
+    attack = course.cell_scores(assignment, "walrus")
+    step = "test_vectorized_attention"
+    assert honest[step].score == honest[step].max_score
+    assert attack[step].score < attack[step].max_score, "the loop bound elsewhere passed"
+    assert attack["test_bilinear_score"].score == attack["test_bilinear_score"].max_score
