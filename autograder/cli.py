@@ -240,7 +240,7 @@ def parser():
     cmd.add_argument("--apply", action="store_true", help=t(
         "take the kit's files: those newer in the kit and those new in it; a file changed in "
         "the course is taken only when named with --take"))
-    cmd.add_argument("--take", action="append", default=[], metavar="PATH", help=t(
+    cmd.add_argument("--take", action="append", default=[], type=Path, metavar="PATH", help=t(
         "also take this file (as update lists it, such as assignments/06_scoring_functions/"
         "checks.py), though it was changed in the course or the course has no record of it; "
         "yours is kept in .kit/replaced/"))
@@ -445,7 +445,7 @@ def help_language(argv):
 
 
 ROOTLESS = ("init", "demo", "guide")  # commands that need no course around them
-PATH_OPTIONS = ("folder", "source", "to", "out")  # paths the user types: relative to here
+PATH_OPTIONS = ("folder", "source", "to", "out", "take")  # paths typed: relative to here
 
 
 def locate(args, here=None):
@@ -465,6 +465,9 @@ def locate(args, here=None):
             value = getattr(args, name, None)
             if isinstance(value, Path) and not value.is_absolute():
                 setattr(args, name, here / value)
+            elif isinstance(value, list):  # an option given again and again (update --take)
+                setattr(args, name, [here / v if isinstance(v, Path) and not v.is_absolute()
+                                     else v for v in value])
         os.chdir(args.root)
     return args
 

@@ -115,9 +115,17 @@ def draw_key(secret: bytes, assignment_id: str, student: str, reseed: str = "") 
 def ready_to_draw(secret: bytes, log) -> None:
     """Before a course's notebooks are graded: DrawError (checks/draws.py) when this torch
     cannot set the whole state the course's draws need; for an older course, said through
-    `log` that its draws have 32-bit seeds, and how to move."""
+    `log` that its draws have 32-bit seeds, and how to move (older_draws)."""
     if secret.startswith(WHOLE_STATE):
         state_layout()
+    else:
+        older_draws(secret, log)
+
+
+def older_draws(secret: bytes, log) -> None:
+    """Said through `log` when the course's draws have 32-bit seeds (its secret was made
+    before WHOLE_STATE), with how to move; nothing else is done (no torch is needed)."""
+    if secret.startswith(WHOLE_STATE):
         return
     log(t("warning: this course's hidden cases are drawn from 32-bit seeds (its .kit/secret "
           "was made by a kit before 2026-12-04), which a student can search for from the "

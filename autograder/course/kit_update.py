@@ -4,16 +4,17 @@ its assignments, brought into a course that init made from them.
 init copies the kit's assignments into the course, which owns them from then on, and records
 in .kit/from-kit.json a digest of every file it copied. When a later kit mends one of them (a
 rule a student got round, a hidden case more), the course keeps its own copy until `update`.
-update compares each file of the kit's assignments the course holds with the kit's own and
-gives each a state (`States`): the same, newer in the kit (the course's is still what init
-copied), new in the kit, the instructor's own (changed since init copied it), or not known
-(a course made before the record: whether its instructor changed the file cannot be told).
+update compares each file of the kit's assignments the course took from it with the kit's own
+and gives each a state (`States`), told from three digests: the course's file, the kit's, and
+the one the record holds (none in a course made before the record).
 
-With --apply it takes the kit's files that are newer or new; a file of the instructor's, or
-one not known, is taken only when named with --take. Nothing is lost: every file replaced is
-kept first under .kit/replaced/TIME/, at its path in the course. The record then holds the
-kit's digest of each file taken, and of each found the same as the kit's. A notebook's text
-that changed needs its release built again (`build ID`); update names those assignments, and
+With --apply it takes the files newer or new in the kit (TAKEN_ALONE). A file the course
+changed that the kit mended too, or one the record cannot tell, is taken only when named with
+--take (ASKED: --apply then exits 1 while such a file stays the course's); a file only the
+course changed, or deleted, is said and left. Nothing is lost: every file replaced is kept
+first under .kit/replaced/TIME/, at its path in the course. The record then holds the kit's
+digest of each file taken, and of each found the same as the kit's. A notebook's text that
+changed needs its release built again (`build ID`); update names those assignments, and
 `validate` to run after.
 """
 
@@ -52,16 +53,21 @@ class States:
     SAME = "the same as the kit's"
     NEWER = "newer in the kit"
     ADDED = "new in the kit"
-    YOURS = "changed in the course since init copied it"
-    UNKNOWN = "not the kit's (the course has no record of what init copied)"
+    YOURS = "changed in the course (the kit's is as init copied it)"
+    BOTH = "changed in the course, and mended in the kit since init copied it"
+    DELETED = "deleted in the course"
+    UNKNOWN = "not the kit's (no record says what init copied)"
+    ABSENT = "not in the course (no record says whether init copied it)"
 
 
 TAKEN_ALONE = (States.NEWER, States.ADDED)  # what --apply takes without --take
+ASKED = (States.BOTH, States.UNKNOWN, States.ABSENT)  # taken with --take, else exit 1
+SAID = (States.YOURS, States.DELETED)  # left as they are
 
 
 @dataclass(frozen=True)
 class FileState:
-    path: str  # relative to the course root, as typed: assignments/06_x/checks.py
+    path: str  # relative to the course root, as update lists it: assignments/06_x/checks.py
     state: str  # a States value
 
 
@@ -70,8 +76,10 @@ def digest(path: Path) -> str:
 
 
 def kit_files(kit: Path, ids) -> list[str]:
-    """The files of the kit's assignments `ids` and the modules they share, as paths in a
-    course (assignments/...), as copy_assignments copies them."""
+    """The files of the kit's assignments `ids` and the modules they share (none when `ids`
+    is empty), as paths in a course (assignments/...), as copy_assignments copies them."""
+    if not ids:
+        return []
     shared = [f"{ASSIGNMENTS}/{path.name}" for path in sorted(kit.iterdir())
               if path.is_file() and path.suffix == ".py"]
     own = [f"{ASSIGNMENTS}/{path.relative_to(kit).as_posix()}" for assignment_id in ids
@@ -87,14 +95,18 @@ def record_path(root: Path) -> Path:
 def read_record(root: Path) -> dict[str, str] | None:
     """The digests init recorded, by path; None for a course made before the record."""
     try:
-        return json.loads(record_path(root).read_text(encoding="utf-8"))["files"]
+        files = json.loads(record_path(root).read_text(encoding="utf-8"))["files"]
+        if not (isinstance(files, dict) and all(isinstance(path, str) and isinstance(value, str)
+                                                for path, value in files.items())):
+            raise ValueError("not a table of paths and digests")
+        return files
     except FileNotFoundError:
         return None
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise UpdateError(t("{path} cannot be read ({error}): it records which files init "
-                           "copied from the kit; move it away to compare without it (every "
-                           "file that differs is then yours to take or keep)",
-                           path=record_path(root), error=error)) from None
+                            "copied from the kit; move it away to compare without it (every "
+                            "file that differs is then yours to take or keep)",
+                            path=record_path(root), error=error)) from None
 
 
 def write_record(root: Path, files: dict[str, str]) -> None:
@@ -102,9 +114,12 @@ def write_record(root: Path, files: dict[str, str]) -> None:
     path = record_path(root)
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{RECORD}.partial")
-    partial.write_text(json.dumps({"files": dict(sorted(files.items()))}, indent=1) + "\n",
-                       encoding="utf-8")
-    partial.replace(path)
+    try:
+        partial.write_text(json.dumps({"files": dict(sorted(files.items()))}, indent=1) + "\n",
+                           encoding="utf-8")
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def record_copied(root: Path, kit: Path, ids) -> None:
@@ -112,64 +127,102 @@ def record_copied(root: Path, kit: Path, ids) -> None:
     write_record(root, {path: digest(Path(root) / path) for path in kit_files(kit, ids)})
 
 
+def state_of(theirs: Path, ours: Path, recorded: str | None, has_record: bool) -> str:
+    """The state of the course's file `theirs` against the kit's `ours`, from the digest
+    the record holds of it (`recorded`; `has_record`: the course has a record at all)."""
+    if not theirs.exists():
+        if not has_record:
+            return States.ABSENT
+        return States.DELETED if recorded else States.ADDED
+    mine, kits = digest(theirs), digest(ours)
+    if mine == kits:
+        return States.SAME
+    if recorded is None:
+        return States.UNKNOWN
+    if recorded == mine:
+        return States.NEWER
+    return States.YOURS if recorded == kits else States.BOTH
+
+
 def states(root: Path, kit: Path, ids) -> list[FileState]:
     """The state of each file of the kit's assignments `ids` in the course at `root`."""
     recorded = read_record(root)
-    found = []
-    for path in kit_files(kit, ids):
-        theirs, ours = Path(root) / path, kit / Path(path).relative_to(ASSIGNMENTS)
-        if not theirs.exists():
-            state = States.ADDED
-        elif digest(theirs) == digest(ours):
-            state = States.SAME
-        elif recorded is None or path not in recorded:
-            state = States.UNKNOWN
-        elif recorded[path] == digest(theirs):
-            state = States.NEWER
-        else:
-            state = States.YOURS
-        found.append(FileState(path, state))
-    return found
+    table = recorded or {}
+    return [FileState(path, state_of(Path(root) / path, kit / Path(path).relative_to(ASSIGNMENTS),
+                                     table.get(path), recorded is not None))
+            for path in kit_files(kit, ids)]
+
+
+def taken_from_kit(root: Path, kit: Path) -> list[str]:
+    """The kit's assignments the course holds and took from it: with a record, those it
+    records a file of (an assignment of the instructor's named as one of the kit's is not);
+    without one, every kit's id the course holds."""
+    both = sorted(set(ids_in(Path(root) / ASSIGNMENTS)) & set(ids_in(kit)))
+    recorded = read_record(root)
+    if recorded is None:
+        return both
+    return [i for i in both if any(p.startswith(f"{ASSIGNMENTS}/{i}/") for p in recorded)]
 
 
 def course_kit_ids(root: Path, kit: Path, ids) -> list[str]:
-    """The assignments to compare: `ids`, each one the course and the kit both have; else
-    every such one."""
-    theirs, ours = set(ids_in(Path(root) / ASSIGNMENTS)), set(ids_in(kit))
+    """The assignments to compare: `ids` (each once), each one the course took from the kit;
+    else every such one."""
+    ours, taken = set(ids_in(kit)), taken_from_kit(root, kit)
+    ids = list(dict.fromkeys(ids))
     for assignment_id in ids:
         if assignment_id not in ours:
             raise UpdateError(t("{id} is not one of the kit's assignments: update brings only "
-                               "the kit's files (the kit's: {ids})", id=assignment_id,
-                               ids=t(", ").join(sorted(ours))))
-        if assignment_id not in theirs:
-            raise UpdateError(t("the course has no {id}; to add one of the kit's assignments "
-                               "to a course, make a course with it (`{kit} init DIR {id}`) "
-                               "and copy its assignments/{id}/ folder", id=assignment_id,
-                               kit=kit_command()))
-    return list(ids) or sorted(theirs & ours)
+                                "the kit's files (the kit's: {ids})", id=assignment_id,
+                                ids=t(", ").join(sorted(ours))))
+        if assignment_id not in taken:
+            raise UpdateError(t("the course did not take {id} from the kit (it has no {id}, or "
+                                "one of its own: init's record holds none of its files); to "
+                                "add the kit's, make a course with it (`{kit} init DIR {id}`) "
+                                "and copy its assignments/{id}/ folder", id=assignment_id,
+                                kit=kit_command()))
+    return ids or taken
+
+
+def typed_paths(root: Path, take) -> list[str]:
+    """The --take paths as update lists them (relative to the course root), whether typed
+    so, from a subfolder, with ./, or absolute: each once."""
+    base = Path(root).resolve()
+    paths = []
+    for typed in take:
+        where = (Path.cwd() / typed).resolve()
+        try:
+            paths.append(where.relative_to(base).as_posix())
+        except ValueError:
+            raise UpdateError(t("--take {path}: not in the course {root}", path=typed,
+                                root=root)) from None
+    return list(dict.fromkeys(paths))
 
 
 def update(root: Path, kit: Path, ids=(), apply=False, take=(), log=print) -> int:
     """Say each file's state; with `apply`, take the kit's newer and new files and those in
-    `take`. 0, or 1 when files that differ stay the course's (said, with how to take them)."""
+    `take`. 0, or 1 when files that need a decision stay the course's (said, with how)."""
     root = Path(root)
     ids = course_kit_ids(root, kit, ids)
+    if not ids:
+        log(t("the course holds none of the kit's assignments: nothing to compare"))
+        return 0
     found = states(root, kit, ids)
-    paths = {f.path for f in found}
-    unknown = [path for path in take if path not in paths]
-    if unknown:
+    take = typed_paths(root, take)
+    listed = {f.path for f in found}
+    outside = [path for path in take if path not in listed]
+    if outside:
         raise UpdateError(t("--take {path}: not a file of the kit's assignments {ids} (give it "
-                           "as update lists it, such as assignments/{id}/checks.py)",
-                           path=unknown[0], ids=t(", ").join(ids), id=ids[0] if ids else "ID"))
+                            "as update lists it, such as assignments/{id}/checks.py)",
+                            path=outside[0], ids=t(", ").join(ids), id=ids[0]))
     for state in found:
         if state.state != States.SAME:
             log(t("  {state}: {path}", state=t(state.state), path=state.path))
-        if state.state in (States.YOURS, States.UNKNOWN):
-            log(t("    compare: diff {path} {kit}", path=state.path,
+        if state.state in (States.YOURS, States.BOTH, States.UNKNOWN):
+            log(t("    compare: diff {path} {kit}", path=root.resolve() / state.path,
                   kit=kit / Path(state.path).relative_to(ASSIGNMENTS)))
     chosen = [f for f in found if f.state in TAKEN_ALONE or
               (f.path in take and f.state != States.SAME)]
-    kept = [f for f in found if f.state not in TAKEN_ALONE + (States.SAME,) and f not in chosen]
+    kept = [f for f in found if f.state in ASKED and f not in chosen]
     if not apply:
         log(summary(found, chosen, kept, ids))
         return 0
@@ -177,8 +230,19 @@ def update(root: Path, kit: Path, ids=(), apply=False, take=(), log=print) -> in
     same = {f.path for f in found if f.state == States.SAME}
     write_record(root, {**(read_record(root) or {}),
                         **{path: digest(root / path) for path in same}})  # now known the kit's
-    log(after_taking(taken, kept, ids))
+    log(after_taking(taken, kept, affected(taken, taken_from_kit(root, kit))))
     return 1 if kept else 0
+
+
+def affected(taken, course_ids) -> tuple[list[str], list[str]]:
+    """(the assignments whose files were taken, those whose notebooks changed): a shared
+    module taken touches every assignment the course took from the kit."""
+    parts = [Path(path).parts for path in taken]
+    shared = any(len(p) == 2 for p in parts)
+    graded = sorted({p[1] for p in parts if len(p) > 2} | (set(course_ids) if shared else set()))
+    shown = sorted({p[1] for p in parts if len(p) > 2 and p[-1] not in GRADING_ONLY}
+                   | (set(course_ids) if shared else set()))
+    return graded, shown
 
 
 def summary(found, chosen, kept, ids) -> str:
@@ -206,8 +270,9 @@ def kept_line(kept) -> str:
 
 
 def take_files(root: Path, kit: Path, chosen, log) -> list[str]:
-    """Each chosen file replaced by the kit's, the course's kept first under
-    .kit/replaced/TIME/; the record updated after each."""
+    """Each chosen file replaced by the kit's (keeping the course file's mode), the course's
+    kept first under .kit/replaced/TIME/ (never written over); the record updated after
+    each."""
     if not chosen:
         return []
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -215,14 +280,22 @@ def take_files(root: Path, kit: Path, chosen, log) -> list[str]:
     recorded = read_record(root) or {}
     for state in chosen:
         theirs, ours = root / state.path, kit / Path(state.path).relative_to(ASSIGNMENTS)
+        mode = None
         if theirs.exists():
             kept = backup / state.path
             kept.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(theirs, kept)
+            if not kept.exists():  # a second copy of one run is the kit's: never over it
+                shutil.copy2(theirs, kept)
+            mode = theirs.stat().st_mode & 0o777
         theirs.parent.mkdir(parents=True, exist_ok=True)
         partial = theirs.with_name(f".{theirs.name}.partial")
-        shutil.copyfile(ours, partial)
-        os.replace(partial, theirs)
+        try:
+            shutil.copyfile(ours, partial)
+            if mode is not None:
+                os.chmod(partial, mode)
+            os.replace(partial, theirs)
+        finally:
+            partial.unlink(missing_ok=True)
         recorded[state.path] = digest(theirs)
         write_record(root, recorded)
         log(t("took the kit's {path}", path=state.path))
@@ -232,11 +305,10 @@ def take_files(root: Path, kit: Path, chosen, log) -> list[str]:
 
 
 def after_taking(taken, kept, ids) -> str:
-    """What to run once files are taken, and what stayed the course's."""
+    """What to run once files are taken (`ids`: affected's), and what stayed the
+    course's."""
     kit = kit_command()
-    shown = sorted({Path(path).parts[1] for path in taken
-                    if len(Path(path).parts) > 2 and Path(path).name not in GRADING_ONLY}
-                   | ({*ids} if any(len(Path(path).parts) == 2 for path in taken) else set()))
+    graded, shown = ids
     lines = [counted(len(taken), "{count} file taken from the kit", "{count} files taken from "
                      "the kit") if taken else t("nothing to take from the kit")]
     if shown:
@@ -244,10 +316,10 @@ def after_taking(taken, kept, ids) -> str:
                        "before releasing; students who fetched them keep the old text, and a "
                        "release the gradebook recorded is then named by grade with how to "
                        "record the new one", ids=" ".join(shown), kit=kit))
-    if taken:
+    if graded:
         lines.append(t("then prove them: `{kit} validate {ids}`; the hidden checks taken "
                        "apply at the next grade (`{kit} grade --force {ids}` regrades the "
-                       "notebooks graded before)", kit=kit, ids=" ".join(ids)))
+                       "notebooks graded before)", kit=kit, ids=" ".join(graded)))
     if kept:
         lines.append(kept_line(kept))
     return "\n".join(lines)
@@ -255,26 +327,29 @@ def after_taking(taken, kept, ids) -> str:
 
 def newer_in_kit(root: Path, kit: Path, ids) -> str | None:
     """The line grade ends with when update has something to say of the kit's assignments
-    among `ids`: files newer or new in the kit, or a course with no record yet (made by an
-    older kit; one `update --apply` records it); None otherwise."""
-    ids = sorted(set(ids) & set(ids_in(kit)) & set(ids_in(Path(root) / ASSIGNMENTS)))
-    if not ids or (Path(root) / ASSIGNMENTS).resolve() == kit.resolve():  # the kit's own
+    among `ids`: files newer or new in the kit, or mended there and changed in the course, or
+    a course with no record yet (made by an older kit; one `update --apply` records it); None
+    otherwise."""
+    if (Path(root) / ASSIGNMENTS).resolve() == kit.resolve():  # the kit's own course
         return None
     try:
+        ids = sorted(set(ids) & set(taken_from_kit(root, kit)))
+        if not ids:
+            return None
         if read_record(root) is None:
             return t("note: this course has no record of the files init copied from the kit "
                      "(made by an older kit), so a later kit's mended checks cannot be told "
                      "from your own changes: `{kit} update` compares them, and `update "
                      "--apply` records them", kit=kit_command())
-        newer = [f for f in states(root, kit, ids) if f.state in TAKEN_ALONE]
+        newer = [f for f in states(root, kit, ids) if f.state in TAKEN_ALONE + (States.BOTH,)]
     except UpdateError as error:
         return t("warning: {message}", message=error)
     if not newer:
         return None
     return counted(len(newer), "note: the kit has {count} newer file of {ids} (a mended check "
-                   "or text) that the course does not: `{kit} update` lists it, `update "
-                   "--apply` takes it", "note: the kit has {count} newer files of {ids} (a "
-                   "mended check or text) that the course does not: `{kit} update` lists "
-                   "them, `update --apply` takes them", kit=kit_command(),
+                   "or text) that the course does not: `{kit} update` lists it and how to take "
+                   "it", "note: the kit has {count} newer files of {ids} (a mended check or "
+                   "text) that the course does not: `{kit} update` lists them and how to take "
+                   "them", kit=kit_command(),
                    ids=t(", ").join(sorted({Path(f.path).parts[1] if len(Path(f.path).parts)
                                             > 2 else f.path for f in newer})))

@@ -29,7 +29,7 @@ import zipfile
 from pathlib import Path
 
 from autograder.course.directory import CONFIG
-from autograder.course.draw_keys import course_secret, secret_path
+from autograder.course.draw_keys import course_secret, older_draws, secret_path
 from autograder.i18n import t
 from autograder.plumbing.errors import KitError
 
@@ -119,6 +119,7 @@ def course_files(root: Path, assignment_id, visibility, isolation, log) -> dict:
     # The course's secret, so that an upload's hidden cases are drawn as `grade` draws them
     # (the zip is the instructor's; Gradescope never shows it to students).
     secret = course_secret(root, log)
+    older_draws(secret, log)  # an older course's 32-bit draws, said here too
     files[SECRET_IN_ZIP] = secret.hex().encode() + b"\n"
     files["course/gradescope.json"] = json.dumps(
         {"assignment": assignment_id, "visibility": visibility}, indent=1).encode()

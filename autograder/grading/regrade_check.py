@@ -20,7 +20,13 @@ import nbformat
 from nbgrader.utils import determine_grade, is_grade
 
 from autograder.course.directory import check_ids, course_config, course_ids
-from autograder.course.draw_keys import key_digest, notebook_draw, read_secret, secret_path
+from autograder.course.draw_keys import (
+    key_digest,
+    notebook_draw,
+    read_secret,
+    ready_to_draw,
+    secret_path,
+)
 from autograder.course.ledger import is_graded, read_status
 from autograder.course.notebook_record import KEY
 from autograder.engine.cluster import grade_all
@@ -125,6 +131,8 @@ def _regrade_check(root, config, assignment_id, students, workers, scheduler, lo
         log(t("nothing to check: no notebook of {id} in submitted/{students}", id=assignment_id,
               students=t(" for {students}", students=", ".join(students)) if students else ""))
     secret = read_secret(secret_path(root), log)
+    if secret and todo:
+        ready_to_draw(secret, log)
     keys = {}
     for submission in list(todo):
         key = (notebook_draw(root, secret, submission.student, submission.assignment)[1]

@@ -210,8 +210,10 @@ CATALOG = {
     "processes or memory, or the sandbox refused it)":
         "运行笔记本的内核无法在这台机器上启动（进程数或内存受到限制，或者沙箱拒绝了它）",
     "the kernel that judges the steps could not be started on this machine (a limit on "
-    "processes or memory, or the sandbox refused it)":
-        "评判各步骤的内核无法在这台机器上启动（进程数或内存受到限制，或者沙箱拒绝了它）",
+    "processes or memory, the sandbox refused it, or the machine was too busy to start it "
+    "within the notebook's time limit)":
+        "评判各步骤的内核无法在这台机器上启动（进程数或内存受到限制，沙箱拒绝了它，或者机器太忙，"
+        "没能在笔记本的时间限制内启动它）",
     "score changed: {student} {id}: {old:g} -> {new:g}":
         "分数有变：{student} {id}：{old:g} -> {new:g}",
     "grading {count} notebook": "正在为 {count} 个笔记本评分",
@@ -540,9 +542,18 @@ CATALOG = {
     "the same as the kit's": "与本套件的相同",
     "newer in the kit": "本套件中的较新",
     "new in the kit": "本套件中新增",
-    "changed in the course since init copied it": "init 复制之后在课程中改动过",
-    "not the kit's (the course has no record of what init copied)":
-        "与本套件的不同（课程没有 init 复制时的记录）",
+    "changed in the course (the kit's is as init copied it)":
+        "在课程中改动过（本套件的仍是 init 复制时的样子）",
+    "changed in the course, and mended in the kit since init copied it":
+        "在课程中改动过，而 init 复制之后本套件也修补了它",
+    "deleted in the course": "已在课程中删除",
+    "not the kit's (no record says what init copied)":
+        "与本套件的不同（没有记录说明 init 复制的是什么）",
+    "not in the course (no record says whether init copied it)":
+        "课程中没有（没有记录说明 init 是否复制过它）",
+    "the course holds none of the kit's assignments: nothing to compare":
+        "课程中没有本套件的作业：没有可比较的内容",
+    "--take {path}: not in the course {root}": "--take {path}：不在课程 {root} 之中",
     "  {state}: {path}": "  {state}：{path}",
     "    compare: diff {path} {kit}": "    比较：diff {path} {kit}",
     "{path} cannot be read ({error}): it records which files init copied from the kit; move "
@@ -552,10 +563,12 @@ CATALOG = {
     "{id} is not one of the kit's assignments: update brings only the kit's files (the kit's: "
     "{ids})":
         "{id} 不是本套件的作业：update 只带来本套件的文件（本套件的作业：{ids}）",
-    "the course has no {id}; to add one of the kit's assignments to a course, make a course "
-    "with it (`{kit} init DIR {id}`) and copy its assignments/{id}/ folder":
-        "课程中没有 {id}；若要把本套件的某次作业加进课程，请先用它建一个课程"
-        "（`{kit} init DIR {id}`），再复制其中的 assignments/{id}/ 文件夹",
+    "the course did not take {id} from the kit (it has no {id}, or one of its own: init's "
+    "record holds none of its files); to add the kit's, make a course with it (`{kit} init DIR "
+    "{id}`) and copy its assignments/{id}/ folder":
+        "课程没有从本套件取用 {id}（课程中没有 {id}，或者是课程自己的同名作业：init 的记录里"
+        "没有它的文件）；若要加入本套件的，请先用它建一个课程（`{kit} init DIR {id}`），再复制"
+        "其中的 assignments/{id}/ 文件夹",
     "--take {path}: not a file of the kit's assignments {ids} (give it as update lists it, "
     "such as assignments/{id}/checks.py)":
         "--take {path}：不是本套件作业 {ids} 中的文件（请按 update 列出的写法给出，例如 "
@@ -598,11 +611,11 @@ CATALOG = {
         "注意：本课程没有 init 从本套件复制了哪些文件的记录（由较早的套件建立），因此分不清以后的"
         "套件修补过的检查和你自己的改动：`{kit} update` 会比较它们，`update --apply` 会记录它们",
     "note: the kit has {count} newer file of {ids} (a mended check or text) that the course "
-    "does not: `{kit} update` lists it, `update --apply` takes it":
+    "does not: `{kit} update` lists it and how to take it":
         "注意：本套件有 {ids} 的 {count} 个较新的文件（修补过的检查或文字），课程里还没有："
-        "`{kit} update` 会列出它们，`update --apply` 会取用它们",
+        "`{kit} update` 会列出它，并说明如何取用",
     "note: the kit has {count} newer files of {ids} (a mended check or text) that the course "
-    "does not: `{kit} update` lists them, `update --apply` takes them":
+    "does not: `{kit} update` lists them and how to take them":
         "注意：本套件有 {ids} 的 {count} 个较新的文件（修补过的检查或文字），课程里还没有："
-        "`{kit} update` 会列出它们，`update --apply` 会取用它们",
+        "`{kit} update` 会列出它们，并说明如何取用",
 }

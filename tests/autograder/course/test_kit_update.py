@@ -74,22 +74,57 @@ def test_a_mended_check_is_listed_then_taken_and_the_old_one_kept(kit, tmp_path)
     assert {f.state for f in states(root, kit, [ID])} == {States.SAME}
 
 
-def test_the_instructors_own_change_is_never_taken_unless_named(kit, tmp_path):
+def test_the_instructors_own_change_is_never_taken_unless_named(kit, tmp_path, monkeypatch):
     """A checks.py the instructor changed, and the kit's mended too: is it kept by --apply
     (exit 1, the file named with how to compare and take it), and taken only with --take, the
-    instructor's kept?"""
+    instructor's kept, even when the id and the path are given twice?"""
     root = course_from(kit, tmp_path / "course")
+    monkeypatch.chdir(root)  # --take's paths are typed where update runs
     theirs = (root / CHECKS).read_text() + "\n# the instructor's own case\n"
     (root / CHECKS).write_text(theirs)
     (kit / ID / "checks.py").write_text((kit / ID / "checks.py").read_text() + MENDED)
     said = []
     assert update(root, kit, [ID], apply=True, log=said.append) == 1
     assert (root / CHECKS).read_text() == theirs
-    assert state_of(root, kit, CHECKS) == States.YOURS
+    assert state_of(root, kit, CHECKS) == States.BOTH
     assert any("--take" in line for line in said) and any("diff" in line for line in said)
-    assert update(root, kit, [ID], apply=True, take=[CHECKS], log=said.append) == 0
+    assert update(root, kit, [ID, ID], apply=True, take=[CHECKS, CHECKS],
+                  log=said.append) == 0
     assert MENDED in (root / CHECKS).read_text()
     assert [p.read_text() for p in (root / ".kit" / REPLACED).glob(f"*/{CHECKS}")] == [theirs]
+
+
+def test_a_change_of_the_course_alone_or_a_deleted_file_is_said_and_left(kit, tmp_path):
+    """A reference.py only the instructor changed, and a probes.py they deleted, the kit's
+    as init copied them: is each said, left as it is (not put back), and --apply still exit
+    0, as nothing needs a decision?"""
+    root = course_from(kit, tmp_path / "course")
+    reference, probes = root / "assignments" / ID / "reference.py", \
+        root / "assignments" / ID / "probes.py"
+    reference.write_text(reference.read_text() + "# mine\n")
+    probes.unlink()
+    said = []
+    assert update(root, kit, [ID], apply=True, log=said.append) == 0
+    assert not probes.exists() and reference.read_text().endswith("# mine\n")
+    assert state_of(root, kit, f"assignments/{ID}/probes.py") == States.DELETED
+    assert state_of(root, kit, f"assignments/{ID}/reference.py") == States.YOURS
+    assert newer_in_kit(root, kit, [ID]) is None
+
+
+def test_a_path_is_taken_however_it_is_typed(kit, tmp_path, monkeypatch):
+    """Is a --take path typed with ./, absolute, or from inside the assignment's folder the
+    file update lists, and one outside the course refused naming it?"""
+    root = course_from(kit, tmp_path / "course", recorded=False)
+    (kit / ID / "checks.py").write_text((kit / ID / "checks.py").read_text() + MENDED)
+    (kit / ID / "reference.py").write_text((kit / ID / "reference.py").read_text() + MENDED)
+    monkeypatch.chdir(root)
+    assert update(root, kit, [ID], apply=True, take=[f"./{CHECKS}"], log=lambda _: None) == 1
+    assert MENDED in (root / CHECKS).read_text()
+    monkeypatch.chdir(root / "assignments" / ID)
+    assert update(root, kit, [ID], apply=True, take=["reference.py"], log=lambda _: None) == 0
+    assert MENDED in (root / "assignments" / ID / "reference.py").read_text()
+    with pytest.raises(UpdateError, match="not in the course"):
+        update(root, kit, [ID], apply=True, take=[str(kit / ID / "checks.py")])
 
 
 def test_an_older_course_takes_nothing_it_cannot_tell_and_learns_what_is_the_same(kit,
@@ -124,17 +159,56 @@ def test_a_file_new_in_the_kit_is_added_and_a_changed_notebook_asks_for_a_build(
     assert not any("build" in line for line in said) and any("validate" in line for line in said)
 
 
-def test_a_wrong_id_or_path_is_refused_before_anything_is_written(kit, tmp_path):
-    """Are an id the kit lacks and a --take path that is no file of the kit's refused,
-    naming the fix, with nothing written?"""
+@pytest.mark.parametrize("record", ['{"files": "abc"}', '{"files": {"a": 1}}', "[]", "{"])
+def test_a_wrong_id_path_or_record_is_refused_before_anything_is_written(kit, tmp_path,
+                                                                        monkeypatch, record):
+    """Are an id the kit lacks, a --take path that is no file of the kit's, and a record
+    that is no table of digests refused, naming the fix, with nothing written?"""
     root = course_from(kit, tmp_path / "course")
+    monkeypatch.chdir(root)
+    (kit / ID / "checks.py").write_text((kit / ID / "checks.py").read_text() + MENDED)
     recorded = record_path(root).read_text()
     with pytest.raises(UpdateError, match="not one of the kit's assignments"):
         update(root, kit, ["10_mine"], apply=True)
     with pytest.raises(UpdateError, match="as update lists it"):
         update(root, kit, [ID], apply=True, take=["checks.py"])
-    assert record_path(root).read_text() == recorded
-    assert not (root / ".kit" / REPLACED).exists()
+    record_path(root).write_text(record)
+    with pytest.raises(UpdateError, match="cannot be read"):
+        update(root, kit, [ID], apply=True)
+    assert record_path(root).read_text() == record and MENDED not in (root / CHECKS).read_text()
+    assert not (root / ".kit" / REPLACED).exists() and recorded
+
+
+def test_an_assignment_of_the_courses_own_named_as_the_kits_is_not_compared(kit, tmp_path):
+    """A course whose record holds none of an assignment's files (the instructor's own,
+    under one of the kit's ids) or that holds none of the kit's: is nothing of it compared,
+    added or noted, and an id given for it refused?"""
+    root = tmp_path / "course"
+    (root / "assignments" / ID).mkdir(parents=True)
+    (root / "assignments" / ID / "notebook.py").write_text("# mine\n")
+    record_copied(root, kit, [])
+    assert update(root, kit, log=lambda _: None) == 0
+    assert sorted(p.name for p in (root / "assignments" / ID).iterdir()) == ["notebook.py"]
+    assert newer_in_kit(root, kit, [ID]) is None
+    with pytest.raises(UpdateError, match="did not take"):
+        update(root, kit, [ID])
+
+
+def test_a_shared_module_taken_names_every_assignment_to_build(kit, tmp_path):
+    """When the kit's shared documents.py is taken, does the advice name every assignment
+    the course took from the kit (each notebook reads it), not only those compared, and is
+    the mode of the course's file kept?"""
+    copy_assignments(KIT_COURSE, kit, ["01_attention_by_hand"])
+    root = tmp_path / "course"
+    copy_assignments(kit, root / "assignments", [ID, "01_attention_by_hand"])
+    record_copied(root, kit, [ID, "01_attention_by_hand"])
+    documents = root / "assignments" / "documents.py"
+    documents.chmod(0o444)
+    (kit / "documents.py").write_text((kit / "documents.py").read_text() + MENDED)
+    said = []
+    assert update(root, kit, [ID], apply=True, log=said.append) == 0
+    assert MENDED in documents.read_text() and documents.stat().st_mode & 0o777 == 0o444
+    assert any(f"build 01_attention_by_hand {ID}" in line for line in said), said
 
 
 def test_grade_tells_of_newer_files_and_of_a_course_with_no_record(kit, tmp_path):
