@@ -48,7 +48,8 @@ from autograder.sandbox.kernel import Settings, Zygote
 NOTEBOOK_KERNEL_FAILED = ("the kernel that runs the notebook could not be started on this "
                           "machine (a limit on processes or memory, or the sandbox refused it)")
 JUDGING_FAILED = ("the kernel that judges the steps could not be started on this machine (a "
-                  "limit on processes or memory, or the sandbox refused it)")
+                  "limit on processes or memory, the sandbox refused it, or the machine was "
+                  "too busy to start it within the notebook's time limit)")
 KNOWN_FAILURES = {
     "DeadKernelError": "the kernel died (os._exit, a crash or memory exhausted)",
     "CellTimeoutError": "a cell ran past the timeout and could not be interrupted",

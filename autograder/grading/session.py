@@ -301,7 +301,9 @@ class Session:
                 self.link.configure(student=True)
         except JudgingKernelError:
             raise  # the machine's failure, not the notebook's: it is not graded
-        except (KernelGone, RuntimeError, StudentError) as error:
+        except KernelGone as gone:  # no code of the student's ran in it yet: the machine's
+            raise JudgingKernelError(gone.reason) from gone  # (a start past the time limit)
+        except (RuntimeError, StudentError) as error:
             self.broken = t("the kernel that judges the steps could not be started ({error})",
                             error=getattr(error, "reason", error))
 

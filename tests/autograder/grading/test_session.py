@@ -70,7 +70,18 @@ def test_looping_steps_do_not_starve_the_step_after_them(tmp_path):
     for looping in ("test_project", "test_scaled_softmax"):
         assert scores[looping].score == 0, f"{looping} loops forever and still scored"
     last = scores["test_scaled_dot_product_attention"]
-    assert last.score == last.max_score, "the step after two looping ones lost its points"
+    assert last.score == last.max_score, \
+        "the step after two looping ones lost its points: " + said_under(
+            course.root / "autograded" / "looping" / ID / f"{ID}.ipynb",
+            "test_scaled_dot_product_attention")
+
+
+def said_under(path, grade_id):
+    """The text the graded notebook at `path` shows under its cell `grade_id`."""
+    notebook = nbformat.read(path, 4)
+    cell = next(c for c in notebook.cells
+                if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == grade_id)
+    return " | ".join(str(o.get("text", "")) + str(o.get("evalue", "")) for o in cell.outputs)
 
 
 def test_a_cell_that_redefines_a_step_is_an_answer():
