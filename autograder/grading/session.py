@@ -301,8 +301,12 @@ class Session:
                 self.link.configure(student=True)
         except JudgingKernelError:
             raise  # the machine's failure, not the notebook's: it is not graded
-        except KernelGone as gone:  # no code of the student's ran in it yet: the machine's
-            raise JudgingKernelError(gone.reason) from gone  # (a start past the time limit)
+        except KernelGone as gone:
+            if time.monotonic() >= self.deadline:  # no code of the student's ran in it yet:
+                raise JudgingKernelError(gone.reason) from gone  # a machine too busy
+            self.broken = t("the kernel that judges the steps could not be started ({error})",
+                            error=gone.reason)  # it died: with resource limits only, the
+            # student's earlier cells may have killed its template (engine/worker.py)
         except (RuntimeError, StudentError) as error:
             self.broken = t("the kernel that judges the steps could not be started ({error})",
                             error=getattr(error, "reason", error))
