@@ -54,12 +54,7 @@ def test_looping_steps_do_not_starve_the_step_after_them(tmp_path):
     with open(course.root / "nbgrader_config.py", "a", encoding="utf-8") as config:
         config.write(f"\nc.GradeInSandbox.notebook_timeout = {NOTEBOOK_TIMEOUT}\n")
     course.generate(ID)
-    release = nbformat.read(course.root / "release" / ID / f"{ID}.ipynb", 4)
-    source = nbformat.read(ROOT / "source" / ID / f"{ID}.ipynb", 4)
-    notebook = simulate.after_cell(simulate.correct(release, source), "project",
-                                   ENDLESS_PROJECT)
-    notebook = simulate.after_cell(notebook, "scaled_softmax", ENDLESS_SOFTMAX)
-    course.submit("looping", ID, notebook)
+    hand_in(course, ID, "looping", {"project": ENDLESS_PROJECT, "scaled_softmax": ENDLESS_SOFTMAX})
 
     run = grade(course.root, [ID], workers=1, timeout=CELL_TIMEOUT, log=lambda _: None)
 
@@ -74,6 +69,17 @@ def test_looping_steps_do_not_starve_the_step_after_them(tmp_path):
         "the step after two looping ones lost its points: " + said_under(
             course.root / "autograded" / "looping" / ID / f"{ID}.ipynb",
             "test_scaled_dot_product_attention")
+
+
+def hand_in(course, assignment, student, answers):
+    """Submit the correct notebook of `assignment` for `student`, each step of `answers`
+    redefined right after its cell by its code."""
+    release = nbformat.read(course.root / "release" / assignment / f"{assignment}.ipynb", 4)
+    source = nbformat.read(ROOT / "source" / assignment / f"{assignment}.ipynb", 4)
+    notebook = simulate.correct(release, source)
+    for step, code in answers.items():
+        notebook = simulate.after_cell(notebook, step, code)
+    course.submit(student, assignment, notebook)
 
 
 def said_under(path, grade_id):
@@ -233,12 +239,8 @@ def test_what_a_step_leaves_in_torch_in_place_is_gone_for_the_next(tmp_path):
     see; such calls were not counted as that.)"""
     course = Course.create(tmp_path / "course", ROOT, [ID])
     course.generate(ID)
-    release = nbformat.read(course.root / "release" / ID / f"{ID}.ipynb", 4)
-    source = nbformat.read(ROOT / "source" / ID / f"{ID}.ipynb", 4)
-    notebook = simulate.after_cell(simulate.correct(release, source), "project",
-                                   STASHING_PROJECT)
-    notebook = simulate.after_cell(notebook, "scaled_softmax", SEEING_SOFTMAX)
-    course.submit("stashing", ID, notebook)
+    hand_in(course, ID, "stashing", {"project": STASHING_PROJECT,
+                                     "scaled_softmax": SEEING_SOFTMAX})
 
     run = grade(course.root, [ID], workers=1, log=lambda _: None)
 
@@ -291,14 +293,10 @@ def test_a_loop_an_earlier_steps_text_bound_does_not_pass_a_rule_on_the_text(tmp
     assignment = "06_scoring_functions"
     course = Course.create(tmp_path / "course", ROOT, [assignment])
     course.generate(assignment)
-    release = nbformat.read(course.root / "release" / assignment / f"{assignment}.ipynb", 4)
-    source = nbformat.read(ROOT / "source" / assignment / f"{assignment}.ipynb", 4)
-    notebook = simulate.after_cell(simulate.correct(release, source), "bilinear_score",
-                                   LOOP_BOUND_BY_A_DEFAULT)
-    notebook = simulate.after_cell(notebook, "vectorized_attention",
-                                   CALLS_WHAT_AN_EARLIER_TEXT_BOUND)
-    course.submit("walrus", assignment, notebook)
-    course.submit("honest", assignment, simulate.correct(release, source))
+    hand_in(course, assignment, "walrus", {
+        "bilinear_score": LOOP_BOUND_BY_A_DEFAULT,
+        "vectorized_attention": CALLS_WHAT_AN_EARLIER_TEXT_BOUND})
+    hand_in(course, assignment, "honest", {})
 
     run = grade(course.root, [assignment], workers=1, log=lambda _: None)
 
