@@ -6,7 +6,9 @@ in .kit/from-kit.json a digest of every file it copied. When a later kit mends o
 rule a student got round, a hidden case more), the course keeps its own copy until `update`.
 update compares each file of the kit's assignments the course took from it with the kit's own
 and gives each a state (`States`), told from three digests: the course's file, the kit's, and
-the one the record holds (none in a course made before the record).
+the one the record holds. A course made before the record has none; there a file that is one
+of the versions the kit's history holds (PAST, beside the kit's assignments, written by
+autograder/course/kit_history.py) is still as an older kit wrote it.
 
 With --apply it takes the files newer or new in the kit (TAKEN_ALONE). A file the course
 changed that the kit mended too, or one the record cannot tell, is taken only when named with
@@ -38,6 +40,7 @@ from autograder.plumbing.kit_command import kit_command
 
 KIT_COURSE = Path(attention_course.__file__).resolve().parent  # the kit's own assignments/
 
+PAST = "past_versions.json"  # in the kit's assignments/: {"files": {path: [sha256, ...]}}
 RECORD = "from-kit.json"  # in the course's .kit/: {"files": {path: sha256 of what init copied}}
 REPLACED = "replaced"  # in the course's .kit/: the files update replaced, one folder a run
 ASSIGNMENTS = "assignments"
@@ -56,7 +59,7 @@ class States:
     YOURS = "changed in the course (the kit's is as init copied it)"
     BOTH = "changed in the course, and mended in the kit since init copied it"
     DELETED = "deleted in the course"
-    UNKNOWN = "not the kit's (no record says what init copied)"
+    UNKNOWN = "not the kit's (no record says what init copied, and no kit had it so)"
     ABSENT = "not in the course (no record says whether init copied it)"
 
 
@@ -86,6 +89,20 @@ def kit_files(kit: Path, ids) -> list[str]:
            for path in sorted((kit / assignment_id).rglob("*"))
            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"]
     return shared + own
+
+
+def past_versions(kit: Path) -> dict[str, frozenset[str]]:
+    """The digests of every version of each of the kit's files its history holds, by path as
+    a course has it (none for a kit without the table: a copy of the kit's assignments)."""
+    path = Path(kit) / PAST
+    try:
+        files = json.loads(path.read_text(encoding="utf-8"))["files"]
+        return {name: frozenset(digests) for name, digests in files.items()}
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise UpdateError(t("the kit's {path} cannot be read ({error}): install the kit "
+                            "again", path=path, error=error)) from None
 
 
 def record_path(root: Path) -> Path:
@@ -127,9 +144,11 @@ def record_copied(root: Path, kit: Path, ids) -> None:
     write_record(root, {path: digest(Path(root) / path) for path in kit_files(kit, ids)})
 
 
-def state_of(theirs: Path, ours: Path, recorded: str | None, has_record: bool) -> str:
+def state_of(theirs: Path, ours: Path, recorded: str | None, has_record: bool,
+             past=frozenset()) -> str:
     """The state of the course's file `theirs` against the kit's `ours`, from the digest
-    the record holds of it (`recorded`; `has_record`: the course has a record at all)."""
+    the record holds of it (`recorded`; `has_record`: the course has a record at all) and
+    those of the kit's past versions of it (`past`)."""
     if not theirs.exists():
         if not has_record:
             return States.ABSENT
@@ -138,7 +157,7 @@ def state_of(theirs: Path, ours: Path, recorded: str | None, has_record: bool) -
     if mine == kits:
         return States.SAME
     if recorded is None:
-        return States.UNKNOWN
+        return States.NEWER if mine in past else States.UNKNOWN
     if recorded == mine:
         return States.NEWER
     return States.YOURS if recorded == kits else States.BOTH
@@ -146,10 +165,11 @@ def state_of(theirs: Path, ours: Path, recorded: str | None, has_record: bool) -
 
 def states(root: Path, kit: Path, ids) -> list[FileState]:
     """The state of each file of the kit's assignments `ids` in the course at `root`."""
-    recorded = read_record(root)
+    recorded, past = read_record(root), past_versions(kit)
     table = recorded or {}
     return [FileState(path, state_of(Path(root) / path, kit / Path(path).relative_to(ASSIGNMENTS),
-                                     table.get(path), recorded is not None))
+                                     table.get(path), recorded is not None,
+                                     past.get(path, frozenset())))
             for path in kit_files(kit, ids)]
 
 

@@ -538,7 +538,7 @@ CATALOG = {
     "`usermod -aG {group} USER` for each TA)":
         "本机没有用户组 {group!r}：请先建立它（`groupadd {group}`，再为每位助教运行 "
         "`usermod -aG {group} USER`）",
-    # update (build/kit_update.py)
+    # update (course/kit_update.py)
     "the same as the kit's": "与本套件的相同",
     "newer in the kit": "本套件中的较新",
     "new in the kit": "本套件中新增",
@@ -547,8 +547,10 @@ CATALOG = {
     "changed in the course, and mended in the kit since init copied it":
         "在课程中改动过，而 init 复制之后本套件也修补了它",
     "deleted in the course": "已在课程中删除",
-    "not the kit's (no record says what init copied)":
-        "与本套件的不同（没有记录说明 init 复制的是什么）",
+    "not the kit's (no record says what init copied, and no kit had it so)":
+        "与本套件的不同（没有记录说明 init 复制的是什么，也没有哪一版套件是这样的）",
+    "the kit's {path} cannot be read ({error}): install the kit again":
+        "本套件的 {path} 无法读取（{error}）：请重新安装本套件",
     "not in the course (no record says whether init copied it)":
         "课程中没有（没有记录说明 init 是否复制过它）",
     "the course holds none of the kit's assignments: nothing to compare":

@@ -18,9 +18,11 @@ from autograder.build.course_folder import init_course
 from autograder.course.directory import copy_assignments
 from autograder.course.kit_update import (
     KIT_COURSE,
+    PAST,
     REPLACED,
     States,
     UpdateError,
+    digest,
     newer_in_kit,
     read_record,
     record_copied,
@@ -240,3 +242,31 @@ def test_a_course_init_made_is_the_kits_through_the_command(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{len(files)} of {len(files)} files the same" in done.stdout, done.stdout
     shutil.rmtree(root)
+
+
+def test_an_older_course_takes_what_an_older_kit_wrote(kit, tmp_path):
+    """In a course made before the record, by a kit whose checks.py its history holds: is
+    that file taken by --apply without --take (the old one kept), while a reference.py the
+    instructor changed stays theirs (exit 1)?"""
+    root = course_from(kit, tmp_path / "course", recorded=False)
+    older = (root / CHECKS).read_text()
+    reference = root / "assignments" / ID / "reference.py"
+    (kit / PAST).write_text(json.dumps({"files": {CHECKS: [digest(root / CHECKS)]}}))
+    (kit / ID / "checks.py").write_text(older + MENDED)
+    reference.write_text(reference.read_text() + "# mine\n")
+    (kit / ID / "reference.py").write_text(reference.read_text() + MENDED)
+    assert state_of(root, kit, CHECKS) == States.NEWER
+    assert update(root, kit, [ID], apply=True, log=lambda _: None) == 1
+    assert (root / CHECKS).read_text() == older + MENDED
+    assert [p.read_text() for p in (root / ".kit" / REPLACED).glob(f"*/{CHECKS}")] == [older]
+    assert reference.read_text().endswith("# mine\n")
+    assert state_of(root, kit, f"assignments/{ID}/reference.py") == States.UNKNOWN
+
+
+def test_an_unreadable_table_of_past_versions_names_the_fix(kit, tmp_path):
+    """Is a kit's table of past versions that is no table refused, saying to install the kit
+    again?"""
+    root = course_from(kit, tmp_path / "course", recorded=False)
+    (kit / PAST).write_text('{"files": [1]}')
+    with pytest.raises(UpdateError, match="install the kit again"):
+        update(root, kit, [ID])
