@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import subprocess
 
+import pytest
+
 from autograder.course.directory import copy_assignments
 from autograder.course.kit_history import blob_digests, committed_blobs, main, versions
 from autograder.course.kit_update import (
@@ -39,8 +41,11 @@ def test_an_older_kits_file_in_a_course_without_record_is_newer(tmp_path):
     earlier commit holds, found newer in the kit (taken by --apply), and the same file with a
     line of the instructor's not the kit's?"""
     blobs = committed_blobs(REPO, [CHECKS])[CHECKS]
-    older = next(blob for blob, found in blob_digests(REPO, blobs).items()
-                 if found != digest(KIT_COURSE / ID / "checks.py"))
+    older = [blob for blob, found in blob_digests(REPO, blobs).items()
+             if found != digest(KIT_COURSE / ID / "checks.py")]
+    if not older and shallow():
+        pytest.skip("a shallow clone holds no older version of the kit's files")
+    older = older[0]
     root = tmp_path / "course"
     copy_assignments(KIT_COURSE, root / "assignments", [ID])
     text = subprocess.run(["git", "-C", str(REPO), "cat-file", "blob", older],
@@ -63,3 +68,8 @@ def test_the_command_refuses_a_kit_outside_its_repository(tmp_path, capsys):
 
 def state_in(root, path):
     return next(f.state for f in states(root, KIT_COURSE, [ID]) if f.path == path)
+
+
+def shallow():
+    return subprocess.run(["git", "-C", str(REPO), "rev-parse", "--is-shallow-repository"],
+                          capture_output=True, text=True).stdout.strip() == "true"
