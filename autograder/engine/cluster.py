@@ -26,6 +26,8 @@ import copy
 import logging
 import multiprocessing
 import os
+import shutil
+import tempfile
 import time
 import uuid
 import warnings
@@ -120,9 +122,11 @@ def start_client(config, workers, scheduler, log_file: Path, say, kernels=None,
         env = {"OMP_NUM_THREADS": "1"}
         if templates:
             env[handover.FOLDER_VARIABLE] = str(templates.folder)
+        scratch = scratch_folder()
         try:
             with dask.config.set({"distributed.scheduler.allowed-failures":
-                                  settings.allowed_failures, **QUIET_CLUSTER, **CLOSED_HTTP}), \
+                                  settings.allowed_failures, "temporary-directory": scratch,
+                                  **QUIET_CLUSTER, **CLOSED_HTTP}), \
                     forked_workers(fork_server.WORKER_IMPORTS if kernels else
                                    fork_server.PAGE_IMPORTS):
                 cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
@@ -130,10 +134,13 @@ def start_client(config, workers, scheduler, log_file: Path, say, kernels=None,
                                        memory_limit=f"{settings.worker_memory_mb}MiB",
                                        dashboard_address=f"{HOST}:0",
                                        worker_dashboard_address=f"{HOST}:0",
-                                       silence_logs=logging.CRITICAL, env=env)
+                                       silence_logs=logging.CRITICAL, env=env,
+                                       local_directory=scratch)
         except BaseException:
             close_cluster(None, templates)
+            shutil.rmtree(scratch, ignore_errors=True)
             raise
+        cluster.kit_scratch = scratch  # removed with the cluster (close_cluster)
         try:
             client = Client(cluster)
         except BaseException:
@@ -182,10 +189,17 @@ def in_process_client(log_file: Path):
     with the client); no memory limit of its own (the kernels have theirs); its folder changes
     (worker.py, `prepared`) are undone as the client closes."""
     Zygote.stop_all(stopped=False)  # an earlier grading in this process may have stopped
-    with dask.config.set({**QUIET_CLUSTER, **CLOSED_HTTP}):  # inproc: no port but the pages'
-        cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                               memory_limit=0, dashboard_address=f"{HOST}:0",
-                               silence_logs=logging.CRITICAL)
+    scratch = scratch_folder()
+    try:
+        with dask.config.set({"temporary-directory": scratch,  # the scheduler's too
+                              **QUIET_CLUSTER, **CLOSED_HTTP}):  # inproc: no port but pages'
+            cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                   memory_limit=0, dashboard_address=f"{HOST}:0",
+                                   silence_logs=logging.CRITICAL, local_directory=scratch)
+    except BaseException:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
+    cluster.kit_scratch = scratch
     try:
         client = Client(cluster)
     except BaseException:
@@ -317,15 +331,26 @@ def stop_in_process(cluster):
         time.sleep(0.05)
 
 
+def scratch_folder() -> str:
+    """A folder of this run's own for the embedded cluster's scheduler and workers (dask's
+    spill files and locks), removed with the cluster: dask's default, a dask-scratch-space
+    folder in the temporary folder, would stay there after every run."""
+    return tempfile.mkdtemp(prefix="kit-dask-")
+
+
 def close_cluster(cluster, templates):
     """End the embedded cluster (None: an external one, left running), the fork server of its
     workers, then the kernel template started with it (its copies end with the workers that
-    took them). A worker of its that was killed left its folder behind: it goes now."""
+    took them). A worker of its that was killed left its folder behind: it goes now, and the
+    cluster's scratch folder with it."""
     if cluster is not None:
         with contextlib.suppress(Exception):
             cluster.close()
         fork_server.stop()
         remove_orphaned_workspaces()
+        scratch = getattr(cluster, "kit_scratch", None)
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
     if templates is not None:
         templates.close()
 

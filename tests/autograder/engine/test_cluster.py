@@ -189,7 +189,9 @@ def test_closing_the_cluster_removes_the_folders_of_killed_workers(tmp_path, mon
     """A worker killed while it grades (its memory taken, an operator's kill) leaves its
     folder, a student's notebook in it, in the temporary folder; a worker started later
     removes it at its first task, but none may have one. Once the embedded cluster is closed,
-    is such a folder gone, and one of a live process kept?"""
+    is such a folder gone, and one of a live process kept? And do the workers keep dask's
+    scratch files in a folder of the run's own, gone with it (not dask's dask-scratch-space,
+    left in the temporary folder after every run)?"""
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     ended = subprocess.Popen(["true"])
     ended.wait()
@@ -200,8 +202,13 @@ def test_closing_the_cluster_removes_the_folders_of_killed_workers(tmp_path, mon
     client = start_client(Config(), 2, None, tmp_path / "grade.log", lambda _: None)
     try:
         client.wait_for_workers(2, timeout=60)
+        scratch = Path(client.cluster.kit_scratch)
+        folders = client.run(lambda dask_worker: dask_worker.local_directory)
     finally:
         close_client(client)
+    assert scratch.parent == tmp_path and len(folders) == 2
+    assert all(Path(folder).is_relative_to(scratch) for folder in folders.values()), folders
+    assert not scratch.exists() and not list(tmp_path.glob("dask-scratch-space*"))
     assert not dead.exists()
     assert live.exists()
 
