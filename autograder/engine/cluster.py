@@ -122,25 +122,20 @@ def start_client(config, workers, scheduler, log_file: Path, say, kernels=None,
         env = {"OMP_NUM_THREADS": "1"}
         if templates:
             env[handover.FOLDER_VARIABLE] = str(templates.folder)
-        scratch = scratch_folder()
         try:
-            with dask.config.set({"distributed.scheduler.allowed-failures":
-                                  settings.allowed_failures, "temporary-directory": scratch,
-                                  **QUIET_CLUSTER, **CLOSED_HTTP}), \
-                    forked_workers(fork_server.WORKER_IMPORTS if kernels else
-                                   fork_server.PAGE_IMPORTS):
-                cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
-                                       processes=True, host=HOST, security=private_security(),
-                                       memory_limit=f"{settings.worker_memory_mb}MiB",
-                                       dashboard_address=f"{HOST}:0",
-                                       worker_dashboard_address=f"{HOST}:0",
-                                       silence_logs=logging.CRITICAL, env=env,
-                                       local_directory=scratch)
+            with forked_workers(fork_server.WORKER_IMPORTS if kernels else
+                                fork_server.PAGE_IMPORTS):
+                cluster = local_cluster({"distributed.scheduler.allowed-failures":
+                                         settings.allowed_failures},
+                                        n_workers=workers, threads_per_worker=1,
+                                        processes=True, host=HOST, security=private_security(),
+                                        memory_limit=f"{settings.worker_memory_mb}MiB",
+                                        dashboard_address=f"{HOST}:0",
+                                        worker_dashboard_address=f"{HOST}:0",
+                                        silence_logs=logging.CRITICAL, env=env)
         except BaseException:
             close_cluster(None, templates)
-            shutil.rmtree(scratch, ignore_errors=True)
             raise
-        cluster.kit_scratch = scratch  # removed with the cluster (close_cluster)
         try:
             client = Client(cluster)
         except BaseException:
@@ -189,17 +184,9 @@ def in_process_client(log_file: Path):
     with the client); no memory limit of its own (the kernels have theirs); its folder changes
     (worker.py, `prepared`) are undone as the client closes."""
     Zygote.stop_all(stopped=False)  # an earlier grading in this process may have stopped
-    scratch = scratch_folder()
-    try:
-        with dask.config.set({"temporary-directory": scratch,  # the scheduler's too
-                              **QUIET_CLUSTER, **CLOSED_HTTP}):  # inproc: no port but pages'
-            cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                   memory_limit=0, dashboard_address=f"{HOST}:0",
-                                   silence_logs=logging.CRITICAL, local_directory=scratch)
-    except BaseException:
-        shutil.rmtree(scratch, ignore_errors=True)
-        raise
-    cluster.kit_scratch = scratch
+    cluster = local_cluster({}, n_workers=1, threads_per_worker=1,  # inproc: no port
+                            processes=False, memory_limit=0,  # but the pages'
+                            dashboard_address=f"{HOST}:0", silence_logs=logging.CRITICAL)
     try:
         client = Client(cluster)
     except BaseException:
@@ -331,11 +318,21 @@ def stop_in_process(cluster):
         time.sleep(0.05)
 
 
-def scratch_folder() -> str:
-    """A folder of this run's own for the embedded cluster's scheduler and workers (dask's
-    spill files and locks), removed with the cluster: dask's default, a dask-scratch-space
-    folder in the temporary folder, would stay there after every run."""
-    return tempfile.mkdtemp(prefix="kit-dask-")
+def local_cluster(config, **options):
+    """An embedded LocalCluster of `options`, started under dask's `config` (and the kit's
+    quiet, closed one), its scheduler and workers writing dask's scratch files (spill files,
+    locks) in a folder of its own, removed with it by close_cluster: dask's default, a
+    dask-scratch-space folder in the temporary folder, would stay there after every run."""
+    scratch = tempfile.mkdtemp(prefix="kit-dask-")
+    try:
+        with dask.config.set({**config, "temporary-directory": scratch, **QUIET_CLUSTER,
+                              **CLOSED_HTTP}):
+            cluster = LocalCluster(local_directory=scratch, **options)
+    except BaseException:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
+    cluster.kit_scratch = scratch
+    return cluster
 
 
 def close_cluster(cluster, templates):

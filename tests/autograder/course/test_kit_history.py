@@ -29,8 +29,8 @@ def test_the_shipped_table_holds_every_version_git_has():
     each committed version's digest and the file's as it is (else: the command to run)?"""
     shipped = past_versions(KIT_COURSE)
     made = versions(REPO, KIT_COURSE)
-    lacking = {path: len(set(found) - shipped.get(path, frozenset()))
-               for path, found in made.items() if set(found) - shipped.get(path, frozenset())}
+    missing = {path: set(found) - shipped.get(path, frozenset()) for path, found in made.items()}
+    lacking = {path: len(digests) for path, digests in missing.items() if digests}
     assert not lacking, (f"{PAST} lacks versions of {lacking}: run "
                          "`python -m autograder.course.kit_history` and commit it")
     assert len(made[CHECKS]) > 1  # 03's checks have changed since the first commit
