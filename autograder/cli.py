@@ -244,6 +244,10 @@ def parser():
         "also take this file (as update lists it, such as assignments/06_scoring_functions/"
         "checks.py), though it was changed in the course or the course has no record of it; "
         "yours is kept in .kit/replaced/"))
+    cmd.add_argument("--keep", action="append", default=[], type=Path, metavar="PATH", help=t(
+        "keep the course's file as its own (it was changed in the course, or the course has no "
+        "record of it): --apply then records it so and stops asking, until the kit mends the "
+        "file again"))
 
     cmd = command(commands, "guide", help=t("print the guide to writing your own assignment "
                               "(the folder, the cell markers, the hidden checks, a worked "
@@ -445,7 +449,7 @@ def help_language(argv):
 
 
 ROOTLESS = ("init", "demo", "guide")  # commands that need no course around them
-PATH_OPTIONS = ("folder", "source", "to", "out", "take")  # paths typed: relative to here
+PATH_OPTIONS = ("folder", "source", "to", "out", "take", "keep")  # paths typed: relative to here
 
 
 def locate(args, here=None):
@@ -680,7 +684,7 @@ def run_command(root, args):
     elif args.command == "update":
         from autograder.course.kit_update import KIT_COURSE, update
 
-        return update(root, KIT_COURSE, args.ids, args.apply, args.take)
+        return update(root, KIT_COURSE, args.ids, args.apply, args.take, args.keep)
     elif args.command == "mutate":
         ids = check_ids(args.ids, assignment_ids(root))
         from autograder.tools.mutations import main as mutate

@@ -1,5 +1,5 @@
-"""`python -m autograder update [ID ...] [--apply] [--take PATH ...]`: the kit's newer files of
-its assignments, brought into a course that init made from them.
+"""`python -m autograder update [ID ...] [--apply] [--take PATH ...] [--keep PATH ...]`: the
+kit's newer files of its assignments, brought into a course that init made from them.
 
 init copies the kit's assignments into the course, which owns them from then on, and records
 in .kit/from-kit.json a digest of every file it copied. When a later kit mends one of them (a
@@ -8,25 +8,31 @@ update compares each file of the kit's assignments the course took from it with 
 and gives each a state (`States`), told from three digests: the course's file, the kit's, and
 the one the record holds. A course made before the record has none; there a file that is one
 of the versions the kit's history holds (PAST, beside the kit's assignments, written by
-autograder/course/kit_history.py) is still as an older kit wrote it.
+autograder/course/kit_history.py) is still as an older kit wrote it. The first --apply in such
+a course records every kit assignment it holds (`first_record`), each file it cannot tell
+marked UNTOLD, so that no later run takes one of them for the instructor's own or a new file.
 
 With --apply it takes the files newer or new in the kit (TAKEN_ALONE). A file the course
 changed that the kit mended too, or one the record cannot tell, is taken only when named with
---take (ASKED: --apply then exits 1 while such a file stays the course's); a file only the
-course changed, or deleted, is said and left. Nothing is lost: every file replaced is kept
-first under .kit/replaced/TIME/, at its path in the course. The record then holds the kit's
-digest of each file taken, and of each found the same as the kit's. A notebook's text that
-changed needs its release built again (`build ID`); update names those assignments, and
-`validate` to run after.
+--take, or kept as the course's own with --keep (ASKED: --apply exits 1 while such a file is
+neither); a file only the course changed, or deleted, is said and left. Nothing is lost: every
+file replaced is kept first under .kit/replaced/TIME/, at its path in the course. The record,
+written once at the end, then holds the kit's digest of each file taken, found the same as
+the kit's, or kept (the course's own against this kit: asked again when the kit mends it). A
+notebook's text that changed needs its release built again (`build ID`); update names those
+assignments, and `validate` to run after.
 """
 
 from __future__ import annotations
 
 import datetime
 import hashlib
+import itertools
 import json
 import os
+import shlex
 import shutil
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,6 +48,7 @@ KIT_COURSE = Path(attention_course.__file__).resolve().parent  # the kit's own a
 
 PAST = "past_versions.json"  # in the kit's assignments/: {"files": {path: [sha256, ...]}}
 RECORD = "from-kit.json"  # in the course's .kit/: {"files": {path: sha256 of what init copied}}
+UNTOLD = "untold"  # a record's value for a file it cannot tell (see first_record)
 REPLACED = "replaced"  # in the course's .kit/: the files update replaced, one folder a run
 ASSIGNMENTS = "assignments"
 GRADING_ONLY = ("checks.py", "probes.py", "reference.py")  # files no release shows
@@ -59,12 +66,12 @@ class States:
     YOURS = "changed in the course (the kit's is as init copied it)"
     BOTH = "changed in the course, and mended in the kit since init copied it"
     DELETED = "deleted in the course"
-    UNKNOWN = "not the kit's (no record says what init copied, and no kit had it so)"
-    ABSENT = "not in the course (no record says whether init copied it)"
+    UNKNOWN = "not the kit's (no record tells what init copied, and no kit had it so)"
+    ABSENT = "not in the course (no record tells whether init copied it)"
 
 
 TAKEN_ALONE = (States.NEWER, States.ADDED)  # what --apply takes without --take
-ASKED = (States.BOTH, States.UNKNOWN, States.ABSENT)  # taken with --take, else exit 1
+ASKED = (States.BOTH, States.UNKNOWN, States.ABSENT)  # --take or --keep, else exit 1
 SAID = (States.YOURS, States.DELETED)  # left as they are
 
 
@@ -91,18 +98,30 @@ def kit_files(kit: Path, ids) -> list[str]:
     return shared + own
 
 
-def past_versions(kit: Path) -> dict[str, frozenset[str]]:
+def past_versions(kit: Path) -> dict[str, frozenset[str]] | None:
     """The digests of every version of each of the kit's files its history holds, by path as
-    a course has it (none for a kit without the table: a copy of the kit's assignments)."""
+    a course has it; None for a kit without the table (a copy of the kit's assignments, or an
+    installation that lost it: update says so where it matters)."""
     path = Path(kit) / PAST
     try:
         files = json.loads(path.read_text(encoding="utf-8"))["files"]
+        if not all(isinstance(name, str) and isinstance(digests, list) and
+                   all(isinstance(one, str) for one in digests)
+                   for name, digests in files.items()):
+            raise ValueError("not a table of paths and lists of digests")
         return {name: frozenset(digests) for name, digests in files.items()}
     except FileNotFoundError:
-        return {}
+        return None
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
-        raise UpdateError(t("the kit's {path} cannot be read ({error}): install the kit "
-                            "again", path=path, error=error)) from None
+        raise UpdateError(t("the kit's {path} cannot be read ({error}): install the kit again "
+                            "(`{pip} install --force-reinstall` with the wheel or the folder "
+                            "you installed it from)", path=path, error=error,
+                            pip=pip_command())) from None
+
+
+def pip_command() -> str:
+    """pip of the kit's own interpreter, as a command to paste."""
+    return f"{shlex.quote(sys.executable)} -m pip"
 
 
 def record_path(root: Path) -> Path:
@@ -147,30 +166,51 @@ def record_copied(root: Path, kit: Path, ids) -> None:
 def state_of(theirs: Path, ours: Path, recorded: str | None, has_record: bool,
              past=frozenset()) -> str:
     """The state of the course's file `theirs` against the kit's `ours`, from the digest
-    the record holds of it (`recorded`; `has_record`: the course has a record at all) and
-    those of the kit's past versions of it (`past`)."""
+    the record holds of it (`recorded`: None when it holds none, UNTOLD when it cannot tell;
+    `has_record`: the course has a record at all) and those of the kit's past versions of it
+    (`past`)."""
     if not theirs.exists():
-        if not has_record:
+        if not has_record or recorded == UNTOLD:
             return States.ABSENT
         return States.DELETED if recorded else States.ADDED
     mine, kits = digest(theirs), digest(ours)
     if mine == kits:
         return States.SAME
-    if recorded is None:
+    if recorded in (None, UNTOLD):
         return States.NEWER if mine in past else States.UNKNOWN
     if recorded == mine:
         return States.NEWER
     return States.YOURS if recorded == kits else States.BOTH
 
 
+def in_kit(kit: Path, path: str) -> Path:
+    """The kit's file of the course's `path` (assignments/...)."""
+    return kit / Path(path).relative_to(ASSIGNMENTS)
+
+
 def states(root: Path, kit: Path, ids) -> list[FileState]:
     """The state of each file of the kit's assignments `ids` in the course at `root`."""
-    recorded, past = read_record(root), past_versions(kit)
+    recorded, past = read_record(root), past_versions(kit) or {}
     table = recorded or {}
-    return [FileState(path, state_of(Path(root) / path, kit / Path(path).relative_to(ASSIGNMENTS),
-                                     table.get(path), recorded is not None,
-                                     past.get(path, frozenset())))
+    return [FileState(path, state_of(Path(root) / path, in_kit(kit, path), table.get(path),
+                                     recorded is not None, past.get(path, frozenset())))
             for path in kit_files(kit, ids)]
+
+
+def first_record(root: Path, kit: Path) -> dict[str, str]:
+    """The record of a course made before it, as its first --apply starts it: every file of
+    every kit assignment the course holds, by the digest of a version some kit wrote (its own,
+    or one of PAST), else UNTOLD (changed by the instructor or by an unknown kit, or absent: the
+    course's to decide with --take or --keep)."""
+    past = past_versions(kit) or {}
+    files = {}
+    for path in kit_files(kit, taken_from_kit(root, kit)):
+        theirs = Path(root) / path
+        mine = digest(theirs) if theirs.exists() else None
+        known = mine is not None and (mine == digest(in_kit(kit, path)) or
+                                      mine in past.get(path, frozenset()))
+        files[path] = mine if known else UNTOLD
+    return files
 
 
 def taken_from_kit(root: Path, kit: Path) -> list[str]:
@@ -203,55 +243,92 @@ def course_kit_ids(root: Path, kit: Path, ids) -> list[str]:
     return ids or taken
 
 
-def typed_paths(root: Path, take) -> list[str]:
-    """The --take paths as update lists them (relative to the course root), whether typed
-    so, from a subfolder, with ./, or absolute: each once."""
+def typed_paths(root: Path, typed_ones, option="--take") -> list[str]:
+    """The paths given to `option` as update lists them (relative to the course root),
+    whether typed so, from a subfolder, with ./, or absolute: each once."""
     base = Path(root).resolve()
     paths = []
-    for typed in take:
+    for typed in typed_ones:
         where = (Path.cwd() / typed).resolve()
         try:
             paths.append(where.relative_to(base).as_posix())
         except ValueError:
-            raise UpdateError(t("--take {path}: not in the course {root}", path=typed,
-                                root=root)) from None
+            raise UpdateError(t("{option} {path}: not in the course {root}", option=option,
+                                path=typed, root=root)) from None
     return list(dict.fromkeys(paths))
 
 
-def update(root: Path, kit: Path, ids=(), apply=False, take=(), log=print) -> int:
+def named_paths(root: Path, found, take, keep, ids) -> tuple[list[str], list[str]]:
+    """The --take and --keep paths as update lists them, each refused unless it is a file
+    compared, and when it is named by both."""
+    take, keep = typed_paths(root, take), typed_paths(root, keep, "--keep")
+    listed = {f.path for f in found}
+    for option, paths in (("--take", take), ("--keep", keep)):
+        outside = [path for path in paths if path not in listed]
+        if outside:
+            raise UpdateError(t("{option} {path}: not a file of the kit's assignments {ids} "
+                                "(give it as update lists it, such as assignments/{id}/"
+                                "checks.py)", option=option, path=outside[0],
+                                ids=t(", ").join(ids), id=ids[0]))
+    both = [path for path in take if path in keep]
+    if both:
+        raise UpdateError(t("{path} is named with both --take and --keep: name it with one",
+                            path=both[0]))
+    return take, keep
+
+
+def update(root: Path, kit: Path, ids=(), apply=False, take=(), keep=(), log=print) -> int:
     """Say each file's state; with `apply`, take the kit's newer and new files and those in
-    `take`. 0, or 1 when files that need a decision stay the course's (said, with how)."""
-    root = Path(root)
+    `take`, and record those in `keep` as the course's own. 0, or 1 when files that need a
+    decision stay undecided (said, with how)."""
+    root, given = Path(root), list(ids)
     ids = course_kit_ids(root, kit, ids)
     if not ids:
         log(t("the course holds none of the kit's assignments: nothing to compare"))
         return 0
     found = states(root, kit, ids)
-    take = typed_paths(root, take)
-    listed = {f.path for f in found}
-    outside = [path for path in take if path not in listed]
-    if outside:
-        raise UpdateError(t("--take {path}: not a file of the kit's assignments {ids} (give it "
-                            "as update lists it, such as assignments/{id}/checks.py)",
-                            path=outside[0], ids=t(", ").join(ids), id=ids[0]))
+    take, keep = named_paths(root, found, take, keep, ids)
     for state in found:
         if state.state != States.SAME:
             log(t("  {state}: {path}", state=t(state.state), path=state.path))
         if state.state in (States.YOURS, States.BOTH, States.UNKNOWN):
             log(t("    compare: diff {path} {kit}", path=root.resolve() / state.path,
-                  kit=kit / Path(state.path).relative_to(ASSIGNMENTS)))
-    chosen = [f for f in found if f.state in TAKEN_ALONE or
-              (f.path in take and f.state != States.SAME)]
-    kept = [f for f in found if f.state in ASKED and f not in chosen]
+                  kit=in_kit(kit, state.path)))
+    for f in found:
+        if f.state == States.SAME and f.path in take + keep:
+            log(t("{path} is already the kit's: nothing to take or keep", path=f.path))
+    chosen = [f for f in found if f.state != States.SAME and f.path not in keep and
+              (f.state in TAKEN_ALONE or f.path in take)]
+    mine = [f for f in found if f.state != States.SAME and f.path in keep]
+    asked = [f for f in found if f.state in ASKED and f not in chosen and f not in mine]
+    if past_versions(kit) is None and any(f.state == States.UNKNOWN for f in found):
+        log(t("warning: the kit has no {path} (the versions of its files older kits wrote), so "
+              "an older kit's file shows as not the kit's: install the kit again (`{pip} "
+              "install --force-reinstall` with the wheel or the folder you installed it from)",
+              path=kit / PAST, pip=pip_command()))
     if not apply:
-        log(summary(found, chosen, kept, ids))
+        log(summary(found, chosen, mine, asked, ids, apply_command(given, take, keep)))
         return 0
+    files = read_record(root)
+    files = first_record(root, kit) if files is None else files
     taken = take_files(root, kit, chosen, log)
-    same = {f.path for f in found if f.state == States.SAME}
-    write_record(root, {**(read_record(root) or {}),
-                        **{path: digest(root / path) for path in same}})  # now known the kit's
-    log(after_taking(taken, kept, affected(taken, taken_from_kit(root, kit))))
-    return 1 if kept else 0
+    files.update({f.path: digest(root / f.path) for f in found if f.state == States.SAME})
+    files.update({path: digest(root / path) for path in taken})  # now the kit's
+    files.update({f.path: digest(in_kit(kit, f.path)) for f in mine})  # yours, against it
+    write_record(root, files)
+    for f in mine:
+        log(t("kept the course's {path} as its own: update asks again when the kit mends it",
+              path=f.path))
+    log(after_taking(taken, asked, affected(taken, taken_from_kit(root, kit))))
+    return 1 if asked else 0
+
+
+def apply_command(ids, take, keep) -> str:
+    """The command that applies what a dry run given these arguments found."""
+    words = [kit_command(), "update", *ids, "--apply"]
+    words += [word for path in take for word in ("--take", shlex.quote(path))]
+    words += [word for path in keep for word in ("--keep", shlex.quote(path))]
+    return " ".join(words)
 
 
 def affected(taken, course_ids) -> tuple[list[str], list[str]]:
@@ -265,47 +342,59 @@ def affected(taken, course_ids) -> tuple[list[str], list[str]]:
     return graded, shown
 
 
-def summary(found, chosen, kept, ids) -> str:
-    """What a dry run found and what --apply would do."""
+def summary(found, chosen, mine, asked, ids, command) -> str:
+    """What a dry run of `ids` found and what --apply (`command`) would do."""
     same = sum(f.state == States.SAME for f in found)
     lines = [t("{ids}: {same} of {count} files the same as the kit's", ids=t(", ").join(ids),
                same=same, count=len(found))]
     if chosen:
         lines.append(counted(len(chosen), "{count} file would be taken from the kit: run "
-                             "update again with --apply (each file replaced is kept first "
-                             "in .kit/replaced/)", "{count} files would be taken from the "
-                             "kit: run update again with --apply (each file replaced is kept "
-                             "first in .kit/replaced/)"))
-    if kept:
-        lines.append(kept_line(kept))
+                             "`{command}` (each file replaced is kept first in .kit/replaced/)",
+                             "{count} files would be taken from the kit: run `{command}` (each "
+                             "file replaced is kept first in .kit/replaced/)", command=command))
+    if mine:
+        lines.append(counted(len(mine), "{count} file would be kept as the course's own: run "
+                             "`{command}`", "{count} files would be kept as the course's own: "
+                             "run `{command}`", command=command))
+    if asked:
+        lines.append(kept_line(asked))
     return "\n".join(lines)
 
 
-def kept_line(kept) -> str:
-    return counted(len(kept), "{count} file differs and stays the course's until you name it "
-                   "with --take PATH (compare it with the kit's first: yours may hold your own "
-                   "changes)", "{count} files differ and stay the course's until you name each "
-                   "with --take PATH (compare each with the kit's first: yours may hold your "
-                   "own changes)")
+def kept_line(asked) -> str:
+    return counted(len(asked), "{count} file differs and stays undecided until you name it with "
+                   "--take PATH (the kit's) or --keep PATH (yours, until the kit mends it "
+                   "again); compare it with the kit's first: yours may hold your own changes",
+                   "{count} files differ and stay undecided until you name each with --take "
+                   "PATH (the kit's) or --keep PATH (yours, until the kit mends it again); "
+                   "compare each with the kit's first: yours may hold your own changes")
+
+
+def backup_folder(root: Path) -> Path:
+    """A new folder of this run's under .kit/replaced/, named by the time (and a number after
+    it when a run of the same second has one)."""
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    for number in itertools.count(1):
+        folder = root / FOLDER / REPLACED / (stamp if number == 1 else f"{stamp}-{number}")
+        try:
+            folder.mkdir(parents=True)
+            return folder
+        except FileExistsError:
+            continue
 
 
 def take_files(root: Path, kit: Path, chosen, log) -> list[str]:
     """Each chosen file replaced by the kit's (keeping the course file's mode), the course's
-    kept first under .kit/replaced/TIME/ (never written over); the record updated after
-    each."""
-    if not chosen:
-        return []
-    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    backup = root / FOLDER / REPLACED / stamp
-    recorded = read_record(root) or {}
+    kept first in a folder of this run's under .kit/replaced/."""
+    backup = None
     for state in chosen:
-        theirs, ours = root / state.path, kit / Path(state.path).relative_to(ASSIGNMENTS)
+        theirs, ours = root / state.path, in_kit(kit, state.path)
         mode = None
         if theirs.exists():
+            backup = backup or backup_folder(root)
             kept = backup / state.path
             kept.parent.mkdir(parents=True, exist_ok=True)
-            if not kept.exists():  # a second copy of one run is the kit's: never over it
-                shutil.copy2(theirs, kept)
+            shutil.copy2(theirs, kept)
             mode = theirs.stat().st_mode & 0o777
         theirs.parent.mkdir(parents=True, exist_ok=True)
         partial = theirs.with_name(f".{theirs.name}.partial")
@@ -316,15 +405,13 @@ def take_files(root: Path, kit: Path, chosen, log) -> list[str]:
             os.replace(partial, theirs)
         finally:
             partial.unlink(missing_ok=True)
-        recorded[state.path] = digest(theirs)
-        write_record(root, recorded)
         log(t("took the kit's {path}", path=state.path))
-    if backup.exists():
+    if backup:
         log(t("the course's files it replaced are kept in {folder}", folder=backup))
     return [state.path for state in chosen]
 
 
-def after_taking(taken, kept, ids) -> str:
+def after_taking(taken, asked, ids) -> str:
     """What to run once files are taken (`ids`: affected's), and what stayed the
     course's."""
     kit = kit_command()
@@ -340,16 +427,17 @@ def after_taking(taken, kept, ids) -> str:
         lines.append(t("then prove them: `{kit} validate {ids}`; the hidden checks taken "
                        "apply at the next grade (`{kit} grade --force {ids}` regrades the "
                        "notebooks graded before)", kit=kit, ids=" ".join(graded)))
-    if kept:
-        lines.append(kept_line(kept))
+    if asked:
+        lines.append(kept_line(asked))
     return "\n".join(lines)
 
 
 def newer_in_kit(root: Path, kit: Path, ids) -> str | None:
-    """The line grade ends with when update has something to say of the kit's assignments
-    among `ids`: files newer or new in the kit, or mended there and changed in the course, or
-    a course with no record yet (made by an older kit; one `update --apply` records it); None
-    otherwise."""
+    """The lines grade ends with when update has something to say of the kit's assignments
+    among `ids`: files newer or new in the kit, or mended there and changed in the course;
+    files that differ from the kit's and that no record tells (undecided until --take or
+    --keep); or a course with no record yet (made by an older kit; one `update --apply`
+    records it). None otherwise."""
     if (Path(root) / ASSIGNMENTS).resolve() == kit.resolve():  # the kit's own course
         return None
     try:
@@ -361,15 +449,30 @@ def newer_in_kit(root: Path, kit: Path, ids) -> str | None:
                      "(made by an older kit), so a later kit's mended checks cannot be told "
                      "from your own changes: `{kit} update` compares them, and `update "
                      "--apply` records them", kit=kit_command())
-        newer = [f for f in states(root, kit, ids) if f.state in TAKEN_ALONE + (States.BOTH,)]
+        found = states(root, kit, ids)
     except UpdateError as error:
         return t("warning: {message}", message=error)
-    if not newer:
-        return None
-    return counted(len(newer), "note: the kit has {count} newer file of {ids} (a mended check "
-                   "or text) that the course does not: `{kit} update` lists it and how to take "
-                   "it", "note: the kit has {count} newer files of {ids} (a mended check or "
-                   "text) that the course does not: `{kit} update` lists them and how to take "
-                   "them", kit=kit_command(),
-                   ids=t(", ").join(sorted({Path(f.path).parts[1] if len(Path(f.path).parts)
-                                            > 2 else f.path for f in newer})))
+    newer = [f for f in found if f.state in TAKEN_ALONE + (States.BOTH,)]
+    undecided = [f for f in found if f.state in (States.UNKNOWN, States.ABSENT)]
+    lines = []
+    if newer:
+        lines.append(counted(len(newer), "note: the kit has {count} newer file of {ids} (a "
+                             "mended check or text) that the course does not: `{kit} update` "
+                             "lists it and how to take it", "note: the kit has {count} newer "
+                             "files of {ids} (a mended check or text) that the course does "
+                             "not: `{kit} update` lists them and how to take them",
+                             kit=kit_command(), ids=assignments_of(newer)))
+    if undecided:
+        lines.append(counted(len(undecided), "note: {count} file of {ids} differs from the "
+                             "kit's and no record tells whether it is yours: `{kit} update` "
+                             "lists it, and --take or --keep decides", "note: {count} files of "
+                             "{ids} differ from the kit's and no record tells whether they are "
+                             "yours: `{kit} update` lists them, and --take or --keep decides",
+                             kit=kit_command(), ids=assignments_of(undecided)))
+    return "\n".join(lines) or None
+
+
+def assignments_of(found) -> str:
+    """The assignments the files `found` belong to (a shared module by its own path)."""
+    return t(", ").join(sorted({Path(f.path).parts[1] if len(Path(f.path).parts) > 2
+                                else f.path for f in found}))

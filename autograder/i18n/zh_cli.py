@@ -547,15 +547,23 @@ CATALOG = {
     "changed in the course, and mended in the kit since init copied it":
         "在课程中改动过，而 init 复制之后本套件也修补了它",
     "deleted in the course": "已在课程中删除",
-    "not the kit's (no record says what init copied, and no kit had it so)":
+    "not the kit's (no record tells what init copied, and no kit had it so)":
         "与本套件的不同（没有记录说明 init 复制的是什么，也没有哪一版套件是这样的）",
-    "the kit's {path} cannot be read ({error}): install the kit again":
-        "本套件的 {path} 无法读取（{error}）：请重新安装本套件",
-    "not in the course (no record says whether init copied it)":
+    "the kit's {path} cannot be read ({error}): install the kit again (`{pip} install "
+    "--force-reinstall` with the wheel or the folder you installed it from)":
+        "本套件的 {path} 无法读取（{error}）：请重新安装本套件（用你当初安装它的 wheel 或文件夹"
+        "运行 `{pip} install --force-reinstall`）",
+    "warning: the kit has no {path} (the versions of its files older kits wrote), so an older "
+    "kit's file shows as not the kit's: install the kit again (`{pip} install "
+    "--force-reinstall` with the wheel or the folder you installed it from)":
+        "警告：本套件缺少 {path}（较早的套件写过的各版文件），因此较早套件的文件会显示为与本套件"
+        "的不同：请重新安装本套件（用你当初安装它的 wheel 或文件夹运行 `{pip} install "
+        "--force-reinstall`）",
+    "not in the course (no record tells whether init copied it)":
         "课程中没有（没有记录说明 init 是否复制过它）",
     "the course holds none of the kit's assignments: nothing to compare":
         "课程中没有本套件的作业：没有可比较的内容",
-    "--take {path}: not in the course {root}": "--take {path}：不在课程 {root} 之中",
+    "{option} {path}: not in the course {root}": "{option} {path}：不在课程 {root} 之中",
     "  {state}: {path}": "  {state}：{path}",
     "    compare: diff {path} {kit}": "    比较：diff {path} {kit}",
     "{path} cannot be read ({error}): it records which files init copied from the kit; move "
@@ -571,28 +579,41 @@ CATALOG = {
         "课程没有从本套件取用 {id}（课程中没有 {id}，或者是课程自己的同名作业：init 的记录里"
         "没有它的文件）；若要加入本套件的，请先用它建一个课程（`{kit} init DIR {id}`），再复制"
         "其中的 assignments/{id}/ 文件夹",
-    "--take {path}: not a file of the kit's assignments {ids} (give it as update lists it, "
+    "{option} {path}: not a file of the kit's assignments {ids} (give it as update lists it, "
     "such as assignments/{id}/checks.py)":
-        "--take {path}：不是本套件作业 {ids} 中的文件（请按 update 列出的写法给出，例如 "
+        "{option} {path}：不是本套件作业 {ids} 中的文件（请按 update 列出的写法给出，例如 "
         "assignments/{id}/checks.py）",
+    "{path} is named with both --take and --keep: name it with one":
+        "{path} 同时用 --take 和 --keep 指明了：请只用其中一个",
+    "{path} is already the kit's: nothing to take or keep":
+        "{path} 已经与本套件的相同：没有需要取用或保留的",
+    "kept the course's {path} as its own: update asks again when the kit mends it":
+        "已把课程的 {path} 保留为课程自己的：本套件修补它时 update 会再次询问",
     "{ids}: {same} of {count} files the same as the kit's":
         "{ids}：{count} 个文件中有 {same} 个与本套件的相同",
-    "{count} file would be taken from the kit: run update again with --apply (each file "
-    "replaced is kept first in .kit/replaced/)":
-        "将从本套件取用 {count} 个文件：请加 --apply 再运行一次 update（每个被替换的文件都先"
-        "保存在 .kit/replaced/ 中）",
-    "{count} files would be taken from the kit: run update again with --apply (each file "
-    "replaced is kept first in .kit/replaced/)":
-        "将从本套件取用 {count} 个文件：请加 --apply 再运行一次 update（每个被替换的文件都先"
-        "保存在 .kit/replaced/ 中）",
-    "{count} file differs and stays the course's until you name it with --take PATH (compare "
-    "it with the kit's first: yours may hold your own changes)":
-        "{count} 个文件与本套件的不同，在你用 --take PATH 指明之前保持课程自己的版本（请先与"
-        "本套件的比较：你的文件里可能有你自己的改动）",
-    "{count} files differ and stay the course's until you name each with --take PATH (compare "
-    "each with the kit's first: yours may hold your own changes)":
-        "{count} 个文件与本套件的不同，在你用 --take PATH 逐一指明之前保持课程自己的版本（请先"
-        "逐一与本套件的比较：你的文件里可能有你自己的改动）",
+    "{count} file would be taken from the kit: run `{command}` (each file replaced is kept "
+    "first in .kit/replaced/)":
+        "将从本套件取用 {count} 个文件：请运行 `{command}`（每个被替换的文件都先保存在 "
+        ".kit/replaced/ 中）",
+    "{count} files would be taken from the kit: run `{command}` (each file replaced is kept "
+    "first in .kit/replaced/)":
+        "将从本套件取用 {count} 个文件：请运行 `{command}`（每个被替换的文件都先保存在 "
+        ".kit/replaced/ 中）",
+    "{count} file would be kept as the course's own: run `{command}`":
+        "将把 {count} 个文件保留为课程自己的：请运行 `{command}`",
+    "{count} files would be kept as the course's own: run `{command}`":
+        "将把 {count} 个文件保留为课程自己的：请运行 `{command}`",
+    "{count} file differs and stays undecided until you name it with --take PATH (the kit's) "
+    "or --keep PATH (yours, until the kit mends it again); compare it with the kit's first: "
+    "yours may hold your own changes":
+        "{count} 个文件与本套件的不同，在你用 --take PATH（取本套件的）或 --keep PATH（保留你的，"
+        "直到本套件再次修补它）指明之前尚未决定；请先与本套件的比较：你的文件里可能有你自己的改动",
+    "{count} files differ and stay undecided until you name each with --take PATH (the kit's) "
+    "or --keep PATH (yours, until the kit mends it again); compare each with the kit's first: "
+    "yours may hold your own changes":
+        "{count} 个文件与本套件的不同，在你用 --take PATH（取本套件的）或 --keep PATH（保留你的，"
+        "直到本套件再次修补它）逐一指明之前尚未决定；请先逐一与本套件的比较：你的文件里可能有你"
+        "自己的改动",
     "took the kit's {path}": "已取用本套件的 {path}",
     "the course's files it replaced are kept in {folder}": "被替换的课程文件保存在 {folder}",
     "{count} file taken from the kit": "从本套件取用了 {count} 个文件",
@@ -620,4 +641,12 @@ CATALOG = {
     "does not: `{kit} update` lists them and how to take them":
         "注意：本套件有 {ids} 的 {count} 个较新的文件（修补过的检查或文字），课程里还没有："
         "`{kit} update` 会列出它们，并说明如何取用",
+    "note: {count} file of {ids} differs from the kit's and no record tells whether it is yours: "
+    "`{kit} update` lists it, and --take or --keep decides":
+        "注意：{ids} 有 {count} 个文件与本套件的不同，而没有记录说明它是否是你改的：`{kit} update` "
+        "会列出它，由 --take 或 --keep 决定",
+    "note: {count} files of {ids} differ from the kit's and no record tells whether they are "
+    "yours: `{kit} update` lists them, and --take or --keep decides":
+        "注意：{ids} 有 {count} 个文件与本套件的不同，而没有记录说明它们是否是你改的：`{kit} "
+        "update` 会列出它们，由 --take 或 --keep 决定",
 }

@@ -134,6 +134,10 @@ CATALOG = {
     "is kept in .kit/replaced/":
         "也取用这个文件（按 update 列出的写法，例如 assignments/06_scoring_functions/"
         "checks.py），即使它在课程中改动过，或课程没有它的记录；你的文件保存在 .kit/replaced/ 中",
+    "keep the course's file as its own (it was changed in the course, or the course has no record "
+    "of it): --apply then records it so and stops asking, until the kit mends the file again":
+        "把课程中的这个文件保留为课程自己的（它在课程中改动过，或课程没有它的记录）：--apply 会"
+        "如此记录，不再询问，直到本套件再次修补这个文件",
     "print the guide to writing your own assignment (the folder, the cell markers, the hidden "
     "checks, a worked example), or another page of the documentation":
         "打印编写自己作业的指南（文件夹、单元格标记、隐藏检查、一个完整的例子），或使用说明中的"

@@ -11,15 +11,18 @@ import json
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from autograder.build.course_folder import init_course
+from autograder.course import kit_update
 from autograder.course.directory import copy_assignments
 from autograder.course.kit_update import (
     KIT_COURSE,
     PAST,
     REPLACED,
+    UNTOLD,
     States,
     UpdateError,
     digest,
@@ -34,6 +37,8 @@ from autograder.course.kit_update import (
 ID = "03_scaled_dot_product"
 CHECKS = f"assignments/{ID}/checks.py"
 NOTEBOOK = f"assignments/{ID}/notebook.py"
+PROBES = f"assignments/{ID}/probes.py"
+OTHER = "01_attention_by_hand"
 MENDED = "\n# a rule mended in a later kit\n"
 
 
@@ -139,7 +144,7 @@ def test_an_older_course_takes_nothing_it_cannot_tell_and_learns_what_is_the_sam
     assert update(root, kit, [ID], apply=True, log=lambda _: None) == 1
     assert MENDED not in (root / CHECKS).read_text()
     assert state_of(root, kit, CHECKS) == States.UNKNOWN
-    assert NOTEBOOK in read_record(root) and CHECKS not in read_record(root)
+    assert NOTEBOOK in read_record(root) and read_record(root)[CHECKS] == UNTOLD
     (kit / ID / "notebook.py").write_text((kit / ID / "notebook.py").read_text() + MENDED)
     assert state_of(root, kit, NOTEBOOK) == States.NEWER
 
@@ -227,7 +232,10 @@ def test_grade_tells_of_newer_files_and_of_a_course_with_no_record(kit, tmp_path
     assert newer_in_kit(kit.parent, kit, [ID]) is None  # the kit's own course
     older = course_from(kit, tmp_path / "older", recorded=False)
     assert "no record" in newer_in_kit(older, kit, [ID])
+    (older / CHECKS).write_text((older / CHECKS).read_text() + "# mine\n")
     update(older, kit, [ID], apply=True, log=lambda _: None)
+    assert "1 file of " + ID + " differs" in newer_in_kit(older, kit, [ID])
+    update(older, kit, [ID], apply=True, keep=[older / CHECKS], log=lambda _: None)
     assert newer_in_kit(older, kit, [ID]) is None
 
 
@@ -268,5 +276,127 @@ def test_an_unreadable_table_of_past_versions_names_the_fix(kit, tmp_path):
     again?"""
     root = course_from(kit, tmp_path / "course", recorded=False)
     (kit / PAST).write_text('{"files": [1]}')
+    with pytest.raises(UpdateError, match="install the kit again.*--force-reinstall"):
+        update(root, kit, [ID])
+    (kit / PAST).write_text(json.dumps({"files": {CHECKS: "abc"}}))  # not a list
     with pytest.raises(UpdateError, match="install the kit again"):
         update(root, kit, [ID])
+
+
+def test_a_first_apply_of_one_assignment_records_every_one_the_course_holds(kit, tmp_path):
+    """In a course made before the record, with two of the kit's assignments: after `update
+    ID --apply`, is the other still compared (not refused as the course's own), its newer
+    file noted by grade and taken by its own --apply, and a shared module taken naming both
+    to build?"""
+    copy_assignments(KIT_COURSE, kit, [OTHER])
+    root = tmp_path / "course"
+    copy_assignments(kit, root / "assignments", [ID, OTHER])
+    assert update(root, kit, [ID], apply=True, log=lambda _: None) == 0
+    other_checks = f"assignments/{OTHER}/checks.py"
+    assert read_record(root)[other_checks] == digest(root / other_checks)
+    (kit / OTHER / "checks.py").write_text((kit / OTHER / "checks.py").read_text() + MENDED)
+    assert OTHER in newer_in_kit(root, kit, [ID, OTHER])
+    (kit / "documents.py").write_text((kit / "documents.py").read_text() + MENDED)
+    said = []
+    assert update(root, kit, [OTHER], apply=True, log=said.append) == 0
+    assert MENDED in (root / other_checks).read_text()
+    assert any(f"build {OTHER} {ID}" in line for line in said), said
+
+
+def test_a_file_absent_from_an_older_course_is_asked_each_time_until_kept(kit, tmp_path,
+                                                                          monkeypatch):
+    """In a course made before the record, a probes.py the instructor deleted: does every
+    --apply ask about it (exit 1) and never put it back unasked, and --keep record it as the
+    course's (deleted, said, exit 0)?"""
+    root = course_from(kit, tmp_path / "course", recorded=False)
+    monkeypatch.chdir(root)
+    (root / PROBES).unlink()
+    for _ in range(2):
+        assert update(root, kit, [ID], apply=True, log=lambda _: None) == 1
+        assert not (root / PROBES).exists()
+        assert state_of(root, kit, PROBES) == States.ABSENT
+    said = []
+    assert update(root, kit, [ID], apply=True, keep=[PROBES], log=said.append) == 0
+    assert not (root / PROBES).exists() and state_of(root, kit, PROBES) == States.DELETED
+    assert any("kept the course's " + PROBES in line for line in said), said
+
+
+def test_a_file_kept_as_the_courses_own_is_asked_again_when_the_kit_mends_it(kit, tmp_path,
+                                                                             monkeypatch):
+    """A checks.py changed in the course and mended in the kit: does --keep end the asking
+    (exit 0, the file the course's), and the kit's next mend of it ask again?"""
+    root = course_from(kit, tmp_path / "course")
+    monkeypatch.chdir(root)
+    theirs = (root / CHECKS).read_text() + "# mine\n"
+    (root / CHECKS).write_text(theirs)
+    (kit / ID / "checks.py").write_text((kit / ID / "checks.py").read_text() + MENDED)
+    assert update(root, kit, [ID], apply=True, log=lambda _: None) == 1
+    assert update(root, kit, [ID], apply=True, keep=[CHECKS], log=lambda _: None) == 0
+    assert (root / CHECKS).read_text() == theirs and state_of(root, kit, CHECKS) == States.YOURS
+    assert update(root, kit, [ID], apply=True, log=lambda _: None) == 0
+    (kit / ID / "checks.py").write_text((kit / ID / "checks.py").read_text() + MENDED)
+    assert state_of(root, kit, CHECKS) == States.BOTH
+    assert update(root, kit, [ID], apply=True, log=lambda _: None) == 1
+    with pytest.raises(UpdateError, match="both --take and --keep"):
+        update(root, kit, [ID], apply=True, take=[CHECKS], keep=[CHECKS])
+
+
+def test_a_dry_run_names_the_command_that_applies_what_it_was_given(kit, tmp_path,
+                                                                   monkeypatch):
+    """Does a dry run given --take and --keep advise the very command with them, and a file
+    named that is already the kit's say so instead of passing in silence?"""
+    root = course_from(kit, tmp_path / "course", recorded=False)
+    monkeypatch.chdir(root)
+    reference = f"assignments/{ID}/reference.py"
+    for path in (CHECKS, reference):
+        (root / path).write_text((root / path).read_text() + "# mine\n")
+    said = []
+    assert update(root, kit, [ID], take=[CHECKS], keep=[reference, NOTEBOOK],
+                  log=said.append) == 0
+    assert any(f"update {ID} --apply --take {CHECKS} --keep {reference} --keep {NOTEBOOK}"
+               in line for line in said), said
+    assert any(f"{NOTEBOOK} is already the kit's" in line for line in said), said
+    assert not (root / ".kit").exists()
+
+
+def test_a_file_missing_from_the_kits_table_of_past_versions_is_said(kit, tmp_path):
+    """When the kit has no table of past versions, is a file that differs said with the fix
+    (install the kit again), not only shown as not the kit's?"""
+    root = course_from(kit, tmp_path / "course", recorded=False)
+    (root / CHECKS).write_text((root / CHECKS).read_text() + "# mine\n")
+    said = []
+    assert update(root, kit, [ID], log=said.append) == 0
+    assert any("has no" in line and PAST in line and "--force-reinstall" in line
+               for line in said), said
+
+
+def test_two_runs_in_one_second_keep_their_files_apart_and_a_stop_records_nothing(
+        kit, tmp_path, monkeypatch):
+    """Do two --apply runs in the same second keep what each replaced in its own folder, and
+    does a run stopped while taking files leave no partial record (the files it took then
+    found the same as the kit's)?"""
+    root = course_from(kit, tmp_path / "course")
+    clock = kit_update.datetime.datetime(2026, 12, 4, 12, 0, 0)
+    monkeypatch.setattr(kit_update.datetime, "datetime",
+                        type("Fixed", (), {"now": staticmethod(lambda: clock)}))
+    for _ in range(2):
+        (kit / ID / "checks.py").write_text((kit / ID / "checks.py").read_text() + MENDED)
+        assert update(root, kit, [ID], apply=True, log=lambda _: None) == 0
+    folders = sorted(p.name for p in (root / ".kit" / REPLACED).iterdir())
+    assert folders == ["20261204-120000", "20261204-120000-2"]
+    recorded = read_record(root)
+    for name in ("checks.py", "reference.py"):
+        (kit / ID / name).write_text((kit / ID / name).read_text() + MENDED)
+    copy = shutil.copyfile
+
+    def copy_but_the_reference(source, target, **options):
+        if Path(target).name == ".reference.py.partial":
+            raise OSError("disk full")
+        return copy(source, target, **options)
+
+    monkeypatch.setattr(shutil, "copyfile", copy_but_the_reference)
+    with pytest.raises(OSError):
+        update(root, kit, [ID], apply=True, log=lambda _: None)
+    assert read_record(root) == recorded
+    assert state_of(root, kit, CHECKS) == States.SAME
+    assert state_of(root, kit, f"assignments/{ID}/reference.py") == States.NEWER
