@@ -213,6 +213,9 @@ assert mixed == {"Dog": 0, "The": 1, "cat": 2, "saw": 3, "the": 4}, (
         "Unicode 标点（「」，。）也是标点；请使用 split_words；实际得到 {wide}",
     "capitals sort before lower case and 'The' and 'the' are two words; got {mixed}":
         "大写字母排在小写字母之前，而且 'The' 和 'the' 是两个不同的词；实际得到 {mixed}",
+    # data kept in English: the sentences the functions read
+    '"Bob saw Alice, Alice saw Bob."': '"Bob saw Alice, Alice saw Bob."',
+    '"the cat saw The Dog"': '"the cat saw The Dog"',
 }
 
 # %% code
@@ -236,6 +239,10 @@ for sentence, printed in printed_vocabularies.items():
         "# 每个句子的词表：先是资料打印的，再是你的 build_vocab 给出的。",
     '"  printed in its source:"': '"  资料中的结果："',
     '"  your build_vocab:     "': '"  你的代码结果："',
+    # data kept in English: the documents' sentences
+    '"Life is short, eat dessert first"': '"Life is short, eat dessert first"',
+    '"The sun rises in the east"': '"The sun rises in the east"',
+    '"Life is short, eat dessert last"': '"Life is short, eat dessert last"',
 }
 
 # %% [markdown]
@@ -295,6 +302,9 @@ else:
         "KeyError 的消息应当写出那个未知的词；它现在是 {error}",
     "'Carol' is not in the vocabulary: encode should raise a KeyError":
         "'Carol' 不在词表中：encode 应当抛出 KeyError",
+    # data kept in English: the sentences encode reads
+    '"Bob saw Bob"': '"Bob saw Bob"',
+    '"Alice saw Carol"': '"Alice saw Carol"',
 }
 
 # %% code
@@ -315,6 +325,10 @@ for sentence, printed in printed_ids.items():
         "# 每个句子的 id：先是资料打印的，再是你的 encode 给出的。",
     '"  printed in its source:"': '"  资料中的结果："',
     '"  your encode:          "': '"  你的代码结果："',
+    # data kept in English: the documents' sentences
+    '"Life is short, eat dessert first"': '"Life is short, eat dessert first"',
+    '"The sun rises in the east"': '"The sun rises in the east"',
+    '"Life is short, eat dessert last"': '"Life is short, eat dessert last"',
 }
 
 # %% [markdown]
@@ -447,6 +461,10 @@ for sentence, ((vocab_size, dim), printed) in printed_embeddings.items():
     "in nn.Embedding({vocab_size}, {dim}), printed in its source:":
         "在 nn.Embedding({vocab_size}, {dim}) 中的嵌入（资料打印的）：",
     '"from your build_vocab, encode and embed:"': '"你的 build_vocab、encode 和 embed 算出的："',
+    # data kept in English: the documents' sentences
+    '"Life is short, eat dessert first"': '"Life is short, eat dessert first"',
+    '"The sun rises in the east"': '"The sun rises in the east"',
+    '"Life is short, eat dessert last"': '"Life is short, eat dessert last"',
 }
 
 # %% [markdown]

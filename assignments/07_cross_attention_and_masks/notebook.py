@@ -113,6 +113,12 @@ W_query = torch.rand(d_k, d_in).T  # (d_in, d_k)
 W_key = torch.rand(d_k, d_in).T  # (d_in, d_k)
 W_value = torch.rand(d_v, d_in).T  # (d_in, d_v)
 
+# %% strings zh
+{
+    # data kept in English: the document's sentence
+    '"Life is short, eat dessert first"': '"Life is short, eat dessert first"',
+}
+
 # %% [markdown]
 # For cross-attention we need a second sentence. Imagine a model translating ours into
 # German, *Das Leben ist kurz, iss den Nachtisch zuerst*: eight words, embedded the same way
@@ -130,6 +136,12 @@ german_vocab = {word: i for i, word in enumerate(sorted(german_words))}
 german_ids = torch.tensor([german_vocab[word] for word in german_words])
 torch.manual_seed(321)
 x_german = nn.Embedding(len(german_vocab), 16)(german_ids).detach()  # (8, 16)
+
+# %% strings zh
+{
+    # data kept in German: the sentence the queries come from
+    '"Das Leben ist kurz, iss den Nachtisch zuerst"': '"Das Leben ist kurz, iss den Nachtisch zuerst"',
+}
 
 # %% [markdown]
 # ## Step 1: cross-attention

@@ -28,6 +28,7 @@ from autograder.build.standalone import (
     self_check_script,
     unpacked_helpers,
 )
+from autograder.build.translate import english_left
 from autograder.checks.loader import GUIDE, Assignment, assignment_ids, load_assignment
 from autograder.course.directory import (
     CONFIG,
@@ -106,13 +107,18 @@ def carry_over(old: Path, new: Path):
                 shutil.copy2(path, target)
 
 
-def build_assignment(root: Path, assignment: Assignment, language):
+def build_assignment(root: Path, assignment: Assignment, language, log=print):
     """Render, release and prove one assignment in a scratch course with `root`'s config,
     then replace root's source/<id>/ and release/<id>/ with what was proven. Files of the
     instructor's own in them are carried over: those of source/<id>/ into the release too, as
-    nbgrader releases them."""
+    nbgrader releases them. English its strings cells left in the code is said."""
     specs = read_assignment(assignment.notebook)
     notebook = render(specs, assignment, language)
+    for line, words in english_left(notebook, specs, language):
+        log(t("warning: {path}:{line}: {words!r} stays English in the {language} notebook: "
+              "translate it in the cell's `# %% strings {language}`, or map it to itself there "
+              "if it is data kept in English", path=assignment.notebook, line=line,
+              words=words, language=language))
     with tempfile.TemporaryDirectory(prefix="kit-build-") as scratch:
         course = Path(scratch)
         shutil.copy(root / CONFIG, course / CONFIG)
@@ -138,7 +144,7 @@ def build(root: Path, ids=(), log=print):
     for number, assignment_id in enumerate(ids, 1):
         log(t("[{number}/{count}] building {id} ...", number=number, count=len(ids),
               id=assignment_id))
-        build_assignment(root, load_assignment(root, assignment_id), language)
+        build_assignment(root, load_assignment(root, assignment_id), language, log)
         log(t("[{number}/{count}] built {id}: source/{id}/ and release/{id}/", number=number,
               count=len(ids), id=assignment_id))
         changed = changed_in_gradebook(root, assignment_id)

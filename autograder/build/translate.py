@@ -1,11 +1,20 @@
 """A cell's text in the course's language: the markdown twin or the code with its strings
-replaced (both written beside the English in assignments/<id>/notebook.py), and the names of the
-catalogued mistakes a test cell quotes, in the hidden checks' own words."""
+replaced (both written beside the English in assignments/<id>/notebook.py), the names of the
+catalogued mistakes a test cell quotes, in the hidden checks' own words, and the English its
+strings cells left in the code (`english_left`)."""
 
 from __future__ import annotations
 
+import io
+import re
+import tokenize
+
 from autograder.build.authoring import AuthoringError
 from autograder.i18n import DEFAULT, t
+
+# Three words or more of English in a row: a sentence a student reads, not a name or a shape
+WORDS = re.compile(r"[A-Za-z][a-z']+(?:[ \t]+[A-Za-z][a-z']*){2,}")
+KIT_CELLS = ("checks",)  # cells the kit writes in the course's language itself
 
 
 def markdown_text(spec, path, language):
@@ -44,3 +53,30 @@ def mistake_names(text, step, language):
         for quote in ('"', "'"):
             text = text.replace(f"{quote}{mistake.name}{quote}", repr(t(mistake.name)))
     return text
+
+
+def english_left(notebook, specs, language) -> list[tuple[int, str]]:
+    """(the authoring file's line of the cell, the words) of each run of English words left in
+    a string or comment of the code cells of `notebook`, rendered from `specs` in `language`,
+    that the cell's strings table does not give: a piece to translate there, or to map to
+    itself when it is data kept in English ("Life is short": a document's sentence)."""
+    if language == DEFAULT:
+        return []
+    left = []
+    for spec, cell in zip(specs, notebook.cells, strict=False):  # one cell a spec, in order
+        if cell.cell_type != "code" or spec.kind in KIT_CELLS:
+            continue
+        given = spec.translations.get(language, {}).values()
+        left += [(spec.line, words) for words in english_words(cell.source)
+                 if not any(words in text for text in given)]
+    return list(dict.fromkeys(left))  # each once, in the notebook's order
+
+
+def english_words(code) -> list[str]:
+    """The runs of English words in the strings and comments of `code`."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return []  # not Python the tokenizer reads: the build's proof names it
+    return [found.group(0) for token in tokens if token.type in (tokenize.STRING, tokenize.COMMENT)
+            for found in WORDS.finditer(token.string)]

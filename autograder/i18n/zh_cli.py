@@ -122,6 +122,11 @@ CATALOG = {
     "{folder} holds no assignment: write one with `python -m autograder new ID` ({guide})":
         "{folder} 中没有作业：请用 `python -m autograder new ID` 写一个（{guide}）",
     "[{number}/{count}] building {id} ...": "[{number}/{count}] 正在构建 {id} ……",
+    "warning: {path}:{line}: {words!r} stays English in the {language} notebook: translate it "
+    "in the cell's `# %% strings {language}`, or map it to itself there if it is data kept in "
+    "English":
+        "警告：{path}:{line}：{words!r} 在 {language} 笔记本中仍是英文：请在该单元格的 "
+        "`# %% strings {language}` 中翻译它；如果它是要保留英文的数据，就在那里把它映射为它自己",
     "[{number}/{count}] built {id}: source/{id}/ and release/{id}/":
         "[{number}/{count}] 已构建 {id}：source/{id}/ 和 release/{id}/",
     # A new course folder (autograder/build/course_folder.py)
