@@ -122,6 +122,10 @@ CATALOG = {
     "{folder} holds no assignment: write one with `python -m autograder new ID` ({guide})":
         "{folder} 中没有作业：请用 `python -m autograder new ID` 写一个（{guide}）",
     "[{number}/{count}] building {id} ...": "[{number}/{count}] 正在构建 {id} ……",
+    "grading the solutions and the blank stubs of {ids} in a scratch course of validate's own "
+    "(the course's gradebook is not touched; the lines below are that course's)":
+        "正在 validate 自己的临时课程里批改 {ids} 的参考答案和空白函数桩（不会改动本课程的成绩册；"
+        "下面各行说的是那个临时课程）",
     "warning: {path}:{line}: {words!r} stays English in the {language} notebook: translate it "
     "in the cell's `# %% strings {language}`, or map it to itself there if it is data kept in "
     "English":

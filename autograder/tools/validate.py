@@ -92,6 +92,9 @@ def graded_faults(project: Path, ids, workers, log):
                                    f"{assignment_id}.ipynb", as_version=4)
             course.submit("solutions", assignment_id, simulate.correct(release, source))
             course.submit("stubs", assignment_id, release)
+        log(t("grading the solutions and the blank stubs of {ids} in a scratch course of "
+              "validate's own (the course's gradebook is not touched; the lines below are that "
+              "course's)", ids=t(", ").join(ids)))
         grade(course.root, ids, workers=workers, log=log)
         for assignment_id in ids:
             failures += judge(course.root, assignment_id)
