@@ -9,8 +9,10 @@ and gives each a state (`States`), told from three digests: the course's file, t
 the one the record holds. A course made before the record has none; there a file that is one
 of the versions the kit's history holds (PAST, beside the kit's assignments, written by
 autograder/course/kit_history.py) is still as an older kit wrote it. The first --apply in such
-a course records every kit assignment it holds (`first_record`), each file it cannot tell
-marked UNTOLD, so that no later run takes one of them for the instructor's own or a new file.
+a course records every kit assignment it holds (`with_untold`), each file it cannot tell
+marked UNTOLD, so that no later run takes one of them for the instructor's own or a new file;
+so does the next --apply in a course whose record an earlier kit's update wrote of only the
+assignments it compared.
 
 With --apply it takes the files newer or new in the kit (TAKEN_ALONE). A file the course
 changed that the kit mended too, or one the record cannot tell, is taken only when named with
@@ -48,7 +50,7 @@ KIT_COURSE = Path(attention_course.__file__).resolve().parent  # the kit's own a
 
 PAST = "past_versions.json"  # in the kit's assignments/: {"files": {path: [sha256, ...]}}
 RECORD = "from-kit.json"  # in the course's .kit/: {"files": {path: sha256 of what init copied}}
-UNTOLD = "untold"  # a record's value for a file it cannot tell (see first_record)
+UNTOLD = "untold"  # a record's value for a file it cannot tell (see with_untold)
 REPLACED = "replaced"  # in the course's .kit/: the files update replaced, one folder a run
 ASSIGNMENTS = "assignments"
 GRADING_ONLY = ("checks.py", "probes.py", "reference.py")  # files no release shows
@@ -92,10 +94,14 @@ def kit_files(kit: Path, ids) -> list[str]:
         return []
     shared = [f"{ASSIGNMENTS}/{path.name}" for path in sorted(kit.iterdir())
               if path.is_file() and path.suffix == ".py"]
-    own = [f"{ASSIGNMENTS}/{path.relative_to(kit).as_posix()}" for assignment_id in ids
-           for path in sorted((kit / assignment_id).rglob("*"))
-           if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"]
-    return shared + own
+    return shared + [path for assignment_id in ids for path in own_files(kit, assignment_id)]
+
+
+def own_files(kit: Path, assignment_id: str) -> list[str]:
+    """The files of the kit's assignment, as paths in a course (assignments/ID/...)."""
+    return [f"{ASSIGNMENTS}/{path.relative_to(kit).as_posix()}"
+            for path in sorted((kit / assignment_id).rglob("*"))
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"]
 
 
 def past_versions(kit: Path) -> dict[str, frozenset[str]] | None:
@@ -193,35 +199,66 @@ def states(root: Path, kit: Path, ids) -> list[FileState]:
     recorded, past = read_record(root), past_versions(kit) or {}
     table = recorded or {}
     return [FileState(path, state_of(Path(root) / path, in_kit(kit, path), table.get(path),
-                                     recorded is not None, past.get(path, frozenset())))
+                                     recorded is not None and covers(recorded, path),
+                                     past.get(path, frozenset())))
             for path in kit_files(kit, ids)]
 
 
-def first_record(root: Path, kit: Path) -> dict[str, str]:
-    """The record of a course made before it, as its first --apply starts it: every file of
-    every kit assignment the course holds, by the digest of a version some kit wrote (its own,
-    or one of PAST), else UNTOLD (changed by the instructor or by an unknown kit, or absent: the
-    course's to decide with --take or --keep)."""
+def assignment_of(path: str) -> str | None:
+    """The assignment a course's file (assignments/ID/...) belongs to; None for a module the
+    assignments share."""
+    parts = Path(path).parts
+    return parts[1] if len(parts) > 2 else None
+
+
+def speaks_of(recorded: dict[str, str], assignment_id: str) -> bool:
+    """Whether the record holds a file of the assignment: one an earlier kit's update wrote
+    may hold only the assignments it compared."""
+    return any(assignment_of(path) == assignment_id for path in recorded)
+
+
+def covers(recorded: dict[str, str], path: str) -> bool:
+    """Whether the record speaks of `path`'s assignment (of a shared module: always)."""
+    owner = assignment_of(path)
+    return owner is None or speaks_of(recorded, owner)
+
+
+def kit_version(root: Path, kit: Path, path: str, past) -> str | None:
+    """The digest of the course's file `path` when it is a version some kit wrote (the kit's
+    own, or one of `past`), else None."""
+    theirs = Path(root) / path
+    if not theirs.exists():
+        return None
+    mine = digest(theirs)
+    return mine if mine == digest(in_kit(kit, path)) or mine in past.get(path, ()) else None
+
+
+def with_untold(root: Path, kit: Path, recorded: dict[str, str] | None) -> dict[str, str]:
+    """The record as an --apply starts it: `recorded`, and every file of each kit assignment
+    the course took that it does not speak of (all of them in a course made before the
+    record), by the digest of the version some kit wrote, else UNTOLD (changed by the
+    instructor or by an unknown kit, or absent: the course's to decide with --take or
+    --keep)."""
     past = past_versions(kit) or {}
-    files = {}
-    for path in kit_files(kit, taken_from_kit(root, kit)):
-        theirs = Path(root) / path
-        mine = digest(theirs) if theirs.exists() else None
-        known = mine is not None and (mine == digest(in_kit(kit, path)) or
-                                      mine in past.get(path, frozenset()))
-        files[path] = mine if known else UNTOLD
-    return files
+    ids = [i for i in taken_from_kit(root, kit)
+           if recorded is None or not speaks_of(recorded, i)]
+    found = {path: kit_version(root, kit, path, past) or UNTOLD for path in kit_files(kit, ids)}
+    return {**found, **(recorded or {})}
 
 
 def taken_from_kit(root: Path, kit: Path) -> list[str]:
-    """The kit's assignments the course holds and took from it: with a record, those it
-    records a file of (an assignment of the instructor's named as one of the kit's is not);
-    without one, every kit's id the course holds."""
+    """The kit's assignments the course holds and took from it: without a record, every kit's
+    id the course holds; with one, those it records a file of, and those it does not speak of
+    that hold a file some kit wrote (a record an earlier kit's update wrote of only the
+    assignments it compared), but not an assignment of the instructor's own named as one of
+    the kit's."""
     both = sorted(set(ids_in(Path(root) / ASSIGNMENTS)) & set(ids_in(kit)))
     recorded = read_record(root)
     if recorded is None:
         return both
-    return [i for i in both if any(p.startswith(f"{ASSIGNMENTS}/{i}/") for p in recorded)]
+    past = past_versions(kit) or {}
+    return [i for i in both if speaks_of(recorded, i) or
+            any(kit_version(root, kit, path, past) for path in own_files(kit, i))]
 
 
 def course_kit_ids(root: Path, kit: Path, ids) -> list[str]:
@@ -309,8 +346,7 @@ def update(root: Path, kit: Path, ids=(), apply=False, take=(), keep=(), log=pri
     if not apply:
         log(summary(found, chosen, mine, asked, ids, apply_command(given, take, keep)))
         return 0
-    files = read_record(root)
-    files = first_record(root, kit) if files is None else files
+    files = with_untold(root, kit, read_record(root))
     taken = take_files(root, kit, chosen, log)
     files.update({f.path: digest(root / f.path) for f in found if f.state == States.SAME})
     files.update({path: digest(root / path) for path in taken})  # now the kit's
@@ -474,5 +510,4 @@ def newer_in_kit(root: Path, kit: Path, ids) -> str | None:
 
 def assignments_of(found) -> str:
     """The assignments the files `found` belong to (a shared module by its own path)."""
-    return t(", ").join(sorted({Path(f.path).parts[1] if len(Path(f.path).parts) > 2
-                                else f.path for f in found}))
+    return t(", ").join(sorted({assignment_of(f.path) or f.path for f in found}))

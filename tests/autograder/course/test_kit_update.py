@@ -400,3 +400,25 @@ def test_two_runs_in_one_second_keep_their_files_apart_and_a_stop_records_nothin
     assert read_record(root) == recorded
     assert state_of(root, kit, CHECKS) == States.SAME
     assert state_of(root, kit, f"assignments/{ID}/reference.py") == States.NEWER
+
+
+def test_a_record_an_earlier_update_wrote_of_one_assignment_still_lets_the_others_in(kit,
+                                                                                   tmp_path):
+    """A course made before the record, whose record an earlier kit's update wrote of ID's
+    files alone, holding the kit's OTHER with a file deleted: is OTHER still compared (not
+    refused as the instructor's own), the deleted file asked about (not put back as new in
+    the kit), and OTHER recorded by the next --apply?"""
+    copy_assignments(KIT_COURSE, kit, [OTHER])
+    root = tmp_path / "course"
+    copy_assignments(kit, root / "assignments", [ID, OTHER])
+    record_copied(root, kit, [ID])  # what that update recorded: ID and the shared modules
+    deleted = f"assignments/{OTHER}/probes.py"
+    (root / deleted).unlink()
+    assert state_of(root, kit, CHECKS) == States.SAME
+    assert next(f.state for f in states(root, kit, [OTHER]) if f.path == deleted) \
+        == States.ABSENT
+    assert update(root, kit, [OTHER], apply=True, log=lambda _: None) == 1
+    assert not (root / deleted).exists() and read_record(root)[deleted] == UNTOLD
+    other_checks = f"assignments/{OTHER}/checks.py"
+    assert read_record(root)[other_checks] == digest(root / other_checks)
+    assert "1 file of " + OTHER + " differs" in newer_in_kit(root, kit, [ID, OTHER])
