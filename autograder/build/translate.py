@@ -15,6 +15,8 @@ from autograder.i18n import DEFAULT, t
 # Three words or more of English in a row: a sentence a student reads, not a name or a shape
 WORDS = re.compile(r"[A-Za-z][a-z']+(?:[ \t]+[A-Za-z][a-z']*){2,}")
 KIT_CELLS = ("checks",)  # cells the kit writes in the course's language itself
+# The tokens text is read in: an f-string's pieces are tokens of their own from Python 3.12
+TEXT_TOKENS = {tokenize.STRING, tokenize.COMMENT, getattr(tokenize, "FSTRING_MIDDLE", -1)}
 
 
 def markdown_text(spec, path, language):
@@ -78,5 +80,5 @@ def english_words(code) -> list[str]:
         tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
     except (tokenize.TokenError, SyntaxError):
         return []  # not Python the tokenizer reads: the build's proof names it
-    return [found.group(0) for token in tokens if token.type in (tokenize.STRING, tokenize.COMMENT)
+    return [found.group(0) for token in tokens if token.type in TEXT_TOKENS
             for found in WORDS.finditer(token.string)]

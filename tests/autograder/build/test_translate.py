@@ -21,11 +21,13 @@ def notebook_of(*sources):
 
 
 def test_english_words_are_found_in_strings_and_comments_only():
-    """Are three English words in a row found in a string and in a comment, and are names,
-    shapes, short labels and code that is no Python left alone?"""
+    """Are three English words in a row found in a string, an f-string (its own tokens from
+    Python 3.12) and a comment, and are names, shapes, short labels and code that is no
+    Python left alone?"""
     code = (f'print("{MESSAGE}")  # one row per query word\n'
-            'x = torch.zeros(3, 4)  # (n_query, d_k)\nlabel = "the ids"\n')
-    assert english_words(code) == [MESSAGE, "one row per query word"]
+            'x = torch.zeros(3, 4)  # (n_query, d_k)\nlabel = "the ids"\n'
+            'raise ValueError(f"expected {n} rows for each query")\n')
+    assert english_words(code) == [MESSAGE, "one row per query word", "rows for each query"]
     assert english_words("print(1 +") == []
 
 
