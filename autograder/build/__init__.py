@@ -20,6 +20,7 @@ from pathlib import Path
 import nbformat
 
 from autograder.build.authoring import read_assignment
+from autograder.build.english_left import LANGUAGE_NAMES, english_left
 from autograder.build.proof import prove
 from autograder.build.render import render
 from autograder.build.standalone import (
@@ -28,7 +29,6 @@ from autograder.build.standalone import (
     self_check_script,
     unpacked_helpers,
 )
-from autograder.build.translate import english_left
 from autograder.checks.loader import GUIDE, Assignment, assignment_ids, load_assignment
 from autograder.course.directory import (
     CONFIG,
@@ -114,11 +114,8 @@ def build_assignment(root: Path, assignment: Assignment, language, log=print):
     nbgrader releases them. English its strings cells left in the code is said."""
     specs = read_assignment(assignment.notebook)
     notebook = render(specs, assignment, language)
-    for line, words in english_left(notebook, specs, language):
-        log(t("warning: {path}:{line}: {words!r} stays English in the {language} notebook: "
-              "translate it in the cell's `# %% strings {language}`, or map it to itself there "
-              "if it is data kept in English", path=assignment.notebook, line=line,
-              words=words, language=language))
+    for left in english_left(specs, assignment, language):
+        log(english_warning(left, language))
     with tempfile.TemporaryDirectory(prefix="kit-build-") as scratch:
         course = Path(scratch)
         shutil.copy(root / CONFIG, course / CONFIG)
@@ -129,6 +126,19 @@ def build_assignment(root: Path, assignment: Assignment, language, log=print):
         prove(assignment, specs, notebook, course / "release" / assignment.id, language)
         replace_folder(course / "source" / assignment.id, root / "source" / assignment.id)
         replace_folder(course / "release" / assignment.id, root / "release" / assignment.id)
+
+
+def english_warning(left, language) -> str:
+    """The warning of English `left` in the notebook in `language` (english_left.py)."""
+    name = t(LANGUAGE_NAMES[language])
+    if left.markdown:
+        return t("warning: {path}:{line}: the `# %% [markdown {code}]` twin of this markdown "
+                 "cell holds no {language} ({words!r} ...): write it in {language}", path=left.path,
+                 line=left.line, code=language, language=name, words=left.words)
+    return t("warning: {path}:{line}: {words!r} stays English in the {language} notebook: "
+             "translate it in its cell's `# %% strings {code}` (a key holding these words), "
+             "or map it to itself there if it is data kept in English", path=left.path,
+             line=left.line, words=left.words, language=name, code=language)
 
 
 def build(root: Path, ids=(), log=print):

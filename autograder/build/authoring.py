@@ -28,6 +28,7 @@ build writes there the literal of autograder/checks/documents.py's NAME
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -53,6 +54,7 @@ class CellSpec:
     line: int = 0
     # language -> the markdown text, or (code cells) the {English: translation} pieces
     translations: dict = field(default_factory=dict)
+    body_line: int = 0  # the line of the file where `text` starts
 
 
 def read_assignment(path: Path) -> list[CellSpec]:
@@ -134,7 +136,8 @@ def parse_cell(path, number, marker, body):
         if len(names) != 1 or "points" not in options or not options["points"].isdigit():
             raise AuthoringError(f"{path}:{number}: write '# %% tests NAME points=N'")
         points = int(options["points"])
-    return CellSpec(kind, text, names, points, number)
+    blank = len(body) - len(list(itertools.dropwhile(lambda line: not line.strip(), body)))
+    return CellSpec(kind, text, names, points, number, body_line=number + 1 + blank)
 
 
 def strip_comment(path, number, line):

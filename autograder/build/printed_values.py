@@ -16,6 +16,7 @@ import numpy as np
 import torch
 
 from autograder.build.authoring import AuthoringError
+from autograder.i18n import t
 
 PLACEHOLDER = re.compile(r"\{\{documents\.(\w+)\}\}")
 WIDTH = 99  # the longest line a literal may make, as ruff's limit for the kit's code
@@ -69,9 +70,10 @@ def wrapped_numbers(items, column) -> str:
 def value_of(name, assignment):
     documents = assignment.module("documents")
     if documents is None or not hasattr(documents, name):
-        raise AuthoringError(f"{assignment.notebook}: {{{{documents.{name}}}}} names no value: "
-                             f"neither {assignment.folder / 'documents.py'} nor the course's "
-                             "assignments/documents.py defines it; name one of their constants")
+        raise AuthoringError(t("{path}: {{{{documents.{name}}}}} names no value: neither "
+                               "{documents} nor the course's assignments/documents.py defines "
+                               "it; name one of their constants", path=assignment.notebook,
+                               name=name, documents=assignment.folder / "documents.py"))
     return plain(getattr(documents, name))
 
 
@@ -81,9 +83,10 @@ def with_printed_values(code: str, assignment) -> str:
     for line in code.split("\n"):
         found = list(PLACEHOLDER.finditer(line))
         if len(found) > 1:
-            raise AuthoringError(f"{assignment.notebook}: {line.strip()!r}: one "
-                                 "{{documents.NAME}} per line, so that a long value can be "
-                                 "wrapped; put the others on lines of their own")
+            raise AuthoringError(t("{path}: {line!r}: one {{{{documents.NAME}}}} per line, so "
+                                   "that a long value can be wrapped; put the others on lines "
+                                   "of their own", path=assignment.notebook,
+                                   line=line.strip()))
         if found:
             match = found[0]
             value = literal(value_of(match[1], assignment), match.start())

@@ -13,6 +13,19 @@ CATALOG = {
     "course in {language} needs; write it right below the cell":
         "{path}:{line}：这个 markdown 单元格没有 '# %% [markdown {language}]' 对应的译文单元格，"
         "而 {language} 课程需要它；请把它写在这个单元格的正下方",
+    "{path}:{line}: the {language} strings of this cell translate {english!r}, which the cell "
+    "no longer holds (a key is a piece of the cell as the build writes it); update or remove "
+    "that entry":
+        "{path}:{line}：这个单元格的 {language} 字符串表翻译了 {english!r}，而单元格里已经没有它了"
+        "（键必须是构建写出的单元格中的一段原文）；请更新或删去这一项",
+    "{path}: {line!r}: one {{{{documents.NAME}}}} per line, so that a long value can be "
+    "wrapped; put the others on lines of their own":
+        "{path}：{line!r}：每行只能有一个 {{{{documents.NAME}}}}，这样较长的值才能换行；"
+        "请把其余的各放一行",
+    "{path}: {{{{documents.{name}}}}} names no value: neither {documents} nor the course's "
+    "assignments/documents.py defines it; name one of their constants":
+        "{path}：{{{{documents.{name}}}}} 没有对应的值：{documents} 和课程的 "
+        "assignments/documents.py 都没有定义它；请写它们中的一个常量",
     "warning: the gradebook {url} had no schema version: nbgrader made it where it could not "
     "run its alembic command (a virtualenv not activated). The kit wrote the version "
     "({version}); before running nbgrader yourself, activate the virtualenv or put {folder} "
@@ -126,11 +139,17 @@ CATALOG = {
     "(the course's gradebook is not touched; the lines below are that course's)":
         "正在 validate 自己的临时课程里批改 {ids} 的参考答案和空白函数桩（不会改动本课程的成绩册；"
         "下面各行说的是那个临时课程）",
+    "Chinese": "中文",
     "warning: {path}:{line}: {words!r} stays English in the {language} notebook: translate it "
-    "in the cell's `# %% strings {language}`, or map it to itself there if it is data kept in "
-    "English":
-        "警告：{path}:{line}：{words!r} 在 {language} 笔记本中仍是英文：请在该单元格的 "
-        "`# %% strings {language}` 中翻译它；如果它是要保留英文的数据，就在那里把它映射为它自己",
+    "in its cell's `# %% strings {code}` (a key holding these words), or map it to itself "
+    "there if it is data kept in English":
+        "警告：{path}:{line}：{words!r} 在{language}笔记本中仍是英文：请在它所在单元格的 "
+        "`# %% strings {code}` 中翻译它（用一个包含这些词的键）；如果它是要保留英文的数据，就在那里"
+        "把它映射为它自己",
+    "warning: {path}:{line}: the `# %% [markdown {code}]` twin of this markdown cell holds no "
+    "{language} ({words!r} ...): write it in {language}":
+        "警告：{path}:{line}：这个 markdown 单元格的 `# %% [markdown {code}]` 译文里没有{language}"
+        "（{words!r} ……）：请用{language}写它",
     "[{number}/{count}] built {id}: source/{id}/ and release/{id}/":
         "[{number}/{count}] 已构建 {id}：source/{id}/ 和 release/{id}/",
     # A new course folder (autograder/build/course_folder.py)

@@ -146,7 +146,8 @@ CONSOLE_MODULES = ["cli.py", "engine/progress.py", "course/directory.py", "build
                    "tools/scaffold.py", "course/deadlines.py", "engine/cluster.py",
                    "course/gradebook_guard.py", "course/ledger.py", "checks/audit.py",
                    "build/proof.py", "outputs/score_summary.py", "tools/remove.py",
-                   "course/kit_update.py", "course/draw_keys.py", "checks/draws.py"]
+                   "course/kit_update.py", "course/draw_keys.py", "checks/draws.py",
+                   "build/translate.py", "build/printed_values.py"]
 
 
 def english_left(output):

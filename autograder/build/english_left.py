@@ -1,0 +1,146 @@
+"""The English a notebook in another language would keep, which `build` warns of.
+
+Read where the instructor wrote it, so that each warning names the very file and line: a code
+cell's text in notebook.py, and the docstrings and comments of reference.py that a solution or
+given cell shows (not a solution's body: the release replaces it). English is a run of three
+plain words or more, one of them a word only prose uses ("the", "of", "is"): names, shapes,
+formulas and the values `{{documents.NAME}}` writes in are not read. A run the cell's strings
+table gives (its translation, or itself: data kept in English) is not left, nor the name of a
+catalogued mistake a test cell quotes (the hidden checks' zh.py gives that, and `validate`
+asks for it). A markdown twin with no character of its language is said too.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import io
+import re
+import textwrap
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder.build.cjk import HAN
+from autograder.build.stubs import body_start, leading_comments
+from autograder.i18n import DEFAULT
+
+PROSE_WORDS = frozenset(
+    "a an the of to is are was were be been in on at for with by from your you it its this "
+    "that these those each every not no should must can cannot has have had got per than "
+    "then when all".split())
+CHUNK = re.compile(r"[^\s,;:]+")  # what lies between spaces and the marks inside a sentence
+WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
+EDGES = "\"'()[].!?`*"  # marks a word may stand between: quotes, brackets, a full stop
+# The tokens text is read in: an f-string's pieces are tokens of their own from Python 3.12
+TEXT_TOKENS = {tokenize.STRING, tokenize.COMMENT, getattr(tokenize, "FSTRING_MIDDLE", -1)}
+SCRIPT = {"zh": re.compile(f"[{HAN}]")}  # a character every text in the language holds
+LANGUAGE_NAMES = {"zh": "Chinese"}  # as a sentence names the notebook's language, through t()
+NOTEBOOK_CELLS = ("setup", "code", "tests")  # their code is written in notebook.py
+REFERENCE_CELLS = ("given", "solution")  # theirs comes from reference.py
+
+
+@dataclass(frozen=True)
+class Left:
+    path: Path
+    line: int
+    words: str  # the English run, as written: a key for the cell's strings table
+    markdown: bool = False  # a markdown twin holding no character of its language
+
+
+def english_left(specs, assignment, language) -> list[Left]:
+    """What the notebook of `assignment`, read from `specs`, keeps in English in `language`,
+    in the order of the cells."""
+    if language == DEFAULT:
+        return []
+    left = []
+    for spec in specs:
+        table = spec.translations.get(language, {})
+        if spec.kind == "markdown":
+            twin = table if isinstance(table, str) else None
+            if twin and language in SCRIPT and not SCRIPT[language].search(twin):
+                left.append(Left(assignment.notebook, spec.line, twin[:60], markdown=True))
+        elif spec.kind in NOTEBOOK_CELLS:
+            step = assignment.steps.get(spec.names[0]) if spec.kind == "tests" else None
+            named = {m.name for m in step.mistakes} if step else set()
+            left += [Left(assignment.notebook, spec.body_line + row - 1, run)
+                     for row, run in english_runs(spec.text, named) if not given(run, table)]
+        elif spec.kind in REFERENCE_CELLS:
+            for name in spec.names:
+                left += reference_left(assignment.reference(name), spec.kind, table)
+    return list(dict.fromkeys(left))
+
+
+def reference_left(obj, kind, table) -> list[Left]:
+    """The English left in what a cell shows of reference.py's `obj`: its docstrings and
+    comments, but for the bodies a solution cell hides."""
+    lines, start = inspect.getsourcelines(obj)
+    source = textwrap.dedent("".join(lines))
+    hidden = solution_bodies(source) if kind == "solution" else set()
+    path = Path(inspect.getsourcefile(obj))
+    return [Left(path, start + row - 1, run) for row, run in english_runs(source)
+            if row not in hidden and not given(run, table)]
+
+
+def solution_bodies(source) -> set[int]:
+    """The rows of `source` the release replaces: each function's body after its docstring,
+    with the comments right above it (stubs.py fences the same)."""
+    lines = source.splitlines()
+    rows = set()
+    for function in ast.walk(ast.parse(source)):
+        first = body_start(function) if isinstance(function, ast.FunctionDef) else None
+        if first is not None:
+            top = first.lineno - leading_comments(lines, first.lineno - 1)
+            rows.update(range(top, function.end_lineno + 1))
+    return rows
+
+
+def given(run, table) -> bool:
+    """Whether the strings table gives the run: a piece it replaces holds it."""
+    return any(run in english for english in table)
+
+
+def english_runs(code, named=frozenset()) -> list[tuple[int, str]]:
+    """(row, run) of each English run in the strings and comments of `code`, but in a string
+    that is one of the `named` (a catalogued mistake's name)."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return []  # not Python the tokenizer reads: the build's proof names it
+    return [(token.start[0] + row, run) for token in tokens
+            if token.type in TEXT_TOKENS and literal(token) not in named
+            for row, line in enumerate(token.string.split("\n")) for run in prose_runs(line)]
+
+
+def literal(token):
+    """The value of a plain string token, else None."""
+    try:
+        value = ast.literal_eval(token.string) if token.type == tokenize.STRING else None
+    except (ValueError, SyntaxError):
+        return None
+    return value if isinstance(value, str) else None
+
+
+def prose_runs(line) -> list[str]:
+    """Each run of three plain words or more of `line`, one of them a word of prose, as
+    written from its first word to its last."""
+    runs, current = [], []
+    for chunk in [*CHUNK.finditer(line), None]:
+        word = chunk and plain_word(chunk)
+        if word:
+            current.append(word)
+            continue
+        if len(current) >= 3 and any(w[2].lower() in PROSE_WORDS for w in current):
+            runs.append(line[current[0][0]:current[-1][1]])
+        current = []
+    return runs
+
+
+def plain_word(chunk):
+    """(start, end, word) of a chunk that is one word between marks; None for a name, a
+    number, a path or code."""
+    core = chunk.group(0).strip(EDGES)
+    if not WORD.fullmatch(core):
+        return None
+    start = chunk.start() + chunk.group(0).index(core)
+    return start, start + len(core), core
