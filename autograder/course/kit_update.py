@@ -70,11 +70,32 @@ class States:
     DELETED = "deleted in the course"
     UNKNOWN = "not the kit's (no record tells what init copied, and no kit had it so)"
     ABSENT = "not in the course (no record tells whether init copied it)"
+    LATER = "from a later kit than this one (update it with that kit)"
 
 
 TAKEN_ALONE = (States.NEWER, States.ADDED)  # what --apply takes without --take
 ASKED = (States.BOTH, States.UNKNOWN, States.ABSENT)  # --take or --keep, else exit 1
-SAID = (States.YOURS, States.DELETED)  # left as they are
+SAID = (States.YOURS, States.DELETED, States.LATER)  # left as they are
+
+
+@dataclass(frozen=True)
+class Record:
+    """What .kit/from-kit.json holds: the digest of each file by path (or UNTOLD), and whether
+    it holds every file the course had (`lists_absent`: a file it lacks is then new in the kit;
+    init's, and update's since it marks absent files UNTOLD)."""
+    files: dict[str, str]
+    lists_absent: bool = True
+
+
+@dataclass(frozen=True)
+class Known:
+    """What tells the state of one file beside its digests: the record's digest of it (None:
+    none; UNTOLD: it cannot tell), whether the record speaks of its assignment and lists the
+    files the course lacked, and the digests of the kit's versions of it (None: no table)."""
+    recorded: str | None = None
+    has_record: bool = False
+    lists_absent: bool = True
+    past: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -120,8 +141,8 @@ def past_versions(kit: Path) -> dict[str, frozenset[str]] | None:
         return None
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise UpdateError(t("the kit's {path} cannot be read ({error}): install the kit again "
-                            "(`{pip} install --force-reinstall` with the wheel or the folder "
-                            "you installed it from)", path=path, error=error,
+                            "(`{pip} install --force-reinstall --no-deps` with the wheel or the "
+                            "folder you installed it from)", path=path, error=error,
                             pip=pip_command())) from None
 
 
@@ -134,31 +155,34 @@ def record_path(root: Path) -> Path:
     return Path(root) / FOLDER / RECORD
 
 
-def read_record(root: Path) -> dict[str, str] | None:
-    """The digests init recorded, by path; None for a course made before the record."""
+def read_record(root: Path) -> Record | None:
+    """The record of the files taken from the kit; None for a course made before it."""
     try:
-        files = json.loads(record_path(root).read_text(encoding="utf-8"))["files"]
+        data = json.loads(record_path(root).read_text(encoding="utf-8"))
+        files = data.get("files") if isinstance(data, dict) else None
         if not (isinstance(files, dict) and all(isinstance(path, str) and isinstance(value, str)
                                                 for path, value in files.items())):
-            raise ValueError("not a table of paths and digests")
-        return files
+            raise ValueError(t("not a table of paths and digests under \"files\""))
+        return Record(files, data.get("lists_absent") is True)
     except FileNotFoundError:
         return None
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise UpdateError(t("{path} cannot be read ({error}): it records which files init "
-                            "copied from the kit; move it away to compare without it (every "
-                            "file that differs is then yours to take or keep)",
-                            path=record_path(root), error=error)) from None
+    except (OSError, ValueError) as error:
+        raise UpdateError(t("{path} cannot be read ({error}): it records which files the course "
+                            "took from the kit; move it away and run `{kit} update --apply` to "
+                            "record them again (the kit's versions are told from yours by the "
+                            "kit's history, and each other file is asked of)",
+                            path=record_path(root), error=error, kit=kit_command())) from None
 
 
 def write_record(root: Path, files: dict[str, str]) -> None:
-    """The record, written whole (a partial file moved into place)."""
+    """The record, written whole (a partial file moved into place), listing every file the
+    course lacked."""
     path = record_path(root)
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{RECORD}.partial")
+    data = {"lists_absent": True, "files": dict(sorted(files.items()))}
     try:
-        partial.write_text(json.dumps({"files": dict(sorted(files.items()))}, indent=1) + "\n",
-                           encoding="utf-8")
+        partial.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         partial.replace(path)
     finally:
         partial.unlink(missing_ok=True)
@@ -169,24 +193,33 @@ def record_copied(root: Path, kit: Path, ids) -> None:
     write_record(root, {path: digest(Path(root) / path) for path in kit_files(kit, ids)})
 
 
-def state_of(theirs: Path, ours: Path, recorded: str | None, has_record: bool,
-             past=frozenset()) -> str:
-    """The state of the course's file `theirs` against the kit's `ours`, from the digest
-    the record holds of it (`recorded`: None when it holds none, UNTOLD when it cannot tell;
-    `has_record`: the course has a record at all) and those of the kit's past versions of it
-    (`past`)."""
+def state_of(theirs: Path, ours: Path, known: Known = Known()) -> str:
+    """The state of the course's file `theirs` against the kit's `ours`, from what else is
+    `known` of it."""
+    recorded = known.recorded
     if not theirs.exists():
-        if not has_record or recorded == UNTOLD:
+        if not known.has_record or recorded == UNTOLD:
             return States.ABSENT
-        return States.DELETED if recorded else States.ADDED
+        if recorded:
+            return States.DELETED
+        return States.ADDED if known.lists_absent or not older_versions(known, ours) \
+            else States.ABSENT
     mine, kits = digest(theirs), digest(ours)
     if mine == kits:
         return States.SAME
     if recorded in (None, UNTOLD):
-        return States.NEWER if mine in past else States.UNKNOWN
+        return States.NEWER if mine in (known.past or ()) else States.UNKNOWN
+    if known.past and recorded not in known.past:
+        return States.LATER  # a version this kit never had: a later kit's
     if recorded == mine:
         return States.NEWER
     return States.YOURS if recorded == kits else States.BOTH
+
+
+def older_versions(known: Known, ours: Path) -> bool:
+    """Whether a kit before this one had the file (a record that does not list absent files
+    cannot tell a file deleted before it from one new in the kit)."""
+    return bool(known.past and known.past - {digest(ours)})
 
 
 def in_kit(kit: Path, path: str) -> Path:
@@ -196,12 +229,19 @@ def in_kit(kit: Path, path: str) -> Path:
 
 def states(root: Path, kit: Path, ids) -> list[FileState]:
     """The state of each file of the kit's assignments `ids` in the course at `root`."""
-    recorded, past = read_record(root), past_versions(kit) or {}
-    table = recorded or {}
-    return [FileState(path, state_of(Path(root) / path, in_kit(kit, path), table.get(path),
-                                     recorded is not None and covers(recorded, path),
-                                     past.get(path, frozenset())))
+    record, past = read_record(root), past_versions(kit)
+    return [FileState(path, state_of(Path(root) / path, in_kit(kit, path),
+                                     known(record, past, path)))
             for path in kit_files(kit, ids)]
+
+
+def known(record: Record | None, past, path: str) -> Known:
+    """What the record and the kit's table of past versions tell of `path`."""
+    versions = past.get(path) if past is not None else None
+    if record is None:
+        return Known(past=versions)
+    return Known(record.files.get(path), covers(record.files, path), record.lists_absent,
+                 versions)
 
 
 def assignment_of(path: str) -> str | None:
@@ -233,31 +273,30 @@ def kit_version(root: Path, kit: Path, path: str, past) -> str | None:
     return mine if mine == digest(in_kit(kit, path)) or mine in past.get(path, ()) else None
 
 
-def with_untold(root: Path, kit: Path, recorded: dict[str, str] | None) -> dict[str, str]:
-    """The record as an --apply starts it: `recorded`, and every file of each kit assignment
-    the course took that it does not speak of (all of them in a course made before the
-    record), by the digest of the version some kit wrote, else UNTOLD (changed by the
-    instructor or by an unknown kit, or absent: the course's to decide with --take or
-    --keep)."""
-    past = past_versions(kit) or {}
-    ids = [i for i in taken_from_kit(root, kit)
-           if recorded is None or not speaks_of(recorded, i)]
-    found = {path: kit_version(root, kit, path, past) or UNTOLD for path in kit_files(kit, ids)}
-    return {**found, **(recorded or {})}
+def with_untold(root: Path, kit: Path, record: Record | None) -> dict[str, str]:
+    """The record's files as an --apply starts: those `record` holds, and each file of the kit
+    assignments the course took that it lacks, by the digest of the version some kit wrote,
+    else UNTOLD (changed by the instructor or by an unknown kit, or absent: the course's to
+    decide with --take or --keep). A file absent but new in the kit is left out (taken)."""
+    past = past_versions(kit)
+    files = dict(record.files) if record else {}
+    for path in kit_files(kit, taken_from_kit(root, kit)):
+        if path in files:
+            continue
+        state = state_of(Path(root) / path, in_kit(kit, path), known(record, past, path))
+        if state != States.ADDED:
+            files[path] = kit_version(root, kit, path, past or {}) or UNTOLD
+    return files
 
 
 def taken_from_kit(root: Path, kit: Path) -> list[str]:
-    """The kit's assignments the course holds and took from it: without a record, every kit's
-    id the course holds; with one, those it records a file of, and those it does not speak of
-    that hold a file some kit wrote (a record an earlier kit's update wrote of only the
-    assignments it compared), but not an assignment of the instructor's own named as one of
-    the kit's."""
+    """The kit's assignments the course holds and took from it: those the record holds a file
+    of, and those holding a file some kit wrote (in a course made before the record, or whose
+    record an earlier kit's update wrote of only the assignments it compared); not an
+    assignment of the instructor's own named as one of the kit's."""
     both = sorted(set(ids_in(Path(root) / ASSIGNMENTS)) & set(ids_in(kit)))
-    recorded = read_record(root)
-    if recorded is None:
-        return both
-    past = past_versions(kit) or {}
-    return [i for i in both if speaks_of(recorded, i) or
+    record, past = read_record(root), past_versions(kit) or {}
+    return [i for i in both if record and speaks_of(record.files, i) or
             any(kit_version(root, kit, path, past) for path in own_files(kit, i))]
 
 
@@ -273,9 +312,10 @@ def course_kit_ids(root: Path, kit: Path, ids) -> list[str]:
                                 ids=t(", ").join(sorted(ours))))
         if assignment_id not in taken:
             raise UpdateError(t("the course did not take {id} from the kit (it has no {id}, or "
-                                "one of its own: init's record holds none of its files); to "
-                                "add the kit's, make a course with it (`{kit} init DIR {id}`) "
-                                "and copy its assignments/{id}/ folder", id=assignment_id,
+                                "one of its own: neither init's record nor any kit holds a "
+                                "file of it as it is); to add the kit's, make a course with it "
+                                "(`{kit} init DIR {id}`) and copy its assignments/{id}/ folder",
+                                id=assignment_id,
                                 kit=kit_command()))
     return ids or taken
 
@@ -286,7 +326,8 @@ def typed_paths(root: Path, typed_ones, option="--take") -> list[str]:
     base = Path(root).resolve()
     paths = []
     for typed in typed_ones:
-        where = (Path.cwd() / typed).resolve()
+        where = Path(os.path.abspath(Path.cwd() / typed))  # a link named is the course's file
+        where = where.parent.resolve() / where.name
         try:
             paths.append(where.relative_to(base).as_posix())
         except ValueError:
@@ -328,9 +369,10 @@ def update(root: Path, kit: Path, ids=(), apply=False, take=(), keep=(), log=pri
     for state in found:
         if state.state != States.SAME:
             log(t("  {state}: {path}", state=t(state.state), path=state.path))
-        if state.state in (States.YOURS, States.BOTH, States.UNKNOWN):
-            log(t("    compare: diff {path} {kit}", path=root.resolve() / state.path,
-                  kit=in_kit(kit, state.path)))
+        if state.state in (States.YOURS, States.BOTH, States.UNKNOWN, States.LATER):
+            log(t("    compare: diff {path} {kit}",
+                  path=shlex.quote(str(root.resolve() / state.path)),
+                  kit=shlex.quote(str(in_kit(kit, state.path)))))
     for f in found:
         if f.state == States.SAME and f.path in take + keep:
             log(t("{path} is already the kit's: nothing to take or keep", path=f.path))
@@ -341,13 +383,21 @@ def update(root: Path, kit: Path, ids=(), apply=False, take=(), keep=(), log=pri
     if past_versions(kit) is None and any(f.state == States.UNKNOWN for f in found):
         log(t("warning: the kit has no {path} (the versions of its files older kits wrote), so "
               "an older kit's file shows as not the kit's: install the kit again (`{pip} "
-              "install --force-reinstall` with the wheel or the folder you installed it from)",
+              "install --force-reinstall --no-deps` with the wheel or the folder you installed "
+              "it from)",
               path=kit / PAST, pip=pip_command()))
     if not apply:
-        log(summary(found, chosen, mine, asked, ids, apply_command(given, take, keep)))
+        log(summary(found, chosen, mine, asked, ids, apply_command(root, given, take, keep)))
         return 0
-    files = with_untold(root, kit, read_record(root))
-    taken = take_files(root, kit, chosen, log)
+    files, taken = with_untold(root, kit, read_record(root)), []
+    try:
+        take_files(root, kit, chosen, taken, log)
+    except BaseException:
+        if taken:  # the files taken stay the kit's, to build before releasing
+            log(t("stopped after taking {count} of {all} files; the next update finds them the "
+                  "same as the kit's", count=len(taken), all=len(chosen)))
+            log(after_taking(taken, [], affected(taken, taken_from_kit(root, kit))))
+        raise
     files.update({f.path: digest(root / f.path) for f in found if f.state == States.SAME})
     files.update({path: digest(root / path) for path in taken})  # now the kit's
     files.update({f.path: digest(in_kit(kit, f.path)) for f in mine})  # yours, against it
@@ -359,11 +409,16 @@ def update(root: Path, kit: Path, ids=(), apply=False, take=(), keep=(), log=pri
     return 1 if asked else 0
 
 
-def apply_command(ids, take, keep) -> str:
-    """The command that applies what a dry run given these arguments found."""
-    words = [kit_command(), "update", *ids, "--apply"]
-    words += [word for path in take for word in ("--take", shlex.quote(path))]
-    words += [word for path in keep for word in ("--keep", shlex.quote(path))]
+def apply_command(root: Path, ids, take, keep) -> str:
+    """The command that applies what a dry run given these arguments found, to run where
+    this one ran (the paths as typed from here, the course named when here is outside it)."""
+    here, base = Path.cwd(), root.resolve()
+    inside = here == base or base in here.parents
+    words = [kit_command()] + ([] if inside else ["--root", shlex.quote(str(base))])
+    words += ["update", *ids, "--apply"]
+    for option, paths in (("--take", take), ("--keep", keep)):
+        words += [word for path in paths for word in (option, shlex.quote(
+            os.path.relpath(base / path, here) if inside else str(base / path)))]
     return " ".join(words)
 
 
@@ -419,32 +474,35 @@ def backup_folder(root: Path) -> Path:
             continue
 
 
-def take_files(root: Path, kit: Path, chosen, log) -> list[str]:
+def take_files(root: Path, kit: Path, chosen, taken: list, log) -> None:
     """Each chosen file replaced by the kit's (keeping the course file's mode), the course's
-    kept first in a folder of this run's under .kit/replaced/."""
+    kept first in a folder of this run's under .kit/replaced/; `taken` gets the path of each
+    as it is taken (what a run stopped midway took)."""
     backup = None
-    for state in chosen:
-        theirs, ours = root / state.path, in_kit(kit, state.path)
-        mode = None
-        if theirs.exists():
-            backup = backup or backup_folder(root)
-            kept = backup / state.path
-            kept.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(theirs, kept)
-            mode = theirs.stat().st_mode & 0o777
-        theirs.parent.mkdir(parents=True, exist_ok=True)
-        partial = theirs.with_name(f".{theirs.name}.partial")
-        try:
-            shutil.copyfile(ours, partial)
-            if mode is not None:
-                os.chmod(partial, mode)
-            os.replace(partial, theirs)
-        finally:
-            partial.unlink(missing_ok=True)
-        log(t("took the kit's {path}", path=state.path))
-    if backup:
-        log(t("the course's files it replaced are kept in {folder}", folder=backup))
-    return [state.path for state in chosen]
+    try:
+        for state in chosen:
+            theirs, ours = root / state.path, in_kit(kit, state.path)
+            mode = None
+            if theirs.exists():
+                backup = backup or backup_folder(root)
+                kept = backup / state.path
+                kept.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(theirs, kept)
+                mode = theirs.stat().st_mode & 0o777
+            theirs.parent.mkdir(parents=True, exist_ok=True)
+            partial = theirs.with_name(f".{theirs.name}.partial")
+            try:
+                shutil.copyfile(ours, partial)
+                if mode is not None:
+                    os.chmod(partial, mode)
+                os.replace(partial, theirs)
+            finally:
+                partial.unlink(missing_ok=True)
+            taken.append(state.path)
+            log(t("took the kit's {path}", path=state.path))
+    finally:
+        if backup:
+            log(t("the course's files it replaced are kept in {folder}", folder=backup))
 
 
 def after_taking(taken, asked, ids) -> str:

@@ -578,15 +578,21 @@ CATALOG = {
     "not the kit's (no record tells what init copied, and no kit had it so)":
         "与本套件的不同（没有记录说明 init 复制的是什么，也没有哪一版套件是这样的）",
     "the kit's {path} cannot be read ({error}): install the kit again (`{pip} install "
-    "--force-reinstall` with the wheel or the folder you installed it from)":
+    "--force-reinstall --no-deps` with the wheel or the folder you installed it from)":
         "本套件的 {path} 无法读取（{error}）：请重新安装本套件（用你当初安装它的 wheel 或文件夹"
-        "运行 `{pip} install --force-reinstall`）",
+        "运行 `{pip} install --force-reinstall --no-deps`）",
     "warning: the kit has no {path} (the versions of its files older kits wrote), so an older "
     "kit's file shows as not the kit's: install the kit again (`{pip} install "
-    "--force-reinstall` with the wheel or the folder you installed it from)":
+    "--force-reinstall --no-deps` with the wheel or the folder you installed it from)":
         "警告：本套件缺少 {path}（较早的套件写过的各版文件），因此较早套件的文件会显示为与本套件"
         "的不同：请重新安装本套件（用你当初安装它的 wheel 或文件夹运行 `{pip} install "
-        "--force-reinstall`）",
+        "--force-reinstall --no-deps`）",
+    "from a later kit than this one (update it with that kit)":
+        "来自比本套件更晚的版本（请用那个版本的套件来更新它）",
+    "not a table of paths and digests under \"files\"": "\"files\" 下不是路径与摘要的表",
+    "stopped after taking {count} of {all} files; the next update finds them the same as the "
+    "kit's":
+        "取用了 {all} 个文件中的 {count} 个之后停了下来；下一次 update 会发现它们与本套件的相同",
     "not in the course (no record tells whether init copied it)":
         "课程中没有（没有记录说明 init 是否复制过它）",
     "the course holds none of the kit's assignments: nothing to compare":
@@ -594,19 +600,21 @@ CATALOG = {
     "{option} {path}: not in the course {root}": "{option} {path}：不在课程 {root} 之中",
     "  {state}: {path}": "  {state}：{path}",
     "    compare: diff {path} {kit}": "    比较：diff {path} {kit}",
-    "{path} cannot be read ({error}): it records which files init copied from the kit; move "
-    "it away to compare without it (every file that differs is then yours to take or keep)":
-        "无法读取 {path}（{error}）：它记录了 init 从本套件复制了哪些文件；把它移开即可不依据它"
-        "来比较（那样每个不同的文件都由你决定取用还是保留）",
+    "{path} cannot be read ({error}): it records which files the course took from the kit; "
+    "move it away and run `{kit} update --apply` to record them again (the kit's versions are "
+    "told from yours by the kit's history, and each other file is asked of)":
+        "无法读取 {path}（{error}）：它记录了课程从本套件取用了哪些文件；把它移开，再运行 "
+        "`{kit} update --apply` 重新记录（本套件的各版文件会依据本套件的历史与你的文件区分开，"
+        "其余的每个文件都会询问你）",
     "{id} is not one of the kit's assignments: update brings only the kit's files (the kit's: "
     "{ids})":
         "{id} 不是本套件的作业：update 只带来本套件的文件（本套件的作业：{ids}）",
-    "the course did not take {id} from the kit (it has no {id}, or one of its own: init's "
-    "record holds none of its files); to add the kit's, make a course with it (`{kit} init DIR "
-    "{id}`) and copy its assignments/{id}/ folder":
+    "the course did not take {id} from the kit (it has no {id}, or one of its own: neither "
+    "init's record nor any kit holds a file of it as it is); to add the kit's, make a course "
+    "with it (`{kit} init DIR {id}`) and copy its assignments/{id}/ folder":
         "课程没有从本套件取用 {id}（课程中没有 {id}，或者是课程自己的同名作业：init 的记录里"
-        "没有它的文件）；若要加入本套件的，请先用它建一个课程（`{kit} init DIR {id}`），再复制"
-        "其中的 assignments/{id}/ 文件夹",
+        "没有它的文件，也没有哪一版套件有它现在这样的文件）；若要加入本套件的，请先用它建一个"
+        "课程（`{kit} init DIR {id}`），再复制其中的 assignments/{id}/ 文件夹",
     "{option} {path}: not a file of the kit's assignments {ids} (give it as update lists it, "
     "such as assignments/{id}/checks.py)":
         "{option} {path}：不是本套件作业 {ids} 中的文件（请按 update 列出的写法给出，例如 "

@@ -144,7 +144,7 @@ def test_an_older_course_takes_nothing_it_cannot_tell_and_learns_what_is_the_sam
     assert update(root, kit, [ID], apply=True, log=lambda _: None) == 1
     assert MENDED not in (root / CHECKS).read_text()
     assert state_of(root, kit, CHECKS) == States.UNKNOWN
-    assert NOTEBOOK in read_record(root) and read_record(root)[CHECKS] == UNTOLD
+    assert NOTEBOOK in read_record(root).files and read_record(root).files[CHECKS] == UNTOLD
     (kit / ID / "notebook.py").write_text((kit / ID / "notebook.py").read_text() + MENDED)
     assert state_of(root, kit, NOTEBOOK) == States.NEWER
 
@@ -293,7 +293,7 @@ def test_a_first_apply_of_one_assignment_records_every_one_the_course_holds(kit,
     copy_assignments(kit, root / "assignments", [ID, OTHER])
     assert update(root, kit, [ID], apply=True, log=lambda _: None) == 0
     other_checks = f"assignments/{OTHER}/checks.py"
-    assert read_record(root)[other_checks] == digest(root / other_checks)
+    assert read_record(root).files[other_checks] == digest(root / other_checks)
     (kit / OTHER / "checks.py").write_text((kit / OTHER / "checks.py").read_text() + MENDED)
     assert OTHER in newer_in_kit(root, kit, [ID, OTHER])
     (kit / "documents.py").write_text((kit / "documents.py").read_text() + MENDED)
@@ -343,8 +343,10 @@ def test_a_file_kept_as_the_courses_own_is_asked_again_when_the_kit_mends_it(kit
 
 def test_a_dry_run_names_the_command_that_applies_what_it_was_given(kit, tmp_path,
                                                                    monkeypatch):
-    """Does a dry run given --take and --keep advise the very command with them, and a file
-    named that is already the kit's say so instead of passing in silence?"""
+    """Does a dry run given --take and --keep advise the very command with them, to run where
+    it ran (paths from a subfolder as typed there; the course and absolute paths from
+    outside it), and a file named that is already the kit's say so instead of passing in
+    silence?"""
     root = course_from(kit, tmp_path / "course", recorded=False)
     monkeypatch.chdir(root)
     reference = f"assignments/{ID}/reference.py"
@@ -356,6 +358,15 @@ def test_a_dry_run_names_the_command_that_applies_what_it_was_given(kit, tmp_pat
     assert any(f"update {ID} --apply --take {CHECKS} --keep {reference} --keep {NOTEBOOK}"
                in line for line in said), said
     assert any(f"{NOTEBOOK} is already the kit's" in line for line in said), said
+    monkeypatch.chdir(root / "assignments" / ID)
+    said.clear()
+    update(root, kit, [ID], take=["checks.py"], log=said.append)
+    assert any(f"update {ID} --apply --take checks.py`" in line for line in said), said
+    monkeypatch.chdir(tmp_path)
+    said.clear()
+    update(root, kit, [ID], take=[root / CHECKS], log=said.append)
+    assert any(f"--root {root.resolve()} update {ID} --apply --take {root.resolve() / CHECKS}"
+               in line for line in said), said
     assert not (root / ".kit").exists()
 
 
@@ -395,8 +406,11 @@ def test_two_runs_in_one_second_keep_their_files_apart_and_a_stop_records_nothin
         return copy(source, target, **options)
 
     monkeypatch.setattr(shutil, "copyfile", copy_but_the_reference)
+    said = []
     with pytest.raises(OSError):
-        update(root, kit, [ID], apply=True, log=lambda _: None)
+        update(root, kit, [ID], apply=True, log=said.append)
+    assert any("stopped after taking 1 of 2 files" in line for line in said), said
+    assert any(f"validate {ID}" in line for line in said), said
     assert read_record(root) == recorded
     assert state_of(root, kit, CHECKS) == States.SAME
     assert state_of(root, kit, f"assignments/{ID}/reference.py") == States.NEWER
@@ -418,7 +432,74 @@ def test_a_record_an_earlier_update_wrote_of_one_assignment_still_lets_the_other
     assert next(f.state for f in states(root, kit, [OTHER]) if f.path == deleted) \
         == States.ABSENT
     assert update(root, kit, [OTHER], apply=True, log=lambda _: None) == 1
-    assert not (root / deleted).exists() and read_record(root)[deleted] == UNTOLD
+    assert not (root / deleted).exists() and read_record(root).files[deleted] == UNTOLD
     other_checks = f"assignments/{OTHER}/checks.py"
-    assert read_record(root)[other_checks] == digest(root / other_checks)
+    assert read_record(root).files[other_checks] == digest(root / other_checks)
     assert "1 file of " + OTHER + " differs" in newer_in_kit(root, kit, [ID, OTHER])
+
+
+def test_a_file_a_later_kit_wrote_is_left_to_that_kit(kit, tmp_path):
+    """A course whose record holds a checks.py this kit never had (a later kit's update took
+    it): is it said to come from a later kit and left by --apply (exit 0, no note from grade),
+    not taken back to this kit's older checks?"""
+    root = course_from(kit, tmp_path / "course")
+    (kit / PAST).write_text(json.dumps({"files": {CHECKS: [digest(kit / ID / "checks.py")]}}))
+    later = (root / CHECKS).read_text() + "# mended by a later kit\n"
+    (root / CHECKS).write_text(later)
+    files = read_record(root).files
+    record_path(root).write_text(json.dumps({"lists_absent": True, "files": {
+        **files, CHECKS: digest(root / CHECKS)}}))
+    assert state_of(root, kit, CHECKS) == States.LATER
+    assert update(root, kit, [ID], apply=True, log=lambda _: None) == 0
+    assert (root / CHECKS).read_text() == later
+    assert newer_in_kit(root, kit, [ID]) is None
+
+
+@pytest.mark.parametrize("older", [True, False])
+def test_an_earlier_record_tells_a_deleted_file_from_a_new_one_by_the_kits_history(
+        kit, tmp_path, older):
+    """A record an earlier kit wrote, which did not list the files the course lacked, and a
+    shared recipes.py missing from both: is it asked about when an older kit had it (the
+    instructor may have deleted it), and taken as new when only this kit has it?"""
+    root = course_from(kit, tmp_path / "course")
+    shared = "assignments/documents.py"
+    (root / shared).unlink()
+    files = {path: value for path, value in read_record(root).files.items() if path != shared}
+    record_path(root).write_text(json.dumps({"files": files}))  # an earlier kit's: no flag
+    versions = [digest(kit / "documents.py")] + (["0" * 64] if older else [])
+    (kit / PAST).write_text(json.dumps({"files": {shared: versions}}))
+    expected = States.ABSENT if older else States.ADDED
+    assert state_of(root, kit, shared) == expected
+    assert update(root, kit, [ID], apply=True, log=lambda _: None) == (1 if older else 0)
+    assert (root / shared).exists() is not older
+    assert state_of(root, kit, shared) == (States.ABSENT if older else States.SAME)
+
+
+def test_an_instructors_own_assignment_under_a_kits_id_is_not_the_kits(kit, tmp_path):
+    """In a course made before the record, an assignment of the instructor's own under one of
+    the kit's ids (no file of it any kit wrote): is it left out of update and of the record,
+    and an id given for it refused?"""
+    copy_assignments(KIT_COURSE, kit, [OTHER])
+    root = tmp_path / "course"
+    copy_assignments(kit, root / "assignments", [ID])
+    (root / "assignments" / OTHER).mkdir()
+    (root / "assignments" / OTHER / "notebook.py").write_text("# %% [markdown]\n# mine\n")
+    assert update(root, kit, apply=True, log=lambda _: None) == 0
+    assert not any(path.startswith(f"assignments/{OTHER}/") for path in read_record(root).files)
+    with pytest.raises(UpdateError, match="did not take"):
+        update(root, kit, [OTHER])
+
+
+def test_a_file_the_course_links_to_is_decided_by_its_path_in_the_course(kit, tmp_path,
+                                                                        monkeypatch):
+    """A checks.py that is a link to a file of the instructor's elsewhere: is --keep of it
+    as listed taken as that file of the course (not refused through the link's target)?"""
+    root = course_from(kit, tmp_path / "course", recorded=False)
+    mine = tmp_path / "mine.py"
+    mine.write_text((root / CHECKS).read_text() + "# mine\n")
+    (root / CHECKS).unlink()
+    (root / CHECKS).symlink_to(mine)
+    monkeypatch.chdir(root)
+    assert update(root, kit, [ID], apply=True, log=lambda _: None) == 1
+    assert update(root, kit, [ID], apply=True, keep=[CHECKS], log=lambda _: None) == 0
+    assert (root / CHECKS).is_symlink() and state_of(root, kit, CHECKS) == States.YOURS
