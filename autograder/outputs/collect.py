@@ -195,9 +195,9 @@ def _collect(root: Path, assignment_id, source: Path, file_pattern, log):
     def student_of(notebook):
         return regexp.match(f"extracted/{notebook.name}").group("student_id")
 
-    problems += [replace(p, assignment=assignment_id) for p in refusals]
-    problems += [replace(p, assignment=assignment_id)
-                 for p in no_notebooks(source, handed, student_of)]
+    broken = [replace(p, assignment=assignment_id)
+              for p in no_notebooks(source, handed, student_of)]  # collected all the same
+    problems += [replace(p, assignment=assignment_id) for p in refusals] + broken
     if not source.is_dir() and (stamped := exported_times(source, handed)):
         problems.append(replace(stamped, assignment=assignment_id))
     keep_problems(root, "collect", [assignment_id], problems)
@@ -216,7 +216,7 @@ def _collect(root: Path, assignment_id, source: Path, file_pattern, log):
     stamp(root, assignment_id, times)
     collected = sorted(p.parent.parent.name for p in
                        (root / "submitted").glob(f"*/{assignment_id}/{assignment_id}.ipynb"))
-    unreadable = {p.student for p in problems if p.student and not p.graded_anyway}
+    unreadable = {p.student for p in broken}  # not a refusal of a file of another assignment
     taken_unreadable = sum(student_of(h) in unreadable for h in handed)
     log(t("collected {assignment}: {new} new, {newer} newer than the one held, {same} the same "
           "as the one held (left as it is), {older} older (not collected); {count} submissions "

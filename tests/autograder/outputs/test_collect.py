@@ -232,3 +232,21 @@ def test_a_file_that_is_no_notebook_is_said_at_collect_and_kept(course, tmp_path
     assert len(said) == 1 and f"carol_{ID}.ipynb" in said[0] and "resubmit" in said[0]
     summary = next(m for m in messages if m.startswith(f"collected {ID}: "))
     assert "2 new" in summary and "(1 of those collected no notebook" in summary, summary
+
+
+def test_a_file_of_another_assignment_is_refused_and_not_counted_as_no_notebook(course,
+                                                                              tmp_path):
+    """An inbox holding each student's notebook of ID and one of another assignment: is each
+    other file refused, naming the id to collect it with, while the count of what was
+    collected says nothing of notebooks that are none?"""
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    for student in ("ada", "bob"):
+        (inbox / f"{student}_{ID}.ipynb").write_bytes(release_bytes())
+        (inbox / f"{student}_02_embeddings.ipynb").write_bytes(release_bytes())
+    messages = []
+    collect(course.root, ID, inbox, log=messages.append)
+    assert submitted(course) == ["ada", "bob"]
+    assert sum("collect it with its own assignment id" in m for m in messages) == 2, messages
+    summary = next(m for m in messages if m.startswith(f"collected {ID}: "))
+    assert "2 new" in summary and "no notebook" not in summary, summary
