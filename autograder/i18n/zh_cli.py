@@ -129,7 +129,7 @@ CATALOG = {
         "未知的作业 id {id!r}：这门课程还没有作业；请先用 `python -m autograder new {id}` "
         "写一个，再构建它",
     "unknown assignment id {id!r}: the ids are {known}":
-        "未知的作业 id {id!r}：本课程的作业 id 有 {known}",
+        "未知的作业 id {id!r}：可用的作业 id 有 {known}",
     "nbgrader {command} failed in {root}:\n{tail}": "nbgrader {command} 在 {root} 中失败：\n{tail}",
     # Building (autograder/build/__init__.py)
     "{folder} holds no assignment: write one with `python -m autograder new ID` ({guide})":
