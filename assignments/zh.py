@@ -18,11 +18,4 @@ CATALOG = {
         '在 softmax 之前把注意力分数除以 sqrt(d_k)',
     'sqrt(d_v) instead of sqrt(d_k)': '用了 sqrt(d_v) 而不是 sqrt(d_k)',
     'mask applied after the softmax': '在 softmax 之后才加掩码',
-    'write it with tensor operations: no for or while loop, comprehension, map, filter, '
-    'reduce, key= function or iter(function, sentinel), no function or lambda that calls '
-    'itself, and no class of your own whose objects a loop walks (__iter__, __next__, '
-    '__getitem__)':
-        '请用张量运算来写：不用 for 或 while 循环、推导式、map、filter、reduce、key= 函数或 '
-        'iter(function, sentinel)，不用调用自身的函数或 lambda，也不用会被循环逐个访问的自定义类'
-        '（__iter__、__next__、__getitem__）',
 }

@@ -136,7 +136,7 @@ def parse_cell(path, number, marker, body):
         if len(names) != 1 or "points" not in options or not options["points"].isdigit():
             raise AuthoringError(f"{path}:{number}: write '# %% tests NAME points=N'")
         points = int(options["points"])
-    blank = len(body) - len(list(itertools.dropwhile(lambda line: not line.strip(), body)))
+    blank = len(body) - len(list(itertools.dropwhile(lambda line: not line, body)))  # as strip
     return CellSpec(kind, text, names, points, number, body_line=number + 1 + blank)
 
 

@@ -22,15 +22,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.build.cjk import HAN
-from autograder.build.stubs import body_start, leading_comments
+from autograder.build.stubs import body_start, leading_comments, outer_functions
 from autograder.i18n import DEFAULT
 
 PROSE_WORDS = frozenset(
     "a an the of to is are was were be been in on at for with by from your you it its this "
     "that these those each every not no should must can cannot has have had got per than "
-    "then when all".split())
+    "then when all we our us they them their if as into which there here but do does will "
+    "would may might how what where why".split())
 CHUNK = re.compile(r"[^\s,;:]+")  # what lies between spaces and the marks inside a sentence
-WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
+WORD = re.compile(r"[A-Za-z]+(?:['-][A-Za-z]+)*")  # dot-product, student's
+SENTENCE_END = re.compile(r"[.!?][\"')\]`*]*$")  # a word that ends its sentence ends the run
+PREFIX = re.compile(r"^[rRbBuUfF]+(?=['\"])")  # a string's prefix: f"the ... is no word
+TOOL_COMMENT = re.compile(r"#\s*(?:noqa|pragma|type:|fmt:|pylint:|ruff:|isort:)")
 EDGES = "\"'()[].!?`*"  # marks a word may stand between: quotes, brackets, a full stop
 # The tokens text is read in: an f-string's pieces are tokens of their own from Python 3.12
 TEXT_TOKENS = {tokenize.STRING, tokenize.COMMENT, getattr(tokenize, "FSTRING_MIDDLE", -1)}
@@ -58,7 +62,8 @@ def english_left(specs, assignment, language) -> list[Left]:
         table = spec.translations.get(language, {})
         if spec.kind == "markdown":
             twin = table if isinstance(table, str) else None
-            if twin and language in SCRIPT and not SCRIPT[language].search(twin):
+            if twin and language in SCRIPT and not SCRIPT[language].search(twin) and \
+                    any(prose_runs(line) for line in twin.splitlines()):  # not a formula
                 left.append(Left(assignment.notebook, spec.line, twin[:60], markdown=True))
         elif spec.kind in NOTEBOOK_CELLS:
             step = assignment.steps.get(spec.names[0]) if spec.kind == "tests" else None
@@ -74,6 +79,7 @@ def english_left(specs, assignment, language) -> list[Left]:
 def reference_left(obj, kind, table) -> list[Left]:
     """The English left in what a cell shows of reference.py's `obj`: its docstrings and
     comments, but for the bodies a solution cell hides."""
+    obj = inspect.unwrap(obj)  # a decorated helper: its own source, as stubs.py shows it
     lines, start = inspect.getsourcelines(obj)
     source = textwrap.dedent("".join(lines))
     hidden = solution_bodies(source) if kind == "solution" else set()
@@ -87,8 +93,8 @@ def solution_bodies(source) -> set[int]:
     with the comments right above it (stubs.py fences the same)."""
     lines = source.splitlines()
     rows = set()
-    for function in ast.walk(ast.parse(source)):
-        first = body_start(function) if isinstance(function, ast.FunctionDef) else None
+    for function in outer_functions(ast.parse(source)):
+        first = body_start(function)
         if first is not None:
             top = first.lineno - leading_comments(lines, first.lineno - 1)
             rows.update(range(top, function.end_lineno + 1))
@@ -108,8 +114,29 @@ def english_runs(code, named=frozenset()) -> list[tuple[int, str]]:
     except (tokenize.TokenError, SyntaxError):
         return []  # not Python the tokenizer reads: the build's proof names it
     return [(token.start[0] + row, run) for token in tokens
-            if token.type in TEXT_TOKENS and literal(token) not in named
-            for row, line in enumerate(token.string.split("\n")) for run in prose_runs(line)]
+            if token.type in TEXT_TOKENS and literal(token) not in named and not code_comment(token)
+            for row, line in enumerate(text_of(token).split("\n")) for run in prose_runs(line)]
+
+
+def text_of(token) -> str:
+    """A token's text, a string's prefix (f, r, b) blanked so that its first word is one."""
+    return PREFIX.sub(lambda found: " " * len(found.group(0)), token.string)
+
+
+def code_comment(token) -> bool:
+    """Whether a comment is a tool's (noqa, pragma) or code put aside (# for i in x:)."""
+    if token.type != tokenize.COMMENT:
+        return False
+    code = token.string.lstrip("#").strip().removeprefix(">>>").strip()
+    if TOOL_COMMENT.match(token.string) or not code:
+        return True
+    for attempt in (code, code + "\n    pass"):
+        try:
+            ast.parse(attempt)
+            return True
+        except (SyntaxError, ValueError):
+            continue
+    return False
 
 
 def literal(token):
@@ -129,7 +156,8 @@ def prose_runs(line) -> list[str]:
         word = chunk and plain_word(chunk)
         if word:
             current.append(word)
-            continue
+            if not SENTENCE_END.search(chunk.group(0)):
+                continue
         if len(current) >= 3 and any(w[2].lower() in PROSE_WORDS for w in current):
             runs.append(line[current[0][0]:current[-1][1]])
         current = []

@@ -28,8 +28,7 @@ def given_code(names, assignment):
 
 def fenced_source(obj):
     lines = textwrap.dedent(inspect.getsource(obj)).rstrip().splitlines()
-    tree = ast.parse("\n".join(lines))
-    functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+    functions = outer_functions(ast.parse("\n".join(lines)))
     # Fence from the last function up, so earlier line numbers stay valid.
     for function in sorted(functions, key=lambda f: f.lineno, reverse=True):
         first = body_start(function)
@@ -39,6 +38,18 @@ def fenced_source(obj):
         lines.insert(function.end_lineno, indent + END)
         lines.insert(first.lineno - 1 - leading_comments(lines, first.lineno - 1), indent + BEGIN)
     return "\n".join(lines)
+
+
+def outer_functions(node) -> list[ast.FunctionDef]:
+    """The functions and methods whose bodies are fenced: not one inside another function's
+    body (its fence would nest in the outer one's, which nbgrader refuses)."""
+    found = []
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.FunctionDef):
+            found.append(child)
+        elif isinstance(child, ast.ClassDef):
+            found += outer_functions(child)
+    return found
 
 
 def body_start(function):

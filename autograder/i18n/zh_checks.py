@@ -5,6 +5,14 @@ Terms follow GLOSSARY.md. tests/autograder/checks/test_messages_zh.py fails when
 the checks has no entry here."""
 
 CATALOG = {
+    # the reason of common.forbids_loops, which every "no Python loop" rule gives
+    "write it with tensor operations: no for or while loop, comprehension, map, filter, "
+    "reduce, key= function or iter(function, sentinel), no function or lambda that calls "
+    "itself, and no class of your own whose objects a loop walks (__iter__, __next__, "
+    "__getitem__)":
+        "请用张量运算来写：不用 for 或 while 循环、推导式、map、filter、reduce、key= 函数或 "
+        "iter(function, sentinel)，不用调用自身的函数或 lambda，也不用会被循环逐个访问的自定义类"
+        "（__iter__、__next__、__getitem__）",
     "{name} cannot be checked here: open the master notebook inside its course folder (the "
     "one with nbgrader_config.py)":
         "这里无法检查 {name}：请在课程文件夹（含有 nbgrader_config.py 的那个文件夹）中打开主笔记本",

@@ -109,6 +109,22 @@ def test_fenced_source_fences_each_method():
     assert code.index("def __init__") < code.index(BEGIN)
 
 
+def outer_with_a_helper_inside(x):
+    """A solution that defines a helper in its body."""
+    def twice(y):
+        """The helper's own docstring."""
+        return 2 * y
+    return twice(x)
+
+
+def test_fenced_source_fences_a_function_once_whatever_it_defines_inside():
+    """Does a solution that defines a function in its body get one fence (a fence inside
+    another is refused by nbgrader), its inner helper hidden with the rest of the body?"""
+    code = fenced_source(outer_with_a_helper_inside)
+    assert code.count(BEGIN) == 1 and code.count(END) == 1
+    assert code.index(BEGIN) < code.index("def twice") < code.index(END)
+
+
 def write(tmp_path, text):
     path = tmp_path / "99_example.py"
     path.write_text(text)

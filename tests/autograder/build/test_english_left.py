@@ -6,11 +6,14 @@ instructor's assignment?"""
 
 from __future__ import annotations
 
+import functools
+import inspect
+
 import pytest
 
 from autograder.build import build
 from autograder.build.authoring import read_assignment
-from autograder.build.english_left import english_left, english_runs
+from autograder.build.english_left import english_left, english_runs, reference_left
 from autograder.checks.loader import load_assignment
 from tests.course import IDS, ROOT
 
@@ -31,11 +34,18 @@ MESSAGE = "the weights of each row sum to one"
     ("s = 'one of the rows'\n", [(1, "one of the rows")]),  # no quote carried along
     ('s = "run it on the GPU with PyTorch"\n', [(1, "run it on the GPU with PyTorch")]),
     ("print(1 +", []),
+    ('print(f"the sum is {a}")  # compute the multi-head attention for each query\n',
+     [(1, "the sum is"), (1, "compute the multi-head attention for each query")]),
+    ('# Add the bias. Then apply the softmax.\n', [(1, "Add the bias"),
+                                                    (1, "Then apply the softmax")]),
+    ('# for i in range(3):\n# >>> for w in words: print(w)\nimport os  # noqa: E402 is it\n', []),
 ])
 def test_english_runs_are_whole_words_of_prose(code, runs):
     """Is a run of three plain words with one of prose found, whole, with its row, in a
-    string, an f-string, a docstring's later line and a comment, and are names, shapes,
-    formulas, paths, short labels and code that is no Python left alone?"""
+    string, an f-string (its first word too), a docstring's later line and a comment, a
+    hyphenated word one word and a full stop the end of a run, and are names, shapes,
+    formulas, paths, short labels, code that is no Python, code put aside in a comment and a
+    tool's comment left alone?"""
     assert english_runs(code) == runs
 
 
@@ -68,7 +78,8 @@ def test_a_chinese_build_names_each_english_where_it_was_written(tmp_path):
             f'dessert first"\n\nprint("{MESSAGE}")\n\n# %% strings zh\n{{\n    '
             '"\\"Life is short, eat dessert first\\"": "\\"Life is short, eat dessert '
             'first\\"",\n}\n')
-    twin = "\n# %% [markdown]\n# An English paragraph.\n\n# %% [markdown zh]\n# Still English.\n"
+    twin = ("\n# %% [markdown]\n# An English paragraph.\n\n# %% [markdown zh]\n"
+            "# This paragraph is still in English.\n")
     notebook.write_text(text + cell + twin, encoding="utf-8")
     lines = len(text.splitlines())
     body = reference.read_text(encoding="utf-8")
@@ -91,3 +102,18 @@ def test_a_chinese_build_names_each_english_where_it_was_written(tmp_path):
     said.clear()
     build(course, ["10_positions"], log=said.append)
     assert not [line for line in said if MESSAGE in line], said
+
+
+@functools.cache
+def decorated_helper(n):
+    """Return the helper value for each n."""
+    return n
+
+
+def test_a_decorated_helper_is_read_where_it_is_written():
+    """Is a given helper under a decorator (lru_cache, whose wrapper has no source file) read
+    in its own file, at its docstring's line, rather than crashing the build?"""
+    left = reference_left(decorated_helper, "given", {})
+    line = inspect.getsourcelines(decorated_helper.__wrapped__)[1] + 2
+    assert [(found.path.name, found.line, found.words) for found in left] == \
+        [("test_english_left.py", line, "Return the helper value for each n")]
