@@ -4,12 +4,24 @@ the course's serve runs is handed to it before the command line (cli.py) is impo
 command then costs this process its interpreter's start and a socket (serve/commands.py).
 Once the command is done, the process ends without Python's teardown (plumbing/fast_exit.py)."""
 
+import os
 import sys
+from pathlib import Path
 
 from autograder.plumbing.fast_exit import exit_now
 from autograder.plumbing.hash_seed import hash_as_kernels
 from autograder.plumbing.timeline import mark
 from autograder.serve.commands import served_unparsed
+
+
+def without_the_folder_typed_in():
+    """`python -m` puts the folder the command was typed in first on sys.path: typed in an
+    assignment's folder, its notebook.py would then be imported for jupyter's `notebook`
+    package (nbconvert imports it). That folder leaves the path, unless the kit itself was
+    found there (a checkout of the kit, run from its root)."""
+    if sys.path and sys.path[0] in ("", os.getcwd()) and \
+            Path(__file__).resolve().parent.parent != Path.cwd().resolve():
+        del sys.path[0]
 
 
 def main():
@@ -19,6 +31,7 @@ def main():
     handed to serve runs in serve, which hashes so: this process only relays it, and is not
     restarted (an interpreter's start, about 30 ms of a warm grade's 0.3 s)."""
     mark("command: started")
+    without_the_folder_typed_in()
     served = served_unparsed(sys.argv[1:])
     if served is not None:
         return served

@@ -459,6 +459,7 @@ def locate(args, here=None):
     its defaults (report.html, similarity/) land there as from the root; run in the root, or
     with --root, nothing moves and paths stay as typed."""
     here = (here or Path.cwd()).resolve()
+    args.here = here  # where the user typed it: the commands a command prints run there
     args.root_given = args.root is not None
     if args.root is None:
         found = None if args.command in ROOTLESS else course_root_of(here)
@@ -684,7 +685,8 @@ def run_command(root, args):
     elif args.command == "update":
         from autograder.course.kit_update import KIT_COURSE, update
 
-        return update(root, KIT_COURSE, args.ids, args.apply, args.take, args.keep)
+        return update(root, KIT_COURSE, args.ids, args.apply, args.take, args.keep,
+                      here=args.here)
     elif args.command == "mutate":
         ids = check_ids(args.ids, assignment_ids(root))
         from autograder.tools.mutations import main as mutate

@@ -202,8 +202,7 @@ def state_of(theirs: Path, ours: Path, known: Known = Known()) -> str:
             return States.ABSENT
         if recorded:
             return States.DELETED
-        return States.ADDED if known.lists_absent or not older_versions(known, ours) \
-            else States.ABSENT
+        return States.ADDED if known.lists_absent else States.ABSENT
     mine, kits = digest(theirs), digest(ours)
     if mine == kits:
         return States.SAME
@@ -214,12 +213,6 @@ def state_of(theirs: Path, ours: Path, known: Known = Known()) -> str:
     if recorded == mine:
         return States.NEWER
     return States.YOURS if recorded == kits else States.BOTH
-
-
-def older_versions(known: Known, ours: Path) -> bool:
-    """Whether a kit before this one had the file (a record that does not list absent files
-    cannot tell a file deleted before it from one new in the kit)."""
-    return bool(known.past and known.past - {digest(ours)})
 
 
 def in_kit(kit: Path, path: str) -> Path:
@@ -320,27 +313,43 @@ def course_kit_ids(root: Path, kit: Path, ids) -> list[str]:
     return ids or taken
 
 
-def typed_paths(root: Path, typed_ones, option="--take") -> list[str]:
+def typed_paths(root: Path, typed_ones, listed, here: Path, option="--take") -> list[str]:
     """The paths given to `option` as update lists them (relative to the course root),
-    whether typed so, from a subfolder, with ./, or absolute: each once."""
-    base = Path(root).resolve()
+    whether typed so (from anywhere in the course), from a subfolder, with ./, absolute, or
+    through a link: each once, the one update lists where a path may be read two ways."""
     paths = []
     for typed in typed_ones:
-        where = Path(os.path.abspath(Path.cwd() / typed))  # a link named is the course's file
-        where = where.parent.resolve() / where.name
-        try:
-            paths.append(where.relative_to(base).as_posix())
-        except ValueError:
+        found = course_paths(Path(typed), Path(here), Path(root).resolve())
+        if not found:
             raise UpdateError(t("{option} {path}: not in the course {root}", option=option,
-                                path=typed, root=root)) from None
+                                path=typed, root=root))
+        paths.append(next((path for path in found if path in listed), found[0]))
     return list(dict.fromkeys(paths))
 
 
-def named_paths(root: Path, found, take, keep, ids) -> tuple[list[str], list[str]]:
+def course_paths(typed: Path, here: Path, base: Path) -> list[str]:
+    """The paths in the course (from its root `base`) that `typed` may name: from `here` as it
+    is (a link in it the course's file), through the links of its folders, and, typed from
+    a folder of the course, as update lists it."""
+    absolute = Path(os.path.abspath(here / typed))
+    ways = [absolute, absolute.parent.resolve() / absolute.name]
+    if here == base or base in here.parents:
+        ways.append(base / os.path.relpath(absolute, here))
+    found = []
+    for way in ways:
+        try:
+            found.append(Path(os.path.normpath(way)).relative_to(base).as_posix())
+        except ValueError:
+            continue
+    return list(dict.fromkeys(found))
+
+
+def named_paths(root: Path, found, take, keep, ids, here) -> tuple[list[str], list[str]]:
     """The --take and --keep paths as update lists them, each refused unless it is a file
-    compared, and when it is named by both."""
-    take, keep = typed_paths(root, take), typed_paths(root, keep, "--keep")
-    listed = {f.path for f in found}
+    compared (or one a later kit wrote), and when it is named by both."""
+    listed = {f.path: f.state for f in found}
+    take = typed_paths(root, take, listed, here)
+    keep = typed_paths(root, keep, listed, here, "--keep")
     for option, paths in (("--take", take), ("--keep", keep)):
         outside = [path for path in paths if path not in listed]
         if outside:
@@ -348,6 +357,11 @@ def named_paths(root: Path, found, take, keep, ids) -> tuple[list[str], list[str
                                 "(give it as update lists it, such as assignments/{id}/"
                                 "checks.py)", option=option, path=outside[0],
                                 ids=t(", ").join(ids), id=ids[0]))
+        later = [path for path in paths if listed[path] == States.LATER]
+        if later:
+            raise UpdateError(t("{option} {path}: a later kit than this one wrote it; update it "
+                                "with that kit (this one would put its older file back)",
+                                option=option, path=later[0]))
     both = [path for path in take if path in keep]
     if both:
         raise UpdateError(t("{path} is named with both --take and --keep: name it with one",
@@ -355,17 +369,21 @@ def named_paths(root: Path, found, take, keep, ids) -> tuple[list[str], list[str
     return take, keep
 
 
-def update(root: Path, kit: Path, ids=(), apply=False, take=(), keep=(), log=print) -> int:
+def update(root: Path, kit: Path, ids=(), apply=False, take=(), keep=(), log=print,
+           here=None) -> int:
     """Say each file's state; with `apply`, take the kit's newer and new files and those in
     `take`, and record those in `keep` as the course's own. 0, or 1 when files that need a
-    decision stay undecided (said, with how)."""
+    decision stay undecided (said, with how). `here`: where the user typed the command (the
+    commands printed run there)."""
     root, given = Path(root), list(ids)
+    here = Path(here or Path.cwd()).resolve()
+    kit_here = course_command(root, here)
     ids = course_kit_ids(root, kit, ids)
     if not ids:
         log(t("the course holds none of the kit's assignments: nothing to compare"))
         return 0
     found = states(root, kit, ids)
-    take, keep = named_paths(root, found, take, keep, ids)
+    take, keep = named_paths(root, found, take, keep, ids, here)
     for state in found:
         if state.state != States.SAME:
             log(t("  {state}: {path}", state=t(state.state), path=state.path))
@@ -380,42 +398,50 @@ def update(root: Path, kit: Path, ids=(), apply=False, take=(), keep=(), log=pri
               (f.state in TAKEN_ALONE or f.path in take)]
     mine = [f for f in found if f.state != States.SAME and f.path in keep]
     asked = [f for f in found if f.state in ASKED and f not in chosen and f not in mine]
-    if past_versions(kit) is None and any(f.state == States.UNKNOWN for f in found):
+    if past_versions(kit) is None and any(f.state != States.SAME for f in found):
         log(t("warning: the kit has no {path} (the versions of its files older kits wrote), so "
-              "an older kit's file shows as not the kit's: install the kit again (`{pip} "
+              "an older kit's file shows as not the kit's, and a later kit's as newer in "
+              "this one: install the kit again (`{pip} "
               "install --force-reinstall --no-deps` with the wheel or the folder you installed "
               "it from)",
               path=kit / PAST, pip=pip_command()))
     if not apply:
-        log(summary(found, chosen, mine, asked, ids, apply_command(root, given, take, keep)))
+        log(summary(found, chosen, mine, asked, ids,
+                    apply_command(root, given, take, keep, here, kit_here)))
         return 0
     files, taken = with_untold(root, kit, read_record(root)), []
     try:
         take_files(root, kit, chosen, taken, log)
+        files.update({f.path: digest(root / f.path) for f in found if f.state == States.SAME})
+        files.update({path: digest(root / path) for path in taken})  # now the kit's
+        files.update({f.path: digest(in_kit(kit, f.path)) for f in mine})  # yours, against it
+        write_record(root, files)
     except BaseException:
         if taken:  # the files taken stay the kit's, to build before releasing
             log(t("stopped after taking {count} of {all} files; the next update finds them the "
                   "same as the kit's", count=len(taken), all=len(chosen)))
-            log(after_taking(taken, [], affected(taken, taken_from_kit(root, kit))))
+            log(after_taking(taken, [], affected(taken, taken_from_kit(root, kit)), kit_here))
         raise
-    files.update({f.path: digest(root / f.path) for f in found if f.state == States.SAME})
-    files.update({path: digest(root / path) for path in taken})  # now the kit's
-    files.update({f.path: digest(in_kit(kit, f.path)) for f in mine})  # yours, against it
-    write_record(root, files)
     for f in mine:
         log(t("kept the course's {path} as its own: update asks again when the kit mends it",
               path=f.path))
-    log(after_taking(taken, asked, affected(taken, taken_from_kit(root, kit))))
+    log(after_taking(taken, asked, affected(taken, taken_from_kit(root, kit)), kit_here))
     return 1 if asked else 0
 
 
-def apply_command(root: Path, ids, take, keep) -> str:
-    """The command that applies what a dry run given these arguments found, to run where
-    this one ran (the paths as typed from here, the course named when here is outside it)."""
-    here, base = Path.cwd(), root.resolve()
+def course_command(root: Path, here: Path) -> str:
+    """The kit's command as typed `here`: with --root when here is outside the course."""
+    base = root.resolve()
     inside = here == base or base in here.parents
-    words = [kit_command()] + ([] if inside else ["--root", shlex.quote(str(base))])
-    words += ["update", *ids, "--apply"]
+    return kit_command() + ("" if inside else f" --root {shlex.quote(str(base))}")
+
+
+def apply_command(root: Path, ids, take, keep, here: Path, kit_here: str) -> str:
+    """The command that applies what a dry run given these arguments found, to run `here`
+    (the paths as typed from here inside the course, else whole)."""
+    base = root.resolve()
+    inside = here == base or base in here.parents
+    words = [kit_here, "update", *ids, "--apply"]
     for option, paths in (("--take", take), ("--keep", keep)):
         words += [word for path in paths for word in (option, shlex.quote(
             os.path.relpath(base / path, here) if inside else str(base / path)))]
@@ -505,10 +531,9 @@ def take_files(root: Path, kit: Path, chosen, taken: list, log) -> None:
             log(t("the course's files it replaced are kept in {folder}", folder=backup))
 
 
-def after_taking(taken, asked, ids) -> str:
-    """What to run once files are taken (`ids`: affected's), and what stayed the
-    course's."""
-    kit = kit_command()
+def after_taking(taken, asked, ids, kit) -> str:
+    """What to run once files are taken (`ids`: affected's; `kit`: the kit's command as the
+    user types it), and what stayed the course's."""
     graded, shown = ids
     lines = [counted(len(taken), "{count} file taken from the kit", "{count} files taken from "
                      "the kit") if taken else t("nothing to take from the kit")]
@@ -541,7 +566,7 @@ def newer_in_kit(root: Path, kit: Path, ids) -> str | None:
         if read_record(root) is None:
             return t("note: this course has no record of the files init copied from the kit "
                      "(made by an older kit), so a later kit's mended checks cannot be told "
-                     "from your own changes: `{kit} update` compares them, and `update "
+                     "from your own changes: `{kit} update` compares them, and `{kit} update "
                      "--apply` records them", kit=kit_command())
         found = states(root, kit, ids)
     except UpdateError as error:

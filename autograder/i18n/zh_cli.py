@@ -582,11 +582,16 @@ CATALOG = {
         "本套件的 {path} 无法读取（{error}）：请重新安装本套件（用你当初安装它的 wheel 或文件夹"
         "运行 `{pip} install --force-reinstall --no-deps`）",
     "warning: the kit has no {path} (the versions of its files older kits wrote), so an older "
-    "kit's file shows as not the kit's: install the kit again (`{pip} install "
-    "--force-reinstall --no-deps` with the wheel or the folder you installed it from)":
+    "kit's file shows as not the kit's, and a later kit's as newer in this one: install the "
+    "kit again (`{pip} install --force-reinstall --no-deps` with the wheel or the folder you "
+    "installed it from)":
         "警告：本套件缺少 {path}（较早的套件写过的各版文件），因此较早套件的文件会显示为与本套件"
-        "的不同：请重新安装本套件（用你当初安装它的 wheel 或文件夹运行 `{pip} install "
-        "--force-reinstall --no-deps`）",
+        "的不同，较晚套件的文件会显示为本套件中的较新：请重新安装本套件（用你当初安装它的 wheel "
+        "或文件夹运行 `{pip} install --force-reinstall --no-deps`）",
+    "{option} {path}: a later kit than this one wrote it; update it with that kit (this one "
+    "would put its older file back)":
+        "{option} {path}：它是比本套件更晚的套件写的；请用那个套件来更新它（本套件会把它换回"
+        "自己较旧的文件）",
     "from a later kit than this one (update it with that kit)":
         "来自比本套件更晚的版本（请用那个版本的套件来更新它）",
     "not a table of paths and digests under \"files\"": "\"files\" 下不是路径与摘要的表",
@@ -666,9 +671,10 @@ CATALOG = {
         "（`{kit} grade --force {ids}` 会重新批改之前批改过的笔记本）",
     "note: this course has no record of the files init copied from the kit (made by an older "
     "kit), so a later kit's mended checks cannot be told from your own changes: `{kit} update` "
-    "compares them, and `update --apply` records them":
+    "compares them, and `{kit} update --apply` records them":
         "注意：本课程没有 init 从本套件复制了哪些文件的记录（由较早的套件建立），因此分不清以后的"
-        "套件修补过的检查和你自己的改动：`{kit} update` 会比较它们，`update --apply` 会记录它们",
+        "套件修补过的检查和你自己的改动：`{kit} update` 会比较它们，`{kit} update --apply` "
+        "会记录它们",
     "note: the kit has {count} newer file of {ids} (a mended check or text) that the course "
     "does not: `{kit} update` lists it and how to take it":
         "注意：本套件有 {ids} 的 {count} 个较新的文件（修补过的检查或文字），课程里还没有："

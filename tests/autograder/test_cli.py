@@ -257,7 +257,8 @@ def test_help_texts_have_chinese(monkeypatch):
 
 @pytest.fixture(scope="module")
 def zh_console(tmp_path_factory):
-    """The console of a Chinese course through a week: init, the help, a wrong option, build,
+    """The console of a Chinese course through a week: init, the help, a wrong option, build
+    (typed in the assignment's folder),
     grade with nothing to grade, an unknown id, new (twice), update (a file of the course's
     own), grade a submission, grade again, validate, a wrong gradebook URL."""
     where = tmp_path_factory.mktemp("console")
@@ -267,7 +268,9 @@ def zh_console(tmp_path_factory):
     said["--help"] = kit("--help", cwd=course)
     said["grade --help"] = kit("grade", "--help", cwd=course)
     said["a wrong option"] = kit("grade", "--no-such-option", cwd=course, ok=False)
-    said["build"] = kit("build", "01_attention_by_hand", cwd=course)
+    # typed in the assignment's folder, whose notebook.py is no module jupyter's notebook
+    said["build"] = kit("build", "01_attention_by_hand",
+                        cwd=course / "assignments" / "01_attention_by_hand")
     said["grade, nothing submitted"] = kit("grade", cwd=course, ok=False)
     said["grade an unknown id"] = kit("grade", "99_nothing", cwd=course, ok=False)
     said["new"] = kit("new", "10_my_topic", cwd=course)

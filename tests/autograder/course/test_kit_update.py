@@ -455,24 +455,22 @@ def test_a_file_a_later_kit_wrote_is_left_to_that_kit(kit, tmp_path):
     assert newer_in_kit(root, kit, [ID]) is None
 
 
-@pytest.mark.parametrize("older", [True, False])
-def test_an_earlier_record_tells_a_deleted_file_from_a_new_one_by_the_kits_history(
-        kit, tmp_path, older):
-    """A record an earlier kit wrote, which did not list the files the course lacked, and a
-    shared recipes.py missing from both: is it asked about when an older kit had it (the
-    instructor may have deleted it), and taken as new when only this kit has it?"""
+@pytest.mark.parametrize("lists_absent", [True, False])
+def test_only_a_record_that_lists_absent_files_calls_a_missing_one_new(kit, tmp_path,
+                                                                       lists_absent):
+    """A shared documents.py missing from the course and from its record: when the record
+    lists the files the course lacked (init's, and update's now), is it new in the kit and
+    taken; when an earlier kit's update wrote it without that, is it asked about (the
+    instructor may have deleted it before), and recorded untold by --apply?"""
     root = course_from(kit, tmp_path / "course")
     shared = "assignments/documents.py"
     (root / shared).unlink()
     files = {path: value for path, value in read_record(root).files.items() if path != shared}
-    record_path(root).write_text(json.dumps({"files": files}))  # an earlier kit's: no flag
-    versions = [digest(kit / "documents.py")] + (["0" * 64] if older else [])
-    (kit / PAST).write_text(json.dumps({"files": {shared: versions}}))
-    expected = States.ABSENT if older else States.ADDED
-    assert state_of(root, kit, shared) == expected
-    assert update(root, kit, [ID], apply=True, log=lambda _: None) == (1 if older else 0)
-    assert (root / shared).exists() is not older
-    assert state_of(root, kit, shared) == (States.ABSENT if older else States.SAME)
+    record_path(root).write_text(json.dumps({"lists_absent": lists_absent, "files": files}))
+    assert state_of(root, kit, shared) == (States.ADDED if lists_absent else States.ABSENT)
+    assert update(root, kit, [ID], apply=True, log=lambda _: None) == (0 if lists_absent else 1)
+    assert (root / shared).exists() is lists_absent
+    assert (read_record(root).files.get(shared) == UNTOLD) is not lists_absent
 
 
 def test_an_instructors_own_assignment_under_a_kits_id_is_not_the_kits(kit, tmp_path):
@@ -503,3 +501,70 @@ def test_a_file_the_course_links_to_is_decided_by_its_path_in_the_course(kit, tm
     assert update(root, kit, [ID], apply=True, log=lambda _: None) == 1
     assert update(root, kit, [ID], apply=True, keep=[CHECKS], log=lambda _: None) == 0
     assert (root / CHECKS).is_symlink() and state_of(root, kit, CHECKS) == States.YOURS
+
+
+def test_the_printed_command_runs_where_it_was_printed(tmp_path):
+    """Through the command line, in an assignment's folder: is a path typed as update lists
+    it taken as such, and does the --apply command a dry run prints work pasted there (the
+    command line moves to the course root, the paths it prints do not)?"""
+    root = tmp_path / "course"
+    copy_assignments(KIT_COURSE, root / "assignments", [ID])
+    record_copied(root, KIT_COURSE, [ID])
+    (root / "nbgrader_config.py").write_text("")
+    kept = (root / CHECKS).read_text()
+    (root / CHECKS).write_text(kept + "# mine\n")
+    folder = root / "assignments" / ID
+
+    def run(*args):
+        done = subprocess.run([sys.executable, "-m", "autograder", "update", *args], cwd=folder,
+                              capture_output=True, text=True, timeout=300)
+        return done.returncode, done.stdout + done.stderr
+
+    code, said = run("--take", CHECKS)
+    assert code == 0 and "update --apply --take checks.py`" in said, said
+    command = said.split("run `")[1].split("`")[0]
+    done = subprocess.run(command, shell=True, cwd=folder, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (root / CHECKS).read_text() == kept
+
+
+def test_a_linked_assignment_folder_and_a_later_kits_file_are_decided_as_listed(kit, tmp_path,
+                                                                              monkeypatch):
+    """An assignment folder that is a link to a folder elsewhere: is its file, typed as
+    update lists it, decided (not refused as outside the course)? And is --take of a file a
+    later kit wrote refused, saying to update it with that kit?"""
+    root = course_from(kit, tmp_path / "course")
+    elsewhere = tmp_path / "elsewhere"
+    (root / "assignments" / ID).rename(elsewhere)
+    (root / "assignments" / ID).symlink_to(elsewhere)
+    (root / CHECKS).write_text((root / CHECKS).read_text() + "# mine\n")
+    (kit / ID / "checks.py").write_text((kit / ID / "checks.py").read_text() + MENDED)
+    monkeypatch.chdir(root)
+    assert update(root, kit, [ID], apply=True, keep=[CHECKS], log=lambda _: None) == 0
+    assert state_of(root, kit, CHECKS) == States.YOURS
+    (kit / PAST).write_text(json.dumps({"files": {NOTEBOOK: [digest(kit / ID / "notebook.py")]}}))
+    (root / NOTEBOOK).write_text((root / NOTEBOOK).read_text() + "# a later kit's\n")
+    record_path(root).write_text(json.dumps({"lists_absent": True, "files": {
+        **read_record(root).files, NOTEBOOK: digest(root / NOTEBOOK)}}))
+    with pytest.raises(UpdateError, match="later kit"):
+        update(root, kit, [ID], apply=True, take=[NOTEBOOK])
+
+
+def test_a_record_that_cannot_be_written_still_says_what_was_taken(kit, tmp_path,
+                                                                   monkeypatch):
+    """When the record cannot be written at the end of a run that took files, does update say
+    how many it took and the build they need, rather than leave them unsaid (the next run
+    finds them the same as the kit's)?"""
+    root = course_from(kit, tmp_path / "course")
+    (kit / ID / "notebook.py").write_text((kit / ID / "notebook.py").read_text() + MENDED)
+
+    def full_disk(*_):
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(kit_update, "write_record", full_disk)
+    said = []
+    with pytest.raises(OSError):
+        update(root, kit, [ID], apply=True, log=said.append)
+    assert any("stopped after taking 1 of 1 files" in line for line in said), said
+    assert any(f"build {ID}" in line for line in said), said
