@@ -730,7 +730,7 @@ def run_command(root, args):
                 print(line)
         from autograder.course.kit_update import KIT_COURSE, newer_in_kit
 
-        note = newer_in_kit(root, KIT_COURSE, ids)
+        note = newer_in_kit(root, KIT_COURSE, ids, here=getattr(args, "here", None))
         if note:
             print(note)
         return 0 if result.ok else 1

@@ -335,6 +335,8 @@ def course_paths(typed: Path, here: Path, base: Path) -> list[str]:
     ways = [absolute, absolute.parent.resolve() / absolute.name]
     if here == base or base in here.parents:
         ways.append(base / os.path.relpath(absolute, here))
+    if not typed.is_absolute():
+        ways.append(base / typed)  # as update lists it, typed with --root from outside
     found = []
     for way in ways:
         try:
@@ -360,7 +362,7 @@ def named_paths(root: Path, found, take, keep, ids, here) -> tuple[list[str], li
         later = [path for path in paths if listed[path] == States.LATER]
         if later:
             raise UpdateError(t("{option} {path}: a later kit than this one wrote it; update it "
-                                "with that kit (this one would put its older file back)",
+                                "with that kit (this one knows only its own older file)",
                                 option=option, path=later[0]))
     both = [path for path in take if path in keep]
     if both:
@@ -551,14 +553,15 @@ def after_taking(taken, asked, ids, kit) -> str:
     return "\n".join(lines)
 
 
-def newer_in_kit(root: Path, kit: Path, ids) -> str | None:
+def newer_in_kit(root: Path, kit: Path, ids, here=None) -> str | None:
     """The lines grade ends with when update has something to say of the kit's assignments
     among `ids`: files newer or new in the kit, or mended there and changed in the course;
     files that differ from the kit's and that no record tells (undecided until --take or
     --keep); or a course with no record yet (made by an older kit; one `update --apply`
-    records it). None otherwise."""
+    records it). None otherwise. The commands it names run `here` (where grade was typed)."""
     if (Path(root) / ASSIGNMENTS).resolve() == kit.resolve():  # the kit's own course
         return None
+    kit_here = course_command(Path(root), Path(here or Path.cwd()).resolve())
     try:
         ids = sorted(set(ids) & set(taken_from_kit(root, kit)))
         if not ids:
@@ -567,7 +570,7 @@ def newer_in_kit(root: Path, kit: Path, ids) -> str | None:
             return t("note: this course has no record of the files init copied from the kit "
                      "(made by an older kit), so a later kit's mended checks cannot be told "
                      "from your own changes: `{kit} update` compares them, and `{kit} update "
-                     "--apply` records them", kit=kit_command())
+                     "--apply` records them", kit=kit_here)
         found = states(root, kit, ids)
     except UpdateError as error:
         return t("warning: {message}", message=error)
@@ -580,14 +583,14 @@ def newer_in_kit(root: Path, kit: Path, ids) -> str | None:
                              "lists it and how to take it", "note: the kit has {count} newer "
                              "files of {ids} (a mended check or text) that the course does "
                              "not: `{kit} update` lists them and how to take them",
-                             kit=kit_command(), ids=assignments_of(newer)))
+                             kit=kit_here, ids=assignments_of(newer)))
     if undecided:
         lines.append(counted(len(undecided), "note: {count} file of {ids} differs from the "
                              "kit's and no record tells whether it is yours: `{kit} update` "
                              "lists it, and --take or --keep decides", "note: {count} files of "
                              "{ids} differ from the kit's and no record tells whether they are "
                              "yours: `{kit} update` lists them, and --take or --keep decides",
-                             kit=kit_command(), ids=assignments_of(undecided)))
+                             kit=kit_here, ids=assignments_of(undecided)))
     return "\n".join(lines) or None
 
 

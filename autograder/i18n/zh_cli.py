@@ -589,9 +589,9 @@ CATALOG = {
         "的不同，较晚套件的文件会显示为本套件中的较新：请重新安装本套件（用你当初安装它的 wheel "
         "或文件夹运行 `{pip} install --force-reinstall --no-deps`）",
     "{option} {path}: a later kit than this one wrote it; update it with that kit (this one "
-    "would put its older file back)":
-        "{option} {path}：它是比本套件更晚的套件写的；请用那个套件来更新它（本套件会把它换回"
-        "自己较旧的文件）",
+    "knows only its own older file)":
+        "{option} {path}：它是比本套件更晚的套件写的；请用那个套件来更新它（本套件只知道它自己"
+        "较旧的那个文件）",
     "from a later kit than this one (update it with that kit)":
         "来自比本套件更晚的版本（请用那个版本的套件来更新它）",
     "not a table of paths and digests under \"files\"": "\"files\" 下不是路径与摘要的表",

@@ -568,3 +568,18 @@ def test_a_record_that_cannot_be_written_still_says_what_was_taken(kit, tmp_path
         update(root, kit, [ID], apply=True, log=said.append)
     assert any("stopped after taking 1 of 1 files" in line for line in said), said
     assert any(f"build {ID}" in line for line in said), said
+
+
+def test_from_outside_the_course_a_path_as_listed_is_read_and_grades_note_names_the_course(
+        kit, tmp_path, monkeypatch):
+    """Typed outside the course (with --root): is a --take path written as update lists it
+    taken as the course's file, and does grade's note name the update command with --root,
+    so that it runs where it was printed?"""
+    root = course_from(kit, tmp_path / "course")
+    (root / CHECKS).write_text((root / CHECKS).read_text() + "# mine\n")
+    (kit / ID / "notebook.py").write_text((kit / ID / "notebook.py").read_text() + MENDED)
+    monkeypatch.chdir(tmp_path)
+    said = []
+    assert update(root, kit, [ID], take=[CHECKS], here=tmp_path, log=said.append) == 0
+    assert any(f"--take {root.resolve() / CHECKS}" in line for line in said), said
+    assert f"--root {root.resolve()} update" in newer_in_kit(root, kit, [ID], here=tmp_path)
