@@ -274,11 +274,11 @@ def with_untold(root: Path, kit: Path, record: Record | None) -> dict[str, str]:
     past = past_versions(kit)
     files = dict(record.files) if record else {}
     for path in kit_files(kit, taken_from_kit(root, kit)):
-        if path in files:
+        theirs = Path(root) / path
+        if path in files or not theirs.exists() and state_of(
+                theirs, in_kit(kit, path), known(record, past, path)) == States.ADDED:
             continue
-        state = state_of(Path(root) / path, in_kit(kit, path), known(record, past, path))
-        if state != States.ADDED:
-            files[path] = kit_version(root, kit, path, past or {}) or UNTOLD
+        files[path] = kit_version(root, kit, path, past or {}) or UNTOLD
     return files
 
 
@@ -333,7 +333,7 @@ def course_paths(typed: Path, here: Path, base: Path) -> list[str]:
     a folder of the course, as update lists it."""
     absolute = Path(os.path.abspath(here / typed))
     ways = [absolute, absolute.parent.resolve() / absolute.name]
-    if here == base or base in here.parents:
+    if within(here, base):
         ways.append(base / os.path.relpath(absolute, here))
     if not typed.is_absolute():
         ways.append(base / typed)  # as update lists it, typed with --root from outside
@@ -431,18 +431,22 @@ def update(root: Path, kit: Path, ids=(), apply=False, take=(), keep=(), log=pri
     return 1 if asked else 0
 
 
+def within(here: Path, base: Path) -> bool:
+    """Whether `here` is the course root `base` or a folder of it."""
+    return here == base or base in here.parents
+
+
 def course_command(root: Path, here: Path) -> str:
     """The kit's command as typed `here`: with --root when here is outside the course."""
     base = root.resolve()
-    inside = here == base or base in here.parents
-    return kit_command() + ("" if inside else f" --root {shlex.quote(str(base))}")
+    return kit_command() + ("" if within(here, base) else f" --root {shlex.quote(str(base))}")
 
 
 def apply_command(root: Path, ids, take, keep, here: Path, kit_here: str) -> str:
     """The command that applies what a dry run given these arguments found, to run `here`
     (the paths as typed from here inside the course, else whole)."""
     base = root.resolve()
-    inside = here == base or base in here.parents
+    inside = within(here, base)
     words = [kit_here, "update", *ids, "--apply"]
     for option, paths in (("--take", take), ("--keep", keep)):
         words += [word for path in paths for word in (option, shlex.quote(

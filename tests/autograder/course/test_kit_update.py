@@ -59,6 +59,21 @@ def course_from(kit, folder, recorded=True):
     return folder
 
 
+def said_by_a_stopped_apply(root, kit):
+    """What an --apply that an OSError stops says before the error."""
+    said = []
+    with pytest.raises(OSError):
+        update(root, kit, [ID], apply=True, log=said.append)
+    return said
+
+
+def as_a_later_kit_took(root, path):
+    """The record of `root` as a later kit's update leaves it, having taken `path` as the
+    course now holds it."""
+    record_path(root).write_text(json.dumps({"lists_absent": True, "files": {
+        **read_record(root).files, path: digest(root / path)}}))
+
+
 def state_of(root, kit, path):
     return next(f.state for f in states(root, kit, [ID]) if f.path == path)
 
@@ -406,9 +421,7 @@ def test_two_runs_in_one_second_keep_their_files_apart_and_a_stop_records_nothin
         return copy(source, target, **options)
 
     monkeypatch.setattr(shutil, "copyfile", copy_but_the_reference)
-    said = []
-    with pytest.raises(OSError):
-        update(root, kit, [ID], apply=True, log=said.append)
+    said = said_by_a_stopped_apply(root, kit)
     assert any("stopped after taking 1 of 2 files" in line for line in said), said
     assert any(f"validate {ID}" in line for line in said), said
     assert read_record(root) == recorded
@@ -446,9 +459,7 @@ def test_a_file_a_later_kit_wrote_is_left_to_that_kit(kit, tmp_path):
     (kit / PAST).write_text(json.dumps({"files": {CHECKS: [digest(kit / ID / "checks.py")]}}))
     later = (root / CHECKS).read_text() + "# mended by a later kit\n"
     (root / CHECKS).write_text(later)
-    files = read_record(root).files
-    record_path(root).write_text(json.dumps({"lists_absent": True, "files": {
-        **files, CHECKS: digest(root / CHECKS)}}))
+    as_a_later_kit_took(root, CHECKS)
     assert state_of(root, kit, CHECKS) == States.LATER
     assert update(root, kit, [ID], apply=True, log=lambda _: None) == 0
     assert (root / CHECKS).read_text() == later
@@ -545,8 +556,7 @@ def test_a_linked_assignment_folder_and_a_later_kits_file_are_decided_as_listed(
     assert state_of(root, kit, CHECKS) == States.YOURS
     (kit / PAST).write_text(json.dumps({"files": {NOTEBOOK: [digest(kit / ID / "notebook.py")]}}))
     (root / NOTEBOOK).write_text((root / NOTEBOOK).read_text() + "# a later kit's\n")
-    record_path(root).write_text(json.dumps({"lists_absent": True, "files": {
-        **read_record(root).files, NOTEBOOK: digest(root / NOTEBOOK)}}))
+    as_a_later_kit_took(root, NOTEBOOK)
     with pytest.raises(UpdateError, match="later kit"):
         update(root, kit, [ID], apply=True, take=[NOTEBOOK])
 
@@ -563,9 +573,7 @@ def test_a_record_that_cannot_be_written_still_says_what_was_taken(kit, tmp_path
         raise OSError("No space left on device")
 
     monkeypatch.setattr(kit_update, "write_record", full_disk)
-    said = []
-    with pytest.raises(OSError):
-        update(root, kit, [ID], apply=True, log=said.append)
+    said = said_by_a_stopped_apply(root, kit)
     assert any("stopped after taking 1 of 1 files" in line for line in said), said
     assert any(f"build {ID}" in line for line in said), said
 
