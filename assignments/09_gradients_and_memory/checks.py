@@ -25,6 +25,7 @@ from autograder.checks.common import (
 )
 from autograder.checks.compare import close
 from autograder.checks.model import Case, Mistake, Similar, Step
+from autograder.checks.probes import MIN_SEQ
 from autograder.i18n import t
 
 from . import reference
@@ -619,14 +620,16 @@ ONLINE_ATTENTION = Step(
 # cached_causal_attention -----------------------------------------------------------------
 
 
-def decoding_inputs(gen, lead, dtype=torch.float32):
-    seq, d_in, d_k, d_v = sizes(gen, 4, high=10)
+def decoding_inputs(gen, lead, dtype=torch.float32, low=2):
+    """x (*lead, seq, d_in) and the three weights, every size distinct, in [low, low + 8]."""
+    seq, d_in, d_k, d_v = sizes(gen, 4, low=low, high=low + 8)
     return (torch.randn(*lead, seq, d_in, generator=gen, dtype=dtype),
             *(torch.randn(d_in, d, generator=gen, dtype=dtype) for d in (d_k, d_k, d_v)))
 
 
 def cached_random(gen):
-    inputs = decoding_inputs(gen, ())
+    # the one sequence is long enough for the rule's probe to tell a mask from a cache
+    inputs = decoding_inputs(gen, (), low=MIN_SEQ)
     cases = [Case(t("one sequence of {seq} positions", seq=inputs[0].shape[-2]),
                   calling(*inputs))]
     (batch,) = sizes(gen, 1, high=4)

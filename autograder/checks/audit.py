@@ -1,7 +1,8 @@
 """What makes an assignment's hidden checks unfit to grade with, found before anyone is graded:
 a test cell that names a step with no checks, a step with nothing that draws fresh inputs,
-random cases that are not random, checks that fail the reference itself, and a catalogued
-mistake the checks do not catch or do not name. `build` and `validate` refuse such an
+random cases that are not random, a rule whose probe some draws leave blind (no sequence long
+enough to tell a mask), checks that fail the reference itself, and a catalogued mistake the
+checks do not catch or do not name. `build` and `validate` refuse such an
 assignment; `grade` says so and exits 1 (the step scores 0 for every student until fixed).
 
 Each problem is one line naming the file and the fix. The draws are made under fixed seeds,
@@ -19,11 +20,13 @@ from autograder.checks.draws import CASES, Draws
 from autograder.checks.hidden import references
 from autograder.checks.judge import mistake_subject, property_words, step_findings
 from autograder.checks.loader import CATALOG, CHECKS, GUIDE, NOTEBOOK
+from autograder.checks.probes import MIN_SEQ, argument_size, case_call
 from autograder.checks.subject import LocalSubject
 from autograder.i18n import DEFAULT, catalog, language, t
 
 DRAWS = 8  # draws of the random cases compared; a size drawn from 8 values repeats 1 in 8**7
 SEEDS = (20240915, 7)  # the draws the reference must pass
+PROBE_DRAWS = 256  # draws a probe must see through; one blind in 100 shows here 92 times in 100
 
 
 def unchecked_steps(assignment, named):
@@ -73,6 +76,7 @@ def problems_of(step, steps):
                   "the generator random_cases is given (randn(gen, ...), sizes(gen, ...)), or, "
                   "if they are fixed on purpose, move the case to fixed_cases", label=label)
                 for label in repeated_cases(step, draws)]
+    problems += blind_probes(step)
     for seed in SEEDS:
         try:
             found = step_findings(step, LocalSubject(step.reference), helpers,
@@ -84,6 +88,33 @@ def problems_of(step, steps):
             problems.append(t("its hidden checks fail the reference ({finding}); fix the "
                               "check or the reference, they must agree", finding=text))
             break
+    return problems
+
+
+def blind_probes(step):
+    """A problem per rule whose spans probe finds, in some of PROBE_DRAWS draws of the cases,
+    no sequence of MIN_SEQ positions or more: on shorter ones a mask scores as few spans as a
+    cache (the rule allows one fewer than the positions), so that draw's students would keep
+    the step with a mask."""
+    spans = [rule for rule in step.rules if rule.probe and rule.probe["kind"] == "spans"]
+    if not spans:
+        return []
+    given = [*step.document_cases(), *step.fixed_cases()]
+    draws = [step.random_cases(Draws.seeded(seed).of(step.name, CASES))
+             for seed in range(PROBE_DRAWS)]
+    problems = []
+    for rule in spans:
+        probe = rule.probe
+        short = sum(1 for cases in draws
+                    if max((argument_size(case_call(case), (probe["arg"], -2)) or 0
+                            for case in (*given, *cases)), default=0) < MIN_SEQ)
+        if short:
+            problems.append(t(
+                "its rule {rule!r} tells a mask from a cache only on a sequence of {least} "
+                "positions or more, and {short} of {draws} draws of its cases have none; draw "
+                "one case's sequence long enough (sizes(gen, 1, low={least}, ...)), or add a "
+                "fixed case of {least} positions", rule=rule.name, least=MIN_SEQ, short=short,
+                draws=len(draws)))
     return problems
 
 

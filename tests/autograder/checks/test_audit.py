@@ -1,11 +1,18 @@
-"""Does the audit of an assignment's test cells name a misspelt step with the step meant?"""
+"""Does the audit of an assignment name a misspelt step with the step meant, a text a Chinese
+course lacks, and a probe some draws leave blind?"""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
-from autograder.checks.audit import unchecked_steps, untranslated_texts
+import torch
+
+from autograder.checks.audit import blind_probes, unchecked_steps, untranslated_texts
+from autograder.checks.common import calling
 from autograder.checks.loader import load_assignment
+from autograder.checks.model import Case
+from autograder.checks.probes import MIN_SEQ
 from autograder.i18n import language
 from autograder.tools.scaffold import new_assignment
 
@@ -49,3 +56,29 @@ def test_a_text_a_chinese_course_lacks_is_named_with_its_catalog(tmp_path):
     assert any("'twice the queries should give twice the scores'" in line
                for line in missing), missing
     assert untranslated_texts(assignment, "en") == []
+
+
+def test_a_draw_too_short_for_a_mask_probe_is_refused():
+    """Does the audit refuse a causal_weights rule whose cases, in some draw, hold no
+    sequence of MIN_SEQ positions (there a mask scores as few spans as a cache, and that
+    draw's student keeps the step with one), in both languages; and pass 09's cases, whose
+    one sequence is drawn long enough?"""
+    step = load_assignment(ROOT, "09_gradients_and_memory").steps["cached_causal_attention"]
+    assert blind_probes(step) == []
+
+    def sometimes_short(gen):
+        cases = step.random_cases(gen)
+        if torch.randint(4, (1,), generator=gen) > 0:
+            return cases
+        return [Case("two positions", calling(*(arg[..., :2, :] if index == 0 else arg
+                                                for index, arg in enumerate(
+                                                    cases[0].run.arguments()[0]))))]
+
+    short = dataclasses.replace(step, random_cases=sometimes_short)
+    [problem] = blind_probes(short)
+    assert "'no mask'" in problem and f"sequence of {MIN_SEQ} positions" in problem, problem
+    drawn = int(problem.split(" of 256 draws")[0].rsplit(" ", 1)[1])
+    assert 20 < drawn < 120, problem  # about one draw in four was cut short
+    with language("zh"):
+        [chinese] = blind_probes(short)
+    assert f"至少有 {MIN_SEQ} 个位置" in chinese, chinese
