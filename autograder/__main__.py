@@ -10,6 +10,7 @@ from pathlib import Path
 
 from autograder.plumbing.fast_exit import exit_now
 from autograder.plumbing.hash_seed import hash_as_kernels
+from autograder.plumbing.reader_gone import dropped_when_gone
 from autograder.plumbing.timeline import mark
 from autograder.serve.commands import served_unparsed
 
@@ -29,9 +30,11 @@ def main():
     This process's own command runs where strings hash as the kernels do (plumbing/hash_seed.py:
     restarted so, when started otherwise, before the command line is imported). A command
     handed to serve runs in serve, which hashes so: this process only relays it, and is not
-    restarted (an interpreter's start, about 30 ms of a warm grade's 0.3 s)."""
+    restarted (an interpreter's start, about 30 ms of a warm grade's 0.3 s). What it prints
+    once its reader has gone is dropped, and the command goes on (plumbing/reader_gone.py)."""
     mark("command: started")
     without_the_folder_typed_in()
+    dropped_when_gone()
     served = served_unparsed(sys.argv[1:])
     if served is not None:
         return served
