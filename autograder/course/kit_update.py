@@ -68,13 +68,15 @@ class States:
     YOURS = "changed in the course (the kit's is as init copied it)"
     BOTH = "changed in the course, and mended in the kit since init copied it"
     DELETED = "deleted in the course"
+    DELETED_MENDED = "deleted in the course, and mended in the kit since init copied it"
     UNKNOWN = "not the kit's (no record tells what init copied, and no kit had it so)"
     ABSENT = "not in the course (no record tells whether init copied it)"
     LATER = "from a later kit than this one (update it with that kit)"
 
 
 TAKEN_ALONE = (States.NEWER, States.ADDED)  # what --apply takes without --take
-ASKED = (States.BOTH, States.UNKNOWN, States.ABSENT)  # --take or --keep, else exit 1
+ASKED = (States.BOTH, States.DELETED_MENDED, States.UNKNOWN,
+         States.ABSENT)  # --take or --keep, else exit 1
 SAID = (States.YOURS, States.DELETED, States.LATER)  # left as they are
 
 
@@ -200,9 +202,11 @@ def state_of(theirs: Path, ours: Path, known: Known = Known()) -> str:
     if not theirs.exists():
         if not known.has_record or recorded == UNTOLD:
             return States.ABSENT
-        if recorded:
-            return States.DELETED
-        return States.ADDED if known.lists_absent else States.ABSENT
+        if not recorded:
+            return States.ADDED if known.lists_absent else States.ABSENT
+        if known.past and recorded not in known.past:
+            return States.LATER  # deleted, as a later kit's update left the record
+        return States.DELETED if recorded == digest(ours) else States.DELETED_MENDED
     mine, kits = digest(theirs), digest(ours)
     if mine == kits:
         return States.SAME
@@ -426,6 +430,8 @@ def update(root: Path, kit: Path, ids=(), apply=False, take=(), keep=(), log=pri
         raise
     for f in mine:
         log(t("kept the course's {path} as its own: update asks again when the kit mends it",
+              path=f.path) if (root / f.path).exists() else
+            t("kept {path} deleted from the course: update asks again when the kit mends it",
               path=f.path))
     log(after_taking(taken, asked, affected(taken, taken_from_kit(root, kit)), kit_here))
     return 1 if asked else 0
@@ -578,7 +584,7 @@ def newer_in_kit(root: Path, kit: Path, ids, here=None) -> str | None:
         found = states(root, kit, ids)
     except UpdateError as error:
         return t("warning: {message}", message=error)
-    newer = [f for f in found if f.state in TAKEN_ALONE + (States.BOTH,)]
+    newer = [f for f in found if f.state in TAKEN_ALONE + (States.BOTH, States.DELETED_MENDED)]
     undecided = [f for f in found if f.state in (States.UNKNOWN, States.ABSENT)]
     lines = []
     if newer:

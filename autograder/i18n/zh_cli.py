@@ -581,6 +581,8 @@ CATALOG = {
     "changed in the course, and mended in the kit since init copied it":
         "在课程中改动过，而 init 复制之后本套件也修补了它",
     "deleted in the course": "已在课程中删除",
+    "deleted in the course, and mended in the kit since init copied it":
+        "已在课程中删除，而 init 复制之后本套件修补了它",
     "not the kit's (no record tells what init copied, and no kit had it so)":
         "与本套件的不同（没有记录说明 init 复制的是什么，也没有哪一版套件是这样的）",
     "the kit's {path} cannot be read ({error}): install the kit again (`{pip} install "
@@ -634,6 +636,8 @@ CATALOG = {
         "{path} 同时用 --take 和 --keep 指明了：请只用其中一个",
     "{path} is already the kit's: nothing to take or keep":
         "{path} 已经与本套件的相同：没有需要取用或保留的",
+    "kept {path} deleted from the course: update asks again when the kit mends it":
+        "已让 {path} 保持从课程中删除：本套件修补它时 update 会再次询问",
     "kept the course's {path} as its own: update asks again when the kit mends it":
         "已把课程的 {path} 保留为课程自己的：本套件修补它时 update 会再次询问",
     "{ids}: {same} of {count} files the same as the kit's":

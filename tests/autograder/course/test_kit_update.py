@@ -133,6 +133,32 @@ def test_a_change_of_the_course_alone_or_a_deleted_file_is_said_and_left(kit, tm
     assert newer_in_kit(root, kit, [ID]) is None
 
 
+def test_a_deleted_file_the_kit_mended_since_is_asked_and_kept_deleted_when_so_named(
+        kit, tmp_path, monkeypatch):
+    """A probes.py the instructor deleted, which the kit mended since: is it asked about
+    (--apply exit 1, not put back, grade's note names it), does --keep say it stays deleted
+    and end the asking, and does the kit's next mend ask again, --take putting it back?"""
+    root = course_from(kit, tmp_path / "course")
+    monkeypatch.chdir(root)
+    (root / PROBES).unlink()
+    (kit / ID / "probes.py").write_text((kit / ID / "probes.py").read_text() + MENDED)
+    assert state_of(root, kit, PROBES) == States.DELETED_MENDED
+    said = []
+    assert update(root, kit, [ID], apply=True, log=said.append) == 1
+    assert not (root / PROBES).exists()
+    assert f"deleted in the course, and mended in the kit since init copied it: {PROBES}" in \
+        "\n".join(said), said
+    assert "newer file of " + ID in newer_in_kit(root, kit, [ID])
+    said = []
+    assert update(root, kit, [ID], apply=True, keep=[PROBES], log=said.append) == 0
+    assert f"kept {PROBES} deleted from the course" in "\n".join(said), said
+    assert not (root / PROBES).exists() and state_of(root, kit, PROBES) == States.DELETED
+    (kit / ID / "probes.py").write_text((kit / ID / "probes.py").read_text() + MENDED)
+    assert update(root, kit, [ID], apply=True, log=lambda _: None) == 1
+    assert update(root, kit, [ID], apply=True, take=[PROBES], log=lambda _: None) == 0
+    assert (root / PROBES).read_text() == (kit / ID / "probes.py").read_text()
+
+
 def test_a_path_is_taken_however_it_is_typed(kit, tmp_path, monkeypatch):
     """Is a --take path typed with ./, absolute, or from inside the assignment's folder the
     file update lists, and one outside the course refused naming it?"""
@@ -333,7 +359,7 @@ def test_a_file_absent_from_an_older_course_is_asked_each_time_until_kept(kit, t
     said = []
     assert update(root, kit, [ID], apply=True, keep=[PROBES], log=said.append) == 0
     assert not (root / PROBES).exists() and state_of(root, kit, PROBES) == States.DELETED
-    assert any("kept the course's " + PROBES in line for line in said), said
+    assert any(f"kept {PROBES} deleted from the course" in line for line in said), said
 
 
 def test_a_file_kept_as_the_courses_own_is_asked_again_when_the_kit_mends_it(kit, tmp_path,
