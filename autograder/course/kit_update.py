@@ -290,11 +290,17 @@ def taken_from_kit(root: Path, kit: Path) -> list[str]:
     """The kit's assignments the course holds and took from it: those the record holds a file
     of, and those holding a file some kit wrote (in a course made before the record, or whose
     record an earlier kit's update wrote of only the assignments it compared); not an
-    assignment of the instructor's own named as one of the kit's."""
-    both = sorted(set(ids_in(Path(root) / ASSIGNMENTS)) & set(ids_in(kit)))
+    assignment of the instructor's own named as one of the kit's. A folder counts without its
+    notebook.py (which update then says is deleted, and can put back)."""
+    both = sorted(set(folders_in(Path(root) / ASSIGNMENTS)) & set(ids_in(kit)))
     record, past = read_record(root), past_versions(kit) or {}
     return [i for i in both if record and speaks_of(record.files, i) or
             any(kit_version(root, kit, path, past) for path in own_files(kit, i))]
+
+
+def folders_in(folder: Path) -> list[str]:
+    """The names of the folders in `folder` (none when it is not one)."""
+    return [path.name for path in folder.iterdir() if path.is_dir()] if folder.is_dir() else []
 
 
 def course_kit_ids(root: Path, kit: Path, ids) -> list[str]:

@@ -159,6 +159,23 @@ def test_a_deleted_file_the_kit_mended_since_is_asked_and_kept_deleted_when_so_n
     assert (root / PROBES).read_text() == (kit / ID / "probes.py").read_text()
 
 
+def test_an_assignment_that_lost_its_notebook_is_still_compared_and_can_have_it_back(
+        kit, tmp_path, monkeypatch):
+    """An assignment whose notebook.py was deleted, in a course with a record and in one made
+    before it: is it still one update compares (not "the course did not take it"), its
+    notebook said deleted or asked about, and put back by --take?"""
+    for recorded in (True, False):
+        root = course_from(kit, tmp_path / f"course-{recorded}", recorded=recorded)
+        monkeypatch.chdir(root)
+        (root / NOTEBOOK).unlink()
+        said = []
+        update(root, kit, [ID], log=said.append)
+        state = States.DELETED if recorded else States.ABSENT
+        assert f"{state}: {NOTEBOOK}" in "\n".join(said), said
+        assert update(root, kit, [], apply=True, take=[NOTEBOOK], log=lambda _: None) == 0
+        assert (root / NOTEBOOK).read_text() == (kit / ID / "notebook.py").read_text()
+
+
 def test_a_path_is_taken_however_it_is_typed(kit, tmp_path, monkeypatch):
     """Is a --take path typed with ./, absolute, or from inside the assignment's folder the
     file update lists, and one outside the course refused naming it?"""
