@@ -132,8 +132,9 @@ def english_warning(left, language) -> str:
     """The warning of English `left` in the notebook in `language` (english_left.py)."""
     name = t(LANGUAGE_NAMES[language])
     if left.markdown:
-        return t("warning: {path}:{line}: the `# %% [markdown {code}]` twin of this markdown "
-                 "cell holds no {language} ({words!r} ...): write it in {language}", path=left.path,
+        return t("warning: {path}:{line}: this `# %% [markdown {code}]` cell, the twin of the "
+                 "markdown cell above it, holds no {language} ({words!r} ...): write it in "
+                 "{language}", path=left.path,
                  line=left.line, code=language, language=name, words=left.words)
     return t("warning: {path}:{line}: {words!r} stays English in the {language} notebook: "
              "translate it in its cell's `# %% strings {code}` (a key holding these words), "

@@ -55,6 +55,7 @@ class CellSpec:
     # language -> the markdown text, or (code cells) the {English: translation} pieces
     translations: dict = field(default_factory=dict)
     body_line: int = 0  # the line of the file where `text` starts
+    translation_lines: dict = field(default_factory=dict)  # language -> its marker's line
 
 
 def read_assignment(path: Path) -> list[CellSpec]:
@@ -93,7 +94,8 @@ def attach_translation(path, number, match, body, previous):
         what = "an English '# %% [markdown]' cell" if wanted == "markdown" else "a code cell"
         raise AuthoringError(f"{path}:{number}: a {code} translation belongs right after "
                              f"{what}, once; move it there")
-    return replace(above, translations={**above.translations, code: text})
+    return replace(above, translations={**above.translations, code: text},
+                   translation_lines={**above.translation_lines, code: number})
 
 
 def read_strings(path, number, body):

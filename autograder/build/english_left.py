@@ -64,7 +64,8 @@ def english_left(specs, assignment, language) -> list[Left]:
             twin = table if isinstance(table, str) else None
             if twin and language in SCRIPT and not SCRIPT[language].search(twin) and \
                     any(prose_runs(line) for line in twin.splitlines()):  # not a formula
-                left.append(Left(assignment.notebook, spec.line, twin[:60], markdown=True))
+                left.append(Left(assignment.notebook, spec.translation_lines[language],
+                                 twin[:60], markdown=True))
         elif spec.kind in NOTEBOOK_CELLS:
             step = assignment.steps.get(spec.names[0]) if spec.kind == "tests" else None
             named = {m.name for m in step.mistakes} if step else set()
@@ -150,16 +151,20 @@ def literal(token):
 
 def prose_runs(line) -> list[str]:
     """Each run of three plain words or more of `line`, one of them a word of prose, as
-    written from its first word to its last."""
-    runs, current = [], []
+    written from its first word to its last, and the mark that ends its sentence (a key
+    pasted from the warning then translates the full stop too)."""
+    runs, current, end = [], [], None
     for chunk in [*CHUNK.finditer(line), None]:
         word = chunk and plain_word(chunk)
         if word:
             current.append(word)
-            if not SENTENCE_END.search(chunk.group(0)):
+            end = word[1]
+            closing = SENTENCE_END.search(chunk.group(0))
+            if not closing:
                 continue
+            end = chunk.start() + closing.start() + 1  # the full stop too: a key holding it
         if len(current) >= 3 and any(w[2].lower() in PROSE_WORDS for w in current):
-            runs.append(line[current[0][0]:current[-1][1]])
+            runs.append(line[current[0][0]:end])
         current = []
     return runs
 

@@ -146,10 +146,10 @@ CATALOG = {
         "警告：{path}:{line}：{words!r} 在{language}笔记本中仍是英文：请在它所在单元格的 "
         "`# %% strings {code}` 中翻译它（用一个包含这些词的键）；如果它是要保留英文的数据，就在那里"
         "把它映射为它自己",
-    "warning: {path}:{line}: the `# %% [markdown {code}]` twin of this markdown cell holds no "
-    "{language} ({words!r} ...): write it in {language}":
-        "警告：{path}:{line}：这个 markdown 单元格的 `# %% [markdown {code}]` 译文里没有{language}"
-        "（{words!r} ……）：请用{language}写它",
+    "warning: {path}:{line}: this `# %% [markdown {code}]` cell, the twin of the markdown cell "
+    "above it, holds no {language} ({words!r} ...): write it in {language}":
+        "警告：{path}:{line}：这个 `# %% [markdown {code}]` 单元格（上方 markdown 单元格的译文）"
+        "里没有{language}（{words!r} ……）：请用{language}写它",
     "[{number}/{count}] built {id}: source/{id}/ and release/{id}/":
         "[{number}/{count}] 已构建 {id}：source/{id}/ 和 release/{id}/",
     # A new course folder (autograder/build/course_folder.py)

@@ -26,7 +26,7 @@ MESSAGE = "the weights of each row sum to one"
     ('raise ValueError(f"expected {n} rows for each of the queries")\n',
      [(1, "rows for each of the queries")]),  # an f-string: tokens of its own from 3.12
     ('"""Attention of q against k.\n\nReturns the weights, one row per query."""\n',
-     [(1, "Attention of q against k"), (3, "Returns the weights, one row per query")]),
+     [(1, "Attention of q against k."), (3, "Returns the weights, one row per query.")]),
     ('x = torch.zeros(3, 4)  # (n_query, d_k)\nlabel = "the ids"\n', []),
     ('# batch x d_model x seq\n# q k^T over sqrt d\ns = "sin and cos"\n', []),
     ('e = "batch seq dim -> batch dim seq"  # see README.md for more\n', []),
@@ -36,14 +36,15 @@ MESSAGE = "the weights of each row sum to one"
     ("print(1 +", []),
     ('print(f"the sum is {a}")  # compute the multi-head attention for each query\n',
      [(1, "the sum is"), (1, "compute the multi-head attention for each query")]),
-    ('# Add the bias. Then apply the softmax.\n', [(1, "Add the bias"),
-                                                    (1, "Then apply the softmax")]),
+    ('# Add the bias. Then apply the softmax.\n', [(1, "Add the bias."),
+                                                    (1, "Then apply the softmax.")]),
     ('# for i in range(3):\n# >>> for w in words: print(w)\nimport os  # noqa: E402 is it\n', []),
 ])
 def test_english_runs_are_whole_words_of_prose(code, runs):
     """Is a run of three plain words with one of prose found, whole, with its row, in a
     string, an f-string (its first word too), a docstring's later line and a comment, a
-    hyphenated word one word and a full stop the end of a run, and are names, shapes,
+    hyphenated word one word and a full stop the end of a run (kept in it, so that a key
+    pasted from the warning translates it), and are names, shapes,
     formulas, paths, short labels, code that is no Python, code put aside in a comment and a
     tool's comment left alone?"""
     assert english_runs(code) == runs
@@ -61,9 +62,9 @@ def test_the_kits_chinese_notebooks_leave_no_english(assignment_id):
 def test_a_chinese_build_names_each_english_where_it_was_written(tmp_path):
     """An instructor's Chinese course: do a setup cell's English on its fourth line, a
     stub's docstring in reference.py and an English markdown twin warn with their own file
-    and line, while a document's sentence written in by {{documents.NAME}}, a catalogued
-    mistake's name, a solution's hidden body and a sentence mapped to itself do not, and does
-    the warning go once the cell translates it?"""
+    and line (the twin's, not its English cell's), while a document's sentence written in by
+    {{documents.NAME}}, a catalogued mistake's name, a solution's hidden body and a sentence
+    mapped to itself do not, and does the warning go once the cell translates it?"""
     from autograder.build.course_folder import init_course
     from autograder.tools.scaffold import new_assignment
 
@@ -92,9 +93,9 @@ def test_a_chinese_build_names_each_english_where_it_was_written(tmp_path):
     build(course, ["10_positions"], log=said.append)
     warned = [line for line in said if "warning" in line or "警告" in line]
     assert any(f"notebook.py:{lines + 6}:" in w and MESSAGE in w for w in warned), said
-    assert any(f"reference.py:{doc_line}:" in w and "Each of the rows is a position" in w
-               for w in warned), said
-    assert any(f"notebook.py:{lines + 13}:" in w and "markdown zh" in w for w in warned), said
+    assert any(f"reference.py:{doc_line}:" in w and "'Each of the rows is a position.'" in w
+               for w in warned), said  # the key it suggests holds the full stop
+    assert any(f"notebook.py:{lines + 16}:" in w and "markdown zh" in w for w in warned), said
     assert not any("Life is short" in w or "cat sat" in w for w in warned), said
     assert len(warned) == 3, said
     translated = cell.replace("{\n    ", '{\n    "' + MESSAGE + '": "每行的权重之和为一",\n    ')
@@ -116,4 +117,4 @@ def test_a_decorated_helper_is_read_where_it_is_written():
     left = reference_left(decorated_helper, "given", {})
     line = inspect.getsourcelines(decorated_helper.__wrapped__)[1] + 2
     assert [(found.path.name, found.line, found.words) for found in left] == \
-        [("test_english_left.py", line, "Return the helper value for each n")]
+        [("test_english_left.py", line, "Return the helper value for each n.")]
