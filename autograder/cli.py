@@ -18,7 +18,7 @@ from autograder.checks.loader import assignment_ids
 from autograder.course.ids import check_ids, course_ids
 from autograder.i18n import DEFAULT, LANGUAGES, config_language, current, language, os_reason, t
 from autograder.plumbing import private_api
-from autograder.plumbing.course_root import course_root_of
+from autograder.plumbing.course_root import course_root_of, typed_here
 from autograder.plumbing.ctrl_c import raised_again
 from autograder.plumbing.errors import KitError
 from autograder.plumbing.hash_seed import hash_as_kernels
@@ -445,7 +445,7 @@ def console_language(args):
 def help_language(argv):
     """The language of the help and of argparse's refusals: the course's at --root (or the
     course this folder is in)."""
-    return course_language_at(given_root(argv) or course_root_of(Path.cwd()) or Path.cwd())
+    return course_language_at(given_root(argv) or course_root_of(typed_here()) or Path.cwd())
 
 
 ROOTLESS = ("init", "demo", "guide")  # commands that need no course around them
@@ -458,11 +458,12 @@ def locate(args, here=None):
     the paths the user typed are made absolute from here and the command runs in the root, so
     its defaults (report.html, similarity/) land there as from the root; run in the root, or
     with --root, nothing moves and paths stay as typed."""
-    here = (here or Path.cwd()).resolve()
+    typed = here or typed_here()  # through a link into the course, as the shell names it
+    here = typed.resolve()
     args.here = here  # where the user typed it: the commands a command prints run there
     args.root_given = args.root is not None
     if args.root is None:
-        found = None if args.command in ROOTLESS else course_root_of(here)
+        found = None if args.command in ROOTLESS else course_root_of(typed)
         args.root = found or here
     args.root = args.root.resolve()
     if not args.root_given and args.root != here:

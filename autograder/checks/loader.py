@@ -160,7 +160,8 @@ def course_package(root: Path) -> str:
 
 def load_assignment(root: Path, assignment_id) -> Assignment:
     """The assignment `assignment_id` of the course at `root`, read from its folder."""
-    folder = (assignments_folder(root) / assignment_id).resolve()
+    # in the course's assignments/ even when the folder is a link to one elsewhere
+    folder = assignments_folder(root).resolve() / assignment_id
     if not (folder / NOTEBOOK).is_file():
         known = ", ".join(assignment_ids(root)) or "none yet"
         raise AssignmentError(f"{folder / NOTEBOOK} is missing: the course has no assignment "

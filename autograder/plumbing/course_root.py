@@ -5,10 +5,25 @@ and the notebook's checks ask which course they are in."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 CONFIG = "nbgrader_config.py"
 KIT_FOLDER = ".kit"  # the kit's own folder in a course (course/ledger.py: what it keeps there)
+
+
+def typed_here() -> Path:
+    """The folder the user typed the command in, as the shell names it ($PWD) when that is
+    this very folder: in an assignment folder that is a link into the course, the system's
+    own current folder is the link's target, outside the course. Else the current folder."""
+    here, shells = Path.cwd(), os.environ.get("PWD")
+    if shells and os.path.isabs(shells):
+        try:
+            if os.path.samefile(shells, here):
+                return Path(shells)
+        except OSError:  # gone, or not ours to look at: the system's folder
+            pass
+    return here
 
 
 def course_root_of(folder: Path) -> Path | None:

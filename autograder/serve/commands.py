@@ -29,7 +29,7 @@ import threading
 import time
 from pathlib import Path
 
-from autograder.plumbing.course_root import KIT_FOLDER, course_root_of
+from autograder.plumbing.course_root import KIT_FOLDER, course_root_of, typed_here
 from autograder.plumbing.unix_socket import socket_address
 
 SOCKET = "serve.sock"  # in the course's .kit/
@@ -52,7 +52,7 @@ def served_unparsed(argv):
     asks for help (printed here)."""
     if command_of(argv) not in SERVED or {"-h", "--help"} & set(argv):
         return None
-    root = given_root(argv) or course_root_of(Path.cwd())
+    root = given_root(argv) or course_root_of(typed_here())
     return None if root is None else through_serve(root.resolve(), argv)
 
 

@@ -398,6 +398,25 @@ def test_the_course_is_found_in_the_folders_above(tmp_path):
     assert f"{deep} has no nbgrader_config.py:" in said
 
 
+def test_a_command_typed_in_an_assignment_folder_linked_into_the_course_finds_it(tmp_path):
+    """In an assignment folder that is a link into the course (the folder itself elsewhere),
+    does a command find the course as the shell names the folder ($PWD), where the system's
+    current folder is the link's target, outside any course; and does a $PWD that names
+    another folder count for nothing?"""
+    kit("init", str(tmp_path / "course"), "--empty", cwd=tmp_path)
+    kit("new", "10_linked", cwd=tmp_path / "course")
+    linked = tmp_path / "course" / "assignments" / "10_linked"
+    elsewhere = tmp_path / "elsewhere"
+    linked.rename(elsewhere)
+    linked.symlink_to(elsewhere)
+    said = kit("build", "10_linked", cwd=linked, env={**os.environ, "PWD": str(linked)})
+    assert "built 10_linked" in said, said
+    assert (tmp_path / "course" / "release" / "10_linked").is_dir()
+    said = kit("build", "10_linked", cwd=linked, ok=False,
+               env={**os.environ, "PWD": str(tmp_path / "course")})
+    assert "nbgrader_config.py" in said, said  # the target's folder: in no course, said so
+
+
 def test_typed_paths_stay_relative_to_where_you_are(tmp_path, monkeypatch):
     """From a subfolder, is a path the user types taken from that subfolder, while the
     command runs in the course root (so report.html and similarity/ land there by default)?"""
