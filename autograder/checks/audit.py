@@ -20,7 +20,7 @@ from autograder.checks.draws import CASES, Draws
 from autograder.checks.hidden import references
 from autograder.checks.judge import mistake_subject, property_words, step_findings
 from autograder.checks.loader import CATALOG, CHECKS, GUIDE, NOTEBOOK
-from autograder.checks.probes import MIN_SEQ, argument_size, case_call
+from autograder.checks.probes import MIN_SEQ, case_call, telling
 from autograder.checks.subject import LocalSubject
 from autograder.i18n import DEFAULT, catalog, language, t
 
@@ -93,9 +93,10 @@ def problems_of(step, steps):
 
 def blind_probes(step):
     """A problem per rule whose spans probe finds, in some of PROBE_DRAWS draws of the cases,
-    no sequence of MIN_SEQ positions or more: on shorter ones a mask scores as few spans as a
-    cache (the rule allows one fewer than the positions), so that draw's students would keep
-    the step with a mask."""
+    no telling sequence: of MIN_SEQ positions or more (on shorter ones a mask scores as few
+    spans as a cache: the rule allows one fewer than the positions), of a length no other dim
+    of the call has (probes.spans_probe), so that draw's students would keep the step with a
+    mask."""
     spans = [rule for rule in step.rules if rule.probe and rule.probe["kind"] == "spans"]
     if not spans:
         return []
@@ -106,15 +107,14 @@ def blind_probes(step):
     for rule in spans:
         probe = rule.probe
         short = sum(1 for cases in draws
-                    if max((argument_size(case_call(case), (probe["arg"], -2)) or 0
-                            for case in (*given, *cases)), default=0) < MIN_SEQ)
+                    if not any(telling(case_call(case), probe) for case in (*given, *cases)))
         if short:
             problems.append(t(
                 "its rule {rule!r} tells a mask from a cache only on a sequence of {least} "
-                "positions or more, and {short} of {draws} draws of its cases have none; draw "
-                "one case's sequence long enough (sizes(gen, 1, low={least}, ...)), or add a "
-                "fixed case of {least} positions", rule=rule.name, least=MIN_SEQ, short=short,
-                draws=len(draws)))
+                "positions or more, whose length is no other size of the call (d_in, d_k ...), "
+                "and {short} of {draws} draws of its cases have none; draw one case's sequence "
+                "so (sizes(gen, 4, low={least}, ...) draws distinct sizes), or add such a "
+                "fixed case", rule=rule.name, least=MIN_SEQ, short=short, draws=len(draws)))
     return problems
 
 

@@ -52,7 +52,9 @@ RANDN, RAND, ADD, MUL = (torch._C._VariableFunctions.randn, torch._C._VariableFu
                          torch._C._VariableFunctions.add, torch._C._VariableFunctions.mul)
 SOFTMAX_OPS = frozenset({"_softmax", "_safe_softmax", "softmax", "_log_softmax", "log_softmax",
                          "_masked_softmax"})  # (input, dim, ...)
-SUM_OPS = frozenset({"sum", "logsumexp", "nansum", "cumsum", "logcumsumexp"})  # (input, dims)
+# (input, dims): a mean is a sum divided by a count, which the code can multiply back
+SUM_OPS = frozenset({"sum", "logsumexp", "nansum", "cumsum", "logcumsumexp", "mean", "nanmean"})
+NORM_OPS = frozenset({"linalg_vector_norm", "norm"})  # (input, order, dims): ord 1 is a sum
 # Products that add up along their operands' shared dim (a sum by a product with ones, too):
 # the first operand's last dim, after the bias of those that add one.
 PRODUCT_OPS = frozenset({"mm", "bmm", "mv", "dot", "vdot"})  # (first, second)
@@ -133,10 +135,12 @@ def tensors_in(value):
 
 def span_of(name, args):
     """How many entries a normalisation adds up: the size of a softmax's dim, the entries of
-    the dims a sum reduces (all of them when it names none), the length of the dim a product
-    adds up along; None for another operation."""
+    the dims a sum, a mean or a norm reduces (all of them when it names none), the length of
+    the dim a product adds up along; None for another operation."""
     if name in BIASED_PRODUCT_OPS and type(args) is tuple:
         name, args = "mm", args[1:]
+    elif name in NORM_OPS and type(args) is tuple:
+        name, args = "sum", args[:1] + args[2:]
     elif name not in SOFTMAX_OPS and name not in SUM_OPS and name not in PRODUCT_OPS:
         return None
     if type(args) is not tuple or not args or not is_plain(args[0]) or DIM(args[0]) == 0:

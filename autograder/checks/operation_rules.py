@@ -34,7 +34,7 @@ from autograder.checks.code_rules import (
     string_named,
     unverifiable,
 )
-from autograder.checks.probes import found, fresh, rerun_here
+from autograder.checks.probes import found, fresh, rerun_here, telling_call
 from autograder.checks.recorder import Recorder, codes_of, namespace_of, watched
 from autograder.i18n.standalone import _t
 
@@ -412,7 +412,10 @@ def scores_in_blocks(records, params, probes, language):
                       "{keys} keys): the rule counts what any library holds", language,
                       count=record["python_peak"], batch=batch, queries=queries[-2],
                       keys=keys[-2])
-        if keys[-2] > block and keys[-2] != queries[-1] and keys[-2] in record["weights"]:
+        # as many entries as the keys or more (a key of zero weight added beside them),
+        # but for the products that add up each score's d_k terms
+        if keys[-2] > block and any(span >= keys[-2] and span != queries[-1]
+                                    for span in record["weights"]):
             return _t("a normalisation spans all {keys} keys at once, not a block of "
                       "{block}", language, keys=keys[-2], block=block)
     return None
@@ -424,7 +427,8 @@ def causal_weights(records, params, probes, language):
     as many sizes as there are positions (1..seq; a first step done without one leaves
     2..seq); a mask, of -inf or of zeros, scores every position at every step: one span.
     Where a probe looked, on one call only the spans whose normalisations are used count
-    (one added beside the real work changes nothing when it is changed)."""
+    (one added beside the real work changes nothing when it is changed), and those of all seq
+    positions may change only the last position's output (a mask's change every one)."""
     seen = [(sorted({span for span in record["weights"] if span <= sizes[-2]}), sizes[-2])
             for record in calls(records)
             if (sizes := shape(record["arguments"][params[0]])
@@ -438,6 +442,12 @@ def causal_weights(records, params, probes, language):
                       "positions, not 1, 2, ... {seq} as the positions are decoded: future "
                       "positions were scored", language,
                       spans=", ".join(map(str, spans)) or "0", seq=seq)
+    rows = probes.get("whole_rows") if probes is not None else None
+    if rows is not None and rows > 1:
+        return _t("changing its normalisations of all {seq} positions (softmaxes, sums, "
+                  "products) changed the outputs of {rows} positions, where only the last "
+                  "position's attends over all {seq}: every position was scored against the "
+                  "whole sequence, its future masked", language, seq=probes["seq"], rows=rows)
     return None
 
 
@@ -501,12 +511,14 @@ def record_calls(subject, uses=(), counted=(), measure=False):
 
 
 def probed_here(probe, subject):
-    """What a rule's probe finds on the test cell's first call of `subject` (a function: a
-    class's calls are its instances', which the cell made), or None where it cannot look."""
+    """What a rule's probe finds on a call of `subject` the test cell made (a function: a
+    class's calls are its instances', which the cell made): the first, or for the spans of a
+    sequence the one grading would pick (probes.telling_call); None where it cannot look."""
     recorder = TEST_CELL["recorder"]
-    call = getattr(recorder, "first_call", None)
-    if probe is None or call is None or isinstance(subject, type):
+    calls = getattr(recorder, "calls", None)
+    if probe is None or not calls or isinstance(subject, type):
         return None
+    call = calls[telling_call(probe, calls) if probe["kind"] == "spans" else 0]
     recorder.paused = True
     try:
         args, kwargs = fresh(call)
@@ -543,7 +555,8 @@ def expect_rule(subject, kind, params, rule, why, uses=(), probe=None, name=None
     lambda's or a decorator's wrapper's own name is another), without the earlier steps it
     `uses`; a rule on operations on what the calls of this test cell computed
     (record_calls); with a `probe`, on whether what the rule names is used too
-    (checks/probes.py: the cell's first call of your function made again with it changed)."""
+    (checks/probes.py: a call of your function this cell made, made again with it
+    changed)."""
     sources = notebook_sources()
     name = name or getattr(subject, "__name__", "")
     if sources is None:  # not in a notebook: the code of the function itself

@@ -21,7 +21,8 @@ does not use changes nothing when its result changes. A probe is data on the rul
 the change named)): grading reruns a hidden case through the subject (`probed`, with
 `subject.perturbed`: the grader changes its own stand-in's answers, the judging kernel's
 guard an operation's output on the grader's sealed word); the notebook's expect_rule reruns
-the test cell's first call of the step in the notebook (`rerun_here`). The changes are drawn
+a call of the step the test cell made, in the notebook (`rerun_here`; for spans the call
+grading would pick, `telling_call`). The changes are drawn
 from `gen`: the same notebook gets the same probes on every regrade.
 
 This module imports only the standard library, torch and the recorder: the build copies it
@@ -116,17 +117,44 @@ def ops_probe(probe, rerun, base, call, gen):
 
 
 def spans_probe(probe, rerun, base, call, gen):
-    """The spans 1..seq whose normalisations are used: each changed alone."""
+    """The spans 1..seq whose normalisations are used: each changed alone; and how many
+    positions' outputs change when those of the whole sequence do (`whole_rows`): only the
+    last position attends over all seq positions, where under a mask every one does. None
+    when seq is the size of another dim of the arguments (d_in, d_k: the products that make
+    the queries or the scores add up that many terms, for every position)."""
     seq = argument_size(call, (probe["arg"], -2))
     if not seq:
         return {}
-    used = []
+    used, whole_rows = [], None
     for span in range(1, seq + 1):
         output, seen = rerun({"names": [], "spans": [span], "level": "op", "which": None,
                               "seed": seed(gen)})
         if seen and (output is None or differs(output, base)):
             used.append(span)
-    return {"used_spans": used, "seq": seq}
+            if span == seq and seq not in other_sizes(call, probe["arg"]):
+                whole_rows = positions_changed(output, base, seq)
+    return {"used_spans": used, "seq": seq, "whole_rows": whole_rows}
+
+
+def other_sizes(call, where):
+    """The sizes of the dims of the call's tensor arguments but the sequence's (argument
+    `where`, its dim -2) and the lead dims before it."""
+    args = call[0] if call else ()
+    found = set()
+    for index, value in enumerate(args):
+        if isinstance(value, torch.Tensor):
+            found.update(value.shape[-1:] if index == where else value.shape)
+    return found
+
+
+def positions_changed(output, base, seq):
+    """How many of the seq positions (dim -2) of the output differ from the call's; None when
+    the outputs are not such tensors."""
+    if not (isinstance(output, torch.Tensor) and isinstance(base, torch.Tensor)
+            and output.shape == base.shape and output.dim() >= 2 and output.shape[-2] == seq):
+        return None
+    changed = ~torch.isclose(output, base, rtol=1e-4, atol=1e-5, equal_nan=True)
+    return int(changed.movedim(-2, 0).reshape(seq, -1).any(dim=1).sum())  # (seq, rest)
 
 
 PROBES = {"stand_in": stand_in_probe, "ops": ops_probe, "spans": spans_probe}
@@ -199,15 +227,37 @@ def probed(step, subject, right, gen):
 
 def case_for(probe, valued):
     """The passing case a probe reruns: the one with the smallest arguments; for the spans of
-    a sequence, one of at least MIN_SEQ positions (fewer cannot tell a mask: the rule allows
-    one span fewer than the positions), the shortest such, else the longest there is."""
+    a sequence, the one `telling_call` picks."""
     if probe["kind"] != "spans":
         return min(valued, key=lambda pair: size_of(pair[0]))
-    seqs = [(argument_size(case_call(case), (probe["arg"], -2)) or 0, size_of(case), index)
-            for index, (case, _) in enumerate(valued)]
+    return valued[telling_call(probe, [case_call(case) for case, _ in valued])]
+
+
+def telling_call(probe, calls):
+    """The index among `calls` ((args, kwargs) each) of the one a spans probe reruns, in
+    grading and in the notebook alike: a sequence of at least MIN_SEQ positions (fewer cannot
+    tell a mask: the rule allows one span fewer than the positions), of a length no other dim
+    of the call has (telling: see spans_probe), the shortest such (the smallest arguments
+    among those); else the shortest of MIN_SEQ positions or more; else the longest."""
+    seqs = [(argument_size(call, (probe["arg"], -2)) or 0, call_size(call), index)
+            for index, call in enumerate(calls)]
     long_enough = [entry for entry in seqs if entry[0] >= MIN_SEQ]
-    chosen = min(long_enough)[2] if long_enough else max(seqs)[2]
-    return valued[chosen]
+    told = [entry for entry in long_enough if telling(calls[entry[2]], probe)]
+    return min(told or long_enough)[2] if long_enough else max(seqs)[2]
+
+
+def telling(call, probe) -> bool:
+    """Whether a spans probe tells a mask on this call: a sequence of MIN_SEQ positions or
+    more, of a length no other dim of the call has."""
+    seq = argument_size(call, (probe["arg"], -2)) or 0
+    return seq >= MIN_SEQ and seq not in other_sizes(call, probe["arg"])
+
+
+def call_size(call):
+    """How many numbers the tensors of a call's arguments hold."""
+    args, kwargs = call
+    return sum(value.numel() for value in (*args, *kwargs.values())
+               if isinstance(value, torch.Tensor))
 
 
 def probed_on(probe, subject, case, base, gen):
@@ -238,8 +288,4 @@ def numbers(output):
 
 def size_of(case):
     arguments = getattr(case.run, "arguments", None)
-    if arguments is None:
-        return math.inf
-    args, kwargs = arguments()
-    return sum(value.numel() for value in (*args, *kwargs.values())
-               if isinstance(value, torch.Tensor))
+    return math.inf if arguments is None else call_size(arguments())

@@ -41,6 +41,8 @@ from autograder.checks.op_record import (
     tensors_in,
 )
 
+KEPT_CALLS = 8  # the subject's calls kept for a probe to choose from (checks/probes.py)
+
 
 def operation_name(func):
     """An ATen operation's name without its overload (`_softmax` of aten._softmax.default)."""
@@ -149,7 +151,7 @@ class Recorder:
         self.profiling = bool(self.watched) or subject is not None
         self.previous_profile = None
         self.measure, self.tracing_before, self.baseline = measure, False, 0
-        self.first_call = None  # (args, kwargs) of the subject's first call, a function's
+        self.calls = []  # (args, kwargs) of the subject's first KEPT_CALLS calls (a function's)
         self.paused = False  # a probe's rerun (checks/probes.py): not recorded
         if subject is None:
             self.records.append(new_record([described(value) for value in arguments]))
@@ -214,8 +216,8 @@ class Recorder:
                     return
                 if self.depth == 0:
                     self.records.append(new_record(call_arguments(frame)))
-                    if self.first_call is None:  # a probe reruns it (a function's)
-                        self.first_call = call_of(frame)
+                    if len(self.calls) < KEPT_CALLS:  # a probe reruns one (a function's)
+                        self.calls.append(call_of(frame))
                     if self.measure:
                         self.measured()
                 self.depth += 1

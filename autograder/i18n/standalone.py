@@ -100,6 +100,11 @@ ZH = {
     "... {seq} as the positions are decoded: future positions were scored":
         "它的归一化（softmax，或用作除数的求和）覆盖的位置数是 {spans}，而不是随着解码依次为"
         " 1、2……{seq}：未来的位置也被打了分",
+    "changing its normalisations of all {seq} positions (softmaxes, sums, products) changed "
+    "the outputs of {rows} positions, where only the last position's attends over all {seq}: "
+    "every position was scored against the whole sequence, its future masked":
+        "改动它覆盖全部 {seq} 个位置的归一化（softmax、求和、乘积）后，有 {rows} 个位置的输出变了，"
+        "而只有最后一个位置才会关注全部 {seq} 个位置：每个位置都对整个序列打了分，再把未来遮住",
     "its {names} does not change what it returns (a call whose result is not used does not "
     "count)": "它的 {names} 并不影响它的返回值（结果没有被用到的调用不算数）",
     "it reached into what records its operations: {what}":

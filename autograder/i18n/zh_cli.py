@@ -364,11 +364,13 @@ CATALOG = {
         "（randn(gen, ...)、sizes(gen, ...)），如果是有意固定的，请把这个用例移到 "
         "fixed_cases",
     "its rule {rule!r} tells a mask from a cache only on a sequence of {least} positions or "
-    "more, and {short} of {draws} draws of its cases have none; draw one case's sequence long "
-    "enough (sizes(gen, 1, low={least}, ...)), or add a fixed case of {least} positions":
-        "它的规则 {rule!r} 只有在序列至少有 {least} 个位置时才能分辨掩码和缓存，而它的用例抽取 "
-        "{draws} 次中有 {short} 次一个这样的序列也没有；请让某个用例的序列足够长"
-        "（sizes(gen, 1, low={least}, ...)），或添加一个 {least} 个位置的固定用例",
+    "more, whose length is no other size of the call (d_in, d_k ...), and {short} of {draws} "
+    "draws of its cases have none; draw one case's sequence so (sizes(gen, 4, low={least}, "
+    "...) draws distinct sizes), or add such a fixed case":
+        "它的规则 {rule!r} 只有在序列至少有 {least} 个位置、且长度不同于调用中其他任何尺寸"
+        "（d_in、d_k……）时才能分辨掩码和缓存，而它的用例抽取 {draws} 次中有 {short} 次一个这样的"
+        "序列也没有；请这样抽取某个用例的序列（sizes(gen, 4, low={least}, ...) 抽出互不相同的"
+        "尺寸），或添加一个这样的固定用例",
     "its hidden checks fail the reference ({finding}); fix the check or the reference, they "
     "must agree":
         "参考答案通不过它的隐藏检查（{finding}）；请修改检查或参考答案，两者必须一致",

@@ -766,7 +766,8 @@ RANDN, RAND, ADD, MUL = (torch._C._VariableFunctions.randn, torch._C._VariableFu
                          torch._C._VariableFunctions.add, torch._C._VariableFunctions.mul)
 SOFTMAX_OPS = frozenset({"_softmax", "_safe_softmax", "softmax", "_log_softmax", "log_softmax",
                          "_masked_softmax"})
-SUM_OPS = frozenset({"sum", "logsumexp", "nansum", "cumsum", "logcumsumexp"})
+SUM_OPS = frozenset({"sum", "logsumexp", "nansum", "cumsum", "logcumsumexp", "mean", "nanmean"})
+NORM_OPS = frozenset({"linalg_vector_norm", "norm"})
 PRODUCT_OPS = frozenset({"mm", "bmm", "mv", "dot", "vdot"})
 BIASED_PRODUCT_OPS = frozenset({"addmm", "addmv", "baddbmm", "addbmm"})
 DUAL_FUNCTIONS = frozenset({"_make_dual", "make_dual"})
@@ -820,6 +821,8 @@ def tensors_in(value):
 def span_of(name, args):
     if name in BIASED_PRODUCT_OPS and type(args) is tuple:
         name, args = "mm", args[1:]
+    elif name in NORM_OPS and type(args) is tuple:
+        name, args = "sum", args[:1] + args[2:]
     elif name not in SOFTMAX_OPS and name not in SUM_OPS and name not in PRODUCT_OPS:
         return None
     if type(args) is not tuple or not args or not is_plain(args[0]) or DIM(args[0]) == 0:
@@ -950,6 +953,8 @@ import torch
 from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
+KEPT_CALLS = 8
+
 def operation_name(func):
     return func.overloadpacket.__name__
 
@@ -1028,7 +1033,7 @@ class Recorder:
         self.profiling = bool(self.watched) or subject is not None
         self.previous_profile = None
         self.measure, self.tracing_before, self.baseline = measure, False, 0
-        self.first_call = None
+        self.calls = []
         self.paused = False
         if subject is None:
             self.records.append(new_record([described(value) for value in arguments]))
@@ -1087,8 +1092,8 @@ class Recorder:
                     return
                 if self.depth == 0:
                     self.records.append(new_record(call_arguments(frame)))
-                    if self.first_call is None:
-                        self.first_call = call_of(frame)
+                    if len(self.calls) < KEPT_CALLS:
+                        self.calls.append(call_of(frame))
                     if self.measure:
                         self.measured()
                 self.depth += 1
@@ -1429,13 +1434,30 @@ def spans_probe(probe, rerun, base, call, gen):
     seq = argument_size(call, (probe["arg"], -2))
     if not seq:
         return {}
-    used = []
+    used, whole_rows = [], None
     for span in range(1, seq + 1):
         output, seen = rerun({"names": [], "spans": [span], "level": "op", "which": None,
                               "seed": seed(gen)})
         if seen and (output is None or differs(output, base)):
             used.append(span)
-    return {"used_spans": used, "seq": seq}
+            if span == seq and seq not in other_sizes(call, probe["arg"]):
+                whole_rows = positions_changed(output, base, seq)
+    return {"used_spans": used, "seq": seq, "whole_rows": whole_rows}
+
+def other_sizes(call, where):
+    args = call[0] if call else ()
+    found = set()
+    for index, value in enumerate(args):
+        if isinstance(value, torch.Tensor):
+            found.update(value.shape[-1:] if index == where else value.shape)
+    return found
+
+def positions_changed(output, base, seq):
+    if not (isinstance(output, torch.Tensor) and isinstance(base, torch.Tensor)
+            and output.shape == base.shape and output.dim() >= 2 and output.shape[-2] == seq):
+        return None
+    changed = ~torch.isclose(output, base, rtol=1e-4, atol=1e-5, equal_nan=True)
+    return int(changed.movedim(-2, 0).reshape(seq, -1).any(dim=1).sum())
 
 PROBES = {"stand_in": stand_in_probe, "ops": ops_probe, "spans": spans_probe}
 
@@ -1488,11 +1510,23 @@ def probed(step, subject, right, gen):
 def case_for(probe, valued):
     if probe["kind"] != "spans":
         return min(valued, key=lambda pair: size_of(pair[0]))
-    seqs = [(argument_size(case_call(case), (probe["arg"], -2)) or 0, size_of(case), index)
-            for index, (case, _) in enumerate(valued)]
+    return valued[telling_call(probe, [case_call(case) for case, _ in valued])]
+
+def telling_call(probe, calls):
+    seqs = [(argument_size(call, (probe["arg"], -2)) or 0, call_size(call), index)
+            for index, call in enumerate(calls)]
     long_enough = [entry for entry in seqs if entry[0] >= MIN_SEQ]
-    chosen = min(long_enough)[2] if long_enough else max(seqs)[2]
-    return valued[chosen]
+    told = [entry for entry in long_enough if telling(calls[entry[2]], probe)]
+    return min(told or long_enough)[2] if long_enough else max(seqs)[2]
+
+def telling(call, probe) -> bool:
+    seq = argument_size(call, (probe["arg"], -2)) or 0
+    return seq >= MIN_SEQ and seq not in other_sizes(call, probe["arg"])
+
+def call_size(call):
+    args, kwargs = call
+    return sum(value.numel() for value in (*args, *kwargs.values())
+               if isinstance(value, torch.Tensor))
 
 def probed_on(probe, subject, case, base, gen):
     call = case_call(case)
@@ -1518,11 +1552,7 @@ def numbers(output):
 
 def size_of(case):
     arguments = getattr(case.run, "arguments", None)
-    if arguments is None:
-        return math.inf
-    args, kwargs = arguments()
-    return sum(value.numel() for value in (*args, *kwargs.values())
-               if isinstance(value, torch.Tensor))
+    return math.inf if arguments is None else call_size(arguments())
 
 
 import ast
@@ -1822,7 +1852,8 @@ def scores_in_blocks(records, params, probes, language):
             return _t("Python's objects or numpy's arrays took {count} bytes at once, as much as the whole score matrix in float32 ({batch} x {queries} queries x {keys} keys): the rule counts what any library holds", language,
                       count=record["python_peak"], batch=batch, queries=queries[-2],
                       keys=keys[-2])
-        if keys[-2] > block and keys[-2] != queries[-1] and keys[-2] in record["weights"]:
+        if keys[-2] > block and any(span >= keys[-2] and span != queries[-1]
+                                    for span in record["weights"]):
             return _t('a normalisation spans all {keys} keys at once, not a block of {block}', language, keys=keys[-2], block=block)
     return None
 
@@ -1838,6 +1869,9 @@ def causal_weights(records, params, probes, language):
         if len(spans) < seq - 1:
             return _t('its normalisations (softmax, or a sum it divides by) span {spans} positions, not 1, 2, ... {seq} as the positions are decoded: future positions were scored', language,
                       spans=", ".join(map(str, spans)) or "0", seq=seq)
+    rows = probes.get("whole_rows") if probes is not None else None
+    if rows is not None and rows > 1:
+        return _t("changing its normalisations of all {seq} positions (softmaxes, sums, products) changed the outputs of {rows} positions, where only the last position's attends over all {seq}: every position was scored against the whole sequence, its future masked", language, seq=probes["seq"], rows=rows)
     return None
 
 DECISIONS = {"forbids_ops": forbids_ops, "requires_ops": requires_ops,
@@ -1882,9 +1916,10 @@ def record_calls(subject, uses=(), counted=(), measure=False):
 
 def probed_here(probe, subject):
     recorder = TEST_CELL["recorder"]
-    call = getattr(recorder, "first_call", None)
-    if probe is None or call is None or isinstance(subject, type):
+    calls = getattr(recorder, "calls", None)
+    if probe is None or not calls or isinstance(subject, type):
         return None
+    call = calls[telling_call(probe, calls) if probe["kind"] == "spans" else 0]
     recorder.paused = True
     try:
         args, kwargs = fresh(call)

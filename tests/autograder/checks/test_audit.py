@@ -77,6 +77,7 @@ def test_a_draw_too_short_for_a_mask_probe_is_refused():
     short = dataclasses.replace(step, random_cases=sometimes_short)
     [problem] = blind_probes(short)
     assert "'no mask'" in problem and f"sequence of {MIN_SEQ} positions" in problem, problem
+    assert "no other size of the call" in problem, problem
     drawn = int(problem.split(" of 256 draws")[0].rsplit(" ", 1)[1])
     assert 20 < drawn < 120, problem  # about one draw in four was cut short
     with language("zh"):

@@ -376,6 +376,26 @@ EVASIONS = {
         "    s = (q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1])).masked_fill(\n"
         "        torch.ones(n, n, dtype=torch.bool).triu(1), float('-inf'))\n"
         "    return torch.softmax(s, dim=-1) @ v\n", "future positions"),
+    "cached attention with a full mask, times sums of ones of every length": (
+        "cached_causal_attention",
+        "def cached_causal_attention(x, W_query, W_key, W_value):\n"
+        "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+        "    n = x.shape[-2]\n"
+        "    s = (q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1])).masked_fill(\n"
+        "        torch.ones(n, n, dtype=torch.bool).triu(1), float('-inf'))\n"
+        "    out = torch.softmax(s, dim=-1) @ v\n"
+        "    ones = [torch.ones(t + 1, dtype=x.dtype).sum() / (t + 1) for t in range(n)]\n"
+        "    return out * torch.stack(ones)[:, None]\n", "its future masked"),
+    "cached attention with a full mask, each row divided by the sum of its prefix": (
+        "cached_causal_attention",
+        "def cached_causal_attention(x, W_query, W_key, W_value):\n"
+        "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+        "    n = x.shape[-2]\n"
+        "    s = (q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1])).masked_fill(\n"
+        "        torch.ones(n, n, dtype=torch.bool).triu(1), float('-inf'))\n"
+        "    e = torch.exp(s - s.amax(-1, keepdim=True))\n"
+        "    totals = torch.stack([e[..., t, :t + 1].sum(-1) for t in range(n)], dim=-1)\n"
+        "    return (e / totals[..., None]) @ v\n", "its future masked"),
     "cached attention masked through exp2": ("cached_causal_attention",
         "def cached_causal_attention(x, W_query, W_key, W_value):\n"
         "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
@@ -405,6 +425,47 @@ EVASIONS = {
         "math.sqrt(keys.shape[-1])\n"
         "        rows.append(torch.exp(s - torch.logcumsumexp(s, dim=-1)[..., -1:]) @ values)\n"
         "    return torch.cat(rows, dim=-2)\n", "spans all"),
+    "online_attention one query at a time, summed as a mean times the keys": (
+        "online_attention",
+        "def online_attention(queries, keys, values, block_size):\n"
+        "    n = keys.shape[-2]\n"
+        "    rows = []\n"
+        "    for i in range(queries.shape[-2]):\n"
+        "        s = queries[..., i:i + 1, :] @ keys.transpose(-2, -1) / "
+        "math.sqrt(keys.shape[-1])\n"
+        "        w = torch.exp(s - s.amax(-1, keepdim=True))\n"
+        "        total = w.mean(-1, keepdim=True) * n\n"
+        "        context = (w.transpose(-2, -1) * values).mean(-2, keepdim=True) * n\n"
+        "        rows.append(context / total)\n"
+        "    return torch.cat(rows, dim=-2)\n", "spans all"),
+    "online_attention one query at a time, summed by a norm of order 1": ("online_attention",
+        "def online_attention(queries, keys, values, block_size):\n"
+        "    rows = []\n"
+        "    for i in range(queries.shape[-2]):\n"
+        "        s = queries[..., i:i + 1, :] @ keys.transpose(-2, -1) / "
+        "math.sqrt(keys.shape[-1])\n"
+        "        w = torch.exp(s - s.amax(-1, keepdim=True))\n"
+        "        total = torch.linalg.vector_norm(w, 1, dim=-1, keepdim=True)\n"
+        "        context = torch.linalg.vector_norm(w.transpose(-2, -1) * values.clamp_min(0), 1,\n"
+        "                                          dim=-2, keepdim=True) - \\\n"
+        "            torch.linalg.vector_norm(w.transpose(-2, -1) * values.clamp_max(0), 1,\n"
+        "                                     dim=-2, keepdim=True)\n"
+        "        rows.append(context / total)\n"
+        "    return torch.cat(rows, dim=-2)\n", "spans all"),
+    "online_attention over half the queries at a time, a key of zero weight added": (
+        "online_attention",
+        "def online_attention(queries, keys, values, block_size):\n"
+        "    n_q, half = queries.shape[-2], queries.shape[-2] // 2\n"
+        "    padded = torch.cat([values, torch.zeros_like(values[..., :1, :])], dim=-2)\n"
+        "    outs = []\n"
+        "    for lo, hi in ((0, half), (half, n_q)):\n"
+        "        if hi == lo:\n"
+        "            continue\n"
+        "        s = queries[..., lo:hi, :] @ keys.transpose(-2, -1) / math.sqrt(keys.shape[-1])\n"
+        "        w = torch.exp(s - s.amax(-1, keepdim=True))\n"
+        "        w = torch.cat([w, torch.zeros_like(w[..., :1])], dim=-1)\n"
+        "        outs.append((w @ padded) / w.sum(-1, keepdim=True))\n"
+        "    return torch.cat(outs, dim=-2)\n", "spans all"),
     "online_attention one query at a time, summed by a product with ones": ("online_attention",
         "def online_attention(queries, keys, values, block_size):\n"
         "    rows = []\n"
