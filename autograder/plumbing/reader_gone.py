@@ -3,10 +3,11 @@
 A command piped into a reader that stops early (`update --apply | head -3`, `init c | head
 -1`) met the closed pipe at its next write, and Python's BrokenPipeError ended it there: a
 course half made or nothing made, files half taken, exit 0 and no word. `dropped_when_gone()`
-puts in sys.stdout a stream that, the first time it finds its pipe closed, points the
-process's descriptor 1 at the null device and goes on: the rest of what the command prints is
-dropped, its work is done, and its exit status is its work's. Processes it starts after that
-write to the null device too.
+puts in sys.stdout and sys.stderr streams that, the first time each finds its pipe closed,
+point the process's descriptor (1, 2) at the null device and go on: the rest of what the
+command prints there is dropped, its work is done, and its exit status is its work's. Both
+matter: `grade 2>&1 | head` and `grade |& less` send the progress bar (stderr) into the pipe
+too. Processes it starts after that write to the null device too.
 
 A leaf: only the standard library."""
 
@@ -56,7 +57,9 @@ class DroppedWhenGone:
 
 
 def dropped_when_gone():
-    """From now on, what this process prints after its reader has gone is dropped, and the
-    command goes on (once per process)."""
+    """From now on, what this process prints (stdout, stderr) after its reader has gone is
+    dropped, and the command goes on (once per process)."""
     if not isinstance(sys.stdout, DroppedWhenGone) and sys.stdout is not None:
         sys.stdout = DroppedWhenGone(sys.stdout)
+    if not isinstance(sys.stderr, DroppedWhenGone) and sys.stderr is not None:
+        sys.stderr = DroppedWhenGone(sys.stderr)
