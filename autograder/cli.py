@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from autograder.checks.loader import assignment_ids
-from autograder.course.ids import check_ids, course_ids
+from autograder.course.ids import check_ids, course_ids, without_notebook
 from autograder.i18n import DEFAULT, LANGUAGES, config_language, current, language, os_reason, t
 from autograder.plumbing import private_api
 from autograder.plumbing.course_root import course_root_of, typed_here
@@ -647,10 +647,16 @@ def run(args):
     return run_command(root, args)
 
 
+def written_ids(root, ids):
+    """The ids asked for among the assignments written in the course's assignments/ (all when
+    none), a folder that lost its notebook.py named as such."""
+    return check_ids(ids, assignment_ids(root), without_notebook(root / "assignments"))
+
+
 def run_command(root, args):
     """The command itself, once the course around it is found and its access checked."""
     if args.command == "build":
-        check_ids(args.ids, assignment_ids(root))  # a wrong id is refused at once
+        written_ids(root, args.ids)  # a wrong id is refused at once
         from autograder.build import build
 
         build(root, args.ids)
@@ -689,12 +695,12 @@ def run_command(root, args):
         return update(root, KIT_COURSE, args.ids, args.apply, args.take, args.keep,
                       here=args.here)
     elif args.command == "mutate":
-        ids = check_ids(args.ids, assignment_ids(root))
+        ids = written_ids(root, args.ids)
         from autograder.tools.mutations import main as mutate
 
         return mutate(root, ids, args.steps, args.limit, args.seed, args.show_equivalent)
     elif args.command == "validate":
-        ids = check_ids(args.ids, assignment_ids(root))
+        ids = written_ids(root, args.ids)
         from autograder.tools.validate import validate
 
         return 1 if validate(root, ids, args.workers) else 0

@@ -38,6 +38,7 @@ from autograder.course.directory import (
     run_nbgrader,
     write_atomically,
 )
+from autograder.course.ids import lost_notebook, without_notebook
 from autograder.i18n import t
 from autograder.plumbing.errors import KitError
 
@@ -143,14 +144,17 @@ def english_warning(left, language) -> str:
 
 
 def build(root: Path, ids=(), log=print):
-    """Build the given assignments of the course at `root` (all when none is given), in the
-    course's language; return their ids."""
+    """Build the given assignments of the course at `root` (all when none is given, each
+    folder that lost its notebook.py said after them), in the course's language; return
+    their ids."""
     known = assignment_ids(root)
     if not known:
         raise BuildError(t("{folder} holds no assignment: write one with `python -m "
                            "autograder new ID` ({guide})", folder=root / "assignments",
                            guide=t(GUIDE)))
-    ids = check_ids(ids, known)
+    lost = without_notebook(root / "assignments")
+    every = not ids
+    ids = check_ids(ids, known, lost)
     language = course_language(root)
     for number, assignment_id in enumerate(ids, 1):
         log(t("[{number}/{count}] building {id} ...", number=number, count=len(ids),
@@ -164,6 +168,8 @@ def build(root: Path, ids=(), log=print):
                   "grade holds its notebooks back until you record this one with `nbgrader "
                   "generate_assignment {id} --force` (then `grade --force` regrades those "
                   "graded before)", id=assignment_id, cells=", ".join(changed)))
+    for lost_id in lost if every else ():  # not built: said last, to be seen
+        log(t("warning: {message}", message=lost_notebook(lost_id)))
     return ids
 
 

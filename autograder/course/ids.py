@@ -4,6 +4,7 @@ needs."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from autograder.i18n import t
@@ -19,10 +20,34 @@ def course_ids(root: Path) -> list[str]:
     return sorted(p.name for p in (root / "source").glob("[0-9][0-9]_*") if p.is_dir())
 
 
-def check_ids(ids, known):
-    """The ids asked for (all known ones when none), or UnknownAssignment naming the known."""
+ID_SHAPE = re.compile(r"^\d\d_[a-z][a-z0-9_]*$")  # as checks/loader.py's ID
+
+
+def without_notebook(assignments: Path) -> list[str]:
+    """The folders of an assignments/ folder named as an assignment (NN_words) that hold no
+    notebook.py: an assignment that lost its text, which no command builds or grades."""
+    if not assignments.is_dir():
+        return []
+    return sorted(path.name for path in assignments.iterdir()
+                  if path.is_dir() and ID_SHAPE.match(path.name)
+                  and not (path / "notebook.py").is_file())
+
+
+def lost_notebook(assignment_id, kit="python -m autograder") -> str:
+    """What to say of an assignment folder without its notebook.py, and the fix (`kit`: the
+    kit's command as the user types it where they are)."""
+    return t("assignments/{id}/ has no notebook.py, so no command can build or grade {id}: put "
+             "it back (one of the kit's: `{kit} update {id} --apply --take "
+             "assignments/{id}/notebook.py`), or remove the folder", id=assignment_id, kit=kit)
+
+
+def check_ids(ids, known, lost=()):
+    """The ids asked for (all known ones when none), or UnknownAssignment naming the known;
+    one of `lost` (without_notebook) is named as such."""
     unknown = [i for i in ids if i not in known]
     if unknown:
+        if unknown[0] in lost:
+            raise UnknownAssignment(lost_notebook(unknown[0]))
         if not known:
             raise UnknownAssignment(t(
                 "unknown assignment id {id!r}: this course has no assignment yet; write one "

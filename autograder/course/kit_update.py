@@ -41,6 +41,7 @@ from pathlib import Path
 import attention_course
 
 from autograder.checks.loader import ids_in
+from autograder.course.ids import lost_notebook, without_notebook
 from autograder.course.ledger import FOLDER
 from autograder.i18n import counted, t
 from autograder.plumbing.errors import KitError
@@ -432,14 +433,14 @@ def update(root: Path, kit: Path, ids=(), apply=False, take=(), keep=(), log=pri
         if taken:  # the files taken stay the kit's, to build before releasing
             log(t("stopped after taking {count} of {all} files; the next update finds them the "
                   "same as the kit's", count=len(taken), all=len(chosen)))
-            log(after_taking(taken, [], affected(taken, taken_from_kit(root, kit)), kit_here))
+            log(what_next(root, kit, taken, [], kit_here))
         raise
     for f in mine:
         log(t("kept the course's {path} as its own: update asks again when the kit mends it",
               path=f.path) if (root / f.path).exists() else
             t("kept {path} deleted from the course: update asks again when the kit mends it",
               path=f.path))
-    log(after_taking(taken, asked, affected(taken, taken_from_kit(root, kit)), kit_here))
+    log(what_next(root, kit, taken, asked, kit_here))
     return 1 if asked else 0
 
 
@@ -549,10 +550,19 @@ def take_files(root: Path, kit: Path, chosen, taken: list, log) -> None:
             log(t("the course's files it replaced are kept in {folder}", folder=backup))
 
 
-def after_taking(taken, asked, ids, kit) -> str:
+def what_next(root: Path, kit: Path, taken, asked, kit_here) -> str:
+    """after_taking's lines for the course at `root`: the assignments it took from the kit
+    that the files taken touch, and those that lost their notebook.py."""
+    course_ids = taken_from_kit(root, kit)
+    lost = [i for i in without_notebook(root / ASSIGNMENTS) if i in course_ids]
+    return after_taking(taken, asked, affected(taken, course_ids), kit_here, lost)
+
+
+def after_taking(taken, asked, ids, kit, lost=()) -> str:
     """What to run once files are taken (`ids`: affected's; `kit`: the kit's command as the
-    user types it), and what stayed the course's."""
-    graded, shown = ids
+    user types it), and what stayed the course's; an assignment that lost its notebook.py
+    (`lost`) is left out of the commands, which would refuse it, and said."""
+    graded, shown = ([i for i in group if i not in lost] for group in ids)
     lines = [counted(len(taken), "{count} file taken from the kit", "{count} files taken from "
                      "the kit") if taken else t("nothing to take from the kit")]
     if shown:
@@ -566,6 +576,7 @@ def after_taking(taken, asked, ids, kit) -> str:
                        "notebooks graded before)", kit=kit, ids=" ".join(graded)))
     if asked:
         lines.append(kept_line(asked))
+    lines += [lost_notebook(assignment_id, kit) for assignment_id in lost]
     return "\n".join(lines)
 
 

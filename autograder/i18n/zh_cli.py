@@ -583,6 +583,12 @@ CATALOG = {
     "changed in the course, and mended in the kit since init copied it":
         "在课程中改动过，而 init 复制之后本套件也修补了它",
     "deleted in the course": "已在课程中删除",
+    "assignments/{id}/ has no notebook.py, so no command can build or grade {id}: put it back "
+    "(one of the kit's: `{kit} update {id} --apply --take assignments/{id}/notebook.py`), or "
+    "remove the folder":
+        "assignments/{id}/ 里没有 notebook.py，所以任何命令都无法构建或批改 {id}：请把它放回去"
+        "（本套件的作业：`{kit} update {id} --apply --take assignments/{id}/notebook.py`），"
+        "或删除这个文件夹",
     "deleted in the course, and mended in the kit since init copied it":
         "已在课程中删除，而 init 复制之后本套件修补了它",
     "not the kit's (no record tells what init copied, and no kit had it so)":

@@ -147,7 +147,7 @@ CONSOLE_MODULES = ["cli.py", "engine/progress.py", "course/directory.py", "build
                    "course/gradebook_guard.py", "course/ledger.py", "checks/audit.py",
                    "build/proof.py", "outputs/score_summary.py", "tools/remove.py",
                    "course/kit_update.py", "course/draw_keys.py", "checks/draws.py",
-                   "build/translate.py", "build/printed_values.py"]
+                   "build/translate.py", "build/printed_values.py", "course/ids.py"]
 
 
 def english_left(output):
@@ -415,6 +415,23 @@ def test_a_command_typed_in_an_assignment_folder_linked_into_the_course_finds_it
     said = kit("build", "10_linked", cwd=linked, ok=False,
                env={**os.environ, "PWD": str(tmp_path / "course")})
     assert "nbgrader_config.py" in said, said  # the target's folder: in no course, said so
+
+
+def test_an_assignment_folder_without_its_notebook_is_named_with_the_fix(tmp_path):
+    """An assignment folder whose notebook.py is gone: does `build ID` name that (not an
+    "unknown id"), with how to put it back, and does `build` of every assignment build the
+    others and say it last, where it used to pass over it in silence?"""
+    kit("init", str(tmp_path / "course"), "--empty", cwd=tmp_path)
+    course = tmp_path / "course"
+    for assignment_id in ("10_kept", "11_lost"):
+        kit("new", assignment_id, cwd=course)
+    (course / "assignments" / "11_lost" / "notebook.py").unlink()
+    said = kit("build", "11_lost", cwd=course, ok=False)
+    assert "assignments/11_lost/ has no notebook.py" in said and "unknown" not in said, said
+    assert "update 11_lost --apply --take assignments/11_lost/notebook.py" in said, said
+    said = kit("build", cwd=course)
+    assert "built 10_kept" in said, said
+    assert said.rstrip().splitlines()[-1].startswith("warning: assignments/11_lost/"), said
 
 
 def test_typed_paths_stay_relative_to_where_you_are(tmp_path, monkeypatch):

@@ -163,7 +163,8 @@ def test_an_assignment_that_lost_its_notebook_is_still_compared_and_can_have_it_
         kit, tmp_path, monkeypatch):
     """An assignment whose notebook.py was deleted, in a course with a record and in one made
     before it: is it still one update compares (not "the course did not take it"), its
-    notebook said deleted or asked about, and put back by --take?"""
+    notebook said deleted or asked about, the folder named with its fix (not in a build
+    command, which would refuse it), and the notebook put back by --take?"""
     for recorded in (True, False):
         root = course_from(kit, tmp_path / f"course-{recorded}", recorded=recorded)
         monkeypatch.chdir(root)
@@ -172,6 +173,14 @@ def test_an_assignment_that_lost_its_notebook_is_still_compared_and_can_have_it_
         update(root, kit, [ID], log=said.append)
         state = States.DELETED if recorded else States.ABSENT
         assert f"{state}: {NOTEBOOK}" in "\n".join(said), said
+        if recorded:  # a check mended meanwhile is taken
+            (kit / ID / "checks.py").write_text((kit / ID / "checks.py").read_text() + MENDED)
+            said = []
+            update(root, kit, [ID], apply=True, keep=[NOTEBOOK], log=said.append)
+            said = "\n".join(said)
+            assert f"took the kit's {CHECKS}" in said, said
+            assert f"assignments/{ID}/ has no notebook.py" in said, said
+            assert f"validate {ID}" not in said, said  # it would refuse the folder
         assert update(root, kit, [], apply=True, take=[NOTEBOOK], log=lambda _: None) == 0
         assert (root / NOTEBOOK).read_text() == (kit / ID / "notebook.py").read_text()
 
