@@ -81,6 +81,19 @@ def unparsable(source: Path, names, regexp, assignment_id):
     return problems
 
 
+def held_already(root: Path, problem, others) -> bool:
+    """Whether a file refused as another assignment's notebook (`others`: its bytes by file
+    name) is what submitted/ holds for that student and assignment already: that
+    assignment's own collect took it from a shared inbox, so nothing is left to say on its
+    row (kept, the refusal would mark that graded notebook 'graded with warnings')."""
+    data = others.get(problem.path.name)
+    if data is None or not problem.student:
+        return False
+    held = root / "submitted" / problem.student / problem.assignment / \
+        f"{problem.assignment}.ipynb"
+    return held.is_file() and held.read_bytes() == data
+
+
 def no_notebooks(source: Path, handed, student_of):
     """The Problem of each notebook handed in that is no notebook (cut short, another kind of
     file under its name), as grade will find it, with its student: collected all the same
@@ -189,6 +202,9 @@ def _collect(root: Path, assignment_id, source: Path, file_pattern, log):
     refused_names = {p.path.name for p in refusals}
     problems = unparsable(source, [n for n in incoming_names(source) if n not in refused_names],
                           regexp, assignment_id)
+    others = {h.name: h.data for h in handed
+              if regexp.match(f"extracted/{h.name}").group("file_id") != f"{assignment_id}.ipynb"}
+    problems = [p for p in problems if not held_already(root, p, others)]
     handed = [h for h in handed
               if regexp.match(f"extracted/{h.name}").group("file_id") == f"{assignment_id}.ipynb"]
 

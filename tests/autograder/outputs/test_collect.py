@@ -13,6 +13,7 @@ import nbformat
 import pytest
 
 from autograder.course.directory import Course, open_gradebook, run_nbgrader
+from autograder.course.ledger import read_problems
 from autograder.grading.parallel import grade
 from autograder.i18n.zh import CATALOG
 from autograder.outputs.collect import collect
@@ -232,6 +233,30 @@ def test_a_file_that_is_no_notebook_is_said_at_collect_and_kept(course, tmp_path
     assert len(said) == 1 and f"carol_{ID}.ipynb" in said[0] and "resubmit" in said[0]
     summary = next(m for m in messages if m.startswith(f"collected {ID}: "))
     assert "2 new" in summary and "(1 of those collected no notebook" in summary, summary
+
+
+def test_a_shared_inbox_collected_for_each_assignment_leaves_no_stale_refusal(tmp_path):
+    """One inbox of two assignments, collected with each id in turn: once 02's own collect
+    took a student's 02 notebook, does ID's collect say nothing of that same file (kept,
+    its refusal marked the graded 02 notebook 'graded with warnings'), while a file 02's
+    collect did not take is still refused and kept?"""
+    other = "02_embeddings"
+    course = Course.create(tmp_path / "course", ROOT, [ID, other])
+    for assignment_id in (ID, other):
+        shutil.copytree(ROOT / "release" / assignment_id, course.root / "release" / assignment_id)
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    for student in ("ada", "bob"):
+        (inbox / f"{student}_{ID}.ipynb").write_bytes(release_bytes())
+        (inbox / f"{student}_{other}.ipynb").write_bytes(
+            (ROOT / "release" / other / f"{other}.ipynb").read_bytes())
+    collect(course.root, other, inbox, log=lambda _: None)
+    (inbox / f"bob_{other}.ipynb").write_bytes(release_bytes())  # since changed: not held
+    said = []
+    collect(course.root, ID, inbox, log=said.append)
+    kept = read_problems(course.root, [other])
+    assert [p.student for p in kept] == ["bob"], kept
+    assert not any(f"ada_{other}" in line for line in said), said
 
 
 def test_a_file_of_another_assignment_is_refused_and_not_counted_as_no_notebook(course,
