@@ -507,10 +507,21 @@ def not_a_course(root, given):
                      "back (nothing else is touched)")
 
 
+def file_to_write(path):
+    """`path` (--to), refused when it names no file one can write in place: `-`, a device or
+    a pipe (/dev/stdout), a folder."""
+    if path is not None and (str(path) == "-" or path.exists() and not path.is_file()):
+        raise KitError(t("--to {path}: the command writes a file there, and {path} is no file "
+                         "(a pipe, a device, a folder, or - ); give a file's path, then read "
+                         "that file (`cat grades.csv`)", path=path))
+    return path
+
+
 def export(root, args):
     """The kit's CSV, or an LMS's import file (exit 1 while a notebook handed in awaits a
     grade)."""
     ids = check_ids(args.ids, course_ids(root)) if args.ids else None
+    file_to_write(args.to)
     if args.format == "kit":
         from autograder.outputs.feedback import export_grades
 
@@ -770,7 +781,7 @@ def run_command(root, args):
         ids = check_ids(args.ids, course_ids(root))
         from autograder.outputs.report import write_report
 
-        write_report(root, ids, args.to or Path("report.html"))
+        write_report(root, ids, file_to_write(args.to) or Path("report.html"))
     elif args.command == "gradescope":
         check_ids([args.id], course_ids(root))  # before importing what packing needs
         from autograder.gradescope.package import write_zip

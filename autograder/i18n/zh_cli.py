@@ -583,6 +583,10 @@ CATALOG = {
     "changed in the course, and mended in the kit since init copied it":
         "在课程中改动过，而 init 复制之后本套件也修补了它",
     "deleted in the course": "已在课程中删除",
+    "--to {path}: the command writes a file there, and {path} is no file (a pipe, a device, a "
+    "folder, or - ); give a file's path, then read that file (`cat grades.csv`)":
+        "--to {path}：命令要在那里写一个文件，而 {path} 不是文件（是管道、设备、文件夹或 -）；"
+        "请给出一个文件路径，再读取那个文件（`cat grades.csv`）",
     "assignments/{id}/ has no notebook.py, so no command can build or grade {id}: put it back "
     "(one of the kit's: `{kit} update {id} --apply --take assignments/{id}/notebook.py`), or "
     "remove the folder":

@@ -434,6 +434,20 @@ def test_an_assignment_folder_without_its_notebook_is_named_with_the_fix(tmp_pat
     assert said.rstrip().splitlines()[-1].startswith("warning: assignments/11_lost/"), said
 
 
+def test_a_destination_that_is_no_file_is_refused_before_anything_is_written(tmp_path):
+    """Do `export --to -`, `export --to /dev/null` (a device) and `report --to` a folder end
+    with an error naming the path and the fix, where /dev/stdout gave a traceback and - wrote
+    a file named -?"""
+    kit("init", str(tmp_path / "course"), "--empty", cwd=tmp_path)
+    course = tmp_path / "course"
+    for command in (("export", "--to", "-"), ("export", "--to", os.devnull),
+                    ("report", "--to", str(tmp_path))):
+        said = kit(*command, cwd=course, ok=False)
+        assert f"--to {command[-1]}: the command writes a file there" in said, said
+        assert "Traceback" not in said, said
+    assert not (course / "-").exists()
+
+
 def test_typed_paths_stay_relative_to_where_you_are(tmp_path, monkeypatch):
     """From a subfolder, is a path the user types taken from that subfolder, while the
     command runs in the course root (so report.html and similarity/ land there by default)?"""
