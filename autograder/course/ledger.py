@@ -115,8 +115,8 @@ class Problem:
     student: str = ""
     assignment: str = ""
 
-    def __str__(self):
-        return f"{self.path}: {self.reason}; {self.fix}"
+    def __str__(self):  # the course's language's marks around them
+        return t("{path}: {reason}; {fix}", path=self.path, reason=self.reason, fix=self.fix)
 
     def to_data(self):
         return {**asdict(self), "path": str(self.path)}
