@@ -17,6 +17,7 @@ classes; the report shows them, and every note, in the course's language (the ca
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import Path
@@ -41,6 +42,34 @@ class Entry:
     max_score: float
     note: str = ""
     late: Lateness | None = None  # None when nothing was handed in
+
+
+@dataclass(frozen=True)
+class Unregistered:
+    """An assignment of the course that nbgrader has not registered yet (its notebooks are
+    collected, none graded): its name and the points of its notebook."""
+    name: str
+    max_score: float
+
+
+def unregistered(root: Path, gradebook, ids=None) -> list[Unregistered]:
+    """The course's assignments (of `ids`) with a notebook in submitted/ that the gradebook
+    does not have yet: their students' rows say "not graded yet", not nothing."""
+    registered = {a.name for a in gradebook.assignments}
+    return [Unregistered(name, notebook_points(root / "source" / name / f"{name}.ipynb"))
+            for name in course_ids(root)
+            if name not in registered and (ids is None or name in ids)
+            and any((root / "submitted").glob(f"*/{name}/{name}.ipynb"))]
+
+
+def notebook_points(path: Path) -> float:
+    """The points of a notebook's graded cells (nbgrader's metadata); 0 when unreadable."""
+    try:
+        cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+    except (OSError, ValueError):
+        return 0.0
+    return float(sum(cell.get("metadata", {}).get("nbgrader", {}).get("points", 0) or 0
+                     for cell in cells if isinstance(cell, dict)))
 
 
 def known_students(root: Path, gradebook, problems):
@@ -117,8 +146,8 @@ def roster(root: Path, gradebook, ids=None, students=()):
     or globs), only those students' rows: the others' are not read (grading one student of a
     class of hundreds reads one student's grades)."""
     problems = read_problems(root)
-    assignments = sorted((a for a in gradebook.assignments if ids is None or a.name in ids),
-                         key=lambda a: a.name)
+    assignments = sorted([*(a for a in gradebook.assignments if ids is None or a.name in ids),
+                          *unregistered(root, gradebook, ids)], key=lambda a: a.name)
     gone = set(not_in_course(root, gradebook))
     chosen = [student for student in known_students(root, gradebook, problems)
               if not students or any(fnmatch(student, pattern) for pattern in students)]
