@@ -45,6 +45,15 @@ REFERENCE_CELLS = ("given", "solution")  # theirs comes from reference.py
 
 
 @dataclass(frozen=True)
+class Run:
+    """English in a line: `core`, its plain words as written (what a strings key must hold),
+    and `key`, the key the warning suggests: the core to the end of its sentence, the names
+    and numbers after it and the full stop included, so that a translation replaces them."""
+    core: str
+    key: str
+
+
+@dataclass(frozen=True)
 class Left:
     path: Path
     line: int
@@ -69,7 +78,7 @@ def english_left(specs, assignment, language) -> list[Left]:
         elif spec.kind in NOTEBOOK_CELLS:
             step = assignment.steps.get(spec.names[0]) if spec.kind == "tests" else None
             named = {m.name for m in step.mistakes} if step else set()
-            left += [Left(assignment.notebook, spec.body_line + row - 1, run)
+            left += [Left(assignment.notebook, spec.body_line + row - 1, run.key)
                      for row, run in english_runs(spec.text, named) if not given(run, table)]
         elif spec.kind in REFERENCE_CELLS:
             for name in spec.names:
@@ -85,7 +94,7 @@ def reference_left(obj, kind, table) -> list[Left]:
     source = textwrap.dedent("".join(lines))
     hidden = solution_bodies(source) if kind == "solution" else set()
     path = Path(inspect.getsourcefile(obj))
-    return [Left(path, start + row - 1, run) for row, run in english_runs(source)
+    return [Left(path, start + row - 1, run.key) for row, run in english_runs(source)
             if row not in hidden and not given(run, table)]
 
 
@@ -103,11 +112,11 @@ def solution_bodies(source) -> set[int]:
 
 
 def given(run, table) -> bool:
-    """Whether the strings table gives the run: a piece it replaces holds it."""
-    return any(run in english for english in table)
+    """Whether the strings table gives the run: a piece it replaces holds its words."""
+    return any(run.core in english for english in table)
 
 
-def english_runs(code, named=frozenset()) -> list[tuple[int, str]]:
+def english_runs(code, named=frozenset()) -> list[tuple[int, Run]]:
     """(row, run) of each English run in the strings and comments of `code`, but in a string
     that is one of the `named` (a catalogued mistake's name)."""
     try:
@@ -149,24 +158,34 @@ def literal(token):
     return value if isinstance(value, str) else None
 
 
-def prose_runs(line) -> list[str]:
-    """Each run of three plain words or more of `line`, one of them a word of prose, as
-    written from its first word to its last, and the mark that ends its sentence (a key
-    pasted from the warning then translates the full stop too)."""
-    runs, current, end = [], [], None
-    for chunk in [*CHUNK.finditer(line), None]:
+def prose_runs(line) -> list[Run]:
+    """Each run of three plain words or more of `line`, one of them a word of prose: its
+    words as written from the first to the last, and as a key to the end of its sentence
+    (the names and numbers after it, and the mark that ends it: a key pasted from the
+    warning then translates them too)."""
+    chunks = list(CHUNK.finditer(line))
+    runs, current = [], []
+    for index, chunk in enumerate([*chunks, None]):
         word = chunk and plain_word(chunk)
         if word:
             current.append(word)
-            end = word[1]
-            closing = SENTENCE_END.search(chunk.group(0))
-            if not closing:
+            if not SENTENCE_END.search(chunk.group(0)):
                 continue
-            end = chunk.start() + closing.start() + 1  # the full stop too: a key holding it
         if len(current) >= 3 and any(w[2].lower() in PROSE_WORDS for w in current):
-            runs.append(line[current[0][0]:end])
+            end = sentence_end(chunks[index:], current[-1][1])
+            runs.append(Run(line[current[0][0]:current[-1][1]], line[current[0][0]:end]))
         current = []
     return runs
+
+
+def sentence_end(rest, end) -> int:
+    """Where the sentence of a run ending at `end` ends: after the mark that closes it, in the
+    chunks from the one that ended the run (`rest`) on; `end` when the line has none."""
+    for chunk in rest:
+        closing = SENTENCE_END.search(chunk.group(0))
+        if closing:
+            return chunk.start() + closing.start() + 1
+    return end
 
 
 def plain_word(chunk):

@@ -36,6 +36,8 @@ MESSAGE = "the weights of each row sum to one"
     ("print(1 +", []),
     ('print(f"the sum is {a}")  # compute the multi-head attention for each query\n',
      [(1, "the sum is"), (1, "compute the multi-head attention for each query")]),
+    ('# we scale the scores by the square root of d_k.\n',  # the key to the full stop
+     [(1, "we scale the scores by the square root of d_k.")]),
     ('# Add the bias. Then apply the softmax.\n', [(1, "Add the bias."),
                                                     (1, "Then apply the softmax.")]),
     ('# for i in range(3):\n# >>> for w in words: print(w)\nimport os  # noqa: E402 is it\n', []),
@@ -47,7 +49,7 @@ def test_english_runs_are_whole_words_of_prose(code, runs):
     pasted from the warning translates it), and are names, shapes,
     formulas, paths, short labels, code that is no Python, code put aside in a comment and a
     tool's comment left alone?"""
-    assert english_runs(code) == runs
+    assert [(row, run.key) for row, run in english_runs(code)] == runs
 
 
 @pytest.mark.parametrize("assignment_id", IDS)
