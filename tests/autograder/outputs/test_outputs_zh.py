@@ -227,3 +227,18 @@ def test_a_chinese_mistake_name_falls_back_to_its_own_assignments_english():
     assert catalog("zh")["weight applied from the left"] == chinese
     assert report.english(chinese, "01_attention_by_hand") == "weights applied from the left"
     assert report.english(chinese, "03_scaled_dot_product") == "weight applied from the left"
+
+
+def test_a_refused_inputs_line_takes_the_courses_marks():
+    """Is a refused input's line (path: reason; fix), as collect and grade print it, written
+    with Chinese marks in the Chinese course, and with ASCII ones in English?"""
+    problem = Problem(Path("inbox/ada_02_embeddings.ipynb"), "it is not a notebook of 01_a",
+                      "collect it with its own assignment id")
+    assert str(problem) == ("inbox/ada_02_embeddings.ipynb: it is not a notebook of 01_a; "
+                            "collect it with its own assignment id")
+    with language("zh"):
+        line = str(Problem(problem.path, t("it is not a notebook of {assignment}",
+                                           assignment="01_a"),
+                           t("collect it with its own assignment id")))
+    assert line.startswith("inbox/ada_02_embeddings.ipynb：") and "；" in line, line
+    assert ";" not in line and ": " not in line, line
