@@ -79,6 +79,7 @@ TAKEN_ALONE = (States.NEWER, States.ADDED)  # what --apply takes without --take
 ASKED = (States.BOTH, States.DELETED_MENDED, States.UNKNOWN,
          States.ABSENT)  # --take or --keep, else exit 1
 SAID = (States.YOURS, States.DELETED, States.LATER)  # left as they are
+MISSING = (States.DELETED, States.DELETED_MENDED, States.ABSENT)  # the course lacks the file
 
 
 @dataclass(frozen=True)
@@ -488,22 +489,43 @@ def summary(found, chosen, mine, asked, ids, command) -> str:
                              "`{command}` (each file replaced is kept first in .kit/replaced/)",
                              "{count} files would be taken from the kit: run `{command}` (each "
                              "file replaced is kept first in .kit/replaced/)", command=command))
-    if mine:
-        lines.append(counted(len(mine), "{count} file would be kept as the course's own: run "
+    kept = [f for f in mine if f.state not in MISSING]
+    left_out = [f for f in mine if f.state in MISSING]
+    if kept:
+        lines.append(counted(len(kept), "{count} file would be kept as the course's own: run "
                              "`{command}`", "{count} files would be kept as the course's own: "
                              "run `{command}`", command=command))
+    if left_out:
+        lines.append(counted(len(left_out), "{count} file would stay out of the course: run "
+                             "`{command}`", "{count} files would stay out of the course: run "
+                             "`{command}`", command=command))
     if asked:
         lines.append(kept_line(asked))
     return "\n".join(lines)
 
 
 def kept_line(asked) -> str:
-    return counted(len(asked), "{count} file differs and stays undecided until you name it with "
-                   "--take PATH (the kit's) or --keep PATH (yours, until the kit mends it "
-                   "again); compare it with the kit's first: yours may hold your own changes",
-                   "{count} files differ and stay undecided until you name each with --take "
-                   "PATH (the kit's) or --keep PATH (yours, until the kit mends it again); "
-                   "compare each with the kit's first: yours may hold your own changes")
+    """What stays undecided: files that differ (to compare first), files the course lacks."""
+    differ = [f for f in asked if f.state not in MISSING]
+    missing = [f for f in asked if f.state in MISSING]
+    lines = []
+    if differ:
+        lines.append(counted(
+            len(differ), "{count} file differs and stays undecided until you name it with "
+            "--take PATH (the kit's) or --keep PATH (yours, until the kit mends it again); "
+            "compare it with the kit's first: yours may hold your own changes",
+            "{count} files differ and stay undecided until you name each with --take PATH (the "
+            "kit's) or --keep PATH (yours, until the kit mends it again); compare each with the "
+            "kit's first: yours may hold your own changes"))
+    if missing:
+        lines.append(counted(
+            len(missing), "{count} file the kit has is missing from the course and stays "
+            "undecided until you name it with --take PATH (the kit's, put back) or --keep PATH "
+            "(left out, until the kit mends it again)",
+            "{count} files the kit has are missing from the course and stay undecided until you "
+            "name each with --take PATH (the kit's, put back) or --keep PATH (left out, until "
+            "the kit mends it again)"))
+    return "\n".join(lines)
 
 
 def backup_folder(root: Path) -> Path:

@@ -662,6 +662,20 @@ CATALOG = {
     "first in .kit/replaced/)":
         "将从本套件取用 {count} 个文件：请运行 `{command}`（每个被替换的文件都先保存在 "
         ".kit/replaced/ 中）",
+    "{count} file would stay out of the course: run `{command}`":
+        "将让 {count} 个文件继续不在课程中：请运行 `{command}`",
+    "{count} files would stay out of the course: run `{command}`":
+        "将让 {count} 个文件继续不在课程中：请运行 `{command}`",
+    "{count} file the kit has is missing from the course and stays undecided until you name it "
+    "with --take PATH (the kit's, put back) or --keep PATH (left out, until the kit mends it "
+    "again)":
+        "本套件有、课程里却缺少的 {count} 个文件，在你用 --take PATH（取本套件的，放回去）或 "
+        "--keep PATH（继续不要，直到本套件再次修补它）指明之前尚未决定",
+    "{count} files the kit has are missing from the course and stay undecided until you name "
+    "each with --take PATH (the kit's, put back) or --keep PATH (left out, until the kit mends "
+    "it again)":
+        "本套件有、课程里却缺少的 {count} 个文件，在你用 --take PATH（取本套件的，放回去）或 "
+        "--keep PATH（继续不要，直到本套件再次修补它）逐一指明之前尚未决定",
     "{count} file would be kept as the course's own: run `{command}`":
         "将把 {count} 个文件保留为课程自己的：请运行 `{command}`",
     "{count} files would be kept as the course's own: run `{command}`":

@@ -148,7 +148,12 @@ def test_a_deleted_file_the_kit_mended_since_is_asked_and_kept_deleted_when_so_n
     assert not (root / PROBES).exists()
     assert f"deleted in the course, and mended in the kit since init copied it: {PROBES}" in \
         "\n".join(said), said
+    assert "1 file the kit has is missing from the course and stays undecided" in \
+        "\n".join(said) and "compare it with the kit's first" not in "\n".join(said), said
     assert "newer file of " + ID in newer_in_kit(root, kit, [ID])
+    said = []
+    assert update(root, kit, [ID], keep=[PROBES], log=said.append) == 0  # a dry run
+    assert "1 file would stay out of the course" in "\n".join(said), said
     said = []
     assert update(root, kit, [ID], apply=True, keep=[PROBES], log=said.append) == 0
     assert f"kept {PROBES} deleted from the course" in "\n".join(said), said
