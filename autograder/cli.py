@@ -889,7 +889,7 @@ def command_line(argv, serve_asked):
         except KitError as error:  # AuthoringError, BuildError, CollectError, GradeError, ...
             print(t("error: {message}", message=error), file=sys.stderr)
             return 1
-        except BrokenPipeError:  # the reader went away (`guide | head`): nothing left to say
+        except BrokenPipeError:  # a reader gone, where main(argv) runs without reader_gone.py
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 0
         except OSError as error:  # after BrokenPipeError, one of its kinds

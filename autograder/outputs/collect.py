@@ -202,14 +202,21 @@ def _collect(root: Path, assignment_id, source: Path, file_pattern, log):
     refused_names = {p.path.name for p in refusals}
     problems = unparsable(source, [n for n in incoming_names(source) if n not in refused_names],
                           regexp, assignment_id)
-    others = {h.name: h.data for h in handed
-              if regexp.match(f"extracted/{h.name}").group("file_id") != f"{assignment_id}.ipynb"}
-    problems = [p for p in problems if not held_already(root, p, others)]
-    handed = [h for h in handed
-              if regexp.match(f"extracted/{h.name}").group("file_id") == f"{assignment_id}.ipynb"]
+
+    def named(notebook, group):  # a group of the pattern in the notebook's file name
+        return regexp.match(f"extracted/{notebook.name}").group(group)
 
     def student_of(notebook):
-        return regexp.match(f"extracted/{notebook.name}").group("student_id")
+        return named(notebook, "student_id")
+
+    ours, others = [], {}  # this assignment's notebooks; the bytes of the others' by name
+    for notebook in handed:
+        if named(notebook, "file_id") == f"{assignment_id}.ipynb":
+            ours.append(notebook)
+        else:
+            others[notebook.name] = notebook.data
+    problems = [p for p in problems if not held_already(root, p, others)]
+    handed = ours
 
     broken = [replace(p, assignment=assignment_id)
               for p in no_notebooks(source, handed, student_of)]  # collected all the same

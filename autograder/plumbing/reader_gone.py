@@ -23,7 +23,6 @@ class DroppedWhenGone:
 
     def __init__(self, stream):
         self._stream = stream
-        self.gone = False
 
     def write(self, text):
         try:
@@ -48,7 +47,6 @@ class DroppedWhenGone:
             os.dup2(nowhere, self._stream.fileno())
         finally:
             os.close(nowhere)
-        self.gone = True
         with contextlib.suppress(OSError):  # what the buffer still holds, to the null device
             self._stream.flush()
 
