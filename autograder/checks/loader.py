@@ -36,11 +36,11 @@ from pathlib import Path
 from types import ModuleType
 
 from autograder.checks.model import Similar, Step
-from autograder.course.ids import ID
 from autograder.i18n import add_catalog, t
 from autograder.plumbing.errors import KitError
 
 FOLDER = "assignments"
+ID = re.compile(r"^\d\d_[a-z][a-z0-9_]*$")
 NOTEBOOK, REFERENCE, CHECKS, CATALOG = "notebook.py", "reference.py", "checks.py", "zh.py"
 GUIDE = "the guide: python -m autograder guide"
 

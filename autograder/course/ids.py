@@ -20,7 +20,8 @@ def course_ids(root: Path) -> list[str]:
     return sorted(p.name for p in (root / "source").glob("[0-9][0-9]_*") if p.is_dir())
 
 
-ID = re.compile(r"^\d\d_[a-z][a-z0-9_]*$")  # an assignment id: NN_words
+ID_SHAPE = re.compile(r"^\d\d_[a-z][a-z0-9_]*$")  # as checks/loader.py's ID (checks/ may not
+# import course/: tests/autograder/test_layout.py)
 
 
 def without_notebook(assignments: Path) -> list[str]:
@@ -29,7 +30,7 @@ def without_notebook(assignments: Path) -> list[str]:
     if not assignments.is_dir():
         return []
     return sorted(path.name for path in assignments.iterdir()
-                  if path.is_dir() and ID.match(path.name)
+                  if path.is_dir() and ID_SHAPE.match(path.name)
                   and not (path / "notebook.py").is_file())
 
 
