@@ -781,7 +781,8 @@ def run_command(root, args):
         ids = check_ids(args.ids, course_ids(root))
         from autograder.outputs.report import write_report
 
-        write_report(root, ids, file_to_write(args.to) or Path("report.html"))
+        written = write_report(root, ids, file_to_write(args.to) or Path("report.html"))
+        return 1 if written.unreadable else 0  # the page is written, short of their pairs
     elif args.command == "gradescope":
         check_ids([args.id], course_ids(root))  # before importing what packing needs
         from autograder.gradescope.package import write_zip

@@ -40,7 +40,7 @@ from pathlib import Path
 
 import attention_course
 
-from autograder.checks.loader import ids_in
+from autograder.checks.loader import CHECKS, REFERENCE, ids_in
 from autograder.course.ids import lost_notebook, without_notebook
 from autograder.course.ledger import FOLDER
 from autograder.i18n import counted, t
@@ -55,6 +55,7 @@ UNTOLD = "untold"  # a record's value for a file it cannot tell (see with_untold
 REPLACED = "replaced"  # in the course's .kit/: the files update replaced, one folder a run
 ASSIGNMENTS = "assignments"
 GRADING_ONLY = ("checks.py", "probes.py", "reference.py")  # files no release shows
+NEEDED = (CHECKS, REFERENCE)  # an assignment without one of these is neither built nor graded
 
 
 class UpdateError(KitError):
@@ -441,6 +442,10 @@ def update(root: Path, kit: Path, ids=(), apply=False, take=(), keep=(), log=pri
               path=f.path) if (root / f.path).exists() else
             t("kept {path} deleted from the course: update asks again when the kit mends it",
               path=f.path))
+        if not (root / f.path).exists() and Path(f.path).name in NEEDED:
+            log(t("{id} cannot be built or graded without its {file}: write your own there, "
+                  "or take the kit's (--take {path})", id=Path(f.path).parent.name,
+                  file=Path(f.path).name, path=f.path))
     log(what_next(root, kit, taken, asked, kit_here))
     return 1 if asked else 0
 

@@ -475,6 +475,11 @@ CATALOG = {
         "{folder}：没有这个文件夹；请先创建它，或用 --to 把相似度报告写到别处",
     "similarity {assignment}: skipped, no notebook handed in":
         "相似度 {assignment}：跳过，没有交上来的笔记本",
+    "similarity {assignment}: skipped, its checks could not be read: {why}":
+        "相似度 {assignment}：跳过，读不了它的检查：{why}",
+    "similarity: not compared, since their checks could not be read (said above): "
+    "{assignments}; fix them, then run {command}":
+        "相似度：读不了检查（见上文），没有比较：{assignments}；修好后运行 {command}",
     "similarity {assignment}: {notebooks} notebooks, {flagged} pairs flagged ({flag}): "
     "{path}":
         "相似度 {assignment}：{notebooks} 个笔记本，标记了 {flagged} 对（{flag}）：{path}",
@@ -650,6 +655,9 @@ CATALOG = {
         "{path} 已经与本套件的相同：没有需要取用或保留的",
     "kept {path} deleted from the course: update asks again when the kit mends it":
         "已让 {path} 保持从课程中删除：本套件修补它时 update 会再次询问",
+    "{id} cannot be built or graded without its {file}: write your own there, or take the "
+    "kit's (--take {path})":
+        "{id} 没有 {file} 就无法构建或评分：请在那里写你自己的，或者取本套件的（--take {path}）",
     "kept the course's {path} as its own: update asks again when the kit mends it":
         "已把课程的 {path} 保留为课程自己的：本套件修补它时 update 会再次询问",
     "{ids}: {same} of {count} files the same as the kit's":

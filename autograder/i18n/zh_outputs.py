@@ -515,6 +515,8 @@ CATALOG = {
         "{assignment}：已收取 {count} 份笔记本，还都没有评分；请运行 {command}。",
     "{assignment}: submissions waiting for grading: {count}; run {command}.":
         "{assignment}：有 {count} 份提交等待评分；请运行 {command}。",
+    "{assignment}: its similar pairs are left out, since its checks could not be read: {why}":
+        "{assignment}：读不了它的检查，报告里没有它的相似对：{why}",
     "Submissions that need a manual grade (marked below): {count}; grade them in nbgrader's "
     "formgrader, then run {command}.":
         "有 {count} 份提交需要人工评分（下面已标出）：请在 nbgrader 的 formgrader 中评分，"

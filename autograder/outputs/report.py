@@ -35,7 +35,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 import nbformat  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
-from autograder.checks.loader import AssignmentError, load_assignment  # noqa: E402
+from autograder.checks.loader import (  # noqa: E402
+    AssignmentError,
+    assignment_ids,
+    load_assignment,
+)
 from autograder.course.deadlines import late_by  # noqa: E402
 from autograder.course.directory import course_config, open_gradebook, write_atomically  # noqa: E402
 from autograder.course.gradebook_guard import check_gradebook  # noqa: E402
@@ -93,15 +97,18 @@ class ClassResults:
     untold: list = field(default_factory=list)  # assignments too short to tell copies by
     generated: datetime | None = None  # when the report was written (UTC)
     isolations: Counter = field(default_factory=Counter)  # sandbox, in words -> notebooks
+    unreadable: dict = field(default_factory=dict)  # assignment -> why its checks are unread
 
 
-def read_results(root: Path, ids, page: Path | None = None) -> ClassResults:
+def read_results(root: Path, ids, page: Path | None = None, unreadable=None) -> ClassResults:
     """Scores from the gradebook, every student's status, named mistakes and flags from the
     grader's record in each autograded notebook of the assignments `ids` (those the gradebook
     does not know yet have nothing graded); feedback links relative to the report's `page`
-    (the course root when none is given)."""
+    (the course root when none is given). `unreadable`: {id: why} of the assignments whose
+    checks could not be read (course_texts), whose similarity flag is unknown."""
     results = ClassResults(problems=[replace(p, path=shown_path(root, p.path))
-                                     for p in read_problems(root, ids)])
+                                     for p in read_problems(root, ids)],
+                           unreadable=dict(unreadable or {}))
     check_gradebook(root)
     with open_gradebook(root) as gradebook:
         results.roster = roster(root, gradebook, ids)
@@ -121,8 +128,9 @@ def read_results(root: Path, ids, page: Path | None = None) -> ClassResults:
                         key = (assignment_id, grade.name.removeprefix("test_"))
                         results.steps.setdefault(key, []).append(grade.score == grade.max_score)
     read_records(root, ids, results)
-    results.similar = top_pairs(root, ids, page)
-    results.untold = untold(root, ids)
+    flagged = [a for a in ids if a not in results.unreadable]
+    results.similar = top_pairs(root, flagged, page)
+    results.untold = untold(root, flagged)
     results.collected = {a: len(list((root / "submitted").glob(f"*/{a}/{a}.ipynb"))) for a in ids}
     for e in results.roster:
         status = read_status(root, e.student, e.assignment) if e.student else None
@@ -484,22 +492,34 @@ def render_report(results):
 
 def course_texts(root: Path, ids):
     """Load the course's assignments, so that the texts of their checks (a mistake's name in
-    the course's language) are known here too."""
-    for assignment_id in ids:
+    the course's language) are known here too; {id: why} of those of assignments/ whose
+    checks or similarity flag could not be read (one made in source/ alone has none)."""
+    unreadable, written = {}, set(assignment_ids(root))
+    for assignment_id in [a for a in ids if a in written]:
         try:
-            load_assignment(root, assignment_id)
-        except AssignmentError:
-            pass  # an assignment without checks names no mistake
+            load_assignment(root, assignment_id).similar  # noqa: B018 (raises when unreadable)
+        except AssignmentError as error:
+            unreadable[assignment_id] = str(error)
+    return unreadable
 
 
-def write_report(root: Path, ids, destination: Path, log=print):
+@dataclass(frozen=True)
+class Written:
+    """The report's page, and {id: why} of the assignments whose checks could not be read
+    (the page leaves out their similar pairs and says so, as the console does)."""
+
+    path: Path
+    unreadable: dict
+
+
+def write_report(root: Path, ids, destination: Path, log=print) -> Written:
     if not destination.parent.is_dir():
         raise OutputError(t("{folder}: no such folder; create it or write the report "
                             "elsewhere (--to)", folder=destination.parent))
     check_destination(root, destination, a_report)
-    course_texts(root, ids)
+    unreadable = course_texts(root, ids)
     with language(config_language(course_config(root))):
-        results = read_results(root, ids, destination)
+        results = read_results(root, ids, destination, unreadable)
         results.generated = datetime.now(UTC).replace(tzinfo=None)
         page = render_report(results)
         write_atomically(destination, page)
@@ -508,4 +528,4 @@ def write_report(root: Path, ids, destination: Path, log=print):
         if (missing := missing_font(results)) is not None:
             log(missing)
         log(t("report: {path}", path=destination))
-    return destination
+    return Written(destination, results.unreadable)

@@ -34,11 +34,13 @@ def ungraded(assignment_id, collected):
 def gaps(results):
     """One sentence per gap of the report, in the current language, each with its command;
     empty when the report shows the whole course as it is asked for."""
+    unread = [t("{assignment}: its similar pairs are left out, since its checks could not be "
+                "read: {why}", assignment=a, why=why) for a, why in results.unreadable.items()]
     if not any(results.totals.values()) and not results.roster \
             and not any(results.collected.values()):
         return [t("Nothing is graded yet: collect the students' notebooks ({collect}), then "
                   "run {grade}.", collect=f"{COMMAND} collect ID --from FILE",
-                  grade=f"{COMMAND} grade")]
+                  grade=f"{COMMAND} grade"), *unread]
     lines = [ungraded(a, results.collected.get(a, 0))
              for a, scores in results.totals.items() if not scores]
     waiting = sorted({e.assignment for e in results.roster
@@ -55,4 +57,4 @@ def gaps(results):
         lines.append(t("Feedback pages older than the student's latest grading (marked below): "
                        "{count}; run {command}.", count=len(results.stale),
                        command=f"{COMMAND} feedback"))
-    return lines
+    return lines + unread

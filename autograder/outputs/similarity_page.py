@@ -12,12 +12,14 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+from autograder.checks.loader import AssignmentError
 from autograder.checks.model import Similar
 from autograder.course.directory import course_config, write_atomically
 from autograder.i18n import config_language, language, t
 from autograder.outputs.plain_page import plain_page
 from autograder.outputs.similarity import COMMON, declared_flag, handed_in, similarity
 from autograder.plumbing.errors import OutputError
+from autograder.plumbing.kit_command import KIT, as_typed
 
 STYLE = ("body{font-family:sans-serif;margin:1.5em auto;max-width:96em;padding:0 1em}"
          "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
@@ -186,10 +188,16 @@ def write_similarity(root: Path, ids, to: Path, share=None, characters=None, com
     if not to.parent.is_dir():
         raise OutputError(t("{folder}: no such folder; create it or write the similarity "
                             "report elsewhere (--to)", folder=to.parent))
-    results = []
+    results, unread = [], []
     with language(config_language(course_config(root))):
         for assignment_id in ids:
-            flag = chosen_flag(root, assignment_id, share, characters)
+            try:
+                flag = chosen_flag(root, assignment_id, share, characters)
+            except AssignmentError as error:  # the next assignments are still compared
+                log(t("similarity {assignment}: skipped, its checks could not be read: {why}",
+                      assignment=assignment_id, why=error))
+                unread.append(assignment_id)
+                continue
             if not handed_in(root, assignment_id):
                 log(t("similarity {assignment}: skipped, no notebook handed in",
                       assignment=assignment_id))
@@ -204,4 +212,9 @@ def write_similarity(root: Path, ids, to: Path, share=None, characters=None, com
                 log(t("similarity {assignment}: not read, the index says why: {students}",
                       assignment=assignment_id, students=", ".join(sorted(result.left_out))))
             results.append(result)
+        if unread:  # in the course's language, as the lines above
+            raise OutputError(t("similarity: not compared, since their checks could not be "
+                                "read (said above): {assignments}; fix them, then run "
+                                "{command}", assignments=", ".join(unread),
+                                command=as_typed(f"{KIT} similarity {' '.join(unread)}")))
     return results

@@ -165,7 +165,7 @@ def run_demo(project: Path, out: Path, workers=None, timeout=10, seed=0, log=pri
     log("== similarity")
     write_similarity(out, ids, out / "similarity", log=log)
     log("== report")
-    report = write_report(out, ids, out / "report.html", log=log)
+    report = write_report(out, ids, out / "report.html", log=log).path
     minutes, seconds = divmod(int(time.monotonic() - started), 60)
     log(f"\ndemo finished in {minutes} min {seconds} s: {len(run.graded)} notebooks graded, "
         f"{len(run.failed)} could not be graded, {len(problems) + len(run.problems)} "

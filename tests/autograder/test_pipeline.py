@@ -72,7 +72,8 @@ def course(tmp_path_factory):
     write_feedback(course.root, [ID], log=messages.append)
     csv_path = course.root / "grades.csv"
     export_grades(course.root, csv_path, log=messages.append)
-    report = write_report(course.root, [ID], course.root / "report.html", log=messages.append)
+    report = write_report(course.root, [ID], course.root / "report.html",
+                          log=messages.append).path
     return {"course": course, "problems": problems, "first": first, "second": second,
             "csv": csv_path, "report": report, "messages": messages, "mistake": mistake}
 

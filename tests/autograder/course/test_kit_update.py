@@ -133,6 +133,20 @@ def test_a_change_of_the_course_alone_or_a_deleted_file_is_said_and_left(kit, tm
     assert newer_in_kit(root, kit, [ID]) is None
 
 
+def test_keeping_a_needed_file_deleted_says_the_assignment_cannot_be_graded(
+        kit, tmp_path, monkeypatch):
+    """A checks.py the instructor deleted, kept deleted when the kit mends it: is the
+    instructor told the assignment can be neither built nor graded, and how to mend it?"""
+    root = course_from(kit, tmp_path / "course")
+    monkeypatch.chdir(root)
+    (root / CHECKS).unlink()
+    (kit / ID / "checks.py").write_text((kit / ID / "checks.py").read_text() + MENDED)
+    said = []
+    assert update(root, kit, [ID], apply=True, keep=[CHECKS], log=said.append) == 0
+    assert f"{ID} cannot be built or graded without its checks.py: write your own there, or " \
+        f"take the kit's (--take {CHECKS})" in said, said
+
+
 def test_a_deleted_file_the_kit_mended_since_is_asked_and_kept_deleted_when_so_named(
         kit, tmp_path, monkeypatch):
     """A probes.py the instructor deleted, which the kit mended since: is it asked about
@@ -157,6 +171,7 @@ def test_a_deleted_file_the_kit_mended_since_is_asked_and_kept_deleted_when_so_n
     said = []
     assert update(root, kit, [ID], apply=True, keep=[PROBES], log=said.append) == 0
     assert f"kept {PROBES} deleted from the course" in "\n".join(said), said
+    assert "cannot be built or graded" not in "\n".join(said), said  # probes.py is optional
     assert not (root / PROBES).exists() and state_of(root, kit, PROBES) == States.DELETED
     (kit / ID / "probes.py").write_text((kit / ID / "probes.py").read_text() + MENDED)
     assert update(root, kit, [ID], apply=True, log=lambda _: None) == 1

@@ -149,7 +149,7 @@ def test_lateness_is_said_at_collect_grade_and_report(course, tmp_path):
     assert late == [f"late: {s} {ID} by 2:00:00, penalty 1 of 10 points" for s in
                     ["ada", "bob", "cy"]]
     page = write_report(course.root, [ID], course.root / "report.html",
-                        log=lambda _: None).read_text()
+                        log=lambda _: None).path.read_text()
     section = page.split("<h2 id='late'>")[1].split("<h2 ")[0]
     assert all(s in section for s in ["ada", "bob", "cy"]) and "2:00:00" in section
     with open_gradebook(course.root) as gradebook:  # the warning is a row, not a refusal

@@ -250,6 +250,24 @@ def test_an_assignment_collected_but_not_graded(course, capsys):
     assert gaps_of(page) == [f"{SECOND}: 2 notebooks collected, none graded yet; run "
                              f"{kit_command()} grade {SECOND}."]
 
+def test_an_assignment_whose_checks_cannot_be_read(course, capsys):
+    """When one assignment's checks.py is gone (an update's --keep of a file the kit deleted),
+    is the report still written with every assignment's numbers, the one without its similar
+    pairs and saying why on the page and the console, with an exit of 1?"""
+    release(course, FIRST, {"test_f": (4, False)})
+    graded(course, FIRST, "ada", {"test_f": 4})
+    (course / "assignments" / SECOND).mkdir(parents=True)
+    (course / "assignments" / SECOND / "notebook.py").write_text("# its checks.py is gone\n")
+    code, page, lines = run_report(course, capsys)
+    assert code == 1
+    [gap] = [g for g in gaps_of(page) if g.startswith(SECOND)
+             and "its similar pairs are left out" in g]
+    assert f"{SECOND}/checks.py is missing" in gap
+    assert row_of(page, "", FIRST)[1:] == ["1", "4.0", "4", "4"]
+    assert any(line.startswith(f"{SECOND}: its similar pairs") for line in lines)
+    assert lines[-1] == f"report: {course / 'report.html'}"
+
+
 def test_an_assignment_nobody_handed_in(course, capsys):
     """Is an assignment the gradebook knows (released) but nobody submitted said to have
     nothing graded, with its points, instead of breaking the report?"""

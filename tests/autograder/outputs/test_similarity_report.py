@@ -8,6 +8,7 @@ import shutil
 from types import SimpleNamespace
 
 import nbformat
+import pytest
 
 from autograder.outputs.similarity_page import write_similarity
 from autograder.outputs.similarity_report import (
@@ -16,6 +17,7 @@ from autograder.outputs.similarity_report import (
     top_pairs,
     untold,
 )
+from autograder.plumbing.errors import OutputError
 from tests.autograder.outputs.test_similarity_page import ID, class_of, read
 from tests.course import ROOT
 
@@ -65,3 +67,26 @@ def test_an_assignment_too_short_to_tell_is_named_not_listed(tmp_path):
     assert untold(tmp_path, [ID, "02_embeddings"]) == [ID]  # 02: no release here
     section = similarity_section(SimpleNamespace(similar=[], untold=[ID]))
     assert "too short to tell" in section and ID in section
+
+
+def test_an_assignment_whose_checks_cannot_be_read_stops_no_other(tmp_path):
+    """When the first assignment asked for lost its checks.py, is the second still compared,
+    the first said skipped with the file that is missing, and the command's end an error
+    naming the command to run again?"""
+    shutil.copy(ROOT / "nbgrader_config.py", tmp_path / "nbgrader_config.py")
+    shutil.copytree(ROOT / "release" / ID, tmp_path / "release" / ID)
+    shutil.copytree(ROOT / "assignments", tmp_path / "assignments",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "assignments" / "02_embeddings" / "checks.py").unlink()
+    for student, notebook in class_of(read("release"), read("source")).items():
+        (tmp_path / "submitted" / student / ID).mkdir(parents=True)
+        nbformat.write(notebook, tmp_path / "submitted" / student / ID / f"{ID}.ipynb")
+    said = []
+    with pytest.raises(OutputError) as stopped:
+        write_similarity(tmp_path, ["02_embeddings", ID], tmp_path / "similarity",
+                         log=said.append)
+    assert said[0].startswith("similarity 02_embeddings: skipped, its checks could not be read")
+    assert "02_embeddings/checks.py is missing" in said[0]
+    assert said[1].startswith(f"similarity {ID}: 5 notebooks, 2 pairs flagged")
+    assert (tmp_path / "similarity" / ID / "index.html").is_file()
+    assert "similarity 02_embeddings" in str(stopped.value)
