@@ -20,7 +20,7 @@ from pathlib import Path
 import nbformat
 
 from autograder.build.authoring import read_assignment
-from autograder.build.english_left import LANGUAGE_NAMES, english_left
+from autograder.build.english_left import LANGUAGE_NAMES, RUN, WHOLE, english_left
 from autograder.build.proof import prove
 from autograder.build.render import render
 from autograder.build.standalone import (
@@ -132,7 +132,12 @@ def build_assignment(root: Path, assignment: Assignment, language, log=print):
 def english_warning(left, language) -> str:
     """The warning of English `left` in the notebook in `language` (english_left.py)."""
     name = t(LANGUAGE_NAMES[language])
-    if left.markdown:
+    if left.twin == RUN:
+        return t("warning: {path}:{line}: {words!r} stays English in this `# %% [markdown "
+                 "{code}]` twin: write it in {language}, or quote it (“...”, 《...》 or `...`) "
+                 "if it is a title or a text kept in English", path=left.path, line=left.line,
+                 words=left.words, code=language, language=name)
+    if left.twin == WHOLE:
         return t("warning: {path}:{line}: this `# %% [markdown {code}]` cell, the twin of the "
                  "markdown cell above it, holds no {language} ({words!r} ...): write it in "
                  "{language}", path=left.path,

@@ -7,7 +7,9 @@ plain words or more, one of them a word only prose uses ("the", "of", "is"): nam
 formulas and the values `{{documents.NAME}}` writes in are not read. A run the cell's strings
 table gives (its translation, or itself: data kept in English) is not left, nor the name of a
 catalogued mistake a test cell quotes (the hidden checks' zh.py gives that, and `validate`
-asks for it). A markdown twin with no character of its language is said too.
+asks for it). A markdown twin with no character of its language is said too, and in one that
+has some, a run of its own prose: not what it quotes (“...”, 《...》, "...") or shows as code
+(`...`, a fenced block, a `>>>` line) or as a formula ($...$).
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ EDGES = "\"'()[].!?`*"  # marks a word may stand between: quotes, brackets, a fu
 TEXT_TOKENS = {tokenize.STRING, tokenize.COMMENT, getattr(tokenize, "FSTRING_MIDDLE", -1)}
 SCRIPT = {"zh": re.compile(f"[{HAN}]")}  # a character every text in the language holds
 LANGUAGE_NAMES = {"zh": "Chinese"}  # as a sentence names the notebook's language, through t()
+# What a markdown twin may keep in English: quotes and titles, code and formulas
+QUOTED = re.compile(r"```.*?```|`[^`\n]*`|“[^”]*”|《[^》]*》|「[^」]*」|\"[^\"\n]*\"|"
+                    r"\$\$.*?\$\$|\$[^$\n]*\$", re.DOTALL)
 NOTEBOOK_CELLS = ("setup", "code", "tests")  # their code is written in notebook.py
 REFERENCE_CELLS = ("given", "solution")  # theirs comes from reference.py
 
@@ -53,12 +58,15 @@ class Run:
     key: str
 
 
+WHOLE, RUN = "whole", "run"  # a Left's twin: it holds no character of its language; a run in it
+
+
 @dataclass(frozen=True)
 class Left:
     path: Path
     line: int
     words: str  # the English run, as written: a key for the cell's strings table
-    markdown: bool = False  # a markdown twin holding no character of its language
+    twin: str = ""  # in a markdown twin: WHOLE or RUN; "" in code
 
 
 def english_left(specs, assignment, language) -> list[Left]:
@@ -71,10 +79,9 @@ def english_left(specs, assignment, language) -> list[Left]:
         table = spec.translations.get(language, {})
         if spec.kind == "markdown":
             twin = table if isinstance(table, str) else None
-            if twin and language in SCRIPT and not SCRIPT[language].search(twin) and \
-                    any(prose_runs(line) for line in twin.splitlines()):  # not a formula
-                left.append(Left(assignment.notebook, spec.translation_lines[language],
-                                 twin[:60], markdown=True))
+            if twin and language in SCRIPT:
+                left += twin_left(twin, assignment.notebook, spec.translation_lines[language],
+                                  SCRIPT[language])
         elif spec.kind in NOTEBOOK_CELLS:
             step = assignment.steps.get(spec.names[0]) if spec.kind == "tests" else None
             named = {m.name for m in step.mistakes} if step else set()
@@ -84,6 +91,34 @@ def english_left(specs, assignment, language) -> list[Left]:
             for name in spec.names:
                 left += reference_left(assignment.reference(name), spec.kind, table)
     return list(dict.fromkeys(left))
+
+
+def twin_left(twin, notebook: Path, marker: int, script) -> list[Left]:
+    """The English of a markdown twin whose marker is on line `marker` of `notebook`: the twin
+    whole when it holds no character of its language's `script` (but a formula), else each
+    run of prose it writes as its own (own_prose), at its line."""
+    if not script.search(twin):
+        if any(prose_runs(line) for line in twin.splitlines()):  # not a formula alone
+            return [Left(notebook, marker, twin[:60], twin=WHOLE)]
+        return []
+    rows = notebook.read_text(encoding="utf-8").splitlines()[marker:]
+    return [Left(notebook, marker + 1 + row_of(rows, line), run.key, twin=RUN)
+            for line, run in own_prose(twin)]
+
+
+def own_prose(twin) -> list[tuple[str, Run]]:
+    """(line, run) of each run of prose on the twin's lines once what it quotes, its code and
+    its formulas are blanked out (each a mark that ends a run), `>>>` lines left out."""
+    blanked = QUOTED.sub(lambda found: "|" + re.sub(r"[^\n]", " ", found.group(0)[1:]), twin)
+    return [(line, run) for line, kept in zip(twin.splitlines(), blanked.splitlines(),
+                                              strict=True)
+            if not line.lstrip().startswith(">>>") for run in prose_runs(kept)]
+
+
+def row_of(rows, line) -> int:
+    """The index of the first of the notebook's `rows` (from a twin's marker on) that writes
+    the twin's `line` (after its '# ')."""
+    return next((i for i, row in enumerate(rows) if row[2:] == line), 0)
 
 
 def reference_left(obj, kind, table) -> list[Left]:

@@ -150,6 +150,11 @@ CATALOG = {
     "above it, holds no {language} ({words!r} ...): write it in {language}":
         "警告：{path}:{line}：这个 `# %% [markdown {code}]` 单元格（上方 markdown 单元格的译文）"
         "里没有{language}（{words!r} ……）：请用{language}写它",
+    "warning: {path}:{line}: {words!r} stays English in this `# %% [markdown {code}]` twin: "
+    "write it in {language}, or quote it (“...”, 《...》 or `...`) if it is a title or a text "
+    "kept in English":
+        "警告：{path}:{line}：{words!r} 在这个 `# %% [markdown {code}]` 译文里仍是英文：请用"
+        "{language}写它；如果它是标题或要保留英文的文字，就把它放进引号（“……”、《……》或 `...`）",
     "[{number}/{count}] built {id}: source/{id}/ and release/{id}/":
         "[{number}/{count}] 已构建 {id}：source/{id}/ 和 release/{id}/",
     # A new course folder (autograder/build/course_folder.py)

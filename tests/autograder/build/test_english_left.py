@@ -13,7 +13,12 @@ import pytest
 
 from autograder.build import build
 from autograder.build.authoring import read_assignment
-from autograder.build.english_left import english_left, english_runs, reference_left
+from autograder.build.english_left import (
+    english_left,
+    english_runs,
+    own_prose,
+    reference_left,
+)
 from autograder.checks.loader import load_assignment
 from tests.course import IDS, ROOT
 
@@ -52,6 +57,22 @@ def test_english_runs_are_whole_words_of_prose(code, runs):
     assert [(row, run.key) for row, run in english_runs(code)] == runs
 
 
+@pytest.mark.parametrize("twin, runs", [
+    ("这一步很简单。 The weights of each row sum to one.\n下一步。",
+     ["The weights of each row sum to one."]),
+    ("资料《Attention Is All You Need》和“Life is short, eat dessert first”都用到它。", []),
+    ("《Understanding and Coding the Self-Attention of\nLarge Models From Scratch》一文", []),
+    ('用 `the sum of the rows` 和 "the cat sat on the mat" 计算 $the sum of x$。', []),
+    ("示例：\n```\nprint('the sum of the rows')\n```\n>>> print(the sum of the rows)", []),
+    ("见“原文”: we add the bias to each of the rows", ["we add the bias to each of the rows"]),
+])
+def test_a_twin_in_chinese_is_read_for_its_own_english(twin, runs):
+    """In a markdown twin that holds Chinese, is a sentence of English prose of its own found,
+    and what it quotes (“”, 《》, even over two lines, "..."), its code (`...`, fenced, a `>>>`
+    line) and its formulas left alone?"""
+    assert [run.key for _, run in own_prose(twin)] == runs
+
+
 @pytest.mark.parametrize("assignment_id", IDS)
 def test_the_kits_chinese_notebooks_leave_no_english(assignment_id):
     """Does every code cell of the kit's Chinese notebook translate its English, or declare
@@ -82,7 +103,10 @@ def test_a_chinese_build_names_each_english_where_it_was_written(tmp_path):
             '"\\"Life is short, eat dessert first\\"": "\\"Life is short, eat dessert '
             'first\\"",\n}\n')
     twin = ("\n# %% [markdown]\n# An English paragraph.\n\n# %% [markdown zh]\n"
-            "# This paragraph is still in English.\n")
+            "# This paragraph is still in English.\n"
+            "\n# %% [markdown]\n# Two paragraphs.\n#\n# The second one.\n\n"
+            "# %% [markdown zh]\n# 第一段，引用《The Art of the Deal》。\n#\n"
+            "# Then the second one is left in English.\n")
     notebook.write_text(text + cell + twin, encoding="utf-8")
     lines = len(text.splitlines())
     body = reference.read_text(encoding="utf-8")
@@ -98,8 +122,11 @@ def test_a_chinese_build_names_each_english_where_it_was_written(tmp_path):
     assert any(f"reference.py:{doc_line}:" in w and "'Each of the rows is a position.'" in w
                for w in warned), said  # the key it suggests holds the full stop
     assert any(f"notebook.py:{lines + 16}:" in w and "markdown zh" in w for w in warned), said
-    assert not any("Life is short" in w or "cat sat" in w for w in warned), said
-    assert len(warned) == 3, said
+    assert any(f"notebook.py:{lines + 27}:" in w and "'Then the second one is left in "
+               "English.' stays English in this `# %% [markdown zh]` twin" in w
+               for w in warned), said  # its own line; the quoted title not
+    assert not any("Life is short" in w or "cat sat" in w or "Art" in w for w in warned), said
+    assert len(warned) == 4, said
     translated = cell.replace("{\n    ", '{\n    "' + MESSAGE + '": "每行的权重之和为一",\n    ')
     notebook.write_text(text + translated, encoding="utf-8")
     said.clear()
