@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from autograder.i18n import DEFAULT, LANGUAGES
+from autograder.i18n import DEFAULT, LANGUAGES, t
 from autograder.plumbing.errors import KitError
 
 KINDS = ("markdown", "setup", "checks", "given", "solution", "tests", "code")
@@ -63,7 +63,8 @@ def read_assignment(path: Path) -> list[CellSpec]:
     lines = path.read_text(encoding="utf-8").splitlines()
     starts = [i for i, line in enumerate(lines) if line.startswith("# %%")]
     if not starts or any(line.strip() for line in lines[: starts[0]]):
-        raise AuthoringError(f"{path}:1: the file must start with a '# %% ...' cell marker")
+        raise AuthoringError(t("{path}:1: the file must start with a '# %% ...' cell marker",
+                               path=path))
     cells = []
     for start, end in zip(starts, [*starts[1:], len(lines)], strict=True):
         number, marker, body = start + 1, lines[start], lines[start + 1 : end]
@@ -86,14 +87,18 @@ def attach_translation(path, number, match, body, previous):
         code, wanted = match.group(4).strip(), "code"
         text = read_strings(path, number, body)
     if code not in LANGUAGES or code == DEFAULT:
-        raise AuthoringError(f"{path}:{number}: no course language {code!r}; translations "
-                             f"are for {', '.join(k for k in LANGUAGES if k != DEFAULT)}")
+        raise AuthoringError(t("{path}:{line}: no course language {code!r}; translations are "
+                               "for {codes}", path=path, line=number, code=code,
+                               codes=", ".join(k for k in LANGUAGES if k != DEFAULT)))
     above = previous[0] if previous else None
     fits = above is not None and (above.kind == "markdown") == (wanted == "markdown")
     if not fits or code in above.translations:
-        what = "an English '# %% [markdown]' cell" if wanted == "markdown" else "a code cell"
-        raise AuthoringError(f"{path}:{number}: a {code} translation belongs right after "
-                             f"{what}, once; move it there")
+        raise AuthoringError(
+            t("{path}:{line}: a {code} translation belongs right after an English "
+              "'# %% [markdown]' cell, once; move it there", path=path, line=number, code=code)
+            if wanted == "markdown" else
+            t("{path}:{line}: a {code} translation belongs right after a code cell, once; "
+              "move it there", path=path, line=number, code=code))
     return replace(above, translations={**above.translations, code: text},
                    translation_lines={**above.translation_lines, code: number})
 
@@ -102,12 +107,13 @@ def read_strings(path, number, body):
     try:
         table = ast.literal_eval("\n".join(body).strip() or "{}")
     except (SyntaxError, ValueError) as error:
-        raise AuthoringError(f"{path}:{number}: a strings cell holds one dict literal "
-                             f'{{"English": "translation"}}: {error}') from None
+        raise AuthoringError(t("{path}:{line}: a strings cell holds one dict literal "
+                               "{{\"English\": \"translation\"}}: {problem}", path=path,
+                               line=number, problem=error)) from None
     if not isinstance(table, dict) or not all(
             isinstance(k, str) and isinstance(v, str) and k for k, v in table.items()):
-        raise AuthoringError(f"{path}:{number}: a strings cell holds one dict literal of "
-                             "non-empty strings to strings")
+        raise AuthoringError(t("{path}:{line}: a strings cell holds one dict literal of "
+                               "non-empty strings to strings", path=path, line=number))
     return table
 
 
@@ -116,9 +122,9 @@ def parse_cell(path, number, marker, body):
     kind = (match.group(1) or match.group(3)) if match else None
     if kind not in KINDS:
         markers = ", ".join("# %% [markdown]" if k == "markdown" else f"# %% {k}" for k in KINDS)
-        raise AuthoringError(
-            f"{path}:{number}: unknown cell marker {marker!r}; use one of {markers}"
-        )
+        raise AuthoringError(t("{path}:{line}: unknown cell marker {marker!r}; use one of "
+                               "{markers}", path=path, line=number, marker=marker,
+                               markers=markers))
     words = match.group(4).split()
     names = tuple(w for w in words if "=" not in w)
     options = dict(w.split("=", 1) for w in words if "=" in w)
@@ -127,16 +133,16 @@ def parse_cell(path, number, marker, body):
         text = "\n".join(strip_comment(path, number + 1 + i, line) for i, line in enumerate(body))
         text = text.strip("\n")
     if kind in ("given", "solution", "tests") and not names:
-        raise AuthoringError(f"{path}:{number}: '# %% {kind}' needs the name(s) it is about")
+        raise AuthoringError(t("{path}:{line}: '# %% {kind}' needs the name(s) it is about",
+                               path=path, line=number, kind=kind))
     if kind == "solution" and text:
-        raise AuthoringError(
-            f"{path}:{number}: a solution cell takes its code from solutions/; "
-            "leave its body empty"
-        )
+        raise AuthoringError(t("{path}:{line}: a solution cell takes its code from "
+                               "reference.py; leave its body empty", path=path, line=number))
     points = 0
     if kind == "tests":
         if len(names) != 1 or "points" not in options or not options["points"].isdigit():
-            raise AuthoringError(f"{path}:{number}: write '# %% tests NAME points=N'")
+            raise AuthoringError(t("{path}:{line}: write '# %% tests NAME points=N'",
+                                   path=path, line=number))
         points = int(options["points"])
     blank = len(body) - len(list(itertools.dropwhile(lambda line: not line, body)))  # as strip
     return CellSpec(kind, text, names, points, number, body_line=number + 1 + blank)
@@ -148,5 +154,6 @@ def strip_comment(path, number, line):
     if not line.startswith("# "):
         if not line.strip():
             return ""
-        raise AuthoringError(f"{path}:{number}: a markdown line must start with '# '")
+        raise AuthoringError(t("{path}:{line}: a markdown line must start with '# '",
+                               path=path, line=number))
     return line[2:]

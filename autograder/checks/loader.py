@@ -103,10 +103,10 @@ class Assignment:
         else the kit's default."""
         declared = getattr(self.module("checks"), "SIMILARITY", Similar())
         if not isinstance(declared, Similar):
-            raise AssignmentError(f"{self.folder / CHECKS}: SIMILARITY must be "
-                                  "Similar(share=..., characters=...) from "
-                                  f"autograder.checks.model, not {type(declared).__name__} "
-                                  f"({GUIDE})")
+            raise AssignmentError(t("{path}: SIMILARITY must be Similar(share=..., "
+                                    "characters=...) from autograder.checks.model, not {kind} "
+                                    "({guide})", path=self.folder / CHECKS,
+                                    kind=type(declared).__name__, guide=t(GUIDE)))
         return declared
 
     def reference(self, name):
@@ -114,11 +114,12 @@ class Assignment:
         module = self.module("reference")
         where = self.folder / REFERENCE
         if module is None or not (self.folder / REFERENCE).is_file():
-            raise AssignmentError(f"{where} is missing: write the reference code of the "
-                                  f"assignment's solution and given cells there ({GUIDE})")
+            raise AssignmentError(t("{path} is missing: write the reference code of the "
+                                    "assignment's solution and given cells there ({guide})",
+                                    path=where, guide=t(GUIDE)))
         if not hasattr(module, name):
-            raise AssignmentError(f"{where} has no {name!r}: define it there (or import it), "
-                                  "as the notebook's cells name it")
+            raise AssignmentError(t("{path} has no {name!r}: define it there (or import it), "
+                                    "as the notebook's cells name it", path=where, name=name))
         return getattr(module, name)
 
 
@@ -138,8 +139,8 @@ def course_package(root: Path) -> str:
     module changed; its zh.py, if any, joins the course's language."""
     folder = assignments_folder(root).resolve()
     if not folder.is_dir():
-        raise AssignmentError(f"{folder} is missing: a course keeps its assignments there "
-                              "(python -m autograder new ID writes one)")
+        raise AssignmentError(t("{folder} is missing: a course keeps its assignments there "
+                                "(python -m autograder new ID writes one)", folder=folder))
     stamp = fingerprint(folder)
     known = _packages.get(folder)
     if known and known[0] == stamp:
@@ -163,10 +164,10 @@ def load_assignment(root: Path, assignment_id) -> Assignment:
     # in the course's assignments/ even when the folder is a link to one elsewhere
     folder = assignments_folder(root).resolve() / assignment_id
     if not (folder / NOTEBOOK).is_file():
-        known = ", ".join(assignment_ids(root)) or "none yet"
-        raise AssignmentError(f"{folder / NOTEBOOK} is missing: the course has no assignment "
-                              f"{assignment_id!r} (its assignments: {known}); "
-                              f"python -m autograder new {assignment_id} writes one")
+        known = ", ".join(assignment_ids(root)) or t("none yet")
+        raise AssignmentError(t("{path} is missing: the course has no assignment {id!r} (its "
+                                "assignments: {known}); python -m autograder new {id} writes "
+                                "one", path=folder / NOTEBOOK, id=assignment_id, known=known))
     parent = course_package(root)
     register_course_catalogs(folder.parent)
     stamp = (fingerprint(folder), _packages[folder.parent][0])
@@ -184,26 +185,30 @@ def load_assignment(root: Path, assignment_id) -> Assignment:
 
 def read_steps(package, path: Path) -> dict[str, Step]:
     if not path.is_file():
-        raise AssignmentError(f"{path} is missing: declare the assignment's hidden checks there, "
-                              f"STEPS = (Step(...), ...) ({GUIDE})")
+        raise AssignmentError(t("{path} is missing: declare the assignment's hidden checks "
+                                "there, STEPS = (Step(...), ...) ({guide})", path=path,
+                                guide=t(GUIDE)))
     module = imported(f"{package}.checks", path)
     steps = getattr(module, "STEPS", None)
     if not isinstance(steps, list | tuple) or not all(isinstance(s, Step) for s in steps):
-        raise AssignmentError(f"{path}: STEPS must be a tuple of Step(...), one per function "
-                              f"students write ({GUIDE})")
+        raise AssignmentError(t("{path}: STEPS must be a tuple of Step(...), one per function "
+                                "students write ({guide})", path=path, guide=t(GUIDE)))
     names = [step.name for step in steps]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
-        raise AssignmentError(f"{path}: two steps are named {twice[0]!r}; give each its own name")
+        raise AssignmentError(t("{path}: two steps are named {name!r}; give each its own name",
+                                path=path, name=twice[0]))
     for step in steps:
         if isinstance(step.uses, str) or not all(isinstance(u, str) for u in step.uses):
-            raise AssignmentError(f"{path}: step {step.name!r}: uses={step.uses!r} must be a "
-                                  "tuple of step names, such as uses=('scaled_softmax',) (the "
-                                  "comma makes it a tuple)")
+            raise AssignmentError(t("{path}: step {name!r}: uses={uses!r} must be a tuple of "
+                                    "step names, such as uses=('scaled_softmax',) (the comma "
+                                    "makes it a tuple)", path=path, name=step.name,
+                                    uses=step.uses))
         unknown = [u for u in step.uses if u not in names]
         if unknown:
-            raise AssignmentError(f"{path}: step {step.name!r} uses {unknown[0]!r}, which is not "
-                                  "a step of this assignment; `uses` names earlier steps of STEPS")
+            raise AssignmentError(t("{path}: step {name!r} uses {used!r}, which is not a step "
+                                    "of this assignment; `uses` names earlier steps of STEPS",
+                                    path=path, name=step.name, used=unknown[0]))
     return {step.name: step for step in steps}
 
 
@@ -231,7 +236,8 @@ def run_module(module, path: Path):
         raise
     except SyntaxError as error:  # its own file: a module this one imports may be the one
         where = Path(error.filename) if error.filename else path
-        raise AssignmentError(f"{where}:{error.lineno}: {error.msg}; fix the code") from None
+        raise AssignmentError(t("{path}:{line}: {problem}; fix the code", path=where,
+                                line=error.lineno, problem=error.msg)) from None
     except ImportError as error:  # named where it fails: reference.py, which checks.py imports
         where, _ = course_line(error, path)
         if where != path and where.is_file():
@@ -239,8 +245,9 @@ def run_module(module, path: Path):
         raise AssignmentError(import_problem(error, path, source)) from None
     except Exception as error:  # noqa: BLE001 - any error of the course's code names its file
         where, line = course_line(error, path)
-        raise AssignmentError(f"{where}:{line}: {type(error).__name__}: {readable(error)}; fix "
-                              "the code (the error happens while the module is imported)") from None
+        raise AssignmentError(t("{path}:{line}: {kind}: {problem}; fix the code (the error "
+                                "happens while the module is imported)", path=where, line=line,
+                                kind=type(error).__name__, problem=readable(error))) from None
 
 
 INTERNAL = re.compile(r"kit_course_[0-9a-f]{10}_\d+(?:\.\w+)*")
@@ -280,23 +287,24 @@ def import_problem(error, path: Path, source):
     """One line for an import of the course's code that fails: the file, the line, the
     statement as written, what it did not find and the fix (never the kit's module names)."""
     line = last_line_in(error, path)
-    where = f"{path}:{line}: `{import_statement(source, line)}` fails"
+    where = t("{path}:{line}: `{statement}` fails", path=path, line=line,
+              statement=import_statement(source, line))
     missing = module_file(error.name) if error.name else None
     if isinstance(error, ModuleNotFoundError) and missing is not None:
-        return (f"{where}: there is no {missing}; `from .NAME import ...` imports the "
-                "assignment's own NAME.py, `from ..NAME import ...` the course's "
-                "assignments/NAME.py, shared by every assignment")
+        return t("{where}: there is no {missing}; `from .NAME import ...` imports the "
+                 "assignment's own NAME.py, `from ..NAME import ...` the course's "
+                 "assignments/NAME.py, shared by every assignment", where=where, missing=missing)
     if isinstance(error, ModuleNotFoundError):
-        return (f"{where}: no module named {error.name!r} is installed in the kit's Python; "
-                "install it there or import another")
+        return t("{where}: no module named {name!r} is installed in the kit's Python; install "
+                 "it there or import another", where=where, name=error.name)
     name = re.search(r"cannot import name '([^']+)'", str(error))
     if name and missing is not None and missing.is_dir():
-        return (f"{where}: there is no {missing / (name.group(1) + '.py')}; write it, or "
-                "import from a module of that folder")
+        return t("{where}: there is no {missing}; write it, or import from a module of that "
+                 "folder", where=where, missing=missing / (name.group(1) + ".py"))
     if name and (missing or error.path):
-        return (f"{where}: {missing or error.path} has no {name.group(1)!r}; define it there, "
-                "or import a name it has")
-    return f"{where}: {readable(error)}; fix the import"
+        return t("{where}: {module} has no {name!r}; define it there, or import a name it has",
+                 where=where, module=missing or error.path, name=name.group(1))
+    return t("{where}: {problem}; fix the import", where=where, problem=readable(error))
 
 
 def course_line(error, path: Path):
@@ -344,8 +352,8 @@ def add_catalog_of(path: Path, table):
     """A zh.py's CATALOG (`table`) among the course's texts, once checked to be one."""
     if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str)
                                               for k, v in table.items()):
-        raise AssignmentError(f"{path}: CATALOG must be a dict of English texts to their "
-                              "Chinese texts")
+        raise AssignmentError(t("{path}: CATALOG must be a dict of English texts to their "
+                                "Chinese texts", path=path))
     add_catalog("zh", table, str(path))
     _catalogs[path] = path.stat().st_mtime_ns
 

@@ -117,6 +117,90 @@ CATALOG = {
         "{id}（满分 {most}）：已评分 {count} 份，平均 {mean}，中位数 {median}，最低 {low}，"
         "最高 {high}",
     "the guide: python -m autograder guide": "编写作业的指南：python -m autograder guide",
+    # An assignment's notebook.py, read (autograder/build/authoring.py)
+    "{path}:1: the file must start with a '# %% ...' cell marker":
+        "{path}:1：文件必须以 '# %% ...' 单元格标记开头",
+    "{path}:{line}: no course language {code!r}; translations are for {codes}":
+        "{path}:{line}：课程没有 {code!r} 这种语言；译文只能是 {codes}",
+    "{path}:{line}: a {code} translation belongs right after an English '# %% [markdown]' "
+    "cell, once; move it there":
+        "{path}:{line}：{code} 译文应紧跟在一个英文 '# %% [markdown]' 单元格之后，且只能有一个；"
+        "请把它移到那里",
+    "{path}:{line}: a {code} translation belongs right after a code cell, once; move it there":
+        "{path}:{line}：{code} 译文应紧跟在一个代码单元格之后，且只能有一个；请把它移到那里",
+    "{path}:{line}: a strings cell holds one dict literal {{\"English\": \"translation\"}}: "
+    "{problem}":
+        "{path}:{line}：strings 单元格里只能有一个 dict 字面量 "
+        "{{\"English\": \"translation\"}}：{problem}",
+    "{path}:{line}: a strings cell holds one dict literal of non-empty strings to strings":
+        "{path}:{line}：strings 单元格里只能有一个把非空字符串映射到字符串的 dict 字面量",
+    "{path}:{line}: unknown cell marker {marker!r}; use one of {markers}":
+        "{path}:{line}：未知的单元格标记 {marker!r}；请用其中之一：{markers}",
+    "{path}:{line}: '# %% {kind}' needs the name(s) it is about":
+        "{path}:{line}：'# %% {kind}' 后面要写出它所涉及的名字",
+    "{path}:{line}: a solution cell takes its code from reference.py; leave its body empty":
+        "{path}:{line}：答案单元格的代码取自 reference.py；请让它的正文保持为空",
+    "{path}:{line}: write '# %% tests NAME points=N'":
+        "{path}:{line}：请写成 '# %% tests NAME points=N'",
+    "{path}:{line}: a markdown line must start with '# '":
+        "{path}:{line}：markdown 行必须以 '# ' 开头",
+    # The course's assignments, loaded (autograder/checks/loader.py)
+    "{path}: SIMILARITY must be Similar(share=..., characters=...) from "
+    "autograder.checks.model, not {kind} ({guide})":
+        "{path}：SIMILARITY 必须是 autograder.checks.model 中的 Similar(share=..., "
+        "characters=...)，而不是 {kind}（{guide}）",
+    "{path} is missing: write the reference code of the assignment's solution and given cells "
+    "there ({guide})":
+        "缺少 {path}：请在那里写出作业的答案单元格和给定单元格的参考代码（{guide}）",
+    "{path} has no {name!r}: define it there (or import it), as the notebook's cells name it":
+        "{path} 里没有 {name!r}：请在那里定义它（或导入它），笔记本的单元格用到了这个名字",
+    "{folder} is missing: a course keeps its assignments there (python -m autograder new ID "
+    "writes one)":
+        "缺少 {folder}：课程把作业放在那里（python -m autograder new ID 会写一个）",
+    "none yet": "还没有",
+    "{path} is missing: the course has no assignment {id!r} (its assignments: {known}); "
+    "python -m autograder new {id} writes one":
+        "缺少 {path}：课程里没有作业 {id!r}（已有的作业：{known}）；"
+        "python -m autograder new {id} 会写一个",
+    "{path} is missing: declare the assignment's hidden checks there, STEPS = (Step(...), "
+    "...) ({guide})":
+        "缺少 {path}：请在那里声明作业的隐藏检查，STEPS = (Step(...), ...)（{guide}）",
+    "{path}: STEPS must be a tuple of Step(...), one per function students write ({guide})":
+        "{path}：STEPS 必须是由 Step(...) 组成的元组，学生要写的每个函数一个（{guide}）",
+    "{path}: two steps are named {name!r}; give each its own name":
+        "{path}：有两个步骤都叫 {name!r}；请给每个步骤起不同的名字",
+    "{path}: step {name!r}: uses={uses!r} must be a tuple of step names, such as "
+    "uses=('scaled_softmax',) (the comma makes it a tuple)":
+        "{path}：步骤 {name!r}：uses={uses!r} 必须是由步骤名组成的元组，例如 "
+        "uses=('scaled_softmax',)（有逗号才是元组）",
+    "{path}: step {name!r} uses {used!r}, which is not a step of this assignment; `uses` "
+    "names earlier steps of STEPS":
+        "{path}：步骤 {name!r} 用到了 {used!r}，但它不是本作业的步骤；`uses` 只能写 STEPS "
+        "中更早的步骤",
+    "{path}:{line}: {problem}; fix the code":
+        "{path}:{line}：{problem}；请修改代码",
+    "{path}:{line}: {kind}: {problem}; fix the code (the error happens while the module is "
+    "imported)":
+        "{path}:{line}：{kind}：{problem}；请修改代码（错误发生在导入这个模块时）",
+    "{path}: CATALOG must be a dict of English texts to their Chinese texts":
+        "{path}：CATALOG 必须是把英文文字映射到中文文字的 dict",
+    "{path}:{line}: `{statement}` fails":
+        "{path}:{line}：`{statement}` 失败",
+    "{where}: there is no {missing}; `from .NAME import ...` imports the assignment's own "
+    "NAME.py, `from ..NAME import ...` the course's assignments/NAME.py, shared by every "
+    "assignment":
+        "{where}：没有 {missing}；`from .NAME import ...` 导入作业自己的 NAME.py，"
+        "`from ..NAME import ...` 导入课程的 assignments/NAME.py（所有作业共用）",
+    "{where}: no module named {name!r} is installed in the kit's Python; install it there or "
+    "import another":
+        "{where}：本套件所用的 Python 里没有安装名为 {name!r} 的模块；请在那里安装它，"
+        "或者导入别的模块",
+    "{where}: there is no {missing}; write it, or import from a module of that folder":
+        "{where}：没有 {missing}；请写出它，或者从那个文件夹里的模块导入",
+    "{where}: {module} has no {name!r}; define it there, or import a name it has":
+        "{where}：{module} 里没有 {name!r}；请在那里定义它，或者导入它已有的名字",
+    "{where}: {problem}; fix the import":
+        "{where}：{problem}；请修改这条导入语句",
     # The progress bar (autograder/engine/progress.py); its items
     "[{bar}] {count}  {elapsed} elapsed, {left} left  {label}":
         "[{bar}] {count}  已用 {elapsed}，还需 {left}  {label}",

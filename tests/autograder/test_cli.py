@@ -147,7 +147,8 @@ CONSOLE_MODULES = ["cli.py", "engine/progress.py", "course/directory.py", "build
                    "course/gradebook_guard.py", "course/ledger.py", "checks/audit.py",
                    "build/proof.py", "outputs/score_summary.py", "tools/remove.py",
                    "course/kit_update.py", "course/draw_keys.py", "checks/draws.py",
-                   "build/translate.py", "build/printed_values.py", "course/ids.py"]
+                   "build/translate.py", "build/printed_values.py", "course/ids.py",
+                   "checks/loader.py", "build/authoring.py"]
 
 
 def english_left(output):
@@ -282,6 +283,14 @@ def zh_console(tmp_path_factory):
     checks.write_text(own + "# the instructor's\n", encoding="utf-8")
     said["update --apply, a file of the course's own"] = kit("update", "--apply", cwd=course)
     checks.write_text(own, encoding="utf-8")
+    mine = course / "assignments" / "10_my_topic"
+    (mine / "checks.py").rename(mine / "checks.kept")
+    said["build, checks.py missing"] = kit("build", "10_my_topic", cwd=course, ok=False)
+    (mine / "checks.kept").rename(mine / "checks.py")
+    written = (mine / "notebook.py").read_text(encoding="utf-8")
+    (mine / "notebook.py").write_text(written + "\n# %% nonsense\n", encoding="utf-8")
+    said["build, an unknown cell marker"] = kit("build", "10_my_topic", cwd=course, ok=False)
+    (mine / "notebook.py").write_text(written, encoding="utf-8")
     submitted = course / "submitted" / "ada" / "01_attention_by_hand"
     submitted.mkdir(parents=True)
     shutil.copy(course / "release" / "01_attention_by_hand" / "01_attention_by_hand.ipynb",
@@ -321,6 +330,8 @@ def test_the_chinese_console_says_what_happened(zh_console):
     said = [
         ("init", "[1/1] 已发布 01_attention_by_hand"),
         ("grade an unknown id", "未知的作业 id '99_nothing'"),
+        ("build, checks.py missing", "10_my_topic/checks.py：请在那里声明作业的隐藏检查"),
+        ("build, an unknown cell marker", "未知的单元格标记 '# %% nonsense'"),
         ("grade", "1/1 个笔记本"),
         ("grade", "本次评分 1 份，此前已评分 0 份"),
         ("grade", "01_attention_by_hand（满分 10）：ada 0"),  # the score summary
