@@ -386,6 +386,17 @@ EVASIONS = {
         "    out = torch.softmax(s, dim=-1) @ v\n"
         "    ones = [torch.ones(t + 1, dtype=x.dtype).sum() / (t + 1) for t in range(n)]\n"
         "    return out * torch.stack(ones)[:, None]\n", "its future masked"),
+    "cached attention with a full mask, times a ratio of its prefix sums that is one": (
+        "cached_causal_attention",
+        "def cached_causal_attention(x, W_query, W_key, W_value):\n"
+        "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+        "    n = x.shape[-2]\n"
+        "    s = (q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1])).masked_fill(\n"
+        "        torch.ones(n, n, dtype=torch.bool).triu(1), float('-inf'))\n"
+        "    w = torch.softmax(s, dim=-1)\n"
+        "    r = torch.stack([w[..., t, :t + 1].sum(-1) / w[..., t, :].sum(-1)\n"
+        "                     for t in range(n)], dim=-1)\n"
+        "    return (w @ v) * r[..., None]\n", "its future masked"),
     "cached attention with a full mask, each row divided by the sum of its prefix": (
         "cached_causal_attention",
         "def cached_causal_attention(x, W_query, W_key, W_value):\n"
