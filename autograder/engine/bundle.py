@@ -42,6 +42,7 @@ from sqlalchemy.orm import joinedload, undefer
 from autograder.checks.loader import assignments_folder
 from autograder.course.directory import CONFIG, open_gradebook
 from autograder.course.submission_files import entries_of
+from autograder.plumbing.files_beside import carry
 from autograder.plumbing.timeline import mark
 
 GRADEBOOK = "gradebook.db"  # the bundle's own gradebook, relative to the worker's folder
@@ -331,8 +332,9 @@ def submission_of(root: Path, student, assignment_id, draw_key=b"") -> Submissio
 
 
 def replace_folder(folder: Path, files: dict):
-    """Make `folder` hold exactly `files` ({relative path: bytes}); the old content goes only
-    once the new one is complete, so an interruption never leaves half of each."""
+    """Make `folder` hold `files` ({relative path: bytes}) and the files of the old folder
+    that none of them replaces (a TA's notes: files_beside.py); the old content goes only once
+    the new one is complete, so an interruption never leaves half of each."""
     folder.parent.mkdir(parents=True, exist_ok=True)
     fresh = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
     # mkdtemp's 0700 would keep the course's TA group out: the folder takes its parent's mode
@@ -341,6 +343,7 @@ def replace_folder(folder: Path, files: dict):
         path = fresh / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
+    carry(folder, fresh)
     old = folder.with_name(f".{folder.name}-old-{os.getpid()}")
     if folder.exists():
         folder.rename(old)

@@ -24,6 +24,7 @@ from autograder.course.directory import db_url, open_gradebook
 from autograder.course.gradebook_engines import one_transaction
 from autograder.course.stages import RECORD, stage_names
 from autograder.engine.bundle import quiet_gradebook, replace_folder
+from autograder.plumbing.files_beside import files_beside
 
 
 def record_stages(config):
@@ -39,6 +40,21 @@ def submission_time(root: Path, student, assignment_id):
     class (nbgrader's reader raises on it)."""
     when = submitted_time(root / "submitted" / student / assignment_id)
     return None if when is None else when.replace(tzinfo=None)
+
+
+def drop_graded(folder: Path, copied, notebooks):
+    """Remove what grading put in the autograded `folder`: the files of the folders it copies
+    there (`copied`: the student's submitted folder, the assignment's source and release), the
+    time and the graded `notebooks`; the files of someone else's (a TA's notes) stay, and with
+    them the folder."""
+    ours = {p.as_posix() for each in copied for p in files_beside(each)} | {"timestamp.txt",
+                                                                            *notebooks}
+    if not files_beside(folder, ours):
+        shutil.rmtree(folder, ignore_errors=True)
+        return
+    for relative in files_beside(folder):
+        if relative.as_posix() in ours:
+            (folder / relative).unlink()
 
 
 def keep_graded(root: Path, config, graded):
@@ -59,8 +75,10 @@ def _keep_graded(root: Path, config, graded):
                                               **({"timestamp": timestamp} if timestamp else {}))
         notebooks = [n.name for n in gradebook.find_assignment(assignment_id).notebooks]
     folder = root / "autograded" / student / assignment_id
-    if not graded.ok:
-        shutil.rmtree(folder, ignore_errors=True)
+    if not graded.ok:  # no autograded notebook, as with nbgrader; a TA's file there stays
+        drop_graded(folder, [root / "submitted" / student / assignment_id,
+                             root / "source" / assignment_id, root / "release" / assignment_id],
+                    {f"{name}.ipynb" for name in notebooks})
         return
     replace_folder(folder, graded.files)
     stages = record_stages(config)

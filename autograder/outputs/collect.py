@@ -15,6 +15,7 @@ import re
 import secrets
 import shutil
 import zipfile
+from contextlib import contextmanager, suppress
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path, PurePosixPath
@@ -28,7 +29,9 @@ from autograder.course.ledger import Problem, keep_problems
 from autograder.course.submission_files import read_notebook
 from autograder.i18n import config_language, language, t
 from autograder.outputs.inbox import read_inbox, write_inbox
+from autograder.plumbing.course_root import KIT_FOLDER
 from autograder.plumbing.errors import KitError
+from autograder.plumbing.files_beside import carry, files_beside
 
 EXPORT_SPREAD = timedelta(minutes=2)  # files dated closer than this were stamped by an export
 
@@ -185,6 +188,31 @@ def against_submitted(root: Path, assignment_id, handed, student_of, log):
     return chosen, counts
 
 
+@contextmanager
+def files_kept(root: Path, assignment_id, students, log):
+    """Around nbgrader's zip_collect --force, which replaces each of `students`' folders in
+    submitted/ whole: the files in them that collect does not write (a TA's notes) are kept
+    aside in the course's .kit/ and put back in the new folder; one the new folder holds too
+    stays aside, and is said."""
+    aside = root / KIT_FOLDER / "collect-aside" / assignment_id
+    ours = {f"{assignment_id}.ipynb", "timestamp.txt", "submission_secret.txt"}
+    for student in sorted(students):
+        carry(root / "submitted" / student / assignment_id, aside / student, ours)
+    try:
+        yield
+    finally:
+        for student in sorted(students):
+            folder = root / "submitted" / student / assignment_id
+            carry(aside / student, folder)
+            for left in files_beside(aside / student):
+                log(t("warning: {path} is kept in {aside}: the new submission holds a file "
+                      "of that name", path=folder / left, aside=aside / student / left))
+        if aside.is_dir() and not files_beside(aside):
+            shutil.rmtree(aside)
+            with suppress(OSError):  # another assignment's files may be kept there
+                aside.parent.rmdir()
+
+
 def collect(root: Path, assignment_id, source: Path, file_pattern=None, log=print):
     """Copy `source` (folder or zip) into downloaded/<id>/archive/ and run nbgrader
     zip_collect; return the problems found in the file names (in the course's language)."""
@@ -195,6 +223,11 @@ def collect(root: Path, assignment_id, source: Path, file_pattern=None, log=prin
 def _collect(root: Path, assignment_id, source: Path, file_pattern, log):
     if not source.exists():
         raise CollectError(t("{source}: no such file or folder", source=source))
+    scratch = (root / "downloaded" / assignment_id).resolve()
+    if source.resolve() == scratch or scratch in source.resolve().parents:
+        raise CollectError(t("{source} is in {scratch}, the folder collect empties and fills "
+                             "for nbgrader each run: move it elsewhere and collect it from "
+                             "there", source=source, scratch=scratch))
     regexp = pattern(root, file_pattern)
     config = course_config(root)
     zone = gettz(config.Exchange.get("timezone", "UTC"))
@@ -233,8 +266,9 @@ def _collect(root: Path, assignment_id, source: Path, file_pattern, log):
     archive.mkdir(parents=True)
     if handed:
         write_inbox(handed, archive)
-        run_nbgrader(root, "zip_collect", assignment_id, "--force",
-                     f"--FileNameCollectorPlugin.named_regexp={regexp.pattern}")
+        with files_kept(root, assignment_id, {student_of(h) for h in handed}, log):
+            run_nbgrader(root, "zip_collect", assignment_id, "--force",
+                         f"--FileNameCollectorPlugin.named_regexp={regexp.pattern}")
     times = {student_of(h): h.when for h in handed}
     stamp(root, assignment_id, times)
     collected = sorted(p.parent.parent.name for p in

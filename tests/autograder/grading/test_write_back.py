@@ -5,6 +5,7 @@ midway?"""
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 
 import pytest
 from nbgrader.api import MissingEntry
@@ -56,6 +57,26 @@ def test_the_notebook_is_scored_whole(graded, tmp_path):
     assert 0 < sum(score for score, _ in scores.values()) < sum(m for _, m in scores.values())
     assert (root / "autograded" / "ada" / ID / f"{ID}.ipynb").read_bytes() == (
         result.files[f"{ID}.ipynb"])
+
+
+def test_a_tas_file_in_autograded_outlives_a_regrade(graded, tmp_path):
+    """A TA's file beside ada's autograded notebook: is it kept when her regrade writes the
+    folder anew, and when the regrade could not grade her notebook (whose autograded
+    notebook goes, as with nbgrader)?"""
+    root, result = fresh_copy(graded, tmp_path)
+    keep_graded(root, course_config(root), result)
+    folder = root / "autograded" / "ada" / ID
+    (folder / "ta_mark.txt").write_text("checked by hand")
+    keep_graded(root, course_config(root), result)
+    assert (folder / "ta_mark.txt").read_text() == "checked by hand"
+    assert (folder / f"{ID}.ipynb").read_bytes() == result.files[f"{ID}.ipynb"]
+    keep_graded(root, course_config(root), replace(result, ok=False, files={}))
+    assert (folder / "ta_mark.txt").read_text() == "checked by hand"
+    assert not (folder / f"{ID}.ipynb").exists() and not (folder / "timestamp.txt").exists()
+    (folder / "ta_mark.txt").unlink()
+    keep_graded(root, course_config(root), result)
+    keep_graded(root, course_config(root), replace(result, ok=False, files={}))
+    assert not folder.exists()  # nothing of anyone else's: the folder goes, as with nbgrader
 
 
 def test_a_stage_failing_midway_writes_nothing_of_the_notebook(graded, tmp_path, monkeypatch):

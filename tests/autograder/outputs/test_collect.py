@@ -16,7 +16,7 @@ from autograder.course.directory import Course, open_gradebook, run_nbgrader
 from autograder.course.ledger import read_problems
 from autograder.grading.parallel import grade
 from autograder.i18n.zh import CATALOG
-from autograder.outputs.collect import collect
+from autograder.outputs.collect import CollectError, collect
 from autograder.outputs.report import write_report
 from autograder.outputs.roster import WARNED, roster
 from autograder.tools import simulate
@@ -214,6 +214,36 @@ def test_an_older_export_never_puts_older_notebooks_back(course, tmp_path):
             log=said.append)
     assert (held / "bob" / ID / f"{ID}.ipynb").read_bytes() == release_bytes()
     assert any("0 new, 1 newer than the one held" in line for line in said), said
+
+
+def test_a_newer_notebook_keeps_the_files_beside_the_older(course, tmp_path):
+    """A TA's notes beside bob's notebook in submitted/ (a file and a folder of them): does a
+    newer notebook collected in its place keep them, leave nothing aside in .kit/, and is a
+    source inside the folder collect empties refused before anything is touched?"""
+    def export(name, hour, data):
+        path = tmp_path / name
+        with zipfile.ZipFile(path, "w") as archive:
+            entry(archive, f"bob_{ID}.ipynb", data, hour)
+        return path
+
+    collect(course.root, ID, export("first.zip", 8, release_bytes()), log=lambda _: None)
+    held = course.root / "submitted" / "bob" / ID
+    (held / "ta_notes.txt").write_text("asked for an extension")
+    (held / "notes").mkdir()
+    (held / "notes" / "more.txt").write_text("see the forum")
+    said = []
+    collect(course.root, ID, export("second.zip", 12, solved_bytes()), log=said.append)
+    assert any("0 new, 1 newer than the one held" in line for line in said), said
+    assert (held / f"{ID}.ipynb").read_bytes() == solved_bytes()
+    assert (held / "ta_notes.txt").read_text() == "asked for an extension"
+    assert (held / "notes" / "more.txt").read_text() == "see the forum"
+    assert not (course.root / ".kit" / "collect-aside").exists()
+    inside = course.root / "downloaded" / ID / "mine.zip"
+    inside.parent.mkdir(parents=True, exist_ok=True)
+    inside.write_bytes(export("third.zip", 14, release_bytes()).read_bytes())
+    with pytest.raises(CollectError, match="the folder collect empties"):
+        collect(course.root, ID, inside, log=lambda _: None)
+    assert inside.is_file() and (held / f"{ID}.ipynb").read_bytes() == solved_bytes()
 
 
 def test_a_file_that_is_no_notebook_is_said_at_collect_and_kept(course, tmp_path):
