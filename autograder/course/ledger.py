@@ -181,13 +181,13 @@ class CourseLock:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             handle.seek(0)
-            holder = handle.read().strip() or t("another process")
+            holder = holder_words(handle.read())
             handle.close()
             raise self.busy(holder) from None
         handle.seek(0)
         handle.truncate()
-        handle.write(f"pid {os.getpid()} on {socket.gethostname()}, started "
-                     f"{time.strftime('%Y-%m-%d %H:%M:%S')}\n")
+        handle.write(json.dumps({"pid": os.getpid(), "host": socket.gethostname(),
+                                 "started": time.strftime("%Y-%m-%d %H:%M:%S")}) + "\n")
         handle.flush()
         self.handle = handle
         return self
@@ -196,6 +196,18 @@ class CourseLock:
         self.handle.truncate(0)
         fcntl.flock(self.handle, fcntl.LOCK_UN)
         self.handle.close()
+
+
+def holder_words(text) -> str:
+    """Who holds a lock, in the current language, from what its holder wrote in the file (data,
+    so that a Chinese course's second command says it in Chinese; an older kit's words as
+    they are)."""
+    try:
+        holder = json.loads(text)
+        return t("pid {pid} on {host}, started {started}", pid=holder["pid"],
+                 host=holder["host"], started=holder["started"])
+    except (ValueError, TypeError, KeyError):
+        return text.strip() or t("another process")
 
 
 class GradeLock(CourseLock):

@@ -242,13 +242,14 @@ def scores_of(root: Path, submissions):
 
 
 def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print,
-          isolation=None, students=(), scheduler=None, reseed=False):
+          isolation=None, students=(), scheduler=None, reseed=False, resumable=True):
     """Autograde every submission of the given assignments (all when none given) of the
     given students (ids or globs; all when none given). `timeout`: seconds a cell or check
     may run; `isolation`: the sandbox's, when not the course's configured one; `workers`:
     processes of the embedded cluster; `scheduler`: the address of a dask scheduler to grade
     on instead (else c.Cluster.scheduler); `reseed`: draw new hidden cases for every notebook
-    graded (and grade them all again). The problems kept for the report are written in the
+    graded (and grade them all again); `resumable`: a Ctrl-C says how to go on (not in a
+    scratch course, validate's). The problems kept for the report are written in the
     course's language."""
     force = force or reseed
     timeline.mark("grade: imports done")
@@ -266,8 +267,14 @@ def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print
     check_gradebook(root, complete=not force)  # a forced grade writes every record again
     timeline.mark("grade: course checked")
     with GradeLock(root), language(config_language(config)):
-        return _grade(root, ids, workers, force, timeout, log, isolation, students,
-                      scheduler, reseed)
+        try:
+            return _grade(root, ids, workers, force, timeout, log, isolation, students,
+                          scheduler, reseed)
+        except KeyboardInterrupt:
+            if resumable:
+                log(t("interrupted: every notebook graded so far is kept; run grade again to "
+                      "go on"))
+            raise
 
 
 def fix_for(why):
@@ -485,15 +492,12 @@ def _run_engine(root, todo, workers, scheduler, overrides, force, run, log, draw
         try:
             grade_all(client, root, todo, overrides, started, keep,
                       {item: key for item, (_, key) in draws.items()})
-        except BaseException as stopped:  # Ctrl-C, a cluster left without a worker, ...
+        except BaseException:  # Ctrl-C, a cluster left without a worker, ...
             if force:  # what the forced run had not finished: still to grade again
                 for s in todo:
                     if (read_status(root, s.student, s.assignment) or {}).get("state") == (
                             "grading"):
                         mark(root, s.student, s.assignment, s.notebook, REGRADE)
-            if isinstance(stopped, KeyboardInterrupt):
-                log(t("interrupted: every notebook graded so far is kept; run grade again "
-                      "to go on"))
             raise
 
 

@@ -347,6 +347,7 @@ CATALOG = {
     "then run grade again":
         "这门课程正有另一次 grade 在运行（{holder}）；请等它结束或停止它，再运行一次 grade",
     "another process": "另一个进程",
+    "pid {pid} on {host}, started {started}": "进程 {pid}，在 {host} 上，开始于 {started}",
     # Deadlines in nbgrader_config.py (autograder/course/deadlines.py)
     "c.Deadlines.due_dates[{id!r}] = {value!r} is not a date ({error}); write it as {example}":
         "c.Deadlines.due_dates[{id!r}] = {value!r} 不是日期（{error}）；请写成 {example}",

@@ -95,7 +95,7 @@ def graded_faults(project: Path, ids, workers, log):
         log(t("grading the solutions and the blank stubs of {ids} in a scratch course of "
               "validate's own (the course's gradebook is not touched; the lines below are that "
               "course's)", ids=t(", ").join(ids)))
-        grade(course.root, ids, workers=workers, log=log)
+        grade(course.root, ids, workers=workers, log=log, resumable=False)  # a scratch course
         for assignment_id in ids:
             failures += judge(course.root, assignment_id)
     return failures

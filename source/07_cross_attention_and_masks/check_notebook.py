@@ -92,10 +92,14 @@ def run(notebook, folder, timeout, quiet=False):
                             extra_arguments=KERNEL_QUIET)
     try:
         client.execute(**({"stderr": subprocess.DEVNULL} if quiet else {}))
-    except CellTimeoutError:
-        return _t('did not finish within {timeout} s (an endless loop?)', timeout=timeout)
-    except DeadKernelError:
-        return _t('stopped the kernel (it crashed or ran out of memory)')
+    except BaseException as error:
+        if getattr(client, "_async_cleanup_kernel_future", None) is not None:
+            raise KeyboardInterrupt from None
+        if isinstance(error, CellTimeoutError):
+            return _t('did not finish within {timeout} s (an endless loop?)', timeout=timeout)
+        if isinstance(error, DeadKernelError):
+            return _t('stopped the kernel (it crashed or ran out of memory)')
+        raise
     return None
 
 def passed(cell):

@@ -115,3 +115,28 @@ def test_a_known_mistake_is_named_with_the_graders_hint(tmp_path):
     [line] = [x for x in result.stdout.splitlines() if x.startswith("FAILED")]
     assert "the test of stable_softmax" in line
     assert f"the known mistake 'softmax over dim 0': {mistake.hint}" in line
+
+
+def test_a_ctrl_c_midway_is_an_interruption_not_a_crash(tmp_path):
+    """Ctrl-C reaches the script and its kernel (one process group) while a cell runs: nbclient
+    shuts the kernel down, then its own cleanup fails (an AssertionError, a CancelledError, an
+    AttributeError, by timing). Is that a KeyboardInterrupt, as `build` and `validate` say it
+    ("interrupted", exit 130), and no crash of a cell or of the script?"""
+    import os
+    import signal
+    import time
+
+    shutil.copy(ROOT / "release" / ID / "check_notebook.py", tmp_path)
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import time\n"
+                                                                         "time.sleep(120)")])
+    nbformat.write(notebook, tmp_path / "slow.ipynb")
+    script = subprocess.Popen([sys.executable, "check_notebook.py", "slow.ipynb"], cwd=tmp_path,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=nbgrader_env(), start_new_session=True)
+    time.sleep(10)  # the kernel is up and the cell runs
+    os.killpg(script.pid, signal.SIGINT)
+    out, err = script.communicate(timeout=120)
+    assert script.returncode == -signal.SIGINT, (script.returncode, out, err[-2000:])
+    assert err.rstrip().endswith("KeyboardInterrupt"), err[-2000:]
+    for other in ("AssertionError", "CancelledError", "AttributeError", "DeadKernelError"):
+        assert other not in err, err[-2000:]

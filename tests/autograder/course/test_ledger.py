@@ -3,6 +3,10 @@ at a time, unfinished work recognised, refused inputs kept until their stage run
 
 from __future__ import annotations
 
+import fcntl
+import os
+import socket
+
 import pytest
 
 from autograder.course.ledger import (
@@ -16,6 +20,7 @@ from autograder.course.ledger import (
     read_status,
     recorded_reseed,
 )
+from autograder.i18n import language
 
 
 def test_a_second_lock_is_refused_naming_the_first(tmp_path):
@@ -23,6 +28,23 @@ def test_a_second_lock_is_refused_naming_the_first(tmp_path):
     with GradeLock(tmp_path), pytest.raises(CourseBusy, match="another grade is running"):
         with GradeLock(tmp_path):
             pass
+
+
+def test_the_holder_is_named_in_the_course_language(tmp_path):
+    """Is the holder a second run names said in the current language (a Chinese course's
+    refusal had "pid 10717 on vm, started ..." in English), and an older kit's line as is?"""
+    with GradeLock(tmp_path), language("zh"), pytest.raises(CourseBusy) as refused:
+        with GradeLock(tmp_path):
+            pass
+    assert f"进程 {os.getpid()}，在 {socket.gethostname()} 上，开始于 " in str(refused.value)
+    assert " on " not in str(refused.value) and "started" not in str(refused.value)
+    with open(tmp_path / ".kit" / "grade.lock", "w") as older, pytest.raises(CourseBusy) as said:
+        fcntl.flock(older, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        older.write("pid 7 on an older kit\n")
+        older.flush()
+        with GradeLock(tmp_path):
+            pass
+    assert "(pid 7 on an older kit)" in str(said.value)
 
 
 def test_a_lock_is_free_again_after_its_run(tmp_path):
