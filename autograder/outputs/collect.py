@@ -18,7 +18,7 @@ import zipfile
 from contextlib import contextmanager, suppress
 from dataclasses import replace
 from datetime import timedelta
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import nbformat
 from dateutil.tz import gettz
@@ -28,7 +28,7 @@ from autograder.course.directory import course_config, run_nbgrader
 from autograder.course.ledger import Problem, keep_problems
 from autograder.course.submission_files import read_notebook
 from autograder.i18n import config_language, language, t
-from autograder.outputs.inbox import read_inbox, write_inbox
+from autograder.outputs.inbox import read_inbox, system_file, write_inbox, zip_names
 from autograder.plumbing.course_root import KIT_FOLDER
 from autograder.plumbing.errors import KitError
 from autograder.plumbing.files_beside import carry, files_beside
@@ -56,10 +56,9 @@ def pattern(root: Path, override=None):
 def incoming_names(source: Path):
     """The notebook file names in a folder or a zip (folders inside a zip are ignored)."""
     if source.is_dir():
-        return [p.name for p in sorted(source.iterdir()) if p.is_file()]
+        return [p.name for p in sorted(source.iterdir()) if p.is_file() and not system_file(p)]
     if zipfile.is_zipfile(source):
-        with zipfile.ZipFile(source) as archive:
-            return [PurePosixPath(n).name for n in archive.namelist() if not n.endswith("/")]
+        return zip_names(source)
     raise CollectError(t("{source}: neither a folder nor a zip file; give the folder of "
                          "notebooks or the zip the LMS exported", source=source))
 

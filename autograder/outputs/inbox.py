@@ -70,18 +70,52 @@ def bounded_read(stream):
     return data
 
 
+SYSTEM_FILES = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})  # an OS's, not a student's
+UTF8_NAMES = 0x800  # a zip entry's flag: its name is UTF-8 (else cp437, as zipfile reads it)
+
+
+def system_file(path) -> bool:
+    """Whether an inbox entry is what an operating system adds when it packs or shows a
+    folder (macOS's __MACOSX/ and ._ files, .DS_Store, Windows' Thumbs.db), not handed in."""
+    parts = PurePosixPath(path).parts
+    return "__MACOSX" in parts or (bool(parts) and (parts[-1] in SYSTEM_FILES
+                                                    or parts[-1].startswith("._")))
+
+
+def entry_path(info) -> str:
+    """A zip entry's path as its maker wrote it: zip tools on Linux and macOS write UTF-8
+    names without the flag that says so, which zipfile then reads as cp437
+    ('王小明' as 'τÄïσ░ÅµÿÄ'); a name that is no UTF-8 stays cp437."""
+    name = info.filename
+    if not info.flag_bits & UTF8_NAMES:
+        try:
+            name = name.encode("cp437").decode("utf-8")
+        except UnicodeError:
+            pass
+    return name.replace("\\", "/")
+
+
+def zip_names(source: Path) -> list[str]:
+    """The file names in a zip, as their maker wrote them (folders and system files left
+    out)."""
+    with zipfile.ZipFile(source) as archive:
+        return [PurePosixPath(path).name for info in archive.infolist()
+                if not info.is_dir() and not system_file(path := entry_path(info))]
+
+
 def zip_entries(source: Path, zone: tzinfo):
     """Yield (file name, mode or None, size, opener, when) for each file of a zip."""
     with zipfile.ZipFile(source) as archive:
         for info in archive.infolist():
-            if info.is_dir():
+            path = entry_path(info)
+            if info.is_dir() or system_file(path):
                 continue
             # A Unix zip keeps the file's type in the high bits (a link is S_IFLNK); a zip made
             # elsewhere, or a mode without type bits, says nothing of it: a plain file.
             mode = info.external_attr >> 16 if info.create_system == UNIX else 0
             mode = mode if stat.S_IFMT(mode) else stat.S_IFREG
             when = datetime(*info.date_time, tzinfo=zone)
-            yield (PurePosixPath(info.filename.replace("\\", "/")).name, mode, info.file_size,
+            yield (PurePosixPath(path).name, mode, info.file_size,
                    lambda info=info: archive.open(info), when)
 
 
@@ -89,7 +123,7 @@ def folder_entries(source: Path):
     """Yield the same for each entry at the top of a folder, following no link."""
     for path in sorted(source.iterdir()):
         status = path.lstat()
-        if stat.S_ISDIR(status.st_mode):
+        if stat.S_ISDIR(status.st_mode) or system_file(path.name):
             continue
         yield (path.name, status.st_mode, status.st_size, lambda path=path: path.open("rb"),
                datetime.fromtimestamp(status.st_mtime, UTC))

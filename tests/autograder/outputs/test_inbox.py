@@ -102,3 +102,42 @@ def test_a_folder_inbox_follows_no_link(tmp_path):
     handed, problems = read_inbox(folder, PATTERN)
     assert [h.name for h in handed] == [f"ada_{ID}.ipynb"]
     assert "symbolic link" in names_and_reasons(problems)[f"bob_{ID}.ipynb"]
+
+
+def without_utf8_flag(path):
+    """The zip at `path` as Info-ZIP writes one on Linux: UTF-8 names, the flag that says so
+    unset (in each local header and in the central directory)."""
+    data = bytearray(path.read_bytes())
+    for signature, at in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        start = data.find(signature)
+        while start != -1:
+            flags = int.from_bytes(data[start + at:start + at + 2], "little") & ~0x800
+            data[start + at:start + at + 2] = flags.to_bytes(2, "little")
+            start = data.find(signature, start + 4)
+    path.write_bytes(bytes(data))
+
+
+def test_names_read_as_written_and_system_files_left_out(tmp_path):
+    """A zip made on Linux or macOS (UTF-8 names without the flag), packed with macOS's
+    __MACOSX/ and ._ files and a .DS_Store: is the Chinese name read as written, not as
+    cp437, and are the system's files no entry at all (no name to refuse)?"""
+    path = tmp_path / "lms.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        entry(archive, f"王小明_{ID}.ipynb", NOTEBOOK, 9)
+        entry(archive, f"__MACOSX/._carl_{ID}.ipynb", b"\0\5\26\7", 9)
+        entry(archive, f"class/._carl_{ID}.ipynb", b"\0\5\26\7", 9)
+        entry(archive, ".DS_Store", b"\0\0\0\1Bud1", 9)
+        entry(archive, f"carl_{ID}.ipynb", NOTEBOOK, 9)
+    without_utf8_flag(path)
+    assert zipfile.ZipFile(path).namelist()[0] != f"王小明_{ID}.ipynb"  # zipfile reads cp437
+    assert inbox.zip_names(path) == [f"王小明_{ID}.ipynb", f"carl_{ID}.ipynb"]
+    any_name = re.compile(r".*/(?P<student_id>[^/_]+)_(?P<file_id>\d\d_[a-z0-9_]+\.ipynb)$")
+    handed, problems = read_inbox(path, any_name)
+    assert sorted(h.name for h in handed) == [f"carl_{ID}.ipynb", f"王小明_{ID}.ipynb"]
+    assert problems == []
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    for name in (f"carl_{ID}.ipynb", f"._carl_{ID}.ipynb", ".DS_Store"):
+        (folder / name).write_bytes(NOTEBOOK)
+    handed, problems = read_inbox(folder, any_name)
+    assert [h.name for h in handed] == [f"carl_{ID}.ipynb"] and problems == []
