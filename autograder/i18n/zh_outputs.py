@@ -14,6 +14,16 @@ CATALOG = {
         "反馈 {assignment}：跳过，{students} 还没有评过分的提交",
     "feedback {assignment}: skipped, nothing graded yet":
         "反馈 {assignment}：跳过，还没有评过分的提交",
+    "feedback {assignment}: no page for {students}: handed in, not graded":
+        "反馈 {assignment}：{students} 没有页面：已提交，但没有评分",
+    "{count} handed-in notebooks have no feedback page, since they are not graded (said "
+    "above); run {command}, which says why each is not":
+        "{count} 份已提交的笔记本没有评分，所以没有反馈页面（见上文）；请运行 {command}，"
+        "它会说明每一份为什么没有评分",
+    "{count} handed-in notebook has no feedback page, since it is not graded (said above); "
+    "run {command}, which says why":
+        "{count} 份已提交的笔记本没有评分，所以没有反馈页面（见上文）；请运行 {command}，"
+        "它会说明原因",
     "{count} feedback pages could not be written (the old page, if any, is kept): {pages}":
         "有 {count} 个反馈页面没能写出（原有的页面保持不变）：{pages}",
     "feedback {assignment}: {count} pages in feedback/":

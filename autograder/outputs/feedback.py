@@ -17,7 +17,7 @@ from autograder.engine.cluster import close_client, run_all, sent_once, start_cl
 from autograder.engine.progress import Progress
 from autograder.engine.run_size import page_workers, pages_in_this_process
 from autograder.engine.worker import kit_version
-from autograder.i18n import config_language, current, language, t
+from autograder.i18n import config_language, counted, current, language, t
 from autograder.outputs.csv_cells import csv_text
 from autograder.outputs.destination import check_destination, same_table
 from autograder.outputs.export import COLUMNS
@@ -25,6 +25,7 @@ from autograder.outputs.page_task import feedback_page, page_pipeline
 from autograder.outputs.page_words import with_page_font
 from autograder.outputs.roster import PENDING, REFUSED, not_in_course, removal_note, roster
 from autograder.plumbing.errors import OutputError
+from autograder.plumbing.kit_command import KIT, as_typed
 
 
 def graded_students(root: Path, assignment_id):
@@ -40,6 +41,13 @@ def graded_students(root: Path, assignment_id):
     return sorted(folders & scored)
 
 
+def not_graded(root: Path, assignment_id, graded, students=()):
+    """The students (of `students`: ids or globs; all when none) who handed the assignment
+    in (a folder in submitted/) and have no graded notebook of it: no page can show them."""
+    handed = {p.parent.name for p in (root / "submitted").glob(f"*/{assignment_id}")}
+    return sorted(s for s in handed - set(graded) if chosen(s, students))
+
+
 def write_feedback(root: Path, ids, students=(), log=print, workers=None, scheduler=None,
                    notes=None, warm=True):
     """Feedback pages of the given assignments (of the given students: ids or globs), in the
@@ -51,14 +59,17 @@ def write_feedback(root: Path, ids, students=(), log=print, workers=None, schedu
     skipped and said so. `notes`: {student: a line that opens their pages}. Every page is
     written again: a TA's score changes a page without a new grading, so a page's file time
     cannot tell it is current. Returns the ids done; a page that could not be written keeps
-    the old one and ends in an OutputError naming each."""
+    the old one and ends in an OutputError naming each, as does a student who handed in a
+    notebook that is not graded (said per assignment, once the others' pages are written)."""
     root = root.resolve()  # a worker in this process changes its current folder
     check_gradebook(root)
     config = course_config(root)
     with language(config_language(config)):
-        todo = {}
+        todo, pageless = {}, {}
         for assignment_id in ids:
             graded = [s for s in graded_students(root, assignment_id) if chosen(s, students)]
+            if left := not_graded(root, assignment_id, graded, students):
+                pageless[assignment_id] = left
             if graded:
                 todo[assignment_id] = graded
             else:
@@ -67,6 +78,7 @@ def write_feedback(root: Path, ids, students=(), log=print, workers=None, schedu
                     if students else t("feedback {assignment}: skipped, nothing graded yet",
                                        assignment=assignment_id))
         if not todo:
+            say_pageless(pageless, log)
             return []
         counts = [len(graded) for graded in todo.values()]
         # A few pages (a student's regrade, feedback on submit, a small class) are written
@@ -85,7 +97,24 @@ def write_feedback(root: Path, ids, students=(), log=print, workers=None, schedu
             raise OutputError(t("{count} feedback pages could not be written (the old page, "
                                 "if any, is kept): {pages}", count=len(failed),
                                 pages="; ".join(failed)))
+        say_pageless(pageless, log)
     return list(todo)
+
+
+def say_pageless(pageless, log):
+    """A line per assignment of the students who handed in a notebook that is not graded
+    ({assignment: [student]}), then an OutputError: they have no page."""
+    for assignment_id, left in pageless.items():
+        log(t("feedback {assignment}: no page for {students}: handed in, not graded",
+              assignment=assignment_id, students=t(", ").join(left)))
+    if pageless:
+        raise OutputError(counted(
+            sum(map(len, pageless.values())),
+            "{count} handed-in notebook has no feedback page, since it is not graded (said "
+            "above); run {command}, which says why",
+            "{count} handed-in notebooks have no feedback page, since they are not graded (said "
+            "above); run {command}, which says why each is not",
+            command=as_typed(f"{KIT} grade {' '.join(pageless)}")))
 
 
 def _write_pages(client, root: Path, assignment_id, graded, log, notes, settings):

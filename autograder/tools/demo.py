@@ -24,7 +24,7 @@ from autograder.outputs.collect import collect
 from autograder.outputs.feedback import export_grades, write_feedback
 from autograder.outputs.report import write_report
 from autograder.outputs.similarity_page import write_similarity
-from autograder.plumbing.errors import KitError
+from autograder.plumbing.errors import KitError, OutputError
 from autograder.tools import simulate
 
 STUDENTS = 42
@@ -158,7 +158,10 @@ def run_demo(project: Path, out: Path, workers=None, timeout=10, seed=0, log=pri
     log("== grade")
     run = grade(out, ids, workers=workers, timeout=timeout, log=log)
     log("== feedback")
-    write_feedback(out, ids, log=log)
+    try:
+        write_feedback(out, ids, log=log)
+    except OutputError as error:  # the notebooks that could not be graded have no page
+        log(str(error))
     log("== export")
     grades = out / "grades.csv"
     export_grades(out, grades, log=log)

@@ -25,6 +25,7 @@ from autograder.grading.parallel import grade, submission_scores
 from autograder.outputs.collect import collect
 from autograder.outputs.feedback import export_grades, write_feedback
 from autograder.outputs.report import write_report
+from autograder.plumbing.errors import OutputError
 from autograder.tools import simulate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,13 +70,15 @@ def course(tmp_path_factory):
     problems = collect(course.root, ID, archive, log=messages.append)
     first = grade(course.root, [ID], workers=2, log=messages.append)
     second = grade(course.root, [ID], workers=2, log=messages.append)
-    write_feedback(course.root, [ID], log=messages.append)
+    with pytest.raises(OutputError) as pageless:  # eve's notebook is no notebook
+        write_feedback(course.root, [ID], log=messages.append)
     csv_path = course.root / "grades.csv"
     export_grades(course.root, csv_path, log=messages.append)
     report = write_report(course.root, [ID], course.root / "report.html",
                           log=messages.append).path
     return {"course": course, "problems": problems, "first": first, "second": second,
-            "csv": csv_path, "report": report, "messages": messages, "mistake": mistake}
+            "csv": csv_path, "report": report, "messages": messages, "mistake": mistake,
+            "pageless": str(pageless.value)}
 
 
 def test_collect_reports_unparsable_names(course):
@@ -152,6 +155,14 @@ def test_feedback_pages(course):
     assert set(pages) >= {"ada", "bob", "cy", "dee"}
     assert course["mistake"].name in pages["cy"]
     assert not any("BEGIN HIDDEN" in t or "check_step" in t for t in pages.values())
+
+
+def test_feedback_names_who_handed_in_and_has_no_page(course):
+    """eve handed in a file that is no notebook, so no grade and no page: is she named on
+    the console, and does feedback end in an error naming the command that says why?"""
+    assert f"feedback {ID}: no page for eve: handed in, not graded" in course["messages"]
+    assert course["pageless"].startswith("1 handed-in notebook has no feedback page")
+    assert f"python -m autograder grade {ID}" in course["pageless"]
 
 
 def test_export_has_a_row_per_student_and_assignment_and_totals(course):
