@@ -12,6 +12,8 @@ CATALOG = {
         "清空，然后再运行 grade",
     "feedback {assignment}: skipped, nothing graded yet for {students}":
         "反馈 {assignment}：跳过，{students} 还没有评过分的提交",
+    "needs your attention, each with its fix on the page: {items}":
+        "需要你处理（页面上有每一项的解决办法）：{items}",
     "feedback {assignment}: skipped, nothing graded yet":
         "反馈 {assignment}：跳过，还没有评过分的提交",
     "feedback {assignment}: no page for {students}: handed in, not graded":

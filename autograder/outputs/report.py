@@ -73,7 +73,7 @@ from autograder.outputs.report_students import (  # noqa: E402
     submissions_section,
     when,
 )
-from autograder.outputs.report_summary import summary_section  # noqa: E402
+from autograder.outputs.report_summary import attention, summary_section  # noqa: E402
 from autograder.outputs.roster import page_is_stale, roster  # noqa: E402
 from autograder.outputs.similarity_report import similarity_section, top_pairs, untold  # noqa: E402
 from autograder.plumbing.errors import OutputError  # noqa: E402
@@ -525,6 +525,9 @@ def write_report(root: Path, ids, destination: Path, log=print) -> Written:
         write_atomically(destination, page)
         for line in gaps(results):
             log(line)
+        if needs := [(label, count) for _, label, count in attention(results) if count]:
+            log(t("needs your attention, each with its fix on the page: {items}",
+                  items=t(", ").join(f"{count} {label}" for label, count in needs)))
         if (missing := missing_font(results)) is not None:
             log(missing)
         log(t("report: {path}", path=destination))

@@ -520,14 +520,17 @@ def test_the_summary_comes_before_the_long_tables(course, capsys):
 def test_the_summary_counts_what_needs_the_instructor(course, capsys):
     """Does the summary count the not gradable, the refused inputs, the integrity flags, the
     similar pairs and the late submissions of a known class, each linked to a heading of the
-    page, and every link of the page lead somewhere?"""
-    _, page, _ = run_report(known_class(course), capsys)
+    page, and every link of the page lead somewhere, and are those
+    that are not 0 said on the console too?"""
+    _, page, lines = run_report(known_class(course), capsys)
     items = re.findall(r"<li class='[\w-]+'><b>(\d+)</b> <a href='#(\w+)'>(.*?)</a></li>",
                        summary_of(page))
     assert {label: (int(n), target) for n, target, label in items} == {
         "not gradable": (2, "problems"), "inputs refused": (2, "problems"),
         "submissions flagged for integrity": (1, "integrity"),
         "similar pairs": (0, "similarity"), "late submissions": (2, "late")}
+    assert "needs your attention, each with its fix on the page: 2 not gradable, 2 inputs " \
+        "refused, 1 submissions flagged for integrity, 2 late submissions" in lines, lines
     ids = set(re.findall(r" id='(\w+)'", page))
     assert set(re.findall(r"href='#(\w+)'", page)) <= ids
 
