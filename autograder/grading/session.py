@@ -49,7 +49,7 @@ import shutil
 import time
 from dataclasses import dataclass
 
-from autograder.checks.code_rules import closure, course_key, judged
+from autograder.checks.code_rules import closure, course_key, judged, without_magics
 from autograder.checks.draws import KERNEL, Draws
 from autograder.checks.hidden import references
 from autograder.checks.judge import error_kind, step_findings, verdict_message
@@ -76,6 +76,29 @@ def steps_checked(source):
     """The steps a master test cell names (`check_step("name", ...)`), known to the course
     or not: a name without hidden checks fails (Session.judge)."""
     return STEP_CALL.findall(source)
+
+
+def why_undefined(name, ran, unfinished):
+    """Why a step is not defined when a cell of the student's whose text defines it (a def, a
+    class or an assignment at its top) shows why: it does not parse (among the cells that
+    `ran`), or it was stopped midway (`unfinished`: (cell, why)); None otherwise."""
+    defines = re.compile(rf"^[ \t]*(?:async[ \t]+def|def|class)[ \t]+{re.escape(name)}\b"
+                         rf"|^{re.escape(name)}[ \t]*=", re.MULTILINE)
+    for source in ran:
+        if defines.search(source):
+            try:
+                ast.parse(without_magics(source))
+            except SyntaxError as error:
+                return t("the cell that defines it does not run: {kind} on its line {line} "
+                         "({message}); fix the cell and run it", kind=type(error).__name__,
+                         line=error.lineno, message=error.msg)
+            except (ValueError, RecursionError, MemoryError):
+                continue
+    for source, reason in unfinished:
+        if defines.search(source):
+            return t("the cell that defines it was stopped midway: {reason}; make it finish "
+                     "(an endless loop, or a long run at the top of the cell?)", reason=reason)
+    return None
 
 
 @dataclass(frozen=True)
@@ -233,6 +256,7 @@ class Session:
         self.bounds = bounds
         self.link = Link(self.kernel, self.timeout, bounds.reply)
         self.ran = []  # cells that ran, in order: replayed after a crash, read by closure
+        self.unfinished = []  # (cell, why) of cells stopped midway: a step they define is said
         self.unreplayed = set()  # indices in `ran` of cells not run again after a crash:
         # those that left processes running, and those not run at all (not_run)
         self.refused = []  # files of the notebook's folder not copied, and why
@@ -391,6 +415,7 @@ class Session:
         try:
             outputs, _ = self.kernel.execute(source, self.timeout(kept))
         except KernelGone as gone:
+            self.unfinished.append((source, gone.reason))
             self.recover(gone)
             return [error_output("KernelDied", t("{reason}; this cell was skipped",
                                                  reason=gone.reason))], None
@@ -477,10 +502,12 @@ class Session:
             with self.link.talking():  # the step's requests: one run in the kernel
                 if not self.link.request("defined", None, name=name):
                     why = judged("forbids_names", (), text, current()) if text else None
-                    return [Finding("error", name, t(
-                        "{name} is not defined: run the cell that defines it, and keep its "
-                        "name", name=name) + "".join(f" ({reason})" for reason in [why]
-                                                     if reason)
+                    cause = why_undefined(name, self.ran, self.unfinished)
+                    return [Finding("error", name, (t(
+                        "{name} is not defined: {cause}", name=name, cause=cause) if cause
+                        else t("{name} is not defined: run the cell that defines it, and keep "
+                               "its name", name=name)) + "".join(f" ({reason})" for reason
+                                                                 in [why] if reason)
                         + (" " + failure if failure else ""))]
                 helpers = references(step, self.steps)
                 with self.link.stand_ins(helpers):

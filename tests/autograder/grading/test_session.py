@@ -307,3 +307,30 @@ def test_a_loop_an_earlier_steps_text_bound_does_not_pass_a_rule_on_the_text(tmp
     assert honest[step].score == honest[step].max_score
     assert attack[step].score < attack[step].max_score, "the loop bound elsewhere passed"
     assert attack["test_bilinear_score"].score == attack["test_bilinear_score"].max_score
+
+
+def test_a_step_whose_cell_fails_says_why_it_is_not_defined(tmp_path):
+    """project's cell has a syntax error, and scaled_softmax's cell defines it and then runs
+    forever: is each step's verdict the cause (the error and its line; the time limit), not
+    "run the cell that defines it" (a student on Gradescope sees the verdict alone)?"""
+    course = Course.create(tmp_path / "course", ROOT, [ID])
+    course.generate(ID)
+    release = nbformat.read(course.root / "release" / ID / f"{ID}.ipynb", 4)
+    source = nbformat.read(ROOT / "source" / ID / f"{ID}.ipynb", 4)
+    notebook = simulate.correct(release, source)
+    for cell in notebook.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id == "project":
+            cell.source = "def project(x, W):\n    return x @ W)\n"
+        elif grade_id == "scaled_softmax":
+            cell.source += "\n\nwhile True:\n    pass\n"
+    course.submit("ned", ID, notebook)
+    run = grade(course.root, [ID], workers=1, timeout=CELL_TIMEOUT, log=lambda _: None)
+    assert not run.failed, run.failed
+    graded = course.root / "autograded" / "ned" / ID / f"{ID}.ipynb"
+    said = said_under(graded, "test_project")
+    assert "project is not defined: the cell that defines it does not run: SyntaxError on " \
+        "its line 2 (unmatched ')')" in said, said
+    said = said_under(graded, "test_scaled_softmax")
+    assert "scaled_softmax is not defined: the cell that defines it was stopped midway: ran " \
+        f"past the time limit ({CELL_TIMEOUT} s)" in said, said
