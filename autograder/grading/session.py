@@ -122,18 +122,39 @@ def stdout(text):
 
 
 def bounded(outputs, limit):
-    """(the outputs that fit in `limit` bytes, with a note when some were cut, bytes used).
-    Images count apart (Bounds.image, Bounds.images)."""
+    """(the outputs that fit in `limit` bytes, with a note when some were cut, bytes used):
+    of a printed text that does not fit whole, its first part that does. Images count apart
+    (Bounds.image, Bounds.images)."""
     kept, used = [], 0
     for output in outputs:
         size = len(json.dumps(without_images(output)))
         if used + size > limit:
+            if (head := text_head(output, limit - used)) is not None:
+                kept.append(head)
+                used += len(json.dumps(head))
             kept.append(stdout(t("[output cut by the grader: a cell may show at most "
                                  "{limit} KB]", limit=limit >> 10) + "\n"))
             break
         kept.append(output)
         used += size
     return kept, used
+
+
+def text_head(output, room):
+    """The printed text `output` (a stream) cut to its first lines that take at most `room`
+    bytes as the notebook keeps them, or None (another kind of output, or no room)."""
+    text = output.get("text") if output.get("output_type") == "stream" else None
+    if not isinstance(text, str) or room <= 0:
+        return None
+    low, high = 0, min(len(text), room)  # the longest head that fits (escapes take room)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if len(json.dumps({**output, "text": text[:middle]})) <= room:
+            low = middle
+        else:
+            high = middle - 1
+    end = text.rfind("\n", 0, low) + 1 or low  # whole lines, where there is one
+    return type(output)({**output, "text": text[:end]}) if end else None
 
 
 def unchecked_finding(name, why=None):

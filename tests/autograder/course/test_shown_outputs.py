@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 import struct
 import zlib
 
@@ -172,3 +173,18 @@ def test_images_do_not_count_against_the_text_bound():
     output = figure_output(plot_png())
     kept, used = bounded([output], 1 << 10)
     assert kept == [output] and used < 1 << 10
+
+
+def test_a_long_print_keeps_its_first_lines():
+    """A cell printing far more than a cell may show: is its first part kept, in whole lines,
+    up to the bound, then the note (it kept the note alone, none of what was printed)?"""
+    lines = "".join(f"line {n} of the print\n" for n in range(100_000))
+    output = new_output("stream", name="stdout", text=lines)
+    kept, used = bounded([output], 4 << 10)
+    head, note = kept
+    assert head["text"].startswith("line 0 of the print\n") and head["text"].endswith("\n")
+    assert lines.startswith(head["text"]) and len(head["text"]) > 3 << 10
+    assert used <= 4 << 10 and "output cut by the grader" in note["text"]
+    chinese = new_output("stream", name="stdout", text="中文输出\n" * 10_000)
+    [head, _] = bounded([chinese], 1 << 10)[0]
+    assert head["text"] and len(json.dumps(head)) <= 1 << 10  # escapes counted
