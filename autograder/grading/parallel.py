@@ -57,6 +57,7 @@ from autograder.engine.cluster import Cluster, close_client, grade_all, start_cl
 from autograder.engine.progress import Progress
 from autograder.engine.worker import MACHINE_FAILURES
 from autograder.engine.worker_watch import cluster_threads
+from autograder.grading.checks_changed import checks_digest, graded_with_other_checks
 from autograder.grading.session import steps_checked
 from autograder.grading.submissions import find_submissions, grade_ids
 from autograder.grading.write_back import keep_graded
@@ -334,10 +335,12 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students, schedul
     todo = [s for s in ready
             if force or not is_graded(root, s.student, s.assignment, s.notebook)]
     run.skipped = [s for s in ready if s not in todo]
+    checks = {assignment_id: checks_digest(root, assignment_id) for assignment_id in ids}
     if run.skipped:
         log(counted(len(run.skipped), "{count} notebook already graded (use --force to grade "
                     "it again)", "{count} notebooks already graded (use --force to grade them "
                     "again)"))
+        say_other_checks(graded_with_other_checks(root, run.skipped, checks), log)
     unfinished = [s for s in todo if not force
                   and (read_status(root, s.student, s.assignment) or {}).get("state") == REGRADE]
     if unfinished:
@@ -362,7 +365,7 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students, schedul
     if todo:
         before = scores_of(root, todo)
         _run_engine(root, todo, workers, scheduler, sandbox_overrides(timeout, isolation), force,
-                    run, log, draws)
+                    run, log, draws, checks)
         after = scores_of(root, todo)
         run.changes = [(*key, before[key], after[key]) for key in before
                        if before[key] is not None and before[key] != after[key]]
@@ -466,9 +469,23 @@ def grading_engine(root: Path, config, todo, workers, scheduler, overrides, log)
         close_client(client)
 
 
-def _run_engine(root, todo, workers, scheduler, overrides, force, run, log, draws):
+def say_other_checks(stale, log):
+    """A line for the graded notebooks left as they are whose hidden checks changed since."""
+    if stale:
+        ids = sorted({s.assignment for s in stale})
+        log(counted(len(stale), "warning: {count} of them was graded with hidden checks that "
+                    "changed since (checks.py, probes.py, reference.py or a module they share "
+                    "in assignments/): run {command} to grade it with the current ones",
+                    "warning: {count} of them were graded with hidden checks that changed "
+                    "since (checks.py, probes.py, reference.py or a module they share in "
+                    "assignments/): run {command} to grade them with the current ones",
+                    command=f"{kit_command()} grade --force {' '.join(ids)}"))
+
+
+def _run_engine(root, todo, workers, scheduler, overrides, force, run, log, draws, checks):
     """Grade `todo` on the engine, each with its draw (`draws`: (student, assignment) ->
-    (reseed, key)), writing each result into the course as it comes back."""
+    (reseed, key)), writing each result into the course as it comes back, with the digest
+    of the checks it was graded with (`checks`: {assignment: checks_digest})."""
     config = course_config(root)
     with grading_engine(root, config, todo, workers, scheduler, overrides, log) as client:
         progress = Progress(len(todo))
@@ -483,7 +500,8 @@ def _run_engine(root, todo, workers, scheduler, overrides, force, run, log, draw
             timeline.mark("grade: result kept")
             mark(root, submission.student, submission.assignment, submission.notebook,
                  "graded" if graded.ok else "failed", described_isolation(graded.isolation),
-                 draw=recorded(*draws[(submission.student, submission.assignment)]))
+                 draw=recorded(*draws[(submission.student, submission.assignment)]),
+                 checks=checks[submission.assignment])
             (run.graded if graded.ok else run.failed).append((submission, graded.why))
             if graded.isolation:
                 run.isolations.add(graded.isolation)

@@ -347,6 +347,16 @@ CATALOG = {
     "then run grade again":
         "这门课程正有另一次 grade 在运行（{holder}）；请等它结束或停止它，再运行一次 grade",
     "another process": "另一个进程",
+    "warning: {count} of them was graded with hidden checks that changed since (checks.py, "
+    "probes.py, reference.py or a module they share in assignments/): run {command} to grade "
+    "it with the current ones":
+        "警告：其中 {count} 份评分时用的隐藏检查此后已改动（checks.py、probes.py、reference.py "
+        "或 assignments/ 中它们共用的模块）：运行 {command}，用现在的检查重新评分",
+    "warning: {count} of them were graded with hidden checks that changed since (checks.py, "
+    "probes.py, reference.py or a module they share in assignments/): run {command} to grade "
+    "them with the current ones":
+        "警告：其中 {count} 份评分时用的隐藏检查此后已改动（checks.py、probes.py、reference.py "
+        "或 assignments/ 中它们共用的模块）：运行 {command}，用现在的检查重新评分",
     "pid {pid} on {host}, started {started}": "进程 {pid}，在 {host} 上，开始于 {started}",
     # Deadlines in nbgrader_config.py (autograder/course/deadlines.py)
     "c.Deadlines.due_dates[{id!r}] = {value!r} is not a date ({error}); write it as {example}":

@@ -1,0 +1,35 @@
+"""Does grade, leaving a graded notebook as it is, say so when the hidden checks it was graded
+with changed since (an instructor's mend), and only then?"""
+
+from __future__ import annotations
+
+from autograder.grading.checks_changed import checks_digest
+from autograder.grading.parallel import grade
+from tests.autograder.one_submission import ID, course_with_ada
+
+
+def test_a_notebook_graded_before_a_mended_check_is_named(tmp_path):
+    """ada's notebook graded, then checks.py mended: is the next grade's "already graded"
+    followed by a warning naming the command that regrades it, and is the warning gone
+    once it is graded again (and absent before the mend)?"""
+    course = course_with_ada(tmp_path / "course")
+    root = course.root
+    said = []
+    grade(root, [ID], workers=1, log=said.append)
+    said.clear()
+    grade(root, [ID], workers=1, log=said.append)
+    assert "1 notebook already graded (use --force to grade it again)" in said, said
+    assert not any("changed since" in line for line in said), said
+    before = checks_digest(root, ID)
+    checks = root / "assignments" / ID / "checks.py"
+    checks.write_text(checks.read_text(encoding="utf-8") + "\n# a check mended\n",
+                      encoding="utf-8")
+    assert checks_digest(root, ID) != before
+    said.clear()
+    grade(root, [ID], workers=1, log=said.append)
+    assert any(line.startswith("warning: 1 of them was graded with hidden checks that changed "
+                               "since") and f"grade --force {ID}" in line for line in said), said
+    grade(root, [ID], workers=1, force=True, log=lambda _: None)
+    said.clear()
+    grade(root, [ID], workers=1, log=said.append)
+    assert not any("changed since" in line for line in said), said
