@@ -620,6 +620,17 @@ def check_access(root, refuse):
     return group
 
 
+def say_grade_running(root):
+    """A grade running in the course meanwhile: what it has not graded yet is not read."""
+    from autograder.course.ledger import grade_running  # light: no nbgrader
+
+    holder = grade_running(root)
+    if holder:
+        print(t("warning: a grade is running in this course ({holder}): the notebooks it has "
+                "not graded yet are read as they were before it; run this again once it "
+                "ends", holder=holder), file=sys.stderr)
+
+
 def say_stray_gradebooks(root):
     """A gradebook nbgrader made in a subfolder holds grades the course's does not: say so."""
     from autograder.course.config_file import db_url, stray_gradebooks  # light: no nbgrader
@@ -650,6 +661,8 @@ def run(args):
         group = check_access(root, refuse=args.command == "serve")
     if args.command in ("grade", "export", "report", "validate", "feedback"):
         say_stray_gradebooks(root)
+    if args.command in ("export", "report", "feedback", "similarity"):
+        say_grade_running(root)
     if args.command in WRITES_FOR_INSTRUCTOR:  # their --to may lie outside the closed course
         from autograder.course.access import private_files
 

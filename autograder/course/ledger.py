@@ -214,6 +214,22 @@ def holder_words(text) -> str:
         return text.strip() or t("another process")
 
 
+def grade_running(root: Path):
+    """Who holds the course's grade lock (holder_words), or None when no grade runs."""
+    path = root / FOLDER / "grade.lock"
+    try:
+        handle = open(path, encoding="utf-8")  # noqa: SIM115 - closed below
+    except OSError:
+        return None
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return holder_words(handle.read())
+        fcntl.flock(handle, fcntl.LOCK_UN)
+    return None
+
+
 class GradeLock(CourseLock):
     """Held by one `grade` per course."""
 

@@ -347,6 +347,10 @@ CATALOG = {
     "then run grade again":
         "这门课程正有另一次 grade 在运行（{holder}）；请等它结束或停止它，再运行一次 grade",
     "another process": "另一个进程",
+    "warning: a grade is running in this course ({holder}): the notebooks it has not graded "
+    "yet are read as they were before it; run this again once it ends":
+        "警告：这门课程正有一次 grade 在运行（{holder}）：它还没评到的笔记本按评分前的样子读取；"
+        "等它结束后再运行一次本命令",
     "warning: {count} of them was graded with hidden checks that changed since (checks.py, "
     "probes.py, reference.py or a module they share in assignments/): run {command} to grade "
     "it with the current ones":

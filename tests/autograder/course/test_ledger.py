@@ -13,6 +13,7 @@ from autograder.course.ledger import (
     CourseBusy,
     GradeLock,
     Problem,
+    grade_running,
     is_graded,
     keep_problems,
     mark,
@@ -45,6 +46,17 @@ def test_the_holder_is_named_in_the_course_language(tmp_path):
         with GradeLock(tmp_path):
             pass
     assert "(pid 7 on an older kit)" in str(said.value)
+
+
+def test_a_running_grade_is_seen_by_the_commands_that_read_its_results(tmp_path):
+    """While a grade holds the course, is it seen (with its holder), and not before or after,
+    and does seeing it leave the lock free for the next grade?"""
+    assert grade_running(tmp_path) is None  # no lock file yet
+    with GradeLock(tmp_path):
+        assert f"pid {os.getpid()} on " in grade_running(tmp_path)
+    assert grade_running(tmp_path) is None
+    with GradeLock(tmp_path):
+        pass
 
 
 def test_a_lock_is_free_again_after_its_run(tmp_path):
