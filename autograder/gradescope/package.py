@@ -151,7 +151,7 @@ def write_zip(root: Path, assignment_id, to: Path, visibility="visible", isolati
               log=print) -> Path:
     """Write the Gradescope autograder zip of one assignment of the course at `root`."""
     root = root.resolve()
-    to = to if to.is_absolute() else Path.cwd() / to
+    to = Path(os.path.abspath(to))  # as typed, its ../ taken out (links kept)
     if not (root / "source" / assignment_id / f"{assignment_id}.ipynb").is_file():
         raise GradescopeError(t("{id} is not built (no source/{id}/): run `python -m autograder "
                                 "build {id}` first", id=assignment_id))

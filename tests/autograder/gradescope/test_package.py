@@ -102,12 +102,15 @@ def test_the_zip_is_the_instructors_alone(archive):
 
 
 def test_a_file_not_the_kits_is_never_overwritten(course, tmp_path):
-    """Is an existing file that is not a zip the kit wrote refused, untouched, with exit 1?"""
+    """Is an existing file that is not a zip the kit wrote refused, untouched, with exit 1,
+    and named as a path without the ../ it was given with?"""
     mine = tmp_path / "notes.zip"
     mine.write_text("my notes")
-    result = kit("--root", str(course), "gradescope", ID, "--to", str(mine))
+    (tmp_path / "sub").mkdir()
+    result = kit("--root", str(course), "gradescope", ID, "--to",
+                 str(tmp_path / "sub" / ".." / "notes.zip"))
     assert result.returncode == 1
-    assert "is not a Gradescope zip the kit wrote" in result.stderr
+    assert f"{mine} exists and is not a Gradescope zip the kit wrote" in result.stderr
     assert mine.read_text() == "my notes"
 
 
