@@ -12,6 +12,8 @@ Imports checks, course, i18n and plumbing.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import tempfile
@@ -39,7 +41,9 @@ from autograder.course.directory import (
     write_atomically,
 )
 from autograder.course.ids import lost_notebook, without_notebook
+from autograder.course.kit_update import backup_folder
 from autograder.i18n import t
+from autograder.plumbing.course_root import KIT_FOLDER
 from autograder.plumbing.errors import KitError
 
 
@@ -125,8 +129,57 @@ def build_assignment(root: Path, assignment: Assignment, language, log=print):
         run_nbgrader(course, "generate_assignment", assignment.id, "--force")
         carry_over(root / "release" / assignment.id, course / "release" / assignment.id)
         prove(assignment, specs, notebook, course / "release" / assignment.id, language)
+        keep_hand_edits(root, assignment.id, log)
         replace_folder(course / "source" / assignment.id, root / "source" / assignment.id)
         replace_folder(course / "release" / assignment.id, root / "release" / assignment.id)
+        record_built(root, assignment.id)
+
+
+BUILT = "built.json"  # in the course's .kit/: {path: sha256} of the notebooks build wrote last
+
+
+def built_notebooks(root: Path, assignment_id) -> list[Path]:
+    """The notebooks build writes for an assignment, in source/ and release/."""
+    return [root / stage / assignment_id / f"{assignment_id}.ipynb"
+            for stage in ("source", "release")]
+
+
+def read_built(root: Path) -> dict:
+    try:
+        record = json.loads((root / KIT_FOLDER / BUILT).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return record if isinstance(record, dict) else {}
+
+
+def file_digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def keep_hand_edits(root: Path, assignment_id, log):
+    """A notebook of source/ or release/ changed since build wrote it (nbgrader's users edit
+    source/) is copied to .kit/replaced/ before the build replaces it, and said; one build
+    has no record of (a course built before the record) is replaced as before."""
+    record, backup = read_built(root), None
+    for path in built_notebooks(root, assignment_id):
+        relative = path.relative_to(root).as_posix()
+        if path.is_file() and relative in record and file_digest(path) != record[relative]:
+            backup = backup or backup_folder(root)
+            kept = backup / relative
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, kept)
+            log(t("warning: {path} was changed since build wrote it; build writes it anew from "
+                  "assignments/{id}/ (write changes there), and keeps yours in {kept}",
+                  path=path, id=assignment_id, kept=kept))
+
+
+def record_built(root: Path, assignment_id):
+    """The notebooks just written, as keep_hand_edits reads them at the next build."""
+    record = read_built(root)
+    record.update({path.relative_to(root).as_posix(): file_digest(path)
+                   for path in built_notebooks(root, assignment_id) if path.is_file()})
+    (root / KIT_FOLDER).mkdir(exist_ok=True)
+    write_atomically(root / KIT_FOLDER / BUILT, json.dumps(record, indent=1, sort_keys=True))
 
 
 def english_warning(left, language) -> str:

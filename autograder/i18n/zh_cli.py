@@ -239,6 +239,10 @@ CATALOG = {
     "kept in English":
         "警告：{path}:{line}：{words!r} 在这个 `# %% [markdown {code}]` 译文里仍是英文：请用"
         "{language}写它；如果它是标题或要保留英文的文字，就把它放进引号（“……”、《……》或 `...`）",
+    "warning: {path} was changed since build wrote it; build writes it anew from "
+    "assignments/{id}/ (write changes there), and keeps yours in {kept}":
+        "警告：{path} 在 build 写出之后被改动过；build 会根据 assignments/{id}/ 重新写出它"
+        "（请把改动写在那里），你的版本保存在 {kept}",
     "[{number}/{count}] built {id}: source/{id}/ and release/{id}/":
         "[{number}/{count}] 已构建 {id}：source/{id}/ 和 release/{id}/",
     # A new course folder (autograder/build/course_folder.py)

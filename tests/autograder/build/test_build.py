@@ -177,3 +177,29 @@ def test_a_build_keeps_the_instructor_s_own_files(tmp_path):
     assert (release / "data" / "words.txt").read_text() == "mine\n"
     assert (release / "handout.txt").read_text() == "also mine\n"
     assert (release / "02_embeddings.ipynb").is_file()
+
+
+def test_a_notebook_changed_since_its_build_is_kept_before_it_is_written_anew(tmp_path):
+    """An nbgrader user edits source/<id>/<id>.ipynb by hand: does the next build say so and
+    keep the edited notebook in .kit/replaced/ before writing it anew, and keep quiet when
+    nothing was edited (and on a course's first build, which has no record)?"""
+    from autograder.build.course_folder import init_course
+
+    course = init_course(tmp_path / "course", "en", ["02_embeddings"], log=lambda line: None)
+    notebook = course / "source" / "02_embeddings" / "02_embeddings.ipynb"
+    said = []
+    build(course, ["02_embeddings"], log=said.append)
+    assert not [line for line in said if "changed since build wrote it" in line], said
+    edited = notebook.read_text(encoding="utf-8").replace("From words to vectors",
+                                                          "Words as vectors", 1)
+    assert edited != notebook.read_text(encoding="utf-8")
+    notebook.write_text(edited, encoding="utf-8")
+    said.clear()
+    build(course, ["02_embeddings"], log=said.append)
+    [warning] = [line for line in said if "changed since build wrote it" in line]
+    kept = next((course / ".kit" / "replaced").glob("*/source/02_embeddings/02_embeddings.ipynb"))
+    assert kept.read_text(encoding="utf-8") == edited and str(kept) in warning
+    assert notebook.read_text(encoding="utf-8") != edited
+    said.clear()
+    build(course, ["02_embeddings"], log=said.append)
+    assert not [line for line in said if "changed since build wrote it" in line], said
