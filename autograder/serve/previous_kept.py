@@ -5,7 +5,9 @@ submission. Where that copy then fails (the kit refuses a folder that changed wh
 copied; nbgrader refuses one past c.CourseDirectory.max_dir_size), the student had no copy
 left in submitted/, though one had been collected before. Each copy about to be replaced is
 kept aside first, as hard links in the course's .kit/ (nothing is read or written twice), and
-put back wherever the new one did not land; what is put back is said on the console."""
+put back wherever the new one did not land; what is put back is said on the console. Where
+the new one landed, the files of the copy before that it lacks (a TA's notes) are carried
+into it (plumbing/files_beside.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from pathlib import Path
 
 from autograder.course.ledger import FOLDER
 from autograder.i18n import t
+from autograder.plumbing.files_beside import carry
 
 
 class PreviousKept:
@@ -38,6 +41,8 @@ class PreviousKept:
                     os.rename(copy, dest)
                     self.log.warning(t("{folder}: the copy collected before is kept there",
                                        folder=dest))
+                elif copy.is_dir():  # a TA's file beside the copy before stays with the new
+                    carry(copy, dest, ours={"timestamp.txt"})
             shutil.rmtree(aside, ignore_errors=True)
 
 

@@ -333,3 +333,27 @@ def test_a_newer_submission_not_collected_leaves_the_copy_collected_before(tmp_p
     assert {path.name: path.read_bytes() for path in earlier.iterdir()} == before
     assert sum("the copy collected before is kept there" in line for line in said) == 2, said
     assert list((course / ".kit").iterdir()) == []
+
+
+def test_a_tas_file_beside_the_copy_before_stays_with_the_newer_one(tmp_path):
+    """A TA's note beside a student's collected copy: when the student's newer submission is
+    collected (nbgrader removes the copy before), is the note in the new copy, the notebook
+    the new one's, and nothing left aside in .kit/?"""
+    import getpass
+
+    from autograder.serve.collect_one import CollectOne
+
+    me = getpass.getuser()
+    exchange, course = tmp_path / "exchange", tmp_path / "course"
+    inbound = exchange / "sa" / "inbound"
+    inbound.mkdir(parents=True)
+    earlier = collected_before(course, me, stamp(-3 * CHANGED_LATER.total_seconds()))
+    (earlier / "ta_notes.txt").write_text("asked for an extension")
+    newer = planted(inbound, me)
+    collect = collect_of(CollectOne, exchange, course)
+    collect.chosen = newer.name
+    collect.init_src()
+    collect.copy_files()
+    assert (earlier / "ta_notes.txt").read_text() == "asked for an extension"
+    assert (earlier / f"{ID}.ipynb").read_bytes() == (newer / f"{ID}.ipynb").read_bytes()
+    assert list((course / ".kit").iterdir()) == []
