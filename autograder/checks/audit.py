@@ -62,6 +62,12 @@ def step_problems(assignment):
     for step in assignment.steps.values():
         problems += [t("{where}: step {name!r}: {problem}", where=where, name=step.name,
                        problem=problem) for problem in problems_of(step, assignment.steps)]
+        for mistake in step.mistakes:  # validate proves the rest of it (mistake_problems)
+            if (error := unparsed(mistake)) is not None:
+                problems.append(t("{where}: mistake {mistake!r} of {name!r}: its code does "
+                                  "not run ({kind}: {error}); it must define {name}",
+                                  where=where, mistake=mistake.name, name=step.name,
+                                  kind=type(error).__name__, error=error))
     return problems
 
 
@@ -180,14 +186,26 @@ def same(a, b):
         return False
 
 
+def unparsed(mistake):
+    """The SyntaxError (or ValueError) of a mistake's code that does not parse, else None."""
+    try:
+        compile(mistake.code, f"<mistake {mistake.name!r}>", "exec")
+    except (SyntaxError, ValueError) as error:
+        return error
+    return None
+
+
 def mistake_problems(assignment):
     """A problem per catalogued mistake that passes the checks, or fails them without being
-    named (its code does not give the outputs it is recognised by)."""
+    named (its code does not give the outputs it is recognised by); one whose code does not
+    parse is step_problems'."""
     problems = []
     where = assignment.folder / CHECKS
     for step in assignment.steps.values():
         helpers = references(step, assignment.steps)
         for mistake in step.mistakes:
+            if unparsed(mistake) is not None:
+                continue
             try:
                 subject = mistake_subject(mistake, helpers)
                 found = step_findings(step, subject, helpers, Draws.seeded(SEEDS[0]))

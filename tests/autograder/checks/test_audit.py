@@ -83,3 +83,20 @@ def test_a_draw_too_short_for_a_mask_probe_is_refused():
     with language("zh"):
         [chinese] = blind_probes(short)
     assert f"至少有 {MIN_SEQ} 个位置" in chinese, chinese
+
+
+def test_a_mistake_whose_code_does_not_parse_is_refused_at_build():
+    """A catalogued mistake whose code has a syntax error: is it a problem of the checks
+    build proves (step_problems), naming the mistake and the error, not left to validate?"""
+    from autograder.checks.audit import step_problems
+    from autograder.checks.model import Mistake
+
+    assignment = load_assignment(ROOT, "01_attention_by_hand")
+    step = assignment.steps["attention_scores"]
+    broken = Mistake("a typo", "a hint", "def attention_scores(q, k):\n    return q @ k.T)\n")
+    alone = dataclasses.replace(assignment, steps={
+        step.name: dataclasses.replace(step, mistakes=(*step.mistakes, broken))})
+    problems = step_problems(alone)
+    [problem] = [p for p in problems if "'a typo'" in p]
+    assert "its code does not run (SyntaxError: unmatched ')'" in problem, problem
+    assert len(problems) == 1, problems
