@@ -12,6 +12,7 @@ import socket
 import sqlite3
 import threading
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 import nbformat
@@ -22,6 +23,7 @@ from autograder.course.directory import Course
 from autograder.grading.parallel import grade, submission_scores
 from autograder.outputs.feedback import write_feedback
 from autograder.outputs.report import read_results
+from autograder.plumbing.errors import OutputError
 from autograder.sandbox.socket_folder import socket_parent
 from tests.autograder.grading.attacks import ATTACKS, ID, LEAK_LENGTH, LEAK_MARK, filled
 
@@ -224,9 +226,12 @@ def test_no_network(batch):
 def test_feedback_carries_no_secret(batch):
     """Does any feedback page show a hidden test, the grader's code, or text the student's
     code wrote from the hidden inputs (an error's message, a class's name, a tensor's
-    lengths)?"""
+    lengths)? And is each notebook refused (never graded) named as having no page?"""
     root = batch["course"].root
-    write_feedback(root, [ID], log=lambda _: None)
+    refused, said = sorted(a.name for a in ATTACKS if a.score is None), []
+    with pytest.raises(OutputError, match="no feedback page") if refused else nullcontext():
+        write_feedback(root, [ID], log=said.append)
+    assert all(any(name in line and "no page" in line for line in said) for name in refused)
     pages = list((root / "feedback").glob(f"*/{ID}/*.html"))
     assert len(pages) == len([a for a in ATTACKS if a.score is not None])
     for page in pages:
