@@ -256,7 +256,10 @@ def test_every_student_has_a_row_in_the_export_and_the_report(monday, tmp_path):
     refused ones show 0 until graded?"""
     root = monday["root"]
     assert kit(root, "grade").returncode == 1  # the refused inputs are still refused
-    assert kit(root, "feedback").returncode == 0
+    feedback = kit(root, "feedback")  # eve's and fay's notebooks are not graded: no page
+    assert feedback.returncode == 1 and "2 handed-in notebooks have no feedback page" in (
+        feedback.stderr), feedback.stdout + feedback.stderr
+    assert f"feedback {ID}: no page for eve, fay: handed in, not graded" in feedback.stdout
     exported = kit(root, "export", "--to", str(tmp_path / "grades.csv"))
     assert exported.returncode == 1, exported.stderr  # eve's and fay's rows say 0 until graded
     warned = [line for line in exported.stdout.splitlines() if line.startswith("warning: ")]
@@ -322,7 +325,8 @@ def set_db_url(root, url):
 def graded_copy(monday, tmp_path):
     """A copy of the graded course (its pages written), whose gradebook the test may break;
     the copy of a PostgreSQL course keeps reading the module's database, untouched."""
-    assert kit(monday["root"], "feedback").returncode == 0
+    written = kit(monday["root"], "feedback")  # exit 1: eve's and fay's have no page
+    assert "4 pages in feedback/" in written.stdout, written.stdout + written.stderr
     root = tmp_path / "course"
     shutil.copytree(monday["root"], root, ignore=shutil.ignore_patterns(".kit"))
     return root
