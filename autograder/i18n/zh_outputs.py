@@ -86,10 +86,6 @@ CATALOG = {
         "{source}：既不是文件夹也不是 zip 文件；请给出存放笔记本的文件夹，或LMS 导出的 "
         "zip 文件",
     "{source}: no such file or folder": "{source}：没有这个文件或文件夹",
-    "{source} is in {scratch}, the folder collect empties and fills for nbgrader each run: "
-    "move it elsewhere and collect it from there":
-        "{source} 位于 {scratch} 中，collect 每次运行都会为 nbgrader 清空并重新填充这个文件夹："
-        "请把它移到别处，再从那里收取",
     "warning: {path} is kept in {aside}: the new submission holds a file of that name":
         "警告：{path} 保存在 {aside}：新的提交里有同名文件",
     "{folder}: no such folder; create it or write the report elsewhere (--to)":

@@ -187,6 +187,12 @@ def against_submitted(root: Path, assignment_id, handed, student_of, log):
     return chosen, counts
 
 
+# nbgrader's downloaded/ for the kit's zip_collect: a folder of the kit's own, which it empties
+# each run (an instructor may keep their LMS zips in the course's downloaded/, as nbgrader's
+# documentation has them do)
+SCRATCH = f"{KIT_FOLDER}/downloaded"
+
+
 @contextmanager
 def files_kept(root: Path, assignment_id, students, log):
     """Around nbgrader's zip_collect --force, which replaces each of `students`' folders in
@@ -213,7 +219,7 @@ def files_kept(root: Path, assignment_id, students, log):
 
 
 def collect(root: Path, assignment_id, source: Path, file_pattern=None, log=print):
-    """Copy `source` (folder or zip) into downloaded/<id>/archive/ and run nbgrader
+    """Copy `source` (folder or zip) into .kit/downloaded/<id>/archive/ and run nbgrader
     zip_collect; return the problems found in the file names (in the course's language)."""
     with language(config_language(course_config(root))):
         return _collect(root, assignment_id, source, file_pattern, log)
@@ -222,11 +228,6 @@ def collect(root: Path, assignment_id, source: Path, file_pattern=None, log=prin
 def _collect(root: Path, assignment_id, source: Path, file_pattern, log):
     if not source.exists():
         raise CollectError(t("{source}: no such file or folder", source=source))
-    scratch = (root / "downloaded" / assignment_id).resolve()
-    if source.resolve() == scratch or scratch in source.resolve().parents:
-        raise CollectError(t("{source} is in {scratch}, the folder collect empties and fills "
-                             "for nbgrader each run: move it elsewhere and collect it from "
-                             "there", source=source, scratch=scratch))
     regexp = pattern(root, file_pattern)
     config = course_config(root)
     zone = gettz(config.Exchange.get("timezone", "UTC"))
@@ -260,14 +261,15 @@ def _collect(root: Path, assignment_id, source: Path, file_pattern, log):
         log(t("warning: {message}", message=problem) if problem.graded_anyway
             else t("error: {message}", message=problem))
     handed, counts = against_submitted(root, assignment_id, handed, student_of, log)
-    archive = root / "downloaded" / assignment_id / "archive"
-    shutil.rmtree(archive.parent, ignore_errors=True)
+    archive = root / SCRATCH / assignment_id / "archive"
+    shutil.rmtree(archive.parent, ignore_errors=True)  # the kit's own, never a user's
     archive.mkdir(parents=True)
     if handed:
         write_inbox(handed, archive)
         with files_kept(root, assignment_id, {student_of(h) for h in handed}, log):
             run_nbgrader(root, "zip_collect", assignment_id, "--force",
-                         f"--FileNameCollectorPlugin.named_regexp={regexp.pattern}")
+                         f"--FileNameCollectorPlugin.named_regexp={regexp.pattern}",
+                         f"--ZipCollectApp.downloaded_directory={SCRATCH}")
     times = {student_of(h): h.when for h in handed}
     stamp(root, assignment_id, times)
     collected = sorted(p.parent.parent.name for p in

@@ -16,7 +16,7 @@ from autograder.course.directory import Course, open_gradebook, run_nbgrader
 from autograder.course.ledger import read_problems
 from autograder.grading.parallel import grade
 from autograder.i18n.zh import CATALOG
-from autograder.outputs.collect import CollectError, collect
+from autograder.outputs.collect import collect
 from autograder.outputs.report import write_report
 from autograder.outputs.roster import WARNED, roster
 from autograder.tools import simulate
@@ -219,7 +219,8 @@ def test_an_older_export_never_puts_older_notebooks_back(course, tmp_path):
 def test_a_newer_notebook_keeps_the_files_beside_the_older(course, tmp_path):
     """A TA's notes beside bob's notebook in submitted/ (a file and a folder of them): does a
     newer notebook collected in its place keep them, leave nothing aside in .kit/, and is a
-    source inside the folder collect empties refused before anything is touched?"""
+    zip kept in the course's downloaded/ID/ (nbgrader's place for LMS zips) collected from
+    there and left where it is, with the rest of that folder?"""
     def export(name, hour, data):
         path = tmp_path / name
         with zipfile.ZipFile(path, "w") as archive:
@@ -241,9 +242,11 @@ def test_a_newer_notebook_keeps_the_files_beside_the_older(course, tmp_path):
     inside = course.root / "downloaded" / ID / "mine.zip"
     inside.parent.mkdir(parents=True, exist_ok=True)
     inside.write_bytes(export("third.zip", 14, release_bytes()).read_bytes())
-    with pytest.raises(CollectError, match="the folder collect empties"):
-        collect(course.root, ID, inside, log=lambda _: None)
-    assert inside.is_file() and (held / f"{ID}.ipynb").read_bytes() == solved_bytes()
+    (inside.parent / "notes.txt").write_text("mine")
+    collect(course.root, ID, inside, log=lambda _: None)
+    assert (held / f"{ID}.ipynb").read_bytes() == release_bytes()
+    collect(course.root, ID, course.root / "downloaded", log=lambda _: None)  # a folder of it
+    assert inside.is_file() and (inside.parent / "notes.txt").read_text() == "mine"
 
 
 def test_a_file_that_is_no_notebook_is_said_at_collect_and_kept(course, tmp_path):
