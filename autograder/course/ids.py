@@ -1,4 +1,5 @@
-"""Which assignments a course can grade, and the check of the ids a command is given: light
+"""Which assignments a course can grade, the check of the ids a command is given, and the
+shape of a student's id: light
 enough (no nbgrader, no torch) that a wrong id is refused before a command imports what it
 needs."""
 
@@ -22,6 +23,8 @@ def course_ids(root: Path) -> list[str]:
 
 ID_SHAPE = re.compile(r"^\d\d_[a-z][a-z0-9_]*$")  # as checks/loader.py's ID (checks/ may not
 # import course/: tests/autograder/test_layout.py)
+# A student id the course can use: a folder name in submitted/, a row of the gradebook
+STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
 def without_notebook(assignments: Path) -> list[str]:

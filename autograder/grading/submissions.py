@@ -10,6 +10,7 @@ from pathlib import Path
 import nbformat
 
 from autograder.course.deadlines import handed_in_at
+from autograder.course.ids import STUDENT_ID
 from autograder.course.ledger import Problem, chosen
 from autograder.course.submission_files import (
     NOTEBOOK_BYTES,
@@ -19,8 +20,6 @@ from autograder.course.submission_files import (
     read_notebook,
 )
 from autograder.i18n import t
-
-STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
 @dataclass(frozen=True)

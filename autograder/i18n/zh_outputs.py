@@ -86,6 +86,13 @@ CATALOG = {
         "{source}：既不是文件夹也不是 zip 文件；请给出存放笔记本的文件夹，或LMS 导出的 "
         "zip 文件",
     "{source}: no such file or folder": "{source}：没有这个文件或文件夹",
+    "its student id {student!r} is not one the course can use (letters, digits, '.', '_' and "
+    "'-', a letter or a digit first)":
+        "它的学生 id {student!r} 不能在课程中使用（只能用字母、数字和 '.'、'_'、'-'，"
+        "并以字母或数字开头）",
+    "rename the file, or give a --pattern whose student_id group takes the LMS's id of the "
+    "student":
+        "请重命名这个文件，或者给出一个 --pattern，让其中的 student_id 组取学生在 LMS 中的 id",
     "warning: {path} is kept in {aside}: the new submission holds a file of that name":
         "警告：{path} 保存在 {aside}：新的提交里有同名文件",
     "{folder}: no such folder; create it or write the report elsewhere (--to)":

@@ -25,6 +25,7 @@ from dateutil.tz import gettz
 
 from autograder.course.deadlines import Deadlines, submitted_time, time_late
 from autograder.course.directory import course_config, run_nbgrader
+from autograder.course.ids import STUDENT_ID
 from autograder.course.ledger import Problem, keep_problems
 from autograder.course.submission_files import read_notebook
 from autograder.i18n import config_language, language, t
@@ -249,7 +250,14 @@ def _collect(root: Path, assignment_id, source: Path, file_pattern, log):
         else:
             others[notebook.name] = notebook.data
     problems = [p for p in problems if not held_already(root, p, others)]
-    handed = ours
+    # a student id grade would refuse as a folder name (a --pattern that takes any name)
+    problems += [Problem(source / n.name, t("its student id {student!r} is not one the course "
+                                            "can use (letters, digits, '.', '_' and '-', a "
+                                            "letter or a digit first)", student=student_of(n)),
+                         t("rename the file, or give a --pattern whose student_id group takes "
+                           "the LMS's id of the student"), assignment=assignment_id)
+                 for n in ours if not STUDENT_ID.match(student_of(n))]
+    handed = [n for n in ours if STUDENT_ID.match(student_of(n))]
 
     broken = [replace(p, assignment=assignment_id)
               for p in no_notebooks(source, handed, student_of)]  # collected all the same

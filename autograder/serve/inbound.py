@@ -15,7 +15,7 @@ import dateutil.tz
 from nbgrader.utils import parse_utc
 
 from autograder.course.deadlines import handed_in_at
-from autograder.grading.submissions import STUDENT_ID
+from autograder.course.ids import STUDENT_ID
 from autograder.i18n import t
 
 

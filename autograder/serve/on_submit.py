@@ -33,8 +33,8 @@ from autograder.course.directory import (
     nbgrader_api,
     open_gradebook,
 )
+from autograder.course.ids import STUDENT_ID
 from autograder.course.ledger import CourseBusy
-from autograder.grading.submissions import STUDENT_ID
 from autograder.i18n import os_reason, t
 from autograder.plumbing.errors import KitError
 from autograder.serve.collect_one import collect_one, why_not_usable

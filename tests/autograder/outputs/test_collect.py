@@ -308,3 +308,20 @@ def test_a_file_of_another_assignment_is_refused_and_not_counted_as_no_notebook(
     assert sum("collect it with its own assignment id" in m for m in messages) == 2, messages
     summary = next(m for m in messages if m.startswith(f"collected {ID}: "))
     assert "2 new" in summary and "no notebook" not in summary, summary
+
+
+def test_a_student_id_grade_would_refuse_is_refused_at_collect(course, tmp_path):
+    """A --pattern that takes any name collects 王小明's notebook: is it refused at collect
+    (grade would refuse the folder), naming the id and the fix, and ada's collected?"""
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    for student in ("ada", "王小明"):
+        (inbox / f"{student}_{ID}.ipynb").write_bytes(release_bytes())
+    said = []
+    problems = collect(course.root, ID, inbox, log=said.append,
+                       file_pattern=r".*/(?P<student_id>[^/_]+)_(?P<file_id>\d\d_[a-z0-9_]+"
+                                    r"\.ipynb)$")
+    [refused] = problems
+    assert "its student id '王小明' is not one the course can use" in refused.reason
+    assert not (course.root / "submitted" / "王小明").exists()
+    assert (course.root / "submitted" / "ada" / ID / f"{ID}.ipynb").is_file()
