@@ -35,14 +35,6 @@ CATALOG = {
         '{rule}：评分程序无法读取这段代码，因而无法核验这条规则（{kind}）',
     '{name} is not defined: run the cell that defines it, and keep its name':
         '{name} 尚未定义：请运行定义它的单元格，并且不要改动它的名字',
-    '{name} is not defined: {cause}': '{name} 尚未定义：{cause}',
-    'the cell that defines it does not run: {kind} on its line {line} ({message}); fix the '
-    'cell and run it':
-        '定义它的单元格无法运行：第 {line} 行出现 {kind}（{message}）；请修改这个单元格并运行它',
-    'the cell that defines it was stopped midway: {reason}; make it finish (an endless loop, '
-    'or a long run at the top of the cell?)':
-        '定义它的单元格中途被停止：{reason}；请让它能运行完（是不是有无限循环，或者在单元格顶层'
-        '做了很耗时的计算？）',
     '{name}: every hidden check passed': '{name}：全部隐藏检查均已通过',
     'output': '输出',
     '{where} should be a sequence of {count} items': '{where}应是含 {count} 项的序列',

@@ -86,6 +86,15 @@ CATALOG = {
         "{source}：既不是文件夹也不是 zip 文件；请给出存放笔记本的文件夹，或LMS 导出的 "
         "zip 文件",
     "{source}: no such file or folder": "{source}：没有这个文件或文件夹",
+    # grading/session.py: why a step is not defined
+    '{name} is not defined: {cause}': '{name} 尚未定义：{cause}',
+    'the cell that defines it does not run: {kind} on its line {line} ({message}); fix the '
+    'cell and run it':
+        '定义它的单元格无法运行：第 {line} 行出现 {kind}（{message}）；请修改这个单元格并运行它',
+    'the cell that defines it was stopped midway: {reason}; make it finish (an endless loop, '
+    'or a long run at the top of the cell?)':
+        '定义它的单元格中途被停止：{reason}；请让它能运行完（是不是有无限循环，或者在单元格顶层'
+        '做了很耗时的计算？）',
     "its student id {student!r} is not one the course can use (letters, digits, '.', '_' and "
     "'-', a letter or a digit first)":
         "它的学生 id {student!r} 不能在课程中使用（只能用字母、数字和 '.'、'_'、'-'，"
