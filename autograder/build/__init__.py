@@ -12,7 +12,6 @@ Imports checks, course, i18n and plumbing.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -42,6 +41,7 @@ from autograder.course.directory import (
 )
 from autograder.course.ids import lost_notebook, without_notebook
 from autograder.course.kit_update import backup_folder
+from autograder.course.ledger import digest
 from autograder.i18n import t
 from autograder.plumbing.course_root import KIT_FOLDER
 from autograder.plumbing.errors import KitError
@@ -152,10 +152,6 @@ def read_built(root: Path) -> dict:
     return record if isinstance(record, dict) else {}
 
 
-def file_digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def keep_hand_edits(root: Path, assignment_id, log):
     """A notebook of source/ or release/ changed since build wrote it (nbgrader's users edit
     source/) is copied to .kit/replaced/ before the build replaces it, and said; one build
@@ -163,7 +159,7 @@ def keep_hand_edits(root: Path, assignment_id, log):
     record, backup = read_built(root), None
     for path in built_notebooks(root, assignment_id):
         relative = path.relative_to(root).as_posix()
-        if path.is_file() and relative in record and file_digest(path) != record[relative]:
+        if path.is_file() and relative in record and digest(path) != record[relative]:
             backup = backup or backup_folder(root)
             kept = backup / relative
             kept.parent.mkdir(parents=True, exist_ok=True)
@@ -176,7 +172,7 @@ def keep_hand_edits(root: Path, assignment_id, log):
 def record_built(root: Path, assignment_id):
     """The notebooks just written, as keep_hand_edits reads them at the next build."""
     record = read_built(root)
-    record.update({path.relative_to(root).as_posix(): file_digest(path)
+    record.update({path.relative_to(root).as_posix(): digest(path)
                    for path in built_notebooks(root, assignment_id) if path.is_file()})
     (root / KIT_FOLDER).mkdir(exist_ok=True)
     write_atomically(root / KIT_FOLDER / BUILT, json.dumps(record, indent=1, sort_keys=True))

@@ -49,10 +49,11 @@ def drop_graded(folder: Path, copied, notebooks):
     them the folder."""
     ours = {p.as_posix() for each in copied for p in files_beside(each)} | {"timestamp.txt",
                                                                             *notebooks}
-    if not files_beside(folder, ours):
+    present = files_beside(folder)
+    if all(relative.as_posix() in ours for relative in present):
         shutil.rmtree(folder, ignore_errors=True)
         return
-    for relative in files_beside(folder):
+    for relative in present:
         if relative.as_posix() in ours:
             (folder / relative).unlink()
 

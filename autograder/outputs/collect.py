@@ -251,13 +251,13 @@ def _collect(root: Path, assignment_id, source: Path, file_pattern, log):
             others[notebook.name] = notebook.data
     problems = [p for p in problems if not held_already(root, p, others)]
     # a student id grade would refuse as a folder name (a --pattern that takes any name)
+    handed = [n for n in ours if STUDENT_ID.match(student_of(n))]
     problems += [Problem(source / n.name, t("its student id {student!r} is not one the course "
                                             "can use (letters, digits, '.', '_' and '-', a "
                                             "letter or a digit first)", student=student_of(n)),
                          t("rename the file, or give a --pattern whose student_id group takes "
                            "the LMS's id of the student"), assignment=assignment_id)
-                 for n in ours if not STUDENT_ID.match(student_of(n))]
-    handed = [n for n in ours if STUDENT_ID.match(student_of(n))]
+                 for n in ours if n not in handed]
 
     broken = [replace(p, assignment=assignment_id)
               for p in no_notebooks(source, handed, student_of)]  # collected all the same

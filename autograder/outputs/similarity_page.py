@@ -215,6 +215,6 @@ def write_similarity(root: Path, ids, to: Path, share=None, characters=None, com
         if unread:  # in the course's language, as the lines above
             raise OutputError(t("similarity: not compared, since their checks could not be "
                                 "read (said above): {assignments}; fix them, then run "
-                                "{command}", assignments=", ".join(unread),
+                                "{command}", assignments=t(", ").join(unread),
                                 command=as_typed(f"{KIT} similarity {' '.join(unread)}")))
     return results
