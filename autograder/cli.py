@@ -198,6 +198,7 @@ def parser():
                             "finds its repository; paths you type stay relative to where you "
                             "are)"))
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    top.commands = commands  # a command's own parser, for its errors: commands.choices[name]
 
     cmd = command(commands, "build", help=t("prove each assignment (its checks pass the "
                               "reference, the reference passes its public tests), then render "
@@ -807,8 +808,9 @@ def run_command(root, args):
         from autograder.outputs.similarity_page import write_similarity
 
         to = (args.to or Path("similarity")).resolve()
-        return 0 if write_similarity(root, ids, to, args.threshold, args.characters,
-                                     args.common) else 1
+        results = write_similarity(root, ids, to, args.threshold, args.characters, args.common)
+        # a notebook left out is said above; the report is not whole, so the exit says so too
+        return 0 if results and not any(result.left_out for result in results) else 1
     elif args.command == "remove":
         from autograder.tools.remove import remove
 
@@ -825,13 +827,14 @@ def parse(argv=None):
     argparse ends a command's ID list at the first option and would refuse the rest."""
     cli = parser()
     args, extra = cli.parse_known_args(argv)
+    own = cli.commands.choices[args.command]  # its usage, not the kit's list of commands
     if extra and isinstance(getattr(args, "ids", None), list) and not any(
             word.startswith("-") for word in extra):
         args.ids += extra
     elif extra:
-        cli.error(t("unrecognized arguments: %s") % " ".join(extra))
+        own.error(t("unrecognized arguments: %s") % " ".join(extra))
     if args.command == "init" and args.config_only and (args.ids or args.empty):
-        cli.error(t("--config-only writes nbgrader_config.py alone: give no assignment ids "
+        own.error(t("--config-only writes nbgrader_config.py alone: give no assignment ids "
                     "and no --empty"))
     return args
 

@@ -87,9 +87,11 @@ MISSING = (States.DELETED, States.DELETED_MENDED, States.ABSENT)  # the course l
 class Record:
     """What .kit/from-kit.json holds: the digest of each file by path (or UNTOLD), and whether
     it holds every file the course had (`lists_absent`: a file it lacks is then new in the kit;
-    init's, and update's since it marks absent files UNTOLD)."""
+    init's, and update's since it marks absent files UNTOLD); `kept`: the paths an --apply
+    kept as the course's own (--keep), until one is taken."""
     files: dict[str, str]
     lists_absent: bool = True
+    kept: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -168,7 +170,10 @@ def read_record(root: Path) -> Record | None:
         if not (isinstance(files, dict) and all(isinstance(path, str) and isinstance(value, str)
                                                 for path, value in files.items())):
             raise ValueError(t("not a table of paths and digests under \"files\""))
-        return Record(files, data.get("lists_absent") is True)
+        kept = data.get("kept", [])
+        if not (isinstance(kept, list) and all(isinstance(path, str) for path in kept)):
+            raise ValueError(t("not a list of paths under \"kept\""))
+        return Record(files, data.get("lists_absent") is True, frozenset(kept))
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as error:
@@ -179,13 +184,13 @@ def read_record(root: Path) -> Record | None:
                             path=record_path(root), error=error, kit=kit_command())) from None
 
 
-def write_record(root: Path, files: dict[str, str]) -> None:
+def write_record(root: Path, files: dict[str, str], kept=()) -> None:
     """The record, written whole (a partial file moved into place), listing every file the
-    course lacked."""
+    course lacked, and the files kept as the course's own."""
     path = record_path(root)
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{RECORD}.partial")
-    data = {"lists_absent": True, "files": dict(sorted(files.items()))}
+    data = {"lists_absent": True, "files": dict(sorted(files.items())), "kept": sorted(kept)}
     try:
         partial.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         partial.replace(path)
@@ -397,11 +402,12 @@ def update(root: Path, kit: Path, ids=(), apply=False, take=(), keep=(), log=pri
     if not ids:
         log(t("the course holds none of the kit's assignments: nothing to compare"))
         return 0
-    found = states(root, kit, ids)
+    found, record = states(root, kit, ids), read_record(root)
     take, keep = named_paths(root, found, take, keep, ids, here)
     for state in found:
         if state.state != States.SAME:
-            log(t("  {state}: {path}", state=t(state.state), path=state.path))
+            log(t("  {state}: {path}", state=t(state.state), path=state.path)
+                + kept_note(state, keep, record))
         if state.state in (States.YOURS, States.BOTH, States.UNKNOWN, States.LATER):
             log(t("    compare: diff {path} {kit}",
                   path=shlex.quote(str(root.resolve() / state.path)),
@@ -424,13 +430,14 @@ def update(root: Path, kit: Path, ids=(), apply=False, take=(), keep=(), log=pri
         log(summary(found, chosen, mine, asked, ids,
                     apply_command(root, given, take, keep, here, kit_here)))
         return 0
-    files, taken = with_untold(root, kit, read_record(root)), []
+    files, taken = with_untold(root, kit, record), []
     try:
         take_files(root, kit, chosen, taken, log)
         files.update({f.path: digest(root / f.path) for f in found if f.state == States.SAME})
         files.update({path: digest(root / path) for path in taken})  # now the kit's
         files.update({f.path: digest(in_kit(kit, f.path)) for f in mine})  # yours, against it
-        write_record(root, files)
+        kept = (set(record.kept) if record else set()) - set(taken) | {f.path for f in mine}
+        write_record(root, files, kept)
     except BaseException:
         if taken:  # the files taken stay the kit's, to build before releasing
             log(t("stopped after taking {count} of {all} files; the next update finds them the "
@@ -482,6 +489,16 @@ def affected(taken, course_ids) -> tuple[list[str], list[str]]:
     shown = sorted({p[1] for p in parts if len(p) > 2 and p[-1] not in GRADING_ONLY}
                    | (set(course_ids) if shared else set()))
     return graded, shown
+
+
+def kept_note(state: FileState, keep, record: Record | None) -> str:
+    """What a listed file's line adds when it is the course's own by --keep: named so now, or
+    kept by an earlier --apply (and not mended in the kit since)."""
+    if state.path in keep:
+        return t(" (named with --keep: stays the course's own)")
+    if record and state.path in record.kept and state.state in SAID:
+        return t(" (kept as the course's own by an earlier --keep)")
+    return ""
 
 
 def summary(found, chosen, mine, asked, ids, command) -> str:

@@ -113,8 +113,12 @@ def regrade_check(root: Path, assignment_id, students=(), workers=None, schedule
 
 def _regrade_check(root, config, assignment_id, students, workers, scheduler, log):
     check = Check()
-    ready, _ = find_submissions(root, [assignment_id], expected_tests(root, [assignment_id]),
-                                students)
+    ready, problems = find_submissions(root, [assignment_id],
+                                       expected_tests(root, [assignment_id]), students)
+    for problem in problems:
+        if not problem.graded_anyway:  # grade refuses it too: it is not checked, and said
+            check.unchecked.append((problem.student, t("grade refuses it: {problem}",
+                                                       problem=problem)))
     todo = []
     for submission in ready:
         status = read_status(root, submission.student, assignment_id) or {}
@@ -127,7 +131,7 @@ def _regrade_check(root, config, assignment_id, students, workers, scheduler, lo
                 "again (run grade --force once, then check)")))
         else:
             todo.append(submission)
-    if not ready:
+    if not ready and not problems:
         log(t("nothing to check: no notebook of {id} in submitted/{students}", id=assignment_id,
               students=t(" for {students}", students=", ".join(students)) if students else ""))
     secret = read_secret(secret_path(root), log)

@@ -643,8 +643,8 @@ CATALOG = {
     "No code of their own: {students}": "没有自己的代码：{students}",
     "Not compared, their notebook was not read: {students}":
         "未参与比较，其笔记本未被读取：{students}",
-    "similarity {assignment}: not read, the index says why: {students}":
-        "相似度 {assignment}：未被读取（原因见索引页）：{students}",
+    "similarity {assignment}: {student} not compared: {why}":
+        "相似度 {assignment}：{student} 未参与比较：{why}",
     "its code cannot be read for comparison ({error})": "其代码无法读取以供比较（{error}）",
     "Similar code in {assignment}": "{assignment} 中的相似代码",
     "Similar code": "相似代码",
@@ -728,6 +728,9 @@ CATALOG = {
     "from a later kit than this one (update it with that kit)":
         "来自比本套件更晚的版本（请用那个版本的套件来更新它）",
     "not a table of paths and digests under \"files\"": "\"files\" 下不是路径与摘要的表",
+    "not a list of paths under \"kept\"": "\"kept\" 下不是路径的列表",
+    " (named with --keep: stays the course's own)": "（已用 --keep 指定：保留为课程自己的）",
+    " (kept as the course's own by an earlier --keep)": "（先前的 --keep 已将其保留为课程自己的）",
     "stopped after taking {count} of {all} files; the next update finds them the same as the "
     "kit's":
         "取用了 {all} 个文件中的 {count} 个之后停了下来；下一次 update 会发现它们与本套件的相同",

@@ -678,6 +678,7 @@ CATALOG = {
         "{student}：再次评分结果相同：{score:g} 分，没通过的用例和识别出的常见错误也都相同",
     "{student}: DIFFERENT when graded again:": "{student}：再次评分结果不同：",
     "{student}: not checked: {why}": "{student}：未检查：{why}",
+    "grade refuses it: {problem}": "grade 拒绝了它：{problem}",
     "{cell}: graded only once": "{cell}：只有一次评分中有它",
     "{cell}: {before:g} -> {after:g} points": "{cell}：{before:g} -> {after:g} 分",
     "not graded as it is in submitted/ (run grade first)":

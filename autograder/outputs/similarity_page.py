@@ -208,9 +208,9 @@ def write_similarity(root: Path, ids, to: Path, share=None, characters=None, com
                   "({flag}): {path}", assignment=assignment_id,
                   notebooks=len(result.notebooks), flagged=len(result.flagged),
                   flag=flag_words(flag), path=index))
-            if result.left_out:
-                log(t("similarity {assignment}: not read, the index says why: {students}",
-                      assignment=assignment_id, students=", ".join(sorted(result.left_out))))
+            for student, why in sorted(result.left_out.items()):
+                log(t("similarity {assignment}: {student} not compared: {why}",
+                      assignment=assignment_id, student=student, why=why))
             results.append(result)
         if unread:  # in the course's language, as the lines above
             raise OutputError(t("similarity: not compared, since their checks could not be "

@@ -122,6 +122,17 @@ def test_ids_may_follow_options():
         parse(["grade", "01_a", "--no-such-option"])
 
 
+def test_an_unknown_option_shows_its_commands_usage(capsys):
+    """Is `grade --bogus` refused with grade's own usage (its options listed), not the kit's
+    list of commands, exit 2 as argparse's?"""
+    with pytest.raises(SystemExit) as stopped:
+        parse(["grade", "--bogus"])
+    said = capsys.readouterr().err
+    assert stopped.value.code == 2
+    assert " grade [-h]" in said and "--reseed" in said and "COMMAND" not in said, said
+    assert said.rstrip().endswith("grade: error: unrecognized arguments: --bogus"), said
+
+
 # --- What the instructor's console says, and init's closing lines ------------------------
 
 CJK = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]")

@@ -84,7 +84,7 @@ def test_similarity_and_report_name_it_and_go_on(course, capsys):
     [result] = write_similarity(root, [ID], root / "similarity", log=said.append)
     assert "cy" not in {n.student for n in result.notebooks}
     assert result.left_out["cy"] == TOO_DEEP
-    assert f"similarity {ID}: not read, the index says why: cy" in said
+    assert f"similarity {ID}: cy not compared: {TOO_DEEP}" in said
     assert main(["--root", str(root), "report", "--to", str(root / "report.html"), ID]) == 0
     assert "Traceback" not in capsys.readouterr().err
     assert "ada--bob.html" in (root / "report.html").read_text(encoding="utf-8")

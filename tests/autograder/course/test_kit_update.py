@@ -116,6 +116,28 @@ def test_the_instructors_own_change_is_never_taken_unless_named(kit, tmp_path, m
     assert [p.read_text() for p in (root / ".kit" / REPLACED).glob(f"*/{CHECKS}")] == [theirs]
 
 
+def test_a_file_kept_with_keep_says_so_then_and_after(kit, tmp_path, monkeypatch):
+    """A checks.py the instructor changed, the kit's mended too: does a dry run naming it
+    with --keep say on its line that it stays the course's own; after --apply --keep, does the
+    next update say it was kept by an earlier --keep (and not after it is taken)?"""
+    root = course_from(kit, tmp_path / "course")
+    monkeypatch.chdir(root)
+    (root / CHECKS).write_text((root / CHECKS).read_text() + "\n# mine\n")
+    (kit / ID / "checks.py").write_text((kit / ID / "checks.py").read_text() + MENDED)
+    said = []
+    assert update(root, kit, [ID], keep=[CHECKS], log=said.append) == 0
+    [line] = [line for line in said if line.endswith(CHECKS + " (named with --keep: stays the "
+                                                               "course's own)")]
+    assert States.BOTH in line
+    assert update(root, kit, [ID], apply=True, keep=[CHECKS], log=said.append) == 0
+    assert read_record(root).kept == {CHECKS}
+    said = []
+    assert update(root, kit, [ID], log=said.append) == 0
+    assert f"  {States.YOURS}: {CHECKS} (kept as the course's own by an earlier --keep)" in said
+    assert update(root, kit, [ID], apply=True, take=[CHECKS], log=said.append) == 0
+    assert read_record(root).kept == frozenset()
+
+
 def test_a_change_of_the_course_alone_or_a_deleted_file_is_said_and_left(kit, tmp_path):
     """A reference.py only the instructor changed, and a probes.py they deleted, the kit's
     as init copied them: is each said, left as it is (not put back), and --apply still exit

@@ -127,6 +127,22 @@ def test_another_secret_is_said_and_nothing_is_checked(course):
     assert "0 the same, 0 different, 2 not checked" in checked.stdout
 
 
+def test_a_submission_grade_refuses_is_named_and_exits_1(course):
+    """With a third student's file in submitted/ that is not a notebook, does regrade-check
+    name that student among those not checked, with grade's reason and fix, and exit 1, the
+    others still checked?"""
+    folder = course / "submitted" / "broken" / ID
+    folder.mkdir(parents=True)
+    (folder / f"{ID}.ipynb").write_text("not json")
+    try:
+        checked = kit(course, "regrade-check", ID)
+    finally:
+        shutil.rmtree(folder.parent)
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert "broken: not checked: grade refuses it: " in checked.stdout
+    assert "2 the same, 0 different, 1 not checked" in checked.stdout
+
+
 def test_differences_name_the_score_the_cell_and_each_finding():
     """Do two gradings of one notebook differ in words that name the total, the cell's
     points and every finding gone or new (with its mistake), and in none when alike?"""

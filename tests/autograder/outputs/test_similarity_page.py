@@ -101,8 +101,9 @@ def test_the_index_ranks_the_copies(report):
     not_read = words(code, "not a Jupyter notebook ({error})", error="NotJSONError")
     assert words(code, "Not compared, their notebook was not read: {students}",
                  students=f"fox ({link}); gus ({not_read})") in index
-    assert words(code, "similarity {assignment}: not read, the index says why: {students}",
-                 assignment=ID, students="fox, gus") in SAID[code]
+    for student, why in (("fox", link), ("gus", not_read)):
+        assert words(code, "similarity {assignment}: {student} not compared: {why}",
+                     assignment=ID, student=student, why=why) in SAID[code]
 
 
 def test_the_pair_page_is_readable_offline(report, offline_browser):
@@ -151,13 +152,14 @@ def squeezed(text):
 
 def test_the_command_writes_the_report_and_says_where(report):
     """Does `python -m autograder similarity ID --to DIR` write the pages and print where, with
-    the assignment's own flag (checks.py's SIMILARITY), in the course's language, exit 0;
+    the assignment's own flag (checks.py's SIMILARITY), in the course's language, exit 1
+    (fox's and gus's notebooks are not compared: the report is not whole);
     refuse a threshold that is no share, or characters below 0, with exit 1, naming it; and
     does its --help explain it in the course's language?"""
     code, folder = report
     root = folder.parents[1]
     run = kit(root, "similarity", ID, "--to", str(root / "again"))
-    assert run.returncode == 0, run.stderr
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
     index = root / "again" / ID / "index.html"
     assert (index.parent / "bob--cy.html").exists()
     flag = load_assignment(ROOT, ID).similar
@@ -180,15 +182,16 @@ def test_the_command_writes_the_report_and_says_where(report):
 
 def test_the_command_line_replaces_the_assignments_flag(report):
     """Does --characters above every pair's matched code flag none, and --threshold 1 with
-    --characters 0 flag exactly the pairs whose one notebook is all in common?"""
+    --characters 0 flag exactly the pairs whose one notebook is all in common (each run
+    exits 1: fox's and gus's notebooks are not compared)?"""
     code, folder = report
     root = folder.parents[1]
     run = kit(root, "similarity", ID, "--to", str(root / "strict"), "--characters", "100000")
-    assert run.returncode == 0, run.stderr
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
     assert not list((root / "strict" / ID).glob("*--*.html"))
     run = kit(root, "similarity", ID, "--to", str(root / "whole"), "--threshold", "1",
               "--characters", "0")
-    assert run.returncode == 0, run.stderr
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
     assert words(code, "{share} or more of one notebook's own code in common with the other",
                  share="100%") in run.stdout
 
