@@ -4,8 +4,9 @@ At its root, what Gradescope runs: `setup.sh` (once, when the image is built: Py
 virtualenv with the pinned versions, PyTorch's CPU build) and `run_autograder` (for every
 submission). Beside them:
 
-    requirements.lock   the versions setup.sh installs (the checkout's requirements.lock, or
-                        the versions of the environment running the kit when it is installed)
+    requirements.lock   the versions setup.sh installs: of the checkout's requirements.lock,
+                        or of the versions of the environment running the kit when it is
+                        installed, those the kit needs to run (gradescope/runtime_pins.py)
     kit/                the kit's packages as they run here (autograder/, solutions/)
     course/             the course, as a grading worker gets it (engine/bundle.py):
                         nbgrader_config.py, assignments/ (shared modules and ID/), source/ID/,
@@ -30,6 +31,7 @@ from pathlib import Path
 
 from autograder.course.directory import CONFIG
 from autograder.course.draw_keys import course_secret, older_draws, secret_path
+from autograder.gradescope.runtime_pins import runtime_pins
 from autograder.i18n import t
 from autograder.plumbing.errors import KitError
 
@@ -77,8 +79,11 @@ def environment_pins() -> str:
 
 
 def pinned_requirements() -> str:
+    """The versions an image installs: the checkout's lock's (else the environment's) of what
+    the kit needs to run."""
     lock = checkout_lock()
-    return lock.read_text(encoding="utf-8") if lock else environment_pins()
+    pins = lock.read_text(encoding="utf-8") if lock else environment_pins()
+    return runtime_pins(pins, KIT_DISTRIBUTION, lock.parent if lock else None)
 
 
 def torch_version(pins: str) -> str:

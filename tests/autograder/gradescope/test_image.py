@@ -20,6 +20,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from packaging.utils import canonicalize_name
 
 from autograder.tools import simulate
 from tests.autograder.gradescope.conftest import ID, lay_out, notebooks
@@ -98,3 +99,19 @@ def test_the_zips_own_image_grades_each_upload(image, course, confine):
         assert "sandbox: full (" in process.stdout, process.stdout[-2000:]
     assert found["correct"] == 10 and found["blank"] == 0, found
     assert 0 < found["wrong"] < 10, found
+
+
+def test_the_image_holds_what_its_lock_pins_and_no_more(image):
+    """Does the image's virtualenv hold exactly the versions its requirements.lock pins (pip
+    pulled nothing unpinned: the lock's runtime lines are whole), none of the development
+    tools among them?"""
+    pinned = {canonicalize_name(line.split("==")[0]): line.split("==")[1] for line in
+              (image / "source" / "requirements.lock").read_text().split()}
+    listed = subprocess.run([str(image / "venv" / "bin" / "pip"), "list", "--format=json"],
+                            capture_output=True, text=True, check=True).stdout
+    held = {canonicalize_name(d["name"]): d["version"].split("+")[0]
+            for d in json.loads(listed)}
+    held = {name: version for name, version in held.items()
+            if name not in ("pip", "setuptools", "wheel")}
+    assert held == pinned
+    assert not {"pytest", "selenium", "mkdocs", "ruff"} & set(held)
