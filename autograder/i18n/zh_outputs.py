@@ -490,7 +490,7 @@ CATALOG = {
     "students with full points": "得满分的学生",
     "Mistakes most named": "最常识别出的错误",
     "Needs your attention": "需要你处理",
-    "inputs refused": "被拒收的输入",
+    "other inputs refused": "其他被拒收的输入",
     "submissions flagged for integrity": "诚信检查标记的提交",
     "similar pairs": "相似的提交对",
     "late submissions": "迟交的提交",

@@ -95,9 +95,14 @@ def attention(results):
     """(anchor, label, count) of what needs the instructor: the five always (a 0 says there is
     nothing to do), a manual grade or a step without hidden checks only when there is one."""
     late = [e for e in results.roster if e.late is not None and e.late.seconds_late > 0]
+    not_gradable = {(e.student, e.assignment) for e in results.roster if e.status == REFUSED}
     found = [
         ("problems", t("not gradable"), sum(e.status == REFUSED for e in results.roster)),
-        ("problems", t("inputs refused"), sum(not p.graded_anyway for p in results.problems)),
+        # a refused file that left no row not gradable (a newer file, the older one graded):
+        # each refusal is counted once
+        ("problems", t("other inputs refused"), sum(
+            not p.graded_anyway and (p.student, p.assignment) not in not_gradable
+            for p in results.problems)),
         ("integrity", t("submissions flagged for integrity"), len(results.integrity)),
         ("similarity", t("similar pairs"), flagged_in_all(results.similar)),
         ("late", t("late submissions"), len(late)),

@@ -470,8 +470,9 @@ def test_the_chinese_page_carries_its_glyphs(tmp_path, capsys):
 def known_class(root):
     """A class whose summary is known: of 01_alpha's steps, g is the most failed (1 of 5
     students with its full points; f 3 of 5); "weights not normalised" is named in 3 notebooks,
-    "swapped" in 1; bob and cy are late; eve changed a graded cell; collect refused two files,
-    one of fay's and one that names no student, so two are not gradable; no code to compare."""
+    "swapped" in 1; bob and cy are late; eve changed a graded cell; collect refused three
+    files: one of fay's and one that names no student, so two are not gradable, and a newer
+    one of ada's 02_beta, the graded one kept; no code to compare."""
     release(root, FIRST, {"test_f": (4, False), "test_g": (2, False)})
     release(root, SECOND, {"test_h": (2, False)})
     late = DUE.replace(day=2)
@@ -494,6 +495,9 @@ def known_class(root):
                 student="fay", assignment=FIRST),
         Problem(Path("inbox/final version.ipynb"), "the name tells no student",
                 "rename it", assignment=FIRST)])
+    keep_problems(root, "collect", [SECOND], [
+        Problem(Path("inbox/ada_02_beta.ipynb"), "not a Jupyter notebook", "resubmit it",
+                student="ada", assignment=SECOND)])
     return root
 
 
@@ -518,7 +522,9 @@ def test_the_summary_comes_before_the_long_tables(course, capsys):
 
 
 def test_the_summary_counts_what_needs_the_instructor(course, capsys):
-    """Does the summary count the not gradable, the refused inputs, the integrity flags, the
+    """Does the summary count the not gradable, the other refused inputs (each refusal
+    counted once: a refused file that left a row not gradable is not counted again), the
+    integrity flags, the
     similar pairs and the late submissions of a known class, each linked to a heading of the
     page, and every link of the page lead somewhere, and are those
     that are not 0 said on the console too?"""
@@ -526,11 +532,11 @@ def test_the_summary_counts_what_needs_the_instructor(course, capsys):
     items = re.findall(r"<li class='[\w-]+'><b>(\d+)</b> <a href='#(\w+)'>(.*?)</a></li>",
                        summary_of(page))
     assert {label: (int(n), target) for n, target, label in items} == {
-        "not gradable": (2, "problems"), "inputs refused": (2, "problems"),
+        "not gradable": (2, "problems"), "other inputs refused": (1, "problems"),
         "submissions flagged for integrity": (1, "integrity"),
         "similar pairs": (0, "similarity"), "late submissions": (2, "late")}
-    assert "needs your attention, each with its fix on the page: 2 not gradable, 2 inputs " \
-        "refused, 1 submissions flagged for integrity, 2 late submissions" in lines, lines
+    assert "needs your attention, each with its fix on the page: 2 not gradable, 1 other " \
+        "inputs refused, 1 submissions flagged for integrity, 2 late submissions" in lines, lines
     ids = set(re.findall(r" id='(\w+)'", page))
     assert set(re.findall(r"href='#(\w+)'", page)) <= ids
 
