@@ -4,9 +4,9 @@ At its root, what Gradescope runs: `setup.sh` (once, when the image is built: Py
 virtualenv with the pinned versions, PyTorch's CPU build) and `run_autograder` (for every
 submission). Beside them:
 
-    requirements.lock   the versions setup.sh installs: of the checkout's requirements.lock,
-                        or of the versions of the environment running the kit when it is
-                        installed, those the kit needs to run (gradescope/runtime_pins.py)
+    requirements.lock   the versions setup.sh installs: the checkout's requirements.lock's
+                        of what the kit needs to run (gradescope/runtime_pins.py), or, the
+                        kit installed, the versions of the environment running it
     kit/                the kit's packages as they run here (autograder/, solutions/)
     course/             the course, as a grading worker gets it (engine/bundle.py):
                         nbgrader_config.py, assignments/ (shared modules and ID/), source/ID/,
@@ -79,11 +79,14 @@ def environment_pins() -> str:
 
 
 def pinned_requirements() -> str:
-    """The versions an image installs: the checkout's lock's (else the environment's) of what
-    the kit needs to run."""
+    """The versions an image installs: the checkout's lock's of what the kit needs to run (the
+    lock pins the kit's development tools too); installed, the environment's every version
+    (an instructor's own assignment, or a student, may import what they installed beside the
+    kit)."""
     lock = checkout_lock()
-    pins = lock.read_text(encoding="utf-8") if lock else environment_pins()
-    return runtime_pins(pins, KIT_DISTRIBUTION, lock.parent if lock else None)
+    if lock is None:
+        return environment_pins()
+    return runtime_pins(lock.read_text(encoding="utf-8"), KIT_DISTRIBUTION, lock.parent)
 
 
 def torch_version(pins: str) -> str:

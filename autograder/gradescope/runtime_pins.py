@@ -1,8 +1,8 @@
-"""The pins a Gradescope image installs: of the versions pinned (the checkout's lock, or the
-environment's), only the distributions the kit needs to run, as the installed metadata tells
-them: the kit's own requirements and theirs, with the extras each asks for. The development
-tools the lock also pins (pytest, selenium, mkdocs, ruff) and what only a course's own
-machine uses (PostgreSQL's driver, SLURM's jobqueue) stay out of the image."""
+"""The pins a Gradescope image installs from a checkout: of the versions its lock pins, only
+the distributions the kit needs to run, as the installed metadata tells them: the kit's own
+requirements and theirs, with the extras each asks for. The development tools the lock also
+pins (pytest, selenium, mkdocs, ruff) and what only a course's own machine uses (PostgreSQL's
+driver, SLURM's jobqueue) stay out of the image."""
 
 from __future__ import annotations
 
