@@ -24,7 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.build.cjk import HAN
-from autograder.build.stubs import body_start, leading_comments, outer_functions
+from autograder.build.stubs import (
+    body_start,
+    leading_comments,
+    named_at,
+    outer_functions,
+)
 from autograder.i18n import DEFAULT
 
 PROSE_WORDS = frozenset(
@@ -89,7 +94,8 @@ def english_left(specs, assignment, language) -> list[Left]:
                      for row, run in english_runs(spec.text, named) if not given(run, table)]
         elif spec.kind in REFERENCE_CELLS:
             for name in spec.names:
-                left += reference_left(assignment.reference(name), spec.kind, table)
+                left += reference_left(assignment.reference(name, named_at(spec, assignment)),
+                                       spec.kind, table)
     return list(dict.fromkeys(left))
 
 

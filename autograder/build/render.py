@@ -17,7 +17,7 @@ from autograder.build.check_notebook import points
 from autograder.build.hand_in import HAND_IN
 from autograder.build.printed_values import with_printed_values
 from autograder.build.standalone import filled, helper_cell_code, packed_helper_cell
-from autograder.build.stubs import given_code, solution_code
+from autograder.build.stubs import given_code, named_at, solution_code
 from autograder.checks.audit import unknown_step
 from autograder.checks.code_rules import course_key
 from autograder.checks.loader import GUIDE
@@ -143,9 +143,9 @@ def code_and_metadata(spec, index, assignment, language_code):
         return spec.text, nbgrader_metadata(f"setup_{index:02d}", locked=True)
     if spec.kind == "given":
         meta = nbgrader_metadata(f"given_{'_'.join(spec.names)}", locked=True)
-        return given_code(spec.names, assignment), meta
+        return given_code(spec.names, assignment, named_at(spec, assignment)), meta
     if spec.kind == "solution":
-        return (solution_code(spec.names, assignment),
+        return (solution_code(spec.names, assignment, named_at(spec, assignment)),
                 nbgrader_metadata(spec.names[0], solution=True))
     if spec.kind == "tests":
         meta = nbgrader_metadata(f"test_{spec.names[0]}", grade=True, locked=True,

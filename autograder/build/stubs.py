@@ -14,16 +14,24 @@ import textwrap
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 
 
-def solution_code(names, assignment):
-    """The source of these names of the assignment's reference, bodies fenced for nbgrader."""
-    return "\n\n\n".join(fenced_source(assignment.reference(name)) for name in names)
+def named_at(spec, assignment):
+    """Where notebook.py names a cell's names: its path and the marker's line."""
+    return f"{assignment.notebook}:{spec.line}"
 
 
-def given_code(names, assignment):
+def solution_code(names, assignment, where=""):
+    """The source of these names of the assignment's reference, bodies fenced for nbgrader
+    (`where`: the line of notebook.py that names them, named_at)."""
+    return "\n\n\n".join(fenced_source(assignment.reference(name, where))
+                          for name in names)
+
+
+def given_code(names, assignment, where=""):
     """The source of these names of the assignment's reference, as they are (read-only
     helpers)."""
-    return "\n\n\n".join(textwrap.dedent(inspect.getsource(assignment.reference(n))).rstrip()
-                         for n in names)
+    return "\n\n\n".join(
+        textwrap.dedent(inspect.getsource(assignment.reference(n, where))).rstrip()
+        for n in names)
 
 
 def fenced_source(obj):

@@ -109,8 +109,9 @@ class Assignment:
                                     kind=type(declared).__name__, guide=t(GUIDE)))
         return declared
 
-    def reference(self, name):
-        """The object `name` of reference.py (a solution or given cell names it)."""
+    def reference(self, name, named_at=""):
+        """The object `name` of reference.py (a solution or given cell names it, at
+        `named_at`: notebook.py's path and line)."""
         module = self.module("reference")
         where = self.folder / REFERENCE
         if module is None or not (self.folder / REFERENCE).is_file():
@@ -119,7 +120,8 @@ class Assignment:
                                     path=where, guide=t(GUIDE)))
         if not hasattr(module, name):
             raise AssignmentError(t("{path} has no {name!r}: define it there (or import it), "
-                                    "as the notebook's cells name it", path=where, name=name))
+                                    "as {cell} names it", path=where, name=name,
+                                    cell=named_at or t("a cell of the notebook")))
         return getattr(module, name)
 
 

@@ -152,8 +152,9 @@ CATALOG = {
     "{path} is missing: write the reference code of the assignment's solution and given cells "
     "there ({guide})":
         "缺少 {path}：请在那里写出作业的答案单元格和给定单元格的参考代码（{guide}）",
-    "{path} has no {name!r}: define it there (or import it), as the notebook's cells name it":
-        "{path} 里没有 {name!r}：请在那里定义它（或导入它），笔记本的单元格用到了这个名字",
+    "{path} has no {name!r}: define it there (or import it), as {cell} names it":
+        "{path} 里没有 {name!r}：请在那里定义它（或导入它），{cell} 用到了这个名字",
+    "a cell of the notebook": "笔记本的一个单元格",
     "{folder} is missing: a course keeps its assignments there (python -m autograder new ID "
     "writes one)":
         "缺少 {folder}：课程把作业放在那里（python -m autograder new ID 会写一个）",

@@ -203,3 +203,22 @@ def test_a_notebook_changed_since_its_build_is_kept_before_it_is_written_anew(tm
     said.clear()
     build(course, ["02_embeddings"], log=said.append)
     assert not [line for line in said if "changed since build wrote it" in line], said
+
+
+def test_a_name_reference_py_lacks_is_refused_at_the_line_that_names_it(tmp_path):
+    """A solution cell of notebook.py naming a function reference.py does not define: is the
+    build refused naming reference.py, the name, and notebook.py's line that names it?"""
+    from autograder.build.course_folder import init_course
+    from autograder.checks.loader import AssignmentError
+
+    course = init_course(tmp_path / "course", "en", ["02_embeddings"], log=lambda line: None)
+    notebook = course / "assignments" / "02_embeddings" / "notebook.py"
+    lines = notebook.read_text(encoding="utf-8").splitlines()
+    number = next(i for i, line in enumerate(lines, 1) if line.startswith("# %% solution "))
+    lines[number - 1] += " no_such_function"
+    notebook.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(AssignmentError) as refused:
+        build(course, ["02_embeddings"], log=lambda line: None)
+    said = str(refused.value)
+    assert "reference.py has no 'no_such_function'" in said, said
+    assert f"as {notebook}:{number} names it" in said, said
