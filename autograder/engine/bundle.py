@@ -319,11 +319,16 @@ def write_scores(into: Gradebook, assignment_id, student, scores: dict):
 
 
 def graded_submission(root: Path, assignment_id, student) -> Submission:
-    """What a feedback page is made of besides its scores: the student's autograded
-    folder."""
-    return Submission(student, assignment_id,
-                      read_files(root / "autograded" / student / assignment_id,
-                                 f"autograded/{student}/{assignment_id}/"))
+    """What a feedback page is made of besides its scores: the student's autograded folder
+    as grading wrote it: its notebook and the files of the student's that grading copied
+    from submitted/. A file a TA put beside them there (kept across regrades,
+    plumbing/files_beside.py) stays out: nbgrader copies the folder into the page's, which
+    students may be given."""
+    handed_in = root / "submitted" / student / assignment_id
+    files = read_files(root / "autograded" / student / assignment_id)
+    return Submission(student, assignment_id, {
+        f"autograded/{student}/{assignment_id}/{name}": data for name, data in files.items()
+        if name == f"{assignment_id}.ipynb" or (handed_in / name).is_file()})
 
 
 def submission_of(root: Path, student, assignment_id, draw_key=b"") -> Submission:

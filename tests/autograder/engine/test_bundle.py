@@ -4,7 +4,12 @@ student's scores reach a worker's copy of its gradebook whole?"""
 from __future__ import annotations
 
 from autograder.course.directory import Course, open_gradebook
-from autograder.engine.bundle import COMMENT_COLUMNS, SCORE_COLUMNS, assignment_bundle
+from autograder.engine.bundle import (
+    COMMENT_COLUMNS,
+    SCORE_COLUMNS,
+    assignment_bundle,
+    graded_submission,
+)
 from autograder.grading.parallel import register_assignments
 from tests.course import ROOT
 
@@ -172,3 +177,19 @@ def test_a_class_scores_are_what_nbgrader_says_of_each_student(tmp_path, monkeyp
     assert len({repr(entry) for entry in together.values()}) == 3
     with pytest.raises(MissingEntry, match="dan"):
         scores_of(root, ID, ["ada", "dan"])
+
+
+def test_a_page_is_made_of_what_grading_wrote_not_a_tas_file(tmp_path):
+    """An autograded folder holding the graded notebook, the student's data file (also in
+    submitted/) and a TA's note put beside them: does the page's submission carry the first
+    two and not the note, which nbgrader would copy into the folder students get?"""
+    graded = tmp_path / "autograded" / "ada" / "01_x"
+    handed_in = tmp_path / "submitted" / "ada" / "01_x"
+    for folder in (graded / "data", handed_in / "data"):
+        folder.mkdir(parents=True)
+        (folder / "words.txt").write_text("mine")
+    (graded / "01_x.ipynb").write_text("{}")
+    (graded / "ta_notes.txt").write_text("asked for an extension")
+    files = graded_submission(tmp_path, "01_x", "ada").files
+    assert sorted(files) == ["autograded/ada/01_x/01_x.ipynb",
+                             "autograded/ada/01_x/data/words.txt"]
