@@ -24,6 +24,7 @@ from autograder.plumbing.errors import KitError
 from autograder.plumbing.hash_seed import hash_as_kernels
 from autograder.plumbing.kit_command import KIT, kit_command
 from autograder.plumbing.quiet_imports import paused
+from autograder.plumbing.terminal_width import display_width
 from autograder.plumbing.timeline import mark
 from autograder.serve.commands import given_root, served_unparsed
 
@@ -123,11 +124,6 @@ def add_engine(command):
                          "--preload autograder.engine.worker`; they need no course folder); "
                          "default: c.Cluster.scheduler of nbgrader_config.py, else the embedded "
                          "cluster"))
-
-
-def display_width(text):
-    """Columns `text` takes in a terminal: a Chinese character (East Asian wide) takes two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 CLOSING = frozenset("）)】」』》〉：；，。、！？")  # never the first character of a line

@@ -847,4 +847,64 @@ CATALOG = {
     "yours: `{kit} update` lists them, and --take or --keep decides":
         "注意：{ids} 有 {count} 个文件与本套件的不同，而没有记录说明它们是否是你改的：`{kit} "
         "update` 会列出它们，由 --take 或 --keep 决定",
+    # mutate (tools/mutations.py): its table and its refusals of a probes.py
+    "PROBES maps a step's name to a function of a torch.Generator returning a list of runs, "
+    "each calling(*arguments, **keywords) of autograder.checks.common (or a function of the "
+    "step's callable): PROBES = {'STEP': lambda gen: [calling(randn(gen, 3, 4)), ...]}":
+        "PROBES 把步骤名映射到一个接收 torch.Generator 的函数，该函数返回一组运行，每个运行是 "
+        "autograder.checks.common 的 calling(*arguments, **keywords)（或步骤的可调用对象的"
+        "函数）：PROBES = {'STEP': lambda gen: [calling(randn(gen, 3, 4)), ...]}",
+    "{path} defines no PROBES; {format}": "{path} 没有定义 PROBES；{format}",
+    "{path}: {name} is a {kind}, not a dict keyed by step name; {format}":
+        "{path}：{name} 是 {kind}，不是以步骤名为键的字典；{format}",
+    "{path}: {name}[{key!r}]: {id} has no step {key!r} (its steps: {steps}); key it by the "
+    "name of a Step of checks.py":
+        "{path}：{name}[{key!r}]：{id} 没有步骤 {key!r}（它的步骤：{steps}）；请用 checks.py "
+        "中某个 Step 的名字作键",
+    "{path}: HELPERS[{step!r}] must be a tuple of functions of reference.py mutated with the "
+    "step, such as (reference.split_words,)":
+        "{path}：HELPERS[{step!r}] 必须是 reference.py 中随该步骤一起变异的函数组成的元组，"
+        "例如 (reference.split_words,)",
+    "{path}: PROBES[{step!r}]{problem}; {format}": "{path}：PROBES[{step!r}]{problem}；{format}",
+    " is a {kind}, not a function of gen": " 是 {kind}，不是 gen 的函数",
+    "(gen) raised {kind}: {error}": "(gen) 抛出了 {kind}：{error}",
+    "(gen) returned {kind} (empty), not a list of runs":
+        "(gen) 返回了 {kind}（空的），不是一组运行",
+    "(gen) returned {kind}, not a list of runs": "(gen) 返回了 {kind}，不是一组运行",
+    "(gen)[{index}] is a {kind}, not a run: wrap each input in calling(...)":
+        "(gen)[{index}] 是 {kind}，不是一个运行：请把每个输入包在 calling(...) 里",
+    "(gen)[{index}]: the reference {step} raised TypeError on it (a call its signature does "
+    "not take: check the arguments, or a run that is not a function of the step's callable)":
+        "(gen)[{index}]：参考实现 {step} 在它上面抛出了 TypeError（其签名不接受这样的调用："
+        "请检查参数，或者这个运行不是步骤的可调用对象的函数）",
+    "(gen)[{index}] gave a function, not the step's output: write calling(arguments), not "
+    "calling itself":
+        "(gen)[{index}] 给出的是一个函数，不是步骤的输出：请写 calling(arguments)，而不是 "
+        "calling 本身",
+    "mutants of {count} step; seed {seed}; equivalence on {seeds} seeds of random cases and "
+    "the probes; killed = found by all {draws} draws of the checks":
+        "{count} 个步骤的变异体；种子 {seed}；等价性由 {seeds} 个种子的随机用例和探针判定；"
+        "被发现 = 检查的全部 {draws} 次抽取都发现了它",
+    "mutants of {count} steps; seed {seed}; equivalence on {seeds} seeds of random cases and "
+    "the probes; killed = found by all {draws} draws of the checks":
+        "{count} 个步骤的变异体；种子 {seed}；等价性由 {seeds} 个种子的随机用例和探针判定；"
+        "被发现 = 检查的全部 {draws} 次抽取都发现了它",
+    "mutants": "变异体",
+    "equiv": "等价",
+    "killed": "被发现",
+    "survived": "存活",
+    "kill rate": "发现率",
+    "seconds": "秒",
+    "  (no probes: equivalence on random cases only)": "  （没有探针：等价性只由随机用例判定）",
+    "overall": "总计",
+    "no step to mutate": "没有可以变异的步骤",
+    "lowest step kill rate: {step} {rate:.1f}%": "发现率最低的步骤：{step} {rate:.1f}%",
+    "equivalent on the probes yet failing the checks: {count} (a probe is missing, or a check "
+    "asks more than the reference does; --show-equivalent lists them)":
+        "在探针上等价却没通过检查的：{count} 个（缺少探针，或者某项检查要求的比参考实现"
+        "更多；--show-equivalent 会列出它们）",
+    "equivalent, dropped ({count}):": "等价，已剔除（{count} 个）：",
+    "equivalent on the probes yet failing the checks ({count}):":
+        "在探针上等价却没通过检查的（{count} 个）：",
+    "survivors ({count}):": "存活的变异体（{count} 个）：",
 }

@@ -45,7 +45,9 @@ from autograder.checks.judge import namespace, recording_of, rule_violation, ste
 from autograder.checks.loader import load_assignment
 from autograder.checks.model import Case
 from autograder.checks.subject import LocalSubject
+from autograder.i18n import counted, t
 from autograder.plumbing.errors import KitError
+from autograder.plumbing.terminal_width import display_width
 
 MODULE_NAMES = {"torch", "F", "nn", "math", "string", "re"}
 SECONDS_PER_MUTANT = 20
@@ -74,10 +76,12 @@ class ProbeError(KitError, ValueError):
     and the fix."""
 
 
-PROBE_FORMAT = ("PROBES maps a step's name to a function of a torch.Generator returning a list "
-                "of runs, each calling(*arguments, **keywords) of autograder.checks.common "
-                "(or a function of the step's callable): "
-                "PROBES = {'STEP': lambda gen: [calling(randn(gen, 3, 4)), ...]}")
+def probe_format():
+    """What probes.py holds, as a refusal ends (in the course's language)."""
+    return t("PROBES maps a step's name to a function of a torch.Generator returning a list of "
+             "runs, each calling(*arguments, **keywords) of autograder.checks.common (or a "
+             "function of the step's callable): PROBES = {'STEP': lambda gen: "
+             "[calling(randn(gen, 3, 4)), ...]}")
 
 
 def checked_probes(assignment, probes):
@@ -93,56 +97,61 @@ def checked_probes(assignment, probes):
     path = path if own else assignment.folder.parent / "probes.py"
     steps = assignment.steps
     if not hasattr(probes, "PROBES"):
-        raise ProbeError(f"{path} defines no PROBES; {PROBE_FORMAT}")
+        raise ProbeError(t("{path} defines no PROBES; {format}", path=path,
+                           format=probe_format()))
     table, helpers = probes.PROBES, getattr(probes, "HELPERS", {})
     for name, value in (("PROBES", table), ("HELPERS", helpers)):
         if not isinstance(value, dict):
-            raise ProbeError(f"{path}: {name} is a {type(value).__name__}, not a dict keyed "
-                             f"by step name; {PROBE_FORMAT}")
+            raise ProbeError(t("{path}: {name} is a {kind}, not a dict keyed by step name; "
+                               "{format}", path=path, name=name, kind=type(value).__name__,
+                               format=probe_format()))
         unknown = [key for key in value if key not in steps]
         if unknown and own:
-            raise ProbeError(f"{path}: {name}[{unknown[0]!r}]: {assignment.id} has no step "
-                             f"{unknown[0]!r} (its steps: {', '.join(steps)}); key it by the "
-                             "name of a Step of checks.py")
+            raise ProbeError(t("{path}: {name}[{key!r}]: {id} has no step {key!r} (its "
+                               "steps: {steps}); key it by the name of a Step of checks.py",
+                               path=path, name=name, key=unknown[0], id=assignment.id,
+                               steps=t(", ").join(steps)))
     table = {step: probe for step, probe in table.items() if step in steps}
     for step, value in helpers.items():
         if step in steps and not isinstance(value, list | tuple) or not all(
                 inspect.isfunction(h) or inspect.isclass(h) for h in value):
-            raise ProbeError(f"{path}: HELPERS[{step!r}] must be a tuple of functions of "
-                             "reference.py mutated with the step, such as "
-                             "(reference.split_words,)")
+            raise ProbeError(t("{path}: HELPERS[{step!r}] must be a tuple of functions of "
+                               "reference.py mutated with the step, such as "
+                               "(reference.split_words,)", path=path, step=step))
     for step, probe in table.items():
         problem = probe_problem(steps[step], probe)
         if problem:
-            raise ProbeError(f"{path}: PROBES[{step!r}]{problem}; {PROBE_FORMAT}")
+            raise ProbeError(t("{path}: PROBES[{step!r}]{problem}; {format}", path=path,
+                               step=step, problem=problem, format=probe_format()))
     return probes
 
 
 def probe_problem(step, probe):
     """What is wrong with one step's probe (a text after `PROBES['step']`), or None."""
     if not callable(probe):
-        return f" is a {type(probe).__name__}, not a function of gen"
+        return t(" is a {kind}, not a function of gen", kind=type(probe).__name__)
     try:
         runs = probe(torch.Generator().manual_seed(0))
     except Exception as error:  # noqa: BLE001 - the instructor's code, reported
-        return f"(gen) raised {type(error).__name__}: {error}"
+        return t("(gen) raised {kind}: {error}", kind=type(error).__name__, error=error)
     if not isinstance(runs, list | tuple) or not runs:
-        return f"(gen) returned {type(runs).__name__ if runs is not None else 'None'}" \
-               + (" (empty)" if isinstance(runs, list | tuple) else "") \
-               + ", not a list of runs"
+        kind = type(runs).__name__ if runs is not None else "None"
+        return (t("(gen) returned {kind} (empty), not a list of runs", kind=kind)
+                if isinstance(runs, list | tuple) else
+                t("(gen) returned {kind}, not a list of runs", kind=kind))
     reference = LocalSubject(step.reference)
     for index, run in enumerate(runs):
         if not callable(run):
-            return (f"(gen)[{index}] is a {type(run).__name__}, not a run: wrap each input "
-                    "in calling(...)")
+            return t("(gen)[{index}] is a {kind}, not a run: wrap each input in calling(...)",
+                     index=index, kind=type(run).__name__)
         got = outcome(run, reference)
         if got[0] == "raised" and got[1] == "TypeError":
-            return (f"(gen)[{index}]: the reference {step.name} raised TypeError on it (a "
-                    "call its signature does not take: check the arguments, or a run that "
-                    "is not a function of the step's callable)")
+            return t("(gen)[{index}]: the reference {step} raised TypeError on it (a call its "
+                     "signature does not take: check the arguments, or a run that is not a "
+                     "function of the step's callable)", index=index, step=step.name)
         if got[0] == "value" and inspect.isfunction(got[1]):
-            return (f"(gen)[{index}] gave a function, not the step's output: write "
-                    "calling(arguments), not calling itself")
+            return t("(gen)[{index}] gave a function, not the step's output: write "
+                     "calling(arguments), not calling itself", index=index)
     return None
 
 
@@ -940,14 +949,33 @@ def run(chosen, limit=None, seed=0, seeds=5, draws=3, log=print):
     return results
 
 
-HEADER = f"{'step':30} {'mutants':>7} {'equiv':>6} {'killed':>6} {'survived':>8} " \
-         f"{'kill rate':>9} {'seconds':>7}"
+WIDTHS = (30, 7, 6, 6, 8, 9, 7)  # the table's columns: the first left-aligned, the rest right
+
+
+def table_line(cells):
+    """One line of the table, each cell padded to its column by the columns it takes in a
+    terminal (a Chinese character takes two)."""
+    padded = []
+    for index, (cell, width) in enumerate(zip(cells, WIDTHS, strict=True)):
+        space = " " * max(0, width - display_width(cell))
+        padded.append(cell + space if index == 0 else space + cell)
+    return " ".join(padded)
+
+
+def header():
+    return table_line((t("step"), t("mutants"), t("equiv"), t("killed"), t("survived"),
+                       t("kill rate"), t("seconds")))
+
+
+def figures(name, made, equivalent, killed, survived, rate, seconds):
+    return table_line((name, f"{made:d}", f"{equivalent:d}", f"{killed:d}", f"{survived:d}",
+                       f"{100 * rate:.1f}%", f"{seconds:.1f}"))
 
 
 def row(result):
-    return (f"{result.name:30} {result.made:7d} {result.equivalent:6d} {result.killed:6d} "
-            f"{len(result.survivors):8d} {100 * result.kill_rate:8.1f}% {result.seconds:7.1f}"
-            + ("" if result.probed else "  (no probes: equivalence on random cases only)"))
+    return (figures(result.name, result.made, result.equivalent, result.killed,
+                    len(result.survivors), result.kill_rate, result.seconds)
+            + ("" if result.probed else t("  (no probes: equivalence on random cases only)")))
 
 
 def overall(results):
@@ -964,32 +992,35 @@ def main(root: Path, ids, steps=None, limit=None, seed=0, show_equivalent=False,
     torch.set_num_threads(1)
     start = time.monotonic()
     chosen = targets(root, ids, steps)
-    steps_word = "step" if len(chosen) == 1 else "steps"
-    print(f"mutants of {len(chosen)} {steps_word}; seed {seed}; equivalence on {seeds} seeds of "
-          f"random cases and the probes; killed = found by all {draws} draws of the checks")
-    print(HEADER)
+    print(counted(len(chosen), "mutants of {count} step; seed {seed}; equivalence on {seeds} "
+                  "seeds of random cases and the probes; killed = found by all {draws} draws "
+                  "of the checks", "mutants of {count} steps; seed {seed}; equivalence on "
+                  "{seeds} seeds of random cases and the probes; killed = found by all {draws} "
+                  "draws of the checks", seed=seed, seeds=seeds, draws=draws))
+    print(header())
     results = run(chosen, limit, seed, seeds, draws)
-    made = sum(r.made for r in results)
     equivalent = sum(r.equivalent for r in results)
-    killed = sum(r.killed for r in results)
     survived = sum(len(r.survivors) for r in results)
-    print(f"{'overall':30} {made:7d} {equivalent:6d} {killed:6d} {survived:8d} "
-          f"{100 * overall(results):8.1f}% {time.monotonic() - start:7.1f}")
+    print(figures(t("overall"), sum(r.made for r in results), equivalent,
+                  sum(r.killed for r in results), survived, overall(results),
+                  time.monotonic() - start))
     if not results:
-        print("no step to mutate")
+        print(t("no step to mutate"))
         return 0
     worst = min(results, key=lambda r: r.kill_rate)
-    print(f"lowest step kill rate: {worst.name} {100 * worst.kill_rate:.1f}%")
+    print(t("lowest step kill rate: {step} {rate:.1f}%", step=worst.name,
+            rate=100 * worst.kill_rate))
     odd = sum(len(r.equivalent_killed) for r in results)
     if odd:
-        print(f"equivalent on the probes yet failing the checks: {odd} (a probe is missing, "
-              "or a check asks more than the reference does; --show-equivalent lists them)")
+        print(t("equivalent on the probes yet failing the checks: {count} (a probe is missing, "
+                "or a check asks more than the reference does; --show-equivalent lists them)",
+                count=odd))
     if show_equivalent:
-        print(f"\nequivalent, dropped ({equivalent}):")
+        print("\n" + t("equivalent, dropped ({count}):", count=equivalent))
         show(results, "equivalents")
-        print(f"\nequivalent on the probes yet failing the checks ({odd}):")
+        print("\n" + t("equivalent on the probes yet failing the checks ({count}):", count=odd))
         show(results, "equivalent_killed")
-    print(f"\nsurvivors ({survived}):")
+    print("\n" + t("survivors ({count}):", count=survived))
     show(results, "survivors")
     return 0
 

@@ -159,7 +159,7 @@ CONSOLE_MODULES = ["cli.py", "engine/progress.py", "course/directory.py", "build
                    "build/proof.py", "outputs/score_summary.py", "tools/remove.py",
                    "course/kit_update.py", "course/draw_keys.py", "checks/draws.py",
                    "build/translate.py", "build/printed_values.py", "course/ids.py",
-                   "checks/loader.py", "build/authoring.py"]
+                   "checks/loader.py", "build/authoring.py", "tools/mutations.py"]
 
 
 def english_left(output):

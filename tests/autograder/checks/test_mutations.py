@@ -168,3 +168,25 @@ def test_the_guides_probes_fit_its_worked_example(tmp_path):
         (folder / name).write_text(text + "\n", encoding="utf-8")
     (target,) = mutations.targets(tmp_path, ["10_positions"])
     assert target.probes is not None and len(target.probes(torch.Generator())) == 5
+
+
+def test_a_chinese_course_gets_its_table_in_chinese_its_columns_aligned(capsys):
+    """In the course's language Chinese, are the harness's lines and its table's heads
+    Chinese, each column ending where its head ends (a Chinese character takes two columns),
+    and a malformed probe refused in Chinese?"""
+    from autograder.i18n import language
+    from autograder.plumbing.terminal_width import display_width
+
+    first = mutations.load_assignment(ROOT, IDS[0])
+    with language("zh"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mutations.main(ROOT, [IDS[0]], steps=[next(iter(first.steps))], limit=2, seeds=1,
+                       draws=1)
+        with pytest.raises(mutations.ProbeError) as refused:
+            mutations.checked_probes(first, probes_of(PROBES=[1]))
+    lines = capsys.readouterr().out.splitlines()
+    assert "变异体" in lines[0] and lines[1].split()[:2] == ["步骤", "变异体"], lines[:2]
+    assert lines[3].startswith("总计 ") and lines[4].startswith("发现率最低的步骤："), lines
+    ends = {display_width(line.rstrip()) for line in lines[1:4]}
+    assert len(ends) == 1, lines[1:4]  # the head, the step's row and the overall row
+    assert "PROBES 是 list，不是以步骤名为键的字典" in str(refused.value)
