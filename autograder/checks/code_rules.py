@@ -7,6 +7,7 @@ run (after the course's locked cells), so the code the rule read is the code cal
 """
 
 import ast
+import bisect
 import copy
 import functools
 import hashlib
@@ -213,17 +214,24 @@ def decorated_names(node):
     return names
 
 
-def decorators_changes(node, program, changes):
+def functions_changes(program, changes):
+    """{name: what the student's definitions of a function by that name change in place}."""
+    found = {}
+    for (node, _, mine), changed in zip(program, changes, strict=True):
+        if mine and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            found.setdefault(node.name, set()).update(changed)
+    return found
+
+
+def decorators_changes(node, functions):
     """What the student's own decorators of a definition change when they run on it: the
     names each one's definition changes in place (`@part` whose body stores the function in
-    a table, `PARTS[f.__name__] = f`, fills the table the step reads)."""
+    a table, `PARTS[f.__name__] = f`, fills the table the step reads); `functions`:
+    functions_changes of the cells."""
     own = {decorator.id for decorator in getattr(node, "decorator_list", ())
            for decorator in [getattr(decorator, "func", decorator)]
            if isinstance(decorator, ast.Name)}
-    return set().union(*(changed for (other, _, mine), changed in zip(program, changes,
-                                                                       strict=True)
-                         if mine and isinstance(other, ast.FunctionDef | ast.AsyncFunctionDef)
-                         and other.name in own))
+    return set().union(*(functions.get(name, ()) for name in own))
 
 
 def used_names(text):
@@ -272,11 +280,34 @@ def program_of(sources, course):
                              if isinstance(node, ast.Import | ast.ImportFrom)))
     changes = [changed_names(node) | (decorated_names(node) - imported) if own else set()
                for node, _, own in program]
-    changes = [changed | decorators_changes(node, program, changes) if own else changed
+    functions = functions_changes(program, changes)
+    changes = [changed | decorators_changes(node, functions) if own else changed
                for (node, _, own), changed in zip(program, changes, strict=True)]
     surely = [surely_bound(node) for node, _, _ in program]
     reads = [used_names(text) if own else ((), ()) for _, text, own in program]
-    return program, binds, changes, surely, reads
+    return program, binds, reads, statements_by_name(program, binds, changes, surely)
+
+
+def statements_by_name(program, binds, changes, surely) -> dict:
+    """{name: (the student's statements that bind or change it, those that surely bind it)},
+    each a list of indices in order; under "*", the student's statements that may bind any
+    name (`from m import *`). closure looks a name up here, not over every statement: a
+    notebook of tens of thousands of definitions costs in proportion to its size."""
+    found = {}
+    for index, (_, _, own) in enumerate(program):
+        touched = (binds[index] | changes[index]) if own else set()
+        for name in touched | surely[index]:
+            entry = found.setdefault(name, ([], []))
+            if name in touched:
+                entry[0].append(index)
+            if name in surely[index]:
+                entry[1].append(index)
+    return found
+
+
+def within(indices, start, end):
+    """The indices of a sorted list from `start` to before `end`."""
+    return indices[bisect.bisect_left(indices, start):bisect.bisect_left(indices, end)]
 
 
 def closure(sources, name, course=COURSE_CELLS, apart=()):
@@ -288,22 +319,22 @@ def closure(sources, name, course=COURSE_CELLS, apart=()):
     `apart` (the earlier steps a step uses: each is judged in its own step, and the
     reference stands in for it when this one is graded) are not followed. None when no
     student statement binds `name`."""
-    program, binds, changes, surely, reads = program_of(tuple(sources), frozenset(course))
-    end = len(program)
+    program, binds, reads, by_name = program_of(tuple(sources), frozenset(course))
+    end, nothing = len(program), ([], [])
     wanted, taken, done = [(name, end)], set(), set()
     while wanted:
         needed, upto = wanted.pop()
         if (needed, upto) in done or (needed in apart and needed != name):
             continue
         done.add((needed, upto))
-        start = max((i for i in range(upto) if needed in surely[i]), default=0)
-        for index in range(start, upto):
-            node, text, own = program[index]
-            if own and (needed in binds[index] or "*" in binds[index]
-                        or needed in changes[index]):
-                now, later = reads[index]
-                wanted += [(n, index) for n in now] + [(n, end) for n in later]
-                taken.add(index)
+        touching, sure = by_name.get(needed, nothing)
+        before = bisect.bisect_left(sure, upto)
+        start = sure[before - 1] if before else 0  # its last sure binding before `upto`
+        for index in {*within(touching, start, upto), *within(by_name.get("*", nothing)[0],
+                                                                start, upto)}:
+            now, later = reads[index]
+            wanted += [(n, index) for n in now] + [(n, end) for n in later]
+            taken.add(index)
     if not any(name in binds[i] or "*" in binds[i] for i in taken):
         return None
     return "\n\n".join(text for index, (_, text, _) in enumerate(program) if index in taken)

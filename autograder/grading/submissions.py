@@ -13,6 +13,7 @@ from autograder.course.deadlines import handed_in_at
 from autograder.course.ids import STUDENT_ID
 from autograder.course.ledger import Problem, chosen
 from autograder.course.submission_files import (
+    CODE_CHARACTERS,
     NOTEBOOK_BYTES,
     Unwalkable,
     holds_links,
@@ -106,6 +107,13 @@ def inspect_submission(path, assignment_id, expected_tests):
     notebook, problem = read_notebook(path, lambda: nbformat.read(path, as_version=4))
     if problem is not None:
         return problem
+    code = sum(len(cell.source) for cell in notebook.cells if cell.cell_type == "code")
+    if code > CODE_CHARACTERS:
+        return Problem(path, t("its code cells hold {count:,} characters, more than the "
+                               "{limit:,} the kit judges (a notebook of the course holds some "
+                               "50,000)", count=code, limit=CODE_CHARACTERS),
+                       t("ask the student to remove the generated or pasted code, save the "
+                         "notebook and hand it in again"))
     present = grade_ids(notebook)
     missing = [t for t in expected_tests if t not in present]
     doubled = sorted({t for t in present if present.count(t) > 1})

@@ -330,6 +330,13 @@ CATALOG = {
     "ask the student to clear the notebook's outputs (Kernel > Restart and Clear Outputs), save "
     "it and hand it in again":
         "请学生清除笔记本的输出（Kernel > Restart and Clear Outputs），保存后重新提交",
+    "its code cells hold {count:,} characters, more than the {limit:,} the kit judges (a "
+    "notebook of the course holds some 50,000)":
+        "它的代码单元格共有 {count:,} 个字符，超过了本工具评判的上限 {limit:,}（本课程的笔记本约有 "
+        "50,000 个）",
+    "ask the student to remove the generated or pasted code, save the notebook and hand it in "
+    "again":
+        "请学生删除生成或粘贴进来的代码，保存笔记本后重新提交",
     "ask the student to resubmit the .ipynb file saved by Jupyter":
         "请学生重新提交由 Jupyter 保存的 .ipynb 文件",
     "this is not the notebook of {assignment} (its test cells are {cells})":

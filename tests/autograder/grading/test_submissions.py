@@ -71,6 +71,26 @@ def test_a_notebook_past_the_bound_is_refused_unread_with_the_fix(tmp_path, monk
     assert "Clear Outputs" in problem.fix
 
 
+def test_a_notebook_of_more_code_than_the_kit_judges_is_refused_with_the_fix(tmp_path):
+    """Is a notebook whose code cells hold more than the kit judges (generated definitions,
+    whose judging time grows with their number) refused alone with its count, the bound and
+    the fix, while one of a course's size is taken?"""
+    from autograder.course.submission_files import CODE_CHARACTERS
+
+    def with_code(text):
+        notebook = nbformat.v4.new_notebook()
+        notebook.cells = [nbformat.v4.new_code_cell(text)]
+        return nbformat.writes(notebook)
+
+    submit(tmp_path, "ann", with_code("def f(x):\n    return x\n" * 2_000))
+    submit(tmp_path, "bob", with_code("def f(x):\n    return x\n" * 50_000))
+    ready, [problem] = find_submissions(tmp_path, [ID], {ID: []})
+    assert [s.student for s in ready] == ["ann"]
+    assert problem.student == "bob" and not problem.graded_anyway
+    assert f"more than the {CODE_CHARACTERS:,} the kit judges" in problem.reason
+    assert "remove the generated or pasted code" in problem.fix
+
+
 def test_a_timestamp_that_is_no_time_is_refused_with_the_fix(tmp_path):
     """Is a submission whose timestamp.txt holds text that is no time (nbgrader's reader
     raises on it: OverflowError, or its own AttributeError) refused alone, naming the file and
