@@ -178,6 +178,7 @@ def raised(kind, message, arguments=None, language=None, shapes=None):
 
 
 import ast
+import bisect
 import copy
 import functools
 import hashlib
@@ -338,14 +339,18 @@ def decorated_names(node):
                 names.add(decorator.id)
     return names
 
-def decorators_changes(node, program, changes):
+def functions_changes(program, changes):
+    found = {}
+    for (node, _, mine), changed in zip(program, changes, strict=True):
+        if mine and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            found.setdefault(node.name, set()).update(changed)
+    return found
+
+def decorators_changes(node, functions):
     own = {decorator.id for decorator in getattr(node, "decorator_list", ())
            for decorator in [getattr(decorator, "func", decorator)]
            if isinstance(decorator, ast.Name)}
-    return set().union(*(changed for (other, _, mine), changed in zip(program, changes,
-                                                                       strict=True)
-                         if mine and isinstance(other, ast.FunctionDef | ast.AsyncFunctionDef)
-                         and other.name in own))
+    return set().union(*(functions.get(name, ()) for name in own))
 
 def used_names(text):
     try:
@@ -381,29 +386,45 @@ def program_of(sources, course):
                              if isinstance(node, ast.Import | ast.ImportFrom)))
     changes = [changed_names(node) | (decorated_names(node) - imported) if own else set()
                for node, _, own in program]
-    changes = [changed | decorators_changes(node, program, changes) if own else changed
+    functions = functions_changes(program, changes)
+    changes = [changed | decorators_changes(node, functions) if own else changed
                for (node, _, own), changed in zip(program, changes, strict=True)]
     surely = [surely_bound(node) for node, _, _ in program]
     reads = [used_names(text) if own else ((), ()) for _, text, own in program]
-    return program, binds, changes, surely, reads
+    return program, binds, reads, statements_by_name(program, binds, changes, surely)
+
+def statements_by_name(program, binds, changes, surely) -> dict:
+    found = {}
+    for index, (_, _, own) in enumerate(program):
+        touched = (binds[index] | changes[index]) if own else set()
+        for name in touched | surely[index]:
+            entry = found.setdefault(name, ([], []))
+            if name in touched:
+                entry[0].append(index)
+            if name in surely[index]:
+                entry[1].append(index)
+    return found
+
+def within(indices, start, end):
+    return indices[bisect.bisect_left(indices, start):bisect.bisect_left(indices, end)]
 
 def closure(sources, name, course=COURSE_CELLS, apart=()):
-    program, binds, changes, surely, reads = program_of(tuple(sources), frozenset(course))
-    end = len(program)
+    program, binds, reads, by_name = program_of(tuple(sources), frozenset(course))
+    end, nothing = len(program), ([], [])
     wanted, taken, done = [(name, end)], set(), set()
     while wanted:
         needed, upto = wanted.pop()
         if (needed, upto) in done or (needed in apart and needed != name):
             continue
         done.add((needed, upto))
-        start = max((i for i in range(upto) if needed in surely[i]), default=0)
-        for index in range(start, upto):
-            node, text, own = program[index]
-            if own and (needed in binds[index] or "*" in binds[index]
-                        or needed in changes[index]):
-                now, later = reads[index]
-                wanted += [(n, index) for n in now] + [(n, end) for n in later]
-                taken.add(index)
+        touching, sure = by_name.get(needed, nothing)
+        before = bisect.bisect_left(sure, upto)
+        start = sure[before - 1] if before else 0
+        for index in {*within(touching, start, upto), *within(by_name.get("*", nothing)[0],
+                                                                start, upto)}:
+            now, later = reads[index]
+            wanted += [(n, index) for n in now] + [(n, end) for n in later]
+            taken.add(index)
     if not any(name in binds[i] or "*" in binds[i] for i in taken):
         return None
     return "\n\n".join(text for index, (_, text, _) in enumerate(program) if index in taken)
