@@ -47,7 +47,10 @@ LOOP_WORDS = {
     ast.GeneratorExp: lambda language: _t("a generator expression", language),
 }
 LOOP_CALLS = frozenset({"map", "filter", "reduce", "starmap", "accumulate", "apply_", "map_",
-                        "map2_", "groupby", "filterfalse", "takewhile", "dropwhile"})
+                        "map2_", "groupby", "filterfalse", "takewhile", "dropwhile",
+                        # numpy's: each calls a Python function once per row or element
+                        "apply_along_axis", "apply_over_axes", "vectorize", "frompyfunc",
+                        "piecewise"})
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 # The library's other names for what a fragment forbids: "no built-in softmax" forbids them
@@ -500,8 +503,17 @@ def function_bodies(tree):
             yield from node.body
 
 
-# a class whose objects a loop walks, or adds up one by one (sum(rows, start))
-ITERATING = ("__iter__", "__next__", "__getitem__", "__add__", "__radd__")
+# The special methods a class may have that no built-in calls once per element: any other
+# (__iter__, __getitem__, __add__ for sum(rows, start), __eq__ for list.count, __lt__ for
+# sorted and max, __hash__ for set, __mul__ for math.prod, __repr__ for repr of a list ...)
+# lets a built-in walk a list of its objects, a loop with no loop statement.
+ONCE_SPECIAL = frozenset({"__init__", "__new__", "__del__", "__init_subclass__",
+                          "__set_name__", "__class_getitem__", "__post_init__", "__enter__",
+                          "__exit__", "__call__"})  # __call__: each caller of it many times
+# is a loop of its own here (map, a key=, a json hook)
+# Keywords whose function a call runs once per element: sorted's and max's key, json's hooks.
+PER_ELEMENT_KEYWORDS = frozenset({"key", "default", "object_hook", "object_pairs_hook",
+                                  "parse_float", "parse_int", "parse_constant"})
 
 
 def recursion(tree):
@@ -537,8 +549,16 @@ def recursion(tree):
 
 
 def called_names(node):
+    """The names the calls of a piece of code call, `super().name(...)` aside (a method
+    calling its parent's of the same name, `super().__init__()`, does not call itself)."""
     return {getattr(c.func, "id", None) or getattr(c.func, "attr", None)
-            for c in ast.walk(node) if isinstance(c, ast.Call)}
+            for c in ast.walk(node) if isinstance(c, ast.Call) and not parents_method(c)}
+
+
+def parents_method(call):
+    func = call.func
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and \
+        isinstance(func.value.func, ast.Name) and func.value.func.id == "super"
 
 
 def self_applied(function):
@@ -555,15 +575,29 @@ def self_applied(function):
 
 
 def iterating_class(tree):
-    """'Class.__getitem__' of a class of the text whose objects a loop walks (list(obj),
-    a for statement, sum(obj): each calls its __iter__, __next__ or __getitem__ again and
-    again), or None."""
+    """'Class.__getitem__' of a class of the text with a special method a built-in may call
+    once per element of a list of its objects (list(obj), sum(objs), objs.count(x),
+    sorted(objs): ONCE_SPECIAL), or None."""
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
             for item in node.body:
-                if isinstance(item, ast.FunctionDef) and item.name in ITERATING:
-                    return f"{node.name}.{item.name}"
+                names = [item.name] if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) \
+                    else method_aliases(item)
+                for name in names:
+                    if name.startswith("__") and name.endswith("__") and \
+                            name not in ONCE_SPECIAL:
+                        return f"{node.name}.{name}"
     return None
+
+
+def method_aliases(statement):
+    """The names a class body's statement binds to a function (`__eq__ = compare`, `__lt__ =
+    lambda a, b: ...`); not data (`__slots__ = ("a",)`, `__hash__ = None`)."""
+    if not isinstance(statement, ast.Assign | ast.AnnAssign) or not isinstance(
+            statement.value, ast.Lambda | ast.Name | ast.Attribute):
+        return []
+    targets = getattr(statement, "targets", None) or [statement.target]
+    return [target.id for target in targets if isinstance(target, ast.Name)]
 
 
 def python_loop(tree, language=None):
@@ -583,8 +617,10 @@ def python_loop(tree, language=None):
                     return f"{name}()"
                 if name == "iter" and len(node.args) == 2:
                     return "iter(function, sentinel)"
-                if any(k.arg == "key" for k in node.keywords):
-                    return f"{name}(key=...)"
+                given = next((k.arg for k in node.keywords if k.arg in PER_ELEMENT_KEYWORDS
+                              and not isinstance(k.value, ast.Constant)), None)
+                if given:
+                    return f"{name}({given}=...)"
                 if replaces_by_function(node):
                     return f"{name}(pattern, function, ...)"
     name = loop_call_renamed(tree)

@@ -317,6 +317,44 @@ EVASIONS = {
             "    rows = Rows(one)\n"
             "    sum(x.unbind(0), rows)\n"
             "    return torch.stack(rows.out)"),
+        # a helper's attacks on 06 (2026-12-04, late): a built-in or numpy calling a function
+        # of the student's once per row or element
+        "numpy's apply_along_axis": ("import numpy as np",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    return torch.tensor(np.apply_along_axis(lambda r: one(torch.tensor(r)).numpy(),"
+            " 1, x.numpy()))"),
+        "numpy's vectorize": ("import numpy as np",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    each = np.vectorize(lambda i: one(x[i]), otypes=[object])\n"
+            "    return torch.stack(list(each(np.arange(len(x)))))"),
+        "list.count calling __eq__ once per entry": (
+            "class Rows:\n"
+            "    def __init__(self, f, x):\n"
+            "        self.f, self.x, self.out = f, x, []\n"
+            "    def __eq__(self, other):\n"
+            "        self.out.append(self.f(self.x[len(self.out)]))\n"
+            "        return False",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    rows = Rows(one, x)\n"
+            "    ([rows] * len(x)).count(None)\n"
+            "    return torch.stack(rows.out)"),
+        "json.dumps calling its default once per element": ("import json",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    out = []\n"
+            "    json.dumps(list(range(len(x))), default=None)\n"
+            "    json.dumps([object()] * len(x), default=lambda o: out.append(one(x[len(out)]))"
+            " or 0)\n"
+            "    return torch.stack(out)"),
+        "sorted calling __lt__ given as a lambda in the class body": (
+            "class Rows:\n"
+            "    f = x = None\n"
+            "    out = []\n"
+            "    __lt__ = lambda self, other: Rows.out.append(Rows.f(Rows.x[len(Rows.out)]))"
+            " or False",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    Rows.f, Rows.x, Rows.out = one, x, []\n"
+            "    sorted([Rows()] * (len(x) + 1))\n"
+            "    return torch.stack(Rows.out)"),
         "a loop whose code a decorator puts into the vectorised step": (
             "def same_as(target):\n"
             "    def deco(f):\n"
