@@ -101,14 +101,16 @@ def index(flat, shape):
 
 def where_wrong(got, want, agree):
     """How many numbers are wrong, the first one's index and the largest difference: where to
-    look, never the expected value."""
+    look, never the expected value. The difference to one significant figure: the student's
+    output sets it, and a wrong answer offset by an input of a hidden case (got + |x0| + 1)
+    would otherwise carry that input out to three figures."""
     gap = (got - want).abs().nan_to_num(float("inf"))
     if agree.numel() == 1:
-        return t("the number is off by {gap:.3g}", gap=float(gap.flatten()[0]))
+        return t("the number is off by about {gap:.1g}", gap=float(gap.flatten()[0]))
     wrong = ~agree
     first = index(int(wrong.flatten().nonzero()[0]), tuple(got.shape))
     largest = int(gap.flatten().argmax())
     return t("{wrong} of {total} numbers are wrong; the first at index {first}, the largest "
-             "difference ({gap:.3g}) at index {largest}",
+             "difference (about {gap:.1g}) at index {largest}",
              wrong=int(wrong.sum()), total=agree.numel(), first=first,
              gap=float(gap.flatten()[largest]), largest=index(largest, tuple(got.shape)))

@@ -61,11 +61,11 @@ CATALOG = {
     '{where} contains nan': '{where}中出现了 nan',
     '{where} contains inf': '{where}中出现了 inf',
     '{where}: {detail}': '{where}：{detail}',
-    'the number is off by {gap:.3g}': '这个数相差 {gap:.3g}',
+    'the number is off by about {gap:.1g}': '这个数相差约 {gap:.1g}',
     '{wrong} of {total} numbers are wrong; the first at index {first}, the largest difference '
-    '({gap:.3g}) at index {largest}':
-        '{total} 个数中有 {wrong} 个不对；第一个错在下标 {first} 处，最大的差（{gap:.3g}）在下标 '
-        '{largest} 处',
+    '(about {gap:.1g}) at index {largest}':
+        '{total} 个数中有 {wrong} 个不对；第一个错在下标 {first} 处，最大的差（约 {gap:.1g}）'
+        '在下标 {largest} 处',
     '{what}: the shape is wrong': '{what}：形状不对',
     '{rule}: {broken} ({why})': '{rule}：{broken}（{why}）',
     'the {what} along dim {dim} should sum to 1': '{what}沿 dim {dim} 求和应为 1',

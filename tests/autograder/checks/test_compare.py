@@ -46,3 +46,19 @@ def test_pointing_at_a_wrong_number_imports_no_sympy():
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            cwd=ROOT, check=True).stdout
     assert shown.strip() == "False"
+
+
+def test_a_hidden_case_says_its_largest_difference_to_one_figure():
+    """A wrong answer offset by an input of the hidden case (|x0| + 1, here 1234.5): does the
+    hidden check's message give the difference to one significant figure (the student's
+    output sets it: three would carry the input out), for one number and for many?"""
+    from autograder.checks.compare import where_wrong as hidden_where_wrong
+
+    want = torch.zeros(2, 3)
+    got = want.clone()
+    got[1, 2] = 1234.5
+    said = hidden_where_wrong(got, want, got == want)
+    assert "(about 1e+03) at index [1, 2]" in said and "1234" not in said and "1.23" not in said
+    one = hidden_where_wrong(torch.tensor(1234.5), torch.tensor(0.0),
+                             torch.tensor(False))
+    assert one.endswith("off by about 1e+03"), one
