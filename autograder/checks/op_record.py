@@ -240,17 +240,21 @@ def perturbs(spec, name, op_args):
         span_of(name, op_args) in spec["spans"]
 
 
-def perturbed_output(value, generator, large=False):
+def perturbed_output(value, generator, large=False, zero=False):
     """An operation's output with noise added to its first tensor (a probe's change of what
     one operation gives), or None when it has no floating tensor to change. `large`: a rise
     of 1000 to 2000 instead, which makes a score the largest of its row (a change of a score
     that softmax gives a weight of 0 would otherwise change nothing); a fall as large where
-    `large` is negative (-1), which makes it the smallest."""
+    `large` is negative (-1), which makes it the smallest. `zero`: that tensor as zeros (a
+    call whose result adds nothing, `x + layer_norm(x, 0 * gamma, 0 * beta)`, changes
+    nothing so)."""
     outputs = tensors_in(value)
     if not outputs or not IS_FLOATING(outputs[0]):
         return None
     first = outputs[0]
-    if large:
+    if zero:
+        noise = MUL(first, -1.0)
+    elif large:
         noise = ADD(MUL(RAND(SIZE(first), generator=generator, dtype=DTYPE(first)), 1000.0),
                     1000.0)
         if large < 0:

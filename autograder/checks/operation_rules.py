@@ -164,8 +164,12 @@ TAMPERING = {
 }
 # A fragment a rule forbids also forbids the operations that compute the same thing
 # (`logsumexp` is the log of a softmax's denominator, `logcumsumexp`'s last entry is that
-# log too: "no built-in softmax" forbids both).
-OPERATION_KIN = {"softmax": ("logsumexp", "logcumsumexp")}
+# log too: "no built-in softmax" forbids both), or compute it inside, where nothing is
+# recorded: every attention operation takes a softmax, and torch's fused encoder and decoder
+# layers (torch._transformer_encoder_layer_fwd) their softmax and their layer norms.
+FUSED_LAYERS = ("_transformer_encoder", "_transformer_decoder")
+OPERATION_KIN = {"softmax": ("logsumexp", "logcumsumexp", "attention", *FUSED_LAYERS),
+                 "layer_norm": FUSED_LAYERS}
 
 
 def tampering(text, language=None):

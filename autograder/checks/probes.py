@@ -2,7 +2,9 @@
 of what the rule names changed (noise added), and looks at the step's output.
 
 "Calls your layer_norm" is decided so, not by counting calls: a call whose result the block
-does not use changes nothing when its result changes. A probe is data on the rule
+does not use changes nothing when its result changes. Then the same results made zeros: a
+call whose result is used but adds nothing to the output (made with zeroed weights and added
+to the same work done inline) changes nothing either. A probe is data on the rule
 (`Rule.probe`):
 
 - {"kind": "stand_in", "name": an earlier step, "per": [[argument, dim], ...] or None}: the
@@ -65,7 +67,10 @@ def stand_in_probe(probe, rerun, base, call, gen):
     name, per = probe["name"], probe.get("per")
     if per is None:
         output, seen = rerun({"stand_in": name, "which": None, "seed": seed(gen)})
-        return {"unused": seen == 0 or (output is not None and not differs(output, base))}
+        if seen == 0 or (output is not None and not differs(output, base)):
+            return {"unused": True}
+        return {"unused": not carries(rerun, {"stand_in": name, "which": None,
+                                              "seed": seed(gen)}, base)}
     _, seen = rerun({"stand_in": name, "which": -1, "seed": seed(gen)})
     if seen == 0:
         return {"unused": True}
@@ -110,10 +115,20 @@ def queries_changed(output, base, queries):
     return int(moved.reshape(queries, -1).any(dim=1).sum())
 
 
+def carries(rerun, change, base):
+    """Whether the output moves when what the change names gives zeros: a call whose result
+    is used but adds nothing (`x + layer_norm(x, 0 * gamma, 0 * beta)` beside a norm written
+    inline, or a result added and taken away again) carries none of the output."""
+    output, _ = rerun({**change, "zero": True})
+    return output is None or differs(output, base)
+
+
 def ops_probe(probe, rerun, base, call, gen):
-    output, seen = rerun({"names": list(probe["names"]), "spans": [],
-                          "level": probe.get("level"), "which": None, "seed": seed(gen)})
-    return {"changed": seen > 0 and (output is None or differs(output, base))}
+    change = {"names": list(probe["names"]), "spans": [], "level": probe.get("level"),
+              "which": None, "seed": seed(gen)}
+    output, seen = rerun(change)
+    return {"changed": seen > 0 and (output is None or differs(output, base))
+            and carries(rerun, {**change, "seed": seed(gen)}, base)}
 
 
 def spans_probe(probe, rerun, base, call, gen):

@@ -456,7 +456,8 @@ class perturbing_here:  # noqa: N801 - a context manager, used as a function
             value = original(*args, **kwargs)
             index = done["seen"]
             done["seen"] += 1
-            changed = perturbed_output(value, generator, change.get("large", False)) \
+            changed = perturbed_output(value, generator, change.get("large", False),
+                                       change.get("zero", False)) \
                 if change["which"] in (None, index) else None
             return value if changed is None else changed
 
@@ -504,7 +505,7 @@ class Perturbing:
         index, self.seen = self.seen, self.seen + 1
         if self.spec["which"] is not None and self.spec["which"] != index:
             return value
-        changed = perturbed_output(value, self.generator)
+        changed = perturbed_output(value, self.generator, zero=self.spec.get("zero", False))
         return value if changed is None else changed
 
 

@@ -40,9 +40,9 @@ class RemoteSubject:
         link, done = self._link, {}
         if "stand_in" in spec:
             generator = torch.Generator().manual_seed(int(spec["seed"]))
-            large = spec.get("large", False)
+            large, zero = spec.get("large", False), spec.get("zero", False)
             link.perturbing = [spec["stand_in"], spec["which"],
-                               lambda value: perturbed_output(value, generator, large), 0]
+                               lambda value: perturbed_output(value, generator, large, zero), 0]
             try:
                 yield done
             finally:

@@ -314,7 +314,7 @@ def install(read, parts):
         index, state["seen"] = state["seen"], state["seen"] + 1
         if spec["which"] is not None and spec["which"] != index:
             return
-        changed = perturbed_output(box[0], state["generator"])
+        changed = perturbed_output(box[0], state["generator"], zero=spec.get("zero", False))
         if changed is not None:
             box[0] = changed
             state["perturbed"] += 1

@@ -20,7 +20,12 @@ from autograder.checks.operation_rules import decided, tampering
 from autograder.checks.recorder import Recorder
 from autograder.checks.subject import LocalSubject
 from autograder.i18n import language
-from tests.autograder.grading.rule_attacks import BLOCK_COPIED, BLOCK_INIT
+from tests.autograder.grading.rule_attacks import (
+    BLOCK_COPIED,
+    BLOCK_INIT,
+    DUMMY_CALLS,
+    NAMED_NORMS_HEAD,
+)
 from tests.course import STEPS, helpers_of
 
 PRELUDE = "import math\nimport functools\nimport torch\nimport torch.nn.functional as F\n" \
@@ -122,6 +127,7 @@ SCORE_IN_A_CLOSURE = ("def made(s):\n"
                           "vectorized_attention(X, W_Q, W_K, W_V, s=scaled_dot_score)",
                           "attend(X, W_Q, W_K, W_V)").splitlines())
                       + "    return attend\n\nvectorized_attention = made(scaled_dot_score)\n")
+
 EVASIONS = {
     "vectorized_attention calling scaled_dot_score kept in a table": (
         "vectorized_attention", SCORE_BY_HAND + TABLE + SCORE_FROM_A_TABLE,
@@ -181,6 +187,24 @@ EVASIONS = {
     "layer_norm through a module alias": ("layer_norm", "ops = torch.nn.functional\n\n"
         "def layer_norm(x, gamma, beta, eps=1e-5):\n"
         "    return ops.layer_norm(x, x.shape[-1:], gamma, beta, eps)\n", "layer_norm"),
+    # a helper's attack on 08 (2026-12-04, late): torch's fused encoder layer, reached
+    # through a parameter (the text's check follows names bound to a library, not a
+    # function's parameter), runs its layer norms inside, where nothing is recorded
+    "layer_norm by torch's fused encoder layer reached through a parameter": ("layer_norm",
+        "def fused(lib):\n"
+        "    return lib._transformer_encoder_layer_fwd\n\n"
+        "def layer_norm(x, gamma, beta, eps=1e-5):\n"
+        "    block = fused(torch)\n"
+        "    d = x.shape[-1]\n"
+        "    E, S = 2 * d, 1e8\n"
+        "    eye, zeros = torch.eye(E), torch.zeros(E)\n"
+        "    wide = torch.cat([x, x], dim=-1).reshape(-1, 1, E)\n"
+        "    out = block(wide, E, 2, torch.zeros(3 * E, E), torch.zeros(3 * E),\n"
+        "                torch.zeros(E, E), zeros, False, True, eps, torch.ones(E), zeros,\n"
+        "                torch.cat([gamma, gamma]), torch.cat([beta, beta]),\n"
+        "                torch.cat([eye, -eye]), torch.zeros(2 * E),\n"
+        "                torch.cat([eye, -eye], dim=1) * S, zeros)\n"
+        "    return ((out - wide) / S)[..., :d].reshape(x.shape)\n", "transformer_encoder_layer"),
     "layer_norm through var_mean": ("layer_norm", "def layer_norm(x, gamma, beta, eps=1e-5):\n"
         "    var, mean = torch.var_mean(x, dim=-1, keepdim=True, unbiased=False)\n"
         "    return (x - mean) / torch.sqrt(var + eps) * gamma + beta\n", "var_mean"),
@@ -516,9 +540,11 @@ EVASIONS = {
 
 # Evasions whose public test cell fails on its own checks before its rules (the cell reads the
 # result first): tests/autograder/build/test_public_tests.py leaves them out. torch's
-# instance_norm loses digits in float32 on rows far from zero (08's rows moved to 10000).
+# instance_norm, and the fused encoder layer's residual trick, lose digits in float32 on rows
+# far from zero (08's rows moved to 10000).
 FAILS_BEFORE_ITS_RULES = {"stable_softmax computed later by a Tensor subclass",
-                          "layer_norm through F.instance_norm"}
+                          "layer_norm through F.instance_norm",
+                          "layer_norm by torch's fused encoder layer reached through a parameter"}
 
 
 @pytest.mark.parametrize("label", sorted(EVASIONS))
@@ -539,38 +565,7 @@ HONEST = {
     "loop_attention calling scaled_dot_score held in a closure's cell": (
         "loop_attention", SCORE_BY_HAND + LOOP_IN_A_CLOSURE),
     "a block whose norm parameters are named layernorm1 and layernorm2": ("TransformerBlock",
-        "class TransformerBlock(nn.Module):\n"
-        "    def __init__(self, d_model, num_heads, d_ff):\n"
-        "        super().__init__()\n"
-        "        self.h = num_heads\n"
-        "        self.layernorm1 = nn.ParameterList([nn.Parameter(torch.ones(d_model)),\n"
-        "                                            nn.Parameter(torch.zeros(d_model))])\n"
-        "        self.layernorm2 = nn.ParameterList([nn.Parameter(torch.ones(d_model)),\n"
-        "                                            nn.Parameter(torch.zeros(d_model))])\n"
-        "        self.W_in = nn.Parameter(torch.randn(3 * d_model, d_model) / d_model)\n"
-        "        self.b_in = nn.Parameter(torch.zeros(3 * d_model))\n"
-        "        self.W_out = nn.Parameter(torch.randn(d_model, d_model) / d_model)\n"
-        "        self.b_out = nn.Parameter(torch.zeros(d_model))\n"
-        "        self.W1 = nn.Parameter(torch.randn(d_model, d_ff) / d_model)\n"
-        "        self.b1 = nn.Parameter(torch.zeros(d_ff))\n"
-        "        self.W2 = nn.Parameter(torch.randn(d_ff, d_model) / d_ff)\n"
-        "        self.b2 = nn.Parameter(torch.zeros(d_model))\n"
-        "    @classmethod\n"
-        "    def from_torch(cls, layer):\n"
-        "        a = layer.self_attn\n"
-        "        block = cls(a.embed_dim, a.num_heads, layer.linear1.out_features)\n"
-        "        pairs = [(block.layernorm1[0], layer.norm1.weight),\n"
-        "                 (block.layernorm1[1], layer.norm1.bias),\n"
-        "                 (block.layernorm2[0], layer.norm2.weight),\n"
-        "                 (block.layernorm2[1], layer.norm2.bias),\n"
-        "                 (block.W_in, a.in_proj_weight), (block.b_in, a.in_proj_bias),\n"
-        "                 (block.W_out, a.out_proj.weight), (block.b_out, a.out_proj.bias),\n"
-        "                 (block.W1, layer.linear1.weight.T), (block.b1, layer.linear1.bias),\n"
-        "                 (block.W2, layer.linear2.weight.T), (block.b2, layer.linear2.bias)]\n"
-        "        with torch.no_grad():\n"
-        "            for mine, theirs in pairs:\n"
-        "                mine.copy_(theirs)\n"
-        "        return block\n"
+        NAMED_NORMS_HEAD +
         "    def forward(self, x, attn_mask=None):\n"
         "        n, L, d = x.shape\n"
         "        h = layer_norm(x, self.layernorm1[0], self.layernorm1[1])\n"
@@ -671,6 +666,18 @@ def test_honest_code_keeps_full_marks(label):
     """Does correct code that once was refused by the names it mentions pass every check?"""
     name, code = HONEST[label]
     assert findings_of(name, code) == []
+
+
+def test_calls_whose_results_add_nothing_break_their_rules():
+    """A block whose calls of layer_norm, feed_forward and F.scaled_dot_product_attention
+    are made with zeroed weights and added to the same work done inline: do "calls your
+    layer_norm", "calls your feed_forward" and "calls F.scaled_dot_product_attention" each
+    break (their results made zeros, the output does not move)? (Not among EVASIONS: the
+    notebook's test cell cannot probe a class's calls, docs/not-done.md.)"""
+    broken = rules_broken("TransformerBlock", DUMMY_CALLS)
+    for rule in ("calls your layer_norm", "calls your feed_forward",
+                 "calls F.scaled_dot_product_attention"):
+        assert any(text.startswith(rule) for text in broken), (rule, broken)
 
 
 def test_a_record_that_says_tampered_breaks_every_rule():

@@ -43,6 +43,70 @@ BLOCK_COPIED = (
         "        return block\n"
 )
 
+# A block laid out by hand, its norms' parameters named layernorm1 and layernorm2: its head,
+# before its forward.
+NAMED_NORMS_HEAD = (
+    "class TransformerBlock(nn.Module):\n"
+    "    def __init__(self, d_model, num_heads, d_ff):\n"
+    "        super().__init__()\n"
+    "        self.h = num_heads\n"
+    "        self.layernorm1 = nn.ParameterList([nn.Parameter(torch.ones(d_model)),\n"
+    "                                            nn.Parameter(torch.zeros(d_model))])\n"
+    "        self.layernorm2 = nn.ParameterList([nn.Parameter(torch.ones(d_model)),\n"
+    "                                            nn.Parameter(torch.zeros(d_model))])\n"
+    "        self.W_in = nn.Parameter(torch.randn(3 * d_model, d_model) / d_model)\n"
+    "        self.b_in = nn.Parameter(torch.zeros(3 * d_model))\n"
+    "        self.W_out = nn.Parameter(torch.randn(d_model, d_model) / d_model)\n"
+    "        self.b_out = nn.Parameter(torch.zeros(d_model))\n"
+    "        self.W1 = nn.Parameter(torch.randn(d_model, d_ff) / d_model)\n"
+    "        self.b1 = nn.Parameter(torch.zeros(d_ff))\n"
+    "        self.W2 = nn.Parameter(torch.randn(d_ff, d_model) / d_ff)\n"
+    "        self.b2 = nn.Parameter(torch.zeros(d_model))\n"
+    "    @classmethod\n"
+    "    def from_torch(cls, layer):\n"
+    "        a = layer.self_attn\n"
+    "        block = cls(a.embed_dim, a.num_heads, layer.linear1.out_features)\n"
+    "        pairs = [(block.layernorm1[0], layer.norm1.weight),\n"
+    "                 (block.layernorm1[1], layer.norm1.bias),\n"
+    "                 (block.layernorm2[0], layer.norm2.weight),\n"
+    "                 (block.layernorm2[1], layer.norm2.bias),\n"
+    "                 (block.W_in, a.in_proj_weight), (block.b_in, a.in_proj_bias),\n"
+    "                 (block.W_out, a.out_proj.weight), (block.b_out, a.out_proj.bias),\n"
+    "                 (block.W1, layer.linear1.weight.T), (block.b1, layer.linear1.bias),\n"
+    "                 (block.W2, layer.linear2.weight.T), (block.b2, layer.linear2.bias)]\n"
+    "        with torch.no_grad():\n"
+    "            for mine, theirs in pairs:\n"
+    "                mine.copy_(theirs)\n"
+    "        return block\n")
+# A helper's attack on 08 (2026-12-04, late): the block computes its norms, its attention and
+# its network inline, and calls layer_norm, feed_forward and F.scaled_dot_product_attention
+# with zeroed weights, adding what they give (zeros) to the inline results: a change of what
+# they give reached the output, so each call counted as used.
+DUMMY_CALLS = NAMED_NORMS_HEAD + (
+    "    def forward(self, x, attn_mask=None):\n"
+    "        n, L, d = x.shape\n"
+    "        def norm(t, g, b):\n"
+    "            mean = t.mean(-1, keepdim=True)\n"
+    "            var = ((t - mean) ** 2).mean(-1, keepdim=True)\n"
+    "            return (t - mean) / torch.sqrt(var + 1e-5) * g + b\n"
+    "        g1, b1 = self.layernorm1[0], self.layernorm1[1]\n"
+    "        h = norm(x, g1, b1) + layer_norm(x, g1 * 0, b1 * 0)\n"
+    "        q, k, v = (h @ self.W_in.T + self.b_in).chunk(3, dim=-1)\n"
+    "        split = lambda t: t.reshape(n, L, self.h, d // self.h).transpose(1, 2)\n"
+    "        q, k, v = split(q), split(k), split(v)\n"
+    "        s = q @ k.transpose(-2, -1) / math.sqrt(d // self.h)\n"
+    "        if attn_mask is not None:\n"
+    "            s = s.masked_fill(attn_mask, float('-inf'))\n"
+    "        e = torch.exp(s - s.amax(-1, keepdim=True))\n"
+    "        o = (e / e.sum(-1, keepdim=True)) @ v\n"
+    "        o = o + F.scaled_dot_product_attention(q * 0, k * 0, v * 0)\n"
+    "        x = x + o.transpose(1, 2).reshape(n, L, d) @ self.W_out.T + self.b_out\n"
+    "        g2, b2 = self.layernorm2[0], self.layernorm2[1]\n"
+    "        h = norm(x, g2, b2) + layer_norm(x, g2 * 0, b2 * 0)\n"
+    "        f = torch.relu(h @ self.W1 + self.b1) @ self.W2 + self.b2\n"
+    "        f = f + feed_forward(h, self.W1 * 0, self.b1 * 0, self.W2 * 0, self.b2 * 0)\n"
+    "        return x + f\n")
+
 ATTACKS = {
     # -- the work done in another process -----------------------------------------------------
     "fork_reexported": (BY_HAND, {"stable_softmax": (
@@ -269,6 +333,11 @@ ATTACKS = {
         "        F.scaled_dot_product_attention(x[:, None], x[:, None], x[:, None])\n"
         "        return self.layer(x, src_mask=attn_mask) if hasattr(self, 'layer') else x\n"
     )}, {"TransformerBlock"}, "not used"),
+    # a helper's attack (2026-12-04, late): each call made on zeroed weights and added to
+    # the same work done inline, so that a change of what it gives reaches the output
+    "zeros_added": (BLOCK, {"TransformerBlock": (
+        "import math\nimport torch\nimport torch.nn.functional as F\nfrom torch import nn\n\n"
+        + DUMMY_CALLS)}, {"TransformerBlock"}, "not used"),
     "unused_bmm": (MULTI, {"multihead_project": (
         "import torch\n\n"
         "def multihead_project(x, W):\n"
