@@ -210,7 +210,9 @@ LOOP_WORDS = {
     ast.GeneratorExp: lambda language: _t('a generator expression', language),
 }
 LOOP_CALLS = frozenset({"map", "filter", "reduce", "starmap", "accumulate", "apply_", "map_",
-                        "map2_", "groupby", "filterfalse", "takewhile", "dropwhile"})
+                        "map2_", "groupby", "filterfalse", "takewhile", "dropwhile",
+                        "apply_along_axis", "apply_over_axes", "vectorize", "frompyfunc",
+                        "piecewise"})
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 KIN = {"softmax": ("softmin", "cross_entropy", "crossentropy", "scaled_dot_product_attention",
@@ -547,7 +549,11 @@ def function_bodies(tree):
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             yield from node.body
 
-ITERATING = ("__iter__", "__next__", "__getitem__", "__add__", "__radd__")
+ONCE_SPECIAL = frozenset({"__init__", "__new__", "__del__", "__init_subclass__",
+                          "__set_name__", "__class_getitem__", "__post_init__", "__enter__",
+                          "__exit__", "__call__"})
+PER_ELEMENT_KEYWORDS = frozenset({"key", "default", "object_hook", "object_pairs_hook",
+                                  "parse_float", "parse_int", "parse_constant"})
 
 def recursion(tree):
     calls = {}
@@ -576,7 +582,12 @@ def recursion(tree):
 
 def called_names(node):
     return {getattr(c.func, "id", None) or getattr(c.func, "attr", None)
-            for c in ast.walk(node) if isinstance(c, ast.Call)}
+            for c in ast.walk(node) if isinstance(c, ast.Call) and not parents_method(c)}
+
+def parents_method(call):
+    func = call.func
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and \
+        isinstance(func.value.func, ast.Name) and func.value.func.id == "super"
 
 def self_applied(function):
     params = {a.arg for a in (*function.args.posonlyargs, *function.args.args,
@@ -592,9 +603,20 @@ def iterating_class(tree):
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
             for item in node.body:
-                if isinstance(item, ast.FunctionDef) and item.name in ITERATING:
-                    return f"{node.name}.{item.name}"
+                names = [item.name] if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) \
+                    else method_aliases(item)
+                for name in names:
+                    if name.startswith("__") and name.endswith("__") and \
+                            name not in ONCE_SPECIAL:
+                        return f"{node.name}.{name}"
     return None
+
+def method_aliases(statement):
+    if not isinstance(statement, ast.Assign | ast.AnnAssign) or not isinstance(
+            statement.value, ast.Lambda | ast.Name | ast.Attribute):
+        return []
+    targets = getattr(statement, "targets", None) or [statement.target]
+    return [target.id for target in targets if isinstance(target, ast.Name)]
 
 def python_loop(tree, language=None):
     for body in function_bodies(tree):
@@ -607,8 +629,10 @@ def python_loop(tree, language=None):
                     return f"{name}()"
                 if name == "iter" and len(node.args) == 2:
                     return "iter(function, sentinel)"
-                if any(k.arg == "key" for k in node.keywords):
-                    return f"{name}(key=...)"
+                given = next((k.arg for k in node.keywords if k.arg in PER_ELEMENT_KEYWORDS
+                              and not isinstance(k.value, ast.Constant)), None)
+                if given:
+                    return f"{name}({given}=...)"
                 if replaces_by_function(node):
                     return f"{name}(pattern, function, ...)"
     name = loop_call_renamed(tree)
@@ -920,12 +944,14 @@ def perturbs(spec, name, op_args):
     return bool(spec["spans"]) and op_args is not None and \
         span_of(name, op_args) in spec["spans"]
 
-def perturbed_output(value, generator, large=False):
+def perturbed_output(value, generator, large=False, zero=False):
     outputs = tensors_in(value)
     if not outputs or not IS_FLOATING(outputs[0]):
         return None
     first = outputs[0]
-    if large:
+    if zero:
+        noise = MUL(first, -1.0)
+    elif large:
         noise = ADD(MUL(RAND(SIZE(first), generator=generator, dtype=DTYPE(first)), 1000.0),
                     1000.0)
         if large < 0:
@@ -1313,7 +1339,8 @@ class perturbing_here:
             value = original(*args, **kwargs)
             index = done["seen"]
             done["seen"] += 1
-            changed = perturbed_output(value, generator, change.get("large", False)) \
+            changed = perturbed_output(value, generator, change.get("large", False),
+                                       change.get("zero", False)) \
                 if change["which"] in (None, index) else None
             return value if changed is None else changed
 
@@ -1356,7 +1383,7 @@ class Perturbing:
         index, self.seen = self.seen, self.seen + 1
         if self.spec["which"] is not None and self.spec["which"] != index:
             return value
-        changed = perturbed_output(value, self.generator)
+        changed = perturbed_output(value, self.generator, zero=self.spec.get("zero", False))
         return value if changed is None else changed
 
 class PerturbedOperations(TorchDispatchMode):
@@ -1410,7 +1437,10 @@ def stand_in_probe(probe, rerun, base, call, gen):
     name, per = probe["name"], probe.get("per")
     if per is None:
         output, seen = rerun({"stand_in": name, "which": None, "seed": seed(gen)})
-        return {"unused": seen == 0 or (output is not None and not differs(output, base))}
+        if seen == 0 or (output is not None and not differs(output, base)):
+            return {"unused": True}
+        return {"unused": not carries(rerun, {"stand_in": name, "which": None,
+                                              "seed": seed(gen)}, base)}
     _, seen = rerun({"stand_in": name, "which": -1, "seed": seed(gen)})
     if seen == 0:
         return {"unused": True}
@@ -1446,10 +1476,16 @@ def queries_changed(output, base, queries):
     moved = (~torch.isclose(output, base, rtol=1e-4, atol=1e-5)).movedim(dims[0], 0)
     return int(moved.reshape(queries, -1).any(dim=1).sum())
 
+def carries(rerun, change, base):
+    output, _ = rerun({**change, "zero": True})
+    return output is None or differs(output, base)
+
 def ops_probe(probe, rerun, base, call, gen):
-    output, seen = rerun({"names": list(probe["names"]), "spans": [],
-                          "level": probe.get("level"), "which": None, "seed": seed(gen)})
-    return {"changed": seen > 0 and (output is None or differs(output, base))}
+    change = {"names": list(probe["names"]), "spans": [], "level": probe.get("level"),
+              "which": None, "seed": seed(gen)}
+    output, seen = rerun(change)
+    return {"changed": seen > 0 and (output is None or differs(output, base))
+            and carries(rerun, {**change, "seed": seed(gen)}, base)}
 
 def spans_probe(probe, rerun, base, call, gen):
     seq = argument_size(call, (probe["arg"], -2))
@@ -1698,7 +1734,9 @@ TAMPERING = {
         'its record is not data',
         language, detail=detail),
 }
-OPERATION_KIN = {"softmax": ("logsumexp", "logcumsumexp")}
+FUSED_LAYERS = ("_transformer_encoder", "_transformer_decoder")
+OPERATION_KIN = {"softmax": ("logsumexp", "logcumsumexp", "attention", *FUSED_LAYERS),
+                 "layer_norm": FUSED_LAYERS}
 
 def tampering(text, language=None):
     return read_tampering(text, language) if language is None else \
