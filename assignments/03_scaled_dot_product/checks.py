@@ -165,12 +165,22 @@ def shift_invariant(subject, gen):
     )
 
 
+def finite_for_large_scores(subject, gen):
+    """Scores in the thousands still give finite weights (a softmax by hand takes each
+    query's largest score off first; the notebook's rule says so)."""
+    n, seq, d_k = sizes(gen, 3)
+    weights = subject(1e4 * randn(gen, n, seq), d_k)
+    assert torch.isfinite(weights).all(), t(
+        "scores in the thousands must give finite weights (no nan, no inf): subtract each "
+        "query's largest score before torch.exp, as in assignment 1")
+
+
 SCALED_SOFTMAX = Step(
     name="scaled_softmax",
     reference=reference.scaled_softmax,
     document_cases=scaled_softmax_documents,
     random_cases=scaled_softmax_random,
-    properties=(scaled_weights_sum_to_one, shift_invariant),
+    properties=(scaled_weights_sum_to_one, shift_invariant, finite_for_large_scores),
     mistakes=(
         Mistake(
             "no 1/sqrt(d_k)",

@@ -374,7 +374,9 @@ print("  your function gives:", omega_last)
 # **Rule for this step:** divide the scores by `math.sqrt(d_k)` (the square root, not
 # `d_k` itself) and take the softmax over the **last** dimension (`dim=-1`), so that the
 # function works for one query's scores `(seq,)`, for many queries `(n, seq)` and for
-# batches `(..., n, seq)` alike. You may use `torch.softmax` here.
+# batches `(..., n, seq)` alike. You may use `torch.softmax` here; a softmax you write by
+# hand must first subtract each query's largest score, as in assignment 1, so that scores in
+# the thousands still give finite weights.
 
 # %% [markdown zh]
 # ## 第 2 步：为什么要除以 $\sqrt{d_k}$
@@ -403,7 +405,8 @@ print("  your function gives:", omega_last)
 #
 # **本步规则：** 把注意力分数除以 `math.sqrt(d_k)`（是平方根，不是 `d_k` 本身），并在
 # **最后一个**维度上（`dim=-1`）做 softmax。这样函数对一个查询的分数 `(seq,)`、多个查询的
-# 分数 `(n, seq)` 以及成批的分数 `(..., n, seq)` 都适用。这里可以用 `torch.softmax`。
+# 分数 `(n, seq)` 以及成批的分数 `(..., n, seq)` 都适用。这里可以用 `torch.softmax`；如果自己
+# 手写 softmax，要先减去每个查询的最大分数（和作业 1 一样），这样分数上千时注意力权重仍是有限的数。
 
 # %% solution scaled_softmax
 
@@ -434,12 +437,16 @@ expect_close(weights, [[0.1554, 0.4223, 0.4223], [0.2312, 0.1402, 0.6285]],
                         [[0.0091, 0.4955, 0.4955], [0.0179, 0.0024, 0.9796]])])
 expect_close(weights.sum(dim=-1), [1.0, 1.0], "the sum of each query's weights")
 expect_tensor(scaled_softmax(torch.zeros(5), 3), (5,), "the weights of one query")
+expect_close(scaled_softmax(torch.tensor([1000.0, 990.0]), 4), [0.9933, 0.0067],
+             "the weights of scores in the thousands (subtract the largest score first)")
 
 # %% strings zh
 {
     "the weights of 2 queries over 3 keys": "2 个查询在 3 个键上的注意力权重",
     "the sum of each query's weights": "每个查询的注意力权重之和",
     "the weights of one query": "单个查询的注意力权重",
+    "the weights of scores in the thousands (subtract the largest score first)":
+        "分数上千时的注意力权重（先减去最大分数）",
 }
 
 # %% [markdown]

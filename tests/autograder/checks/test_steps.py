@@ -70,3 +70,21 @@ def test_mistake_is_caught_and_named(name, mistake):
 def test_catalogue_has_the_required_breadth():
     """Does the catalogue name at least 12 distinct mistakes?"""
     assert len({m.name for _, m in MISTAKES}) >= 12
+
+
+def test_a_scaled_softmax_by_hand_that_overflows_fails_on_scores_in_the_thousands():
+    """03's rule allows torch.softmax and asks a softmax by hand to take each query's largest
+    score off first: does one without it (nan for scores in the thousands, right on every
+    smaller score) fail the step, saying why, where the reference passes?"""
+    import math
+
+    import torch
+
+    def overflowing(scores, d_k):
+        e = torch.exp(scores / math.sqrt(d_k))
+        return e / e.sum(dim=-1, keepdim=True)
+
+    step = STEPS["scaled_softmax"]
+    findings = step_findings(step, LocalSubject(overflowing), helpers_of(step), Draws())
+    assert [f.kind for f in findings] == ["property"], findings
+    assert "subtract each query's largest score" in findings[0].text
