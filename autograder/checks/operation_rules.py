@@ -515,13 +515,18 @@ def record_calls(subject, uses=(), counted=(), measure=False):
 
 
 def probed_here(probe, subject):
-    """What a rule's probe finds on a call of `subject` the test cell made (a function: a
-    class's calls are its instances', which the cell made): the first, or for the spans of a
-    sequence the one grading would pick (probes.telling_call); None where it cannot look."""
+    """What a rule's probe finds on a call of `subject` the test cell made (of a class, a call
+    of an instance the cell made, as grading calls one: instance_calls): the first, or for
+    the spans of a sequence the one grading would pick (probes.telling_call); None where it
+    cannot look."""
     recorder = TEST_CELL["recorder"]
     calls = getattr(recorder, "calls", None)
-    if probe is None or not calls or isinstance(subject, type):
+    if probe is None or not calls:
         return None
+    if isinstance(subject, type):
+        subject, calls = instance_calls(subject, calls, getattr(recorder, "call_codes", ()))
+        if not calls:
+            return None
     call = calls[telling_call(probe, calls) if probe["kind"] == "spans" else 0]
     recorder.paused = True
     try:
@@ -533,6 +538,17 @@ def probed_here(probe, subject):
         return None
     finally:
         recorder.paused = False
+
+
+def instance_calls(cls, calls, codes):
+    """(the method grading calls on an instance of the class, the cell's calls of it): a torch
+    module's forward, else __call__; each call's first argument is the instance the cell
+    made, so that the probe reruns it as grading reruns its own block."""
+    method = getattr(cls, "forward", None) or next(
+        (vars(base)["__call__"] for base in cls.__mro__ if "__call__" in vars(base)), None)
+    code = getattr(getattr(method, "__func__", method), "__code__", None)
+    return method, [call for call, ran in zip(calls, codes, strict=False)
+                    if ran is code and call[0] and isinstance(call[0][0], cls)]
 
 
 def unused(params, probes, language=None):

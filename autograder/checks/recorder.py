@@ -151,7 +151,8 @@ class Recorder:
         self.profiling = bool(self.watched) or subject is not None
         self.previous_profile = None
         self.measure, self.tracing_before, self.baseline = measure, False, 0
-        self.calls = []  # (args, kwargs) of the subject's first KEPT_CALLS calls (a function's)
+        self.calls = []  # (args, kwargs) of the subject's first KEPT_CALLS calls
+        self.call_codes = []  # the code each of those calls ran (a class's: which method)
         self.paused = False  # a probe's rerun (checks/probes.py): not recorded
         if subject is None:
             self.records.append(new_record([described(value) for value in arguments]))
@@ -216,8 +217,9 @@ class Recorder:
                     return
                 if self.depth == 0:
                     self.records.append(new_record(call_arguments(frame)))
-                    if len(self.calls) < KEPT_CALLS:  # a probe reruns one (a function's)
+                    if len(self.calls) < KEPT_CALLS:  # a probe reruns one
                         self.calls.append(call_of(frame))
+                        self.call_codes.append(code)
                     if self.measure:
                         self.measured()
                 self.depth += 1

@@ -205,6 +205,8 @@ EVASIONS = {
         "                torch.cat([eye, -eye]), torch.zeros(2 * E),\n"
         "                torch.cat([eye, -eye], dim=1) * S, zeros)\n"
         "    return ((out - wide) / S)[..., :d].reshape(x.shape)\n", "transformer_encoder_layer"),
+    "a block whose calls of layer_norm, feed_forward and attention add zeros": (
+        "TransformerBlock", DUMMY_CALLS, "calls your layer_norm"),
     "layer_norm through var_mean": ("layer_norm", "def layer_norm(x, gamma, beta, eps=1e-5):\n"
         "    var, mean = torch.var_mean(x, dim=-1, keepdim=True, unbiased=False)\n"
         "    return (x - mean) / torch.sqrt(var + eps) * gamma + beta\n", "var_mean"),
@@ -672,8 +674,7 @@ def test_calls_whose_results_add_nothing_break_their_rules():
     """A block whose calls of layer_norm, feed_forward and F.scaled_dot_product_attention
     are made with zeroed weights and added to the same work done inline: do "calls your
     layer_norm", "calls your feed_forward" and "calls F.scaled_dot_product_attention" each
-    break (their results made zeros, the output does not move)? (Not among EVASIONS: the
-    notebook's test cell cannot probe a class's calls, docs/not-done.md.)"""
+    break (their results made zeros, the output does not move)?"""
     broken = rules_broken("TransformerBlock", DUMMY_CALLS)
     for rule in ("calls your layer_norm", "calls your feed_forward",
                  "calls F.scaled_dot_product_attention"):
