@@ -1081,6 +1081,7 @@ class Recorder:
         self.previous_profile = None
         self.measure, self.tracing_before, self.baseline = measure, False, 0
         self.calls = []
+        self.call_codes = []
         self.paused = False
         if subject is None:
             self.records.append(new_record([described(value) for value in arguments]))
@@ -1141,6 +1142,7 @@ class Recorder:
                     self.records.append(new_record(call_arguments(frame)))
                     if len(self.calls) < KEPT_CALLS:
                         self.calls.append(call_of(frame))
+                        self.call_codes.append(code)
                     if self.measure:
                         self.measured()
                 self.depth += 1
@@ -1976,8 +1978,12 @@ def record_calls(subject, uses=(), counted=(), measure=False):
 def probed_here(probe, subject):
     recorder = TEST_CELL["recorder"]
     calls = getattr(recorder, "calls", None)
-    if probe is None or not calls or isinstance(subject, type):
+    if probe is None or not calls:
         return None
+    if isinstance(subject, type):
+        subject, calls = instance_calls(subject, calls, getattr(recorder, "call_codes", ()))
+        if not calls:
+            return None
     call = calls[telling_call(probe, calls) if probe["kind"] == "spans" else 0]
     recorder.paused = True
     try:
@@ -1989,6 +1995,13 @@ def probed_here(probe, subject):
         return None
     finally:
         recorder.paused = False
+
+def instance_calls(cls, calls, codes):
+    method = getattr(cls, "forward", None) or next(
+        (vars(base)["__call__"] for base in cls.__mro__ if "__call__" in vars(base)), None)
+    code = getattr(getattr(method, "__func__", method), "__code__", None)
+    return method, [call for call, ran in zip(calls, codes, strict=False)
+                    if ran is code and call[0] and isinstance(call[0][0], cls)]
 
 def unused(params, probes, language=None):
     if probes and probes.get("changed") is False:
