@@ -26,10 +26,13 @@ from autograder.i18n import t
 # (outputs/inbox.py) and grade's (grading/submissions.py). Reading a notebook takes about ten
 # times its size in memory (a 150 MB one took 1.5 GB).
 NOTEBOOK_BYTES = 32 * 2**20
-# The most code a notebook's code cells may hold for the kit to judge: a course's notebook holds
-# 40-55 thousand characters with its helper cell. Judging a step reads the code that defines it,
-# in time that grows with the notebook's statements (a 3 MB notebook of generated definitions
-# held a grading worker for 30 s).
+# The most code one cell may have for grading to run it (c.GradeInSandbox.max_source_kb's
+# default); a larger cell is not run, and said so.
+CELL_CODE_BYTES = 256 << 10
+# The most code the cells that run (those within CELL_CODE_BYTES) may hold together for the
+# kit to judge: a course's notebook holds 40-55 thousand characters with its helper cell.
+# Judging a step reads the code that defines it, in time that grows with the notebook's
+# statements (a 3 MB notebook of generated definitions held a grading worker for 30 s).
 CODE_CHARACTERS = 1_000_000
 FOLDER_DEPTH = 32  # folders inside a submission, at most
 FOLDER_ENTRIES = 10_000  # files and folders in a submission, at most

@@ -62,6 +62,7 @@ from autograder.course.shown_outputs import (
     shown_outputs,
     without_images,
 )
+from autograder.course.submission_files import CELL_CODE_BYTES
 from autograder.grading.remote_subject import RemoteSubject
 from autograder.i18n import current, t
 from autograder.sandbox import spare_kernel
@@ -105,7 +106,7 @@ def why_undefined(name, ran, unfinished):
 class Bounds:
     """Sizes one notebook may reach in grading (bytes)."""
 
-    source: int = 256 << 10  # one cell's code
+    source: int = CELL_CODE_BYTES  # one cell's code
     cell_output: int = 256 << 10  # what one cell shows, images apart
     notebook_output: int = 2 << 20  # what all cells show together, images apart
     reply: int = 64 << 20  # one answer of the kernel, or one stand-in call

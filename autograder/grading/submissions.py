@@ -13,6 +13,7 @@ from autograder.course.deadlines import handed_in_at
 from autograder.course.ids import STUDENT_ID
 from autograder.course.ledger import Problem, chosen
 from autograder.course.submission_files import (
+    CELL_CODE_BYTES,
     CODE_CHARACTERS,
     NOTEBOOK_BYTES,
     Unwalkable,
@@ -107,7 +108,8 @@ def inspect_submission(path, assignment_id, expected_tests):
     notebook, problem = read_notebook(path, lambda: nbformat.read(path, as_version=4))
     if problem is not None:
         return problem
-    code = sum(len(cell.source) for cell in notebook.cells if cell.cell_type == "code")
+    code = sum(len(cell.source) for cell in notebook.cells  # a larger cell is not run
+               if cell.cell_type == "code" and len(cell.source) <= CELL_CODE_BYTES)
     if code > CODE_CHARACTERS:
         return Problem(path, t("its code cells hold {count:,} characters, more than the "
                                "{limit:,} the kit judges (a notebook of the course holds some "

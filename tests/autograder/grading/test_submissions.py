@@ -74,7 +74,8 @@ def test_a_notebook_past_the_bound_is_refused_unread_with_the_fix(tmp_path, monk
 def test_a_notebook_of_more_code_than_the_kit_judges_is_refused_with_the_fix(tmp_path):
     """Is a notebook whose code cells hold more than the kit judges (generated definitions,
     whose judging time grows with their number) refused alone with its count, the bound and
-    the fix, while one of a course's size is taken?"""
+    the fix, while one of a course's size is taken, and one whose only large cell is too large
+    to run (grading skips it, and says so)?"""
     from autograder.course.submission_files import CODE_CHARACTERS
 
     def with_code(text):
@@ -82,10 +83,17 @@ def test_a_notebook_of_more_code_than_the_kit_judges_is_refused_with_the_fix(tmp
         notebook.cells = [nbformat.v4.new_code_cell(text)]
         return nbformat.writes(notebook)
 
+    def in_cells(text, count):
+        notebook = nbformat.v4.new_notebook()
+        notebook.cells = [nbformat.v4.new_code_cell(text) for _ in range(count)]
+        return nbformat.writes(notebook)
+
     submit(tmp_path, "ann", with_code("def f(x):\n    return x\n" * 2_000))
-    submit(tmp_path, "bob", with_code("def f(x):\n    return x\n" * 50_000))
+    submit(tmp_path, "bob", in_cells("def f(x):\n    return x\n" * 500, 100))
+    # one cell too large to run (grading does not run it, and says so) counts for nothing
+    submit(tmp_path, "cy", with_code("x = 1\n" * 1_000_000))
     ready, [problem] = find_submissions(tmp_path, [ID], {ID: []})
-    assert [s.student for s in ready] == ["ann"]
+    assert [s.student for s in ready] == ["ann", "cy"]
     assert problem.student == "bob" and not problem.graded_anyway
     assert f"more than the {CODE_CHARACTERS:,} the kit judges" in problem.reason
     assert "remove the generated or pasted code" in problem.fix
