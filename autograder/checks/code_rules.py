@@ -308,6 +308,31 @@ def statements_by_name(program, binds, changes, surely) -> dict:
     return found
 
 
+class Untaken:
+    """A sorted list of statement indices, each handed out once: take_within(start, end)
+    gives those from `start` to before `end` not given before, in time for what it gives
+    (a next-untaken pointer per place, its paths shortened)."""
+
+    def __init__(self, indices):
+        self.indices = indices
+        self.next = list(range(len(indices) + 1))
+
+    def free_from(self, place):
+        root = place
+        while self.next[root] != root:
+            root = self.next[root]
+        while self.next[place] != root:  # shorten the path walked
+            self.next[place], place = root, self.next[place]
+        return root
+
+    def take_within(self, start, end):
+        place = self.free_from(bisect.bisect_left(self.indices, start))
+        while place < len(self.indices) and self.indices[place] < end:
+            yield self.indices[place]
+            self.next[place] = place + 1
+            place = self.free_from(place + 1)
+
+
 def within(indices, start, end):
     """The indices of a sorted list from `start` to before `end`."""
     return indices[bisect.bisect_left(indices, start):bisect.bisect_left(indices, end)]
@@ -324,20 +349,32 @@ def closure(sources, name, course=COURSE_CELLS, apart=()):
     student statement binds `name`."""
     program, binds, reads, by_name = program_of(tuple(sources), frozenset(course))
     end, nothing = len(program), ([], [])
-    wanted, taken, done = [(name, end)], set(), set()
+    stars = Untaken(by_name.get("*", nothing)[0])  # may bind any name: each taken once
+    wanted, taken, reached = [(name, end)], set(), {}
+
+    def take(index):  # what a statement reads is wanted once, whichever name took it
+        if index not in taken:
+            taken.add(index)
+            now, later = reads[index]
+            wanted.extend([(n, index) for n in now] + [(n, end) for n in later])
+
     while wanted:
         needed, upto = wanted.pop()
-        if (needed, upto) in done or (needed in apart and needed != name):
+        if needed in apart and needed != name:
             continue
-        done.add((needed, upto))
         touching, sure = by_name.get(needed, nothing)
         before = bisect.bisect_left(sure, upto)
         start = sure[before - 1] if before else 0  # its last sure binding before `upto`
-        for index in {*within(touching, start, upto), *within(by_name.get("*", nothing)[0],
-                                                                start, upto)}:
-            now, later = reads[index]
-            wanted += [(n, index) for n in now] + [(n, end) for n in later]
-            taken.add(index)
+        # the statements from `start` up to what an earlier want of the name reached are
+        # taken already: each statement is looked at once for each of its names' bindings
+        low = max(start, reached.get((needed, start), start))
+        if upto <= low:
+            continue
+        reached[(needed, start)] = upto
+        for index in within(touching, low, upto):
+            take(index)
+        for index in stars.take_within(start, upto):
+            take(index)
     if not any(name in binds[i] or "*" in binds[i] for i in taken):
         return None
     return "\n\n".join(text for index, (_, text, _) in enumerate(program) if index in taken)
