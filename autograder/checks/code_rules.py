@@ -50,7 +50,9 @@ LOOP_CALLS = frozenset({"map", "filter", "reduce", "starmap", "accumulate", "app
                         "map2_", "groupby", "filterfalse", "takewhile", "dropwhile",
                         # numpy's: each calls a Python function once per row or element
                         "apply_along_axis", "apply_over_axes", "vectorize", "frompyfunc",
-                        "piecewise"})
+                        "piecewise",
+                        # re's Scanner calls its actions once per token
+                        "Scanner"})
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 # The library's other names for what a fragment forbids: "no built-in softmax" forbids them
@@ -540,6 +542,8 @@ def function_bodies(tree):
             yield from node.body
 
 
+# The roots of the bases a class of the student's may derive from: torch's modules.
+TORCH_BASES = frozenset({"torch", "nn", "Module", "object"})
 # The special methods a class may have that no built-in calls once per element: any other
 # (__iter__, __getitem__, __add__ for sum(rows, start), __eq__ for list.count, __lt__ for
 # sorted and max, __hash__ for set, __mul__ for math.prod, __repr__ for repr of a list ...)
@@ -559,14 +563,24 @@ def recursion(tree):
     to (`f = lambda n: ... f(n - 1)`), and one that calls a parameter with that parameter
     (`(lambda f, n: f(f, n))`) calls itself."""
     calls = {}
+    functions = {node.name for node in ast.walk(tree) if isinstance(node, DEFINITIONS)}
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             # calling a class runs its __init__ (and what that calls)
             calls.setdefault(node.name, set()).update(called_names(node))
-        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda | ast.Name):
-            # a lambda bound to a name, or a second name of a function (`again = rows`)
-            callees = called_names(node.value) if isinstance(node.value, ast.Lambda) else \
-                {node.value.id}
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda | ast.Name
+                                                          | ast.List | ast.Tuple | ast.Set
+                                                          | ast.Dict):
+            # a lambda bound to a name, a second name of a function (`again = rows`), or a
+            # table holding it (`ME = [rows]`, called as ME[0](...))
+            if isinstance(node.value, ast.Lambda):
+                callees = called_names(node.value)
+            elif isinstance(node.value, ast.Name):
+                callees = {node.value.id}
+            else:  # a table's entries that are functions of the text (`dims = (dims,)` is data)
+                entries = node.value.values if isinstance(node.value, ast.Dict) else \
+                    node.value.elts
+                callees = {e.id for e in entries if isinstance(e, ast.Name) and e.id in functions}
             for target in node.targets:
                 if isinstance(target, ast.Name):
                     calls.setdefault(target.id, set()).update(callees)
@@ -588,8 +602,15 @@ def recursion(tree):
 def called_names(node):
     """The names the calls of a piece of code call, `super().name(...)` aside (a method
     calling its parent's of the same name, `super().__init__()`, does not call itself)."""
-    return {getattr(c.func, "id", None) or getattr(c.func, "attr", None)
+    return {getattr(c.func, "id", None) or getattr(c.func, "attr", None) or subscripted(c.func)
             for c in ast.walk(node) if isinstance(c, ast.Call) and not parents_method(c)}
+
+
+def subscripted(func):
+    """The table a call's function is taken from (`ME` of `ME[0](...)`), or None."""
+    while isinstance(func, ast.Subscript):
+        func = func.value
+    return func.id if isinstance(func, ast.Name) else None
 
 
 def parents_method(call):
@@ -614,9 +635,16 @@ def self_applied(function):
 def iterating_class(tree):
     """'Class.__getitem__' of a class of the text with a special method a built-in may call
     once per element of a list of its objects (list(obj), sum(objs), objs.count(x),
-    sorted(objs): ONCE_SPECIAL), or None."""
+    sorted(objs): ONCE_SPECIAL), or 'Class(Base)' of one derived from a library's class other
+    than torch's (string.Formatter calls format_field once per field, html.parser's
+    HTMLParser a handler once per tag), or None."""
+    own = {node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
+            for base in node.bases:
+                root = root_name(base)
+                if root not in own and root not in TORCH_BASES:
+                    return f"{node.name}({ast.unparse(base)})"
             for item in node.body:
                 names = [item.name] if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) \
                     else method_aliases(item)
@@ -652,7 +680,8 @@ def python_loop(tree, language=None):
                 name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
                 if name in LOOP_CALLS:
                     return f"{name}()"
-                if name == "iter" and len(node.args) == 2:
+                if name == "iter" and (len(node.args) == 2 or node.keywords or any(
+                        isinstance(a, ast.Starred) for a in node.args)):
                     return "iter(function, sentinel)"
                 given = next((k.arg for k in node.keywords if k.arg in PER_ELEMENT_KEYWORDS
                               and not isinstance(k.value, ast.Constant)), None)

@@ -338,6 +338,41 @@ EVASIONS = {
             "    rows = Rows(one, x)\n"
             "    ([rows] * len(x)).count(None)\n"
             "    return torch.stack(rows.out)"),
+        # a second helper's attacks the same night
+        "iter with its function and sentinel given starred": ("import itertools",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    rows, at = x.unbind(0), itertools.count()\n"
+            "    def step():\n"
+            "        i = next(at)\n"
+            "        return one(rows[i]) if i < len(rows) else None\n"
+            "    return torch.stack(list(iter(*(step, None))))"),
+        "string.Formatter calling format_field once per field": ("import string",
+            "class Rows(string.Formatter):\n"
+            "    def __init__(self, f):\n"
+            "        self.f, self.out = f, []\n"
+            "    def format_field(self, value, spec):\n"
+            "        self.out.append(self.f(value))\n"
+            "        return ''",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    rows = Rows(one)\n"
+            "    rows.format('{}' * len(x), *x.unbind(0))\n"
+            "    return torch.stack(rows.out)"),
+        "re.Scanner calling its action once per token": ("import re",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    rows = x.unbind(0)\n"
+            "    found, _ = re.Scanner([('r', lambda s, tok: one(rows[s.match.start()]))])"
+            ".scan('r' * len(rows))\n"
+            "    return torch.stack(found)"),
+        "recursion through an entry of a list": (
+            "def rows(x, Wq, Wk, Wv, i, acc):\n"
+            "    if i == len(x):\n"
+            "        return acc\n"
+            "    k, v = x @ Wk, x @ Wv\n"
+            "    row = torch.softmax(k @ (x[i] @ Wq) / math.sqrt(k.shape[-1]), -1) @ v\n"
+            "    return ME[0](x, Wq, Wk, Wv, i + 1, acc + [row])",
+            "ME = [rows]",
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    return torch.stack(rows(x, W_query, W_key, W_value, 0, []))"),
         "json.dumps calling its default once per element": ("import json",
             "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
             "    out = []\n"
