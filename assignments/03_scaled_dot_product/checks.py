@@ -166,8 +166,8 @@ def shift_invariant(subject, gen):
 
 
 def finite_for_large_scores(subject, gen):
-    """Scores in the thousands still give finite weights (a softmax by hand takes each
-    query's largest score off first; the notebook's rule says so)."""
+    """Scores in the thousands still give finite weights."""
+    # a softmax by hand takes each query's largest score off first: the notebook's rule says so
     n, seq, d_k = sizes(gen, 3)
     weights = subject(1e4 * randn(gen, n, seq), d_k)
     assert torch.isfinite(weights).all(), t(

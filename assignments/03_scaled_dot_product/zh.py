@@ -7,6 +7,7 @@ CATALOG = {
         '一次投影所有行时，结果的第 i 行应等于单独投影第 i 行的结果',
     "adding the same number to all of one query's scores should not change its weights":
         '给同一个查询的所有注意力分数加上同一个数，不应改变它的注意力权重',
+    'Scores in the thousands still give finite weights': '分数上千时注意力权重仍是有限的数',
     "scores in the thousands must give finite weights (no nan, no inf): subtract each query's "
     'largest score before torch.exp, as in assignment 1':
         '分数上千时注意力权重也必须是有限的数（不能有 nan 或 inf）：'

@@ -33,9 +33,11 @@ from autograder.i18n import t
 from . import reference
 
 # torch's normalisations, as their functions and ATen operations are named (instance norm
-# runs native_batch_norm; var_mean is half of a layer norm).
+# runs native_batch_norm; var_mean is half of a layer norm; local_response_norm divides by
+# the root of a mean of squares, and F.normalize by a vector's norm: either is the other half
+# once the mean is taken off).
 NORMS = {"layer_norm", "batch_norm", "group_norm", "instance_norm", "rms_norm", "var_mean",
-         "std_mean"}
+         "std_mean", "local_response_norm", "normalize"}
 
 # sinusoidal_positions --------------------------------------------------------------------
 

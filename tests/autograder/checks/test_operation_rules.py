@@ -207,6 +207,21 @@ EVASIONS = {
         "    return ((out - wide) / S)[..., :d].reshape(x.shape)\n", "transformer_encoder_layer"),
     "a block whose calls of layer_norm, feed_forward and attention add zeros": (
         "TransformerBlock", DUMMY_CALLS, "calls your layer_norm"),
+    # a second helper's attacks the same night: the mean by hand, the rest by a built-in
+    "layer_norm through F.local_response_norm": ("layer_norm",
+        "def layer_norm(x, gamma, beta, eps=1e-5):\n"
+        "    d = x.shape[-1]\n"
+        "    c = x - x.mean(dim=-1, keepdim=True)\n"
+        "    n = F.local_response_norm(c.reshape(-1, d, 1), 2 * d - 1, alpha=(2 * d - 1) / d,\n"
+        "                              beta=0.5, k=eps)\n"
+        "    return n.reshape(x.shape) * gamma + beta\n", "local_response_norm"),
+    "layer_norm through F.normalize": ("layer_norm",
+        "def layer_norm(x, gamma, beta, eps=1e-5):\n"
+        "    d = x.shape[-1]\n"
+        "    c = x - x.mean(dim=-1, keepdim=True)\n"
+        "    pad = torch.full(c.shape[:-1] + (1,), (d * eps) ** 0.5)\n"
+        "    n = F.normalize(torch.cat([c, pad], dim=-1), dim=-1)[..., :d] * d ** 0.5\n"
+        "    return n * gamma + beta\n", "normalize"),
     "layer_norm through var_mean": ("layer_norm", "def layer_norm(x, gamma, beta, eps=1e-5):\n"
         "    var, mean = torch.var_mean(x, dim=-1, keepdim=True, unbiased=False)\n"
         "    return (x - mean) / torch.sqrt(var + eps) * gamma + beta\n", "var_mean"),
