@@ -212,7 +212,8 @@ LOOP_WORDS = {
 LOOP_CALLS = frozenset({"map", "filter", "reduce", "starmap", "accumulate", "apply_", "map_",
                         "map2_", "groupby", "filterfalse", "takewhile", "dropwhile",
                         "apply_along_axis", "apply_over_axes", "vectorize", "frompyfunc",
-                        "piecewise"})
+                        "piecewise",
+                        "Scanner"})
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 KIN = {"softmax": ("softmin", "cross_entropy", "crossentropy", "scaled_dot_product_attention",
@@ -407,26 +408,57 @@ def statements_by_name(program, binds, changes, surely) -> dict:
                 entry[1].append(index)
     return found
 
+class Untaken:
+
+    def __init__(self, indices):
+        self.indices = indices
+        self.next = list(range(len(indices) + 1))
+
+    def free_from(self, place):
+        root = place
+        while self.next[root] != root:
+            root = self.next[root]
+        while self.next[place] != root:
+            self.next[place], place = root, self.next[place]
+        return root
+
+    def take_within(self, start, end):
+        place = self.free_from(bisect.bisect_left(self.indices, start))
+        while place < len(self.indices) and self.indices[place] < end:
+            yield self.indices[place]
+            self.next[place] = place + 1
+            place = self.free_from(place + 1)
+
 def within(indices, start, end):
     return indices[bisect.bisect_left(indices, start):bisect.bisect_left(indices, end)]
 
 def closure(sources, name, course=COURSE_CELLS, apart=()):
     program, binds, reads, by_name = program_of(tuple(sources), frozenset(course))
     end, nothing = len(program), ([], [])
-    wanted, taken, done = [(name, end)], set(), set()
+    stars = Untaken(by_name.get("*", nothing)[0])
+    wanted, taken, reached = [(name, end)], set(), {}
+
+    def take(index):
+        if index not in taken:
+            taken.add(index)
+            now, later = reads[index]
+            wanted.extend([(n, index) for n in now] + [(n, end) for n in later])
+
     while wanted:
         needed, upto = wanted.pop()
-        if (needed, upto) in done or (needed in apart and needed != name):
+        if needed in apart and needed != name:
             continue
-        done.add((needed, upto))
         touching, sure = by_name.get(needed, nothing)
         before = bisect.bisect_left(sure, upto)
         start = sure[before - 1] if before else 0
-        for index in {*within(touching, start, upto), *within(by_name.get("*", nothing)[0],
-                                                                start, upto)}:
-            now, later = reads[index]
-            wanted += [(n, index) for n in now] + [(n, end) for n in later]
-            taken.add(index)
+        low = max(start, reached.get((needed, start), start))
+        if upto <= low:
+            continue
+        reached[(needed, start)] = upto
+        for index in within(touching, low, upto):
+            take(index)
+        for index in stars.take_within(start, upto):
+            take(index)
     if not any(name in binds[i] or "*" in binds[i] for i in taken):
         return None
     return "\n\n".join(text for index, (_, text, _) in enumerate(program) if index in taken)
@@ -549,6 +581,7 @@ def function_bodies(tree):
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             yield from node.body
 
+TORCH_BASES = frozenset({"torch", "nn", "Module", "object"})
 ONCE_SPECIAL = frozenset({"__init__", "__new__", "__del__", "__init_subclass__",
                           "__set_name__", "__class_getitem__", "__post_init__", "__enter__",
                           "__exit__", "__call__"})
@@ -557,12 +590,21 @@ PER_ELEMENT_KEYWORDS = frozenset({"key", "default", "object_hook", "object_pairs
 
 def recursion(tree):
     calls = {}
+    functions = {node.name for node in ast.walk(tree) if isinstance(node, DEFINITIONS)}
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             calls.setdefault(node.name, set()).update(called_names(node))
-        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda | ast.Name):
-            callees = called_names(node.value) if isinstance(node.value, ast.Lambda) else \
-                {node.value.id}
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda | ast.Name
+                                                          | ast.List | ast.Tuple | ast.Set
+                                                          | ast.Dict):
+            if isinstance(node.value, ast.Lambda):
+                callees = called_names(node.value)
+            elif isinstance(node.value, ast.Name):
+                callees = {node.value.id}
+            else:
+                entries = node.value.values if isinstance(node.value, ast.Dict) else \
+                    node.value.elts
+                callees = {e.id for e in entries if isinstance(e, ast.Name) and e.id in functions}
             for target in node.targets:
                 if isinstance(target, ast.Name):
                     calls.setdefault(target.id, set()).update(callees)
@@ -581,8 +623,13 @@ def recursion(tree):
     return None
 
 def called_names(node):
-    return {getattr(c.func, "id", None) or getattr(c.func, "attr", None)
+    return {getattr(c.func, "id", None) or getattr(c.func, "attr", None) or subscripted(c.func)
             for c in ast.walk(node) if isinstance(c, ast.Call) and not parents_method(c)}
+
+def subscripted(func):
+    while isinstance(func, ast.Subscript):
+        func = func.value
+    return func.id if isinstance(func, ast.Name) else None
 
 def parents_method(call):
     func = call.func
@@ -600,8 +647,13 @@ def self_applied(function):
     return False
 
 def iterating_class(tree):
+    own = {node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
+            for base in node.bases:
+                root = root_name(base)
+                if root not in own and root not in TORCH_BASES:
+                    return f"{node.name}({ast.unparse(base)})"
             for item in node.body:
                 names = [item.name] if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) \
                     else method_aliases(item)
@@ -627,7 +679,8 @@ def python_loop(tree, language=None):
                 name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
                 if name in LOOP_CALLS:
                     return f"{name}()"
-                if name == "iter" and len(node.args) == 2:
+                if name == "iter" and (len(node.args) == 2 or node.keywords or any(
+                        isinstance(a, ast.Starred) for a in node.args)):
                     return "iter(function, sentinel)"
                 given = next((k.arg for k in node.keywords if k.arg in PER_ELEMENT_KEYWORDS
                               and not isinstance(k.value, ast.Constant)), None)
