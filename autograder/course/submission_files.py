@@ -28,7 +28,8 @@ from autograder.i18n import t
 NOTEBOOK_BYTES = 32 * 2**20
 # The most code one cell may have for grading to run it (c.GradeInSandbox.max_source_kb's
 # default); a larger cell is not run, and said so.
-CELL_CODE_BYTES = 256 << 10
+CELL_CODE_KB = 256
+CELL_CODE_BYTES = CELL_CODE_KB << 10
 # The most code the cells that run (those within CELL_CODE_BYTES) may hold together for the
 # kit to judge: a course's notebook holds 40-55 thousand characters with its helper cell.
 # Judging a step reads the code that defines it, in time that grows with the notebook's

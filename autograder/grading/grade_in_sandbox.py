@@ -19,7 +19,7 @@ from autograder.course.draw_keys import course_secret, notebook_draw
 from autograder.course.notebook_record import add_findings, has_record, set_integrity
 from autograder.course.shown_outputs import MAX_IMAGE_KB, MAX_IMAGES
 from autograder.course.stages import GRADED_FOLDER
-from autograder.course.submission_files import CELL_CODE_BYTES
+from autograder.course.submission_files import CELL_CODE_KB
 from autograder.engine.master_notebooks import master_cells
 from autograder.grading.integrity import scan
 from autograder.grading.restore_test_cells import release_notebook
@@ -97,8 +97,8 @@ class GradeInSandbox(NbGraderPreprocessor):
                           "or anything but a regular file (each refusal is recorded)"
                           ).tag(config=True)
 
-    max_source_kb = Integer(CELL_CODE_BYTES >> 10, help="KB of code one cell may have; a "
-                            "larger cell is not run").tag(config=True)
+    max_source_kb = Integer(CELL_CODE_KB, help="KB of code one cell may have; a larger cell "
+                            "is not run").tag(config=True)
     max_cell_output_kb = Integer(256, help="KB of output kept of one cell; the rest is cut "
                                  "with a note").tag(config=True)
     max_notebook_output_kb = Integer(2048, help="KB of output kept of all cells together"
