@@ -10,7 +10,6 @@ import os
 import shutil
 import signal
 import sys
-import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -24,7 +23,7 @@ from autograder.plumbing.errors import KitError
 from autograder.plumbing.hash_seed import hash_as_kernels
 from autograder.plumbing.kit_command import KIT, kit_command
 from autograder.plumbing.quiet_imports import paused
-from autograder.plumbing.terminal_width import display_width
+from autograder.plumbing.terminal_width import display_width, wide
 from autograder.plumbing.timeline import mark
 from autograder.serve.commands import given_root, served_unparsed
 
@@ -146,8 +145,8 @@ def display_wrap(text, width):
             spaced = True
         elif char in CLOSING and tokens and not spaced:
             tokens[-1][0] += char
-        elif unicodedata.east_asian_width(char) in "WF" or not tokens or tokens[-1][2] or spaced:
-            tokens.append([char, spaced, unicodedata.east_asian_width(char) in "WF"])
+        elif wide(char) or not tokens or tokens[-1][2] or spaced:
+            tokens.append([char, spaced, wide(char)])
             spaced = False
         else:
             tokens[-1][0] += char

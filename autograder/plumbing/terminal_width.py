@@ -6,6 +6,11 @@ from __future__ import annotations
 import unicodedata
 
 
+def wide(char):
+    """Whether a character takes two columns (East Asian wide or full-width)."""
+    return unicodedata.east_asian_width(char) in "WF"
+
+
 def display_width(text):
     """Columns `text` takes in a terminal."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return sum(2 if wide(c) else 1 for c in text)
