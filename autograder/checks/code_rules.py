@@ -547,11 +547,11 @@ TORCH_BASES = frozenset({"torch", "nn", "Module", "object"})
 # The special methods a class may have that no built-in calls once per element: any other
 # (__iter__, __getitem__, __add__ for sum(rows, start), __eq__ for list.count, __lt__ for
 # sorted and max, __hash__ for set, __mul__ for math.prod, __repr__ for repr of a list ...)
-# lets a built-in walk a list of its objects, a loop with no loop statement.
+# lets a built-in walk a list of its objects, a loop with no loop statement. __call__ is
+# here since what calls it many times is a loop of its own (map, a key=, a json hook).
 ONCE_SPECIAL = frozenset({"__init__", "__new__", "__del__", "__init_subclass__",
                           "__set_name__", "__class_getitem__", "__post_init__", "__enter__",
-                          "__exit__", "__call__"})  # __call__: each caller of it many times
-# is a loop of its own here (map, a key=, a json hook)
+                          "__exit__", "__call__"})
 # Keywords whose function a call runs once per element: sorted's and max's key, json's hooks.
 PER_ELEMENT_KEYWORDS = frozenset({"key", "default", "object_hook", "object_pairs_hook",
                                   "parse_float", "parse_int", "parse_constant"})
