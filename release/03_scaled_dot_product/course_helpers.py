@@ -1491,11 +1491,11 @@ def differs(output, base):
 def stand_in_probe(probe, rerun, base, call, gen):
     name, per = probe["name"], probe.get("per")
     if per is None:
-        output, seen = rerun({"stand_in": name, "which": None, "seed": seed(gen)})
+        change = {"stand_in": name, "which": None, "seed": seed(gen)}
+        output, seen = rerun(change)
         if seen == 0 or (output is not None and not differs(output, base)):
             return {"unused": True}
-        return {"unused": not carries(rerun, {"stand_in": name, "which": None,
-                                              "seed": seed(gen)}, base)}
+        return {"unused": not carries(rerun, {**change, "seed": seed(gen)}, base)}
     _, seen = rerun({"stand_in": name, "which": -1, "seed": seed(gen)})
     if seen == 0:
         return {"unused": True}
