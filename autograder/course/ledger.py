@@ -16,6 +16,8 @@ overwrites them to keep its own books; it keeps them here instead:
 - `.kit/problems.json`: every input `collect` or `grade` refused or graded with a warning,
   kept until the next run of the same stage on the same assignment replaces them, so that
   `export` and `report` show them days later.
+- `.kit/handed-in/<assignment>/<student>.json`: the files a collect put in the student's
+  folder in submitted/ (course/handed_in.py), which tells a TA's file put there since.
 - `.kit/secret`: the course's secret, which each student's hidden cases are drawn from
   (draw_keys.py); the instructor's alone (mode 0600).
 - `.kit/grade.lock`: held (flock) by the one `grade` running in the course. The operating

@@ -41,6 +41,7 @@ from sqlalchemy.orm import joinedload, undefer
 
 from autograder.checks.loader import assignments_folder
 from autograder.course.directory import CONFIG, open_gradebook
+from autograder.course.handed_in import COLLECT_WRITES, students_files
 from autograder.course.submission_files import entries_of
 from autograder.plumbing.files_beside import carry
 from autograder.plumbing.timeline import mark
@@ -322,13 +323,16 @@ def graded_submission(root: Path, assignment_id, student) -> Submission:
     """What a feedback page is made of besides its scores: the student's autograded folder
     as grading wrote it: its notebook and the files of the student's that grading copied
     from submitted/. A file a TA put beside them there (kept across regrades,
-    plumbing/files_beside.py) stays out: nbgrader copies the folder into the page's, which
+    plumbing/files_beside.py), or in submitted/ since the student's were collected
+    (course/handed_in.py), stays out: nbgrader copies the folder into the page's, which
     students may be given."""
     handed_in = root / "submitted" / student / assignment_id
+    theirs = students_files(root, assignment_id, student)
     files = read_files(root / "autograded" / student / assignment_id)
     return Submission(student, assignment_id, {
         f"autograded/{student}/{assignment_id}/{name}": data for name, data in files.items()
-        if name == f"{assignment_id}.ipynb" or (handed_in / name).is_file()})
+        if name == f"{assignment_id}.ipynb" or (handed_in / name).is_file() and (
+            theirs is None or name in theirs or name in COLLECT_WRITES)})
 
 
 def submission_of(root: Path, student, assignment_id, draw_key=b"") -> Submission:

@@ -420,10 +420,11 @@ CATALOG = {
     "late": "nbgrader_config.py 中没有 {assignment} 的截止时间（c.Deadlines.due_dates）："
             "没有人迟交",
     "collected {assignment}: {new} new, {newer} newer than the one held, {same} the same as the "
-    "one held (left as it is), {older} older (not collected); {count} submissions in "
-    "submitted/":
+    "one held (left as it is), {older} older (not collected); {held} in submitted/":
         "已收取 {assignment}：新提交 {new} 份，比已有的更新 {newer} 份，与已有的相同 {same} 份"
-        "（保持原样），比已有的更旧 {older} 份（未收取）；submitted/ 中共有 {count} 份提交",
+        "（保持原样），比已有的更旧 {older} 份（未收取）；submitted/ 中共有 {held}",
+    "{count} submission": "{count} 份提交",
+    "{count} submissions": "{count} 份提交",
     " ({count} of those collected no notebook, said above: grade reports each as not "
     "gradable)":
         "（收取的提交中有 {count} 份不是笔记本，见上文：grade 会把每一份报告为无法评分）",
@@ -497,11 +498,17 @@ CATALOG = {
     "students with full points": "得满分的学生",
     "Mistakes most named": "最常识别出的错误",
     "Needs your attention": "需要你处理",
+    "other input refused": "其他被拒收的输入",
     "other inputs refused": "其他被拒收的输入",
+    "submission flagged for integrity": "诚信检查标记的提交",
     "submissions flagged for integrity": "诚信检查标记的提交",
+    "similar pair": "相似的提交对",
     "similar pairs": "相似的提交对",
+    "late submission": "迟交的提交",
     "late submissions": "迟交的提交",
-    "need a manual grade": "需要人工评分",
+    "submission needs a manual grade": "需要人工评分的提交",
+    "submissions need a manual grade": "需要人工评分的提交",
+    "test cell without hidden checks": "没有隐藏检查的测试单元格",
     "test cells without hidden checks": "没有隐藏检查的测试单元格",
     "Every student and every submission, at the end of this page:":
         "每个学生和每份提交，在本页末尾：",

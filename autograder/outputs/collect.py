@@ -25,10 +25,11 @@ from dateutil.tz import gettz
 
 from autograder.course.deadlines import Deadlines, submitted_time, time_late
 from autograder.course.directory import course_config, run_nbgrader
+from autograder.course.handed_in import record
 from autograder.course.ids import STUDENT_ID
 from autograder.course.ledger import Problem, keep_problems
 from autograder.course.submission_files import read_notebook
-from autograder.i18n import config_language, language, t
+from autograder.i18n import config_language, counted, language, t
 from autograder.outputs.inbox import read_inbox, system_file, write_inbox, zip_names
 from autograder.plumbing.course_root import KIT_FOLDER
 from autograder.plumbing.errors import KitError
@@ -199,7 +200,8 @@ def files_kept(root: Path, assignment_id, students, log):
     """Around nbgrader's zip_collect --force, which replaces each of `students`' folders in
     submitted/ whole: the files in them that collect does not write (a TA's notes) are kept
     aside in the course's .kit/ and put back in the new folder; one the new folder holds too
-    stays aside, and is said."""
+    stays aside, and is said. What collect put in each is recorded as the student's first
+    (course/handed_in.py)."""
     aside = root / KIT_FOLDER / "collect-aside" / assignment_id
     ours = {f"{assignment_id}.ipynb", "timestamp.txt", "submission_secret.txt"}
     for student in sorted(students):
@@ -209,6 +211,8 @@ def files_kept(root: Path, assignment_id, students, log):
     finally:
         for student in sorted(students):
             folder = root / "submitted" / student / assignment_id
+            if (folder / f"{assignment_id}.ipynb").is_file():
+                record(root, assignment_id, student, folder)  # before a TA's files come back
             carry(aside / student, folder)
             for left in files_beside(aside / student):
                 log(t("warning: {path} is kept in {aside}: the new submission holds a file "
@@ -285,8 +289,9 @@ def _collect(root: Path, assignment_id, source: Path, file_pattern, log):
     unreadable = {p.student for p in broken}  # not a refusal of a file of another assignment
     taken_unreadable = sum(student_of(h) in unreadable for h in handed)
     log(t("collected {assignment}: {new} new, {newer} newer than the one held, {same} the same "
-          "as the one held (left as it is), {older} older (not collected); {count} submissions "
-          "in submitted/", assignment=assignment_id, count=len(collected), **counts)
+          "as the one held (left as it is), {older} older (not collected); {held} in "
+          "submitted/", assignment=assignment_id, **counts,
+          held=counted(len(collected), "{count} submission", "{count} submissions"))
         + (t(" ({count} of those collected no notebook, said above: grade reports each as "
              "not gradable)", count=taken_unreadable) if taken_unreadable else ""))
     say_who_is_late(config, assignment_id, times, log)

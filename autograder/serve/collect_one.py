@@ -65,6 +65,7 @@ class CollectOne(PreviousKept, ExchangeCollect):
             raise RuntimeError(why)
         if handed:
             true_time_written(dest, handed, self.timezone)
+        self.collected(dest)
 
 
 OPEN_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC

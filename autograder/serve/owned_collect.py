@@ -115,9 +115,11 @@ class OwnedCollect(PreviousKept, ExchangeCollect):
             shutil.rmtree(dest, ignore_errors=True)
             self.log.error(t("{folder} is not collected: {why}. {what}", folder=source.name,
                              why=why, what=t("It changed while it was being collected.")))
-        elif handed and true_time_written(Path(dest), handed, self.timezone):
-            self.log.info(t("{folder}: its time is written in UTC in submitted/, as nbgrader "
-                            "would misread its zone", folder=source.name))
+        else:
+            if handed and true_time_written(Path(dest), handed, self.timezone):
+                self.log.info(t("{folder}: its time is written in UTC in submitted/, as "
+                                "nbgrader would misread its zone", folder=source.name))
+            self.collected(dest)
 
     def why_not_collected(self, inbound, handed):
         """Why the folder is not collected (in words), or None: it is the student's own, as

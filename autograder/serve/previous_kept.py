@@ -7,7 +7,8 @@ left in submitted/, though one had been collected before. Each copy about to be 
 kept aside first, as hard links in the course's .kit/ (nothing is read or written twice), and
 put back wherever the new one did not land; what is put back is said on the console. Where
 the new one landed, the files of the copy before that it lacks (a TA's notes) are carried
-into it (plumbing/files_beside.py)."""
+into it (plumbing/files_beside.py), after what was copied is recorded as the student's
+(course/handed_in.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import os
 import shutil
 from pathlib import Path
 
+from autograder.course.handed_in import record
 from autograder.course.ledger import FOLDER
 from autograder.i18n import t
 from autograder.plumbing.files_beside import carry
@@ -44,6 +46,13 @@ class PreviousKept:
                 elif copy.is_dir():  # a TA's file beside the copy before stays with the new
                     carry(copy, dest, ours={"timestamp.txt"})
             shutil.rmtree(aside, ignore_errors=True)
+
+    def collected(self, dest):
+        """Said by a subclass's do_copy of each copy it kept in submitted/: what it copied is
+        recorded as the student's (course/handed_in.py), before copy_files carries a TA's
+        files back beside it."""
+        record(Path(self.coursedir.root), self.coursedir.assignment_id,
+               Path(dest).parent.name, Path(dest))
 
 
 def linked(src, dest):

@@ -4,6 +4,7 @@ student's scores reach a worker's copy of its gradebook whole?"""
 from __future__ import annotations
 
 from autograder.course.directory import Course, open_gradebook
+from autograder.course.handed_in import record, record_path
 from autograder.engine.bundle import (
     COMMENT_COLUMNS,
     SCORE_COLUMNS,
@@ -193,3 +194,25 @@ def test_a_page_is_made_of_what_grading_wrote_not_a_tas_file(tmp_path):
     files = graded_submission(tmp_path, "01_x", "ada").files
     assert sorted(files) == ["autograded/ada/01_x/01_x.ipynb",
                              "autograded/ada/01_x/data/words.txt"]
+
+
+def test_a_tas_file_put_in_submitted_after_collect_stays_out_of_the_page(tmp_path):
+    """A student's notebook and data file recorded as collect put them, then a TA's note put
+    beside them in submitted/, which grading copied into autograded/: does the page's
+    submission leave the note out, and take it (as before) where no record tells?"""
+    graded = tmp_path / "autograded" / "ada" / "01_x"
+    handed_in = tmp_path / "submitted" / "ada" / "01_x"
+    for folder in (graded, handed_in):
+        (folder / "data").mkdir(parents=True)
+        (folder / "data" / "words.txt").write_text("mine")
+        (folder / "01_x.ipynb").write_text("{}")
+        (folder / "timestamp.txt").write_text("2026-12-01 09:30:00 UTC")
+    record(tmp_path, "01_x", "ada", handed_in)
+    for folder in (graded, handed_in):
+        (folder / "ta_notes.txt").write_text("asked for an extension")
+    theirs = ["autograded/ada/01_x/01_x.ipynb", "autograded/ada/01_x/data/words.txt",
+              "autograded/ada/01_x/timestamp.txt"]
+    assert sorted(graded_submission(tmp_path, "01_x", "ada").files) == theirs
+    record_path(tmp_path, "01_x", "ada").unlink()
+    assert sorted(graded_submission(tmp_path, "01_x", "ada").files) == sorted(
+        [*theirs, "autograded/ada/01_x/ta_notes.txt"])

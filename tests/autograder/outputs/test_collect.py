@@ -13,6 +13,7 @@ import nbformat
 import pytest
 
 from autograder.course.directory import Course, open_gradebook, run_nbgrader
+from autograder.course.handed_in import students_files
 from autograder.course.ledger import read_problems
 from autograder.grading.parallel import grade
 from autograder.i18n.zh import CATALOG
@@ -173,8 +174,9 @@ def test_collect_speaks_the_course_language(course, tmp_path):
     collect(course.root, ID, path, log=messages.append)
     assert CATALOG["collected {assignment}: {new} new, {newer} newer than the one held, {same} "
                    "the same as the one held (left as it is), {older} older (not collected); "
-                   "{count} submissions in submitted/"].format(
-        assignment=ID, new=2, newer=0, same=0, older=0, count=2) in messages
+                   "{held} in submitted/"].format(
+        assignment=ID, new=2, newer=0, same=0, older=0,
+        held=CATALOG["{count} submissions"].format(count=2)) in messages
     assert CATALOG["late: {student} by {by}"].format(student="bob", by="1:00:00") in messages
     assert [m for m in messages if m.startswith("错误：") and "notes.txt" in m]
     assert all(CJK.search(m) for m in messages), messages
@@ -218,7 +220,8 @@ def test_an_older_export_never_puts_older_notebooks_back(course, tmp_path):
 
 def test_a_newer_notebook_keeps_the_files_beside_the_older(course, tmp_path):
     """A TA's notes beside bob's notebook in submitted/ (a file and a folder of them): does a
-    newer notebook collected in its place keep them, leave nothing aside in .kit/, and is a
+    newer notebook collected in its place keep them, leave nothing aside in .kit/, record
+    the notebook alone as the student's, and is a
     zip kept in the course's downloaded/ID/ (nbgrader's place for LMS zips) collected from
     there and left where it is, with the rest of that folder?"""
     def export(name, hour, data):
@@ -234,11 +237,13 @@ def test_a_newer_notebook_keeps_the_files_beside_the_older(course, tmp_path):
     (held / "notes" / "more.txt").write_text("see the forum")
     said = []
     collect(course.root, ID, export("second.zip", 12, solved_bytes()), log=said.append)
-    assert any("0 new, 1 newer than the one held" in line for line in said), said
+    assert any("0 new, 1 newer than the one held" in line
+               and line.endswith("; 1 submission in submitted/") for line in said), said
     assert (held / f"{ID}.ipynb").read_bytes() == solved_bytes()
     assert (held / "ta_notes.txt").read_text() == "asked for an extension"
     assert (held / "notes" / "more.txt").read_text() == "see the forum"
     assert not (course.root / ".kit" / "collect-aside").exists()
+    assert students_files(course.root, ID, "bob") == {f"{ID}.ipynb"}  # not the TA's notes
     inside = course.root / "downloaded" / ID / "mine.zip"
     inside.parent.mkdir(parents=True, exist_ok=True)
     inside.write_bytes(export("third.zip", 14, release_bytes()).read_bytes())

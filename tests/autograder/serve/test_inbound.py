@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from traitlets.config import Config
 
+from autograder.course.handed_in import students_files
 from autograder.serve.inbound import (
     CHANGED_LATER,
     SUBMIT_WRITES,
@@ -338,7 +339,7 @@ def test_a_newer_submission_not_collected_leaves_the_copy_collected_before(tmp_p
 def test_a_tas_file_beside_the_copy_before_stays_with_the_newer_one(tmp_path):
     """A TA's note beside a student's collected copy: when the student's newer submission is
     collected (nbgrader removes the copy before), is the note in the new copy, the notebook
-    the new one's, and nothing left aside in .kit/?"""
+    the new one's, nothing left aside in .kit/, and the note not recorded as the student's?"""
     import getpass
 
     from autograder.serve.collect_one import CollectOne
@@ -356,4 +357,6 @@ def test_a_tas_file_beside_the_copy_before_stays_with_the_newer_one(tmp_path):
     collect.copy_files()
     assert (earlier / "ta_notes.txt").read_text() == "asked for an extension"
     assert (earlier / f"{ID}.ipynb").read_bytes() == (newer / f"{ID}.ipynb").read_bytes()
-    assert list((course / ".kit").iterdir()) == []
+    assert [path.name for path in (course / ".kit").iterdir()] == ["handed-in"]
+    assert "ta_notes.txt" not in students_files(course, ID, me)
+    assert f"{ID}.ipynb" in students_files(course, ID, me)
