@@ -33,7 +33,9 @@ def compare(got, want, where=None):
         compare_tensors(got, want, where)
     elif isinstance(want, tuple | list):
         if not isinstance(got, tuple | list) or len(got) != len(want):
-            raise Mismatch(t("{where} should be a sequence of {count} items", where=where,
+            raise Mismatch(t("{where} should be a sequence of 1 item", where=where)
+                           if len(want) == 1 else
+                           t("{where} should be a sequence of {count} items", where=where,
                              count=len(want)))
         for i, (g, w) in enumerate(zip(got, want, strict=True)):
             compare(g, w, f"{where}[{i}]")
@@ -110,6 +112,9 @@ def where_wrong(got, want, agree):
     wrong = ~agree
     first = index(int(wrong.flatten().nonzero()[0]), tuple(got.shape))
     largest = int(gap.flatten().argmax())
+    if int(wrong.sum()) == 1:
+        return t("1 of {total} numbers is wrong, at index {first}: off by about {gap:.1g}",
+                 total=agree.numel(), first=first, gap=float(gap.flatten()[largest]))
     return t("{wrong} of {total} numbers are wrong; the first at index {first}, the largest "
              "difference (about {gap:.1g}) at index {largest}",
              wrong=int(wrong.sum()), total=agree.numel(), first=first,

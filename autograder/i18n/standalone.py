@@ -19,6 +19,10 @@ ZH = {
     "{what} should have dtype {dtype}, but got dtype {got}":
         "{what}：dtype 应为 {dtype}，实际为 {got}",
     "expected {expected:.4g}, got {got:.4g}": "应为 {expected:.4g}，实际为 {got:.4g}",
+    "1 of {total} entries differs, at index {index}: expected {expected}, got {got}":
+        "{total} 个元素中有 1 个不对，在下标 {index} 处：应为 {expected}，实际为 {got}",
+    "1 of {total} entries differs, at index {index}: expected {expected:.4g}, got {got:.4g}":
+        "{total} 个元素中有 1 个不对，在下标 {index} 处：应为 {expected:.4g}，实际为 {got:.4g}",
     "{count} of {total} entries differ; the first at index {index}: expected {expected}, "
     "got {got}":
         "{total} 个元素中有 {count} 个不对；第一个在下标 {index} 处：应为 {expected}，"

@@ -38,6 +38,7 @@ CATALOG = {
     '{name}: every hidden check passed': '{name}：全部隐藏检查均已通过',
     'output': '输出',
     '{where} should be a sequence of {count} items': '{where}应是含 {count} 项的序列',
+    '{where} should be a sequence of 1 item': '{where}应是含 1 项的序列',
     '{where} should be a dict, got {kind}': '{where}应是 dict，实际得到的是 {kind}',
     '{where} has the wrong keys': '{where}的字典键不对',
     '{where} numbers some keys wrongly': '{where}中有些字典键的编号不对',
@@ -62,6 +63,8 @@ CATALOG = {
     '{where} contains inf': '{where}中出现了 inf',
     '{where}: {detail}': '{where}：{detail}',
     'the number is off by about {gap:.1g}': '这个数相差约 {gap:.1g}',
+    '1 of {total} numbers is wrong, at index {first}: off by about {gap:.1g}':
+        '{total} 个数中有 1 个不对，在下标 {first} 处：相差约 {gap:.1g}',
     '{wrong} of {total} numbers are wrong; the first at index {first}, the largest difference '
     '(about {gap:.1g}) at index {largest}':
         '{total} 个数中有 {wrong} 个不对；第一个错在下标 {first} 处，最大的差（约 {gap:.1g}）'

@@ -95,11 +95,10 @@ CATALOG = {
     "unknown assignment id {id!r}: neither the gradebook nor the course folder has it (they "
     "have: {known})":
         "未知的作业 id {id!r}：成绩册和课程文件夹里都没有它（它们有：{known}）",
-    "{id} has grades in the gradebook: {count} submissions, {by_hand} of them with a score or "
-    "comment given by hand; nothing was changed. `python -m autograder remove {id} --force` "
-    "removes them from the gradebook with the assignment (their files are kept under "
-    "removed/{id}/)":
-        "成绩册里有 {id} 的成绩：{count} 份提交，其中 {by_hand} 份有手工给的分数或评语；"
+    "{id} has grades in the gradebook: {held}, {by_hand} of them with a score or comment "
+    "given by hand; nothing was changed. `python -m autograder remove {id} --force` removes "
+    "them from the gradebook with the assignment (their files are kept under removed/{id}/)":
+        "成绩册里有 {id} 的成绩：{held}，其中 {by_hand} 份有手工给的分数或评语；"
         "什么都没有改动。`python -m autograder remove {id} --force` 会把它们连同这次作业一起"
         "移出成绩册（它们的文件保留在 removed/{id}/ 下）",
     "{id}: out of the gradebook ({count} submissions and their grades with it)":

@@ -97,21 +97,27 @@ def attention(results):
     late = [e for e in results.roster if e.late is not None and e.late.seconds_late > 0]
     not_gradable = {(e.student, e.assignment) for e in results.roster if e.status == REFUSED}
     found = [
-        ("problems", t("not gradable"), sum(e.status == REFUSED for e in results.roster)),
+        ("problems", "not gradable", "not gradable",
+         sum(e.status == REFUSED for e in results.roster)),
         # a refused file that left no row not gradable (a newer file, the older one graded):
         # each refusal is counted once
-        ("problems", t("other inputs refused"), sum(
+        ("problems", "other input refused", "other inputs refused", sum(
             not p.graded_anyway and (p.student, p.assignment) not in not_gradable
             for p in results.problems)),
-        ("integrity", t("submissions flagged for integrity"), len(results.integrity)),
-        ("similarity", t("similar pairs"), flagged_in_all(results.similar)),
-        ("late", t("late submissions"), len(late)),
+        ("integrity", "submission flagged for integrity", "submissions flagged for integrity",
+         len(results.integrity)),
+        ("similarity", "similar pair", "similar pairs", flagged_in_all(results.similar)),
+        ("late", "late submission", "late submissions", len(late)),
     ]
     if results.manual:
-        found.append(("submissions", t("need a manual grade"), len(results.manual)))
+        found.append(("submissions", "submission needs a manual grade",
+                      "submissions need a manual grade", len(results.manual)))
     if results.unchecked:
-        found.append(("unchecked", t("test cells without hidden checks"),
+        found.append(("unchecked", "test cell without hidden checks",
+                      "test cells without hidden checks",
                       len({(a, cell) for a, cell, _ in results.unchecked})))
+    return [(anchor, t(one if count == 1 else many), count)
+            for anchor, one, many, count in found]
     return found
 
 

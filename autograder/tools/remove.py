@@ -100,11 +100,12 @@ def remove(root: Path, assignment_id, force=False, log=print):
                 count, by_hand = grades_held(assignment)
                 if count and not force:
                     raise RemoveError(t(
-                        "{id} has grades in the gradebook: {count} submissions, {by_hand} of "
-                        "them with a score or comment given by hand; nothing was changed. "
-                        "`python -m autograder remove {id} --force` removes them from the "
-                        "gradebook with the assignment (their files are kept under "
-                        "removed/{id}/)", id=assignment_id, count=count, by_hand=by_hand))
+                        "{id} has grades in the gradebook: {held}, {by_hand} of them with a "
+                        "score or comment given by hand; nothing was changed. `python -m "
+                        "autograder remove {id} --force` removes them from the gradebook with "
+                        "the assignment (their files are kept under removed/{id}/)",
+                        id=assignment_id, by_hand=by_hand,
+                        held=counted(count, "{count} submission", "{count} submissions")))
                 gradebook.remove_assignment(assignment_id)  # nbgrader db assignment remove
             log(counted(count, "{id}: out of the gradebook ({count} submission and its grades "
                         "with it)", "{id}: out of the gradebook ({count} submissions and their "

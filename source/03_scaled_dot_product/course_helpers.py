@@ -66,6 +66,9 @@ def where_wrong(got, expected):
     if not expected.is_floating_point():
         wrong = got != expected
         first = [int(i) for i in wrong.nonzero()[0]]
+        if int(wrong.sum()) == 1:
+            return _t('1 of {total} entries differs, at index {index}: expected {expected}, got {got}', total=wrong.numel(), index=first,
+                      expected=expected[tuple(first)].item(), got=got[tuple(first)].item())
         return _t('{count} of {total} entries differ; the first at index {index}: expected {expected}, got {got}', count=int(wrong.sum()), total=wrong.numel(),
                   index=first, expected=expected[tuple(first)].item(),
                   got=got[tuple(first)].item())
@@ -73,6 +76,9 @@ def where_wrong(got, expected):
     first = [int(i) for i in wrong.nonzero()[0]]
     gap = (got - expected).abs().nan_to_num(float("inf"))
     largest = [int(i) for i in (gap == gap.max()).nonzero()[0]]
+    if int(wrong.sum()) == 1:
+        return _t('1 of {total} entries differs, at index {index}: expected {expected:.4g}, got {got:.4g}', total=wrong.numel(), index=first,
+                  expected=expected[tuple(first)].item(), got=got[tuple(first)].item())
     return _t('{count} of {total} entries differ; the first at index {index}: expected {expected:.4g}, got {got:.4g}; the largest difference is {gap:.4g}, at index {largest}', count=int(wrong.sum()), total=wrong.numel(), index=first,
               expected=expected[tuple(first)].item(), got=got[tuple(first)].item(),
               gap=gap[tuple(largest)].item(), largest=largest)

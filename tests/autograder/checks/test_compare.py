@@ -33,6 +33,16 @@ def test_the_public_checks_point_at_the_first_largest_gap():
     assert "the largest difference is 0.5, at index [0, 2]" in where_wrong(got, expected)
 
 
+def test_the_public_checks_say_one_wrong_entry_in_the_singular():
+    """One wrong entry of six, of floats and of ints: is it "1 of 6 entries differs", at its
+    index, with no "first" and "largest" of one?"""
+    got = torch.tensor([[0.0, 0.0, 0.5], [0.0, 0.0, 0.0]])
+    assert where_wrong(got, torch.zeros(2, 3)) == (
+        "1 of 6 entries differs, at index [0, 2]: expected 0, got 0.5")
+    assert where_wrong(torch.tensor([1, 2, 4]), torch.tensor([1, 2, 3])) == (
+        "1 of 3 entries differs, at index [2]: expected 3, got 4")
+
+
 def test_pointing_at_a_wrong_number_imports_no_sympy():
     """Does a first wrong answer cost a kernel or a worker no sympy import (about a CPU
     second: torch.unravel_index brings it)?"""
@@ -51,14 +61,19 @@ def test_pointing_at_a_wrong_number_imports_no_sympy():
 def test_a_hidden_case_says_its_largest_difference_to_one_figure():
     """A wrong answer offset by an input of the hidden case (|x0| + 1, here 1234.5): does the
     hidden check's message give the difference to one significant figure (the student's
-    output sets it: three would carry the input out), for one number and for many?"""
+    output sets it: three would carry the input out), for one number and for many, one of
+    them wrong ("is") or two ("are")?"""
     from autograder.checks.compare import where_wrong as hidden_where_wrong
 
     want = torch.zeros(2, 3)
     got = want.clone()
     got[1, 2] = 1234.5
     said = hidden_where_wrong(got, want, got == want)
-    assert "(about 1e+03) at index [1, 2]" in said and "1234" not in said and "1.23" not in said
+    assert said == "1 of 6 numbers is wrong, at index [1, 2]: off by about 1e+03", said
+    got[0, 1] = 0.5
+    said = hidden_where_wrong(got, want, got == want)
+    assert said == ("2 of 6 numbers are wrong; the first at index [0, 1], the largest "
+                    "difference (about 1e+03) at index [1, 2]"), said
     one = hidden_where_wrong(torch.tensor(1234.5), torch.tensor(0.0),
                              torch.tensor(False))
     assert one.endswith("off by about 1e+03"), one

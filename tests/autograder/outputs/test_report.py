@@ -532,11 +532,11 @@ def test_the_summary_counts_what_needs_the_instructor(course, capsys):
     items = re.findall(r"<li class='[\w-]+'><b>(\d+)</b> <a href='#(\w+)'>(.*?)</a></li>",
                        summary_of(page))
     assert {label: (int(n), target) for n, target, label in items} == {
-        "not gradable": (2, "problems"), "other inputs refused": (1, "problems"),
-        "submissions flagged for integrity": (1, "integrity"),
+        "not gradable": (2, "problems"), "other input refused": (1, "problems"),
+        "submission flagged for integrity": (1, "integrity"),
         "similar pairs": (0, "similarity"), "late submissions": (2, "late")}
     assert "needs your attention, each with its fix on the page: 2 not gradable, 1 other " \
-        "inputs refused, 1 submissions flagged for integrity, 2 late submissions" in lines, lines
+        "input refused, 1 submission flagged for integrity, 2 late submissions" in lines, lines
     ids = set(re.findall(r" id='(\w+)'", page))
     assert set(re.findall(r"href='#(\w+)'", page)) <= ids
 

@@ -68,7 +68,7 @@ def test_grades_in_the_gradebook_refuse_removal(course, capsys):
     assert main(["--root", str(course), "remove", "10_gone"]) == 1
     said = capsys.readouterr().err
     assert said.count("\n") == 1, said
-    assert "10_gone has grades in the gradebook: 1 submissions, 1 of them with a score or " \
+    assert "10_gone has grades in the gradebook: 1 submission, 1 of them with a score or " \
         "comment given by hand; nothing was changed" in said
     assert f"`{kit_command()} remove 10_gone --force`" in said
     assert assignments_in(course) == ["10_gone", "11_kept"]
