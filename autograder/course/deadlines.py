@@ -21,7 +21,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from nbgrader.utils import parse_utc
 from traitlets import Dict, Float
 
-from autograder.i18n import t
+from autograder.i18n import counted, t
 from autograder.plumbing.errors import KitError
 
 EXAMPLE = "'2026-12-04 23:59:00 Europe/Berlin'"
@@ -173,8 +173,9 @@ def late_by(late: Lateness) -> str:
 def late_lines(rows):
     """One line per late submission of [(student, assignment, Lateness)]: who, which
     assignment, by how much, what it cost."""
-    return [t("late: {student} {assignment} by {by}, penalty {penalty} of {raw} points",
-              student=student, assignment=assignment, by=late_by(late),
-              penalty=f"{late.penalty:g}", raw=f"{late.raw_score:g}")
+    return [counted(late.raw_score, "late: {student} {assignment} by {by}, penalty {penalty} "
+                    "of {raw} point", "late: {student} {assignment} by {by}, penalty {penalty} "
+                    "of {raw} points", student=student, assignment=assignment,
+                    by=late_by(late), penalty=f"{late.penalty:g}", raw=f"{late.raw_score:g}")
             for student, assignment, late in rows
             if late is not None and late.seconds_late > 0]

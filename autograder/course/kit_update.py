@@ -440,8 +440,9 @@ def update(root: Path, kit: Path, ids=(), apply=False, take=(), keep=(), log=pri
         write_record(root, files, kept)
     except BaseException:
         if taken:  # the files taken stay the kit's, to build before releasing
-            log(t("stopped after taking {count} of {all} files; the next update finds them the "
-                  "same as the kit's", count=len(taken), all=len(chosen)))
+            log(t("stopped after taking {count} of {all}; the next update finds them the "
+                  "same as the kit's", count=len(taken),
+                  all=counted(len(chosen), "{count} file", "{count} files")))
             log(what_next(root, kit, taken, [], kit_here))
         raise
     for f in mine:
@@ -504,8 +505,8 @@ def kept_note(state: FileState, keep, record: Record | None) -> str:
 def summary(found, chosen, mine, asked, ids, command) -> str:
     """What a dry run of `ids` found and what --apply (`command`) would do."""
     same = sum(f.state == States.SAME for f in found)
-    lines = [t("{ids}: {same} of {count} files the same as the kit's", ids=t(", ").join(ids),
-               same=same, count=len(found))]
+    lines = [t("{ids}: {same} of {files} the same as the kit's", ids=t(", ").join(ids),
+               same=same, files=counted(len(found), "{count} file", "{count} files"))]
     if chosen:
         lines.append(counted(len(chosen), "{count} file would be taken from the kit: run "
                              "`{command}` (each file replaced is kept first in .kit/replaced/)",

@@ -34,7 +34,7 @@ from autograder.gradescope.results import (
     graded_results,
     not_graded_results,
 )
-from autograder.i18n import DEFAULT, language, t
+from autograder.i18n import DEFAULT, counted, language, t
 from autograder.plumbing.errors import KitError
 from autograder.plumbing.quiet_imports import paused
 
@@ -279,8 +279,9 @@ def main() -> int:
     with language(course_language_of(root / "source" / "course")):
         results, code = results_of(root, started)
         write_results(root, results)
-        print(t("results: {path} ({score:g} points)", path=root / "results" / "results.json",
-                score=results["score"]))
+        print(counted(results["score"], "results: {path} ({score:g} point)",
+                      "results: {path} ({score:g} points)",
+                      path=root / "results" / "results.json", score=results["score"]))
     return code
 
 

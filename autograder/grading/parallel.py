@@ -344,13 +344,16 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students, schedul
     unfinished = [s for s in todo if not force
                   and (read_status(root, s.student, s.assignment) or {}).get("state") == REGRADE]
     if unfinished:
-        log(t("finishing an interrupted grade --force: {count} notebooks it had not graded "
-              "again are graded now", count=len(unfinished)))
+        log(counted(len(unfinished), "finishing an interrupted grade --force: {count} "
+                    "notebook it had not graded again is graded now", "finishing an "
+                    "interrupted grade --force: {count} notebooks it had not graded again are "
+                    "graded now"))
     fresh = new_reseed() if reseed and todo else None
     if fresh:
-        log(t("--reseed: new hidden cases are drawn for the {count} notebooks graded now "
-              "(reseed {reseed}, kept in .kit/status/); each keeps this draw on every later "
-              "regrade", count=len(todo), reseed=fresh))
+        log(t("--reseed: new hidden cases are drawn for the {notebooks} graded now (reseed "
+              "{reseed}, kept in .kit/status/); each keeps this draw on every later regrade",
+              notebooks=counted(len(todo), "{count} notebook", "{count} notebooks"),
+              reseed=fresh))
     secret = course_secret(root, log) if todo else None
     if todo:
         ready_to_draw(secret, log)

@@ -33,7 +33,7 @@ from autograder.engine.cluster import grade_all
 from autograder.engine.progress import Progress
 from autograder.grading.parallel import expected_tests, grading_engine
 from autograder.grading.submissions import find_submissions
-from autograder.i18n import config_language, language, t
+from autograder.i18n import config_language, counted, language, t
 
 QUIET = logging.getLogger("kit.regrade-check")
 
@@ -152,8 +152,10 @@ def _regrade_check(root, config, assignment_id, students, workers, scheduler, lo
     if todo:
         grade_aside(root, config, todo, keys, workers, scheduler, check, log)
     for student, total_score in sorted(check.same):
-        log(t("{student}: the same grade again: {score:g} points, the same failing cases and "
-              "named mistakes", student=student, score=total_score))
+        log(counted(total_score, "{student}: the same grade again: {score:g} point, the same "
+                    "failing cases and named mistakes", "{student}: the same grade again: "
+                    "{score:g} points, the same failing cases and named mistakes",
+                    student=student, score=total_score))
     for student, lines in sorted(check.different):
         log(t("{student}: DIFFERENT when graded again:", student=student))
         for line in lines:

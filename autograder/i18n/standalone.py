@@ -78,10 +78,12 @@ ZH = {
     "tensor that requires grad)":
         "它用了自动求导（梯度由 torch 的 autograd 引擎算出、用了对偶数，或用了需要梯度的张量）",
     "it never called your {name}": "它从未调用你写的 {name}",
-    "it called your {name} {got} times for {needed} queries":
-        "有 {needed} 个查询，它却只调用了你写的 {name} {got} 次",
-    "it called your {name} {got} times for {needed} pairs of a query and a key":
-        "有 {needed} 对查询和键，它却只调用了你写的 {name} {got} 次",
+    "it called your {name} {times} for {needed} queries":
+        "有 {needed} 个查询，它却只调用了你写的 {name} {times}",
+    "it called your {name} {times} for {needed} pairs of a query and a key":
+        "有 {needed} 对查询和键，它却只调用了你写的 {name} {times}",
+    "once": "1 次",
+    "{got} times": "{got} 次",
     "what your {name} gives does not change what your code returns (a call whose result is "
     "not used does not count)":
         "你写的 {name} 的结果并不影响你的代码的返回值（结果没有被用到的调用不算数）",

@@ -105,10 +105,11 @@ CATALOG = {
         "{id}：已移出成绩册（连同 {count} 份提交及其成绩）",
     "{id}: out of the gradebook ({count} submission and its grades with it)":
         "{id}：已移出成绩册（连同 {count} 份提交及其成绩）",
-    "{id}: {count} folders moved, as they were, under {target}/ (nothing deleted; move them "
-    "back to restore it): {folders}":
-        "{id}：{count} 个文件夹已原样移到 {target}/ 下（什么都没有删除；移回去即可恢复）："
-        "{folders}",
+    "{id}: {moved}, as they were, under {target}/ (nothing deleted; move them back to "
+    "restore it): {folders}":
+        "{id}：{moved}原样移到 {target}/ 下（什么都没有删除；移回去即可恢复）：{folders}",
+    "{count} folder moved": "{count} 个文件夹已",
+    "{count} folders moved": "{count} 个文件夹已",
     # grade's score summary (autograder/outputs/score_summary.py)
     "{id} (of {most} points): {scores}": "{id}（满分 {most}）：{scores}",
     "{id} (of {most} points): {count} graded, mean {mean}, median {median}, lowest {low}, "
@@ -317,6 +318,9 @@ CATALOG = {
         "{count} 个笔记本已经评过分（要重新评分请加 --force）",
     "{count} notebook already graded (use --force to grade it again)":
         "{count} 个笔记本已经评过分（要重新评分请加 --force）",
+    "finishing an interrupted grade --force: {count} notebook it had not graded again is "
+    "graded now":
+        "继续完成上次中断的 grade --force：现在为它还没重新评分的 {count} 个笔记本评分",
     "finishing an interrupted grade --force: {count} notebooks it had not graded again are "
     "graded now":
         "继续完成上次中断的 grade --force：现在为它还没重新评分的 {count} 个笔记本评分",
@@ -588,9 +592,12 @@ CATALOG = {
     "similarity: not compared, since their checks could not be read (said above): "
     "{assignments}; fix them, then run {command}":
         "相似度：读不了检查（见上文），没有比较：{assignments}；修好后运行 {command}",
-    "similarity {assignment}: {notebooks} notebooks, {flagged} pairs flagged ({flag}): "
-    "{path}":
-        "相似度 {assignment}：{notebooks} 个笔记本，标记了 {flagged} 对（{flag}）：{path}",
+    "similarity {assignment}: {notebooks}, {flagged} flagged ({flag}): {path}":
+        "相似度 {assignment}：{notebooks}，标记了 {flagged}（{flag}）：{path}",
+    "{count} notebook": "{count} 个笔记本",
+    "{count} notebooks": "{count} 个笔记本",
+    "{count} pair": "{count} 对",
+    "{count} pairs": "{count} 对",
     "none: the code of this assignment is too short to tell a copy from students who wrote "
     "it alone":
         "不标记：这次作业的代码太短，分不清是抄袭还是各自独立写出的",
@@ -638,8 +645,8 @@ CATALOG = {
     "each one's share": "各自的占比",
     "characters in common": "相同的字符数",
     "page": "页面",
-    "{notebooks} notebooks compared; {flagged} pairs flagged, with {flag}.":
-        "比较了 {notebooks} 个笔记本；标记了 {flagged} 对，标准是{flag}。",
+    "{notebooks} compared; {flagged} flagged, with {flag}.":
+        "比较了 {notebooks}；标记了 {flagged}，标准是{flag}。",
     "No code of their own: {students}": "没有自己的代码：{students}",
     "Not compared, their notebook was not read: {students}":
         "未参与比较，其笔记本未被读取：{students}",
@@ -731,9 +738,10 @@ CATALOG = {
     "not a list of paths under \"kept\"": "\"kept\" 下不是路径的列表",
     " (named with --keep: stays the course's own)": "（已用 --keep 指定：保留为课程自己的）",
     " (kept as the course's own by an earlier --keep)": "（先前的 --keep 已将其保留为课程自己的）",
-    "stopped after taking {count} of {all} files; the next update finds them the same as the "
-    "kit's":
-        "取用了 {all} 个文件中的 {count} 个之后停了下来；下一次 update 会发现它们与本套件的相同",
+    "stopped after taking {count} of {all}; the next update finds them the same as the kit's":
+        "取用了 {all}中的 {count} 个之后停了下来；下一次 update 会发现它们与本套件的相同",
+    "{count} file": "{count} 个文件",
+    "{count} files": "{count} 个文件",
     "not in the course (no record tells whether init copied it)":
         "课程中没有（没有记录说明 init 是否复制过它）",
     "the course holds none of the kit's assignments: nothing to compare":
@@ -771,8 +779,8 @@ CATALOG = {
         "{id} 没有 {file} 就无法构建或评分：请在那里写你自己的，或者取本套件的（--take {path}）",
     "kept the course's {path} as its own: update asks again when the kit mends it":
         "已把课程的 {path} 保留为课程自己的：本套件修补它时 update 会再次询问",
-    "{ids}: {same} of {count} files the same as the kit's":
-        "{ids}：{count} 个文件中有 {same} 个与本套件的相同",
+    "{ids}: {same} of {files} the same as the kit's":
+        "{ids}：{files}中有 {same} 个与本套件的相同",
     "{count} file would be taken from the kit: run `{command}` (each file replaced is kept "
     "first in .kit/replaced/)":
         "将从本套件取用 {count} 个文件：请运行 `{command}`（每个被替换的文件都先保存在 "

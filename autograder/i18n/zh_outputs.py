@@ -436,6 +436,8 @@ CATALOG = {
     "error: {message}": "错误：{message}",
     "warning: {message}": "警告：{message}",
     "late: {student} by {by}": "迟交：{student}，晚了 {by}",
+    "late: {student} {assignment} by {by}, penalty {penalty} of {raw} point":
+        "迟交：{student} 的 {assignment} 晚了 {by}，从 {raw} 分中扣 {penalty} 分",
     "late: {student} {assignment} by {by}, penalty {penalty} of {raw} points":
         "迟交：{student} 的 {assignment} 晚了 {by}，从 {raw} 分中扣 {penalty} 分",
     "Late submissions": "迟交的提交",
@@ -644,6 +646,7 @@ CATALOG = {
     "the autograder itself failed ({error}); your instructor can read the details in its "
     "output: tell them, and submit again once it is fixed":
         "自动评分器本身出错了（{error}）；教师可以在它的输出中看到详情：请告诉教师，修好后再提交一次",
+    "results: {path} ({score:g} point)": "结果：{path}（{score:g} 分）",
     "results: {path} ({score:g} points)": "结果：{path}（{score:g} 分）",
     # The course's secret and each notebook's draw (draw_keys.py, grading/regrade_check.py)
     "made the course's secret {path}: each student's hidden random cases are drawn from it, "
@@ -678,15 +681,18 @@ CATALOG = {
         "无法读取 {path}（{error}）：抽取隐藏用例所用的密钥就在其中；请让运行评分的用户能够访问它",
     "{file} names no student ({error}): the hidden cases are drawn for the id {student!r}":
         "{file} 中没有学生信息（{error}）：隐藏用例按 id {student!r} 抽取",
-    "--reseed: new hidden cases are drawn for the {count} notebooks graded now (reseed "
-    "{reseed}, kept in .kit/status/); each keeps this draw on every later regrade":
-        "--reseed：为这次批改的 {count} 个笔记本重新抽取隐藏用例（reseed {reseed}，记录在 "
+    "--reseed: new hidden cases are drawn for the {notebooks} graded now (reseed {reseed}, "
+    "kept in .kit/status/); each keeps this draw on every later regrade":
+        "--reseed：为这次批改的 {notebooks}重新抽取隐藏用例（reseed {reseed}，记录在 "
         ".kit/status/ 中）；之后每次重新评分，每个笔记本都沿用这次的抽取",
     "regrade check of {id}: {same} the same, {different} different, {unchecked} not checked":
         "{id} 的重新评分检查：{same} 个相同，{different} 个不同，{unchecked} 个未检查",
     "score {before:g} -> {after:g}": "分数 {before:g} -> {after:g}",
     "nothing to check: no notebook of {id} in submitted/{students}":
         "没有可检查的内容：submitted/ 中没有 {id} 的笔记本{students}",
+    "{student}: the same grade again: {score:g} point, the same failing cases and named "
+    "mistakes":
+        "{student}：再次评分结果相同：{score:g} 分，没通过的用例和识别出的常见错误也都相同",
     "{student}: the same grade again: {score:g} points, the same failing cases and named "
     "mistakes":
         "{student}：再次评分结果相同：{score:g} 分，没通过的用例和识别出的常见错误也都相同",

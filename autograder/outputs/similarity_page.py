@@ -15,7 +15,7 @@ from pathlib import Path
 from autograder.checks.loader import AssignmentError
 from autograder.checks.model import Similar
 from autograder.course.directory import course_config, write_atomically
-from autograder.i18n import config_language, language, t
+from autograder.i18n import config_language, counted, language, t
 from autograder.outputs.plain_page import plain_page
 from autograder.outputs.similarity import COMMON, declared_flag, handed_in, similarity
 from autograder.plumbing.errors import OutputError
@@ -77,6 +77,14 @@ def side(notebook, passages):
     return f"<div class='side'>{''.join(blocks)}</div>"
 
 
+def notebooks_counted(count):
+    return counted(count, "{count} notebook", "{count} notebooks")
+
+
+def pairs_counted(count):
+    return counted(count, "{count} pair", "{count} pairs")
+
+
 def explanation(result):
     """What the shares count, in words."""
     text = t("Only the students' own code is compared: the release's code, the helper cell "
@@ -123,9 +131,9 @@ def index_page(result):
     header = "".join(f"<th>{html.escape(h)}</th>" for h in (
         "#", t("student"), t("student"), t("similarity"), t("each one's share"),
         t("characters in common"), t("page")))
-    counts = t("{notebooks} notebooks compared; {flagged} pairs flagged, with {flag}.",
-               notebooks=len(result.notebooks), flagged=len(flagged),
-               flag=flag_words(result.flag))
+    counts = t("{notebooks} compared; {flagged} flagged, with {flag}.",
+               notebooks=notebooks_counted(len(result.notebooks)),
+               flagged=pairs_counted(len(flagged)), flag=flag_words(result.flag))
     body = f"<p>{html.escape(counts)}</p>{explanation(result)}"
     if not result.flag.tells:
         untold = t("Independent correct solutions of this assignment share as much code as "
@@ -204,10 +212,10 @@ def write_similarity(root: Path, ids, to: Path, share=None, characters=None, com
                 continue
             result = similarity(root, assignment_id, flag, common)
             index = write_pages(result, to / assignment_id)
-            log(t("similarity {assignment}: {notebooks} notebooks, {flagged} pairs flagged "
-                  "({flag}): {path}", assignment=assignment_id,
-                  notebooks=len(result.notebooks), flagged=len(result.flagged),
-                  flag=flag_words(flag), path=index))
+            log(t("similarity {assignment}: {notebooks}, {flagged} flagged ({flag}): {path}",
+                  assignment=assignment_id, notebooks=notebooks_counted(len(result.notebooks)),
+                  flagged=pairs_counted(len(result.flagged)), flag=flag_words(flag),
+                  path=index))
             for student, why in sorted(result.left_out.items()):
                 log(t("similarity {assignment}: {student} not compared: {why}",
                       assignment=assignment_id, student=student, why=why))

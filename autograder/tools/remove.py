@@ -117,10 +117,10 @@ def remove(root: Path, assignment_id, force=False, log=print):
             for path in folders:
                 (target / path).parent.mkdir(parents=True, exist_ok=True)
                 shutil.move(root / path, target / path)
-            log(t("{id}: {count} folders moved, as they were, under {target}/ (nothing "
-                  "deleted; move them back to restore it): {folders}", id=assignment_id,
-                  count=len(folders), target=target.relative_to(root),
-                  folders=", ".join(str(p) for p in folders)))
+            log(t("{id}: {moved}, as they were, under {target}/ (nothing deleted; move "
+                  "them back to restore it): {folders}", id=assignment_id,
+                  moved=counted(len(folders), "{count} folder moved", "{count} folders moved"),
+                  target=target.relative_to(root), folders=", ".join(str(p) for p in folders)))
         drop_books(root, assignment_id)
     return 0
 

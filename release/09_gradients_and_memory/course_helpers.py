@@ -1914,10 +1914,11 @@ def enters(records, params, probes, language):
             needed, got = calls_needed(record["arguments"], per), record["entered"].get(name, 0)
             if needed is None or got >= needed:
                 continue
+            times = _t('once', language) if got == 1 else _t('{got} times', language, got=got)
             if len(per) == 1:
-                return _t('it called your {name} {got} times for {needed} queries', language,
-                          name=name, got=got, needed=needed)
-            return _t('it called your {name} {got} times for {needed} pairs of a query and a key', language, name=name, got=got, needed=needed)
+                return _t('it called your {name} {times} for {needed} queries', language,
+                          name=name, times=times, needed=needed)
+            return _t('it called your {name} {times} for {needed} pairs of a query and a key', language, name=name, times=times, needed=needed)
     if probes is None:
         return None
     if probes.get("unused"):

@@ -149,7 +149,7 @@ EVASIONS = {
         "    Q, K, V = W_Q @ X, W_K @ X, W_V @ X\n"
         "    scores = K.transpose(0, 1) @ Q / math.sqrt(K.shape[0])\n"
         "    scores[0, 0] = scaled_dot_score(K[:, 0], Q[:, 0])\n"
-        "    return V @ torch.softmax(scores, dim=0)\n", "times for"),
+        "    return V @ torch.softmax(scores, dim=0)\n", "scaled_dot_score once for 16 pairs"),
     # the query-key loop scored by hand only where the key is the query's own (a helper's
     # attack: one call per query passed a count of queries)
     "loop_attention vectorised, scaled_dot_score on the diagonal only": ("loop_attention",

@@ -668,7 +668,7 @@ def test_a_record_that_cannot_be_written_still_says_what_was_taken(kit, tmp_path
 
     monkeypatch.setattr(kit_update, "write_record", full_disk)
     said = said_by_a_stopped_apply(root, kit)
-    assert any("stopped after taking 1 of 1 files" in line for line in said), said
+    assert any("stopped after taking 1 of 1 file;" in line for line in said), said
     assert any(f"build {ID}" in line for line in said), said
 
 
