@@ -60,11 +60,7 @@ def compare_tensors(got, want, where):
         raise Mismatch(t("{where} should be a torch.Tensor, got {kind}", where=where,
                          kind=type(got).__name__))
     if tuple(got.shape) != tuple(want.shape):
-        if not plausible_shape(tuple(got.shape), tuple(want.shape)):
-            raise Mismatch(t("{where} has {count} dimensions, some far longer than expected: "
-                             "{want}", where=where, count=got.dim(), want=tuple(want.shape)))
-        raise Mismatch(t("{where} has shape {got}, expected {want}", where=where,
-                         got=tuple(got.shape), want=tuple(want.shape)))
+        raise Mismatch(wrong_shape(tuple(got.shape), tuple(want.shape), where))
     if got.dtype != want.dtype:
         raise Mismatch(t("{where} has dtype {got}, expected {want}", where=where,
                          got=got.dtype, want=want.dtype))
@@ -82,12 +78,23 @@ def compare_tensors(got, want, where):
         raise Mismatch(t("{where}: {detail}", where=where, detail=where_wrong(g, w, agree)))
 
 
-def plausible_shape(got, want):
-    """Is `got` a shape a mistake makes of inputs of `want`'s size, so that a message may show
-    it? A tensor with a dimension of 0 can have any other lengths: shown whole, they would
-    carry what the student's code wrote into them (the hidden inputs) to the feedback page."""
-    longest = 4 * max((*want, 16))
-    return len(got) <= len(want) + 2 and all(length <= longest for length in got)
+def wrong_shape(got, want, where):
+    """What a message says of a shape `got` where `want` was expected. The student's code
+    chooses its shape, and a hidden case's message goes to the feedback page: shown whole, the
+    lengths carry what the code writes into them (a tensor of zeros shaped (23, 29, 8, 27)
+    carried four figures of a hidden input). A length the expected shape has (or 1) is shown,
+    any other is "?", and past two dimensions more than expected only their number is said:
+    a few bits a case, as the count of wrong numbers and their place."""
+    if len(got) > len(want) + 2:
+        return t("{where} has more than {count} dimensions, expected {want}", where=where,
+                 count=len(want) + 2, want=want)
+    known = {1, *want}
+    shown = tuple(length if length in known else "?" for length in got)
+    if "?" not in shown:
+        return t("{where} has shape {got}, expected {want}", where=where, got=got, want=want)
+    return t("{where} has shape {got}, expected {want} (? is a length the expected shape does "
+             "not have)", where=where, got="(" + ", ".join(map(str, shown))
+             + ("," if len(shown) == 1 else "") + ")", want=want)
 
 
 def index(flat, shape):

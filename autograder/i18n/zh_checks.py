@@ -46,8 +46,10 @@ CATALOG = {
     '{where} should be a torch.Tensor, got {kind}':
         '{where}应是 torch.Tensor，实际得到的是 {kind}',
     '{where} has shape {got}, expected {want}': '{where}的形状是 {got}，应为 {want}',
-    '{where} has {count} dimensions, some far longer than expected: {want}':
-        '{where}有 {count} 个维度，其中有的远比应有的长：应为 {want}',
+    '{where} has more than {count} dimensions, expected {want}':
+        '{where}的维度多于 {count} 个，应为 {want}',
+    '{where} has shape {got}, expected {want} (? is a length the expected shape does not '
+    'have)': '{where}的形状是 {got}，应为 {want}（? 表示应有的形状里没有的长度）',
     "its message is not shown by hidden checks, whose inputs it could carry; call the step "
     "in your notebook with arguments like these to read it":
         "隐藏检查不显示它的报错信息（信息里可能带出隐藏的输入）；请在笔记本里用类似的参数调用这一步，"

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -77,3 +78,26 @@ def test_a_hidden_case_says_its_largest_difference_to_one_figure():
     one = hidden_where_wrong(torch.tensor(1234.5), torch.tensor(0.0),
                              torch.tensor(False))
     assert one.endswith("off by about 1e+03"), one
+
+
+def test_a_wrong_shape_shows_only_lengths_the_expected_shape_has():
+    """A hidden case's output of zeros shaped to carry an input out, (23, 29, 8, 27) where
+    (5, 2) was expected (a helper read four figures of an input so): is every length the
+    expected shape lacks a "?", past two extra dimensions only their number said, and a shape
+    a mistake makes, (2, 5) or (5, 2, 1), shown whole?"""
+    from autograder.checks.compare import Mismatch, compare
+
+    def said(got_shape):
+        with pytest.raises(Mismatch) as raised:
+            compare(torch.zeros(got_shape), torch.zeros(5, 2))
+        return str(raised.value)
+
+    assert said((23, 29, 8, 27)) == ("output has shape (?, ?, ?, ?), expected (5, 2) (? is a "
+                                     "length the expected shape does not have)")
+    assert said((5, 7)) == ("output has shape (5, ?), expected (5, 2) (? is a length the "
+                            "expected shape does not have)")
+    assert said((2, 5)) == "output has shape (2, 5), expected (5, 2)"
+    assert said((5, 2, 1)) == "output has shape (5, 2, 1), expected (5, 2)"
+    assert said((5, 2, 1, 1, 2)) == "output has more than 4 dimensions, expected (5, 2)"
+    assert said((0, 13)) == ("output has shape (?, ?), expected (5, 2) (? is a length the "
+                             "expected shape does not have)")
