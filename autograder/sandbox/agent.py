@@ -76,13 +76,35 @@ def decode(data, from_handle, from_module=None):
     if kind == "tuple":
         return tuple(decode(v, from_handle, from_module) for v in body)
     if kind == "dict":
-        return {decode(k, from_handle, from_module): decode(v, from_handle, from_module)
-                for k, v in body}
+        pairs = [(decode(k, from_handle, from_module), decode(v, from_handle, from_module))
+                 for k, v in body]
+        hashing_apart([key for key, _ in pairs])
+        return dict(pairs)
     if kind == "handle":
         return from_handle(body)
     if kind == "module" and from_module is not None:
         return from_module(body)
     raise ValueError(f"malformed reply ({kind!r})")
+
+
+MOST_ALIKE_HASHES = 8  # keys of one dict that hash alike: more are a reply made to be slow
+
+
+def hashing_apart(keys):
+    """A ValueError where more than MOST_ALIKE_HASHES of `keys` share a hash. Keys
+    made to hash alike (ints k * (2**61 - 1), which a student's code makes in a line) cost a
+    dict quadratic time to build: 20,000 of them, two seconds; two hundred such dicts in one
+    reply held a grading worker for minutes, outside every time limit the kernel has. Counting
+    the hashes themselves is linear: equal hashes are one entry of the count."""
+    seen = {}
+    for key in keys:
+        try:
+            value = hash(key)
+        except TypeError:
+            raise ValueError("malformed reply (a key that is not hashable)") from None
+        seen[value] = seen.get(value, 0) + 1
+        if seen[value] > MOST_ALIKE_HASHES:
+            raise ValueError("malformed reply (dict keys made to hash alike)")
 
 
 DTYPES = ("float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8",

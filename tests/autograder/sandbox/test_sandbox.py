@@ -80,6 +80,19 @@ def test_malformed_replies_are_refused(reply):
         decode(reply, lambda number: None)
 
 
+def test_a_dict_of_keys_made_to_hash_alike_is_refused():
+    """A student's dict of 20,000 int keys that all hash alike (k * (2**61 - 1)), which costs
+    quadratic time to build: is it refused as it is read, while a dict of keys that only
+    happen to hash alike a few times (1, 1.5 and -1 and -2, True and 1) still arrives?"""
+    step = 2**61 - 1
+    made = {"dict": [[k * step, 0] for k in range(1, 20_001)]}
+    with pytest.raises(ValueError, match="hash alike"):
+        decode(made, lambda number: None)
+    plain = {"dict": [[1, "a"], [-1, "b"], [-2, "c"], [step + 1, "d"], [2.5, "e"]]}
+    assert decode(plain, lambda number: None) == {1: "a", -1: "b", -2: "c", step + 1: "d",
+                                                  2.5: "e"}
+
+
 def test_a_tensor_subclass_arrives_as_a_plain_tensor():
     """Does a student's tensor subclass lose its overrides on the way out?"""
     class Agreeable(torch.Tensor):
