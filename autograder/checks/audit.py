@@ -239,7 +239,7 @@ def untranslated_texts(assignment, code):
     its modules pass to t(). `validate` refuses them; each names the zh.py to add it to."""
     if code == DEFAULT:
         return []
-    known = catalog(code)
+    known = catalog(code, within=assignment.folder.parent)  # this course's, not another's
     texts = [text for step in assignment.steps.values() for _, text in declared_texts(step)]
     for path in sorted(assignment.folder.glob("*.py")):
         if path.name not in (NOTEBOOK, CATALOG):

@@ -19,6 +19,7 @@ Imports the plumbing's errors and kit_command alone.
 from __future__ import annotations
 
 from contextlib import contextmanager
+from pathlib import Path
 
 from autograder.i18n.standalone import _os_errors_in, _os_reason
 from autograder.plumbing.errors import KitError
@@ -100,12 +101,17 @@ def kit_catalog(code):
     return {}
 
 
-def catalog(code):
-    """Every text of the language: the kit's and those the loaded course added."""
+def catalog(code, within=None):
+    """Every text of the language: the kit's and those the loaded courses added; with
+    `within` (a folder), only those added from files under it (one course's: a process that
+    loaded another course before keeps that one's texts too)."""
     added = _added.get(code)
     if not added:
         return kit_catalog(code)
-    return {**{english: text for english, (text, _) in added.items()}, **kit_catalog(code)}
+    inside = None if within is None else Path(within).resolve()
+    return {**{english: text for english, (text, home) in added.items()
+               if inside is None or Path(home).resolve().is_relative_to(inside)},
+            **kit_catalog(code)}
 
 
 def english_of(text, code, home_part=""):
