@@ -114,6 +114,18 @@ def self_attention_equals_torch(subject, gen):
     )
 
 
+def self_attention_finite_for_large_inputs(subject, gen):
+    """Inputs a hundred times larger (scores in the thousands) still give torch's result."""
+    x, W_query, W_key, W_value = random_inputs(gen)
+    x = 100 * x
+    want = F.scaled_dot_product_attention(x @ W_query, x @ W_key, x @ W_value)
+    got = subject(x.clone(), W_query, W_key, W_value)
+    assert bool(torch.isfinite(got).all()) and torch.allclose(got, want, **TOLERANCE), t(
+        "inputs 100 times larger (scores in the thousands) should still give torch's result, "
+        "with no nan or inf: torch.softmax takes each row's largest score off first, a "
+        "softmax written with torch.exp overflows")
+
+
 SELF_ATTENTION = Step(
     name="self_attention",
     reference=reference.self_attention,
@@ -124,6 +136,7 @@ SELF_ATTENTION = Step(
         self_attention_batch_dims,
         self_attention_weights_sum_to_one,
         self_attention_equals_torch,
+        self_attention_finite_for_large_inputs,
     ),
     rules=(forbids_loops("no Python loop"),),
     mistakes=(

@@ -135,7 +135,8 @@ W_value = torch.rand(3, 4)  # (d_in, d_v)
 # Write `self_attention(x, W_query, W_key, W_value)` so that it also accepts leading batch
 # dimensions, `x` of shape `(batch, seq, d_in)` giving `(batch, seq, d_v)`: transpose the
 # last two dimensions of the keys (`keys.transpose(-2, -1)`) rather than using `.T`. Use
-# `torch.softmax` for the softmax; read $d_k$ from the keys.
+# `torch.softmax` for the softmax (it takes each row's largest score off first, so scores in
+# the thousands stay finite); read $d_k$ from the keys.
 #
 # **Rule for this step:** every query at once. A `for` or `while` loop, or a comprehension,
 # in `self_attention` breaks the rule and the hidden checks reject it.
@@ -159,7 +160,8 @@ W_value = torch.rand(3, 4)  # (d_in, d_v)
 #
 # 编写 `self_attention(x, W_query, W_key, W_value)`，让它也能接受前导批维度：形状为
 # `(batch, seq, d_in)` 的 `x` 得到 `(batch, seq, d_v)`。为此请转置键的最后两个维度
-# （`keys.transpose(-2, -1)`），而不要用 `.T`。softmax 用 `torch.softmax`；$d_k$ 从键读取。
+# （`keys.transpose(-2, -1)`），而不要用 `.T`。softmax 用 `torch.softmax`（它会先减去每行
+# 最大的分数，上千的分数也不会溢出）；$d_k$ 从键读取。
 #
 # **本步规则：** 所有查询一次算完。在 `self_attention` 中使用 `for` 或 `while` 循环，或者
 # 推导式，都违反规则，隐藏检查会判它不通过。
@@ -200,12 +202,17 @@ expect_close(
          [[0.7538, 0.6056, 0.9021], [0.2773, 0.3960, 0.1586], [0.9689, 0.9984, 0.9393]]),
     ],
 )
+expect_close(self_attention(100 * small_x, small_W_query, small_W_key, small_W_value),
+             [[100.0, 100.0, 100.0], [50.0, 100.0, 0.0], [100.0, 100.0, 100.0]],
+             "the three inputs 100 times larger: scores in the thousands stay finite")
 batched = self_attention(torch.ones(2, 5, 3), W_query, W_key, W_value)
 expect_tensor(batched, (2, 5, 4), "a batch of 2 sequences of 5 inputs")
 
 # %% strings zh
 {
     "the contexts of the six words": "六个词的上下文向量",
+    "the three inputs 100 times larger: scores in the thousands stay finite":
+        "三个输入放大 100 倍：上千的分数也要保持有限",
     "self-attention of three 2-d inputs (d_k = 4, d_v = 3)":
         "三个二维输入的自注意力（d_k = 4，d_v = 3）",
     "a batch of 2 sequences of 5 inputs": "2 个序列组成的一批，每个序列 5 个输入",

@@ -3,6 +3,13 @@ to t(), and the names and hints of its mistakes and rules. Terms follow
 autograder/i18n/GLOSSARY.md."""
 
 CATALOG = {
+    "inputs 100 times larger (scores in the thousands) should still give torch's result, with "
+    "no nan or inf: torch.softmax takes each row's largest score off first, a softmax written "
+    "with torch.exp overflows":
+        "输入放大 100 倍（分数上千）时结果仍应等于 torch 的结果，不能出现 nan 或 inf："
+        "torch.softmax 会先减去每行最大的分数，而直接用 torch.exp 写的 softmax 会溢出",
+    "Inputs a hundred times larger (scores in the thousands) still give torch's result":
+        "输入放大一百倍（分数上千）时结果仍等于 torch 的结果",
     'permuting the input rows should permute the output rows the same way (self-attention has no '
     'notion of position)':
         '打乱输入的行，输出的行也应以同样的方式打乱（自注意力本身不含位置信息）',

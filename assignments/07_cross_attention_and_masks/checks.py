@@ -86,6 +86,20 @@ def cross_equals_torch(subject, gen):
                        "on the projected queries, keys and values"))
 
 
+def cross_finite_for_large_queries(subject, gen):
+    """Queries a hundred times larger (scores in the hundreds) still give torch's output."""
+    x_query, x_context, W_query, W_key, W_value = cross_inputs(gen)
+    x_query = 100 * x_query
+    want = F.scaled_dot_product_attention(x_query @ W_query, x_context @ W_key, x_context @ W_value)
+    got = subject(x_query.clone(), x_context.clone(), W_query, W_key, W_value)
+    assert bool(torch.isfinite(got).all()), t(
+        "queries 100 times larger (scores in the hundreds) gave nan or inf: use torch.softmax, "
+        "which takes each row's largest score off first (a softmax written with torch.exp "
+        "overflows)")
+    close(got, want, t("queries 100 times larger should still give the output of "
+                       "torch.nn.functional.scaled_dot_product_attention"))
+
+
 CROSS_ATTENTION = Step(
     name="cross_attention",
     reference=reference.cross_attention,
@@ -95,6 +109,7 @@ CROSS_ATTENTION = Step(
         context_order_does_not_matter,
         query_rows_permute,
         cross_equals_torch,
+        cross_finite_for_large_queries,
     ),
     mistakes=(
         Mistake(
@@ -269,11 +284,24 @@ def equals_torch_causal(subject, gen):
                            "torch.nn.functional.scaled_dot_product_attention"))
 
 
+def finite_for_large_scores(subject, gen):
+    """Scores in the thousands still give finite weights."""
+    n_query, n_key, d_k = sizes(gen, 3, high=12)
+    mask = random_mask(gen, n_query, n_key)
+    mask[:, 0] = False  # every row keeps a position
+    weights = subject(1e4 * randn(gen, n_query, n_key), mask.clone(), d_k).detach()
+    assert bool(torch.isfinite(weights).all()), t(
+        "scores in the thousands gave nan or inf: use torch.softmax, which takes each row's "
+        "largest score off first (a softmax written with torch.exp overflows)")
+    rows_sum_to_one(weights, what=t("weights of each query (masked ones left out)"))
+
+
 MASKED_SCALED_SOFTMAX = Step(
     name="masked_scaled_softmax",
     reference=reference.masked_scaled_softmax,
     random_cases=masked_softmax_random,
-    properties=(masked_weights_are_zero, fully_masked_row_is_zero, equals_torch_causal),
+    properties=(masked_weights_are_zero, fully_masked_row_is_zero, equals_torch_causal,
+                finite_for_large_scores),
     mistakes=(
         Mistake(
             "mask applied after the softmax",

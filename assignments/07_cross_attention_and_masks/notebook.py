@@ -227,6 +227,9 @@ expect_close(cross_attention(x_query, x_context, W_q, W_k, W_v),
              "the small example",
              mistakes=[("no 1/sqrt(d_k)", [[1.7616, 0.2384, 3.2848], [1.0, 1.0, 1.0],
                                            [1.9640, 0.0360, 3.8921]])])
+expect_close(cross_attention(100 * x_query, x_context, W_q, W_k, W_v),
+             [[2.0, 0.0, 4.0], [1.0, 1.0, 1.0], [2.0, 0.0, 4.0]],
+             "the queries 100 times larger: scores in the hundreds stay finite")
 one = cross_attention(x_query, x_context[:1], W_q, W_k, W_v)
 expect_close(one, [[2.0, 0.0, 4.0]] * 3,
              "with a single context row, every query gets that row's value [2, 0, 4]")
@@ -237,6 +240,8 @@ expect_close(one, [[2.0, 0.0, 4.0]] * 3,
         '"德语查询（8 个词）对英语句子（6 个词）做注意力："',
     '"one row per query"': '"每个查询一行"',
     '"the small example"': '"小例子"',
+    "the queries 100 times larger: scores in the hundreds stay finite":
+        "查询放大 100 倍：几百的分数也要保持有限",
     "with a single context row, every query gets that row's value [2, 0, 4]":
         "上下文只有一行时，每个查询都得到这一行的值 [2, 0, 4]",
 }
@@ -478,6 +483,10 @@ assert not torch.isnan(weights).any(), (
     f"a query whose every key is masked gave nan:\n{weights}\nit should get a row of zeros")
 expect_close(weights, [[0.0, 0.0, 0.0], [1 / 3, 1 / 3, 1 / 3]],
              "equal scores, first query fully masked")
+expect_close(masked_scaled_softmax(torch.tensor([[800.0, 0.0, 0.0], [0.0, 800.0, -800.0]]),
+                                   torch.tensor([[False, False, True], [False, False, False]]),
+                                   4),
+             [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]], "scores in the hundreds stay finite")
 batch = masked_scaled_softmax(torch.stack([scores, 2 * scores]), hidden, 4)  # one mask for both
 expect_tensor(batch, (2, 2, 3), "a batch of 2 score matrices with one (2, 3) mask")
 expect_close(batch[0], [[1.0, 0.0, 0.0], [0.8808, 0.1192, 0.0]],
@@ -490,6 +499,7 @@ expect_close(batch[0], [[1.0, 0.0, 0.0], [0.8808, 0.1192, 0.0]],
     "a query whose every key is masked gave nan:": "所有键都被掩码的查询得到了 nan：",
     "it should get a row of zeros": "它应当得到一行 0",
     "equal scores, first query fully masked": "分数全部相等，第一个查询的键全被掩码",
+    "scores in the hundreds stay finite": "几百的分数也要保持有限",
     "# one mask for both": "# 两个矩阵共用一个掩码",
     "a batch of 2 score matrices with one (2, 3) mask":
         "2 个分数矩阵组成的一批，共用一个 (2, 3) 的掩码",

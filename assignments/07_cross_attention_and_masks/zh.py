@@ -3,6 +3,21 @@ to t(), and the names and hints of its mistakes and rules. Terms follow
 autograder/i18n/GLOSSARY.md."""
 
 CATALOG = {
+    "queries 100 times larger (scores in the hundreds) gave nan or inf: use torch.softmax, "
+    "which takes each row's largest score off first (a softmax written with torch.exp "
+    "overflows)":
+        "查询放大 100 倍（分数几百）时出现了 nan 或 inf：请用 torch.softmax，它会先减去每行"
+        "最大的分数（直接用 torch.exp 写的 softmax 会溢出）",
+    "queries 100 times larger should still give the output of "
+    "torch.nn.functional.scaled_dot_product_attention":
+        "查询放大 100 倍时，输出仍应等于 torch.nn.functional.scaled_dot_product_attention 的输出",
+    "Queries a hundred times larger (scores in the hundreds) still give torch's output":
+        "查询放大一百倍（分数几百）时输出仍等于 torch 的输出",
+    "scores in the thousands gave nan or inf: use torch.softmax, which takes each row's "
+    "largest score off first (a softmax written with torch.exp overflows)":
+        "分数上千时出现了 nan 或 inf：请用 torch.softmax，它会先减去每行最大的分数"
+        "（直接用 torch.exp 写的 softmax 会溢出）",
+    "Scores in the thousands still give finite weights": "分数上千时注意力权重仍是有限的数",
     'causal_mask(1) should be a (1, 1) mask hiding nothing':
         'causal_mask(1) 应是不掩码任何位置的 (1, 1) 掩码',
     'the mask should be a tensor of dtype torch.bool': '掩码应是 dtype 为 torch.bool 的张量',
