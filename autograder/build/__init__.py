@@ -32,9 +32,9 @@ from autograder.build.standalone import (
 )
 from autograder.checks.loader import GUIDE, Assignment, assignment_ids, load_assignment
 from autograder.course.directory import (
-    CONFIG,
     HELPER_CELL,
     check_ids,
+    copy_config,
     course_language,
     run_nbgrader,
     write_atomically,
@@ -123,7 +123,7 @@ def build_assignment(root: Path, assignment: Assignment, language, log=print):
         log(english_warning(left, language))
     with tempfile.TemporaryDirectory(prefix="kit-build-") as scratch:
         course = Path(scratch)
-        shutil.copy(root / CONFIG, course / CONFIG)
+        copy_config(root, course)
         write_source(course / "source", assignment.id, notebook, language)
         carry_over(root / "source" / assignment.id, course / "source" / assignment.id)
         run_nbgrader(course, "generate_assignment", assignment.id, "--force")

@@ -23,6 +23,7 @@ from autograder.course import gradebook_engines, gradebook_version
 from autograder.course.access import CLOSED
 from autograder.course.config_file import (  # noqa: F401
     CONFIG,
+    DEFAULT_DB_URL,
     course_config,
     course_language,
     db_url,
@@ -106,6 +107,25 @@ def with_version(gradebook: Gradebook, url) -> Gradebook:
             "put {folder} first on PATH", url=url, version=version,
             folder=Path(sys.executable).parent), file=sys.stderr)
     return gradebook
+
+
+# Written after a course's config copied into another course (build's and validate's, the
+# demo's): the folder nbgrader runs in (the kit runs it in the course's root) and nbgrader's
+# own default gradebook there. An absolute db_url (a PostgreSQL server, an SQLite file named
+# by its whole path) or a CourseDirectory.root in the config would otherwise make nbgrader,
+# run in the other course, write the first course's gradebook: validate's two students
+# "solutions" and "stubs", the points of a build that was then refused.
+OWN_FOLDER_AND_GRADEBOOK = ("\n# this course's own folder and gradebook, not the course's whose "
+                            "config this is\nc.CourseDirectory.root = '.'\n"
+                            f"c.CourseDirectory.db_url = {DEFAULT_DB_URL!r}\n")
+
+
+def copy_config(project: Path, root: Path):
+    """The course's nbgrader_config.py (at `project`) copied into the course at `root`,
+    with that course's own folder and gradebook (OWN_FOLDER_AND_GRADEBOOK)."""
+    shutil.copy(project / CONFIG, root / CONFIG)
+    with (root / CONFIG).open("a", encoding="utf-8") as config:
+        config.write(OWN_FOLDER_AND_GRADEBOOK)
 
 
 def copy_assignments(source: Path, target: Path, ids):
@@ -199,7 +219,7 @@ class Course:
         `init` makes a course (autograder/course/access.py)."""
         root.mkdir(parents=True, exist_ok=True)
         root.chmod(CLOSED)
-        shutil.copy(project / CONFIG, root / CONFIG)
+        copy_config(project, root)
         copy_assignments(project / "assignments", root / "assignments", ids)
         for assignment_id in ids if sources else ():
             shutil.copytree(project / "source" / assignment_id, root / "source" / assignment_id,

@@ -4,9 +4,12 @@ course's config says?"""
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from autograder.build import build_assignment
+from autograder.checks.loader import load_assignment
 from autograder.course.directory import CONFIG, Course
 from autograder.tools.validate import validate
 
@@ -33,3 +36,31 @@ def test_a_course_with_deadlines_validates_one_assignment(tmp_path):
     registering = [i for i, line in enumerate(said) if "registering" in line]
     assert scratch and registering and scratch[0] < registering[0], said
     assert (course / CONFIG).read_text(encoding="utf-8") == before
+
+
+def test_validate_and_build_never_write_the_course_gradebook_its_config_names(tmp_path):
+    """A course whose config names its gradebook by a whole path (as a PostgreSQL URL names
+    a server): does `validate` leave the course's gradebook without its students "solutions"
+    and "stubs", and does `build` (run by validate's caller as an instructor would, then
+    refused on a public test that fails) leave it as it was?"""
+    course = Course.create(tmp_path / "course", ROOT, [ID]).root
+    shutil.copytree(ROOT / "release" / ID, course / "release" / ID)
+    gradebook = course / "elsewhere" / "gradebook.db"
+    gradebook.parent.mkdir()
+    with (course / CONFIG).open("a", encoding="utf-8") as config:
+        config.write(f"\nc.CourseDirectory.db_url = 'sqlite:///{gradebook}'\n")
+    assert validate(course, [ID], workers=1, log=lambda _: None) == []
+    assert not gradebook.exists() or students_in(gradebook) == []
+    assert build_assignment(course, load_assignment(course, ID), "en", log=lambda _: None) \
+        is None
+    assert not gradebook.exists() or assignments_in(gradebook) == []
+
+
+def students_in(path):
+    with sqlite3.connect(path) as db:
+        return [row[0] for row in db.execute("SELECT id FROM student")]
+
+
+def assignments_in(path):
+    with sqlite3.connect(path) as db:
+        return [row[0] for row in db.execute("SELECT name FROM assignment")]
