@@ -11,10 +11,11 @@ gradebook that lacks one is another course's, an old copy, or a new empty one.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
-from sqlalchemy import create_engine, inspect, text
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy import create_engine, inspect, make_url, text
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from autograder.course.config_file import SQLITE, configured_db_url
 from autograder.course.directory import db_url
@@ -67,10 +68,23 @@ def listed(missing) -> str:
     return shown + (t(" and {more} more", more=more) if more > 0 else "")
 
 
+# The package pip installs a database driver from, by the module SQLAlchemy imports
+DRIVER_PACKAGES = {"psycopg2": "psycopg2-binary", "psycopg": "'psycopg[binary]'",
+                   "pymysql": "PyMySQL", "MySQLdb": "mysqlclient"}
+
+
+def without_password(url) -> str:
+    """`url` as a message shows it: a password in it written as ***."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        return url
+
+
 def check_gradebook(root: Path, complete=True):
     """Refuse (GradebookError: one line, the setting and the fix) a gradebook that cannot be
     opened or (when `complete`) lacks a submission autograded/ holds; creates nothing."""
-    shown = configured_db_url(root)
+    shown = without_password(configured_db_url(root))
     if shown.startswith("postgres://"):
         raise GradebookError(t("{setting} is {url!r}: SQLAlchemy names PostgreSQL "
                                "'postgresql://'; write postgresql+psycopg2://USER@HOST/DATABASE",
@@ -89,9 +103,10 @@ def check_gradebook(root: Path, complete=True):
         known = recorded(url)
     except ImportError as error:  # a URL whose driver is not installed (postgresql:// -> psycopg)
         raise GradebookError(t("cannot open the gradebook {url!r} ({setting}): its database "
-                               "driver is not installed ({driver}); the kit installs psycopg2: "
-                               "write postgresql+psycopg2://USER@HOST/DATABASE", url=shown,
-                               setting=t(SETTING), driver=error.name)) from None
+                               "driver {driver} is not installed where the kit runs; install "
+                               "it there: `{python} -m pip install {package}`", url=shown,
+                               setting=t(SETTING), driver=error.name, python=sys.executable,
+                               package=DRIVER_PACKAGES.get(error.name, error.name))) from None
     except SQLAlchemyError as error:
         raise GradebookError(t("cannot open the gradebook {url!r} ({setting}): {reason}; "
                                "start the database server or correct db_url", url=shown,

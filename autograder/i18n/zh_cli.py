@@ -433,10 +433,10 @@ CATALOG = {
         "成绩册 {path}（{setting}）不存在，但 autograded/ 中有 {count} 个已评分的笔记本："
         "请从备份恢复成绩册，或让 db_url 指向它；`python -m autograder grade --force` "
         "会把每份提交重新评分，写入一个新的成绩册",
-    "cannot open the gradebook {url!r} ({setting}): its database driver is not installed "
-    "({driver}); the kit installs psycopg2: write postgresql+psycopg2://USER@HOST/DATABASE":
-        "无法打开成绩册 {url!r}（{setting}）：没有安装它的数据库驱动（{driver}）；"
-        "本套件装的是 psycopg2：请写成 postgresql+psycopg2://USER@HOST/DATABASE",
+    "cannot open the gradebook {url!r} ({setting}): its database driver {driver} is not "
+    "installed where the kit runs; install it there: `{python} -m pip install {package}`":
+        "无法打开成绩册 {url!r}（{setting}）：运行本套件的环境里没有安装它的数据库驱动 "
+        "{driver}；请在那里安装：`{python} -m pip install {package}`",
     "cannot open the gradebook {url!r} ({setting}): {reason}; start the database server or "
     "correct db_url":
         "无法打开成绩册 {url!r}（{setting}）：{reason}；请启动数据库服务器，或改正 db_url",

@@ -367,11 +367,16 @@ def test_another_courses_gradebook_is_refused(graded_copy, tmp_path):
 @pytest.mark.parametrize("week", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("url, words", [
     ("postgres://kit@localhost/course", ["'postgresql://'", "db_url"]),
-    ("postgresql+psycopg2://kit@127.0.0.1:1/course", ["cannot open the gradebook", "db_url"]),
-    ("postgresql://kit@127.0.0.1:1/course", ["driver is not installed", "psycopg2"]),
+    ("postgresql+psycopg2://kit:s3cret@127.0.0.1:1/course",
+     ["cannot open the gradebook", "db_url", "kit:***@127.0.0.1"]),
+    ("postgresql://kit:s3cret@127.0.0.1:1/course",
+     ["driver psycopg is not installed", "-m pip install 'psycopg[binary]'", "kit:***@"]),
 ])
 def test_a_database_url_that_cannot_work_is_one_line(graded_copy, tmp_path, url, words):
-    """Is a `postgres://` URL, a driver not installed or an unreachable server one line naming
-    db_url, not 16 lines of SQLAlchemy?"""
+    """Is a `postgres://` URL, a driver not installed (with the pip command that installs it)
+    or an unreachable server one line naming db_url, not 16 lines of SQLAlchemy, and the URL's
+    password never on the console?"""
     set_db_url(graded_copy, url)
-    refused_in_one_line(kit(graded_copy, "export", "--to", str(tmp_path / "g.csv")), *words)
+    result = kit(graded_copy, "export", "--to", str(tmp_path / "g.csv"))
+    refused_in_one_line(result, *words)
+    assert "s3cret" not in result.stderr + result.stdout
