@@ -116,6 +116,12 @@ def start_client(config, workers, scheduler, log_file: Path, say, kernels=None,
                                 "s; start some with `{command}`", address=address,
                                 seconds=WORKERLESS_WAIT,
                                 command=WORKER_HINT.format(address=address))) from error
+        if not encrypted(address):
+            say(t("warning: the scheduler at {address} speaks without TLS: whoever can reach "
+                  "it (on a shared machine, every user: 127.0.0.1 is theirs too) can connect "
+                  "and run code as its workers' user, reading the course's secret and "
+                  "reference answers; give the cluster dask's TLS settings (python -m "
+                  "autograder guide clusters)", address=address))
         plugin = KitWorker()
     else:
         templates = template_pool(workers, log_file, kernels) if kernels else None
@@ -153,6 +159,11 @@ def start_client(config, workers, scheduler, log_file: Path, say, kernels=None,
         close_client(client)  # the embedded cluster and its templates with it
         raise
     return client
+
+
+def encrypted(address) -> bool:
+    """Whether dask speaks TLS to `address` (tls:// or wss://; a bare HOST:PORT is tcp)."""
+    return address.split("://", 1)[0] in ("tls", "wss") if "://" in address else False
 
 
 class KeptWarm:

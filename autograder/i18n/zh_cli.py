@@ -385,6 +385,13 @@ CATALOG = {
     "correct --scheduler":
         "{address} 上没有 dask 调度器响应（{error}）；请用 `dask scheduler` 启动一个，"
         "或改正 --scheduler",
+    "warning: the scheduler at {address} speaks without TLS: whoever can reach it (on a shared "
+    "machine, every user: 127.0.0.1 is theirs too) can connect and run code as its workers' "
+    "user, reading the course's secret and reference answers; give the cluster dask's TLS "
+    "settings (python -m autograder guide clusters)":
+        "警告：{address} 上的调度器不使用 TLS：能连到它的人（在共享的机器上，就是每个用户："
+        "127.0.0.1 对他们同样可用）都能连上它，以其 worker 的用户身份运行代码，读到课程的密钥和"
+        "参考答案；请给这个集群配置 dask 的 TLS 设置（python -m autograder guide clusters）",
     "the scheduler at {address} has no worker after {seconds:.0f} s; start some with "
     "`{command}`":
         "{address} 上的调度器 {seconds:.0f} 秒后仍没有工作进程；请用 `{command}` 启动几个",

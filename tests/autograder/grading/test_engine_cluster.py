@@ -226,8 +226,9 @@ def test_killed_worker_loses_no_student_and_no_manual_grade(cluster, tmp_path, d
                                                             request):
     """Graded on the embedded cluster, then regraded with --force on an external cluster
     whose worker A is SIGKILLed mid-task: is every student graded once, with the same
-    scores, a TA's manual grade kept and no SQLite file made for a PostgreSQL course; and do
-    the same workers write every feedback page, with the TA's comment?"""
+    scores, a TA's manual grade kept, no SQLite file made for a PostgreSQL course and the
+    cluster's lack of TLS said; and do the same workers write every feedback page, with the
+    TA's comment?"""
     db_url = request.getfixturevalue("postgres")() if database == "postgresql" else None
     course = make_class(tmp_path / "courses" / "course", db_url)
     embedded = grade(course.root, [ID], workers=2, log=lambda _: None)
@@ -239,6 +240,8 @@ def test_killed_worker_loses_no_student_and_no_manual_grade(cluster, tmp_path, d
     assert killed, "worker A never had a task to be killed in"
     assert result.returncode == 0, result.stdout + result.stderr
     assert "graded 6, already graded 0, not graded 0" in result.stdout
+    assert f"the scheduler at {cluster.address} speaks without TLS" in \
+        result.stdout + result.stderr  # loopback is every user's of the machine
     assert scores(course) == expected
     assert manual_grade(course, "ada", manual) == (0.5, "see me after class")
     assert all(read_status(course.root, s, ID)["state"] == "graded" for s in expected)
