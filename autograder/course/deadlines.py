@@ -132,16 +132,16 @@ class PercentPerDay(LateSubmissionPlugin):
 
 
 def time_late(config, assignment_id, student, handed_in):
-    """How long after its deadline (due date, the student's extension, the grace minutes of
-    nbgrader_config.py) a notebook handed in at `handed_in` (a time with its zone) came; None
-    when it is on time or the course sets no due date for the assignment."""
+    """How long after its deadline (due date and the student's extension, as nbgrader counts
+    seconds late; the grace minutes of nbgrader_config.py only waive the penalty) a notebook
+    handed in at `handed_in` (a time with its zone) came; None when it is on time or the
+    course sets no due date for the assignment."""
     deadlines = Deadlines(config=config)
     if assignment_id not in deadlines.due_dates:
         return None
     deadline = (due_date(assignment_id, deadlines.due_dates[assignment_id])
                 + timedelta(hours=deadlines.extension_hours.get(assignment_id, {})
-                            .get(student, 0))
-                + timedelta(minutes=PercentPerDay(config=config).grace_minutes))
+                            .get(student, 0)))
     late = handed_in.astimezone(UTC).replace(tzinfo=None) - deadline
     return late if late > timedelta(0) else None
 
@@ -165,7 +165,12 @@ def lateness(submission):
 
 def late_by(late: Lateness) -> str:
     """'1 d 2:00:00' ('1 天 2:00:00' in Chinese): how late, to the second."""
-    days, seconds = divmod(round(late.seconds_late), 24 * 3600)
+    return duration(late.seconds_late)
+
+
+def duration(seconds_late) -> str:
+    """'1 d 2:00:00' ('1 天 2:00:00' in Chinese): a time to the second."""
+    days, seconds = divmod(round(seconds_late), 24 * 3600)
     clock = str(timedelta(seconds=seconds))
     return t("{days} d {clock}", days=days, clock=clock) if days else clock
 

@@ -436,6 +436,8 @@ CATALOG = {
     "error: {message}": "错误：{message}",
     "warning: {message}": "警告：{message}",
     "late: {student} by {by}": "迟交：{student}，晚了 {by}",
+    "late: {student} by {by}, within the course's {minutes:g} minutes of grace (no penalty)":
+        "迟交：{student}，晚了 {by}，在课程的 {minutes:g} 分钟宽限之内（不扣分）",
     "late: {student} {assignment} by {by}, penalty {penalty} of {raw} point":
         "迟交：{student} 的 {assignment} 晚了 {by}，从 {raw} 分中扣 {penalty} 分",
     "late: {student} {assignment} by {by}, penalty {penalty} of {raw} points":

@@ -23,7 +23,14 @@ from pathlib import Path
 import nbformat
 from dateutil.tz import gettz
 
-from autograder.course.deadlines import Deadlines, submitted_time, time_late
+from autograder.course.deadlines import (
+    Deadlines,
+    PercentPerDay,
+    duration,
+    handed_in_at,
+    submitted_time,
+    time_late,
+)
 from autograder.course.directory import course_config, run_nbgrader
 from autograder.course.handed_in import record
 from autograder.course.ids import STUDENT_ID
@@ -112,6 +119,18 @@ def no_notebooks(source: Path, handed, student_of):
     return problems
 
 
+def at_named_time(notebook, regexp):
+    """`notebook` handed in at the time its name gives, where the pattern's (?P<timestamp>...)
+    group reads one: the time zip_collect writes in timestamp.txt and grade reads, not the
+    file's or the zip entry's (an export's). Which of two notebooks is newer, and who is late,
+    are then decided on the same time as grade decides the penalty."""
+    found = regexp.match(f"extracted/{notebook.name}")
+    if found is None or "timestamp" not in regexp.groupindex or not found.group("timestamp"):
+        return notebook
+    named = handed_in_at(found.group("timestamp"))
+    return notebook if named is None else replace(notebook, when=named)
+
+
 def exported_times(source, handed):
     """The Problem of an inbox whose files all carry nearly one time (an LMS that stamps its
     export's time on every entry: those are not the students' times), or None."""
@@ -138,8 +157,13 @@ def say_who_is_late(config, assignment_id, times, log):
     if not due:
         log(t("no due date for {assignment} in nbgrader_config.py (c.Deadlines.due_dates): "
               "nobody is late", assignment=assignment_id))
+    grace = timedelta(minutes=PercentPerDay(config=config).grace_minutes)
     for student, by in late.items():
-        log(t("late: {student} by {by}", student=student, by=str(by).split(".")[0]))
+        log(t("late: {student} by {by}", student=student, by=duration(by.total_seconds()))
+            if by > grace else
+            t("late: {student} by {by}, within the course's {minutes:g} minutes of grace (no "
+              "penalty)", student=student, by=duration(by.total_seconds()),
+              minutes=grace.total_seconds() / 60))
     if times and due and not late:
         log(t("nobody is late"))
     return late
@@ -237,6 +261,7 @@ def _collect(root: Path, assignment_id, source: Path, file_pattern, log):
     config = course_config(root)
     zone = gettz(config.Exchange.get("timezone", "UTC"))
     handed, refusals = read_inbox(source, regexp, zone)
+    handed = [at_named_time(notebook, regexp) for notebook in handed]
     refused_names = {p.path.name for p in refusals}
     problems = unparsable(source, [n for n in incoming_names(source) if n not in refused_names],
                           regexp, assignment_id)

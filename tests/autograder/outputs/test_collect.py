@@ -218,6 +218,45 @@ def test_an_older_export_never_puts_older_notebooks_back(course, tmp_path):
     assert any("0 new, 1 newer than the one held" in line for line in said), said
 
 
+NAMED = r".*/(?P<student_id>\w+)--(?P<timestamp>[\d :-]+)--(?P<file_id>.+)"
+
+
+def test_the_time_in_a_files_name_decides_newer_and_late(course, tmp_path):
+    """With a --pattern whose timestamp group reads each time from the name (files dated by
+    the copy, not the student): is a notebook named earlier than the one held left, one named
+    later taken, and who is late said from the name's time, as grade reads it, past the due
+    date by what grade would say, and within the grace minutes said as such?"""
+    config = course.root / "nbgrader_config.py"
+    with config.open("a", encoding="utf-8") as handle:
+        handle.write(f"\nc.Deadlines.due_dates = {{{ID!r}: '2026-12-05 00:00:00 UTC'}}\n"
+                     "c.PercentPerDay.grace_minutes = 30.0\n")
+
+    def inbox(name, files):
+        folder = tmp_path / name
+        folder.mkdir()
+        for file_name, data in files.items():
+            (folder / file_name).write_bytes(data)
+        return folder
+
+    said = []
+    collect(course.root, ID, inbox("first", {
+        f"yan--2026-12-04 20:00:00--{ID}.ipynb": solved_bytes(),
+        f"zoe--2026-12-05 00:10:00--{ID}.ipynb": release_bytes(),
+        f"kim--2026-12-06 09:00:00--{ID}.ipynb": release_bytes()}), NAMED, log=said.append)
+    assert "late: kim by 1 d 9:00:00" in said, said
+    assert "late: zoe by 0:10:00, within the course's 30 minutes of grace (no penalty)" in said
+    said = []
+    collect(course.root, ID, inbox("second", {  # copied later, named earlier
+        f"yan--2026-12-04 18:00:00--{ID}.ipynb": release_bytes()}), NAMED, log=said.append)
+    held = course.root / "submitted" / "yan" / ID
+    assert (held / f"{ID}.ipynb").read_bytes() == solved_bytes()
+    assert any(line.startswith("kept yan's submission in submitted/") for line in said), said
+    collect(course.root, ID, inbox("third", {
+        f"yan--2026-12-04 21:00:00--{ID}.ipynb": release_bytes()}), NAMED, log=said.append)
+    assert (held / f"{ID}.ipynb").read_bytes() == release_bytes()
+    assert (held / "timestamp.txt").read_text().startswith("2026-12-04 21:00:00")
+
+
 def test_a_newer_notebook_keeps_the_files_beside_the_older(course, tmp_path):
     """A TA's notes beside bob's notebook in submitted/ (a file and a folder of them): does a
     newer notebook collected in its place keep them, leave nothing aside in .kit/, record
