@@ -39,6 +39,7 @@ from autograder.course.directory import (
     run_nbgrader,
     write_atomically,
 )
+from autograder.course.earlier_releases import remember_release
 from autograder.course.ids import lost_notebook, without_notebook
 from autograder.course.kit_update import backup_folder
 from autograder.course.ledger import digest
@@ -130,6 +131,7 @@ def build_assignment(root: Path, assignment: Assignment, language, log=print):
         carry_over(root / "release" / assignment.id, course / "release" / assignment.id)
         prove(assignment, specs, notebook, course / "release" / assignment.id, language)
         keep_hand_edits(root, assignment.id, log)
+        remember_release(root, assignment.id)  # students may hand in its cells
         replace_folder(course / "source" / assignment.id, root / "source" / assignment.id)
         replace_folder(course / "release" / assignment.id, root / "release" / assignment.id)
         record_built(root, assignment.id)

@@ -41,6 +41,7 @@ from sqlalchemy.orm import joinedload, undefer
 
 from autograder.checks.loader import assignments_folder
 from autograder.course.directory import CONFIG, open_gradebook
+from autograder.course.earlier_releases import record_path
 from autograder.course.handed_in import COLLECT_WRITES, students_files
 from autograder.course.submission_files import entries_of
 from autograder.plumbing.files_beside import carry
@@ -178,6 +179,9 @@ def assignment_bundle(root: Path, assignment_id) -> Bundle:
     files |= {f"assignments/{path.name}": path.read_bytes()  # the course's shared modules
               for path in sorted(folder.glob("*.py"))}
     files |= read_files(folder / assignment_id, f"assignments/{assignment_id}/")
+    earlier = record_path(root, assignment_id)  # the cells of its releases before this one
+    if earlier.is_file():
+        files[earlier.relative_to(root).as_posix()] = earlier.read_bytes()
     stages = {}
     for stage in ("source", "release"):
         folder = root / stage / assignment_id

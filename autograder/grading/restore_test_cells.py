@@ -10,6 +10,7 @@ import nbformat
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 
+from autograder.course.earlier_releases import earlier_cells, released_before
 from autograder.course.notebook_record import start_record
 from autograder.i18n import config_language, language, t
 
@@ -38,6 +39,8 @@ class RestoreTestCells(NbGraderPreprocessor):
         source = release_notebook(self.config, resources)
         known = {c.metadata["nbgrader"]["grade_id"]: c for c in source.cells
                  if "nbgrader" in c.metadata}
+        earlier = earlier_cells(Path(CourseDirectory(config=self.config).root),
+                                resources["nbgrader"]["assignment"])
         seen, changes = set(), []
         for index, cell in enumerate(nb.cells):
             meta = cell.metadata.get("nbgrader")
@@ -55,23 +58,29 @@ class RestoreTestCells(NbGraderPreprocessor):
                 continue
             seen.add(grade_id)
             original = known[grade_id]
+            # what an earlier release had is restored all the same, and not counted
             if cell.cell_type != original.cell_type:
-                changes.append(t("cell {grade_id} retyped to {cell_type}: restored",
-                                 grade_id=repr(grade_id), cell_type=cell.cell_type))
+                if not released_before(earlier, grade_id, "types", cell.cell_type):
+                    changes.append(t("cell {grade_id} retyped to {cell_type}: restored",
+                                     grade_id=repr(grade_id), cell_type=cell.cell_type))
                 restore_type(cell, original.cell_type)
             if dict(meta) != dict(original.metadata["nbgrader"]):
-                if meta.get("points") != original.metadata["nbgrader"].get("points"):
+                points = meta.get("points")
+                if points != original.metadata["nbgrader"].get("points") and \
+                        not released_before(earlier, grade_id, "points", points):
                     changes.append(t("points of {grade_id} changed: restored",
                                      grade_id=repr(grade_id)))
                 cell.metadata["nbgrader"] = copy.deepcopy(original.metadata["nbgrader"])
             if original.metadata["nbgrader"].get("locked") and cell.source != original.source:
-                changes.append(t("locked cell {grade_id} edited: restored",
-                                 grade_id=repr(grade_id)))
+                if not released_before(earlier, grade_id, "sources", cell.source):
+                    changes.append(t("locked cell {grade_id} edited: restored",
+                                     grade_id=repr(grade_id)))
                 cell.source = original.source
         for grade_id, original in known.items():
             if grade_id not in seen and original.metadata["nbgrader"].get("grade"):
-                changes.append(t("test cell {grade_id} deleted or renamed: restored at the end",
-                                 grade_id=repr(grade_id)))
+                if not earlier or grade_id in earlier:  # else: new since a release before
+                    changes.append(t("test cell {grade_id} deleted or renamed: restored at "
+                                     "the end", grade_id=repr(grade_id)))
                 nb.cells.append(fresh_copy(original))
         start_record(nb, changes)
         return nb, resources

@@ -292,3 +292,34 @@ def test_edited_locked_cell_gets_the_release_source_back(tmp_path):
     assert cell_with(nb, "test_f").source == "assert f(1) == 2"
     assert changes(nb) == ["locked cell 'test_f' edited: restored"]
     assert nb.cells[1].source == "def f(x):\n    return 2 * x"
+
+
+def test_a_cell_as_an_earlier_release_had_it_is_restored_and_not_counted(tmp_path):
+    """A release rebuilt with test_f worth 3 points, its intro reworded and a test cell added:
+    does a student who handed in the release before get the new cells back with nothing
+    counted as their edit, while one who edited a cell of that release is still counted, for
+    that edit alone?"""
+    from autograder.course.earlier_releases import remember_release
+
+    before = release()
+    rebuilt = release()
+    rebuilt.cells[0].source = "# Step 1, reworded"
+    rebuilt.cells[2].metadata["nbgrader"]["points"] = 3
+    rebuilt.cells.append(graded_cell("assert f(3) == 6", "test_f_more"))
+    edited = submission(before)
+    edited.cells[2].source = "assert True"
+    for name, handed, expected in (("honest", submission(before), []),
+                                   ("edited", edited, ["locked cell 'test_f' edited: restored"])):
+        root = tmp_path / name
+        folder = root / "release" / ASSIGNMENT
+        folder.mkdir(parents=True)
+        nbformat.write(before, folder / f"{ASSIGNMENT}.ipynb")
+        remember_release(root, ASSIGNMENT)  # as build does before it replaces the release
+        (folder / f"{ASSIGNMENT}.ipynb").unlink()
+        folder.rmdir()
+        graded = restore(root, handed, rebuilt)
+        assert changes(graded) == expected, name
+        assert graded.cells[0].source == "# Step 1, reworded"
+        assert graded.cells[2].metadata["nbgrader"]["points"] == 3
+        assert graded.cells[2].source == "assert f(1) == 2"
+        assert graded.cells[-1].source == "assert f(3) == 6"
