@@ -568,22 +568,23 @@ def recursion(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             # calling a class runs its __init__ (and what that calls)
             calls.setdefault(node.name, set()).update(called_names(node))
-        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda | ast.Name
-                                                          | ast.List | ast.Tuple | ast.Set
-                                                          | ast.Dict):
-            # a lambda bound to a name, a second name of a function (`again = rows`), or a
-            # table holding it (`ME = [rows]`, called as ME[0](...))
+        elif isinstance(node, ast.Assign):
+            # a lambda bound to a name, a second name of a function (`again = rows`), a table
+            # holding it (`ME = [rows]`, called as ME[0](...)), or anything made of it
+            # (`again = functools.partial(rows)`): calling the name may call those
             if isinstance(node.value, ast.Lambda):
                 callees = called_names(node.value)
             elif isinstance(node.value, ast.Name):
                 callees = {node.value.id}
-            else:  # a table's entries that are functions of the text (`dims = (dims,)` is data)
-                entries = node.value.values if isinstance(node.value, ast.Dict) else \
-                    node.value.elts
-                callees = {e.id for e in entries if isinstance(e, ast.Name) and e.id in functions}
+            else:  # the functions of the text it names (`dims = (dims,)` is data)
+                callees = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)
+                           and n.id in functions} | (
+                    set().union(*(called_names(n) for n in ast.walk(node.value)
+                                  if isinstance(n, ast.Lambda))))
             for target in node.targets:
-                if isinstance(target, ast.Name):
-                    calls.setdefault(target.id, set()).update(callees)
+                if isinstance(target, ast.Name):  # `scores = scores(q, k)` rebinds a result
+                    calls.setdefault(target.id, set()).update(
+                        callees if isinstance(node.value, ast.Lambda) else callees - {target.id})
     for node in ast.walk(tree):
         if isinstance(node, FUNCTIONS) and self_applied(node):
             return getattr(node, "name", "lambda")
@@ -601,9 +602,14 @@ def recursion(tree):
 
 def called_names(node):
     """The names the calls of a piece of code call, `super().name(...)` aside (a method
-    calling its parent's of the same name, `super().__init__()`, does not call itself)."""
-    return {getattr(c.func, "id", None) or getattr(c.func, "attr", None) or subscripted(c.func)
+    calling its parent's of the same name, `super().__init__()`, does not call itself); an
+    object called as `self(...)` runs its class's __call__."""
+    return {CALLED_AS.get(getattr(c.func, "id", None)) or getattr(c.func, "id", None)
+            or getattr(c.func, "attr", None) or subscripted(c.func)
             for c in ast.walk(node) if isinstance(c, ast.Call) and not parents_method(c)}
+
+
+CALLED_AS = {"self": "__call__"}  # the method a call of the name runs
 
 
 def subscripted(func):
@@ -652,7 +658,41 @@ def iterating_class(tree):
                     if name.startswith("__") and name.endswith("__") and \
                             name not in ONCE_SPECIAL:
                         return f"{node.name}.{name}"
+    for label, methods in made_classes(tree):  # type("Table", (), {"__getitem__": f})
+        if methods is None:
+            return f"{label}(...)"
+        for name in methods:
+            if name.startswith("__") and name.endswith("__") and name not in ONCE_SPECIAL:
+                return f"{label}.{name}"
     return None
+
+
+# The factories a defaultdict may be given that make an empty value and call nothing of the
+# text: any other is called once for each key missing (str.translate looks every character up)
+PLAIN_TYPES = frozenset({"list", "dict", "set", "int", "float", "str", "tuple", "bool",
+                         "bytes", "object", "frozenset", "Counter", "OrderedDict", "deque"})
+
+
+def plain_type(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None or \
+        (getattr(node, "id", None) or getattr(node, "attr", None)) in PLAIN_TYPES
+
+
+def made_classes(tree):
+    """(name, the names of its methods or None where they cannot be read) of each class the
+    text makes by calling type with three arguments, or types.new_class."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+        if name == "new_class":
+            yield "new_class", None
+        elif name == "type" and len(node.args) == 3:
+            body = node.args[2]
+            label = node.args[0].value if isinstance(node.args[0], ast.Constant) else "type"
+            keys = [k.value if isinstance(k, ast.Constant) else None
+                    for k in body.keys] if isinstance(body, ast.Dict) else None
+            yield str(label), None if keys is None or None in keys else keys
 
 
 def method_aliases(statement):
@@ -687,6 +727,8 @@ def python_loop(tree, language=None):
                               and not isinstance(k.value, ast.Constant)), None)
                 if given:
                     return f"{name}({given}=...)"
+                if name == "defaultdict" and node.args and not plain_type(node.args[0]):
+                    return "defaultdict(function)"
                 if replaces_by_function(node):
                     return f"{name}(pattern, function, ...)"
     name = loop_call_renamed(tree)

@@ -600,20 +600,20 @@ def recursion(tree):
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             calls.setdefault(node.name, set()).update(called_names(node))
-        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda | ast.Name
-                                                          | ast.List | ast.Tuple | ast.Set
-                                                          | ast.Dict):
+        elif isinstance(node, ast.Assign):
             if isinstance(node.value, ast.Lambda):
                 callees = called_names(node.value)
             elif isinstance(node.value, ast.Name):
                 callees = {node.value.id}
             else:
-                entries = node.value.values if isinstance(node.value, ast.Dict) else \
-                    node.value.elts
-                callees = {e.id for e in entries if isinstance(e, ast.Name) and e.id in functions}
+                callees = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)
+                           and n.id in functions} | (
+                    set().union(*(called_names(n) for n in ast.walk(node.value)
+                                  if isinstance(n, ast.Lambda))))
             for target in node.targets:
                 if isinstance(target, ast.Name):
-                    calls.setdefault(target.id, set()).update(callees)
+                    calls.setdefault(target.id, set()).update(
+                        callees if isinstance(node.value, ast.Lambda) else callees - {target.id})
     for node in ast.walk(tree):
         if isinstance(node, FUNCTIONS) and self_applied(node):
             return getattr(node, "name", "lambda")
@@ -629,8 +629,11 @@ def recursion(tree):
     return None
 
 def called_names(node):
-    return {getattr(c.func, "id", None) or getattr(c.func, "attr", None) or subscripted(c.func)
+    return {CALLED_AS.get(getattr(c.func, "id", None)) or getattr(c.func, "id", None)
+            or getattr(c.func, "attr", None) or subscripted(c.func)
             for c in ast.walk(node) if isinstance(c, ast.Call) and not parents_method(c)}
+
+CALLED_AS = {"self": "__call__"}
 
 def subscripted(func):
     while isinstance(func, ast.Subscript):
@@ -667,7 +670,34 @@ def iterating_class(tree):
                     if name.startswith("__") and name.endswith("__") and \
                             name not in ONCE_SPECIAL:
                         return f"{node.name}.{name}"
+    for label, methods in made_classes(tree):
+        if methods is None:
+            return f"{label}(...)"
+        for name in methods:
+            if name.startswith("__") and name.endswith("__") and name not in ONCE_SPECIAL:
+                return f"{label}.{name}"
     return None
+
+PLAIN_TYPES = frozenset({"list", "dict", "set", "int", "float", "str", "tuple", "bool",
+                         "bytes", "object", "frozenset", "Counter", "OrderedDict", "deque"})
+
+def plain_type(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None or \
+        (getattr(node, "id", None) or getattr(node, "attr", None)) in PLAIN_TYPES
+
+def made_classes(tree):
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+        if name == "new_class":
+            yield "new_class", None
+        elif name == "type" and len(node.args) == 3:
+            body = node.args[2]
+            label = node.args[0].value if isinstance(node.args[0], ast.Constant) else "type"
+            keys = [k.value if isinstance(k, ast.Constant) else None
+                    for k in body.keys] if isinstance(body, ast.Dict) else None
+            yield str(label), None if keys is None or None in keys else keys
 
 def method_aliases(statement):
     if not isinstance(statement, ast.Assign | ast.AnnAssign) or not isinstance(
@@ -692,6 +722,8 @@ def python_loop(tree, language=None):
                               and not isinstance(k.value, ast.Constant)), None)
                 if given:
                     return f"{name}({given}=...)"
+                if name == "defaultdict" and node.args and not plain_type(node.args[0]):
+                    return "defaultdict(function)"
                 if replaces_by_function(node):
                     return f"{name}(pattern, function, ...)"
     name = loop_call_renamed(tree)

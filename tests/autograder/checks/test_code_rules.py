@@ -363,6 +363,47 @@ EVASIONS = {
             "    found, _ = re.Scanner([('r', lambda s, tok: one(rows[s.match.start()]))])"
             ".scan('r' * len(rows))\n"
             "    return torch.stack(found)"),
+        # a helper's attacks on 04 (2026-12-05)
+        "a class whose __call__ calls self(...) for the next query": (
+            "class OneAtATime:\n"
+            "    def __init__(self, q, k, v):\n"
+            "        self.q, self.k, self.v, self.rows = q, k, v, []\n"
+            "    def __call__(self, i):\n"
+            "        if i == self.q.shape[-2]:\n"
+            "            return torch.cat(self.rows, dim=-2)\n"
+            "        s = self.q[..., i:i + 1, :] @ self.k.transpose(-2, -1)\n"
+            "        self.rows.append(torch.softmax(s / math.sqrt(self.k.shape[-1]), -1)"
+            " @ self.v)\n"
+            "        return self(i + 1)",
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    return OneAtATime(x @ W_query, x @ W_key, x @ W_value)(0)"),
+        "str.translate calling a defaultdict's factory once per character": (
+            "import collections\nimport itertools",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    rows, at = [], itertools.count()\n"
+            "    def step():\n"
+            "        rows.append(one(x[next(at)]))\n"
+            "    bytes(range(len(x))).decode('latin-1').translate("
+            "collections.defaultdict(step))\n"
+            "    return torch.stack(rows)"),
+        "recursion through functools.partial": ("import functools",
+            "def rows(x, Wq, Wk, Wv, i, acc):\n"
+            "    if i == len(x):\n"
+            "        return acc\n"
+            "    k, v = x @ Wk, x @ Wv\n"
+            "    row = torch.softmax(k @ (x[i] @ Wq) / math.sqrt(k.shape[-1]), -1) @ v\n"
+            "    return again(x, Wq, Wk, Wv, i + 1, acc + [row])",
+            "again = functools.partial(rows)",
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    return torch.stack(rows(x, W_query, W_key, W_value, 0, []))"),
+        "a class made by type() whose __getitem__ str.translate calls": (
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    rows = []\n"
+            "    def step(table, code):\n"
+            "        rows.append(one(x[code]))\n"
+            "    Table = type('Table', (), {'__getitem__': step})\n"
+            "    bytes(range(len(x))).decode('latin-1').translate(Table())\n"
+            "    return torch.stack(rows)",),
         "recursion through an entry of a list": (
             "def rows(x, Wq, Wk, Wv, i, acc):\n"
             "    if i == len(x):\n"
