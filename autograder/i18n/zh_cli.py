@@ -557,6 +557,7 @@ CATALOG = {
     "{id}: could not be graded": "{id}：无法评分",
     "{id}: the solution loses points in {cell} ({score:g}/{most:g})":
         "{id}：参考答案在 {cell} 中丢了分（{score:g}/{most:g}）",
+    "; {why}": "；{why}",
     "{id}: the blank stub earns points in {cell} ({score:g})":
         "{id}：没有作答的待完成函数在 {cell} 中得了分（{score:g}）",
     # A new assignment (autograder/tools/scaffold.py)

@@ -20,6 +20,7 @@ from autograder.checks.audit import mistake_problems, step_problems, untranslate
 from autograder.checks.loader import GUIDE, load_assignment
 from autograder.course.directory import CONFIG, Course, course_language
 from autograder.course.draw_keys import course_secret
+from autograder.course.notebook_record import KEY
 from autograder.grading.parallel import grade, submission_scores
 from autograder.i18n import t
 from autograder.plumbing.errors import KitError
@@ -101,6 +102,19 @@ def graded_faults(project: Path, ids, workers, log):
     return failures
 
 
+def why_lost(root, assignment_id, cell):
+    """What grading found in the solutions' test cell `cell` (its record's findings: a
+    property's message, a rule broken), as the student's feedback page would show it."""
+    path = root / "autograded" / "solutions" / assignment_id / f"{assignment_id}.ipynb"
+    try:
+        record = nbformat.read(path, as_version=4).metadata.get(KEY, {})
+    except (OSError, ValueError):
+        return []
+    findings = record.get("findings", []) if isinstance(record, dict) else []
+    return [str(found.get("text")) for found in findings
+            if isinstance(found, dict) and found.get("cell") == cell and found.get("text")]
+
+
 def judge(root, assignment_id):
     solved = submission_scores(root, assignment_id, "solutions")
     blank = submission_scores(root, assignment_id, "stubs")
@@ -108,6 +122,7 @@ def judge(root, assignment_id):
         return [t("{id}: could not be graded", id=assignment_id)]
     failures = [t("{id}: the solution loses points in {cell} ({score:g}/{most:g})",
                   id=assignment_id, cell=cell, score=s, most=m)
+                + "".join(t("; {why}", why=why) for why in why_lost(root, assignment_id, cell))
                 for cell, (s, m) in solved.items() if s != m]
     failures += [t("{id}: the blank stub earns points in {cell} ({score:g})",
                    id=assignment_id, cell=cell, score=s)

@@ -8,10 +8,12 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import nbformat
+
 from autograder.build import build_assignment
 from autograder.checks.loader import load_assignment
 from autograder.course.directory import CONFIG, Course
-from autograder.tools.validate import validate
+from autograder.tools.validate import validate, why_lost
 
 ROOT = Path(__file__).resolve().parents[3]
 ID, OTHER = "01_attention_by_hand", "02_embeddings"
@@ -64,3 +66,21 @@ def students_in(path):
 def assignments_in(path):
     with sqlite3.connect(path) as db:
         return [row[0] for row in db.execute("SELECT name FROM assignment")]
+
+
+def test_a_solution_losing_points_is_said_with_what_grading_found(tmp_path):
+    """The solutions' autograded notebook, its record holding a property's words for one
+    test cell (a property that the reference passes in build's audit but no notebook passes
+    graded, as one asking isinstance of what grading stands in for): does validate read the
+    words of that cell alone, which before appeared only in a feedback page?"""
+    folder = tmp_path / "autograded" / "solutions" / ID
+    folder.mkdir(parents=True)
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kit"] = {"schema": 1, "tampering": [], "integrity": [], "findings": [
+        {"cell": "test_project_qkv", "kind": "property", "step": "project_qkv",
+         "text": "property: it should be an nn.Module"},
+        {"cell": "test_context_vectors", "kind": "value", "step": "context_vectors",
+         "text": "another cell's"}]}
+    nbformat.write(notebook, folder / f"{ID}.ipynb")
+    assert why_lost(tmp_path, ID, "test_project_qkv") == ["property: it should be an nn.Module"]
+    assert why_lost(tmp_path, "02_embeddings", "test_project_qkv") == []
