@@ -324,8 +324,9 @@ def parser():
                      help=t("kit (default): the kit's CSV. canvas: Canvas's grade import, "
                      "a student's row found by ID, their lms_user_id in the gradebook. moodle: "
                      "Moodle's, by Email address (map it to email). A cell: the points of "
-                     "grades.csv, 0 if nothing was handed in, empty (exit 1) until graded; a "
-                     "student lacking the field stops it, nothing written "
+                     "grades.csv, 0 if nothing was handed in; a student with a notebook not "
+                     "graded yet is left out of the file (exit 1: an empty cell would clear "
+                     "the LMS's grade); a student lacking the field stops it, nothing written "
                      "(`python -m autograder guide lms`)"))
     cmd.add_argument("--to", type=Path, default=None, metavar="FILE", help=t(
         "the file to write (default: grades.csv, canvas.csv or moodle.csv, after the format)"))

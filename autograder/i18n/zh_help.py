@@ -210,13 +210,15 @@ CATALOG = {
         "要写出的文件（默认：按格式分别为 grades.csv、canvas.csv 或 moodle.csv）",
     "kit (default): the kit's CSV. canvas: Canvas's grade import, a student's row found by "
     "ID, their lms_user_id in the gradebook. moodle: Moodle's, by Email address (map it to "
-    "email). A cell: the points of grades.csv, 0 if nothing was handed in, empty (exit 1) "
-    "until graded; a student lacking the field stops it, nothing written "
-    "(`python -m autograder guide lms`)":
+    "email). A cell: the points of grades.csv, 0 if nothing was handed in; a student with a "
+    "notebook not graded yet is left out of the file (exit 1: an empty cell would clear the "
+    "LMS's grade); a student lacking the field stops it, nothing written (`python -m "
+    "autograder guide lms`)":
         "kit（默认）：本套件的 CSV。canvas：Canvas 的成绩导入，按 ID 列找到学生，即成绩册中的 "
         "lms_user_id。moodle：Moodle 的成绩导入，按 Email address 列（请对应到 email）。"
-        "每格是 grades.csv 中的得分，什么都没交为 0，评分前留空（退出码 1）；缺少该字段的"
-        "学生会让导出停下，什么也不写（见 `python -m autograder guide lms`）",
+        "每格是 grades.csv 中的得分，什么都没交为 0；有笔记本尚未评分的学生不写进文件"
+        "（退出码 1：空格会清掉 LMS 里的成绩）；缺少该字段的学生会让导出停下，什么也不写"
+        "（见 `python -m autograder guide lms`）",
     "self-contained HTML class report with plots": "自成一体、带图表的 HTML 班级报告",
     "a simulated class of 42 students through build, collect, grade, feedback, export and "
     "report":

@@ -3,8 +3,9 @@
 the problems it lists (autograder/outputs/)."""
 
 CATALOG = {
-    "warning: {student} {assignment}: {status}, its score 0 in the file until it is graded: "
-    "{note}": "警告：{student} {assignment}：{status}，评分之前文件中的得分为 0：{note}",
+    "warning: {student} {assignment}: {status}, its score in the file is not final until it "
+    "is graded: {note}": "警告：{student} {assignment}：{status}，评分之前文件中的得分不是最终"
+    "成绩：{note}",
     "it gives no time the kit can read: {found!r}": "其中没有本套件能读懂的时间：{found!r}",
     "write the time the student handed in, as nbgrader writes it ({example}), or empty the file "
     "if no one knows it, then run grade again":

@@ -189,7 +189,7 @@ def export_grades(root: Path, destination: Path, log=print, ids=None):
         unsettled = [e for e in roster(root, gradebook, ids) if e.student
                      and e.status in (REFUSED, PENDING) and e.assignment not in gone]
     for entry in unsettled:
-        log(t("warning: {student} {assignment}: {status}, its score 0 in the file until it is "
-              "graded: {note}", student=entry.student, assignment=entry.assignment,
+        log(t("warning: {student} {assignment}: {status}, its score in the file is not final "
+              "until it is graded: {note}", student=entry.student, assignment=entry.assignment,
               status=t(entry.status), note=entry.note or t("run grade")))
     return unsettled

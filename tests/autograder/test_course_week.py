@@ -264,7 +264,7 @@ def test_every_student_has_a_row_in_the_export_and_the_report(monday, tmp_path):
     assert exported.returncode == 1, exported.stderr  # eve's and fay's rows say 0 until graded
     warned = [line for line in exported.stdout.splitlines() if line.startswith("warning: ")]
     assert [line.split(":")[1].split()[0] for line in warned] == ["eve", "fay"], warned
-    assert all("not gradable, its score 0 in the file until it is graded" in line
+    assert all("not gradable, its score in the file is not final until it is graded" in line
                for line in warned), warned
     rows = [r for r in csv.DictReader((tmp_path / "grades.csv").open()) if r["assignment"] == ID]
     status = {r["student_id"]: r["status"] for r in rows}
