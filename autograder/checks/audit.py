@@ -139,14 +139,17 @@ def repeated_cases(step, draws):
 
 class Recorder:
     """The reference as a subject that writes down every call made of it (and of its
-    attributes, a class's from_torch ...), in order."""
+    attributes, a class's from_torch ...), in order; of a class, the calls of the objects it
+    makes too (`cls(0.25)(scores)`: a case may fix the object's sizes and draw its input)."""
 
     def __init__(self, target, calls, name="()"):
         self._target, self._calls, self._name = target, calls, name
 
     def __call__(self, *args, **kwargs):
         self._calls.append((self._name, args, kwargs))
-        return self._target(*args, **kwargs)
+        made = self._target(*args, **kwargs)
+        return Recorder(made, self._calls, f"{self._name}()") if isinstance(
+            self._target, type) else made
 
     def seeded(self, seed, *args, burn=0, **kwargs):
         self._calls.append(("seeded", (seed, *args), {"burn": burn, **kwargs}))

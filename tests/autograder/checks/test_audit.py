@@ -8,10 +8,15 @@ from pathlib import Path
 
 import torch
 
-from autograder.checks.audit import blind_probes, unchecked_steps, untranslated_texts
+from autograder.checks.audit import (
+    blind_probes,
+    repeated_cases,
+    unchecked_steps,
+    untranslated_texts,
+)
 from autograder.checks.common import calling
 from autograder.checks.loader import load_assignment
-from autograder.checks.model import Case
+from autograder.checks.model import Case, Step
 from autograder.checks.probes import MIN_SEQ
 from autograder.i18n import language
 from autograder.tools.scaffold import new_assignment
@@ -100,3 +105,28 @@ def test_a_mistake_whose_code_does_not_parse_is_refused_at_build():
     [problem] = [p for p in problems if "'a typo'" in p]
     assert "its code does not run (SyntaxError: unmatched ')'" in problem, problem
     assert len(problems) == 1, problems
+
+
+class Scaled(torch.nn.Module):
+    """A class step: made with a fixed temperature, called on scores."""
+
+    def __init__(self, temperature):
+        super().__init__()
+        self.temperature = temperature
+
+    def forward(self, scores):
+        return torch.softmax(scores / self.temperature, dim=-1)
+
+
+def test_a_class_case_that_draws_what_its_object_is_called_on_draws():
+    """A class step's random case that makes the object with a fixed argument and calls it on
+    drawn scores (a helper's `cls(0.25)(scores)`): is it not refused as drawing the same
+    inputs every time, while one that draws nothing still is?"""
+    def drawn(gen):
+        scores = torch.randn(6, 4, generator=gen)
+        return [Case("Scaled(0.25) on drawn scores", lambda cls: cls(0.25)(scores.clone())),
+                Case("Scaled(0.25) on ones", lambda cls: cls(0.25)(torch.ones(6, 4)))]
+
+    step = Step(name="Scaled", reference=Scaled, random_cases=drawn)
+    draws = [drawn(torch.Generator().manual_seed(seed)) for seed in range(3)]
+    assert repeated_cases(step, draws) == ["Scaled(0.25) on ones"]
