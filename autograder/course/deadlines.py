@@ -10,6 +10,8 @@ what a graded submission's lateness cost, as grade, the export and the report sa
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -129,6 +131,19 @@ class PercentPerDay(LateSubmissionPlugin):
             return 0.0
         days = math.ceil(late / 86400)
         return score * min(1.0, days * self.percent_per_day / 100)
+
+
+def late_terms(config, assignment_id, student) -> str:
+    """A digest of what decides the student's late penalty for the assignment: its due date,
+    their extension, the grace minutes and the percent a day (nbgrader_config.py). Grading
+    records it (course/ledger.py's status: `terms`); a grade that leaves graded notebooks as
+    they are compares it with the config now, so that a date set or moved after grading is
+    said, not left in the grades in silence."""
+    deadlines, penalty = Deadlines(config=config), PercentPerDay(config=config)
+    terms = [deadlines.due_dates.get(assignment_id),
+             deadlines.extension_hours.get(assignment_id, {}).get(student, 0),
+             penalty.grace_minutes, penalty.percent_per_day]
+    return hashlib.sha256(json.dumps(terms, default=str).encode()).hexdigest()[:16]
 
 
 def time_late(config, assignment_id, student, handed_in):

@@ -70,17 +70,20 @@ DRAW = ("reseed", "draws")  # what a status keeps of the notebook's draw (draw_k
 
 
 def mark(root: Path, student, assignment_id, notebook: Path, state, isolation="", draw=None,
-         checks=""):
+         checks="", terms=""):
     """Record the kit's grading state of a submission; once graded, with the sandbox its
     student code ran in, in words (grade names it so on the console), which the class report
     shows, the digest of the checks it was graded with (grading/checks_changed.py), and its
     draw ({"reseed", "draws"}: draw_keys.py), which stays the notebook's through every later
-    state until a grading records another."""
+    state until a grading records another; and the digest of its late penalty's terms
+    (deadlines.late_terms)."""
     status = {"sha256": digest(notebook), "state": state}
     if isolation:
         status["isolation"] = isolation
     if checks:
         status["checks"] = checks
+    if terms:
+        status["terms"] = terms
     kept = draw if draw is not None else read_status(root, student, assignment_id) or {}
     status.update({name: kept[name] for name in DRAW if name in kept})
     from autograder.course.directory import (

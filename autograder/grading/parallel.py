@@ -24,7 +24,7 @@ from nbgrader.api import MissingEntry
 
 from autograder.checks.audit import unchecked_steps
 from autograder.checks.loader import AssignmentError, load_assignment
-from autograder.course.deadlines import check_deadlines, late_lines, lateness
+from autograder.course.deadlines import check_deadlines, late_lines, late_terms, lateness
 from autograder.course.directory import (
     check_ids,
     course_config,
@@ -341,6 +341,7 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students, schedul
                     "it again)", "{count} notebooks already graded (use --force to grade them "
                     "again)"))
         say_other_checks(graded_with_other_checks(root, run.skipped, checks), log)
+        say_other_terms(graded_under_other_terms(root, course_config(root), run.skipped), log)
     unfinished = [s for s in todo if not force
                   and (read_status(root, s.student, s.assignment) or {}).get("state") == REGRADE]
     if unfinished:
@@ -485,6 +486,30 @@ def say_other_checks(stale, log):
                     command=f"{kit_command()} grade --force {' '.join(ids)}"))
 
 
+def graded_under_other_terms(root, config, submissions) -> list:
+    """Of `submissions` (graded), those whose grading recorded other late-penalty terms than
+    the config gives now (a due date set or moved, an extension); one graded before the kit
+    recorded them is not told."""
+    return [s for s in submissions
+            if (recorded := (read_status(root, s.student, s.assignment) or {}).get("terms"))
+            and recorded != late_terms(config, s.assignment, s.student)]
+
+
+def say_other_terms(stale, log):
+    """A line for the graded notebooks left as they are whose due date, extension or late
+    penalty changed since: their late penalty is the old one until they are graded again."""
+    if stale:
+        ids = sorted({s.assignment for s in stale})
+        log(counted(len(stale), "warning: {count} of them was graded under another due date, "
+                    "extension or late penalty than nbgrader_config.py gives now ({students}): "
+                    "its penalty is the old one until {command} grades it again",
+                    "warning: {count} of them were graded under another due date, extension "
+                    "or late penalty than nbgrader_config.py gives now ({students}): their "
+                    "penalties are the old ones until {command} grades them again",
+                    students=t(", ").join(sorted({s.student for s in stale})),
+                    command=f"{kit_command()} grade --force {' '.join(ids)}"))
+
+
 def _run_engine(root, todo, workers, scheduler, overrides, force, run, log, draws, checks):
     """Grade `todo` on the engine, each with its draw (`draws`: (student, assignment) ->
     (reseed, key)), writing each result into the course as it comes back, with the digest
@@ -504,7 +529,8 @@ def _run_engine(root, todo, workers, scheduler, overrides, force, run, log, draw
             mark(root, submission.student, submission.assignment, submission.notebook,
                  "graded" if graded.ok else "failed", described_isolation(graded.isolation),
                  draw=recorded(*draws[(submission.student, submission.assignment)]),
-                 checks=checks[submission.assignment])
+                 checks=checks[submission.assignment],
+                 terms=late_terms(config, submission.assignment, submission.student))
             (run.graded if graded.ok else run.failed).append((submission, graded.why))
             if graded.isolation:
                 run.isolations.add(graded.isolation)

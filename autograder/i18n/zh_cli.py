@@ -369,6 +369,16 @@ CATALOG = {
     "them with the current ones":
         "警告：其中 {count} 份评分时用的隐藏检查此后已改动（checks.py、probes.py、reference.py "
         "或 assignments/ 中它们共用的模块）：运行 {command}，用现在的检查重新评分",
+    "warning: {count} of them was graded under another due date, extension or late penalty "
+    "than nbgrader_config.py gives now ({students}): its penalty is the old one until "
+    "{command} grades it again":
+        "警告：其中 {count} 份评分时用的截止时间、延期或迟交扣分与 nbgrader_config.py 现在的不同"
+        "（{students}）：在 {command} 重新评分之前，扣分仍按旧的算",
+    "warning: {count} of them were graded under another due date, extension or late penalty "
+    "than nbgrader_config.py gives now ({students}): their penalties are the old ones until "
+    "{command} grades them again":
+        "警告：其中 {count} 份评分时用的截止时间、延期或迟交扣分与 nbgrader_config.py 现在的不同"
+        "（{students}）：在 {command} 重新评分之前，扣分仍按旧的算",
     "pid {pid} on {host}, started {started}": "进程 {pid}，在 {host} 上，开始于 {started}",
     # Deadlines in nbgrader_config.py (autograder/course/deadlines.py)
     "c.Deadlines.due_dates[{id!r}] = {value!r} is not a date ({error}); write it as {example}":

@@ -33,3 +33,26 @@ def test_a_notebook_graded_before_a_mended_check_is_named(tmp_path):
     said.clear()
     grade(root, [ID], workers=1, log=said.append)
     assert not any("changed since" in line for line in said), said
+
+
+def test_a_notebook_graded_before_its_due_date_was_set_is_named(tmp_path):
+    """ada's notebook graded, then a due date set in nbgrader_config.py: does the next grade
+    say her penalty is the old one until `grade --force` grades her again, naming her, and
+    is that gone once it has (and absent before the change)?"""
+    course = course_with_ada(tmp_path / "course")
+    root = course.root
+    grade(root, [ID], workers=1, log=lambda _: None)
+    said = []
+    grade(root, [ID], workers=1, log=said.append)
+    assert not any("late penalty" in line for line in said), said
+    with (root / "nbgrader_config.py").open("a", encoding="utf-8") as config:
+        config.write(f"\nc.Deadlines.due_dates = {{{ID!r}: '2026-01-01 00:00:00 UTC'}}\n")
+    said.clear()
+    grade(root, [ID], workers=1, log=said.append)
+    assert any(line.startswith("warning: 1 of them was graded under another due date, "
+                               "extension or late penalty") and "(ada)" in line
+               and f"grade --force {ID}" in line for line in said), said
+    grade(root, [ID], workers=1, force=True, log=lambda _: None)
+    said.clear()
+    grade(root, [ID], workers=1, log=said.append)
+    assert not any("late penalty" in line for line in said), said
