@@ -476,14 +476,13 @@ def grading_engine(root: Path, config, todo, workers, scheduler, overrides, log)
 def say_other_checks(stale, log):
     """A line for the graded notebooks left as they are whose hidden checks changed since."""
     if stale:
-        ids = sorted({s.assignment for s in stale})
         log(counted(len(stale), "warning: {count} of them was graded with hidden checks that "
                     "changed since (checks.py, probes.py, reference.py or a module they share "
                     "in assignments/): run {command} to grade it with the current ones",
                     "warning: {count} of them were graded with hidden checks that changed "
                     "since (checks.py, probes.py, reference.py or a module they share in "
                     "assignments/): run {command} to grade them with the current ones",
-                    command=f"{kit_command()} grade --force {' '.join(ids)}"))
+                    command=regrade_command(stale)))
 
 
 def graded_under_other_terms(root, config, submissions) -> list:
@@ -499,15 +498,19 @@ def say_other_terms(stale, log):
     """A line for the graded notebooks left as they are whose due date, extension or late
     penalty changed since: their late penalty is the old one until they are graded again."""
     if stale:
-        ids = sorted({s.assignment for s in stale})
+        students = t(", ").join(sorted({s.student for s in stale}))
         log(counted(len(stale), "warning: {count} of them was graded under another due date, "
                     "extension or late penalty than nbgrader_config.py gives now ({students}): "
-                    "its penalty is the old one until {command} grades it again",
-                    "warning: {count} of them were graded under another due date, extension "
-                    "or late penalty than nbgrader_config.py gives now ({students}): their "
-                    "penalties are the old ones until {command} grades them again",
-                    students=t(", ").join(sorted({s.student for s in stale})),
-                    command=f"{kit_command()} grade --force {' '.join(ids)}"))
+                    "its penalty is the old one until {command} grades it again", "warning: "
+                    "{count} of them were graded under another due date, extension or late "
+                    "penalty than nbgrader_config.py gives now ({students}): their penalties "
+                    "are the old ones until {command} grades them again", students=students,
+                    command=regrade_command(stale)))
+
+
+def regrade_command(stale) -> str:
+    """The command that grades the assignments of `stale` (submissions) again."""
+    return f"{kit_command()} grade --force {' '.join(sorted({s.assignment for s in stale}))}"
 
 
 def _run_engine(root, todo, workers, scheduler, overrides, force, run, log, draws, checks):

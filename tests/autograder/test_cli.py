@@ -200,10 +200,13 @@ def kit(*args, cwd, env=None, ok=True):
 
 def t_literals(path):
     """(line, text) of every literal text the module passes to `t` (both of
-    `t("a" if x else "b")`)."""
+    `t("a" if x else "b")`) or to `counted` (its one and its many)."""
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "t" and node.args:
-            first = node.args[0]
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        name = getattr(node.func, "id", None)
+        given = node.args[:1] if name == "t" else node.args[1:3] if name == "counted" else []
+        for first in given:
             for text in (first.body, first.orelse) if isinstance(first, ast.IfExp) else (first,):
                 if isinstance(text, ast.Constant):
                     yield node.lineno, text.value
