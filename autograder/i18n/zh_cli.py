@@ -924,12 +924,12 @@ CATALOG = {
     "overall": "总计",
     "no step to mutate": "没有可以变异的步骤",
     "lowest step kill rate: {step} {rate:.1f}%": "发现率最低的步骤：{step} {rate:.1f}%",
-    "equivalent on the probes yet failing the checks: {count} (a probe is missing, or a check "
-    "asks more than the reference does; --show-equivalent lists them)":
-        "在探针上等价却没通过检查的：{count} 个（缺少探针，或者某项检查要求的比参考实现"
+    "equivalent on the cases and probes yet failing the checks: {count} (a probe is missing, "
+    "or a check asks more than the reference does; --show-equivalent lists them)":
+        "在用例和探针上等价却没通过检查的：{count} 个（缺少探针，或者某项检查要求的比参考实现"
         "更多；--show-equivalent 会列出它们）",
     "equivalent, dropped ({count}):": "等价，已剔除（{count} 个）：",
-    "equivalent on the probes yet failing the checks ({count}):":
-        "在探针上等价却没通过检查的（{count} 个）：",
+    "equivalent on the cases and probes yet failing the checks ({count}):":
+        "在用例和探针上等价却没通过检查的（{count} 个）：",
     "survivors ({count}):": "存活的变异体（{count} 个）：",
 }

@@ -1012,13 +1012,15 @@ def main(root: Path, ids, steps=None, limit=None, seed=0, show_equivalent=False,
             rate=100 * worst.kill_rate))
     odd = sum(len(r.equivalent_killed) for r in results)
     if odd:
-        print(t("equivalent on the probes yet failing the checks: {count} (a probe is missing, "
-                "or a check asks more than the reference does; --show-equivalent lists them)",
+        print(t("equivalent on the cases and probes yet failing the checks: {count} (a probe is "
+                "missing, or a check asks more than the reference does; --show-equivalent "
+                "lists them)",
                 count=odd))
     if show_equivalent:
         print("\n" + t("equivalent, dropped ({count}):", count=equivalent))
         show(results, "equivalents")
-        print("\n" + t("equivalent on the probes yet failing the checks ({count}):", count=odd))
+        print("\n" + t("equivalent on the cases and probes yet failing the checks ({count}):",
+                        count=odd))
         show(results, "equivalent_killed")
     print("\n" + t("survivors ({count}):", count=survived))
     show(results, "survivors")
