@@ -230,15 +230,18 @@ def note_in_log(log_file: Path, line):
 
 
 def scores_of(root: Path, submissions):
-    """{(student, assignment): total score or None} from the gradebook."""
+    """{(student, assignment): total score, its late penalty taken off, or None} from the
+    gradebook (a regrade that changes only the penalty, a due date moved, changes it too)."""
     scores = {}
     with open_gradebook(root) as gradebook:
         for s in submissions:
             try:
-                scores[(s.student, s.assignment)] = gradebook.find_submission(
-                    s.assignment, s.student).score
+                found = gradebook.find_submission(s.assignment, s.student)
             except MissingEntry:
                 scores[(s.student, s.assignment)] = None
+                continue
+            scores[(s.student, s.assignment)] = found.score - (
+                found.late_submission_penalty or 0.0)
     return scores
 
 

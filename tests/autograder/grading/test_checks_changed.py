@@ -37,10 +37,12 @@ def test_a_notebook_graded_before_a_mended_check_is_named(tmp_path):
 
 def test_a_notebook_graded_before_its_due_date_was_set_is_named(tmp_path):
     """ada's notebook graded, then a due date set in nbgrader_config.py: does the next grade
-    say her penalty is the old one until `grade --force` grades her again, naming her, and
-    is that gone once it has (and absent before the change)?"""
+    say her penalty is the old one until `grade --force` grades her again, naming her; does
+    that regrade say her score changed (the penalty alone changed it); and is the warning
+    gone once it has (and absent before the change)?"""
     course = course_with_ada(tmp_path / "course")
     root = course.root
+    (root / "submitted" / "ada" / ID / "timestamp.txt").write_text("2026-06-01 00:00:00 UTC")
     grade(root, [ID], workers=1, log=lambda _: None)
     said = []
     grade(root, [ID], workers=1, log=said.append)
@@ -52,7 +54,10 @@ def test_a_notebook_graded_before_its_due_date_was_set_is_named(tmp_path):
     assert any(line.startswith("warning: 1 of them was graded under another due date, "
                                "extension or late penalty") and "(ada)" in line
                and f"grade --force {ID}" in line for line in said), said
-    grade(root, [ID], workers=1, force=True, log=lambda _: None)
+    said.clear()
+    grade(root, [ID], workers=1, force=True, log=said.append)
+    assert any(line.startswith(f"score changed: ada {ID}: ") and line.endswith("-> 0")
+               for line in said), said  # handed in months late: the whole score
     said.clear()
     grade(root, [ID], workers=1, log=said.append)
     assert not any("late penalty" in line for line in said), said
