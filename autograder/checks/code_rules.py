@@ -52,7 +52,9 @@ LOOP_CALLS = frozenset({"map", "filter", "reduce", "starmap", "accumulate", "app
                         "apply_along_axis", "apply_over_axes", "vectorize", "frompyfunc",
                         "piecewise",
                         # re's Scanner calls its actions once per token
-                        "Scanner"})
+                        "Scanner",
+                        # torch's pytree maps a function over every leaf of a structure
+                        "tree_map", "tree_map_", "tree_map_only", "tree_map_only_"})
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 # The library's other names for what a fragment forbids: "no built-in softmax" forbids them
@@ -549,9 +551,10 @@ TORCH_BASES = frozenset({"torch", "nn", "Module", "object"})
 # sorted and max, __hash__ for set, __mul__ for math.prod, __repr__ for repr of a list ...)
 # lets a built-in walk a list of its objects, a loop with no loop statement. __call__ is
 # here since what calls it many times is a loop of its own (map, a key=, a json hook).
+# (__class_getitem__ is not: str.translate given the class calls it once per character.)
 ONCE_SPECIAL = frozenset({"__init__", "__new__", "__del__", "__init_subclass__",
-                          "__set_name__", "__class_getitem__", "__post_init__", "__enter__",
-                          "__exit__", "__call__"})
+                          "__set_name__", "__post_init__", "__enter__", "__exit__",
+                          "__call__"})
 # Keywords whose function a call runs once per element: sorted's and max's key, json's hooks.
 PER_ELEMENT_KEYWORDS = frozenset({"key", "default", "object_hook", "object_pairs_hook",
                                   "parse_float", "parse_int", "parse_constant"})
@@ -581,10 +584,11 @@ def recursion(tree):
                            and n.id in functions} | (
                     set().union(*(called_names(n) for n in ast.walk(node.value)
                                   if isinstance(n, ast.Lambda))))
-            for target in node.targets:
-                if isinstance(target, ast.Name):  # `scores = scores(q, k)` rebinds a result
-                    calls.setdefault(target.id, set()).update(
-                        callees if isinstance(node.value, ast.Lambda) else callees - {target.id})
+            for target in node.targets:  # `AGAIN[0] = rows` files it in the table AGAIN
+                name = target.id if isinstance(target, ast.Name) else subscripted(target)
+                if name:  # `scores = scores(q, k)` rebinds a result
+                    calls.setdefault(name, set()).update(
+                        callees if isinstance(node.value, ast.Lambda) else callees - {name})
     for node in ast.walk(tree):
         if isinstance(node, FUNCTIONS) and self_applied(node):
             return getattr(node, "name", "lambda")
@@ -604,12 +608,30 @@ def called_names(node):
     """The names the calls of a piece of code call, `super().name(...)` aside (a method
     calling its parent's of the same name, `super().__init__()`, does not call itself); an
     object called as `self(...)` runs its class's __call__."""
-    return {CALLED_AS.get(getattr(c.func, "id", None)) or getattr(c.func, "id", None)
-            or getattr(c.func, "attr", None) or subscripted(c.func)
-            for c in ast.walk(node) if isinstance(c, ast.Call) and not parents_method(c)}
+    names = set()
+    for call in ast.walk(node):
+        if isinstance(call, ast.Call) and not parents_method(call):
+            names |= callee_names(call.func)
+    return names
 
 
 CALLED_AS = {"self": "__call__"}  # the method a call of the name runs
+
+
+def callee_names(func) -> set:
+    """The names a call of `func` may run: a name or an attribute's, the table it is taken
+    from (`ME[0](...)`), every name inside another expression (`(rows,)[0](...)`), and
+    `type(self)(...)` runs the class's __init__."""
+    if isinstance(func, ast.Name):
+        return {CALLED_AS.get(func.id, func.id)}
+    if isinstance(func, ast.Attribute):
+        return {func.attr}
+    if isinstance(func, ast.Call) and getattr(func.func, "id", None) == "type":
+        return {"__init__"}
+    table = subscripted(func)
+    if table:
+        return {table}
+    return {n.id for n in ast.walk(func) if isinstance(n, ast.Name)}
 
 
 def subscripted(func):
@@ -632,8 +654,9 @@ def self_applied(function):
                               *function.args.kwonlyargs)}
     for call in ast.walk(function):
         if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and \
-                call.func.id in params and any(isinstance(a, ast.Name) and a.id == call.func.id
-                                               for a in call.args):
+                call.func.id in params and any(
+                    isinstance(a, ast.Name) and a.id == call.func.id
+                    for a in (*call.args, *(k.value for k in call.keywords))):
             return True
     return False
 
@@ -720,6 +743,8 @@ def python_loop(tree, language=None):
                 name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
                 if name in LOOP_CALLS:
                     return f"{name}()"
+                if string_named(node) in LOOP_CALLS | {"iter"}:  # getattr(functools, "reduce")
+                    return f"{string_named(node)}()"
                 if name == "iter" and (len(node.args) == 2 or node.keywords or any(
                         isinstance(a, ast.Starred) for a in node.args)):
                     return "iter(function, sentinel)"
@@ -734,6 +759,9 @@ def python_loop(tree, language=None):
     name = loop_call_renamed(tree)
     if name:
         return f"{name}()"
+    if any(isinstance(node, ast.Attribute) and node.attr == "default_factory"
+           and isinstance(node.ctx, ast.Store) for node in ast.walk(tree)):
+        return "defaultdict(function)"  # a factory set after it is made
     name = recursion(tree)
     if name:
         return _t("{name} calls itself", language, name=name)
@@ -780,9 +808,14 @@ def replaces_by_function(call):
             isinstance(func.value, ast.Name) and func.value.id == "torch":
         return False
     by_module = isinstance(func.value, ast.Name) and func.value.id == "re"
-    if len(call.args) < (3 if by_module else 2):
+    given = len(call.args) + sum(k.arg in ("repl", "string") for k in call.keywords)
+    if given < (3 if by_module else 2):  # re.sub(pattern, repl, string), p.sub(repl, string)
         return False
-    replacement = call.args[1 if by_module else 0]
+    where = 1 if by_module else 0  # repl's place, or its keyword
+    replacement = call.args[where] if len(call.args) > where else next(
+        (k.value for k in call.keywords if k.arg == "repl"), None)
+    if replacement is None:
+        return False
     return not isinstance(replacement, ast.Constant | ast.JoinedStr | ast.BinOp)
 
 

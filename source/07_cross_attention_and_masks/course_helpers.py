@@ -219,7 +219,8 @@ LOOP_CALLS = frozenset({"map", "filter", "reduce", "starmap", "accumulate", "app
                         "map2_", "groupby", "filterfalse", "takewhile", "dropwhile",
                         "apply_along_axis", "apply_over_axes", "vectorize", "frompyfunc",
                         "piecewise",
-                        "Scanner"})
+                        "Scanner",
+                        "tree_map", "tree_map_", "tree_map_only", "tree_map_only_"})
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 KIN = {"softmax": ("softmin", "cross_entropy", "crossentropy", "scaled_dot_product_attention",
@@ -589,8 +590,8 @@ def function_bodies(tree):
 
 TORCH_BASES = frozenset({"torch", "nn", "Module", "object"})
 ONCE_SPECIAL = frozenset({"__init__", "__new__", "__del__", "__init_subclass__",
-                          "__set_name__", "__class_getitem__", "__post_init__", "__enter__",
-                          "__exit__", "__call__"})
+                          "__set_name__", "__post_init__", "__enter__", "__exit__",
+                          "__call__"})
 PER_ELEMENT_KEYWORDS = frozenset({"key", "default", "object_hook", "object_pairs_hook",
                                   "parse_float", "parse_int", "parse_constant"})
 
@@ -611,9 +612,10 @@ def recursion(tree):
                     set().union(*(called_names(n) for n in ast.walk(node.value)
                                   if isinstance(n, ast.Lambda))))
             for target in node.targets:
-                if isinstance(target, ast.Name):
-                    calls.setdefault(target.id, set()).update(
-                        callees if isinstance(node.value, ast.Lambda) else callees - {target.id})
+                name = target.id if isinstance(target, ast.Name) else subscripted(target)
+                if name:
+                    calls.setdefault(name, set()).update(
+                        callees if isinstance(node.value, ast.Lambda) else callees - {name})
     for node in ast.walk(tree):
         if isinstance(node, FUNCTIONS) and self_applied(node):
             return getattr(node, "name", "lambda")
@@ -629,11 +631,25 @@ def recursion(tree):
     return None
 
 def called_names(node):
-    return {CALLED_AS.get(getattr(c.func, "id", None)) or getattr(c.func, "id", None)
-            or getattr(c.func, "attr", None) or subscripted(c.func)
-            for c in ast.walk(node) if isinstance(c, ast.Call) and not parents_method(c)}
+    names = set()
+    for call in ast.walk(node):
+        if isinstance(call, ast.Call) and not parents_method(call):
+            names |= callee_names(call.func)
+    return names
 
 CALLED_AS = {"self": "__call__"}
+
+def callee_names(func) -> set:
+    if isinstance(func, ast.Name):
+        return {CALLED_AS.get(func.id, func.id)}
+    if isinstance(func, ast.Attribute):
+        return {func.attr}
+    if isinstance(func, ast.Call) and getattr(func.func, "id", None) == "type":
+        return {"__init__"}
+    table = subscripted(func)
+    if table:
+        return {table}
+    return {n.id for n in ast.walk(func) if isinstance(n, ast.Name)}
 
 def subscripted(func):
     while isinstance(func, ast.Subscript):
@@ -650,8 +666,9 @@ def self_applied(function):
                               *function.args.kwonlyargs)}
     for call in ast.walk(function):
         if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and \
-                call.func.id in params and any(isinstance(a, ast.Name) and a.id == call.func.id
-                                               for a in call.args):
+                call.func.id in params and any(
+                    isinstance(a, ast.Name) and a.id == call.func.id
+                    for a in (*call.args, *(k.value for k in call.keywords))):
             return True
     return False
 
@@ -715,6 +732,8 @@ def python_loop(tree, language=None):
                 name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
                 if name in LOOP_CALLS:
                     return f"{name}()"
+                if string_named(node) in LOOP_CALLS | {"iter"}:
+                    return f"{string_named(node)}()"
                 if name == "iter" and (len(node.args) == 2 or node.keywords or any(
                         isinstance(a, ast.Starred) for a in node.args)):
                     return "iter(function, sentinel)"
@@ -729,6 +748,9 @@ def python_loop(tree, language=None):
     name = loop_call_renamed(tree)
     if name:
         return f"{name}()"
+    if any(isinstance(node, ast.Attribute) and node.attr == "default_factory"
+           and isinstance(node.ctx, ast.Store) for node in ast.walk(tree)):
+        return "defaultdict(function)"
     name = recursion(tree)
     if name:
         return _t('{name} calls itself', language, name=name)
@@ -764,9 +786,14 @@ def replaces_by_function(call):
             isinstance(func.value, ast.Name) and func.value.id == "torch":
         return False
     by_module = isinstance(func.value, ast.Name) and func.value.id == "re"
-    if len(call.args) < (3 if by_module else 2):
+    given = len(call.args) + sum(k.arg in ("repl", "string") for k in call.keywords)
+    if given < (3 if by_module else 2):
         return False
-    replacement = call.args[1 if by_module else 0]
+    where = 1 if by_module else 0
+    replacement = call.args[where] if len(call.args) > where else next(
+        (k.value for k in call.keywords if k.arg == "repl"), None)
+    if replacement is None:
+        return False
     return not isinstance(replacement, ast.Constant | ast.JoinedStr | ast.BinOp)
 
 def live(body):

@@ -404,6 +404,78 @@ EVASIONS = {
             "    Table = type('Table', (), {'__getitem__': step})\n"
             "    bytes(range(len(x))).decode('latin-1').translate(Table())\n"
             "    return torch.stack(rows)",),
+        # a second helper's attacks on 04 the same day
+        "functools.reduce named by getattr": ("import functools",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    rows = []\n"
+            "    getattr(functools, 'reduce')(lambda _, i: rows.append(one(x[i])),"
+            " range(len(x)), None)\n"
+            "    return torch.stack(rows)",),
+        "re.sub given its function by keyword": ("import re",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    rows = []\n"
+            "    re.sub('.', repl=lambda m: rows.append(one(x[m.start()])) or '',"
+            " string='a' * len(x), flags=re.S)\n"
+            "    return torch.stack(rows)"),
+        "a defaultdict's factory set after it is made": ("import collections\nimport itertools",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    rows, at = [], itertools.count()\n"
+            "    table = collections.defaultdict(list)\n"
+            "    table.default_factory = lambda: rows.append(one(x[next(at)]))\n"
+            "    bytes(range(len(x))).decode('latin-1').translate(table)\n"
+            "    return torch.stack(rows)"),
+        "torch's pytree tree_map": ("import torch.utils._pytree as pytree",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    return torch.stack(pytree.tree_map(lambda i: one(x[i]), list(range(len(x)))))",),
+        "__class_getitem__ that str.translate calls once per character": (
+            "class Table:\n"
+            "    rows, one, x = [], None, None\n"
+            "    def __class_getitem__(cls, code):\n"
+            "        cls.rows.append(cls.one(cls.x[code]))",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    Table.rows, Table.one, Table.x = [], one, x\n"
+            "    bytes(range(len(x))).decode('latin-1').translate(Table)\n"
+            "    return torch.stack(Table.rows)"),
+        "recursion through an entry of a tuple literal": (
+            "def rows(x, Wq, Wk, Wv, i, acc):\n"
+            "    if i == len(x):\n"
+            "        return acc\n"
+            "    k, v = x @ Wk, x @ Wv\n"
+            "    row = torch.softmax(k @ (x[i] @ Wq) / math.sqrt(k.shape[-1]), -1) @ v\n"
+            "    return (rows,)[0](x, Wq, Wk, Wv, i + 1, acc + [row])",
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    return torch.stack(rows(x, W_query, W_key, W_value, 0, []))"),
+        "recursion passing itself by keyword": (
+            "def rows(x, Wq, Wk, Wv, i, acc, again=None):\n"
+            "    if i == len(x):\n"
+            "        return acc\n"
+            "    k, v = x @ Wk, x @ Wv\n"
+            "    row = torch.softmax(k @ (x[i] @ Wq) / math.sqrt(k.shape[-1]), -1) @ v\n"
+            "    return again(x, Wq, Wk, Wv, i + 1, acc + [row], again=again)",
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    return torch.stack(rows(x, W_query, W_key, W_value, 0, [], again=rows))"),
+        "recursion through a table filled by item assignment": (
+            "AGAIN = [None]",
+            "def rows(x, Wq, Wk, Wv, i, acc):\n"
+            "    if i == len(x):\n"
+            "        return acc\n"
+            "    k, v = x @ Wk, x @ Wv\n"
+            "    row = torch.softmax(k @ (x[i] @ Wq) / math.sqrt(k.shape[-1]), -1) @ v\n"
+            "    return AGAIN[0](x, Wq, Wk, Wv, i + 1, acc + [row])",
+            "AGAIN[0] = rows",
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    return torch.stack(rows(x, W_query, W_key, W_value, 0, []))"),
+        "__init__ making type(self) for the next query": (
+            "class Rows:\n"
+            "    def __init__(self, x, Wq, Wk, Wv, i=0, out=None):\n"
+            "        self.out = [] if out is None else out\n"
+            "        if i < len(x):\n"
+            "            k, v = x @ Wk, x @ Wv\n"
+            "            self.out.append(torch.softmax(k @ (x[i] @ Wq) / math.sqrt(k.shape[-1]),"
+            " -1) @ v)\n"
+            "            type(self)(x, Wq, Wk, Wv, i + 1, self.out)",
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    return torch.stack(Rows(x, W_query, W_key, W_value).out)"),
         "recursion through an entry of a list": (
             "def rows(x, Wq, Wk, Wv, i, acc):\n"
             "    if i == len(x):\n"
