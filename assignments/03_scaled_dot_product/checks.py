@@ -3,11 +3,13 @@ through projection, scaled softmax and the weighted sum of the values."""
 
 from __future__ import annotations
 
+import math
+
 import torch
 import torch.nn.functional as F
 
 from autograder.checks.common import calling, future, randn, rows_sum_to_one, sizes
-from autograder.checks.compare import TOLERANCE
+from autograder.checks.compare import TOLERANCE, close
 from autograder.checks.model import Case, Mistake, Similar, Step
 from autograder.i18n import t
 
@@ -169,10 +171,14 @@ def finite_for_large_scores(subject, gen):
     """Scores in the thousands still give finite weights."""
     # a softmax by hand takes each query's largest score off first: the notebook's rule says so
     n, seq, d_k = sizes(gen, 3)
-    weights = subject(1e4 * randn(gen, n, seq), d_k)
+    scores = 1e4 * randn(gen, n, seq)
+    weights = subject(scores.clone(), d_k)
     assert torch.isfinite(weights).all(), t(
         "scores in the thousands must give finite weights (no nan, no inf): subtract each "
         "query's largest score before torch.exp, as in assignment 1")
+    close(weights, torch.softmax(scores / math.sqrt(d_k), dim=-1), t(
+        "scores in the thousands must still give the softmax's weights (clamping the scores "
+        "changes them): subtract each query's largest score instead"))
 
 
 SCALED_SOFTMAX = Step(

@@ -8,6 +8,9 @@ CATALOG = {
     "adding the same number to all of one query's scores should not change its weights":
         '给同一个查询的所有注意力分数加上同一个数，不应改变它的注意力权重',
     'Scores in the thousands still give finite weights': '分数上千时注意力权重仍是有限的数',
+    "scores in the thousands must still give the softmax's weights (clamping the scores "
+    "changes them): subtract each query's largest score instead":
+        "分数上千时仍应得到 softmax 的权重（截断分数会改变权重）：请改为减去每个查询最大的分数",
     "scores in the thousands must give finite weights (no nan, no inf): subtract each query's "
     'largest score before torch.exp, as in assignment 1':
         '分数上千时注意力权重也必须是有限的数（不能有 nan 或 inf）：'

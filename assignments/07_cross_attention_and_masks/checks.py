@@ -289,11 +289,14 @@ def finite_for_large_scores(subject, gen):
     n_query, n_key, d_k = sizes(gen, 3, high=12)
     mask = random_mask(gen, n_query, n_key)
     mask[:, 0] = False  # every row keeps a position
-    weights = subject(1e4 * randn(gen, n_query, n_key), mask.clone(), d_k).detach()
+    scores = 1e4 * randn(gen, n_query, n_key)
+    weights = subject(scores.clone(), mask.clone(), d_k).detach()
     assert bool(torch.isfinite(weights).all()), t(
         "scores in the thousands gave nan or inf: use torch.softmax, which takes each row's "
         "largest score off first (a softmax written with torch.exp overflows)")
-    rows_sum_to_one(weights, what=t("weights of each query (masked ones left out)"))
+    want = torch.softmax((scores / math.sqrt(d_k)).masked_fill(mask, float("-inf")), dim=-1)
+    close(weights, want, t("scores in the thousands should still give the softmax's weights "
+                           "(clamping the scores changes them)"))
 
 
 MASKED_SCALED_SOFTMAX = Step(

@@ -18,6 +18,9 @@ CATALOG = {
         "分数上千时出现了 nan 或 inf：请用 torch.softmax，它会先减去每行最大的分数"
         "（直接用 torch.exp 写的 softmax 会溢出）",
     "Scores in the thousands still give finite weights": "分数上千时注意力权重仍是有限的数",
+    "scores in the thousands should still give the softmax's weights (clamping the scores "
+    "changes them)":
+        "分数上千时仍应得到 softmax 的权重（截断分数会改变权重）",
     'causal_mask(1) should be a (1, 1) mask hiding nothing':
         'causal_mask(1) 应是不掩码任何位置的 (1, 1) 掩码',
     'the mask should be a tensor of dtype torch.bool': '掩码应是 dtype 为 torch.bool 的张量',
