@@ -18,8 +18,9 @@ from autograder.course.ledger import FOLDER, digest
 from autograder.plumbing.files_beside import files_beside
 
 # what a collect writes beside the student's files itself (nbgrader's exchange and the kit's
-# stamp the time of the submission so), taken as before whatever the record says
-COLLECT_WRITES = {"timestamp.txt"}
+# stamp the time of the submission and a secret; release_feedback reads both from the page's
+# folder to name the page), taken as before whatever the record says
+COLLECT_WRITES = {"timestamp.txt", "submission_secret.txt"}
 
 
 def record_path(root: Path, assignment_id, student) -> Path:

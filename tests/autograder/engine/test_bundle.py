@@ -208,10 +208,12 @@ def test_a_tas_file_put_in_submitted_after_collect_stays_out_of_the_page(tmp_pat
         (folder / "01_x.ipynb").write_text("{}")
         (folder / "timestamp.txt").write_text("2026-12-01 09:30:00 UTC")
     record(tmp_path, "01_x", "ada", handed_in)
+    for folder in (graded, handed_in):  # stamped by collect after its record: release_feedback's
+        (folder / "submission_secret.txt").write_text("4f2a")
     for folder in (graded, handed_in):
         (folder / "ta_notes.txt").write_text("asked for an extension")
     theirs = ["autograded/ada/01_x/01_x.ipynb", "autograded/ada/01_x/data/words.txt",
-              "autograded/ada/01_x/timestamp.txt"]
+              "autograded/ada/01_x/submission_secret.txt", "autograded/ada/01_x/timestamp.txt"]
     assert sorted(graded_submission(tmp_path, "01_x", "ada").files) == theirs
     record_path(tmp_path, "01_x", "ada").unlink()
     assert sorted(graded_submission(tmp_path, "01_x", "ada").files) == sorted(

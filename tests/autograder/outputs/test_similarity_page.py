@@ -167,9 +167,10 @@ def test_the_command_writes_the_report_and_says_where(report):
     flag_said = words(code, "{share} or more of one notebook's own code, and {characters} "
                       "characters or more, in common with the other",
                       share=f"{100 * flag.share:.0f}%", characters=flag.characters)
-    assert words(code, "similarity {assignment}: {notebooks} notebooks, {flagged} pairs "
-                 "flagged ({flag}): {path}", assignment=ID, notebooks=5, flagged=2,
-                 flag=flag_said, path=index) in run.stdout
+    assert words(code, "similarity {assignment}: {notebooks}, {flagged} flagged ({flag}): "
+                 "{path}", assignment=ID, notebooks=words(code, "{count} notebooks", count=5),
+                 flagged=words(code, "{count} pairs", count=2), flag=flag_said,
+                 path=index) in run.stdout
     for option, value in (("--threshold", "50"), ("--characters", "-1")):
         refused = kit(root, "similarity", ID, option, value)
         assert refused.returncode == 1 and f"{option} {value}" in refused.stderr, refused

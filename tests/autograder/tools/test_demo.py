@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from autograder.course.directory import nbgrader_env
+from autograder.course.directory import OWN_FOLDER_AND_GRADEBOOK, nbgrader_env
 
 
 def test_the_demo_outside_a_course_says_to_run_it_in_one(tmp_path):
@@ -45,7 +45,8 @@ def test_the_demo_never_replaces_a_folder_it_did_not_make(tmp_path):
 
     demo = demo_course(project, project / "demo", ["01_a"], said.append).root
     assert (demo / MARK).is_file() and (demo / "assignments" / "01_a" / "checks.py").is_file()
-    assert (demo / "nbgrader_config.py").read_text() == "c = get_config()\n"
+    assert (demo / "nbgrader_config.py").read_text() == (  # its own gradebook, not the course's
+        "c = get_config()\n" + OWN_FOLDER_AND_GRADEBOOK)
     (demo / "gradebook.db").write_text("")
     demo_course(project, project / "demo", ["01_a"], said.append)
     assert not (demo / "gradebook.db").exists() and said == [
