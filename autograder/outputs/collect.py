@@ -27,7 +27,6 @@ from autograder.course.deadlines import (
     Deadlines,
     PercentPerDay,
     duration,
-    handed_in_at,
     submitted_time,
     time_late,
 )
@@ -117,18 +116,6 @@ def no_notebooks(source: Path, handed, student_of):
         if problem is not None:
             problems.append(replace(problem, student=student_of(each)))
     return problems
-
-
-def at_named_time(notebook, regexp):
-    """`notebook` handed in at the time its name gives, where the pattern's (?P<timestamp>...)
-    group reads one: the time zip_collect writes in timestamp.txt and grade reads, not the
-    file's or the zip entry's (an export's). Which of two notebooks is newer, and who is late,
-    are then decided on the same time as grade decides the penalty."""
-    found = regexp.match(f"extracted/{notebook.name}")
-    if found is None or "timestamp" not in regexp.groupindex or not found.group("timestamp"):
-        return notebook
-    named = handed_in_at(found.group("timestamp"))
-    return notebook if named is None else replace(notebook, when=named)
 
 
 def exported_times(source, handed):
@@ -261,7 +248,6 @@ def _collect(root: Path, assignment_id, source: Path, file_pattern, log):
     config = course_config(root)
     zone = gettz(config.Exchange.get("timezone", "UTC"))
     handed, refusals = read_inbox(source, regexp, zone)
-    handed = [at_named_time(notebook, regexp) for notebook in handed]
     refused_names = {p.path.name for p in refusals}
     problems = unparsable(source, [n for n in incoming_names(source) if n not in refused_names],
                           regexp, assignment_id)

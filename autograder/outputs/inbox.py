@@ -22,6 +22,7 @@ from pathlib import Path, PurePosixPath
 
 from nbgrader.plugins import ExtractorPlugin
 
+from autograder.course.deadlines import handed_in_at
 from autograder.course.ledger import Problem
 from autograder.course.submission_files import NOTEBOOK_BYTES
 from autograder.i18n import t
@@ -41,8 +42,17 @@ class Handed:
     when: datetime
 
 
-def refused(source, name, reason, fix):
-    return Problem(Path(source) / name, reason, fix)
+def refused(source, name, reason, fix, student=""):
+    return Problem(Path(source) / name, reason, fix, student=student)
+
+
+def named_time(match):
+    """The time a file's name gives, where the pattern's (?P<timestamp>...) group reads one:
+    the time zip_collect writes in timestamp.txt and grade reads (not the file's or the zip
+    entry's: an export's), read as grade reads it; None where it gives none."""
+    if "timestamp" not in match.re.groupindex or not match.group("timestamp"):
+        return None
+    return handed_in_at(match.group("timestamp"))
 
 
 def entry_problem(source, name, mode, size):
@@ -162,6 +172,7 @@ def read_inbox(source: Path, regexp, zone: tzinfo = UTC):
                                         t("collect the class in smaller parts")))
                 break
             key = (match.group("student_id"), match.group("file_id"))
+            when = named_time(match) or when  # which of two is newer, who is late: as grade
             earlier = kept.get(key)
             if earlier is not None:
                 newer, older = (earlier, name) if earlier.when >= when else (None, earlier.name)
@@ -170,7 +181,7 @@ def read_inbox(source: Path, regexp, zone: tzinfo = UTC):
                                           "one is collected", student=key[0],
                                           notebook=key[1]),
                                         t("if the other one is the right one, collect it "
-                                          "alone")))
+                                          "alone"), student=key[0]))
                 if newer is not None:
                     continue
             kept[key] = Handed(name, data, when)

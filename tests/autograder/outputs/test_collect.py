@@ -4,6 +4,7 @@ and a real gradebook?"""
 
 from __future__ import annotations
 
+import os
 import shutil
 import stat
 import zipfile
@@ -223,26 +224,31 @@ NAMED = r".*/(?P<student_id>\w+)--(?P<timestamp>[\d :-]+)--(?P<file_id>.+)"
 
 def test_the_time_in_a_files_name_decides_newer_and_late(course, tmp_path):
     """With a --pattern whose timestamp group reads each time from the name (files dated by
-    the copy, not the student): is a notebook named earlier than the one held left, one named
-    later taken, and who is late said from the name's time, as grade reads it, past the due
-    date by what grade would say, and within the grace minutes said as such?"""
+    the copy, not the student): of two in one inbox, is the one named later taken; is a
+    notebook named earlier than the one held left, one named later taken, and who is late
+    said from the name's time, as grade reads it, past the due date by what grade would say,
+    and within the grace minutes said as such?"""
     config = course.root / "nbgrader_config.py"
     with config.open("a", encoding="utf-8") as handle:
         handle.write(f"\nc.Deadlines.due_dates = {{{ID!r}: '2026-12-05 00:00:00 UTC'}}\n"
                      "c.PercentPerDay.grace_minutes = 30.0\n")
 
-    def inbox(name, files):
+    def inbox(name, files):  # each file a minute later than the one before, by its date
         folder = tmp_path / name
         folder.mkdir()
-        for file_name, data in files.items():
+        for minute, (file_name, data) in enumerate(files.items()):
             (folder / file_name).write_bytes(data)
+            os.utime(folder / file_name, (1_800_000_000 + 60 * minute,) * 2)
         return folder
 
     said = []
-    collect(course.root, ID, inbox("first", {
+    collect(course.root, ID, inbox("first", {  # yan's second file written last, named earlier
         f"yan--2026-12-04 20:00:00--{ID}.ipynb": solved_bytes(),
         f"zoe--2026-12-05 00:10:00--{ID}.ipynb": release_bytes(),
-        f"kim--2026-12-06 09:00:00--{ID}.ipynb": release_bytes()}), NAMED, log=said.append)
+        f"kim--2026-12-06 09:00:00--{ID}.ipynb": release_bytes(),
+        f"yan--2026-12-04 17:00:00--{ID}.ipynb": release_bytes()}), NAMED, log=said.append)
+    assert any("yan--2026-12-04 17:00:00" in line and "a second file of yan's" in line
+               for line in said), said
     assert "late: kim by 1 d 9:00:00" in said, said
     assert "late: zoe by 0:10:00, within the course's 30 minutes of grace (no penalty)" in said
     said = []
