@@ -40,6 +40,7 @@ from autograder.course.directory import (
     write_atomically,
 )
 from autograder.course.earlier_releases import remember_release
+from autograder.course.gradebook_guard import check_gradebook
 from autograder.course.ids import lost_notebook, without_notebook
 from autograder.course.kit_update import backup_folder
 from autograder.course.ledger import digest
@@ -212,6 +213,7 @@ def build(root: Path, ids=(), log=print):
     every = not ids
     ids = check_ids(ids, known, lost)
     language = course_language(root)
+    check_gradebook(root, complete=False)  # one line, before anything is written, if it fails
     for number, assignment_id in enumerate(ids, 1):
         log(t("[{number}/{count}] building {id} ...", number=number, count=len(ids),
               id=assignment_id))
@@ -231,11 +233,14 @@ def build(root: Path, ids=(), log=print):
 
 def changed_in_gradebook(root: Path, assignment_id):
     """The cells of the assignment's new release that the course's gradebook recorded
-    otherwise ([] where it has no gradebook yet: none is made here)."""
+    otherwise ([] where it has no gradebook yet, or one without nbgrader's tables: none is
+    made here)."""
     from autograder.course.config_file import db_url, sqlite_file
+    from autograder.course.gradebook_guard import has_tables
     from autograder.course.release_checksums import changed_since_recorded
 
-    gradebook = sqlite_file(db_url(root))
-    if gradebook is not None and not gradebook.exists():
+    url = db_url(root)
+    gradebook = sqlite_file(url)
+    if gradebook is not None and not gradebook.exists() or not has_tables(url):
         return []
     return changed_since_recorded(root, assignment_id)

@@ -55,6 +55,17 @@ def recorded(url: str) -> set[tuple[str, str]]:
         engine.dispose()
 
 
+def has_tables(url: str) -> bool:
+    """Whether the database at `url` holds nbgrader's gradebook tables (none are made)."""
+    connect_args = {"connect_timeout": 5} if url.startswith("postgresql") else {}
+    engine = create_engine(url, connect_args=connect_args)
+    try:
+        with engine.connect() as connection:
+            return inspect(connection).has_table("source_cell")
+    finally:
+        engine.dispose()
+
+
 def one_line(error: Exception) -> str:
     """The first line of a database error, without SQLAlchemy's background link."""
     reason = str(getattr(error, "orig", None) or error).strip().splitlines()

@@ -108,6 +108,11 @@ def start_client(config, workers, scheduler, log_file: Path, say, kernels=None,
             raise EngineError(t("no dask scheduler answers at {address} ({error}); start one "
                                 "with `dask scheduler` or correct --scheduler", address=address,
                                 error=error)) from error
+        except TypeError as error:  # tls:// without dask's TLS settings: no ssl context
+            raise EngineError(t("the scheduler at {address} speaks TLS, and this command has no "
+                                "TLS settings of dask's ({error}); give it the cluster's "
+                                "distributed.comm.tls certificates (python -m autograder guide "
+                                "clusters)", address=address, error=error)) from error
         try:
             client.wait_for_workers(1, timeout=WORKERLESS_WAIT)
         except TimeoutError as error:

@@ -402,6 +402,11 @@ CATALOG = {
         "警告：{address} 上的调度器不使用 TLS：能连到它的人（在共享的机器上，就是每个用户："
         "127.0.0.1 对他们同样可用）都能连上它，以其 worker 的用户身份运行代码，读到课程的密钥和"
         "参考答案；请给这个集群配置 dask 的 TLS 设置（python -m autograder guide clusters）",
+    "the scheduler at {address} speaks TLS, and this command has no TLS settings of dask's "
+    "({error}); give it the cluster's distributed.comm.tls certificates (python -m autograder "
+    "guide clusters)":
+        "{address} 上的调度器使用 TLS，而本命令没有 dask 的 TLS 设置（{error}）；请给它配上"
+        "这个集群的 distributed.comm.tls 证书（python -m autograder guide clusters）",
     "the scheduler at {address} has no worker after {seconds:.0f} s; start some with "
     "`{command}`":
         "{address} 上的调度器 {seconds:.0f} 秒后仍没有工作进程；请用 `{command}` 启动几个",

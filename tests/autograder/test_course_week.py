@@ -374,9 +374,14 @@ def test_another_courses_gradebook_is_refused(graded_copy, tmp_path):
 ])
 def test_a_database_url_that_cannot_work_is_one_line(graded_copy, tmp_path, url, words):
     """Is a `postgres://` URL, a driver not installed (with the pip command that installs it)
-    or an unreachable server one line naming db_url, not 16 lines of SQLAlchemy, and the URL's
-    password never on the console?"""
+    or an unreachable server one line naming db_url, not 16 lines of SQLAlchemy, from export
+    and from build (before it rewrites the release), and the URL's password never on the
+    console?"""
     set_db_url(graded_copy, url)
     result = kit(graded_copy, "export", "--to", str(tmp_path / "g.csv"))
     refused_in_one_line(result, *words)
     assert "s3cret" not in result.stderr + result.stdout
+    release = (graded_copy / "release" / ID / f"{ID}.ipynb").stat().st_mtime_ns
+    built = kit(graded_copy, "build", ID)  # refused before it writes anything
+    refused_in_one_line(built, *words)
+    assert (graded_copy / "release" / ID / f"{ID}.ipynb").stat().st_mtime_ns == release

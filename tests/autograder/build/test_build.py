@@ -222,3 +222,22 @@ def test_a_name_reference_py_lacks_is_refused_at_the_line_that_names_it(tmp_path
     said = str(refused.value)
     assert "reference.py has no 'no_such_function'" in said, said
     assert f"as {notebook}:{number} names it" in said, said
+
+
+def test_a_gradebook_without_tables_is_left_without_them(tmp_path):
+    """A course whose gradebook is an empty database (a new PostgreSQL database, here an
+    empty SQLite file): does asking what it recorded of a release make none of nbgrader's
+    tables in it, and answer that it recorded nothing?"""
+    import shutil
+    import sqlite3
+
+    from autograder.build import changed_in_gradebook
+
+    (tmp_path / "nbgrader_config.py").write_text(
+        f"c = get_config()\nc.CourseDirectory.db_url = 'sqlite:///{tmp_path / 'gb.db'}'\n")
+    sqlite3.connect(tmp_path / "gb.db").close()
+    shutil.copytree(ROOT / "release" / "01_attention_by_hand",
+                    tmp_path / "release" / "01_attention_by_hand")
+    assert changed_in_gradebook(tmp_path, "01_attention_by_hand") == []
+    with sqlite3.connect(tmp_path / "gb.db") as db:
+        assert db.execute("SELECT name FROM sqlite_master").fetchall() == []

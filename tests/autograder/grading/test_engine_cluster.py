@@ -400,3 +400,16 @@ def test_a_worker_hashing_at_random_is_named_with_the_fix(tmp_path):
                         "autograder.engine.worker`)"]
     finally:
         dask.close()
+
+
+def test_a_tls_scheduler_without_tls_settings_is_one_line(tmp_path):
+    """grade --scheduler tls://... from a command without dask's TLS settings (the next step
+    after the warning of a scheduler without TLS): is it an error of one line naming the
+    address and the settings to give, not dask's 70-line traceback?"""
+    from traitlets.config import Config
+
+    from autograder.engine.cluster import start_client
+    from autograder.plumbing.errors import KitError
+
+    with pytest.raises(KitError, match=r"tls://127\.0\.0\.1:1 speaks TLS.*distributed\.comm\.tls"):
+        start_client(Config(), 1, "tls://127.0.0.1:1", tmp_path / "grade.log", lambda _: None)
