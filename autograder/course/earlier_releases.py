@@ -20,6 +20,7 @@ from pathlib import Path
 
 import nbformat
 
+from autograder.course.directory import write_atomically
 from autograder.plumbing.course_root import KIT_FOLDER
 
 FOLDER = "released"
@@ -51,11 +52,8 @@ def remember_release(root: Path, assignment_id):
                                 ("points", meta.get("points")), ("types", cell.cell_type)):
                 if value not in known[kind]:
                     known[kind].append(value)
-    target = record_path(root, assignment_id)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fresh = target.with_name(f".{target.name}.new")
-    fresh.write_text(json.dumps(kept, indent=1, sort_keys=True))
-    fresh.replace(target)
+    write_atomically(record_path(root, assignment_id),
+                     json.dumps(kept, indent=1, sort_keys=True))
 
 
 def earlier_cells(root: Path, assignment_id) -> dict:

@@ -12,6 +12,7 @@ gradebook that lacks one is another course's, an old copy, or a new empty one.
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy import create_engine, inspect, make_url, text
@@ -37,33 +38,36 @@ def autograded_on_disk(root: Path) -> set[tuple[str, str]]:
             if path.stem == path.parent.name}
 
 
-def recorded(url: str) -> set[tuple[str, str]]:
-    """(assignment id, student) of every submission the gradebook at `url` records; empty
-    for a database without nbgrader's tables."""
+@contextmanager
+def connected(url: str):
+    """A connection to the database at `url` that makes nothing in it, and lets go of it
+    after (a server that does not answer gives up after 5 s)."""
     connect_args = {"connect_timeout": 5} if url.startswith("postgresql") else {}
     engine = create_engine(url, connect_args=connect_args)
     try:
         with engine.connect() as connection:
-            if not inspect(connection).has_table("submitted_assignment"):
-                return set()
-            rows = connection.execute(text(
-                "SELECT assignment.name, submitted_assignment.student_id "
-                "FROM submitted_assignment JOIN assignment "
-                "ON submitted_assignment.assignment_id = assignment.id"))
-            return {(name, student) for name, student in rows}
+            yield connection
     finally:
         engine.dispose()
+
+
+def recorded(url: str) -> set[tuple[str, str]]:
+    """(assignment id, student) of every submission the gradebook at `url` records; empty
+    for a database without nbgrader's tables."""
+    with connected(url) as connection:
+        if not inspect(connection).has_table("submitted_assignment"):
+            return set()
+        rows = connection.execute(text(
+            "SELECT assignment.name, submitted_assignment.student_id "
+            "FROM submitted_assignment JOIN assignment "
+            "ON submitted_assignment.assignment_id = assignment.id"))
+        return {(name, student) for name, student in rows}
 
 
 def has_tables(url: str) -> bool:
     """Whether the database at `url` holds nbgrader's gradebook tables (none are made)."""
-    connect_args = {"connect_timeout": 5} if url.startswith("postgresql") else {}
-    engine = create_engine(url, connect_args=connect_args)
-    try:
-        with engine.connect() as connection:
-            return inspect(connection).has_table("source_cell")
-    finally:
-        engine.dispose()
+    with connected(url) as connection:
+        return inspect(connection).has_table("source_cell")
 
 
 def one_line(error: Exception) -> str:

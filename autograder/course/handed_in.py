@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from autograder.course.directory import write_atomically
 from autograder.course.ledger import FOLDER, digest
 from autograder.plumbing.files_beside import files_beside
 
@@ -31,11 +32,8 @@ def record(root: Path, assignment_id, student, folder: Path):
     """Record the files `folder` (the student's in submitted/) holds now, as the student's."""
     files = {relative.as_posix(): digest(folder / relative)
              for relative in files_beside(folder) if (folder / relative).is_file()}
-    path = record_path(root, assignment_id, student)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fresh = path.with_name(f".{path.name}.new")
-    fresh.write_text(json.dumps(files, indent=1, sort_keys=True))
-    fresh.replace(path)
+    write_atomically(record_path(root, assignment_id, student),
+                     json.dumps(files, indent=1, sort_keys=True))
 
 
 def students_files(root: Path, assignment_id, student) -> set[str] | None:

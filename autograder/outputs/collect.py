@@ -31,7 +31,7 @@ from autograder.course.deadlines import (
     time_late,
 )
 from autograder.course.directory import course_config, run_nbgrader
-from autograder.course.handed_in import record
+from autograder.course.handed_in import COLLECT_WRITES, record
 from autograder.course.ids import STUDENT_ID
 from autograder.course.ledger import Problem, keep_problems
 from autograder.course.submission_files import read_notebook
@@ -214,7 +214,7 @@ def files_kept(root: Path, assignment_id, students, log):
     stays aside, and is said. What collect put in each is recorded as the student's first
     (course/handed_in.py)."""
     aside = root / KIT_FOLDER / "collect-aside" / assignment_id
-    ours = {f"{assignment_id}.ipynb", "timestamp.txt", "submission_secret.txt"}
+    ours = {f"{assignment_id}.ipynb", *COLLECT_WRITES}
     for student in sorted(students):
         carry(root / "submitted" / student / assignment_id, aside / student, ours)
     try:
