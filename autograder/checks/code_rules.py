@@ -678,16 +678,21 @@ def iterating_class(tree):
                 names = [item.name] if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) \
                     else method_aliases(item)
                 for name in names:
-                    if name.startswith("__") and name.endswith("__") and \
-                            name not in ONCE_SPECIAL:
+                    if per_element_special(name):
                         return f"{node.name}.{name}"
     for label, methods in made_classes(tree):  # type("Table", (), {"__getitem__": f})
         if methods is None:
             return f"{label}(...)"
         for name in methods:
-            if name.startswith("__") and name.endswith("__") and name not in ONCE_SPECIAL:
+            if per_element_special(name):
                 return f"{label}.{name}"
     return None
+
+
+def per_element_special(name) -> bool:
+    """Whether a class's method `name` is a special method a built-in may call once per
+    element (any but ONCE_SPECIAL)."""
+    return name.startswith("__") and name.endswith("__") and name not in ONCE_SPECIAL
 
 
 # The factories a defaultdict may be given that make an empty value and call nothing of the

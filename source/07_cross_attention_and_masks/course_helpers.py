@@ -684,16 +684,18 @@ def iterating_class(tree):
                 names = [item.name] if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) \
                     else method_aliases(item)
                 for name in names:
-                    if name.startswith("__") and name.endswith("__") and \
-                            name not in ONCE_SPECIAL:
+                    if per_element_special(name):
                         return f"{node.name}.{name}"
     for label, methods in made_classes(tree):
         if methods is None:
             return f"{label}(...)"
         for name in methods:
-            if name.startswith("__") and name.endswith("__") and name not in ONCE_SPECIAL:
+            if per_element_special(name):
                 return f"{label}.{name}"
     return None
+
+def per_element_special(name) -> bool:
+    return name.startswith("__") and name.endswith("__") and name not in ONCE_SPECIAL
 
 PLAIN_TYPES = frozenset({"list", "dict", "set", "int", "float", "str", "tuple", "bool",
                          "bytes", "object", "frozenset", "Counter", "OrderedDict", "deque"})
