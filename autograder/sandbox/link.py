@@ -169,6 +169,9 @@ class Link:
         random state (the notebook's: the same on every regrade)."""
         self.end()
         self.key, self.seq, self.settings = secrets.token_bytes(32), 0, 0
+        # What was sealed for an earlier kernel is not for this one: a setting still unsent
+        # when that kernel ended (a probe's undoing, after a step's rule broke) is dropped.
+        self.pending, self.last_state = [], None
         settings = guard_settings(self.key, seed)
         outputs, status = self.kernel.execute(
             GUARD_CELL, self.timeout(), silent=True,

@@ -21,9 +21,9 @@ from tests.autograder.checks.test_operation_rules import EVASIONS, HONEST
 
 ROOT = Path(__file__).resolve().parents[3]
 BY_HAND, SELF = "01_attention_by_hand", "04_self_attention"
-SCORING = "06_scoring_functions"
+HEADS, SCORING = "05_multi_head", "06_scoring_functions"
 BLOCK, GRADIENTS = "08_transformer_block", "09_gradients_and_memory"
-IDS = (BY_HAND, SELF, SCORING, BLOCK, GRADIENTS)
+IDS = (BY_HAND, SELF, HEADS, SCORING, BLOCK, GRADIENTS)
 BUILTIN = "lambda scores, dim=-1: torch.softmax(scores, dim)"
 WRONG_SOFTMAX = {"stable_softmax": "def stable_softmax(scores, dim=-1):\n    return scores\n"}
 SHIPPED = ("import torch\n\ndef stable_softmax(scores, dim=-1):\n"
@@ -247,6 +247,16 @@ def softmax_from_a_table(release, source):
         "    return e / e.sum(dim=dim, keepdim=True)\n")})
 
 
+def heads_by_a_class(release, source):
+    """multihead_project looping over the heads through a class's __class_getitem__ and a
+    class attribute: a probe's change of the guard was still unsent when its rule broke, and
+    (2026-12-05) the next step's new judging kernel read it as forged."""
+    return simulate.fill(simulate.correct(release, source), {"multihead_project": (
+        "class Heads:\n    def __class_getitem__(cls, w):\n        return cls.x @ w.T\n\n"
+        "def multihead_project(x, W):\n    Heads.x = x\n"
+        "    return torch.stack(list(map(Heads.__class_getitem__, W)))\n")})
+
+
 # student -> (assignment, build, steps that must score 0 (all others full))
 CASES = {
     "rebound": (BY_HAND, rebound, {"stable_softmax"}),
@@ -269,6 +279,7 @@ CASES = {
     "call_closure": (SCORING, score_call_in_a_closure, {"vectorized_attention"}),
     # a rule broken in an earlier step costs that step, not the later one that uses it
     "norm": (BLOCK, norm_built_in, {"layer_norm"}),
+    "heads_class": (HEADS, heads_by_a_class, {"multihead_project"}),
     "backward": (GRADIENTS, backward_by_importlib, {"softmax_backward"}),
     # rules decided on what the code computes in the kernel, not on the names it mentions
     "instance_norm": (BLOCK, filled_with("layer_norm", "layer_norm through F.instance_norm",
