@@ -517,7 +517,7 @@ ONLINE_ATTENTION = Step(
                        "the step is the loop that reads the keys and values one block at a "
                        "time, so no operation makes every score at once, in torch or in any "
                        "other library (the numbers Python's objects and numpy's arrays hold "
-                       "count too), and no softmax or sum spans every key",
+                       "count too), and no softmax, sum or product spans more keys than a block",
                        measures=True),
         forbids_ops("no built-in softmax or attention",
                     {"softmax", "scaled_dot_product", "multi_head_attention"},

@@ -395,10 +395,10 @@ def score_sizes(arguments, params):
 def scores_in_blocks(records, params, probes, language):
     """params: [queries, keys, values, block_size] argument positions. On a call where the
     whole score matrix is larger than every input, the output, and a block of scores times
-    d_k: no operation of torch produces that many numbers, and no normalisation spans every
-    key at once; where the matrix has MEMORY_FLOOR numbers or more (checks/common.py,
-    memory_judged), Python's
-    objects and numpy's arrays never take as many bytes as the matrix in float32 either."""
+    d_k: no operation of torch produces that many numbers, no normalisation spans more keys
+    than a block; and where the matrix has MEMORY_FLOOR numbers or more (checks/common.py,
+    memory_judged), Python's objects and numpy's arrays never take as many bytes as the
+    matrix in float32 either."""
     for record in calls(records):
         sizes = score_sizes(record["arguments"], params)
         if sizes is None:
@@ -417,12 +417,14 @@ def scores_in_blocks(records, params, probes, language):
                       "{keys} keys): the rule counts what any library holds", language,
                       count=record["python_peak"], batch=batch, queries=queries[-2],
                       keys=keys[-2])
-        # as many entries as the keys or more (a key of zero weight added beside them),
-        # but for the products that add up each score's d_k terms
-        if keys[-2] > block and any(span >= keys[-2] and span != queries[-1]
-                                    for span in record["weights"]):
-            return _t("a normalisation spans all {keys} keys at once, not a block of "
-                      "{block}", language, keys=keys[-2], block=block)
+        # more entries than a block of keys (all of them, a key of zero weight beside them,
+        # or a row's sum in two halves), but for the products that add up each score's d_k
+        # terms
+        wide = [span for span in record["weights"] if span > block and span != queries[-1]]
+        if keys[-2] > block and wide:
+            return _t("a normalisation (a softmax, a sum or a product) spans {span} entries at "
+                      "once, more than a block of {block} keys ({keys} keys in all)", language,
+                      span=max(wide), block=block, keys=keys[-2])
     return None
 
 

@@ -100,8 +100,10 @@ ZH = {
     "library holds":
         "Python 对象或 numpy 数组一度占用了 {count} 字节，与 float32 的整个分数矩阵（{batch} × "
         "{queries} 个查询 × {keys} 个键）一样多：这条规则统计的是任何库所持有的数据",
-    "a normalisation spans all {keys} keys at once, not a block of {block}":
-        "有一次归一化一下子覆盖了全部 {keys} 个键，而不是一个大小为 {block} 的块",
+    "a normalisation (a softmax, a sum or a product) spans {span} entries at once, more than "
+    "a block of {block} keys ({keys} keys in all)":
+        "有一次归一化（softmax、求和或乘积）一下子覆盖了 {span} 个数，超过了一个 {block} 个键的块"
+        "（键一共有 {keys} 个）",
     "its normalisations (softmax, or a sum it divides by) span {spans} positions, not 1, 2, "
     "... {seq} as the positions are decoded: future positions were scored":
         "它的归一化（softmax，或用作除数的求和）覆盖的位置数是 {spans}，而不是随着解码依次为"

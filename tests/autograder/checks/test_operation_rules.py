@@ -464,7 +464,7 @@ EVASIONS = {
         "math.sqrt(keys.shape[-1])\n"
         "        w = torch.exp(s - s.amax(-1, keepdim=True))\n"
         "        rows.append(w / w.sum(-1, keepdim=True) @ values)\n"
-        "    return torch.cat(rows, dim=-2)\n", "spans all"),
+        "    return torch.cat(rows, dim=-2)\n", "more than a block"),
     "stable_softmax as exp(s - logcumsumexp(s)[last])": ("stable_softmax",
         "def stable_softmax(scores, dim=-1):\n"
         "    total = torch.logcumsumexp(scores, dim=dim).narrow(dim, scores.shape[dim] - 1, 1)\n"
@@ -476,7 +476,7 @@ EVASIONS = {
         "        s = queries[..., i:i + 1, :] @ keys.transpose(-2, -1) / "
         "math.sqrt(keys.shape[-1])\n"
         "        rows.append(torch.exp(s - torch.logcumsumexp(s, dim=-1)[..., -1:]) @ values)\n"
-        "    return torch.cat(rows, dim=-2)\n", "spans all"),
+        "    return torch.cat(rows, dim=-2)\n", "more than a block"),
     "online_attention one query at a time, summed as a mean times the keys": (
         "online_attention",
         "def online_attention(queries, keys, values, block_size):\n"
@@ -489,7 +489,7 @@ EVASIONS = {
         "        total = w.mean(-1, keepdim=True) * n\n"
         "        context = (w.transpose(-2, -1) * values).mean(-2, keepdim=True) * n\n"
         "        rows.append(context / total)\n"
-        "    return torch.cat(rows, dim=-2)\n", "spans all"),
+        "    return torch.cat(rows, dim=-2)\n", "more than a block"),
     "online_attention one query at a time, summed by a norm of order 1": ("online_attention",
         "def online_attention(queries, keys, values, block_size):\n"
         "    rows = []\n"
@@ -503,7 +503,7 @@ EVASIONS = {
         "            torch.linalg.vector_norm(w.transpose(-2, -1) * values.clamp_max(0), 1,\n"
         "                                     dim=-2, keepdim=True)\n"
         "        rows.append(context / total)\n"
-        "    return torch.cat(rows, dim=-2)\n", "spans all"),
+        "    return torch.cat(rows, dim=-2)\n", "more than a block"),
     "online_attention over half the queries at a time, a key of zero weight added": (
         "online_attention",
         "def online_attention(queries, keys, values, block_size):\n"
@@ -517,7 +517,22 @@ EVASIONS = {
         "        w = torch.exp(s - s.amax(-1, keepdim=True))\n"
         "        w = torch.cat([w, torch.zeros_like(w[..., :1])], dim=-1)\n"
         "        outs.append((w @ padded) / w.sum(-1, keepdim=True))\n"
-        "    return torch.cat(outs, dim=-2)\n", "spans all"),
+        "    return torch.cat(outs, dim=-2)\n", "more than a block"),
+    "online_attention one query at a time, each sum and product in two halves": (
+        "online_attention",
+        "def online_attention(queries, keys, values, block_size):\n"
+        "    half = (keys.shape[-2] + 1) // 2\n"
+        "    rows = []\n"
+        "    for i in range(queries.shape[-2]):\n"
+        "        s = queries[..., i:i + 1, :] @ keys.transpose(-2, -1) / "
+        "math.sqrt(keys.shape[-1])\n"
+        "        e = torch.exp(s - s.amax(-1, keepdim=True))\n"
+        "        total = e[..., :half].sum(-1, keepdim=True) + "
+        "e[..., half:].sum(-1, keepdim=True)\n"
+        "        context = e[..., :half] @ values[..., :half, :] + e[..., half:] @ "
+        "values[..., half:, :]\n"
+        "        rows.append(context / total)\n"
+        "    return torch.cat(rows, dim=-2)\n", "more than a block"),
     "online_attention one query at a time, summed by a product with ones": ("online_attention",
         "def online_attention(queries, keys, values, block_size):\n"
         "    rows = []\n"
@@ -526,7 +541,7 @@ EVASIONS = {
         "math.sqrt(keys.shape[-1])\n"
         "        w = torch.exp(s - s.amax(-1, keepdim=True))\n"
         "        rows.append((w @ values) / (w @ torch.ones(keys.shape[-2], 1)))\n"
-        "    return torch.cat(rows, dim=-2)\n", "spans all"),
+        "    return torch.cat(rows, dim=-2)\n", "more than a block"),
     "stable_softmax after popping the recorder with a library's mode": ("stable_softmax",
         "import torch._subclasses.fake_tensor\n\n"
         "FM = torch._subclasses.fake_tensor.FakeCopyMode\n\n"
