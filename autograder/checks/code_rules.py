@@ -567,10 +567,16 @@ def recursion(tree):
     (`(lambda f, n: f(f, n))`) calls itself."""
     calls = {}
     functions = {node.name for node in ast.walk(tree) if isinstance(node, DEFINITIONS)}
+    properties = property_names(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            # calling a class runs its __init__ (and what that calls)
-            calls.setdefault(node.name, set()).update(called_names(node))
+            # calling a class runs its __init__ (and what that calls); reading a property
+            # of an object runs its function (`self.done` in the property `done`; not
+            # `self.inner.done`, a property handing on another object's)
+            calls.setdefault(node.name, set()).update(
+                called_names(node) | {n.attr for n in ast.walk(node) if isinstance(
+                    n, ast.Attribute) and isinstance(n.ctx, ast.Load) and isinstance(
+                    n.value, ast.Name) and n.attr in properties})
         elif isinstance(node, ast.Assign):
             # a lambda bound to a name, a second name of a function (`again = rows`), a table
             # holding it (`ME = [rows]`, called as ME[0](...)), or anything made of it
@@ -604,6 +610,27 @@ def recursion(tree):
     return None
 
 
+def property_names(tree):
+    """The names of the text's properties: functions decorated with property,
+    functools.cached_property or a property's getter, and class attributes bound to
+    property(...) (reading one, `obj.name`, calls its function)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and any(
+                (getattr(d, "id", None) or getattr(d, "attr", None)) in PROPERTY_DECORATORS
+                for d in node.decorator_list):
+            names.add(node.name)
+        elif isinstance(node, ast.ClassDef):
+            for statement in node.body:
+                if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call) \
+                        and getattr(statement.value.func, "id", None) in PROPERTY_DECORATORS:
+                    names |= {t.id for t in statement.targets if isinstance(t, ast.Name)}
+    return names
+
+
+PROPERTY_DECORATORS = frozenset({"property", "cached_property", "getter"})
+
+
 def called_names(node):
     """The names the calls of a piece of code call, `super().name(...)` aside (a method
     calling its parent's of the same name, `super().__init__()`, does not call itself); an
@@ -621,11 +648,11 @@ CALLED_AS = {"self": "__call__"}  # the method a call of the name runs
 def callee_names(func) -> set:
     """The names a call of `func` may run: a name or an attribute's, the table it is taken
     from (`ME[0](...)`), every name inside another expression (`(rows,)[0](...)`), and
-    `type(self)(...)` runs the class's __init__."""
+    `type(self)(...)` or `self.__class__(...)` runs the class's __init__."""
     if isinstance(func, ast.Name):
         return {CALLED_AS.get(func.id, func.id)}
-    if isinstance(func, ast.Attribute):
-        return {func.attr}
+    if isinstance(func, ast.Attribute):  # self.__class__(...) makes an object: __init__
+        return {"__init__" if func.attr == "__class__" else func.attr}
     if isinstance(func, ast.Call) and getattr(func.func, "id", None) == "type":
         return {"__init__"}
     table = subscripted(func)

@@ -582,6 +582,46 @@ EVASIONS = {
         "bmm in a string": (
             "def multihead_project(x, W):\n    'torch.bmm(W, x)'\n"
             "    return (W @ x.T).transpose(1, 2)",),
+        # a helper's attack (2026-12-05): each head by a property that reads itself, then a
+        # bmm by the identity
+        "a property that reads itself for the next head": (
+            "class Heads:\n"
+            "    def __init__(self, x, W):\n"
+            "        self.x, self.W, self.left = x, W, W.shape[0]\n"
+            "    @property\n"
+            "    def done(self):\n"
+            "        if self.left == 0:\n"
+            "            return self.x.new_zeros(0, self.x.shape[0], self.W.shape[1])\n"
+            "        self.left -= 1\n"
+            "        head = (self.x @ self.W[self.left].T)[None]\n"
+            "        return torch.cat([self.done, head])",
+            "def multihead_project(x, W):\n"
+            "    per_head = Heads(x, W).done\n"
+            "    eye = torch.eye(W.shape[1], dtype=per_head.dtype).expand(W.shape[0], -1, -1)\n"
+            "    return torch.bmm(per_head, eye)"),
+        "a property made by property() that reads itself": (
+            "class Heads:\n"
+            "    def __init__(self, x, W):\n"
+            "        self.x, self.W, self.left = x, W, W.shape[0]\n"
+            "    def _next(self):\n"
+            "        if self.left == 0:\n"
+            "            return self.x.new_zeros(0, self.x.shape[0], self.W.shape[1])\n"
+            "        self.left -= 1\n"
+            "        return torch.cat([self.done, (self.x @ self.W[self.left].T)[None]])\n"
+            "    done = property(_next)",
+            "def multihead_project(x, W):\n"
+            "    per_head = Heads(x, W).done\n"
+            "    eye = torch.eye(W.shape[1], dtype=per_head.dtype).expand(W.shape[0], -1, -1)\n"
+            "    return torch.bmm(per_head, eye)"),
+        "a class whose __init__ makes the next head's by self.__class__": (
+            "class Heads:\n"
+            "    def __init__(self, x, W, i=0):\n"
+            "        self.out = [] if i == W.shape[0] else \\\n"
+            "            [(x @ W[i].T)[None]] + self.__class__(x, W, i + 1).out",
+            "def multihead_project(x, W):\n"
+            "    per_head = torch.cat(Heads(x, W).out)\n"
+            "    eye = torch.eye(W.shape[1], dtype=per_head.dtype).expand(W.shape[0], -1, -1)\n"
+            "    return torch.bmm(per_head, eye)"),
     },
     "loop_attention": {
         "scaled_dot_score only in a dead branch": (
@@ -696,6 +736,25 @@ CORRECT = {
             "def batched(a, b):\n    return torch.bmm(a, b)",
             "def multihead_project(x, W):\n"
             "    return batched(W, x.T.repeat(W.shape[0], 1, 1)).transpose(1, 2)"),
+        "properties, one handing on another object's of the same name": (
+            "class Stack:\n"
+            "    def __init__(self, W):\n"
+            "        self.W = W\n"
+            "    @property\n"
+            "    def shape(self):\n"
+            "        return self.W.shape",
+            "class Heads:\n"
+            "    def __init__(self, x, W):\n"
+            "        self.x, self.stack = x, Stack(W)\n"
+            "    @property\n"
+            "    def shape(self):\n"
+            "        return self.stack.shape\n"
+            "    @property\n"
+            "    def projected(self):\n"
+            "        h = self.shape[0]\n"
+            "        return torch.bmm(self.stack.W, self.x.T.expand(h, -1, -1)).transpose(1, 2)",
+            "def multihead_project(x, W):\n"
+            "    return Heads(x, W).projected"),
     },
     "loop_attention": {
         "scaled_dot_score through an alias": (
