@@ -478,10 +478,10 @@ def masked_weights_are_zero(subject, gen):
 def same_parameters_as_torch(subject, gen):
     """The module holds exactly the parameters of torch's nn.MultiheadAttention."""
     _, _, _, E, h = mha_sizes(gen)
-    theirs = nn.MultiheadAttention(E, h).state_dict()
-    ours = subject(E, h).state_dict()
-    layout = {name: tuple(t.shape) for name, t in theirs.items()}
-    got = {name: tuple(t.shape) for name, t in ours.items()}
+    # parameters, not the state dict: a buffer of the student's own (a scale kept beside
+    # them) is no parameter, and a tensor held as a buffer under a parameter's name is none
+    layout = {name: tuple(p.shape) for name, p in nn.MultiheadAttention(E, h).named_parameters()}
+    got = {name: tuple(p.shape) for name, p in subject(E, h).named_parameters()}
     assert got == layout, t(
         "MultiHeadAttention({E}, {h}) should hold exactly nn.MultiheadAttention's parameters "
         "{layout}, found {got}", E=E, h=h, layout=layout, got=got

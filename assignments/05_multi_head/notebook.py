@@ -673,7 +673,7 @@ query, key, value = torch.rand(L, N, E), torch.rand(S, N, E), torch.rand(S, N, E
 output, weights = module(query, key, value, key_padding_mask=None, attn_mask=None)
 expect_tensor(output, (3, 4, 10), "the output, (L, N, E)")
 expect_tensor(weights, (4, 3, 6), "the attention weights averaged over the heads, (N, L, S)")
-shapes = {name: tuple(t.shape) for name, t in module.state_dict().items()}
+shapes = {name: tuple(p.shape) for name, p in module.named_parameters()}
 assert shapes == {"in_proj_weight": (30, 10), "in_proj_bias": (30,),
                   "out_proj.weight": (10, 10), "out_proj.bias": (10,)}, (
     f"the parameters should be laid out as in nn.MultiheadAttention, found {shapes}"

@@ -51,7 +51,7 @@ def mha_probes(gen):
             copied(seed, E, h, inputs, key_padding_mask=r(gen, N, S)),
             copied(seed, E, h, inputs, key_padding_mask=padding, attn_mask=attn),
             copied(seed, E, h, inputs, key_padding_mask=padding, attn_mask=r(gen, L, S)),
-            lambda cls, E=E, h=h: {k: tuple(v.shape) for k, v in cls(E, h).state_dict().items()},
+            lambda cls, E=E, h=h: {k: tuple(v.shape) for k, v in cls(E, h).named_parameters()},
         ]
     return probes
 

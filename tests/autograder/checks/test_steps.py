@@ -5,7 +5,10 @@ prove the same through real nbgrader."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
+import torch
 
 from autograder.checks.draws import Draws
 from autograder.checks.hidden import check_step
@@ -88,3 +91,27 @@ def test_a_scaled_softmax_by_hand_that_overflows_fails_on_scores_in_the_thousand
     findings = step_findings(step, LocalSubject(overflowing), helpers_of(step), Draws())
     assert [f.kind for f in findings] == ["property"], findings
     assert "subtract each query's largest score" in findings[0].text
+
+
+def test_a_buffer_of_the_students_own_is_no_parameter():
+    """Does MultiHeadAttention keep its step with a buffer of its own beside torch's
+    parameters (a scale kept with register_buffer), and lose it where one of torch's
+    parameters is held as a buffer instead?"""
+    reference = STEPS["MultiHeadAttention"].reference
+
+    class WithScale(reference):
+        def __init__(self, embed_dim, num_heads):
+            super().__init__(embed_dim, num_heads)
+            self.register_buffer("scale", torch.tensor(1.0 / math.sqrt(embed_dim // num_heads)))
+
+    class BiasAsBuffer(reference):
+        def __init__(self, embed_dim, num_heads):
+            super().__init__(embed_dim, num_heads)
+            bias = self.in_proj_bias.detach().clone()
+            del self.in_proj_bias
+            self.register_buffer("in_proj_bias", bias)
+
+    namespace = notebook_namespace()
+    check_step("MultiHeadAttention", {**namespace, "MultiHeadAttention": WithScale})
+    with pytest.raises(AssertionError, match="nn.MultiheadAttention's parameters"):
+        check_step("MultiHeadAttention", {**namespace, "MultiHeadAttention": BiasAsBuffer})
