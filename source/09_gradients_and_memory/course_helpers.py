@@ -598,9 +598,13 @@ PER_ELEMENT_KEYWORDS = frozenset({"key", "default", "object_hook", "object_pairs
 def recursion(tree):
     calls = {}
     functions = {node.name for node in ast.walk(tree) if isinstance(node, DEFINITIONS)}
+    properties = property_names(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            calls.setdefault(node.name, set()).update(called_names(node))
+            calls.setdefault(node.name, set()).update(
+                called_names(node) | {n.attr for n in ast.walk(node) if isinstance(
+                    n, ast.Attribute) and isinstance(n.ctx, ast.Load) and isinstance(
+                    n.value, ast.Name) and n.attr in properties})
         elif isinstance(node, ast.Assign):
             if isinstance(node.value, ast.Lambda):
                 callees = called_names(node.value)
@@ -630,6 +634,22 @@ def recursion(tree):
                 todo += calls[callee]
     return None
 
+def property_names(tree):
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and any(
+                (getattr(d, "id", None) or getattr(d, "attr", None)) in PROPERTY_DECORATORS
+                for d in node.decorator_list):
+            names.add(node.name)
+        elif isinstance(node, ast.ClassDef):
+            for statement in node.body:
+                if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call) \
+                        and getattr(statement.value.func, "id", None) in PROPERTY_DECORATORS:
+                    names |= {t.id for t in statement.targets if isinstance(t, ast.Name)}
+    return names
+
+PROPERTY_DECORATORS = frozenset({"property", "cached_property", "getter"})
+
 def called_names(node):
     names = set()
     for call in ast.walk(node):
@@ -643,7 +663,7 @@ def callee_names(func) -> set:
     if isinstance(func, ast.Name):
         return {CALLED_AS.get(func.id, func.id)}
     if isinstance(func, ast.Attribute):
-        return {func.attr}
+        return {"__init__" if func.attr == "__class__" else func.attr}
     if isinstance(func, ast.Call) and getattr(func.func, "id", None) == "type":
         return {"__init__"}
     table = subscripted(func)
@@ -2034,9 +2054,10 @@ def scores_in_blocks(records, params, probes, language):
             return _t("Python's objects or numpy's arrays took {count} bytes at once, as much as the whole score matrix in float32 ({batch} x {queries} queries x {keys} keys): the rule counts what any library holds", language,
                       count=record["python_peak"], batch=batch, queries=queries[-2],
                       keys=keys[-2])
-        if keys[-2] > block and any(span >= keys[-2] and span != queries[-1]
-                                    for span in record["weights"]):
-            return _t('a normalisation spans all {keys} keys at once, not a block of {block}', language, keys=keys[-2], block=block)
+        wide = [span for span in record["weights"] if span > block and span != queries[-1]]
+        if keys[-2] > block and wide:
+            return _t('a normalisation (a softmax, a sum or a product) spans {span} entries at once, more than a block of {block} keys ({keys} keys in all)', language,
+                      span=max(wide), block=block, keys=keys[-2])
     return None
 
 def causal_weights(records, params, probes, language):
