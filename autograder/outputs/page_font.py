@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import io
 import os
 import re
@@ -75,8 +76,10 @@ def subset_woff(path, characters):
 
 def font_css(text):
     """CSS that embeds the glyphs of `text` the default fonts may lack and sets the page in
-    them first; empty when `text` needs none or the kit's font is not installed."""
-    characters = set(BEYOND_PLAIN.findall(text))
+    them first; empty when `text` needs none or the kit's font is not installed. `text` is
+    HTML: a character written as an entity (nbconvert writes a heading's so, `&#24590;`) is
+    one the page shows."""
+    characters = set(BEYOND_PLAIN.findall(html.unescape(text)))
     path = kit_font_file()
     if not characters or path is None:
         return ""

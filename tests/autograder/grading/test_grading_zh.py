@@ -12,6 +12,7 @@ kit's grade, feedback and report, as an instructor runs them.
 
 from __future__ import annotations
 
+import html
 import os
 import re
 from pathlib import Path
@@ -26,6 +27,7 @@ from autograder.outputs.feedback import write_feedback
 from autograder.outputs.report import write_report
 from autograder.tools import simulate
 from tests.autograder.outputs.test_outputs_zh import english_sentences
+from tests.autograder.outputs.test_page_font import embedded
 from tests.course import ASSIGNMENTS  # noqa: F401 - loading them adds their Chinese texts
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -53,6 +55,7 @@ from IPython.display import display
 display({"image/png": base64.b64encode(b"<svg id='kit-" + b"fake'/>").decode(),
          "text/plain": "fake"}, raw=True)
 """
+HEADING = "鹦鹉螺的笔记"  # a student's markdown heading: characters no other text of the page has
 LEAKS = ["<b id='kit-html'>", "id='kit-svg'", "window.kitjs", "id='kit-fake'"]
 
 
@@ -70,6 +73,7 @@ def course(tmp_path_factory):
     course.submit("blank", ASSIGNMENT, blank)
     wrong = simulate.with_mistake(blank, source, MISTAKE)
     wrong.cells += [nbformat.v4.new_code_cell(code) for code in (LARGE_PLOT, MARKUP, FAKE_PNG)]
+    wrong.cells.append(nbformat.v4.new_markdown_cell(f"## {HEADING}"))
     course.submit("wrong", ASSIGNMENT, wrong)
     run = grade(course.root, [ASSIGNMENT], workers=os.cpu_count())
     assert not run.failed, f"notebooks that could not be graded: {run.failed}"
@@ -101,6 +105,17 @@ def test_the_named_mistake_is_chinese_on_the_feedback_page(course):
     """Does the feedback page name the mistake by its Chinese name, in a Chinese verdict?"""
     page = course.feedback_html("wrong", ASSIGNMENT)
     assert catalog("zh")[MISTAKE.name] in page and "未通过隐藏检查" in page
+
+
+def test_the_page_font_holds_every_chinese_character_shown(course):
+    """Does the font the feedback page embeds hold every Chinese character the page shows,
+    those of its headings included (nbconvert writes them as entities, `&#24590;`)?"""
+    page = course.feedback_html("wrong", ASSIGNMENT)
+    shown = html.unescape(re.sub(r"<style.*?</style>|<script.*?</script>|<[^>]+>", " ", page,
+                                 flags=re.DOTALL))
+    needed = set(re.findall(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]", shown))
+    assert needed and "&#40550;" in page  # 鹦, only in the student's heading
+    assert needed <= embedded(page), sorted(needed - embedded(page))
 
 
 @pytest.mark.parametrize("student", ["solved", "blank", "wrong"])
