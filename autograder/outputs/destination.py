@@ -27,6 +27,25 @@ KIT_PAGE_START = "<!DOCTYPE html><html lang='"  # how the kit's pages begin (rep
 def check_destination(root: Path, destination: Path, is_ours):
     """OutputError when `destination` is one of the course's own files, or a file there
     already that `is_ours(its first 4 KB, as text)` does not take for this command's own."""
+    check_outside_course(root, destination)
+    path = destination.resolve()
+    if not path.exists():
+        return
+    try:
+        with open(path, encoding="utf-8", errors="replace") as file:
+            start = file.read(4096)
+    except OSError:
+        start = ""
+    if path.is_dir() or not is_ours(start):
+        raise OutputError(t("{path} exists and is not what this command writes: nothing was "
+                            "written over it; give another file (--to), or move it away first",
+                            path=destination))
+
+
+def check_outside_course(root: Path, destination: Path):
+    """OutputError when `destination` (a file, or a folder of pages: similarity's) is one
+    of the course's own files or inside one of its folders: released there, a page would go
+    to every student."""
     path = destination.resolve()
     own = {(root / CONFIG).resolve()}
     gradebook = sqlite_file(db_url(root))
@@ -41,17 +60,6 @@ def check_destination(root: Path, destination: Path, is_ours):
         raise OutputError(t("{path} is inside {folder}/, which holds the course's own files "
                             "and nothing else: write the output elsewhere (--to)",
                             path=destination, folder=folder.name))
-    if not path.exists():
-        return
-    try:
-        with open(path, encoding="utf-8", errors="replace") as file:
-            start = file.read(4096)
-    except OSError:
-        start = ""
-    if path.is_dir() or not is_ours(start):
-        raise OutputError(t("{path} exists and is not what this command writes: nothing was "
-                            "written over it; give another file (--to), or move it away first",
-                            path=destination))
 
 
 def same_table(text: str):

@@ -16,6 +16,7 @@ from autograder.checks.loader import AssignmentError
 from autograder.checks.model import Similar
 from autograder.course.directory import course_config, write_atomically
 from autograder.i18n import config_language, counted, language, t
+from autograder.outputs.destination import check_outside_course
 from autograder.outputs.plain_page import plain_page
 from autograder.outputs.similarity import COMMON, declared_flag, handed_in, similarity
 from autograder.plumbing.errors import OutputError
@@ -193,6 +194,7 @@ def write_similarity(root: Path, ids, to: Path, share=None, characters=None, com
     `characters` replace its parts where given); what was written, said per assignment.
     Returns the results (none when nothing was handed in)."""
     check_common(common)
+    check_outside_course(root, to)
     if not to.parent.is_dir():
         raise OutputError(t("{folder}: no such folder; create it or write the similarity "
                             "report elsewhere (--to)", folder=to.parent))

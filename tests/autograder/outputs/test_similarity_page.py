@@ -181,6 +181,22 @@ def test_the_command_writes_the_report_and_says_where(report):
         squeezed(helped.stdout)
 
 
+def test_the_pages_are_never_written_into_the_courses_folders(report):
+    """Does `similarity --to release` (or submitted, assignments) refuse with exit 1 and
+    write nothing there: released, the pages of classmates' code would go to every
+    student?"""
+    code, folder = report
+    root = folder.parents[1]
+    for place in ("release", "submitted", "assignments"):
+        before = sorted((root / place).rglob("*"))
+        run = kit(root, "similarity", ID, "--to", place)
+        assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+        assert words(code, "{path} is inside {folder}/, which holds the course's own files "
+                     "and nothing else: write the output elsewhere (--to)",
+                     path=root / place, folder=place) in run.stderr, run.stderr
+        assert sorted((root / place).rglob("*")) == before
+
+
 def test_the_command_line_replaces_the_assignments_flag(report):
     """Does --characters above every pair's matched code flag none, and --threshold 1 with
     --characters 0 flag exactly the pairs whose one notebook is all in common (each run
