@@ -13,10 +13,14 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
+import warnings
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from dateutil import parser as tz_parser
+from dateutil import tz
 from nbgrader.api import Gradebook
 from nbgrader.plugins import LateSubmissionPlugin
 from nbgrader.preprocessors import NbGraderPreprocessor
@@ -51,14 +55,45 @@ def submitted_time(folder: Path):
         return None
 
 
+# A zone written after the time as an offset: +08:00, +0800, -05 (nbgrader's parse_utc
+# reads a bare number there as seconds: "+0800" was 13 minutes 20 seconds)
+OFFSET = re.compile(r"[+-]\d{2}(:?\d{2})?")
+
+
 def due_date(assignment_id, text):
-    """The configured due date as nbgrader stores it (naive UTC)."""
+    """The configured due date as nbgrader stores it (naive UTC). A zone the kit does not
+    know (`Asia/Beijing`, `CST`, `+08:00` after a space) is refused: nbgrader's parse_utc
+    reads the time as UTC then, without a word."""
     try:
-        return parse_utc(text)
+        return parsed_zone_known(text)
     except (ValueError, OverflowError, TypeError) as error:
         raise DeadlineError(t("c.Deadlines.due_dates[{id!r}] = {value!r} is not a date "
                               "({error}); write it as {example}", id=assignment_id, value=text,
                               error=error, example=EXAMPLE)) from error
+
+
+def parsed_zone_known(text):
+    """parse_utc's time of `text`, where the zone it names is one it understands."""
+    parts = text.split() if isinstance(text, str) else []
+    if len(parts) == 3:  # date, time, zone: parse_utc looks the zone up, None where unknown
+        zone = parts[2]
+        if OFFSET.fullmatch(zone):
+            return parse_utc(" ".join(parts[:2]) + zone)
+        if zone.upper() in ("Z", "UTC", "GMT"):
+            return parse_utc(" ".join(parts[:2]))
+        if zone.lstrip("+-").isdigit() or tz.gettz(zone) is None:
+            raise unknown_zone(zone)
+    with warnings.catch_warnings():  # a zone inside the text dateutil cannot read
+        warnings.simplefilter("error", tz_parser.UnknownTimezoneWarning)
+        try:
+            return parse_utc(text)
+        except tz_parser.UnknownTimezoneWarning:
+            raise unknown_zone(parts[-1]) from None
+
+
+def unknown_zone(zone):
+    return ValueError(t("its time zone {zone!r} is not one the kit knows: name one of the tz "
+                        "database (Asia/Shanghai) or an offset (+08:00)", zone=zone))
 
 
 def check_deadlines(config, known_ids):

@@ -381,6 +381,10 @@ CATALOG = {
         "（{students}）：在 {command} 重新评分之前，扣分仍按旧的算",
     "pid {pid} on {host}, started {started}": "进程 {pid}，在 {host} 上，开始于 {started}",
     # Deadlines in nbgrader_config.py (autograder/course/deadlines.py)
+    "its time zone {zone!r} is not one the kit knows: name one of the tz database "
+    "(Asia/Shanghai) or an offset (+08:00)":
+        "它的时区 {zone!r} 不是本工具认得的：请写时区数据库里的名字（Asia/Shanghai），或一个时差"
+        "（+08:00）",
     "c.Deadlines.due_dates[{id!r}] = {value!r} is not a date ({error}); write it as {example}":
         "c.Deadlines.due_dates[{id!r}] = {value!r} 不是日期（{error}）；请写成 {example}",
     "c.Deadlines in nbgrader_config.py names {unknown}, not an assignment of the course "

@@ -58,6 +58,30 @@ def test_due_date_with_a_zone_is_stored_in_utc():
         2026, 12, 4, 22, 59)
 
 
+@pytest.mark.parametrize(("text", "utc"), [
+    ("2026-12-04 23:59:00 Asia/Shanghai", datetime(2026, 12, 4, 15, 59)),
+    ("2026-12-04 23:59:00 +08:00", datetime(2026, 12, 4, 15, 59)),
+    ("2026-12-04 23:59:00 +0800", datetime(2026, 12, 4, 15, 59)),  # not 800 seconds
+    ("2026-12-04 23:59:00+08:00", datetime(2026, 12, 4, 15, 59)),
+    ("2026-12-04 23:59:00 UTC", datetime(2026, 12, 4, 23, 59)),
+    ("2026-12-04 23:59:00", datetime(2026, 12, 4, 23, 59)),
+])
+def test_an_offset_or_a_zone_is_read_as_written(text, utc):
+    """Is a due date with a zone of the tz database, or an offset after a space or none,
+    stored at its time in UTC?"""
+    assert due_date("01_attention_by_hand", text) == utc
+
+
+@pytest.mark.parametrize("text", ["2026-12-04 23:59:00 Asia/Beijing", "2026-12-04 23:59:00 CST",
+                                  "2026-12-04T23:59 CST", "2026-12-04 23:59:00 8"])
+def test_a_zone_the_kit_does_not_know_is_refused(text):
+    """Is a due date whose zone is no zone the kit knows (which nbgrader reads as UTC,
+    eight hours off for a course in Beijing) refused, naming the zone and the forms to use?"""
+    zone = text.split()[-1]
+    with pytest.raises(DeadlineError, match=rf"time zone '{zone}'.*Asia/Shanghai.*\+08:00"):
+        check_deadlines(deadlines(due_dates={"01_attention_by_hand": text}), IDS)
+
+
 def test_a_date_that_does_not_parse_is_named_with_the_form_to_use():
     """Does a due date that is not a date stop grading with the key and the form to write?"""
     with pytest.raises(DeadlineError, match=r"due_dates\['01_attention_by_hand'\].*write it as"):
