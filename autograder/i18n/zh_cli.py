@@ -108,6 +108,11 @@ CATALOG = {
     "{id}: {moved}, as they were, under {target}/ (nothing deleted; move them back to "
     "restore it): {folders}":
         "{id}：{moved}原样移到 {target}/ 下（什么都没有删除；移回去即可恢复）：{folders}",
+    "{id}: every score and comment the gradebook held of it, those given by hand among them "
+    "({by_hand}), is kept in {file} (moving the folders back does not put them back in the "
+    "gradebook: `grade {id}` grades again, and a TA's scores are entered again from that file)":
+        "{id}：成绩册里它的每个分数和评语（其中手工给的：{by_hand}）都保存在 {file}（把文件夹移回去"
+        "并不会把它们放回成绩册：`grade {id}` 会重新评分，助教的分数要按那个文件重新录入）",
     "{count} folder moved": "{count} 个文件夹已",
     "{count} folders moved": "{count} 个文件夹已",
     # grade's score summary (autograder/outputs/score_summary.py)

@@ -3,7 +3,8 @@
 The gradebook: nbgrader's own `Gradebook.remove_assignment`, what `nbgrader db assignment
 remove` runs. Where the gradebook holds submissions of the assignment (grades, a TA's manual
 score or comment among them) it is refused, as nbgrader refuses, unless `--force` says so;
-then those rows go with the assignment.
+then those rows go with the assignment, written first to `removed/ID/gradebook.json` (a TA's
+scores and comments are nowhere else).
 
 The course: nothing is deleted. Every folder of the assignment (its authoring folder in
 assignments/, source/ and release/, each student's submitted/, autograded/ and feedback/
@@ -71,6 +72,27 @@ def grades_held(assignment):
     return len(assignment.submissions), by_hand
 
 
+GRADES = "gradebook.json"  # under removed/ID/: the rows the gradebook held of the assignment
+
+
+def gradebook_rows(assignment):
+    """What the gradebook holds of each submission of the assignment, as data: its time and
+    late penalty, and every grade and comment of each notebook, the TA's among them."""
+    return [{
+        "student": submission.student.id,
+        "timestamp": str(submission.timestamp) if submission.timestamp else None,
+        "late_submission_penalty": submission.late_submission_penalty,
+        "notebooks": [{
+            "name": notebook.name,
+            "grades": [{"cell": g.name, "auto_score": g.auto_score,
+                        "manual_score": g.manual_score, "extra_credit": g.extra_credit,
+                        "max_score": g.max_score} for g in notebook.grades],
+            "comments": [{"cell": c.name, "auto_comment": c.auto_comment,
+                          "manual_comment": c.manual_comment} for c in notebook.comments],
+        } for notebook in submission.notebooks],
+    } for submission in assignment.submissions]
+
+
 def kept_at(root: Path, assignment_id):
     """removed/ID, or removed/ID-2 ... when an earlier removal is kept there."""
     target, number = root / KEPT / assignment_id, 1
@@ -94,6 +116,7 @@ def remove(root: Path, assignment_id, force=False, log=print):
             raise UnknownAssignment(t("unknown assignment id {id!r}: neither the gradebook nor "
                                       "the course folder has it (they have: {known})",
                                       id=assignment_id, known=", ".join(ids) or "-"))
+        target = kept_at(root, assignment_id)
         if held is not None and held[1] is not None:
             gradebook, assignment = held
             with gradebook:
@@ -106,14 +129,24 @@ def remove(root: Path, assignment_id, force=False, log=print):
                         "the assignment (their files are kept under removed/{id}/)",
                         id=assignment_id, by_hand=by_hand,
                         held=counted(count, "{count} submission", "{count} submissions")))
+                if count:  # a TA's scores and comments live only here: kept before they go
+                    target.mkdir(parents=True, exist_ok=True)
+                    write_atomically(target / GRADES, json.dumps(
+                        gradebook_rows(assignment), indent=1, ensure_ascii=False))
                 gradebook.remove_assignment(assignment_id)  # nbgrader db assignment remove
             log(counted(count, "{id}: out of the gradebook ({count} submission and its grades "
                         "with it)", "{id}: out of the gradebook ({count} submissions and their "
                         "grades with it)", id=assignment_id))
+            if count:
+                log(t("{id}: every score and comment the gradebook held of it, those given by "
+                      "hand among them ({by_hand}), is kept in {file} (moving the folders back "
+                      "does not put them back in the gradebook: `grade {id}` grades again, and a "
+                      "TA's scores are entered again from that file)", id=assignment_id,
+                      by_hand=counted(by_hand, "{count} submission", "{count} submissions"),
+                      file=(target / GRADES).relative_to(root)))
         elif held is not None:
             held[0].close()
         if folders:
-            target = kept_at(root, assignment_id)
             for path in folders:
                 (target / path).parent.mkdir(parents=True, exist_ok=True)
                 shutil.move(root / path, target / path)

@@ -4,6 +4,7 @@ course, every file kept, refused while grades exist unless --force."""
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import pytest
@@ -78,7 +79,8 @@ def test_grades_in_the_gradebook_refuse_removal(course, capsys):
 def test_force_removes_it_from_the_gradebook_and_keeps_every_file(course, capsys):
     """With --force, is 10_gone out of nbgrader's gradebook (11_kept and bob's grade kept),
     out of the course's folders, and is every one of its files, ada's submission and the TA's
-    note among them, kept byte for byte under removed/10_gone/?"""
+    note among them, kept byte for byte under removed/10_gone/, and the gradebook's rows of
+    it (the TA's score by hand among them) in removed/10_gone/gradebook.json?"""
     before = files(course)
     assert main(["--root", str(course), "remove", "10_gone", "--force"]) == 0
     said = capsys.readouterr().out
@@ -92,8 +94,16 @@ def test_force_removes_it_from_the_gradebook_and_keeps_every_file(course, capsys
     after = files(course)
     moved = {path: data for path, data in before.items() if "10_gone" in path.parts}
     assert len(moved) == 7  # the TA's note among them
+    kept_rows = json.loads(after.pop(Path("removed", "10_gone", "gradebook.json")))
     assert {p: d for p, d in after.items() if p.parts[0] == "removed"} == {
         Path("removed", "10_gone", p): d for p, d in moved.items()}
+    # the TA's score, which lived only in the gradebook, kept, and said where
+    [row] = kept_rows
+    assert row["student"] == "ada" and row["notebooks"][0]["grades"] == [{
+        "cell": "cell", "auto_score": None, "manual_score": 2.0, "extra_credit": None,
+        "max_score": 3.0}]
+    assert "10_gone: every score and comment the gradebook held of it, those given by hand " \
+        "among them (1 submission), is kept in removed/10_gone/gradebook.json" in said
     assert {p: d for p, d in after.items() if p.parts[0] != "removed"} == {
         p: d for p, d in before.items() if p not in moved}
     assert not (course / ".kit" / "status" / "ada" / "10_gone.json").exists()
