@@ -100,3 +100,38 @@ def test_a_folder_its_kernel_made_unreadable_goes_with_the_scratch_folder(tmp_pa
     finally:
         for scratch in folders:
             kernel.remove_scratch(scratch)
+
+
+def test_folders_nested_past_a_paths_length_go_with_the_scratch_folder(tmp_path):
+    """A kernel's code nested 2,100 folders (made each inside the last, past what a path can
+    name and Python's recursion), with files at the bottom, one folder unreadable and a link
+    to a folder outside: does a grader that is no root remove the scratch folder whole, and
+    leave what the link points to?"""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "kept.txt").write_text("kept")
+    scratch = Path(tempfile.mkdtemp(prefix=f"kit-sandbox-{os.getpid()}-"))
+    here = os.open(scratch, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for depth in range(2100):
+            os.mkdir("d", dir_fd=here)
+            if depth == 1000:
+                os.symlink(outside, "out", dir_fd=here)
+            inner = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=here)
+            os.close(here)
+            here = inner
+        for number in range(3):
+            file = os.open(f"f{number}", os.O_CREAT | os.O_WRONLY, 0o600, dir_fd=here)
+            os.write(file, b"x" * 4096)
+            os.close(file)
+        os.mkdir("shut", dir_fd=here)
+        os.chmod("shut", 0, dir_fd=here)
+    finally:
+        os.close(here)
+    try:
+        as_ordinary_user("from autograder.sandbox.kernel import remove_scratch; "
+                         f"remove_scratch({str(scratch)!r})")
+        assert not scratch.exists()
+        assert (outside / "kept.txt").read_text() == "kept"
+    finally:
+        kernel.remove_scratch(scratch)
