@@ -218,6 +218,7 @@ LIMITS = {
     "memory_bytes": resource.RLIMIT_AS,
     "file_bytes": resource.RLIMIT_FSIZE,
     "processes": resource.RLIMIT_NPROC,
+    "open_files": resource.RLIMIT_NOFILE,
 }
 
 TEMPLATE = os.pidfd_open(os.getpid())  # inherited by a kernel: readable once we are gone

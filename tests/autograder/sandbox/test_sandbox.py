@@ -155,6 +155,19 @@ def test_kernel_has_limits(kernel):
     assert not errors and text == f"{4 << 30} {1 << 20}"
 
 
+def test_open_files_are_limited_past_the_students_reach(kernel):
+    """Are a kernel's open files limited (256), a limit its code cannot raise: the epoll
+    watches of every process of the grader's user are shared, and 2,200 epolls watching
+    2,600 eventfds each used them up, aborting the grader?"""
+    text, errors = run(kernel, "import resource\n"
+                               "print(*resource.getrlimit(resource.RLIMIT_NOFILE))\n"
+                               "try:\n"
+                               "    resource.setrlimit(resource.RLIMIT_NOFILE, (20000, 20000))\n"
+                               "except ValueError:\n"
+                               "    print('refused')\n")
+    assert not errors and text == "256 256\nrefused", text
+
+
 @ROOT_ONLY
 def test_kernel_is_another_user_without_network_or_course_files(kernel):
     """As root: does student code run as the sandbox user, unable to see the kit's folder
