@@ -375,13 +375,19 @@ def become_kernel(request):
         jail(request)
     else:  # what it starts stays below it, found and killed with it (`descendants`)
         check(LIBC.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), "prctl")
-    set_limits(request["limits"], uid)
+    if mechanism == "user-namespaces" and uid is None:
+        # The namespace first, then the limits: Linux counts a namespace's processes against
+        # the process limit in force when it is made, at every level above it, so that
+        # made under the kernel's own limit, every kernel of the template would share those
+        # 128 processes (one notebook's zombies kept the others from starting a thread)
+        drop_to_user_namespace()
+        set_limits(request["limits"], uid)
+    else:
+        set_limits(request["limits"], uid)
     if uid is not None:
         os.setgroups([])
         os.setgid(uid)
         os.setuid(uid)
-    elif mechanism == "user-namespaces":
-        drop_to_user_namespace()
     check(LIBC.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl")
     if mechanism == "landlock":
         landlock.confine(*landlock_paths(request), landlock.abi())

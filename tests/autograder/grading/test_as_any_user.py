@@ -5,10 +5,11 @@ ways can be had, does grading refuse, with one line, and grade nothing?
 
 Real `python -m autograder init` and `grade`, run as that user (runuser), on a course made by
 init in the user's own folder; the restricted environments are made with tests/autograder/
-confined.py (a seccomp filter like Docker's, its capabilities). Five students attack, as a red
+confined.py (a seccomp filter like Docker's, its capabilities). Six students attack, as a red
 team did as an ordinary user: each answer exec()s the course's reference.py; one prints the
 instructor's private file; one connects to a listener on 127.0.0.1; one writes into the course;
-one kills every process it may (kill(-1)). A correct and a blank notebook beside them. Needs
+one kills every process it may (kill(-1)); one holds 115 zombies while the others are graded.
+A correct and a blank notebook beside them. Needs
 root, as in CI (KIT_REQUIRE_ROOT)."""
 
 from __future__ import annotations
@@ -59,6 +60,11 @@ ATTACKS = {  # student: code in a cell before the answers ({course}, {secret}, {
     "d-write": "for path in [{course!r} + '/planted.txt', {course!r} + '/submitted/planted']:\n"
                "    try:\n        open(path, 'w').write('x')\n    except OSError as error:\n"
                "        print('refused', error)",
+    # 115 zombies, orphaned to the kernel (which never reaps them), held while the other
+    # worker grades: as an ordinary user, every kernel once shared 128 processes
+    "f-zombies": "import subprocess, time\n"
+                 "subprocess.run(['/bin/sh', '-c', 'for i in $(seq 115); do /bin/true & done'])\n"
+                 "time.sleep(8)",
 }
 SETUP = "setup_04"  # the release's last setup cell: the attacks' cell comes after it
 REFERENCE_EXEC = ("exec(open({reference!r}).read(), globals())  # the course's own answers\n")
@@ -244,7 +250,7 @@ def test_nothing_leaks_reaches_or_is_written(graded):
     assert not (course / "planted.txt").exists() and not (course / "submitted" /
                                                           "planted").exists(), mode
     found = scores(course)
-    for student in ("b-secret", "c-network", "d-write"):
+    for student in ("b-secret", "c-network", "d-write", "f-zombies"):
         assert found.get(student) == FULL, (mode, student, found)
 
 
@@ -254,7 +260,7 @@ def test_kill_minus_one_stops_nothing(graded):
     mode, course, result, _, _ = graded
     assert result.returncode != -9 and result.returncode != 137, (mode, result.stderr)
     assert set(scores(course)) >= {"b-secret", "c-network", "d-write", "e-reference",
-                                   "y-blank", "z-correct"}, mode
+                                   "f-zombies", "y-blank", "z-correct"}, mode
 
 
 @pytest.mark.parametrize("args", [["grade"], ["validate", ID]])
