@@ -54,7 +54,8 @@ MACHINES = {
         "sched_setscheduler": 144, "sched_setaffinity": 203, "sched_setattr": 314,
         "fork": 57, "vfork": 58, "execve": 59, "execveat": 322, "setitimer": 38, "alarm": 37,
         "timer_create": 222, "timer_settime": 223, "kill": 62, "tkill": 200, "tgkill": 234,
-        "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297, "pidfd_send_signal": 424}),
+        "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297, "pidfd_send_signal": 424,
+        "memfd_create": 319, "memfd_secret": 447}),
     "aarch64": (0xC00000B7, False, {
         "add_key": 217, "request_key": 218, "keyctl": 219, "socket": 198, "ptrace": 117,
         "process_vm_readv": 270, "process_vm_writev": 271, "shmget": 194, "shmat": 196,
@@ -71,7 +72,8 @@ MACHINES = {
         "sched_setparam": 118, "sched_setscheduler": 119, "sched_setaffinity": 122,
         "sched_setattr": 274, "execve": 221, "execveat": 281, "setitimer": 103,
         "timer_create": 107, "timer_settime": 110, "kill": 129, "tkill": 130, "tgkill": 131,
-        "rt_sigqueueinfo": 138, "rt_tgsigqueueinfo": 240, "pidfd_send_signal": 424}),
+        "rt_sigqueueinfo": 138, "rt_tgsigqueueinfo": 240, "pidfd_send_signal": 424,
+        "memfd_create": 279, "memfd_secret": 447}),
 }
 
 ALL = 0xFFFFFFFF
@@ -80,6 +82,10 @@ KEYRINGS = [("add_key", []), ("request_key", []), ("keyctl", [])]
 # io_uring makes sockets and opens files without the system calls the rules read
 # (IORING_OP_SOCKET, IORING_OP_OPENAT ...): no kernel needs it.
 IO_URING = [(name, []) for name in ("io_uring_setup", "io_uring_enter", "io_uring_register")]
+# Files in memory with no name: what they hold is neither in the address space's limit nor
+# in the process's resident size (128 of 64 MiB held 8 GiB beside a 6 GiB limit, and the
+# out-of-memory killer would choose among kernels by a size that leaves them out).
+MEMORY_FILES = [("memfd_create", []), ("memfd_secret", [])]
 SYSV_IPC = [(name, []) for name in ("shmget", "shmat", "shmctl", "semget", "semop", "semctl",
                                     "semtimedop", "msgget", "msgsnd", "msgrcv", "msgctl")]
 # Allowed only on the caller itself: prlimit64(0, ...), setpriority(PRIO_PROCESS, 0, ...),
@@ -134,11 +140,11 @@ METADATA = [(name, []) for name in (
 
 def rules_for(own_namespaces):
     """The rules of a kernel: with namespaces of its own (root, user namespaces), the
-    keyrings, io_uring and new namespaces alone; without (Landlock), the rest of the
-    machine's shared reach too."""
+    keyrings, io_uring, files in memory and new namespaces alone; without (Landlock), the
+    rest of the machine's shared reach too."""
     if own_namespaces:
-        return KEYRINGS + IO_URING + clones(0)
-    return KEYRINGS + IO_URING + clones(CLONE_PARENT) + UNCONFINED_MACHINE
+        return KEYRINGS + IO_URING + MEMORY_FILES + clones(0)
+    return KEYRINGS + IO_URING + MEMORY_FILES + clones(CLONE_PARENT) + UNCONFINED_MACHINE
 
 
 # The judging kernel (guard.py), from the guard's start on: nothing runs beside it or after it

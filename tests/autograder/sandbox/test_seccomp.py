@@ -41,6 +41,7 @@ CALLS = textwrap.dedent("""
     found = {
         "keyctl": raw("keyctl", 0, 0),
         "io_uring_setup": raw("io_uring_setup", 1, 0),
+        "memfd_create": call(lambda: os.close(os.memfd_create("held"))),
         "udp": call(lambda: socket.socket(socket.AF_INET, socket.SOCK_DGRAM).close()),
         "unix": call(lambda: socket.socket(socket.AF_UNIX).close()),
         "socketpair": call(lambda: [s.close() for s in socket.socketpair()]),
@@ -61,7 +62,7 @@ CALLS = textwrap.dedent("""
     print(repr(found))
 """)
 REFUSED_ALWAYS = {"keyctl": errno.EPERM, "io_uring_setup": errno.EPERM,
-                  "unshare": errno.EPERM}
+                  "unshare": errno.EPERM, "memfd_create": errno.EPERM}
 REFUSED_WITHOUT_NAMESPACES = {"udp": errno.EOPNOTSUPP, "setpriority user": errno.EPERM,
                               "prlimit parent": errno.EPERM, "clone parent": errno.EPERM,
                               "shmget": errno.EPERM, "dgram pair": errno.EOPNOTSUPP,
@@ -80,7 +81,8 @@ def calls(mode, stage, tmp_path):
 
 @pytest.mark.parametrize("mode", ["namespaces", "landlock"])
 def test_the_filter_refuses_what_it_names(mode, tmp_path):
-    """With namespaces, only the keyrings, io_uring and new namespaces are refused; without,
+    """With namespaces, only the keyrings, io_uring, files in memory (memfd_create: beside
+    the memory limit) and new namespaces are refused; without,
     also every socket but a unix one, a datagram socket pair, another process's priority
     (PRIO_USER, 0 is every process of the user) and limits, a child of the template
     (CLONE_PARENT), System V IPC and inotify; what a notebook needs (a unix stream socket
