@@ -208,6 +208,12 @@ class Lateness:
     penalty: float
 
 
+def penalised_score(submission):
+    """A gradebook submission's score as the student keeps it: nbgrader's raw score, its late
+    penalty taken off (what the console, the export and the report all show)."""
+    return submission.score - (submission.late_submission_penalty or 0.0)
+
+
 def lateness(submission):
     return Lateness(submission.timestamp, submission.duedate, submission.total_seconds_late,
                     submission.score, submission.late_submission_penalty or 0.0)

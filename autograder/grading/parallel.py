@@ -24,7 +24,13 @@ from nbgrader.api import MissingEntry
 
 from autograder.checks.audit import unchecked_steps
 from autograder.checks.loader import AssignmentError, load_assignment
-from autograder.course.deadlines import check_deadlines, late_lines, late_terms, lateness
+from autograder.course.deadlines import (
+    check_deadlines,
+    late_lines,
+    late_terms,
+    lateness,
+    penalised_score,
+)
 from autograder.course.directory import (
     check_ids,
     course_config,
@@ -240,8 +246,7 @@ def scores_of(root: Path, submissions):
             except MissingEntry:
                 scores[(s.student, s.assignment)] = None
                 continue
-            scores[(s.student, s.assignment)] = found.score - (
-                found.late_submission_penalty or 0.0)
+            scores[(s.student, s.assignment)] = penalised_score(found)
     return scores
 
 

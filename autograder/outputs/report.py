@@ -40,7 +40,7 @@ from autograder.checks.loader import (  # noqa: E402
     assignment_ids,
     load_assignment,
 )
-from autograder.course.deadlines import late_by  # noqa: E402
+from autograder.course.deadlines import late_by, penalised_score  # noqa: E402
 from autograder.course.directory import course_config, open_gradebook, write_atomically  # noqa: E402
 from autograder.course.gradebook_guard import check_gradebook  # noqa: E402
 from autograder.course.ledger import read_problems, read_status  # noqa: E402
@@ -120,7 +120,7 @@ def read_results(root: Path, ids, page: Path | None = None, unreadable=None) -> 
             assignment = known[assignment_id]
             results.max_scores[assignment_id] = assignment.max_score
             for submission in assignment.submissions:
-                results.totals[assignment_id].append(submission.score)
+                results.totals[assignment_id].append(penalised_score(submission))
                 if submission.needs_manual_grade:
                     results.manual.add((submission.student.id, assignment_id))
                 for notebook in submission.notebooks:

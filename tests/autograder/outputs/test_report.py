@@ -329,7 +329,8 @@ def test_feedback_rewrites_the_page_the_report_marks_stale(course, capsys):
 
 def test_the_submissions_table_has_every_column(course, capsys):
     """Does a late submission's row say when it was handed in, how late, its raw score, the
-    penalty, the score after it, the points, and that a cell waits for a manual grade?"""
+    penalty, the score after it, the points, and that a cell waits for a manual grade; and
+    the scores by assignment count the score after the penalty?"""
     release(course, FIRST, {"test_f": (4, False), "answer": (2, True)})
     handed_in = DUE.replace(hour=12, minute=30)
     graded(course, FIRST, "ada", {"test_f": 4, "answer": None}, handed_in=handed_in,
@@ -338,6 +339,8 @@ def test_the_submissions_table_has_every_column(course, capsys):
     row = row_of(page, "submissions", "ada", FIRST)
     assert row[2:8] == ["2026-12-01 12:30:00 UTC", "2:30:00", "4", "0.4", f"{4 - 0.4:g}", "6"]
     assert "manual grade" in row[8]
+    # the scores by assignment are those the student keeps, as grade's console says them
+    assert row_of(page, "", FIRST)[1:] == ["1", f"{4 - 0.4:.1f}", f"{4 - 0.4:g}", "6"]
     assert "manual" in row_of(page, "students", "ada")[1]
     assert any(g.startswith("Submissions that need a manual grade") and ": 1;" in g
                for g in gaps_of(page))
