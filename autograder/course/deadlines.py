@@ -96,15 +96,17 @@ def unknown_zone(zone):
                         "database (Asia/Shanghai) or an offset (+08:00)", zone=zone))
 
 
-def check_deadlines(config, known_ids):
-    """Every configured due date parses and every configured id is an assignment: a clear
-    error before grading starts instead of a failure in every notebook."""
+def check_deadlines(config, known_ids, removed_ids=()):
+    """Every configured due date parses and every configured id is an assignment (or one
+    `remove` took out, whose entry it told the instructor to delete): a clear error before
+    grading starts instead of a failure in every notebook."""
     deadlines = Deadlines(config=config)
     named = set(deadlines.due_dates) | set(deadlines.extension_hours)
-    unknown = sorted(named - set(known_ids))
+    unknown = sorted(named - set(known_ids) - set(removed_ids))
     if unknown:
         raise DeadlineError(t("c.Deadlines in nbgrader_config.py names {unknown}, not an "
-                              "assignment of the course ({known})", unknown=", ".join(unknown),
+                              "assignment of the course ({known}): correct the id, or delete "
+                              "its entry", unknown=", ".join(unknown),
                               known=", ".join(known_ids)))
     for assignment_id, text in deadlines.due_dates.items():
         due_date(assignment_id, text)

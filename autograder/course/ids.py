@@ -27,6 +27,15 @@ ID_SHAPE = re.compile(r"^\d\d_[a-z][a-z0-9_]*$")  # as checks/loader.py's ID (ch
 STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
+REMOVED = "removed"  # where `remove` keeps an assignment's folders: removed/ID/
+
+
+def removed_ids(root: Path) -> list[str]:
+    """The ids of the assignments `remove` took out, whose folders removed/ keeps."""
+    kept = root / REMOVED
+    return sorted(p.name for p in kept.iterdir() if p.is_dir()) if kept.is_dir() else []
+
+
 def without_notebook(assignments: Path) -> list[str]:
     """The folders of an assignments/ folder named as an assignment (NN_words) that hold no
     notebook.py: an assignment that lost its text, which no command builds or grades."""

@@ -48,6 +48,7 @@ from autograder.course.draw_keys import (
     recorded,
 )
 from autograder.course.gradebook_guard import check_gradebook
+from autograder.course.ids import removed_ids
 from autograder.course.ledger import (
     REGRADE,
     GradeLock,
@@ -269,7 +270,7 @@ def grade(root: Path, ids=(), workers=None, force=False, timeout=None, log=print
         ids = handed_in(root, ids, log)
     config = course_config(root)
     check_settings(config)
-    check_deadlines(config, course_ids(root))
+    check_deadlines(config, course_ids(root), removed_ids(root))
     check_kernel()
     if not (scheduler or Cluster(config=config).scheduler):  # a cluster's workers check theirs
         check_sandbox(config, isolation)

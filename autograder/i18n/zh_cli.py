@@ -393,8 +393,13 @@ CATALOG = {
     "c.Deadlines.due_dates[{id!r}] = {value!r} is not a date ({error}); write it as {example}":
         "c.Deadlines.due_dates[{id!r}] = {value!r} 不是日期（{error}）；请写成 {example}",
     "c.Deadlines in nbgrader_config.py names {unknown}, not an assignment of the course "
-    "({known})":
-        "nbgrader_config.py 的 c.Deadlines 写了 {unknown}，但它不是本课程的作业（{known}）",
+    "({known}): correct the id, or delete its entry":
+        "nbgrader_config.py 的 c.Deadlines 写了 {unknown}，但它不是本课程的作业（{known}）："
+        "请改正这个作业编号，或者删掉这一项",
+    "{id}: nbgrader_config.py still names it in {entries}: delete those entries (grade leaves "
+    "them be while removed/{id}/ is there)":
+        "{id}：nbgrader_config.py 的 {entries} 里还写着它：请删掉这些项（只要 removed/{id}/ 还在，"
+        "grade 就不理会它们）",
     "c.Deadlines.extension_hours[{id!r}] must map student ids to hours (a number >= 0), "
     "e.g. {example}":
         "c.Deadlines.extension_hours[{id!r}] 必须把学生 id 映射到小时数（不小于 0 的数），"

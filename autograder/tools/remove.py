@@ -23,12 +23,12 @@ from pathlib import Path
 from autograder.course.config_file import SQLITE
 from autograder.course.directory import open_gradebook, write_atomically
 from autograder.course.gradebook_guard import check_gradebook
+from autograder.course.ids import REMOVED as KEPT
 from autograder.course.ids import UnknownAssignment
 from autograder.course.ledger import FOLDER, GradeLock, problems_path, read_problems
 from autograder.i18n import counted, t
 from autograder.plumbing.errors import KitError
 
-KEPT = "removed"
 PER_STUDENT = ("submitted", "autograded", "feedback")
 
 
@@ -155,7 +155,22 @@ def remove(root: Path, assignment_id, force=False, log=print):
                   moved=counted(len(folders), "{count} folder moved", "{count} folders moved"),
                   target=target.relative_to(root), folders=", ".join(str(p) for p in folders)))
         drop_books(root, assignment_id)
+    named = deadline_entries(root, assignment_id)
+    if named:
+        log(t("{id}: nbgrader_config.py still names it in {entries}: delete those entries "
+              "(grade leaves them be while removed/{id}/ is there)", id=assignment_id,
+              entries=", ".join(named)))
     return 0
+
+
+def deadline_entries(root: Path, assignment_id):
+    """Which of c.Deadlines' settings name the assignment."""
+    from autograder.course.config_file import course_config
+    from autograder.course.deadlines import Deadlines
+
+    deadlines = Deadlines(config=course_config(root))
+    return [f"c.Deadlines.{name}" for name in ("due_dates", "extension_hours")
+            if assignment_id in getattr(deadlines, name)]
 
 
 def drop_books(root: Path, assignment_id):

@@ -150,3 +150,24 @@ def test_export_says_how_to_remove_an_assignment_the_course_lost(course, capsys)
     assert {row["student_id"]: row["status"] for row in rows} == {
         "ada": "not graded yet", "bob": "missing"}  # her notebook is still in submitted/
     assert all(row["note"] == hint for row in rows)
+
+
+def test_a_due_date_of_the_removed_assignment_is_named_and_stops_no_grade(course, capsys):
+    """With a due date of 10_gone in nbgrader_config.py, does remove say to delete that
+    entry, and does grade's check of the deadlines then let the entry be (an id of neither
+    the course nor removed/ still stops it, saying how to fix it)?"""
+    from autograder.course.config_file import course_config
+    from autograder.course.deadlines import DeadlineError, check_deadlines
+    from autograder.course.ids import course_ids, removed_ids
+
+    with open(course / "nbgrader_config.py", "a", encoding="utf-8") as config:
+        config.write('\nc.Deadlines.due_dates = {"10_gone": "2026-12-04 23:59:00 UTC", '
+                     '"11_kept": "2026-12-04 23:59:00 UTC"}\n')
+    assert main(["--root", str(course), "remove", "10_gone", "--force"]) == 0
+    said = capsys.readouterr().out
+    assert "10_gone: nbgrader_config.py still names it in c.Deadlines.due_dates: delete " \
+        "those entries" in said, said
+    config = course_config(course)
+    check_deadlines(config, course_ids(course), removed_ids(course))
+    with pytest.raises(DeadlineError, match="10_gone.*correct the id, or delete its entry"):
+        check_deadlines(config, course_ids(course))
