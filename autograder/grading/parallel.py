@@ -202,6 +202,49 @@ def check_settings(config):
         except TraitError as error:
             raise GradeError(t("nbgrader_config.py: {error} Set it to a value of that kind, "
                                "then run grade again", error=error)) from None
+    check_setting_names(config)
+
+
+# The settings of the course's own section, c.Course (read as they are, by no class)
+COURSE_SETTINGS = frozenset({"language", "group", "shared_readable"})
+
+
+def kit_settings():
+    """{section: its setting names} of the kit's own sections of nbgrader_config.py."""
+    from autograder.course.deadlines import Deadlines, PercentPerDay
+    from autograder.grading.grade_in_sandbox import GradeInSandbox
+    from autograder.outputs.canvas import CanvasExport
+    from autograder.serve.on_submit import FeedbackOnSubmit
+
+    sections = {cls.__name__: set(cls.class_trait_names(config=True)) for cls in (
+        GradeInSandbox, Deadlines, PercentPerDay, Cluster, CanvasExport, FeedbackOnSubmit)}
+    return {**sections, "Course": set(COURSE_SETTINGS)}
+
+
+def check_setting_names(config):
+    """Refuse a misspelt setting of the kit's (c.Course.langauge), or a section whose name is
+    one letter or so from one of the kit's (c.Deadline): traitlets takes both without a word,
+    and the setting meant is not set (a due date not applied, every student on time)."""
+    import difflib
+
+    known = kit_settings()
+    for section in sorted(name for name in config if name[:1].isupper()):
+        if section in known:
+            wrong = sorted(set(config[section]) - known[section])
+            if wrong:
+                close = difflib.get_close_matches(wrong[0], known[section], n=1)
+                raise GradeError(t(
+                    "nbgrader_config.py sets c.{section}.{name}, which is no setting of "
+                    "c.{section}{close}: correct its name (c.{section}'s settings: {settings})",
+                    section=section, name=wrong[0],
+                    close=t(" (did you mean {name}?)", name=close[0]) if close else "",
+                    settings=", ".join(sorted(known[section]))))
+            continue
+        close = difflib.get_close_matches(section, known, n=1, cutoff=0.85)
+        if close:
+            raise GradeError(t("nbgrader_config.py sets c.{section}, which is no section of "
+                               "the kit's or nbgrader's: did you mean c.{name}? Correct it, "
+                               "then run grade again", section=section, name=close[0]))
 
 
 def check_sandbox(config, override=None):

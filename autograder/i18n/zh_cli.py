@@ -70,6 +70,15 @@ CATALOG = {
         "成绩册记录的是 {id} 较早的发布版本（单元格 {cells} 不同）：在你用 `nbgrader "
         "generate_assignment {id} --force` 记录这个版本之前，grade 不会评它的笔记本"
         "（之后用 `grade --force` 重新评分之前已评过的）",
+    "nbgrader_config.py sets c.{section}.{name}, which is no setting of c.{section}{close}: "
+    "correct its name (c.{section}'s settings: {settings})":
+        "nbgrader_config.py 设置了 c.{section}.{name}，但 c.{section} 没有这一项{close}：请改正它的"
+        "名字（c.{section} 的设置有：{settings}）",
+    " (did you mean {name}?)": "（是不是想写 {name}？）",
+    "nbgrader_config.py sets c.{section}, which is no section of the kit's or nbgrader's: did "
+    "you mean c.{name}? Correct it, then run grade again":
+        "nbgrader_config.py 设置了 c.{section}，但本工具和 nbgrader 都没有这一节：是不是想写 "
+        "c.{name}？请改正后再运行 grade",
     "nbgrader_config.py: {error} Set it to a value of that kind, then run grade again":
         "nbgrader_config.py：{error} 请把它设为该类型的值，然后再运行 grade",
     "{folder} is no course with assignments: run the demo inside one (a course `python -m "

@@ -29,3 +29,29 @@ def test_a_setting_of_the_wrong_kind_stops_grade_before_any_notebook(tmp_path, s
     assert "Set it to a value of that kind" in said
     assert "fix the notebook" not in said and "Traceback" not in said, said
     assert not (course.root / "autograded").exists()
+
+
+@pytest.mark.parametrize("setting, said", [
+    ('c.Course.langauge = "en"', "c.Course.langauge, which is no setting of c.Course (did you "
+                                 "mean language?)"),
+    ('c.Deadline.due_dates = {"01_attention_by_hand": "2026-12-01 00:00:00 UTC"}',
+     "c.Deadline, which is no section of the kit's or nbgrader's: did you mean c.Deadlines?"),
+    ("c.PercentPerDay.percent_per_days = 20", "c.PercentPerDay.percent_per_days, which is no "
+                                              "setting of c.PercentPerDay (did you mean "
+                                              "percent_per_day?)"),
+])
+def test_a_misspelt_setting_stops_grade_naming_the_one_meant(tmp_path, setting, said):
+    """A misspelt setting of the kit's, which traitlets takes without a word (a due date
+    under c.Deadline is never applied): does grade exit 1 naming it and the one meant,
+    grading nothing?"""
+    course = Course.create(tmp_path / "course", ROOT, [ID])
+    course.generate(ID)
+    hand_in(course, "ada")
+    with (course.root / "nbgrader_config.py").open("a") as config:
+        config.write(f"\n{setting}\n")
+    result = kit(course, "grade")
+    shown = " ".join((result.stdout + result.stderr).split())
+    assert result.returncode == 1, shown
+    assert f"nbgrader_config.py sets {said}" in shown, shown
+    assert "Traceback" not in shown
+    assert not (course.root / "autograded").exists()
