@@ -39,6 +39,28 @@ def test_the_measure_counts_what_files_take_and_follows_no_link(tmp_path):
     assert (256 << 10) <= taken < (256 << 10) + (64 << 10)
 
 
+def test_folders_nested_past_a_paths_length_are_not_read_as_gone(tmp_path):
+    """A tree of 25 folders with names of 200 characters, a file at the bottom: is it not
+    read as gone (its files uncounted, 1.5 GB hidden from the limit) but as a folder the
+    grader cannot read, which stops the kernel?"""
+    here = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for _ in range(25):
+            os.mkdir("d" * 200, dir_fd=here)
+            inner = os.open("d" * 200, os.O_RDONLY | os.O_DIRECTORY, dir_fd=here)
+            os.close(here)
+            here = inner
+        file = os.open("hidden", os.O_CREAT | os.O_WRONLY, 0o600, dir_fd=here)
+        os.write(file, b"x" * 4096)
+        os.close(file)
+    finally:
+        os.close(here)
+    usage = folder_usage(tmp_path)
+    assert usage is None
+    assert "cannot read" in over_limit(usage, 1 << 30)
+    shutil.rmtree(tmp_path, ignore_errors=True)
+
+
 def test_a_limit_is_said_with_its_setting():
     """Is a folder past its bytes, or its count of entries, or unreadable, each said, and one
     within all three left alone?"""
