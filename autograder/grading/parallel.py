@@ -210,14 +210,13 @@ COURSE_SETTINGS = frozenset({"language", "group", "shared_readable"})
 
 
 def kit_settings():
-    """{section: its setting names} of the kit's own sections of nbgrader_config.py."""
+    """{section: its setting names} of the kit's sections of nbgrader_config.py that grading
+    reads (those of the outputs and serve are theirs to check)."""
     from autograder.course.deadlines import Deadlines, PercentPerDay
     from autograder.grading.grade_in_sandbox import GradeInSandbox
-    from autograder.outputs.canvas import CanvasExport
-    from autograder.serve.on_submit import FeedbackOnSubmit
 
     sections = {cls.__name__: set(cls.class_trait_names(config=True)) for cls in (
-        GradeInSandbox, Deadlines, PercentPerDay, Cluster, CanvasExport, FeedbackOnSubmit)}
+        GradeInSandbox, Deadlines, PercentPerDay, Cluster)}
     return {**sections, "Course": set(COURSE_SETTINGS)}
 
 

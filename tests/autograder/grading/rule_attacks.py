@@ -354,7 +354,7 @@ ATTACKS = {
         "        w = torch.exp(s - s.amax(-1, keepdim=True))\n"
         "        rows.append(w / w.sum(-1, keepdim=True) @ values)\n"
         "    return torch.cat(rows, dim=-2)\n"
-    )}, {"online_attention"}, "spans all"),
+    )}, {"online_attention"}, "more than a block"),
     "softmaxes_beside_a_mask": (GRADIENTS, {"cached_causal_attention": (
         "import math\nimport torch\n\n"
         "def cached_causal_attention(x, W_query, W_key, W_value):\n"
