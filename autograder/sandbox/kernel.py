@@ -166,15 +166,12 @@ def remove_scratch(folder):
     """Remove a scratch folder with all it holds, never following a link inside, whatever
     modes its kernel left on the folders in it: as an ordinary user, rmtree neither enters a
     folder the kernel made unreadable (chmod 000) nor empties one it made unwritable, and
-    what they hold would outlive the kernel, as many files as the student's code wrote. Only
-    once the kernel is dead. Folders nested deeper than rmtree's recursion or than a path
-    can name (a kernel's 2,100 nested folders left 489 MB behind) go by remove_deep."""
+    what they hold would outlive the kernel, as many files as the student's code wrote; nor
+    does it reach folders nested deeper than its recursion or than a path can name (a
+    kernel's 2,100 nested folders left 489 MB behind). What rmtree leaves, remove_deep
+    removes. Only once the kernel is dead."""
     with contextlib.suppress(RecursionError):
         shutil.rmtree(folder, ignore_errors=True)
-    if os.path.lexists(folder) and not os.path.islink(folder):
-        open_folders(folder)
-        with contextlib.suppress(RecursionError):
-            shutil.rmtree(folder, ignore_errors=True)
     if os.path.lexists(folder) and not os.path.islink(folder):
         remove_deep(folder)
 
@@ -232,22 +229,6 @@ def remove_deep(top):
             os.rmdir(name, dir_fd=here)
         except OSError:
             left[-1].add(name)
-
-
-def open_folders(top):
-    """Give the owner (alone) read, write and search on `top` and every folder below it,
-    found without following a link; nothing gains access it lacked but its owner. Run once
-    the kernel that made them is dead, so that no folder is swapped for a link meanwhile."""
-    todo = [top]
-    while todo:
-        folder = todo.pop()
-        with contextlib.suppress(OSError):
-            os.chmod(folder, 0o700)
-        try:
-            with os.scandir(folder) as entries:
-                todo += [entry.path for entry in entries if entry.is_dir(follow_symlinks=False)]
-        except OSError:
-            continue
 
 
 def process_runs(pid):

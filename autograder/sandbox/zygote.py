@@ -381,9 +381,7 @@ def become_kernel(request):
         # made under the kernel's own limit, every kernel of the template would share those
         # 128 processes (one notebook's zombies kept the others from starting a thread)
         drop_to_user_namespace()
-        set_limits(request["limits"], uid)
-    else:
-        set_limits(request["limits"], uid)
+    set_limits(request["limits"], uid)
     if uid is not None:
         os.setgroups([])
         os.setgid(uid)
