@@ -212,8 +212,9 @@ class Lateness:
 
 def penalised_score(submission):
     """A gradebook submission's score as the student keeps it: nbgrader's raw score, its late
-    penalty taken off (what the console, the export and the report all show)."""
-    return submission.score - (submission.late_submission_penalty or 0.0)
+    penalty taken off, never below 0 (what the console, the export and the report all
+    show)."""
+    return max(0.0, submission.score - (submission.late_submission_penalty or 0.0))
 
 
 def lateness(submission):

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from nbgrader.api import MissingEntry
 
-from autograder.course.deadlines import Lateness, lateness
+from autograder.course.deadlines import Lateness, lateness, penalised_score
 from autograder.course.directory import course_ids
 from autograder.course.ledger import REGRADE, digest, read_problems, read_status
 from autograder.i18n import t
@@ -103,8 +103,8 @@ def entry(root: Path, gradebook, student, assignment, problems, gone=False):
     name, max_score = assignment.name, assignment.max_score
     mine = [p for p in problems if p.student == student and p.assignment in ("", name)]
     try:
-        late = lateness(gradebook.find_submission(name, student))
-        score = max(0.0, late.raw_score - late.penalty)
+        submission = gradebook.find_submission(name, student)
+        late, score = lateness(submission), penalised_score(submission)
     except MissingEntry:
         late = score = None
     notebook = root / "submitted" / student / name / f"{name}.ipynb"

@@ -23,8 +23,7 @@ from pathlib import Path
 from autograder.course.config_file import SQLITE
 from autograder.course.directory import open_gradebook, write_atomically
 from autograder.course.gradebook_guard import check_gradebook
-from autograder.course.ids import REMOVED as KEPT
-from autograder.course.ids import UnknownAssignment
+from autograder.course.ids import REMOVED, UnknownAssignment
 from autograder.course.ledger import FOLDER, GradeLock, problems_path, read_problems
 from autograder.i18n import counted, t
 from autograder.plumbing.errors import KitError
@@ -95,10 +94,10 @@ def gradebook_rows(assignment):
 
 def kept_at(root: Path, assignment_id):
     """removed/ID, or removed/ID-2 ... when an earlier removal is kept there."""
-    target, number = root / KEPT / assignment_id, 1
+    target, number = root / REMOVED / assignment_id, 1
     while target.exists():
         number += 1
-        target = root / KEPT / f"{assignment_id}-{number}"
+        target = root / REMOVED / f"{assignment_id}-{number}"
     return target
 
 
