@@ -63,6 +63,7 @@ from autograder.course.shown_outputs import (
     without_images,
 )
 from autograder.course.submission_files import CELL_CODE_BYTES
+from autograder.grading.raised_cells import defines_unrun, raised, ran_part
 from autograder.grading.remote_subject import RemoteSubject
 from autograder.i18n import current, t
 from autograder.sandbox import spare_kernel
@@ -79,10 +80,11 @@ def steps_checked(source):
     return STEP_CALL.findall(source)
 
 
-def why_undefined(name, ran, unfinished):
+def why_undefined(name, ran, unfinished, stops=()):
     """Why a step is not defined when a cell of the student's whose text defines it (a def, a
     class or an assignment at its top) shows why: it does not parse (among the cells that
-    `ran`), or it was stopped midway (`unfinished`: (cell, why)); None otherwise."""
+    `ran`), it was stopped midway (`unfinished`: (cell, why)), or it raised before the
+    definition (`stops`: Raised); None otherwise."""
     defines = re.compile(rf"^[ \t]*(?:async[ \t]+def|def|class)[ \t]+{re.escape(name)}\b"
                          rf"|^{re.escape(name)}[ \t]*=", re.MULTILINE)
     for source in ran:
@@ -99,6 +101,10 @@ def why_undefined(name, ran, unfinished):
         if defines.search(source):
             return t("the cell that defines it was stopped midway: {reason}; make it finish "
                      "(an endless loop, or a long run at the top of the cell?)", reason=reason)
+    for stop in stops:
+        if defines_unrun(stop, defines):
+            return t("the cell that defines it raised {kind} on its line {line}, before the "
+                     "definition ran; fix the cell and run it", kind=stop.kind, line=stop.line)
     return None
 
 
@@ -279,6 +285,7 @@ class Session:
         self.link = Link(self.kernel, self.timeout, bounds.reply)
         self.ran = []  # cells that ran, in order: replayed after a crash, read by closure
         self.unfinished = []  # (cell, why) of cells stopped midway: a step they define is said
+        self.raised = []  # Raised: cells that stopped at an error, only their start in `ran`
         self.unreplayed = set()  # indices in `ran` of cells not run again after a crash:
         # those that left processes running, and those not run at all (not_run)
         self.refused = []  # files of the notebook's folder not copied, and why
@@ -441,7 +448,10 @@ class Session:
             self.recover(gone)
             return [error_output("KernelDied", t("{reason}; this cell was skipped",
                                                  reason=gone.reason))], None
-        self.ran.append(source)
+        stop = raised(source, outputs)  # what ran of it is what it defines (raised_cells.py)
+        if stop is not None:
+            self.raised.append(stop)
+        self.ran.append(source if stop is None else ran_part(stop))
         if self.clear_strays(cell=len(self.ran) - 1) and not (self.broken or self.stopped):
             outputs.append(stdout(t(
                 "[this cell left processes running (a fork or a daemon): the grader stopped "
@@ -524,7 +534,7 @@ class Session:
             with self.link.talking():  # the step's requests: one run in the kernel
                 if not self.link.request("defined", None, name=name):
                     why = judged("forbids_names", (), text, current()) if text else None
-                    cause = why_undefined(name, self.ran, self.unfinished)
+                    cause = why_undefined(name, self.ran, self.unfinished, self.raised)
                     return [Finding("error", name, (t(
                         "{name} is not defined: {cause}", name=name, cause=cause) if cause
                         else t("{name} is not defined: run the cell that defines it, and keep "

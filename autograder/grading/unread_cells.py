@@ -19,14 +19,19 @@ When every cell left to run only defines (`defines_only`: imports of the librari
 and classes whose definition runs nothing of the student's, as most solution cells are) or is
 one of the course's locked cells, the first kernel shows nothing worth its start: none is
 started (Session's `first_kernel`), and each step's definitions run where it is judged. A
-definition that fails (a default value that raises) fails its step, with the error. The
+definition that fails (a default value that raises) fails its step, with the error. A
+statement that may raise before a later definition of its cell (an import of a module this
+process has not loaded, a default read from an attribute) keeps the first kernel: the student's
+notebook leaves that later definition unrun, and so does grading (raised_cells.py). The
 course's locked cells then show nothing on the page: they run before each step is judged.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
+import sys
 
 from autograder.checks.code_rules import (
     ALLOWED_MODULES,
@@ -132,14 +137,69 @@ def quiet_statement(node, in_class=False):
     return False
 
 
+BUILTINS = frozenset(dir(builtins))
+
+
+def resolves(node):
+    """Is this import of modules this process has loaded, and of names they hold? In a kernel
+    of the same libraries it cannot fail; another may (`import torch.nn.functionl`)."""
+    if isinstance(node, ast.Import):
+        return all(alias.name in sys.modules for alias in node.names)
+    module = None if node.level else sys.modules.get(node.module or "")
+    return module is not None and all(
+        alias.name == "*" or alias.name in vars(module)
+        or f"{node.module}.{alias.name}" in sys.modules for alias in node.names)
+
+
+def definition_reads(node):
+    """The expressions a def or a class runs where it is defined (None where absent)."""
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        arguments = node.args
+        every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                 *filter(None, [arguments.vararg, arguments.kwarg])]
+        return [*node.decorator_list, *arguments.defaults, *arguments.kw_defaults,
+                node.returns, *(a.annotation for a in every)]
+    if isinstance(node, ast.ClassDef):
+        reads = [*node.bases, *node.decorator_list, *(k.value for k in node.keywords)]
+        for item in node.body:
+            if isinstance(item, ast.Assign | ast.AnnAssign):
+                reads += [item.value, getattr(item, "annotation", None)]
+            reads += definition_reads(item)
+        return reads
+    return []
+
+
+def cannot_raise(node, bound):
+    """Can this statement of a cell that only defines not raise, its cell's names bound
+    before it being `bound`? Its imports resolve, and its definition reads no attribute and
+    no name but those and the builtins. One that may raise, before a later definition of the
+    same cell, would leave that definition unrun in the student's notebook (raised_cells.py):
+    its cell runs in the first kernel, which says where it stopped."""
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        return resolves(node)
+    known = BUILTINS | bound
+    return all(not isinstance(part, ast.Attribute)
+               and (not isinstance(part, ast.Name) or part.id in known)
+               for expression in definition_reads(node) if expression is not None
+               for part in ast.walk(expression))
+
+
 @functools.lru_cache(maxsize=256)
 def defines_only(source):
     """Does the cell only define: imports of the libraries graded code may use, functions and
     classes whose definition runs nothing (plain defaults, no decorator but staticmethod,
-    classmethod and property on a method), a docstring? Not a cell with magic, nor one that
-    does not parse (its SyntaxError is for the student to see)."""
+    classmethod and property on a method), a docstring? And can none of its statements but
+    the last raise (`cannot_raise`)? Not a cell with magic, nor one that does not parse (its
+    SyntaxError is for the student to see)."""
     tree = None if has_magic(source) else parsed(source)
-    return tree is not None and all(quiet_statement(node) for node in tree.body)
+    if tree is None or not all(quiet_statement(node) for node in tree.body):
+        return False
+    bound = frozenset()
+    for node in tree.body[:-1]:
+        if not cannot_raise(node, bound):
+            return False
+        bound |= bound_names(node)
+    return True
 
 
 def unread(sources, shown_only):

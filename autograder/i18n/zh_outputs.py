@@ -96,6 +96,10 @@ CATALOG = {
     'or a long run at the top of the cell?)':
         '定义它的单元格中途被停止：{reason}；请让它能运行完（是不是有无限循环，或者在单元格顶层'
         '做了很耗时的计算？）',
+    'the cell that defines it raised {kind} on its line {line}, before the definition ran; fix '
+    'the cell and run it':
+        '定义它的单元格在第 {line} 行抛出了 {kind}，定义它的代码还没来得及运行；请修改这个单元格并'
+        '运行它',
     "its student id {student!r} is not one the course can use (letters, digits, '.', '_' and "
     "'-', a letter or a digit first)":
         "它的学生 id {student!r} 不能在课程中使用（只能用字母、数字和 '.'、'_'、'-'，"

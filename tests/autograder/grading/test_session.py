@@ -334,3 +334,48 @@ def test_a_step_whose_cell_fails_says_why_it_is_not_defined(tmp_path):
     said = said_under(graded, "test_scaled_softmax")
     assert "scaled_softmax is not defined: the cell that defines it was stopped midway: ran " \
         f"past the time limit ({CELL_TIMEOUT} s)" in said, said
+
+
+def with_cell(notebook, grade_id, edit):
+    """The notebook with the source of its cell `grade_id` changed by `edit`."""
+    for cell in notebook.cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") == grade_id:
+            cell.source = edit(cell.source)
+    return notebook
+
+
+def test_a_definition_below_an_error_of_its_cell_is_not_graded(tmp_path):
+    """A correct `project` below a failing import in its cell, once of a module no kernel has
+    (a kernel runs the notebook's cells) and once of a name torch lacks (a notebook that only
+    defines): does it score 0 in both, saying where the cell stopped, as the student's own
+    notebook leaves it undefined? And does a correct `scaled_softmax` whose cell raises only
+    after defining it keep its points?"""
+    course = Course.create(tmp_path / "course", ROOT, [ID])
+    course.generate(ID)
+    release = nbformat.read(course.root / "release" / ID / f"{ID}.ipynb", 4)
+    source = nbformat.read(ROOT / "source" / ID / f"{ID}.ipynb", 4)
+    imports = {"kim": "import no_such_module_here\n", "lee": "from torch import no_such_name\n"}
+    for student, line in imports.items():
+        notebook = with_cell(simulate.correct(release, source), "project",
+                             lambda text, line=line: line + text)
+        if student == "kim":
+            notebook = with_cell(notebook, "scaled_softmax",
+                                 lambda text: text + "\n\nscaled_softmax(torch.ones(2, 3), 4)[5]\n")
+        course.submit(student, ID, notebook)
+
+    run = grade(course.root, [ID], workers=1, log=lambda _: None)
+
+    assert not run.failed, run.failed
+    for student, kind in (("kim", "ModuleNotFoundError"), ("lee", "ImportError")):
+        scores = course.cell_scores(ID, student)
+        graded = course.root / "autograded" / student / ID / f"{ID}.ipynb"
+        said = said_under(graded, "test_project")
+        assert scores["test_project"].score == 0, f"{student}: {said}"
+        assert f"project is not defined: the cell that defines it raised {kind} on its line " \
+            "1, before the definition ran" in said, said
+        last = scores["test_scaled_dot_product_attention"]
+        assert last.score == last.max_score, said_under(graded,
+                                                         "test_scaled_dot_product_attention")
+    kept = course.cell_scores(ID, "kim")["test_scaled_softmax"]
+    assert kept.score == kept.max_score, said_under(
+        course.root / "autograded" / "kim" / ID / f"{ID}.ipynb", "test_scaled_softmax")

@@ -90,6 +90,8 @@ def test_a_cell_that_changes_a_name_in_place_is_kept_for_its_reader():
     "def g(q: torch.Tensor, k: tuple[int, int] | None = None) -> list[float]:\n    pass",
     "class Block(torch.nn.Module):\n    size = 4\n    def __init__(self):\n"
     "        super().__init__()\n    @property\n    def width(self):\n        return 2",
+    "import torch.nn.functional as F\ndef f(x):\n    return F.relu(x)",
+    "class A:\n    pass\nclass B(A):\n    pass\ndef f(x: B = None, n: int = 2):\n    return x",
 ])
 def test_cells_that_only_define(source):
     """Is a cell of imports of the libraries, plain definitions and classes one that only
@@ -102,9 +104,15 @@ def test_cells_that_only_define(source):
     "def f(x=print('now')):\n    pass", "@shout\ndef f():\n    pass",
     "def f() -> print('now'):\n    pass", "class A(base()):\n    pass",
     "class A:\n    print('now')", "class A(metaclass=Loud):\n    pass", "def f(:\n",
+    "from torch import no_such_name\ndef f(x):\n    return x",
+    "import torch.nn.functionl as F\ndef f(x):\n    return x",
+    "def g(x=torch.pi):\n    pass\ndef f(x):\n    return x",
+    "class A(Missing):\n    pass\ndef f(x):\n    return x",
 ])
 def test_cells_that_do_more_than_define(source):
     """Does a cell that shows, computes, imports a file of the student's, uses magic, runs
     code as it defines (a default, a decorator, an annotation, a base, a class body, a
-    metaclass) or does not parse count as one that must run?"""
+    metaclass) or does not parse count as one that must run? And one where a statement that
+    may raise (an import that does not resolve, a name or attribute read as it defines) comes
+    before another definition, which the student's notebook would then leave unrun?"""
     assert not defines_only(source)
