@@ -196,6 +196,12 @@ CATALOG = {
     "its code wrote more than {mib} MiB into its working folder (the limit: "
     "c.GradeInSandbox.folder_limit_mb)":
         "代码向工作文件夹写入了超过 {mib} MiB（上限由 c.GradeInSandbox.folder_limit_mb 设定）",
+    "its code hid from the grader the files it holds open (it made its processes unreadable)":
+        "代码让评分程序看不到它打开着的文件（它把自己的进程设成了不可读取）",
+    "its code kept more than {mib} MiB on disk, counting files it removed but still holds "
+    "open or mapped (the limit: c.GradeInSandbox.folder_limit_mb)":
+        "代码在磁盘上占用了超过 {mib} MiB，其中包括它已删除却仍然打开或映射着的文件（上限由 "
+        "c.GradeInSandbox.folder_limit_mb 设定）",
     "the sandboxed kernel exited at start: {log}": "沙箱内核刚启动就退出了：{log}",
     "the sandboxed kernel did not answer within {seconds} s":
         "沙箱内核在 {seconds} 秒内没有响应",

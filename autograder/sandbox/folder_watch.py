@@ -11,6 +11,11 @@ read even after giving itself the right to (the owner may; a kernel of the grade
 may make one unreadable): what was written past the limit in the last PERIOD is all it can
 add. The kernel's code cannot reach this thread: it runs in the grader's process.
 
+A file removed while a process holds it open, or maps it, still takes its space, and no
+listing shows it (256 open files of 64 MiB each are 16 GiB, and a mapping outlives its
+descriptor): each measure also asks the kernel's template what the sandbox's processes hold
+so (zygote.py, `held`), and counts it against the same limit.
+
 The kernel is stopped through its template (the same request that ends it after the
 notebook, which takes every process it started); the grader, waiting on its messages, finds
 it gone and says why (`reason`), as for a kernel that ran out of time.
@@ -92,11 +97,13 @@ def entries_of(descriptor):
 
 
 class FolderWatch:
-    """Measure `folder` every PERIOD s until stopped; past `limit` bytes (or MAX_ENTRIES, or
-    unreadable), call `stop_kernel()` once, `reason` then saying why."""
+    """Measure `folder` every PERIOD s until stopped, with what `held()` says the kernel's
+    processes hold of files they removed (bytes; None when the grader cannot tell); past
+    `limit` bytes (or MAX_ENTRIES, or unreadable), call `stop_kernel()` once, `reason` then
+    saying why."""
 
-    def __init__(self, folder, limit, stop_kernel):
-        self.folder, self.limit, self.stop_kernel = folder, limit, stop_kernel
+    def __init__(self, folder, limit, stop_kernel, held=lambda: 0):
+        self.folder, self.limit, self.stop_kernel, self.held = folder, limit, stop_kernel, held
         self.reason = None
         self.done = threading.Event()
         self.thread = threading.Thread(target=self.watch, name="kit-folder-watch", daemon=True)
@@ -104,7 +111,8 @@ class FolderWatch:
 
     def watch(self):
         while not self.done.wait(PERIOD):
-            self.reason = over_limit(folder_usage(self.folder, MAX_ENTRIES), self.limit)
+            self.reason = over_limit(folder_usage(self.folder, MAX_ENTRIES), self.limit,
+                                     self.held_now)
             if self.reason is not None:
                 try:
                     self.stop_kernel()
@@ -112,14 +120,22 @@ class FolderWatch:
                     pass
                 return
 
+    def held_now(self):
+        try:
+            return self.held()
+        except Exception:  # noqa: BLE001 - the template ended with the kernel: nothing held
+            return 0
+
     def stop(self):
         self.done.set()
         if self.thread is not threading.current_thread():
             self.thread.join()
 
 
-def over_limit(usage, limit):
-    """Why a folder measured `usage` (folder_usage) is past what a kernel may keep, or None."""
+def over_limit(usage, limit, held=lambda: 0):
+    """Why a folder measured `usage` (folder_usage), with the bytes of removed files its
+    kernel holds (`held()`, asked only when the folder alone is within the limits), is past
+    what a kernel may keep, or None."""
     if usage is None:
         return t("its code made a folder the grader cannot read in its working folder")
     taken, entries = usage
@@ -129,4 +145,12 @@ def over_limit(usage, limit):
     if taken > limit:
         return t("its code wrote more than {mib} MiB into its working folder (the limit: "
                  "c.GradeInSandbox.folder_limit_mb)", mib=limit >> 20)
+    removed = held()
+    if removed is None:
+        return t("its code hid from the grader the files it holds open (it made its "
+                 "processes unreadable)")
+    if taken + removed > limit:
+        return t("its code kept more than {mib} MiB on disk, counting files it removed but "
+                 "still holds open or mapped (the limit: c.GradeInSandbox.folder_limit_mb)",
+                 mib=limit >> 20)
     return None

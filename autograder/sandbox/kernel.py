@@ -588,8 +588,11 @@ class SandboxedKernel:
         """A FolderWatch of the kernel's folder, which ends the kernel `pid` (of `uid`) once
         it holds more than the settings allow."""
         template = self.template()
+        held = {"op": "held", "pid": pid, "uid": uid,
+                "file_bytes": self.settings.limits.file_bytes}
         return FolderWatch(self.scratch, self.settings.folder_limit_bytes,
-                           lambda: template.ask({"op": "kill", "pid": pid, "uid": uid}))
+                           lambda: template.ask({"op": "kill", "pid": pid, "uid": uid}),
+                           lambda: template.ask(held)["bytes"])
 
     def gone_reason(self):
         """Why the kernel is gone, as the grader says it: what its FolderWatch found, else a

@@ -9,6 +9,8 @@ stdin and stdout are the connection of the worker that takes it: handover.py):
   {"op": "kill", "pid": n, "uid": u}  kill every process of the sandbox, answer {"killed": k}
   {"op": "strays", "pid": n, "uid": u}  kill every running process of the sandbox but the
       kernel itself (a fork, a daemon), answer {"killed": k}
+  {"op": "held", "pid": n, "uid": u, "file_bytes": b}  the bytes of files the sandbox's
+      processes removed but hold open or mapped, answer {"bytes": b} (None: unreadable)
   {"op": "warm", "cells": [...]}  prepare IPython's work on these texts once, for every
       kernel forked after (cell_cache.py), answer {"warmed": k}
 It is a child subreaper, so processes a limits-only kernel leaves behind (daemons) become its
@@ -58,6 +60,7 @@ import socket
 import sys
 import time
 import traceback
+from stat import S_ISREG
 
 
 def check(result, what):
@@ -878,22 +881,71 @@ def alone(kernel):
         return False
 
 
+def sandbox_processes(kernel, uid):
+    """Pids of the running or dead processes of the kernel's sandbox, the kernel among them:
+    without namespaces, its tree and what kernels that died left here; with a user of its
+    own, that user's; else those of its PID namespace."""
+    if MECHANISM not in NAMESPACED:  # its tree holds all it started (a child subreaper)
+        return [kernel, *descendants(kernel), *orphans()]
+    if alone(kernel):
+        return [kernel]
+    if uid is not None:
+        return processes_of(uid)
+    return [kernel, *in_namespace_of(kernel)]
+
+
 def strays(request):
     """Kill every running process of the sandbox except the kernel: what a cell or a check
     left behind (a copy of the kernel made by os.fork, a daemon). Zombies stay until their
     parent, the kernel, reaps them or dies."""
     uid, kernel = request.get("uid"), request["pid"]
-    if MECHANISM not in NAMESPACED:  # its tree holds all it started (a child subreaper)
-        find = lambda: descendants(kernel) + orphans()  # noqa: E731
-    elif alone(kernel):
-        return {"killed": 0}
-    elif uid is not None:
-        find = lambda: processes_of(uid)  # noqa: E731
-    else:
-        find = lambda: in_namespace_of(kernel)  # noqa: E731
     killed, _ = kill_until_none(
-        lambda: [p for p in find() if p != kernel and running(p)], kill_each)
+        lambda: [p for p in sandbox_processes(kernel, uid) if p != kernel and running(p)],
+        kill_each)
     return {"killed": killed}
+
+
+def held(request):
+    """The bytes of files the sandbox's processes removed but still hold: open (the blocks
+    each takes) or only mapped (then `file_bytes`, the most a file may have, as nothing says
+    its size); the folder watch adds them to the folder's (folder_watch.py). Answer
+    {"bytes": None} when a process's /proc cannot be read (its code made it undumpable)."""
+    opened, mapped = {}, set()
+    for pid in sandbox_processes(request["pid"], request.get("uid")):
+        try:
+            opened.update(removed_open(pid))
+            mapped.update(removed_mapped(pid))
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # gone meanwhile
+        except PermissionError:
+            return {"bytes": None}
+    return {"bytes": sum(opened.values()) + request["file_bytes"] * len(mapped - set(opened))}
+
+
+def removed_open(pid):
+    """{inode: bytes on disk} of the removed regular files `pid` holds open."""
+    found = {}
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            info = os.stat(f"/proc/{pid}/fd/{fd}")  # the open file itself, removed or not
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        if S_ISREG(info.st_mode) and info.st_nlink == 0:
+            found[info.st_ino] = info.st_blocks * 512
+    return found
+
+
+def removed_mapped(pid):
+    """The inodes of removed files mapped into `pid`'s memory (a mapping outlives the
+    file's descriptor, and keeps the whole file)."""
+    found = set()
+    with open(f"/proc/{pid}/maps") as maps:
+        for line in maps:
+            if line.endswith(" (deleted)\n"):
+                fields = line.split(maxsplit=5)  # range, permissions, offset, device, inode
+                if len(fields) == 6 and fields[4] != "0":
+                    found.add(int(fields[4]))
+    return found
 
 
 def warm(request):
@@ -1008,7 +1060,8 @@ def serve():
         request = json.loads(line)
         reap()
         try:
-            answer = {"spawn": spawn, "kill": kill, "strays": strays, "warm": warm}[
+            answer = {"spawn": spawn, "kill": kill, "strays": strays, "held": held,
+                      "warm": warm}[
                 request["op"]](request)
         except Exception as error:  # noqa: BLE001 - reported to the grader
             answer = {"error": f"{type(error).__name__}: {error}"}

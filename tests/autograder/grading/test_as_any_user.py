@@ -8,7 +8,8 @@ init in the user's own folder; the restricted environments are made with tests/a
 confined.py (a seccomp filter like Docker's, its capabilities). Six students attack, as a red
 team did as an ordinary user: each answer exec()s the course's reference.py; one prints the
 instructor's private file; one connects to a listener on 127.0.0.1; one writes into the course;
-one kills every process it may (kill(-1)); one holds 115 zombies while the others are graded.
+one kills every process it may (kill(-1)); one holds 115 zombies while the others are graded;
+one holds 640 MiB of files it removed; one makes its processes unreadable to its own user.
 A correct and a blank notebook beside them. Needs
 root, as in CI (KIT_REQUIRE_ROOT)."""
 
@@ -65,6 +66,14 @@ ATTACKS = {  # student: code in a cell before the answers ({course}, {secret}, {
     "f-zombies": "import subprocess, time\n"
                  "subprocess.run(['/bin/sh', '-c', 'for i in $(seq 115); do /bin/true & done'])\n"
                  "time.sleep(8)",
+    # 640 MiB in files removed while held open: no listing of its folder shows them
+    "g-held-open": "import os, time\nheld = []\nfor i in range(40):\n"
+                   "    part = open(f'part{{i}}', 'wb+')\n    part.write(b'0' * (16 << 20))\n"
+                   "    part.flush()\n    os.unlink(f'part{{i}}')\n    held.append(part)\n"
+                   "time.sleep(3)",
+    # its /proc closed to its own user (PR_SET_DUMPABLE 0), to hide what it holds
+    "h-undumpable": "import ctypes, time\nctypes.CDLL(None).prctl(4, 0, 0, 0, 0)\n"
+                    "time.sleep(3)",
 }
 SETUP = "setup_04"  # the release's last setup cell: the attacks' cell comes after it
 REFERENCE_EXEC = ("exec(open({reference!r}).read(), globals())  # the course's own answers\n")
@@ -250,7 +259,8 @@ def test_nothing_leaks_reaches_or_is_written(graded):
     assert not (course / "planted.txt").exists() and not (course / "submitted" /
                                                           "planted").exists(), mode
     found = scores(course)
-    for student in ("b-secret", "c-network", "d-write", "f-zombies"):
+    for student in ("b-secret", "c-network", "d-write", "f-zombies", "g-held-open",
+                    "h-undumpable"):
         assert found.get(student) == FULL, (mode, student, found)
 
 
@@ -260,7 +270,23 @@ def test_kill_minus_one_stops_nothing(graded):
     mode, course, result, _, _ = graded
     assert result.returncode != -9 and result.returncode != 137, (mode, result.stderr)
     assert set(scores(course)) >= {"b-secret", "c-network", "d-write", "e-reference",
-                                   "f-zombies", "y-blank", "z-correct"}, mode
+                                   "f-zombies", "g-held-open", "h-undumpable", "y-blank",
+                                   "z-correct"}, mode
+
+
+def said_in(course, student):
+    return (course / "autograded" / student / ID / f"{ID}.ipynb").read_text()
+
+
+def test_files_removed_but_held_are_counted(graded):
+    """Is the cell that holds 640 MiB of removed files stopped, saying why, in every mode
+    (its answers still graded, above)? And where the grader's user cannot read an
+    undumpable kernel's /proc (an ordinary user, no namespace between them), is that kernel
+    stopped as hiding what it holds?"""
+    mode, course, _, _, _ = graded
+    assert "removed but still holds" in said_in(course, "g-held-open"), mode
+    if mode == "ordinary user, no user namespaces":
+        assert "hid from the grader" in said_in(course, "h-undumpable"), mode
 
 
 @pytest.mark.parametrize("args", [["grade"], ["validate", ID]])

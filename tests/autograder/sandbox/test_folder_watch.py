@@ -72,6 +72,21 @@ def test_a_limit_is_said_with_its_setting():
     assert "cannot read" in over_limit(None, 16 << 20)
 
 
+def never_asked():
+    raise AssertionError("what the kernel holds was asked after the folder was over already")
+
+
+def test_files_removed_but_held_count_against_the_same_limit():
+    """Do the bytes of removed files the kernel still holds count with the folder's, said as
+    such; is a kernel whose holdings cannot be read stopped as hiding them; and are they not
+    asked for when the folder alone is over?"""
+    assert over_limit((10 << 20, 3), 16 << 20, lambda: 6 << 20) is None
+    said = over_limit((10 << 20, 3), 16 << 20, lambda: 7 << 20)
+    assert "16 MiB" in said and "removed but still holds" in said, said
+    assert "hid" in over_limit((0, 3), 16 << 20, lambda: None)
+    assert "16 MiB" in over_limit((17 << 20, 3), 16 << 20, never_asked)
+
+
 def measured_as_nobody(top):
     """In `top` (world-writable), as an ordinary user (the grader's own, where it is not
     root): a folder of its own made unreadable, with a file in it, and one of root's it may
@@ -147,3 +162,50 @@ def test_a_kernel_writing_past_its_folder_limit_is_stopped_and_says_why(tmp_path
     assert "8 MiB" in gone.value.reason and "folder_limit_mb" in gone.value.reason
     assert time.monotonic() - started < 8
     assert not os.path.exists(scratch)
+
+
+# Files written, then removed while held: open (each descriptor kept), or mapped (a page of
+# each, its descriptor closed: the mapping keeps the whole file; Python's mmap would keep a
+# descriptor of its own).
+HELD_OPEN = """import os, time
+held = []
+for i in range(12):
+    part = open(f'part{i}', 'wb+')
+    part.write(b'0' * (1 << 20))
+    part.flush()
+    os.unlink(f'part{i}')
+    held.append(part)
+time.sleep(10)
+"""
+HELD_MAPPED = """import ctypes, os, time
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                      ctypes.c_int, ctypes.c_long]
+for i in range(12):
+    with open(f'part{i}', 'wb+') as part:
+        part.write(b'0' * (1 << 20))
+        part.flush()
+        assert libc.mmap(None, 4096, 1, 1, part.fileno(), 0) not in (None, 2**64 - 1)
+    os.unlink(f'part{i}')
+time.sleep(10)
+"""
+
+
+@pytest.mark.parametrize("code", [HELD_OPEN, HELD_MAPPED], ids=["open", "mapped"])
+def test_a_kernel_holding_removed_files_past_the_limit_is_stopped(tmp_path, code):
+    """A kernel that removes what it wrote but holds it open, or mapped, its folder empty to
+    a listing: is it stopped once what it holds passes folder_limit_bytes (a mapped file
+    counting as large as a file may be), saying so?"""
+    limits = Limits(memory_bytes=4 << 30, file_bytes=1 << 20, processes=64)
+    kernel = SandboxedKernel(tmp_path, Settings(hidden=(str(ROOT),), limits=limits,
+                                                folder_limit_bytes=8 << 20))
+    kernel.start()
+    started = time.monotonic()
+    try:
+        with pytest.raises(KernelGone) as gone:
+            kernel.execute(code, timeout=60)
+    finally:
+        kernel.stop()
+    assert "removed but still holds" in gone.value.reason, gone.value.reason
+    assert time.monotonic() - started < 8
