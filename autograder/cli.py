@@ -868,13 +868,15 @@ def handed_to_serve(argv):
 FILE_SYSTEM_REFUSALS = {errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT}
 
 
-def refused_by_file_system(error):
+def refused_by_file_system(error, root):
     """One line for a file the system would not let the command read or write (a course
     folder that is read-only or another user's, a full disk): the file, why, and the fix.
     What the command wrote before is as it left it; every write of the kit's is whole or
     not there."""
     path, reason = error.filename or "?", os_reason(error)
     if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        if error.filename is None:  # a stream's write: the course's disk, most likely
+            return no_space(root)
         return t("{path}: no space left ({reason}); free some on that disk, then run the "
                  "command again", path=path, reason=reason)
     if error.errno == errno.EROFS:
@@ -884,6 +886,38 @@ def refused_by_file_system(error):
     return t("{path}: {reason}; this command must read and write the course folder: run it "
              "as the folder's owner, or give that user the right (ls -ld shows who may)",
              path=path, reason=reason)
+
+
+SQLITE_FULL = 13  # sqlite3.Error.sqlite_errorcode of "database or disk is full"
+
+
+def full_disk(error):
+    """Is the error, or one it was raised from or while handling, a full disk: an OSError
+    of no space (or quota), or SQLite's "database or disk is full" (a gradebook's write,
+    which nbgrader raises again as its own InvalidEntry)?"""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        if type(error).__module__ == "sqlite3" and \
+                getattr(error, "sqlite_errorcode", None) == SQLITE_FULL:
+            return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
+def no_space(root):
+    """The line for a full disk whose file is not known: the course's disk, its free space,
+    the fix, and what is kept."""
+    try:
+        usage = shutil.disk_usage(root)
+        free = t("{mb} MB free", mb=usage.free // 10**6)
+    except OSError:
+        free = t("its free space unknown")
+    return t("the disk that holds {root} is full ({free}): free some space on it, then run "
+             "the command again; what the command finished before is kept (a gradebook's "
+             "write is whole or not there)", root=root, free=free)
 
 
 def command_line(argv, serve_asked):
@@ -908,7 +942,13 @@ def command_line(argv, serve_asked):
         except OSError as error:  # after BrokenPipeError, one of its kinds
             if error.errno not in FILE_SYSTEM_REFUSALS:
                 raise
-            print(t("error: {message}", message=refused_by_file_system(error)), file=sys.stderr)
+            print(t("error: {message}", message=refused_by_file_system(error, args.root)),
+                  file=sys.stderr)
+            return 1
+        except Exception as error:
+            if not full_disk(error):  # a library's error made of a full disk (SQLite's)
+                raise
+            print(t("error: {message}", message=no_space(args.root)), file=sys.stderr)
             return 1
         except KeyboardInterrupt:
             print(t("interrupted"), file=sys.stderr)

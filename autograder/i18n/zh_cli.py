@@ -443,6 +443,13 @@ CATALOG = {
     "mount it read-write, or copy the course where it can":
         "{path}：{reason}；课程文件夹必须位于此命令可写入的文件系统上：请以读写方式挂载，"
         "或把课程复制到可写的位置",
+    "{mb} MB free": "剩余 {mb} MB",
+    "its free space unknown": "剩余空间未知",
+    "the disk that holds {root} is full ({free}): free some space on it, then run the command "
+    "again; what the command finished before is kept (a gradebook's write is whole or not "
+    "there)":
+        "存放 {root} 的磁盘已满（{free}）：请在该磁盘上腾出空间后重新运行命令；命令此前完成的"
+        "部分都已保留（成绩册的每次写入要么完整，要么不存在）",
     "{path}: no space left ({reason}); free some on that disk, then run the command again":
         "{path}：磁盘空间不足（{reason}）；请在该磁盘上腾出空间后重新运行命令",
     "{path}: {reason}; this command must read and write the course folder: run it as the "

@@ -610,3 +610,79 @@ def test_a_course_the_command_cannot_write_is_one_line_not_a_traceback(tmp_path)
         errors = [line for line in said.splitlines() if line.startswith("error: ")]
         assert len(errors) == 1 and str(course) in errors[0], said[-3000:]
         assert "read-only" in errors[0].lower() or "Read-only" in errors[0], errors[0]
+
+
+HAND_IN = """import sys
+from pathlib import Path
+import nbformat
+from autograder.tools import simulate
+course, assignment = Path(sys.argv[1]), sys.argv[2]
+release = nbformat.read(course / "release" / assignment / f"{assignment}.ipynb", 4)
+source = nbformat.read(course / "source" / assignment / f"{assignment}.ipynb", 4)
+for number in range(6):
+    folder = course / "submitted" / f"s{number}" / assignment
+    folder.mkdir(parents=True)
+    nbformat.write(simulate.correct(release, source), folder / f"{assignment}.ipynb")
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("unshare") is None,
+                    reason="a small disk for the course needs root (unshare --mount, tmpfs)")
+def test_a_full_disk_is_one_line_and_grade_takes_up_after(tmp_path):
+    """With the course on a disk left with 150 KB free (the gradebook's write then fails in
+    SQLite, which nbgrader raises as an error of its own), does grade exit 1 with one line
+    that names the course's folder, its free space and what to do, and no traceback? And
+    once space is freed, does grade take up and grade every notebook?"""
+    (tmp_path / "disk").mkdir()
+    (tmp_path / "hand_in.py").write_text(HAND_IN)
+    python, course = shlex.quote(sys.executable), "disk/course"
+    script = "\n".join([
+        "set -e", "mount -t tmpfs -o size=60M,mode=0700 tmpfs disk",
+        f"{python} -m autograder init {course} 01_attention_by_hand > /dev/null",
+        f"{python} hand_in.py {course} 01_attention_by_hand",
+        "free=$(df --output=avail -k disk | tail -1)",
+        "head -c $(( (free - 150) * 1024 )) /dev/zero > disk/filler || true",
+        f"cd {course}", "set +e", f"{python} -m autograder grade --workers 1 2>&1",
+        "echo \"first exit $?\"", "rm ../filler",
+        f"{python} -m autograder grade --workers 1 2>&1", "echo \"second exit $?\""])
+    result = subprocess.run(["unshare", "--mount", "bash", "-c", script], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=900,
+                            env={**os.environ, "KIT_NO_SERVE": "1"})
+    said = result.stdout + result.stderr
+    first, _, second = said.partition("first exit")
+    assert second.startswith(" 1\n"), said[-3000:]
+    assert "Traceback" not in first and "Logging error" not in first, first[-3000:]
+    errors = [line for line in first.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1, first[-3000:]
+    assert "the disk that holds" in errors[0] and "/disk/course is full (0 MB free)" in \
+        errors[0] and "free some space on it" in errors[0], errors[0]
+    assert "second exit 0" in second, second[-3000:]
+    counts = re.search(r"graded (\d+), already graded (\d+), not graded 0", second)
+    assert counts and int(counts[1]) + int(counts[2]) == 6, second[-3000:]
+
+
+def test_sqlite_s_full_database_is_a_full_disk(tmp_path):
+    """Is SQLite's "database or disk is full", as nbgrader raises it again (its InvalidEntry,
+    raised while handling SQLAlchemy's error, itself from sqlite3's), read as a full disk, and
+    another error of the database not?"""
+    from nbgrader.api import InvalidEntry
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.exc import OperationalError
+
+    from autograder.cli import full_disk
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'gradebook.db'}")
+    with engine.connect() as connection:
+        connection.execute(text("CREATE TABLE grade (id INTEGER, note TEXT)"))
+        connection.execute(text("PRAGMA max_page_count = 3"))  # the database may grow no more
+        with pytest.raises(InvalidEntry) as raised:
+            try:
+                connection.execute(text("INSERT INTO grade VALUES (1, :note)"),
+                                   {"note": "x" * 100_000})
+            except OperationalError as error:
+                raise InvalidEntry(*error.args)  # noqa: B904 - as nbgrader's api.py does
+        with pytest.raises(OperationalError) as other:
+            connection.execute(text("SELECT * FROM no_such_table"))
+    assert "database or disk is full" in str(raised.value)
+    assert full_disk(raised.value)
+    assert not full_disk(other.value)
