@@ -116,6 +116,19 @@ def check_deadlines(config, known_ids, removed_ids=()):
             raise DeadlineError(t("c.Deadlines.extension_hours[{id!r}] must map student ids "
                                   "to hours (a number >= 0), e.g. {example}", id=assignment_id,
                                   example="{'ada': 48}"))
+    check_penalty(PercentPerDay(config=config))
+
+
+def check_penalty(penalty):
+    """The late penalty's settings are within their sense: a percent a day from 0 to 100 (150
+    took everything on the first day, a negative one added points), grace minutes >= 0."""
+    if not 0 <= penalty.percent_per_day <= 100:
+        raise DeadlineError(t("c.PercentPerDay.percent_per_day is {value:g}: a percent of the "
+                              "score lost per day late must be from 0 to 100 (0: no penalty)",
+                              value=penalty.percent_per_day))
+    if penalty.grace_minutes < 0:
+        raise DeadlineError(t("c.PercentPerDay.grace_minutes is {value:g}: minutes of grace "
+                              "must be 0 or more", value=penalty.grace_minutes))
 
 
 class Deadlines(NbGraderPreprocessor):

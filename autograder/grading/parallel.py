@@ -53,6 +53,7 @@ from autograder.course.ledger import (
     REGRADE,
     GradeLock,
     Problem,
+    chosen,
     digest,
     is_graded,
     keep_problems,
@@ -220,6 +221,25 @@ def kit_settings():
     return {**sections, "Course": set(COURSE_SETTINGS)}
 
 
+def say_unmatched_students(root, students, log):
+    """Say each --student that names no folder of submitted/ (a typo, or an id from another
+    list): with the closest ids there, or how many there are."""
+    import difflib
+
+    submitted = root / "submitted"
+    folders = sorted(p.name for p in submitted.iterdir() if p.is_dir()) \
+        if submitted.is_dir() else []
+    for pattern in students:
+        if any(chosen(folder, [pattern]) for folder in folders):
+            continue
+        close = difflib.get_close_matches(pattern, folders, n=3)
+        log(t("warning: {message}", message=t(
+            "--student {pattern}: no student of submitted/ is {pattern} ({known}); check the "
+            "id", pattern=pattern, known=t("did you mean {names}?", names=t(", ").join(close))
+            if close else counted(len(folders), "it holds {count} student",
+                                  "it holds {count} students"))))
+
+
 def check_setting_names(config):
     """Refuse a misspelt setting of the kit's (c.Course.langauge), or a section whose name is
     one letter or so from one of the kit's (c.Deadline): traitlets takes both without a word,
@@ -375,6 +395,7 @@ def _grade(root, ids, workers, force, timeout, log, isolation, students, schedul
     for problem in run.problems:
         log(t("warning: {message}" if problem.graded_anyway else "error: {message}",
               message=problem))
+    say_unmatched_students(root, students, log)
     if not ready and not run.problems and not run.held:
         log(t("nothing to grade: submitted/ holds no notebook of {ids}{students}; collect "
               "them first ({kit} collect ID --from FOLDER_OR_ZIP)",

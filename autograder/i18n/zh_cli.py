@@ -445,6 +445,17 @@ CATALOG = {
         "或把课程复制到可写的位置",
     "{mb} MB free": "剩余 {mb} MB",
     "its free space unknown": "剩余空间未知",
+    "c.PercentPerDay.percent_per_day is {value:g}: a percent of the score lost per day late "
+    "must be from 0 to 100 (0: no penalty)":
+        "c.PercentPerDay.percent_per_day 为 {value:g}：每迟交一天扣除的分数百分比必须在 0 到 100 "
+        "之间（0 表示不扣分）",
+    "c.PercentPerDay.grace_minutes is {value:g}: minutes of grace must be 0 or more":
+        "c.PercentPerDay.grace_minutes 为 {value:g}：宽限的分钟数必须大于或等于 0",
+    "--student {pattern}: no student of submitted/ is {pattern} ({known}); check the id":
+        "--student {pattern}：submitted/ 里没有 {pattern} 这个学生（{known}）；请检查 id",
+    "did you mean {names}?": "是不是 {names}？",
+    "it holds {count} student": "里面有 {count} 个学生",
+    "it holds {count} students": "里面有 {count} 个学生",
     "the disk that holds {root} is full ({free}): free some space on it, then run the command "
     "again; what the command finished before is kept (a gradebook's write is whole or not "
     "there)":

@@ -100,3 +100,19 @@ def test_extensions_must_be_hours_per_student():
         check_deadlines(deadlines(extension_hours={"02_embeddings": 48}), IDS)
     check_deadlines(deadlines(due_dates={"02_embeddings": "2026-12-04 12:00 UTC"},
                               extension_hours={"02_embeddings": {"ada": 48}}), IDS)
+
+
+@pytest.mark.parametrize(("traits", "said"), [
+    ({"percent_per_day": 150}, "percent_per_day is 150: a percent of the score lost per day "
+                               "late must be from 0 to 100"),
+    ({"percent_per_day": -5}, "percent_per_day is -5"),
+    ({"grace_minutes": -10}, "grace_minutes is -10: minutes of grace must be 0 or more"),
+])
+def test_a_penalty_out_of_its_range_is_refused(traits, said):
+    """Is a percent a day over 100 (everything lost on the first day) or under 0 (points
+    added), or negative grace, refused before grading, naming the setting and its range; and
+    are 0 and 100 taken?"""
+    with pytest.raises(DeadlineError, match=said):
+        check_deadlines(Config({"PercentPerDay": traits}), IDS)
+    for percent in (0, 100):
+        check_deadlines(Config({"PercentPerDay": {"percent_per_day": percent}}), IDS)
