@@ -31,6 +31,7 @@ from autograder.build.standalone import (
     unpacked_helpers,
 )
 from autograder.checks.loader import GUIDE, Assignment, assignment_ids, load_assignment
+from autograder.course.config_file import course_config
 from autograder.course.directory import (
     HELPER_CELL,
     check_ids,
@@ -44,6 +45,7 @@ from autograder.course.gradebook_guard import check_gradebook
 from autograder.course.ids import lost_notebook, without_notebook
 from autograder.course.kit_update import backup_folder
 from autograder.course.ledger import digest
+from autograder.course.time_limits import cell_seconds
 from autograder.i18n import t
 from autograder.plumbing.course_root import KIT_FOLDER
 from autograder.plumbing.errors import KitError
@@ -67,12 +69,13 @@ def write_notebook(notebook, path: Path):
     write_atomically(path, nbformat.writes(notebook) + "\n")  # as nbformat.write ends it
 
 
-def write_source(folder: Path, assignment_id, notebook, language):
-    """`folder`/<id>/: the master notebook, and beside it the students' self-check script and
-    the helper cell's code, readable (nbgrader's generate_assignment copies all three into the
-    release)."""
+def write_source(folder: Path, assignment_id, notebook, language, cell_limit):
+    """`folder`/<id>/: the master notebook, and beside it the students' self-check script
+    (telling `cell_limit`, the seconds grading gives a cell) and the helper cell's code,
+    readable (nbgrader's generate_assignment copies all three into the release)."""
     write_notebook(notebook, folder / assignment_id / f"{assignment_id}.ipynb")
-    write_atomically(folder / assignment_id / SELF_CHECK.name, self_check_script(language) + "\n")
+    write_atomically(folder / assignment_id / SELF_CHECK.name,
+                     self_check_script(language, cell_limit) + "\n")
     write_atomically(folder / assignment_id / HELPERS_FILE, helpers_of(notebook))
 
 
@@ -126,7 +129,8 @@ def build_assignment(root: Path, assignment: Assignment, language, log=print):
     with tempfile.TemporaryDirectory(prefix="kit-build-") as scratch:
         course = Path(scratch)
         copy_config(root, course)
-        write_source(course / "source", assignment.id, notebook, language)
+        write_source(course / "source", assignment.id, notebook, language,
+                     cell_seconds(course_config(root)))
         carry_over(root / "source" / assignment.id, course / "source" / assignment.id)
         run_nbgrader(course, "generate_assignment", assignment.id, "--force")
         carry_over(root / "release" / assignment.id, course / "release" / assignment.id)

@@ -28,6 +28,7 @@ from autograder.build import BuildError, master_notebook, write_source
 from autograder.build.render import KIT_METADATA
 from autograder.checks.loader import ids_in
 from autograder.course.access import CLOSED, GROUP_CLOSED
+from autograder.course.config_file import course_config
 from autograder.course.directory import (
     CONFIG,
     check_ids,
@@ -38,6 +39,7 @@ from autograder.course.directory import (
 )
 from autograder.course.draw_keys import make_secret, secret_path
 from autograder.course.kit_update import KIT_COURSE, record_copied
+from autograder.course.time_limits import cell_seconds
 from autograder.i18n import LANGUAGES, check_language, counted, t
 from autograder.plumbing.kit_command import kit_command
 
@@ -282,10 +284,10 @@ def release_all(root: Path, ids, language, log):
     """source/ (each master notebook rendered in `language`, and its self-check script) and
     release/ (nbgrader's generate_assignment, every assignment in this one process, with a
     throwaway gradebook: the course's own is made when it first grades)."""
-    count = len(ids)
+    count, cell_limit = len(ids), cell_seconds(course_config(root))
     for number, assignment_id in enumerate(ids, 1):
         write_source(root / "source", assignment_id,
-                     master_notebook(root, assignment_id, language), language)
+                     master_notebook(root, assignment_id, language), language, cell_limit)
         log(t("[{number}/{count}] rendered {id} in {language}: source/{id}/", number=number,
               count=count, id=assignment_id, language=language_name(language)))
     here = Path.cwd()

@@ -30,6 +30,7 @@ from autograder.build import check_notebook, failed_cell, public_checks
 from autograder.build.authoring import AuthoringError
 from autograder.checks import code_rules, operation_rules, probes, raised
 from autograder.checks.compare import TOLERANCE
+from autograder.course.time_limits import CELL_SECONDS
 from autograder.i18n import DEFAULT, language, t
 from autograder.i18n import standalone as texts
 
@@ -283,6 +284,7 @@ def unpacked_helpers(cell_source) -> str:
     raise AuthoringError("the helper cell holds no packed code (PACKED = ...): rebuild it")
 
 
-def self_check_script(language_code=DEFAULT) -> str:
-    """check_notebook.py as it sits beside a released notebook."""
-    return copied_out([SELF_CHECK], language_code)
+def self_check_script(language_code=DEFAULT, cell_limit=CELL_SECONDS) -> str:
+    """check_notebook.py as it sits beside a released notebook: in the course's language,
+    telling the seconds grading gives one cell (`cell_limit`, the course's)."""
+    return filled(copied_out([SELF_CHECK], language_code), "CELL_LIMIT", f"{cell_limit:g}")

@@ -20,6 +20,7 @@ from autograder.course.notebook_record import add_findings, has_record, set_inte
 from autograder.course.shown_outputs import MAX_IMAGE_KB, MAX_IMAGES
 from autograder.course.stages import GRADED_FOLDER
 from autograder.course.submission_files import CELL_CODE_KB
+from autograder.course.time_limits import CELL_SECONDS, NOTEBOOK_SECONDS
 from autograder.engine.master_notebooks import master_cells
 from autograder.grading.integrity import scan
 from autograder.grading.restore_test_cells import release_notebook
@@ -74,10 +75,10 @@ class GradeInSandbox(NbGraderPreprocessor):
                         "with Landlock, whichever this machine has (grading refuses where none "
                         "is); 'limits': resource limits only, student code runs as the grader "
                         "('auto', of older courses, is 'full')").tag(config=True)
-    notebook_timeout = Float(60.0, help="seconds the student's cells may take in all (and, "
-                             "apart, each start of the kernel that judges the steps)"
+    notebook_timeout = Float(NOTEBOOK_SECONDS, help="seconds the student's cells may take in "
+                             "all (and, apart, each start of the kernel that judges the steps)"
                              ).tag(config=True)
-    cell_timeout = Float(10.0, help="seconds one cell, or one step's checks, may run"
+    cell_timeout = Float(CELL_SECONDS, help="seconds one cell, or one step's checks, may run"
                          ).tag(config=True)
     sandbox_uid = Integer(61000, help="the first sandbox user id; each grading process "
                           "takes the next free one").tag(config=True)

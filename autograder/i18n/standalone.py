@@ -200,6 +200,10 @@ ZH = {
     "did not finish within {timeout} s (an endless loop?)":
         "没有在 {timeout} 秒内运行完（是不是有死循环？）",
     "stopped the kernel (it crashed or ran out of memory)": "导致内核退出（崩溃或内存耗尽）",
+    "took {seconds:.1f} s here, and grading stops a cell after {limit:g} s: make it faster (a "
+    "smaller example, no Python loop over large data)":
+        "在这里运行了 {seconds:.1f} 秒，而评分时一个单元格最多只能运行 {limit:g} 秒：请让它更快"
+        "（换一个小一点的例子，不要用 Python 循环处理大量数据）",
     "FAILED  {where}: {message}": "未通过  {where}：{message}",
     "FAILED  the notebook {stopped}; the cells after it did not run":
         "未通过  笔记本{stopped}；之后的单元格没有运行",

@@ -41,14 +41,16 @@ CATALOG = {
     ("Check your notebook before you hand it in.\n\n    python check_notebook.py "
      "01_attention_by_hand.ipynb\n\nIt runs the notebook from top to bottom in a fresh kernel, "
      "as the grader does (your saved\nfile is not changed), then lists every cell that failed "
-     "with its message and the points of\neach test cell. Exit status: 0 when every cell ran, 1 "
-     "when one failed (or did not finish),\n2 when the file cannot be read. It needs only "
-     "Jupyter (nbformat, nbclient), nothing of the\ncourse's grader; every assignment's folder "
-     "has a copy.\n"):
+     "with its message, and every cell that\nran longer than grading lets one cell run, and "
+     "the points of each test cell. Exit status: 0\nwhen every cell ran in time, 1 when one "
+     "failed (or did not finish, or ran too long), 2 when\nthe file cannot be read. It needs "
+     "only Jupyter (nbformat, nbclient), nothing of the course's\ngrader; every assignment's "
+     "folder has a copy.\n"):
         "交作业之前，先用它检查一遍你的笔记本。\n\n    python check_notebook.py "
         "01_attention_by_hand.ipynb\n\n它像评分时一样，在全新的内核中从头到尾运行笔记本"
-        "（不会改动你保存的文件），然后列出每个出错的单元格及其报错信息，以及每个测试单元格的"
-        "分值。退出状态：0 表示所有单元格都运行成功，1 表示有单元格出错（或没有运行完），"
-        "2 表示无法读取文件。它只需要 Jupyter（nbformat、nbclient），不需要课程评分程序的任何"
-        "部分；每个作业的文件夹里都有一份。\n",
+        "（不会改动你保存的文件），然后列出每个出错的单元格及其报错信息、每个运行时间超过评分"
+        "时单个单元格时限的单元格，以及每个测试单元格的分值。退出状态：0 表示所有单元格都按时"
+        "运行成功，1 表示有单元格出错（或没有运行完，或运行太久），2 表示无法读取文件。它只需要 "
+        "Jupyter（nbformat、nbclient），不需要课程评分程序的任何部分；每个作业的文件夹里都有"
+        "一份。\n",
 }

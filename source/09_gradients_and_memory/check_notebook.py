@@ -3,10 +3,11 @@
     python check_notebook.py 01_attention_by_hand.ipynb
 
 It runs the notebook from top to bottom in a fresh kernel, as the grader does (your saved
-file is not changed), then lists every cell that failed with its message and the points of
-each test cell. Exit status: 0 when every cell ran, 1 when one failed (or did not finish),
-2 when the file cannot be read. It needs only Jupyter (nbformat, nbclient), nothing of the
-course's grader; every assignment's folder has a copy.
+file is not changed), then lists every cell that failed with its message, and every cell that
+ran longer than grading lets one cell run, and the points of each test cell. Exit status: 0
+when every cell ran in time, 1 when one failed (or did not finish, or ran too long), 2 when
+the file cannot be read. It needs only Jupyter (nbformat, nbclient), nothing of the course's
+grader; every assignment's folder has a copy.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import nbformat
@@ -51,6 +53,7 @@ def _t(text, language=None, **fields):
     return template.format(**fields) if fields else template
 
 PASSED, FAILED, UNREADABLE = 0, 1, 2
+CELL_LIMIT = 10
 KERNEL_QUIET = ["--IPKernelApp.log_level=ERROR"]
 
 def test_of(cell):
@@ -102,12 +105,30 @@ def run(notebook, folder, timeout, quiet=False):
         raise
     return None
 
+def seconds_of(cell):
+    times = cell.get("metadata", {}).get("execution", {})
+    try:
+        started, ended = (datetime.fromisoformat(times[key].replace("Z", "+00:00"))
+                          for key in ("iopub.execute_input", "shell.execute_reply"))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+    return (ended - started).total_seconds()
+
+def too_slow(cell):
+    seconds = seconds_of(cell)
+    if seconds is None or seconds <= CELL_LIMIT:
+        return None
+    return _t('took {seconds:.1f} s here, and grading stops a cell after {limit:g} s: make it faster (a smaller example, no Python loop over large data)', seconds=seconds,
+              limit=CELL_LIMIT)
+
 def passed(cell):
-    return cell.get("execution_count") is not None and error_of(cell) is None
+    return cell.get("execution_count") is not None and error_of(cell) is None and \
+        too_slow(cell) is None
 
 def report(notebook, stopped):
     code = [(n, c) for n, c in enumerate(notebook.cells, 1) if c.cell_type == "code"]
-    failed = [(n, c, error_of(c)) for n, c in code if error_of(c)]
+    failed = [(n, c, error_of(c) or too_slow(c)) for n, c in code
+              if error_of(c) or too_slow(c)]
     tests = [c for _, c in code if test_of(c)]
     earned = sum(test_of(c)[1] for c in tests if passed(c))
     most = sum(test_of(c)[1] for c in tests)

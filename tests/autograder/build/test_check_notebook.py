@@ -140,3 +140,20 @@ def test_a_ctrl_c_midway_is_an_interruption_not_a_crash(tmp_path):
     assert err.rstrip().endswith("KeyboardInterrupt"), err[-2000:]
     for other in ("AssertionError", "CancelledError", "AttributeError", "DeadKernelError"):
         assert other not in err, err[-2000:]
+
+
+def test_a_cell_slower_than_grading_allows_is_named_with_both_times(tmp_path):
+    """With grading's limit for a cell at 1 s, is a cell that sleeps 1.6 s named as failing,
+    with the time it took and the limit (exit 1), though it raised nothing, and one that
+    takes 0.1 s not? Grading would stop it: no requirement of grading's is hidden."""
+    (tmp_path / "check_notebook.py").write_text(self_check_script(cell_limit=1) + "\n")
+    cells = [nbformat.v4.new_code_cell("import time\ntime.sleep(0.1)"),
+             nbformat.v4.new_code_cell("time.sleep(1.6)")]
+    nbformat.write(nbformat.v4.new_notebook(cells=cells), tmp_path / "slow.ipynb")
+    result = subprocess.run([sys.executable, "check_notebook.py", "slow.ipynb"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=300, env=nbgrader_env())
+    assert result.returncode == 1, result.stdout + result.stderr
+    failed = [line for line in result.stdout.splitlines() if line.startswith("FAILED")]
+    assert len(failed) == 1 and failed[0].startswith("FAILED  cell 2 (time.sleep(1.6)): took "
+                                                     "1."), result.stdout
+    assert "s here, and grading stops a cell after 1 s: make it faster" in failed[0]

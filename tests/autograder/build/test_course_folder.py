@@ -152,3 +152,17 @@ def test_nbgrader_from_a_virtualenv_not_activated_works_in_a_new_course(tmp_path
                           cwd=course, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     assert (course / "release" / "01_attention_by_hand" / "01_attention_by_hand.ipynb").is_file()
+
+
+def test_the_self_check_tells_the_course_s_own_limit_for_a_cell(tmp_path):
+    """Does a course's check_notebook.py tell the seconds its grading gives a cell: the
+    default from init, and the course's own c.GradeInSandbox.cell_timeout once it is set and
+    the assignment built again?"""
+    course = tmp_path / "course"
+    assert main(["init", str(course), "01_attention_by_hand"]) == 0
+    script = course / "release" / "01_attention_by_hand" / "check_notebook.py"
+    assert "\nCELL_LIMIT = 10\n" in script.read_text(encoding="utf-8")
+    with open(course / "nbgrader_config.py", "a", encoding="utf-8") as config:
+        config.write("\nc.GradeInSandbox.cell_timeout = 7.5\n")
+    assert main(["--root", str(course), "build", "01_attention_by_hand"]) == 0
+    assert "\nCELL_LIMIT = 7.5\n" in script.read_text(encoding="utf-8")
