@@ -15,7 +15,16 @@ from pathlib import Path
 
 from autograder.checks.loader import assignment_ids
 from autograder.course.ids import check_ids, course_ids, without_notebook
-from autograder.i18n import DEFAULT, LANGUAGES, config_language, current, language, os_reason, t
+from autograder.i18n import (
+    DEFAULT,
+    LANGUAGES,
+    config_language,
+    current,
+    language,
+    locale_language,
+    os_reason,
+    t,
+)
 from autograder.plumbing import private_api
 from autograder.plumbing.course_root import course_root_of, typed_here
 from autograder.plumbing.ctrl_c import raised_again
@@ -412,10 +421,10 @@ class NotACourse(KitError):
 
 def course_language_at(root: Path):
     """c.Course.language of the course at `root`, read with traitlets alone (light: `--help`
-    speaks it too); English where there is no course, or its config cannot be read (the
-    command then says why)."""
+    speaks it too); the user's locale's where there is no course (LANG=zh_CN.UTF-8), English
+    where its config cannot be read (the command then says why)."""
     if not (root / "nbgrader_config.py").exists():
-        return DEFAULT
+        return locale_language()
     from traitlets.config.loader import PyFileConfigLoader
 
     try:
@@ -441,7 +450,7 @@ def console_language(args):
 
 def help_language(argv):
     """The language of the help and of argparse's refusals: the course's at --root (or the
-    course this folder is in)."""
+    course this folder is in); outside a course, the user's locale's (LANG=zh_CN.UTF-8)."""
     return course_language_at(given_root(argv) or course_root_of(typed_here()) or Path.cwd())
 
 

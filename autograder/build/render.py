@@ -128,7 +128,7 @@ def render_cell(spec, index, total, assignment, language_code):
         return markdown_cell(text.replace("{total_points}", str(total)),
                              nbgrader_metadata(f"prose_{index:02d}", locked=True), assignment)
     if spec.kind == "checks":
-        cell = code_cell(packed_helper_cell(helper_cell_code(language_code)),
+        cell = code_cell(packed_helper_cell(helper_cell_code(language_code), language_code),
                          nbgrader_metadata(HELPER_CELL, locked=True))
         cell.metadata["jupyter"] = {"source_hidden": True}  # shown folded: one click opens it
         return cell

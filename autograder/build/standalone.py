@@ -51,11 +51,13 @@ FILLED_LINES = re.compile(r"^(?:STEP_USES|COURSE_CELLS|MISTAKE_HINTS) = .*\n",
 UNPACK = (
     "import base64, linecache, sys, zlib\n"
     'PACKED, NAME = "{packed}", "{name}"\n'
-    "# The grader's kernels find this code unpacked and compiled once, by their template.\n"
+    "# {comment}\n"
     'KEPT = getattr(sys.modules.get("cell_cache"), "kept_helpers", {{}}).get((PACKED, NAME))\n'
     'HELPERS = KEPT[0] if KEPT else zlib.decompress(base64.b85decode(PACKED)).decode("utf-8")\n'
     "linecache.cache[NAME] = (len(HELPERS), None, HELPERS.splitlines(True), NAME)\n"
     'exec(KEPT[1] if KEPT else compile(HELPERS, NAME, "exec"))')
+UNPACK_COMMENT = ("The grader's kernels find this code unpacked and compiled once, by their "
+                  "template.")  # in the course's language
 LANGUAGE_LINE = 'LANGUAGE = "en"  # the build writes the course\'s language here'
 
 
@@ -250,11 +252,12 @@ def helper_cell_code(language_code=DEFAULT) -> str:
     return copied_out(HELPER_CELL, language_code)
 
 
-def packed_helper_cell(code) -> str:
+def packed_helper_cell(code, language_code=DEFAULT) -> str:
     """The helper cell as a notebook carries it (`code` is helper_cell_code's): its docstring,
     the lines the build fills in, then the rest of the code packed on one line that runs it.
 
-    A static render (nbviewer, GitHub, an exported page) then shows a dozen lines where the
+    Its one comment is in the course's language (`language_code`). A static render
+    (nbviewer, GitHub, an exported page) then shows a dozen lines where the
     code has some 900, and the notebook still runs alone: nothing beside it is needed. The
     packed code is compiled as course_helpers.py and put in linecache under that name, so a
     traceback through a helper shows its lines; the build writes the same text, readable, to
@@ -270,8 +273,10 @@ def packed_helper_cell(code) -> str:
     readable = FILLED_LINES.sub("", code)
     docstring = ast.get_docstring(ast.parse(readable), clean=False)
     packed = base64.b85encode(zlib.compress(readable.encode("utf-8"), 9)).decode("ascii")
+    with language(language_code):
+        comment = t(UNPACK_COMMENT)
     return (f'"""{docstring}"""\n' + "".join(filled_lines)
-            + UNPACK.format(packed=packed, name=HELPERS_FILE))
+            + UNPACK.format(packed=packed, name=HELPERS_FILE, comment=comment))
 
 
 def unpacked_helpers(cell_source) -> str:

@@ -18,6 +18,7 @@ Imports the plumbing's errors and kit_command alone.
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -52,6 +53,18 @@ def html_lang():
     """The tag of the current language for a page's <html lang=...> (a browser picks its
     fonts by it: zh-CN, Simplified Chinese glyphs)."""
     return HTML_LANG.get(current(), current())
+
+
+def locale_language(environ=None):
+    """The language the user's locale asks for (LC_ALL, LC_MESSAGES, LANGUAGE's first, LANG,
+    the first set, as gettext reads them): Chinese for zh_*, else English. Where no course
+    says its language (`--help` outside a course)."""
+    environ = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE", "LANG"):
+        value = environ.get(name, "")
+        if value:
+            return "zh" if value.split(":")[0].lower().startswith("zh") else DEFAULT
+    return DEFAULT
 
 
 def set_language(code):

@@ -38,6 +38,8 @@ CATALOG = {
         "这个单元格不需要阅读或修改：运行它，然后继续完成下面的各个步骤。它的代码压缩成了一行，"
         "所以笔记本单独也能运行；想读这些代码，请打开笔记本旁边的 course_helpers.py，"
         "内容完全相同。\n",
+    "The grader's kernels find this code unpacked and compiled once, by their template.":
+        "评分程序的内核会从模板中直接拿到这段已解压、已编译好的代码。",
     ("Check your notebook before you hand it in.\n\n    python check_notebook.py "
      "01_attention_by_hand.ipynb\n\nIt runs the notebook from top to bottom in a fresh kernel, "
      "as the grader does (your saved\nfile is not changed), then lists every cell that failed "

@@ -686,3 +686,26 @@ def test_sqlite_s_full_database_is_a_full_disk(tmp_path):
     assert "database or disk is full" in str(raised.value)
     assert full_disk(raised.value)
     assert not full_disk(other.value)
+
+
+@pytest.mark.parametrize(("environ", "code"), [
+    ({"LANG": "zh_CN.UTF-8"}, "zh"), ({"LC_ALL": "zh_TW.UTF-8", "LANG": "en_US.UTF-8"}, "zh"),
+    ({"LC_ALL": "C.UTF-8", "LANG": "zh_CN.UTF-8"}, "en"), ({"LANGUAGE": "zh_CN:en"}, "zh"),
+    ({"LANG": "de_DE.UTF-8"}, "en"), ({}, "en")])
+def test_the_locale_names_the_language_where_no_course_does(environ, code):
+    """Is the language of a locale read as gettext reads it (LC_ALL first, then LC_MESSAGES,
+    LANGUAGE, LANG), Chinese for any zh_*, English for the rest?"""
+    from autograder.i18n import locale_language
+
+    assert locale_language(environ) == code
+
+
+def test_help_outside_a_course_speaks_the_locale_s_language(tmp_path):
+    """Outside any course, with LANG=zh_CN.UTF-8, are `--help` and a command's refusal in
+    Chinese (a Chinese instructor's first look, before `init --language zh`)? And in English
+    with LANG=C.UTF-8?"""
+    chinese = {**os.environ, "LANG": "zh_CN.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}
+    english = {**chinese, "LANG": "C.UTF-8"}
+    assert kit("--help", cwd=tmp_path, env=chinese).startswith("用法：")
+    assert "错误：" in kit("grade", cwd=tmp_path, env=chinese, ok=False)
+    assert kit("--help", cwd=tmp_path, env=english).startswith("usage: ")
