@@ -59,6 +59,8 @@ class ClassCsvExport(ExportPlugin):
         root = Path(CourseDirectory(config=self.config).root)
         with language(config_language(self.config)):  # statuses and notes
             rows = csv_rows(roster(root, gradebook, self.assignment or None))
-        with open(destination, "w", newline="", encoding="utf-8") as handle:
+        # utf-8-sig: the byte-order mark tells Excel the file is UTF-8 (without it, Excel on
+        # a Chinese Windows reads a name as GBK, on others as the machine's code page)
+        with open(destination, "w", newline="", encoding="utf-8-sig") as handle:
             handle.write(csv_text([COLUMNS, *rows]))  # no cell a spreadsheet runs
         self.log.info("Exported %d rows to %s", len(rows), destination)

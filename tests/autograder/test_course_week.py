@@ -266,7 +266,8 @@ def test_every_student_has_a_row_in_the_export_and_the_report(monday, tmp_path):
     assert [line.split(":")[1].split()[0] for line in warned] == ["eve", "fay"], warned
     assert all("not gradable, its score in the file is not final until it is graded" in line
                for line in warned), warned
-    rows = [r for r in csv.DictReader((tmp_path / "grades.csv").open()) if r["assignment"] == ID]
+    table = (tmp_path / "grades.csv").open(encoding="utf-8-sig")
+    rows = [r for r in csv.DictReader(table) if r["assignment"] == ID]
     status = {r["student_id"]: r["status"] for r in rows}
     assert status == {"ada": "graded", "bob": "graded", "cy": "graded", "dee": "graded",
                       "eve": "not gradable", "fay": "not gradable", "": "not gradable"}

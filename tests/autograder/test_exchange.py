@@ -241,8 +241,8 @@ def week():
             nbgrader(student[user]["home"], "fetch_feedback", ID, **student[user])
         kit(root, "export", "--to", root / "grades.csv")
         nbgrader(root, "export", "--to", root / "nbgrader-export.csv")
-        rows = {r["student_id"]: r for r in csv.DictReader((root / "grades.csv").open())
-                if r["assignment"] == ID}
+        table = (root / "grades.csv").open(encoding="utf-8-sig")
+        rows = {r["student_id"]: r for r in csv.DictReader(table) if r["assignment"] == ID}
         yield {"root": root, "exchange": exchange, "homes": homes, "rows": rows,
                "graded": graded, "due": due, "forged": forged, "collected": collected,
                "wrong": answers[LMS_STUDENT]}
@@ -317,7 +317,7 @@ def test_feedback_is_released_for_the_lms_student_too(week):
 
 def test_plain_nbgrader_export_sees_every_submission(week):
     """Does `nbgrader export` (the kit's plugin, through nbgrader) list every student?"""
-    rows = list(csv.DictReader((week["root"] / "nbgrader-export.csv").open()))
+    rows = list(csv.DictReader((week["root"] / "nbgrader-export.csv").open(encoding="utf-8-sig")))
     assert sorted(r["student_id"] for r in rows if r["assignment"] == ID) == ["ada", "ben", "cy"]
 
 

@@ -167,7 +167,7 @@ def test_feedback_names_who_handed_in_and_has_no_page(course):
 
 def test_export_has_a_row_per_student_and_assignment_and_totals(course):
     """Does the CSV hold a row per student and assignment plus a TOTAL row each?"""
-    rows = list(csv.DictReader(course["csv"].open()))
+    rows = list(csv.DictReader(course["csv"].open(encoding="utf-8-sig")))
     ada = [r for r in rows if r["student_id"] == "ada"]
     assert [r["assignment"] for r in ada] == [ID, "TOTAL"]
     assert ada[0]["score"] == ada[0]["max_score"] == "10"
@@ -176,7 +176,8 @@ def test_export_has_a_row_per_student_and_assignment_and_totals(course):
 def test_export_names_every_student_with_a_status(course):
     """Is every student there, the one whose file is not a notebook and the file whose name
     tells no student included, each with a status and, when refused, the reason and fix?"""
-    rows = [r for r in csv.DictReader(course["csv"].open()) if r["assignment"] == ID]
+    table = course["csv"].open(encoding="utf-8-sig")
+    rows = [r for r in csv.DictReader(table) if r["assignment"] == ID]
     statuses = {r["student_id"]: r["status"] for r in rows}
     assert statuses == {"ada": "graded", "bob": "graded", "cy": "graded",
                         "dee": "graded with warnings", "eve": "not gradable",
@@ -260,7 +261,7 @@ def test_nbgrader_commands_work_directly(tmp_path):
     run_nbgrader(course.root, "export", "--to=grades.csv")
     assert all(s.score == s.max_score for s in course.cell_scores(ID, "ada").values())
     assert "check_step" not in course.feedback_html("ada", ID)
-    rows = list(csv.DictReader((course.root / "grades.csv").open()))
+    rows = list(csv.DictReader((course.root / "grades.csv").open(encoding="utf-8-sig")))
     assert {"first_name", "last_name", "email", "raw_score", "score"} <= set(rows[0])
     assert [(r["assignment"], r["student_id"]) for r in rows] == [(ID, "ada")]
 

@@ -36,7 +36,7 @@ def test_grade_and_export_with_postgresql(postgres, tmp_path):
 
     run = grade(course.root, [ID], workers=2, log=lambda _: None)
     export_grades(course.root, tmp_path / "grades.csv")
-    rows = list(csv.DictReader((tmp_path / "grades.csv").open()))
+    rows = list(csv.DictReader((tmp_path / "grades.csv").open(encoding="utf-8-sig")))
 
     assert len(run.graded) == 2 and not run.failed
     assert all(s == m for s, m in submission_scores(course.root, ID, "ada").values())

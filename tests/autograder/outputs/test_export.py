@@ -65,7 +65,7 @@ def export_all(gb, destination):
     """Export from a course folder (the plugin's root) with no submitted/ and no .kit/."""
     config = Config({"CourseDirectory": {"root": str(destination.parent)}})
     ClassCsvExport(to=str(destination), config=config).export(gb)
-    with open(destination, newline="", encoding="utf-8") as handle:
+    with open(destination, newline="", encoding="utf-8-sig") as handle:
         return list(csv.reader(handle))
 
 
@@ -119,7 +119,7 @@ def test_the_assignments_asked_for_alone(course, tmp_path):
     config = Config({"CourseDirectory": {"root": str(tmp_path)}})
     destination = tmp_path / "grades.csv"
     ClassCsvExport(to=str(destination), config=config, assignment=["02_heads"]).export(course)
-    with open(destination, newline="", encoding="utf-8") as handle:
+    with open(destination, newline="", encoding="utf-8-sig") as handle:
         rows = [row[:GRADE_COLUMNS] for row in csv.reader(handle)]
     assert rows[1:] == [["alice", "02_heads", "1", "3", "graded", ""],
                         ["alice", "TOTAL", "1", "3", "", ""],
@@ -135,6 +135,14 @@ def test_header_names_the_columns(course, tmp_path):
     rows = export_all(course, tmp_path / "grades.csv")
     assert rows[0] == ["student_id", "assignment", "score", "max_score", "status", "note",
                        "duedate", "timestamp", "raw_score", "late_submission_penalty"]
+
+
+def test_the_file_tells_excel_it_is_utf8(course, tmp_path):
+    """Does the file begin with UTF-8's byte-order mark, once, so that Excel reads a Chinese
+    or accented name as written (without it, Excel on a Chinese Windows reads GBK)?"""
+    export_all(course, tmp_path / "grades.csv")
+    data = (tmp_path / "grades.csv").read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf\"student_id\",") and data.count(b"\xef\xbb\xbf") == 1
 
 
 def test_missing_submission_scores_zero_and_missing(course, tmp_path):
@@ -184,7 +192,7 @@ def test_default_destination_is_grades_csv(course, tmp_path, monkeypatch):
     """Without --to, is the file grades.csv in the current folder?"""
     monkeypatch.chdir(tmp_path)
     ClassCsvExport().export(course)
-    with open(tmp_path / "grades.csv", newline="", encoding="utf-8") as handle:
+    with open(tmp_path / "grades.csv", newline="", encoding="utf-8-sig") as handle:
         rows = list(csv.reader(handle))
     assert rows[0] == COLUMNS and len(rows) == 10
 
@@ -266,7 +274,7 @@ def test_a_chinese_course_gets_its_statuses_in_chinese(course, tmp_path):
     destination = tmp_path / "grades.csv"
     config = Config({"CourseDirectory": {"root": str(tmp_path)}, "Course": {"language": "zh"}})
     ClassCsvExport(to=str(destination), config=config).export(course)
-    with open(destination, newline="", encoding="utf-8") as handle:
+    with open(destination, newline="", encoding="utf-8-sig") as handle:
         rows = list(csv.reader(handle))
     assert rows[0][:5] == ["student_id", "assignment", "score", "max_score", "status"]
     assert ["carol", "01_attention", "0", "3.5", "未提交", ""] in [r[:GRADE_COLUMNS] for r in rows]

@@ -145,7 +145,7 @@ def test_export_says_how_to_remove_an_assignment_the_course_lost(course, capsys)
     hint = ("10_gone is in the gradebook but no longer in the course (no source/10_gone/); "
             f"`{kit_command()} remove 10_gone` takes it out of the gradebook")
     assert f"warning: {hint}" in said
-    with open(course / "grades.csv", newline="", encoding="utf-8") as table:
+    with open(course / "grades.csv", newline="", encoding="utf-8-sig") as table:
         rows = [row for row in csv.DictReader(table) if row["assignment"] == "10_gone"]
     assert {row["student_id"]: row["status"] for row in rows} == {
         "ada": "not graded yet", "bob": "missing"}  # her notebook is still in submitted/
