@@ -10,7 +10,11 @@ import traceback
 from pathlib import Path
 
 from traitlets.config import Config
-from traitlets.config.loader import ConfigFileNotFound, PyFileConfigLoader
+from traitlets.config.loader import (
+    ConfigFileNotFound,
+    JSONFileConfigLoader,
+    PyFileConfigLoader,
+)
 
 from autograder.i18n import config_language
 from autograder.plumbing.course_root import CONFIG
@@ -37,6 +41,56 @@ def course_config(root: Path, **overrides) -> Config:
             _read[path] = kept
     config = copy.deepcopy(kept[1])  # the caller's to change
     config.merge(Config(overrides))
+    return config
+
+
+def as_nbgrader_reads(root: Path) -> Config:
+    """The course's config as nbgrader's own commands read it: its nbgrader_config.py over
+    the nbgrader_config files of Jupyter's config path (a hub's /etc/jupyter, the
+    environment's, the user's ~/.jupyter). For the exchange's settings (c.Exchange.root and
+    timezone, c.CourseDirectory.course_id), which students' nbgrader reads from the same
+    files: a hub that sets its exchange in /etc/jupyter has serve watch that exchange. Grading
+    reads the course's file alone (course_config), so that a worker on another machine, with
+    files of its own there, grades by the same settings."""
+    config = jupyter_layers(layer_files())
+    config.merge(course_config(root))
+    return config
+
+
+LAYER_NAMES = ("nbgrader_config.py", "nbgrader_config.json")  # a folder's .json over its .py
+
+
+def layer_files():
+    """((path, text), ...) of the nbgrader_config files in Jupyter's config path, the one
+    nbgrader reads first (a system-wide folder) first."""
+    from jupyter_core.paths import jupyter_config_path
+
+    found = []
+    for folder in reversed(jupyter_config_path()):
+        for name in LAYER_NAMES:
+            candidate = os.path.join(folder, name)
+            try:
+                with open(candidate, "rb") as file:
+                    found.append((candidate, file.read()))
+            except OSError:  # none there, or not ours to read
+                continue
+    return tuple(found)
+
+
+def jupyter_layers(layers) -> Config:
+    """What the files of `layer_files` set, merged in their order; ConfigError naming one
+    that cannot be run."""
+    config = Config()
+    for path, _ in layers:
+        folder, name = os.path.split(path)
+        loader = (JSONFileConfigLoader if name.endswith(".json") else PyFileConfigLoader)(
+            name, path=folder)
+        try:
+            config.merge(loader.load_config())
+        except Exception as error:  # noqa: BLE001 - whatever the file's own code raises
+            raise ConfigError(f"{path}: {type(error).__name__}: {error}; nbgrader reads this "
+                              "file too (Jupyter's config path, under the course's own): "
+                              "correct it") from error
     return config
 
 

@@ -25,6 +25,7 @@ from nbgrader.api import MissingEntry
 from traitlets import Float, Integer, List, Unicode
 from traitlets.config import Configurable
 
+from autograder.course.config_file import as_nbgrader_reads
 from autograder.course.directory import (
     api_checked,
     api_warnings,
@@ -117,14 +118,15 @@ class OnSubmit:
         self.lock = lock or contextlib.nullcontext()  # held while one submission is taken
         config = course_config(root)
         self.settings = FeedbackOnSubmit(config=config)
-        self.inbound = inbound_folder(config)
+        exchange = as_nbgrader_reads(root)  # as the students' nbgrader reads it
+        self.inbound = inbound_folder(exchange)
         self.record = Record(root)
         self.waiting = False
         self.not_graded = 0  # submissions this run could not grade (the console said why)
         self.homes_looked_at = set()  # students whose home this run looked at
-        self.check_owner = config.ExchangeCollect.get("check_owner", True)
-        self.zone = config.Exchange.get("timezone", "UTC")  # of the times submit writes
-        self.groupshared = config.CourseDirectory.get("groupshared", False)
+        self.check_owner = exchange.ExchangeCollect.get("check_owner", True)
+        self.zone = exchange.Exchange.get("timezone", "UTC")  # of the times submit writes
+        self.groupshared = exchange.CourseDirectory.get("groupshared", False)
         if self.settings.per_day < 0 or self.settings.interval <= 0:
             raise ServeError(t("c.FeedbackOnSubmit.per_day must be 0 (no limit) or more, and "
                                "c.FeedbackOnSubmit.interval more than 0 seconds (they are "

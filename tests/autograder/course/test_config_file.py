@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from autograder.course.config_file import ConfigError, course_config
@@ -34,3 +36,30 @@ def test_a_config_that_cannot_run_is_one_error_naming_its_file_and_line(tmp_path
         course_config(tmp_path)
     config.write_text('c = get_config()\nc.Course.language = "en"\n')
     assert course_config(tmp_path).Course.language == "en"
+
+
+def test_the_exchange_is_read_as_nbgrader_reads_it(tmp_path, monkeypatch):
+    """With the exchange set in a Jupyter config folder (as a hub sets it in /etc/jupyter for
+    every user; here JUPYTER_CONFIG_DIR), does serve's inbound folder follow it, as the
+    students' nbgrader does, the course's own file still over it (its course id, over the
+    folder's); and does grading's config (course_config) read the course's file alone?"""
+    from autograder.course.config_file import as_nbgrader_reads, course_config
+    from autograder.serve.inbound import inbound_folder
+
+    hub = tmp_path / "jupyter"
+    hub.mkdir()
+    (hub / "nbgrader_config.py").write_text(
+        "c = get_config()\nc.Exchange.root = '/srv/hub-exchange'\n"
+        "c.CourseDirectory.course_id = 'hub-default'\nc.Exchange.timezone = 'Asia/Shanghai'\n")
+    (tmp_path / "course").mkdir()
+    (tmp_path / "course" / "nbgrader_config.py").write_text(
+        "c = get_config()\nc.CourseDirectory.course_id = 'self-attention'\n")
+    monkeypatch.setenv("JUPYTER_CONFIG_DIR", str(hub))
+    read = as_nbgrader_reads(tmp_path / "course")
+    assert inbound_folder(read) == Path("/srv/hub-exchange/self-attention/inbound")
+    assert read.Exchange.timezone == "Asia/Shanghai"
+    assert "root" not in course_config(tmp_path / "course").Exchange
+    (hub / "nbgrader_config.py").write_text("c = get_config()\nc.Exchange.root = (\n")
+    with pytest.raises(ConfigError, match=r"nbgrader_config.py: SyntaxError.*nbgrader reads "
+                                          r"this file too"):
+        as_nbgrader_reads(tmp_path / "course")
