@@ -448,7 +448,9 @@ class Session:
             self.recover(gone)
             return [error_output("KernelDied", t("{reason}; this cell was skipped",
                                                  reason=gone.reason))], None
-        stop = raised(source, outputs)  # what ran of it is what it defines (raised_cells.py)
+        # What ran of a student's cell is what it defines (raised_cells.py); the course's own
+        # cells stay whole, known by their key, never read as the student's text.
+        stop = None if course_key(source) in self.course_keys else raised(source, outputs)
         if stop is not None:
             self.raised.append(stop)
         self.ran.append(source if stop is None else ran_part(stop))

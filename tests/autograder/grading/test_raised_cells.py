@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
 from autograder.grading.raised_cells import Raised, defines_unrun, raised, ran_part
-from autograder.grading.session import why_undefined
+from autograder.grading.session import Session, why_undefined
+from autograder.sandbox.kernel import Settings
+
+ROOT = Path(__file__).resolve().parents[3]
 
 # IPython's traceback of a cell that raised on its line 2, colours and all (as a kernel sends it)
 TRACEBACK = [
@@ -82,3 +86,16 @@ def test_a_definition_in_the_statement_that_raised_is_unrun():
     assert defines_unrun(stop, defines)
     assert not defines_unrun(Raised("class A:\n    pass\nB = missing\n", 3, "NameError"),
                              defines)
+
+
+def test_a_course_cell_that_raised_stays_whole(tmp_path):
+    """A cell of the course's (known by its key) that raised: is it kept whole in what ran,
+    so that it is still the course's and never read as the student's text, while a student's
+    cell that raised is cut?"""
+    course_cell = "shown = 1\nraise ValueError('a plot that failed')\nafter = 2"
+    with Session(tmp_path, Settings(hidden=(str(ROOT),)), notebook_timeout=60, cell_timeout=10,
+                 course_texts=[course_cell]) as session:
+        session.run_cell(course_cell)
+        session.run_cell("mine = 1\nraise ValueError('mine')\ndef f():\n    pass")
+        assert session.ran == [course_cell, "mine = 1"]
+        assert [stop.line for stop in session.raised] == [2]
