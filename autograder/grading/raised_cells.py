@@ -4,9 +4,12 @@ student's own notebook, where a `def` below a failing `import` of the same cell 
 Grading judges each step on the text the cells define (checks/code_rules.py, `closure`), and
 that text once took every statement of a cell that raised, so the step scored while the
 student's notebook, and their own `check_notebook.py`, had it undefined. The first kernel's
-error says where its cell stopped (IPython's `Cell In[N], line L`, the cell's own frame first);
-only the statements wholly before that line count as having run. A cell whose error names no
-line of its own (a syntax error, which closure cannot read anyway, or a traceback the
+error says where its cell stopped (IPython's `Cell In[N], line L`, the cell's own frame first
+in the part of a chained error drawn last); only the statements wholly before that line count
+as having run, or, when the statement that raised is compound (a `try`, `with`, loop or `if`,
+which may have bound names before it raised inside), that statement too. A cell that only
+showed an error (`showtraceback()`, its status ok) ran whole. A cell whose error names no line
+of its own (a syntax error, which closure cannot read anyway, `SystemExit`, or a traceback the
 student's code changed) counts whole, as before: the student's code can make this lenient,
 never make another cell's text count.
 """
@@ -33,29 +36,49 @@ class Raised:
     kind: str
 
 
-def raised(source, outputs):
-    """The Raised of a cell that ran with these outputs, or None when it did not raise, or
+# IPython draws a chained exception's causes first: the error that stopped the cell is the
+# last part, after the last of these lines
+CHAINED = ("The above exception was the direct cause of the following exception",
+           "During handling of the above exception, another exception occurred")
+
+
+def raised(source, outputs, status="error"):
+    """The Raised of a cell that ran with these outputs and this status, or None when it did
+    not raise (an error it only showed, `showtraceback()`, leaves the status "ok"), or
     raised where no line of its own is named."""
-    error = next((o for o in outputs if o.get("output_type") == "error"), None)
-    if error is None or error.get("ename") in UNREAD:
+    errors = [o for o in outputs if o.get("output_type") == "error"]
+    if status != "error" or not errors or errors[-1].get("ename") in UNREAD:
         return None
-    for entry in error.get("traceback") or ():
-        if isinstance(entry, str) and (found := CELL_LINE.search(COLOUR.sub("", entry))):
-            return Raised(source, int(found.group(1)), str(error.get("ename", "")))
+    lines = [COLOUR.sub("", entry) for entry in errors[-1].get("traceback") or ()
+             if isinstance(entry, str)]
+    last = max((index for index, line in enumerate(lines)
+                if any(chained in line for chained in CHAINED)), default=-1)
+    for line in lines[last + 1:]:  # the cell's own frame comes first in its part
+        if found := CELL_LINE.search(line):
+            return Raised(source, int(found.group(1)), str(errors[-1].get("ename", "")))
     return None
 
 
 def first_unrun(stop):
-    """The first line of the statement that raised (its decorators included), or None when
-    the cell does not parse or the line is past its statements."""
+    """The first line of the statement that stopped the cell (its decorators included), or
+    None when the cell does not parse, the line is past its statements, or that statement
+    is compound (a `try`, `with`, `for` or `if` may have bound names before it raised
+    inside: it counts whole, and what follows it not)."""
     try:
         tree = ast.parse(without_magics(stop.source))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    failed = next((node for node in tree.body if node.end_lineno >= stop.line), None)
+    index, failed = next(((i, node) for i, node in enumerate(tree.body)
+                          if node.end_lineno >= stop.line), (None, None))
     if failed is None:
         return None
+    if isinstance(failed, COMPOUND):
+        return tree.body[index + 1].lineno if index + 1 < len(tree.body) else None
     return min([failed.lineno, *(d.lineno for d in getattr(failed, "decorator_list", ()))])
+
+
+COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.TryStar, ast.With,
+            ast.AsyncWith, ast.Match)
 
 
 def ran_part(stop):

@@ -442,7 +442,7 @@ class Session:
                 "the notebook's time is running out, and what is left is kept for the cells "
                 "that define your answers; this cell was not run"))], None
         try:
-            outputs, _ = self.kernel.execute(source, self.timeout(kept))
+            outputs, status = self.kernel.execute(source, self.timeout(kept))
         except KernelGone as gone:
             self.unfinished.append((source, gone.reason))
             self.recover(gone)
@@ -450,7 +450,8 @@ class Session:
                                                  reason=gone.reason))], None
         # What ran of a student's cell is what it defines (raised_cells.py); the course's own
         # cells stay whole, known by their key, never read as the student's text.
-        stop = None if course_key(source) in self.course_keys else raised(source, outputs)
+        stop = None if course_key(source) in self.course_keys else raised(source, outputs,
+                                                                         status)
         if stop is not None:
             self.raised.append(stop)
         self.ran.append(source if stop is None else ran_part(stop))

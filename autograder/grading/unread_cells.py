@@ -151,37 +151,54 @@ def resolves(node):
         or f"{node.module}.{alias.name}" in sys.modules for alias in node.names)
 
 
-def definition_reads(node):
-    """The expressions a def or a class runs where it is defined (None where absent)."""
-    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-        arguments = node.args
-        every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
-                 *filter(None, [arguments.vararg, arguments.kwarg])]
-        return [*node.decorator_list, *arguments.defaults, *arguments.kw_defaults,
-                node.returns, *(a.annotation for a in every)]
-    if isinstance(node, ast.ClassDef):
-        reads = [*node.bases, *node.decorator_list, *(k.value for k in node.keywords)]
-        for item in node.body:
-            if isinstance(item, ast.Assign | ast.AnnAssign):
-                reads += [item.value, getattr(item, "annotation", None)]
-            reads += definition_reads(item)
-        return reads
-    return []
+def simple_value(node, known):
+    """A value that cannot raise where it is read: a constant, a number's sign, or a name
+    bound before it (`known`)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        return isinstance(node.operand, ast.Constant) and type(node.operand.value) in (int,
+                                                                                       float)
+    return isinstance(node, ast.Constant) or (isinstance(node, ast.Name) and node.id in known)
+
+
+def quiet_definition(node, known, in_class=False):
+    """A def that cannot raise as it is defined: no decorator (a method's staticmethod,
+    classmethod or property apart), defaults and annotations simple_value's."""
+    arguments = node.args
+    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+             *filter(None, [arguments.vararg, arguments.kwarg])]
+    return all(in_class and isinstance(d, ast.Name) and d.id in PLAIN_DECORATORS
+               for d in node.decorator_list) \
+        and all(simple_value(v, known) for v in [*arguments.defaults, *arguments.kw_defaults]
+                if v is not None) \
+        and all(simple_value(a, known) for a in [node.returns, *(x.annotation for x in every)]
+                if a is not None)
 
 
 def cannot_raise(node, bound):
     """Can this statement of a cell that only defines not raise, its cell's names bound
-    before it being `bound`? Its imports resolve, and its definition reads no attribute and
-    no name but those and the builtins. One that may raise, before a later definition of the
-    same cell, would leave that definition unrun in the student's notebook (raised_cells.py):
-    its cell runs in the first kernel, which says where it stopped."""
+    before it being `bound`? An import that resolves; a def whose defaults and annotations
+    are constants or names bound before; a class with no base, keyword or decorator whose
+    body holds only such defs and constants. One that may raise (a base's __init_subclass__,
+    an inconsistent order of bases, `-"2"`), before a later definition of the same cell,
+    would leave that definition unrun in the student's notebook (raised_cells.py): its cell
+    runs in the first kernel, which says where it stopped."""
+    known = BUILTINS | bound
     if isinstance(node, ast.Import | ast.ImportFrom):
         return resolves(node)
-    known = BUILTINS | bound
-    return all(not isinstance(part, ast.Attribute)
-               and (not isinstance(part, ast.Name) or part.id in known)
-               for expression in definition_reads(node) if expression is not None
-               for part in ast.walk(expression))
+    if isinstance(node, ast.Expr | ast.Pass):
+        return True
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return quiet_definition(node, known)
+    if isinstance(node, ast.ClassDef):
+        return not (node.bases or node.keywords or node.decorator_list) and all(
+            isinstance(item, ast.Expr | ast.Pass)
+            or (isinstance(item, ast.Assign | ast.AnnAssign) and item.value is not None
+                and simple_value(item.value, set())
+                and simple_value(getattr(item, "annotation", None) or ast.Constant(0), known))
+            or (isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+                and quiet_definition(item, known, in_class=True))
+            for item in node.body)
+    return False
 
 
 @functools.lru_cache(maxsize=256)

@@ -37,6 +37,25 @@ def test_the_cell_s_own_line_is_where_it_stopped():
     assert stop == Raised(CELL, 2, "ModuleNotFoundError")
 
 
+def test_a_chained_error_is_read_from_its_last_part():
+    """A cell whose error was raised while handling another (its cause drawn first, in a
+    helper of the same cell or of an earlier one): is the line the one of the cell's own
+    frame in the last part, where the cell stopped?"""
+    chained = [
+        "\x1b[36mCell\x1b[39m In[4], line 3, in load_rows()\n",
+        "KeyError: 'train'",
+        "\nDuring handling of the above exception, another exception occurred:\n",
+        "\x1b[36mCell\x1b[39m In[5], line 9\n", "Cell In[4], line 5, in load_rows()\n",
+        "ValueError: no rows"]
+    assert raised(CELL, [error("ValueError", chained)]).line == 9
+
+
+def test_an_error_only_shown_is_no_stop():
+    """A cell that caught an error and showed it (showtraceback: an error output, status
+    ok): did it run whole?"""
+    assert raised(CELL, [error("ZeroDivisionError", TRACEBACK)], status="ok") is None
+
+
 @pytest.mark.parametrize("outputs", [
     [],
     [{"output_type": "stream", "name": "stdout", "text": "Cell In[3], line 1"}],
@@ -54,14 +73,17 @@ def test_a_cell_counts_whole_where_no_line_of_its_own_is_named(outputs):
     ("import torch\n@torch.no_grad()\n@bad\ndef f():\n    pass\nf()", 3, "import torch"),
     ("x = 1; y = g()\ndef h():\n    pass", 1, ""),
     ("%matplotlib inline\nb = 2\nfor i in range(3):\n    1 / 0\ndef f():\n    pass", 4,
-     "%matplotlib inline\nb = 2"),
+     "%matplotlib inline\nb = 2\nfor i in range(3):\n    1 / 0"),
     ("def f():\n    return 2\nf() + undefined", 3, "def f():\n    return 2"),
     ("def f():\n    return 2\n", 9, "def f():\n    return 2\n"),  # past its statements
     ("def f(:\n    pass", 1, "def f(:\n    pass"),  # does not parse
+    ("try:\n    def f():\n        pass\n    f(1)\nfinally:\n    print('done')\ng = 2", 4,
+     "try:\n    def f():\n        pass\n    f(1)\nfinally:\n    print('done')"),
 ])
 def test_what_ran_of_a_cell_is_what_came_before_the_statement_that_raised(source, line, kept):
-    """Is a cell cut before the whole statement that raised (its decorators, a loop, the
-    statements that share its line too), and kept whole where that is not known?"""
+    """Is a cell cut before the whole statement that raised (its decorators, the statements
+    that share its line too), after one that is compound (a `try` may have bound names
+    before it raised inside: a loop too), and kept whole where that is not known?"""
     assert ran_part(Raised(source, line, "Error")) == kept
 
 

@@ -91,7 +91,8 @@ def test_a_cell_that_changes_a_name_in_place_is_kept_for_its_reader():
     "class Block(torch.nn.Module):\n    size = 4\n    def __init__(self):\n"
     "        super().__init__()\n    @property\n    def width(self):\n        return 2",
     "import torch.nn.functional as F\ndef f(x):\n    return F.relu(x)",
-    "class A:\n    pass\nclass B(A):\n    pass\ndef f(x: B = None, n: int = 2):\n    return x",
+    "class A:\n    size = 2\n    def g(self, n: int = -1):\n        return n\n"
+    "def f(x: A = None, n: int = 2):\n    return x",
 ])
 def test_cells_that_only_define(source):
     """Is a cell of imports of the libraries, plain definitions and classes one that only
@@ -108,6 +109,11 @@ def test_cells_that_only_define(source):
     "import torch.nn.functionl as F\ndef f(x):\n    return x",
     "def g(x=torch.pi):\n    pass\ndef f(x):\n    return x",
     "class A(Missing):\n    pass\ndef f(x):\n    return x",
+    "class A:\n    pass\nclass B(A):\n    pass\nclass C(A, B):\n    pass\ndef f(x):\n"
+    "    return x",  # no order of its bases exists: TypeError
+    "def g(x, factor=-'2'):\n    pass\ndef f(x):\n    return x",
+    "def g(x: tuple[0] | 3):\n    pass\ndef f(x):\n    return x",
+    "class Flag(bool):\n    pass\ndef f(x):\n    return x",
 ])
 def test_cells_that_do_more_than_define(source):
     """Does a cell that shows, computes, imports a file of the student's, uses magic, runs
