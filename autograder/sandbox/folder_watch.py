@@ -80,6 +80,13 @@ def readable_listing(path):
             return None if error.errno == errno.ENAMETOOLONG else []
         try:
             return list(entries_of(descriptor))
+        except PermissionError:  # listed, but its entries cannot be looked up (mode 0o444)
+            if attempt:
+                return None
+            try:
+                os.chmod(path, 0o700, follow_symlinks=False)
+            except (OSError, NotImplementedError):
+                return None
         finally:
             os.close(descriptor)
     return None
@@ -87,11 +94,14 @@ def readable_listing(path):
 
 def entries_of(descriptor):
     """(name, stat) of each entry of the open folder, no link followed; one removed as it is
-    read is passed over (the others still count)."""
+    read is passed over (the others still count). PermissionError when an entry cannot be
+    looked up: a folder that can be listed but not searched would hide its files' sizes."""
     with os.scandir(descriptor) as entries:
         for entry in entries:
             try:
                 yield entry.name, entry.stat(follow_symlinks=False)
+            except PermissionError:
+                raise
             except OSError:
                 continue
 

@@ -588,8 +588,8 @@ class SandboxedKernel:
         """A FolderWatch of the kernel's folder, which ends the kernel `pid` (of `uid`) once
         it holds more than the settings allow."""
         template = self.template()
-        held = {"op": "held", "pid": pid, "uid": uid,
-                "file_bytes": self.settings.limits.file_bytes}
+        held = {"op": "held", "pid": pid, "uid": uid, "device": os.stat(self.scratch).st_dev,
+                "file_bytes": self.settings.limits.file_bytes}  # the disk, as the grader sees it
         return FolderWatch(self.scratch, self.settings.folder_limit_bytes,
                            lambda: template.ask({"op": "kill", "pid": pid, "uid": uid}),
                            lambda: template.ask(held)["bytes"])

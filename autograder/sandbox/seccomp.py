@@ -9,7 +9,8 @@ A shape is a list of (argument, mask, values): the argument's low 32 bits, maske
 one of the values. Each kernel gets (`rules_for`):
 - always: the machine's keyrings (kept per user id, not per namespace, so a key added by one
   notebook would be read by the next graded under the same user); io_uring (it makes sockets
-  and opens files without the calls the rules read); new namespaces (unshare, clone's
+  and opens files without the calls the rules read); files in memory (memfd); fallocate but
+  of mode 0 (KEEP_SIZE gives blocks past the file size limit); new namespaces (unshare, clone's
   CLONE_NEW* flags; clone3 answers ENOSYS, and the C library falls back to clone);
 - where no namespace of its own hides the rest of the machine (Landlock): no socket but a unix
   one and no socket pair but a stream one (no internet, netlink, packet or datagram socket;
@@ -55,7 +56,7 @@ MACHINES = {
         "fork": 57, "vfork": 58, "execve": 59, "execveat": 322, "setitimer": 38, "alarm": 37,
         "timer_create": 222, "timer_settime": 223, "kill": 62, "tkill": 200, "tgkill": 234,
         "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297, "pidfd_send_signal": 424,
-        "memfd_create": 319, "memfd_secret": 447}),
+        "memfd_create": 319, "memfd_secret": 447, "fallocate": 285}),
     "aarch64": (0xC00000B7, False, {
         "add_key": 217, "request_key": 218, "keyctl": 219, "socket": 198, "ptrace": 117,
         "process_vm_readv": 270, "process_vm_writev": 271, "shmget": 194, "shmat": 196,
@@ -73,7 +74,7 @@ MACHINES = {
         "sched_setattr": 274, "execve": 221, "execveat": 281, "setitimer": 103,
         "timer_create": 107, "timer_settime": 110, "kill": 129, "tkill": 130, "tgkill": 131,
         "rt_sigqueueinfo": 138, "rt_tgsigqueueinfo": 240, "pidfd_send_signal": 424,
-        "memfd_create": 279, "memfd_secret": 447}),
+        "memfd_create": 279, "memfd_secret": 447, "fallocate": 47}),
 }
 
 ALL = 0xFFFFFFFF
@@ -86,6 +87,10 @@ IO_URING = [(name, []) for name in ("io_uring_setup", "io_uring_enter", "io_urin
 # in the process's resident size (128 of 64 MiB held 8 GiB beside a 6 GiB limit, and the
 # out-of-memory killer would choose among kernels by a size that leaves them out).
 MEMORY_FILES = [("memfd_create", []), ("memfd_secret", [])]
+# fallocate of mode 0 only (posix_fallocate's): FALLOC_FL_KEEP_SIZE gives a file blocks past
+# its size, which the file size limit (RLIMIT_FSIZE) does not bound (3 GiB in one file of
+# size 0); the other modes (punching holes, zeroing ranges) no notebook needs.
+FALLOCATE = [("fallocate", [[(1, ALL, (0,))]])]
 SYSV_IPC = [(name, []) for name in ("shmget", "shmat", "shmctl", "semget", "semop", "semctl",
                                     "semtimedop", "msgget", "msgsnd", "msgrcv", "msgctl")]
 # Allowed only on the caller itself: prlimit64(0, ...), setpriority(PRIO_PROCESS, 0, ...),
@@ -143,8 +148,9 @@ def rules_for(own_namespaces):
     keyrings, io_uring, files in memory and new namespaces alone; without (Landlock), the
     rest of the machine's shared reach too."""
     if own_namespaces:
-        return KEYRINGS + IO_URING + MEMORY_FILES + clones(0)
-    return KEYRINGS + IO_URING + MEMORY_FILES + clones(CLONE_PARENT) + UNCONFINED_MACHINE
+        return KEYRINGS + IO_URING + MEMORY_FILES + FALLOCATE + clones(0)
+    return KEYRINGS + IO_URING + MEMORY_FILES + FALLOCATE + clones(CLONE_PARENT) + \
+        UNCONFINED_MACHINE
 
 
 # The judging kernel (guard.py), from the guard's start on: nothing runs beside it or after it

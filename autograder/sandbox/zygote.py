@@ -9,8 +9,9 @@ stdin and stdout are the connection of the worker that takes it: handover.py):
   {"op": "kill", "pid": n, "uid": u}  kill every process of the sandbox, answer {"killed": k}
   {"op": "strays", "pid": n, "uid": u}  kill every running process of the sandbox but the
       kernel itself (a fork, a daemon), answer {"killed": k}
-  {"op": "held", "pid": n, "uid": u, "file_bytes": b}  the bytes of files the sandbox's
-      processes removed but hold open or mapped, answer {"bytes": b} (None: unreadable)
+  {"op": "held", "pid": n, "uid": u, "device": d, "file_bytes": b}  the bytes of files on
+      the scratch folder's disk the sandbox's processes removed but hold open or mapped,
+      answer {"bytes": b} (None: unreadable)
   {"op": "warm", "cells": [...]}  prepare IPython's work on these texts once, for every
       kernel forked after (cell_cache.py), answer {"warmed": k}
 It is a child subreaper, so processes a limits-only kernel leaves behind (daemons) become its
@@ -189,7 +190,7 @@ CLONE_NEWPID, CLONE_NEWNET = 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 1, 2, 4, 8, 32
 MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
 MNT_DETACH = 2
-PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 36, 38
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 4, 36, 38
 SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}  # glibc has no pivot_root() wrapper
 MADV_COLLAPSE = 25  # Linux 6.1+
 THP = "/sys/kernel/mm/transparent_hugepage"
@@ -389,6 +390,9 @@ def become_kernel(request):
         os.setgroups([])
         os.setgid(uid)
         os.setuid(uid)
+        # setuid made it undumpable: its /proc/PID/fd then is root's, which a template
+        # without CAP_SYS_PTRACE may not read; its own user may read it again (`held`)
+        check(LIBC.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), "prctl")
     check(LIBC.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl")
     if mechanism == "landlock":
         landlock.confine(*landlock_paths(request), landlock.abi())
@@ -906,38 +910,86 @@ def strays(request):
 
 
 def held(request):
-    """The bytes of files the sandbox's processes removed but still hold: open (the blocks
-    each takes) or only mapped (then `file_bytes`, the most a file may have, as nothing says
-    its size); the folder watch adds them to the folder's (folder_watch.py). Answer
-    {"bytes": None} when a process's /proc cannot be read (its code made it undumpable)."""
-    opened, mapped = {}, set()
-    for pid in sandbox_processes(request["pid"], request.get("uid")):
-        try:
-            opened.update(removed_open(pid))
-            mapped.update(removed_mapped(pid))
-        except (FileNotFoundError, ProcessLookupError):
-            continue  # gone meanwhile
-        except PermissionError:
+    """The bytes of files on the scratch folder's disk (`device`) that the sandbox's
+    processes removed but still hold: open (the blocks each takes) or only mapped (then
+    `file_bytes`, the most a file may have, as nothing says its size); the folder watch adds
+    them to the folder's (folder_watch.py). Files elsewhere (shared memory in /dev/shm, a
+    lock of multiprocessing's) are memory, not this disk's. Answer {"bytes": None} when a
+    process's /proc cannot be read (its code made it undumpable) or reads unlike Linux's.
+    A template that is root without CAP_SYS_PTRACE (Docker's default capabilities) may not
+    read another user's /proc/PID/fd: a child of its, become the sandbox's user, reads
+    them then (the kernel keeps itself dumpable for it, become_kernel)."""
+    uid = request.get("uid")
+    pids = sandbox_processes(request["pid"], uid)
+    try:
+        found = removed_by(pids, request["device"])
+    except PermissionError:
+        if uid is None or os.geteuid() != 0:
             return {"bytes": None}
+        found = removed_as(uid, pids, request["device"])
+    if found is None:
+        return {"bytes": None}
+    opened, mapped = found
     return {"bytes": sum(opened.values()) + request["file_bytes"] * len(mapped - set(opened))}
 
 
-def removed_open(pid):
-    """{inode: bytes on disk} of the removed regular files `pid` holds open."""
+def removed_by(pids, device):
+    """({inode: bytes} open, {inode} mapped) of the removed files on `device` that the
+    processes `pids` hold; None when one's /proc reads unlike Linux's. PermissionError when
+    one's may not be read."""
+    opened, mapped = {}, set()
+    for pid in pids:
+        try:
+            opened.update(removed_open(pid, device))
+            mapped.update(removed_mapped(pid, device))
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # gone meanwhile
+        except (ValueError, IndexError):
+            return None
+    return opened, mapped
+
+
+def removed_as(uid, pids, device):
+    """removed_by, read by a child of the template that is the user `uid`; None when it
+    could not read them either."""
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        try:
+            os.close(read)
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+            found = removed_by(pids, device)
+            answer = None if found is None else [list(found[0].items()), list(found[1])]
+            os.write(write, json.dumps(answer).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        text = pipe.read()
+    os.waitpid(child, 0)
+    answer = json.loads(text) if text else None
+    return None if answer is None else (dict(answer[0]), set(answer[1]))
+
+
+def removed_open(pid, device):
+    """{inode: bytes on disk} of the removed regular files on `device` that `pid` holds
+    open."""
     found = {}
     for fd in os.listdir(f"/proc/{pid}/fd"):
         try:
             info = os.stat(f"/proc/{pid}/fd/{fd}")  # the open file itself, removed or not
         except (FileNotFoundError, ProcessLookupError):
             continue
-        if S_ISREG(info.st_mode) and info.st_nlink == 0:
+        if S_ISREG(info.st_mode) and info.st_nlink == 0 and info.st_dev == device:
             found[info.st_ino] = info.st_blocks * 512
     return found
 
 
-def removed_mapped(pid):
-    """The inodes of removed files mapped into `pid`'s memory (a mapping outlives the
-    file's descriptor, and keeps the whole file)."""
+def removed_mapped(pid, device):
+    """The inodes of removed files on `device` mapped into `pid`'s memory (a mapping
+    outlives the file's descriptor, and keeps the whole file)."""
     with open(f"/proc/{pid}/maps", "rb") as maps:
         listed = maps.read()  # some 500 lines with torch: one look for the word first
     if b" (deleted)\n" not in listed:
@@ -946,7 +998,8 @@ def removed_mapped(pid):
     for line in listed.splitlines():
         if line.endswith(b" (deleted)"):
             fields = line.split(maxsplit=5)  # range, permissions, offset, device, inode
-            if len(fields) == 6 and fields[4] != b"0":
+            major, minor = (int(part, 16) for part in fields[3].split(b":"))
+            if fields[4] != b"0" and os.makedev(major, minor) == device:
                 found.add(int(fields[4]))
     return found
 

@@ -9,7 +9,8 @@ confined.py (a seccomp filter like Docker's, its capabilities). Six students att
 team did as an ordinary user: each answer exec()s the course's reference.py; one prints the
 instructor's private file; one connects to a listener on 127.0.0.1; one writes into the course;
 one kills every process it may (kill(-1)); one holds 115 zombies while the others are graded;
-one holds 640 MiB of files it removed; one makes its processes unreadable to its own user.
+one holds 640 MiB of files it removed; one makes its processes unreadable to its own user;
+one, honest, holds nine locks of multiprocessing's (removed pages of /dev/shm, mapped).
 A correct and a blank notebook beside them. Needs
 root, as in CI (KIT_REQUIRE_ROOT)."""
 
@@ -74,6 +75,11 @@ ATTACKS = {  # student: code in a cell before the answers ({course}, {secret}, {
     # its /proc closed to its own user (PR_SET_DUMPABLE 0), to hide what it holds
     "h-undumpable": "import ctypes, time\nctypes.CDLL(None).prctl(4, 0, 0, 0, 0)\n"
                     "time.sleep(3)",
+    # honest: nine locks of multiprocessing's, each a removed page mapped from /dev/shm
+    # (memory, not the disk; refused where the sandbox has no /dev/shm to write)
+    "i-locks": "import multiprocessing, time\ntry:\n"
+               "    locks = [multiprocessing.Lock() for _ in range(9)]\n"
+               "except OSError as error:\n    print('refused', error)\ntime.sleep(1)",
 }
 SETUP = "setup_04"  # the release's last setup cell: the attacks' cell comes after it
 REFERENCE_EXEC = ("exec(open({reference!r}).read(), globals())  # the course's own answers\n")
@@ -260,7 +266,7 @@ def test_nothing_leaks_reaches_or_is_written(graded):
                                                           "planted").exists(), mode
     found = scores(course)
     for student in ("b-secret", "c-network", "d-write", "f-zombies", "g-held-open",
-                    "h-undumpable"):
+                    "h-undumpable", "i-locks"):
         assert found.get(student) == FULL, (mode, student, found)
 
 
@@ -282,10 +288,12 @@ def test_files_removed_but_held_are_counted(graded):
     """Is the cell that holds 640 MiB of removed files stopped, saying why, in every mode
     (its answers still graded, above)? And where the grader's user cannot read an
     undumpable kernel's /proc (an ordinary user, no namespace between them), is that kernel
-    stopped as hiding what it holds?"""
+    stopped as hiding what it holds? (Where a template, root without CAP_SYS_PTRACE as in
+    Docker, reads a kernel's /proc as the kernel's own user, so is it.)"""
     mode, course, _, _, _ = graded
     assert "removed but still holds" in said_in(course, "g-held-open"), mode
-    if mode == "ordinary user, no user namespaces":
+    assert "removed but still holds" not in said_in(course, "i-locks"), mode
+    if mode in ("ordinary user, no user namespaces", "root, Docker's default capabilities"):
         assert "hid from the grader" in said_in(course, "h-undumpable"), mode
 
 

@@ -89,15 +89,19 @@ def test_files_removed_but_held_count_against_the_same_limit():
 
 def measured_as_nobody(top):
     """In `top` (world-writable), as an ordinary user (the grader's own, where it is not
-    root): a folder of its own made unreadable, with a file in it, and one of root's it may
-    not enter. {"own": (bytes, entries) of its own folder, "mode": the folder's mode after,
-    "other": the measure of root's}."""
+    root): a folder of its own made unreadable and one made listable only, with a file in
+    each, and one of root's it may not enter. {"own": (bytes, entries) of its own folder,
+    "mode", "listable": the two folders' modes after, "other": the measure of root's}."""
     def measure():
         own = Path(tempfile.mkdtemp(dir=top))
         (own / "hidden").mkdir()
         (own / "hidden" / "data").write_bytes(b"z" * (64 << 10))
         os.chmod(own / "hidden", 0)
+        (own / "listable").mkdir()  # listed, but its entries cannot be looked up
+        (own / "listable" / "data").write_bytes(b"z" * (64 << 10))
+        os.chmod(own / "listable", 0o444)
         found = {"own": folder_usage(own), "mode": os.stat(own / "hidden").st_mode & 0o777,
+                 "listable": os.stat(own / "listable").st_mode & 0o777,
                  "other": folder_usage(top / "root's")}
         shutil.rmtree(own)
         return found
@@ -121,9 +125,10 @@ def measured_as_nobody(top):
 
 
 def test_an_unreadable_folder_is_read_by_its_owner_and_one_of_another_stops_the_kernel():
-    """As an ordinary user: is a folder its kernel made unreadable given its owner's rights
-    back and counted, and one it cannot give them to (another user's) measured as unreadable
-    (a kernel hiding what it wrote is stopped)?"""
+    """As an ordinary user: is a folder its kernel made unreadable, or listable but not
+    searchable (0o444: its files' sizes hidden), given its owner's rights back and counted,
+    and one it cannot give them to (another user's) measured as unreadable (a kernel hiding
+    what it wrote is stopped)?"""
     top = Path(tempfile.mkdtemp())
     os.chmod(top, 0o777)
     (top / "root's").mkdir()
@@ -135,7 +140,8 @@ def test_an_unreadable_folder_is_read_by_its_owner_and_one_of_another_stops_the_
     finally:
         shutil.rmtree(top)
     taken, entries = found["own"]
-    assert entries == 2 and taken >= 64 << 10 and found["mode"] == 0o700
+    assert entries == 4 and taken >= 128 << 10, found
+    assert found["mode"] == found["listable"] == 0o700, found
     if os.geteuid() == 0:
         assert found["other"] is None
 
@@ -192,7 +198,21 @@ time.sleep(10)
 """
 
 
-@pytest.mark.parametrize("code", [HELD_OPEN, HELD_MAPPED], ids=["open", "mapped"])
+# A file of a name that is no UTF-8, mapped, beside files held open: /proc/PID/maps then
+# names it in bytes that decode as no text.
+ODD_NAME = """import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                      ctypes.c_int, ctypes.c_long]
+odd = os.open(b'\\xff.bin', os.O_CREAT | os.O_RDWR, 0o600)
+os.write(odd, b'0' * 4096)
+libc.mmap(None, 4096, 1, 1, odd, 0)
+"""
+
+
+@pytest.mark.parametrize("code", [HELD_OPEN, HELD_MAPPED, ODD_NAME + HELD_OPEN],
+                         ids=["open", "mapped", "beside a mapped file of an odd name"])
 def test_a_kernel_holding_removed_files_past_the_limit_is_stopped(tmp_path, code):
     """A kernel that removes what it wrote but holds it open, or mapped, its folder empty to
     a listing: is it stopped once what it holds passes folder_limit_bytes (a mapped file

@@ -32,6 +32,13 @@ CALLS = textwrap.dedent("""
         if pid == 0:  # the child (of our parent's): gone at once
             os._exit(0)
         return 0 if pid > 0 else ctypes.get_errno()
+    def fallocate(mode):
+        fd = os.open(sys.argv[3], os.O_RDWR)
+        try:
+            result = libc.fallocate(fd, mode, ctypes.c_long(0), ctypes.c_long(1 << 20))
+            return 0 if result == 0 else ctypes.get_errno()
+        finally:
+            os.close(fd)
     def call(action):
         try:
             action()
@@ -58,16 +65,20 @@ CALLS = textwrap.dedent("""
         "sched parent": call(lambda: os.sched_setaffinity(os.getppid(),
                                                           os.sched_getaffinity(0))),
         "sched self": call(lambda: os.sched_setaffinity(0, os.sched_getaffinity(0))),
+        "fallocate keep size": fallocate(0x01),  # FALLOC_FL_KEEP_SIZE
+        "posix_fallocate": fallocate(0),
     }
     print(repr(found))
 """)
 REFUSED_ALWAYS = {"keyctl": errno.EPERM, "io_uring_setup": errno.EPERM,
-                  "unshare": errno.EPERM, "memfd_create": errno.EPERM}
+                  "unshare": errno.EPERM, "memfd_create": errno.EPERM,
+                  "fallocate keep size": errno.EPERM}
 REFUSED_WITHOUT_NAMESPACES = {"udp": errno.EOPNOTSUPP, "setpriority user": errno.EPERM,
                               "prlimit parent": errno.EPERM, "clone parent": errno.EPERM,
                               "shmget": errno.EPERM, "dgram pair": errno.EOPNOTSUPP,
                               "inotify": errno.EPERM}
-NEEDED = {"unix", "socketpair", "setpriority self", "chmod", "sched self"}  # early on
+NEEDED = {"unix", "socketpair", "setpriority self", "chmod", "sched self",
+          "posix_fallocate"}  # early on
 
 
 def calls(mode, stage, tmp_path):
@@ -82,7 +93,8 @@ def calls(mode, stage, tmp_path):
 @pytest.mark.parametrize("mode", ["namespaces", "landlock"])
 def test_the_filter_refuses_what_it_names(mode, tmp_path):
     """With namespaces, only the keyrings, io_uring, files in memory (memfd_create: beside
-    the memory limit) and new namespaces are refused; without,
+    the memory limit), fallocate's KEEP_SIZE (blocks past the file size limit) and new
+    namespaces are refused; without,
     also every socket but a unix one, a datagram socket pair, another process's priority
     (PRIO_USER, 0 is every process of the user) and limits, a child of the template
     (CLONE_PARENT), System V IPC and inotify; what a notebook needs (a unix stream socket
