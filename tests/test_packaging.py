@@ -288,7 +288,7 @@ def guide_files():
 def scores(installed, course, assignment_id):
     """{student: (score, max)} of the assignment, as the kit's export writes them."""
     installed.run("export", "--to", "grades.csv", cwd=course)
-    with open(course / "grades.csv", newline="", encoding="utf-8") as table:
+    with open(course / "grades.csv", newline="", encoding="utf-8-sig") as table:
         return {row["student_id"]: (float(row["score"]), float(row["max_score"]))
                 for row in csv.DictReader(table) if row["assignment"] == assignment_id}
 

@@ -27,7 +27,7 @@ PEOPLE = {  # id: (first name, last name, email, Canvas user id)
 
 
 def read(path):
-    with open(path, newline="", encoding="utf-8") as handle:
+    with open(path, newline="", encoding="utf-8-sig") as handle:
         return list(csv.reader(handle))
 
 
