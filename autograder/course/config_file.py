@@ -61,27 +61,20 @@ LAYER_NAMES = ("nbgrader_config.py", "nbgrader_config.json")  # a folder's .json
 
 
 def layer_files():
-    """((path, text), ...) of the nbgrader_config files in Jupyter's config path, the one
-    nbgrader reads first (a system-wide folder) first."""
+    """The paths of the nbgrader_config files in Jupyter's config path that this user may
+    read, the one nbgrader reads first (a system-wide folder) first."""
     from jupyter_core.paths import jupyter_config_path
 
-    found = []
-    for folder in reversed(jupyter_config_path()):
-        for name in LAYER_NAMES:
-            candidate = os.path.join(folder, name)
-            try:
-                with open(candidate, "rb") as file:
-                    found.append((candidate, file.read()))
-            except OSError:  # none there, or not ours to read
-                continue
-    return tuple(found)
+    return [path for folder in reversed(jupyter_config_path()) for name in LAYER_NAMES
+            if os.path.isfile(path := os.path.join(folder, name))
+            and os.access(path, os.R_OK)]
 
 
 def jupyter_layers(layers) -> Config:
     """What the files of `layer_files` set, merged in their order; ConfigError naming one
     that cannot be run."""
     config = Config()
-    for path, _ in layers:
+    for path in layers:
         folder, name = os.path.split(path)
         loader = (JSONFileConfigLoader if name.endswith(".json") else PyFileConfigLoader)(
             name, path=folder)

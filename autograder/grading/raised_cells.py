@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from autograder.checks.code_rules import without_magics
+from autograder.grading.unread_cells import parsed
 
 COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 CELL_LINE = re.compile(r"Cell In\[\d+\], line (\d+)")
@@ -64,9 +65,8 @@ def first_unrun(stop):
     None when the cell does not parse, the line is past its statements, or that statement
     is compound (a `try`, `with`, `for` or `if` may have bound names before it raised
     inside: it counts whole, and what follows it not)."""
-    try:
-        tree = ast.parse(without_magics(stop.source))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = parsed(without_magics(stop.source))  # shared, read only
+    if tree is None:
         return None
     index, failed = next(((i, node) for i, node in enumerate(tree.body)
                           if node.end_lineno >= stop.line), (None, None))

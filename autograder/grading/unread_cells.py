@@ -108,14 +108,20 @@ def plain_annotation(node):
     return plain(node)
 
 
-def quiet_function(node, decorators=frozenset()):
-    """A def whose definition runs nothing: its defaults, annotations and decorators plain."""
+def defaults_and_annotations(node):
+    """(defaults, annotations) a def reads where it is defined, those it has."""
     arguments = node.args
     every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
              *filter(None, [arguments.vararg, arguments.kwarg])]
+    return ([d for d in [*arguments.defaults, *arguments.kw_defaults] if d is not None],
+            [a for a in [node.returns, *(x.annotation for x in every)] if a is not None])
+
+
+def quiet_function(node, decorators=frozenset()):
+    """A def whose definition runs nothing: its defaults, annotations and decorators plain."""
+    defaults, annotations = defaults_and_annotations(node)
     return all(isinstance(d, ast.Name) and d.id in decorators for d in node.decorator_list) \
-        and all(map(plain, [*arguments.defaults, *arguments.kw_defaults])) \
-        and all(map(plain_annotation, [node.returns, *(a.annotation for a in every)]))
+        and all(map(plain, defaults)) and all(map(plain_annotation, annotations))
 
 
 def quiet_statement(node, in_class=False):
@@ -163,15 +169,10 @@ def simple_value(node, known):
 def quiet_definition(node, known, in_class=False):
     """A def that cannot raise as it is defined: no decorator (a method's staticmethod,
     classmethod or property apart), defaults and annotations simple_value's."""
-    arguments = node.args
-    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
-             *filter(None, [arguments.vararg, arguments.kwarg])]
+    defaults, annotations = defaults_and_annotations(node)
     return all(in_class and isinstance(d, ast.Name) and d.id in PLAIN_DECORATORS
                for d in node.decorator_list) \
-        and all(simple_value(v, known) for v in [*arguments.defaults, *arguments.kw_defaults]
-                if v is not None) \
-        and all(simple_value(a, known) for a in [node.returns, *(x.annotation for x in every)]
-                if a is not None)
+        and all(simple_value(value, known) for value in [*defaults, *annotations])
 
 
 def cannot_raise(node, bound):

@@ -68,11 +68,7 @@ def readable_listing(path):
             descriptor = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW |
                                  os.O_CLOEXEC)
         except PermissionError:
-            if attempt:
-                return None
-            try:
-                os.chmod(path, 0o700, follow_symlinks=False)
-            except (OSError, NotImplementedError):
+            if attempt or not owner_rights_back(path):
                 return None
             continue
         except OSError as error:  # gone, or a link or a file now; or nested deeper than a
@@ -81,15 +77,21 @@ def readable_listing(path):
         try:
             return list(entries_of(descriptor))
         except PermissionError:  # listed, but its entries cannot be looked up (mode 0o444)
-            if attempt:
-                return None
-            try:
-                os.chmod(path, 0o700, follow_symlinks=False)
-            except (OSError, NotImplementedError):
+            if attempt or not owner_rights_back(path):
                 return None
         finally:
             os.close(descriptor)
     return None
+
+
+def owner_rights_back(path):
+    """Give the folder at `path` its owner's rights back (never through a link); whether it
+    could be done."""
+    try:
+        os.chmod(path, 0o700, follow_symlinks=False)
+    except (OSError, NotImplementedError):
+        return False
+    return True
 
 
 def entries_of(descriptor):

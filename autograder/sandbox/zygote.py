@@ -387,9 +387,7 @@ def become_kernel(request):
         drop_to_user_namespace()
     set_limits(request["limits"], uid)
     if uid is not None:
-        os.setgroups([])
-        os.setgid(uid)
-        os.setuid(uid)
+        become_user(uid)
         # setuid made it undumpable: its /proc/PID/fd then is root's, which a template
         # without CAP_SYS_PTRACE may not read; its own user may read it again (`held`)
         check(LIBC.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), "prctl")
@@ -430,6 +428,13 @@ def set_limits(limits, uid):
 
 
 SANDBOX_ID = 1000  # the kernel's user and group in its own user namespace
+
+
+def become_user(uid):
+    """Drop to the sandbox user: no supplementary group, its group and user id."""
+    os.setgroups([])
+    os.setgid(uid)
+    os.setuid(uid)
 
 
 def drop_to_user_namespace():
@@ -957,9 +962,7 @@ def removed_as(uid, pids, device):
     if child == 0:
         try:
             os.close(read)
-            os.setgroups([])
-            os.setgid(uid)
-            os.setuid(uid)
+            become_user(uid)
             found = removed_by(pids, device)
             answer = None if found is None else [list(found[0].items()), list(found[1])]
             os.write(write, json.dumps(answer).encode())
