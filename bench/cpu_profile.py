@@ -1,17 +1,19 @@
 """Profile: where one notebook's CPU goes when the kit grades it.
 
-One simulated class of assignment 01 (as bench/grading.py makes it) is graded by the grading
-task itself (autograder/engine/worker.py's grade_submission, the code a dask worker runs),
-here in this process, one notebook after another, after one notebook to warm the kernel
-template; then graded again under cProfile. The first run gives the CPU of each process: this
-one (the grader), the kernels and the kernel template (the forks), read from /proc. The
-profiled run splits the grader's own CPU: every function's own time is counted under the part
-of the work its module belongs to, and the grader's CPU of the first run is shared out in
-those proportions (cProfile's own cost, which grows with the number of calls, is left out:
-it about doubled the grader's figure). Prints a table: CPU seconds per notebook and share of
-each part.
+One simulated class of an assignment (01 unless --assignment; as bench/grading.py makes it) is
+graded by the grading task itself (autograder/engine/worker.py's grade_submission, the code a
+dask worker runs), here in this process set up as a grading worker is (torch on one thread: a
+second one spins between torch's calls and doubled the figure of 08), one notebook after
+another, after one notebook to warm the kernel template; then graded again under cProfile. The
+first run gives the CPU of each process: this one (the grader), the kernels and the kernel
+template (the forks), read from /proc. The profiled run splits the grader's own CPU: every
+function's own time is counted under the part of the work its module belongs to, and the
+grader's CPU of the first run is shared out in those proportions (cProfile's own cost, which
+grows with the number of calls, is left out: it about doubled the grader's figure). Prints a
+table: CPU seconds per notebook and share of each part.
 
     .venv/bin/python bench/cpu_profile.py [--students 30] [--assignment ID] [--top 15]
+        [--stats FILE]
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from grading import make_class  # noqa: E402
 
 from autograder.engine.bundle import assignment_bundle, submission_of  # noqa: E402
-from autograder.engine.worker import grade_submission, kit_version, workspace  # noqa: E402
+from autograder.engine.worker import KitWorker, grade_submission, kit_version, workspace  # noqa: E402
 from autograder.sandbox import kernel as kernel_module  # noqa: E402
 
 # The part of the work a function belongs to, by the path of its module (first match).
@@ -106,7 +108,10 @@ def main():
     parser.add_argument("--students", type=int, default=30)
     parser.add_argument("--assignment", default="01_attention_by_hand")
     parser.add_argument("--top", type=int, default=15, help="functions listed by own CPU")
+    parser.add_argument("--stats", metavar="FILE",
+                        help="also write the profile there (pstats), to read its callers")
     args = parser.parse_args()
+    KitWorker().setup(None)  # torch on one thread, as on a grading worker (a second one spins)
     with tempfile.TemporaryDirectory(prefix="kit-profile-") as scratch:
         root = make_class(Path(scratch) / "course", args.assignment, args.students + 1,
                           random.Random(0)).root
@@ -130,6 +135,8 @@ def main():
             workspace().close()  # its folder and template, as a worker's teardown does
     n = len(graded)
     stats = pstats.Stats(profiler)
+    if args.stats:
+        stats.dump_stats(args.stats)
     parts = {}
     for (filename, _, _), (_, _, own, _, _) in stats.stats.items():
         parts[part_of(filename)] = parts.get(part_of(filename), 0.0) + own
