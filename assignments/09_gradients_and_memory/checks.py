@@ -17,6 +17,7 @@ import torch.nn.functional as F
 
 from autograder.checks.common import (
     calling,
+    costs_one_pass,
     forbids_autograd,
     forbids_ops,
     operation_rule,
@@ -34,6 +35,13 @@ from . import reference
 # backward kernels (_softmax_backward_data) called (checks/operation_rules.py).
 AUTOGRAD = ("no autograd", "write the gradient from the chain rule yourself; torch.autograd "
             "is what it is checked against")
+# Decided on what runs: the numbers torch's operations made in each call, against those of
+# its forward pass (differences of the loss make them again for every entry moved), and no
+# numbers handed out of torch, where that work could not be counted.
+ONE_PASS = ("about one forward pass, in torch",
+            "the chain rule gives the gradient for a few times the work of the forward pass, "
+            "with torch's operations on whole tensors; differences of the loss, one entry at a "
+            "time, or a whole Jacobian cost many times more")
 EPS = 1e-6  # the step of the central differences, in float64
 # REFERENCE_GRADIENT: autograd's gradient of y given the upstream g is taken as that of
 # sum(y * g), the same numbers (the product's gradient is 1 * g, exactly g): given a tensor,
@@ -73,6 +81,12 @@ def softmax_backward_random(gen):
     (n_key,) = sizes(gen, 1)
     cases.append(Case(t("one query's weights over {n_key} keys (1-D)", n_key=n_key),
                       calling(*softmax_inputs(gen, (n_key,), -1, torch.float32))))
+    # long rows: differences of the loss, a column at a time, then make the numbers of the
+    # forward pass again for each of n_key columns, past the rule's 16 times
+    (rows,), (n_key,) = sizes(gen, 1), sizes(gen, 1, low=48, high=96)
+    cases.append(Case(t("float64 weights of {rows} queries over {n_key} keys (long rows)",
+                        rows=rows, n_key=n_key),
+                      calling(*softmax_inputs(gen, (rows, n_key), -1), dim=-1)))
     return cases
 
 
@@ -126,7 +140,7 @@ SOFTMAX_BACKWARD = Step(
     random_cases=softmax_backward_random,
     properties=(softmax_equals_autograd, softmax_equals_finite_differences,
                 softmax_gradient_sums_to_zero),
-    rules=(forbids_autograd(*AUTOGRAD),),
+    rules=(forbids_autograd(*AUTOGRAD), costs_one_pass(*ONE_PASS, inputs=(0, 1))),
     mistakes=(
         Mistake(
             "weighted sum not subtracted",
@@ -193,6 +207,13 @@ def attention_backward_random(gen):
                         "{n_key} keys)", batch=batch, heads=heads,
                         n_query=inputs[0].shape[-2], n_key=inputs[1].shape[-2]),
                       calling(*inputs)))
+    # many keys: a Jacobian of each query's softmax (n_key x n_key) makes some n_key / 2 times
+    # the numbers of the forward pass, past the rule's 16 times
+    (n_query, d_k, d_v), (n_key,) = sizes(gen, 3), sizes(gen, 1, low=48, high=96)
+    inputs = tuple(torch.randn(*shape, generator=gen, dtype=torch.float64) for shape in
+                   ((n_query, d_k), (n_key, d_k), (n_key, d_v), (n_query, d_v)))
+    cases.append(Case(t("float64, one sequence ({n_query} queries, {n_key} keys: many keys)",
+                        n_query=n_query, n_key=n_key), calling(*inputs)))
     return cases
 
 
@@ -248,7 +269,8 @@ ATTENTION_BACKWARD = Step(
     reference=reference.attention_backward,
     random_cases=attention_backward_random,
     properties=(attention_equals_autograd, attention_equals_finite_differences),
-    rules=(forbids_autograd(*AUTOGRAD),),
+    rules=(forbids_autograd(*AUTOGRAD),
+           costs_one_pass(*ONE_PASS, inputs=(0, 1, 2, 3), scores=(0, 1))),
     uses=("softmax_backward",),
     mistakes=(
         Mistake(

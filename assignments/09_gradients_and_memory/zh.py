@@ -20,6 +20,8 @@ CATALOG = {
     'float64 weights of shape {shape} normalised along dim = 1':
         '形状为 {shape}、沿 dim = 1 归一化的 float64 注意力权重',
     "one query's weights over {n_key} keys (1-D)": '一个查询对 {n_key} 个键的注意力权重（一维）',
+    'float64 weights of {rows} queries over {n_key} keys (long rows)':
+        '{rows} 个查询各对 {n_key} 个键的 float64 注意力权重（长行）',
     "along dim = {dim}, the gradient should equal torch.autograd's":
         '沿 dim = {dim}，梯度应等于 torch.autograd 算出的梯度',
     'weighted sum not subtracted': '没有减去加权和',
@@ -42,6 +44,12 @@ CATALOG = {
     'keepdim=True':
         '每个 softmax（沿 dim 的每个切片）都有自己的加权和：只沿 dim 求和，并设 keepdim=True',
     'no autograd': '不用 autograd',
+    'about one forward pass, in torch': '约一次前向传播的工作量，全用 torch 完成',
+    'the chain rule gives the gradient for a few times the work of the forward pass, with '
+    "torch's operations on whole tensors; differences of the loss, one entry at a time, or a "
+    'whole Jacobian cost many times more':
+        '链式法则只需前向传播几倍的工作量就能得到梯度，且全用 torch 对整个张量的运算完成；'
+        '逐个元素对损失做差分，或构造整个雅可比矩阵，代价要高出许多倍',
     'write the gradient from the chain rule yourself; torch.autograd is what it is checked '
     'against':
         '请用链式法则自己写出梯度；torch.autograd 正是用来检验它的参照',
@@ -58,6 +66,8 @@ CATALOG = {
         'float32，一个序列（{n_query} 个查询，{n_key} 个键）',
     'float64, {batch} sequences of {heads} heads ({n_query} queries, {n_key} keys)':
         'float64，{batch} 个序列，每个 {heads} 个头（{n_query} 个查询，{n_key} 个键）',
+    'float64, one sequence ({n_query} queries, {n_key} keys: many keys)':
+        'float64，一个序列（{n_query} 个查询，{n_key} 个键：键很多）',
     "{name} should equal torch.autograd's gradient through scaled_dot_product_attention":
         '{name} 应等于 torch.autograd 经过 scaled_dot_product_attention 算出的梯度',
     'no 1/sqrt(d_k) in the gradients': '梯度中缺少 1/sqrt(d_k)',

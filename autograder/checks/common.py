@@ -173,6 +173,16 @@ def forbids_autograd(rule_name, why):
     return operation_rule("forbids_autograd", rule_name, [], why)
 
 
+def costs_one_pass(rule_name, why, inputs, scores=None):
+    """A rule: in every call, torch's operations produce at most a few times (16) the numbers
+    of the forward pass (the tensors at the positions `inputs`, and with `scores`, the
+    [queries, keys] positions, the score matrix), and no numbers leave torch (numpy, tolist,
+    item() one at a time): a gradient from the chain rule, not from differences of the loss
+    or a Jacobian."""
+    return operation_rule("costs_one_pass", rule_name, {
+        "inputs": list(inputs), "scores": list(scores) if scores else None}, why)
+
+
 def enters(rule_name, name, why, per=None):
     """A rule: the subject enters `name` (an earlier step, or a function of the notebook):
     once in all, or, with `per`, in every call at least once for each query (`per`: the

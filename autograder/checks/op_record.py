@@ -16,6 +16,8 @@ which holds everything computed since the reply before it):
   subject's helpers the rules name);
 - `arguments`: the shape of each tensor argument and the value of each number;
 - `largest`: the most numbers one operation produced (a complex number counts as two);
+- `produced`: the numbers every operation but a view (VIEW_OPS) produced, in all: the work
+  done, which differences of a loss one entry at a time multiply by the entries;
 - `weights`: the span of every normalisation computed: the size of the dim a softmax
   normalises, the number of entries a sum, a logsumexp (or a cumulative one) or a matrix
   product adds up;
@@ -60,6 +62,16 @@ NORM_OPS = frozenset({"linalg_vector_norm", "norm"})  # (input, order, dims): or
 PRODUCT_OPS = frozenset({"mm", "bmm", "mv", "dot", "vdot"})  # (first, second)
 BIASED_PRODUCT_OPS = frozenset({"addmm", "addmv", "baddbmm", "addbmm"})  # (bias, first, ...)
 DUAL_FUNCTIONS = frozenset({"_make_dual", "make_dual"})
+# Operations whose output shows numbers already made (a view of its input), by name: not
+# torch's own flag, which code of the student's could set on any operation.
+VIEW_OPS = frozenset({
+    "view", "_unsafe_view", "view_as", "reshape", "_reshape_alias", "expand", "expand_as",
+    "transpose", "t", "permute", "movedim", "unsqueeze", "squeeze", "select", "slice",
+    "narrow", "as_strided", "diagonal", "unbind", "split", "split_with_sizes", "chunk",
+    "unflatten", "flatten", "alias", "detach", "lift_fresh", "view_as_real",
+    "view_as_complex", "unfold", "real", "imag", "conj", "_conj", "_neg_view", "T", "mT",
+    "mH", "H", "adjoint", "swapaxes", "swapdims", "tensor_split", "hsplit", "vsplit",
+    "dsplit"})
 FRAME_CODE = types.FrameType.f_code.__get__
 # Whether the autograd engine is running a backward pass (-1: not), read from torch's C module
 # (a private function, read, never patched). A torch without it: the torch functions that
@@ -106,7 +118,7 @@ def plain_keys(table):
 
 def new_record(arguments):
     return {"ops": {}, "count": 0, "autograd": False, "entered": {}, "arguments": arguments,
-            "largest": 0, "weights": [], "tampered": [], "python_peak": 0}
+            "largest": 0, "produced": 0, "weights": [], "tampered": [], "python_peak": 0}
 
 
 def is_plain(value):
@@ -170,10 +182,13 @@ def noted_operation(record, name, outputs, args=()):
     record["count"] += 1
     if GRAPH_TASK is not None and GRAPH_TASK() != -1:
         record["autograd"] = True
+    made = name not in VIEW_OPS
     for output in outputs:
         size = int(NUMEL(output)) * (2 if IS_COMPLEX(output) else 1)
         if size > record["largest"]:
             record["largest"] = size
+        if made:
+            record["produced"] += size
     span = span_of(name, args)
     if span is not None and span not in record["weights"]:
         record["weights"].append(span)
@@ -287,6 +302,7 @@ def checked_record(data):
     if not isinstance(data, dict) or set(data) != set(new_record([])):
         raise ValueError("malformed record")
     if not (type(data["count"]) is int and type(data["largest"]) is int
+            and type(data["produced"]) is int
             and type(data["autograd"]) is bool and type(data["python_peak"]) is int
             and isinstance(data["arguments"], list) and isinstance(data["weights"], list)
             and all(type(n) is int for n in data["weights"])

@@ -458,10 +458,63 @@ def causal_weights(records, params, probes, language):
     return None
 
 
+# A gradient from the chain rule makes a few times the numbers its forward pass makes; one
+# from differences of the loss makes them again for each entry moved (each column of a
+# softmax's, each entry of the keys), and a Jacobian once for each pair of entries.
+ONE_PASS_FACTOR = 16
+# Operations that hand a tensor's numbers to Python or another library, where the work done on
+# them is not recorded; one number at a time (item(), float()) is allowed this many times.
+OUT_OF_TORCH = frozenset({"numpy", "__array__", "__dlpack__", "tolist", "untyped_storage",
+                          "storage", "_typed_storage", "apply_", "map_", "map2_", "__repr__",
+                          "__format__"})
+ONE_BY_ONE = 8
+
+
+def forward_numbers(arguments, params):
+    """The numbers one forward pass of a call holds at least: every tensor argument at
+    `params["inputs"]`, and with `params["scores"]` ([queries, keys] positions) the score
+    matrix (batch x queries x keys); None when the arguments are not of that kind."""
+    shapes = [shape(arguments[i]) if len(arguments) > i else None for i in params["inputs"]]
+    if any(sizes is None for sizes in shapes):
+        return None
+    numbers = sum(math.prod(sizes) for sizes in shapes)
+    if params.get("scores"):
+        queries, keys = (shape(arguments[i]) if len(arguments) > i else None
+                         for i in params["scores"])
+        if not (queries and keys and len(queries) >= 2 and len(keys) >= 2):
+            return None
+        numbers += math.prod(queries[:-2]) * queries[-2] * keys[-2]
+    return numbers
+
+
+def costs_one_pass(records, params, probes, language):
+    """params: {"inputs": tensor argument positions, "scores": [queries, keys] positions or
+    None}. In every call, the operations of torch produced no more than ONE_PASS_FACTOR times
+    the numbers of its forward pass (forward_numbers), and no tensor's numbers left torch
+    (OUT_OF_TORCH), nor more than ONE_BY_ONE numbers one at a time."""
+    for record in calls(records):
+        ops = record["ops"]
+        gone = sorted(op for op in ops if op in OUT_OF_TORCH)
+        if gone:
+            return _t("it handed a tensor's numbers out of torch ({names}), where the work "
+                      "done on them cannot be counted", language, names=", ".join(gone))
+        one_by_one = ops.get("_local_scalar_dense", 0)
+        if one_by_one > ONE_BY_ONE:
+            return _t("it took {count} numbers out of torch one at a time (item(), float(), "
+                      "a Python loop over a tensor)", language, count=one_by_one)
+        forward = forward_numbers(record["arguments"], params)
+        if forward and record["produced"] > ONE_PASS_FACTOR * forward:
+            return _t("its operations made {produced} numbers, {times} times the {forward} "
+                      "its forward pass holds (at most {factor} times)", language,
+                      produced=record["produced"], times=record["produced"] // forward,
+                      forward=forward, factor=ONE_PASS_FACTOR)
+    return None
+
+
 DECISIONS = {"forbids_ops": forbids_ops, "requires_ops": requires_ops,
              "forbids_autograd": forbids_autograd, "enters": enters,
              "forbids_entering": forbids_entering, "scores_in_blocks": scores_in_blocks,
-             "causal_weights": causal_weights}
+             "causal_weights": causal_weights, "costs_one_pass": costs_one_pass}
 
 
 def tampered_with(records, language=None):

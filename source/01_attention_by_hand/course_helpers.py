@@ -956,6 +956,14 @@ NORM_OPS = frozenset({"linalg_vector_norm", "norm"})
 PRODUCT_OPS = frozenset({"mm", "bmm", "mv", "dot", "vdot"})
 BIASED_PRODUCT_OPS = frozenset({"addmm", "addmv", "baddbmm", "addbmm"})
 DUAL_FUNCTIONS = frozenset({"_make_dual", "make_dual"})
+VIEW_OPS = frozenset({
+    "view", "_unsafe_view", "view_as", "reshape", "_reshape_alias", "expand", "expand_as",
+    "transpose", "t", "permute", "movedim", "unsqueeze", "squeeze", "select", "slice",
+    "narrow", "as_strided", "diagonal", "unbind", "split", "split_with_sizes", "chunk",
+    "unflatten", "flatten", "alias", "detach", "lift_fresh", "view_as_real",
+    "view_as_complex", "unfold", "real", "imag", "conj", "_conj", "_neg_view", "T", "mT",
+    "mH", "H", "adjoint", "swapaxes", "swapdims", "tensor_split", "hsplit", "vsplit",
+    "dsplit"})
 FRAME_CODE = types.FrameType.f_code.__get__
 GRAPH_TASK = getattr(torch._C, "_current_graph_task_id", None)
 BACKWARD_FUNCTIONS = frozenset({"backward", "grad"})
@@ -984,7 +992,7 @@ def plain_keys(table):
 
 def new_record(arguments):
     return {"ops": {}, "count": 0, "autograd": False, "entered": {}, "arguments": arguments,
-            "largest": 0, "weights": [], "tampered": [], "python_peak": 0}
+            "largest": 0, "produced": 0, "weights": [], "tampered": [], "python_peak": 0}
 
 def is_plain(value):
     return type(value) is Tensor or type(value) is Parameter
@@ -1035,10 +1043,13 @@ def noted_operation(record, name, outputs, args=()):
     record["count"] += 1
     if GRAPH_TASK is not None and GRAPH_TASK() != -1:
         record["autograd"] = True
+    made = name not in VIEW_OPS
     for output in outputs:
         size = int(NUMEL(output)) * (2 if IS_COMPLEX(output) else 1)
         if size > record["largest"]:
             record["largest"] = size
+        if made:
+            record["produced"] += size
     span = span_of(name, args)
     if span is not None and span not in record["weights"]:
         record["weights"].append(span)
@@ -1121,6 +1132,7 @@ def checked_record(data):
     if not isinstance(data, dict) or set(data) != set(new_record([])):
         raise ValueError("malformed record")
     if not (type(data["count"]) is int and type(data["largest"]) is int
+            and type(data["produced"]) is int
             and type(data["autograd"]) is bool and type(data["python_peak"]) is int
             and isinstance(data["arguments"], list) and isinstance(data["weights"], list)
             and all(type(n) is int for n in data["weights"])
@@ -2077,10 +2089,45 @@ def causal_weights(records, params, probes, language):
         return _t("changing its normalisations of all {seq} positions (softmaxes, sums, products) changed the outputs of {rows} positions, where only the last position's attends over all {seq}: every position was scored against the whole sequence, its future masked", language, seq=probes["seq"], rows=rows)
     return None
 
+ONE_PASS_FACTOR = 16
+OUT_OF_TORCH = frozenset({"numpy", "__array__", "__dlpack__", "tolist", "untyped_storage",
+                          "storage", "_typed_storage", "apply_", "map_", "map2_", "__repr__",
+                          "__format__"})
+ONE_BY_ONE = 8
+
+def forward_numbers(arguments, params):
+    shapes = [shape(arguments[i]) if len(arguments) > i else None for i in params["inputs"]]
+    if any(sizes is None for sizes in shapes):
+        return None
+    numbers = sum(math.prod(sizes) for sizes in shapes)
+    if params.get("scores"):
+        queries, keys = (shape(arguments[i]) if len(arguments) > i else None
+                         for i in params["scores"])
+        if not (queries and keys and len(queries) >= 2 and len(keys) >= 2):
+            return None
+        numbers += math.prod(queries[:-2]) * queries[-2] * keys[-2]
+    return numbers
+
+def costs_one_pass(records, params, probes, language):
+    for record in calls(records):
+        ops = record["ops"]
+        gone = sorted(op for op in ops if op in OUT_OF_TORCH)
+        if gone:
+            return _t("it handed a tensor's numbers out of torch ({names}), where the work done on them cannot be counted", language, names=", ".join(gone))
+        one_by_one = ops.get("_local_scalar_dense", 0)
+        if one_by_one > ONE_BY_ONE:
+            return _t('it took {count} numbers out of torch one at a time (item(), float(), a Python loop over a tensor)', language, count=one_by_one)
+        forward = forward_numbers(record["arguments"], params)
+        if forward and record["produced"] > ONE_PASS_FACTOR * forward:
+            return _t('its operations made {produced} numbers, {times} times the {forward} its forward pass holds (at most {factor} times)', language,
+                      produced=record["produced"], times=record["produced"] // forward,
+                      forward=forward, factor=ONE_PASS_FACTOR)
+    return None
+
 DECISIONS = {"forbids_ops": forbids_ops, "requires_ops": requires_ops,
              "forbids_autograd": forbids_autograd, "enters": enters,
              "forbids_entering": forbids_entering, "scores_in_blocks": scores_in_blocks,
-             "causal_weights": causal_weights}
+             "causal_weights": causal_weights, "costs_one_pass": costs_one_pass}
 
 def tampered_with(records, language=None):
     said = []

@@ -241,6 +241,76 @@ EVASIONS = {
         "    return torch.ops.aten._softmax_backward_data(grad_weights, weights, dim,\n"
         "                                                 weights.dtype)\n",
         "_softmax_backward_data"),
+    # 2026-12-05: gradients by differences of the loss in float64 met every tolerance
+    "softmax_backward by central differences, a column at a time": ("softmax_backward",
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    scores, eps = weights.double().log(), 1e-6\n"
+        "    out = torch.empty_like(scores)\n"
+        "    for j in range(scores.shape[dim]):\n"
+        "        step = torch.zeros_like(scores)\n"
+        "        step.select(dim, j).fill_(eps)\n"
+        "        moved = torch.softmax(scores + step, dim) - torch.softmax(scores - step, dim)\n"
+        "        out.select(dim, j).copy_((moved * grad_weights).sum(dim) / (2 * eps))\n"
+        "    return out.to(weights.dtype)\n", "times the"),
+    "softmax_backward by central differences in numpy": ("softmax_backward",
+        "import numpy as np\n\n"
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    scores, upstream = np.log(weights.double().numpy()), grad_weights.double().numpy()\n"
+        "    def soft(s):\n"
+        "        e = np.exp(s - s.max(dim, keepdims=True))\n"
+        "        return e / e.sum(dim, keepdims=True)\n"
+        "    out = np.empty_like(scores)\n"
+        "    for at in np.ndindex(*scores.shape):\n"
+        "        step = np.zeros_like(scores)\n"
+        "        step[at] = 1e-6\n"
+        "        out[at] = ((soft(scores + step) - soft(scores - step)) * upstream).sum() / 2e-6\n"
+        "    return torch.from_numpy(out).to(weights.dtype)\n", "out of torch (numpy)"),
+    "softmax_backward by central differences in Python floats": ("softmax_backward",
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    w, g = weights.movedim(dim, -1), grad_weights.movedim(dim, -1)\n"
+        "    rows = [([float(x) for x in wr], [float(x) for x in gr])\n"
+        "            for wr, gr in zip(w.reshape(-1, w.shape[-1]), g.reshape(-1, w.shape[-1]))]\n"
+        "    def loss(s, up):\n"
+        "        e = [math.exp(x - max(s)) for x in s]\n"
+        "        return sum(a / sum(e) * b for a, b in zip(e, up))\n"
+        "    out = []\n"
+        "    for wr, gr in rows:\n"
+        "        s = [math.log(x) for x in wr]\n"
+        "        out.append([(loss(s[:j] + [s[j] + 1e-6] + s[j + 1:], gr)\n"
+        "                     - loss(s[:j] + [s[j] - 1e-6] + s[j + 1:], gr)) / 2e-6\n"
+        "                    for j in range(len(s))])\n"
+        "    return torch.tensor(out, dtype=weights.dtype).reshape(w.shape).movedim(-1, dim)\n",
+        "one at a time"),
+    "softmax_backward through a whole Jacobian of each softmax": ("softmax_backward",
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    w = weights.movedim(dim, -1)\n"
+        "    g = grad_weights.movedim(dim, -1)\n"
+        "    jacobian = torch.diag_embed(w) - w[..., :, None] * w[..., None, :]\n"
+        "    return (jacobian @ g[..., :, None])[..., 0].movedim(-1, dim)\n", "times the"),
+    "attention_backward by central differences, every entry at once": ("attention_backward",
+        "def attention_backward(queries, keys, values, grad_context):\n"
+        "    def forward(q, k, v):\n"
+        "        return torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1]), -1) @ v\n"
+        "    inputs = [queries.double(), keys.double(), values.double()]\n"
+        "    grads = []\n"
+        "    for which, x in enumerate(inputs):\n"
+        "        n = x.numel()\n"
+        "        steps = (torch.eye(n, dtype=torch.float64) * 1e-6).view(n, *x.shape)\n"
+        "        up, down = [t.unsqueeze(0) for t in inputs], [t.unsqueeze(0) for t in inputs]\n"
+        "        up[which], down[which] = x + steps, x - steps\n"
+        "        moved = (forward(*up) - forward(*down)) * grad_context.double()\n"
+        "        grads.append((moved.flatten(1).sum(1) / 2e-6).view(x.shape).to(x.dtype))\n"
+        "    return tuple(g.to(queries.dtype) for g in grads)\n", "times the"),
+    "attention_backward through a whole Jacobian of each query's softmax": (
+        "attention_backward",
+        "def attention_backward(queries, keys, values, grad_context):\n"
+        "    scale = 1 / math.sqrt(keys.shape[-1])\n"
+        "    w = torch.softmax(queries @ keys.transpose(-2, -1) * scale, dim=-1)\n"
+        "    jacobian = torch.diag_embed(w) - w[..., :, None] * w[..., None, :]\n"
+        "    grad_w = grad_context @ values.transpose(-2, -1)\n"
+        "    grad_s = (jacobian @ grad_w[..., :, None])[..., 0] * scale\n"
+        "    return (grad_s @ keys, grad_s.transpose(-2, -1) @ queries,\n"
+        "            w.transpose(-2, -1) @ grad_context)\n", "times the"),
     "attention_backward through torch.func.vjp, named by strings": ("attention_backward",
         "def attention_backward(queries, keys, values, grad_context):\n"
         "    vjp = torch.func.vjp\n"
@@ -609,12 +679,25 @@ HONEST = {
         "        x = x + o.transpose(1, 2).reshape(n, L, d) @ self.W_out.T + self.b_out\n"
         "        h = layer_norm(x, self.layernorm2[0], self.layernorm2[1])\n"
         "        return x + feed_forward(h, self.W1, self.b1, self.W2, self.b2)\n"),
-    "a hand-written Jacobian kept in a variable named jacobian": ("softmax_backward",
+    "a gradient by the chain rule kept in a variable named jacobian": ("softmax_backward",
         "def softmax_backward(weights, grad_weights, dim=-1):\n"
         "    w = weights.movedim(dim, -1)\n"
         "    g = grad_weights.movedim(dim, -1)\n"
-        "    jacobian = torch.diag_embed(w) - w[..., :, None] * w[..., None, :]\n"
-        "    return (jacobian @ g[..., :, None])[..., 0].movedim(-1, dim)\n"),
+        "    jacobian = w * (g - (w * g).sum(-1, keepdim=True))\n"
+        "    return jacobian.movedim(-1, dim)\n"),
+    "attention_backward by einsum in float64, its softmax by hand": ("attention_backward",
+        "def attention_backward(queries, keys, values, grad_context):\n"
+        "    q, k, v, g = (t.double() for t in (queries, keys, values, grad_context))\n"
+        "    scale = k.shape[-1] ** -0.5\n"
+        "    s = torch.einsum('...qd,...kd->...qk', q, k) * scale\n"
+        "    e = torch.exp(s - s.amax(-1, keepdim=True))\n"
+        "    w = e / e.sum(-1, keepdim=True)\n"
+        "    gw = torch.einsum('...qv,...kv->...qk', g, v)\n"
+        "    gs = w * (gw - (gw * w).sum(-1, keepdim=True)) * scale\n"
+        "    grads = (torch.einsum('...qk,...kd->...qd', gs, k),\n"
+        "             torch.einsum('...qk,...qd->...kd', gs, q),\n"
+        "             torch.einsum('...qk,...qv->...kv', w, g))\n"
+        "    return tuple(t.to(queries.dtype).contiguous() for t in grads)\n"),
     "an unused import of torch's softmax beside a softmax by hand": ("stable_softmax",
         "from torch import softmax\n\n"
         "def stable_softmax(scores, dim=-1):\n"

@@ -294,8 +294,15 @@ CASES = {
     "functorch": (GRADIENTS, filled_with("softmax_backward", "softmax_backward through "
                                          "torch._functorch.apis.grad", EVASIONS),
                   {"softmax_backward"}),
-    "jacobian": (GRADIENTS, filled_with("softmax_backward", "a hand-written Jacobian kept in "
-                                        "a variable named jacobian", HONEST), set()),
+    "jacobian": (GRADIENTS, filled_with("softmax_backward", "a gradient by the chain rule kept "
+                                        "in a variable named jacobian", HONEST), set()),
+    # the numbers the kernel's operations made, counted by its guard
+    "differences": (GRADIENTS, filled_with("softmax_backward", "softmax_backward by central "
+                                           "differences, a column at a time", EVASIONS),
+                    {"softmax_backward"}),
+    "attention_differences": (GRADIENTS, filled_with("attention_backward", "attention_backward by "
+                                                 "central differences, every entry at once",
+                                                 EVASIONS), {"attention_backward"}),
     "whole_scores": (GRADIENTS, filled_with("online_attention", "online_attention scoring "
                                             "every key at once, then looping over value "
                                             "blocks", EVASIONS), {"online_attention"}),
