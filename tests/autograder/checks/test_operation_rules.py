@@ -281,6 +281,27 @@ EVASIONS = {
         "                    for j in range(len(s))])\n"
         "    return torch.tensor(out, dtype=weights.dtype).reshape(w.shape).movedim(-1, dim)\n",
         "one at a time"),
+    "softmax_backward by complex steps, every column at once": ("softmax_backward",
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    s, h = weights.double().log().to(torch.complex128), 1e-30\n"
+        "    steps = torch.eye(s.shape[dim], dtype=torch.complex128) * 1j * h\n"
+        "    moved = s.movedim(dim, -1).unsqueeze(-2) + steps  # (..., L, L)\n"
+        "    e = torch.exp(moved - moved.real.amax(-1, keepdim=True))\n"
+        "    w = e / e.sum(-1, keepdim=True)\n"
+        "    g = grad_weights.double().movedim(dim, -1).unsqueeze(-2)\n"
+        "    return ((w * g).sum(-1).imag / h).movedim(-1, dim).to(weights.dtype)\n",
+        "times the"),
+    "softmax_backward by central differences with Richardson's step": ("softmax_backward",
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    s = weights.double().log().movedim(dim, -1)\n"
+        "    g = grad_weights.double().movedim(dim, -1).unsqueeze(-2)\n"
+        "    def slope(h):\n"
+        "        steps = torch.eye(s.shape[-1], dtype=torch.float64) * h\n"
+        "        up = torch.softmax(s.unsqueeze(-2) + steps, -1)\n"
+        "        down = torch.softmax(s.unsqueeze(-2) - steps, -1)\n"
+        "        return ((up - down) * g).sum(-1) / (2 * h)\n"
+        "    return ((4 * slope(1e-4) - slope(2e-4)) / 3).movedim(-1, dim).to(weights.dtype)\n",
+        "times the"),
     "softmax_backward through a whole Jacobian of each softmax": ("softmax_backward",
         "def softmax_backward(weights, grad_weights, dim=-1):\n"
         "    w = weights.movedim(dim, -1)\n"
