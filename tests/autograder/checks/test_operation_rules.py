@@ -736,6 +736,16 @@ HONEST = {
         "        w = torch.softmax(s, dim=-1)\n"
         "        outs.append((w[..., None] * v[..., :t + 1, :]).sum(-2))\n"
         "    return torch.stack(outs, dim=-2)\n"),
+    # 2026-12-05: a solution cell that imported time lost the step (the module was not one the
+    # rules allowed)
+    "a softmax by hand in a cell that times it": ("stable_softmax",
+        "import time\n\n"
+        "def stable_softmax(scores, dim=-1):\n"
+        "    exps = torch.exp(scores - scores.amax(dim=dim, keepdim=True))\n"
+        "    return exps / exps.sum(dim=dim, keepdim=True)\n\n"
+        "started = time.perf_counter()\n"
+        "stable_softmax(torch.randn(3, 4))\n"
+        "print(f'{time.perf_counter() - started:.6f} s')\n"),
     "a softmax by hand guarding with sys.float_info": ("stable_softmax",
         "import sys\n\n"
         "def stable_softmax(scores, dim=-1):\n"
