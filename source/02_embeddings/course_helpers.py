@@ -196,8 +196,8 @@ HIDDEN_TESTS = tuple(f"### {edge} HIDDEN TESTS" for edge in ("BEGIN", "END"))
 ALLOWED_MODULES = frozenset({
     "torch", "math", "cmath", "numpy", "string", "unicodedata", "re", "typing", "functools",
     "itertools", "collections", "dataclasses", "operator", "__future__", "matplotlib", "sys",
-    "time", "timeit", "copy", "random", "warnings", "statistics", "fractions", "decimal",
-    "enum", "abc", "numbers", "heapq", "bisect"})
+    "time", "copy", "warnings", "statistics", "fractions", "decimal", "numbers", "heapq",
+    "bisect"})
 DYNAMIC_CALLS = frozenset({"exec", "eval", "compile", "__import__", "globals", "locals",
                            "vars", "get_ipython", "attrgetter", "methodcaller",
                            "import_module"})
