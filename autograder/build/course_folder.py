@@ -89,7 +89,7 @@ c.GradeInSandbox.notebook_timeout = 60
 c.GradeInSandbox.max_source_kb = 256
 c.GradeInSandbox.max_cell_output_kb = 256
 c.GradeInSandbox.max_notebook_output_kb = 2048
-c.GradeInSandbox.max_reply_mb = 64
+c.GradeInSandbox.max_reply_mb = 4
 # The release's cells that only show or measure (a plot, a printed example), left as released,
 # are not run in grading: no check reads them, and the feedback page says so under each. True
 # runs them, so that the page shows what they draw, at more CPU a notebook.

@@ -30,7 +30,7 @@ from autograder.grading.unread_cells import defines_only, unread
 from autograder.i18n import config_language, language, t
 from autograder.plumbing.hash_seed import seed_of_this_process
 from autograder.plumbing.timeline import mark
-from autograder.sandbox.kernel import Limits, Settings
+from autograder.sandbox.kernel import Limits, Settings, message_bytes
 
 KIT_COURSE = "attention_course"  # the kit's own assignments (its assignments/, as installed)
 
@@ -104,9 +104,10 @@ class GradeInSandbox(NbGraderPreprocessor):
                                  "with a note").tag(config=True)
     max_notebook_output_kb = Integer(2048, help="KB of output kept of all cells together"
                                      ).tag(config=True)
-    max_reply_mb = Integer(64, help="MB of one answer of the kernel to the grader, or of one "
+    max_reply_mb = Integer(4, help="MB of one answer of the kernel to the grader, or of one "
                            "call of a stand-in, read at once; a larger one comes in parts, up "
-                           "to 16 times this (sandbox/link.py)").tag(config=True)
+                           "to 16 times this (sandbox/link.py); no message of the kernel may "
+                           "pass twice this, or 64 MB").tag(config=True)
     max_image_kb = Integer(MAX_IMAGE_KB, help="KB of one image (a plot, as a PNG file) a "
                            "cell may show; a larger one is replaced by a note").tag(config=True)
     max_images = Integer(MAX_IMAGES, help="images one notebook may show; the ones after are "
@@ -144,7 +145,8 @@ class GradeInSandbox(NbGraderPreprocessor):
         return Settings(isolation=self.isolation, uid=self.sandbox_uid, limits=limits,
                         hidden=(root, os.getcwd(), *kit_folders()),
                         max_file_bytes=self.max_file_mb << 20,
-                        folder_limit_bytes=self.folder_limit_mb << 20)
+                        folder_limit_bytes=self.folder_limit_mb << 20,
+                        max_message_bytes=message_bytes(self.max_reply_mb << 20))
 
     def bounds(self):
         return Bounds(source=self.max_source_kb << 10, cell_output=self.max_cell_output_kb << 10,

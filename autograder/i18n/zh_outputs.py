@@ -187,6 +187,9 @@ CATALOG = {
         "评分程序无法检查 {name}（{kind}：{message}）",
     # The kernel and the link to it (autograder/sandbox/)
     "ran past the time limit ({seconds:.0f} s)": "运行超出了时间限制（{seconds:.0f} 秒）",
+    "it sent the grader a message of more than {mb} MB (an output or a value too large to "
+    "read), or closed the kernel's connection":
+        "它向评分程序发送了超过 {mb} MB 的消息（输出或数值太大，无法读取），或关闭了内核的连接",
     "the kernel died (os._exit, a crash, or out of memory)":
         "内核终止了（os._exit、程序崩溃或内存耗尽）",
     "its code made a folder the grader cannot read in its working folder":

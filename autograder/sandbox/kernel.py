@@ -37,7 +37,7 @@ import zmq
 from jupyter_client import BlockingKernelClient
 from jupyter_client.connect import write_connection_file
 
-from autograder.course.submission_files import FOLDER_DEPTH, FOLDER_ENTRIES
+from autograder.course.submission_files import FOLDER_DEPTH, FOLDER_ENTRIES, NOTEBOOK_BYTES
 from autograder.i18n import os_reason, t
 from autograder.plumbing.timeline import mark
 from autograder.sandbox import handover, isolation, template_start
@@ -60,6 +60,20 @@ class Limits:
     open_files: int = 256
 
 
+# The largest message the grader reads from a kernel by default: twice the largest notebook
+# grading reads (a cell's output past it could not be kept anyway). libzmq drops the
+# connection that sends a larger one before it holds it (a 300 MB print held 900 MB of the
+# grading worker's memory); the drop is watched (`cut_off`) and said.
+MESSAGE_BYTES = 2 * NOTEBOOK_BYTES
+
+
+def message_bytes(reply_bytes):
+    """The largest message a kernel may send when one part of a reply to the grader may have
+    `reply_bytes` characters (sandbox/link.py): a part's quotes and backslashes are escaped
+    again in the Jupyter message that carries it."""
+    return max(MESSAGE_BYTES, 2 * reply_bytes + (1 << 20))
+
+
 @dataclass
 class Settings:
     isolation: str = "full"  # "full" (the strongest mechanism here, or none) or "limits"
@@ -70,6 +84,7 @@ class Settings:
     max_file_bytes: int = 16 << 20  # the largest file copied from the notebook's folder
     max_folder_bytes: int = 256 << 20  # all of them together
     folder_limit_bytes: int = 512 << 20  # what the kernel's folder may hold (folder_watch.py)
+    max_message_bytes: int = MESSAGE_BYTES  # of one message from the kernel (message_bytes)
 
     @property
     def mechanism(self):
@@ -535,6 +550,7 @@ class SandboxedKernel:
         self.refused = []  # files of the notebook's folder not copied, and why (one line each)
         self.running = None  # the last Run sent
         self.watch = None  # the FolderWatch of the kernel's folder while it lives
+        self.cuts = []  # a monitor of each channel's socket: an event when its connection drops
 
     # life ---------------------------------------------------------------------------------
 
@@ -566,12 +582,16 @@ class SandboxedKernel:
         # and the process, for ever (a test process hung so in an unrelated test). stop()
         # sets its own linger.
         self.client.context.setsockopt(zmq.LINGER, 0)
+        self.client.context.setsockopt(zmq.MAXMSGSIZE, self.settings.max_message_bytes)
         self.client.load_connection_file(connection)
         deadline = time.monotonic() + self.settings.start_timeout  # of the whole start
         self._wait_bound(deadline)
         # No heartbeat (a thread and a socket each kernel; whether the kernel lives is read
         # from /proc) and no control channel (the template kills, nothing interrupts).
         self.client.start_channels(hb=False, control=False)
+        self.cuts = [channel.socket.get_monitor_socket(zmq.EVENT_DISCONNECTED) for channel in
+                     (self.client.iopub_channel, self.client.shell_channel,
+                      self.client.stdin_channel)]
         self._wait_ready(deadline)
         mark("kernel: ready")
 
@@ -582,6 +602,7 @@ class SandboxedKernel:
         self.pid, self.uid, self.client, self.scratch = other.pid, other.uid, other.client, \
             other.scratch
         self.refused, self.running, self.watch = list(other.refused), None, other.watch
+        self.cuts, other.cuts = other.cuts, []
         other.pid = other.uid = other.client = other.scratch = other.watch = None
 
     def watched(self, pid, uid):
@@ -593,6 +614,20 @@ class SandboxedKernel:
         return FolderWatch(self.scratch, self.settings.folder_limit_bytes,
                            lambda: template.ask({"op": "kill", "pid": pid, "uid": uid}),
                            lambda: template.ask(held)["bytes"])
+
+    def cut_off(self):
+        """The kernel broke its connection to the grader while it lives (a message past the
+        settings' max_message_bytes, which libzmq drops with the connection, or its sockets
+        closed): stop it, and raise KernelGone saying so."""
+        ending = time.monotonic() + 0.5  # a kernel that is exiting drops it too: let it end
+        while self.alive() and time.monotonic() < ending:
+            time.sleep(0.02)
+        reason = self.gone_reason() if not self.alive() else t(
+            "it sent the grader a message of more than {mb} MB (an output or a value too large "
+            "to read), or closed the kernel's connection",
+            mb=self.settings.max_message_bytes >> 20)
+        self.stop()
+        raise KernelGone(reason)
 
     def gone_reason(self):
         """Why the kernel is gone, as the grader says it: what its FolderWatch found, else a
@@ -681,6 +716,14 @@ class SandboxedKernel:
             self.watch.stop()
             self.watch = None
         if self.client is not None:
+            for channel in (self.client.iopub_channel, self.client.shell_channel,
+                            self.client.stdin_channel):
+                with contextlib.suppress(zmq.ZMQError, AttributeError):
+                    channel.socket.disable_monitor()
+        for cut in self.cuts:
+            cut.close(linger=0)
+        self.cuts = []
+        if self.client is not None:
             self.client.stop_channels()
             self.client = None
         if self.pid is not None:
@@ -744,7 +787,7 @@ class Run:
         self.channels = {client.iopub_channel.socket: client.iopub_channel,
                          client.stdin_channel.socket: client.stdin_channel,
                          client.shell_channel.socket: client.shell_channel}
-        for socket in self.channels:
+        for socket in [*self.channels, *kernel.cuts]:
             self.poller.register(socket, zmq.POLLIN)
         self.outputs, self.status, self.idle = [], None, False
         self.pending = []  # input prompts read and not yet handed to the reader
@@ -771,6 +814,8 @@ class Run:
                 kernel.stop()
                 raise KernelGone(reason)
             for socket, _ in ready:
+                if socket not in self.channels:  # a monitor: a connection dropped
+                    kernel.cut_off()
                 self._read(self.channels[socket])
         return self.pending.pop(0) if self.pending else None
 

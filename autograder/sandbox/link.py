@@ -43,7 +43,7 @@ GUARD_PROMPT = "\x00kit-guard:"
 CONVERSE_CELL = ("(lambda box, ns: (__import__('sys').audit('kit.agent', box), "
                  "exec(box[0], ns), ns['converse']()))([None], {'__name__': 'kit_agent'})")
 TAMPERED = "its replies to the grader were tampered with ({what})"
-MAX_REPLY = 64 << 20
+MAX_REPLY = 4 << 20  # GradeInSandbox.max_reply_mb's default
 PARTS = 16  # a reply or a call larger than max_reply comes in parts: this many at most
 
 
