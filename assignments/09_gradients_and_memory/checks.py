@@ -42,6 +42,10 @@ ONE_PASS = ("about one forward pass, in torch",
             "the chain rule gives the gradient for a few times the work of the forward pass, "
             "with torch's operations on whole tensors; differences of the loss, one entry at a "
             "time, or a whole Jacobian cost many times more")
+# The shapes of the inputs the rule judges its work on (weights and grad_weights; queries,
+# keys, values, grad_context), in a hidden case and in the public test alike.
+SOFTMAX_AT = (4, 256)
+ATTENTION_AT = ((8, 4), (256, 4), (256, 6), (8, 6))
 EPS = 1e-6  # the step of the central differences, in float64
 # REFERENCE_GRADIENT: autograd's gradient of y given the upstream g is taken as that of
 # sum(y * g), the same numbers (the product's gradient is 1 * g, exactly g): given a tensor,
@@ -81,12 +85,11 @@ def softmax_backward_random(gen):
     (n_key,) = sizes(gen, 1)
     cases.append(Case(t("one query's weights over {n_key} keys (1-D)", n_key=n_key),
                       calling(*softmax_inputs(gen, (n_key,), -1, torch.float32))))
-    # long rows: differences of the loss, a column at a time, then make the numbers of the
-    # forward pass again for each of n_key columns, past the rule's 16 times
-    (rows,), (n_key,) = sizes(gen, 1), sizes(gen, 1, low=48, high=96)
-    cases.append(Case(t("float64 weights of {rows} queries over {n_key} keys (long rows)",
-                        rows=rows, n_key=n_key),
-                      calling(*softmax_inputs(gen, (rows, n_key), -1), dim=-1)))
+    # the shapes the rule on work is judged on, the same for every student: differences of the
+    # loss, a column at a time, do the forward pass again for each of 256 columns
+    cases.append(Case(t("float64 weights of {rows} queries over {n_key} keys (the rule's "
+                        "shapes)", rows=SOFTMAX_AT[0], n_key=SOFTMAX_AT[1]),
+                      calling(*softmax_inputs(gen, SOFTMAX_AT, -1), dim=-1)))
     return cases
 
 
@@ -140,7 +143,8 @@ SOFTMAX_BACKWARD = Step(
     random_cases=softmax_backward_random,
     properties=(softmax_equals_autograd, softmax_equals_finite_differences,
                 softmax_gradient_sums_to_zero),
-    rules=(forbids_autograd(*AUTOGRAD), costs_one_pass(*ONE_PASS, inputs=(0, 1))),
+    rules=(forbids_autograd(*AUTOGRAD),
+           costs_one_pass(*ONE_PASS, inputs=(0, 1), at=(SOFTMAX_AT,) * 2)),
     mistakes=(
         Mistake(
             "weighted sum not subtracted",
@@ -207,13 +211,13 @@ def attention_backward_random(gen):
                         "{n_key} keys)", batch=batch, heads=heads,
                         n_query=inputs[0].shape[-2], n_key=inputs[1].shape[-2]),
                       calling(*inputs)))
-    # many keys: a Jacobian of each query's softmax (n_key x n_key) makes some n_key / 2 times
-    # the numbers of the forward pass, past the rule's 16 times
-    (n_query, d_k, d_v), (n_key,) = sizes(gen, 3), sizes(gen, 1, low=48, high=96)
-    inputs = tuple(torch.randn(*shape, generator=gen, dtype=torch.float64) for shape in
-                   ((n_query, d_k), (n_key, d_k), (n_key, d_v), (n_query, d_v)))
-    cases.append(Case(t("float64, one sequence ({n_query} queries, {n_key} keys: many keys)",
-                        n_query=n_query, n_key=n_key), calling(*inputs)))
+    # the shapes the rule on work is judged on, the same for every student: a Jacobian of each
+    # query's softmax (n_key x n_key) reads and makes some 70 times the forward pass's numbers
+    inputs = tuple(torch.randn(*sizes, generator=gen, dtype=torch.float64)
+                   for sizes in ATTENTION_AT)
+    cases.append(Case(t("float64, one sequence ({n_query} queries, {n_key} keys: the rule's "
+                        "shapes)", n_query=ATTENTION_AT[0][0], n_key=ATTENTION_AT[1][0]),
+                      calling(*inputs)))
     return cases
 
 
@@ -270,7 +274,8 @@ ATTENTION_BACKWARD = Step(
     random_cases=attention_backward_random,
     properties=(attention_equals_autograd, attention_equals_finite_differences),
     rules=(forbids_autograd(*AUTOGRAD),
-           costs_one_pass(*ONE_PASS, inputs=(0, 1, 2, 3), scores=(0, 1))),
+           costs_one_pass(*ONE_PASS, inputs=(0, 1, 2, 3), at=ATTENTION_AT,
+                          scores=(0, 1, 2))),
     uses=("softmax_backward",),
     mistakes=(
         Mistake(

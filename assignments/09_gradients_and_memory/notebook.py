@@ -106,11 +106,12 @@ from torch.utils._python_dispatch import TorchDispatchMode
 # **Rule for this step and the next:** no autograd (`torch.autograd`, `.backward()`,
 # `torch.func` ..., by whatever path: the grader watches whether your code walks an autograd
 # graph): the point is to write the gradient yourself. And **about one forward pass of work,
-# in torch**: the grader counts the numbers torch's operations make in each call, and a
-# gradient from the chain rule makes a few times those of the forward pass (at most 16
-# times). A whole Jacobian, or differences of the loss one entry at a time, make many times
-# more; numbers handed out of torch (`.numpy()`, `.tolist()`, `.item()` in a loop) cannot be
-# counted, so they break the rule too.
+# in torch**: on one call of fixed shapes (4 queries over 256 keys here; the test cell makes
+# it, and grading makes one of the same shapes), the grader counts the numbers torch's
+# operations read and make, and a gradient from the chain rule needs a few times those of
+# the forward pass (at most 32 times). A whole Jacobian, or differences of the loss one entry
+# at a time, need hundreds of times more; numbers handed out of torch (`.numpy()`,
+# `.tolist()`, a print of a tensor) cannot be counted, so they break the rule too.
 
 # %% [markdown zh]
 # ## 第 1 步：softmax 的梯度
@@ -128,7 +129,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 #
 # 小例子：$w = [0.5, 0.3, 0.2]$、$g = [1, 0, 2]$ 的加权和是 $0.5 + 0 + 0.4 = 0.9$，所以梯度是 $w \odot (g - 0.9) = [0.05, -0.27, 0.22]$。它的和为 0：给所有分数加上同一个常数，不会改变任何注意力权重。
 #
-# **本步和下一步的规则：** 不用 autograd（`torch.autograd`、`.backward()`、`torch.func` 等，无论通过什么途径：评分程序会观察你的代码是否走了 autograd 的计算图）：目的就是自己写出梯度。还有，**工作量约为一次前向传播，全用 PyTorch 完成**：评分程序会统计每次调用中 PyTorch 的运算产生了多少个数，用链式法则求梯度只会产生前向传播的几倍（最多 16 倍）。构造整个雅可比矩阵，或逐个元素对损失做差分，产生的数要多出许多倍；交到 PyTorch 之外的数（`.numpy()`、`.tolist()`、循环里的 `.item()`）无法计数，所以同样违反规则。
+# **本步和下一步的规则：** 不用 autograd（`torch.autograd`、`.backward()`、`torch.func` 等，无论通过什么途径：评分程序会观察你的代码是否走了 autograd 的计算图）：目的就是自己写出梯度。还有，**工作量约为一次前向传播，全用 PyTorch 完成**：在一次形状固定的调用上（这里是 4 个查询对 256 个键；测试单元格会做这次调用，评分时也会做一次形状相同的调用），评分程序会统计 PyTorch 的运算读写了多少个数，用链式法则求梯度只需前向传播的几倍（最多 32 倍）。构造整个雅可比矩阵，或逐个元素对损失做差分，则要多出几百倍；交到 PyTorch 之外的数（`.numpy()`、`.tolist()`、打印张量）无法计数，所以同样违反规则。
 
 # %% solution softmax_backward
 
@@ -179,14 +180,14 @@ numeric = (loss(eps) - loss(-eps)) / (2 * eps)
 predicted = (softmax_backward(torch.softmax(scores[0], dim=-1), upstream[0]) * direction).sum()
 expect_close(predicted.float(), numeric.float(), "the change of the loss the gradient predicts, "
              "against a finite difference")
-# long rows, 4 queries over 64 keys: by the chain rule the gradient still costs a few times
-# the forward pass (differences of the loss, a column at a time, would cost 64 of them)
-scores = torch.randn(4, 64, generator=gen, dtype=torch.float64)
-upstream = torch.randn(4, 64, generator=gen, dtype=torch.float64)
+# the rule's shapes, 4 queries over 256 keys: by the chain rule the gradient costs a few
+# times the forward pass (differences of the loss, a column at a time, would cost 256 of them)
+scores = torch.randn(4, 256, generator=gen, dtype=torch.float64)
+upstream = torch.randn(4, 256, generator=gen, dtype=torch.float64)
 leaf = scores.clone().requires_grad_()
 torch.softmax(leaf, dim=-1).backward(upstream)
 mine = softmax_backward(torch.softmax(scores, dim=-1), upstream)
-expect_close(mine.float(), leaf.grad.float(), "4 rows of 64 scores, compared with torch.autograd")
+expect_close(mine.float(), leaf.grad.float(), "4 rows of 256 scores, against torch.autograd")
 
 # %% strings zh
 {
@@ -203,11 +204,11 @@ expect_close(mine.float(), leaf.grad.float(), "4 rows of 64 scores, compared wit
     '"the change of the loss the gradient predicts, "':
         '"梯度预测的损失变化，"',
     '"against a finite difference"': '"与有限差分对照"',
-    "# long rows, 4 queries over 64 keys: by the chain rule the gradient still costs a few times\n"
-    "# the forward pass (differences of the loss, a column at a time, would cost 64 of them)":
-        "# 长行：4 个查询，各对 64 个键。用链式法则，梯度的代价仍只是前向传播的几倍\n"
-        "# （逐列对损失做差分，则要付出 64 次前向传播的代价）",
-    '"4 rows of 64 scores, compared with torch.autograd"': '"4 行、每行 64 个分数，与 torch.autograd 对照"',
+    "# the rule's shapes, 4 queries over 256 keys: by the chain rule the gradient costs a few\n"
+    "# times the forward pass (differences of the loss, a column at a time, would cost 256 of them)":
+        "# 规则所用的形状：4 个查询，各对 256 个键。用链式法则，梯度的代价只是前向传播的几倍\n"
+        "# （逐列对损失做差分，则要付出 256 次前向传播的代价）",
+    '"4 rows of 256 scores, against torch.autograd"': '"4 行、每行 256 个分数，与 torch.autograd 对照"',
 }
 
 # %% [markdown]
@@ -330,15 +331,16 @@ for which, name in enumerate(("grad_queries", "grad_keys", "grad_values")):
     numeric = (loss(eps) - loss(-eps)) / (2 * eps)
     expect_close((mine[which] * direction).sum().float(), numeric.float(),
                  f"{name}: the change of the loss it predicts, against a finite difference")
-# many keys, 3 queries over 64: by the chain rule still a few times the forward pass's work
+# the rule's shapes, 8 queries over 256 keys (d_k = 4, d_v = 6): by the chain rule a few
+# times the forward pass's work
 q, k, v = (torch.randn(n, d, generator=gen, dtype=torch.float64)
-           for n, d in ((3, 4), (64, 4), (64, 5)))
-upstream = torch.randn(3, 5, generator=gen, dtype=torch.float64)
+           for n, d in ((8, 4), (256, 4), (256, 6)))
+upstream = torch.randn(8, 6, generator=gen, dtype=torch.float64)
 leaves = [t.clone().requires_grad_() for t in (q, k, v)]
 F.scaled_dot_product_attention(*leaves).backward(upstream)
 mine = attention_backward(q, k, v, upstream)
 for name, got, leaf in zip(("grad_queries", "grad_keys", "grad_values"), mine, leaves):
-    expect_close(got.float(), leaf.grad.float(), f"{name} over 64 keys, against torch.autograd")
+    expect_close(got.float(), leaf.grad.float(), f"{name} over 256 keys, against torch.autograd")
 
 # %% strings zh
 {
@@ -358,9 +360,11 @@ for name, got, leaf in zip(("grad_queries", "grad_keys", "grad_values"), mine, l
     "# a finite difference for each input, in float64": "# 对每个输入各做一次有限差分，float64",
     'f"{name}: the change of the loss it predicts, against a finite difference"':
         'f"{name}：它预测的损失变化，与有限差分对照"',
-    "# many keys, 3 queries over 64: by the chain rule still a few times the forward pass's work":
-        "# 键很多：3 个查询对 64 个键。用链式法则，代价仍只是前向传播的几倍",
-    'f"{name} over 64 keys, against torch.autograd"': 'f"64 个键时的 {name}，与 torch.autograd 对照"',
+    "# the rule's shapes, 8 queries over 256 keys (d_k = 4, d_v = 6): by the chain rule a few\n"
+    "# times the forward pass's work":
+        "# 规则所用的形状：8 个查询对 256 个键（d_k = 4，d_v = 6）。用链式法则，\n"
+        "# 代价只是前向传播的几倍",
+    'f"{name} over 256 keys, against torch.autograd"': 'f"256 个键时的 {name}，与 torch.autograd 对照"',
 }
 
 # %% [markdown]

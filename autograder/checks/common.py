@@ -173,14 +173,18 @@ def forbids_autograd(rule_name, why):
     return operation_rule("forbids_autograd", rule_name, [], why)
 
 
-def costs_one_pass(rule_name, why, inputs, scores=None):
-    """A rule: in every call, torch's operations produce at most a few times (16) the numbers
-    of the forward pass (the tensors at the positions `inputs`, and with `scores`, the
-    [queries, keys] positions, the score matrix), and no numbers leave torch (numpy, tolist,
-    item() one at a time): a gradient from the chain rule, not from differences of the loss
-    or a Jacobian."""
+def costs_one_pass(rule_name, why, inputs, at, scores=None):
+    """A rule: on the calls whose `inputs` have the shapes `at` (give the step a case of those
+    shapes, and its public test a call of them), torch's operations read and make at most
+    32 times the numbers of the forward pass (the tensors at the positions `inputs`, and with
+    `scores`, the [queries, keys, values] positions, the products behind the scores and the
+    output), and no call hands numbers out of torch (numpy, tolist, a print, item() for more
+    than a quarter of them): a gradient from the chain rule, not from differences of the
+    loss or a whole Jacobian."""
     return operation_rule("costs_one_pass", rule_name, {
-        "inputs": list(inputs), "scores": list(scores) if scores else None}, why)
+        "inputs": list(inputs), "scores": list(scores) if scores else None,
+        "at": [list(sizes) for sizes in at]},
+        why)
 
 
 def enters(rule_name, name, why, per=None):

@@ -16,8 +16,9 @@ which holds everything computed since the reply before it):
   subject's helpers the rules name);
 - `arguments`: the shape of each tensor argument and the value of each number;
 - `largest`: the most numbers one operation produced (a complex number counts as two);
-- `produced`: the numbers every operation but a view (VIEW_OPS) produced, in all: the work
-  done, which differences of a loss one entry at a time multiply by the entries;
+- `work`: the numbers every operation but a view (VIEW_OPS) read and made, in all (a view
+  read counts as many as it shows: an expanded or unfolded tensor summed is read whole): the
+  work done, which differences of a loss one entry at a time multiply by the entries;
 - `weights`: the span of every normalisation computed: the size of the dim a softmax
   normalises, the number of entries a sum, a logsumexp (or a cumulative one) or a matrix
   product adds up;
@@ -118,7 +119,7 @@ def plain_keys(table):
 
 def new_record(arguments):
     return {"ops": {}, "count": 0, "autograd": False, "entered": {}, "arguments": arguments,
-            "largest": 0, "produced": 0, "weights": [], "tampered": [], "python_peak": 0}
+            "largest": 0, "work": 0, "weights": [], "tampered": [], "python_peak": 0}
 
 
 def is_plain(value):
@@ -143,6 +144,16 @@ def tensors_in(value):
     if type(value) in (tuple, list):
         return [item for item in value if is_plain(item)]
     return []
+
+
+def numbers_in(values):
+    """The numbers of the plain tensors among `values` and in the lists and tuples among them
+    (cat's), as each shows them (a complex number counts as two)."""
+    numbers = 0
+    for value in values:
+        for tensor in tensors_in(value):
+            numbers += int(NUMEL(tensor)) * (2 if IS_COMPLEX(tensor) else 1)
+    return numbers
 
 
 def span_of(name, args):
@@ -182,13 +193,12 @@ def noted_operation(record, name, outputs, args=()):
     record["count"] += 1
     if GRAPH_TASK is not None and GRAPH_TASK() != -1:
         record["autograd"] = True
-    made = name not in VIEW_OPS
     for output in outputs:
         size = int(NUMEL(output)) * (2 if IS_COMPLEX(output) else 1)
         if size > record["largest"]:
             record["largest"] = size
-        if made:
-            record["produced"] += size
+    if name not in VIEW_OPS:
+        record["work"] += numbers_in(outputs) + numbers_in(args)
     span = span_of(name, args)
     if span is not None and span not in record["weights"]:
         record["weights"].append(span)
@@ -302,7 +312,7 @@ def checked_record(data):
     if not isinstance(data, dict) or set(data) != set(new_record([])):
         raise ValueError("malformed record")
     if not (type(data["count"]) is int and type(data["largest"]) is int
-            and type(data["produced"]) is int
+            and type(data["work"]) is int
             and type(data["autograd"]) is bool and type(data["python_peak"]) is int
             and isinstance(data["arguments"], list) and isinstance(data["weights"], list)
             and all(type(n) is int for n in data["weights"])

@@ -40,11 +40,14 @@ from autograder.i18n.standalone import _t
 
 # Names that reach around what records the operations, whatever they are attributes of: a
 # module's loader and spec (which make a module's functions anew), Python's import internals,
-# torch's compilers (code that runs outside torch's dispatch) and its library of operations
-# (code of the student's registered as one of torch's operations).
+# torch's compilers (code that runs outside torch's dispatch), its library of operations
+# (code of the student's registered as one of torch's operations), and its ways to share a
+# tensor's memory with another library unrecorded (DLPack capsules, a tensor over a Python
+# buffer, read through the buffer).
 MACHINERY = frozenset({
     "__loader__", "__spec__", "_imp", "create_module", "exec_module", "_dynamo", "compiler",
-    "jit", "library", "_library", "__closure__", "cell_contents"})
+    "jit", "library", "_library", "__closure__", "cell_contents", "dlpack", "to_dlpack",
+    "from_dlpack", "frombuffer"})
 # Modules a step may reach torch's private parts through (`torch._decomp`, `F._softmax`):
 # private code of the library runs torch's work in Python, beside what the record names.
 LIBRARY_ROOTS = frozenset({"torch", "F", "nn", "np", "numpy", "math", "functools", "sys"})
@@ -458,59 +461,96 @@ def causal_weights(records, params, probes, language):
     return None
 
 
-# A gradient from the chain rule makes a few times the numbers its forward pass makes; one
-# from differences of the loss makes them again for each entry moved (each column of a
-# softmax's, each entry of the keys), and a Jacobian once for each pair of entries.
-ONE_PASS_FACTOR = 16
+# A gradient from the chain rule reads and makes a few times the numbers of its forward pass;
+# one from differences of the loss does the forward pass again for each entry moved (each
+# column of a softmax's, each entry of the keys), and a softmax's whole Jacobian holds a row
+# for each of its entries: on the call the rule judges (its `at` shape), far more than this.
+ONE_PASS_FACTOR = 32
 # Operations that hand a tensor's numbers to Python or another library, where the work done on
-# them is not recorded; one number at a time (item(), float()) is allowed this many times.
+# them is not recorded (a print of a tensor is one); one number at a time (item(), float())
+# is allowed for a quarter of the forward pass's numbers, on the call the rule judges.
 OUT_OF_TORCH = frozenset({"numpy", "__array__", "__dlpack__", "tolist", "untyped_storage",
                           "storage", "_typed_storage", "apply_", "map_", "map2_", "__repr__",
                           "__format__"})
-ONE_BY_ONE = 8
 
 
 def forward_numbers(arguments, params):
-    """The numbers one forward pass of a call holds at least: every tensor argument at
-    `params["inputs"]`, and with `params["scores"]` ([queries, keys] positions) the score
-    matrix (batch x queries x keys); None when the arguments are not of that kind."""
+    """The numbers one forward pass of a call reads and makes at least: every tensor argument
+    at `params["inputs"]`, and with `params["scores"]` ([queries, keys, values] positions)
+    the products behind the scores and the output (batch x queries x keys x (d_k + d_v));
+    None when the arguments are not of that kind."""
     shapes = [shape(arguments[i]) if len(arguments) > i else None for i in params["inputs"]]
     if any(sizes is None for sizes in shapes):
         return None
     numbers = sum(math.prod(sizes) for sizes in shapes)
     if params.get("scores"):
-        queries, keys = (shape(arguments[i]) if len(arguments) > i else None
-                         for i in params["scores"])
-        if not (queries and keys and len(queries) >= 2 and len(keys) >= 2):
+        queries, keys, values = (shape(arguments[i]) if len(arguments) > i else None
+                                 for i in params["scores"])
+        if not (queries and keys and values and min(map(len, (queries, keys, values))) >= 2):
             return None
-        numbers += math.prod(queries[:-2]) * queries[-2] * keys[-2]
+        numbers += math.prod(queries[:-2]) * queries[-2] * keys[-2] * (keys[-1] + values[-1])
     return numbers
 
 
-def costs_one_pass(records, params, probes, language):
-    """params: {"inputs": tensor argument positions, "scores": [queries, keys] positions or
-    None}. In every call, the operations of torch produced no more than ONE_PASS_FACTOR times
-    the numbers of its forward pass (forward_numbers), and no tensor's numbers left torch
-    (OUT_OF_TORCH), nor more than ONE_BY_ONE numbers one at a time."""
-    for record in calls(records):
-        ops = record["ops"]
-        gone = sorted(op for op in ops if op in OUT_OF_TORCH)
-        if gone:
-            return _t("it handed a tensor's numbers out of torch ({names}), where the work "
-                      "done on them cannot be counted", language, names=", ".join(gone))
-        one_by_one = ops.get("_local_scalar_dense", 0)
-        if one_by_one > ONE_BY_ONE:
-            return _t("it took {count} numbers out of torch one at a time (item(), float(), "
-                      "a Python loop over a tensor)", language, count=one_by_one)
-        forward = forward_numbers(record["arguments"], params)
-        if forward and record["produced"] > ONE_PASS_FACTOR * forward:
-            return _t("its operations made {produced} numbers, {times} times the {forward} "
-                      "its forward pass holds (at most {factor} times)", language,
-                      produced=record["produced"], times=record["produced"] // forward,
-                      forward=forward, factor=ONE_PASS_FACTOR)
+# Names by which code shares a tensor's memory with numpy (or a file), so that numbers copied
+# into that tensor by one recorded operation are then worked on where nothing is recorded:
+# read from the text, for the rule on work, wherever the sharing is set up (at the top of a
+# cell, before any call is recorded).
+SHARING = frozenset({"numpy", "from_numpy", "as_tensor", "asarray", "__array__",
+                     "__array_interface__", "from_file"})
+
+
+def shares_memory(text, language):
+    """Why the work of this code cannot be counted: it names a way to share a tensor's memory
+    with numpy (SHARING); None otherwise."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return _t("its code does not parse", language)
+    for node in ast.walk(tree):
+        name = node.attr if isinstance(node, ast.Attribute) else string_named(node)
+        if name in SHARING:
+            return _t("it uses {name}, which shares a tensor's memory with numpy, where the "
+                      "work done on its numbers cannot be counted", language, name=name)
     return None
 
 
+def costs_one_pass(records, params, probes, language):
+    """params: {"inputs": tensor argument positions, "scores": [queries, keys, values]
+    positions or None, "at": the shapes of those inputs in the call judged}. No call hands a
+    tensor's numbers out of torch (OUT_OF_TORCH); and on each call whose inputs have the
+    shapes `at` (the same for every student, in grading and in the notebook),
+    torch's operations read and make at most ONE_PASS_FACTOR times the numbers of its forward
+    pass (forward_numbers), and no more than a quarter of those leave torch one at a time."""
+    for record in calls(records):
+        gone = sorted(op for op in record["ops"] if op in OUT_OF_TORCH)
+        if gone:
+            return _t("it handed a tensor's numbers out of torch ({names}), where the work "
+                      "done on them cannot be counted (a print of a tensor does too)",
+                      language, names=", ".join(gone))
+    judged = [record for record in calls(records)
+              if [shape(record["arguments"][i]) if len(record["arguments"]) > i else None
+                  for i in params["inputs"]] == params["at"]]
+    for record in judged:
+        forward = forward_numbers(record["arguments"], params)
+        if not forward:
+            continue
+        one_by_one = record["ops"].get("_local_scalar_dense", 0)
+        if one_by_one > forward // 4:
+            return _t("it took {count} numbers out of torch one at a time (item(), float(), "
+                      "a Python loop over a tensor)", language, count=one_by_one)
+        if record["work"] > ONE_PASS_FACTOR * forward:
+            return _t("on inputs of shapes {shapes}, its operations read and made {work} "
+                      "numbers, {times:.0f} times the {forward} of the forward pass (at most "
+                      "{factor} times)", language,
+                      shapes=", ".join(str(tuple(sizes)) for sizes in params["at"]),
+                      work=record["work"], times=record["work"] / forward, forward=forward,
+                      factor=ONE_PASS_FACTOR)
+    return None
+
+
+# The decisions that read the code's text too (what the records cannot show).
+TEXT_READ = {"costs_one_pass": shares_memory}
 DECISIONS = {"forbids_ops": forbids_ops, "requires_ops": requires_ops,
              "forbids_autograd": forbids_autograd, "enters": enters,
              "forbids_entering": forbids_entering, "scores_in_blocks": scores_in_blocks,
@@ -546,7 +586,9 @@ def decided(kind, params, records, text, language=None, probes=None):
                   what=touched)
     if not records:
         return _t("none of your code's calls was recorded", language)
-    return DECISIONS[kind](records, params, probes, language)
+    read = TEXT_READ.get(kind)
+    return (read and read(text, language)) or DECISIONS[kind](records, params, probes,
+                                                               language)
 
 
 # In your notebook ---------------------------------------------------------------------------

@@ -72,13 +72,17 @@ ZH = {
     "run time": "它把 {name} 传给了另一个函数，由后者按运行时拼出的名字取属性",
     "it ran torch's {ops}": "它运行了 torch 的 {ops}",
     "it handed a tensor's numbers out of torch ({names}), where the work done on them cannot "
-    "be counted": "它把张量的数交到了 torch 之外（{names}），在那里对它们做的运算无法计数",
+    "be counted (a print of a tensor does too)":
+        "它把张量的数交到了 torch 之外（{names}），在那里对它们做的运算无法计数（打印张量也算）",
     "it took {count} numbers out of torch one at a time (item(), float(), a Python loop over a "
     "tensor)": "它逐个从 torch 中取出了 {count} 个数（item()、float()、对张量的 Python 循环）",
-    "its operations made {produced} numbers, {times} times the {forward} its forward pass "
-    "holds (at most {factor} times)":
-        "它的运算共产生了 {produced} 个数，是前向传播所含 {forward} 个数的 {times} 倍"
-        "（最多 {factor} 倍）",
+    "on inputs of shapes {shapes}, its operations read and made {work} numbers, {times:.0f} "
+    "times the {forward} of the forward pass (at most {factor} times)":
+        "在形状为 {shapes} 的输入上，它的运算共读写了 {work} 个数，是前向传播 {forward} 个数的 "
+        "{times:.0f} 倍（最多 {factor} 倍）",
+    "it uses {name}, which shares a tensor's memory with numpy, where the work done on its "
+    "numbers cannot be counted":
+        "它用了 {name}，让张量与 numpy 共享内存，在那里对这些数做的运算无法计数",
     "it never ran {names}": "它从未运行 {names}",
     "it ran {names}, but its output does not change what your code returns":
         "它运行了 {names}，但其输出并不影响你的代码的返回值",

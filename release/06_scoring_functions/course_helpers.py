@@ -994,7 +994,7 @@ def plain_keys(table):
 
 def new_record(arguments):
     return {"ops": {}, "count": 0, "autograd": False, "entered": {}, "arguments": arguments,
-            "largest": 0, "produced": 0, "weights": [], "tampered": [], "python_peak": 0}
+            "largest": 0, "work": 0, "weights": [], "tampered": [], "python_peak": 0}
 
 def is_plain(value):
     return type(value) is Tensor or type(value) is Parameter
@@ -1012,6 +1012,13 @@ def tensors_in(value):
     if type(value) in (tuple, list):
         return [item for item in value if is_plain(item)]
     return []
+
+def numbers_in(values):
+    numbers = 0
+    for value in values:
+        for tensor in tensors_in(value):
+            numbers += int(NUMEL(tensor)) * (2 if IS_COMPLEX(tensor) else 1)
+    return numbers
 
 def span_of(name, args):
     if name in BIASED_PRODUCT_OPS and type(args) is tuple:
@@ -1045,13 +1052,12 @@ def noted_operation(record, name, outputs, args=()):
     record["count"] += 1
     if GRAPH_TASK is not None and GRAPH_TASK() != -1:
         record["autograd"] = True
-    made = name not in VIEW_OPS
     for output in outputs:
         size = int(NUMEL(output)) * (2 if IS_COMPLEX(output) else 1)
         if size > record["largest"]:
             record["largest"] = size
-        if made:
-            record["produced"] += size
+    if name not in VIEW_OPS:
+        record["work"] += numbers_in(outputs) + numbers_in(args)
     span = span_of(name, args)
     if span is not None and span not in record["weights"]:
         record["weights"].append(span)
@@ -1134,7 +1140,7 @@ def checked_record(data):
     if not isinstance(data, dict) or set(data) != set(new_record([])):
         raise ValueError("malformed record")
     if not (type(data["count"]) is int and type(data["largest"]) is int
-            and type(data["produced"]) is int
+            and type(data["work"]) is int
             and type(data["autograd"]) is bool and type(data["python_peak"]) is int
             and isinstance(data["arguments"], list) and isinstance(data["weights"], list)
             and all(type(n) is int for n in data["weights"])
@@ -1778,7 +1784,8 @@ import torch
 
 MACHINERY = frozenset({
     "__loader__", "__spec__", "_imp", "create_module", "exec_module", "_dynamo", "compiler",
-    "jit", "library", "_library", "__closure__", "cell_contents"})
+    "jit", "library", "_library", "__closure__", "cell_contents", "dlpack", "to_dlpack",
+    "from_dlpack", "frombuffer"})
 LIBRARY_ROOTS = frozenset({"torch", "F", "nn", "np", "numpy", "math", "functools", "sys"})
 TAMPERING = {
     "subclass": lambda language, detail: _t(
@@ -2091,11 +2098,10 @@ def causal_weights(records, params, probes, language):
         return _t("changing its normalisations of all {seq} positions (softmaxes, sums, products) changed the outputs of {rows} positions, where only the last position's attends over all {seq}: every position was scored against the whole sequence, its future masked", language, seq=probes["seq"], rows=rows)
     return None
 
-ONE_PASS_FACTOR = 16
+ONE_PASS_FACTOR = 32
 OUT_OF_TORCH = frozenset({"numpy", "__array__", "__dlpack__", "tolist", "untyped_storage",
                           "storage", "_typed_storage", "apply_", "map_", "map2_", "__repr__",
                           "__format__"})
-ONE_BY_ONE = 8
 
 def forward_numbers(arguments, params):
     shapes = [shape(arguments[i]) if len(arguments) > i else None for i in params["inputs"]]
@@ -2103,29 +2109,51 @@ def forward_numbers(arguments, params):
         return None
     numbers = sum(math.prod(sizes) for sizes in shapes)
     if params.get("scores"):
-        queries, keys = (shape(arguments[i]) if len(arguments) > i else None
-                         for i in params["scores"])
-        if not (queries and keys and len(queries) >= 2 and len(keys) >= 2):
+        queries, keys, values = (shape(arguments[i]) if len(arguments) > i else None
+                                 for i in params["scores"])
+        if not (queries and keys and values and min(map(len, (queries, keys, values))) >= 2):
             return None
-        numbers += math.prod(queries[:-2]) * queries[-2] * keys[-2]
+        numbers += math.prod(queries[:-2]) * queries[-2] * keys[-2] * (keys[-1] + values[-1])
     return numbers
+
+SHARING = frozenset({"numpy", "from_numpy", "as_tensor", "asarray", "__array__",
+                     "__array_interface__", "from_file"})
+
+def shares_memory(text, language):
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return _t('its code does not parse', language)
+    for node in ast.walk(tree):
+        name = node.attr if isinstance(node, ast.Attribute) else string_named(node)
+        if name in SHARING:
+            return _t("it uses {name}, which shares a tensor's memory with numpy, where the work done on its numbers cannot be counted", language, name=name)
+    return None
 
 def costs_one_pass(records, params, probes, language):
     for record in calls(records):
-        ops = record["ops"]
-        gone = sorted(op for op in ops if op in OUT_OF_TORCH)
+        gone = sorted(op for op in record["ops"] if op in OUT_OF_TORCH)
         if gone:
-            return _t("it handed a tensor's numbers out of torch ({names}), where the work done on them cannot be counted", language, names=", ".join(gone))
-        one_by_one = ops.get("_local_scalar_dense", 0)
-        if one_by_one > ONE_BY_ONE:
-            return _t('it took {count} numbers out of torch one at a time (item(), float(), a Python loop over a tensor)', language, count=one_by_one)
+            return _t("it handed a tensor's numbers out of torch ({names}), where the work done on them cannot be counted (a print of a tensor does too)",
+                      language, names=", ".join(gone))
+    judged = [record for record in calls(records)
+              if [shape(record["arguments"][i]) if len(record["arguments"]) > i else None
+                  for i in params["inputs"]] == params["at"]]
+    for record in judged:
         forward = forward_numbers(record["arguments"], params)
-        if forward and record["produced"] > ONE_PASS_FACTOR * forward:
-            return _t('its operations made {produced} numbers, {times} times the {forward} its forward pass holds (at most {factor} times)', language,
-                      produced=record["produced"], times=record["produced"] // forward,
-                      forward=forward, factor=ONE_PASS_FACTOR)
+        if not forward:
+            continue
+        one_by_one = record["ops"].get("_local_scalar_dense", 0)
+        if one_by_one > forward // 4:
+            return _t('it took {count} numbers out of torch one at a time (item(), float(), a Python loop over a tensor)', language, count=one_by_one)
+        if record["work"] > ONE_PASS_FACTOR * forward:
+            return _t('on inputs of shapes {shapes}, its operations read and made {work} numbers, {times:.0f} times the {forward} of the forward pass (at most {factor} times)', language,
+                      shapes=", ".join(str(tuple(sizes)) for sizes in params["at"]),
+                      work=record["work"], times=record["work"] / forward, forward=forward,
+                      factor=ONE_PASS_FACTOR)
     return None
 
+TEXT_READ = {"costs_one_pass": shares_memory}
 DECISIONS = {"forbids_ops": forbids_ops, "requires_ops": requires_ops,
              "forbids_autograd": forbids_autograd, "enters": enters,
              "forbids_entering": forbids_entering, "scores_in_blocks": scores_in_blocks,
@@ -2154,7 +2182,9 @@ def decided(kind, params, records, text, language=None, probes=None):
                   what=touched)
     if not records:
         return _t("none of your code's calls was recorded", language)
-    return DECISIONS[kind](records, params, probes, language)
+    read = TEXT_READ.get(kind)
+    return (read and read(text, language)) or DECISIONS[kind](records, params, probes,
+                                                               language)
 
 TEST_CELL = {"recorder": None, "records": []}
 

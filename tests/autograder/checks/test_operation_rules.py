@@ -264,7 +264,7 @@ EVASIONS = {
         "        step = np.zeros_like(scores)\n"
         "        step[at] = 1e-6\n"
         "        out[at] = ((soft(scores + step) - soft(scores - step)) * upstream).sum() / 2e-6\n"
-        "    return torch.from_numpy(out).to(weights.dtype)\n", "out of torch (numpy)"),
+        "    return torch.from_numpy(out).to(weights.dtype)\n", "shares a tensor's memory"),
     "softmax_backward by central differences in Python floats": ("softmax_backward",
         "def softmax_backward(weights, grad_weights, dim=-1):\n"
         "    w, g = weights.movedim(dim, -1), grad_weights.movedim(dim, -1)\n"
@@ -302,6 +302,63 @@ EVASIONS = {
         "        return ((up - down) * g).sum(-1) / (2 * h)\n"
         "    return ((4 * slope(1e-4) - slope(2e-4)) / 3).movedim(-1, dim).to(weights.dtype)\n",
         "times the"),
+    # 2026-12-05, a helper's four ways past the first version of the rule (counting only what
+    # operations made, on every call): numbers shared with numpy by an alias made before any
+    # call, a DLPack capsule, a tensor over a Python buffer, and a complex step whose K x K
+    # perturbed rows are windows of one row, summed inside bmm
+    "softmax_backward in numpy through arrays made to share a tensor's memory": (
+        "softmax_backward",
+        "import numpy as np\n"
+        "SHARED = torch.zeros(1 << 16, dtype=torch.float64)\n"
+        "SHARED_NP = SHARED.numpy()\n\n"
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    n = weights.numel()\n"
+        "    SHARED[:n].view(weights.shape).copy_(weights * grad_weights)\n"
+        "    SHARED[n:2 * n].view(weights.shape).copy_(weights)\n"
+        "    p = SHARED_NP[:n].reshape(tuple(weights.shape))\n"
+        "    w = SHARED_NP[n:2 * n].reshape(tuple(weights.shape))\n"
+        "    SHARED_NP[:n] = (p - w * p.sum(axis=dim, keepdims=True)).reshape(-1)\n"
+        "    return SHARED[:n].view(weights.shape).to(weights.dtype).clone()\n",
+        "shares a tensor's memory"),
+    "softmax_backward in numpy through a DLPack capsule": ("softmax_backward",
+        "import numpy as np\n\n"
+        "class Exported:\n"
+        "    def __init__(self, t):\n"
+        "        self.capsule = torch.utils.dlpack.to_dlpack(t)\n"
+        "    def __dlpack__(self, **kw):\n"
+        "        return self.capsule\n"
+        "    def __dlpack_device__(self):\n"
+        "        return (1, 0)\n\n"
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    w = np.from_dlpack(Exported(weights.contiguous()))\n"
+        "    g = np.from_dlpack(Exported(grad_weights.contiguous()))\n"
+        "    return torch.tensor(w * (g - (w * g).sum(axis=dim, keepdims=True)))\n",
+        "dlpack, which reaches around"),
+    "softmax_backward in Python over a tensor made on a buffer": ("softmax_backward",
+        "BUFFER = bytearray(8 << 16)\n"
+        "SHARED = torch.frombuffer(BUFFER, dtype=torch.float64)\n\n"
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    n = weights.numel()\n"
+        "    SHARED[:n].copy_((weights * grad_weights).reshape(-1))\n"
+        "    return (weights * grad_weights - weights * (weights * grad_weights).sum(dim, "
+        "keepdim=True))\n", "frombuffer"),
+    "softmax_backward by complex steps whose rows are windows summed in bmm": (
+        "softmax_backward",
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    w, g = weights.movedim(dim, -1).double(), grad_weights.movedim(dim, -1).double()\n"
+        "    k = w.shape[-1]\n"
+        "    rows = w.reshape(-1, k)\n"
+        "    both_w = torch.cat([rows, rows], dim=1)\n"
+        "    both_p = torch.cat([rows * g.reshape(-1, k)] * 2, dim=1)\n"
+        "    win_w, win_p = both_w.unfold(1, k, 1)[:, :k], both_p.unfold(1, k, 1)[:, :k]\n"
+        "    h = 1e-20\n"
+        "    c = torch.zeros(rows.shape[0], k, 2, dtype=torch.float64)\n"
+        "    c[:, :, 0] = 1.0\n"
+        "    c[:, 0, 0], c[:, 0, 1] = math.cos(h), math.sin(h)\n"
+        "    num = torch.view_as_complex(torch.bmm(win_p, c).contiguous())\n"
+        "    den = torch.view_as_complex(torch.bmm(win_w, c).contiguous())\n"
+        "    grad = ((num / den).imag / h).reshape(w.shape)\n"
+        "    return grad.movedim(-1, dim).to(weights.dtype)\n", "times the"),
     "softmax_backward through a whole Jacobian of each softmax": ("softmax_backward",
         "def softmax_backward(weights, grad_weights, dim=-1):\n"
         "    w = weights.movedim(dim, -1)\n"
@@ -738,6 +795,52 @@ HONEST = {
         "    return torch.stack(outs, dim=-2)\n"),
     # 2026-12-05: a solution cell that imported time lost the step (the module was not one the
     # rules allowed)
+    # 2026-12-05: chain rules the first version of the rule on work refused on some draws
+    "attention_backward with every product broadcast by hand": ("attention_backward",
+        "def attention_backward(queries, keys, values, grad_context):\n"
+        "    d_k = keys.shape[-1]\n"
+        "    scores = (queries.unsqueeze(-2) * keys.unsqueeze(-3)).sum(-1) / math.sqrt(d_k)\n"
+        "    e = torch.exp(scores - scores.max(dim=-1, keepdim=True).values)\n"
+        "    weights = e / e.sum(dim=-1, keepdim=True)\n"
+        "    grad_values = (weights.unsqueeze(-1) * grad_context.unsqueeze(-2)).sum(-3)\n"
+        "    grad_weights = (grad_context.unsqueeze(-2) * values.unsqueeze(-3)).sum(-1)\n"
+        "    grad_scores = softmax_backward(weights, grad_weights) / math.sqrt(d_k)\n"
+        "    return ((grad_scores.unsqueeze(-1) * keys.unsqueeze(-3)).sum(-2),\n"
+        "            (grad_scores.unsqueeze(-1) * queries.unsqueeze(-2)).sum(-3), grad_values)\n"),
+    "attention_backward expanding queries and keys before every product": (
+        "attention_backward",
+        "def attention_backward(queries, keys, values, grad_context):\n"
+        "    n_q, n_k, d_k = queries.shape[-2], keys.shape[-2], keys.shape[-1]\n"
+        "    lead = queries.shape[:-2]\n"
+        "    q = queries.unsqueeze(-2).expand(*lead, n_q, n_k, d_k).contiguous()\n"
+        "    k = keys.unsqueeze(-3).expand(*lead, n_q, n_k, d_k).contiguous()\n"
+        "    weights = torch.softmax((q * k).sum(-1) / math.sqrt(d_k), dim=-1)\n"
+        "    grad_values = weights.transpose(-2, -1) @ grad_context\n"
+        "    grad_weights = grad_context @ values.transpose(-2, -1)\n"
+        "    grad_scores = softmax_backward(weights, grad_weights) / math.sqrt(d_k)\n"
+        "    return ((grad_scores.unsqueeze(-1) * k).sum(-2),\n"
+        "            (grad_scores.unsqueeze(-1) * q).sum(-3), grad_values)\n"),
+    "softmax_backward broadcasting its weighted sum by expand, guarded by where": (
+        "softmax_backward",
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    weighted = (grad_weights * weights).sum(dim=dim, keepdim=True)"
+        ".expand_as(weights).clone()\n"
+        "    grad = weights * (grad_weights - weighted)\n"
+        "    return torch.where(weights > 0, grad, torch.zeros_like(grad))\n"),
+    "attention_backward one query at a time": ("attention_backward",
+        "def attention_backward(queries, keys, values, grad_context):\n"
+        "    scale = 1.0 / math.sqrt(keys.shape[-1])\n"
+        "    grad_queries = torch.zeros_like(queries)\n"
+        "    grad_keys, grad_values = torch.zeros_like(keys), torch.zeros_like(values)\n"
+        "    for i in range(queries.shape[-2]):\n"
+        "        q_i, g_i = queries[..., i, :], grad_context[..., i, :]\n"
+        "        w_i = torch.softmax((keys @ q_i.unsqueeze(-1)).squeeze(-1) * scale, dim=-1)\n"
+        "        grad_values += w_i.unsqueeze(-1) * g_i.unsqueeze(-2)\n"
+        "        grad_w_i = (values @ g_i.unsqueeze(-1)).squeeze(-1)\n"
+        "        grad_s_i = softmax_backward(w_i, grad_w_i) * scale\n"
+        "        grad_queries[..., i, :] = (grad_s_i.unsqueeze(-2) @ keys).squeeze(-2)\n"
+        "        grad_keys += grad_s_i.unsqueeze(-1) * q_i.unsqueeze(-2)\n"
+        "    return grad_queries, grad_keys, grad_values\n"),
     "a softmax by hand in a cell that times it": ("stable_softmax",
         "import time\n\n"
         "def stable_softmax(scores, dim=-1):\n"
