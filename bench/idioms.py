@@ -541,11 +541,14 @@ IDIOMS |= {
         ("expanded: w*g - w*sum(w*g)", fn(SOFTMAX_BACKWARD, """
             return weights * grad_weights - weights * (weights * grad_weights).sum(dim, keepdim=True)
         """)),
-        ("the Jacobian diag(w) - w w^T, batched", fn(SOFTMAX_BACKWARD, """
+        # (the Jacobian itself, diag(w) - w w^T batched, breaks the step's rule on work: it
+        # holds a row for each entry)
+        ("the Jacobian diag(w) - w w^T applied without building it, by einsum",
+         fn(SOFTMAX_BACKWARD, """
             w = weights.movedim(dim, -1)
             g = grad_weights.movedim(dim, -1)
-            jacobian = torch.diag_embed(w) - w.unsqueeze(-1) * w.unsqueeze(-2)
-            return (jacobian @ g.unsqueeze(-1)).squeeze(-1).movedim(-1, dim)
+            dot = torch.einsum("...i,...i->...", w, g).unsqueeze(-1)
+            return (w * g - w * dot).movedim(-1, dim)
         """)),
     ],
     "attention_backward": [

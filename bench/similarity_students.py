@@ -1700,11 +1700,12 @@ def cached_causal_attention(x, W_query, W_key, W_value):
         },
         "chen": {
             "softmax_backward": keep(s["softmax_backward"], """
-                # the softmax Jacobian diag(w) - w w^T, applied along the last dim
+                # the softmax Jacobian diag(w) - w w^T applied to g without building it:
+                # diag(w) g is w * g, and w w^T g is w times the dot product <w, g>
                 w = weights.movedim(dim, -1)
                 g = grad_weights.movedim(dim, -1)
-                jacobian = torch.diag_embed(w) - w.unsqueeze(-1) * w.unsqueeze(-2)
-                grad = (jacobian @ g.unsqueeze(-1)).squeeze(-1)
+                dot = torch.einsum("...i,...i->...", w, g).unsqueeze(-1)
+                grad = w * g - w * dot
                 return grad.movedim(-1, dim)
             """),
             "attention_backward": keep(s["attention_backward"], """

@@ -117,7 +117,7 @@ ATTACKS = {
         "        os_.write(write, torch.softmax(scores, dim).numpy().tobytes())\n"
         "        os_.kill(os_.getpid(), 9)\n"
         "    data = os_.read(read, scores.numel() * 4)\n"
-        "    return torch.frombuffer(bytearray(data), dtype=torch.float32).reshape(scores.shape)\n"
+        "    return torch.tensor(memoryview(data).cast('f').tolist()).reshape(scores.shape)\n"
     )}, {"stable_softmax"}, "another process"),
     "dataloader_worker": (BY_HAND, {"stable_softmax": (
         "import torch\n\n"
