@@ -146,14 +146,15 @@ def tensors_in(value):
     return []
 
 
+def numbers_of(tensor):
+    """The numbers a plain tensor shows (a complex number counts as two)."""
+    return int(NUMEL(tensor)) * (2 if IS_COMPLEX(tensor) else 1)
+
+
 def numbers_in(values):
     """The numbers of the plain tensors among `values` and in the lists and tuples among them
-    (cat's), as each shows them (a complex number counts as two)."""
-    numbers = 0
-    for value in values:
-        for tensor in tensors_in(value):
-            numbers += int(NUMEL(tensor)) * (2 if IS_COMPLEX(tensor) else 1)
-    return numbers
+    (cat's), as each shows them."""
+    return sum(numbers_of(tensor) for value in values for tensor in tensors_in(value))
 
 
 def span_of(name, args):
@@ -193,12 +194,14 @@ def noted_operation(record, name, outputs, args=()):
     record["count"] += 1
     if GRAPH_TASK is not None and GRAPH_TASK() != -1:
         record["autograd"] = True
+    made = 0
     for output in outputs:
-        size = int(NUMEL(output)) * (2 if IS_COMPLEX(output) else 1)
+        size = numbers_of(output)
+        made += size
         if size > record["largest"]:
             record["largest"] = size
     if name not in VIEW_OPS:
-        record["work"] += numbers_in(outputs) + numbers_in(args)
+        record["work"] += made + numbers_in(args)
     span = span_of(name, args)
     if span is not None and span not in record["weights"]:
         record["weights"].append(span)

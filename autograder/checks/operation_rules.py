@@ -474,18 +474,23 @@ OUT_OF_TORCH = frozenset({"numpy", "__array__", "__dlpack__", "tolist", "untyped
                           "__format__"})
 
 
+def input_shapes(arguments, positions):
+    """The shape of the tensor argument at each position, as a record describes the
+    arguments (None where there is none)."""
+    return [shape(arguments[i]) if len(arguments) > i else None for i in positions]
+
+
 def forward_numbers(arguments, params):
     """The numbers one forward pass of a call reads and makes at least: every tensor argument
     at `params["inputs"]`, and with `params["scores"]` ([queries, keys, values] positions)
     the products behind the scores and the output (batch x queries x keys x (d_k + d_v));
     None when the arguments are not of that kind."""
-    shapes = [shape(arguments[i]) if len(arguments) > i else None for i in params["inputs"]]
+    shapes = input_shapes(arguments, params["inputs"])
     if any(sizes is None for sizes in shapes):
         return None
     numbers = sum(math.prod(sizes) for sizes in shapes)
     if params.get("scores"):
-        queries, keys, values = (shape(arguments[i]) if len(arguments) > i else None
-                                 for i in params["scores"])
+        queries, keys, values = input_shapes(arguments, params["scores"])
         if not (queries and keys and values and min(map(len, (queries, keys, values))) >= 2):
             return None
         numbers += math.prod(queries[:-2]) * queries[-2] * keys[-2] * (keys[-1] + values[-1])
@@ -529,8 +534,7 @@ def costs_one_pass(records, params, probes, language):
                       "done on them cannot be counted (a print of a tensor does too)",
                       language, names=", ".join(gone))
     judged = [record for record in calls(records)
-              if [shape(record["arguments"][i]) if len(record["arguments"]) > i else None
-                  for i in params["inputs"]] == params["at"]]
+              if input_shapes(record["arguments"], params["inputs"]) == params["at"]]
     for record in judged:
         forward = forward_numbers(record["arguments"], params)
         if not forward:

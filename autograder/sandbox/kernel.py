@@ -74,6 +74,11 @@ def message_bytes(reply_bytes):
     return max(MESSAGE_BYTES, 2 * reply_bytes + (1 << 20))
 
 
+def read_channels(client):
+    """The channels the grader reads a kernel's messages from (no heartbeat, no control)."""
+    return (client.iopub_channel, client.shell_channel, client.stdin_channel)
+
+
 @dataclass
 class Settings:
     isolation: str = "full"  # "full" (the strongest mechanism here, or none) or "limits"
@@ -589,9 +594,8 @@ class SandboxedKernel:
         # No heartbeat (a thread and a socket each kernel; whether the kernel lives is read
         # from /proc) and no control channel (the template kills, nothing interrupts).
         self.client.start_channels(hb=False, control=False)
-        self.cuts = [channel.socket.get_monitor_socket(zmq.EVENT_DISCONNECTED) for channel in
-                     (self.client.iopub_channel, self.client.shell_channel,
-                      self.client.stdin_channel)]
+        self.cuts = [channel.socket.get_monitor_socket(zmq.EVENT_DISCONNECTED)
+                     for channel in read_channels(self.client)]
         self._wait_ready(deadline)
         mark("kernel: ready")
 
@@ -716,8 +720,7 @@ class SandboxedKernel:
             self.watch.stop()
             self.watch = None
         if self.client is not None:
-            for channel in (self.client.iopub_channel, self.client.shell_channel,
-                            self.client.stdin_channel):
+            for channel in read_channels(self.client):
                 with contextlib.suppress(zmq.ZMQError, AttributeError):
                     channel.socket.disable_monitor()
         for cut in self.cuts:
@@ -784,9 +787,7 @@ class Run:
         self.msg_id = client.execute(code, silent=silent, store_history=not silent,
                                      allow_stdin=True)
         self.poller = zmq.Poller()
-        self.channels = {client.iopub_channel.socket: client.iopub_channel,
-                         client.stdin_channel.socket: client.stdin_channel,
-                         client.shell_channel.socket: client.shell_channel}
+        self.channels = {channel.socket: channel for channel in read_channels(client)}
         for socket in [*self.channels, *kernel.cuts]:
             self.poller.register(socket, zmq.POLLIN)
         self.outputs, self.status, self.idle = [], None, False

@@ -1013,12 +1013,11 @@ def tensors_in(value):
         return [item for item in value if is_plain(item)]
     return []
 
+def numbers_of(tensor):
+    return int(NUMEL(tensor)) * (2 if IS_COMPLEX(tensor) else 1)
+
 def numbers_in(values):
-    numbers = 0
-    for value in values:
-        for tensor in tensors_in(value):
-            numbers += int(NUMEL(tensor)) * (2 if IS_COMPLEX(tensor) else 1)
-    return numbers
+    return sum(numbers_of(tensor) for value in values for tensor in tensors_in(value))
 
 def span_of(name, args):
     if name in BIASED_PRODUCT_OPS and type(args) is tuple:
@@ -1052,12 +1051,14 @@ def noted_operation(record, name, outputs, args=()):
     record["count"] += 1
     if GRAPH_TASK is not None and GRAPH_TASK() != -1:
         record["autograd"] = True
+    made = 0
     for output in outputs:
-        size = int(NUMEL(output)) * (2 if IS_COMPLEX(output) else 1)
+        size = numbers_of(output)
+        made += size
         if size > record["largest"]:
             record["largest"] = size
     if name not in VIEW_OPS:
-        record["work"] += numbers_in(outputs) + numbers_in(args)
+        record["work"] += made + numbers_in(args)
     span = span_of(name, args)
     if span is not None and span not in record["weights"]:
         record["weights"].append(span)
@@ -2103,14 +2104,16 @@ OUT_OF_TORCH = frozenset({"numpy", "__array__", "__dlpack__", "tolist", "untyped
                           "storage", "_typed_storage", "apply_", "map_", "map2_", "__repr__",
                           "__format__"})
 
+def input_shapes(arguments, positions):
+    return [shape(arguments[i]) if len(arguments) > i else None for i in positions]
+
 def forward_numbers(arguments, params):
-    shapes = [shape(arguments[i]) if len(arguments) > i else None for i in params["inputs"]]
+    shapes = input_shapes(arguments, params["inputs"])
     if any(sizes is None for sizes in shapes):
         return None
     numbers = sum(math.prod(sizes) for sizes in shapes)
     if params.get("scores"):
-        queries, keys, values = (shape(arguments[i]) if len(arguments) > i else None
-                                 for i in params["scores"])
+        queries, keys, values = input_shapes(arguments, params["scores"])
         if not (queries and keys and values and min(map(len, (queries, keys, values))) >= 2):
             return None
         numbers += math.prod(queries[:-2]) * queries[-2] * keys[-2] * (keys[-1] + values[-1])
@@ -2137,8 +2140,7 @@ def costs_one_pass(records, params, probes, language):
             return _t("it handed a tensor's numbers out of torch ({names}), where the work done on them cannot be counted (a print of a tensor does too)",
                       language, names=", ".join(gone))
     judged = [record for record in calls(records)
-              if [shape(record["arguments"][i]) if len(record["arguments"]) > i else None
-                  for i in params["inputs"]] == params["at"]]
+              if input_shapes(record["arguments"], params["inputs"]) == params["at"]]
     for record in judged:
         forward = forward_numbers(record["arguments"], params)
         if not forward:
