@@ -542,9 +542,11 @@ ONLINE_ATTENTION = Step(
         operation_rule("scores_in_blocks", "no operation forms every score at once",
                        [0, 1, 2, 3],
                        "the step is the loop that reads the keys and values one block at a "
-                       "time, so no operation makes every score at once, in torch or in any "
-                       "other library (the numbers Python's objects and numpy's arrays hold "
-                       "count too), and no softmax, sum or product spans more keys than a block",
+                       "time, in torch, so no operation makes every score at once (the numbers "
+                       "Python's objects and numpy's arrays hold count too), no softmax, sum or "
+                       "product spans more keys than a block, and no tensor's numbers go to "
+                       "numpy, where a buffer made before the call could hold every score "
+                       "unseen",
                        measures=True),
         forbids_ops("no built-in softmax or attention",
                     {"softmax", "scaled_dot_product", "multi_head_attention"},

@@ -405,7 +405,10 @@ for name, got, leaf in zip(("grad_queries", "grad_keys", "grad_values"), mine, l
 #
 # **Rules for this step:** no operation forms every score at once: the grader records what
 # your code computes, and on inputs with many keys no result may hold as many numbers as the
-# whole `(n_q, n_k)` score matrix. And no built-in softmax or attention (`torch.softmax`,
+# whole `(n_q, n_k)` score matrix. Work in PyTorch: a tensor's numbers handed to numpy
+# (`.numpy()`, `np.asarray`, a numpy function called on a tensor) are out of the grader's
+# sight, where a buffer made before the call could hold every score, so they break this rule
+# too. And no built-in softmax or attention (`torch.softmax`,
 # `F.scaled_dot_product_attention` ...), by whatever path.
 
 # %% [markdown zh]
@@ -429,7 +432,7 @@ for name, got, leaf in zip(("grad_queries", "grad_keys", "grad_values"), mine, l
 #
 # `online_attention(queries, keys, values, block_size)` 接收 `(..., n_q, d_k)`、`(..., n_k, d_k)` 和 `(..., n_k, d_v)`，返回 `(..., n_q, d_v)`。任何 `block_size >= 1` 都必须能用，包括不能整除 `n_k` 的（最后一块较短）和大于 `n_k` 的（只有一块）。`keys[..., start:start + block_size, :]` 取出一块；超出末尾的切片会自动在末尾停下。
 #
-# **本步规则：** 任何运算都不能一次算出全部分数：评分程序会记录你的代码算了什么，在键很多的输入上，任何结果都不能含有和整个 `(n_q, n_k)` 分数矩阵一样多的数。也不能用内置的 softmax 或注意力（`torch.softmax`、`F.scaled_dot_product_attention` 等），无论通过什么途径。
+# **本步规则：** 任何运算都不能一次算出全部分数：评分程序会记录你的代码算了什么，在键很多的输入上，任何结果都不能含有和整个 `(n_q, n_k)` 分数矩阵一样多的数。请全用 PyTorch 完成：交给 `numpy` 的张量数（`.numpy()`、`np.asarray`、对张量调用 `numpy` 的函数）不在评分程序的视野之内，调用之前建好的缓冲区可以在那里装下全部分数，所以同样违反这条规则。也不能用内置的 softmax 或注意力（`torch.softmax`、`F.scaled_dot_product_attention` 等），无论通过什么途径。
 
 # %% solution online_attention
 

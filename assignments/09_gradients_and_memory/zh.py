@@ -171,13 +171,15 @@ CATALOG = {
     'divide the scores by sqrt(d_k) before the softmax':
         '在 softmax 之前把注意力分数除以 sqrt(d_k)',
     'no operation forms every score at once': '任何运算都不一次算出全部分数',
-    'the step is the loop that reads the keys and values one block at a time, so no operation '
-    'makes every score at once, in torch or in any other library (the numbers Python\'s objects '
-    'and numpy\'s arrays hold count too), and no softmax, sum or product spans more keys than '
-    'a block':
-        '这一步就是每次读取一块键和值的那个循环，所以无论在 torch 还是其他库里，都没有哪个运算'
-        '会一次算出全部分数（Python 对象和 numpy 数组里存的数也算在内），也没有哪个 softmax、'
-        '求和或乘积覆盖的键多于一块',
+    'the step is the loop that reads the keys and values one block at a time, in torch, so no '
+    'operation makes every score at once (the numbers Python\'s objects and numpy\'s arrays '
+    'hold count too), no softmax, sum or product spans more keys than a block, and no '
+    'tensor\'s numbers go to numpy, where a buffer made before the call could hold every score '
+    'unseen':
+        '这一步就是在 torch 里每次读取一块键和值的那个循环，所以没有哪个运算会一次算出全部分数'
+        '（Python 对象和 numpy 数组里存的数也算在内），没有哪个 softmax、求和或乘积覆盖的键多于'
+        '一块，也没有张量的数交给 numpy：调用之前建好的缓冲区可以在评分程序看不到的地方装下全部'
+        '分数',
     'many keys in blocks of 64: {n_query} queries, {n_key} keys':
         '键很多、每块 64 个：{n_query} 个查询，{n_key} 个键',
     'no built-in softmax or attention': '不用内置的 softmax 或注意力',

@@ -395,13 +395,34 @@ def score_sizes(arguments, params):
     return batch, queries, keys, block, whole, room
 
 
+# Operations that hand a tensor's numbers to Python or another library, where the work done on
+# them is not recorded (a print of a tensor is one); one number at a time (item(), float())
+# is allowed for a quarter of the forward pass's numbers, on the call the rule judges.
+PRINTS = frozenset({"__repr__", "__format__"})
+OUT_OF_TORCH = frozenset({"numpy", "__array__", "__dlpack__", "tolist", "untyped_storage",
+                          "storage", "_typed_storage", "apply_", "map_", "map2_"}) | PRINTS
+# Of those, the ways to hand another library a tensor's numbers to work on (a print's text is
+# no place to compute in).
+SHARED_OUT = OUT_OF_TORCH - PRINTS
+
+
+def handed_out(records, names):
+    """The operations of `names` any call ran, sorted."""
+    return sorted({op for record in calls(records) for op in record["ops"] if op in names})
+
+
 def scores_in_blocks(records, params, probes, language):
     """params: [queries, keys, values, block_size] argument positions. On a call where the
     whole score matrix is larger than every input, the output, and a block of scores times
     d_k: no operation of torch produces that many numbers, no normalisation spans more keys
     than a block; and where the matrix has MEMORY_FLOOR numbers or more (checks/common.py,
     memory_judged), Python's objects and numpy's arrays never take as many bytes as the
-    matrix in float32 either."""
+    matrix in float32 either. No call shares a tensor's numbers with another library
+    (SHARED_OUT), where a buffer made before the call could hold the matrix unseen."""
+    gone = handed_out(records, SHARED_OUT)
+    if gone:
+        return _t("it handed a tensor's numbers out of torch ({names}), where the scores made "
+                  "from them cannot be seen", language, names=", ".join(gone))
     for record in calls(records):
         sizes = score_sizes(record["arguments"], params)
         if sizes is None:
@@ -466,12 +487,6 @@ def causal_weights(records, params, probes, language):
 # column of a softmax's, each entry of the keys), and a softmax's whole Jacobian holds a row
 # for each of its entries: on the call the rule judges (its `at` shape), far more than this.
 ONE_PASS_FACTOR = 32
-# Operations that hand a tensor's numbers to Python or another library, where the work done on
-# them is not recorded (a print of a tensor is one); one number at a time (item(), float())
-# is allowed for a quarter of the forward pass's numbers, on the call the rule judges.
-OUT_OF_TORCH = frozenset({"numpy", "__array__", "__dlpack__", "tolist", "untyped_storage",
-                          "storage", "_typed_storage", "apply_", "map_", "map2_", "__repr__",
-                          "__format__"})
 
 
 def input_shapes(arguments, positions):
@@ -506,7 +521,7 @@ SHARING = frozenset({"numpy", "from_numpy", "as_tensor", "asarray", "__array__",
 
 
 def shares_memory(text, language):
-    """Why the work of this code cannot be counted: it names a way to share a tensor's memory
+    """Why what this code does cannot be seen: it names a way to share a tensor's memory
     with numpy (SHARING); None otherwise."""
     try:
         tree = ast.parse(text)
@@ -515,8 +530,8 @@ def shares_memory(text, language):
     for node in ast.walk(tree):
         name = node.attr if isinstance(node, ast.Attribute) else string_named(node)
         if name in SHARING:
-            return _t("it uses {name}, which shares a tensor's memory with numpy, where the "
-                      "work done on its numbers cannot be counted", language, name=name)
+            return _t("it uses {name}, which shares a tensor's memory with numpy, where what "
+                      "is done with its numbers cannot be seen", language, name=name)
     return None
 
 
@@ -527,12 +542,11 @@ def costs_one_pass(records, params, probes, language):
     shapes `at` (the same for every student, in grading and in the notebook),
     torch's operations read and make at most ONE_PASS_FACTOR times the numbers of its forward
     pass (forward_numbers), and no more than a quarter of those leave torch one at a time."""
-    for record in calls(records):
-        gone = sorted(op for op in record["ops"] if op in OUT_OF_TORCH)
-        if gone:
-            return _t("it handed a tensor's numbers out of torch ({names}), where the work "
-                      "done on them cannot be counted (a print of a tensor does too)",
-                      language, names=", ".join(gone))
+    gone = handed_out(records, OUT_OF_TORCH)
+    if gone:
+        return _t("it handed a tensor's numbers out of torch ({names}), where the work done on "
+                  "them cannot be counted (a print of a tensor does too)", language,
+                  names=", ".join(gone))
     judged = [record for record in calls(records)
               if input_shapes(record["arguments"], params["inputs"]) == params["at"]]
     for record in judged:
@@ -554,7 +568,7 @@ def costs_one_pass(records, params, probes, language):
 
 
 # The decisions that read the code's text too (what the records cannot show).
-TEXT_READ = {"costs_one_pass": shares_memory}
+TEXT_READ = {"costs_one_pass": shares_memory, "scores_in_blocks": shares_memory}
 DECISIONS = {"forbids_ops": forbids_ops, "requires_ops": requires_ops,
              "forbids_autograd": forbids_autograd, "enters": enters,
              "forbids_entering": forbids_entering, "scores_in_blocks": scores_in_blocks,

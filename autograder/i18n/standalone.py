@@ -80,9 +80,12 @@ ZH = {
     "times the {forward} of the forward pass (at most {factor} times)":
         "在形状为 {shapes} 的输入上，它的运算共读写了 {work} 个数，是前向传播 {forward} 个数的 "
         "{times:.0f} 倍（最多 {factor} 倍）",
-    "it uses {name}, which shares a tensor's memory with numpy, where the work done on its "
-    "numbers cannot be counted":
-        "它用了 {name}，让张量与 numpy 共享内存，在那里对这些数做的运算无法计数",
+    "it uses {name}, which shares a tensor's memory with numpy, where what is done with its "
+    "numbers cannot be seen":
+        "它用了 {name}，让张量与 numpy 共享内存，在那里对这些数做了什么，评分程序看不到",
+    "it handed a tensor's numbers out of torch ({names}), where the scores made from them "
+    "cannot be seen":
+        "它把张量的数交到了 torch 之外（{names}），评分程序看不到用它们算出的分数",
     "it never ran {names}": "它从未运行 {names}",
     "it ran {names}, but its output does not change what your code returns":
         "它运行了 {names}，但其输出并不影响你的代码的返回值",

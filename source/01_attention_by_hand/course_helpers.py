@@ -2060,7 +2060,18 @@ def score_sizes(arguments, params):
                batch * queries[-2] * values[-1], batch * queries[-2] * block * queries[-1])
     return batch, queries, keys, block, whole, room
 
+PRINTS = frozenset({"__repr__", "__format__"})
+OUT_OF_TORCH = frozenset({"numpy", "__array__", "__dlpack__", "tolist", "untyped_storage",
+                          "storage", "_typed_storage", "apply_", "map_", "map2_"}) | PRINTS
+SHARED_OUT = OUT_OF_TORCH - PRINTS
+
+def handed_out(records, names):
+    return sorted({op for record in calls(records) for op in record["ops"] if op in names})
+
 def scores_in_blocks(records, params, probes, language):
+    gone = handed_out(records, SHARED_OUT)
+    if gone:
+        return _t("it handed a tensor's numbers out of torch ({names}), where the scores made from them cannot be seen", language, names=", ".join(gone))
     for record in calls(records):
         sizes = score_sizes(record["arguments"], params)
         if sizes is None:
@@ -2100,9 +2111,6 @@ def causal_weights(records, params, probes, language):
     return None
 
 ONE_PASS_FACTOR = 32
-OUT_OF_TORCH = frozenset({"numpy", "__array__", "__dlpack__", "tolist", "untyped_storage",
-                          "storage", "_typed_storage", "apply_", "map_", "map2_", "__repr__",
-                          "__format__"})
 
 def input_shapes(arguments, positions):
     return [shape(arguments[i]) if len(arguments) > i else None for i in positions]
@@ -2130,15 +2138,14 @@ def shares_memory(text, language):
     for node in ast.walk(tree):
         name = node.attr if isinstance(node, ast.Attribute) else string_named(node)
         if name in SHARING:
-            return _t("it uses {name}, which shares a tensor's memory with numpy, where the work done on its numbers cannot be counted", language, name=name)
+            return _t("it uses {name}, which shares a tensor's memory with numpy, where what is done with its numbers cannot be seen", language, name=name)
     return None
 
 def costs_one_pass(records, params, probes, language):
-    for record in calls(records):
-        gone = sorted(op for op in record["ops"] if op in OUT_OF_TORCH)
-        if gone:
-            return _t("it handed a tensor's numbers out of torch ({names}), where the work done on them cannot be counted (a print of a tensor does too)",
-                      language, names=", ".join(gone))
+    gone = handed_out(records, OUT_OF_TORCH)
+    if gone:
+        return _t("it handed a tensor's numbers out of torch ({names}), where the work done on them cannot be counted (a print of a tensor does too)", language,
+                  names=", ".join(gone))
     judged = [record for record in calls(records)
               if input_shapes(record["arguments"], params["inputs"]) == params["at"]]
     for record in judged:
@@ -2155,7 +2162,7 @@ def costs_one_pass(records, params, probes, language):
                       factor=ONE_PASS_FACTOR)
     return None
 
-TEXT_READ = {"costs_one_pass": shares_memory}
+TEXT_READ = {"costs_one_pass": shares_memory, "scores_in_blocks": shares_memory}
 DECISIONS = {"forbids_ops": forbids_ops, "requires_ops": requires_ops,
              "forbids_autograd": forbids_autograd, "enters": enters,
              "forbids_entering": forbids_entering, "scores_in_blocks": scores_in_blocks,

@@ -690,6 +690,46 @@ EVASIONS = {
         "        w = torch.exp(s - s.amax(-1, keepdim=True))\n"
         "        rows.append((w @ values) / (w @ torch.ones(keys.shape[-2], 1)))\n"
         "    return torch.cat(rows, dim=-2)\n", "more than a block"),
+    # 2026-12-04, a helper's: the whole score matrix made by numpy into an array the cell made
+    # before the call (no allocation while it runs, no torch operation makes it), reached
+    # either by calling numpy on the tensors or through arrays sharing a tensor's memory
+    "online_attention scoring every key by numpy into a buffer made before": (
+        "online_attention",
+        "import numpy as np\n"
+        "SCRATCH = np.empty(1 << 22)\n\n"
+        "def online_attention(queries, keys, values, block_size):\n"
+        "    nq, nk, lead = queries.shape[-2], keys.shape[-2], tuple(queries.shape[:-2])\n"
+        "    scores = SCRATCH[:math.prod(lead) * nq * nk].reshape(*lead, nq, nk)\n"
+        "    np.matmul(queries.double(), keys.double().transpose(-2, -1), out=scores)\n"
+        "    scores /= math.sqrt(keys.shape[-1])\n"
+        "    scores -= scores.max(axis=-1, keepdims=True)\n"
+        "    np.exp(scores, out=scores)\n"
+        "    out = np.matmul(scores, values.double()) / scores.sum(-1, keepdims=True)\n"
+        "    return torch.tensor(out, dtype=queries.dtype)\n", "out of torch (__array__)"),
+    "online_attention scoring every key in numpy through arrays sharing a tensor's memory": (
+        "online_attention",
+        "import numpy as np\n"
+        "SCRATCH = np.empty(1 << 22)\n"
+        "SHARED = torch.zeros(1 << 18, dtype=torch.float64)\n"
+        "SHARED_NP = SHARED.numpy()\n\n"
+        "def online_attention(queries, keys, values, block_size):\n"
+        "    nq, nk, dv = queries.shape[-2], keys.shape[-2], values.shape[-1]\n"
+        "    lead = tuple(queries.shape[:-2])\n"
+        "    a, b, c = queries.numel(), keys.numel(), values.numel()\n"
+        "    SHARED[:a].view(queries.shape).copy_(queries)\n"
+        "    SHARED[a:a + b].view(keys.shape).copy_(keys)\n"
+        "    SHARED[a + b:a + b + c].view(values.shape).copy_(values)\n"
+        "    q = SHARED_NP[:a].reshape(tuple(queries.shape))\n"
+        "    k = SHARED_NP[a:a + b].reshape(tuple(keys.shape))\n"
+        "    v = SHARED_NP[a + b:a + b + c].reshape(tuple(values.shape))\n"
+        "    scores = SCRATCH[:math.prod(lead) * nq * nk].reshape(*lead, nq, nk)\n"
+        "    np.matmul(q, np.swapaxes(k, -1, -2), out=scores)\n"
+        "    scores -= scores.max(axis=-1, keepdims=True)\n"
+        "    np.exp(scores / math.sqrt(keys.shape[-1]), out=scores)\n"
+        "    n = math.prod(lead) * nq * dv\n"
+        "    SHARED_NP[-n:] = (np.matmul(scores, v) / scores.sum(-1, keepdims=True)).reshape(-1)\n"
+        "    return SHARED[-n:].view(*lead, nq, dv).to(queries.dtype).clone()\n",
+        "shares a tensor's memory"),
     "stable_softmax after popping the recorder with a library's mode": ("stable_softmax",
         "import torch._subclasses.fake_tensor\n\n"
         "FM = torch._subclasses.fake_tensor.FakeCopyMode\n\n"
