@@ -221,6 +221,12 @@ class Lateness:
     seconds_late: float
     raw_score: float
     penalty: float
+    grace_seconds: float = 0.0  # the course's grace minutes: as late as that is not late
+
+    @property
+    def is_late(self) -> bool:
+        """Past the deadline by more than the grace minutes (what the penalty counts)."""
+        return self.seconds_late > self.grace_seconds
 
 
 def penalised_score(submission):
@@ -230,14 +236,23 @@ def penalised_score(submission):
     return max(0.0, submission.score - (submission.late_submission_penalty or 0.0))
 
 
-def lateness(submission):
+def grace_seconds(config) -> float:
+    """The course's grace minutes (nbgrader_config.py), in seconds."""
+    return PercentPerDay(config=config).grace_minutes * 60
+
+
+def lateness(submission, grace=0.0):
+    """The Lateness of a gradebook submission, `grace` the course's grace_seconds."""
     return Lateness(submission.timestamp, submission.duedate, submission.total_seconds_late,
-                    submission.score, submission.late_submission_penalty or 0.0)
+                    submission.score, submission.late_submission_penalty or 0.0, grace)
 
 
 def late_by(late: Lateness) -> str:
-    """'1 d 2:00:00' ('1 天 2:00:00' in Chinese): how late, to the second."""
-    return duration(late.seconds_late)
+    """'1 d 2:00:00' ('1 天 2:00:00' in Chinese): how late, to the second; 'within the grace
+    minutes' said where that is all it is."""
+    if late.is_late:
+        return duration(late.seconds_late)
+    return t("{by} (within the grace minutes)", by=duration(late.seconds_late))
 
 
 def duration(seconds_late) -> str:

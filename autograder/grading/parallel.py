@@ -26,6 +26,7 @@ from autograder.checks.audit import unchecked_steps
 from autograder.checks.loader import AssignmentError, load_assignment
 from autograder.course.deadlines import (
     check_deadlines,
+    grace_seconds,
     late_lines,
     late_terms,
     lateness,
@@ -499,12 +500,13 @@ def manual_scores_kept(root: Path, submissions):
 
 def lateness_of(root: Path, submissions):
     """[(student, assignment, Lateness)] of graded submissions, from the gradebook."""
-    rows = []
+    rows, grace = [], grace_seconds(course_config(root))
     with open_gradebook(root) as gradebook:
         for s in submissions:
             try:
                 rows.append((s.student, s.assignment,
-                             lateness(gradebook.find_submission(s.assignment, s.student))))
+                             lateness(gradebook.find_submission(s.assignment, s.student),
+                                      grace)))
             except MissingEntry:
                 continue
     return rows

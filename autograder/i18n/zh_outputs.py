@@ -112,6 +112,7 @@ CATALOG = {
     "{folder}: no such folder; create it or write the report elsewhere (--to)":
         "{folder}：没有这个文件夹；请先创建它，或用 --to 把报告写到别处",
     "{days} d {clock}": "{days} 天 {clock}",
+    "{by} (within the grace minutes)": "{by}（在宽限时间之内）",
     "the helpers' code is left out here; it is in your notebook's helper cell":
         "辅助函数的代码这里从略，它在你的笔记本的辅助单元格里",
     # What a cell shows (autograder/grading/session.py, shown_outputs.py, grade_in_sandbox.py)

@@ -40,7 +40,7 @@ from autograder.checks.loader import (  # noqa: E402
     assignment_ids,
     load_assignment,
 )
-from autograder.course.deadlines import late_by, penalised_score  # noqa: E402
+from autograder.course.deadlines import grace_seconds, late_by, penalised_score  # noqa: E402
 from autograder.course.directory import course_config, open_gradebook, write_atomically  # noqa: E402
 from autograder.course.gradebook_guard import check_gradebook  # noqa: E402
 from autograder.course.ledger import read_problems, read_status  # noqa: E402
@@ -111,7 +111,8 @@ def read_results(root: Path, ids, page: Path | None = None, unreadable=None) -> 
                            unreadable=dict(unreadable or {}))
     check_gradebook(root)
     with open_gradebook(root) as gradebook:
-        results.roster = roster(root, gradebook, ids)
+        results.roster = roster(root, gradebook, ids,
+                                grace=grace_seconds(course_config(root)))
         known = {a.name: a for a in gradebook.assignments}
         for assignment_id in ids:
             results.totals[assignment_id] = []

@@ -94,7 +94,7 @@ def mistakes_box(results):
 def attention(results):
     """(anchor, label, count) of what needs the instructor: the five always (a 0 says there is
     nothing to do), a manual grade or a step without hidden checks only when there is one."""
-    late = [e for e in results.roster if e.late is not None and e.late.seconds_late > 0]
+    late = [e for e in results.roster if e.late is not None and e.late.is_late]
     not_gradable = {(e.student, e.assignment) for e in results.roster if e.status == REFUSED}
     found = [
         ("problems", "not gradable", "not gradable",

@@ -98,13 +98,14 @@ def not_in_course(root: Path, gradebook):
     return sorted(set(a.name for a in gradebook.assignments) - set(course_ids(root)))
 
 
-def entry(root: Path, gradebook, student, assignment, problems, gone=False):
-    """The status of one student's assignment (`gone`: the course no longer has it)."""
+def entry(root: Path, gradebook, student, assignment, problems, gone=False, grace=0.0):
+    """The status of one student's assignment (`gone`: the course no longer has it; `grace`:
+    the course's grace_seconds)."""
     name, max_score = assignment.name, assignment.max_score
     mine = [p for p in problems if p.student == student and p.assignment in ("", name)]
     try:
         submission = gradebook.find_submission(name, student)
-        late, score = lateness(submission), penalised_score(submission)
+        late, score = lateness(submission, grace), penalised_score(submission)
     except MissingEntry:
         late = score = None
     notebook = root / "submitted" / student / name / f"{name}.ipynb"
@@ -140,19 +141,20 @@ def entry(root: Path, gradebook, student, assignment, problems, gone=False):
     return Entry(student, name, GRADED, score, max_score, late=late)
 
 
-def roster(root: Path, gradebook, ids=None, students=()):
+def roster(root: Path, gradebook, ids=None, students=(), grace=0.0):
     """An Entry for every known student and every assignment of the gradebook (or of `ids`),
     plus a row for each refused file whose student could not be told. With `students` (ids
     or globs), only those students' rows: the others' are not read (grading one student of a
-    class of hundreds reads one student's grades)."""
+    class of hundreds reads one student's grades). `grace`: the course's grace_seconds, for
+    each Lateness to tell late from within the grace minutes."""
     problems = read_problems(root)
     assignments = sorted([*(a for a in gradebook.assignments if ids is None or a.name in ids),
                           *unregistered(root, gradebook, ids)], key=lambda a: a.name)
     gone = set(not_in_course(root, gradebook))
     chosen = [student for student in known_students(root, gradebook, problems)
               if not students or any(fnmatch(student, pattern) for pattern in students)]
-    rows = [entry(root, gradebook, student, assignment, problems, assignment.name in gone)
-            for student in chosen for assignment in assignments]
+    rows = [entry(root, gradebook, student, assignment, problems, assignment.name in gone,
+                  grace) for student in chosen for assignment in assignments]
     if not students:  # a warning of the whole inbox (its times are an export's) is no refusal
         rows += [Entry("", p.assignment, WARNED if p.graded_anyway else REFUSED, None, 0.0,
                        t("{path}: {reason}; {fix}", path=p.path, reason=p.reason, fix=p.fix))

@@ -45,6 +45,17 @@ def test_lateness_is_told_in_the_course_language(code, seconds_late, said):
         assert late_by(Lateness(None, None, seconds_late, 8.0, 0.8)) == said
 
 
+@pytest.mark.parametrize(("code", "said"), [("en", "0:10:00 (within the grace minutes)"),
+                                            ("zh", "0:10:00（在宽限时间之内）")])
+def test_a_lateness_within_the_grace_minutes_says_so(code, said):
+    """Is a notebook 10 minutes past its due date, with 15 minutes of grace, not late, and
+    told as within the grace, in the course's language; and one 16 minutes past late?"""
+    within = Lateness(None, None, 600, 8.0, 0.0, grace_seconds=900)
+    assert not within.is_late and Lateness(None, None, 960, 8.0, 0.8, 900).is_late
+    with language(code):
+        assert late_by(within) == said
+
+
 def test_grace_minutes_are_not_late():
     """Is a submission within the grace minutes free, and one past them a day late?"""
     plugin = PercentPerDay(grace_minutes=15)

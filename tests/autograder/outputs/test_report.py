@@ -16,7 +16,7 @@ import io
 import os
 import re
 import shutil
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import nbformat
@@ -513,6 +513,23 @@ def summary_of(page):
 def first_row(summary, css_class):
     table = re.search(rf"<table class='{css_class}'>(.*?)</table>", summary, re.DOTALL).group(1)
     return re.findall(r"<td>(.*?)</td>", re.findall(r"<tr>(.*?)</tr>", table)[1])
+
+
+def test_a_notebook_within_the_grace_minutes_is_not_counted_late(course, capsys):
+    """With 30 minutes of grace, is a notebook handed in 10 minutes past its due date said
+    to be within them, beside its time, and left out of the summary's count of late
+    submissions, while one handed in a day late still counts?"""
+    config = course / "nbgrader_config.py"
+    config.write_text(config.read_text() + "\nc.PercentPerDay.grace_minutes = 30\n")
+    release(course, FIRST, {"test_f": (4, False)})
+    graded(course, FIRST, "ada", {"test_f": 4}, handed_in=DUE + timedelta(minutes=10))
+    graded(course, FIRST, "bob", {"test_f": 4}, handed_in=DUE + timedelta(days=1),
+           penalty=0.4)
+    _, page, _ = run_report(course, capsys)
+    items = re.findall(r"<b>(\d+)</b> <a href='#late'>(.*?)</a>", summary_of(page))
+    assert items == [("1", "late submission")], items
+    assert "0:10:00 (within the grace minutes)" in page
+    assert "1 d 0:00:00<" in page
 
 
 def test_the_summary_comes_before_the_long_tables(course, capsys):
