@@ -171,6 +171,16 @@ ROW_BY_ROW = ("    k, v = x @ W_key, x @ W_value\n"
               "    one = lambda r: torch.softmax(k @ (r @ W_query) / math.sqrt(k.shape[-1]), -1)"
               " @ v\n")
 
+# A class whose __getattr__ attends one more row each time an attribute it lacks is read,
+# then reads another (the return line is each case's).
+GETATTR_ROWS = ("class Rows:\n"
+                "    def __init__(self, x, one):\n"
+                "        self.x, self.one, self.out = x, one, []\n"
+                "    def __getattr__(self, name):\n"
+                "        if len(self.out) == len(self.x):\n"
+                "            return torch.stack(self.out)\n"
+                "        self.out.append(self.one(self.x[len(self.out)]))\n")
+
 # step -> {what: cells}: none of these may earn its step -----------------------------------
 EVASIONS = {
     "stable_softmax": {
@@ -436,6 +446,15 @@ EVASIONS = {
             "    Table.rows, Table.one, Table.x = [], one, x\n"
             "    bytes(range(len(x))).decode('latin-1').translate(Table)\n"
             "    return torch.stack(Table.rows)"),
+        # 2026-12-05: docs/not-done.md's "not tried yet"
+        "recursion through __getattr__, a missing attribute read inside it": (
+            GETATTR_ROWS + "        return self.more",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    return Rows(x, one).more"),
+        "recursion through __getattr__ by a name made at run time": (
+            GETATTR_ROWS + "        return getattr(self, 'row_%d' % len(self.out))",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    return Rows(x, one).row_0"),
         "recursion through an entry of a tuple literal": (
             "def rows(x, Wq, Wk, Wv, i, acc):\n"
             "    if i == len(x):\n"
