@@ -55,6 +55,7 @@ def install(read, parts):
     import gc
     import importlib._bootstrap_external
     import json
+    import os
     import sys
     import tracemalloc
     import types
@@ -87,6 +88,11 @@ def install(read, parts):
     type_mro = type.__dict__["__mro__"].__get__
     type_module = type.__dict__["__module__"].__get__
     frame_code = types.FrameType.f_code.__get__
+    frame_back = types.FrameType.f_back.__get__
+    code_file = types.CodeType.co_filename.__get__
+    code_name = types.CodeType.co_name.__get__
+    str_starts = str.startswith
+    TORCH_FILES = os.path.dirname(torch.__file__) + os.sep
     traceback_frame = types.TracebackType.tb_frame.__get__
     MethodType, FunctionType = types.MethodType, types.FunctionType
     defaults_of = FunctionType.__dict__["__defaults__"].__get__
@@ -356,6 +362,37 @@ def install(read, parts):
     def once_student(why):
         return lambda call_args: why if state["student"] else None
 
+    def torch_imports_itself():
+        """Whether the library being registered is torch's own, made as importlib runs the
+        body of one of torch's modules (the first assert_close of a process imports
+        torch.distributed.tensor, which registers its operations): every caller from the
+        registration up to that body is a file of torch's, and the body's caller is
+        importlib's. The guard's own frames and the forwarder's come first."""
+        frame = getframe(1)
+        for _ in range(64):
+            if frame is None:
+                return False
+            name = code_file(frame_code(frame))
+            if name != "kit_guard" and name != "kit_forwarders":
+                break
+            frame = frame_back(frame)
+        for _ in range(64):
+            if frame is None:
+                return False
+            code = frame_code(frame)
+            if type(code_file(code)) is not str or not str_starts(code_file(code), TORCH_FILES):
+                return False
+            if code_name(code) == "<module>":
+                caller = frame_back(frame)
+                return caller is not None and \
+                    code_name(frame_code(caller)) == "_call_with_frames_removed" and \
+                    code_file(frame_code(caller)) == "<frozen importlib._bootstrap>"
+            frame = frame_back(frame)
+        return False
+
+    def registers_library(call_args):
+        return "library" if state["student"] and not torch_imports_itself() else None
+
     def excludes_python(call_args):
         if not state["student"]:
             return None
@@ -385,7 +422,7 @@ def install(read, parts):
         "_RestorePythonTLSSnapshot": once_student("modes_restored"),
         "_set_dispatch_mode": once_student("infra_mode"),
         "_unset_dispatch_mode": once_student("infra_mode"),
-        "_dispatch_library": once_student("library"),
+        "_dispatch_library": registers_library,
     }
     if set(DECISIONS) != set(parts.SWITCHES):
         raise RuntimeError("the guard and judging.py name different switches of torch's")

@@ -803,6 +803,15 @@ HONEST = {
         "    g = grad_weights.movedim(dim, -1)\n"
         "    jacobian = w * (g - (w * g).sum(-1, keepdim=True))\n"
         "    return jacobian.movedim(-1, dim)\n"),
+    # 2026-12-05, a helper's: the first assert_close of a kernel imports a module of torch's
+    # that registers its operations, which the guard took for the student's (0 of 3)
+    "softmax_backward checking its weights with torch.testing.assert_close": (
+        "softmax_backward",
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    sums = weights.sum(dim=dim)\n"
+        "    torch.testing.assert_close(sums, torch.ones_like(sums))\n"
+        "    inner = (weights * grad_weights).sum(dim=dim, keepdim=True)\n"
+        "    return weights * (grad_weights - inner)\n"),
     "attention_backward by einsum in float64, its softmax by hand": ("attention_backward",
         "def attention_backward(queries, keys, values, grad_context):\n"
         "    q, k, v, g = (t.double() for t in (queries, keys, values, grad_context))\n"

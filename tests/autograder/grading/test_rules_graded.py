@@ -296,6 +296,9 @@ CASES = {
                   {"softmax_backward"}),
     "jacobian": (GRADIENTS, filled_with("softmax_backward", "a gradient by the chain rule kept "
                                         "in a variable named jacobian", HONEST), set()),
+    "assert_close": (GRADIENTS, filled_with("softmax_backward", "softmax_backward checking its "
+                                            "weights with torch.testing.assert_close", HONEST),
+                     set()),
     # the numbers the kernel's operations made, counted by its guard
     "differences": (GRADIENTS, filled_with("softmax_backward", "softmax_backward by central "
                                            "differences, a column at a time", EVASIONS),

@@ -99,6 +99,39 @@ def test_code_in_a_guarded_kernel_reaches_none_of_the_guard(kernel):
     assert {"collector", "set_profile", "ctypes", "pickle", "frame", "process"} <= tampered
 
 
+REGISTERS = """
+import torch
+def register(how):
+    try:
+        how()
+        print('registered')
+    except PermissionError:
+        print('refused')
+"""
+
+
+def test_torch_may_register_its_own_operations_as_it_imports_itself(kernel):
+    """Does the first assert_close of a guarded kernel run (it imports torch.distributed.tensor,
+    whose import registers that module's operations: an honest softmax_backward with one
+    debug assert_close lost its step), while a library the student's code registers, directly
+    or from the body of a module of its own being imported, is still refused and noted?"""
+    link = guarded(kernel)
+    text, errors = run(kernel, "import torch\ns = torch.ones(3)\n"
+                               "torch.testing.assert_close(s, torch.ones_like(s))\n"
+                               "print('compared')")
+    assert (text, errors) == ("compared", [])
+    run(kernel, REGISTERS)
+    assert run(kernel, "register(lambda: torch.library.Library('mine', 'DEF'))") == (
+        "refused", [])
+    run(kernel, "open('own_ops.py', 'w').write(\"import torch\\n"
+                "lib = torch.library.Library('own', 'DEF')\\n\")")
+    assert run(kernel, "register(lambda: __import__('own_ops'))") == ("refused", [])
+    link.records = []
+    with link.talking():
+        link.request("defined", None, name="register")
+    assert any(entry.startswith("library") for r in link.records for entry in r["tampered"])
+
+
 def test_a_reply_out_of_turn_does_not_verify(kernel):
     """Does a reply sealed by the guard but sent out of its turn (one more sealed by the
     student's code before it, so one reply is missing) fail, noted as tampering?"""
