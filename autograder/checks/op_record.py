@@ -15,7 +15,8 @@ which holds everything computed since the reply before it):
 - `entered`: how many times each watched function was entered (an earlier step's, the
   subject's helpers the rules name);
 - `arguments`: the shape of each tensor argument and the value of each number;
-- `largest`: the most numbers one operation produced (a complex number counts as two);
+- `largest`: the most numbers one operation produced, or read from one tensor (a view
+  reads none; a complex number counts as two);
 - `work`: the numbers every operation but a view (VIEW_OPS) read and made, in all (a view
   read counts as many as it shows: an expanded or unfolded tensor summed is read whole): the
   work done, which differences of a loss one entry at a time multiply by the entries;
@@ -202,6 +203,11 @@ def noted_operation(record, name, outputs, args=()):
             record["largest"] = size
     if name not in VIEW_OPS:
         record["work"] += made + numbers_in(args)
+        for value in args:  # a tensor made before the call, read whole (a buffer of scores)
+            for tensor in tensors_in(value):
+                size = numbers_of(tensor)
+                if size > record["largest"]:
+                    record["largest"] = size
     span = span_of(name, args)
     if span is not None and span not in record["weights"]:
         record["weights"].append(span)

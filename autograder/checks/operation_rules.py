@@ -399,8 +399,14 @@ def score_sizes(arguments, params):
 # them is not recorded (a print of a tensor is one); one number at a time (item(), float())
 # is allowed for a quarter of the forward pass's numbers, on the call the rule judges.
 PRINTS = frozenset({"__repr__", "__format__"})
+# Operations whose result's shape is read from a tensor's numbers: its lengths hand those
+# numbers to Python (tensor_split at a tensor's running sums gave back every number of it).
+DATA_SHAPED = frozenset({"nonzero", "argwhere", "masked_select", "unique", "_unique", "_unique2",
+                         "unique_dim", "unique_consecutive", "unique_dim_consecutive",
+                         "repeat_interleave", "bincount", "tensor_split"})
 OUT_OF_TORCH = frozenset({"numpy", "__array__", "__dlpack__", "tolist", "untyped_storage",
-                          "storage", "_typed_storage", "apply_", "map_", "map2_"}) | PRINTS
+                          "storage", "_typed_storage", "apply_", "map_", "map2_"}) | PRINTS \
+    | DATA_SHAPED
 # Of those, the ways to hand another library a tensor's numbers to work on (a print's text is
 # no place to compute in).
 SHARED_OUT = OUT_OF_TORCH - PRINTS
@@ -431,8 +437,8 @@ def scores_in_blocks(records, params, probes, language):
         if whole <= room:
             continue
         if record["largest"] >= whole:
-            return _t("one operation produced {count} numbers, as many as the whole score "
-                      "matrix ({batch} x {queries} queries x {keys} keys)", language,
+            return _t("one operation produced or read {count} numbers at once, as many as the "
+                      "whole score matrix ({batch} x {queries} queries x {keys} keys)", language,
                       count=record["largest"], batch=batch, queries=queries[-2],
                       keys=keys[-2])
         if whole >= MEMORY_FLOOR and record["python_peak"] >= BYTES_PER_SCORE * whole:
@@ -538,10 +544,11 @@ def shares_memory(text, language):
 def costs_one_pass(records, params, probes, language):
     """params: {"inputs": tensor argument positions, "scores": [queries, keys, values]
     positions or None, "at": the shapes of those inputs in the call judged}. No call hands a
-    tensor's numbers out of torch (OUT_OF_TORCH); and on each call whose inputs have the
-    shapes `at` (the same for every student, in grading and in the notebook),
-    torch's operations read and make at most ONE_PASS_FACTOR times the numbers of its forward
-    pass (forward_numbers), and no more than a quarter of those leave torch one at a time."""
+    tensor's numbers out of torch (OUT_OF_TORCH, the shapes DATA_SHAPED reads among them);
+    and on each call whose inputs have the shapes `at` (the same for every student, in
+    grading and in the notebook), torch's operations read and make at most ONE_PASS_FACTOR
+    times the numbers of its forward pass (forward_numbers), and no more than a quarter of
+    those leave torch one at a time."""
     gone = handed_out(records, OUT_OF_TORCH)
     if gone:
         return _t("it handed a tensor's numbers out of torch ({names}), where the work done on "

@@ -106,9 +106,9 @@ ZH = {
     "from calls of their own":
         "对你写的 {name} 的一次调用改变了所有查询的输出：每个查询的分数都应当来自它自己的调用",
     "it called {names}": "它调用了 {names}",
-    "one operation produced {count} numbers, as many as the whole score matrix ({batch} x "
-    "{queries} queries x {keys} keys)":
-        "有一个运算一次产生了 {count} 个数，与整个分数矩阵（{batch} × {queries} 个查询 × "
+    "one operation produced or read {count} numbers at once, as many as the whole score matrix "
+    "({batch} x {queries} queries x {keys} keys)":
+        "有一个运算一次产生或读取了 {count} 个数，与整个分数矩阵（{batch} × {queries} 个查询 × "
         "{keys} 个键）一样多",
     "Python's objects or numpy's arrays took {count} bytes at once, as much as the whole score "
     "matrix in float32 ({batch} x {queries} queries x {keys} keys): the rule counts what any "

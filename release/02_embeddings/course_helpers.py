@@ -1059,6 +1059,11 @@ def noted_operation(record, name, outputs, args=()):
             record["largest"] = size
     if name not in VIEW_OPS:
         record["work"] += made + numbers_in(args)
+        for value in args:
+            for tensor in tensors_in(value):
+                size = numbers_of(tensor)
+                if size > record["largest"]:
+                    record["largest"] = size
     span = span_of(name, args)
     if span is not None and span not in record["weights"]:
         record["weights"].append(span)
@@ -2061,8 +2066,12 @@ def score_sizes(arguments, params):
     return batch, queries, keys, block, whole, room
 
 PRINTS = frozenset({"__repr__", "__format__"})
+DATA_SHAPED = frozenset({"nonzero", "argwhere", "masked_select", "unique", "_unique", "_unique2",
+                         "unique_dim", "unique_consecutive", "unique_dim_consecutive",
+                         "repeat_interleave", "bincount", "tensor_split"})
 OUT_OF_TORCH = frozenset({"numpy", "__array__", "__dlpack__", "tolist", "untyped_storage",
-                          "storage", "_typed_storage", "apply_", "map_", "map2_"}) | PRINTS
+                          "storage", "_typed_storage", "apply_", "map_", "map2_"}) | PRINTS \
+    | DATA_SHAPED
 SHARED_OUT = OUT_OF_TORCH - PRINTS
 
 def handed_out(records, names):
@@ -2080,7 +2089,7 @@ def scores_in_blocks(records, params, probes, language):
         if whole <= room:
             continue
         if record["largest"] >= whole:
-            return _t('one operation produced {count} numbers, as many as the whole score matrix ({batch} x {queries} queries x {keys} keys)', language,
+            return _t('one operation produced or read {count} numbers at once, as many as the whole score matrix ({batch} x {queries} queries x {keys} keys)', language,
                       count=record["largest"], batch=batch, queries=queries[-2],
                       keys=keys[-2])
         if whole >= MEMORY_FLOOR and record["python_peak"] >= BYTES_PER_SCORE * whole:

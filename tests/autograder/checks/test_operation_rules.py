@@ -690,6 +690,29 @@ EVASIONS = {
         "        w = torch.exp(s - s.amax(-1, keepdim=True))\n"
         "        rows.append((w @ values) / (w @ torch.ones(keys.shape[-2], 1)))\n"
         "    return torch.cat(rows, dim=-2)\n", "more than a block"),
+    # 2026-12-05, a helper's second attack: the numbers taken out of torch through the lengths
+    # of tensor_split's pieces (cut at the running sums of their 32-bit words), then complex
+    # steps in Python floats
+    "softmax_backward by complex steps in Python, its numbers read from shapes": (
+        "softmax_backward",
+        "import cmath\n"
+        "BASE = torch.zeros(1, dtype=torch.uint8).expand(1 << 50)\n\n"
+        "def numbers(t):\n"
+        "    words = t.detach().double().contiguous().view(torch.int32).reshape(-1)\n"
+        "    pieces = torch.tensor_split(BASE, torch.cumsum(words.long() & 0xFFFFFFFF, 0))\n"
+        "    raw = b''.join(len(p).to_bytes(4, 'little') for p in pieces[:-1])\n"
+        "    return list(memoryview(raw).cast('d'))\n\n"
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    w_t = weights.movedim(dim, -1)\n"
+        "    n, w = w_t.shape[-1], numbers(w_t)\n"
+        "    g, out = numbers(grad_weights.movedim(dim, -1)), []\n"
+        "    for r in range(0, len(w), n):\n"
+        "        for j in range(n):\n"
+        "            e = [w[r + k] * (cmath.exp(1e-30j) if k == j else 1) for k in range(n)]\n"
+        "            ratio = sum(a * b for a, b in zip(e, g[r:r + n])) / sum(e)\n"
+        "            out.append(ratio.imag / 1e-30)\n"
+        "    return torch.tensor(out, dtype=weights.dtype).reshape(w_t.shape).movedim(-1, dim)\n",
+        "out of torch (tensor_split)"),
     # 2026-12-04, a helper's: the whole score matrix made by numpy into an array the cell made
     # before the call (no allocation while it runs, no torch operation makes it), reached
     # either by calling numpy on the tensors or through arrays sharing a tensor's memory
@@ -964,6 +987,52 @@ def test_honest_code_keeps_full_marks(label):
     """Does correct code that once was refused by the names it mentions pass every check?"""
     name, code = HONEST[label]
     assert findings_of(name, code) == []
+
+
+# 2026-12-05, a helper's: on inputs with many keys alone (the notebook's test cell has none),
+# every score kept in a buffer the cell made before the call (its views too: a view made in the
+# call shows the whole matrix), written a block at a time, then
+# read whole by one max and one var_mean (no operation made the matrix, neither is a softmax or
+# a sum); other inputs get an honest online softmax.
+SCORES_KEPT_IN_A_BUFFER = (
+    "FLAT = torch.zeros(1 << 16)\n"
+    "VIEWS = {(n_q, n_k): FLAT[:n_q * n_k].view(n_q, n_k) for n_q in range(64, 129)\n"
+    "         for n_k in range(256, 513)}\n\n"
+    "def online_attention(queries, keys, values, block_size):\n"
+    "    scale, n_q, n_k = 1.0 / math.sqrt(keys.shape[-1]), queries.shape[-2], keys.shape[-2]\n"
+    "    S = VIEWS.get((n_q, n_k)) if queries.dim() == 2 else None\n"
+    "    if S is None:\n"
+    "        peak = torch.full_like(queries[..., :1], float('-inf'))\n"
+    "        total, context = torch.zeros_like(peak), 0\n"
+    "        for start in range(0, n_k, block_size):\n"
+    "            s = queries @ keys[..., start:start + block_size, :].transpose(-2, -1) * scale\n"
+    "            new = torch.maximum(peak, s.amax(dim=-1, keepdim=True))\n"
+    "            e, old = torch.exp(s - new), torch.exp(peak - new)\n"
+    "            total = total * old + e.sum(dim=-1, keepdim=True)\n"
+    "            context = context * old + e @ values[..., start:start + block_size, :]\n"
+    "            peak = new\n"
+    "        return context / total\n"
+    "    for start in range(0, n_k, block_size):\n"
+    "        torch.matmul(queries * scale, keys[start:start + block_size].T,\n"
+    "                     out=S[:, start:start + block_size])\n"
+    "    peak = S.amax(dim=-1, keepdim=True)\n"
+    "    for start in range(0, n_k, block_size):\n"
+    "        S[:, start:start + block_size].sub_(peak).exp_()\n"
+    "    total = torch.var_mean(S, dim=-1, keepdim=True)[1] * n_k\n"
+    "    context = 0\n"
+    "    for start in range(0, n_k, block_size):\n"
+    "        context = context + S[:, start:start + block_size] @ values[start:start + "
+    "block_size]\n"
+    "    return context / total\n")
+
+
+def test_a_score_matrix_kept_in_a_buffer_made_before_the_call_breaks_the_rule():
+    """Does online_attention that writes every score into a tensor made before its call, a
+    block at a time, and then reads it whole (one max, one var_mean), break "no operation forms
+    every score at once", though no operation made the matrix, while its numbers are right?"""
+    broken = rules_broken("online_attention", SCORES_KEPT_IN_A_BUFFER)
+    assert any("produced or read" in text for text in broken), broken
+    assert other_findings("online_attention", SCORES_KEPT_IN_A_BUFFER) == []
 
 
 def test_calls_whose_results_add_nothing_break_their_rules():
