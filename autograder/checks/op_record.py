@@ -74,6 +74,22 @@ VIEW_OPS = frozenset({
     "view_as_complex", "unfold", "real", "imag", "conj", "_conj", "_neg_view", "T", "mT",
     "mH", "H", "adjoint", "swapaxes", "swapdims", "tensor_split", "hsplit", "vsplit",
     "dsplit"})
+# Operations whose result's shape a tensor's numbers decide, so that its lengths hand those
+# numbers to Python (tensor_split at a tensor's running sums gave back every number of it):
+# these ATen operations always; tensor_split and repeat_interleave only when given a tensor
+# for their indices, sections or repeats (a function of torch's: its ATen operation reads the
+# tensor in C++, or given ints is no operation of its own). Each is noted as shaped(name).
+SHAPED_OPS = frozenset({"nonzero", "masked_select", "_unique", "_unique2", "unique_dim",
+                        "unique_consecutive", "unique_dim_consecutive", "repeat_interleave",
+                        "bincount"})
+SHAPED_BY_A_TENSOR = frozenset({"tensor_split", "repeat_interleave"})
+
+
+def shaped(name):
+    """The record's name for an operation whose result's shape a tensor's numbers decided."""
+    return f"{name}->shape"
+
+
 FRAME_CODE = types.FrameType.f_code.__get__
 # Whether the autograd engine is running a backward pass (-1: not), read from torch's C module
 # (a private function, read, never patched). A torch without it: the torch functions that
@@ -201,6 +217,8 @@ def noted_operation(record, name, outputs, args=()):
         made += size
         if size > record["largest"]:
             record["largest"] = size
+    if name in SHAPED_OPS:
+        note(record, shaped(name))
     if name not in VIEW_OPS:
         record["work"] += made + numbers_in(args)
         for value in args:  # a tensor made before the call, read whole (a buffer of scores)
@@ -249,10 +267,47 @@ def in_torch_attention(frame):
     return ATTENTION_CODES.get(id(code)) is code
 
 
-def noted_function(record, name, outputs=(), caller=None):
-    """A torch function that was called, with its output tensors, in the record; `caller`:
-    the frame that called it (where torch's attention modules are looked for)."""
+def note(record, name):
     record["ops"][name] = record["ops"].get(name, 0) + 1
+
+
+# The record's name for the operations that started and raised instead of returning: an
+# error's message can hand Python the numbers it read (an index out of range says which).
+RAISED = "!raised"
+
+
+def operation_started(record):
+    """An ATen operation about to run: counted as raised until it returns
+    (operation_returned)."""
+    note(record, RAISED)
+
+
+def operation_returned(record):
+    left = record["ops"].get(RAISED, 0) - 1
+    if left > 0:
+        record["ops"][RAISED] = left
+    else:
+        record["ops"].pop(RAISED, None)
+
+
+def shaped_by_a_tensor(name, args, kwargs):
+    """Whether a call of the torch function `name` with these arguments reads its result's
+    shape from a tensor (SHAPED_BY_A_TENSOR: any tensor after the input, or repeats alone)."""
+    if name not in SHAPED_BY_A_TENSOR or type(args) is not tuple:
+        return False
+    if name == "repeat_interleave" and len(args) == 1 and not kwargs:
+        return True  # torch.repeat_interleave(repeats)
+    given = [*args[1:], *(kwargs.values() if type(kwargs) is dict else ())]
+    return any(is_plain(value) for value in given)
+
+
+def noted_function(record, name, outputs=(), caller=None, args=(), kwargs=None):
+    """A torch function that was called, with its output tensors and its arguments, in the
+    record; `caller`: the frame that called it (where torch's attention modules are looked
+    for)."""
+    note(record, name)
+    if shaped_by_a_tensor(name, args, kwargs):
+        note(record, shaped(name))
     if caller is not None and in_torch_attention(caller):
         record["ops"][ATTENTION_NOTE] = record["ops"].get(ATTENTION_NOTE, 0) + 1
     if name in DUAL_FUNCTIONS or (GRAPH_TASK is None and name in BACKWARD_FUNCTIONS):

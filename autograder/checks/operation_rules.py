@@ -34,6 +34,7 @@ from autograder.checks.code_rules import (
     string_named,
     unverifiable,
 )
+from autograder.checks.op_record import RAISED, SHAPED_BY_A_TENSOR, SHAPED_OPS, shaped
 from autograder.checks.probes import found, fresh, rerun_here, telling_call
 from autograder.checks.recorder import Recorder, codes_of, namespace_of, watched
 from autograder.i18n.standalone import _t
@@ -48,6 +49,12 @@ MACHINERY = frozenset({
     "__loader__", "__spec__", "_imp", "create_module", "exec_module", "_dynamo", "compiler",
     "jit", "library", "_library", "__closure__", "cell_contents", "dlpack", "to_dlpack",
     "from_dlpack", "frombuffer"})
+# Attributes that define an operation or register code as one's in a library torch already
+# made (torch.export.custom_ops.lib, one of 134), read as attributes only (a variable of the
+# student's may be called `impl`): the judging kernel's guard refuses them as they run too.
+REGISTERING = frozenset({"custom_ops", "define", "impl", "fallback", "def_", "impl_t_t",
+                         "custom_op", "triton_op", "register_kernel", "register_fake",
+                         "register_autograd", "register_torch_dispatch", "register_vmap"})
 # Modules a step may reach torch's private parts through (`torch._decomp`, `F._softmax`):
 # private code of the library runs torch's work in Python, beside what the record names.
 LIBRARY_ROOTS = frozenset({"torch", "F", "nn", "np", "numpy", "math", "functools", "sys"})
@@ -216,10 +223,13 @@ def machinery_named(node):
     that reaches around the recording, or None."""
     if isinstance(node, ast.alias | ast.ImportFrom):
         dotted = node.name if isinstance(node, ast.alias) else node.module or ""
-        return dotted if set(dotted.split(".")) & MACHINERY else None
+        return dotted if set(dotted.split(".")) & (MACHINERY | REGISTERING) else None
+    if isinstance(node, ast.Attribute) and node.attr in REGISTERING:
+        return node.attr
     name = node.attr if isinstance(node, ast.Attribute) else \
         node.id if isinstance(node, ast.Name) else string_named(node)
-    return name if name in MACHINERY else None
+    return name if name in MACHINERY or name in REGISTERING and isinstance(node, ast.Call) \
+        else None
 
 
 def library_aliases(tree):
@@ -399,11 +409,8 @@ def score_sizes(arguments, params):
 # them is not recorded (a print of a tensor is one); one number at a time (item(), float())
 # is allowed for a quarter of the forward pass's numbers, on the call the rule judges.
 PRINTS = frozenset({"__repr__", "__format__"})
-# Operations whose result's shape is read from a tensor's numbers: its lengths hand those
-# numbers to Python (tensor_split at a tensor's running sums gave back every number of it).
-DATA_SHAPED = frozenset({"nonzero", "argwhere", "masked_select", "unique", "_unique", "_unique2",
-                         "unique_dim", "unique_consecutive", "unique_dim_consecutive",
-                         "repeat_interleave", "bincount", "tensor_split"})
+# Operations whose result's shape a tensor's numbers decided (op_record.py, `shaped`).
+DATA_SHAPED = frozenset(shaped(name) for name in SHAPED_OPS | SHAPED_BY_A_TENSOR)
 OUT_OF_TORCH = frozenset({"numpy", "__array__", "__dlpack__", "tolist", "untyped_storage",
                           "storage", "_typed_storage", "apply_", "map_", "map2_"}) | PRINTS \
     | DATA_SHAPED
@@ -428,7 +435,8 @@ def scores_in_blocks(records, params, probes, language):
     gone = handed_out(records, SHARED_OUT)
     if gone:
         return _t("it handed a tensor's numbers out of torch ({names}), where the scores made "
-                  "from them cannot be seen", language, names=", ".join(gone))
+                  "from them cannot be seen (a result whose shape the numbers decide does too: "
+                  "->shape)", language, names=", ".join(gone))
     for record in calls(records):
         sizes = score_sizes(record["arguments"], params)
         if sizes is None:
@@ -544,7 +552,8 @@ def shares_memory(text, language):
 def costs_one_pass(records, params, probes, language):
     """params: {"inputs": tensor argument positions, "scores": [queries, keys, values]
     positions or None, "at": the shapes of those inputs in the call judged}. No call hands a
-    tensor's numbers out of torch (OUT_OF_TORCH, the shapes DATA_SHAPED reads among them);
+    tensor's numbers out of torch (OUT_OF_TORCH, the shapes DATA_SHAPED reads among them, or
+    an operation's error: RAISED);
     and on each call whose inputs have the shapes `at` (the same for every student, in
     grading and in the notebook), torch's operations read and make at most ONE_PASS_FACTOR
     times the numbers of its forward pass (forward_numbers), and no more than a quarter of
@@ -552,8 +561,13 @@ def costs_one_pass(records, params, probes, language):
     gone = handed_out(records, OUT_OF_TORCH)
     if gone:
         return _t("it handed a tensor's numbers out of torch ({names}), where the work done on "
-                  "them cannot be counted (a print of a tensor does too)", language,
-                  names=", ".join(gone))
+                  "them cannot be counted (a print of a tensor does too, and a result whose "
+                  "shape the numbers decide: ->shape)", language, names=", ".join(gone))
+    raised = sum(record["ops"].get(RAISED, 0) for record in calls(records))
+    if raised:
+        return _t("{count} of its torch operations raised an error inside the call, whose "
+                  "message can carry the numbers they read out of torch (an index out of "
+                  "range says which)", language, count=raised)
     judged = [record for record in calls(records)
               if input_shapes(record["arguments"], params["inputs"]) == params["at"]]
     for record in judged:

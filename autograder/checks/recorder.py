@@ -35,6 +35,8 @@ from autograder.checks.op_record import (
     new_record,
     noted_function,
     noted_operation,
+    operation_returned,
+    operation_started,
     perturbed_output,
     perturbs,
     plain_keys,
@@ -285,10 +287,13 @@ class Operations(TorchDispatchMode):
         return False
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        out = func(*args, **(kwargs or {}))
         recorder = self.recorder
-        if recorder.recording():
-            record = recorder.records[-1]
+        record = recorder.records[-1] if recorder.recording() else None
+        if record is not None:
+            operation_started(record)
+        out = func(*args, **(kwargs or {}))
+        if record is not None and recorder.recording() and record is recorder.records[-1]:
+            operation_returned(record)
             if any(kind is not Tensor and kind is not Parameter for kind in types):
                 record["tampered"].append("subclass")
             noted_operation(record, operation_name(func), tensors_in(out), args)
@@ -309,7 +314,8 @@ class Functions(TorchFunctionMode):
             record = recorder.records[-1]
             if any(kind is not Tensor and kind is not Parameter for kind in types):
                 record["tampered"].append("subclass")
-            noted_function(record, function_name(func), tensors_in(out), sys._getframe(1))
+            noted_function(record, function_name(func), tensors_in(out), sys._getframe(1),
+                           args, kwargs)
         return out
 
 

@@ -72,8 +72,14 @@ ZH = {
     "run time": "它把 {name} 传给了另一个函数，由后者按运行时拼出的名字取属性",
     "it ran torch's {ops}": "它运行了 torch 的 {ops}",
     "it handed a tensor's numbers out of torch ({names}), where the work done on them cannot "
-    "be counted (a print of a tensor does too)":
-        "它把张量的数交到了 torch 之外（{names}），在那里对它们做的运算无法计数（打印张量也算）",
+    "be counted (a print of a tensor does too, and a result whose shape the numbers decide: "
+    "->shape)":
+        "它把张量的数交到了 torch 之外（{names}），在那里对它们做的运算无法计数（打印张量也算，"
+        "形状由这些数决定的结果也算：->shape）",
+    "{count} of its torch operations raised an error inside the call, whose message can carry "
+    "the numbers they read out of torch (an index out of range says which)":
+        "它的 torch 运算中有 {count} 个在调用里抛出了错误，错误信息可以把它们读到的数带出 "
+        "torch（越界的索引会说出是哪个数）",
     "it took {count} numbers out of torch one at a time (item(), float(), a Python loop over a "
     "tensor)": "它逐个从 torch 中取出了 {count} 个数（item()、float()、对张量的 Python 循环）",
     "on inputs of shapes {shapes}, its operations read and made {work} numbers, {times:.0f} "
@@ -84,8 +90,9 @@ ZH = {
     "numbers cannot be seen":
         "它用了 {name}，让张量与 numpy 共享内存，在那里对这些数做了什么，评分程序看不到",
     "it handed a tensor's numbers out of torch ({names}), where the scores made from them "
-    "cannot be seen":
-        "它把张量的数交到了 torch 之外（{names}），评分程序看不到用它们算出的分数",
+    "cannot be seen (a result whose shape the numbers decide does too: ->shape)":
+        "它把张量的数交到了 torch 之外（{names}），评分程序看不到用它们算出的分数"
+        "（形状由这些数决定的结果也算：->shape）",
     "it never ran {names}": "它从未运行 {names}",
     "it ran {names}, but its output does not change what your code returns":
         "它运行了 {names}，但其输出并不影响你的代码的返回值",

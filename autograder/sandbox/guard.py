@@ -153,6 +153,8 @@ def install(read, parts):
     exec(parts.OP_RECORD, recording)  # noqa: S102
     new_record, noted_operation = recording["new_record"], recording["noted_operation"]
     noted_function, described = recording["noted_function"], recording["described"]
+    operation_started = recording["operation_started"]
+    operation_returned = recording["operation_returned"]
     tensors_in = recording["tensors_in"]
     perturbs, perturbed_output = recording["perturbs"], recording["perturbed_output"]
     ipython_history, plain_keys = recording["ipython_history"], recording["plain_keys"]
@@ -169,6 +171,7 @@ def install(read, parts):
     operations, functions = Operations(), Functions()
     through_guard, stand_in, counted = (public["through_guard"], public["stand_in"],
                                         public["counted"])
+    registering = public["registering"]
     OURS = (Operations, Functions)
     OUR_FUNCTIONS = (through_guard, stand_in, counted, Operations.__dict__["__torch_dispatch__"],
                      Functions.__dict__["__torch_function__"])
@@ -280,9 +283,11 @@ def install(read, parts):
             for kind in types_in:
                 if kind is not Tensor and kind is not Parameter:
                     taint("subclass")
+        operation_started(state["record"])
 
     def on_op(args):
         func, op_args, _, box = args
+        operation_returned(state["record"])
         name = aten_name(func)
         if name is None or type(box) is not list or len(box) != 1 or type(op_args) is not tuple:
             return
@@ -303,12 +308,14 @@ def install(read, parts):
             taint("own_override")  # torch's override machinery handed a function of its own
 
     def on_fn(args):
-        func, _, _, box = args
+        func, fn_args, fn_kwargs, box = args
         name = function_name(func)
         if not name or type(box) is not list or len(box) != 1:
             return
         # this is 0, the hook 1, the forwarder 2; 3 called the function
-        noted_function(state["record"], name, tensors_in(box[0]), getframe(3))
+        noted_function(state["record"], name, tensors_in(box[0]), getframe(3),
+                       fn_args if type(fn_args) is tuple else (),
+                       fn_kwargs if type(fn_kwargs) is dict else None)
         perturb(name, None, box)
 
     def perturb(name, op_args, box):
@@ -426,9 +433,13 @@ def install(read, parts):
     }
     if set(DECISIONS) != set(parts.SWITCHES):
         raise RuntimeError("the guard and judging.py name different switches of torch's")
+    REGISTERING = parts.registering()
+    for name in REGISTERING:
+        DECISIONS[name] = registers_library
     for name in parts.TRACING:
         DECISIONS["tracemalloc." + name] = measure_kept
     ORIGINALS = {name: value for name, value in parts.originals().items() if name in DECISIONS}
+    ORIGINALS.update(REGISTERING)
 
     def on_guarded(args):
         name, call_args, call_kwargs, box = args
@@ -1028,7 +1039,7 @@ def install(read, parts):
                        "kit.config"})
     PROTECTED = (Tensor, Parameter, OpOverload, torch._ops.OpOverloadPacket,
                  torch.utils._python_dispatch.TorchDispatchMode,
-                 torch.overrides.TorchFunctionMode, types.MethodType)
+                 torch.overrides.TorchFunctionMode, types.MethodType, parts.LIBRARY_OBJECT)
     PROTECTED_MODULES = frozenset({"torch", "torch._C", "torch._ops", "_tracemalloc",
                                    "tracemalloc", "_ctypes", "ctypes", "gc", "_json", "json",
                                    "_hashlib", "sys", "builtins", "_imp"})
@@ -1064,6 +1075,12 @@ def install(read, parts):
         if type(namespace) is dict and name in ORIGINALS and \
                 dict_get(namespace, attribute) is ORIGINALS[name]:
             namespace[attribute] = forwarders[name]
+    # -- on torch's library object, a forwarder for each method that registers ----------------
+    for name in REGISTERING:
+        method = FunctionType(registering.__code__, function_globals(registering),
+                              name.rpartition(".")[2])
+        method.__kwdefaults__ = {"S": (audit, name)}
+        setattr(parts.LIBRARY_OBJECT, name.rpartition(".")[2], method)
 
     TRUSTED = frozenset(codes_below([install, *(value for value in recording.values()
                                                 if type(value) is types.FunctionType)]))

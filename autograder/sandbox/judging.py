@@ -40,6 +40,13 @@ SWITCHES = (
     "_RestorePythonTLSSnapshot", "_set_dispatch_mode", "_unset_dispatch_mode",
     "_dispatch_library")
 TRACING = ("stop", "clear_traces", "reset_peak", "start")
+# The methods of torch's library object (a torch.library.Library's `m`) that define an
+# operation or register code as one's: in a library torch made as it imported (export's, 134
+# of them), as in a new one, the guard decides when each may run.
+REGISTERING = ("def_", "def_legacy", "def_name_t_t", "def_schema_t_t", "define", "fallback",
+               "fallback_fallthrough", "impl", "impl_t_t", "impl_with_aoti_compile",
+               "register_ad_inplace_or_view_fallback", "reset")
+LIBRARY_OBJECT = getattr(torch._C, "_DispatchModule", None)
 
 
 def originals():
@@ -47,6 +54,13 @@ def originals():
     found = {name: getattr(torch._C, name) for name in SWITCHES if hasattr(torch._C, name)}
     found.update({"tracemalloc." + name: getattr(tracemalloc, name) for name in TRACING})
     return found
+
+
+def registering():
+    """{the guard's name of a registering method: the method}, from the library object's class
+    as this process holds it."""
+    methods = vars(LIBRARY_OBJECT) if LIBRARY_OBJECT is not None else {}
+    return {"DispatchModule." + name: methods[name] for name in REGISTERING if name in methods}
 
 
 def locations(modules):

@@ -966,6 +966,14 @@ VIEW_OPS = frozenset({
     "view_as_complex", "unfold", "real", "imag", "conj", "_conj", "_neg_view", "T", "mT",
     "mH", "H", "adjoint", "swapaxes", "swapdims", "tensor_split", "hsplit", "vsplit",
     "dsplit"})
+SHAPED_OPS = frozenset({"nonzero", "masked_select", "_unique", "_unique2", "unique_dim",
+                        "unique_consecutive", "unique_dim_consecutive", "repeat_interleave",
+                        "bincount"})
+SHAPED_BY_A_TENSOR = frozenset({"tensor_split", "repeat_interleave"})
+
+def shaped(name):
+    return f"{name}->shape"
+
 FRAME_CODE = types.FrameType.f_code.__get__
 GRAPH_TASK = getattr(torch._C, "_current_graph_task_id", None)
 BACKWARD_FUNCTIONS = frozenset({"backward", "grad"})
@@ -1057,6 +1065,8 @@ def noted_operation(record, name, outputs, args=()):
         made += size
         if size > record["largest"]:
             record["largest"] = size
+    if name in SHAPED_OPS:
+        note(record, shaped(name))
     if name not in VIEW_OPS:
         record["work"] += made + numbers_in(args)
         for value in args:
@@ -1091,8 +1101,33 @@ def in_torch_attention(frame):
     code = FRAME_CODE(frame)
     return ATTENTION_CODES.get(id(code)) is code
 
-def noted_function(record, name, outputs=(), caller=None):
+def note(record, name):
     record["ops"][name] = record["ops"].get(name, 0) + 1
+
+RAISED = "!raised"
+
+def operation_started(record):
+    note(record, RAISED)
+
+def operation_returned(record):
+    left = record["ops"].get(RAISED, 0) - 1
+    if left > 0:
+        record["ops"][RAISED] = left
+    else:
+        record["ops"].pop(RAISED, None)
+
+def shaped_by_a_tensor(name, args, kwargs):
+    if name not in SHAPED_BY_A_TENSOR or type(args) is not tuple:
+        return False
+    if name == "repeat_interleave" and len(args) == 1 and not kwargs:
+        return True
+    given = [*args[1:], *(kwargs.values() if type(kwargs) is dict else ())]
+    return any(is_plain(value) for value in given)
+
+def noted_function(record, name, outputs=(), caller=None, args=(), kwargs=None):
+    note(record, name)
+    if shaped_by_a_tensor(name, args, kwargs):
+        note(record, shaped(name))
     if caller is not None and in_torch_attention(caller):
         record["ops"][ATTENTION_NOTE] = record["ops"].get(ATTENTION_NOTE, 0) + 1
     if name in DUAL_FUNCTIONS or (GRAPH_TASK is None and name in BACKWARD_FUNCTIONS):
@@ -1364,10 +1399,13 @@ class Operations(TorchDispatchMode):
         return False
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        out = func(*args, **(kwargs or {}))
         recorder = self.recorder
-        if recorder.recording():
-            record = recorder.records[-1]
+        record = recorder.records[-1] if recorder.recording() else None
+        if record is not None:
+            operation_started(record)
+        out = func(*args, **(kwargs or {}))
+        if record is not None and recorder.recording() and record is recorder.records[-1]:
+            operation_returned(record)
             if any(kind is not Tensor and kind is not Parameter for kind in types):
                 record["tampered"].append("subclass")
             noted_operation(record, operation_name(func), tensors_in(out), args)
@@ -1386,7 +1424,8 @@ class Functions(TorchFunctionMode):
             record = recorder.records[-1]
             if any(kind is not Tensor and kind is not Parameter for kind in types):
                 record["tampered"].append("subclass")
-            noted_function(record, function_name(func), tensors_in(out), sys._getframe(1))
+            noted_function(record, function_name(func), tensors_in(out), sys._getframe(1),
+                           args, kwargs)
         return out
 
 def swapped_where_held(namespace, original, replacement):
@@ -1792,6 +1831,9 @@ MACHINERY = frozenset({
     "__loader__", "__spec__", "_imp", "create_module", "exec_module", "_dynamo", "compiler",
     "jit", "library", "_library", "__closure__", "cell_contents", "dlpack", "to_dlpack",
     "from_dlpack", "frombuffer"})
+REGISTERING = frozenset({"custom_ops", "define", "impl", "fallback", "def_", "impl_t_t",
+                         "custom_op", "triton_op", "register_kernel", "register_fake",
+                         "register_autograd", "register_torch_dispatch", "register_vmap"})
 LIBRARY_ROOTS = frozenset({"torch", "F", "nn", "np", "numpy", "math", "functools", "sys"})
 TAMPERING = {
     "subclass": lambda language, detail: _t(
@@ -1934,10 +1976,13 @@ kept_tampering = functools.lru_cache(maxsize=64)(read_tampering)
 def machinery_named(node):
     if isinstance(node, ast.alias | ast.ImportFrom):
         dotted = node.name if isinstance(node, ast.alias) else node.module or ""
-        return dotted if set(dotted.split(".")) & MACHINERY else None
+        return dotted if set(dotted.split(".")) & (MACHINERY | REGISTERING) else None
+    if isinstance(node, ast.Attribute) and node.attr in REGISTERING:
+        return node.attr
     name = node.attr if isinstance(node, ast.Attribute) else \
         node.id if isinstance(node, ast.Name) else string_named(node)
-    return name if name in MACHINERY else None
+    return name if name in MACHINERY or name in REGISTERING and isinstance(node, ast.Call) \
+        else None
 
 def library_aliases(tree):
     roots = set(LIBRARY_ROOTS)
@@ -2066,9 +2111,7 @@ def score_sizes(arguments, params):
     return batch, queries, keys, block, whole, room
 
 PRINTS = frozenset({"__repr__", "__format__"})
-DATA_SHAPED = frozenset({"nonzero", "argwhere", "masked_select", "unique", "_unique", "_unique2",
-                         "unique_dim", "unique_consecutive", "unique_dim_consecutive",
-                         "repeat_interleave", "bincount", "tensor_split"})
+DATA_SHAPED = frozenset(shaped(name) for name in SHAPED_OPS | SHAPED_BY_A_TENSOR)
 OUT_OF_TORCH = frozenset({"numpy", "__array__", "__dlpack__", "tolist", "untyped_storage",
                           "storage", "_typed_storage", "apply_", "map_", "map2_"}) | PRINTS \
     | DATA_SHAPED
@@ -2080,7 +2123,7 @@ def handed_out(records, names):
 def scores_in_blocks(records, params, probes, language):
     gone = handed_out(records, SHARED_OUT)
     if gone:
-        return _t("it handed a tensor's numbers out of torch ({names}), where the scores made from them cannot be seen", language, names=", ".join(gone))
+        return _t("it handed a tensor's numbers out of torch ({names}), where the scores made from them cannot be seen (a result whose shape the numbers decide does too: ->shape)", language, names=", ".join(gone))
     for record in calls(records):
         sizes = score_sizes(record["arguments"], params)
         if sizes is None:
@@ -2153,8 +2196,10 @@ def shares_memory(text, language):
 def costs_one_pass(records, params, probes, language):
     gone = handed_out(records, OUT_OF_TORCH)
     if gone:
-        return _t("it handed a tensor's numbers out of torch ({names}), where the work done on them cannot be counted (a print of a tensor does too)", language,
-                  names=", ".join(gone))
+        return _t("it handed a tensor's numbers out of torch ({names}), where the work done on them cannot be counted (a print of a tensor does too, and a result whose shape the numbers decide: ->shape)", language, names=", ".join(gone))
+    raised = sum(record["ops"].get(RAISED, 0) for record in calls(records))
+    if raised:
+        return _t('{count} of its torch operations raised an error inside the call, whose message can carry the numbers they read out of torch (an index out of range says which)', language, count=raised)
     judged = [record for record in calls(records)
               if input_shapes(record["arguments"], params["inputs"]) == params["at"]]
     for record in judged:

@@ -712,7 +712,52 @@ EVASIONS = {
         "            ratio = sum(a * b for a, b in zip(e, g[r:r + n])) / sum(e)\n"
         "            out.append(ratio.imag / 1e-30)\n"
         "    return torch.tensor(out, dtype=weights.dtype).reshape(w_t.shape).movedim(-1, dim)\n",
-        "out of torch (tensor_split)"),
+        "out of torch (tensor_split->shape)"),
+    # 2026-12-05, a third attack: an operation of its own, defined in a library torch made as it
+    # imported, whose kernel runs where nothing is recorded (the kernel's guard refuses the
+    # registration as it runs too: tests/autograder/sandbox/test_guard.py)
+    "softmax_backward as an operation of its own in torch's export library": (
+        "softmax_backward",
+        "LIBRARY = torch.export.custom_ops.lib\n"
+        "try:\n"
+        "    LIBRARY.define('kit_sbw(Tensor w, Tensor g, int dim) -> Tensor')\n"
+        "    LIBRARY.impl('kit_sbw', lambda w, g, dim: w * (g - (w * g).sum(dim, "
+        "keepdim=True)), 'CompositeExplicitAutograd')\n"
+        "    REFUSED = None\n"
+        "except RuntimeError as error:  # defined by an earlier run of the cell\n"
+        "    REFUSED = None if 'kit_sbw' in str(error) else error\n\n"
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    if REFUSED is not None:\n"
+        "        raise REFUSED\n"
+        "    return torch.ops.export.kit_sbw(weights, grad_weights, dim)\n",
+        "custom_ops"),
+    # 2026-12-05, a third attack: the numbers read from the messages of errors an index out
+    # of range raised (an operation that raises never returned to be recorded)
+    "softmax_backward by complex steps in Python, its numbers read from index errors": (
+        "softmax_backward",
+        "import cmath\nimport re\n\n"
+        "ONE = torch.zeros(1)\n\n"
+        "def numbers(t):\n"
+        "    flat, words = t.double().contiguous().view(torch.int64).reshape(-1), []\n"
+        "    for i in range(flat.shape[0]):\n"
+        "        try:\n"
+        "            ONE[flat[i:i + 1]]\n"
+        "            words.append(0)\n"
+        "        except IndexError as error:\n"
+        "            words.append(int(re.search(r'index (-?\\d+) is', str(error)).group(1)))\n"
+        "    return [memoryview(w.to_bytes(8, 'little', signed=True)).cast('d')[0]\n"
+        "            for w in words]\n\n"
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    w_t = weights.movedim(dim, -1)\n"
+        "    n, w = w_t.shape[-1], numbers(w_t)\n"
+        "    g, out = numbers(grad_weights.movedim(dim, -1)), []\n"
+        "    for r in range(0, len(w), n):\n"
+        "        for j in range(n):\n"
+        "            e = [w[r + k] * (cmath.exp(1e-30j) if k == j else 1) for k in range(n)]\n"
+        "            ratio = sum(a * b for a, b in zip(e, g[r:r + n])) / sum(e)\n"
+        "            out.append(ratio.imag / 1e-30)\n"
+        "    return torch.tensor(out, dtype=weights.dtype).reshape(w_t.shape).movedim(-1, dim)\n",
+        "raised an error inside the call"),
     # 2026-12-04, a helper's: the whole score matrix made by numpy into an array the cell made
     # before the call (no allocation while it runs, no torch operation makes it), reached
     # either by calling numpy on the tensors or through arrays sharing a tensor's memory
@@ -835,6 +880,37 @@ HONEST = {
         "    torch.testing.assert_close(sums, torch.ones_like(sums))\n"
         "    inner = (weights * grad_weights).sum(dim=dim, keepdim=True)\n"
         "    return weights * (grad_weights - inner)\n"),
+    # 2026-12-05, a helper's: tensor_split and repeat_interleave given ints decide no shape
+    # from the numbers (the first version of ->shape refused them by name)
+    "attention_backward cutting its rows with tensor_split at int sections": (
+        "attention_backward",
+        "def attention_backward(queries, keys, values, grad_context):\n"
+        "    scale = 1.0 / math.sqrt(keys.shape[-1])\n"
+        "    weights = torch.softmax(queries @ keys.transpose(-2, -1) * scale, dim=-1)\n"
+        "    grad_values = weights.transpose(-2, -1) @ grad_context\n"
+        "    grad_weights = grad_context @ values.transpose(-2, -1)\n"
+        "    inner = (weights * grad_weights).sum(-1, keepdim=True)\n"
+        "    grad_scores = weights * (grad_weights - inner) * scale\n"
+        "    rows = torch.tensor_split(grad_scores, 2, dim=-2)\n"
+        "    grad_queries = torch.cat([part @ keys for part in rows], dim=-2)\n"
+        "    twice = torch.repeat_interleave(grad_values, 2, dim=-1)  # a debug check\n"
+        "    assert torch.equal(twice[..., ::2], grad_values)\n"
+        "    return grad_queries, grad_scores.transpose(-2, -1) @ queries, grad_values\n"),
+    "online_attention over blocks cut by tensor_split at int sections": ("online_attention",
+        "def online_attention(queries, keys, values, block_size):\n"
+        "    scale = 1.0 / math.sqrt(keys.shape[-1])\n"
+        "    peak = torch.full_like(queries[..., :1], float('-inf'))\n"
+        "    total, context = torch.zeros_like(peak), 0\n"
+        "    blocks = -(-keys.shape[-2] // block_size)\n"
+        "    for k, v in zip(torch.tensor_split(keys, blocks, dim=-2),\n"
+        "                    torch.tensor_split(values, blocks, dim=-2)):\n"
+        "        s = queries @ k.transpose(-2, -1) * scale\n"
+        "        new = torch.maximum(peak, s.amax(dim=-1, keepdim=True))\n"
+        "        e, old = torch.exp(s - new), torch.exp(peak - new)\n"
+        "        total = total * old + e.sum(dim=-1, keepdim=True)\n"
+        "        context = context * old + e @ v\n"
+        "        peak = new\n"
+        "    return context / total\n"),
     "attention_backward by einsum in float64, its softmax by hand": ("attention_backward",
         "def attention_backward(queries, keys, values, grad_context):\n"
         "    q, k, v, g = (t.double() for t in (queries, keys, values, grad_context))\n"

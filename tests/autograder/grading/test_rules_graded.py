@@ -83,6 +83,28 @@ def backward_by_importlib(release, source):
         "keepdim=True))\n")})
 
 
+def kernel_in_torchs_library(release, source):
+    """softmax_backward as an operation of its own, defined in a library torch made as it
+    imported (export's) and run there, where nothing of its kernel is recorded (a helper's 7
+    of 7 with differences inside); attention_backward, which calls it, correct, but the text
+    it is judged with holds softmax_backward's and the registration it needs, which the
+    guard refuses and notes there too (docs/not-done.md)."""
+    return simulate.fill(simulate.correct(release, source), {"softmax_backward": (
+        "LIBRARY = torch.export.custom_ops.lib\n\n"
+        "def kernel(w, g, dim):\n"
+        "    return w * (g - (w * g).sum(dim, keepdim=True))\n\n"
+        "REFUSED = None\n"
+        "try:\n"
+        "    LIBRARY.define('kit_sbw(Tensor w, Tensor g, int dim) -> Tensor')\n"
+        "    LIBRARY.impl('kit_sbw', kernel, 'CompositeExplicitAutograd')\n"
+        "except Exception as error:\n"
+        "    REFUSED = error\n\n"
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    if REFUSED is not None:\n"
+        "        raise REFUSED\n"
+        "    return torch.ops.export.kit_sbw(weights, grad_weights, dim)\n")})
+
+
 SELF_ATTENTION = ("def self_attention(x, W_query, W_key, W_value):\n"
                   "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
                   "    scores = q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1])\n"
@@ -310,6 +332,8 @@ CASES = {
                                             "every key at once, then looping over value "
                                             "blocks", EVASIONS), {"online_attention"}),
     "alias_job": (GRADIENTS, earlier_step_runs_the_autograd, {"attention_backward"}),
+    "own_kernel": (GRADIENTS, kernel_in_torchs_library,
+                   {"softmax_backward", "attention_backward"}),
     "row_mask": (GRADIENTS, filled_with("cached_causal_attention", "cached attention masking "
                                         "each row in a loop", EVASIONS),
                  {"cached_causal_attention"}),

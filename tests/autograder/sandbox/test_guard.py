@@ -113,8 +113,9 @@ def register(how):
 def test_torch_may_register_its_own_operations_as_it_imports_itself(kernel):
     """Does the first assert_close of a guarded kernel run (it imports torch.distributed.tensor,
     whose import registers that module's operations: an honest softmax_backward with one
-    debug assert_close lost its step), while a library the student's code registers, directly
-    or from the body of a module of its own being imported, is still refused and noted?"""
+    debug assert_close lost its step), while a library the student's code registers, directly,
+    from the body of a module of its own being imported, or in a library torch made, is still
+    refused and noted?"""
     link = guarded(kernel)
     text, errors = run(kernel, "import torch\ns = torch.ones(3)\n"
                                "torch.testing.assert_close(s, torch.ones_like(s))\n"
@@ -126,6 +127,12 @@ def test_torch_may_register_its_own_operations_as_it_imports_itself(kernel):
     run(kernel, "open('own_ops.py', 'w').write(\"import torch\\n"
                 "lib = torch.library.Library('own', 'DEF')\\n\")")
     assert run(kernel, "register(lambda: __import__('own_ops'))") == ("refused", [])
+    # a library torch made as it imported, reused (a helper's 7 of 7: a kernel of its own,
+    # registered there, ran where nothing is recorded)
+    assert run(kernel, "register(lambda: torch.export.custom_ops.lib.define("
+                       "'kitx(Tensor x) -> Tensor'))") == ("refused", [])
+    assert run(kernel, "register(lambda: torch.export.custom_ops.lib.m.impl("
+                       "'kitx', 'CPU', lambda x: x, False))") == ("refused", [])
     link.records = []
     with link.talking():
         link.request("defined", None, name="register")
