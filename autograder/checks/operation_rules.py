@@ -44,11 +44,12 @@ from autograder.i18n.standalone import _t
 # torch's compilers (code that runs outside torch's dispatch), its library of operations
 # (code of the student's registered as one of torch's operations), and its ways to share a
 # tensor's memory with another library unrecorded (DLPack capsules, a tensor over a Python
-# buffer, read through the buffer).
+# buffer, read through the buffer), and its profiler (which imports torch's compiler, whose
+# modules register their operations as torch's own: the guard lets those through).
 MACHINERY = frozenset({
     "__loader__", "__spec__", "_imp", "create_module", "exec_module", "_dynamo", "compiler",
     "jit", "library", "_library", "__closure__", "cell_contents", "dlpack", "to_dlpack",
-    "from_dlpack", "frombuffer"})
+    "from_dlpack", "frombuffer", "profiler"})
 # Attributes that define an operation or register code as one's in a library torch already
 # made (torch.export.custom_ops.lib, one of 134), read as attributes only (a variable of the
 # student's may be called `impl`): the judging kernel's guard refuses them as they run too.

@@ -1830,7 +1830,7 @@ import torch
 MACHINERY = frozenset({
     "__loader__", "__spec__", "_imp", "create_module", "exec_module", "_dynamo", "compiler",
     "jit", "library", "_library", "__closure__", "cell_contents", "dlpack", "to_dlpack",
-    "from_dlpack", "frombuffer"})
+    "from_dlpack", "frombuffer", "profiler"})
 REGISTERING = frozenset({"custom_ops", "define", "impl", "fallback", "def_", "impl_t_t",
                          "custom_op", "triton_op", "register_kernel", "register_fake",
                          "register_autograd", "register_torch_dispatch", "register_vmap"})

@@ -202,7 +202,7 @@ ATTACKS = {
         "    for i in range(X.shape[1]):\n"
         "        scaled_dot_score(K[:, 0], Q[:, i])  # one call per query, none used\n"
         "    return V @ torch.softmax(K.T @ Q / math.sqrt(Q.shape[0]), dim=0)\n"
-    )}, {"loop_attention"}, "reached into"),
+    )}, {"loop_attention"}, "uses profiler"),
     "set_profile_through_ctypes": (BY_HAND, {"stable_softmax": (
         "import numpy\nimport torch\n\n" + SOFTMAX_HEAD +
         "    api = numpy.ctypeslib.ctypes.pythonapi\n"
