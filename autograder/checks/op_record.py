@@ -168,12 +168,6 @@ def numbers_of(tensor):
     return int(NUMEL(tensor)) * (2 if IS_COMPLEX(tensor) else 1)
 
 
-def numbers_in(values):
-    """The numbers of the plain tensors among `values` and in the lists and tuples among them
-    (cat's), as each shows them."""
-    return sum(numbers_of(tensor) for value in values for tensor in tensors_in(value))
-
-
 def span_of(name, args):
     """How many entries a normalisation adds up: the size of a softmax's dim, the entries of
     the dims a sum, a mean or a norm reduces (all of them when it names none), the length of
@@ -205,9 +199,15 @@ def span_of(name, args):
     return span
 
 
-def noted_operation(record, name, outputs, args=()):
-    """An ATen operation that ran, with its output tensors and arguments, in the record."""
+def note(record, name):
+    """One more of `name` in the record's counts of operations."""
     record["ops"][name] = record["ops"].get(name, 0) + 1
+
+
+def noted_operation(record, name, outputs, args=()):
+    """An ATen operation that ran, with its output tensors and arguments (the tensors among
+    them and in the lists among them, cat's, each read as it shows), in the record."""
+    note(record, name)
     record["count"] += 1
     if GRAPH_TASK is not None and GRAPH_TASK() != -1:
         record["autograd"] = True
@@ -220,10 +220,11 @@ def noted_operation(record, name, outputs, args=()):
     if name in SHAPED_OPS:
         note(record, shaped(name))
     if name not in VIEW_OPS:
-        record["work"] += made + numbers_in(args)
+        record["work"] += made
         for value in args:  # a tensor made before the call, read whole (a buffer of scores)
             for tensor in tensors_in(value):
                 size = numbers_of(tensor)
+                record["work"] += size
                 if size > record["largest"]:
                     record["largest"] = size
     span = span_of(name, args)
@@ -267,10 +268,6 @@ def in_torch_attention(frame):
     return ATTENTION_CODES.get(id(code)) is code
 
 
-def note(record, name):
-    record["ops"][name] = record["ops"].get(name, 0) + 1
-
-
 # The record's name for the operations that started and raised instead of returning: an
 # error's message can hand Python the numbers it read (an index out of range says which).
 RAISED = "!raised"
@@ -309,7 +306,7 @@ def noted_function(record, name, outputs=(), caller=None, args=(), kwargs=None):
     if shaped_by_a_tensor(name, args, kwargs):
         note(record, shaped(name))
     if caller is not None and in_torch_attention(caller):
-        record["ops"][ATTENTION_NOTE] = record["ops"].get(ATTENTION_NOTE, 0) + 1
+        note(record, ATTENTION_NOTE)
     if name in DUAL_FUNCTIONS or (GRAPH_TASK is None and name in BACKWARD_FUNCTIONS):
         record["autograd"] = True
     for output in outputs:

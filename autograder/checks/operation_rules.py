@@ -225,12 +225,10 @@ def machinery_named(node):
     if isinstance(node, ast.alias | ast.ImportFrom):
         dotted = node.name if isinstance(node, ast.alias) else node.module or ""
         return dotted if set(dotted.split(".")) & (MACHINERY | REGISTERING) else None
-    if isinstance(node, ast.Attribute) and node.attr in REGISTERING:
-        return node.attr
-    name = node.attr if isinstance(node, ast.Attribute) else \
-        node.id if isinstance(node, ast.Name) else string_named(node)
-    return name if name in MACHINERY or name in REGISTERING and isinstance(node, ast.Call) \
-        else None
+    if isinstance(node, ast.Name):  # a variable of the student's may be called `impl`
+        return node.id if node.id in MACHINERY else None
+    name = node.attr if isinstance(node, ast.Attribute) else string_named(node)
+    return name if name in MACHINERY or name in REGISTERING else None
 
 
 def library_aliases(tree):

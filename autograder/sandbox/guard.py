@@ -387,7 +387,8 @@ def install(read, parts):
             if frame is None:
                 return False
             code = frame_code(frame)
-            if type(code_file(code)) is not str or not str_starts(code_file(code), TORCH_FILES):
+            file = code_file(code)
+            if type(file) is not str or not str_starts(file, TORCH_FILES):
                 return False
             if code_name(code) == "<module>":
                 caller = frame_back(frame)
@@ -1077,10 +1078,10 @@ def install(read, parts):
             namespace[attribute] = forwarders[name]
     # -- on torch's library object, a forwarder for each method that registers ----------------
     for name in REGISTERING:
-        method = FunctionType(registering.__code__, function_globals(registering),
-                              name.rpartition(".")[2])
+        attribute = name.rpartition(".")[2]
+        method = FunctionType(registering.__code__, function_globals(registering), attribute)
         method.__kwdefaults__ = {"S": (audit, name)}
-        setattr(parts.LIBRARY_OBJECT, name.rpartition(".")[2], method)
+        setattr(parts.LIBRARY_OBJECT, attribute, method)
 
     TRUSTED = frozenset(codes_below([install, *(value for value in recording.values()
                                                 if type(value) is types.FunctionType)]))

@@ -1024,9 +1024,6 @@ def tensors_in(value):
 def numbers_of(tensor):
     return int(NUMEL(tensor)) * (2 if IS_COMPLEX(tensor) else 1)
 
-def numbers_in(values):
-    return sum(numbers_of(tensor) for value in values for tensor in tensors_in(value))
-
 def span_of(name, args):
     if name in BIASED_PRODUCT_OPS and type(args) is tuple:
         name, args = "mm", args[1:]
@@ -1054,8 +1051,11 @@ def span_of(name, args):
         span *= int(shape[dim])
     return span
 
-def noted_operation(record, name, outputs, args=()):
+def note(record, name):
     record["ops"][name] = record["ops"].get(name, 0) + 1
+
+def noted_operation(record, name, outputs, args=()):
+    note(record, name)
     record["count"] += 1
     if GRAPH_TASK is not None and GRAPH_TASK() != -1:
         record["autograd"] = True
@@ -1068,10 +1068,11 @@ def noted_operation(record, name, outputs, args=()):
     if name in SHAPED_OPS:
         note(record, shaped(name))
     if name not in VIEW_OPS:
-        record["work"] += made + numbers_in(args)
+        record["work"] += made
         for value in args:
             for tensor in tensors_in(value):
                 size = numbers_of(tensor)
+                record["work"] += size
                 if size > record["largest"]:
                     record["largest"] = size
     span = span_of(name, args)
@@ -1101,9 +1102,6 @@ def in_torch_attention(frame):
     code = FRAME_CODE(frame)
     return ATTENTION_CODES.get(id(code)) is code
 
-def note(record, name):
-    record["ops"][name] = record["ops"].get(name, 0) + 1
-
 RAISED = "!raised"
 
 def operation_started(record):
@@ -1129,7 +1127,7 @@ def noted_function(record, name, outputs=(), caller=None, args=(), kwargs=None):
     if shaped_by_a_tensor(name, args, kwargs):
         note(record, shaped(name))
     if caller is not None and in_torch_attention(caller):
-        record["ops"][ATTENTION_NOTE] = record["ops"].get(ATTENTION_NOTE, 0) + 1
+        note(record, ATTENTION_NOTE)
     if name in DUAL_FUNCTIONS or (GRAPH_TASK is None and name in BACKWARD_FUNCTIONS):
         record["autograd"] = True
     for output in outputs:
@@ -1977,12 +1975,10 @@ def machinery_named(node):
     if isinstance(node, ast.alias | ast.ImportFrom):
         dotted = node.name if isinstance(node, ast.alias) else node.module or ""
         return dotted if set(dotted.split(".")) & (MACHINERY | REGISTERING) else None
-    if isinstance(node, ast.Attribute) and node.attr in REGISTERING:
-        return node.attr
-    name = node.attr if isinstance(node, ast.Attribute) else \
-        node.id if isinstance(node, ast.Name) else string_named(node)
-    return name if name in MACHINERY or name in REGISTERING and isinstance(node, ast.Call) \
-        else None
+    if isinstance(node, ast.Name):
+        return node.id if node.id in MACHINERY else None
+    name = node.attr if isinstance(node, ast.Attribute) else string_named(node)
+    return name if name in MACHINERY or name in REGISTERING else None
 
 def library_aliases(tree):
     roots = set(LIBRARY_ROOTS)

@@ -128,6 +128,20 @@ SCORE_IN_A_CLOSURE = ("def made(s):\n"
                           "attend(X, W_Q, W_K, W_V)").splitlines())
                       + "    return attend\n\nvectorized_attention = made(scaled_dot_score)\n")
 
+# A softmax's gradient by complex steps in Python floats, its numbers taken out of torch by a
+# function `numbers(tensor)` each evasion below defines its own way.
+COMPLEX_STEPS_IN_PYTHON = (
+    "def softmax_backward(weights, grad_weights, dim=-1):\n"
+    "    w_t = weights.movedim(dim, -1)\n"
+    "    n, w = w_t.shape[-1], numbers(w_t)\n"
+    "    g, out = numbers(grad_weights.movedim(dim, -1)), []\n"
+    "    for r in range(0, len(w), n):\n"
+    "        for j in range(n):\n"
+    "            e = [w[r + k] * (cmath.exp(1e-30j) if k == j else 1) for k in range(n)]\n"
+    "            ratio = sum(a * b for a, b in zip(e, g[r:r + n])) / sum(e)\n"
+    "            out.append(ratio.imag / 1e-30)\n"
+    "    return torch.tensor(out, dtype=weights.dtype).reshape(w_t.shape).movedim(-1, dim)\n")
+
 EVASIONS = {
     "vectorized_attention calling scaled_dot_score kept in a table": (
         "vectorized_attention", SCORE_BY_HAND + TABLE + SCORE_FROM_A_TABLE,
@@ -702,16 +716,7 @@ EVASIONS = {
         "    pieces = torch.tensor_split(BASE, torch.cumsum(words.long() & 0xFFFFFFFF, 0))\n"
         "    raw = b''.join(len(p).to_bytes(4, 'little') for p in pieces[:-1])\n"
         "    return list(memoryview(raw).cast('d'))\n\n"
-        "def softmax_backward(weights, grad_weights, dim=-1):\n"
-        "    w_t = weights.movedim(dim, -1)\n"
-        "    n, w = w_t.shape[-1], numbers(w_t)\n"
-        "    g, out = numbers(grad_weights.movedim(dim, -1)), []\n"
-        "    for r in range(0, len(w), n):\n"
-        "        for j in range(n):\n"
-        "            e = [w[r + k] * (cmath.exp(1e-30j) if k == j else 1) for k in range(n)]\n"
-        "            ratio = sum(a * b for a, b in zip(e, g[r:r + n])) / sum(e)\n"
-        "            out.append(ratio.imag / 1e-30)\n"
-        "    return torch.tensor(out, dtype=weights.dtype).reshape(w_t.shape).movedim(-1, dim)\n",
+        + COMPLEX_STEPS_IN_PYTHON,
         "out of torch (tensor_split->shape)"),
     # 2026-12-05, a third attack: an operation of its own, defined in a library torch made as it
     # imported, whose kernel runs where nothing is recorded (the kernel's guard refuses the
@@ -747,16 +752,7 @@ EVASIONS = {
         "            words.append(int(re.search(r'index (-?\\d+) is', str(error)).group(1)))\n"
         "    return [memoryview(w.to_bytes(8, 'little', signed=True)).cast('d')[0]\n"
         "            for w in words]\n\n"
-        "def softmax_backward(weights, grad_weights, dim=-1):\n"
-        "    w_t = weights.movedim(dim, -1)\n"
-        "    n, w = w_t.shape[-1], numbers(w_t)\n"
-        "    g, out = numbers(grad_weights.movedim(dim, -1)), []\n"
-        "    for r in range(0, len(w), n):\n"
-        "        for j in range(n):\n"
-        "            e = [w[r + k] * (cmath.exp(1e-30j) if k == j else 1) for k in range(n)]\n"
-        "            ratio = sum(a * b for a, b in zip(e, g[r:r + n])) / sum(e)\n"
-        "            out.append(ratio.imag / 1e-30)\n"
-        "    return torch.tensor(out, dtype=weights.dtype).reshape(w_t.shape).movedim(-1, dim)\n",
+        + COMPLEX_STEPS_IN_PYTHON,
         "raised an error inside the call"),
     # 2026-12-04, a helper's: the whole score matrix made by numpy into an array the cell made
     # before the call (no allocation while it runs, no torch operation makes it), reached
