@@ -113,7 +113,8 @@ from torch.utils._python_dispatch import TorchDispatchMode
 # at a time, need hundreds of times more; numbers handed out of torch (`.numpy()`,
 # `.tolist()`, a print of a tensor, or the lengths of a result whose shape the numbers decide:
 # `nonzero`, `unique`, `tensor_split` at a tensor's indices, or the message of an error an
-# operation raised) cannot be counted, so they break the rule too.
+# operation raised) cannot be counted, so they break the rule too, as do more numbers taken
+# one at a time (`item()`, `float()`, `torch.equal`) than a quarter of the forward pass's.
 
 # %% [markdown zh]
 # ## 第 1 步：softmax 的梯度
@@ -131,7 +132,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 #
 # 小例子：$w = [0.5, 0.3, 0.2]$、$g = [1, 0, 2]$ 的加权和是 $0.5 + 0 + 0.4 = 0.9$，所以梯度是 $w \odot (g - 0.9) = [0.05, -0.27, 0.22]$。它的和为 0：给所有分数加上同一个常数，不会改变任何注意力权重。
 #
-# **本步和下一步的规则：** 不用 autograd（`torch.autograd`、`.backward()`、`torch.func` 等，无论通过什么途径：评分程序会观察你的代码是否走了 autograd 的计算图）：目的就是自己写出梯度。还有，**工作量约为一次前向传播，全用 PyTorch 完成**：在一次形状固定的调用上（这里是 4 个查询对 256 个键；测试单元格会做这次调用，评分时也会做一次形状相同的调用），评分程序会统计 PyTorch 的运算读写了多少个数，用链式法则求梯度只需前向传播的几倍（最多 32 倍）。构造整个雅可比矩阵，或逐个元素对损失做差分，则要多出几百倍；交到 PyTorch 之外的数（`.numpy()`、`.tolist()`、打印张量，或者形状由这些数决定的结果的长度：`nonzero`、`unique`、按张量给出的位置做 `tensor_split`，或者运算抛出的错误信息）无法计数，所以同样违反规则。
+# **本步和下一步的规则：** 不用 autograd（`torch.autograd`、`.backward()`、`torch.func` 等，无论通过什么途径：评分程序会观察你的代码是否走了 autograd 的计算图）：目的就是自己写出梯度。还有，**工作量约为一次前向传播，全用 PyTorch 完成**：在一次形状固定的调用上（这里是 4 个查询对 256 个键；测试单元格会做这次调用，评分时也会做一次形状相同的调用），评分程序会统计 PyTorch 的运算读写了多少个数，用链式法则求梯度只需前向传播的几倍（最多 32 倍）。构造整个雅可比矩阵，或逐个元素对损失做差分，则要多出几百倍；交到 PyTorch 之外的数（`.numpy()`、`.tolist()`、打印张量，或者形状由这些数决定的结果的长度：`nonzero`、`unique`、按张量给出的位置做 `tensor_split`，或者运算抛出的错误信息）无法计数，所以同样违反规则；逐个取出的数（`item()`、`float()`、`torch.equal`）超过前向传播所用数的四分之一，也违反规则。
 
 # %% solution softmax_backward
 

@@ -501,9 +501,14 @@ def unverifiable(tree, language=None):
     loops = literal_names(tree)
     methods = {id(node.func) for node in ast.walk(tree)
                if isinstance(node, ast.Call) and library_method(node)}
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
     for node in ast.walk(tree):
         if id(node) in methods:
             continue
+        if isinstance(node, ast.Name) and node.id in NAMED_BY_STRING - {"hasattr"} and \
+                id(node) not in called:  # `g = getattr`, then g(torch, "_C")
+            return _t("it uses {name} without calling it, so the names it reaches are "
+                      "decided at run time", language, name=node.id)
         if isinstance(node, ast.Call):
             name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
             if name in DYNAMIC_CALLS and id(node.func) not in methods:

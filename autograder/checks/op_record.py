@@ -81,8 +81,16 @@ VIEW_OPS = frozenset({
 # tensor in C++, or given ints is no operation of its own). Each is noted as shaped(name).
 SHAPED_OPS = frozenset({"nonzero", "masked_select", "_unique", "_unique2", "unique_dim",
                         "unique_consecutive", "unique_dim_consecutive", "repeat_interleave",
-                        "bincount"})
+                        "bincount",
+                        # a sparse tensor keeps as many entries as are not zero
+                        "_to_sparse", "_to_sparse_csr", "_to_sparse_csc", "_to_sparse_bsr",
+                        "_to_sparse_bsc"})
 SHAPED_BY_A_TENSOR = frozenset({"tensor_split", "repeat_interleave"})
+
+
+# The record's name for the count of Python numbers operations gave (numbers_handed).
+NUMBERS_OUT = "!numbers"
+PYTHON_NUMBERS = (bool, int, float, complex)
 
 
 def shaped(name):
@@ -204,15 +212,26 @@ def note(record, name):
     record["ops"][name] = record["ops"].get(name, 0) + 1
 
 
-def noted_operation(record, name, outputs, args=()):
-    """An ATen operation that ran, with its output tensors and arguments (the tensors among
+def numbers_handed(result):
+    """How many Python numbers an operation gave (item()'s one, torch.equal's bool, a
+    quantized tensor's scale; those of a tuple or list it gave): each is a number, or a bit,
+    of a tensor taken out of torch."""
+    items = result if type(result) in (tuple, list) else (result,)
+    return sum(1 for item in items if type(item) in PYTHON_NUMBERS)
+
+
+def noted_operation(record, name, result, args=()):
+    """An ATen operation that ran, with what it gave and its arguments (the tensors among
     them and in the lists among them, cat's, each read as it shows), in the record."""
     note(record, name)
     record["count"] += 1
     if GRAPH_TASK is not None and GRAPH_TASK() != -1:
         record["autograd"] = True
+    handed = numbers_handed(result)
+    if handed:
+        record["ops"][NUMBERS_OUT] = record["ops"].get(NUMBERS_OUT, 0) + handed
     made = 0
-    for output in outputs:
+    for output in tensors_in(result):
         size = numbers_of(output)
         made += size
         if size > record["largest"]:

@@ -34,7 +34,13 @@ from autograder.checks.code_rules import (
     string_named,
     unverifiable,
 )
-from autograder.checks.op_record import RAISED, SHAPED_BY_A_TENSOR, SHAPED_OPS, shaped
+from autograder.checks.op_record import (
+    NUMBERS_OUT,
+    RAISED,
+    SHAPED_BY_A_TENSOR,
+    SHAPED_OPS,
+    shaped,
+)
 from autograder.checks.probes import found, fresh, rerun_here, telling_call
 from autograder.checks.recorder import Recorder, codes_of, namespace_of, watched
 from autograder.i18n.standalone import _t
@@ -44,12 +50,13 @@ from autograder.i18n.standalone import _t
 # torch's compilers (code that runs outside torch's dispatch), its library of operations
 # (code of the student's registered as one of torch's operations), and its ways to share a
 # tensor's memory with another library unrecorded (DLPack capsules, a tensor over a Python
-# buffer, read through the buffer), and its profiler (which imports torch's compiler, whose
-# modules register their operations as torch's own: the guard lets those through).
+# buffer, read through the buffer), its profiler (which imports torch's compiler, whose
+# modules register their operations as torch's own: the guard lets those through), and its
+# primitive operations (torch.ops.prims: kernels torch writes in Python, run unrecorded).
 MACHINERY = frozenset({
     "__loader__", "__spec__", "_imp", "create_module", "exec_module", "_dynamo", "compiler",
     "jit", "library", "_library", "__closure__", "cell_contents", "dlpack", "to_dlpack",
-    "from_dlpack", "frombuffer", "profiler"})
+    "from_dlpack", "frombuffer", "profiler", "prims"})
 # Attributes that define an operation or register code as one's in a library torch already
 # made (torch.export.custom_ops.lib, one of 134), read as attributes only (a variable of the
 # student's may be called `impl`): the judging kernel's guard refuses them as they run too.
@@ -206,6 +213,10 @@ def read_tampering(text, language=None):
         if name:
             return _t("it uses {name}, which reaches around what records your code's "
                       "operations", language, name=name)
+        changed = library_attribute_changed(node, roots)
+        if changed:
+            return _t("it changes {name}, a library's own, which torch's code may call as it "
+                      "runs, where nothing is recorded", language, name=changed)
         if isinstance(node, ast.Call):
             passed = [*node.args, *(k.value for k in node.keywords)]
             given = next((a.id for a in passed if isinstance(a, ast.Name)
@@ -229,6 +240,20 @@ def machinery_named(node):
         return node.id if node.id in MACHINERY else None
     name = node.attr if isinstance(node, ast.Attribute) else string_named(node)
     return name if name in MACHINERY or name in REGISTERING else None
+
+
+def library_attribute_changed(node, roots):
+    """The attribute of a library, or of a name standing for one, that a statement sets or
+    deletes (`torch.true_divide = f`, `setattr(F, "softmax", f)`, `del np.add`), as written;
+    None for another node. torch's Python kernels read such names as they run."""
+    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del) and \
+            root_name(node) in roots:
+        return ast.unparse(node)
+    if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("setattr", "delattr") \
+            and node.args and root_name(node.args[0]) in roots:
+        return ast.unparse(node.args[0]) + (f".{string_named(node)}" if string_named(node)
+                                            else "")
+    return None
 
 
 def library_aliases(tree):
@@ -405,8 +430,9 @@ def score_sizes(arguments, params):
 
 
 # Operations that hand a tensor's numbers to Python or another library, where the work done on
-# them is not recorded (a print of a tensor is one); one number at a time (item(), float())
-# is allowed for a quarter of the forward pass's numbers, on the call the rule judges.
+# them is not recorded (a print of a tensor is one); one number at a time (item(), float(),
+# any operation that gives Python a number: NUMBERS_OUT) is allowed for a quarter of the
+# forward pass's numbers, on the call the rule judges.
 PRINTS = frozenset({"__repr__", "__format__"})
 # Operations whose result's shape a tensor's numbers decided (op_record.py, `shaped`).
 DATA_SHAPED = frozenset(shaped(name) for name in SHAPED_OPS | SHAPED_BY_A_TENSOR)
@@ -573,10 +599,11 @@ def costs_one_pass(records, params, probes, language):
         forward = forward_numbers(record["arguments"], params)
         if not forward:
             continue
-        one_by_one = record["ops"].get("_local_scalar_dense", 0)
+        one_by_one = record["ops"].get(NUMBERS_OUT, 0)
         if one_by_one > forward // 4:
             return _t("it took {count} numbers out of torch one at a time (item(), float(), "
-                      "a Python loop over a tensor)", language, count=one_by_one)
+                      "torch.equal, a Python loop over a tensor: each operation that answers "
+                      "with a number)", language, count=one_by_one)
         if record["work"] > ONE_PASS_FACTOR * forward:
             return _t("on inputs of shapes {shapes}, its operations read and made {work} "
                       "numbers, {times:.0f} times the {forward} of the forward pass (at most "

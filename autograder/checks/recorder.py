@@ -296,7 +296,7 @@ class Operations(TorchDispatchMode):
             operation_returned(record)
             if any(kind is not Tensor and kind is not Parameter for kind in types):
                 record["tampered"].append("subclass")
-            noted_operation(record, operation_name(func), tensors_in(out), args)
+            noted_operation(record, operation_name(func), out, args)
         return out
 
 

@@ -70,6 +70,9 @@ ZH = {
         "它用到了 {name}，这会绕过记录你代码运算的机制",
     "it passes {name} to another function, which then reaches attributes by names made at "
     "run time": "它把 {name} 传给了另一个函数，由后者按运行时拼出的名字取属性",
+    "it changes {name}, a library's own, which torch's code may call as it runs, where "
+    "nothing is recorded":
+        "它改动了库自己的 {name}，torch 的代码运行时可能调用它，而那里什么都不会被记录",
     "it ran torch's {ops}": "它运行了 torch 的 {ops}",
     "it handed a tensor's numbers out of torch ({names}), where the work done on them cannot "
     "be counted (a print of a tensor does too, and a result whose shape the numbers decide: "
@@ -80,8 +83,10 @@ ZH = {
     "the numbers they read out of torch (an index out of range says which)":
         "它的 torch 运算中有 {count} 个在调用里抛出了错误，错误信息可以把它们读到的数带出 "
         "torch（越界的索引会说出是哪个数）",
-    "it took {count} numbers out of torch one at a time (item(), float(), a Python loop over a "
-    "tensor)": "它逐个从 torch 中取出了 {count} 个数（item()、float()、对张量的 Python 循环）",
+    "it took {count} numbers out of torch one at a time (item(), float(), torch.equal, a Python "
+    "loop over a tensor: each operation that answers with a number)":
+        "它逐个从 torch 中取出了 {count} 个数（item()、float()、torch.equal、对张量的 Python "
+        "循环：每个以数作答的运算都算）",
     "on inputs of shapes {shapes}, its operations read and made {work} numbers, {times:.0f} "
     "times the {forward} of the forward pass (at most {factor} times)":
         "在形状为 {shapes} 的输入上，它的运算共读写了 {work} 个数，是前向传播 {forward} 个数的 "
@@ -199,6 +204,8 @@ ZH = {
     "{name}, which a loop walks": "{name}（循环会逐个访问它的对象）",
     "it calls {name}()": "它调用了 {name}()",
     "it calls {name}() with a name computed at run time": "它用运行时才算出的名字调用 {name}()",
+    "it uses {name} without calling it, so the names it reaches are decided at run time":
+        "它没有直接调用 {name}，而是把它当作值来用，于是它取到哪些名字要到运行时才能确定",
     "it uses {name}": "它用到了 {name}",
     "it imports * from a module": "它用 import * 从模块导入",
     "it imports {module}, whose code is not judged (graded code may import {allowed}); put "

@@ -291,7 +291,7 @@ def install(read, parts):
         name = aten_name(func)
         if name is None or type(box) is not list or len(box) != 1 or type(op_args) is not tuple:
             return
-        noted_operation(state["record"], name, tensors_in(box[0]), op_args)
+        noted_operation(state["record"], name, box[0], op_args)
         perturb(name, op_args, box)
 
     def on_fn_in(args):

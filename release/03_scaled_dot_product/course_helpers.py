@@ -550,9 +550,13 @@ def unverifiable(tree, language=None):
     loops = literal_names(tree)
     methods = {id(node.func) for node in ast.walk(tree)
                if isinstance(node, ast.Call) and library_method(node)}
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
     for node in ast.walk(tree):
         if id(node) in methods:
             continue
+        if isinstance(node, ast.Name) and node.id in NAMED_BY_STRING - {"hasattr"} and \
+                id(node) not in called:
+            return _t('it uses {name} without calling it, so the names it reaches are decided at run time', language, name=node.id)
         if isinstance(node, ast.Call):
             name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
             if name in DYNAMIC_CALLS and id(node.func) not in methods:
@@ -968,8 +972,13 @@ VIEW_OPS = frozenset({
     "dsplit"})
 SHAPED_OPS = frozenset({"nonzero", "masked_select", "_unique", "_unique2", "unique_dim",
                         "unique_consecutive", "unique_dim_consecutive", "repeat_interleave",
-                        "bincount"})
+                        "bincount",
+                        "_to_sparse", "_to_sparse_csr", "_to_sparse_csc", "_to_sparse_bsr",
+                        "_to_sparse_bsc"})
 SHAPED_BY_A_TENSOR = frozenset({"tensor_split", "repeat_interleave"})
+
+NUMBERS_OUT = "!numbers"
+PYTHON_NUMBERS = (bool, int, float, complex)
 
 def shaped(name):
     return f"{name}->shape"
@@ -1054,13 +1063,20 @@ def span_of(name, args):
 def note(record, name):
     record["ops"][name] = record["ops"].get(name, 0) + 1
 
-def noted_operation(record, name, outputs, args=()):
+def numbers_handed(result):
+    items = result if type(result) in (tuple, list) else (result,)
+    return sum(1 for item in items if type(item) in PYTHON_NUMBERS)
+
+def noted_operation(record, name, result, args=()):
     note(record, name)
     record["count"] += 1
     if GRAPH_TASK is not None and GRAPH_TASK() != -1:
         record["autograd"] = True
+    handed = numbers_handed(result)
+    if handed:
+        record["ops"][NUMBERS_OUT] = record["ops"].get(NUMBERS_OUT, 0) + handed
     made = 0
-    for output in outputs:
+    for output in tensors_in(result):
         size = numbers_of(output)
         made += size
         if size > record["largest"]:
@@ -1406,7 +1422,7 @@ class Operations(TorchDispatchMode):
             operation_returned(record)
             if any(kind is not Tensor and kind is not Parameter for kind in types):
                 record["tampered"].append("subclass")
-            noted_operation(record, operation_name(func), tensors_in(out), args)
+            noted_operation(record, operation_name(func), out, args)
         return out
 
 class Functions(TorchFunctionMode):
@@ -1828,7 +1844,7 @@ import torch
 MACHINERY = frozenset({
     "__loader__", "__spec__", "_imp", "create_module", "exec_module", "_dynamo", "compiler",
     "jit", "library", "_library", "__closure__", "cell_contents", "dlpack", "to_dlpack",
-    "from_dlpack", "frombuffer", "profiler"})
+    "from_dlpack", "frombuffer", "profiler", "prims"})
 REGISTERING = frozenset({"custom_ops", "define", "impl", "fallback", "def_", "impl_t_t",
                          "custom_op", "triton_op", "register_kernel", "register_fake",
                          "register_autograd", "register_torch_dispatch", "register_vmap"})
@@ -1961,6 +1977,9 @@ def read_tampering(text, language=None):
         name = machinery_named(node) or private_of_library(node, roots)
         if name:
             return _t("it uses {name}, which reaches around what records your code's operations", language, name=name)
+        changed = library_attribute_changed(node, roots)
+        if changed:
+            return _t("it changes {name}, a library's own, which torch's code may call as it runs, where nothing is recorded", language, name=changed)
         if isinstance(node, ast.Call):
             passed = [*node.args, *(k.value for k in node.keywords)]
             given = next((a.id for a in passed if isinstance(a, ast.Name)
@@ -1979,6 +1998,16 @@ def machinery_named(node):
         return node.id if node.id in MACHINERY else None
     name = node.attr if isinstance(node, ast.Attribute) else string_named(node)
     return name if name in MACHINERY or name in REGISTERING else None
+
+def library_attribute_changed(node, roots):
+    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del) and \
+            root_name(node) in roots:
+        return ast.unparse(node)
+    if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("setattr", "delattr") \
+            and node.args and root_name(node.args[0]) in roots:
+        return ast.unparse(node.args[0]) + (f".{string_named(node)}" if string_named(node)
+                                            else "")
+    return None
 
 def library_aliases(tree):
     roots = set(LIBRARY_ROOTS)
@@ -2202,9 +2231,9 @@ def costs_one_pass(records, params, probes, language):
         forward = forward_numbers(record["arguments"], params)
         if not forward:
             continue
-        one_by_one = record["ops"].get("_local_scalar_dense", 0)
+        one_by_one = record["ops"].get(NUMBERS_OUT, 0)
         if one_by_one > forward // 4:
-            return _t('it took {count} numbers out of torch one at a time (item(), float(), a Python loop over a tensor)', language, count=one_by_one)
+            return _t('it took {count} numbers out of torch one at a time (item(), float(), torch.equal, a Python loop over a tensor: each operation that answers with a number)', language, count=one_by_one)
         if record["work"] > ONE_PASS_FACTOR * forward:
             return _t('on inputs of shapes {shapes}, its operations read and made {work} numbers, {times:.0f} times the {forward} of the forward pass (at most {factor} times)', language,
                       shapes=", ".join(str(tuple(sizes)) for sizes in params["at"]),

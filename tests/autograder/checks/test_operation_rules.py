@@ -466,7 +466,7 @@ EVASIONS = {
         "            return plain_twin(self)(query, key, value, attn_mask=attn_mask,\n"
         "                                    key_padding_mask=key_padding_mask)\n"
         "        finally:\n"
-        "            inner.F = kept\n", "multi_head_attention_module"),
+        "            inner.F = kept\n", "changes inner.F"),
     "a block running torch.ao's quantizable attention": ("TransformerBlock",
         PLAIN_TWIN + BLOCK_INIT + BLOCK_COPIED +
         "    def forward(self, x, attn_mask=None):\n"
@@ -754,6 +754,50 @@ EVASIONS = {
         "            for w in words]\n\n"
         + COMPLEX_STEPS_IN_PYTHON,
         "raised an error inside the call"),
+    # 2026-12-05, a helper's fourth attack: a quantized tensor's scale and zero point are
+    # operations that answer with a Python number (no item() runs), here the mantissa's size
+    # and sign, then the exponent, of each number
+    "softmax_backward by complex steps in Python, its numbers read from quantized scales": (
+        "softmax_backward",
+        "import cmath\n\n"
+        "def numbers(t):\n"
+        "    mantissas, exponents = torch.frexp(t.double().reshape(-1))\n"
+        "    out = []\n"
+        "    for i in range(mantissas.shape[0]):\n"
+        "        m = torch.quantize_per_tensor_dynamic(mantissas[i:i + 1].float(),\n"
+        "                                              torch.quint8, False)\n"
+        "        e = torch.quantize_per_tensor_dynamic(exponents[i:i + 1].float() + 2048.0,\n"
+        "                                              torch.quint8, False)\n"
+        "        size = m.q_scale() * 255.0 * (-1 if m.q_zero_point() else 1)\n"
+        "        size = 0.0 if size > 1.0 else size  # a zero's scale is 1\n"
+        "        out.append(math.ldexp(size, round(e.q_scale() * 255.0) - 2048))\n"
+        "    return out\n\n"
+        + COMPLEX_STEPS_IN_PYTHON,
+        "numbers out of torch one at a time"),
+    # the same attack's other: torch's own Python kernel of prims.div reads torch.true_divide
+    # as it runs, with the recording's mode off torch's stack; set to a function of the
+    # student's, it computes the gradient there unrecorded
+    "softmax_backward by complex steps inside torch's kernel of prims.div": (
+        "softmax_backward",
+        "def complex_steps(w, g, dim):\n"
+        "    s = torch.log(w.movedim(dim, -1).to(torch.complex128))\n"
+        "    n = s.shape[-1]\n"
+        "    stepped = s.unsqueeze(-2) + torch.eye(n, dtype=torch.complex128) * 1e-30j\n"
+        "    e = torch.exp(stepped - s.real.amax(-1, keepdim=True).unsqueeze(-1))\n"
+        "    loss = (e / e.sum(-1, keepdim=True) * g.movedim(dim, -1).unsqueeze(-2)).sum(-1)\n"
+        "    return (loss.imag / 1e-30).movedim(-1, dim).to(w.dtype)\n\n"
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    box, kept = [], torch.true_divide\n"
+        "    def inside(a, b):\n"
+        "        box.append(complex_steps(weights, grad_weights, dim))\n"
+        "        return kept(a, b)\n"
+        "    torch.true_divide = inside\n"
+        "    try:\n"
+        "        torch.ops.prims.div(torch.ones(1), torch.ones(1))\n"
+        "    finally:\n"
+        "        torch.true_divide = kept\n"
+        "    return box[0]\n",
+        "it changes torch.true_divide"),
     # 2026-12-04, a helper's: the whole score matrix made by numpy into an array the cell made
     # before the call (no allocation while it runs, no torch operation makes it), reached
     # either by calling numpy on the tensors or through arrays sharing a tensor's memory
@@ -1142,6 +1186,15 @@ def test_a_record_that_says_tampered_breaks_every_rule():
     "def f(x):\n    b = getattr(print, '__self__')\n    return b.eval('x + 1', {'x': x})\n",
     "import re\ndef f(x):\n    return re.compile('x + 1', 'f', 'eval')\n",
     "import torch\ndef f(x):\n    return x.modules\n",
+    # a library's own attribute changed, which torch's Python kernels read as they run
+    "import torch\ndef f(x):\n    torch.true_divide = print\n",
+    "import torch\ndef f(x):\n    setattr(torch, 'true_divide', print)\n",
+    "import torch.nn.functional as F\ndef f(x):\n    del F.softmax\n",
+    "import torch\nlib = torch.nn\ndef f(x):\n    lib.functional.relu += 1\n",
+    # getattr or setattr taken as a value, then called with a name made at run time
+    "import torch\ndef f(x):\n    g = getattr\n    return g(torch, '_C')\n",
+    "import torch\ndef f(x):\n    s = [setattr][0]\n    s(torch, 'add', print)\n",
+    "import torch\ndef f(x):\n    return torch.ops.prims.div(x, x)\n",
 ])
 def test_code_reaching_around_the_recorder_is_refused(code):
     """Is code that reaches around the recording (a library's private part through any
@@ -1161,6 +1214,9 @@ def test_code_reaching_around_the_recorder_is_refused(code):
     "        n = len(list(self.modules()))\n        return x * n\n",
     "import re\nWORD = re.compile(r'\\w+')\ndef f(text):\n    return WORD.findall(text)\n",
     "import re\ndef f(text):\n    return re.compile(r'\\w+', re.I).findall(text)\n",
+    "import torch\nclass M(torch.nn.Module):\n    def __init__(self):\n"
+    "        super().__init__()\n        self.scale = torch.nn.Parameter(torch.ones(1))\n"
+    "        layer = torch.nn.Linear(2, 2)\n        layer.weight = self.scale\n",
 ])
 def test_honest_code_is_not_refused_by_its_text(code):
     """Is honest code the text layer once refused (sys.float_info, a parameter copy by
