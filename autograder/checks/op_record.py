@@ -216,8 +216,12 @@ def numbers_handed(result):
     """How many Python numbers an operation gave (item()'s one, torch.equal's bool, a
     quantized tensor's scale; those of a tuple or list it gave): each is a number, or a bit,
     of a tensor taken out of torch."""
-    items = result if type(result) in (tuple, list) else (result,)
-    return sum(1 for item in items if type(item) in PYTHON_NUMBERS)
+    kind = type(result)
+    if kind is Tensor:  # most operations: no tuple to make
+        return 0
+    if kind is tuple or kind is list:
+        return sum(1 for item in result if type(item) in PYTHON_NUMBERS)
+    return 1 if kind in PYTHON_NUMBERS else 0
 
 
 def noted_operation(record, name, result, args=()):

@@ -1064,8 +1064,12 @@ def note(record, name):
     record["ops"][name] = record["ops"].get(name, 0) + 1
 
 def numbers_handed(result):
-    items = result if type(result) in (tuple, list) else (result,)
-    return sum(1 for item in items if type(item) in PYTHON_NUMBERS)
+    kind = type(result)
+    if kind is Tensor:
+        return 0
+    if kind is tuple or kind is list:
+        return sum(1 for item in result if type(item) in PYTHON_NUMBERS)
+    return 1 if kind in PYTHON_NUMBERS else 0
 
 def noted_operation(record, name, result, args=()):
     note(record, name)
