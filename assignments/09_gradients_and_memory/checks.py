@@ -649,6 +649,9 @@ ONLINE_ATTENTION = Step(
 # cached_causal_attention -----------------------------------------------------------------
 
 
+LONG_SEQ = 24  # positions of the case whose every pair of positions outnumbers its inputs
+
+
 def decoding_inputs(gen, lead, dtype=torch.float32, low=2):
     """x (*lead, seq, d_in) and the three weights, every size distinct, in [low, low + 8]."""
     seq, d_in, d_k, d_v = sizes(gen, 4, low=low, high=low + 8)
@@ -669,6 +672,15 @@ def cached_random(gen):
     inputs = decoding_inputs(gen, (batch, heads))
     cases.append(Case(t("{batch} sequences of {heads} heads, {seq} positions each", batch=batch,
                         heads=heads, seq=inputs[0].shape[-2]), calling(*inputs)))
+    # a sequence longer than every other size, whose score of every position against every
+    # position outnumbers every input and a row of each size for each position: the rule
+    # sees a mask's whole matrix there
+    (seq,) = sizes(gen, 1, low=LONG_SEQ, high=LONG_SEQ + 8)
+    d_in, d_k, d_v = sizes(gen, 3)
+    x = torch.randn(seq, d_in, generator=gen)
+    weights = [torch.randn(d_in, d, generator=gen) for d in (d_k, d_k, d_v)]
+    cases.append(Case(t("a long sequence of {seq} positions, d_in = {d_in}", seq=seq, d_in=d_in),
+                      calling(x, *weights)))
     return cases
 
 
@@ -719,8 +731,9 @@ CACHED_CAUSAL_ATTENTION = Step(
                        "the cache holds only the positions decoded so far, so there is no "
                        "future to hide; attend over the cache with torch.softmax and @ (the "
                        "grader judges this from the torch softmaxes, or sums you divide by, "
-                       "that your output depends on; a normalisation computed outside torch "
-                       "is invisible to it)",
+                       "that your output depends on, and from the size of each operation: "
+                       "none may hold every position's score against every position; a "
+                       "normalisation computed outside torch is invisible to it)",
                        probe={"kind": "spans", "arg": 0}),
         forbids_ops("no built-in attention", {"scaled_dot_product", "multi_head_attention"},
                     "decoding is the loop over positions, each attending over the cache "

@@ -640,7 +640,9 @@ for block_size in (512, 128, 32):
 #
 # **Rules for this step:** no mask: the softmax of each position covers only the positions
 # decoded so far (the grader records how many positions each of your softmaxes spans; a
-# mask, of `-inf` or of zeros, needs every position scored), and no built-in attention. That
+# mask, of `-inf` or of zeros, needs every position scored), and no operation holds every
+# position's score against every position (on a long sequence, as in the test below, those
+# are more numbers than the inputs hold); and no built-in attention. That
 # each position is projected once is the point of the cache; no rule checks it, but the
 # count below shows it.
 
@@ -659,7 +661,7 @@ for block_size in (512, 128, 32):
 #
 # 缓存里只有过去和现在，没有需要掩码的未来：**不需要掩码**，结果仍然恰好是整个序列的因果自注意力（作业 7）。`cached_causal_attention(x, W_query, W_key, W_value)` 接收形状为 `(..., seq, d_in)` 的 `x` 和三个权重矩阵，返回 `(..., seq, d_v)`。`torch.zeros(*x.shape[:-2], seq, d_k, dtype=x.dtype)` 可以建一个能容纳所有位置的键缓存（把 `d_k` 换成 `d_v` 就是值缓存；也可以用一个列表保存各行，再用 `torch.stack` 拼起来）；`x[..., t, :]` 是这一批中每个序列的位置 $t$。
 #
-# **本步规则：** 不用掩码：每个位置的 softmax 只覆盖目前为止已解码的位置（评分程序会记录你的每次 softmax 覆盖了多少个位置；掩码，无论是 `-inf` 还是 0，都需要给所有位置打分），也不用内置的注意力。每个位置只投影一次，这正是缓存的意义；没有规则检查这一点，但下面的计数能显示它。
+# **本步规则：** 不用掩码：每个位置的 softmax 只覆盖目前为止已解码的位置（评分程序会记录你的每次 softmax 覆盖了多少个位置；掩码，无论是 `-inf` 还是 0，都需要给所有位置打分），任何运算都不能容纳每个位置对每个位置的分数（在长序列上，比如下面测试里的那个，这些分数比输入的数还多）；也不用内置的注意力。每个位置只投影一次，这正是缓存的意义；没有规则检查这一点，但下面的计数能显示它。
 
 # %% solution cached_causal_attention
 
@@ -707,6 +709,13 @@ changed = xs.clone()
 changed[..., -1, :] += 5.0  # only the last position changes
 expect_close(cached_causal_attention(changed, Wq, Wk, Wv)[..., :-1, :], batch[..., :-1, :],
              "the earlier outputs when only the last position changes")
+# a long sequence: 40 positions, every other size smaller (grading draws one like it)
+x_long = torch.randn(40, 3, generator=gen)  # (seq, d_in)
+Wq, Wk, Wv = (torch.randn(3, d, generator=gen) for d in (2, 2, 5))
+expect_close(cached_causal_attention(x_long, Wq, Wk, Wv),
+             F.scaled_dot_product_attention(x_long @ Wq, x_long @ Wk, x_long @ Wv,
+                                            is_causal=True),
+             "a long sequence of 40 positions, against is_causal=True")
 
 # %% strings zh
 {
@@ -720,6 +729,9 @@ expect_close(cached_causal_attention(changed, Wq, Wk, Wv)[..., :-1, :], batch[..
         "与 F.scaled_dot_product_attention(..., is_causal=True) 对照",
     "# only the last position changes": "# 只改变最后一个位置",
     "the earlier outputs when only the last position changes": "只改变最后一个位置时，前面各位置的输出",
+    "# a long sequence: 40 positions, every other size smaller (grading draws one like it)":
+        "# 一个长序列：40 个位置，其他各维都更小（评分时会抽取类似的一个）",
+    "a long sequence of 40 positions, against is_causal=True": "40 个位置的长序列，与 is_causal=True 对照",
 }
 
 # %% [markdown]

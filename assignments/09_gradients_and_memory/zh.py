@@ -189,6 +189,7 @@ CATALOG = {
         '（torch.logsumexp 也算内置的 softmax）',
     # cached_causal_attention
     'one sequence of {seq} positions': '一个序列，{seq} 个位置',
+    'a long sequence of {seq} positions, d_in = {d_in}': '一个长序列，{seq} 个位置，d_in = {d_in}',
     'a batch of {batch} sequences of {seq} positions':
         '{batch} 个序列组成的一批，每个 {seq} 个位置',
     '{batch} sequences of {heads} heads, {seq} positions each':
@@ -220,10 +221,12 @@ CATALOG = {
     'no built-in attention': '不用内置的注意力',
     'the cache holds only the positions decoded so far, so there is no future to hide; attend '
     'over the cache with torch.softmax and @ (the grader judges this from the torch softmaxes, '
-    'or sums you divide by, that your output depends on; a normalisation computed outside '
-    'torch is invisible to it)':
+    'or sums you divide by, that your output depends on, and from the size of each operation: '
+    "none may hold every position's score against every position; a normalisation computed "
+    'outside torch is invisible to it)':
         '缓存里只有目前为止已解码的位置，没有需要掩码的未来；请用 torch.softmax 和 @ '
-        '对缓存做注意力（评分程序依据的是你的输出用到的 torch softmax 或用作除数的求和；'
+        '对缓存做注意力（评分程序依据的是你的输出用到的 torch softmax 或用作除数的求和，'
+        '以及每个运算的大小：任何运算都不能容纳每个位置对每个位置的分数；'
         '在 torch 之外算的归一化它看不到）',
     # the hidden properties, in words (their docstrings' first line)
     "The gradient matches torch.autograd's":

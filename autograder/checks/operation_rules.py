@@ -491,6 +491,30 @@ def scores_in_blocks(records, params, probes, language):
     return None
 
 
+def every_pair_at_once(records, position, language):
+    """Why a call held every position's score against every other in one operation, as a
+    mask's whole matrix does (None if none did): on a call whose batch x seq x seq numbers
+    are more than every argument and than a row of d numbers for each position (the largest
+    last dim of the arguments: the cache of keys or values, the output)."""
+    for record in calls(records):
+        arguments = record["arguments"]
+        sizes = shape(arguments[position]) if len(arguments) > position else None
+        if not sizes or len(sizes) < 2:
+            continue
+        tensors = [dims for dims in map(shape, arguments) if dims]
+        batch, seq = math.prod(sizes[:-2]), sizes[-2]
+        room = max([math.prod(dims) for dims in tensors]
+                   + [batch * seq * dims[-1] for dims in tensors])
+        whole = batch * seq * seq
+        if whole > room and record["largest"] >= whole:
+            return _t("one operation produced or read {count} numbers at once, as many as "
+                      "every position's scores against every position ({batch} x {seq} x "
+                      "{seq}): a mask's whole matrix, where the cache holds only the positions "
+                      "decoded so far", language, count=record["largest"], batch=batch,
+                      seq=seq)
+    return None
+
+
 def causal_weights(records, params, probes, language):
     """params: [the position of the sequence argument]. Step t attends over the t + 1
     positions decoded so far, so the normalisations of a call (softmaxes, sums) span nearly
@@ -498,7 +522,8 @@ def causal_weights(records, params, probes, language):
     2..seq); a mask, of -inf or of zeros, scores every position at every step: one span.
     Where a probe looked, on one call only the spans whose normalisations are used count
     (one added beside the real work changes nothing when it is changed), and those of all seq
-    positions may change only the last position's output (a mask's change every one)."""
+    positions may change only the last position's output (a mask's change every one). And no
+    operation holds every position's score against every other (every_pair_at_once)."""
     seen = [(sorted({span for span in record["weights"] if span <= sizes[-2]}), sizes[-2])
             for record in calls(records)
             if (sizes := shape(record["arguments"][params[0]])
@@ -518,7 +543,7 @@ def causal_weights(records, params, probes, language):
                   "products) changed the outputs of {rows} positions, where only the last "
                   "position's attends over all {seq}: every position was scored against the "
                   "whole sequence, its future masked", language, seq=probes["seq"], rows=rows)
-    return None
+    return every_pair_at_once(records, params[0], language)
 
 
 # A gradient from the chain rule reads and makes a few times the numbers of its forward pass;

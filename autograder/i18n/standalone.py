@@ -98,6 +98,11 @@ ZH = {
     "cannot be seen (a result whose shape the numbers decide does too: ->shape)":
         "它把张量的数交到了 torch 之外（{names}），评分程序看不到用它们算出的分数"
         "（形状由这些数决定的结果也算：->shape）",
+    "one operation produced or read {count} numbers at once, as many as every position's "
+    "scores against every position ({batch} x {seq} x {seq}): a mask's whole matrix, where "
+    "the cache holds only the positions decoded so far":
+        "一个运算一次产生或读取了 {count} 个数，与每个位置对每个位置的分数一样多（{batch} x "
+        "{seq} x {seq}）：这是掩码要用的整个矩阵，而缓存里只有目前为止已解码的位置",
     "it never ran {names}": "它从未运行 {names}",
     "it ran {names}, but its output does not change what your code returns":
         "它运行了 {names}，但其输出并不影响你的代码的返回值",

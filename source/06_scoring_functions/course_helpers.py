@@ -2174,6 +2174,22 @@ def scores_in_blocks(records, params, probes, language):
                       span=max(wide), block=block, keys=keys[-2])
     return None
 
+def every_pair_at_once(records, position, language):
+    for record in calls(records):
+        arguments = record["arguments"]
+        sizes = shape(arguments[position]) if len(arguments) > position else None
+        if not sizes or len(sizes) < 2:
+            continue
+        tensors = [dims for dims in map(shape, arguments) if dims]
+        batch, seq = math.prod(sizes[:-2]), sizes[-2]
+        room = max([math.prod(dims) for dims in tensors]
+                   + [batch * seq * dims[-1] for dims in tensors])
+        whole = batch * seq * seq
+        if whole > room and record["largest"] >= whole:
+            return _t("one operation produced or read {count} numbers at once, as many as every position's scores against every position ({batch} x {seq} x {seq}): a mask's whole matrix, where the cache holds only the positions decoded so far", language, count=record["largest"], batch=batch,
+                      seq=seq)
+    return None
+
 def causal_weights(records, params, probes, language):
     seen = [(sorted({span for span in record["weights"] if span <= sizes[-2]}), sizes[-2])
             for record in calls(records)
@@ -2189,7 +2205,7 @@ def causal_weights(records, params, probes, language):
     rows = probes.get("whole_rows") if probes is not None else None
     if rows is not None and rows > 1:
         return _t("changing its normalisations of all {seq} positions (softmaxes, sums, products) changed the outputs of {rows} positions, where only the last position's attends over all {seq}: every position was scored against the whole sequence, its future masked", language, seq=probes["seq"], rows=rows)
-    return None
+    return every_pair_at_once(records, params[0], language)
 
 ONE_PASS_FACTOR = 32
 

@@ -610,6 +610,26 @@ EVASIONS = {
         "    e = torch.exp(s - s.amax(-1, keepdim=True))\n"
         "    totals = torch.stack([e[..., t, :t + 1].sum(-1) for t in range(n)], dim=-1)\n"
         "    return (e / totals[..., None]) @ v\n", "its future masked"),
+    # 2026-12-04, a helper's (open until 2026-12-05, fourth session): the whole masked matrix,
+    # its row sums and weighted sums Python additions a column at a time (no normalisation),
+    # times sums of ones of every length over their lengths (each changes its row's output
+    # when a probe changes it, as a cache's softmaxes would)
+    "cached attention with a full mask, summed a column at a time beside decoys": (
+        "cached_causal_attention",
+        "def cached_causal_attention(x, W_query, W_key, W_value):\n"
+        "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+        "    n = x.shape[-2]\n"
+        "    s = (q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1])).masked_fill(\n"
+        "        torch.ones(n, n, dtype=torch.bool).triu(1), float('-inf'))\n"
+        "    e = torch.exp(s - s.amax(-1, keepdim=True))\n"
+        "    total, weighted = e[..., 0:1], e[..., 0:1] * v[..., 0:1, :]\n"
+        "    for j in range(1, n):\n"
+        "        total = total + e[..., j:j + 1]\n"
+        "        weighted = weighted + e[..., j:j + 1] * v[..., j:j + 1, :]\n"
+        "    decoys = torch.stack([torch.ones(t + 1, dtype=x.dtype).sum() / (t + 1)\n"
+        "                          for t in range(n)])\n"
+        "    return weighted / total * decoys[:, None]\n",
+        "every position's scores against every position"),
     "cached attention masked through exp2": ("cached_causal_attention",
         "def cached_causal_attention(x, W_query, W_key, W_value):\n"
         "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
