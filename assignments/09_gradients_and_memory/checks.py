@@ -90,6 +90,17 @@ def softmax_backward_random(gen):
     cases.append(Case(t("float64 weights of {rows} queries over {n_key} keys (the rule's "
                         "shapes)", rows=SOFTMAX_AT[0], n_key=SOFTMAX_AT[1]),
                       calling(*softmax_inputs(gen, SOFTMAX_AT, -1), dim=-1)))
+    # one larger, its shape and dim drawn for each student: the rule judges every call at
+    # least as large, so that no code can tell the calls it is judged on by their shapes (the
+    # dim normalised as long as the rule's, where differences of the loss cost the most)
+    (batch,), (rows,) = sizes(gen, 1, high=3), sizes(gen, 1, low=3, high=6)
+    (n_key,) = sizes(gen, 1, low=SOFTMAX_AT[1], high=SOFTMAX_AT[1] + 64)
+    dim = int(torch.randint(3, (1,), generator=gen))
+    shape = [batch, rows]
+    shape.insert(dim, n_key)
+    cases.append(Case(t("float64 weights of shape {shape} normalised along dim = {dim} "
+                        "(larger than the rule's shapes)", shape=tuple(shape), dim=dim),
+                      calling(*softmax_inputs(gen, shape, dim), dim=dim)))
     return cases
 
 
@@ -217,6 +228,15 @@ def attention_backward_random(gen):
                    for sizes in ATTENTION_AT)
     cases.append(Case(t("float64, one sequence ({n_query} queries, {n_key} keys: the rule's "
                         "shapes)", n_query=ATTENTION_AT[0][0], n_key=ATTENTION_AT[1][0]),
+                      calling(*inputs)))
+    # one larger, its shapes drawn for each student (the rule judges every call at least as
+    # large as the one of its shapes)
+    (batch,), (n_query,) = sizes(gen, 1, high=3), sizes(gen, 1, low=8, high=12)
+    (n_key,), (d_k, d_v) = sizes(gen, 1, low=256, high=320), sizes(gen, 2, low=4, high=9)
+    inputs = tuple(torch.randn(batch, *shape, generator=gen, dtype=torch.float64)
+                   for shape in ((n_query, d_k), (n_key, d_k), (n_key, d_v), (n_query, d_v)))
+    cases.append(Case(t("float64, a batch of {batch} ({n_query} queries, {n_key} keys: larger "
+                        "than the rule's shapes)", batch=batch, n_query=n_query, n_key=n_key),
                       calling(*inputs)))
     return cases
 

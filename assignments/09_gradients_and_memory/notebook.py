@@ -106,15 +106,16 @@ from torch.utils._python_dispatch import TorchDispatchMode
 # **Rule for this step and the next:** no autograd (`torch.autograd`, `.backward()`,
 # `torch.func` ..., by whatever path: the grader watches whether your code walks an autograd
 # graph): the point is to write the gradient yourself. And **about one forward pass of work,
-# in torch**: on one call of fixed shapes (4 queries over 256 keys here; the test cell makes
-# it, and grading makes one of the same shapes), the grader counts the numbers torch's
-# operations read and make, and a gradient from the chain rule needs a few times those of
+# in torch**: on a call of fixed shapes (4 queries over 256 keys here; the test cell makes
+# it, and grading makes one of the same shapes), and on every call as large or larger
+# (grading draws one), the grader counts the numbers torch's operations read and make, and a gradient from the chain rule needs a few times those of
 # the forward pass (at most 32 times). A whole Jacobian, or differences of the loss one entry
 # at a time, need hundreds of times more; numbers handed out of torch (`.numpy()`,
 # `.tolist()`, a print of a tensor, or the lengths of a result whose shape the numbers decide:
 # `nonzero`, `unique`, `tensor_split` at a tensor's indices, or the message of an error an
 # operation raised) cannot be counted, so they break the rule too, as do more numbers taken
-# one at a time (`item()`, `float()`, `torch.equal`) than a quarter of the forward pass's.
+# one at a time (`item()`, `float()`, `torch.equal`; a Python float counts as two) than a
+# quarter of the numbers the call is given.
 
 # %% [markdown zh]
 # ## 第 1 步：softmax 的梯度
@@ -132,7 +133,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 #
 # 小例子：$w = [0.5, 0.3, 0.2]$、$g = [1, 0, 2]$ 的加权和是 $0.5 + 0 + 0.4 = 0.9$，所以梯度是 $w \odot (g - 0.9) = [0.05, -0.27, 0.22]$。它的和为 0：给所有分数加上同一个常数，不会改变任何注意力权重。
 #
-# **本步和下一步的规则：** 不用 autograd（`torch.autograd`、`.backward()`、`torch.func` 等，无论通过什么途径：评分程序会观察你的代码是否走了 autograd 的计算图）：目的就是自己写出梯度。还有，**工作量约为一次前向传播，全用 PyTorch 完成**：在一次形状固定的调用上（这里是 4 个查询对 256 个键；测试单元格会做这次调用，评分时也会做一次形状相同的调用），评分程序会统计 PyTorch 的运算读写了多少个数，用链式法则求梯度只需前向传播的几倍（最多 32 倍）。构造整个雅可比矩阵，或逐个元素对损失做差分，则要多出几百倍；交到 PyTorch 之外的数（`.numpy()`、`.tolist()`、打印张量，或者形状由这些数决定的结果的长度：`nonzero`、`unique`、按张量给出的位置做 `tensor_split`，或者运算抛出的错误信息）无法计数，所以同样违反规则；逐个取出的数（`item()`、`float()`、`torch.equal`）超过前向传播所用数的四分之一，也违反规则。
+# **本步和下一步的规则：** 不用 autograd（`torch.autograd`、`.backward()`、`torch.func` 等，无论通过什么途径：评分程序会观察你的代码是否走了 autograd 的计算图）：目的就是自己写出梯度。还有，**工作量约为一次前向传播，全用 PyTorch 完成**：在一次形状固定的调用上（这里是 4 个查询对 256 个键；测试单元格会做这次调用，评分时也会做一次形状相同的调用），以及同样大或更大的每次调用上（评分时会抽取一次），评分程序会统计 PyTorch 的运算读写了多少个数，用链式法则求梯度只需前向传播的几倍（最多 32 倍）。构造整个雅可比矩阵，或逐个元素对损失做差分，则要多出几百倍；交到 PyTorch 之外的数（`.numpy()`、`.tolist()`、打印张量，或者形状由这些数决定的结果的长度：`nonzero`、`unique`、按张量给出的位置做 `tensor_split`，或者运算抛出的错误信息）无法计数，所以同样违反规则；逐个取出的数（`item()`、`float()`、`torch.equal`；一个 Python 浮点数算两个）超过这次调用得到的数的四分之一，也违反规则。
 
 # %% solution softmax_backward
 
@@ -191,6 +192,14 @@ leaf = scores.clone().requires_grad_()
 torch.softmax(leaf, dim=-1).backward(upstream)
 mine = softmax_backward(torch.softmax(scores, dim=-1), upstream)
 expect_close(mine.float(), leaf.grad.float(), "4 rows of 256 scores, against torch.autograd")
+# larger than the rule's shapes, along dim 1 (a call as large is judged by the rule too;
+# grading draws one of its own shape)
+scores = torch.randn(2, 300, 3, generator=gen, dtype=torch.float64)
+upstream = torch.randn(2, 300, 3, generator=gen, dtype=torch.float64)
+leaf = scores.clone().requires_grad_()
+torch.softmax(leaf, dim=1).backward(upstream)
+mine = softmax_backward(torch.softmax(scores, dim=1), upstream, dim=1)
+expect_close(mine.float(), leaf.grad.float(), "(2, 300, 3) along dim=1, against torch.autograd")
 
 # %% strings zh
 {
@@ -212,6 +221,11 @@ expect_close(mine.float(), leaf.grad.float(), "4 rows of 256 scores, against tor
         "# 规则所用的形状：4 个查询，各对 256 个键。用链式法则，梯度的代价只是前向传播的几倍\n"
         "# （逐列对损失做差分，则要付出 256 次前向传播的代价）",
     '"4 rows of 256 scores, against torch.autograd"': '"4 行、每行 256 个分数，与 torch.autograd 对照"',
+    "# larger than the rule's shapes, along dim 1 (a call as large is judged by the rule too;\n"
+    "# grading draws one of its own shape)":
+        "# 比规则所用的形状大，沿 dim 1（同样大的调用也按这条规则评判；\n"
+        "# 评分时会抽取一个形状）",
+    '"(2, 300, 3) along dim=1, against torch.autograd"': '"(2, 300, 3) 沿 dim=1，与 torch.autograd 对照"',
 }
 
 # %% [markdown]
@@ -344,6 +358,15 @@ F.scaled_dot_product_attention(*leaves).backward(upstream)
 mine = attention_backward(q, k, v, upstream)
 for name, got, leaf in zip(("grad_queries", "grad_keys", "grad_values"), mine, leaves):
     expect_close(got.float(), leaf.grad.float(), f"{name} over 256 keys, against torch.autograd")
+# larger than the rule's shapes: a batch of 2, 10 queries over 300 keys (d_k = 5, d_v = 7)
+q, k, v = (torch.randn(2, n, d, generator=gen, dtype=torch.float64)
+           for n, d in ((10, 5), (300, 5), (300, 7)))
+upstream = torch.randn(2, 10, 7, generator=gen, dtype=torch.float64)
+leaves = [t.clone().requires_grad_() for t in (q, k, v)]
+F.scaled_dot_product_attention(*leaves).backward(upstream)
+mine = attention_backward(q, k, v, upstream)
+for name, got, leaf in zip(("grad_queries", "grad_keys", "grad_values"), mine, leaves):
+    expect_close(got.float(), leaf.grad.float(), f"{name} over 300 keys, against torch.autograd")
 
 # %% strings zh
 {
@@ -368,6 +391,9 @@ for name, got, leaf in zip(("grad_queries", "grad_keys", "grad_values"), mine, l
         "# 规则所用的形状：8 个查询对 256 个键（d_k = 4，d_v = 6）。用链式法则，\n"
         "# 代价只是前向传播的几倍",
     'f"{name} over 256 keys, against torch.autograd"': 'f"256 个键时的 {name}，与 torch.autograd 对照"',
+    "# larger than the rule's shapes: a batch of 2, 10 queries over 300 keys (d_k = 5, d_v = 7)":
+        "# 比规则所用的形状大：一批 2 个，10 个查询对 300 个键（d_k = 5，d_v = 7）",
+    'f"{name} over 300 keys, against torch.autograd"': 'f"300 个键时的 {name}，与 torch.autograd 对照"',
 }
 
 # %% [markdown]

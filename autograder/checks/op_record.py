@@ -81,21 +81,44 @@ VIEW_OPS = frozenset({
 # tensor in C++, or given ints is no operation of its own). Each is noted as shaped(name).
 SHAPED_OPS = frozenset({"nonzero", "masked_select", "_unique", "_unique2", "unique_dim",
                         "unique_consecutive", "unique_dim_consecutive", "repeat_interleave",
-                        "bincount",
-                        # a sparse tensor keeps as many entries as are not zero
-                        "_to_sparse", "_to_sparse_csr", "_to_sparse_csc", "_to_sparse_bsr",
-                        "_to_sparse_bsc"})
+                        "bincount"})
+LAYOUT = TensorBase.layout.__get__
+STRIDED = torch.strided  # a result of another layout (sparse) is shaped by the numbers too:
+# it keeps the entries that are not zero, and without a size takes its own from the indices
 SHAPED_BY_A_TENSOR = frozenset({"tensor_split", "repeat_interleave"})
 
 
-# The record's name for the count of Python numbers operations gave (numbers_handed).
+# The record's name for the count of numbers operations gave Python (numbers_handed).
 NUMBERS_OUT = "!numbers"
-PYTHON_NUMBERS = (bool, int, float, complex)
+
+
+SHAPED = "->shape"
 
 
 def shaped(name):
     """The record's name for an operation whose result's shape a tensor's numbers decided."""
-    return f"{name}->shape"
+    return name + SHAPED
+
+
+IS_META = TensorBase.is_meta.__get__
+DEVICE = torch.device
+
+
+def python_kernel(qualified, args, kwargs):
+    """What makes an ATen operation about to run (`qualified`: its name with its namespace,
+    aten::add.Tensor) reach a kernel torch wrote in Python, which runs out of the record's
+    sight and calls whatever torch's modules name as it runs: a namespace other than aten's
+    (torch.ops.prims ...), or the meta device (every meta kernel is Python); None: neither."""
+    if type(qualified) is not str or not qualified.startswith("aten::"):
+        return str(qualified).split("::", 1)[0][:40]
+    for value in args:
+        for tensor in tensors_in(value):
+            if IS_META(tensor):
+                return "meta"
+    device = kwargs.get("device") if type(kwargs) is dict else None
+    if type(device) is DEVICE and device.type == "meta":
+        return "meta"
+    return None
 
 
 FRAME_CODE = types.FrameType.f_code.__get__
@@ -212,16 +235,28 @@ def note(record, name):
     record["ops"][name] = record["ops"].get(name, 0) + 1
 
 
+def words_of(number):
+    """The 32-bit words a Python number an operation gave can carry: a bool 1, an int or a
+    float 2 (two float32 numbers fit in one, viewed as float64), a complex 4; 0 for anything
+    else (told by identity: no code of the value's runs)."""
+    kind = type(number)
+    if kind is float or kind is int:
+        return 2
+    if kind is complex:
+        return 4
+    return 1 if kind is bool else 0
+
+
 def numbers_handed(result):
-    """How many Python numbers an operation gave (item()'s one, torch.equal's bool, a
-    quantized tensor's scale; those of a tuple or list it gave): each is a number, or a bit,
-    of a tensor taken out of torch."""
+    """How many numbers, in 32-bit words (words_of), an operation gave Python (item()'s one,
+    torch.equal's bool, a quantized tensor's scale; those of a tuple or list it gave): each
+    is a number, or a bit, of a tensor taken out of torch."""
     kind = type(result)
     if kind is Tensor:  # most operations: no tuple to make
         return 0
     if kind is tuple or kind is list:
-        return sum(1 for item in result if type(item) in PYTHON_NUMBERS)
-    return 1 if kind in PYTHON_NUMBERS else 0
+        return sum(words_of(item) for item in result)
+    return words_of(result)
 
 
 def noted_operation(record, name, result, args=()):
@@ -234,13 +269,14 @@ def noted_operation(record, name, result, args=()):
     handed = numbers_handed(result)
     if handed:
         record["ops"][NUMBERS_OUT] = record["ops"].get(NUMBERS_OUT, 0) + handed
-    made = 0
+    made, other_layout = 0, False
     for output in tensors_in(result):
         size = numbers_of(output)
         made += size
         if size > record["largest"]:
             record["largest"] = size
-    if name in SHAPED_OPS:
+        other_layout = other_layout or LAYOUT(output) is not STRIDED
+    if name in SHAPED_OPS or other_layout:
         note(record, shaped(name))
     if name not in VIEW_OPS:
         record["work"] += made

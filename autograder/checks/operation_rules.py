@@ -34,13 +34,7 @@ from autograder.checks.code_rules import (
     string_named,
     unverifiable,
 )
-from autograder.checks.op_record import (
-    NUMBERS_OUT,
-    RAISED,
-    SHAPED_BY_A_TENSOR,
-    SHAPED_OPS,
-    shaped,
-)
+from autograder.checks.op_record import NUMBERS_OUT, RAISED, SHAPED
 from autograder.checks.probes import found, fresh, rerun_here, telling_call
 from autograder.checks.recorder import Recorder, codes_of, namespace_of, watched
 from autograder.i18n.standalone import _t
@@ -97,6 +91,11 @@ TAMPERING = {
         language, detail=detail),
     "infra_mode": lambda language, detail: _t(
         "it set or unset one of torch's own dispatch modes",
+        language, detail=detail),
+    "python_kernel": lambda language, detail: _t(
+        "it ran an operation of torch's whose kernel is written in Python ({detail}: a tensor "
+        "on the meta device, or an operation outside aten, such as torch.ops.prims), which "
+        "runs out of the record's sight and calls what torch's modules name then",
         language, detail=detail),
     "library": lambda language, detail: _t(
         "it registered code of its own as torch's operations",
@@ -432,21 +431,20 @@ def score_sizes(arguments, params):
 # Operations that hand a tensor's numbers to Python or another library, where the work done on
 # them is not recorded (a print of a tensor is one); one number at a time (item(), float(),
 # any operation that gives Python a number: NUMBERS_OUT) is allowed for a quarter of the
-# forward pass's numbers, on the call the rule judges.
+# inputs' numbers, on the call the rule judges.
 PRINTS = frozenset({"__repr__", "__format__"})
-# Operations whose result's shape a tensor's numbers decided (op_record.py, `shaped`).
-DATA_SHAPED = frozenset(shaped(name) for name in SHAPED_OPS | SHAPED_BY_A_TENSOR)
 OUT_OF_TORCH = frozenset({"numpy", "__array__", "__dlpack__", "tolist", "untyped_storage",
-                          "storage", "_typed_storage", "apply_", "map_", "map2_"}) | PRINTS \
-    | DATA_SHAPED
+                          "storage", "_typed_storage", "apply_", "map_", "map2_"}) | PRINTS
 # Of those, the ways to hand another library a tensor's numbers to work on (a print's text is
 # no place to compute in).
 SHARED_OUT = OUT_OF_TORCH - PRINTS
 
 
 def handed_out(records, names):
-    """The operations of `names` any call ran, sorted."""
-    return sorted({op for record in calls(records) for op in record["ops"] if op in names})
+    """The operations of `names` any call ran, and those whose result's shape a tensor's
+    numbers decided (op_record.py, `shaped`: NAME->shape), sorted."""
+    return sorted({op for record in calls(records) for op in record["ops"]
+                   if op in names or op.endswith(SHAPED)})
 
 
 def scores_in_blocks(records, params, probes, language):
@@ -559,6 +557,14 @@ def input_shapes(arguments, positions):
     return [shape(arguments[i]) if len(arguments) > i else None for i in positions]
 
 
+def shaped_like(shapes, positions):
+    """Arguments as a record describes them, with these shapes at these positions."""
+    arguments = [None] * (max(positions) + 1)
+    for position, sizes in zip(positions, shapes, strict=True):
+        arguments[position] = list(sizes)
+    return arguments
+
+
 def forward_numbers(arguments, params):
     """The numbers one forward pass of a call reads and makes at least: every tensor argument
     at `params["inputs"]`, and with `params["scores"]` ([queries, keys, values] positions)
@@ -602,12 +608,15 @@ def shares_memory(text, language):
 def costs_one_pass(records, params, probes, language):
     """params: {"inputs": tensor argument positions, "scores": [queries, keys, values]
     positions or None, "at": the shapes of those inputs in the call judged}. No call hands a
-    tensor's numbers out of torch (OUT_OF_TORCH, the shapes DATA_SHAPED reads among them, or
+    tensor's numbers out of torch (OUT_OF_TORCH, a shape its numbers decided: NAME->shape, or
     an operation's error: RAISED);
-    and on each call whose inputs have the shapes `at` (the same for every student, in
-    grading and in the notebook), torch's operations read and make at most ONE_PASS_FACTOR
+    and on each call at least as large as one whose inputs have the shapes `at` (that call
+    the same for every student, in grading and in the notebook; larger ones of shapes drawn
+    for each, so that no code can tell the calls judged by their shapes), torch's operations
+    read and make at most ONE_PASS_FACTOR
     times the numbers of its forward pass (forward_numbers), and no more than a quarter of
-    those leave torch one at a time."""
+    the numbers of its inputs leave torch one at a time (in 32-bit words: a float64 viewed
+    from two float32 numbers carries both)."""
     gone = handed_out(records, OUT_OF_TORCH)
     if gone:
         return _t("it handed a tensor's numbers out of torch ({names}), where the work done on "
@@ -618,22 +627,25 @@ def costs_one_pass(records, params, probes, language):
         return _t("{count} of its torch operations raised an error inside the call, whose "
                   "message can carry the numbers they read out of torch (an index out of "
                   "range says which)", language, count=raised)
-    judged = [record for record in calls(records)
-              if input_shapes(record["arguments"], params["inputs"]) == params["at"]]
-    for record in judged:
+    least = forward_numbers(shaped_like(params["at"], params["inputs"]), params)
+    for record in calls(records):
         forward = forward_numbers(record["arguments"], params)
-        if not forward:
+        if not forward or forward < least:
             continue
+        shapes = input_shapes(record["arguments"], params["inputs"])
+        given = sum(math.prod(sizes) for sizes in shapes)
         one_by_one = record["ops"].get(NUMBERS_OUT, 0)
-        if one_by_one > forward // 4:
+        if one_by_one > given // 4:
             return _t("it took {count} numbers out of torch one at a time (item(), float(), "
                       "torch.equal, a Python loop over a tensor: each operation that answers "
-                      "with a number)", language, count=one_by_one)
+                      "with a number; a float counts as two 32-bit numbers, a complex as "
+                      "four), more than a quarter of the {given} it was given", language,
+                      count=one_by_one, given=given)
         if record["work"] > ONE_PASS_FACTOR * forward:
             return _t("on inputs of shapes {shapes}, its operations read and made {work} "
                       "numbers, {times:.0f} times the {forward} of the forward pass (at most "
                       "{factor} times)", language,
-                      shapes=", ".join(str(tuple(sizes)) for sizes in params["at"]),
+                      shapes=", ".join(str(tuple(sizes)) for sizes in shapes),
                       work=record["work"], times=record["work"] / forward, forward=forward,
                       factor=ONE_PASS_FACTOR)
     return None

@@ -84,9 +84,11 @@ ZH = {
         "它的 torch 运算中有 {count} 个在调用里抛出了错误，错误信息可以把它们读到的数带出 "
         "torch（越界的索引会说出是哪个数）",
     "it took {count} numbers out of torch one at a time (item(), float(), torch.equal, a Python "
-    "loop over a tensor: each operation that answers with a number)":
+    "loop over a tensor: each operation that answers with a number; a float counts as two "
+    "32-bit numbers, a complex as four), more than a quarter of the {given} it was given":
         "它逐个从 torch 中取出了 {count} 个数（item()、float()、torch.equal、对张量的 Python "
-        "循环：每个以数作答的运算都算）",
+        "循环：每个以数作答的运算都算；一个浮点数算两个 32 位的数，一个复数算四个），"
+        "超过了它得到的 {given} 个数的四分之一",
     "on inputs of shapes {shapes}, its operations read and made {work} numbers, {times:.0f} "
     "times the {forward} of the forward pass (at most {factor} times)":
         "在形状为 {shapes} 的输入上，它的运算共读写了 {work} 个数，是前向传播 {forward} 个数的 "
@@ -165,6 +167,11 @@ ZH = {
     "it restored another state of torch's modes": "它把 torch 的模式恢复成了另一个状态",
     "it set or unset one of torch's own dispatch modes": "它设置或撤销了 torch 自己的某个分派模式",
     "it registered code of its own as torch's operations": "它把自己的代码注册成了 torch 的运算",
+    "it ran an operation of torch's whose kernel is written in Python ({detail}: a tensor on "
+    "the meta device, or an operation outside aten, such as torch.ops.prims), which runs out "
+    "of the record's sight and calls what torch's modules name then":
+        "它运行了 torch 的一个用 Python 写内核的运算（{detail}：meta 设备上的张量，或 aten 之外的"
+        "运算，例如 torch.ops.prims），这种内核在记录之外运行，并调用 torch 各模块当时所指的函数",
     "it stopped or reset the measure of the memory Python's objects take":
         "它停止或重置了对 Python 对象内存占用的测量",
     "a setting of the grader's did not verify": "评分程序的一项设置没有通过校验",

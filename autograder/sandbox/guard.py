@@ -155,6 +155,7 @@ def install(read, parts):
     noted_function, described = recording["noted_function"], recording["described"]
     operation_started = recording["operation_started"]
     operation_returned = recording["operation_returned"]
+    python_kernel = recording["python_kernel"]
     tensors_in = recording["tensors_in"]
     perturbs, perturbed_output = recording["perturbs"], recording["perturbed_output"]
     ipython_history, plain_keys = recording["ipython_history"], recording["plain_keys"]
@@ -252,22 +253,26 @@ def install(read, parts):
 
     # -- what torch runs ------------------------------------------------------------------------
 
-    op_names = {}  # id(an operation) -> (the operation, its name), as first read
+    op_names = {}  # id(an operation) -> (the operation, its name, with its namespace)
 
-    def aten_name(func):
-        """The name torch gave an operation it dispatched (`_softmax`), read from the fields
-        torch wrote into the operation's object; None for anything else."""
+    def named(func):
+        """(`_softmax`, `aten::_softmax`): the names torch gave an operation it dispatched,
+        read from the fields torch wrote into the operation's object; None for anything
+        else."""
         if type(func) is not OpOverload:
             return None
         kept = dict_get(op_names, id(func))
         if kept is not None and kept[0] is func:
-            return kept[1]
-        name = dict_get(fields_of(func, "__dict__"), "_name")
-        if type(name) is not str or "::" not in name:
+            return kept[1:]
+        qualified = dict_get(fields_of(func, "__dict__"), "_name")
+        if type(qualified) is not str or "::" not in qualified:
             return None
-        name = name.split("::", 1)[1].split(".", 1)[0]
-        op_names[id(func)] = (func, name)
-        return name
+        op_names[id(func)] = (func, qualified.split("::", 1)[1].split(".", 1)[0], qualified)
+        return op_names[id(func)][1:]
+
+    def aten_name(func):
+        names = named(func)
+        return names[0] if names is not None else None
 
     def function_name(func):
         if not one_of(type(func), NAMED_KINDS):
@@ -279,6 +284,12 @@ def install(read, parts):
         func, types_in = args[0], args[1]
         if type(func) is not OpOverload:
             taint("higher_order")
+        else:  # a kernel in Python runs before the operation returns: decided before it runs
+            names = named(func)
+            why = python_kernel(names[1] if names is not None else None,
+                                args[2] if type(args[2]) is tuple else (), args[3])
+            if why is not None:
+                taint(f"python_kernel:{why}")
         if type(types_in) is tuple:
             for kind in types_in:
                 if kind is not Tensor and kind is not Parameter:

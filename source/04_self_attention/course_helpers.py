@@ -972,16 +972,32 @@ VIEW_OPS = frozenset({
     "dsplit"})
 SHAPED_OPS = frozenset({"nonzero", "masked_select", "_unique", "_unique2", "unique_dim",
                         "unique_consecutive", "unique_dim_consecutive", "repeat_interleave",
-                        "bincount",
-                        "_to_sparse", "_to_sparse_csr", "_to_sparse_csc", "_to_sparse_bsr",
-                        "_to_sparse_bsc"})
+                        "bincount"})
+LAYOUT = TensorBase.layout.__get__
+STRIDED = torch.strided
 SHAPED_BY_A_TENSOR = frozenset({"tensor_split", "repeat_interleave"})
 
 NUMBERS_OUT = "!numbers"
-PYTHON_NUMBERS = (bool, int, float, complex)
+
+SHAPED = "->shape"
 
 def shaped(name):
-    return f"{name}->shape"
+    return name + SHAPED
+
+IS_META = TensorBase.is_meta.__get__
+DEVICE = torch.device
+
+def python_kernel(qualified, args, kwargs):
+    if type(qualified) is not str or not qualified.startswith("aten::"):
+        return str(qualified).split("::", 1)[0][:40]
+    for value in args:
+        for tensor in tensors_in(value):
+            if IS_META(tensor):
+                return "meta"
+    device = kwargs.get("device") if type(kwargs) is dict else None
+    if type(device) is DEVICE and device.type == "meta":
+        return "meta"
+    return None
 
 FRAME_CODE = types.FrameType.f_code.__get__
 GRAPH_TASK = getattr(torch._C, "_current_graph_task_id", None)
@@ -1063,13 +1079,21 @@ def span_of(name, args):
 def note(record, name):
     record["ops"][name] = record["ops"].get(name, 0) + 1
 
+def words_of(number):
+    kind = type(number)
+    if kind is float or kind is int:
+        return 2
+    if kind is complex:
+        return 4
+    return 1 if kind is bool else 0
+
 def numbers_handed(result):
     kind = type(result)
     if kind is Tensor:
         return 0
     if kind is tuple or kind is list:
-        return sum(1 for item in result if type(item) in PYTHON_NUMBERS)
-    return 1 if kind in PYTHON_NUMBERS else 0
+        return sum(words_of(item) for item in result)
+    return words_of(result)
 
 def noted_operation(record, name, result, args=()):
     note(record, name)
@@ -1079,13 +1103,14 @@ def noted_operation(record, name, result, args=()):
     handed = numbers_handed(result)
     if handed:
         record["ops"][NUMBERS_OUT] = record["ops"].get(NUMBERS_OUT, 0) + handed
-    made = 0
+    made, other_layout = 0, False
     for output in tensors_in(result):
         size = numbers_of(output)
         made += size
         if size > record["largest"]:
             record["largest"] = size
-    if name in SHAPED_OPS:
+        other_layout = other_layout or LAYOUT(output) is not STRIDED
+    if name in SHAPED_OPS or other_layout:
         note(record, shaped(name))
     if name not in VIEW_OPS:
         record["work"] += made
@@ -1421,6 +1446,9 @@ class Operations(TorchDispatchMode):
         record = recorder.records[-1] if recorder.recording() else None
         if record is not None:
             operation_started(record)
+            why = python_kernel(func.name(), args, kwargs)
+            if why is not None and f"python_kernel:{why}" not in record["tampered"]:
+                record["tampered"].append(f"python_kernel:{why}")
         out = func(*args, **(kwargs or {}))
         if record is not None and recorder.recording() and record is recorder.records[-1]:
             operation_returned(record)
@@ -1881,6 +1909,9 @@ TAMPERING = {
     "infra_mode": lambda language, detail: _t(
         "it set or unset one of torch's own dispatch modes",
         language, detail=detail),
+    "python_kernel": lambda language, detail: _t(
+        "it ran an operation of torch's whose kernel is written in Python ({detail}: a tensor on the meta device, or an operation outside aten, such as torch.ops.prims), which runs out of the record's sight and calls what torch's modules name then",
+        language, detail=detail),
     "library": lambda language, detail: _t(
         "it registered code of its own as torch's operations",
         language, detail=detail),
@@ -2140,14 +2171,13 @@ def score_sizes(arguments, params):
     return batch, queries, keys, block, whole, room
 
 PRINTS = frozenset({"__repr__", "__format__"})
-DATA_SHAPED = frozenset(shaped(name) for name in SHAPED_OPS | SHAPED_BY_A_TENSOR)
 OUT_OF_TORCH = frozenset({"numpy", "__array__", "__dlpack__", "tolist", "untyped_storage",
-                          "storage", "_typed_storage", "apply_", "map_", "map2_"}) | PRINTS \
-    | DATA_SHAPED
+                          "storage", "_typed_storage", "apply_", "map_", "map2_"}) | PRINTS
 SHARED_OUT = OUT_OF_TORCH - PRINTS
 
 def handed_out(records, names):
-    return sorted({op for record in calls(records) for op in record["ops"] if op in names})
+    return sorted({op for record in calls(records) for op in record["ops"]
+                   if op in names or op.endswith(SHAPED)})
 
 def scores_in_blocks(records, params, probes, language):
     gone = handed_out(records, SHARED_OUT)
@@ -2212,6 +2242,12 @@ ONE_PASS_FACTOR = 32
 def input_shapes(arguments, positions):
     return [shape(arguments[i]) if len(arguments) > i else None for i in positions]
 
+def shaped_like(shapes, positions):
+    arguments = [None] * (max(positions) + 1)
+    for position, sizes in zip(positions, shapes, strict=True):
+        arguments[position] = list(sizes)
+    return arguments
+
 def forward_numbers(arguments, params):
     shapes = input_shapes(arguments, params["inputs"])
     if any(sizes is None for sizes in shapes):
@@ -2245,18 +2281,20 @@ def costs_one_pass(records, params, probes, language):
     raised = sum(record["ops"].get(RAISED, 0) for record in calls(records))
     if raised:
         return _t('{count} of its torch operations raised an error inside the call, whose message can carry the numbers they read out of torch (an index out of range says which)', language, count=raised)
-    judged = [record for record in calls(records)
-              if input_shapes(record["arguments"], params["inputs"]) == params["at"]]
-    for record in judged:
+    least = forward_numbers(shaped_like(params["at"], params["inputs"]), params)
+    for record in calls(records):
         forward = forward_numbers(record["arguments"], params)
-        if not forward:
+        if not forward or forward < least:
             continue
+        shapes = input_shapes(record["arguments"], params["inputs"])
+        given = sum(math.prod(sizes) for sizes in shapes)
         one_by_one = record["ops"].get(NUMBERS_OUT, 0)
-        if one_by_one > forward // 4:
-            return _t('it took {count} numbers out of torch one at a time (item(), float(), torch.equal, a Python loop over a tensor: each operation that answers with a number)', language, count=one_by_one)
+        if one_by_one > given // 4:
+            return _t('it took {count} numbers out of torch one at a time (item(), float(), torch.equal, a Python loop over a tensor: each operation that answers with a number; a float counts as two 32-bit numbers, a complex as four), more than a quarter of the {given} it was given', language,
+                      count=one_by_one, given=given)
         if record["work"] > ONE_PASS_FACTOR * forward:
             return _t('on inputs of shapes {shapes}, its operations read and made {work} numbers, {times:.0f} times the {forward} of the forward pass (at most {factor} times)', language,
-                      shapes=", ".join(str(tuple(sizes)) for sizes in params["at"]),
+                      shapes=", ".join(str(tuple(sizes)) for sizes in shapes),
                       work=record["work"], times=record["work"] / forward, forward=forward,
                       factor=ONE_PASS_FACTOR)
     return None

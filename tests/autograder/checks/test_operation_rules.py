@@ -794,6 +794,56 @@ EVASIONS = {
         "    return out\n\n"
         + COMPLEX_STEPS_IN_PYTHON,
         "numbers out of torch one at a time"),
+    # 2026-12-05, a helper's fifth attack: four float32 numbers in each complex item() (two
+    # float32 viewed as one float64, two float64 as one complex), so that 2048 numbers left
+    # in 512 items, a quarter of the forward pass's (numbers are counted in 32-bit words now,
+    # a quarter of the inputs')
+    "softmax_backward by complex steps in Python, four numbers in each complex item": (
+        "softmax_backward",
+        "import cmath\nimport numpy as np\n\n"
+        "def numbers(t):\n"
+        "    flat = t.float().reshape(-1)\n"
+        "    flat = torch.cat([flat, flat.new_zeros(-flat.numel() % 4)])\n"
+        "    out = []\n"
+        "    for z in torch.view_as_complex(flat.view(torch.float64).reshape(-1, 2)):\n"
+        "        z = z.item()\n"
+        "        out += np.array([z.real, z.imag]).view(np.float32).tolist()\n"
+        "    return out[:t.numel()]\n\n"
+        + COMPLEX_STEPS_IN_PYTHON,
+        "numbers out of torch one at a time"),
+    # the same attack's: a sparse tensor made without a size takes each of its sizes from its
+    # indices, the largest plus one; with no values it holds nothing, and its shape carries
+    # two numbers of the input an operation (16 bits each of a float32's word)
+    "softmax_backward by complex steps in Python, its numbers read from sparse sizes": (
+        "softmax_backward",
+        "import cmath\nimport numpy as np\n\n"
+        "def numbers(t):\n"
+        "    words = t.float().reshape(-1).view(torch.int32).long() & 0xFFFFFFFF\n"
+        "    halves = torch.stack([words >> 16, words & 0xFFFF])  # (2, n)\n"
+        "    out = []\n"
+        "    for i in range(halves.shape[1]):\n"
+        "        empty = torch.sparse_coo_tensor(halves[:, i:i + 1], torch.zeros(1, 0))\n"
+        "        high, low = empty.shape[0] - 1, empty.shape[1] - 1\n"
+        "        out.append(float(np.array([(high << 16) | low], np.uint32).view(np.float32)[0]))\n"
+        "    return out\n\n"
+        + COMPLEX_STEPS_IN_PYTHON,
+        "->shape"),
+    # 2026-12-05, a helper's fifth attack: the chain rule on the call of the rule's shapes
+    # alone (they are the same for every student), complex steps on every other call; every
+    # call at least as large is judged now, and grading draws one of its own shapes
+    "softmax_backward by the chain rule on the rule's shapes only": (
+        "softmax_backward",
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    if tuple(weights.shape) == (4, 256) and dim in (-1, 1):\n"
+        "        dot = (grad_weights * weights).sum(dim, keepdim=True)\n"
+        "        return weights * (grad_weights - dot)\n"
+        "    w, g = weights.movedim(dim, -1), grad_weights.movedim(dim, -1)\n"
+        "    s = torch.log(w.to(torch.complex128))\n"
+        "    stepped = s.unsqueeze(-2) + torch.eye(s.shape[-1], dtype=torch.complex128) * 1e-30j\n"
+        "    e = torch.exp(stepped - s.real.amax(-1, keepdim=True).unsqueeze(-1))\n"
+        "    loss = (e / e.sum(-1, keepdim=True) * g.unsqueeze(-2)).sum(-1)\n"
+        "    return (loss.imag / 1e-30).movedim(-1, dim).to(weights.dtype)\n",
+        "times the"),
     # the same attack's other: torch's own Python kernel of prims.div reads torch.true_divide
     # as it runs, with the recording's mode off torch's stack; set to a function of the
     # student's, it computes the gradient there unrecorded
@@ -818,6 +868,34 @@ EVASIONS = {
         "        torch.true_divide = kept\n"
         "    return box[0]\n",
         "it changes torch.true_divide"),
+    # 2026-12-05, a helper's fifth attack: torch's Python meta kernel of matrix_exp reads
+    # torch.empty_like as it runs; set through an alias the text does not follow (a loop's
+    # name, a function's parameter), the student's function ran the gradient there unrecorded
+    "softmax_backward by complex steps inside torch's meta kernel, a loop's name its alias": (
+        "softmax_backward",
+        "def complex_steps(w, g, dim):\n"
+        "    s = torch.log(w.movedim(dim, -1).to(torch.complex128))\n"
+        "    n = s.shape[-1]\n"
+        "    stepped = s.unsqueeze(-2) + torch.eye(n, dtype=torch.complex128) * 1e-30j\n"
+        "    e = torch.exp(stepped - s.real.amax(-1, keepdim=True).unsqueeze(-1))\n"
+        "    loss = (e / e.sum(-1, keepdim=True) * g.movedim(dim, -1).unsqueeze(-2)).sum(-1)\n"
+        "    return (loss.imag / 1e-30).movedim(-1, dim).to(w.dtype)\n\n"
+        "def swap(module, value):\n"
+        "    module.empty_like = value\n\n"
+        "def softmax_backward(weights, grad_weights, dim=-1):\n"
+        "    box, kept = [], torch.empty_like\n"
+        "    def inside(*args, **kwargs):\n"
+        "        for module in (torch,):\n"
+        "            module.empty_like = kept\n"
+        "        box.append(complex_steps(weights, grad_weights, dim))\n"
+        "        return kept(*args, **kwargs)\n"
+        "    swap(torch, inside)\n"
+        "    try:\n"
+        "        torch.linalg.matrix_exp(torch.empty(1, 1, device='meta'))\n"
+        "    finally:\n"
+        "        swap(torch, kept)\n"
+        "    return box[0]\n",
+        "whose kernel is written in Python (meta"),
     # 2026-12-04, a helper's: the whole score matrix made by numpy into an array the cell made
     # before the call (no allocation while it runs, no torch operation makes it), reached
     # either by calling numpy on the tensors or through arrays sharing a tensor's memory
@@ -1280,3 +1358,20 @@ def test_tampering_is_said_in_the_language_asked_each_time():
         assert tampering(code) == english
     finally:
         standalone.LANGUAGE = language
+
+
+def test_numbers_taken_one_at_a_time_are_counted_against_the_inputs_not_the_products():
+    """On attention_backward's judged call (2640 input numbers, some 23,000 of the forward
+    pass with its products), may a quarter of the inputs' numbers leave torch one at a time,
+    in 32-bit words, but not one word more (a helper's float() of every input passed when
+    the quarter was the forward pass's)?"""
+    at = [[8, 4], [256, 4], [256, 6], [8, 6]]
+    params = {"inputs": [0, 1, 2, 3], "scores": [0, 1, 2], "at": at}
+    given = sum(rows * columns for rows, columns in at)
+    code = "def attention_backward(q, k, v, g):\n    return q, k, v\n"
+    for words, broken in ((given // 4, False), (given // 4 + 1, True)):
+        record = new_record(at)
+        record["ops"]["!numbers"] = words
+        said = decided("costs_one_pass", params, [checked_record(record)], code)
+        assert (said is not None) is broken, (words, said)
+        assert not broken or f"more than a quarter of the {given}" in said
