@@ -669,7 +669,7 @@ ONLINE_ATTENTION = Step(
 # cached_causal_attention -----------------------------------------------------------------
 
 
-LONG_SEQ = 24  # positions of the case whose every pair of positions outnumbers its inputs
+LONG_SEQ = 16  # positions of the case whose every pair of positions outnumbers its inputs
 
 
 def decoding_inputs(gen, lead, dtype=torch.float32, low=2):
@@ -695,8 +695,8 @@ def cached_random(gen):
     # a sequence longer than every other size, whose score of every position against every
     # position outnumbers every input and a row of each size for each position: the rule
     # sees a mask's whole matrix there
-    (seq,) = sizes(gen, 1, low=LONG_SEQ, high=LONG_SEQ + 8)
-    d_in, d_k, d_v = sizes(gen, 3)
+    (seq,) = sizes(gen, 1, low=LONG_SEQ, high=LONG_SEQ + 4)
+    d_in, d_k, d_v = sizes(gen, 3, high=6)
     x = torch.randn(seq, d_in, generator=gen)
     weights = [torch.randn(d_in, d, generator=gen) for d in (d_k, d_k, d_v)]
     cases.append(Case(t("a long sequence of {seq} positions, d_in = {d_in}", seq=seq, d_in=d_in),

@@ -104,21 +104,25 @@ IS_META = TensorBase.is_meta.__get__
 DEVICE = torch.device
 
 
-def python_kernel(qualified, args, kwargs):
+def python_kernel(qualified, kwargs):
     """What makes an ATen operation about to run (`qualified`: its name with its namespace,
     aten::add.Tensor) reach a kernel torch wrote in Python, which runs out of the record's
     sight and calls whatever torch's modules name as it runs: a namespace other than aten's
-    (torch.ops.prims ...), or the meta device (every meta kernel is Python); None: neither."""
+    (torch.ops.prims ...), or the meta device asked for (every meta kernel is Python; a
+    tensor already there was made by an operation the record saw: noted_operation notes
+    it); None: neither."""
     if type(qualified) is not str or not qualified.startswith("aten::"):
         return str(qualified).split("::", 1)[0][:40]
-    for value in args:
-        for tensor in tensors_in(value):
-            if IS_META(tensor):
-                return "meta"
     device = kwargs.get("device") if type(kwargs) is dict else None
     if type(device) is DEVICE and device.type == "meta":
         return "meta"
     return None
+
+
+def kernel_noted(record, why):
+    """The record says an operation ran a kernel torch wrote in Python (python_kernel)."""
+    if why is not None and f"python_kernel:{why}" not in record["tampered"]:
+        record["tampered"].append(f"python_kernel:{why}")
 
 
 FRAME_CODE = types.FrameType.f_code.__get__
@@ -252,8 +256,6 @@ def numbers_handed(result):
     torch.equal's bool, a quantized tensor's scale; those of a tuple or list it gave): each
     is a number, or a bit, of a tensor taken out of torch."""
     kind = type(result)
-    if kind is Tensor:  # most operations: no tuple to make
-        return 0
     if kind is tuple or kind is list:
         return sum(words_of(item) for item in result)
     return words_of(result)
@@ -266,18 +268,22 @@ def noted_operation(record, name, result, args=()):
     record["count"] += 1
     if GRAPH_TASK is not None and GRAPH_TASK() != -1:
         record["autograd"] = True
-    handed = numbers_handed(result)
-    if handed:
-        record["ops"][NUMBERS_OUT] = record["ops"].get(NUMBERS_OUT, 0) + handed
-    made, other_layout = 0, False
+    if type(result) is not Tensor:  # (most operations give one: nothing handed)
+        handed = numbers_handed(result)
+        if handed:
+            record["ops"][NUMBERS_OUT] = record["ops"].get(NUMBERS_OUT, 0) + handed
+    made, other_layout, meta = 0, False, False
     for output in tensors_in(result):
         size = numbers_of(output)
         made += size
         if size > record["largest"]:
             record["largest"] = size
         other_layout = other_layout or LAYOUT(output) is not STRIDED
+        meta = meta or IS_META(output)
     if name in SHAPED_OPS or other_layout:
         note(record, shaped(name))
+    if meta:  # every operation on it runs a kernel in Python
+        kernel_noted(record, "meta")
     if name not in VIEW_OPS:
         record["work"] += made
         for value in args:  # a tensor made before the call, read whole (a buffer of scores)

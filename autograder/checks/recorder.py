@@ -32,6 +32,7 @@ from autograder.checks.op_record import (
     Tensor,
     described,
     ipython_history,
+    kernel_noted,
     new_record,
     noted_function,
     noted_operation,
@@ -292,9 +293,8 @@ class Operations(TorchDispatchMode):
         record = recorder.records[-1] if recorder.recording() else None
         if record is not None:
             operation_started(record)
-            why = python_kernel(func.name(), args, kwargs)
-            if why is not None and f"python_kernel:{why}" not in record["tampered"]:
-                record["tampered"].append(f"python_kernel:{why}")
+            if kwargs or not func._name.startswith("aten::"):
+                kernel_noted(record, python_kernel(func._name, kwargs))
         out = func(*args, **(kwargs or {}))
         if record is not None and recorder.recording() and record is recorder.records[-1]:
             operation_returned(record)

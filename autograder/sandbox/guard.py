@@ -253,26 +253,29 @@ def install(read, parts):
 
     # -- what torch runs ------------------------------------------------------------------------
 
-    op_names = {}  # id(an operation) -> (the operation, its name, with its namespace)
+    # id(an operation) -> (the operation, its name, why its namespace runs a kernel in Python)
+    op_names = {}
 
     def named(func):
-        """(`_softmax`, `aten::_softmax`): the names torch gave an operation it dispatched,
-        read from the fields torch wrote into the operation's object; None for anything
-        else."""
+        """(the operation, `_softmax`, None), as kept in op_names: the name torch gave an
+        operation it dispatched, read from the fields torch wrote into the operation's
+        object, and why its namespace runs a kernel in Python (python_kernel: not aten's);
+        None for anything else."""
         if type(func) is not OpOverload:
             return None
         kept = dict_get(op_names, id(func))
         if kept is not None and kept[0] is func:
-            return kept[1:]
+            return kept
         qualified = dict_get(fields_of(func, "__dict__"), "_name")
         if type(qualified) is not str or "::" not in qualified:
             return None
-        op_names[id(func)] = (func, qualified.split("::", 1)[1].split(".", 1)[0], qualified)
-        return op_names[id(func)][1:]
+        kept = op_names[id(func)] = (func, qualified.split("::", 1)[1].split(".", 1)[0],
+                                     python_kernel(qualified, None))
+        return kept
 
     def aten_name(func):
-        names = named(func)
-        return names[0] if names is not None else None
+        kept = named(func)
+        return kept[1] if kept is not None else None
 
     def function_name(func):
         if not one_of(type(func), NAMED_KINDS):
@@ -285,9 +288,10 @@ def install(read, parts):
         if type(func) is not OpOverload:
             taint("higher_order")
         else:  # a kernel in Python runs before the operation returns: decided before it runs
-            names = named(func)
-            why = python_kernel(names[1] if names is not None else None,
-                                args[2] if type(args[2]) is tuple else (), args[3])
+            kept = named(func)
+            why = kept[2] if kept is not None else "?"
+            if why is None and type(args[3]) is dict and args[3]:  # (a device asked for)
+                why = python_kernel("aten::", args[3])
             if why is not None:
                 taint(f"python_kernel:{why}")
         if type(types_in) is tuple:

@@ -987,17 +987,17 @@ def shaped(name):
 IS_META = TensorBase.is_meta.__get__
 DEVICE = torch.device
 
-def python_kernel(qualified, args, kwargs):
+def python_kernel(qualified, kwargs):
     if type(qualified) is not str or not qualified.startswith("aten::"):
         return str(qualified).split("::", 1)[0][:40]
-    for value in args:
-        for tensor in tensors_in(value):
-            if IS_META(tensor):
-                return "meta"
     device = kwargs.get("device") if type(kwargs) is dict else None
     if type(device) is DEVICE and device.type == "meta":
         return "meta"
     return None
+
+def kernel_noted(record, why):
+    if why is not None and f"python_kernel:{why}" not in record["tampered"]:
+        record["tampered"].append(f"python_kernel:{why}")
 
 FRAME_CODE = types.FrameType.f_code.__get__
 GRAPH_TASK = getattr(torch._C, "_current_graph_task_id", None)
@@ -1089,8 +1089,6 @@ def words_of(number):
 
 def numbers_handed(result):
     kind = type(result)
-    if kind is Tensor:
-        return 0
     if kind is tuple or kind is list:
         return sum(words_of(item) for item in result)
     return words_of(result)
@@ -1100,18 +1098,22 @@ def noted_operation(record, name, result, args=()):
     record["count"] += 1
     if GRAPH_TASK is not None and GRAPH_TASK() != -1:
         record["autograd"] = True
-    handed = numbers_handed(result)
-    if handed:
-        record["ops"][NUMBERS_OUT] = record["ops"].get(NUMBERS_OUT, 0) + handed
-    made, other_layout = 0, False
+    if type(result) is not Tensor:
+        handed = numbers_handed(result)
+        if handed:
+            record["ops"][NUMBERS_OUT] = record["ops"].get(NUMBERS_OUT, 0) + handed
+    made, other_layout, meta = 0, False, False
     for output in tensors_in(result):
         size = numbers_of(output)
         made += size
         if size > record["largest"]:
             record["largest"] = size
         other_layout = other_layout or LAYOUT(output) is not STRIDED
+        meta = meta or IS_META(output)
     if name in SHAPED_OPS or other_layout:
         note(record, shaped(name))
+    if meta:
+        kernel_noted(record, "meta")
     if name not in VIEW_OPS:
         record["work"] += made
         for value in args:
@@ -1446,9 +1448,8 @@ class Operations(TorchDispatchMode):
         record = recorder.records[-1] if recorder.recording() else None
         if record is not None:
             operation_started(record)
-            why = python_kernel(func.name(), args, kwargs)
-            if why is not None and f"python_kernel:{why}" not in record["tampered"]:
-                record["tampered"].append(f"python_kernel:{why}")
+            if kwargs or not func._name.startswith("aten::"):
+                kernel_noted(record, python_kernel(func._name, kwargs))
         out = func(*args, **(kwargs or {}))
         if record is not None and recorder.recording() and record is recorder.records[-1]:
             operation_returned(record)
