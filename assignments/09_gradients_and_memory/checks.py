@@ -93,10 +93,9 @@ def softmax_backward_random(gen):
     # one larger, its shape and dim drawn for each student: the rule judges every call at
     # least as large, so that no code can tell the calls it is judged on by their shapes (the
     # dim normalised as long as the rule's, where differences of the loss cost the most)
-    (batch,), (rows,) = sizes(gen, 1, high=3), sizes(gen, 1, low=3, high=6)
-    (n_key,) = sizes(gen, 1, low=SOFTMAX_AT[1], high=SOFTMAX_AT[1] + 64)
+    shape = sizes(gen, 2, high=3)  # (2, 3) or (3, 2): 6 rows, more than the rule's 4
+    (n_key,) = sizes(gen, 1, low=SOFTMAX_AT[1] + 1, high=SOFTMAX_AT[1] + 32)
     dim = int(torch.randint(3, (1,), generator=gen))
-    shape = [batch, rows]
     shape.insert(dim, n_key)
     cases.append(Case(t("float64 weights of shape {shape} normalised along dim = {dim} "
                         "(larger than the rule's shapes)", shape=tuple(shape), dim=dim),
@@ -231,12 +230,14 @@ def attention_backward_random(gen):
                       calling(*inputs)))
     # one larger, its shapes drawn for each student (the rule judges every call at least as
     # large as the one of its shapes)
-    (batch,), (n_query,) = sizes(gen, 1, high=3), sizes(gen, 1, low=8, high=12)
-    (n_key,), (d_k, d_v) = sizes(gen, 1, low=256, high=320), sizes(gen, 2, low=4, high=9)
-    inputs = tuple(torch.randn(batch, *shape, generator=gen, dtype=torch.float64)
+    (n_query, n_key), d_k = (ATTENTION_AT[0][0], ATTENTION_AT[1][0]), ATTENTION_AT[0][1]
+    (n_query,), (n_key,) = sizes(gen, 1, low=n_query, high=n_query + 2), \
+        sizes(gen, 1, low=n_key + 1, high=n_key + 16)
+    (d_k,), (d_v,) = sizes(gen, 1, low=d_k, high=d_k + 2), sizes(gen, 1, low=6, high=8)
+    inputs = tuple(torch.randn(*shape, generator=gen, dtype=torch.float64)
                    for shape in ((n_query, d_k), (n_key, d_k), (n_key, d_v), (n_query, d_v)))
-    cases.append(Case(t("float64, a batch of {batch} ({n_query} queries, {n_key} keys: larger "
-                        "than the rule's shapes)", batch=batch, n_query=n_query, n_key=n_key),
+    cases.append(Case(t("float64, one sequence ({n_query} queries, {n_key} keys: larger than "
+                        "the rule's shapes)", n_query=n_query, n_key=n_key),
                       calling(*inputs)))
     return cases
 
@@ -669,7 +670,7 @@ ONLINE_ATTENTION = Step(
 # cached_causal_attention -----------------------------------------------------------------
 
 
-LONG_SEQ = 16  # positions of the case whose every pair of positions outnumbers its inputs
+LONG_SEQ = 8  # positions of the case whose every pair of positions outnumbers its inputs
 
 
 def decoding_inputs(gen, lead, dtype=torch.float32, low=2):
@@ -695,8 +696,8 @@ def cached_random(gen):
     # a sequence longer than every other size, whose score of every position against every
     # position outnumbers every input and a row of each size for each position: the rule
     # sees a mask's whole matrix there
-    (seq,) = sizes(gen, 1, low=LONG_SEQ, high=LONG_SEQ + 4)
-    d_in, d_k, d_v = sizes(gen, 3, high=6)
+    (seq,) = sizes(gen, 1, low=LONG_SEQ, high=LONG_SEQ + 2)
+    d_in, d_k, d_v = sizes(gen, 3, high=4)
     x = torch.randn(seq, d_in, generator=gen)
     weights = [torch.randn(d_in, d, generator=gen) for d in (d_k, d_k, d_v)]
     cases.append(Case(t("a long sequence of {seq} positions, d_in = {d_in}", seq=seq, d_in=d_in),

@@ -71,9 +71,8 @@ CATALOG = {
         'float64，{batch} 个序列，每个 {heads} 个头（{n_query} 个查询，{n_key} 个键）',
     "float64, one sequence ({n_query} queries, {n_key} keys: the rule's shapes)":
         'float64，一个序列（{n_query} 个查询，{n_key} 个键：规则所用的形状）',
-    "float64, a batch of {batch} ({n_query} queries, {n_key} keys: larger than the rule's "
-    "shapes)":
-        'float64，{batch} 个序列组成的一批（{n_query} 个查询，{n_key} 个键：比规则所用的形状大）',
+    "float64, one sequence ({n_query} queries, {n_key} keys: larger than the rule's shapes)":
+        'float64，一个序列（{n_query} 个查询，{n_key} 个键：比规则所用的形状大）',
     "{name} should equal torch.autograd's gradient through scaled_dot_product_attention":
         '{name} 应等于 torch.autograd 经过 scaled_dot_product_attention 算出的梯度',
     'no 1/sqrt(d_k) in the gradients': '梯度中缺少 1/sqrt(d_k)',
