@@ -499,9 +499,9 @@ def unverifiable(tree, language=None):
     """Why no rule can tell from this code what it calls (None when one can): code that
     decides at run time what it reaches, or imports code the rules do not read."""
     loops = literal_names(tree)
-    methods = {id(node.func) for node in ast.walk(tree)
-               if isinstance(node, ast.Call) and library_method(node)}
-    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
+    methods = {id(node.func) for node in calls if library_method(node)}
+    called = {id(node.func) for node in calls}
     for node in ast.walk(tree):
         if id(node) in methods:
             continue

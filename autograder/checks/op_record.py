@@ -104,23 +104,30 @@ IS_META = TensorBase.is_meta.__get__
 DEVICE = torch.device
 
 
-def python_kernel(qualified, kwargs):
-    """What makes an ATen operation about to run (`qualified`: its name with its namespace,
-    aten::add.Tensor) reach a kernel torch wrote in Python, which runs out of the record's
-    sight and calls whatever torch's modules name as it runs: a namespace other than aten's
-    (torch.ops.prims ...), or the meta device asked for (every meta kernel is Python; a
-    tensor already there was made by an operation the record saw: noted_operation notes
-    it); None: neither."""
+# What makes an ATen operation about to run reach a kernel torch wrote in Python, which runs
+# out of the record's sight and calls whatever torch's modules name as it runs: a namespace
+# other than aten's (namespace_kernel), or the meta device asked for (meta_asked: every meta
+# kernel is Python; a tensor already there was made by an operation the record saw, which
+# noted_operation notes).
+
+
+def namespace_kernel(qualified):
+    """The namespace of an operation (`qualified`: its name with it, aten::add.Tensor) whose
+    kernels torch writes in Python (prims ...); None for aten's."""
     if type(qualified) is not str or not qualified.startswith("aten::"):
         return str(qualified).split("::", 1)[0][:40]
-    device = kwargs.get("device") if type(kwargs) is dict else None
-    if type(device) is DEVICE and device.type == "meta":
-        return "meta"
     return None
 
 
+def meta_asked(kwargs):
+    """"meta" where an operation's keyword arguments ask for the meta device; else None."""
+    device = kwargs.get("device") if type(kwargs) is dict else None
+    return "meta" if type(device) is DEVICE and device.type == "meta" else None
+
+
 def kernel_noted(record, why):
-    """The record says an operation ran a kernel torch wrote in Python (python_kernel)."""
+    """The record says an operation ran a kernel torch wrote in Python (`why`:
+    namespace_kernel's or meta_asked's answer; None: nothing to say)."""
     if why is not None and f"python_kernel:{why}" not in record["tampered"]:
         record["tampered"].append(f"python_kernel:{why}")
 
@@ -234,9 +241,9 @@ def span_of(name, args):
     return span
 
 
-def note(record, name):
-    """One more of `name` in the record's counts of operations."""
-    record["ops"][name] = record["ops"].get(name, 0) + 1
+def note(record, name, count=1):
+    """`count` more of `name` in the record's counts of operations."""
+    record["ops"][name] = record["ops"].get(name, 0) + count
 
 
 def words_of(number):
@@ -271,7 +278,7 @@ def noted_operation(record, name, result, args=()):
     if type(result) is not Tensor:  # (most operations give one: nothing handed)
         handed = numbers_handed(result)
         if handed:
-            record["ops"][NUMBERS_OUT] = record["ops"].get(NUMBERS_OUT, 0) + handed
+            note(record, NUMBERS_OUT, handed)
     made, other_layout, meta = 0, False, False
     for output in tensors_in(result):
         size = numbers_of(output)

@@ -33,6 +33,8 @@ from autograder.checks.op_record import (
     described,
     ipython_history,
     kernel_noted,
+    meta_asked,
+    namespace_kernel,
     new_record,
     noted_function,
     noted_operation,
@@ -41,7 +43,6 @@ from autograder.checks.op_record import (
     perturbed_output,
     perturbs,
     plain_keys,
-    python_kernel,
     tensors_in,
 )
 
@@ -293,8 +294,7 @@ class Operations(TorchDispatchMode):
         record = recorder.records[-1] if recorder.recording() else None
         if record is not None:
             operation_started(record)
-            if kwargs or not func._name.startswith("aten::"):
-                kernel_noted(record, python_kernel(func._name, kwargs))
+            kernel_noted(record, namespace_kernel(func._name) or meta_asked(kwargs))
         out = func(*args, **(kwargs or {}))
         if record is not None and recorder.recording() and record is recorder.records[-1]:
             operation_returned(record)

@@ -155,7 +155,7 @@ def install(read, parts):
     noted_function, described = recording["noted_function"], recording["described"]
     operation_started = recording["operation_started"]
     operation_returned = recording["operation_returned"]
-    python_kernel = recording["python_kernel"]
+    namespace_kernel, meta_asked = recording["namespace_kernel"], recording["meta_asked"]
     tensors_in = recording["tensors_in"]
     perturbs, perturbed_output = recording["perturbs"], recording["perturbed_output"]
     ipython_history, plain_keys = recording["ipython_history"], recording["plain_keys"]
@@ -259,7 +259,8 @@ def install(read, parts):
     def named(func):
         """(the operation, `_softmax`, None), as kept in op_names: the name torch gave an
         operation it dispatched, read from the fields torch wrote into the operation's
-        object, and why its namespace runs a kernel in Python (python_kernel: not aten's);
+        object, and why its namespace runs a kernel in Python (namespace_kernel: not
+        aten's);
         None for anything else."""
         if type(func) is not OpOverload:
             return None
@@ -270,7 +271,7 @@ def install(read, parts):
         if type(qualified) is not str or "::" not in qualified:
             return None
         kept = op_names[id(func)] = (func, qualified.split("::", 1)[1].split(".", 1)[0],
-                                     python_kernel(qualified, None))
+                                     namespace_kernel(qualified))
         return kept
 
     def aten_name(func):
@@ -289,9 +290,7 @@ def install(read, parts):
             taint("higher_order")
         else:  # a kernel in Python runs before the operation returns: decided before it runs
             kept = named(func)
-            why = kept[2] if kept is not None else "?"
-            if why is None and type(args[3]) is dict and args[3]:  # (a device asked for)
-                why = python_kernel("aten::", args[3])
+            why = (kept[2] if kept is not None else "?") or meta_asked(args[3])
             if why is not None:
                 taint(f"python_kernel:{why}")
         if type(types_in) is tuple:

@@ -548,9 +548,9 @@ def library_method(call):
 
 def unverifiable(tree, language=None):
     loops = literal_names(tree)
-    methods = {id(node.func) for node in ast.walk(tree)
-               if isinstance(node, ast.Call) and library_method(node)}
-    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
+    methods = {id(node.func) for node in calls if library_method(node)}
+    called = {id(node.func) for node in calls}
     for node in ast.walk(tree):
         if id(node) in methods:
             continue
@@ -987,13 +987,14 @@ def shaped(name):
 IS_META = TensorBase.is_meta.__get__
 DEVICE = torch.device
 
-def python_kernel(qualified, kwargs):
+def namespace_kernel(qualified):
     if type(qualified) is not str or not qualified.startswith("aten::"):
         return str(qualified).split("::", 1)[0][:40]
-    device = kwargs.get("device") if type(kwargs) is dict else None
-    if type(device) is DEVICE and device.type == "meta":
-        return "meta"
     return None
+
+def meta_asked(kwargs):
+    device = kwargs.get("device") if type(kwargs) is dict else None
+    return "meta" if type(device) is DEVICE and device.type == "meta" else None
 
 def kernel_noted(record, why):
     if why is not None and f"python_kernel:{why}" not in record["tampered"]:
@@ -1076,8 +1077,8 @@ def span_of(name, args):
         span *= int(shape[dim])
     return span
 
-def note(record, name):
-    record["ops"][name] = record["ops"].get(name, 0) + 1
+def note(record, name, count=1):
+    record["ops"][name] = record["ops"].get(name, 0) + count
 
 def words_of(number):
     kind = type(number)
@@ -1101,7 +1102,7 @@ def noted_operation(record, name, result, args=()):
     if type(result) is not Tensor:
         handed = numbers_handed(result)
         if handed:
-            record["ops"][NUMBERS_OUT] = record["ops"].get(NUMBERS_OUT, 0) + handed
+            note(record, NUMBERS_OUT, handed)
     made, other_layout, meta = 0, False, False
     for output in tensors_in(result):
         size = numbers_of(output)
@@ -1448,8 +1449,7 @@ class Operations(TorchDispatchMode):
         record = recorder.records[-1] if recorder.recording() else None
         if record is not None:
             operation_started(record)
-            if kwargs or not func._name.startswith("aten::"):
-                kernel_noted(record, python_kernel(func._name, kwargs))
+            kernel_noted(record, namespace_kernel(func._name) or meta_asked(kwargs))
         out = func(*args, **(kwargs or {}))
         if record is not None and recorder.recording() and record is recorder.records[-1]:
             operation_returned(record)
