@@ -63,7 +63,7 @@ from autograder.checks.operation_rules import kept_tampering  # noqa: E402
 from autograder.checks.probes import probed  # noqa: E402
 from autograder.checks.recorder import Recorder, codes_of, namespace_of  # noqa: E402
 from autograder.checks.subject import LocalSubject  # noqa: E402
-from autograder.grading.session import steps_checked  # noqa: E402
+from autograder.grading.session import judging_order, steps_checked  # noqa: E402
 from autograder.i18n import language  # noqa: E402
 
 HIDDEN = re.compile(rf"^[ \t]*{HIDDEN_TESTS[0]}.*?{HIDDEN_TESTS[1]}[ \t]*\n?",
@@ -373,9 +373,9 @@ def graded_costs(assignment, cells, runs):
                 errors = [o for o in outputs if o.get("output_type") == "error"]
                 assert not errors, f"{label}: {errors}"
                 lap(f"{kind} {label}")
-            for kind, label, _, checked in cells:
-                if kind != "test":
-                    continue
+            tests = [(label, checked) for kind, label, _, checked in cells if kind == "test"]
+            for index in judging_order([checked for _, checked in tests], steps):
+                label, checked = tests[index]
                 lap(None)
                 _, findings = session.test_cell(checked, label)
                 assert not findings, f"{label}: {findings}"

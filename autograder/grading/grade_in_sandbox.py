@@ -24,7 +24,7 @@ from autograder.course.time_limits import CELL_SECONDS, NOTEBOOK_SECONDS
 from autograder.engine.master_notebooks import master_cells
 from autograder.grading.integrity import scan
 from autograder.grading.restore_test_cells import release_notebook
-from autograder.grading.session import Bounds, Session, steps_checked
+from autograder.grading.session import Bounds, Session, judging_order, steps_checked
 from autograder.grading.submission_guard import refusal_of, refuse_tests
 from autograder.grading.unread_cells import defines_only, unread
 from autograder.i18n import config_language, language, t
@@ -221,10 +221,14 @@ class GradeInSandbox(NbGraderPreprocessor):
                     cell.source, answer=defines_an_answer(cell, steps))
                 cell.source = shown_source(cell.source, bounds.source)
             mark("grading: student's cells run")
-            # Every step is judged once all the student's code ran, in the release's order.
-            for cell in sorted(tests, key=lambda c: order.get(grade_id(c), len(order))):
-                master = masters.get(grade_id(cell), cell.source)
-                cell.outputs, findings = session.test_cell(steps_checked(master), grade_id(cell))
+            # Every step is judged once all the student's code ran, in judging_order; each
+            # test cell's outputs and findings are kept in the release's order.
+            tests.sort(key=lambda c: order.get(grade_id(c), len(order)))
+            checked = [steps_checked(masters.get(grade_id(cell), cell.source)) for cell in tests]
+            judged = {index: session.test_cell(checked[index], grade_id(tests[index]))
+                      for index in judging_order(checked, steps)}
+            for index, cell in enumerate(tests):
+                cell.outputs, findings = judged[index]
                 cell.execution_count = None
                 add_findings(nb, grade_id(cell), findings)
             mark("grading: steps judged")

@@ -3,7 +3,8 @@
 Student cells run first, in the notebook's order, in the kernel as written. Test cells never
 run: once every student cell has run, the grader judges the steps the test cells name
 (`check_step("name", ...)` in their hidden part, which the gradebook keeps), in the release's
-order whatever order the submission has, calling the student's functions in the kernel on
+order whatever order the submission has (a step whose rules read its text first:
+`judging_order`), calling the student's functions in the kernel on
 inputs drawn for this grading and comparing the plain numbers that come back with the
 reference package and the documents. A step's rules are decided on the text the grader reads
 from the notebook (checks/code_rules.closure: the step's last definition and every statement
@@ -66,6 +67,7 @@ from autograder.course.submission_files import CELL_CODE_BYTES
 from autograder.grading.raised_cells import defines_unrun, raised, ran_part
 from autograder.grading.remote_subject import RemoteSubject
 from autograder.i18n import current, t
+from autograder.plumbing.timeline import mark
 from autograder.sandbox import spare_kernel
 from autograder.sandbox.kernel import SCRATCH_PREFIXES, KernelGone, SandboxedKernel, new_scratch
 from autograder.sandbox.link import CONVERSE_CELL, GUARD_CELL, Link, StudentError
@@ -78,6 +80,18 @@ def steps_checked(source):
     """The steps a master test cell names (`check_step("name", ...)`), known to the course
     or not: a name without hidden checks fails (Session.judge)."""
     return STEP_CALL.findall(source)
+
+
+def judging_order(checked, steps):
+    """The indices of test cells (each the names of the steps it checks, in the release's
+    order) in the order they are judged: first those that check a step whose rules read its
+    text, which is judged where no other step's text ran (Session.judge), so the first of
+    them takes the judging kernel as it starts, not a kernel of its own; then the others.
+    Each keeps the release's order among its kind, so every grading judges alike."""
+    def reads_text(names):
+        return any(rule.reads_text for name in names if name in steps
+                   for rule in steps[name].rules)
+    return sorted(range(len(checked)), key=lambda index: not reads_text(checked[index]))
 
 
 def why_undefined(name, ran, unfinished, stops=()):
@@ -332,6 +346,7 @@ class Session:
         student's recorded from its first line. Each start and the course's cells get a
         notebook budget of their own: a loaded machine's slow start, or the time an earlier
         step's checks took, never leaves a later step unjudged."""
+        mark("grading: a judging kernel begins")
         self.judging = True
         self.deadline = time.monotonic() + self.notebook_timeout
         self.shared = self.used = False

@@ -9,13 +9,16 @@ the notebook's cells?
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import traceback
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from autograder.course.directory import Course
+from autograder.checks.model import Rule, Step
+from autograder.course.directory import Course, nbgrader_env
 from autograder.engine.worker import JUDGING_FAILED, NOTEBOOK_KERNEL_FAILED, failure_reason
 from autograder.grading.grade_in_sandbox import defines_an_answer
 from autograder.grading.parallel import fix_for, grade
@@ -24,7 +27,9 @@ from autograder.grading.session import (
     NotebookKernelError,
     Session,
     changes_shared_state,
+    judging_order,
 )
+from autograder.plumbing.timeline import VARIABLE
 from autograder.sandbox.kernel import Settings
 from autograder.tools import simulate
 
@@ -307,6 +312,44 @@ def test_a_loop_an_earlier_steps_text_bound_does_not_pass_a_rule_on_the_text(tmp
     assert honest[step].score == honest[step].max_score
     assert attack[step].score < attack[step].max_score, "the loop bound elsewhere passed"
     assert attack["test_bilinear_score"].score == attack["test_bilinear_score"].max_score
+
+
+def test_steps_with_a_rule_on_their_text_are_judged_first():
+    """Are the test cells that check a step whose rules read its text put first, each kind
+    in the release's order, and a cell naming a step the course does not know left among the
+    others?"""
+    plain = Step("plain", reference=None)
+    on_text = Step("on_text", reference=None,
+                   rules=(Rule("no loop", lambda _: None, (), reads_text=True),))
+    on_calls = Step("on_calls", reference=None, rules=(Rule("calls", lambda _: None, ()),))
+    steps = {step.name: step for step in (plain, on_text, on_calls)}
+    checked = [["plain"], ["on_calls"], ["unknown"], ["plain", "on_text"], ["on_text"]]
+    assert judging_order(checked, steps) == [3, 4, 0, 1, 2]
+    assert judging_order([["plain"], ["on_calls"]], steps) == [0, 1]
+
+
+def test_a_correct_notebook_with_a_rule_on_a_text_begins_judging_once(tmp_path):
+    """06's vectorized_attention, whose rule reads its text, is the release's last step: is it
+    judged first, in the judging kernel as it starts, so that a correct notebook starts one
+    judging kernel and not a second for that step (some 0.1 CPU s of the notebook's 0.7), and
+    still earns every point? Graded as an instructor grades, the command's processes writing
+    their timeline."""
+    assignment = "06_scoring_functions"
+    course = Course.create(tmp_path / "course", ROOT, [assignment])
+    course.generate(assignment)
+    hand_in(course, assignment, "honest", {})
+    timeline = tmp_path / "timeline.txt"
+
+    done = subprocess.run([sys.executable, "-m", "autograder", "grade", assignment,
+                           "--workers", "1"], cwd=course.root, capture_output=True, text=True,
+                          env=dict(nbgrader_env(), **{VARIABLE: str(timeline)}), timeout=600)
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    scores = course.cell_scores(assignment, "honest")
+    assert scores and all(s.score == s.max_score for s in scores.values()), scores
+    begun = [line for line in timeline.read_text().splitlines()
+             if line.endswith("grading: a judging kernel begins")]
+    assert len(begun) == 1, begun
 
 
 def test_a_step_whose_cell_fails_says_why_it_is_not_defined(tmp_path):
