@@ -225,6 +225,9 @@ class AgentLike:
     def __getattr__(self, name):
         return self.answer(getattr(self._target, name))
 
+    def __iter__(self):  # as the link's handle: its items, each answered
+        return iter([self.answer(value) for value in self._target])
+
 
 def cpu(function, *args):
     started = time.process_time()
