@@ -149,6 +149,12 @@ import tornado.queues  # noqa: E402,F401
 from ipykernel.kernelapp import IPKernelApp  # noqa: E402
 from traitlets.config import Config  # noqa: E402
 
+# torch.vmap registers Python decompositions of a few operations with torch.library the first
+# time it runs; a judging kernel's guard refuses every registration (guard.py), so an honest
+# vmap failed in grading alone, where its public tests had passed. Run once here (1 ms), the
+# registrations are every kernel's, made before any guard.
+torch.vmap(torch.neg)(torch.zeros(1))
+
 
 def plumbing_module(name):
     """A module of the kit's plumbing room (autograder/plumbing/NAME.py), loaded from its file

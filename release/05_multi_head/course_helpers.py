@@ -758,8 +758,9 @@ def python_loop(tree, language=None):
                 return LOOP_WORDS[type(node)](language)
             if isinstance(node, ast.Call):
                 name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
-                if name in LOOP_CALLS:
-                    return f"{name}()"
+                made = loop_made_by(node)
+                if made:
+                    return made
                 if string_named(node) in LOOP_CALLS | {"iter"}:
                     return f"{string_named(node)}()"
                 if name == "iter" and (len(node.args) == 2 or node.keywords or any(
@@ -776,6 +777,9 @@ def python_loop(tree, language=None):
     name = loop_call_renamed(tree)
     if name:
         return f"{name}()"
+    made = loop_name_used(tree)
+    if made:
+        return made
     if any(isinstance(node, ast.Attribute) and node.attr == "default_factory"
            and isinstance(node.ctx, ast.Store) for node in ast.walk(tree)):
         return "defaultdict(function)"
@@ -784,6 +788,57 @@ def python_loop(tree, language=None):
         return _t('{name} calls itself', language, name=name)
     iterated = iterating_class(tree)
     return _t('{name}, which a loop walks', language, name=iterated) if iterated else None
+
+def loop_made_by(call):
+    if not isinstance(call, ast.Call):
+        return None
+    name = getattr(call.func, "id", None) or getattr(call.func, "attr", None)
+    if name in LOOP_CALLS:
+        return f"{name}()"
+    if name == "Sequential" and not all(
+            isinstance(a, ast.Call) and (getattr(a.func, "id", None) or getattr(
+                a.func, "attr", None)) not in ("OrderedDict", "dict") for a in call.args):
+        return "Sequential(...)"
+    if name == "vmap" and any(k.arg in ("chunk_size", None) and not (
+            isinstance(k.value, ast.Constant) and k.value.value is None) for k in call.keywords):
+        return "vmap(chunk_size=...)"
+    return None
+
+def loop_name_used(tree):
+    made = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign | ast.AnnAssign | ast.NamedExpr):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                pairs = zip(target.elts, node.value.elts, strict=False) if isinstance(
+                    target, ast.Tuple | ast.List) and isinstance(
+                    node.value, ast.Tuple | ast.List) else [(target, node.value)]
+                for bound, value in pairs:
+                    label = loop_made_by(value)
+                    if label and isinstance(bound, ast.Name | ast.Attribute):
+                        made[getattr(bound, "id", None) or bound.attr] = label
+        elif isinstance(node, FUNCTIONS):
+            arguments = node.args
+            positional = [*arguments.posonlyargs, *arguments.args]
+            defaults = [*zip(positional[len(positional) - len(arguments.defaults):],
+                             arguments.defaults, strict=True),
+                        *zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)]
+            made.update((arg.arg, loop_made_by(value)) for arg, value in defaults
+                        if loop_made_by(value))
+            for decorator in getattr(node, "decorator_list", ()):
+                name = getattr(decorator, "id", None) or getattr(decorator, "attr", None)
+                label = f"{name}()" if name in LOOP_CALLS else loop_made_by(decorator)
+                if label:
+                    made[node.name] = label
+    if not made:
+        return None
+    for body in function_bodies(tree):
+        for node in ast.walk(body):
+            name = node.id if isinstance(node, ast.Name) else \
+                node.attr if isinstance(node, ast.Attribute) else None
+            if name in made and isinstance(node.ctx, ast.Load):
+                return f"{name} ({made[name]})"
+    return None
 
 def loop_call_renamed(tree):
     called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}

@@ -167,6 +167,10 @@ def self_attention(x, W_query, W_key, W_value):
 """
 
 # The body of a self_attention that attends one row at a time with `one`.
+# One row of self-attention, i its index (a number or numpy's): what a loop made elsewhere calls.
+ONE_ROW = ("def one_row(i, x, W_query, W_key, W_value):\n"
+           "    k, v = x @ W_key, x @ W_value\n"
+           "    return torch.softmax(k @ (x[int(i)] @ W_query) / math.sqrt(k.shape[-1]), -1) @ v")
 ROW_BY_ROW = ("    k, v = x @ W_key, x @ W_value\n"
               "    one = lambda r: torch.softmax(k @ (r @ W_query) / math.sqrt(k.shape[-1]), -1)"
               " @ v\n")
@@ -587,6 +591,38 @@ EVASIONS = {
             "        return torch.stack(out)",
             "self_attention = Loop()"),
         "a loop rebound after the vectorised one": (HONEST_SELF_ATTENTION, LOOPED_ROWS),
+        # a helper's attacks on 04 and 06 (2026-12-05): a loop made once where the functions
+        # are defined, called in the step; torch's own loops over modules or chunks
+        "numpy's vectorize made at module level": (
+            "import numpy as np", ONE_ROW,
+            "EACH = np.vectorize(one_row, otypes=[object], excluded={1, 2, 3, 4})",
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    return torch.stack(list(EACH(np.arange(len(x)), x, W_query, W_key, W_value)))"),
+        "numpy's vectorize as a decorator": (
+            "import numpy as np", "@np.vectorize(otypes=[object], excluded={1, 2, 3, 4})\n" +
+            ONE_ROW,
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    return torch.stack(list(one_row(np.arange(len(x)), x, W_query, W_key, "
+            "W_value)))"),
+        "numpy's vectorize as a default value": (
+            "import numpy as np", ONE_ROW,
+            "def self_attention(x, W_query, W_key, W_value, each=np.vectorize(\n"
+            "        one_row, otypes=[object], excluded={1, 2, 3, 4})):\n"
+            "    return torch.stack(list(each(np.arange(len(x)), x, W_query, W_key, W_value)))"),
+        "a Sequential of one module, once a row": (
+            "from torch import nn",
+            "class OneRow(nn.Module):\n"
+            "    def forward(self, state):\n"
+            "        i, x, W_query, W_key, W_value, rows = state\n"
+            "        k, v = x @ W_key, x @ W_value\n"
+            "        row = torch.softmax(k @ (x[i] @ W_query) / math.sqrt(k.shape[-1]), -1) @ v\n"
+            "        return i + 1, x, W_query, W_key, W_value, rows + (row,)",
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    turns = nn.Sequential(*[OneRow()] * len(x))\n"
+            "    return torch.stack(turns((0, x, W_query, W_key, W_value, ()))[-1])"),
+        "vmap in chunks of one row": (
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    return torch.vmap(one, chunk_size=1)(x)",),
     },
     "multihead_project": {
         "no bmm at all": ("def multihead_project(x, W):\n    return (W @ x.T).transpose(1, 2)",),
@@ -745,6 +781,15 @@ CORRECT = {
             "self_attention = _Attention()"),
         "the looped try-out first, the vectorised answer last": (
             LOOPED_ROWS, HONEST_SELF_ATTENTION),
+        "vmap over the rows": (
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    return torch.vmap(one)(x)",),
+        "a Sequential of modules written out, made once": (
+            "from torch import nn",
+            "SCALE = nn.Sequential(nn.Identity(), nn.Identity())",
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    q, k, v = x @ W_query, x @ W_key, SCALE(x @ W_value)\n"
+            "    return torch.softmax(q @ k.mT / math.sqrt(k.shape[-1]), -1) @ v"),
     },
     "multihead_project": {
         "bmm through an alias": (

@@ -308,6 +308,27 @@ ATTACKS = {
         " + f(f, i + 1))\n"
         "    return torch.stack(rows(rows, 0), dim=-2) @ v\n"
     )}, {"self_attention"}, "calls itself"),
+    # a helper's of 2026-12-05: torch's own loop over modules, a loop numpy made at module level
+    "sequential_turns": (SCORING, {"vectorized_attention": (
+        "import math\nimport torch\n\n"
+        "class OneQuery(torch.nn.Module):\n"
+        "    def forward(self, state):\n"
+        "        i, Q, K, V, cols = state\n"
+        "        w = torch.softmax(K.T @ Q[:, i] / math.sqrt(K.shape[0]), dim=0)\n"
+        "        return (i + 1, Q, K, V, cols + (V @ w,))\n\n"
+        "def vectorized_attention(X, W_Q, W_K, W_V):\n"
+        "    turns = torch.nn.Sequential(*[OneQuery()] * X.shape[1])\n"
+        "    return torch.stack(turns((0, W_Q @ X, W_K @ X, W_V @ X, ()))[-1], dim=1)\n"
+    )}, {"vectorized_attention"}, "Sequential"),
+    "module_level_vectorize": (SCORING, {"vectorized_attention": (
+        "import math\nimport numpy as np\nimport torch\n\n"
+        "def column(i, Q, K, V):\n"
+        "    return V @ torch.softmax(K.T @ Q[:, int(i)] / math.sqrt(K.shape[0]), dim=0)\n\n"
+        "EACH_QUERY = np.vectorize(column, otypes=[object], excluded={1, 2, 3})\n\n"
+        "def vectorized_attention(X, W_Q, W_K, W_V):\n"
+        "    Q, K, V = W_Q @ X, W_K @ X, W_V @ X\n"
+        "    return torch.stack(list(EACH_QUERY(np.arange(X.shape[1]), Q, K, V)), dim=1)\n"
+    )}, {"vectorized_attention"}, "vectorize"),
     # -- calls that count without being used ---------------------------------------------------
     "unused_score_per_query": (SCORING, {"loop_attention": (
         "import math\nimport torch\n\n"
@@ -402,6 +423,17 @@ HONEST = {
         "                if '.' not in name:\n"
         "                    getattr(self, name).copy_(param)\n\n"
         "    @classmethod\n    def from_torch(cls, mha):")}, set(), ""),
+    # torch.vmap registers decompositions the first time it runs, which a judging kernel's
+    # guard refuses: the template runs it once (a helper's, 2026-12-05: 0 of 3, public tests
+    # passed)
+    "vmap_over_queries": (SCORING, {"vectorized_attention": (
+        "import math\nimport torch\n\n"
+        "def one_query(q, K, V):\n"
+        "    return V @ torch.softmax(K.T @ q / math.sqrt(K.shape[0]), dim=0)\n\n"
+        "def vectorized_attention(X, W_Q, W_K, W_V):\n"
+        "    return torch.vmap(one_query, in_dims=(1, None, None), out_dims=1)(\n"
+        "        W_Q @ X, W_K @ X, W_V @ X)\n"
+    )}, set(), ""),
     "cache_as_a_column": (GRADIENTS, {"cached_causal_attention": (
         "import math\nimport torch\n\n"
         "def cached_causal_attention(x, W_query, W_key, W_value):\n"
