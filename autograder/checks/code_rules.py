@@ -818,9 +818,10 @@ def python_loop(tree, language=None):
 def loop_made_by(call):
     """What a call makes that runs a Python loop when it is called or walked (its label), or
     None: map and its kin (LOOP_CALLS: `np.vectorize(f)` loops when called, `map(f, xs)` when
-    walked), a Sequential of modules whose number the text does not write out (torch's own
-    loop calls each module's forward: `Sequential(*[step] * n)`), and vmap given a chunk size
-    (torch's own loop over the chunks)."""
+    walked), a Sequential given anything but modules made in its own call, whose number the
+    text then need not write out (torch's own loop calls each module's forward:
+    `Sequential(*[step] * n)`, `Sequential(table)`), and vmap given a chunk size (torch's own
+    loop over the chunks)."""
     if not isinstance(call, ast.Call):
         return None
     name = getattr(call.func, "id", None) or getattr(call.func, "attr", None)
@@ -859,8 +860,10 @@ def loop_name_used(tree):
             defaults = [*zip(positional[len(positional) - len(arguments.defaults):],
                              arguments.defaults, strict=True),
                         *zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)]
-            made.update((arg.arg, loop_made_by(value)) for arg, value in defaults
-                        if loop_made_by(value))
+            for arg, value in defaults:
+                label = loop_made_by(value)
+                if label:
+                    made[arg.arg] = label
             for decorator in getattr(node, "decorator_list", ()):
                 name = getattr(decorator, "id", None) or getattr(decorator, "attr", None)
                 label = f"{name}()" if name in LOOP_CALLS else loop_made_by(decorator)

@@ -823,8 +823,10 @@ def loop_name_used(tree):
             defaults = [*zip(positional[len(positional) - len(arguments.defaults):],
                              arguments.defaults, strict=True),
                         *zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)]
-            made.update((arg.arg, loop_made_by(value)) for arg, value in defaults
-                        if loop_made_by(value))
+            for arg, value in defaults:
+                label = loop_made_by(value)
+                if label:
+                    made[arg.arg] = label
             for decorator in getattr(node, "decorator_list", ()):
                 name = getattr(decorator, "id", None) or getattr(decorator, "attr", None)
                 label = f"{name}()" if name in LOOP_CALLS else loop_made_by(decorator)
