@@ -204,6 +204,8 @@ ZH = {
     "never calls {names} (a call that cannot run does not count)":
         "从未调用 {names}（不会运行到的调用不算数）",
     "found a Python loop: {loop}": "含有 Python 循环：{loop}",
+    "an array of Python objects (numpy calls each one's methods in turn)":
+        "由 Python 对象组成的数组（numpy 会逐个调用其中每个对象的方法）",
     "a for loop": "for 循环",
     "a while loop": "while 循环",
     "an async for loop": "async for 循环",

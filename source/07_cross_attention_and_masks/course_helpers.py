@@ -189,6 +189,7 @@ import copy
 import functools
 import hashlib
 import re
+import string
 import symtable
 
 HIDDEN_TESTS = tuple(f"### {edge} HIDDEN TESTS" for edge in ("BEGIN", "END"))
@@ -752,15 +753,26 @@ def method_aliases(statement):
     return [target.id for target in targets if isinstance(target, ast.Name)]
 
 def python_loop(tree, language=None):
+    if any(object_array(node) for node in ast.walk(tree)):
+        return _t("an array of Python objects (numpy calls each one's methods in turn)",
+                  language)
+    sequentials = {target.id for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                   and isinstance(node.value, ast.Call) and called_name(node.value) ==
+                   "Sequential" for target in node.targets if isinstance(target, ast.Name)}
     for body in function_bodies(tree):
         for node in ast.walk(body):
             if isinstance(node, LOOP_NODES):
                 return LOOP_WORDS[type(node)](language)
+            repeated = repeats_modules(node, sequentials)
+            if repeated:
+                return repeated
             if isinstance(node, ast.Call):
                 name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
                 made = loop_made_by(node)
                 if made:
                     return made
+                if formats_by_reading(node):
+                    return f"{name}() reading fields"
                 if string_named(node) in LOOP_CALLS | {"iter"}:
                     return f"{string_named(node)}()"
                 if name == "iter" and (len(node.args) == 2 or node.keywords or any(
@@ -792,17 +804,81 @@ def python_loop(tree, language=None):
 def loop_made_by(call):
     if not isinstance(call, ast.Call):
         return None
-    name = getattr(call.func, "id", None) or getattr(call.func, "attr", None)
+    name = called_name(call)
     if name in LOOP_CALLS:
         return f"{name}()"
-    if name == "Sequential" and not all(
-            isinstance(a, ast.Call) and (getattr(a.func, "id", None) or getattr(
-                a.func, "attr", None)) not in ("OrderedDict", "dict") for a in call.args):
+    if name == "Sequential" and not modules_written_out(call.args):
         return "Sequential(...)"
-    if name == "vmap" and any(k.arg in ("chunk_size", None) and not (
-            isinstance(k.value, ast.Constant) and k.value.value is None) for k in call.keywords):
+    if any(k.arg == "chunk_size" and not (isinstance(k.value, ast.Constant) and k.value.value
+                                          is None) for k in call.keywords) or (
+            name == "vmap" and any(k.arg is None for k in call.keywords)):
         return "vmap(chunk_size=...)"
     return None
+
+def called_name(call):
+    return getattr(call.func, "id", None) or getattr(call.func, "attr", None)
+
+def modules_written_out(args):
+    def made(node):
+        return isinstance(node, ast.Call) and called_name(node) not in ("OrderedDict", "dict")
+
+    for arg in args:
+        if isinstance(arg, ast.Starred):
+            arg = arg.value
+            if not (isinstance(arg, ast.List | ast.Tuple) and all(map(made, arg.elts))):
+                return False
+        elif isinstance(arg, ast.Call) and called_name(arg) in ("OrderedDict", "dict"):
+            pairs = arg.args[0] if len(arg.args) == 1 and not arg.keywords else None
+            if not (isinstance(pairs, ast.List | ast.Tuple) and all(
+                    isinstance(pair, ast.Tuple) and len(pair.elts) == 2 and made(pair.elts[1])
+                    for pair in pairs.elts)):
+                return False
+        elif not made(arg):
+            return False
+    return True
+
+def repeats_modules(node, sequentials):
+    def is_sequential(value):
+        return isinstance(value, ast.Call) and called_name(value) == "Sequential" or \
+            isinstance(value, ast.Name) and value.id in sequentials
+
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and (
+            is_sequential(node.left) or is_sequential(node.right)) or isinstance(
+            node, ast.AugAssign) and isinstance(node.op, ast.Mult) and is_sequential(
+            node.target):
+        return "Sequential(...) * n"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            is_sequential(node.func.value) and (node.func.attr in (
+                "__mul__", "__rmul__", "__imul__") or node.func.attr == "extend" and not (
+                    len(node.args) == 1 and modules_written_out([ast.Starred(node.args[0])]))):
+        return f"Sequential.{node.func.attr}(...)"
+    return None
+
+def object_array(node):
+    def names_object(value):
+        return any(isinstance(n, ast.Name) and n.id == "object" or isinstance(
+            n, ast.Attribute) and n.attr == "object_" or isinstance(n, ast.Constant) and
+            n.value in ("O", "object", "|O") for n in ast.walk(value))
+
+    if not isinstance(node, ast.Call):
+        return False
+    if any(k.arg in ("dtype", "otypes") and names_object(k.value) for k in node.keywords):
+        return True
+    return called_name(node) == "astype" and any(names_object(a) for a in node.args) or any(
+        isinstance(a, ast.Attribute) and a.attr == "object_" for a in node.args)
+
+def formats_by_reading(call):
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+            and call.func.attr in ("format", "format_map")):
+        return False
+    text = call.func.value
+    if not (isinstance(text, ast.Constant) and isinstance(text.value, str)):
+        return True
+    try:
+        fields = [field for _, field, _, _ in string.Formatter().parse(text.value) if field]
+    except ValueError:
+        return True
+    return any("." in field or "[" in field for field in fields)
 
 def loop_name_used(tree):
     made = {}

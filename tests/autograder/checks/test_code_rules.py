@@ -167,6 +167,14 @@ def self_attention(x, W_query, W_key, W_value):
 """
 
 # The body of a self_attention that attends one row at a time with `one`.
+# A module that attends one row a call, the row's index and the rows so far in its state.
+ONE_ROW_MODULE = ("class OneRow(nn.Module):\n"
+                  "    def forward(self, state):\n"
+                  "        i, x, W_query, W_key, W_value, rows = state\n"
+                  "        k, v = x @ W_key, x @ W_value\n"
+                  "        row = torch.softmax(k @ (x[i] @ W_query) / math.sqrt(k.shape[-1]),"
+                  " -1) @ v\n"
+                  "        return i + 1, x, W_query, W_key, W_value, rows + (row,)")
 # One row of self-attention, i its index (a number or numpy's): what a loop made elsewhere calls.
 ONE_ROW = ("def one_row(i, x, W_query, W_key, W_value):\n"
            "    k, v = x @ W_key, x @ W_value\n"
@@ -620,6 +628,46 @@ EVASIONS = {
             "def self_attention(x, W_query, W_key, W_value):\n"
             "    turns = nn.Sequential(*[OneRow()] * len(x))\n"
             "    return torch.stack(turns((0, x, W_query, W_key, W_value, ()))[-1])"),
+        # the next round (2026-12-05): the same loops by other doors
+        "a Sequential of one module, multiplied": (
+            "from torch import nn", ONE_ROW_MODULE,
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    turns = nn.Sequential(OneRow()) * len(x)\n"
+            "    return torch.stack(turns((0, x, W_query, W_key, W_value, ()))[-1])"),
+        "numpy's exp of an array of one stepping object": (
+            "import numpy as np",
+            "class Stepper:\n"
+            "    def __init__(self, x, W_query, W_key, W_value):\n"
+            "        self.x, self.Wq, self.Wk, self.Wv, self.i = x, W_query, W_key, W_value, 0\n"
+            "    def exp(self):\n"
+            "        k, v = self.x @ self.Wk, self.x @ self.Wv\n"
+            "        row = torch.softmax(k @ (self.x[self.i] @ self.Wq) / math.sqrt(k.shape[-1]),"
+            " -1) @ v\n"
+            "        self.i += 1\n"
+            "        return row",
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    rows = np.exp(np.full(len(x), Stepper(x, W_query, W_key, W_value), "
+            "dtype=object))\n"
+            "    return torch.stack(list(rows))"),
+        "str.format reading a property once a field": (
+            "class Stepper:\n"
+            "    def __init__(self, x, W_query, W_key, W_value):\n"
+            "        self.x, self.Wq, self.Wk, self.Wv = x, W_query, W_key, W_value\n"
+            "        self.rows = []\n"
+            "    @property\n"
+            "    def row(self):\n"
+            "        k, v = self.x @ self.Wk, self.x @ self.Wv\n"
+            "        r = self.x[len(self.rows)] @ self.Wq\n"
+            "        self.rows.append(torch.softmax(k @ r / math.sqrt(k.shape[-1]), -1) @ v)\n"
+            "        return ''",
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    s = Stepper(x, W_query, W_key, W_value)\n"
+            "    ('{0.row}' * len(x)).format(s)\n"
+            "    return torch.stack(s.rows)"),
+        "vmap in chunks of one row, through partial": (
+            "import functools",
+            "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
+            "    return functools.partial(torch.vmap, chunk_size=1)(one)(x)"),
         "vmap in chunks of one row": (
             "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
             "    return torch.vmap(one, chunk_size=1)(x)",),
@@ -784,6 +832,25 @@ CORRECT = {
         "vmap over the rows": (
             "def self_attention(x, W_query, W_key, W_value):\n" + ROW_BY_ROW +
             "    return torch.vmap(one)(x)",),
+        "a Sequential of two stages by name": (
+            "from collections import OrderedDict\nfrom torch import nn",
+            "class Scores(nn.Module):\n"
+            "    def forward(self, qkv):\n"
+            "        q, k, v = qkv\n"
+            "        return torch.softmax(q @ k.mT / math.sqrt(k.shape[-1]), -1), v",
+            "class Mix(nn.Module):\n"
+            "    def forward(self, wv):\n"
+            "        return wv[0] @ wv[1]",
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    layers = nn.Sequential(OrderedDict([('scores', Scores()), ('mix', Mix())]))\n"
+            "    staged = nn.Sequential(*[Scores(), Mix()])\n"
+            "    qkv = (x @ W_query, x @ W_key, x @ W_value)\n"
+            "    return (layers(qkv) + staged(qkv)) / 2\n"),
+        "a format string written out, with a number's spec": (
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+            "    note = '{} rows, scale {:.3f}'.format(len(x), math.sqrt(k.shape[-1]))\n"
+            "    return torch.softmax(q @ k.mT / math.sqrt(k.shape[-1]), -1) @ v",),
         "a Sequential of modules written out, made once": (
             "from torch import nn",
             "SCALE = nn.Sequential(nn.Identity(), nn.Identity())",
