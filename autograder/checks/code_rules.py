@@ -778,9 +778,6 @@ def python_loop(tree, language=None):
     where the functions are defined (a table built at module level) is no loop of theirs, but
     a second name given to map or its kin anywhere is (`each = map`, `from functools import
     reduce as fold`)."""
-    if any(object_array(node) for node in ast.walk(tree)):
-        return _t("an array of Python objects (numpy calls each one's methods in turn)",
-                  language)
     sequentials = {target.id for node in ast.walk(tree) if isinstance(node, ast.Assign)
                    and isinstance(node.value, ast.Call) and called_name(node.value) ==
                    "Sequential" for target in node.targets if isinstance(target, ast.Name)}
@@ -817,6 +814,9 @@ def python_loop(tree, language=None):
     made = loop_name_used(tree)
     if made:
         return made
+    if any(object_array(node) for node in ast.walk(tree)):
+        return _t("an array of Python objects (numpy calls each one's methods in turn)",
+                  language)
     if any(isinstance(node, ast.Attribute) and node.attr == "default_factory"
            and isinstance(node.ctx, ast.Store) for node in ast.walk(tree)):
         return "defaultdict(function)"  # a factory set after it is made

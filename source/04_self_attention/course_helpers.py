@@ -753,9 +753,6 @@ def method_aliases(statement):
     return [target.id for target in targets if isinstance(target, ast.Name)]
 
 def python_loop(tree, language=None):
-    if any(object_array(node) for node in ast.walk(tree)):
-        return _t("an array of Python objects (numpy calls each one's methods in turn)",
-                  language)
     sequentials = {target.id for node in ast.walk(tree) if isinstance(node, ast.Assign)
                    and isinstance(node.value, ast.Call) and called_name(node.value) ==
                    "Sequential" for target in node.targets if isinstance(target, ast.Name)}
@@ -792,6 +789,9 @@ def python_loop(tree, language=None):
     made = loop_name_used(tree)
     if made:
         return made
+    if any(object_array(node) for node in ast.walk(tree)):
+        return _t("an array of Python objects (numpy calls each one's methods in turn)",
+                  language)
     if any(isinstance(node, ast.Attribute) and node.attr == "default_factory"
            and isinstance(node.ctx, ast.Store) for node in ast.walk(tree)):
         return "defaultdict(function)"
