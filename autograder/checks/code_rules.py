@@ -511,7 +511,7 @@ def unverifiable(tree, language=None):
             return _t("it uses {name} without calling it, so the names it reaches are "
                       "decided at run time", language, name=node.id)
         if isinstance(node, ast.Call):
-            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            name = called_name(node)
             if name in DYNAMIC_CALLS and id(node.func) not in methods:
                 return _t("it calls {name}()", language, name=name)
             if name in NAMED_BY_STRING - {"hasattr"} and not (len(node.args) >= 2 and (
@@ -750,7 +750,7 @@ def made_classes(tree):
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
-        name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+        name = called_name(node)
         if name == "new_class":
             yield "new_class", None
         elif name == "type" and len(node.args) == 3:
@@ -789,7 +789,7 @@ def python_loop(tree, language=None):
             if repeated:
                 return repeated
             if isinstance(node, ast.Call):
-                name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+                name = called_name(node)
                 made = loop_made_by(node)
                 if made:
                     return made

@@ -294,7 +294,8 @@ class Operations(TorchDispatchMode):
         record = recorder.records[-1] if recorder.recording() else None
         if record is not None:
             operation_started(record)
-            kernel_noted(record, namespace_kernel(func._name) or meta_asked(kwargs))
+            if kwargs or not func._name.startswith("aten::"):  # (most operations: neither)
+                kernel_noted(record, namespace_kernel(func._name) or meta_asked(kwargs))
         out = func(*args, **(kwargs or {}))
         if record is not None and recorder.recording() and record is recorder.records[-1]:
             operation_returned(record)

@@ -290,7 +290,9 @@ def install(read, parts):
             taint("higher_order")
         else:  # a kernel in Python runs before the operation returns: decided before it runs
             kept = named(func)
-            why = (kept[2] if kept is not None else "?") or meta_asked(args[3])
+            why = kept[2] if kept is not None else "?"
+            if why is None and type(args[3]) is dict and args[3]:  # (most operations: no
+                why = meta_asked(args[3])  # keyword arguments, nothing to ask)
             if why is not None:
                 taint(f"python_kernel:{why}")
         if type(types_in) is tuple:

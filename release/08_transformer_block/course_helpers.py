@@ -559,7 +559,7 @@ def unverifiable(tree, language=None):
                 id(node) not in called:
             return _t('it uses {name} without calling it, so the names it reaches are decided at run time', language, name=node.id)
         if isinstance(node, ast.Call):
-            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            name = called_name(node)
             if name in DYNAMIC_CALLS and id(node.func) not in methods:
                 return _t('it calls {name}()', language, name=name)
             if name in NAMED_BY_STRING - {"hasattr"} and not (len(node.args) >= 2 and (
@@ -735,7 +735,7 @@ def made_classes(tree):
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
-        name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+        name = called_name(node)
         if name == "new_class":
             yield "new_class", None
         elif name == "type" and len(node.args) == 3:
@@ -764,7 +764,7 @@ def python_loop(tree, language=None):
             if repeated:
                 return repeated
             if isinstance(node, ast.Call):
-                name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+                name = called_name(node)
                 made = loop_made_by(node)
                 if made:
                     return made
@@ -1582,7 +1582,8 @@ class Operations(TorchDispatchMode):
         record = recorder.records[-1] if recorder.recording() else None
         if record is not None:
             operation_started(record)
-            kernel_noted(record, namespace_kernel(func._name) or meta_asked(kwargs))
+            if kwargs or not func._name.startswith("aten::"):
+                kernel_noted(record, namespace_kernel(func._name) or meta_asked(kwargs))
         out = func(*args, **(kwargs or {}))
         if record is not None and recorder.recording() and record is recorder.records[-1]:
             operation_returned(record)
