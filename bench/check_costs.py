@@ -333,7 +333,7 @@ def graded_costs(assignment, cells, runs):
     """[(what, kernel CPU s, grader CPU s)] per cell the kernel runs, per step and per part
     of a step, the mean of `runs` gradings of the notebook through grading/session.py's
     Session."""
-    from autograder.grading.grade_in_sandbox import kit_folders
+    from autograder.grading.grade_in_sandbox import course_helpers, kit_folders
     from autograder.grading.session import Session
     from autograder.sandbox.kernel import Settings
 
@@ -357,7 +357,8 @@ def graded_costs(assignment, cells, runs):
         kept_tampering.cache_clear()  # each notebook of a class has texts of its own
         with tempfile.TemporaryDirectory(prefix="kit-costs-") as folder, \
                 Session(folder, settings, 60.0, 10.0, steps=steps, course_cells=course_cells,
-                        course_texts=course_texts) as session:
+                        course_texts=course_texts,
+                        course_helpers=course_helpers(course_cells)) as session:
             mark["session"] = session
             begun = session.begin_judging
 

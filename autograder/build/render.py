@@ -16,10 +16,15 @@ from autograder.build.authoring import AuthoringError
 from autograder.build.check_notebook import points
 from autograder.build.hand_in import HAND_IN
 from autograder.build.printed_values import with_printed_values
-from autograder.build.standalone import filled, helper_cell_code, packed_helper_cell
+from autograder.build.standalone import (
+    filled,
+    helper_cell_code,
+    helper_definitions,
+    packed_helper_cell,
+)
 from autograder.build.stubs import given_code, named_at, solution_code
 from autograder.checks.audit import unknown_step
-from autograder.checks.code_rules import course_key
+from autograder.checks.code_rules import bound_names, course_key, statements
 from autograder.checks.loader import GUIDE
 from autograder.course.directory import HELPER_CELL
 from autograder.i18n import DEFAULT, language, t
@@ -99,7 +104,9 @@ def with_course_keys(cells, assignment):
     cell names the one to fix first), the hints of the known mistakes the cells name (so
     that a public check gives the grader's hint), then the keys of the course's code cells
     (all but the solution cells), so that expect_rule leaves them out of the student's code
-    as grading does (a cell's key leaves out the COURSE_CELLS line itself)."""
+    as grading does (a cell's key leaves out the COURSE_CELLS line itself). And the names of
+    the helper cell's own code that grading removes before a step's code runs
+    (code_rules.COURSE_HELPERS): all but those another cell of the course or a step binds."""
     helper = [cell for cell in cells
               if cell.metadata.get("nbgrader", {}).get("grade_id") == HELPER_CELL]
     uses = {name: list(step.uses) for name, step in assignment.steps.items() if step.uses}
@@ -107,10 +114,24 @@ def with_course_keys(cells, assignment):
     for cell in helper:
         cell.source = filled(cell.source, "STEP_USES", repr(uses))
         cell.source = filled(cell.source, "MISTAKE_HINTS", repr(hints))
+        forgotten = sorted(helper_definitions(cell.source) - course_bindings(
+            [other for other in cells if other is not cell], assignment))
+        cell.source = filled(cell.source, "COURSE_HELPERS", f"frozenset({forgotten!r})")
     keys = sorted(course_key(cell.source) for cell in cells if cell.cell_type == "code"
                   and not cell.metadata.get("nbgrader", {}).get("solution"))
     for cell in helper:
         cell.source = filled(cell.source, "COURSE_CELLS", f"frozenset({keys!r})")
+
+
+def course_bindings(cells, assignment):
+    """The names the course's code cells (not the solution cells) bind at top level, and the
+    steps' names: what a student's code may read that is not the helper cell's."""
+    names = set(assignment.steps)
+    for cell in cells:
+        if cell.cell_type == "code" and not cell.metadata.get("nbgrader", {}).get("solution"):
+            names.update(name for node, _ in statements([cell.source], texts=False)
+                         for name in bound_names(node))
+    return names
 
 
 def named_mistake_hints(cells, assignment):

@@ -29,6 +29,7 @@ import autograder.checks.recorder
 from autograder.build import check_notebook, failed_cell, public_checks
 from autograder.build.authoring import AuthoringError
 from autograder.checks import code_rules, operation_rules, probes, raised
+from autograder.checks.code_rules import bound_names, root_name
 from autograder.checks.compare import TOLERANCE
 from autograder.course.time_limits import CELL_SECONDS
 from autograder.i18n import DEFAULT, language, t
@@ -42,7 +43,7 @@ HELPER_CELL = [Path(module.__file__) for module in (public_checks, raised, code_
 PACKAGE = Path(texts.__file__).parents[1]
 IMPORT_LINE = "from autograder.i18n.standalone import _t\n"
 HELPERS_FILE = "course_helpers.py"  # beside the notebook: the helper cell's code, readable
-FILLED_LINES = re.compile(r"^(?:STEP_USES|COURSE_CELLS|MISTAKE_HINTS) = .*\n",
+FILLED_LINES = re.compile(r"^(?:STEP_USES|COURSE_CELLS|COURSE_HELPERS|MISTAKE_HINTS) = .*\n",
                           re.MULTILINE)  # by the build
 # The packed code, unpacked and run. A kernel of the kit's grader finds it unpacked and
 # compiled already, by its template (sandbox/cell_cache.py, keep_helpers, which reads the
@@ -266,10 +267,10 @@ def packed_helper_cell(code, language_code=DEFAULT) -> str:
     line, which a packed line could not, and they are assigned before the code that reads
     them."""
     filled_lines = FILLED_LINES.findall(code)
-    if len(filled_lines) != 3:
-        raise AuthoringError("the helper cell must assign STEP_USES, COURSE_CELLS and "
-                             "MISTAKE_HINTS once each, on lines of their own, for the build "
-                             "to fill in")
+    if len(filled_lines) != 4:
+        raise AuthoringError("the helper cell must assign STEP_USES, COURSE_CELLS, "
+                             "COURSE_HELPERS and MISTAKE_HINTS once each, on lines of their "
+                             "own, for the build to fill in")
     readable = FILLED_LINES.sub("", code)
     docstring = ast.get_docstring(ast.parse(readable), clean=False)
     packed = base64.b85encode(zlib.compress(readable.encode("utf-8"), 9)).decode("ascii")
@@ -277,6 +278,23 @@ def packed_helper_cell(code, language_code=DEFAULT) -> str:
         comment = t(UNPACK_COMMENT)
     return (f'"""{docstring}"""\n' + "".join(filled_lines)
             + UNPACK.format(packed=packed, name=HELPERS_FILE, comment=comment))
+
+
+def helper_definitions(cell_source) -> set:
+    """The names the helper cell (as a notebook carries it) binds to code or data of its own:
+    its functions, classes and tables, the packed code and the lines the build fills in. Not
+    its imports, nor its aliases of what they import (`Tensor = torch.Tensor`): a student's
+    code may read those as the library's."""
+    names, aliases = set(), set()
+    for node in [*ast.parse(cell_source).body, *ast.parse(unpacked_helpers(cell_source)).body]:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            aliases.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                isinstance(node.targets[0], ast.Name) and root_name(node.value) in aliases:
+            aliases.add(node.targets[0].id)
+        else:
+            names.update(bound_names(node))
+    return names - aliases
 
 
 def unpacked_helpers(cell_source) -> str:

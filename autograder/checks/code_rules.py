@@ -18,6 +18,10 @@ import symtable
 from autograder.i18n.standalone import _t
 
 COURSE_CELLS = frozenset()  # the build writes the keys of the course's cells here
+# The build writes here the names the helper cell defines for the test cells and no other cell
+# of the course binds: grading removes them before a step's code runs (the checks' own code,
+# such as a probe that loops and calls back what it is given, is not the student's to call).
+COURSE_HELPERS = frozenset()
 HIDDEN_TESTS = tuple(f"### {edge} HIDDEN TESTS" for edge in ("BEGIN", "END"))  # nbgrader's
 
 # Modules graded code may import: those of the course's environment whose code the rules need
@@ -543,6 +547,31 @@ def outside_import(tree, language=None):
                               module=module, allowed=", ".join(sorted(ALLOWED_MODULES - {
                                   "__future__"})))
     return None
+
+
+def helpers_read(tree, helpers, language=None):
+    """Why the code cannot run where grading calls it because it reads names of the course's
+    helper cell (`helpers`) that it does not bind itself, or None."""
+    read = sorted({node.id for node in ast.walk(tree) if isinstance(node, ast.Name)
+                   and isinstance(node.ctx, ast.Load) and node.id in helpers}
+                  - own_names(tree) - other_bindings(tree))
+    return _t("it uses {names}, which the course's helper cell defines for the test cells: "
+              "grading removes them before your step's code runs, so write what you need "
+              "yourself", language, names=_t(", ", language).join(read)) if read else None
+
+
+def other_bindings(tree):
+    """The names the code binds that own_names leaves out: imports (anywhere), `except ... as`
+    and the captures of `match`."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar):
+            names.add(node.name)
+        elif isinstance(node, ast.MatchMapping):
+            names.add(node.rest)
+    return names - {None}
 
 
 def function_bodies(tree):
@@ -1114,9 +1143,10 @@ def rule_broken(kind, params, tree, language=None):
     raise ValueError(f"no rule of kind {kind!r}")
 
 
-def judged(kind, params, text, language=None):
+def judged(kind, params, text, language=None, helpers=COURSE_HELPERS):
     """The one decision of a rule on a step's text (see closure): why it is broken, or None.
-    No text, text that does not parse, and code no rule can follow break every rule."""
+    No text, text that does not parse, and code no rule can follow break every rule.
+    `helpers`: the names of the course's helper cell that grading removes (COURSE_HELPERS)."""
     if not text:
         return _t("no code defines it in the notebook (define it with def or class, in a "
                   "cell of yours)", language)
@@ -1125,7 +1155,7 @@ def judged(kind, params, text, language=None):
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return _t("its code does not parse", language)
     if kind == "runs_alone":  # every step: what grading runs can run there
-        return outside_import(tree, language)
+        return outside_import(tree, language) or helpers_read(tree, helpers, language)
     dynamic = unverifiable(tree, language)
     if dynamic:
         return _t("no rule can be verified because {reason}; call what you need by name",

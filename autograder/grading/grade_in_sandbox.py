@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import os
 from pathlib import Path
@@ -209,7 +210,8 @@ class GradeInSandbox(NbGraderPreprocessor):
             for index, cell in enumerate(cells))
         with Session(folder, self.settings(), self.notebook_timeout, self.cell_timeout,
                      bounds, steps, unchecked, course_cells(release), course_texts(release),
-                     first_kernel, self.draws(resources)) as session:
+                     first_kernel, self.draws(resources),
+                     course_helpers(course_cells(release))) as session:
             for index, cell in enumerate(cells):
                 if index in skipped:
                     cell.outputs, cell.execution_count = session.not_run(cell.source), None
@@ -275,6 +277,20 @@ def course_cells(release):
     public checks): what runs before a step's text when it is judged."""
     return [cell.source for cell in release.cells if cell.cell_type == "code"
             and flagged(cell, "locked") and not is_graded(cell)]
+
+
+def course_helpers(locked):
+    """The names of the helper cell's own code that the release's locked cells say grading
+    removes before a step's code runs (code_rules.COURSE_HELPERS, as the build wrote it):
+    the public check "graded on its own" refuses the same names. A release built before the
+    kit removed them has none: nothing is removed."""
+    for source in locked:
+        for node, _ in statements([source], texts=False):
+            if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] \
+                    == ["COURSE_HELPERS"] and isinstance(node.value, ast.Call) and \
+                    len(node.value.args) == 1:
+                return frozenset(ast.literal_eval(node.value.args[0]))
+    return frozenset()
 
 
 def course_texts(release):

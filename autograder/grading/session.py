@@ -50,7 +50,7 @@ import shutil
 import time
 from dataclasses import dataclass
 
-from autograder.checks.code_rules import closure, course_key, judged, without_magics
+from autograder.checks.code_rules import closure, course_key, helpers_read, judged, without_magics
 from autograder.checks.draws import KERNEL, Draws
 from autograder.checks.hidden import references
 from autograder.checks.judge import error_kind, step_findings, verdict_message
@@ -92,6 +92,24 @@ def judging_order(checked, steps):
         return any(rule.reads_text for name in names if name in steps
                    for rule in steps[name].rules)
     return sorted(range(len(checked)), key=lambda index: not reads_text(checked[index]))
+
+
+def forgetting(names):
+    """A cell that removes `names` (code_rules.COURSE_HELPERS: the helper cell's own code)
+    from the kernel's namespace; run silent, it shows nothing and leaves no name behind."""
+    return f"[globals().pop(name, None) for name in {tuple(sorted(names))!r}]"
+
+
+def helpers_read_in(text, helpers):
+    """Why a step's text cannot be graded because it reads names of the helper cell's own
+    code (code_rules.helpers_read), or None."""
+    if not text or not helpers:
+        return None
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None  # the rules say so (code_rules.judged)
+    return helpers_read(tree, helpers, current())
 
 
 def why_undefined(name, ran, unfinished, stops=()):
@@ -281,7 +299,7 @@ class Session:
 
     def __init__(self, folder, settings, notebook_timeout, cell_timeout, bounds=Bounds(),
                  steps=None, unchecked=None, course_cells=(), course_texts=(),
-                 first_kernel=True, draws=None):
+                 first_kernel=True, draws=None, course_helpers=frozenset()):
         self.first_kernel = first_kernel  # False: no cell runs before judging (defined)
         self.steps = steps or {}
         self.draws = draws or Draws()  # the notebook's (checks/draws.py): its hidden inputs
@@ -289,6 +307,11 @@ class Session:
         self.course_cells = list(course_cells)  # the release's locked cells: run to judge
         self.course_texts = list(course_texts)  # the release's cells: never the student's
         self.course_keys = frozenset(map(course_key, self.course_texts))
+        self.course_helpers = course_helpers  # the helper cell's names no step may read
+        self.forget_cell = forgetting(course_helpers) if course_helpers else None
+        # what the template prepares (sandbox/cell_cache.py): the cells every kernel runs
+        self.warmed = [*self.course_texts, *filter(None, [self.forget_cell]), GUARD_CELL,
+                       CONVERSE_CELL]
         self.kernel = SandboxedKernel(folder, settings)
         self.empty_folder = None  # where the judging kernel runs: no file of the notebook's
         self.notebook_timeout = notebook_timeout
@@ -325,7 +348,7 @@ class Session:
         try:
             # The template prepares the course's cells first (only once per assignment): a
             # template that died doing it is started again below, like a failed start.
-            self.kernel.warm([*self.course_texts, GUARD_CELL, CONVERSE_CELL])
+            self.kernel.warm(self.warmed)
             self.kernel.start()
         except Exception:  # noqa: BLE001 - once more: a start can fail for reasons of the moment
             self.kernel.stop()
@@ -355,7 +378,7 @@ class Session:
         self.kernel.folder = self.empty_folder
         try:
             # Done already, unless no kernel ran before judging.
-            self.kernel.warm([*self.course_texts, GUARD_CELL, CONVERSE_CELL])
+            self.kernel.warm(self.warmed)
             self.kernel.stop()
             spare = spare_kernel.take(self.kernel.settings)  # started ahead, in serve
             if spare is not None:
@@ -365,6 +388,8 @@ class Session:
             self.link.guard(self.draws.seed(KERNEL))
             for source in self.course_cells:
                 self.kernel.execute(source, self.timeout(), silent=True)
+            if self.forget_cell:  # the checks' own code is not the student's to call
+                self.kernel.execute(self.forget_cell, self.timeout(), silent=True)
             with self.link.talking():  # what ran so far was the course's; now the student's
                 self.link.configure(student=True)
         except JudgingKernelError:
@@ -545,8 +570,14 @@ class Session:
             self.shared = self.shared or any(r["tampered"] for r in subject.records)
 
     def checked(self, step, subject, text):
-        """The Findings of a step's text run in the judging kernel and its checks."""
+        """The Findings of a step's text run in the judging kernel and its checks. A text
+        that reads the helper cell's own names (removed in the judging kernel) is not run:
+        it loses the step as the public check "graded on its own" says."""
         name = step.name
+        reason = helpers_read_in(subject.source, self.course_helpers)
+        if reason:
+            return [Finding("error", name, t("{name} cannot be graded on its own: {reason}",
+                                             name=name, reason=reason))]
         try:
             failure = self.run_text(text) if text else None
             with self.link.talking():  # the step's requests: one run in the kernel

@@ -226,6 +226,10 @@ ZH = {
     "that code in the notebook":
         "它导入了 {module}，而这个模块的代码不会被评判（评分的代码只能导入 {allowed}）；"
         "请把这段代码写进笔记本",
+    "it uses {names}, which the course's helper cell defines for the test cells: grading "
+    "removes them before your step's code runs, so write what you need yourself":
+        "它用到了 {names}，这些是课程的辅助单元格为测试单元格定义的；评分时，在运行你这一步的"
+        "代码之前会把它们删除，所以你需要的代码请自己写",
     "no code defines it in the notebook (define it with def or class, in a cell of yours)":
         "笔记本里没有定义它的代码（请在你自己的单元格里用 def 或 class 定义它）",
     "its code does not parse": "它的代码无法解析",

@@ -169,6 +169,7 @@ CATALOG = {
     "graded code may use only the course's cells, what it defines itself and the libraries.)":
         "（只在课程的单元格之后单独运行你为它写的代码时，出现了 {kind}：{message}；"
         "评分的代码只能用到课程的单元格、它自己定义的东西和库。）",
+    "{name} cannot be graded on its own: {reason}": "{name} 无法单独评分：{reason}",
     "the kernel that judges the steps could not be started ({error})":
         "用来评判各个步骤的内核无法启动（{error}）",
     "checking {name}: {reason}": "检查 {name} 时：{reason}",

@@ -588,6 +588,23 @@ def outside_import(tree, language=None):
                                   "__future__"})))
     return None
 
+def helpers_read(tree, helpers, language=None):
+    read = sorted({node.id for node in ast.walk(tree) if isinstance(node, ast.Name)
+                   and isinstance(node.ctx, ast.Load) and node.id in helpers}
+                  - own_names(tree) - other_bindings(tree))
+    return _t("it uses {names}, which the course's helper cell defines for the test cells: grading removes them before your step's code runs, so write what you need yourself", language, names=_t(', ', language).join(read)) if read else None
+
+def other_bindings(tree):
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar):
+            names.add(node.name)
+        elif isinstance(node, ast.MatchMapping):
+            names.add(node.rest)
+    return names - {None}
+
 def function_bodies(tree):
     for node in ast.walk(tree):
         if isinstance(node, ast.Lambda):
@@ -1033,7 +1050,7 @@ def rule_broken(kind, params, tree, language=None):
         return None if python_loop(tree, language) else _t('has no Python loop', language)
     raise ValueError(f"no rule of kind {kind!r}")
 
-def judged(kind, params, text, language=None):
+def judged(kind, params, text, language=None, helpers=COURSE_HELPERS):
     if not text:
         return _t('no code defines it in the notebook (define it with def or class, in a cell of yours)', language)
     try:
@@ -1041,7 +1058,7 @@ def judged(kind, params, text, language=None):
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return _t('its code does not parse', language)
     if kind == "runs_alone":
-        return outside_import(tree, language)
+        return outside_import(tree, language) or helpers_read(tree, helpers, language)
     dynamic = unverifiable(tree, language)
     if dynamic:
         return _t('no rule can be verified because {reason}; call what you need by name',

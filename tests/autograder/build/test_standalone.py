@@ -19,7 +19,10 @@ from autograder.build.standalone import (
     packed_helper_cell,
     unpacked_helpers,
 )
+from autograder.checks.code_rules import bound_names, statements
+from autograder.checks.loader import load_assignment
 from autograder.course.directory import HELPER_CELL
+from autograder.grading.grade_in_sandbox import course_cells, course_helpers
 from tests.course import IDS, ROOT
 
 SHOWN_LINES = 25  # what a static render may show of the helper cell: its docstring and a few
@@ -76,11 +79,31 @@ def test_the_lines_the_build_fills_stay_outside_the_packed_code():
     assert shown.index("STEP_USES = {}") < shown.index("import base64, linecache, sys, zlib")
     assert any(line.startswith("COURSE_CELLS = ") for line in shown[:shown.index(
         "import base64, linecache, sys, zlib")])
-    assert not re.search(r"^(STEP_USES|COURSE_CELLS) = ", unpacked_helpers(cell), re.MULTILINE)
+    assert not re.search(r"^(STEP_USES|COURSE_CELLS|COURSE_HELPERS) = ", unpacked_helpers(cell),
+                         re.MULTILINE)
+
+
+@pytest.mark.parametrize("assignment_id", IDS)
+def test_grading_removes_the_helpers_own_code_and_nothing_a_student_may_read(assignment_id):
+    """Does each release name, for grading to remove, the helper cell's probes, checks and
+    tables, but neither a step's name, a name another course cell binds, nor an alias of the
+    library's (Tensor)?"""
+    release = released(assignment_id)
+    removed = course_helpers(course_cells(release))
+    assert {"spans_probe", "stand_in_probe", "PROBES", "expect_close", "expect_rule",
+            "closure", "Recorder", "KEPT"} <= removed
+    assert not removed & {"Tensor", "Parameter", "torch", "math", "re"}
+    others = {name for cell in release.cells if cell.cell_type == "code"
+              and cell.metadata.get("nbgrader", {}).get("grade_id") != HELPER_CELL
+              for node, _ in statements([cell.source], texts=False)
+              for name in bound_names(node)}
+    assert not removed & others
+    assert not removed & set(load_assignment(ROOT, assignment_id).steps)
 
 
 def test_packing_refuses_code_without_the_lines_to_fill():
     """Does the build refuse helper code that lost a line it fills in, saying which?"""
     code = helper_cell_code().replace("STEP_USES = {}\n", "")
-    with pytest.raises(AuthoringError, match="STEP_USES, COURSE_CELLS and MISTAKE_HINTS"):
+    with pytest.raises(AuthoringError, match="STEP_USES, COURSE_CELLS, COURSE_HELPERS and "
+                                             "MISTAKE_HINTS"):
         packed_helper_cell(code)

@@ -1042,6 +1042,35 @@ def test_every_step_is_checked_to_run_alone_as_grading_runs_it():
     assert judged("runs_alone", [], "import numpy as np\ndef f(x):\n    return x") is None
 
 
+HELPERS = frozenset({"spans_probe", "expect_close", "PROBES", "where_wrong"})
+
+
+@pytest.mark.parametrize("text, said", [
+    ("def f(x):\n    return spans_probe({}, x, None, ((x,), {}), None)", "spans_probe"),
+    ("def f(x):\n    run = PROBES['spans']\n    return run(x)", "PROBES"),
+    ("def f(x):\n    expect_close(x, x)\n    return x", "expect_close"),
+    ("check = spans_probe\ndef f(x):\n    return check(x)", "spans_probe"),
+])
+def test_a_step_that_reads_the_course_helpers_cannot_run_alone(text, said):
+    """Grading removes the helper cell's own code before a step's text runs: does the public
+    check every step has say so, naming what the text reads?"""
+    broken = judged("runs_alone", [], text, helpers=HELPERS)
+    assert broken and said in broken and "helper cell" in broken, broken
+
+
+@pytest.mark.parametrize("text", [
+    "def where_wrong(a, b):\n    return a - b\ndef f(x):\n    return where_wrong(x, x)",
+    "def f(x, expect_close=None):\n    return x",
+    "from torch import where as where_wrong\ndef f(x):\n    return where_wrong(x > 0, x, 0)",
+    "def f(x):\n    try:\n        return x\n    except ValueError as PROBES:\n        raise PROBES",
+    "def f(x):\n    return x.spans_probe",
+])
+def test_a_name_of_the_students_own_is_no_helper_of_the_course(text):
+    """A text that binds a name the helper cell also defines (a function, a parameter, an
+    import, an exception), or reads an attribute of that name: does it run alone?"""
+    assert judged("runs_alone", [], text, helpers=HELPERS) is None
+
+
 LINE_ENDINGS = st.sampled_from(["\n", "\r\n", "\r"])
 STATEMENTS = st.sampled_from([
     "x = 'é中文'", "def f(a):\n    return a * 2", "y = '''a\nb'''", "class C:\n    z = 1",

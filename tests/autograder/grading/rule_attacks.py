@@ -329,6 +329,24 @@ ATTACKS = {
         "    Q, K, V = W_Q @ X, W_K @ X, W_V @ X\n"
         "    return torch.stack(list(EACH_QUERY(np.arange(X.shape[1]), Q, K, V)), dim=1)\n"
     )}, {"vectorized_attention"}, "vectorize"),
+    # a helper's of 2026-12-05: the course's own probe loops over the positions and calls
+    # back what it is given (public tests passing, full marks, before the helper cell's own
+    # code was removed from where steps are judged)
+    "course_probe_loops": (SCORING, {"vectorized_attention": (
+        "import math\nimport torch\n\n"
+        "class Columns:\n"
+        "    def __init__(self, Q, K, V):\n"
+        "        self.Q, self.K, self.V, self.cols = Q, K, V, []\n"
+        "    def __call__(self, change):\n"
+        "        i = change['spans'][0] - 1\n"
+        "        w = torch.softmax(self.K.T @ self.Q[:, i] / math.sqrt(self.K.shape[0]), dim=0)\n"
+        "        self.cols.append(self.V @ w)\n"
+        "        return None, 0\n\n"
+        "def vectorized_attention(X, W_Q, W_K, W_V):\n"
+        "    each = Columns(W_Q @ X, W_K @ X, W_V @ X)\n"
+        "    spans_probe({'arg': 0}, each, None, ((X.T,), {}), torch.Generator())\n"
+        "    return torch.stack(each.cols, dim=1)\n"
+    )}, {"vectorized_attention"}, "spans_probe"),
     # -- calls that count without being used ---------------------------------------------------
     "unused_score_per_query": (SCORING, {"loop_attention": (
         "import math\nimport torch\n\n"
