@@ -6,7 +6,15 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from autograder.checks.common import calling_then, forbids_loops, randn, random_seed, sizes, whole
+from autograder.checks.common import (
+    calling_then,
+    forbids_loops,
+    randn,
+    random_seed,
+    same_work,
+    sizes,
+    whole,
+)
 from autograder.checks.compare import TOLERANCE
 from autograder.checks.model import Case, Mistake, Similar, Step
 from autograder.i18n import t
@@ -138,7 +146,8 @@ SELF_ATTENTION = Step(
         self_attention_equals_torch,
         self_attention_finite_for_large_inputs,
     ),
-    rules=(forbids_loops("no Python loop"),),
+    rules=(forbids_loops("no Python loop"),
+           same_work("no work repeated per position", [(0, -2, "position")])),
     mistakes=(
         Mistake(
             "no 1/sqrt(d_k)",

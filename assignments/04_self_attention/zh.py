@@ -53,6 +53,7 @@ CATALOG = {
     "each query's weights are normalised over the keys: the last dim of the scores":
         '每个查询的注意力权重在所有键上归一化：也就是注意力分数的最后一维',
     'no Python loop': '不用 Python 循环',
+    'no work repeated per position': '不为每个位置重复运算',
     'weights drawn in another order': '权重矩阵的生成顺序不对',
     'draw W_query first, then W_key, then W_value, so that a seed gives the same weights':
         '先生成 W_query，再生成 W_key，最后生成 W_value，这样同一个种子才会得到相同的权重矩阵',

@@ -18,6 +18,7 @@ from autograder.checks.common import (
     random_seed,
     requires_names,
     rewritten,
+    same_work,
     seeded_as,
     sizes,
     stream,
@@ -139,6 +140,8 @@ MULTIHEAD_PROJECT = Step(
     random_cases=multihead_project_random,
     properties=(project_equals_per_head_loop,),
     rules=(forbids_loops("no Python loop"),
+           same_work("no work repeated per head or position",
+                     [(1, 0, "head"), (0, -2, "position")]),
            requires_names("calls torch.bmm", {"bmm"},
                           "every head is projected by one batched product")),
     mistakes=(

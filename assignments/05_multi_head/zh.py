@@ -52,6 +52,7 @@ CATALOG = {
         'reshape 保留内存中的排列顺序，会把位置和特征搅在一起；请用 transpose（或 '
         'permute）交换最后两维',
     'no Python loop': '不用 Python 循环',
+    'no work repeated per head or position': '不为每个头或每个位置重复运算',
     'calls torch.bmm': '调用 torch.bmm',
     'every head is projected by one batched product': '所有头的投影由一次批量矩阵乘法完成',
     "divide every head's scores by the square root of the key size before the softmax":

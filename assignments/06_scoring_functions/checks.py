@@ -12,6 +12,7 @@ from autograder.checks.common import (
     forbids_entering,
     forbids_loops,
     randn,
+    same_work,
     sizes,
 )
 from autograder.checks.compare import TOLERANCE, close
@@ -308,6 +309,7 @@ VECTORIZED_ATTENTION = Step(
     properties=(columns_permute_with_inputs, equals_torch_attention),
     rules=(
         forbids_loops("no Python loop"),
+        same_work("no work repeated per query", [(0, 1, "query")]),
         forbids_entering(
             "no call to loop_attention or scaled_dot_score",
             {"loop_attention", "scaled_dot_score"},

@@ -73,6 +73,7 @@ CATALOG = {
     'd in 1/sqrt(d) is the size of the queries and keys (the rows of W_Q), not of the values':
         '1/sqrt(d) 中的 d 是查询和键的维度（W_Q 的行数），不是值向量的维度',
     'no Python loop': '不用 Python 循环',
+    'no work repeated per query': '不为每个查询重复运算',
     'no call to loop_attention or scaled_dot_score': '不调用 loop_attention 或 scaled_dot_score',
     'the point is to replace the loop by matrix products': '这一步的目的正是用矩阵乘法取代循环',
     # the hidden properties, in words (their docstrings' first line)

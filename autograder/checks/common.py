@@ -248,6 +248,18 @@ def forbids_loops(rule_name):
         "__getitem__)"))
 
 
+def same_work(rule_name, walked):
+    """A rule: a call runs as many of torch's operations whatever the sizes in `walked`
+    ([argument, dim, what] each, `what` a key of operation_rules.WALKED: "query", "position",
+    "head"), as tensor operations do. It catches the loops a text hides (a
+    library that calls the student's code once per element) by what they run; give the
+    step's public test calls of two such sizes, so that the notebook decides it too."""
+    return operation_rule("same_work", rule_name, [list(place) for place in walked], (
+        "a loop, however it is written (for, while, a library that calls your code once per "
+        "element), runs its operations once for each element; tensor operations do the whole "
+        "at once"))
+
+
 def requires_loop(rule_name, why):
     """A rule: the code has a Python loop (the step is the loop)."""
     return code_rule("requires_loop", rule_name, (), why)

@@ -403,6 +403,52 @@ def forbids_entering(records, params, probes, language):
     return _t("it called {names}", language, names=", ".join(found)) if found else None
 
 
+# What a loop may walk, in the words a student knows it by (literal _t calls: the build
+# translates them into the helper cell).
+WALKED = {
+    "query": lambda language: _t("queries", language),
+    "position": lambda language: _t("positions", language),
+    "head": lambda language: _t("heads", language),
+}
+
+
+def same_work(records, params, probes, language):
+    """params: [[argument, dim, what], ...], the sizes a loop could walk (`what`: a key of
+    WALKED). Tensor operations do the whole at once: a call runs as many operations whatever
+    those sizes. A loop, however it is written (a statement, or a library that calls code of
+    the student's once per element), runs its body once per element: broken when, of two
+    calls alike but for those sizes (each argument of the same dims, the same of them of
+    size 1: torch takes other paths through a dim of 1), the one with more elements ran at
+    least one operation more for each element it has more of."""
+    for argument, dim, what in params:
+        for counts in walked_counts(records, argument, dim).values():
+            if len(counts) < 2:
+                continue
+            small, large = min(counts), max(counts)
+            few, many = max(counts[small]), min(counts[large])
+            if many - few >= large - small:
+                return _t("a call on {small} {what} ran {few} operations, one on {large} ran "
+                          "{many}: one or more for each of them, as a loop does, however it "
+                          "is written", language, small=small, large=large, few=few,
+                          many=many, what=WALKED[what](language))
+    return None
+
+
+def walked_counts(records, argument, dim):
+    """{the calls' kind (each argument's dims, which of them are 1): {the size of dim `dim` of
+    argument `argument`: [how many operations each such call ran]}}."""
+    found = {}
+    for record in calls(records):
+        arguments = record["arguments"]
+        sizes = shape(arguments[argument]) if len(arguments) > argument else None
+        if sizes is None or not -len(sizes) <= dim < len(sizes):
+            continue
+        kind = tuple(tuple(n == 1 for n in shape(value)) if shape(value) is not None else None
+                     for value in arguments)
+        found.setdefault(kind, {}).setdefault(sizes[dim], []).append(record["count"])
+    return found
+
+
 # The memory Python's objects and numpy's arrays take is judged on calls whose whole score
 # matrix has this many numbers or more (below it, what torch and the recording make on their
 # own is not small beside it), at BYTES_PER_SCORE bytes a number (a float32 matrix).
@@ -656,7 +702,8 @@ TEXT_READ = {"costs_one_pass": shares_memory, "scores_in_blocks": shares_memory}
 DECISIONS = {"forbids_ops": forbids_ops, "requires_ops": requires_ops,
              "forbids_autograd": forbids_autograd, "enters": enters,
              "forbids_entering": forbids_entering, "scores_in_blocks": scores_in_blocks,
-             "causal_weights": causal_weights, "costs_one_pass": costs_one_pass}
+             "causal_weights": causal_weights, "costs_one_pass": costs_one_pass,
+             "same_work": same_work}
 
 
 def tampered_with(records, language=None):

@@ -214,6 +214,13 @@ ZH = {
     "a dict comprehension": "字典推导式",
     "a generator expression": "生成器表达式",
     "has no Python loop": "没有 Python 循环",
+    "queries": "个查询",
+    "positions": "个位置",
+    "heads": "个头",
+    "a call on {small} {what} ran {few} operations, one on {large} ran {many}: one or more "
+    "for each of them, as a loop does, however it is written":
+        "对 {small} {what}的一次调用执行了 {few} 个运算，数量为 {large} 时执行了 {many} 个："
+        "每多一个就多做至少一个运算，这正是循环的做法，不论循环怎么写",
     "{name} calls itself": "{name} 调用了自己",
     "{name}, which a loop walks": "{name}（循环会逐个访问它的对象）",
     "it calls {name}()": "它调用了 {name}()",

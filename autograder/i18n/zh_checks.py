@@ -5,6 +5,12 @@ Terms follow GLOSSARY.md. tests/autograder/checks/test_messages_zh.py fails when
 the checks has no entry here."""
 
 CATALOG = {
+    # the reason of common.same_work
+    "a loop, however it is written (for, while, a library that calls your code once per "
+    "element), runs its operations once for each element; tensor operations do the whole "
+    "at once":
+        "循环不论怎么写（for、while，或者一个对每个元素各调用一次你的代码的库），都会对每个元素"
+        "各做一遍运算；张量运算则一次完成全部",
     # the reason of common.forbids_loops, which every "no Python loop" rule gives
     "write it with tensor operations: no for or while loop, comprehension, map, filter, "
     "reduce, key= function or iter(function, sentinel), no function or lambda that calls "

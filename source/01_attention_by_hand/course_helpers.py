@@ -2306,6 +2306,36 @@ def forbids_entering(records, params, probes, language):
                     if name in params})
     return _t('it called {names}', language, names=", ".join(found)) if found else None
 
+WALKED = {
+    "query": lambda language: _t('queries', language),
+    "position": lambda language: _t('positions', language),
+    "head": lambda language: _t('heads', language),
+}
+
+def same_work(records, params, probes, language):
+    for argument, dim, what in params:
+        for counts in walked_counts(records, argument, dim).values():
+            if len(counts) < 2:
+                continue
+            small, large = min(counts), max(counts)
+            few, many = max(counts[small]), min(counts[large])
+            if many - few >= large - small:
+                return _t('a call on {small} {what} ran {few} operations, one on {large} ran {many}: one or more for each of them, as a loop does, however it is written', language, small=small, large=large, few=few,
+                          many=many, what=WALKED[what](language))
+    return None
+
+def walked_counts(records, argument, dim):
+    found = {}
+    for record in calls(records):
+        arguments = record["arguments"]
+        sizes = shape(arguments[argument]) if len(arguments) > argument else None
+        if sizes is None or not -len(sizes) <= dim < len(sizes):
+            continue
+        kind = tuple(tuple(n == 1 for n in shape(value)) if shape(value) is not None else None
+                     for value in arguments)
+        found.setdefault(kind, {}).setdefault(sizes[dim], []).append(record["count"])
+    return found
+
 MEMORY_FLOOR, BYTES_PER_SCORE = 1 << 15, 4
 
 def score_sizes(arguments, params):
@@ -2455,7 +2485,8 @@ TEXT_READ = {"costs_one_pass": shares_memory, "scores_in_blocks": shares_memory}
 DECISIONS = {"forbids_ops": forbids_ops, "requires_ops": requires_ops,
              "forbids_autograd": forbids_autograd, "enters": enters,
              "forbids_entering": forbids_entering, "scores_in_blocks": scores_in_blocks,
-             "causal_weights": causal_weights, "costs_one_pass": costs_one_pass}
+             "causal_weights": causal_weights, "costs_one_pass": costs_one_pass,
+             "same_work": same_work}
 
 def tampered_with(records, language=None):
     said = []

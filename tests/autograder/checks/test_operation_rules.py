@@ -961,6 +961,21 @@ EVASIONS = {
         "    s = scaled_dot_score\n"
         "    weights = torch.softmax(s(K.T[:, None, :], Q.T[None, :, :]), dim=0)\n"
         "    return V @ weights\n", "scaled_dot_score"),
+    # no loop a text shows: Python's sum walks the keys, one tensor addition each
+    "vectorized_attention summed over the keys by Python's sum": (
+        "vectorized_attention",
+        "def vectorized_attention(X, W_Q, W_K, W_V):\n"
+        "    Q, K, V = W_Q @ X, W_K @ X, W_V @ X\n"
+        "    A = torch.softmax(K.T @ Q / math.sqrt(K.shape[0]), dim=0)  # (keys, queries)\n"
+        "    return sum(V.T[:, :, None] * A[:, None, :])  # (keys, d2, queries), summed\n",
+        "as a loop does"),
+    "self_attention's contexts summed over the keys by Python's sum": (
+        "self_attention",
+        "def self_attention(x, W_query, W_key, W_value):\n"
+        "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+        "    w = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1]), dim=-1)\n"
+        "    return sum((w.unsqueeze(-1) * v.unsqueeze(-3)).movedim(-2, 0))  # keys first\n",
+        "as a loop does"),
 }
 
 
@@ -984,6 +999,12 @@ def test_evasion_breaks_its_rule(label):
 
 
 HONEST = {
+    "vectorized_attention by torch.vmap over the queries": (
+        "vectorized_attention",
+        "def vectorized_attention(X, W_Q, W_K, W_V):\n"
+        "    K, V = W_K @ X, W_V @ X\n"
+        "    one = lambda q: V @ torch.softmax(K.T @ q / math.sqrt(K.shape[0]), dim=0)\n"
+        "    return torch.vmap(one, in_dims=1, out_dims=1)(W_Q @ X)\n"),
     "loop_attention calling scaled_dot_score kept in a table": (
         "loop_attention", SCORE_BY_HAND + TABLE + LOOP_FROM_A_TABLE),
     "loop_attention calling scaled_dot_score taken in as a default value": (
@@ -1375,3 +1396,33 @@ def test_numbers_taken_one_at_a_time_are_counted_against_the_inputs_not_the_prod
         said = decided("costs_one_pass", params, [checked_record(record)], code)
         assert (said is not None) is broken, (words, said)
         assert not broken or f"more than a quarter of the {given}" in said
+
+
+def counted_call(count, *arguments):
+    """A record of one call of these arguments (shapes, as records describe them) that ran
+    `count` operations."""
+    record = new_record(list(arguments))
+    record["count"] = count
+    return record
+
+
+QUERIES = [[0, 1, "query"]]  # 06's vectorized_attention: X (d1, N)
+
+
+@pytest.mark.parametrize("calls, said", [
+    ([(9, [2, 3]), (9, [4, 7])], None),  # tensor operations: as many at any size
+    ([(9, [2, 3]), (12, [4, 7])], None),  # 3 more for 4 more queries: not one each
+    ([(9, [2, 3]), (13, [4, 7])], "a call on 3 queries ran 9 operations, one on 7 ran 13"),
+    ([(9, [2, 3]), (13, [4, 7]), (9, [5, 7])], None),  # a call of 7 that ran 9 counts
+    ([(9, [2, 3]), (30, [4, 1])], None),  # a dim of 1: another kind of call, not compared
+    ([(9, [2, 3]), (30, [4, 3, 2])], None),  # another rank: not compared
+    ([(9, [2, 3])], None),  # one size: nothing to compare
+])
+def test_a_call_runs_as_many_operations_whatever_its_size(calls, said):
+    """Does "no work repeated per query" break on calls alike but for the number of queries
+    only where the larger ran at least one operation more per query, its message naming both
+    calls, and never between calls of other dims or with a dim of 1?"""
+    records = [counted_call(count, shape, [5, shape[0]]) for count, shape in calls]
+    broken = decided("same_work", QUERIES, records, "def f(X, W):\n    return X", "en")
+    assert (broken is None) == (said is None), broken
+    assert said is None or said in broken, broken
