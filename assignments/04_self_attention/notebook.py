@@ -180,6 +180,8 @@ W_value = torch.rand(3, 4)  # (d_in, d_v)
 # %% tests self_attention points=4
 context = self_attention(x, W_query, W_key, W_value)
 expect_tensor(context, (6, 4), "the contexts of the six words")
+expect_tensor(self_attention(x[:4], W_query, W_key, W_value), (4, 4),
+              "the contexts of the first four words alone")
 
 small_x = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
 small_W_query = torch.tensor([[2.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 0.0]])
@@ -211,6 +213,7 @@ expect_tensor(batched, (2, 5, 4), "a batch of 2 sequences of 5 inputs")
 # %% strings zh
 {
     "the contexts of the six words": "六个词的上下文向量",
+    "the contexts of the first four words alone": "只取前四个词时的上下文向量",
     "the three inputs 100 times larger: scores in the thousands stay finite":
         "三个输入放大 100 倍：上千的分数也要保持有限",
     "self-attention of three 2-d inputs (d_k = 4, d_v = 3)":

@@ -233,6 +233,8 @@ W_value = torch.rand(h, 28, 16)  # (h, d_v, d_in)
 keys = multihead_project(x, W_key)
 expect_tensor(keys, (3, 6, 24), "the keys of every head")
 expect_tensor(multihead_project(x, W_value), (3, 6, 28), "the values of every head")
+expect_tensor(multihead_project(x[:4], torch.cat([W_key, W_key])), (6, 4, 24),
+              "the keys of the first four positions, for six heads")
 expect_close(keys[1], x @ W_key[1].T, "the second head's keys (head 1), x @ W_key[1].T")
 expect_close(multihead_project(x, W_query)[:, 1], W_query.matmul(x[1]),
              "query 2 of every head")
@@ -251,6 +253,7 @@ expect_close(
 {
     '"the keys of every head"': '"每个头的键"',
     '"the values of every head"': '"每个头的值"',
+    "the keys of the first four positions, for six heads": "前四个位置的键，共六个头",
     "the second head's keys (head 1), x @ W_key[1].T": "第二个头（下标为 1）的键，即 x @ W_key[1].T",
     '"query 2 of every head"': '"每个头的查询 2"',
     "two heads projecting three 2-d inputs": "两个头投影三个 2 维输入",

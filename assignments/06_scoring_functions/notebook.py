@@ -592,6 +592,8 @@ plt.show()
 # %% tests vectorized_attention points=3
 H = vectorized_attention(X, W_Q, W_K, W_V)
 expect_tensor(H, (10, 4), "H for the running example (d2 = 10, N = 4)")
+expect_tensor(vectorized_attention(X[:, :2].contiguous(), W_Q, W_K, W_V), (10, 2),
+              "H for the first two inputs alone (N = 2)")
 X_small = torch.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]])  # (d1, N) = (2, 3)
 W_Q_small = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])  # (d3, d1) = (3, 2)
 W_K_small = torch.tensor([[0.0, 1.0], [1.0, 0.0], [1.0, 0.0]])  # (3, 2)
@@ -607,6 +609,7 @@ expect_close(vectorized_attention(X_small, W_Q_small, W_K_small, W_V_small),
 # %% strings zh
 {
     "H for the running example (d2 = 10, N = 4)": "贯穿全文的示例中的 H（d2 = 10，N = 4）",
+    "H for the first two inputs alone (N = 2)": "只取前两个输入时的 H（N = 2）",
     "H for the small example": "小例子的 H",
 }
 

@@ -29,7 +29,7 @@ import autograder.checks.recorder
 from autograder.build import check_notebook, failed_cell, public_checks
 from autograder.build.authoring import AuthoringError
 from autograder.checks import code_rules, operation_rules, probes, raised
-from autograder.checks.code_rules import bound_names, root_name
+from autograder.checks.code_rules import ALLOWED_MODULES, bound_names, root_name
 from autograder.checks.compare import TOLERANCE
 from autograder.course.time_limits import CELL_SECONDS
 from autograder.i18n import DEFAULT, language, t
@@ -282,13 +282,17 @@ def packed_helper_cell(code, language_code=DEFAULT) -> str:
 
 def helper_definitions(cell_source) -> set:
     """The names the helper cell (as a notebook carries it) binds to code or data of its own:
-    its functions, classes and tables, the packed code and the lines the build fills in. Not
-    its imports, nor its aliases of what they import (`Tensor = torch.Tensor`): a student's
-    code may read those as the library's."""
+    its functions, classes and tables, the packed code, the lines the build fills in, and the
+    modules it imports that graded code may not (inspect, types). Not its imports of the
+    course's libraries, nor its aliases of what they hold (`Tensor = torch.Tensor`): a
+    student's code may read those as the library's."""
     names, aliases = set(), set()
     for node in [*ast.parse(cell_source).body, *ast.parse(unpacked_helpers(cell_source)).body]:
         if isinstance(node, ast.Import | ast.ImportFrom):
-            aliases.update((a.asname or a.name).split(".")[0] for a in node.names)
+            for alias in node.names:  # a module graded code may not import is the helper's
+                module = alias.name if isinstance(node, ast.Import) else node.module or ""
+                (aliases if module.split(".")[0] in ALLOWED_MODULES else names).add(
+                    (alias.asname or alias.name).split(".")[0])
         elif isinstance(node, ast.Assign) and len(node.targets) == 1 and \
                 isinstance(node.targets[0], ast.Name) and root_name(node.value) in aliases:
             aliases.add(node.targets[0].id)

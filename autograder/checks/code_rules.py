@@ -42,6 +42,13 @@ DYNAMIC_NAMES = frozenset({"__dict__", "__builtins__", "builtins", "importlib",
                            "__getattribute__", "__globals__", "__code__", "__setattr__",
                            "__delattr__", "__closure__", "__self__", "modules"})
 NAMED_BY_STRING = frozenset({"getattr", "setattr", "delattr", "hasattr"})
+# Attributes that reach the kernel's IPython shell (which runs any text: `sys.displayhook.shell`
+# and its `ev`, `ex`, `run_cell`), a frame's namespaces, or every class Python has loaded; read
+# as attributes only (a variable of the student's may be called `ex`).
+DYNAMIC_ATTRIBUTES = frozenset({"displayhook", "excepthook", "__displayhook__",
+                                "__excepthook__", "shell", "ev", "ex", "run_cell", "user_ns",
+                                "user_global_ns", "f_globals", "f_locals", "f_builtins",
+                                "f_back", "__subclasses__"})
 
 LOOP_NODES = (ast.For, ast.While, ast.AsyncFor, ast.ListComp, ast.SetComp, ast.DictComp,
               ast.GeneratorExp)
@@ -524,7 +531,9 @@ def unverifiable(tree, language=None):
                     getattr(node.args[0], "id", None) == "self")):  # its own attributes
                 return _t("it calls {name}() with a name computed at run time", language,
                           name=name)
-        elif isinstance(node, ast.Attribute) and node.attr in DYNAMIC_NAMES:
+            if string_named(node) in DYNAMIC_NAMES | DYNAMIC_ATTRIBUTES:  # getattr(sys, "...")
+                return _t("it uses {name}", language, name=string_named(node))
+        elif isinstance(node, ast.Attribute) and node.attr in DYNAMIC_NAMES | DYNAMIC_ATTRIBUTES:
             return _t("it uses {name}", language, name=node.attr)
         elif isinstance(node, ast.Name) and node.id in DYNAMIC_NAMES:
             return _t("it uses {name}", language, name=node.id)
@@ -597,7 +606,9 @@ ONCE_SPECIAL = frozenset({"__init__", "__new__", "__del__", "__init_subclass__",
                           "__call__"})
 # Keywords whose function a call runs once per element: sorted's and max's key, json's hooks.
 PER_ELEMENT_KEYWORDS = frozenset({"key", "default", "object_hook", "object_pairs_hook",
-                                  "parse_float", "parse_int", "parse_constant"})
+                                  "parse_float", "parse_int", "parse_constant",
+                                  # dataclasses' asdict and astuple: once per nested object
+                                  "dict_factory", "tuple_factory"})
 
 
 def recursion(tree):

@@ -253,7 +253,7 @@ def same_work(rule_name, walked):
     ([argument, dim, what] each, `what` a key of operation_rules.WALKED: "query", "position",
     "head"), as tensor operations do. It catches the loops a text hides (a
     library that calls the student's code once per element) by what they run; give the
-    step's public test calls of two such sizes, so that the notebook decides it too."""
+    step's public test calls of three such sizes, so that the notebook decides it too."""
     return operation_rule("same_work", rule_name, [list(place) for place in walked], (
         "a loop, however it is written (for, while, a library that calls your code once per "
         "element), runs its operations once for each element; tensor operations do the whole "

@@ -416,22 +416,30 @@ def same_work(records, params, probes, language):
     """params: [[argument, dim, what], ...], the sizes a loop could walk (`what`: a key of
     WALKED). Tensor operations do the whole at once: a call runs as many operations whatever
     those sizes. A loop, however it is written (a statement, or a library that calls code of
-    the student's once per element), runs its body once per element: broken when, of two
-    calls alike but for those sizes (each argument of the same dims, the same of them of
-    size 1: torch takes other paths through a dim of 1), the one with more elements ran at
-    least one operation more for each element it has more of."""
+    the student's once per element), runs its body once per element: broken when calls alike
+    but for those sizes (each argument of the same dims, the same of them of size 1: torch
+    takes other paths through a dim of 1), of at least three sizes, ran at least one
+    operation more for each element from each size to the next. Code that takes another path
+    above some size, or for some numbers, grows at one step, not at every one."""
     for argument, dim, what in params:
         for counts in walked_counts(records, argument, dim).values():
-            if len(counts) < 2:
-                continue
-            small, large = min(counts), max(counts)
-            few, many = max(counts[small]), min(counts[large])
-            if many - few >= large - small:
-                return _t("a call on {small} {what} ran {few} operations, one on {large} ran "
-                          "{many}: one or more for each of them, as a loop does, however it "
-                          "is written", language, small=small, large=large, few=few,
-                          many=many, what=WALKED[what](language))
+            if growth(counts):
+                return _t("calls on {sizes} {what} ran {counts} operations: at least one more "
+                          "for each one more, from each size to the next, as a loop does, "
+                          "however it is written", language,
+                          sizes=", ".join(map(str, sorted(counts))),
+                          what=WALKED[what](language),
+                          counts=", ".join(str(min(counts[n])) for n in sorted(counts)))
     return None
+
+
+def growth(counts):
+    """Whether {size: [operations of each call of that size]} grows by at least one
+    operation per element from each size to the next, over three sizes or more."""
+    sizes = sorted(counts)
+    return len(sizes) >= 3 and all(
+        min(counts[large]) - max(counts[small]) >= large - small
+        for small, large in zip(sizes, sizes[1:], strict=False))
 
 
 def walked_counts(records, argument, dim):

@@ -217,10 +217,10 @@ ZH = {
     "queries": "个查询",
     "positions": "个位置",
     "heads": "个头",
-    "a call on {small} {what} ran {few} operations, one on {large} ran {many}: one or more "
-    "for each of them, as a loop does, however it is written":
-        "对 {small} {what}的一次调用执行了 {few} 个运算，数量为 {large} 时执行了 {many} 个："
-        "每多一个就多做至少一个运算，这正是循环的做法，不论循环怎么写",
+    "calls on {sizes} {what} ran {counts} operations: at least one more for each one more, "
+    "from each size to the next, as a loop does, however it is written":
+        "对 {sizes} {what}的调用分别执行了 {counts} 个运算：每多一个就至少多一个运算，"
+        "每个规模到下一个规模都是如此，这正是循环的做法，不论循环怎么写",
     "{name} calls itself": "{name} 调用了自己",
     "{name}, which a loop walks": "{name}（循环会逐个访问它的对象）",
     "it calls {name}()": "它调用了 {name}()",

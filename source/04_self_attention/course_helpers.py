@@ -206,6 +206,10 @@ DYNAMIC_NAMES = frozenset({"__dict__", "__builtins__", "builtins", "importlib",
                            "__getattribute__", "__globals__", "__code__", "__setattr__",
                            "__delattr__", "__closure__", "__self__", "modules"})
 NAMED_BY_STRING = frozenset({"getattr", "setattr", "delattr", "hasattr"})
+DYNAMIC_ATTRIBUTES = frozenset({"displayhook", "excepthook", "__displayhook__",
+                                "__excepthook__", "shell", "ev", "ex", "run_cell", "user_ns",
+                                "user_global_ns", "f_globals", "f_locals", "f_builtins",
+                                "f_back", "__subclasses__"})
 
 LOOP_NODES = (ast.For, ast.While, ast.AsyncFor, ast.ListComp, ast.SetComp, ast.DictComp,
               ast.GeneratorExp)
@@ -568,7 +572,9 @@ def unverifiable(tree, language=None):
                     getattr(node.args[0], "id", None) == "self")):
                 return _t('it calls {name}() with a name computed at run time', language,
                           name=name)
-        elif isinstance(node, ast.Attribute) and node.attr in DYNAMIC_NAMES:
+            if string_named(node) in DYNAMIC_NAMES | DYNAMIC_ATTRIBUTES:
+                return _t('it uses {name}', language, name=string_named(node))
+        elif isinstance(node, ast.Attribute) and node.attr in DYNAMIC_NAMES | DYNAMIC_ATTRIBUTES:
             return _t('it uses {name}', language, name=node.attr)
         elif isinstance(node, ast.Name) and node.id in DYNAMIC_NAMES:
             return _t('it uses {name}', language, name=node.id)
@@ -617,7 +623,8 @@ ONCE_SPECIAL = frozenset({"__init__", "__new__", "__del__", "__init_subclass__",
                           "__set_name__", "__post_init__", "__enter__", "__exit__",
                           "__call__"})
 PER_ELEMENT_KEYWORDS = frozenset({"key", "default", "object_hook", "object_pairs_hook",
-                                  "parse_float", "parse_int", "parse_constant"})
+                                  "parse_float", "parse_int", "parse_constant",
+                                  "dict_factory", "tuple_factory"})
 
 def recursion(tree):
     calls = {}
@@ -2315,14 +2322,18 @@ WALKED = {
 def same_work(records, params, probes, language):
     for argument, dim, what in params:
         for counts in walked_counts(records, argument, dim).values():
-            if len(counts) < 2:
-                continue
-            small, large = min(counts), max(counts)
-            few, many = max(counts[small]), min(counts[large])
-            if many - few >= large - small:
-                return _t('a call on {small} {what} ran {few} operations, one on {large} ran {many}: one or more for each of them, as a loop does, however it is written', language, small=small, large=large, few=few,
-                          many=many, what=WALKED[what](language))
+            if growth(counts):
+                return _t('calls on {sizes} {what} ran {counts} operations: at least one more for each one more, from each size to the next, as a loop does, however it is written', language,
+                          sizes=", ".join(map(str, sorted(counts))),
+                          what=WALKED[what](language),
+                          counts=", ".join(str(min(counts[n])) for n in sorted(counts)))
     return None
+
+def growth(counts):
+    sizes = sorted(counts)
+    return len(sizes) >= 3 and all(
+        min(counts[large]) - max(counts[small]) >= large - small
+        for small, large in zip(sizes, sizes[1:], strict=False))
 
 def walked_counts(records, argument, dim):
     found = {}

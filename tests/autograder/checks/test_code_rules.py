@@ -283,6 +283,30 @@ EVASIONS = {
         "defined only by exec": ("exec(open('answer.py').read())",),
     },
     "self_attention": {
+        # a helper's of 2026-12-05, late: dataclasses.asdict calls dict_factory once per
+        # nested object, and IPython's shell runs any text (a loop hidden in a string)
+        "a dict_factory asdict calls once per row": (
+            "import dataclasses",
+            "@dataclasses.dataclass\nclass Cell:\n    i: int = 0",
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    rows = []\n"
+            "    def one(pairs):\n"
+            "        rows.append(torch.softmax((x @ W_key) @ (x[len(rows)] @ W_query), -1))\n"
+            "        return {}\n"
+            "    made = dataclasses.make_dataclass('Row', [('cells', list)])\n"
+            "    dataclasses.asdict(made([Cell()] * x.shape[0]), dict_factory=one)\n"
+            "    return torch.stack(rows) @ (x @ W_value)"),
+        "a comprehension in a string the kernel's shell evaluates": (
+            "import sys",
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    shell = sys.displayhook.shell\n"
+            "    rows = shell.ev('lambda q, k: [torch.softmax(k @ r, -1) for r in q]')\n"
+            "    return torch.stack(rows(x @ W_query, x @ W_key)) @ (x @ W_value)"),
+        "the shell reached by getattr with a literal": (
+            "import sys",
+            "def self_attention(x, W_query, W_key, W_value):\n"
+            "    shell = getattr(sys.displayhook, 'shell')\n"
+            "    return shell.ev('x')"),
         # a helper's attacks on 04 (2026-12-03): a loop with no loop statement nor a call
         # named as one
         "map under a second name": ("import math", "each = map",

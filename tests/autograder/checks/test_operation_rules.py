@@ -999,6 +999,33 @@ def test_evasion_breaks_its_rule(label):
 
 
 HONEST = {
+    # a helper's of 2026-12-05, late: paths that differ with the size or the numbers, each
+    # refused by the first "no work repeated" rule (two sizes were enough to refuse)
+    "self_attention subtracting the max only where a score is above 1": (
+        "self_attention",
+        "def self_attention(x, W_query, W_key, W_value):\n"
+        "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+        "    s = q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1])\n"
+        "    if s.max() > 1:\n"
+        "        s = s - s.amax(dim=-1, keepdim=True)\n"
+        "    e = s.exp()\n"
+        "    return (e / e.sum(dim=-1, keepdim=True)) @ v\n"),
+    "self_attention by torch.softmax up to 4 positions, written out above": (
+        "self_attention",
+        "def self_attention(x, W_query, W_key, W_value):\n"
+        "    q, k, v = x @ W_query, x @ W_key, x @ W_value\n"
+        "    s = q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1])\n"
+        "    if x.shape[-2] <= 4:\n"
+        "        return torch.softmax(s, dim=-1) @ v\n"
+        "    e = (s - s.amax(dim=-1, keepdim=True)).exp()\n"
+        "    return (e / e.sum(dim=-1, keepdim=True)) @ v\n"),
+    "vectorized_attention by F.scaled_dot_product_attention above 3 queries": (
+        "vectorized_attention",
+        "def vectorized_attention(X, W_Q, W_K, W_V):\n"
+        "    Q, K, V = W_Q @ X, W_K @ X, W_V @ X\n"
+        "    if X.shape[1] > 3:\n"
+        "        return F.scaled_dot_product_attention(Q.T, K.T, V.T).T\n"
+        "    return V @ torch.softmax(K.T @ Q / math.sqrt(K.shape[0]), dim=0)\n"),
     "vectorized_attention by torch.vmap over the queries": (
         "vectorized_attention",
         "def vectorized_attention(X, W_Q, W_K, W_V):\n"
@@ -1410,18 +1437,21 @@ QUERIES = [[0, 1, "query"]]  # 06's vectorized_attention: X (d1, N)
 
 
 @pytest.mark.parametrize("calls, said", [
-    ([(9, [2, 3]), (9, [4, 7])], None),  # tensor operations: as many at any size
-    ([(9, [2, 3]), (12, [4, 7])], None),  # 3 more for 4 more queries: not one each
-    ([(9, [2, 3]), (13, [4, 7])], "a call on 3 queries ran 9 operations, one on 7 ran 13"),
-    ([(9, [2, 3]), (13, [4, 7]), (9, [5, 7])], None),  # a call of 7 that ran 9 counts
-    ([(9, [2, 3]), (30, [4, 1])], None),  # a dim of 1: another kind of call, not compared
-    ([(9, [2, 3]), (30, [4, 3, 2])], None),  # another rank: not compared
-    ([(9, [2, 3])], None),  # one size: nothing to compare
+    ([(9, [2, 3]), (9, [4, 5]), (9, [4, 7])], None),  # tensor operations: as many at any size
+    ([(9, [2, 3]), (11, [4, 5]), (15, [4, 7])],
+     "calls on 3, 5, 7 queries ran 9, 11, 15 operations"),  # a loop: more at every size
+    ([(9, [2, 3]), (11, [4, 5]), (12, [4, 7])], None),  # 1 more for 2 more: not one each
+    ([(8, [2, 3]), (13, [4, 5]), (13, [4, 7])], None),  # another path above some size
+    ([(9, [2, 3]), (11, [4, 5]), (15, [4, 7]), (9, [5, 7])], None),  # a 7 that ran 9
+    ([(9, [2, 3]), (30, [4, 5])], None),  # two sizes: a path, or a loop? not told
+    ([(9, [2, 3]), (11, [4, 5]), (30, [4, 1])], None),  # a dim of 1: another kind of call
+    ([(9, [2, 3]), (11, [4, 5]), (30, [4, 7, 2])], None),  # another rank: not compared
 ])
 def test_a_call_runs_as_many_operations_whatever_its_size(calls, said):
-    """Does "no work repeated per query" break on calls alike but for the number of queries
-    only where the larger ran at least one operation more per query, its message naming both
-    calls, and never between calls of other dims or with a dim of 1?"""
+    """Does "no work repeated per query" break on calls alike but for the number of queries,
+    of three sizes or more, only where every size ran at least one operation more per query
+    than the size before, its message naming the sizes and counts, and never for code that
+    takes another path above some size, nor between calls of other dims or with a dim of 1?"""
     records = [counted_call(count, shape, [5, shape[0]]) for count, shape in calls]
     broken = decided("same_work", QUERIES, records, "def f(X, W):\n    return X", "en")
     assert (broken is None) == (said is None), broken
