@@ -29,7 +29,7 @@ import autograder.checks.recorder
 from autograder.build import check_notebook, failed_cell, public_checks
 from autograder.build.authoring import AuthoringError
 from autograder.checks import code_rules, operation_rules, probes, raised
-from autograder.checks.code_rules import ALLOWED_MODULES, bound_names, root_name
+from autograder.checks.code_rules import ALLOWED_MODULES, bound_names, import_bound, root_name
 from autograder.checks.compare import TOLERANCE
 from autograder.course.time_limits import CELL_SECONDS
 from autograder.i18n import DEFAULT, language, t
@@ -292,7 +292,7 @@ def helper_definitions(cell_source) -> set:
             for alias in node.names:  # a module graded code may not import is the helper's
                 module = alias.name if isinstance(node, ast.Import) else node.module or ""
                 (aliases if module.split(".")[0] in ALLOWED_MODULES else names).add(
-                    (alias.asname or alias.name).split(".")[0])
+                    import_bound(alias))
         elif isinstance(node, ast.Assign) and len(node.targets) == 1 and \
                 isinstance(node.targets[0], ast.Name) and root_name(node.value) in aliases:
             aliases.add(node.targets[0].id)

@@ -159,6 +159,11 @@ def decorator_start(lines, line, column):
     return line, lines[line].rindex("@", 0, column)
 
 
+def import_bound(alias):
+    """The name one name of an import binds: `import a.b` binds a, `import a.b as c` c."""
+    return (alias.asname or alias.name).split(".")[0]
+
+
 def bound_names(node):
     """The module-level names a top-level statement may bind: what it assigns, defines or
     imports outside any function (in a branch, a loop or a `with` too), and every name one of
@@ -174,7 +179,7 @@ def bound_names(node):
             elif isinstance(item, ast.Name) and isinstance(item.ctx, ast.Store | ast.Del):
                 names.add(item.id)
             elif isinstance(item, ast.Import | ast.ImportFrom):
-                names.update((a.asname or a.name).split(".")[0] for a in item.names)
+                names.update(map(import_bound, item.names))
         inner = in_scope or isinstance(item, SCOPES)
         for child in ast.iter_child_nodes(item):
             # a definition's decorators and defaults run where it is defined
@@ -192,7 +197,7 @@ def surely_bound(node):
     if isinstance(node, DEFINITIONS):
         return {node.name}
     if isinstance(node, ast.Import | ast.ImportFrom):
-        return {(a.asname or a.name).split(".")[0] for a in node.names if a.name != "*"}
+        return {import_bound(a) for a in node.names if a.name != "*"}
     targets = node.targets if isinstance(node, ast.Assign) else \
         [node.target] if isinstance(node, ast.AnnAssign) and node.value is not None else []
     names = set()
@@ -575,7 +580,7 @@ def other_bindings(tree):
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.alias):
-            names.add((node.asname or node.name).split(".")[0])
+            names.add(import_bound(node))
         elif isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar):
             names.add(node.name)
         elif isinstance(node, ast.MatchMapping):

@@ -28,6 +28,7 @@ from autograder.checks.code_rules import (
     NAMED_BY_STRING,
     after_every_cell,
     closure,
+    import_bound,
     judged,
     notebook_sources,
     root_name,
@@ -260,7 +261,7 @@ def library_aliases(tree):
     bind, and every name assigned such a name or an attribute of one (`lib = torch`,
     `ops = torch.nn.functional`), followed transitively."""
     roots = set(LIBRARY_ROOTS)
-    roots |= {(alias.asname or alias.name).split(".")[0] for node in ast.walk(tree)
+    roots |= {import_bound(alias) for node in ast.walk(tree)
               if isinstance(node, ast.Import | ast.ImportFrom) for alias in node.names}
     assigned = [(node.targets if isinstance(node, ast.Assign) else [node.target], node.value)
                 for node in ast.walk(tree)
@@ -451,7 +452,7 @@ def walked_counts(records, argument, dim):
         sizes = shape(arguments[argument]) if len(arguments) > argument else None
         if sizes is None or not -len(sizes) <= dim < len(sizes):
             continue
-        kind = tuple(tuple(n == 1 for n in shape(value)) if shape(value) is not None else None
+        kind = tuple(None if (dims := shape(value)) is None else tuple(n == 1 for n in dims)
                      for value in arguments)
         found.setdefault(kind, {}).setdefault(sizes[dim], []).append(record["count"])
     return found

@@ -203,15 +203,15 @@ class GradeInSandbox(NbGraderPreprocessor):
         cells = [cell for cell in nb.cells if cell.cell_type == "code" and not is_graded(cell)]
         skipped = set() if self.run_unread_cells else \
             unread([cell.source for cell in cells], shown_only_keys(release))
-        locked = set(course_cells(release))
+        given = course_cells(release)  # the setup, the helper cell, the course's data
+        locked = set(given)
         first_kernel = self.run_unread_cells or not all(
             index in skipped or cell.source in locked
             or (len(cell.source) <= bounds.source and defines_only(cell.source))
             for index, cell in enumerate(cells))
         with Session(folder, self.settings(), self.notebook_timeout, self.cell_timeout,
-                     bounds, steps, unchecked, course_cells(release), course_texts(release),
-                     first_kernel, self.draws(resources),
-                     course_helpers(course_cells(release))) as session:
+                     bounds, steps, unchecked, given, course_texts(release),
+                     first_kernel, self.draws(resources), course_helpers(given)) as session:
             for index, cell in enumerate(cells):
                 if index in skipped:
                     cell.outputs, cell.execution_count = session.not_run(cell.source), None

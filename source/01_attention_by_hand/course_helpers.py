@@ -292,6 +292,9 @@ def decorator_start(lines, line, column):
         line, column = line - 1, len(lines[line - 1])
     return line, lines[line].rindex("@", 0, column)
 
+def import_bound(alias):
+    return (alias.asname or alias.name).split(".")[0]
+
 def bound_names(node):
     names = set()
 
@@ -304,7 +307,7 @@ def bound_names(node):
             elif isinstance(item, ast.Name) and isinstance(item.ctx, ast.Store | ast.Del):
                 names.add(item.id)
             elif isinstance(item, ast.Import | ast.ImportFrom):
-                names.update((a.asname or a.name).split(".")[0] for a in item.names)
+                names.update(map(import_bound, item.names))
         inner = in_scope or isinstance(item, SCOPES)
         for child in ast.iter_child_nodes(item):
             child_scope = inner and not (isinstance(item, DEFINITIONS) and
@@ -318,7 +321,7 @@ def surely_bound(node):
     if isinstance(node, DEFINITIONS):
         return {node.name}
     if isinstance(node, ast.Import | ast.ImportFrom):
-        return {(a.asname or a.name).split(".")[0] for a in node.names if a.name != "*"}
+        return {import_bound(a) for a in node.names if a.name != "*"}
     targets = node.targets if isinstance(node, ast.Assign) else \
         [node.target] if isinstance(node, ast.AnnAssign) and node.value is not None else []
     names = set()
@@ -604,7 +607,7 @@ def other_bindings(tree):
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.alias):
-            names.add((node.asname or node.name).split(".")[0])
+            names.add(import_bound(node))
         elif isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar):
             names.add(node.name)
         elif isinstance(node, ast.MatchMapping):
@@ -2205,7 +2208,7 @@ def library_attribute_changed(node, roots):
 
 def library_aliases(tree):
     roots = set(LIBRARY_ROOTS)
-    roots |= {(alias.asname or alias.name).split(".")[0] for node in ast.walk(tree)
+    roots |= {import_bound(alias) for node in ast.walk(tree)
               if isinstance(node, ast.Import | ast.ImportFrom) for alias in node.names}
     assigned = [(node.targets if isinstance(node, ast.Assign) else [node.target], node.value)
                 for node in ast.walk(tree)
@@ -2342,7 +2345,7 @@ def walked_counts(records, argument, dim):
         sizes = shape(arguments[argument]) if len(arguments) > argument else None
         if sizes is None or not -len(sizes) <= dim < len(sizes):
             continue
-        kind = tuple(tuple(n == 1 for n in shape(value)) if shape(value) is not None else None
+        kind = tuple(None if (dims := shape(value)) is None else tuple(n == 1 for n in dims)
                      for value in arguments)
         found.setdefault(kind, {}).setdefault(sizes[dim], []).append(record["count"])
     return found
