@@ -304,15 +304,20 @@ def close_client(client):
     if client is KeptWarm.client:
         return  # kept for the next command of `serve`; kept_warm closes it
     cluster = client.cluster
-    if getattr(client, "kit_cwd", None) is not None:  # an in-process worker
+    if in_process(client):
         stop_in_process(cluster)
         os.chdir(client.kit_cwd)
         warnings.showwarning = client.kit_warnings
     with contextlib.suppress(Exception):
         client.close()
     close_cluster(cluster, getattr(client, "kit_templates", None))
-    if getattr(client, "kit_cwd", None) is not None:  # its task has ended: kernels may start
+    if in_process(client):  # its task has ended: kernels may start
         Zygote.stop_all(stopped=False)  # again in this process (the next grade, a caller's)
+
+
+def in_process(client) -> bool:
+    """Whether `client`'s one worker is a thread of this process (in_process_client)."""
+    return getattr(client, "kit_cwd", None) is not None
 
 
 IN_PROCESS_WAIT = 30  # seconds a stopped in-process task has to end
@@ -416,13 +421,19 @@ def sent_once(client, bundle: Bundle):
 LARGE_TASK = {"distributed.admin.large-graph-warning-threshold": 2 * NOTEBOOK_BYTES}
 
 
+LOOK_AHEAD = 1  # tasks queued on a worker in this process beyond the one it runs
+
+
 def run_all(client, items, task, keep):
     """`task(item)` (a future) for every item, `keep(item, Graded)` as each finishes.
 
     As many tasks are in flight as the cluster has threads (counted again as workers come
     and go, WorkerWatch), each placed on a worker with a free thread (free_worker), so a
     worker holds only the notebook it works on: one that dies takes no other notebook's
-    chances with it, and the scheduler holds a few notebooks, not the class. A cluster left
+    chances with it, and the scheduler holds a few notebooks, not the class. A worker in this
+    process holds one more (LOOK_AHEAD): it cannot die without the run, and its thread then
+    starts the next task at once, rather than after the round trip through the client, some
+    10 ms a task (a feedback page is 20-30 ms of work). A cluster left
     without a worker ends the run (WorkerWatch) rather than keep it waiting in silence. An
     item whose folder cannot be read to be sent (beyond the bounds of a walk over a
     submission) is kept as not done, with why, and the others go on."""
@@ -431,9 +442,10 @@ def run_all(client, items, task, keep):
     placed = {}  # future -> the address of the worker it was placed on (None: any)
     flow = as_completed()
     watch = WorkerWatch(client, running.copy, workers_advice(client))
+    look_ahead = LOOK_AHEAD if in_process(client) else 0
 
     def fill():
-        while queue and len(running) < watch.threads:
+        while queue and len(running) < watch.threads + look_ahead:
             item = queue.pop(0)
             worker = free_worker(watch.workers, placed.values())
             try:

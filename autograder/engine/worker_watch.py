@@ -1,11 +1,11 @@
 """A run's watch on its cluster's workers: which there are, how many threads each has, and
 whether any is left.
 
-run_all keeps as many tasks in flight as the cluster has threads, each placed on a worker with
-a free thread, and workers come and go. A thread beside the run asks the scheduler for them
-every PERIOD s (each asking a round trip to the scheduler, about 0.6 ms of this process's CPU
-where the embedded cluster's scheduler runs, and run_all reads them twice a task), so the run
-reads the last answer for free.
+run_all keeps as many tasks in flight as the cluster has threads (one more on a worker in its
+own process), each placed on a worker with a free thread, and workers come and go. A thread
+beside the run asks the scheduler for them every PERIOD s (each asking a round trip to the
+scheduler, about 0.6 ms of this process's CPU where the embedded cluster's scheduler runs,
+and run_all reads them twice a task), so the run reads the last answer for free.
 
 The same count sees a cluster left without a worker: a scheduler whose workers all left
 (stopped by an operator, ended by a job's time limit on a cluster, closed by dask when a task

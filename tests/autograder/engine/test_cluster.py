@@ -367,3 +367,33 @@ def test_each_worker_holds_only_the_task_it_works_on(stealing):
     assert len(held) == 6
     assert all(count == 1 for _, count in held), held
     assert {name for name, _ in held} == {0, 1}, held
+
+
+def test_a_worker_in_this_process_holds_the_next_task_behind_the_one_it_runs(tmp_path):
+    """A worker that is a thread of this process cannot die alone: does run_all hand it the
+    next task while it runs one (LOOK_AHEAD), so that its thread does not wait for the round
+    trip through the client between two feedback pages, and still hand it no more than that?"""
+    import uuid
+
+    from autograder.engine.cluster import (
+        LOOK_AHEAD,
+        close_client,
+        in_process,
+        in_process_client,
+        run_all,
+    )
+
+    held = []
+    client = in_process_client(tmp_path / "grade.log")
+    try:
+        assert in_process(client)
+        run_all(client, range(5),
+                lambda item: client.submit(tasks_held_here, None, 0.2, pure=False,
+                                           key=f"held-{item}-{uuid.uuid4().hex}"),
+                lambda item, result: held.append(result))
+    finally:
+        close_client(client)
+    counts = [count for _, count in held]
+    assert LOOK_AHEAD == 1
+    assert counts[:-1] == [2] * 4, held  # the one it runs and the next; the last has none
+    assert counts[-1] == 1, held
