@@ -314,7 +314,9 @@ def parser():
     cmd = command(commands, "serve", help=t("feedback on submit: grade each submission of "
                               "the assignments in c.FeedbackOnSubmit.assignments as it lands "
                               "in nbgrader's exchange and release its feedback, on an engine "
-                              "kept warm, until stopped"))
+                              "kept warm, until stopped (Ctrl-C or SIGTERM); a stop ends it "
+                              "with 0, as a service ends, or 1 where a submission it took "
+                              "could not be graded"))
     cmd.add_argument("--once", action="store_true", help=t("take what is in the exchange now, "
                      "then stop (for a timer such as cron instead of a service)"))
 

@@ -154,9 +154,11 @@ CATALOG = {
         "已停止；正在评分的提交会在下次启动时重新评分",
     "feedback on submit: grade each submission of the assignments in "
     "c.FeedbackOnSubmit.assignments as it lands in nbgrader's exchange and release its "
-    "feedback, on an engine kept warm, until stopped":
+    "feedback, on an engine kept warm, until stopped (Ctrl-C or SIGTERM); a stop ends it "
+    "with 0, as a service ends, or 1 where a submission it took could not be graded":
         "提交即评分：c.FeedbackOnSubmit.assignments 中的作业一进入 nbgrader 的交换目录就评分并"
-        "发布反馈，评分引擎一直保持就绪，直到停止",
+        "发布反馈，评分引擎一直保持就绪，直到停止（Ctrl-C 或 SIGTERM）；停止时退出码为 0，"
+        "和服务正常结束一样；若有收下的提交未能评分，则为 1",
     "take what is in the exchange now, then stop (for a timer such as cron instead of a "
     "service)":
         "处理交换目录里现有的提交后就停止（供 cron 之类的定时任务使用，而不是常驻服务）",
