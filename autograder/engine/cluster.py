@@ -61,8 +61,10 @@ from autograder.engine.worker import (
 )
 from autograder.engine.worker_watch import WORKERLESS_WAIT, WorkerWatch
 from autograder.i18n import t
+from autograder.plumbing import timeline
 from autograder.plumbing.errors import EngineError
 from autograder.plumbing.hash_seed import seed_of_this_process
+from autograder.plumbing.quiet_imports import ctrl_c_held
 from autograder.sandbox import handover, spare_kernel
 from autograder.sandbox.kernel import Zygote, template_pool
 
@@ -343,13 +345,23 @@ def local_cluster(config, **options):
     """An embedded LocalCluster of `options`, started under dask's `config` (and the kit's
     quiet, closed one), its scheduler and workers writing dask's scratch files (spill files,
     locks) in a folder of its own, removed with it by close_cluster: dask's default, a
-    dask-scratch-space folder in the temporary folder, would stay there after every run."""
+    dask-scratch-space folder in the temporary folder, would stay there after every run.
+    A Ctrl-C while it starts (some 0.2 s, longer on a busy machine) is held until it has
+    started, then the cluster is closed and the Ctrl-C raised: raised inside the start, it
+    left a worker half started, which dask's exit handler then failed to close (a traceback
+    under the command's own word), or it was lost in dask's event loop and the grade went
+    on to its end."""
     scratch = tempfile.mkdtemp(prefix="kit-dask-")
+    timeline.mark("cluster: starting")
+    cluster = None
     try:
         with dask.config.set({**config, "temporary-directory": scratch, **QUIET_CLUSTER,
-                              **CLOSED_HTTP}):
+                              **CLOSED_HTTP}), ctrl_c_held():
             cluster = LocalCluster(local_directory=scratch, **options)
     except BaseException:
+        if cluster is not None:
+            with contextlib.suppress(Exception):
+                cluster.close()
         shutil.rmtree(scratch, ignore_errors=True)
         raise
     cluster.kit_scratch = scratch
@@ -362,7 +374,7 @@ def close_cluster(cluster, templates):
     took them). A worker of its that was killed left its folder behind: it goes now, and the
     cluster's scratch folder with it."""
     if cluster is not None:
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(Exception), unretrieved_unsaid():
             cluster.close()
         fork_server.stop()
         remove_orphaned_workspaces()
@@ -371,6 +383,30 @@ def close_cluster(cluster, templates):
             shutil.rmtree(scratch, ignore_errors=True)
     if templates is not None:
         templates.close()
+
+
+UNRETRIEVED = ("Future exception was never retrieved", "Task exception was never retrieved")
+
+
+@contextlib.contextmanager
+def unretrieved_unsaid():
+    """While the block runs, asyncio does not log the futures dask's event loop left failed
+    and unread: closed just after it started (a Ctrl-C held while it started), a cluster's
+    scheduler was still telling its workers something, and one that had gone printed its
+    CommClosedError's traceback under the command's own word. Anything else asyncio logs,
+    it logs."""
+    logger = logging.getLogger("asyncio")
+    unread = _UnretrievedFilter()
+    logger.addFilter(unread)
+    try:
+        yield
+    finally:
+        logger.removeFilter(unread)
+
+
+class _UnretrievedFilter(logging.Filter):
+    def filter(self, record):
+        return not str(record.msg).startswith(UNRETRIEVED)
 
 
 def grade_all(client, root: Path, todo, overrides, started, keep, keys):

@@ -234,6 +234,36 @@ def test_ctrl_c_in_a_terminal_prints_no_traceback_of_the_processes_grade_starts(
         assert run.returncode == 130 and "interrupted" in err, (delay, run.returncode, err)
 
 
+def test_ctrl_c_while_the_cluster_starts_prints_no_traceback(tmp_path):
+    """A Ctrl-C pressed as grade starts its cluster's workers (its timeline's mark says when),
+    or moments later, as they are up (some 0.2 s here): does grade end with its own word, 130,
+    no traceback (dask's exit handler closed a cluster whose worker was still starting and
+    printed its AssertionError; a scheduler closed as it started printed its unread
+    CommClosedError), and no scratch folder of the cluster's left behind?"""
+    root = one_notebook_course(tmp_path, "ada", simulate.correct)
+    release = nbformat.read(root / "release" / ID / f"{ID}.ipynb", 4)
+    source = nbformat.read(KIT / "source" / ID / f"{ID}.ipynb", 4)
+    Course(root).submit("bo", ID, simulate.correct(release, source))
+    for delay in (0.0, 0.1, 0.2, 0.3):
+        scratch, timeline = tmp_path / f"scratch{delay}", tmp_path / f"timeline{delay}"
+        scratch.mkdir()
+        run = subprocess.Popen([sys.executable, "-m", "autograder", "grade", ID, "--force"],
+                               cwd=root, text=True, start_new_session=True,
+                               env={**nbgrader_env(), "KIT_TIMELINE": str(timeline),
+                                    "TMPDIR": str(scratch)},
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 60
+        while "cluster: starting" not in (timeline.read_text() if timeline.exists() else ""):
+            assert run.poll() is None and time.monotonic() < deadline, run.communicate()
+            time.sleep(0.01)
+        time.sleep(delay)
+        os.killpg(run.pid, signal.SIGINT)
+        _, err = run.communicate(timeout=120)
+        assert "Traceback" not in err and "KeyboardInterrupt" not in err, (delay, err[-3000:])
+        assert run.returncode == 130 and "interrupted" in err, (delay, run.returncode, err)
+        assert not list(scratch.glob("kit-dask-*")), (delay, list(scratch.iterdir()))
+
+
 def test_a_one_notebook_grade_keeps_its_workers_warnings_in_grade_log(tmp_path):
     """The template of a one-notebook grade (its worker a thread of `grade`) is killed from
     outside while the notebook is graded: is the worker's warning, that the notebook is
