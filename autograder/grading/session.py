@@ -331,6 +331,8 @@ class Session:
         self.shown = 0  # bytes of output kept so far, images apart
         self.images = 0  # images kept so far
         self.broken = None  # why the steps cannot be judged
+        self.preparing = False  # the course's code runs in the judging kernel, none of the
+        # student's yet: its runs have the start's whole budget, not a cell's limit
         self.stopped = None  # why the student's cells no longer run (judging goes on)
 
     def timeout(self, kept=0.0):
@@ -339,7 +341,7 @@ class Session:
         left = self.deadline - time.monotonic() - kept
         if left <= 0:
             raise KernelGone(t("the notebook's time limit was reached"))
-        return min(self.cell_timeout, left)
+        return left if self.preparing else min(self.cell_timeout, left)
 
     def __enter__(self):
         if not self.first_kernel:  # no kernel before judging: what start would refuse
@@ -367,8 +369,10 @@ class Session:
         anything else runs in it (sandbox/guard.py), where only the release's locked cells
         have run: each step's text then runs in it before its checks, every operation of the
         student's recorded from its first line. Each start and the course's cells get a
-        notebook budget of their own: a loaded machine's slow start, or the time an earlier
-        step's checks took, never leaves a later step unjudged."""
+        notebook budget of their own, a cell's limit not applying to the course's code: a
+        loaded machine's slow start, or the time an earlier step's checks took, never leaves a
+        later step unjudged (a course cell run past the cell's 10 s on a loaded machine once
+        lost a notebook of 08 a named mistake on a regrade)."""
         mark("grading: a judging kernel begins")
         self.judging = True
         self.deadline = time.monotonic() + self.notebook_timeout
@@ -376,6 +380,7 @@ class Session:
         if self.empty_folder is None:
             self.empty_folder = new_scratch(SCRATCH_PREFIXES[1])
         self.kernel.folder = self.empty_folder
+        self.preparing = True
         try:
             # Done already, unless no kernel ran before judging.
             self.kernel.warm(self.warmed)
@@ -403,6 +408,8 @@ class Session:
         except (RuntimeError, StudentError) as error:
             self.broken = t("the kernel that judges the steps could not be started ({error})",
                             error=getattr(error, "reason", error))
+        finally:
+            self.preparing = False
 
     def start_judging_kernel(self):
         """Start the judging kernel, once more when a start fails (as the first kernel's);

@@ -208,6 +208,20 @@ def test_a_judging_kernel_the_machine_refuses_leaves_the_notebook_not_graded(tmp
         "fix the notebook")
 
 
+def test_the_course_s_cells_in_a_judging_kernel_are_not_held_to_a_cell_s_limit(tmp_path):
+    """A locked cell of the course's that runs past a cell's limit in the judging kernel (as
+    on a loaded machine, where one lost a notebook of 08 a named mistake on a regrade): is
+    the kernel still started, no step left unjudged for what is not the student's code?"""
+    settings = Settings(hidden=(str(ROOT),))
+    with Session(tmp_path, settings, notebook_timeout=60, cell_timeout=1,
+                 course_cells=["import time\ntime.sleep(2)\nslept = True"],
+                 first_kernel=False) as session:
+        session.begin_judging()
+        assert not session.broken, session.broken
+        outputs, status = session.kernel.execute("print(slept)", 5)
+        assert status == "ok" and outputs[0]["text"] == "True\n", (status, outputs)
+
+
 def test_a_notebook_kernel_the_machine_refuses_is_the_machines_failure(tmp_path):
     """When the kernel that runs the notebook's cells cannot start, twice (here: it may not
     take the time a start takes), before any code of the student's ran: is that raised as
