@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 
+from autograder.plumbing.ctrl_c import interrupted
 from autograder.plumbing.fast_exit import exit_now
 from autograder.plumbing.hash_seed import hash_as_kernels
 from autograder.plumbing.reader_gone import dropped_when_gone
@@ -45,4 +46,8 @@ def main():
 
 
 if __name__ == "__main__":  # not when a grading worker is spawned
-    exit_now(main())
+    try:
+        code = main()
+    except KeyboardInterrupt:
+        code = interrupted()
+    exit_now(code)

@@ -27,7 +27,7 @@ from autograder.i18n import (
 )
 from autograder.plumbing import private_api
 from autograder.plumbing.course_root import course_root_of, typed_here
-from autograder.plumbing.ctrl_c import raised_again
+from autograder.plumbing.ctrl_c import interrupted, raised_again
 from autograder.plumbing.errors import KitError
 from autograder.plumbing.hash_seed import hash_as_kernels
 from autograder.plumbing.kit_command import KIT, kit_command
@@ -857,14 +857,16 @@ def main(argv=None, serve_asked=False):
     (plumbing/ctrl_c.py)."""
     if argv is not None:
         return command_line(argv, serve_asked)
-    if not serve_asked:
-        served = handed_to_serve(sys.argv[1:])  # before a restart: serve's process hashes so
-        if served is not None:
-            return served
-    hash_as_kernels()
-    raised_again()
     try:
+        if not serve_asked:
+            served = handed_to_serve(sys.argv[1:])  # before a restart: serve's hashes so
+            if served is not None:
+                return served
+        hash_as_kernels()  # where a Ctrl-C held while it restarted the command is raised
+        raised_again()
         return command_line(sys.argv[1:], serve_asked=True)
+    except KeyboardInterrupt:  # before the command line could say it in the course's words
+        return interrupted()
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 

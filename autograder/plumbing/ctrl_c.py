@@ -42,3 +42,14 @@ def ctrl_c_raised_again(previous):
         previous(unraisable)
     hook.raises_ctrl_c_again = True
     return hook
+
+
+def interrupted():
+    """130, having said "interrupted" as the command line says it (cli.py), for a Ctrl-C
+    that came before the command line could catch it: while Python imported it or it parsed
+    the command (the course's language not known yet). Python's traceback of the import it
+    stopped was what a Ctrl-C in a command's first 0.3 s printed. A second Ctrl-C stops
+    nothing half-said."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    print("interrupted", file=sys.stderr)
+    return 130

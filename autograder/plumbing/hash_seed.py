@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -37,12 +38,20 @@ def hash_as_kernels():
     """Run this command again, the same, in a process whose strings hash as the kernels' do
     (the same pid, standard streams and arguments; it costs an interpreter's start), unless
     this one does already, or cannot (`python -E` ignores the variable: said by the cluster
-    as for any worker hashing otherwise)."""
+    as for any worker hashing otherwise). The new process starts with SIGINT blocked (a
+    thread's mask outlives exec), so that a Ctrl-C while its interpreter starts and imports
+    waits to be raised here, where the caller says it (autograder/__main__.py), not as
+    Python's traceback of the import it stopped."""
     if hashes_as_kernels() or sys.flags.ignore_environment or not sys.executable \
             or os.environ.get(VARIABLE) == KERNEL_SEED:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # one held raises now
         return
-    os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]],
-              {**os.environ, VARIABLE: KERNEL_SEED})
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]],
+                  {**os.environ, VARIABLE: KERNEL_SEED})
+    finally:  # reached only where exec failed
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 @functools.cache
