@@ -3,17 +3,13 @@ command line catches one, end the command as a later one does?"""
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from autograder.course.directory import Course, nbgrader_env
-from autograder.plumbing.timeline import VARIABLE
+from autograder.course.directory import Course
+from tests.autograder.ctrl_c_at import ctrl_c_at, said_interrupted
 
 KIT = Path(__file__).resolve().parents[2]
 ID = "01_attention_by_hand"
@@ -32,18 +28,5 @@ def test_a_ctrl_c_while_the_command_line_starts_says_interrupted(tmp_path, comma
     stopped?"""
     course = Course.create(tmp_path / "course", KIT, [ID])
     for delay in (0.0, 0.03, 0.06, 0.1, 0.15, 0.2, 0.3, 0.5):
-        timeline = tmp_path / f"timeline{delay}"
-        run = subprocess.Popen([*COMMANDS[command], "grade", ID],
-                               cwd=course.root, text=True, start_new_session=True,
-                               env={**nbgrader_env(), VARIABLE: str(timeline)},
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 60
-        while not (timeline.exists() and timeline.read_text()):
-            assert run.poll() is None and time.monotonic() < deadline, run.communicate()
-            time.sleep(0.002)
-        time.sleep(delay)
-        os.killpg(run.pid, signal.SIGINT)
-        _, err = run.communicate(timeout=120)
-        assert "Traceback" not in err and "KeyboardInterrupt" not in err, (delay, err[-3000:])
-        assert run.returncode == 130 and err.strip().endswith("interrupted"), (
-            delay, run.returncode, err)
+        said_interrupted(*ctrl_c_at([*COMMANDS[command], "grade", ID], course.root, delay,
+                                    tmp_path, mark=""), delay)

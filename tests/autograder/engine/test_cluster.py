@@ -23,6 +23,7 @@ from autograder.sandbox.isolation import choose
 from autograder.sandbox.kernel import Zygote
 from autograder.sandbox.socket_folder import socket_parent
 from autograder.tools import simulate
+from tests.autograder.ctrl_c_at import ctrl_c_at, said_interrupted
 
 # alone: its tests interrupt grade at a moment a sleep picks, and were not tried two files at
 # a time since a Ctrl-C while grade starts its fork server stopped being lost
@@ -224,14 +225,8 @@ def test_ctrl_c_in_a_terminal_prints_no_traceback_of_the_processes_grade_starts(
     source = nbformat.read(KIT / "source" / ID / f"{ID}.ipynb", 4)
     Course(root).submit("bo", ID, simulate.looping_forever(release, source))
     for delay in (0.4, 1.2, 2.5):
-        run = subprocess.Popen([sys.executable, "-m", "autograder", "grade", ID, "--force"],
-                               cwd=root, env=nbgrader_env(), text=True, start_new_session=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        time.sleep(delay)
-        os.killpg(run.pid, signal.SIGINT)
-        _, err = run.communicate(timeout=120)
-        assert "Traceback" not in err and "KeyboardInterrupt" not in err, (delay, err[-3000:])
-        assert run.returncode == 130 and "interrupted" in err, (delay, run.returncode, err)
+        said_interrupted(*ctrl_c_at([sys.executable, "-m", "autograder", "grade", ID, "--force"],
+                                    root, delay, tmp_path), delay)
 
 
 def test_ctrl_c_while_the_cluster_starts_prints_no_traceback(tmp_path):
@@ -245,22 +240,11 @@ def test_ctrl_c_while_the_cluster_starts_prints_no_traceback(tmp_path):
     source = nbformat.read(KIT / "source" / ID / f"{ID}.ipynb", 4)
     Course(root).submit("bo", ID, simulate.correct(release, source))
     for delay in (0.0, 0.1, 0.2, 0.3):
-        scratch, timeline = tmp_path / f"scratch{delay}", tmp_path / f"timeline{delay}"
+        scratch = tmp_path / f"scratch{delay}"
         scratch.mkdir()
-        run = subprocess.Popen([sys.executable, "-m", "autograder", "grade", ID, "--force"],
-                               cwd=root, text=True, start_new_session=True,
-                               env={**nbgrader_env(), "KIT_TIMELINE": str(timeline),
-                                    "TMPDIR": str(scratch)},
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 60
-        while "cluster: starting" not in (timeline.read_text() if timeline.exists() else ""):
-            assert run.poll() is None and time.monotonic() < deadline, run.communicate()
-            time.sleep(0.01)
-        time.sleep(delay)
-        os.killpg(run.pid, signal.SIGINT)
-        _, err = run.communicate(timeout=120)
-        assert "Traceback" not in err and "KeyboardInterrupt" not in err, (delay, err[-3000:])
-        assert run.returncode == 130 and "interrupted" in err, (delay, run.returncode, err)
+        said_interrupted(*ctrl_c_at([sys.executable, "-m", "autograder", "grade", ID, "--force"],
+                                    root, delay, tmp_path, mark="cluster: starting",
+                                    env={"TMPDIR": str(scratch)}), delay)
         assert not list(scratch.glob("kit-dask-*")), (delay, list(scratch.iterdir()))
 
 
