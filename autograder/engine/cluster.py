@@ -310,7 +310,7 @@ def close_client(client):
         stop_in_process(cluster)
         os.chdir(client.kit_cwd)
         warnings.showwarning = client.kit_warnings
-    with contextlib.suppress(Exception):
+    with contextlib.suppress(Exception), closing_quietly():
         client.close()
     close_cluster(cluster, getattr(client, "kit_templates", None))
     if in_process(client):  # its task has ended: kernels may start
@@ -374,7 +374,7 @@ def close_cluster(cluster, templates):
     took them). A worker of its that was killed left its folder behind: it goes now, and the
     cluster's scratch folder with it."""
     if cluster is not None:
-        with contextlib.suppress(Exception), unretrieved_unsaid():
+        with contextlib.suppress(Exception), closing_quietly():
             cluster.close()
         fork_server.stop()
         remove_orphaned_workspaces()
@@ -389,18 +389,27 @@ UNRETRIEVED = ("Future exception was never retrieved", "Task exception was never
 
 
 @contextlib.contextmanager
-def unretrieved_unsaid():
-    """While the block runs, asyncio does not log the futures dask's event loop left failed
-    and unread: closed just after it started (a Ctrl-C held while it started), a cluster's
-    scheduler was still telling its workers something, and one that had gone printed its
-    CommClosedError's traceback under the command's own word. Anything else asyncio logs,
-    it logs."""
+def closing_quietly():
+    """While the block closes a cluster, neither dask nor asyncio prints on the console: the
+    cluster's own silence (silence_logs) ends before its event loop does, and a comm closed
+    under a message still being sent printed dask's "Batched Comm Closed" with its traceback
+    under the command's own word (a Ctrl-C as feedback wrote its pages in this process);
+    closed just after it started (a Ctrl-C held while it started), a scheduler still telling
+    its workers something left futures failed and unread, whose CommClosedError asyncio
+    printed. Anything else asyncio logs, it logs."""
     logger = logging.getLogger("asyncio")
     unread = _UnretrievedFilter()
     logger.addFilter(unread)
+    handlers = [h for h in logging.getLogger("distributed").handlers
+                if isinstance(h, logging.StreamHandler)]
+    levels = [h.level for h in handlers]
+    for handler in handlers:
+        handler.setLevel(logging.CRITICAL)
     try:
         yield
     finally:
+        for handler, level in zip(handlers, levels, strict=True):
+            handler.setLevel(level)
         logger.removeFilter(unread)
 
 

@@ -248,6 +248,28 @@ def test_ctrl_c_while_the_cluster_starts_prints_no_traceback(tmp_path):
         assert not list(scratch.glob("kit-dask-*")), (delay, list(scratch.iterdir()))
 
 
+CLOSING = """
+import logging, sys
+import distributed
+from autograder.engine.cluster import closing_quietly
+with closing_quietly():
+    logging.getLogger("distributed.batched").info("Batched Comm Closed, unsaid")
+    logging.getLogger("asyncio").error("Future exception was never retrieved, unsaid")
+logging.getLogger("distributed.batched").info("Batched Comm Closed, said after")
+logging.getLogger("asyncio").error("Future exception was never retrieved, said after")
+"""
+
+
+def test_a_cluster_closes_without_a_word_of_dask_s_or_asyncio_s():
+    """While a cluster closes, are dask's logs (its console handler's, at INFO) and
+    asyncio's unread futures kept off the console, and said again once it is closed?"""
+    closing = subprocess.run([sys.executable, "-c", CLOSING], capture_output=True, text=True,
+                             timeout=60)
+    assert closing.returncode == 0, closing.stderr
+    assert "unsaid" not in closing.stderr, closing.stderr
+    assert closing.stderr.count("said after") == 2, closing.stderr
+
+
 def test_a_one_notebook_grade_keeps_its_workers_warnings_in_grade_log(tmp_path):
     """The template of a one-notebook grade (its worker a thread of `grade`) is killed from
     outside while the notebook is graded: is the worker's warning, that the notebook is
