@@ -210,6 +210,8 @@ DYNAMIC_ATTRIBUTES = frozenset({"displayhook", "excepthook", "__displayhook__",
                                 "__excepthook__", "shell", "ev", "ex", "run_cell", "user_ns",
                                 "user_global_ns", "f_globals", "f_locals", "f_builtins",
                                 "f_back", "__subclasses__"})
+SETS_OR_GETS_BY_STRING = NAMED_BY_STRING - {"hasattr"}
+REACHING_ANYTHING = DYNAMIC_NAMES | DYNAMIC_ATTRIBUTES
 
 LOOP_NODES = (ast.For, ast.While, ast.AsyncFor, ast.ListComp, ast.SetComp, ast.DictComp,
               ast.GeneratorExp)
@@ -562,22 +564,23 @@ def unverifiable(tree, language=None):
     for node in ast.walk(tree):
         if id(node) in methods:
             continue
-        if isinstance(node, ast.Name) and node.id in NAMED_BY_STRING - {"hasattr"} and \
+        if isinstance(node, ast.Name) and node.id in SETS_OR_GETS_BY_STRING and \
                 id(node) not in called:
             return _t('it uses {name} without calling it, so the names it reaches are decided at run time', language, name=node.id)
         if isinstance(node, ast.Call):
             name = called_name(node)
             if name in DYNAMIC_CALLS and id(node.func) not in methods:
                 return _t('it calls {name}()', language, name=name)
-            if name in NAMED_BY_STRING - {"hasattr"} and not (len(node.args) >= 2 and (
+            if name in SETS_OR_GETS_BY_STRING and not (len(node.args) >= 2 and (
                     isinstance(node.args[1], ast.Constant) or
                     getattr(node.args[1], "id", None) in loops or
                     getattr(node.args[0], "id", None) == "self")):
                 return _t('it calls {name}() with a name computed at run time', language,
                           name=name)
-            if string_named(node) in DYNAMIC_NAMES | DYNAMIC_ATTRIBUTES:
-                return _t('it uses {name}', language, name=string_named(node))
-        elif isinstance(node, ast.Attribute) and node.attr in DYNAMIC_NAMES | DYNAMIC_ATTRIBUTES:
+            named = string_named(node)
+            if named in REACHING_ANYTHING:
+                return _t('it uses {name}', language, name=named)
+        elif isinstance(node, ast.Attribute) and node.attr in REACHING_ANYTHING:
             return _t('it uses {name}', language, name=node.attr)
         elif isinstance(node, ast.Name) and node.id in DYNAMIC_NAMES:
             return _t('it uses {name}', language, name=node.id)
