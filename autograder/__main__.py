@@ -8,13 +8,6 @@ import os
 import sys
 from pathlib import Path
 
-from autograder.plumbing.ctrl_c import interrupted
-from autograder.plumbing.fast_exit import exit_now
-from autograder.plumbing.hash_seed import hash_as_kernels
-from autograder.plumbing.reader_gone import dropped_when_gone
-from autograder.plumbing.timeline import mark
-from autograder.serve.commands import served_unparsed
-
 
 def without_the_folder_typed_in():
     """`python -m` puts the folder the command was typed in first on sys.path: typed in an
@@ -33,6 +26,11 @@ def main():
     handed to serve runs in serve, which hashes so: this process only relays it, and is not
     restarted (an interpreter's start, about 30 ms of a warm grade's 0.3 s). What it prints
     once its reader has gone is dropped, and the command goes on (plumbing/reader_gone.py)."""
+    from autograder.plumbing.hash_seed import hash_as_kernels  # here, where a Ctrl-C is caught
+    from autograder.plumbing.reader_gone import dropped_when_gone
+    from autograder.plumbing.timeline import mark
+    from autograder.serve.commands import served_unparsed
+
     mark("command: started")
     without_the_folder_typed_in()
     dropped_when_gone()
@@ -49,5 +47,9 @@ if __name__ == "__main__":  # not when a grading worker is spawned
     try:
         code = main()
     except KeyboardInterrupt:
+        from autograder.plumbing.ctrl_c import interrupted
+
         code = interrupted()
+    from autograder.plumbing.fast_exit import exit_now
+
     exit_now(code)

@@ -303,8 +303,15 @@ def has_dashboard():
 
 
 def close_client(client):
+    """Close `client`, and the cluster started with it (close_cluster); a Ctrl-C meanwhile
+    is held until all is closed, then raised."""
     if client is KeptWarm.client:
         return  # kept for the next command of `serve`; kept_warm closes it
+    with ctrl_c_held():
+        _close_client(client)
+
+
+def _close_client(client):
     cluster = client.cluster
     if in_process(client):
         stop_in_process(cluster)
@@ -372,7 +379,15 @@ def close_cluster(cluster, templates):
     """End the embedded cluster (None: an external one, left running), the fork server of its
     workers, then the kernel template started with it (its copies end with the workers that
     took them). A worker of its that was killed left its folder behind: it goes now, and the
-    cluster's scratch folder with it."""
+    cluster's scratch folder with it. A Ctrl-C meanwhile is held until all is closed, then
+    raised: raised inside dask's close, it left the cluster's scratch folder in
+    the temporary folder for good, and the command took 10 s more to end."""
+    timeline.mark("cluster: closing")
+    with ctrl_c_held():
+        _close_cluster(cluster, templates)
+
+
+def _close_cluster(cluster, templates):
     if cluster is not None:
         with contextlib.suppress(Exception), closing_quietly():
             cluster.close()

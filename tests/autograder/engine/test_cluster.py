@@ -248,6 +248,27 @@ def test_ctrl_c_while_the_cluster_starts_prints_no_traceback(tmp_path):
         assert not list(scratch.glob("kit-dask-*")), (delay, list(scratch.iterdir()))
 
 
+def test_ctrl_c_while_the_cluster_closes_leaves_no_folder(tmp_path):
+    """A Ctrl-C as grade closes its cluster at the end of a class (its timeline's mark says
+    when): does grade say "interrupted", 130, and leave none of its temporary folders (the
+    cluster's scratch folder, the notebooks')? Raised inside dask's close, it left the
+    cluster's folder for good, and the command took 10 s more to end."""
+    root = one_notebook_course(tmp_path, "ada", simulate.correct)
+    release = nbformat.read(root / "release" / ID / f"{ID}.ipynb", 4)
+    source = nbformat.read(KIT / "source" / ID / f"{ID}.ipynb", 4)
+    Course(root).submit("bo", ID, simulate.correct(release, source))
+    for delay in (0.0, 0.01, 0.03):
+        scratch = tmp_path / f"scratch{delay}"
+        scratch.mkdir()
+        sockets = Path(socket_parent(scratch))  # the kernels' folders: /tmp, where scratch's
+        before = set(sockets.glob("kit-*"))  # path is too long for a socket's (alone: no
+        said_interrupted(*ctrl_c_at([sys.executable, "-m", "autograder", "grade", ID, "--force"],
+                                    root, delay, tmp_path, mark="cluster: closing",  # other
+                                    env={"TMPDIR": str(scratch)}), delay)  # test's there)
+        left = [*scratch.glob("kit-*"), *(set(sockets.glob("kit-*")) - before)]
+        assert not left, (delay, left)
+
+
 CLOSING = """
 import logging, sys
 import distributed
