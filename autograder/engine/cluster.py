@@ -66,7 +66,14 @@ from autograder.plumbing.errors import EngineError
 from autograder.plumbing.hash_seed import seed_of_this_process
 from autograder.plumbing.quiet_imports import ctrl_c_held
 from autograder.sandbox import handover, spare_kernel
-from autograder.sandbox.kernel import Zygote, template_pool
+from autograder.sandbox.kernel import (
+    Zygote,
+    descends_from_this_process,
+    process_runs,
+    remove_scratch_of,
+    scratch_owners,
+    template_pool,
+)
 
 WORKER_HINT = ("PYTHONHASHSEED=0 dask worker {address} --nthreads 1 "
                "--preload autograder.engine.worker")
@@ -388,7 +395,9 @@ def close_cluster(cluster, templates):
 
 
 def _close_cluster(cluster, templates):
+    graders = []  # the cluster's workers that were grading a notebook (a Ctrl-C came)
     if cluster is not None:
+        graders = [pid for pid in scratch_owners() if descends_from_this_process(pid)]
         with contextlib.suppress(Exception), closing_quietly():
             cluster.close()
         fork_server.stop()
@@ -398,6 +407,21 @@ def _close_cluster(cluster, templates):
             shutil.rmtree(scratch, ignore_errors=True)
     if templates is not None:
         templates.close()
+    if graders:
+        remove_graders_scratch(graders)
+
+
+GRADERS_END_WAIT = 5  # seconds the closed cluster's workers have to end before their folders go
+
+
+def remove_graders_scratch(graders):
+    """The scratch folders of the notebooks the workers `graders` (process ids) were grading
+    as their cluster was closed: they go once the workers have ended (waited for up to
+    GRADERS_END_WAIT s; dask's close returns before), rather than wait for the next grade."""
+    deadline = time.monotonic() + GRADERS_END_WAIT
+    while any(map(process_runs, graders)) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    remove_scratch_of(set(graders))
 
 
 UNRETRIEVED = ("Future exception was never retrieved", "Task exception was never retrieved")

@@ -252,13 +252,63 @@ def remove_deep(top):
 
 
 def process_runs(pid):
+    """Whether process `pid` runs: one that has ended and waits for its status to be read
+    (a zombie: a grading worker its cluster ended, reparented once its fork server ended)
+    does not."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:  # another user's
         return True
-    return True
+    return proc_stat(pid)[:1] != ["Z"]
+
+
+def proc_stat(pid):
+    """The fields of /proc/PID/stat after the command's name (state, parent, ...); [] when
+    it cannot be read."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return []
+
+
+def scratch_folders():
+    """(folder, id of the process it is named with) of this machine's scratch folders
+    (new_scratch), whoever made them."""
+    for prefix in SCRATCH_PREFIXES:
+        for folder in Path(socket_parent()).glob(prefix + "*"):
+            pid = folder.name[len(prefix):].split("-", 1)[0]
+            if pid.isdigit():
+                yield folder, int(pid)
+
+
+def scratch_owners():
+    """The ids of the processes the scratch folders are named with."""
+    return {pid for _, pid in scratch_folders()}
+
+
+def remove_scratch_of(pids):
+    """Remove the scratch folders named with `pids`, this process's graders that have ended,
+    whoever owns them now (a kernel's folder is its sandbox user's, as root)."""
+    for folder, pid in scratch_folders():
+        if pid in pids and not process_runs(pid) and not folder.is_symlink() \
+                and folder.is_dir():
+            remove_scratch(folder)
+
+
+def descends_from_this_process(pid):
+    """Whether process `pid` is a child of this one, or a child's child, and so on."""
+    seen = set()
+    while pid > 1 and pid not in seen:
+        seen.add(pid)
+        fields = proc_stat(pid)
+        if len(fields) < 2 or not fields[1].isdigit():
+            return False
+        pid = int(fields[1])
+        if pid == os.getpid():
+            return True
+    return False
 
 
 def remove_stale_scratch(uid):

@@ -19,6 +19,7 @@ def ctrl_c_at(command, cwd, delay, folder: Path, mark=None, env=None):
     timeline (written in `folder`) shows `mark` (any line, for ""), or after its start (None).
     `env`: more of the environment."""
     timeline = folder / f"timeline-{delay}"
+    timeline.unlink(missing_ok=True)  # an earlier run's marks are not this one's
     run = subprocess.Popen(command, cwd=cwd, text=True, start_new_session=True,
                            env={**nbgrader_env(), VARIABLE: str(timeline), **(env or {})},
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)

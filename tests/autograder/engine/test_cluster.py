@@ -4,6 +4,7 @@ where run_all places its tasks."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -229,6 +230,13 @@ def test_ctrl_c_in_a_terminal_prints_no_traceback_of_the_processes_grade_starts(
                                     root, delay, tmp_path), delay)
 
 
+def short_scratch():
+    """A temporary folder for a command, its path short enough for the Unix sockets made in
+    it (the fork server's listener: under pytest-xdist, tmp_path's was too long, and dask's
+    workers failed to start); the test removes it."""
+    return Path(tempfile.mkdtemp(prefix="ctrlc-"))
+
+
 def test_ctrl_c_while_the_cluster_starts_prints_no_traceback(tmp_path):
     """A Ctrl-C pressed as grade starts its cluster's workers (its timeline's mark says when),
     or moments later, as they are up (some 0.2 s here): does grade end with its own word, 130,
@@ -240,33 +248,41 @@ def test_ctrl_c_while_the_cluster_starts_prints_no_traceback(tmp_path):
     source = nbformat.read(KIT / "source" / ID / f"{ID}.ipynb", 4)
     Course(root).submit("bo", ID, simulate.correct(release, source))
     for delay in (0.0, 0.1, 0.2, 0.3):
-        scratch = tmp_path / f"scratch{delay}"
-        scratch.mkdir()
+        scratch = short_scratch()
         said_interrupted(*ctrl_c_at([sys.executable, "-m", "autograder", "grade", ID, "--force"],
                                     root, delay, tmp_path, mark="cluster: starting",
                                     env={"TMPDIR": str(scratch)}), delay)
         assert not list(scratch.glob("kit-dask-*")), (delay, list(scratch.iterdir()))
+        shutil.rmtree(scratch)
 
 
-def test_ctrl_c_while_the_cluster_closes_leaves_no_folder(tmp_path):
-    """A Ctrl-C as grade closes its cluster at the end of a class (its timeline's mark says
-    when): does grade say "interrupted", 130, and leave none of its temporary folders (the
-    cluster's scratch folder, the notebooks')? Raised inside dask's close, it left the
-    cluster's folder for good, and the command took 10 s more to end."""
+def test_ctrl_c_while_notebooks_are_graded_or_the_cluster_closes_leaves_no_folder(tmp_path):
+    """A Ctrl-C as grade's workers grade a notebook that loops (its kernel's folders in the
+    temporary folder), or as grade closes its cluster at the end of a class (its timeline's
+    marks say when): does grade say "interrupted", 130, and leave none of its temporary
+    folders (the cluster's scratch folder, the notebooks' scratch and judging folders)? A
+    Ctrl-C inside dask's close left the cluster's folder for good, and the command took 10 s
+    more to end; the folders of the notebooks its ended workers graded stayed until the next
+    grade."""
     root = one_notebook_course(tmp_path, "ada", simulate.correct)
     release = nbformat.read(root / "release" / ID / f"{ID}.ipynb", 4)
     source = nbformat.read(KIT / "source" / ID / f"{ID}.ipynb", 4)
-    Course(root).submit("bo", ID, simulate.correct(release, source))
-    for delay in (0.0, 0.01, 0.03):
-        scratch = tmp_path / f"scratch{delay}"
-        scratch.mkdir()
+    course = Course(root)
+    course.submit("bo", ID, simulate.looping_forever(release, source))
+    moments = [("grade: result kept", delay) for delay in (0.0, 0.3)]
+    moments += [("cluster: closing", delay) for delay in (0.0, 0.01, 0.03)]
+    for mark, delay in moments:
+        if mark == "cluster: closing":  # a class that ends soon
+            course.submit("bo", ID, simulate.correct(release, source))
+        scratch = short_scratch()
         sockets = Path(socket_parent(scratch))  # the kernels' folders: /tmp, where scratch's
         before = set(sockets.glob("kit-*"))  # path is too long for a socket's (alone: no
         said_interrupted(*ctrl_c_at([sys.executable, "-m", "autograder", "grade", ID, "--force"],
-                                    root, delay, tmp_path, mark="cluster: closing",  # other
-                                    env={"TMPDIR": str(scratch)}), delay)  # test's there)
+                                    root, delay, tmp_path, mark=mark,  # other test's there)
+                                    env={"TMPDIR": str(scratch)}), (mark, delay))
         left = [*scratch.glob("kit-*"), *(set(sockets.glob("kit-*")) - before)]
-        assert not left, (delay, left)
+        assert not left, (mark, delay, left)
+        shutil.rmtree(scratch)
 
 
 CLOSING = """
