@@ -374,7 +374,7 @@ def local_cluster(config, **options):
             cluster = LocalCluster(local_directory=scratch, **options)
     except BaseException:
         if cluster is not None:
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(Exception), closing_quietly():
                 cluster.close()
         shutil.rmtree(scratch, ignore_errors=True)
         raise

@@ -169,17 +169,14 @@ def remove_dead_scratch():
     stopped in the middle of a notebook): those whose name holds the id of a process that
     no longer runs. A folder of a live process, of another user, or named by an older kit
     (no id) is left."""
-    for prefix in SCRATCH_PREFIXES:
-        for folder in Path(socket_parent()).glob(prefix + "*"):
-            pid = folder.name[len(prefix):].split("-", 1)[0]
-            try:
-                info = folder.lstat()
-            except OSError:
-                continue
-            if not pid.isdigit() or info.st_uid != os.getuid() or not stat.S_ISDIR(info.st_mode) \
-                    or process_runs(int(pid)):
-                continue
-            remove_scratch(folder)  # never follows a link inside
+    for folder, pid in scratch_folders():
+        try:
+            info = folder.lstat()
+        except OSError:
+            continue
+        if info.st_uid != os.getuid() or not stat.S_ISDIR(info.st_mode) or process_runs(pid):
+            continue
+        remove_scratch(folder)  # never follows a link inside
 
 
 def remove_scratch(folder):
